@@ -1,0 +1,95 @@
+/** The `casi` command line: generate, check, validate, schemas, serve. Exit codes: 0 ok, 1 failure, 2 usage. */
+import yargs from 'yargs';
+import { hideBin } from 'yargs/helpers';
+import { runCheck } from './commands/check.js';
+import { runGenerate } from './commands/generate.js';
+import { runSchemas, runValidate } from './commands/validate.js';
+import { formatDiagnostic, InputError, UsageError } from './diagnostics.js';
+
+const specOptions = {
+  openapi: { type: 'string', default: 'spec/openapi.yaml', describe: 'The OpenAPI 3.1 document' },
+  asyncapi: { type: 'string', default: 'spec/asyncapi.yaml', describe: 'The AsyncAPI 3 document' },
+} as const;
+
+let exitCode = 0;
+
+/** Runs a command and records its exit code; known errors become messages, not stack traces. */
+async function run(command: () => Promise<number>): Promise<void> {
+  try {
+    exitCode = await command();
+  } catch (error) {
+    if (error instanceof UsageError) {
+      process.stderr.write(`casi: ${error.message}\n`);
+      exitCode = 2;
+    } else if (error instanceof InputError) {
+      for (const d of error.diagnostics) process.stderr.write(`${formatDiagnostic(d)}\n`);
+      process.stderr.write(`casi: ${error.message}\n`);
+      exitCode = 1;
+    } else throw error;
+  }
+}
+
+await yargs(hideBin(process.argv))
+  .scriptName('casi')
+  .usage('$0 <command> [options]\n\nSpec-first toolkit for the Conversational Agent Service Interface.')
+  .command({
+    command: 'generate',
+    describe: 'Generate types, validators, client and server stubs into the output folder',
+    builder: (y) =>
+      y.options({
+        ...specOptions,
+        out: { type: 'string', default: 'generated', describe: 'The output folder (a publishable package)' },
+        check: { type: 'boolean', default: false, describe: 'Write nothing; exit 1 and name the stale files if the output is out of date' },
+      }),
+    handler: (argv) => run(() => runGenerate(argv)),
+  })
+  .command({
+    command: 'check',
+    describe: 'Validate both documents; exit 1 with file:line diagnostics on any error',
+    builder: (y) => y.options(specOptions),
+    handler: (argv) => run(() => runCheck(argv)),
+  })
+  .command({
+    command: 'validate [file]',
+    describe: 'Validate one JSON document (FILE, or - for standard input) against a schema or message',
+    builder: (y) =>
+      y
+        .options({ ...specOptions, schema: { type: 'string', demandOption: true, describe: 'A schema or message name (see `casi schemas`)' } })
+        .positional('file', { type: 'string', describe: 'The JSON file; - or nothing reads standard input' }),
+    handler: (argv) => run(() => runValidate({ ...argv, file: argv.file })),
+  })
+  .command({
+    command: 'schemas',
+    describe: 'List every schema and message name that `validate --schema` accepts',
+    builder: (y) => y.options(specOptions),
+    handler: (argv) => run(() => runSchemas(argv)),
+  })
+  .command({
+    command: 'serve',
+    describe: 'Run the reference server (a stateful emulator of the service)',
+    builder: (y) =>
+      y.options({
+        port: { type: 'number', describe: 'Port to listen on (default: $PORT or 4010)' },
+        host: { type: 'string', describe: 'Address to bind (default: $HOST or 127.0.0.1)' },
+      }),
+    handler: (argv) =>
+      run(async () => {
+        const { serve } = await import('../reference/main.js');
+        return serve({ port: argv.port, host: argv.host });
+      }),
+  })
+  .demandCommand(1, 'Name a command: generate, check, validate, schemas or serve.')
+  .recommendCommands()
+  .strict()
+  .help()
+  .alias('help', 'h')
+  .version(false)
+  .wrap(Math.min(110, process.stdout.columns || 110))
+  .fail((message, error) => {
+    if (error) throw error;
+    process.stderr.write(`casi: ${message}\nRun \`casi --help\` for usage.\n`);
+    process.exit(2);
+  })
+  .parseAsync();
+
+process.exitCode = exitCode;

@@ -1,0 +1,43 @@
+/** `casi generate`: runs the pipeline and writes `generated/`, or with `--check` reports what is stale. */
+import { relative } from 'node:path';
+import { formatDiagnostic } from '../diagnostics.js';
+import { resolveOptions } from '../options.js';
+import { buildModel, emitAll } from '../pipeline.js';
+import { diffOutput, writeOutput } from '../write.js';
+
+export interface GenerateArgs {
+  readonly openapi: string;
+  readonly asyncapi: string;
+  readonly out: string;
+  readonly check: boolean;
+}
+
+/** Returns the exit code: 0 done (or up to date), 1 stale output or spec errors. */
+export async function runGenerate(args: GenerateArgs): Promise<number> {
+  const options = resolveOptions(args);
+  const started = performance.now();
+  const progress = (stage: string, ms: number) => process.stderr.write(`casi: ${stage.padEnd(16)} ${ms.toFixed(0).padStart(5)} ms\n`);
+  const { ir, diagnostics } = await buildModel(options, progress);
+  for (const d of diagnostics) process.stderr.write(`${formatDiagnostic(d)}\n`);
+  const files = await emitAll(ir, options, progress);
+  const out = relative(process.cwd(), options.out) || '.';
+  if (args.check) {
+    const diff = await diffOutput(options.out, files);
+    const stale = [
+      ...diff.changed.map((p) => `${out}/${p} (differs)`),
+      ...diff.missing.map((p) => `${out}/${p} (missing)`),
+      ...diff.stale.map((p) => `${out}/${p} (no longer generated)`),
+    ];
+    if (stale.length > 0) {
+      process.stderr.write(`casi: ${out}/ is stale; run \`npm run generate\`:\n${stale.map((s) => `  ${s}`).join('\n')}\n`);
+      return 1;
+    }
+    process.stdout.write(`${out}/ is up to date (${files.length} files)\n`);
+    return 0;
+  }
+  const diff = await writeOutput(options.out, files);
+  const touched = diff.changed.length + diff.missing.length + diff.stale.length;
+  const total = (performance.now() - started).toFixed(0);
+  process.stdout.write(`casi: wrote ${out}/ — ${files.length} files, ${touched} changed, in ${total} ms\n`);
+  return 0;
+}

@@ -1,0 +1,84 @@
+/** `casi validate` and `casi schemas`: validate one JSON document against a named schema or message. */
+import { readFile } from 'node:fs/promises';
+import { UsageError } from '../diagnostics.js';
+import { buildIr } from '../ir/build.js';
+import type { Ir } from '../ir/model.js';
+import { loadSpecs } from '../load/index.js';
+import { resolveOptions } from '../options.js';
+import { createAjv, schemaId, validatableSchemas } from '../schema/ajv.js';
+import { issuesFromAjv } from '../../templates/shared/validation.js';
+
+async function model(args: { openapi: string; asyncapi: string }): Promise<Ir> {
+  const options = resolveOptions(args);
+  return buildIr(await loadSpecs(options.openapi, options.asyncapi));
+}
+
+/** Prints every validatable name, one per line. */
+export async function runSchemas(args: { openapi: string; asyncapi: string }): Promise<number> {
+  const ir = await model(args);
+  process.stdout.write(`${validatableSchemas(ir).map((s) => s.name).join('\n')}\n`);
+  return 0;
+}
+
+/** Returns 0 and prints `valid`, or 1 and one `pointer: message` line per problem. Usage errors throw UsageError. */
+export async function runValidate(args: { openapi: string; asyncapi: string; schema: string; file?: string }): Promise<number> {
+  const ir = await model(args);
+  const names = validatableSchemas(ir).map((s) => s.name);
+  if (!names.includes(args.schema)) {
+    const close = closestNames(args.schema, names);
+    throw new UsageError(`unknown schema "${args.schema}"${close.length ? `; did you mean ${close.join(', ')}?` : ''} (\`casi schemas\` lists them all)`);
+  }
+  const source = args.file && args.file !== '-' ? args.file : '<stdin>';
+  const text = await readInput(args.file);
+  let data: unknown;
+  try {
+    data = JSON.parse(text);
+  } catch (error) {
+    process.stdout.write(`${source}: not JSON: ${(error as Error).message}\n`);
+    return 1;
+  }
+  const validate = createAjv(ir, { standalone: false }).getSchema(schemaId(args.schema));
+  if (!validate) throw new UsageError(`cannot compile ${args.schema}`);
+  if (validate(data)) {
+    process.stdout.write('valid\n');
+    return 0;
+  }
+  for (const issue of issuesFromAjv(validate.errors)) process.stdout.write(`${issue.pointer || '/'}: ${issue.message} (${issue.keyword})\n`);
+  return 1;
+}
+
+async function readInput(file: string | undefined): Promise<string> {
+  if (file && file !== '-') {
+    return readFile(file, 'utf8').catch((error: NodeJS.ErrnoException) => {
+      throw new UsageError(`cannot read ${file}: ${error.code === 'ENOENT' ? 'no such file' : error.message}`);
+    });
+  }
+  if (process.stdin.isTTY) throw new UsageError('give a FILE, or pipe the JSON document into standard input (`-`)');
+  const chunks: Buffer[] = [];
+  for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+/** Up to three names closest to `wanted` (case-insensitive edit distance, or containing it). */
+export function closestNames(wanted: string, names: readonly string[]): string[] {
+  const w = wanted.toLowerCase();
+  return names
+    .map((name) => ({ name, score: name.toLowerCase().includes(w) ? 0 : distance(w, name.toLowerCase()) }))
+    .filter((c) => c.score <= Math.max(3, Math.floor(w.length / 3)))
+    .sort((a, b) => a.score - b.score || a.name.localeCompare(b.name))
+    .slice(0, 3)
+    .map((c) => c.name);
+}
+
+function distance(a: string, b: string): number {
+  let previous = Array.from({ length: b.length + 1 }, (_, i) => i);
+  for (let i = 1; i <= a.length; i++) {
+    const current = [i];
+    for (let j = 1; j <= b.length; j++) {
+      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
+      current[j] = Math.min((previous[j] ?? 0) + 1, (current[j - 1] ?? 0) + 1, (previous[j - 1] ?? 0) + cost);
+    }
+    previous = current;
+  }
+  return previous[b.length] ?? 0;
+}

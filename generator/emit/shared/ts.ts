@@ -1,0 +1,49 @@
+/** ts-morph helpers shared by the emitters: one project with fixed printer settings, and names. */
+import { IndentationText, NewLineKind, Project, QuoteKind, type SourceFile } from 'ts-morph';
+import { type EmittedFile, withHeader } from './files.js';
+
+/** An in-memory ts-morph project printing 2 spaces, single quotes and LF. */
+export function createProject(): Project {
+  return new Project({
+    useInMemoryFileSystem: true,
+    manipulationSettings: {
+      indentationText: IndentationText.TwoSpaces,
+      quoteKind: QuoteKind.Single,
+      newLineKind: NewLineKind.LineFeed,
+      usePrefixAndSuffixTextForRename: false,
+    },
+  });
+}
+
+/** Builds one TypeScript file with `build`, formats it and returns it with the generated header. */
+export function emitTypeScript(project: Project, path: string, build: (file: SourceFile) => void): EmittedFile {
+  const file = project.createSourceFile(`/${path}`, '', { overwrite: true });
+  build(file);
+  file.formatText({ indentSize: 2, convertTabsToSpaces: true, ensureNewLineAtEndOfFile: true, semicolons: 'insert' as never });
+  return withHeader(path, file.getFullText());
+}
+
+/** `agent.message.delta` / `create_conversation` / `conversational-agents` → `AgentMessageDelta`-style PascalCase. */
+export function pascalCase(text: string): string {
+  return text
+    .split(/[^A-Za-z0-9]+/)
+    .filter(Boolean)
+    .map((part) => part[0]?.toUpperCase() + part.slice(1))
+    .join('');
+}
+
+/** PascalCase with a lower-case first letter. */
+export function camelCase(text: string): string {
+  const pascal = pascalCase(text);
+  return pascal.charAt(0).toLowerCase() + pascal.slice(1);
+}
+
+/** A string literal for generated code (single-quoted, escaped). */
+export function literal(value: string): string {
+  return `'${value.replace(/\\/g, '\\\\').replace(/'/g, "\\'").replace(/\n/g, '\\n')}'`;
+}
+
+/** A JSDoc text: trims, and keeps `*\/` from ending the comment. */
+export function docText(text: string): string {
+  return text.trim().replace(/\*\//g, '*\\/');
+}

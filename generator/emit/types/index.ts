@@ -1,0 +1,101 @@
+/** Emits `types.gen.ts`: openapi-typescript's REST types, a named alias per schema, and the event unions. */
+import openapiTS, { astToString } from 'openapi-typescript';
+import { type SourceFile, VariableDeclarationKind } from 'ts-morph';
+import type { Ir, IrEvent } from '../../ir/model.js';
+import { type EmittedFile, withHeader, withoutHeader } from '../shared/files.js';
+import { createProject, docText, emitTypeScript, literal } from '../shared/ts.js';
+
+/** Envelope schemas replaced by the discriminated event unions of the same name. */
+const ENVELOPES = { server: 'ServerEvent', client: 'ClientEvent' } as const;
+
+/** Builds the types file from the IR. */
+export async function emitTypes(ir: Ir): Promise<EmittedFile[]> {
+  const rest = astToString(await openapiTS(structuredClone(ir.openapi) as never, { alphabetize: true, silent: true }));
+  const project = createProject();
+  // openapi-typescript's output is already printed; only the declarations added here go through ts-morph.
+  const added = emitTypeScript(project, 'src/types.gen.ts', (file) => {
+    addSchemaAliases(file, ir);
+    addErrorCodes(file, ir);
+    for (const direction of ['server', 'client'] as const) addEvents(file, ir.events.filter((e) => e.direction === direction), direction);
+  });
+  return [withHeader(added.path, `${rest}\n${withoutHeader(added.content)}`)];
+}
+
+/** `export type X = components['schemas']['X']` for every component schema but the two envelopes. */
+function addSchemaAliases(file: SourceFile, ir: Ir): void {
+  const envelopes = new Set<string>(Object.values(ENVELOPES));
+  const eventNames = new Set(ir.events.map((e) => e.name));
+  for (const { name, schema } of ir.schemas) {
+    if (envelopes.has(name)) continue;
+    if (eventNames.has(name)) throw new Error(`schema ${name} has the name of an AsyncAPI message`);
+    const description = typeof schema.description === 'string' ? schema.description : `The \`${name}\` schema.`;
+    file.addTypeAlias({ name, isExported: true, type: `components['schemas'][${literal(name)}]`, docs: [docText(description)] });
+  }
+}
+
+/** The error-code table as a value, for clients that branch on `Error.code`. */
+function addErrorCodes(file: SourceFile, ir: Ir): void {
+  file.addVariableStatement({
+    isExported: true,
+    declarationKind: VariableDeclarationKind.Const,
+    docs: ['Every `Error.code` of this version with its HTTP status and whether it is transient.'],
+    declarations: [
+      {
+        name: 'errorCodes',
+        initializer: `{\n${ir.errorCodes
+          .map((c) => `  ${c.code}: { status: ${c.status}, transient: ${c.transient} },`)
+          .join('\n')}\n} as const satisfies Record<ErrorCode, { status: number; transient: boolean }>`,
+      },
+    ],
+  });
+}
+
+/** Event types of one direction: one envelope type per message, the union, and the type → event/payload maps. */
+function addEvents(file: SourceFile, events: readonly IrEvent[], direction: 'server' | 'client'): void {
+  const envelope = ENVELOPES[direction];
+  const prefix = direction === 'server' ? 'Server' : 'Client';
+  file.addTypeAlias({
+    name: `${envelope}Envelope`,
+    isExported: true,
+    type: `Omit<components['schemas'][${literal(envelope)}], 'payload'>`,
+    docs: [`The fields every ${direction} event carries besides its payload.`],
+  });
+  for (const event of events) {
+    file.addTypeAlias({
+      name: event.name,
+      isExported: true,
+      type: `${envelope}Envelope & { payload: ${event.payloadSchema} }`,
+      docs: [docText(`\`${event.type}\`${event.experimental ? ' (experimental)' : ''}: ${event.summary}`)],
+    });
+  }
+  file.addTypeAlias({
+    name: envelope,
+    isExported: true,
+    type: events.map((e) => e.name).join(' | '),
+    docs: [`Any ${direction} event, discriminated on \`payload.type\`.`],
+  });
+  file.addInterface({
+    name: `${prefix}EventMap`,
+    isExported: true,
+    docs: [`Each ${direction} event type tag and its event.`],
+    properties: events.map((e) => ({ name: literal(e.type), type: e.name })),
+  });
+  file.addInterface({
+    name: `${prefix}EventPayloadMap`,
+    isExported: true,
+    docs: [`Each ${direction} event type tag and its payload.`],
+    properties: events.map((e) => ({ name: literal(e.type), type: e.payloadSchema })),
+  });
+  file.addTypeAlias({ name: `${prefix}EventType`, isExported: true, type: `keyof ${prefix}EventMap`, docs: [`Every ${direction} event type tag.`] });
+  file.addVariableStatement({
+    isExported: true,
+    declarationKind: VariableDeclarationKind.Const,
+    docs: [`Every ${direction} event type tag, sorted.`],
+    declarations: [
+      {
+        name: `${direction}EventTypes`,
+        initializer: `[${events.map((e) => literal(e.type)).join(', ')}] as const satisfies readonly ${prefix}EventType[]`,
+      },
+    ],
+  });
+}

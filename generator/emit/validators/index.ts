@@ -1,0 +1,74 @@
+/**
+ * Emits the precompiled validators: ajv standalone code bundled into one ESM module with no `require` and no
+ * `new Function` (`validators.raw.gen.ts`), and `validators.gen.ts`, one typed `Validator` per component schema
+ * and per message.
+ */
+import standaloneCodeModule from 'ajv/dist/standalone/index.js';
+import { buildSync } from 'esbuild';
+import { VariableDeclarationKind } from 'ts-morph';
+import type { Ir } from '../../ir/model.js';
+import { createAjv, schemaId, validatableSchemas } from '../../schema/ajv.js';
+import { type EmittedFile, withHeader } from '../shared/files.js';
+import { createProject, emitTypeScript, literal } from '../shared/ts.js';
+
+const standaloneCode = standaloneCodeModule as unknown as typeof standaloneCodeModule.default;
+
+/** The exported name of the validator of `name`. */
+export function validatorName(name: string): string {
+  return `validate${name}`;
+}
+
+/** Builds the three validator files. */
+export function emitValidators(ir: Ir): EmittedFile[] {
+  const entries = validatableSchemas(ir);
+  const ajv = createAjv(ir, { standalone: true });
+  const esm = standaloneCode(ajv, Object.fromEntries(entries.map((e) => [validatorName(e.name), schemaId(e.name)])));
+  const bundled = buildSync({
+    stdin: { contents: esm, resolveDir: process.cwd(), loader: 'js', sourcefile: 'validators.raw.gen.ts' },
+    bundle: true,
+    format: 'esm',
+    platform: 'neutral',
+    mainFields: ['module', 'main'],
+    legalComments: 'none',
+    write: false,
+  });
+  const code = bundled.outputFiles[0]?.text ?? '';
+  const project = createProject();
+  return [
+    // Plain ajv output: type-checking it would add nothing, and `fromAjv` gives it its types.
+    withHeader('src/validators.raw.gen.ts', `// @ts-nocheck\n${code}`),
+    emitTypeScript(project, 'src/validators.gen.ts', (file) => {
+      file.addImportDeclaration({ moduleSpecifier: './validators.raw.gen.js', namespaceImport: 'raw' });
+      file.addImportDeclaration({ moduleSpecifier: './runtime/shared/validation.js', namedImports: ['fromAjv'] });
+      file.addImportDeclaration({ moduleSpecifier: './runtime/shared/validation.js', namedImports: ['AjvValidateLike', 'Validator'], isTypeOnly: true });
+      file.addImportDeclaration({ moduleSpecifier: './types.gen.js', namespaceImport: 'types', isTypeOnly: true });
+      file.addExportDeclaration({ moduleSpecifier: './runtime/shared/validation.js' });
+      for (const { name, kind } of entries) {
+        file.addVariableStatement({
+          isExported: true,
+          declarationKind: VariableDeclarationKind.Const,
+          docs: [`Validates a \`${name}\` ${kind === 'message' ? 'message' : 'value'}; \`errors\` holds the issues of the last call.`],
+          declarations: [
+            {
+              name: validatorName(name),
+              type: `Validator<types.${name}>`,
+              initializer: `/* @__PURE__ */ fromAjv<types.${name}>(raw.${validatorName(name)} as AjvValidateLike, ${literal(name)})`,
+            },
+          ],
+        });
+      }
+      file.addVariableStatement({
+        isExported: true,
+        declarationKind: VariableDeclarationKind.Const,
+        docs: ['Every validator by schema or message name.'],
+        declarations: [
+          {
+            name: 'validators',
+            initializer: `{\n${entries.map((e) => `  ${e.name}: ${validatorName(e.name)},`).join('\n')}\n} as const`,
+          },
+        ],
+      });
+      file.addTypeAlias({ name: 'SchemaName', isExported: true, type: 'keyof typeof validators', docs: ['Every validatable name.'] });
+    }),
+  ];
+}

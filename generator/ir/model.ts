@@ -1,0 +1,97 @@
+/** The intermediate representation: one normalised, sorted model of both documents. Emitters read only this. */
+
+/** A JSON Schema (2020-12) object as written in the spec; references stay `#/components/schemas/<Name>`. */
+export type JsonSchema = { readonly [key: string]: unknown };
+
+export type HttpMethod = 'get' | 'post' | 'put' | 'delete';
+export type Transport = 'http' | 'sse' | 'websocket';
+export type ParameterLocation = 'path' | 'query' | 'header';
+
+/** A named component schema. */
+export interface IrSchema {
+  readonly name: string;
+  readonly schema: JsonSchema;
+  readonly inferred: boolean;
+}
+
+/** One parameter of an operation. */
+export interface IrParameter {
+  readonly name: string;
+  readonly in: ParameterLocation;
+  readonly required: boolean;
+  readonly schema: JsonSchema;
+  readonly description: string;
+}
+
+/** One declared response: a status (`200`, `4XX`, `5XX`, `default`) with its body, if any. */
+export interface IrResponse {
+  readonly status: string;
+  readonly description: string;
+  readonly contentType?: string;
+  readonly schema?: JsonSchema;
+  /** Names of the response headers. */
+  readonly headers: readonly string[];
+}
+
+/** One operation of the REST side (the SSE stream and the WebSocket handshake included, by transport). */
+export interface IrOperation {
+  readonly id: string;
+  /** The client resource it belongs to (`conversations`, `proceduralAgents`, …), from its tag's `x-casi-resource`. */
+  readonly resource: string;
+  /** The method name on that resource (`create`, `list`, `release`, …), from `x-casi-method`. */
+  readonly methodName: string;
+  readonly method: HttpMethod;
+  readonly path: string;
+  readonly transport: Transport;
+  readonly summary: string;
+  readonly description: string;
+  readonly parameters: { readonly path: readonly IrParameter[]; readonly query: readonly IrParameter[]; readonly header: readonly IrParameter[] };
+  readonly requestBody?: { readonly required: boolean; readonly contentType: string; readonly schema: JsonSchema };
+  readonly responses: readonly IrResponse[];
+  /** Accepted security schemes; any one of them suffices. Empty: no authentication. */
+  readonly security: readonly string[];
+  /** For cursor lists: the member that holds the items (`data` or `page`). */
+  readonly paginated?: 'data' | 'page';
+  readonly inferred: boolean;
+}
+
+/** One event type: a server event (stream, session, webhook) or a client event (session). */
+export interface IrEvent {
+  /** The AsyncAPI message name, e.g. `AgentMessageDeltaEvent`. */
+  readonly name: string;
+  /** The `payload.type` tag, e.g. `agent.message.delta`. */
+  readonly type: string;
+  /** The component schema of the payload, e.g. `AgentMessageDelta`. */
+  readonly payloadSchema: string;
+  /** The envelope component schema: `ServerEvent` or `ClientEvent`. */
+  readonly envelopeSchema: string;
+  readonly direction: 'server' | 'client';
+  /** The AsyncAPI channels that carry it. */
+  readonly channels: readonly string[];
+  readonly experimental: boolean;
+  readonly summary: string;
+  readonly examples: readonly unknown[];
+}
+
+/** One value of the service's `Error.code` table. */
+export interface IrErrorCode {
+  readonly code: string;
+  readonly status: number;
+  readonly transient: boolean;
+  readonly description: string;
+}
+
+/** The whole model. Every list is sorted, so emitted output is deterministic. */
+export interface Ir {
+  readonly title: string;
+  /** `info.version` of the OpenAPI document; the generated package's version. */
+  readonly version: string;
+  /** The only allowed `Service-Version` value. */
+  readonly serviceVersion: string;
+  readonly schemas: readonly IrSchema[];
+  readonly operations: readonly IrOperation[];
+  readonly events: readonly IrEvent[];
+  readonly errorCodes: readonly IrErrorCode[];
+  /** The parsed OpenAPI document, for emitters that hand it to openapi-typescript. */
+  readonly openapi: JsonSchema;
+}

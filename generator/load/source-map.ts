@@ -1,0 +1,79 @@
+/** Parses YAML keeping positions, so that any JSON pointer can be turned into a line and column. */
+import { readFile } from 'node:fs/promises';
+import { isMap, isScalar, isSeq, LineCounter, type Node, parseDocument } from 'yaml';
+import { type Diagnostic, InputError } from '../diagnostics.js';
+
+/** A parsed YAML document with its positions. */
+export interface SourceDocument {
+  readonly file: string;
+  readonly text: string;
+  readonly value: Record<string, unknown>;
+  /** Line and column (1-based) of the node at `pointer`, or of its closest existing parent. */
+  locate(pointer: string): { line: number; column: number };
+}
+
+/** Splits an RFC 6901 pointer (`/a/b~1c`) into its unescaped tokens. */
+export function pointerTokens(pointer: string): string[] {
+  if (pointer === '' || pointer === '#') return [];
+  return pointer
+    .replace(/^#/, '')
+    .slice(1)
+    .split('/')
+    .map((t) => decodeURIComponent(t).replace(/~1/g, '/').replace(/~0/g, '~'));
+}
+
+/** Joins tokens into an RFC 6901 pointer. */
+export function toPointer(tokens: readonly (string | number)[]): string {
+  return tokens.map((t) => `/${String(t).replace(/~/g, '~0').replace(/\//g, '~1')}`).join('');
+}
+
+/** Reads and parses a YAML (or JSON) file; a syntax error becomes an InputError with file:line diagnostics. */
+export async function readSourceDocument(file: string): Promise<SourceDocument> {
+  let text: string;
+  try {
+    text = await readFile(file, 'utf8');
+  } catch (error) {
+    throw new InputError(`cannot read ${file}: ${(error as Error).message}`);
+  }
+  return parseSourceDocument(file, text);
+}
+
+/** Parses YAML text of `file`; see readSourceDocument. */
+export function parseSourceDocument(file: string, text: string): SourceDocument {
+  const lineCounter = new LineCounter();
+  const doc = parseDocument(text, { lineCounter, prettyErrors: false, uniqueKeys: true });
+  if (doc.errors.length > 0) {
+    const diagnostics: Diagnostic[] = doc.errors.map((e) => {
+      const pos = lineCounter.linePos(e.pos[0]);
+      return { severity: 'error', file, line: pos.line, column: pos.col, pointer: '', message: e.message.split('\n')[0] ?? e.message, rule: 'yaml' };
+    });
+    throw new InputError(`${file} is not valid YAML`, diagnostics);
+  }
+  const value = doc.toJS({ maxAliasCount: 1000 }) as unknown;
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    throw new InputError(`${file} must hold a mapping at the top level`, [
+      { severity: 'error', file, line: 1, column: 1, pointer: '', message: 'the document is not a mapping', rule: 'yaml' },
+    ]);
+  }
+  const locate = (pointer: string) => {
+    let node: Node | null | undefined = doc.contents as Node | null;
+    let found: Node | null | undefined = node;
+    for (const token of pointerTokens(pointer)) {
+      if (isMap(node)) {
+        const pair = node.items.find((p) => isScalar(p.key) && String(p.key.value) === token);
+        node = pair?.value as Node | null | undefined;
+        if (pair && !node) node = pair.key as Node;
+      } else if (isSeq(node)) {
+        node = node.items[Number(token)] as Node | undefined;
+      } else {
+        node = undefined;
+      }
+      if (!node) break;
+      found = node;
+    }
+    const offset = found?.range?.[0] ?? 0;
+    const pos = lineCounter.linePos(offset);
+    return { line: pos.line, column: pos.col };
+  };
+  return { file, text, value: value as Record<string, unknown>, locate };
+}

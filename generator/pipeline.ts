@@ -1,0 +1,52 @@
+/** The pipeline: load → check → ir → emit. Each stage is timed so the CLI can report progress. */
+import { checkSpecs, hasErrors } from './check/index.js';
+import { type Diagnostic, InputError } from './diagnostics.js';
+import { emitPackage } from './emit/package/index.js';
+import { emitRuntime } from './emit/runtime/index.js';
+import { type EmittedFile, sortFiles } from './emit/shared/files.js';
+import { emitTypes } from './emit/types/index.js';
+import { emitValidators } from './emit/validators/index.js';
+import { buildIr } from './ir/build.js';
+import type { Ir } from './ir/model.js';
+import { type LoadedSpecs, loadSpecs } from './load/index.js';
+import { loadTemplates } from './load/templates.js';
+import type { GenerateOptions } from './options.js';
+
+/** Called after each stage with its name and duration. */
+export type StageListener = (stage: string, ms: number) => void;
+
+async function timed<T>(stage: string, onStage: StageListener | undefined, run: () => Promise<T> | T): Promise<T> {
+  const start = performance.now();
+  const result = await run();
+  onStage?.(stage, performance.now() - start);
+  return result;
+}
+
+/** Loads and checks both documents; returns the specs and every diagnostic (errors included). */
+export async function loadAndCheck(
+  options: GenerateOptions,
+  onStage?: StageListener,
+): Promise<{ specs: LoadedSpecs; diagnostics: Diagnostic[] }> {
+  const specs = await timed('load', onStage, () => loadSpecs(options.openapi, options.asyncapi));
+  const diagnostics = await timed('check', onStage, () => checkSpecs(specs));
+  return { specs, diagnostics };
+}
+
+/** Loads, checks and builds the IR; throws InputError with the diagnostics when a document has errors. */
+export async function buildModel(options: GenerateOptions, onStage?: StageListener): Promise<{ ir: Ir; diagnostics: Diagnostic[] }> {
+  const { specs, diagnostics } = await loadAndCheck(options, onStage);
+  if (hasErrors(diagnostics)) throw new InputError('the specs have errors; nothing was generated', diagnostics);
+  const ir = await timed('ir', onStage, () => buildIr(specs));
+  return { ir, diagnostics };
+}
+
+/** Runs every emitter on the IR; the result is sorted by path. */
+export async function emitAll(ir: Ir, options: GenerateOptions, onStage?: StageListener): Promise<EmittedFile[]> {
+  const templates = await loadTemplates(options.templates);
+  const sources = [
+    ...(await timed('emit types', onStage, () => emitTypes(ir))),
+    ...(await timed('emit validators', onStage, () => emitValidators(ir))),
+    ...(await timed('emit runtime', onStage, () => emitRuntime(templates))),
+  ];
+  return sortFiles([...sources, ...emitPackage(ir, sources)]);
+}

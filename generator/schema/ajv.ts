@@ -1,0 +1,85 @@
+/** One ajv (JSON Schema 2020-12) setup for every schema of the spec: used to precompile and by `casi validate`. */
+import Ajv2020Module from 'ajv/dist/2020.js';
+import addFormatsModule from 'ajv-formats';
+import { eventSchema } from '../ir/events.js';
+import type { Ir, JsonSchema } from '../ir/model.js';
+
+// ajv and ajv-formats are CommonJS with a default export.
+const Ajv2020 = Ajv2020Module as unknown as typeof Ajv2020Module.default;
+const addFormats = addFormatsModule as unknown as typeof addFormatsModule.default;
+type Ajv = InstanceType<typeof Ajv2020>;
+
+/** The `$id` under which a component schema or a message is registered. */
+export function schemaId(name: string): string {
+  return `urn:casi:schema:${name}`;
+}
+
+/** Every validatable name (component schemas and AsyncAPI messages) with its schema, sorted by name. */
+export function validatableSchemas(ir: Ir): { name: string; schema: JsonSchema; kind: 'schema' | 'message' }[] {
+  const entries = [
+    ...ir.schemas.map((s) => ({ name: s.name, schema: s.schema, kind: 'schema' as const })),
+    ...ir.events.map((e) => ({ name: e.name, schema: eventSchema(e), kind: 'message' as const })),
+  ];
+  return entries.sort((a, b) => a.name.localeCompare(b.name));
+}
+
+/**
+ * Prepares a spec schema for ajv: `#/components/schemas/X` references become `urn:casi:schema:X`, and
+ * `discriminator.mapping` (an OpenAPI keyword ajv's discriminator does not take) is dropped — the `const`
+ * tags of the members carry the same information.
+ */
+export function toAjvSchema(schema: unknown): unknown {
+  if (Array.isArray(schema)) return schema.map(toAjvSchema);
+  if (!schema || typeof schema !== 'object') return schema;
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(schema)) {
+    if (key === '$ref' && typeof value === 'string') {
+      const name = /#\/components\/schemas\/([^/]+)$/.exec(value)?.[1];
+      out[key] = name ? schemaId(name) : value;
+    } else if (key === 'discriminator' && value && typeof value === 'object') {
+      out[key] = { propertyName: (value as { propertyName?: unknown }).propertyName };
+    } else if (key === 'properties' || key === 'patternProperties' || key === '$defs') {
+      out[key] = Object.fromEntries(Object.entries(value as object).map(([k, v]) => [k, toAjvSchema(v)]));
+    } else if (key.startsWith('x-') || key === 'example' || key === 'examples' || key === 'default') {
+      out[key] = value;
+    } else {
+      out[key] = toAjvSchema(value);
+    }
+  }
+  return out;
+}
+
+/** The spec-only annotation keywords (`x-…`, `example`) used anywhere in the schemas. */
+function annotationKeywords(schemas: readonly { schema: JsonSchema }[]): string[] {
+  const found = new Set<string>(['example']);
+  const walk = (node: unknown): void => {
+    if (Array.isArray(node)) node.forEach(walk);
+    else if (node && typeof node === 'object')
+      for (const [key, value] of Object.entries(node)) {
+        if (key.startsWith('x-')) found.add(key);
+        else walk(value);
+      }
+  };
+  schemas.forEach((s) => walk(s.schema));
+  return [...found].sort();
+}
+
+/**
+ * Builds a strict Ajv2020 instance holding every schema of the IR under `schemaId(name)`.
+ * Union types (`type: [string, 'null']`) are how OpenAPI 3.1 writes nullability, so they are allowed;
+ * the spec's annotation keywords are declared as a vocabulary; everything else stays strict.
+ */
+export function createAjv(ir: Ir, options: { standalone: boolean }): Ajv {
+  const entries = validatableSchemas(ir);
+  const ajv = new Ajv2020({
+    strict: true,
+    allowUnionTypes: true,
+    allErrors: true,
+    discriminator: true,
+    code: options.standalone ? { source: true, esm: true, lines: false, optimize: true } : { optimize: true },
+  });
+  addFormats(ajv, ['date-time', 'uri', 'email']);
+  ajv.addVocabulary(annotationKeywords(entries));
+  for (const { name, schema } of entries) ajv.addSchema({ ...(toAjvSchema(schema) as object), $id: schemaId(name) });
+  return ajv;
+}
