@@ -1,0 +1,177 @@
+/** `casiRoutes`: registers a route table and its handlers on a Fastify instance, with the CASI error model. */
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { admit } from './admission.js';
+import { toErrorAnswer } from './error-handler.js';
+import { HttpError } from './errors.js';
+import type { CasiRequest, HttpHandler, HttpResult, IncomingRequest, SseHandler } from './handlers.js';
+import { notFound } from './not-found.js';
+import { type CasiRoutesOptions, type ResolvedOptions, resolveOptions } from './options.js';
+import { pathOf, toFastifyPath } from './path.js';
+import type { RawQuery } from './query.js';
+import { validateRequest } from './request.js';
+import { checkEvent, checkResponse, findResponse } from './response.js';
+import type { RouteDefinition } from './route.js';
+import { createSseStream } from './sse.js';
+import { attachWebSockets, upgradeRequired } from './websocket.js';
+
+/**
+ * Registers every route of `options.routes` on `app` (call it on the root instance, before `listen`), and sets
+ * the instance's error handler (every error answer has the `Error` shape) and not-found handler (404/405).
+ * Open SSE streams and WebSocket sessions are closed when the instance closes.
+ */
+export function casiRoutes<H, Auth = undefined>(app: FastifyInstance, options: CasiRoutesOptions<H, Auth>): void {
+  const config = resolveOptions(options);
+  const open = new Set<{ close(): void }>();
+  const track: Track = (item) => {
+    open.add(item);
+    item.onClose(() => open.delete(item));
+  };
+  const answerNotFound = notFound(config.routes);
+
+  app.setErrorHandler((error, request, reply) => {
+    const answer = toErrorAnswer(error, config.bodyLimit);
+    if (answer.internal) request.log.error({ err: error }, 'internal error while answering a request');
+    return sendError(reply, answer.error);
+  });
+  app.setNotFoundHandler((request, reply) => sendError(reply, answerNotFound(request.method, request.url)));
+  app.addHook('preClose', async () => {
+    for (const item of [...open]) item.close();
+  });
+  for (const route of config.routes) registerRoute(app, route, config, track);
+  attachWebSockets(app, config, track);
+}
+
+/** A request as the runtime builds it, before the generated types narrow it. */
+type UntypedRequest = CasiRequest<unknown, unknown, unknown, unknown>;
+
+/** Keeps an open stream or session until it closes, so that closing the instance can close it. */
+type Track = (item: { close(): void; onClose(listener: () => void): void }) => void;
+
+/** The `auth` each admitted request carries, from `onRequest` to its handler. */
+const authOf = new WeakMap<FastifyRequest, unknown>();
+
+function registerRoute(app: FastifyInstance, route: RouteDefinition, config: ResolvedOptions, track: Track): void {
+  const handler = config.handlers[route.operationId];
+  app.route({
+    method: route.transport === 'websocket' ? 'GET' : route.method,
+    url: toFastifyPath(route.path),
+    bodyLimit: config.bodyLimit,
+    exposeHeadRoute: false,
+    // Before the body is read: the Service-Version check and authentication come first.
+    onRequest: async (request) => {
+      authOf.set(request, await admit(route, incoming(request), config));
+    },
+    handler: async (request, reply) => {
+      const checked = validateRequest(route, {
+        params: request.params as Record<string, string>,
+        query: request.query as Record<string, unknown>,
+        headers: request.headers,
+        body: request.body,
+      });
+      const req = { ...checked, auth: authOf.get(request), log: request.log, raw: request } as CasiRequest<
+        unknown,
+        unknown,
+        unknown,
+        unknown
+      >;
+      switch (route.transport) {
+        case 'http':
+          return sendResult(
+            reply,
+            route,
+            await runChecked(route, config, () => (handler as HttpHandler<UntypedRequest>)(req)),
+          );
+        case 'sse':
+          return serveSse(request, reply, route, config, handler as SseHandler<UntypedRequest>, req, track);
+        case 'websocket':
+          throw upgradeRequired();
+      }
+    },
+  });
+}
+
+/** Runs a handler and, when responses are validated, checks what it returns or throws as `HttpError`. */
+async function runChecked<R extends HttpResult | undefined>(
+  route: RouteDefinition,
+  config: ResolvedOptions,
+  run: () => R | Promise<R>,
+): Promise<R> {
+  let result: R;
+  try {
+    result = await run();
+  } catch (error) {
+    if (config.validateResponses && error instanceof HttpError) {
+      checkResponse(route, error.status, error.body, config.onResponseInvalid);
+    }
+    throw error;
+  }
+  if (config.validateResponses && result !== undefined) {
+    checkResponse(route, result.status, result.body, config.onResponseInvalid);
+  }
+  return result;
+}
+
+/** Runs an SSE handler: the stream opens at its first write; before that the handler may answer or throw. */
+async function serveSse(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  route: RouteDefinition,
+  config: ResolvedOptions,
+  handler: SseHandler<UntypedRequest>,
+  req: UntypedRequest,
+  track: Track,
+): Promise<FastifyReply> {
+  const check = (data: unknown) => checkEvent(route, data, config.onResponseInvalid);
+  const stream = createSseStream(reply, {
+    heartbeatMs: config.sseHeartbeatMs,
+    ...(config.validateResponses ? { checkEvent: check } : {}),
+  });
+  track(stream);
+  let result: HttpResult | undefined;
+  try {
+    result = await runChecked(route, config, () => handler(req, stream));
+  } catch (error) {
+    if (!stream.opened) throw error;
+    request.log.error({ err: error }, 'SSE handler failed after the stream opened');
+    stream.close();
+    return reply;
+  }
+  if (stream.opened) return reply;
+  if (result === undefined) {
+    stream.open();
+    return reply;
+  }
+  return sendResult(reply, route, result);
+}
+
+/** The transport-neutral view of a Fastify request that `authenticate` receives. */
+function incoming(request: FastifyRequest): IncomingRequest {
+  return {
+    method: request.method,
+    path: pathOf(request.url),
+    headers: request.headers,
+    query: request.query as RawQuery,
+    params: request.params as Record<string, string>,
+    raw: request.raw,
+    log: request.log,
+  };
+}
+
+/** Sends a handler's answer; a body is JSON unless the declared response says otherwise. */
+function sendResult(reply: FastifyReply, route: RouteDefinition, result: HttpResult): FastifyReply {
+  reply.code(result.status);
+  if (result.headers !== undefined) reply.headers(result.headers);
+  if (result.body === undefined) return reply.send();
+  const contentType = findResponse(route, result.status)?.contentType ?? 'application/json';
+  if (!/[/+]json$/i.test(contentType)) return reply.type(contentType).send(result.body);
+  return reply.type(`${contentType}; charset=utf-8`).send(JSON.stringify(result.body));
+}
+
+/** Sends an `Error` answer. */
+function sendError(reply: FastifyReply, error: HttpError): FastifyReply {
+  return reply
+    .code(error.status)
+    .headers(error.headers)
+    .type('application/json; charset=utf-8')
+    .send(JSON.stringify(error.body));
+}

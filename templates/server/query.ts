@@ -1,0 +1,44 @@
+/** Query strings: parsing (for raw upgrade requests) and coercion of strings to the types their schemas expect. */
+import type { QueryCoercion } from './route.js';
+
+/** A parsed query: a repeated name gives an array. */
+export type RawQuery = Readonly<Record<string, string | readonly string[]>>;
+
+/** Parses `a=1&b=2&b=3` into `{ a: '1', b: ['2', '3'] }` (like Fastify's parser). */
+export function parseQuery(search: string): Record<string, string | string[]> {
+  const query: Record<string, string | string[]> = {};
+  for (const [name, value] of new URLSearchParams(search)) {
+    const previous = query[name];
+    if (previous === undefined) query[name] = value;
+    else if (Array.isArray(previous)) previous.push(value);
+    else query[name] = [previous, value];
+  }
+  return query;
+}
+
+/**
+ * Returns a copy of the query where each parameter named in `coercion` is converted when its string is a valid
+ * literal of the type; anything else is left as is, so the validator reports it.
+ */
+export function coerceQuery(
+  query: Readonly<Record<string, unknown>>,
+  coercion: Readonly<Record<string, QueryCoercion>>,
+): Record<string, unknown> {
+  const result: Record<string, unknown> = {};
+  for (const [name, value] of Object.entries(query)) {
+    const kind = coercion[name];
+    result[name] = kind !== undefined && typeof value === 'string' ? coerceValue(value, kind) : value;
+  }
+  return result;
+}
+
+function coerceValue(value: string, kind: QueryCoercion): unknown {
+  switch (kind) {
+    case 'integer':
+      return /^-?\d+$/.test(value) ? Number(value) : value;
+    case 'number':
+      return /^-?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?$/.test(value) ? Number(value) : value;
+    case 'boolean':
+      return value === 'true' ? true : value === 'false' ? false : value;
+  }
+}

@@ -1,0 +1,58 @@
+/** Request validation: coerces the query, runs each part's validator and reports every problem in one 400. */
+import type { IncomingHttpHeaders } from 'node:http';
+import type { Validator } from '../shared/validation.js';
+import { invalidRequest, type RequestPart, type RequestProblem } from './errors.js';
+import { coerceQuery } from './query.js';
+import type { RouteDefinition } from './route.js';
+
+/** The parts of a request before validation; `body` is undefined when none was sent. */
+export interface UncheckedRequest {
+  readonly params: Readonly<Record<string, string>>;
+  readonly query: Readonly<Record<string, unknown>>;
+  readonly headers: IncomingHttpHeaders;
+  readonly body?: unknown;
+}
+
+/** The parts of a request after validation; the query has its declared non-string values coerced. */
+export interface CheckedRequest {
+  readonly params: unknown;
+  readonly query: unknown;
+  readonly headers: unknown;
+  readonly body: unknown;
+}
+
+const JSON_MEDIA_TYPE = /^application\/json\s*(;|$)/i;
+
+/** Validates every part against the route's validators; throws one `invalid_request` listing all problems. */
+export function validateRequest(route: RouteDefinition, request: UncheckedRequest): CheckedRequest {
+  const { validators } = route;
+  const query = coerceQuery(request.query, route.queryCoercion);
+  const problems: RequestProblem[] = [
+    ...check('path', validators.params, request.params),
+    ...check('query', validators.query, query),
+    ...check('header', validators.headers, request.headers),
+    ...checkBody(route, request),
+  ];
+  if (problems.length > 0) throw invalidRequest(problems);
+  return { params: request.params, query, headers: request.headers, body: request.body };
+}
+
+function checkBody(route: RouteDefinition, request: UncheckedRequest): RequestProblem[] {
+  const validator = route.validators.body;
+  if (validator === undefined) return [];
+  if (request.body === undefined) {
+    return route.bodyRequired ? [{ in: 'body', pointer: '', message: 'a JSON body is required' }] : [];
+  }
+  const contentType = request.headers['content-type'];
+  if (contentType === undefined || !JSON_MEDIA_TYPE.test(contentType)) {
+    return [{ in: 'header', pointer: '/content-type', message: 'must be application/json' }];
+  }
+  return check('body', validator, request.body);
+}
+
+function check(part: RequestPart, validator: Validator<unknown> | undefined, value: unknown): RequestProblem[] {
+  if (validator === undefined || validator(value)) return [];
+  const issues = validator.errors ?? [];
+  if (issues.length === 0) return [{ in: part, pointer: '', message: `does not match ${validator.schemaName}` }];
+  return issues.map((issue) => ({ in: part, pointer: issue.pointer, message: issue.message }));
+}

@@ -1,0 +1,132 @@
+/**
+ * WebSocket routes: answers the HTTP server's `upgrade` events with plain `ws` (no plugin). The handshake passes
+ * the same Service-Version, authentication and parameter checks as HTTP; a refusal is an HTTP answer with the
+ * `Error` body written on the raw socket, before any upgrade.
+ */
+import { type IncomingMessage, STATUS_CODES } from 'node:http';
+import type { Duplex } from 'node:stream';
+import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
+import { type WebSocket, WebSocketServer } from 'ws';
+import { admit } from './admission.js';
+import { toErrorAnswer } from './error-handler.js';
+import { HttpError, invalidRequest } from './errors.js';
+import type { SessionRequest, WebSocketHandler } from './handlers.js';
+
+/** A handshake request as the runtime builds it, before the generated types narrow it. */
+type UntypedSessionRequest = SessionRequest<unknown, unknown, unknown, unknown>;
+
+import type { ResolvedOptions } from './options.js';
+import { compilePath, pathOf } from './path.js';
+import { parseQuery } from './query.js';
+import { validateRequest } from './request.js';
+import { checkEvent } from './response.js';
+import type { RouteDefinition } from './route.js';
+import { createSessionSocket, type SessionSocket } from './session-socket.js';
+
+/** Registers the `upgrade` listener for the `websocket` routes; `track` receives each open session. */
+export function attachWebSockets(
+  app: FastifyInstance,
+  options: ResolvedOptions,
+  track: (session: SessionSocket) => void,
+): void {
+  const routes = options.routes
+    .filter((route) => route.transport === 'websocket')
+    .map((route) => ({ route, matcher: compilePath(route.path) }));
+  if (routes.length === 0) return;
+  const wss = new WebSocketServer({ noServer: true, maxPayload: options.maxPayload });
+  const log = app.log;
+  app.server.on('upgrade', (raw: IncomingMessage, socket: Duplex, head: Buffer) => {
+    socket.on('error', () => socket.destroy());
+    upgrade(raw, socket, head).catch((error: unknown) => {
+      log.error({ err: error }, 'WebSocket upgrade failed');
+      socket.destroy();
+    });
+  });
+  app.addHook('onClose', async () => {
+    await new Promise((resolve) => wss.close(resolve));
+  });
+
+  /** Admits and validates the handshake, answering a refusal on the raw socket, then upgrades. */
+  async function upgrade(raw: IncomingMessage, socket: Duplex, head: Buffer): Promise<void> {
+    let prepared: { route: RouteDefinition; request: UntypedSessionRequest };
+    try {
+      prepared = await prepare(raw);
+    } catch (error) {
+      const answer = toErrorAnswer(error, options.bodyLimit);
+      if (answer.internal) log.error({ err: error }, 'internal error during a WebSocket handshake');
+      refuse(socket, answer.error);
+      return;
+    }
+    if (socket.destroyed) return;
+    wss.handleUpgrade(raw, socket, head, (ws) => start(ws, prepared.route, prepared.request));
+  }
+
+  /** Matches the route, checks method and `Upgrade`, admits, then validates parameters; throws to refuse. */
+  async function prepare(raw: IncomingMessage): Promise<{ route: RouteDefinition; request: UntypedSessionRequest }> {
+    const url = raw.url ?? '/';
+    const path = pathOf(url);
+    const query = parseQuery(url.slice(path.length));
+    const found = routes.map((r) => ({ route: r.route, params: r.matcher.match(path) })).find((r) => r.params);
+    if (found?.params == null)
+      throw new HttpError(404, 'route_not_found', `No WebSocket endpoint has the path ${path}.`);
+    const { route, params } = found;
+    const method = raw.method ?? 'GET';
+    if (method !== 'GET') {
+      throw new HttpError(405, 'method_not_allowed', `${method} is not allowed; use GET.`, {
+        headers: { allow: 'GET' },
+      });
+    }
+    if (String(raw.headers.upgrade).toLowerCase() !== 'websocket') throw upgradeRequired();
+    const auth = await admit(route, { method, path, headers: raw.headers, query, params, raw, log }, options);
+    const { headers, ...checked } = validateRequest(route, { params, query, headers: raw.headers });
+    return { route, request: { params: checked.params, query: checked.query, headers, auth, log, raw } };
+  }
+
+  /** Wraps the upgraded socket and runs the route's handler on it. */
+  function start(ws: WebSocket, route: RouteDefinition, request: UntypedSessionRequest): void {
+    const check = (value: unknown) => checkEvent(route, value, options.onResponseInvalid);
+    const session = createSessionSocket(ws, {
+      pingIntervalMs: options.pingIntervalMs,
+      ...(options.validateResponses ? { checkEvent: check } : {}),
+    });
+    track(session);
+    runSession(options.handlers[route.operationId] as WebSocketHandler<UntypedSessionRequest>, request, session, log);
+  }
+}
+
+/** The 400 for a request to a WebSocket route that does not ask for an upgrade. */
+export function upgradeRequired(): HttpError {
+  return invalidRequest([{ in: 'header', pointer: '/upgrade', message: 'must be websocket on a WebSocket endpoint' }]);
+}
+
+/** Runs the handler; a throw or rejection is logged and closes the session with 1011. */
+function runSession(
+  handler: WebSocketHandler<UntypedSessionRequest>,
+  request: UntypedSessionRequest,
+  session: SessionSocket,
+  log: FastifyBaseLogger,
+) {
+  const fail = (error: unknown) => {
+    log.error({ err: error }, 'WebSocket handler failed');
+    session.close(1011, 'internal error');
+  };
+  try {
+    Promise.resolve(handler(request, session)).catch(fail);
+  } catch (error) {
+    fail(error);
+  }
+}
+
+/** Writes an HTTP error answer with the `Error` body on a socket that will not be upgraded, then ends it. */
+function refuse(socket: Duplex, error: HttpError): void {
+  if (socket.destroyed) return;
+  const body = JSON.stringify(error.body);
+  const lines = [
+    `HTTP/1.1 ${error.status} ${STATUS_CODES[error.status] ?? 'Error'}`,
+    'content-type: application/json; charset=utf-8',
+    `content-length: ${Buffer.byteLength(body)}`,
+    'connection: close',
+    ...Object.entries(error.headers).map(([name, value]) => `${name}: ${value}`),
+  ];
+  socket.end(`${lines.join('\r\n')}\r\n\r\n${body}`);
+}
