@@ -1,0 +1,132 @@
+/** The client's one error model: an `ApiError` class per status family, plus connection, timeout and abort errors. */
+
+/** The `Error` body the service sends with every error answer. */
+export interface ErrorBody<Code extends string = string> {
+  code: Code;
+  transient: boolean;
+  message: string;
+  data?: unknown;
+}
+
+/** The base of every error the client raises itself (the shared `ValidationError` aside). */
+export class CasiError extends Error {
+  override readonly name: string = 'CasiError';
+}
+
+/**
+ * The service answered with a non-2xx status. `Code` lets a generated client narrow `code` to the spec's error codes
+ * (`ApiError<'not_found' | ... | (string & {})>`); a body without the `Error` shape gives `code` `unknown_error`.
+ */
+export class ApiError<Code extends string = string> extends CasiError {
+  override readonly name: string = 'ApiError';
+  /** What the body said about retrying: `true`/`false`, or `undefined` when the body did not say. */
+  readonly transient: boolean | undefined;
+  constructor(
+    readonly status: number,
+    readonly code: Code,
+    message: string,
+    transient: boolean | undefined,
+    readonly data: unknown,
+    readonly headers: Headers,
+  ) {
+    super(message);
+    this.transient = transient;
+  }
+}
+
+/** 400: the request is malformed or breaks the schema. */
+export class BadRequestError<Code extends string = string> extends ApiError<Code> {
+  override readonly name: string = 'BadRequestError';
+}
+/** 401: the API key or token is missing, unknown or expired. */
+export class AuthenticationError<Code extends string = string> extends ApiError<Code> {
+  override readonly name: string = 'AuthenticationError';
+}
+/** 403: the key lacks permission for the resource. */
+export class PermissionDeniedError<Code extends string = string> extends ApiError<Code> {
+  override readonly name: string = 'PermissionDeniedError';
+}
+/** 404: the resource does not exist. */
+export class NotFoundError<Code extends string = string> extends ApiError<Code> {
+  override readonly name: string = 'NotFoundError';
+}
+/** 409: the request conflicts with the resource's state. */
+export class ConflictError<Code extends string = string> extends ApiError<Code> {
+  override readonly name: string = 'ConflictError';
+}
+/** 429: rate limited; retried automatically after `Retry-After`. */
+export class RateLimitError<Code extends string = string> extends ApiError<Code> {
+  override readonly name: string = 'RateLimitError';
+}
+/** 5xx: a server-side failure; retried automatically. */
+export class InternalServerError<Code extends string = string> extends ApiError<Code> {
+  override readonly name: string = 'InternalServerError';
+}
+
+/** No usable answer came back: the network failed, the connection dropped or the stream broke. */
+export class ApiConnectionError extends CasiError {
+  override readonly name: string = 'ApiConnectionError';
+  constructor(message = 'Connection error.', options?: { cause?: unknown }) {
+    super(message, options);
+  }
+}
+
+/** The request took longer than `timeoutMs`. */
+export class ApiTimeoutError extends ApiConnectionError {
+  override readonly name: string = 'ApiTimeoutError';
+  constructor(message = 'Request timed out.') {
+    super(message);
+  }
+}
+
+/** The caller's `AbortSignal` cancelled the request, a retry wait or a reconnect. */
+export class ApiUserAbortError extends CasiError {
+  override readonly name: string = 'ApiUserAbortError';
+  constructor(message = 'Request was aborted.') {
+    super(message);
+  }
+}
+
+type ApiErrorClass = new (
+  status: number,
+  code: string,
+  message: string,
+  transient: boolean | undefined,
+  data: unknown,
+  headers: Headers,
+) => ApiError;
+
+/** The class for each status with its own error class; 5xx is handled by range. */
+const STATUS_CLASSES: Readonly<Record<number, ApiErrorClass>> = {
+  400: BadRequestError,
+  401: AuthenticationError,
+  403: PermissionDeniedError,
+  404: NotFoundError,
+  409: ConflictError,
+  429: RateLimitError,
+};
+
+/** The code given to an error whose body is not the service's `Error` shape. */
+export const UNKNOWN_ERROR_CODE = 'unknown_error';
+
+/** True when `body` has the `Error` shape (`code`, `transient`, `message`). */
+export function isErrorBody(body: unknown): body is ErrorBody {
+  if (typeof body !== 'object' || body === null) return false;
+  const { code, transient, message } = body as Record<string, unknown>;
+  return typeof code === 'string' && typeof transient === 'boolean' && typeof message === 'string';
+}
+
+/** Picks the error class for `status` and fills it from `body` (parsed JSON, text, or nothing). */
+export function errorFromResponse(status: number, body: unknown, headers: Headers = new Headers()): ApiError {
+  const ErrorClass = STATUS_CLASSES[status] ?? (status >= 500 ? InternalServerError : ApiError);
+  if (isErrorBody(body)) {
+    return new ErrorClass(status, body.code, body.message, body.transient, body.data, headers);
+  }
+  return new ErrorClass(status, UNKNOWN_ERROR_CODE, describeBody(status, body), undefined, body, headers);
+}
+
+function describeBody(status: number, body: unknown): string {
+  if (typeof body === 'string' && body.trim() !== '') return body;
+  if (body === undefined || body === null || body === '') return `${status} status code (no body)`;
+  return JSON.stringify(body);
+}

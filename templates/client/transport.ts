@@ -1,0 +1,32 @@
+/** What every connection carries: the fetch function, the API key or ephemeral token, and the default headers. */
+
+/** A fetch function taking one `Request` (what openapi-fetch calls; `globalThis.fetch` fits). */
+export type FetchLike = (input: Request) => Promise<Response>;
+
+/** The conversation's ephemeral token, or a function returning the current one (called on every (re)connect). */
+export type TokenProvider = string | (() => string | Promise<string>);
+
+/** The connection defaults a client core hands to streams and sessions (`core.transport`). */
+export interface TransportOptions {
+  /** The fetch used for SSE (default `globalThis.fetch`). */
+  fetch?: FetchLike | undefined;
+  /** Sent as `Authorization: Bearer <apiKey>` unless a `token` is given. */
+  apiKey?: string | undefined;
+  /** Extra headers (`Service-Version`, defaults) on every request or handshake that can carry headers. */
+  headers?: Readonly<Record<string, string>> | undefined;
+  /** The API version; sent as `?service_version=` where headers cannot be sent (browser WebSocket). */
+  serviceVersion?: string | undefined;
+}
+
+/** The default fetch, looked up at call time so polyfills installed later are used. */
+export const defaultFetch: FetchLike = (input) => globalThis.fetch(input);
+
+/** The current token from a provider, or `undefined` when there is none. */
+export async function resolveToken(token: TokenProvider | undefined): Promise<string | undefined> {
+  return typeof token === 'function' ? await token() : token;
+}
+
+/** The `Authorization` header for an API key, unless a token replaces it. */
+export function authorizationHeader(apiKey: string | undefined, token: string | undefined): Record<string, string> {
+  return apiKey !== undefined && token === undefined ? { Authorization: `Bearer ${apiKey}` } : {};
+}

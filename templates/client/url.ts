@@ -1,0 +1,60 @@
+/** Builds request URLs: percent-encoded path parameters (no dot segments), query strings, and `ws(s)://` forms. */
+import { createFinalURL, createQuerySerializer, defaultPathSerializer, type PathSerializer } from 'openapi-fetch';
+import { CasiError } from './errors.js';
+
+/** Path and query parameters of one call, as openapi-fetch takes them. */
+export interface UrlParams {
+  path?: Record<string, unknown> | undefined;
+  query?: Record<string, unknown> | undefined;
+}
+
+const DOT_SEGMENT = /^\.{1,2}$/;
+
+/**
+ * openapi-fetch's path serializer (each value percent-encoded with `encodeURIComponent`), refusing values that
+ * would become `.` or `..` segments, which URL parsers collapse (path traversal).
+ */
+export const safePathSerializer: PathSerializer = (pathname, pathParams) => {
+  for (const [name, value] of Object.entries(pathParams)) {
+    if (typeof value === 'string' && DOT_SEGMENT.test(value)) {
+      throw new CasiError(`Path parameter ${name} = ${JSON.stringify(value)} would change the path.`);
+    }
+  }
+  return defaultPathSerializer(pathname, pathParams);
+};
+
+const serializeQuery = createQuerySerializer();
+
+/** The absolute URL of `path` (an OpenAPI path template such as `/conversations/{id}`) under `baseUrl`. */
+export function buildUrl(baseUrl: string, path: string, params: UrlParams = {}): string {
+  const base = baseUrl.replace(/\/+$/, '');
+  const url = createFinalURL(path, {
+    baseUrl: base,
+    params: { path: params.path, query: params.query },
+    querySerializer: serializeQuery,
+    pathSerializer: safePathSerializer,
+  });
+  const missing = /\{([^{}]+)\}/.exec(url.slice(base.length));
+  if (missing) throw new CasiError(`Path parameter ${missing[1]} is missing for ${path}.`);
+  return url;
+}
+
+/** The same URL with `http:`/`https:` turned into `ws:`/`wss:` (`ws:`/`wss:` are kept). */
+export function toWebSocketUrl(url: string | URL): URL {
+  const result = new URL(url);
+  if (result.protocol === 'http:') result.protocol = 'ws:';
+  else if (result.protocol === 'https:') result.protocol = 'wss:';
+  else if (result.protocol !== 'ws:' && result.protocol !== 'wss:') {
+    throw new CasiError(`A WebSocket URL must use ws:, wss:, http: or https:, not ${result.protocol}`);
+  }
+  return result;
+}
+
+/** `url` with each defined entry of `query` set as a search parameter. */
+export function withQuery(url: string | URL, query: Record<string, string | undefined>): URL {
+  const result = new URL(url);
+  for (const [name, value] of Object.entries(query)) {
+    if (value !== undefined) result.searchParams.set(name, value);
+  }
+  return result;
+}
