@@ -1,0 +1,306 @@
+/** streamEvents against real SSE over node:http: resume without loss or duplicate, ends, auth, errors, validation. */
+import type { IncomingMessage } from 'node:http';
+import { afterEach, describe, expect, it } from 'vitest';
+import {
+  ApiConnectionError,
+  ApiUserAbortError,
+  AuthenticationError,
+  CasiError,
+} from '../../templates/client/errors.js';
+import { type StreamEventsOptions, streamEvents } from '../../templates/client/sse.js';
+import { ValidationError } from '../../templates/shared/validation.js';
+import { conversationEvents, envelope, isEnded, type TestEvent, validateTestEvent } from './helpers/events.js';
+import { sendJson, startHttpServer, type TestServer } from './helpers/http-server.js';
+import { closed, openSse, resumeIndex, sseMessage } from './helpers/sse.js';
+
+let server: TestServer | undefined;
+afterEach(async () => {
+  await server?.close();
+  server = undefined;
+});
+
+type Handler = Parameters<typeof startHttpServer>[0];
+
+/** Starts `handler` and returns stream options pointing at it, plus the requests it saw. */
+async function serve(handler: Handler) {
+  const requests: IncomingMessage[] = [];
+  server = await startHttpServer((req, res) => {
+    requests.push(req);
+    return handler(req, res);
+  });
+  const options: StreamEventsOptions<TestEvent> = {
+    url: `${server.url}/conversations/conv_1/events`,
+    headers: { 'Service-Version': '2025-06-19' },
+    validator: validateTestEvent,
+    isTerminal: isEnded,
+    reconnectDelayMs: 1,
+  };
+  return { options, requests };
+}
+
+async function collect<E>(stream: AsyncIterable<E>, limit = 100_000): Promise<E[]> {
+  const out: E[] = [];
+  for await (const event of stream) {
+    out.push(event);
+    if (out.length >= limit) break;
+  }
+  return out;
+}
+
+/** A deterministic pseudo-random sequence (mulberry32). */
+function random(seed: number): () => number {
+  let a = seed;
+  return () => {
+    a = (a + 0x6d2b79f5) | 0;
+    let t = Math.imul(a ^ (a >>> 15), 1 | a);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+describe('streamEvents', () => {
+  it('survives 100 drops in 1,200 events with no loss and no duplicate', async () => {
+    const events = conversationEvents(1200);
+    const next = random(42);
+    const cuts = new Set<number>();
+    while (cuts.size < 100) cuts.add(1 + Math.floor(next() * (events.length - 2)));
+    const pending = [...cuts].sort((a, b) => a - b);
+    let connection = 0;
+    const { options, requests } = await serve((req, res) => {
+      connection++;
+      // Every 7th reconnect replays three events the client already has; it must skip them.
+      const start = Math.max(0, resumeIndex(events, req) - (connection % 7 === 0 ? 3 : 0));
+      const cut = pending.find((index) => index >= start);
+      const end = cut ?? events.length;
+      openSse(res);
+      const whole = events.slice(start, end).map(sseMessage).join('');
+      if (cut === undefined) {
+        res.end(whole);
+        return;
+      }
+      pending.splice(pending.indexOf(cut), 1);
+      const partial = sseMessage(events[cut] as TestEvent).slice(0, 25 + (cut % 40));
+      // Half the cuts reset the connection, the other half end the body cleanly mid-message.
+      if (cut % 2 === 0) res.write(whole + partial, () => req.socket.destroy());
+      else res.end(whole + partial);
+    });
+    const received = await collect(streamEvents(options));
+    expect(received.map((event) => event.id)).toEqual(events.map((event) => event.id));
+    expect(requests).toHaveLength(101);
+    expect(pending).toEqual([]);
+    expect(requests[1]?.headers['last-event-id']).toMatch(/^ev_/);
+  });
+
+  it('ends right after the terminal event, even when the server keeps the stream open', async () => {
+    const events = conversationEvents(4);
+    let gone: Promise<void> | undefined;
+    const { options, requests } = await serve((req, res) => {
+      gone = closed(req);
+      openSse(res);
+      res.write(events.map(sseMessage).join(''));
+    });
+    const received = await collect(streamEvents(options));
+    expect(received).toEqual(events);
+    await gone;
+    expect(requests).toHaveLength(1);
+  });
+
+  it('ends on a 204, after reconnecting past the end when no terminal test is given', async () => {
+    const events = conversationEvents(3);
+    const { options, requests } = await serve((req, res) => {
+      const start = resumeIndex(events, req);
+      if (start >= events.length) {
+        res.writeHead(204).end();
+        return;
+      }
+      openSse(res);
+      res.end(events.slice(start).map(sseMessage).join(''));
+    });
+    const received = await collect(streamEvents({ ...options, isTerminal: undefined }));
+    expect(received).toEqual(events);
+    expect(requests).toHaveLength(2);
+    expect(requests[1]?.headers['last-event-id']).toBe(events[2]?.id);
+  });
+
+  it('closes the connection when the loop breaks', async () => {
+    let gone: Promise<void> | undefined;
+    const { options } = await serve((req, res) => {
+      gone = closed(req);
+      openSse(res);
+      let index = 0;
+      const timer = setInterval(() => res.write(sseMessage(envelope(index++, { type: 'user.dtmf.received' }))), 5);
+      req.socket.once('close', () => clearInterval(timer));
+    });
+    let count = 0;
+    for await (const _event of streamEvents(options)) {
+      if (++count === 3) break;
+    }
+    const outcome = await Promise.race([
+      gone?.then(() => 'closed'),
+      new Promise((resolve) => setTimeout(resolve, 2000, 'still open')),
+    ]);
+    expect(outcome).toBe('closed');
+  });
+
+  it('calls the token provider on every connect and sends the token instead of the API key', async () => {
+    const events = conversationEvents(7);
+    const { options, requests } = await serve((req, res) => {
+      const start = resumeIndex(events, req);
+      openSse(res);
+      res.end(
+        events
+          .slice(start, start + 2)
+          .map(sseMessage)
+          .join(''),
+      );
+    });
+    let issued = 0;
+    const received = await collect(streamEvents({ ...options, apiKey: 'sk_secret', token: () => `tok_${++issued}` }));
+    expect(received).toEqual(events);
+    const tokens = requests.map((req) => new URL(req.url ?? '', 'http://x').searchParams.get('token'));
+    expect(tokens).toEqual(['tok_1', 'tok_2', 'tok_3', 'tok_4']);
+    expect(requests.every((req) => req.headers.authorization === undefined)).toBe(true);
+  });
+
+  it('sends the API key, the version and Accept without a token', async () => {
+    const events = conversationEvents(2);
+    const { options, requests } = await serve((_req, res) => {
+      openSse(res);
+      res.end(events.map(sseMessage).join(''));
+    });
+    await collect(streamEvents({ ...options, apiKey: 'sk_1' }));
+    expect(requests[0]?.headers).toMatchObject({
+      authorization: 'Bearer sk_1',
+      'service-version': '2025-06-19',
+      accept: 'text/event-stream',
+    });
+  });
+
+  it('starts after lastEventId and never delivers it again', async () => {
+    const events = conversationEvents(5);
+    const { options, requests } = await serve((req, res) => {
+      openSse(res);
+      // A server that replays from the Last-Event-ID event itself, one too early.
+      res.end(
+        events
+          .slice(resumeIndex(events, req) - 1)
+          .map(sseMessage)
+          .join(''),
+      );
+    });
+    const stream = streamEvents({ ...options, lastEventId: events[2]?.id });
+    const received = await collect(stream);
+    expect(received).toEqual(events.slice(3));
+    expect(requests[0]?.headers['last-event-id']).toBe(events[2]?.id);
+    expect(stream.lastEventId).toBe(events[4]?.id);
+  });
+
+  it('throws a ValidationError naming the pointer of an invalid event', async () => {
+    const bad = { ...envelope(1, { type: 'agent.message.delta' }), payload: { type: 42 } };
+    const { options, requests } = await serve((_req, res) => {
+      openSse(res);
+      res.write(sseMessage(envelope(0, { type: 'conversation.started' })));
+      res.write(`id: ${bad.id}\ndata: ${JSON.stringify(bad)}\n\n`);
+    });
+    const received: TestEvent[] = [];
+    const error = await (async () => {
+      for await (const event of streamEvents(options)) received.push(event);
+    })().catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ValidationError);
+    expect((error as ValidationError).issues.map((issue) => issue.pointer)).toEqual(['/payload/type']);
+    expect((error as Error).message).toContain('/payload/type');
+    expect(received).toHaveLength(1);
+    expect(requests).toHaveLength(1);
+  });
+
+  it('skips validation when validate is false', async () => {
+    const odd = { ...envelope(0, { type: 'x' }), payload: { type: 7 } };
+    const { options } = await serve((_req, res) => {
+      openSse(res);
+      res.write(`id: ${odd.id}\ndata: ${JSON.stringify(odd)}\n\n`);
+    });
+    const [first] = await collect(streamEvents({ ...options, validate: false }), 1);
+    expect(first).toEqual(odd);
+  });
+
+  it('throws the ApiError family without reconnecting on a 401', async () => {
+    const { options, requests } = await serve((_req, res) => {
+      sendJson(res, 401, { code: 'token_expired', transient: false, message: 'The token has expired.' });
+    });
+    const error = await collect(streamEvents(options)).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(AuthenticationError);
+    expect(error).toMatchObject({ code: 'token_expired', status: 401 });
+    expect(requests).toHaveLength(1);
+  });
+
+  it('reconnects after a transient 503', async () => {
+    const events = conversationEvents(3);
+    const { options, requests } = await serve((_req, res) => {
+      if (requests.length === 1) {
+        sendJson(res, 503, { code: 'service_unavailable', transient: true, message: 'Try again.' });
+        return;
+      }
+      openSse(res);
+      res.end(events.map(sseMessage).join(''));
+    });
+    expect(await collect(streamEvents(options))).toEqual(events);
+    expect(requests).toHaveLength(2);
+  });
+
+  it('gives up after maxReconnects connections that deliver nothing', async () => {
+    const { options, requests } = await serve((req) => {
+      req.socket.destroy();
+    });
+    const error = await collect(streamEvents({ ...options, maxReconnects: 3 })).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ApiConnectionError);
+    expect(requests).toHaveLength(4);
+  });
+
+  it('resumes a connection that goes silent longer than idleTimeoutMs', async () => {
+    const events = conversationEvents(5);
+    const { options, requests } = await serve((req, res) => {
+      const start = resumeIndex(events, req);
+      openSse(res);
+      // The first connection sends two events and then nothing at all.
+      if (start === 0) res.write(events.slice(0, 2).map(sseMessage).join(''));
+      else res.end(events.slice(start).map(sseMessage).join(''));
+    });
+    const started = Date.now();
+    expect(await collect(streamEvents({ ...options, idleTimeoutMs: 200 }))).toEqual(events);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(200);
+    expect(requests).toHaveLength(2);
+  });
+
+  it('refuses an answer that is not an event stream', async () => {
+    const { options, requests } = await serve((_req, res) => sendJson(res, 200, { not: 'a stream' }));
+    await expect(collect(streamEvents(options))).rejects.toThrow(CasiError);
+    expect(requests).toHaveLength(1);
+  });
+
+  it('stops with ApiUserAbortError when the signal aborts, closing the connection', async () => {
+    let gone: Promise<void> | undefined;
+    const { options } = await serve((req, res) => {
+      gone = closed(req);
+      openSse(res);
+      res.write(sseMessage(envelope(0, { type: 'conversation.started' })));
+    });
+    const controller = new AbortController();
+    const received: TestEvent[] = [];
+    const error = await (async () => {
+      for await (const event of streamEvents({ ...options, signal: controller.signal })) {
+        received.push(event);
+        setTimeout(() => controller.abort(), 20);
+      }
+    })().catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ApiUserAbortError);
+    expect(received).toHaveLength(1);
+    await gone;
+  });
+
+  it('can be iterated only once', async () => {
+    const stream = streamEvents({ url: 'http://127.0.0.1:9/never' });
+    const iterator = stream[Symbol.asyncIterator]();
+    expect(() => stream[Symbol.asyncIterator]()).toThrow(CasiError);
+    await iterator.return?.();
+  });
+});
