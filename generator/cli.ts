@@ -1,10 +1,9 @@
 /** The `casi` command line: generate, check, validate, schemas, serve. Exit codes: 0 ok, 1 failure, 2 usage. */
 import yargs from 'yargs';
 import { hideBin } from 'yargs/helpers';
-import { runCheck } from './commands/check.js';
-import { runGenerate } from './commands/generate.js';
-import { runSchemas, runValidate } from './commands/validate.js';
 import { formatDiagnostic, InputError, UsageError } from './diagnostics.js';
+
+// Command modules load their heavy dependencies (parsers, ajv, ts-morph) only when their command runs.
 
 const specOptions = {
   openapi: { type: 'string', default: 'spec/openapi.yaml', describe: 'The OpenAPI 3.1 document' },
@@ -41,13 +40,13 @@ await yargs(hideBin(process.argv))
         out: { type: 'string', default: 'generated', describe: 'The output folder (a publishable package)' },
         check: { type: 'boolean', default: false, describe: 'Write nothing; exit 1 and name the stale files if the output is out of date' },
       }),
-    handler: (argv) => run(() => runGenerate(argv)),
+    handler: (argv) => run(async () => (await import('./commands/generate.js')).runGenerate(argv)),
   })
   .command({
     command: 'check',
     describe: 'Validate both documents; exit 1 with file:line diagnostics on any error',
     builder: (y) => y.options(specOptions),
-    handler: (argv) => run(() => runCheck(argv)),
+    handler: (argv) => run(async () => (await import('./commands/check.js')).runCheck(argv)),
   })
   .command({
     command: 'validate [file]',
@@ -56,13 +55,13 @@ await yargs(hideBin(process.argv))
       y
         .options({ ...specOptions, schema: { type: 'string', demandOption: true, describe: 'A schema or message name (see `casi schemas`)' } })
         .positional('file', { type: 'string', describe: 'The JSON file; - or nothing reads standard input' }),
-    handler: (argv) => run(() => runValidate({ ...argv, file: argv.file })),
+    handler: (argv) => run(async () => (await import('./commands/validate.js')).runValidate({ ...argv, file: argv.file })),
   })
   .command({
     command: 'schemas',
     describe: 'List every schema and message name that `validate --schema` accepts',
     builder: (y) => y.options(specOptions),
-    handler: (argv) => run(() => runSchemas(argv)),
+    handler: (argv) => run(async () => (await import('./commands/validate.js')).runSchemas(argv)),
   })
   .command({
     command: 'serve',

@@ -1,0 +1,112 @@
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { closestNames } from '../../generator/commands/validate.js';
+import { casi, fixture, ROOT } from './helpers.js';
+
+const work = mkdtempSync(join(tmpdir(), 'casi-cli-'));
+afterAll(() => rmSync(work, { recursive: true, force: true }));
+
+const validEvent = {
+  id: 'ev_1',
+  created_at: '2025-07-02T14:00:00Z',
+  agent_id: 'ca_7Qk2Lm9Xa@v1',
+  livemode: true,
+  conversation_id: 'conv_9Xr4Tb2Kp',
+  experimental: false,
+  payload: { type: 'agent.message.delta', text_delta: 'Hi', generation_id: 'gen_1' },
+};
+
+describe('casi validate', () => {
+  it('prints valid and exits 0 for a valid file', async () => {
+    const file = join(work, 'event.json');
+    writeFileSync(file, JSON.stringify(validEvent));
+    const result = await casi(['validate', '--schema', 'ServerEvent', file]);
+    expect(result).toMatchObject({ code: 0, stdout: 'valid\n' });
+  });
+
+  it('reads standard input and prints one pointer line per problem, exit 1', async () => {
+    const event = { ...validEvent, created_at: 'yesterday', payload: { type: 'agent.message.delta', text_delta: 3 } };
+    const result = await casi(['validate', '--schema', 'AgentMessageDeltaEvent', '-'], JSON.stringify(event));
+    expect(result.code).toBe(1);
+    expect(result.stdout).toMatch(/^\/created_at: must match format "date-time" \(format\)$/m);
+    expect(result.stdout).toMatch(/^\/payload\/text_delta: must be string \(type\)$/m);
+    expect(result.stdout).toMatch(/^\/payload\/generation_id: must have required property 'generation_id' \(required\)$/m);
+  });
+
+  it('enforces the 4096-character limit of user.message.send', async () => {
+    const event = { payload: { type: 'user.message.send', text: 'x'.repeat(4097) } };
+    const result = await casi(['validate', '--schema', 'ClientEvent', '-'], JSON.stringify(event));
+    expect(result.code).toBe(1);
+    expect(result.stdout).toContain('/payload/text: must NOT have more than 4096 characters');
+  });
+
+  it('exits 1 for text that is not JSON', async () => {
+    const result = await casi(['validate', '--schema', 'Error', '-'], '{"code":');
+    expect(result.code).toBe(1);
+    expect(result.stdout).toContain('not JSON');
+  });
+
+  it('exits 2 and suggests names for an unknown schema', async () => {
+    const result = await casi(['validate', '--schema', 'Conversaton', '-'], '{}');
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain('unknown schema "Conversaton"');
+    expect(result.stderr).toContain('Conversation');
+  });
+
+  it('exits 2 for a missing file and for an unknown flag', async () => {
+    expect((await casi(['validate', '--schema', 'Error', join(work, 'nope.json')])).code).toBe(2);
+    const unknown = await casi(['validate', '--schema', 'Error', '--colour', 'x.json']);
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toMatch(/Unknown argument/i);
+  });
+
+  it('ranks close names', () => {
+    expect(closestNames('conversaton', ['Conversation', 'Customer', 'Procedure'])).toEqual(['Conversation']);
+    expect(closestNames('Event', ['ServerEvent', 'ClientEvent', 'Error'])).toEqual(['ClientEvent', 'ServerEvent']);
+  });
+});
+
+describe('casi schemas, check, generate', () => {
+  it('lists the required names', async () => {
+    const names = (await casi(['schemas'])).stdout.trim().split('\n');
+    for (const name of ['ServerEvent', 'ClientEvent', 'ConversationalAgentConfig', 'Conversation', 'Error', 'AgentMessageDeltaEvent'])
+      expect(names).toContain(name);
+  });
+
+  it('check exits 1 with file:line diagnostics for a broken document', async () => {
+    const dir = join(work, 'broken');
+    cpSync(join(ROOT, 'test/fixtures/widgets'), dir, { recursive: true });
+    const file = join(dir, 'openapi.yaml');
+    writeFileSync(file, readFileSync(file, 'utf8').replace("        - $ref: '#/components/schemas/WidgetChanged'\n", ''));
+    const result = await casi(['check', '--openapi', file, '--asyncapi', join(dir, 'asyncapi.yaml')]);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toMatch(/openapi\.yaml:\d+:\d+ error /);
+  });
+
+  it('generate --check names stale files and exits 1; after generate it exits 0', async () => {
+    const out = join(work, 'out');
+    const spec = fixture('widgets');
+    const args = ['--openapi', spec.openapi, '--asyncapi', spec.asyncapi, '--out', out];
+    const stale = await casi(['generate', '--check', ...args]);
+    expect(stale.code).toBe(1);
+    expect(stale.stderr).toContain('src/types.gen.ts (missing)');
+    expect((await casi(['generate', ...args])).code).toBe(0);
+    expect((await casi(['generate', '--check', ...args])).code).toBe(0);
+    writeFileSync(join(out, 'src/types.gen.ts'), '// edited by hand\n');
+    const edited = await casi(['generate', '--check', ...args]);
+    expect(edited.code).toBe(1);
+    expect(edited.stderr).toContain('src/types.gen.ts (differs)');
+  });
+
+  it('prints help for every command', async () => {
+    const commands = ['generate', 'check', 'validate', 'schemas', 'serve'];
+    const results = await Promise.all(commands.map((command) => casi([command, '--help'])));
+    results.forEach((result, i) => {
+      expect(result.code, commands[i]).toBe(0);
+      expect(result.stdout).toContain(`casi ${commands[i]}`);
+    });
+    expect((await casi([])).code).toBe(2);
+  });
+});
