@@ -1,6 +1,7 @@
 /** `casiRoutes`: registers a route table and its handlers on a Fastify instance, with the CASI error model. */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { admit } from './admission.js';
+import { createCloseables, type Track } from './closeables.js';
 import { toErrorAnswer } from './error-handler.js';
 import { HttpError } from './errors.js';
 import type { CasiRequest, HttpHandler, HttpResult, IncomingRequest, SseHandler } from './handlers.js';
@@ -21,11 +22,7 @@ import { attachWebSockets, upgradeRequired } from './websocket.js';
  */
 export function casiRoutes<H, Auth = undefined>(app: FastifyInstance, options: CasiRoutesOptions<H, Auth>): void {
   const config = resolveOptions(options);
-  const open = new Set<{ close(): void }>();
-  const track: Track = (item) => {
-    open.add(item);
-    item.onClose(() => open.delete(item));
-  };
+  const { track, closeAll } = createCloseables();
   const answerNotFound = notFound(config.routes);
 
   app.setErrorHandler((error, request, reply) => {
@@ -34,18 +31,13 @@ export function casiRoutes<H, Auth = undefined>(app: FastifyInstance, options: C
     return sendError(reply, answer.error);
   });
   app.setNotFoundHandler((request, reply) => sendError(reply, answerNotFound(request.method, request.url)));
-  app.addHook('preClose', async () => {
-    for (const item of [...open]) item.close();
-  });
+  app.addHook('preClose', async () => closeAll());
   for (const route of config.routes) registerRoute(app, route, config, track);
   attachWebSockets(app, config, track);
 }
 
 /** A request as the runtime builds it, before the generated types narrow it. */
 type UntypedRequest = CasiRequest<unknown, unknown, unknown, unknown>;
-
-/** Keeps an open stream or session until it closes, so that closing the instance can close it. */
-type Track = (item: { close(): void; onClose(listener: () => void): void }) => void;
 
 /** The `auth` each admitted request carries, from `onRequest` to its handler. */
 const authOf = new WeakMap<FastifyRequest, unknown>();

@@ -8,6 +8,7 @@ import type { Duplex } from 'node:stream';
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import { type WebSocket, WebSocketServer } from 'ws';
 import { admit } from './admission.js';
+import type { Track } from './closeables.js';
 import { toErrorAnswer } from './error-handler.js';
 import { HttpError, invalidRequest } from './errors.js';
 import type { SessionRequest, WebSocketHandler } from './handlers.js';
@@ -23,12 +24,9 @@ import { checkEvent } from './response.js';
 import type { RouteDefinition } from './route.js';
 import { createSessionSocket, type SessionSocket } from './session-socket.js';
 
-/** Registers the `upgrade` listener for the `websocket` routes; `track` receives each open session. */
-export function attachWebSockets(
-  app: FastifyInstance,
-  options: ResolvedOptions,
-  track: (session: SessionSocket) => void,
-): void {
+/** Registers the `upgrade` listener for the `websocket` routes; `track` receives each open session (closed with
+ * 1001 when the server closes). */
+export function attachWebSockets(app: FastifyInstance, options: ResolvedOptions, track: Track): void {
   const routes = options.routes
     .filter((route) => route.transport === 'websocket')
     .map((route) => ({ route, matcher: compilePath(route.path) }));
@@ -89,7 +87,7 @@ export function attachWebSockets(
       pingIntervalMs: options.pingIntervalMs,
       ...(options.validateResponses ? { checkEvent: check } : {}),
     });
-    track(session);
+    track({ close: () => session.close(1001, 'server closing'), onClose: (listener) => session.onClose(listener) });
     runSession(options.handlers[route.operationId] as WebSocketHandler<UntypedSessionRequest>, request, session, log);
   }
 }

@@ -108,7 +108,9 @@ describe('invalid requests', () => {
   });
 
   it('report path, query and header problems of a GET', async () => {
-    const response = await fetch(`${server.url}/things/nope?limit=abc`, { headers: { ...goodHeaders, 'x-trace': 'XYZ' } });
+    const response = await fetch(`${server.url}/things/nope?limit=abc`, {
+      headers: { ...goodHeaders, 'x-trace': 'XYZ' },
+    });
     const body = await expectError(response, 400, 'invalid_request');
     expect(body.data).toEqual([
       { in: 'path', pointer: '/thing_id', message: 'must match pattern "^th_[a-z0-9]+$"' },
