@@ -38,7 +38,11 @@ await yargs(hideBin(process.argv))
       y.options({
         ...specOptions,
         out: { type: 'string', default: 'generated', describe: 'The output folder (a publishable package)' },
-        check: { type: 'boolean', default: false, describe: 'Write nothing; exit 1 and name the stale files if the output is out of date' },
+        check: {
+          type: 'boolean',
+          default: false,
+          describe: 'Write nothing; exit 1 and name the stale files if the output is out of date',
+        },
       }),
     handler: (argv) => run(async () => (await import('./commands/generate.js')).runGenerate(argv)),
   })
@@ -53,9 +57,13 @@ await yargs(hideBin(process.argv))
     describe: 'Validate one JSON document (FILE, or - for standard input) against a schema or message',
     builder: (y) =>
       y
-        .options({ ...specOptions, schema: { type: 'string', demandOption: true, describe: 'A schema or message name (see `casi schemas`)' } })
+        .options({
+          ...specOptions,
+          schema: { type: 'string', demandOption: true, describe: 'A schema or message name (see `casi schemas`)' },
+        })
         .positional('file', { type: 'string', describe: 'The JSON file; - or nothing reads standard input' }),
-    handler: (argv) => run(async () => (await import('./commands/validate.js')).runValidate({ ...argv, file: argv.file })),
+    handler: (argv) =>
+      run(async () => (await import('./commands/validate.js')).runValidate({ ...argv, file: argv.file })),
   })
   .command({
     command: 'schemas',

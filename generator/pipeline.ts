@@ -3,6 +3,7 @@ import { checkSpecs, hasErrors } from './check/index.js';
 import { type Diagnostic, InputError } from './diagnostics.js';
 import { emitPackage } from './emit/package/index.js';
 import { emitRuntime } from './emit/runtime/index.js';
+import { emitServer } from './emit/server/index.js';
 import { type EmittedFile, sortFiles } from './emit/shared/files.js';
 import { emitTypes } from './emit/types/index.js';
 import { emitValidators } from './emit/validators/index.js';
@@ -33,7 +34,10 @@ export async function loadAndCheck(
 }
 
 /** Loads, checks and builds the IR; throws InputError with the diagnostics when a document has errors. */
-export async function buildModel(options: GenerateOptions, onStage?: StageListener): Promise<{ ir: Ir; diagnostics: Diagnostic[] }> {
+export async function buildModel(
+  options: GenerateOptions,
+  onStage?: StageListener,
+): Promise<{ ir: Ir; diagnostics: Diagnostic[] }> {
   const { specs, diagnostics } = await loadAndCheck(options, onStage);
   if (hasErrors(diagnostics)) throw new InputError('the specs have errors; nothing was generated', diagnostics);
   const ir = await timed('ir', onStage, () => buildIr(specs));
@@ -46,6 +50,7 @@ export async function emitAll(ir: Ir, options: GenerateOptions, onStage?: StageL
   const sources = [
     ...(await timed('emit types', onStage, () => emitTypes(ir))),
     ...(await timed('emit validators', onStage, () => emitValidators(ir))),
+    ...(await timed('emit server', onStage, () => emitServer(ir))),
     ...(await timed('emit runtime', onStage, () => emitRuntime(templates))),
   ];
   return sortFiles([...sources, ...emitPackage(ir, sources)]);

@@ -11,7 +11,9 @@ export async function checkAsyncApi(doc: SourceDocument): Promise<Diagnostic[]> 
     .filter((d) => d.severity <= 1)
     .map((d) => {
       const pointer = toPointer(d.path.map(String));
-      const line = d.range?.start ? { line: d.range.start.line + 1, column: d.range.start.character + 1 } : doc.locate(pointer);
+      const line = d.range?.start
+        ? { line: d.range.start.line + 1, column: d.range.start.character + 1 }
+        : doc.locate(pointer);
       return {
         severity: d.severity === 0 ? 'error' : 'warning',
         file: d.source && d.source !== doc.file && !d.source.startsWith('/') ? doc.file : (d.source ?? doc.file),

@@ -1,8 +1,8 @@
 /** Cross-document checks: the OpenAPI event unions and the AsyncAPI messages describe the same events. */
 import type { Diagnostic } from '../diagnostics.js';
+import { payloadTypeTag, readMessages, unionMembers } from '../ir/events.js';
 import { type SourceDocument, schemaRefName, valueAt } from '../load/index.js';
 import { toPointer } from '../load/source-map.js';
-import { payloadTypeTag, readMessages, unionMembers } from '../ir/events.js';
 
 const UNIONS = [
   { union: 'ServerEventPayload', envelope: 'ServerEvent' },
@@ -36,7 +36,13 @@ export function checkConsistency(openapi: SourceDocument, asyncapi: SourceDocume
       else if (!payloadTypeTag(openapi, member))
         out.push(at(openapi, `/components/schemas/${member}`, `${member} has no constant \`type\` property`));
       if (!described.some((m) => m.payload === member))
-        out.push(at(openapi, unionPointer, `${member} is in ${union} but no AsyncAPI message with envelope ${envelope} carries it`));
+        out.push(
+          at(
+            openapi,
+            unionPointer,
+            `${member} is in ${union} but no AsyncAPI message with envelope ${envelope} carries it`,
+          ),
+        );
     }
     for (const m of described) {
       const pointer = `/components/messages/${m.name}`;
@@ -47,12 +53,21 @@ export function checkConsistency(openapi: SourceDocument, asyncapi: SourceDocume
   }
   for (const m of messages) {
     if (!m.envelope || !UNIONS.some((u) => u.envelope === m.envelope))
-      out.push(at(asyncapi, `/components/messages/${m.name}`, `message ${m.name} must extend ServerEvent or ClientEvent`));
+      out.push(
+        at(asyncapi, `/components/messages/${m.name}`, `message ${m.name} must extend ServerEvent or ClientEvent`),
+      );
   }
 
   for (const { pointer, schema } of sseResponseSchemas(openapi)) {
-    const items = schemaRefName((valueAt(openapi.value, `/components/schemas/${schemaRefName(schema.$ref) ?? ''}`) as { items?: { $ref?: string } } | undefined)?.items?.$ref);
-    if (items !== 'ServerEvent') out.push(at(openapi, pointer, 'an SSE response must describe a sequence of ServerEvent (items: ServerEvent)'));
+    const items = schemaRefName(
+      (
+        valueAt(openapi.value, `/components/schemas/${schemaRefName(schema.$ref) ?? ''}`) as
+          | { items?: { $ref?: string } }
+          | undefined
+      )?.items?.$ref,
+    );
+    if (items !== 'ServerEvent')
+      out.push(at(openapi, pointer, 'an SSE response must describe a sequence of ServerEvent (items: ServerEvent)'));
   }
   return out;
 }
@@ -60,7 +75,9 @@ export function checkConsistency(openapi: SourceDocument, asyncapi: SourceDocume
 /** The `text/event-stream` 200 schemas of the operations marked `x-casi-transport: sse`. */
 function sseResponseSchemas(openapi: SourceDocument): { pointer: string; schema: { $ref?: string } }[] {
   const found: { pointer: string; schema: { $ref?: string } }[] = [];
-  for (const [path, item] of Object.entries((valueAt(openapi.value, '/paths') ?? {}) as Record<string, Record<string, unknown>>)) {
+  for (const [path, item] of Object.entries(
+    (valueAt(openapi.value, '/paths') ?? {}) as Record<string, Record<string, unknown>>,
+  )) {
     for (const [method, op] of Object.entries(item)) {
       if ((op as Record<string, unknown>)?.['x-casi-transport'] !== 'sse') continue;
       const pointer = `${toPointer(['paths', path, method, 'responses', '200', 'content', 'text/event-stream', 'schema'])}`;

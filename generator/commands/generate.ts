@@ -16,7 +16,8 @@ export interface GenerateArgs {
 export async function runGenerate(args: GenerateArgs): Promise<number> {
   const options = resolveOptions(args);
   const started = performance.now();
-  const progress = (stage: string, ms: number) => process.stderr.write(`casi: ${stage.padEnd(16)} ${ms.toFixed(0).padStart(5)} ms\n`);
+  const progress = (stage: string, ms: number) =>
+    process.stderr.write(`casi: ${stage.padEnd(16)} ${ms.toFixed(0).padStart(5)} ms\n`);
   const { ir, diagnostics } = await buildModel(options, progress);
   for (const d of diagnostics) process.stderr.write(`${formatDiagnostic(d)}\n`);
   const files = await emitAll(ir, options, progress);
@@ -29,7 +30,9 @@ export async function runGenerate(args: GenerateArgs): Promise<number> {
       ...diff.stale.map((p) => `${out}/${p} (no longer generated)`),
     ];
     if (stale.length > 0) {
-      process.stderr.write(`casi: ${out}/ is stale; run \`npm run generate\`:\n${stale.map((s) => `  ${s}`).join('\n')}\n`);
+      process.stderr.write(
+        `casi: ${out}/ is stale; run \`npm run generate\`:\n${stale.map((s) => `  ${s}`).join('\n')}\n`,
+      );
       return 1;
     }
     process.stdout.write(`${out}/ is up to date (${files.length} files)\n`);

@@ -1,12 +1,12 @@
 /** `casi validate` and `casi schemas`: validate one JSON document against a named schema or message. */
 import { readFile } from 'node:fs/promises';
+import { issuesFromAjv } from '../../templates/shared/validation.js';
 import { UsageError } from '../diagnostics.js';
 import { buildIr } from '../ir/build.js';
 import type { Ir } from '../ir/model.js';
 import { loadSpecs } from '../load/index.js';
 import { resolveOptions } from '../options.js';
 import { createAjv, schemaId, validatableSchemas } from '../schema/ajv.js';
-import { issuesFromAjv } from '../../templates/shared/validation.js';
 
 async function model(args: { openapi: string; asyncapi: string }): Promise<Ir> {
   const options = resolveOptions(args);
@@ -16,17 +16,28 @@ async function model(args: { openapi: string; asyncapi: string }): Promise<Ir> {
 /** Prints every validatable name, one per line. */
 export async function runSchemas(args: { openapi: string; asyncapi: string }): Promise<number> {
   const ir = await model(args);
-  process.stdout.write(`${validatableSchemas(ir).map((s) => s.name).join('\n')}\n`);
+  process.stdout.write(
+    `${validatableSchemas(ir)
+      .map((s) => s.name)
+      .join('\n')}\n`,
+  );
   return 0;
 }
 
 /** Returns 0 and prints `valid`, or 1 and one `pointer: message` line per problem. Usage errors throw UsageError. */
-export async function runValidate(args: { openapi: string; asyncapi: string; schema: string; file?: string }): Promise<number> {
+export async function runValidate(args: {
+  openapi: string;
+  asyncapi: string;
+  schema: string;
+  file?: string;
+}): Promise<number> {
   const ir = await model(args);
   const names = validatableSchemas(ir).map((s) => s.name);
   if (!names.includes(args.schema)) {
     const close = closestNames(args.schema, names);
-    throw new UsageError(`unknown schema "${args.schema}"${close.length ? `; did you mean ${close.join(', ')}?` : ''} (\`casi schemas\` lists them all)`);
+    throw new UsageError(
+      `unknown schema "${args.schema}"${close.length ? `; did you mean ${close.join(', ')}?` : ''} (\`casi schemas\` lists them all)`,
+    );
   }
   const source = args.file && args.file !== '-' ? args.file : '<stdin>';
   const text = await readInput(args.file);
@@ -43,7 +54,8 @@ export async function runValidate(args: { openapi: string; asyncapi: string; sch
     process.stdout.write('valid\n');
     return 0;
   }
-  for (const issue of issuesFromAjv(validate.errors)) process.stdout.write(`${issue.pointer || '/'}: ${issue.message} (${issue.keyword})\n`);
+  for (const issue of issuesFromAjv(validate.errors))
+    process.stdout.write(`${issue.pointer || '/'}: ${issue.message} (${issue.keyword})\n`);
   return 1;
 }
 

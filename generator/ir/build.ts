@@ -32,11 +32,19 @@ function buildSchemas(doc: Record<string, unknown>): IrSchema[] {
 }
 
 function buildErrorCodes(doc: Record<string, unknown>): IrErrorCode[] {
-  const table = (valueAt(doc, '/components/schemas/ErrorCode/x-casi-error-codes') ?? {}) as Record<string, Record<string, unknown>>;
+  const table = (valueAt(doc, '/components/schemas/ErrorCode/x-casi-error-codes') ?? {}) as Record<
+    string,
+    Record<string, unknown>
+  >;
   return Object.entries(table)
     .map(([code, row]) => {
       if (typeof row.status !== 'number') throw new InputError(`ErrorCode table: ${code} needs a numeric status`);
-      return { code, status: row.status, transient: row.transient === true, description: String(row.description ?? '') };
+      return {
+        code,
+        status: row.status,
+        transient: row.transient === true,
+        description: String(row.description ?? ''),
+      };
     })
     .sort((a, b) => a.code.localeCompare(b.code));
 }

@@ -17,7 +17,9 @@ export function unionMembers(openapi: SourceDocument, unionName: string): string
 export function payloadTypeTag(openapi: SourceDocument, payloadSchema: string): string | undefined {
   const type = obj(obj(obj(valueAt(openapi.value, `/components/schemas/${payloadSchema}`)).properties).type);
   if (typeof type.const === 'string') return type.const;
-  return Array.isArray(type.enum) && type.enum.length === 1 && typeof type.enum[0] === 'string' ? type.enum[0] : undefined;
+  return Array.isArray(type.enum) && type.enum.length === 1 && typeof type.enum[0] === 'string'
+    ? type.enum[0]
+    : undefined;
 }
 
 /** One AsyncAPI message as written: its envelope and payload schema names, read from `allOf`. */
@@ -59,7 +61,8 @@ export function buildEvents(openapi: SourceDocument, asyncapi: SourceDocument): 
   return readMessages(asyncapi)
     .map((raw): IrEvent => {
       const { name, envelope, payload, message } = raw;
-      if (!envelope || !payload) throw new InputError(`${asyncapi.file}: message ${name} has no envelope/payload reference`);
+      if (!envelope || !payload)
+        throw new InputError(`${asyncapi.file}: message ${name} has no envelope/payload reference`);
       const type = payloadTypeTag(openapi, payload);
       if (!type) throw new InputError(`${openapi.file}: schema ${payload} has no constant \`type\``);
       const examples = Array.isArray(message.examples) ? message.examples.map((e) => obj(e).payload) : [];

@@ -45,7 +45,11 @@ export interface IrOperation {
   readonly transport: Transport;
   readonly summary: string;
   readonly description: string;
-  readonly parameters: { readonly path: readonly IrParameter[]; readonly query: readonly IrParameter[]; readonly header: readonly IrParameter[] };
+  readonly parameters: {
+    readonly path: readonly IrParameter[];
+    readonly query: readonly IrParameter[];
+    readonly header: readonly IrParameter[];
+  };
   readonly requestBody?: { readonly required: boolean; readonly contentType: string; readonly schema: JsonSchema };
   readonly responses: readonly IrResponse[];
   /** Accepted security schemes; any one of them suffices. Empty: no authentication. */

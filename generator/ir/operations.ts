@@ -1,7 +1,15 @@
 /** Reads the REST operations of the OpenAPI document into IR operations. */
 import { InputError } from '../diagnostics.js';
 import { deref, type SourceDocument, valueAt } from '../load/index.js';
-import type { HttpMethod, IrOperation, IrParameter, IrResponse, JsonSchema, ParameterLocation, Transport } from './model.js';
+import type {
+  HttpMethod,
+  IrOperation,
+  IrParameter,
+  IrResponse,
+  JsonSchema,
+  ParameterLocation,
+  Transport,
+} from './model.js';
 
 type Obj = Record<string, unknown>;
 const METHODS: readonly HttpMethod[] = ['get', 'post', 'put', 'delete'];
@@ -21,10 +29,16 @@ export function buildOperations(doc: SourceDocument): IrOperation[] {
       const id = str(op.operationId);
       const tag = str((op.tags as unknown[] | undefined)?.[0]);
       const resource = resources.get(tag);
-      if (!id || !resource) throw new InputError(`${doc.file}: ${method.toUpperCase()} ${path} needs an operationId and a tag with x-casi-resource`);
-      const parameters = readParameters(doc, [...((item.parameters as unknown[]) ?? []), ...((op.parameters as unknown[]) ?? [])]);
+      if (!id || !resource)
+        throw new InputError(
+          `${doc.file}: ${method.toUpperCase()} ${path} needs an operationId and a tag with x-casi-resource`,
+        );
+      const parameters = readParameters(doc, [
+        ...((item.parameters as unknown[]) ?? []),
+        ...((op.parameters as unknown[]) ?? []),
+      ]);
       const body = op.requestBody ? deref<Obj>(doc, op.requestBody) : undefined;
-      const json = body ? (body.content as Obj | undefined)?.['application/json'] as Obj | undefined : undefined;
+      const json = body ? ((body.content as Obj | undefined)?.['application/json'] as Obj | undefined) : undefined;
       operations.push({
         id,
         resource,
@@ -35,7 +49,15 @@ export function buildOperations(doc: SourceDocument): IrOperation[] {
         summary: str(op.summary),
         description: str(op.description).trim(),
         parameters,
-        ...(json ? { requestBody: { required: body?.required === true, contentType: 'application/json', schema: json.schema as JsonSchema } } : {}),
+        ...(json
+          ? {
+              requestBody: {
+                required: body?.required === true,
+                contentType: 'application/json',
+                schema: json.schema as JsonSchema,
+              },
+            }
+          : {}),
         responses: readResponses(doc, (op.responses ?? {}) as Obj),
         security: securityNames((op.security as Obj[] | undefined) ?? globalSecurity),
         ...(op['x-casi-paginated'] ? { paginated: op['x-casi-paginated'] as 'data' | 'page' } : {}),
@@ -101,6 +123,7 @@ function securityNames(requirements: Obj[]): string[] {
 export function serviceVersionOf(doc: SourceDocument): string {
   const values = valueAt(doc.value, '/components/schemas/ServiceVersion/enum');
   const value = Array.isArray(values) ? values[0] : undefined;
-  if (typeof value !== 'string') throw new InputError(`${doc.file}: components.schemas.ServiceVersion needs an enum with the version`);
+  if (typeof value !== 'string')
+    throw new InputError(`${doc.file}: components.schemas.ServiceVersion needs an enum with the version`);
   return value;
 }

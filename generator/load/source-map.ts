@@ -45,14 +45,30 @@ export function parseSourceDocument(file: string, text: string): SourceDocument 
   if (doc.errors.length > 0) {
     const diagnostics: Diagnostic[] = doc.errors.map((e) => {
       const pos = lineCounter.linePos(e.pos[0]);
-      return { severity: 'error', file, line: pos.line, column: pos.col, pointer: '', message: e.message.split('\n')[0] ?? e.message, rule: 'yaml' };
+      return {
+        severity: 'error',
+        file,
+        line: pos.line,
+        column: pos.col,
+        pointer: '',
+        message: e.message.split('\n')[0] ?? e.message,
+        rule: 'yaml',
+      };
     });
     throw new InputError(`${file} is not valid YAML`, diagnostics);
   }
   const value = doc.toJS({ maxAliasCount: 1000 }) as unknown;
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
     throw new InputError(`${file} must hold a mapping at the top level`, [
-      { severity: 'error', file, line: 1, column: 1, pointer: '', message: 'the document is not a mapping', rule: 'yaml' },
+      {
+        severity: 'error',
+        file,
+        line: 1,
+        column: 1,
+        pointer: '',
+        message: 'the document is not a mapping',
+        rule: 'yaml',
+      },
     ]);
   }
   const locate = (pointer: string) => {

@@ -3,6 +3,7 @@ import Ajv2020Module from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
 import { eventSchema } from '../ir/events.js';
 import type { Ir, JsonSchema } from '../ir/model.js';
+import { requestPartSchemas } from './operations.js';
 
 // ajv and ajv-formats are CommonJS with a default export.
 const Ajv2020 = Ajv2020Module as unknown as typeof Ajv2020Module.default;
@@ -14,12 +15,27 @@ export function schemaId(name: string): string {
   return `urn:casi:schema:${name}`;
 }
 
-/** Every validatable name (component schemas and AsyncAPI messages) with its schema, sorted by name. */
-export function validatableSchemas(ir: Ir): { name: string; schema: JsonSchema; kind: 'schema' | 'message' }[] {
+/** What a validatable schema is: a component schema, an AsyncAPI message, or a request part of an operation. */
+export type SchemaKind = 'schema' | 'message' | 'request';
+
+/**
+ * Every validatable name with its schema, sorted by name: component schemas and AsyncAPI messages (the names
+ * `casi validate` accepts), plus, with `requests`, the request-part schemas the server stubs validate with.
+ */
+export function validatableSchemas(
+  ir: Ir,
+  options: { requests?: boolean } = {},
+): { name: string; schema: JsonSchema; kind: SchemaKind }[] {
   const entries = [
     ...ir.schemas.map((s) => ({ name: s.name, schema: s.schema, kind: 'schema' as const })),
     ...ir.events.map((e) => ({ name: e.name, schema: eventSchema(e), kind: 'message' as const })),
+    ...(options.requests ? requestPartSchemas(ir).map((r) => ({ ...r, kind: 'request' as const })) : []),
   ];
+  const names = new Set<string>();
+  for (const { name } of entries) {
+    if (names.has(name)) throw new Error(`two schemas are named ${name}`);
+    names.add(name);
+  }
   return entries.sort((a, b) => a.name.localeCompare(b.name));
 }
 
@@ -60,7 +76,7 @@ function annotationKeywords(schemas: readonly { schema: JsonSchema }[]): string[
         else walk(value);
       }
   };
-  schemas.forEach((s) => walk(s.schema));
+  for (const s of schemas) walk(s.schema);
   return [...found].sort();
 }
 
@@ -70,7 +86,7 @@ function annotationKeywords(schemas: readonly { schema: JsonSchema }[]): string[
  * the spec's annotation keywords are declared as a vocabulary; everything else stays strict.
  */
 export function createAjv(ir: Ir, options: { standalone: boolean }): Ajv {
-  const entries = validatableSchemas(ir);
+  const entries = validatableSchemas(ir, { requests: options.standalone });
   const ajv = new Ajv2020({
     strict: true,
     allowUnionTypes: true,

@@ -29,12 +29,24 @@ describe('check: cross-document consistency', () => {
   it.each([
     [
       'a payload without a message',
-      { asyncapi: (s: string) => s.replace("payload: {$ref: './openapi.yaml#/components/schemas/WidgetChanged'}", "payload: {$ref: './openapi.yaml#/components/schemas/WidgetPing'}") },
+      {
+        asyncapi: (s: string) =>
+          s.replace(
+            "payload: {$ref: './openapi.yaml#/components/schemas/WidgetChanged'}",
+            "payload: {$ref: './openapi.yaml#/components/schemas/WidgetPing'}",
+          ),
+      },
       /WidgetChanged is in ServerEventPayload but no AsyncAPI message/,
     ],
     [
       'a message the union does not list',
-      { openapi: (s: string) => s.replace("        - $ref: '#/components/schemas/WidgetChanged'\n", "        - $ref: '#/components/schemas/WidgetPing'\n") },
+      {
+        openapi: (s: string) =>
+          s.replace(
+            "        - $ref: '#/components/schemas/WidgetChanged'\n",
+            "        - $ref: '#/components/schemas/WidgetPing'\n",
+          ),
+      },
       /carries WidgetChanged, which ServerEventPayload does not list/,
     ],
     [
@@ -44,7 +56,10 @@ describe('check: cross-document consistency', () => {
     ],
     [
       'a message with no known envelope',
-      { asyncapi: (s: string) => s.replace("./openapi.yaml#/components/schemas/ClientEvent'", "./openapi.yaml#/components/schemas/Widget'") },
+      {
+        asyncapi: (s: string) =>
+          s.replace("./openapi.yaml#/components/schemas/ClientEvent'", "./openapi.yaml#/components/schemas/Widget'"),
+      },
       /must extend ServerEvent or ClientEvent/,
     ],
   ])('reports %s with file and line', (_name, edit, message) => {
@@ -61,6 +76,9 @@ describe('check: validators', () => {
   it('finds no error in the real spec, and only the two justified warnings', async () => {
     const diagnostics = await checkSpecs(await loadSpecs(SPEC.openapi, SPEC.asyncapi));
     expect(hasErrors(diagnostics)).toBe(false);
-    expect(diagnostics.map((d) => d.rule).sort()).toEqual(['redocly/no-unused-components', 'redocly/operation-2xx-response']);
+    expect(diagnostics.map((d) => d.rule).sort()).toEqual([
+      'redocly/no-unused-components',
+      'redocly/operation-2xx-response',
+    ]);
   });
 });

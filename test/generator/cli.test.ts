@@ -32,7 +32,9 @@ describe('casi validate', () => {
     expect(result.code).toBe(1);
     expect(result.stdout).toMatch(/^\/created_at: must match format "date-time" \(format\)$/m);
     expect(result.stdout).toMatch(/^\/payload\/text_delta: must be string \(type\)$/m);
-    expect(result.stdout).toMatch(/^\/payload\/generation_id: must have required property 'generation_id' \(required\)$/m);
+    expect(result.stdout).toMatch(
+      /^\/payload\/generation_id: must have required property 'generation_id' \(required\)$/m,
+    );
   });
 
   it('enforces the 4096-character limit of user.message.send', async () => {
@@ -71,7 +73,14 @@ describe('casi validate', () => {
 describe('casi schemas, check, generate', () => {
   it('lists the required names', async () => {
     const names = (await casi(['schemas'])).stdout.trim().split('\n');
-    for (const name of ['ServerEvent', 'ClientEvent', 'ConversationalAgentConfig', 'Conversation', 'Error', 'AgentMessageDeltaEvent'])
+    for (const name of [
+      'ServerEvent',
+      'ClientEvent',
+      'ConversationalAgentConfig',
+      'Conversation',
+      'Error',
+      'AgentMessageDeltaEvent',
+    ])
       expect(names).toContain(name);
   });
 
@@ -79,7 +88,10 @@ describe('casi schemas, check, generate', () => {
     const dir = join(work, 'broken');
     cpSync(join(ROOT, 'test/fixtures/widgets'), dir, { recursive: true });
     const file = join(dir, 'openapi.yaml');
-    writeFileSync(file, readFileSync(file, 'utf8').replace("        - $ref: '#/components/schemas/WidgetChanged'\n", ''));
+    writeFileSync(
+      file,
+      readFileSync(file, 'utf8').replace("        - $ref: '#/components/schemas/WidgetChanged'\n", ''),
+    );
     const result = await casi(['check', '--openapi', file, '--asyncapi', join(dir, 'asyncapi.yaml')]);
     expect(result.code).toBe(1);
     expect(result.stderr).toMatch(/openapi\.yaml:\d+:\d+ error /);

@@ -8,7 +8,10 @@ export const FIXTURES = ['widgets', 'streams'] as const;
 
 /** The spec pair of a fixture in test/fixtures/<name>/. */
 export function fixture(name: string): { openapi: string; asyncapi: string } {
-  return { openapi: resolve(ROOT, `test/fixtures/${name}/openapi.yaml`), asyncapi: resolve(ROOT, `test/fixtures/${name}/asyncapi.yaml`) };
+  return {
+    openapi: resolve(ROOT, `test/fixtures/${name}/openapi.yaml`),
+    asyncapi: resolve(ROOT, `test/fixtures/${name}/asyncapi.yaml`),
+  };
 }
 
 /** Runs `casi …args` as a child process (standard input `input`) and resolves with its exit code and output. */

@@ -10,11 +10,23 @@ const byId = new Map(ir.operations.map((o) => [o.id, o]));
 describe('ir: operations', () => {
   it.each([
     ['createConversationalAgent', 'conversationalAgents.create', 'post', '/conversational_agents', 'http'],
-    ['releaseConversationalAgent', 'conversationalAgents.release', 'post', '/conversational_agents/{version_id}/release', 'http'],
+    [
+      'releaseConversationalAgent',
+      'conversationalAgents.release',
+      'post',
+      '/conversational_agents/{version_id}/release',
+      'http',
+    ],
     ['deleteProceduralAgent', 'proceduralAgents.delete', 'delete', '/procedural_agents/{id}', 'http'],
     ['listConversations', 'conversations.list', 'get', '/conversations', 'http'],
     ['streamConversationEvents', 'conversations.events', 'get', '/conversations/{conversation_id}/events', 'sse'],
-    ['openConversationSession', 'conversations.session', 'get', '/conversations/{conversation_id}/session', 'websocket'],
+    [
+      'openConversationSession',
+      'conversations.session',
+      'get',
+      '/conversations/{conversation_id}/session',
+      'websocket',
+    ],
     ['getCustomer', 'customers.retrieve', 'get', '/customers/{customer_id}', 'http'],
   ])('%s is %s (%s %s, %s)', (id, name, method, path, transport) => {
     const op = byId.get(id);
@@ -31,7 +43,14 @@ describe('ir: operations', () => {
 
   it('groups parameters by location and keeps security alternatives', () => {
     const list = byId.get('listConversations');
-    expect(list?.parameters.query.map((p) => p.name)).toEqual(['completed_at_gte', 'completed_at_lt', 'created_at_gte', 'created_at_lt', 'cursor', 'limit']);
+    expect(list?.parameters.query.map((p) => p.name)).toEqual([
+      'completed_at_gte',
+      'completed_at_lt',
+      'created_at_gte',
+      'created_at_lt',
+      'cursor',
+      'limit',
+    ]);
     expect(list?.parameters.header.map((p) => [p.name, p.required])).toEqual([['Service-Version', true]]);
     expect(list?.paginated).toBe('data');
     expect(byId.get('listProcedures')?.paginated).toBe('page');
@@ -59,13 +78,18 @@ describe('ir: events, schemas, error codes', () => {
       'user.message.send',
     ]);
     const delta = ir.events.find((e) => e.type === 'agent.message.delta');
-    expect(delta).toMatchObject({ name: 'AgentMessageDeltaEvent', payloadSchema: 'AgentMessageDelta', envelopeSchema: 'ServerEvent', experimental: false });
-    expect(ir.events.filter((e) => e.experimental).map((e) => e.type).sort()).toEqual([
-      'agent.customer.loaded',
-      'agent.dtmf.sent',
-      'agent.notice.sent',
-      'user.dtmf.received',
-    ]);
+    expect(delta).toMatchObject({
+      name: 'AgentMessageDeltaEvent',
+      payloadSchema: 'AgentMessageDelta',
+      envelopeSchema: 'ServerEvent',
+      experimental: false,
+    });
+    expect(
+      ir.events
+        .filter((e) => e.experimental)
+        .map((e) => e.type)
+        .sort(),
+    ).toEqual(['agent.customer.loaded', 'agent.dtmf.sent', 'agent.notice.sent', 'user.dtmf.received']);
     expect(ir.events.find((e) => e.type === 'conversation.setup')?.channels).toContain('conversationSetupWebhook');
   });
 

@@ -28,7 +28,13 @@ export function emitPackage(ir: Ir, files: readonly EmittedFile[]): EmittedFile[
     dependencies: { 'eventsource-parser': '^3.1.1', 'openapi-fetch': '^0.17.0' },
     peerDependencies: { fastify: '^5.0.0', ws: '^8.0.0' },
     peerDependenciesMeta: { fastify: { optional: true }, ws: { optional: true } },
-    devDependencies: { '@types/node': '^20.0.0', '@types/ws': '^8.0.0', fastify: '^5.0.0', typescript: '5.9.3', ws: '^8.0.0' },
+    devDependencies: {
+      '@types/node': '^20.0.0',
+      '@types/ws': '^8.0.0',
+      fastify: '^5.0.0',
+      typescript: '5.9.3',
+      ws: '^8.0.0',
+    },
   };
   const tsconfig = {
     '//': GENERATED_HEADER,

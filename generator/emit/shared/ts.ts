@@ -19,23 +19,13 @@ export function createProject(): Project {
 export function emitTypeScript(project: Project, path: string, build: (file: SourceFile) => void): EmittedFile {
   const file = project.createSourceFile(`/${path}`, '', { overwrite: true });
   build(file);
-  file.formatText({ indentSize: 2, convertTabsToSpaces: true, ensureNewLineAtEndOfFile: true, semicolons: 'insert' as never });
+  file.formatText({
+    indentSize: 2,
+    convertTabsToSpaces: true,
+    ensureNewLineAtEndOfFile: true,
+    semicolons: 'insert' as never,
+  });
   return withHeader(path, file.getFullText());
-}
-
-/** `agent.message.delta` / `create_conversation` / `conversational-agents` → `AgentMessageDelta`-style PascalCase. */
-export function pascalCase(text: string): string {
-  return text
-    .split(/[^A-Za-z0-9]+/)
-    .filter(Boolean)
-    .map((part) => part[0]?.toUpperCase() + part.slice(1))
-    .join('');
-}
-
-/** PascalCase with a lower-case first letter. */
-export function camelCase(text: string): string {
-  const pascal = pascalCase(text);
-  return pascal.charAt(0).toLowerCase() + pascal.slice(1);
 }
 
 /** A string literal for generated code (single-quoted, escaped). */

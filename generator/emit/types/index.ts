@@ -16,7 +16,12 @@ export async function emitTypes(ir: Ir): Promise<EmittedFile[]> {
   const added = emitTypeScript(project, 'src/types.gen.ts', (file) => {
     addSchemaAliases(file, ir);
     addErrorCodes(file, ir);
-    for (const direction of ['server', 'client'] as const) addEvents(file, ir.events.filter((e) => e.direction === direction), direction);
+    for (const direction of ['server', 'client'] as const)
+      addEvents(
+        file,
+        ir.events.filter((e) => e.direction === direction),
+        direction,
+      );
   });
   return [withHeader(added.path, `${rest}\n${withoutHeader(added.content)}`)];
 }
@@ -29,7 +34,12 @@ function addSchemaAliases(file: SourceFile, ir: Ir): void {
     if (envelopes.has(name)) continue;
     if (eventNames.has(name)) throw new Error(`schema ${name} has the name of an AsyncAPI message`);
     const description = typeof schema.description === 'string' ? schema.description : `The \`${name}\` schema.`;
-    file.addTypeAlias({ name, isExported: true, type: `components['schemas'][${literal(name)}]`, docs: [docText(description)] });
+    file.addTypeAlias({
+      name,
+      isExported: true,
+      type: `components['schemas'][${literal(name)}]`,
+      docs: [docText(description)],
+    });
   }
 }
 
@@ -86,7 +96,12 @@ function addEvents(file: SourceFile, events: readonly IrEvent[], direction: 'ser
     docs: [`Each ${direction} event type tag and its payload.`],
     properties: events.map((e) => ({ name: literal(e.type), type: e.payloadSchema })),
   });
-  file.addTypeAlias({ name: `${prefix}EventType`, isExported: true, type: `keyof ${prefix}EventMap`, docs: [`Every ${direction} event type tag.`] });
+  file.addTypeAlias({
+    name: `${prefix}EventType`,
+    isExported: true,
+    type: `keyof ${prefix}EventMap`,
+    docs: [`Every ${direction} event type tag.`],
+  });
   file.addVariableStatement({
     isExported: true,
     declarationKind: VariableDeclarationKind.Const,

@@ -20,7 +20,7 @@ export function validatorName(name: string): string {
 
 /** Builds the three validator files. */
 export function emitValidators(ir: Ir): EmittedFile[] {
-  const entries = validatableSchemas(ir);
+  const entries = validatableSchemas(ir, { requests: true });
   const ajv = createAjv(ir, { standalone: true });
   const esm = standaloneCode(ajv, Object.fromEntries(entries.map((e) => [validatorName(e.name), schemaId(e.name)])));
   const bundled = buildSync({
@@ -40,19 +40,23 @@ export function emitValidators(ir: Ir): EmittedFile[] {
     emitTypeScript(project, 'src/validators.gen.ts', (file) => {
       file.addImportDeclaration({ moduleSpecifier: './validators.raw.gen.js', namespaceImport: 'raw' });
       file.addImportDeclaration({ moduleSpecifier: './runtime/shared/validation.js', namedImports: ['fromAjv'] });
-      file.addImportDeclaration({ moduleSpecifier: './runtime/shared/validation.js', namedImports: ['AjvValidateLike', 'Validator'], isTypeOnly: true });
+      file.addImportDeclaration({
+        moduleSpecifier: './runtime/shared/validation.js',
+        namedImports: ['AjvValidateLike', 'Validator'],
+        isTypeOnly: true,
+      });
       file.addImportDeclaration({ moduleSpecifier: './types.gen.js', namespaceImport: 'types', isTypeOnly: true });
       file.addExportDeclaration({ moduleSpecifier: './runtime/shared/validation.js' });
       for (const { name, kind } of entries) {
         file.addVariableStatement({
           isExported: true,
           declarationKind: VariableDeclarationKind.Const,
-          docs: [`Validates a \`${name}\` ${kind === 'message' ? 'message' : 'value'}; \`errors\` holds the issues of the last call.`],
+          docs: [`Validates ${KIND_TEXT[kind]} \`${name}\`; \`errors\` holds the issues of the last call.`],
           declarations: [
             {
               name: validatorName(name),
-              type: `Validator<types.${name}>`,
-              initializer: `/* @__PURE__ */ fromAjv<types.${name}>(raw.${validatorName(name)} as AjvValidateLike, ${literal(name)})`,
+              type: `Validator<${kind === 'request' ? 'unknown' : `types.${name}`}>`,
+              initializer: `/* @__PURE__ */ fromAjv<${kind === 'request' ? 'unknown' : `types.${name}`}>(raw.${validatorName(name)} as AjvValidateLike, ${literal(name)})`,
             },
           ],
         });
@@ -60,15 +64,25 @@ export function emitValidators(ir: Ir): EmittedFile[] {
       file.addVariableStatement({
         isExported: true,
         declarationKind: VariableDeclarationKind.Const,
-        docs: ['Every validator by schema or message name.'],
+        docs: ['Every validator of a component schema or message, by name.'],
         declarations: [
           {
             name: 'validators',
-            initializer: `{\n${entries.map((e) => `  ${e.name}: ${validatorName(e.name)},`).join('\n')}\n} as const`,
+            initializer: `{\n${entries
+              .filter((e) => e.kind !== 'request')
+              .map((e) => `  ${e.name}: ${validatorName(e.name)},`)
+              .join('\n')}\n} as const`,
           },
         ],
       });
-      file.addTypeAlias({ name: 'SchemaName', isExported: true, type: 'keyof typeof validators', docs: ['Every validatable name.'] });
+      file.addTypeAlias({
+        name: 'SchemaName',
+        isExported: true,
+        type: 'keyof typeof validators',
+        docs: ['Every validatable name.'],
+      });
     }),
   ];
 }
+
+const KIND_TEXT = { schema: 'a value of the schema', message: 'a message', request: 'the request part' } as const;

@@ -1,0 +1,160 @@
+/**
+ * Emits `server.gen.ts`: the route table (one `RouteDefinition` per operation, wired to the precompiled
+ * validators), a typed `Handlers` interface (one handler per operationId), and `registerRoutes`, which hands both
+ * to the runtime's Fastify plugin.
+ */
+import { type SourceFile, VariableDeclarationKind } from 'ts-morph';
+import type { Ir, IrOperation, IrResponse } from '../../ir/model.js';
+import { partSchema, partSchemaName, queryCoercion, type RequestPart, refName } from '../../schema/operations.js';
+import type { EmittedFile } from '../shared/files.js';
+import {
+  bodyType,
+  headersType,
+  paramsType,
+  queryType,
+  responseBodyType,
+  statusType,
+  TYPES,
+} from '../shared/operation-types.js';
+import { createProject, docText, emitTypeScript, literal } from '../shared/ts.js';
+import { validatorName } from '../validators/index.js';
+
+const V = 'validators';
+
+/** Builds the server stubs file. */
+export function emitServer(ir: Ir): EmittedFile[] {
+  const operations = [...ir.operations].sort((a, b) => a.id.localeCompare(b.id));
+  return [
+    emitTypeScript(createProject(), 'src/server.gen.ts', (file) => {
+      file.addImportDeclaration({ moduleSpecifier: 'fastify', namedImports: ['FastifyInstance'], isTypeOnly: true });
+      file.addImportDeclaration({
+        moduleSpecifier: './runtime/server/index.js',
+        namedImports: [
+          'CasiRequest',
+          'CasiRoutesOptions',
+          'HttpHandler',
+          'RouteDefinition',
+          'SessionRequest',
+          'SseHandler',
+          'WebSocketHandler',
+        ],
+        isTypeOnly: true,
+      });
+      file.addImportDeclaration({ moduleSpecifier: './runtime/server/index.js', namedImports: ['casiRoutes'] });
+      file.addImportDeclaration({ moduleSpecifier: './types.gen.js', namespaceImport: TYPES, isTypeOnly: true });
+      file.addImportDeclaration({ moduleSpecifier: './validators.gen.js', namespaceImport: V });
+      file.addExportDeclaration({ moduleSpecifier: './runtime/server/index.js' });
+      addRoutes(file, ir, operations);
+      addHandlers(file, operations);
+      addRegister(file);
+    }),
+  ];
+}
+
+/** `export const routes: readonly RouteDefinition[]`, one entry per operation, sorted by operationId. */
+function addRoutes(file: SourceFile, ir: Ir, operations: readonly IrOperation[]): void {
+  const events = ir.events.some((e) => e.direction === 'server') ? `${V}.${validatorName('ServerEvent')}` : undefined;
+  file.addVariableStatement({
+    isExported: true,
+    declarationKind: VariableDeclarationKind.Const,
+    docs: [
+      'Every operation of the spec: path, transport, security and the validators of each request part and response.',
+    ],
+    declarations: [
+      {
+        name: 'routes',
+        type: 'readonly RouteDefinition[]',
+        initializer: `[\n${operations.map((op) => routeLiteral(op, events)).join(',\n')}\n]`,
+      },
+    ],
+  });
+}
+
+function routeLiteral(op: IrOperation, eventValidator: string | undefined): string {
+  const validators = (['params', 'query', 'headers'] as const satisfies readonly RequestPart[])
+    .filter((part) => partSchema(op, part) !== undefined)
+    .map((part) => `${part}: ${V}.${validatorName(partSchemaName(op, part))}`);
+  const body = refName(op.requestBody?.schema);
+  if (body) validators.push(`body: ${V}.${validatorName(body)}`);
+  const version = op.parameters.header.find((p) => p.name.toLowerCase() === 'service-version');
+  const coercion = Object.entries(queryCoercion(op)).map(([name, type]) => `${literal(name)}: ${literal(type)}`);
+  const responses = op.responses.map((r) => `${literal(r.status)}: ${responseLiteral(r)}`);
+  const members = [
+    `operationId: ${literal(op.id)}`,
+    `method: ${literal(op.method.toUpperCase())}`,
+    `path: ${literal(op.path)}`,
+    `transport: ${literal(op.transport)}`,
+    `security: [${op.security.map(literal).join(', ')}]`,
+    `serviceVersion: ${literal(version ? (version.required ? 'required' : 'optional') : 'none')}`,
+    `validators: { ${validators.join(', ')} }`,
+    `bodyRequired: ${op.requestBody?.required === true}`,
+    `queryCoercion: { ${coercion.join(', ')} }`,
+    `responses: { ${responses.join(', ')} }`,
+    ...(op.transport !== 'http' && eventValidator ? [`eventValidator: ${eventValidator}`] : []),
+  ];
+  return `  {\n${members.map((m) => `    ${m},`).join('\n')}\n  }`;
+}
+
+function responseLiteral(response: IrResponse): string {
+  const name = response.contentType === 'application/json' ? refName(response.schema) : undefined;
+  const parts = [
+    ...(name ? [`validator: ${V}.${validatorName(name)}`] : []),
+    ...(response.contentType && response.contentType !== 'application/json'
+      ? [`contentType: ${literal(response.contentType)}`]
+      : []),
+  ];
+  return `{ ${parts.join(', ')} }`;
+}
+
+/** `export interface Handlers<Auth>`: one typed handler per operation, of the kind its transport needs. */
+function addHandlers(file: SourceFile, operations: readonly IrOperation[]): void {
+  file.addInterface({
+    name: 'Handlers',
+    isExported: true,
+    typeParameters: [{ name: 'Auth', default: 'unknown' }],
+    docs: ['One handler per operation: typed parameters, query, headers and body in; a typed status and body out.'],
+    properties: operations.map((op) => ({
+      name: op.id,
+      isReadonly: true,
+      type: handlerType(op),
+      docs: [docText(`${op.method.toUpperCase()} ${op.path} — ${op.summary}`)],
+    })),
+  });
+}
+
+function handlerType(op: IrOperation): string {
+  const params = paramsType(op);
+  const query = queryType(op);
+  const headers = headersType(op);
+  if (op.transport === 'websocket') return `WebSocketHandler<SessionRequest<${params}, ${query}, ${headers}, Auth>>`;
+  const request = `CasiRequest<${params}, ${query}, ${headers}, ${bodyType(op) ?? 'undefined'}, Auth>`;
+  const results = op.responses
+    .filter((r) => r.status !== '101' && !(op.transport === 'sse' && r.status === '200'))
+    .map((r) => {
+      const body = responseBodyType(op, r);
+      return `{ readonly status: ${statusType(r.status)}; readonly body${body ? '' : '?'}: ${body ?? 'undefined'}; readonly headers?: Readonly<Record<string, string>> }`;
+    });
+  const result = results.length > 0 ? results.join(' | ') : 'never';
+  return op.transport === 'sse' ? `SseHandler<${request}, ${result}>` : `HttpHandler<${request}, ${result}>`;
+}
+
+/** `registerRoutes(app, handlers, options)`: the runtime plugin with this spec's route table. */
+function addRegister(file: SourceFile): void {
+  file.addFunction({
+    name: 'registerRoutes',
+    isExported: true,
+    typeParameters: [{ name: 'Auth', default: 'undefined' }],
+    docs: ['Registers every route of the spec on `app` with `handlers`; see `casiRoutes` for the options.'],
+    parameters: [
+      { name: 'app', type: 'FastifyInstance' },
+      { name: 'handlers', type: 'Handlers<Auth>' },
+      {
+        name: 'options',
+        type: "Omit<CasiRoutesOptions<Handlers<Auth>, Auth>, 'routes' | 'handlers'>",
+        initializer: '{}',
+      },
+    ],
+    returnType: 'void',
+    statements: 'casiRoutes(app, { ...options, routes, handlers });',
+  });
+}

@@ -1,0 +1,66 @@
+/** TypeScript type expressions for an operation's parts, shared by the client and server emitters. */
+import type { IrOperation, IrResponse, JsonSchema } from '../../ir/model.js';
+import { partParameters, refName } from '../../schema/operations.js';
+import { literal } from './ts.js';
+
+/** The namespace the generated files import the types module as. */
+export const TYPES = 'types';
+
+const operation = (op: IrOperation) => `${TYPES}.operations[${literal(op.id)}]`;
+
+/** The type of a schema: its component alias when it is a reference, else the fallback path into `operations`. */
+function schemaType(schema: JsonSchema | undefined, fallback: string): string {
+  const name = refName(schema);
+  return name ? `${TYPES}.${name}` : fallback;
+}
+
+/** Path parameters, as openapi-typescript types them (`Record<string, never>` when there are none). */
+export function paramsType(op: IrOperation): string {
+  return op.parameters.path.length > 0 ? `${operation(op)}['parameters']['path']` : 'Record<string, never>';
+}
+
+/** Query parameters (`Record<string, never>` when there are none). */
+export function queryType(op: IrOperation): string {
+  return op.parameters.query.length > 0
+    ? `NonNullable<${operation(op)}['parameters']['query']>`
+    : 'Record<string, never>';
+}
+
+/** Header parameters with the lower-cased names a server sees (the runtime-checked ones left out). */
+export function headersType(op: IrOperation): string {
+  const params = partParameters(op, 'headers');
+  if (params.length === 0) return 'Record<string, string | string[] | undefined>';
+  const members = params.map((p) => `readonly ${literal(p.name)}${p.required ? '' : '?'}: string;`);
+  return `{ ${members.join(' ')} } & Record<string, string | string[] | undefined>`;
+}
+
+/** The JSON request body type, or undefined when the operation takes none. */
+export function bodyType(op: IrOperation): string | undefined {
+  if (!op.requestBody) return undefined;
+  return schemaType(
+    op.requestBody.schema,
+    `NonNullable<${operation(op)}['requestBody']>['content']['application/json']`,
+  );
+}
+
+/** The body type of one response, or undefined for a response without a JSON body. */
+export function responseBodyType(op: IrOperation, response: IrResponse): string | undefined {
+  if (!response.schema || response.contentType !== 'application/json') return undefined;
+  return schemaType(
+    response.schema,
+    `${operation(op)}['responses'][${literal(response.status)}]['content']['application/json']`,
+  );
+}
+
+/** The first declared 2xx response (the one a client method returns). */
+export function successResponse(op: IrOperation): IrResponse | undefined {
+  return op.responses.find((r) => /^2\d\d$/.test(r.status));
+}
+
+/** A status key as a numeric literal type: `'404'` → `404`, `'5XX'` → `500 | … | 505`, `'default'` → `number`. */
+export function statusType(status: string): string {
+  if (/^\d{3}$/.test(status)) return status;
+  const range = /^([1-5])XX$/.exec(status)?.[1];
+  if (range) return Array.from({ length: 6 }, (_, i) => `${range}0${i}`).join(' | ');
+  return 'number';
+}
