@@ -130,3 +130,14 @@ function describeBody(status: number, body: unknown): string {
   if (body === undefined || body === null || body === '') return `${status} status code (no body)`;
   return JSON.stringify(body);
 }
+
+/** A client message's text is longer than the service accepts; thrown before anything is sent. */
+export class MessageTooLongError extends CasiError {
+  override readonly name: string = 'MessageTooLongError';
+  constructor(
+    readonly length: number,
+    readonly limit: number,
+  ) {
+    super(`The message text is ${length} characters long; the limit is ${limit}. Nothing was sent.`);
+  }
+}

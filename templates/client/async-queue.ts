@@ -1,0 +1,62 @@
+/** A push-based queue read by one async iterator at a time: buffers values until read, then ends or fails. */
+import { CasiError } from './errors.js';
+
+/** Values pushed by a producer, read with `for await` by one reader at a time; later readers continue. */
+export class AsyncQueue<T> {
+  readonly #values: T[] = [];
+  readonly #waiting: { resolve: (result: IteratorResult<T, undefined>) => void; reject: (e: unknown) => void }[] = [];
+  #done = false;
+  #error: { reason: unknown } | undefined;
+  #reading = false;
+
+  /** Adds a value (ignored once the queue has ended). */
+  push(value: T): void {
+    if (this.#done) return;
+    const waiter = this.#waiting.shift();
+    if (waiter) waiter.resolve({ value, done: false });
+    else this.#values.push(value);
+  }
+
+  /** Ends the queue: readers get the buffered values, then `done`. */
+  end(): void {
+    if (this.#done) return;
+    this.#done = true;
+    for (const waiter of this.#waiting.splice(0)) waiter.resolve({ value: undefined, done: true });
+  }
+
+  /** Fails the queue: readers get the buffered values, then `reason` is thrown. */
+  fail(reason: unknown): void {
+    if (this.#done) return;
+    this.#error = { reason };
+    this.#done = true;
+    for (const waiter of this.#waiting.splice(0)) waiter.reject(reason);
+  }
+
+  /** A reader; `return()` (a `break`) releases it and keeps the remaining values for the next reader. */
+  reader(): AsyncIterator<T, undefined> {
+    if (this.#reading) throw new CasiError('This session is already being iterated.');
+    this.#reading = true;
+    let released = false;
+    const release = (): IteratorResult<T, undefined> => {
+      if (!released) {
+        released = true;
+        this.#reading = false;
+        for (const waiter of this.#waiting.splice(0)) waiter.resolve({ value: undefined, done: true });
+      }
+      return { value: undefined, done: true };
+    };
+    return {
+      next: () => {
+        if (released) return Promise.resolve(release());
+        if (this.#values.length > 0) return Promise.resolve({ value: this.#values.shift() as T, done: false });
+        if (this.#error) {
+          release();
+          return Promise.reject(this.#error.reason);
+        }
+        if (this.#done) return Promise.resolve(release());
+        return new Promise((resolve, reject) => this.#waiting.push({ resolve, reject }));
+      },
+      return: () => Promise.resolve(release()),
+    };
+  }
+}

@@ -1,0 +1,268 @@
+/** openSession against a real `ws` server: round trip, limits, validation, resume after drops, queued sends, auth. */
+import { afterEach, describe, expect, expectTypeOf, it } from 'vitest';
+import {
+  ApiUserAbortError,
+  AuthenticationError,
+  CasiError,
+  MessageTooLongError,
+} from '../../templates/client/errors.js';
+import { openSession, type Session, type SessionOptions } from '../../templates/client/websocket.js';
+import { ValidationError, type ValidationIssue, type Validator } from '../../templates/shared/validation.js';
+import { conversationEvents, isEnded, type TestEvent, validateTestEvent } from './helpers/events.js';
+import { type SessionServer, type SessionServerOptions, startSessionServer } from './helpers/ws-server.js';
+
+/** The client events of the spec the tests send. */
+type ClientEvent =
+  | { id?: string; payload: { type: 'user.message.send'; text: string } }
+  | { id?: string; payload: { type: 'conversation.end' } };
+
+let server: SessionServer | undefined;
+let session: Session<TestEvent, ClientEvent> | undefined;
+afterEach(async () => {
+  session?.close();
+  session = undefined;
+  await server?.close();
+  server = undefined;
+});
+
+async function start(
+  serverOptions: SessionServerOptions = {},
+  options: Partial<SessionOptions<TestEvent, ClientEvent>> = {},
+) {
+  server = await startSessionServer(serverOptions);
+  session = openSession<TestEvent, ClientEvent>({
+    url: `${server.url}/conversations/conv_1/session`,
+    apiKey: 'sk_test',
+    headers: { 'Service-Version': '2025-06-19' },
+    serviceVersion: '2025-06-19',
+    serverValidator: validateTestEvent,
+    isTerminal: isEnded,
+    reconnectDelayMs: 5,
+    ...options,
+  });
+  return { server, session };
+}
+
+/** Polls `condition` every 5 ms for at most `ms`. */
+async function until(condition: () => boolean, ms = 5000): Promise<void> {
+  const deadline = Date.now() + ms;
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error('condition not met in time');
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
+}
+
+/** Reads events until `count` arrived or the iteration ended. */
+async function take(source: AsyncIterable<TestEvent>, count: number): Promise<TestEvent[]> {
+  const out: TestEvent[] = [];
+  if (count === 0) return out;
+  for await (const event of source) {
+    out.push(event);
+    if (out.length >= count) break;
+  }
+  return out;
+}
+
+const say = (text: string): ClientEvent => ({ payload: { type: 'user.message.send', text } });
+
+describe('openSession', () => {
+  it('replays the history, then round-trips a message', async () => {
+    const { server, session } = await start({ history: conversationEvents(3).slice(0, 2) });
+    await session.ready;
+    expect(server.connections[0]?.headers).toMatchObject({
+      authorization: 'Bearer sk_test',
+      'service-version': '2025-06-19',
+    });
+    const history = await take(session, 2);
+    expect(history.map((event) => event.payload.type)).toEqual(['conversation.started', 'agent.message.delta']);
+    const completed: TestEvent[] = [];
+    const off = session.on('agent.message.completed', (event) => completed.push(event));
+    session.send(say('hello'));
+    const reply = await take(session, 4);
+    expect(reply.map((event) => event.payload.type)).toEqual([
+      'user.message.received',
+      'agent.message.delta',
+      'agent.message.delta',
+      'agent.message.completed',
+    ]);
+    expect(completed.map((event) => event.payload.text)).toEqual(['You said: hello']);
+    expect(JSON.parse(server.connections[0]?.received[0] ?? '')).toEqual(say('hello'));
+    off();
+    session.send(say('again'));
+    await take(session, 4);
+    expect(completed).toHaveLength(1);
+  });
+
+  it('refuses a text over 4096 characters before sending anything', async () => {
+    const { server, session } = await start();
+    await session.ready;
+    expect(() => session.send(say('x'.repeat(4097)))).toThrow(MessageTooLongError);
+    expect(() => session.send(say('x'.repeat(4097)))).toThrow(/4097 characters long; the limit is 4096/);
+    session.send(say('x'.repeat(4096)));
+    session.send(say('😀'.repeat(4096)));
+    await until(() => (server.connections[0]?.received.length ?? 0) === 2);
+    const lengths = server.connections[0]?.received.map(
+      (frame) => [...(JSON.parse(frame) as ClientEvent & { payload: { text: string } }).payload.text].length,
+    );
+    expect(lengths).toEqual([4096, 4096]);
+  });
+
+  it('validates client events and names the pointer, sending nothing', async () => {
+    const clientValidator: Validator<ClientEvent> = Object.assign(
+      (data: unknown): data is ClientEvent => {
+        const type = (data as { payload?: { type?: unknown } }).payload?.type;
+        const ok = type === 'user.message.send' || type === 'conversation.end';
+        const issues: ValidationIssue[] = [
+          { pointer: '/payload/type', message: 'must be a client event type', keyword: 'enum' },
+        ];
+        clientValidator.errors = ok ? null : issues;
+        return ok;
+      },
+      { errors: null as ValidationIssue[] | null, schemaName: 'ClientEvent' },
+    );
+    const { server, session } = await start({}, { clientValidator });
+    await session.ready;
+    const bad = { payload: { type: 'user.message.shout', text: 'hi' } } as unknown as ClientEvent;
+    expect(() => session.send(bad)).toThrow(ValidationError);
+    expect(() => session.send(bad)).toThrow('/payload/type');
+    session.send(say('ok'));
+    await until(() => (server.connections[0]?.received.length ?? 0) >= 1);
+    expect(server.connections[0]?.received).toEqual([JSON.stringify(say('ok'))]);
+  });
+
+  it('fails with a ValidationError naming the pointer of an invalid server event', async () => {
+    const bad = { ...conversationEvents(1)[0], payload: { type: 7 } } as unknown as TestEvent;
+    const { session } = await start({ history: [bad] });
+    const error = await take(session, 1).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ValidationError);
+    expect((error as ValidationError).message).toContain('/payload/type');
+    await expect(session.closed).rejects.toBeInstanceOf(ValidationError);
+    expect(session.state).toBe('closed');
+  });
+
+  it('resumes after 20 forced drops with last_event_id: no loss, no duplicate', async () => {
+    const { server, session } = await start({ overlap: 2 });
+    await session.ready;
+    const received: TestEvent[] = [];
+    const reading = (async () => {
+      for await (const event of session) received.push(event);
+    })();
+    for (let drop = 0; drop < 20; drop++) {
+      for (let i = 0; i < 15; i++) server.publish({ type: 'user.dtmf.received', digits: `${drop}.${i}` });
+      // Drop right after the burst: frames still in flight are lost and must come back through the replay.
+      for (const connection of server.connections) connection.socket.terminate();
+      for (let i = 0; i < 5; i++) server.publish({ type: 'agent.dtmf.sent', digits: `${drop}.${i}` });
+      await until(() => server.connections.length === drop + 2);
+    }
+    server.publish({ type: 'conversation.ended', ended_by: 'agent' });
+    await reading;
+    expect(received.map((event) => event.id)).toEqual(server.log.map((event) => event.id));
+    expect(server.connections).toHaveLength(21);
+    const resumedFrom = server.connections
+      .slice(1)
+      .map((connection) => connection.url.searchParams.get('last_event_id'));
+    expect(resumedFrom.every((id) => id?.startsWith('ev_'))).toBe(true);
+  });
+
+  it('queues sends made while reconnecting and flushes them after the reconnect', async () => {
+    const { server, session } = await start({}, { reconnectDelayMs: 300 });
+    await session.ready;
+    server.connections[0]?.socket.terminate();
+    await until(() => session.state === 'reconnecting');
+    session.send(say('first'));
+    session.send(say('second'));
+    expect(server.connections).toHaveLength(1);
+    await until(() => (server.connections[1]?.received.length ?? 0) === 2);
+    expect(server.connections[1]?.received).toEqual([JSON.stringify(say('first')), JSON.stringify(say('second'))]);
+    expect(server.connections[0]?.received).toEqual([]);
+  });
+
+  it('calls the token provider on every connect and sends no API key with a token', async () => {
+    let issued = 0;
+    const { server, session } = await start({}, { token: async () => `tok_${++issued}` });
+    await session.ready;
+    server.connections[0]?.socket.terminate();
+    await until(() => server.connections.length === 2);
+    expect(server.connections.map((connection) => connection.url.searchParams.get('token'))).toEqual([
+      'tok_1',
+      'tok_2',
+    ]);
+    expect(server.connections.every((connection) => connection.headers.authorization === undefined)).toBe(true);
+  });
+
+  it('rejects ready with the ApiError family on a refused handshake, without reconnecting', async () => {
+    let attempts = 0;
+    const { session } = await start({
+      refuse: () => {
+        attempts++;
+        return { status: 401, body: { code: 'token_expired', transient: false, message: 'The token has expired.' } };
+      },
+    });
+    const error = await session.ready.catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(AuthenticationError);
+    expect(error).toMatchObject({ code: 'token_expired', status: 401 });
+    await expect(session.closed).rejects.toBe(error);
+    expect(attempts).toBe(1);
+    expect(() => session.send(say('late'))).toThrow(CasiError);
+  });
+
+  it('retries a refused handshake that is transient', async () => {
+    let attempts = 0;
+    const { server, session } = await start({
+      refuse: () =>
+        ++attempts < 3
+          ? { status: 503, body: { code: 'service_unavailable', transient: true, message: 'later' } }
+          : undefined,
+    });
+    await session.ready;
+    expect(attempts).toBe(3);
+    expect(server.connections).toHaveLength(1);
+  });
+
+  it('ends iteration at the terminal event and does not reconnect after it', async () => {
+    const { server, session } = await start({ history: conversationEvents(3) });
+    const events = await take(session, 10);
+    expect(events.map((event) => event.payload.type)).toEqual([
+      'conversation.started',
+      'agent.message.delta',
+      'conversation.ended',
+    ]);
+    server.connections[0]?.socket.terminate();
+    await session.closed;
+    expect(session.state).toBe('closed');
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(server.connections).toHaveLength(1);
+  });
+
+  it('closes on close() and on an aborted signal', async () => {
+    const { server, session } = await start();
+    await session.ready;
+    const reading = take(session, 10);
+    session.close();
+    expect(await reading).toEqual([]);
+    await session.closed;
+    await until(() => server.connections[0]?.socket.readyState === server.connections[0]?.socket.CLOSED);
+    const controller = new AbortController();
+    const second = openSession<TestEvent, ClientEvent>({
+      url: `${server.url}/conversations/conv_1/session`,
+      signal: controller.signal,
+    });
+    await second.ready;
+    controller.abort();
+    await second.closed;
+    expect(second.state).toBe('closed');
+    const never = openSession<TestEvent, ClientEvent>({ url: server.url, signal: AbortSignal.abort() });
+    await expect(never.ready).rejects.toBeInstanceOf(ApiUserAbortError);
+  });
+
+  it('types on() handlers by payload type', () => {
+    type Delta = { id: string; payload: { type: 'agent.message.delta'; text_delta: string } };
+    type Ended = { id: string; payload: { type: 'conversation.ended' } };
+    const typed = {} as Session<Delta | Ended, ClientEvent>;
+    void (() => typed.on('agent.message.delta', (event) => expectTypeOf(event).toEqualTypeOf<Delta>()));
+    // @ts-expect-error not a server event type
+    void (() => typed.on('agent.message.shout', () => {}));
+    // @ts-expect-error not a client event
+    void (() => typed.send({ payload: { type: 'conversation.shout' } }));
+  });
+});
