@@ -60,12 +60,7 @@ function registerRoute(app: FastifyInstance, route: RouteDefinition, config: Res
         headers: request.headers,
         body: request.body,
       });
-      const req = { ...checked, auth: authOf.get(request), log: request.log, raw: request } as CasiRequest<
-        unknown,
-        unknown,
-        unknown,
-        unknown
-      >;
+      const req = { ...checked, auth: authOf.get(request), log: request.log, raw: request } as UntypedRequest;
       switch (route.transport) {
         case 'http':
           return sendResult(

@@ -3,7 +3,8 @@
  * the same Service-Version, authentication and parameter checks as HTTP; a refusal is an HTTP answer with the
  * `Error` body written on the raw socket, before any upgrade.
  */
-import { type IncomingMessage, STATUS_CODES } from 'node:http';
+import { type IncomingMessage, ServerResponse, STATUS_CODES } from 'node:http';
+import type { Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import { type WebSocket, WebSocketServer } from 'ws';
@@ -35,6 +36,10 @@ export function attachWebSockets(app: FastifyInstance, options: ResolvedOptions,
   const log = app.log;
   app.server.on('upgrade', (raw: IncomingMessage, socket: Duplex, head: Buffer) => {
     socket.on('error', () => socket.destroy());
+    if (String(raw.headers.upgrade).toLowerCase() !== 'websocket') {
+      answerAsHttp(app, raw, socket);
+      return;
+    }
     upgrade(raw, socket, head).catch((error: unknown) => {
       log.error({ err: error }, 'WebSocket upgrade failed');
       socket.destroy();
@@ -59,7 +64,7 @@ export function attachWebSockets(app: FastifyInstance, options: ResolvedOptions,
     wss.handleUpgrade(raw, socket, head, (ws) => start(ws, prepared.route, prepared.request));
   }
 
-  /** Matches the route, checks method and `Upgrade`, admits, then validates parameters; throws to refuse. */
+  /** Matches the route, checks the method, admits, then validates parameters; throws to refuse. */
   async function prepare(raw: IncomingMessage): Promise<{ route: RouteDefinition; request: UntypedSessionRequest }> {
     const url = raw.url ?? '/';
     const path = pathOf(url);
@@ -74,7 +79,6 @@ export function attachWebSockets(app: FastifyInstance, options: ResolvedOptions,
         headers: { allow: 'GET' },
       });
     }
-    if (String(raw.headers.upgrade).toLowerCase() !== 'websocket') throw upgradeRequired();
     const auth = await admit(route, { method, path, headers: raw.headers, query, params, raw, log }, options);
     const { headers, ...checked } = validateRequest(route, { params, query, headers: raw.headers });
     return { route, request: { params: checked.params, query: checked.query, headers, auth, log, raw } };
@@ -113,6 +117,18 @@ function runSession(
   } catch (error) {
     fail(error);
   }
+}
+
+/**
+ * Another protocol upgrade (e.g. `Upgrade: h2c` from `curl --http2`) is ignored: Fastify answers the request as
+ * plain HTTP/1.1 on the socket, which then closes.
+ */
+function answerAsHttp(app: FastifyInstance, raw: IncomingMessage, socket: Duplex): void {
+  const response = new ServerResponse(raw);
+  response.shouldKeepAlive = false;
+  response.assignSocket(socket as Socket);
+  response.once('finish', () => socket.end());
+  app.routing(raw, response);
 }
 
 /** Writes an HTTP error answer with the `Error` body on a socket that will not be upgraded, then ends it. */

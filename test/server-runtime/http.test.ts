@@ -162,6 +162,9 @@ describe('routing errors', () => {
     const get = await fetch(`${server.url}/things?x=1`, { headers: goodHeaders });
     expect(get.headers.get('allow')).toBe('POST');
     await expectError(get, 405, 'method_not_allowed');
+    const session = await fetch(`${server.url}/things/th_1/session`, { method: 'POST', headers: goodHeaders });
+    expect(session.headers.get('allow')).toBe('GET');
+    await expectError(session, 405, 'method_not_allowed');
   });
 
   it('refuse a plain GET on a WebSocket route', async () => {

@@ -1,4 +1,5 @@
 /** WebSocket routes over real `ws` sockets: upgrade, refused handshakes, JSON round trips, liveness, closing. */
+import { connect as connectTcp } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WebSocket } from 'ws';
 import { errorValidator, goodHeaders, startServer, type TestHandlers, type TestServer } from './fixture.js';
@@ -155,6 +156,43 @@ describe('a refused handshake answers HTTP with the Error body', () => {
     expect(answer.body.data).toEqual([
       { in: 'query', pointer: '/colour', message: 'must NOT have additional properties' },
     ]);
+  });
+});
+
+/** Sends one raw HTTP/1.1 request and returns everything the server writes until it closes the connection. */
+function rawRequest(path: string, headers: Record<string, string>): Promise<string> {
+  const { port } = new URL(server.url);
+  return new Promise((resolve, reject) => {
+    const socket = connectTcp(Number(port), '127.0.0.1');
+    let text = '';
+    socket.on('data', (chunk) => {
+      text += String(chunk);
+    });
+    socket.on('end', () => resolve(text));
+    socket.on('error', reject);
+    const lines = Object.entries({ host: 'localhost', ...headers }).map(([name, value]) => `${name}: ${value}`);
+    socket.write(`GET ${path} HTTP/1.1\r\n${lines.join('\r\n')}\r\n\r\n`);
+  });
+}
+
+describe('other protocol upgrades', () => {
+  const h2c = {
+    ...goodHeaders,
+    connection: 'Upgrade, HTTP2-Settings',
+    upgrade: 'h2c',
+    'http2-settings': 'AAMAAABkAAQCAAAAAAIAAAAA',
+  };
+
+  it('are answered as plain HTTP (curl --http2 on http://)', async () => {
+    const text = await within(rawRequest('/things/th_7', h2c), 2000, 'the answer');
+    expect(text).toMatch(/^HTTP\/1\.1 200 OK\r\n/);
+    expect(text).toContain('{"id":"th_7","name":"thing"}');
+  });
+
+  it('on a WebSocket route, are refused as a request that does not ask for a WebSocket', async () => {
+    const text = await within(rawRequest('/things/th_7/session', h2c), 2000, 'the answer');
+    expect(text).toMatch(/^HTTP\/1\.1 400 Bad Request\r\n/);
+    expect(text).toContain('"pointer":"/upgrade"');
   });
 });
 
