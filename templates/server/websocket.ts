@@ -1,7 +1,9 @@
 /**
  * WebSocket routes: answers the HTTP server's `upgrade` events with plain `ws` (no plugin). The handshake passes
  * the same Service-Version, authentication and parameter checks as HTTP; a refusal is an HTTP answer with the
- * `Error` body written on the raw socket, before any upgrade.
+ * `Error` body written on the raw socket, before any upgrade. (`@fastify/websocket` 11 would run Fastify's hooks on
+ * the handshake but adds a dependency and drops messages sent before an async handler listens; `SessionSocket`
+ * buffers them instead.)
  */
 import { type IncomingMessage, ServerResponse, STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
