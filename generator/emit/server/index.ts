@@ -3,7 +3,7 @@
  * validators), a typed `Handlers` interface (one handler per operationId), and `registerRoutes`, which hands both
  * to the runtime's Fastify plugin.
  */
-import { type SourceFile, VariableDeclarationKind } from 'ts-morph';
+import { type StatementStructures, StructureKind, VariableDeclarationKind } from 'ts-morph';
 import type { Ir, IrOperation, IrResponse } from '../../ir/model.js';
 import { partSchema, partSchemaName, queryCoercion, type RequestPart, refName } from '../../schema/operations.js';
 import type { EmittedFile } from '../shared/files.js';
@@ -24,37 +24,51 @@ const V = 'validators';
 /** Builds the server stubs file. */
 export function emitServer(ir: Ir): EmittedFile[] {
   const operations = [...ir.operations].sort((a, b) => a.id.localeCompare(b.id));
-  return [
-    emitTypeScript(createProject(), 'src/server.gen.ts', (file) => {
-      file.addImportDeclaration({ moduleSpecifier: 'fastify', namedImports: ['FastifyInstance'], isTypeOnly: true });
-      file.addImportDeclaration({
-        moduleSpecifier: './runtime/server/index.js',
-        namedImports: [
-          'CasiRequest',
-          'CasiRoutesOptions',
-          'HttpHandler',
-          'RouteDefinition',
-          'SessionRequest',
-          'SseHandler',
-          'WebSocketHandler',
-        ],
-        isTypeOnly: true,
-      });
-      file.addImportDeclaration({ moduleSpecifier: './runtime/server/index.js', namedImports: ['casiRoutes'] });
-      file.addImportDeclaration({ moduleSpecifier: './types.gen.js', namespaceImport: TYPES, isTypeOnly: true });
-      file.addImportDeclaration({ moduleSpecifier: './validators.gen.js', namespaceImport: V });
-      file.addExportDeclaration({ moduleSpecifier: './runtime/server/index.js' });
-      addRoutes(file, ir, operations);
-      addHandlers(file, operations);
-      addRegister(file);
-    }),
-  ];
+  const file: StatementStructures[] = [];
+  file.push({
+    kind: StructureKind.ImportDeclaration,
+    moduleSpecifier: 'fastify',
+    namedImports: ['FastifyInstance'],
+    isTypeOnly: true,
+  });
+  file.push({
+    kind: StructureKind.ImportDeclaration,
+    moduleSpecifier: './runtime/server/index.js',
+    namedImports: [
+      'CasiRequest',
+      'CasiRoutesOptions',
+      'HttpHandler',
+      'RouteDefinition',
+      'SessionRequest',
+      'SseHandler',
+      'WebSocketHandler',
+    ],
+    isTypeOnly: true,
+  });
+  file.push({
+    kind: StructureKind.ImportDeclaration,
+    moduleSpecifier: './runtime/server/index.js',
+    namedImports: ['casiRoutes'],
+  });
+  file.push({
+    kind: StructureKind.ImportDeclaration,
+    moduleSpecifier: './types.gen.js',
+    namespaceImport: TYPES,
+    isTypeOnly: true,
+  });
+  file.push({ kind: StructureKind.ImportDeclaration, moduleSpecifier: './validators.gen.js', namespaceImport: V });
+  file.push({ kind: StructureKind.ExportDeclaration, moduleSpecifier: './runtime/server/index.js' });
+  addRoutes(file, ir, operations);
+  addHandlers(file, operations);
+  addRegister(file);
+  return [emitTypeScript(createProject(), 'src/server.gen.ts', file)];
 }
 
 /** `export const routes: readonly RouteDefinition[]`, one entry per operation, sorted by operationId. */
-function addRoutes(file: SourceFile, ir: Ir, operations: readonly IrOperation[]): void {
+function addRoutes(file: StatementStructures[], ir: Ir, operations: readonly IrOperation[]): void {
   const events = ir.events.some((e) => e.direction === 'server') ? `${V}.${validatorName('ServerEvent')}` : undefined;
-  file.addVariableStatement({
+  file.push({
+    kind: StructureKind.VariableStatement,
     isExported: true,
     declarationKind: VariableDeclarationKind.Const,
     docs: [
@@ -107,8 +121,9 @@ function responseLiteral(response: IrResponse): string {
 }
 
 /** `export interface Handlers<Auth>`: one typed handler per operation, of the kind its transport needs. */
-function addHandlers(file: SourceFile, operations: readonly IrOperation[]): void {
-  file.addInterface({
+function addHandlers(file: StatementStructures[], operations: readonly IrOperation[]): void {
+  file.push({
+    kind: StructureKind.Interface,
     name: 'Handlers',
     isExported: true,
     typeParameters: [{ name: 'Auth', default: 'unknown' }],
@@ -139,8 +154,9 @@ function handlerType(op: IrOperation): string {
 }
 
 /** `registerRoutes(app, handlers, options)`: the runtime plugin with this spec's route table. */
-function addRegister(file: SourceFile): void {
-  file.addFunction({
+function addRegister(file: StatementStructures[]): void {
+  file.push({
+    kind: StructureKind.Function,
     name: 'registerRoutes',
     isExported: true,
     typeParameters: [{ name: 'Auth', default: 'undefined' }],

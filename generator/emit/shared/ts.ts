@@ -1,5 +1,5 @@
 /** ts-morph helpers shared by the emitters: one project with fixed printer settings, and names. */
-import { IndentationText, NewLineKind, Project, QuoteKind, type SourceFile } from 'ts-morph';
+import { IndentationText, NewLineKind, Project, QuoteKind, type StatementStructures } from 'ts-morph';
 import { type EmittedFile, withHeader } from './files.js';
 
 /** An in-memory ts-morph project printing 2 spaces, single quotes and LF. */
@@ -15,16 +15,16 @@ export function createProject(): Project {
   });
 }
 
-/** Builds one TypeScript file with `build`, formats it and returns it with the generated header. */
-export function emitTypeScript(project: Project, path: string, build: (file: SourceFile) => void): EmittedFile {
-  const file = project.createSourceFile(`/${path}`, '', { overwrite: true });
-  build(file);
-  file.formatText({
-    indentSize: 2,
-    convertTabsToSpaces: true,
-    ensureNewLineAtEndOfFile: true,
-    semicolons: 'insert' as never,
-  });
+/**
+ * Prints one TypeScript file from statement structures (in one pass: ts-morph re-parses a file after every
+ * single insertion, so statements are never added one by one) and returns it with the generated header.
+ */
+export function emitTypeScript(
+  project: Project,
+  path: string,
+  statements: readonly StatementStructures[],
+): EmittedFile {
+  const file = project.createSourceFile(`/${path}`, { statements: [...statements] }, { overwrite: true });
   return withHeader(path, file.getFullText());
 }
 

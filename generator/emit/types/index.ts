@@ -1,6 +1,6 @@
 /** Emits `types.gen.ts`: openapi-typescript's REST types, a named alias per schema, and the event unions. */
 import openapiTS, { astToString } from 'openapi-typescript';
-import { type SourceFile, VariableDeclarationKind } from 'ts-morph';
+import { type StatementStructures, StructureKind, VariableDeclarationKind } from 'ts-morph';
 import type { Ir, IrEvent } from '../../ir/model.js';
 import { type EmittedFile, withHeader, withoutHeader } from '../shared/files.js';
 import { createProject, docText, emitTypeScript, literal } from '../shared/ts.js';
@@ -11,30 +11,30 @@ const ENVELOPES = { server: 'ServerEvent', client: 'ClientEvent' } as const;
 /** Builds the types file from the IR. */
 export async function emitTypes(ir: Ir): Promise<EmittedFile[]> {
   const rest = astToString(await openapiTS(structuredClone(ir.openapi) as never, { alphabetize: true, silent: true }));
-  const project = createProject();
   // openapi-typescript's output is already printed; only the declarations added here go through ts-morph.
-  const added = emitTypeScript(project, 'src/types.gen.ts', (file) => {
-    addSchemaAliases(file, ir);
-    addErrorCodes(file, ir);
-    for (const direction of ['server', 'client'] as const)
-      addEvents(
-        file,
-        ir.events.filter((e) => e.direction === direction),
-        direction,
-      );
-  });
+  const statements: StatementStructures[] = [];
+  addSchemaAliases(statements, ir);
+  addErrorCodes(statements, ir);
+  for (const direction of ['server', 'client'] as const)
+    addEvents(
+      statements,
+      ir.events.filter((e) => e.direction === direction),
+      direction,
+    );
+  const added = emitTypeScript(createProject(), 'src/types.gen.ts', statements);
   return [withHeader(added.path, `${rest}\n${withoutHeader(added.content)}`)];
 }
 
 /** `export type X = components['schemas']['X']` for every component schema but the two envelopes. */
-function addSchemaAliases(file: SourceFile, ir: Ir): void {
+function addSchemaAliases(file: StatementStructures[], ir: Ir): void {
   const envelopes = new Set<string>(Object.values(ENVELOPES));
   const eventNames = new Set(ir.events.map((e) => e.name));
   for (const { name, schema } of ir.schemas) {
     if (envelopes.has(name)) continue;
     if (eventNames.has(name)) throw new Error(`schema ${name} has the name of an AsyncAPI message`);
     const description = typeof schema.description === 'string' ? schema.description : `The \`${name}\` schema.`;
-    file.addTypeAlias({
+    file.push({
+      kind: StructureKind.TypeAlias,
       name,
       isExported: true,
       type: `components['schemas'][${literal(name)}]`,
@@ -44,8 +44,9 @@ function addSchemaAliases(file: SourceFile, ir: Ir): void {
 }
 
 /** The error-code table as a value, for clients that branch on `Error.code`. */
-function addErrorCodes(file: SourceFile, ir: Ir): void {
-  file.addVariableStatement({
+function addErrorCodes(file: StatementStructures[], ir: Ir): void {
+  file.push({
+    kind: StructureKind.VariableStatement,
     isExported: true,
     declarationKind: VariableDeclarationKind.Const,
     docs: ['Every `Error.code` of this version with its HTTP status and whether it is transient.'],
@@ -61,48 +62,55 @@ function addErrorCodes(file: SourceFile, ir: Ir): void {
 }
 
 /** Event types of one direction: one envelope type per message, the union, and the type → event/payload maps. */
-function addEvents(file: SourceFile, events: readonly IrEvent[], direction: 'server' | 'client'): void {
+function addEvents(file: StatementStructures[], events: readonly IrEvent[], direction: 'server' | 'client'): void {
   const envelope = ENVELOPES[direction];
   const prefix = direction === 'server' ? 'Server' : 'Client';
-  file.addTypeAlias({
+  file.push({
+    kind: StructureKind.TypeAlias,
     name: `${envelope}Envelope`,
     isExported: true,
     type: `Omit<components['schemas'][${literal(envelope)}], 'payload'>`,
     docs: [`The fields every ${direction} event carries besides its payload.`],
   });
   for (const event of events) {
-    file.addTypeAlias({
+    file.push({
+      kind: StructureKind.TypeAlias,
       name: event.name,
       isExported: true,
       type: `${envelope}Envelope & { payload: ${event.payloadSchema} }`,
       docs: [docText(`\`${event.type}\`${event.experimental ? ' (experimental)' : ''}: ${event.summary}`)],
     });
   }
-  file.addTypeAlias({
+  file.push({
+    kind: StructureKind.TypeAlias,
     name: envelope,
     isExported: true,
     type: events.map((e) => e.name).join(' | '),
     docs: [`Any ${direction} event, discriminated on \`payload.type\`.`],
   });
-  file.addInterface({
+  file.push({
+    kind: StructureKind.Interface,
     name: `${prefix}EventMap`,
     isExported: true,
     docs: [`Each ${direction} event type tag and its event.`],
     properties: events.map((e) => ({ name: literal(e.type), type: e.name })),
   });
-  file.addInterface({
+  file.push({
+    kind: StructureKind.Interface,
     name: `${prefix}EventPayloadMap`,
     isExported: true,
     docs: [`Each ${direction} event type tag and its payload.`],
     properties: events.map((e) => ({ name: literal(e.type), type: e.payloadSchema })),
   });
-  file.addTypeAlias({
+  file.push({
+    kind: StructureKind.TypeAlias,
     name: `${prefix}EventType`,
     isExported: true,
     type: `keyof ${prefix}EventMap`,
     docs: [`Every ${direction} event type tag.`],
   });
-  file.addVariableStatement({
+  file.push({
+    kind: StructureKind.VariableStatement,
     isExported: true,
     declarationKind: VariableDeclarationKind.Const,
     docs: [`Every ${direction} event type tag, sorted.`],

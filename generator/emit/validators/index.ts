@@ -5,7 +5,7 @@
  */
 import standaloneCodeModule from 'ajv/dist/standalone/index.js';
 import { buildSync } from 'esbuild';
-import { VariableDeclarationKind } from 'ts-morph';
+import { type StatementStructures, StructureKind, VariableDeclarationKind } from 'ts-morph';
 import type { Ir } from '../../ir/model.js';
 import { createAjv, schemaId, validatableSchemas } from '../../schema/ajv.js';
 import { type EmittedFile, withHeader } from '../shared/files.js';
@@ -33,56 +33,77 @@ export function emitValidators(ir: Ir): EmittedFile[] {
     write: false,
   });
   const code = bundled.outputFiles[0]?.text ?? '';
-  const project = createProject();
   return [
     // Plain ajv output: type-checking it would add nothing, and `fromAjv` gives it its types.
     withHeader('src/validators.raw.gen.ts', `// @ts-nocheck\n${code}`),
-    emitTypeScript(project, 'src/validators.gen.ts', (file) => {
-      file.addImportDeclaration({ moduleSpecifier: './validators.raw.gen.js', namespaceImport: 'raw' });
-      file.addImportDeclaration({ moduleSpecifier: './runtime/shared/validation.js', namedImports: ['fromAjv'] });
-      file.addImportDeclaration({
-        moduleSpecifier: './runtime/shared/validation.js',
-        namedImports: ['AjvValidateLike', 'Validator'],
-        isTypeOnly: true,
-      });
-      file.addImportDeclaration({ moduleSpecifier: './types.gen.js', namespaceImport: 'types', isTypeOnly: true });
-      file.addExportDeclaration({ moduleSpecifier: './runtime/shared/validation.js' });
-      for (const { name, kind } of entries) {
-        file.addVariableStatement({
-          isExported: true,
-          declarationKind: VariableDeclarationKind.Const,
-          docs: [`Validates ${KIND_TEXT[kind]} \`${name}\`; \`errors\` holds the issues of the last call.`],
-          declarations: [
-            {
-              name: validatorName(name),
-              type: `Validator<${kind === 'request' ? 'unknown' : `types.${name}`}>`,
-              initializer: `/* @__PURE__ */ fromAjv<${kind === 'request' ? 'unknown' : `types.${name}`}>(raw.${validatorName(name)} as AjvValidateLike, ${literal(name)})`,
-            },
-          ],
-        });
-      }
-      file.addVariableStatement({
-        isExported: true,
-        declarationKind: VariableDeclarationKind.Const,
-        docs: ['Every validator of a component schema or message, by name.'],
-        declarations: [
-          {
-            name: 'validators',
-            initializer: `{\n${entries
-              .filter((e) => e.kind !== 'request')
-              .map((e) => `  ${e.name}: ${validatorName(e.name)},`)
-              .join('\n')}\n} as const`,
-          },
-        ],
-      });
-      file.addTypeAlias({
-        name: 'SchemaName',
-        isExported: true,
-        type: 'keyof typeof validators',
-        docs: ['Every validatable name.'],
-      });
-    }),
+    emitTypeScript(createProject(), 'src/validators.gen.ts', validatorStatements(entries)),
   ];
+}
+
+/** The typed validators module: one `Validator` per entry, and the registry. */
+function validatorStatements(entries: ReturnType<typeof validatableSchemas>): StatementStructures[] {
+  const file: StatementStructures[] = [];
+  file.push({
+    kind: StructureKind.ImportDeclaration,
+    moduleSpecifier: './validators.raw.gen.js',
+    namespaceImport: 'raw',
+  });
+  file.push({
+    kind: StructureKind.ImportDeclaration,
+    moduleSpecifier: './runtime/shared/validation.js',
+    namedImports: ['fromAjv'],
+  });
+  file.push({
+    kind: StructureKind.ImportDeclaration,
+    moduleSpecifier: './runtime/shared/validation.js',
+    namedImports: ['AjvValidateLike', 'Validator'],
+    isTypeOnly: true,
+  });
+  file.push({
+    kind: StructureKind.ImportDeclaration,
+    moduleSpecifier: './types.gen.js',
+    namespaceImport: 'types',
+    isTypeOnly: true,
+  });
+  file.push({ kind: StructureKind.ExportDeclaration, moduleSpecifier: './runtime/shared/validation.js' });
+  for (const { name, kind } of entries) {
+    file.push({
+      kind: StructureKind.VariableStatement,
+      isExported: true,
+      declarationKind: VariableDeclarationKind.Const,
+      docs: [`Validates ${KIND_TEXT[kind]} \`${name}\`; \`errors\` holds the issues of the last call.`],
+      declarations: [
+        {
+          name: validatorName(name),
+          type: `Validator<${kind === 'request' ? 'unknown' : `types.${name}`}>`,
+          initializer: `/* @__PURE__ */ fromAjv<${kind === 'request' ? 'unknown' : `types.${name}`}>(raw.${validatorName(name)} as AjvValidateLike, ${literal(name)})`,
+        },
+      ],
+    });
+  }
+  file.push({
+    kind: StructureKind.VariableStatement,
+    isExported: true,
+    declarationKind: VariableDeclarationKind.Const,
+    docs: ['Every validator of a component schema or message, by name.'],
+    declarations: [
+      {
+        name: 'validators',
+        initializer: `{\n${entries
+          .filter((e) => e.kind !== 'request')
+          .map((e) => `  ${e.name}: ${validatorName(e.name)},`)
+          .join('\n')}\n} as const`,
+      },
+    ],
+  });
+  file.push({
+    kind: StructureKind.TypeAlias,
+    name: 'SchemaName',
+    isExported: true,
+    type: 'keyof typeof validators',
+    docs: ['Every validatable name.'],
+  });
+  return file;
 }
 
 const KIND_TEXT = { schema: 'a value of the schema', message: 'a message', request: 'the request part' } as const;
