@@ -74,6 +74,7 @@ export function buildEvents(openapi: SourceDocument, asyncapi: SourceDocument): 
         direction: envelope === 'ClientEvent' ? 'client' : 'server',
         channels: [...(channels.get(name) ?? [])].sort(),
         experimental: message['x-casi-experimental'] === true,
+        terminal: message['x-casi-terminal'] === true,
         summary: typeof message.summary === 'string' ? message.summary : '',
         examples,
       };

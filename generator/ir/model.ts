@@ -73,6 +73,8 @@ export interface IrEvent {
   /** The AsyncAPI channels that carry it. */
   readonly channels: readonly string[];
   readonly experimental: boolean;
+  /** Whether nothing follows this event on a conversation's stream (`x-casi-terminal`). */
+  readonly terminal: boolean;
   readonly summary: string;
   readonly examples: readonly unknown[];
 }
