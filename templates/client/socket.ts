@@ -43,8 +43,8 @@ export interface SocketOutcome {
   readonly opened: boolean;
   readonly code: number;
   readonly reason: string;
-  /** The handshake was refused with an HTTP answer (`ws` only), or the socket failed. */
-  readonly error: ApiError | ApiConnectionError | undefined;
+  /** The handshake was refused with an HTTP answer (`ws` only), could not be prepared, or the socket failed. */
+  readonly error: unknown;
 }
 
 /** Callbacks of one socket: `onOpen` once, `onText` per text frame. */

@@ -1,4 +1,5 @@
 /** What every connection carries: the fetch function, the API key or ephemeral token, and the default headers. */
+import { CasiError } from './errors.js';
 
 /** A fetch function taking one `Request` (what openapi-fetch calls; `globalThis.fetch` fits). */
 export type FetchLike = (input: Request) => Promise<Response>;
@@ -21,9 +22,17 @@ export interface TransportOptions {
 /** The default fetch, looked up at call time so polyfills installed later are used. */
 export const defaultFetch: FetchLike = (input) => globalThis.fetch(input);
 
-/** The current token from a provider, or `undefined` when there is none. */
+/**
+ * The current token from a provider, or `undefined` when there is none. A provider's own `CasiError` (say a failed
+ * refresh call) passes through; anything else it throws becomes a `CasiError`, which is not retried.
+ */
 export async function resolveToken(token: TokenProvider | undefined): Promise<string | undefined> {
-  return typeof token === 'function' ? await token() : token;
+  try {
+    return typeof token === 'function' ? await token() : token;
+  } catch (error) {
+    if (error instanceof CasiError) throw error;
+    throw new CasiError('The token provider failed.', { cause: error });
+  }
 }
 
 /** The `Authorization` header for an API key, unless a token replaces it. */

@@ -51,6 +51,12 @@ export interface SessionOptions<ServerE extends TypedEvent, ClientE extends Type
   signal?: AbortSignal | undefined;
 }
 
+/** What a caller of a generated `session(id, options)` method may set; the generator fills the rest. */
+export type SessionCallOptions = Pick<
+  SessionOptions<TypedEvent, TypedEvent>,
+  'token' | 'lastEventId' | 'signal' | 'validate' | 'maxTextLength' | 'WebSocket' | keyof ReconnectOptions
+>;
+
 /** Where a session stands. */
 export type SessionState = 'connecting' | 'open' | 'reconnecting' | 'closed';
 
@@ -157,7 +163,9 @@ class WebSocketSession<ServerE extends TypedEvent, ClientE extends TypedEvent> i
       for (;;) {
         const startedAt = Date.now();
         const delivered = this.#ledger.lastEventId;
-        const outcome = await this.#connect(impl);
+        const outcome = await this.#connect(impl).catch(
+          (error: unknown): SocketOutcome => ({ opened: false, code: 1006, reason: '', error }),
+        );
         if (this.#state === 'closed') return;
         if (this.#ended) return this.#finish();
         const progressed = this.#ledger.lastEventId !== delivered || Date.now() - startedAt >= HEALTHY_CONNECTION_MS;

@@ -297,6 +297,15 @@ describe('streamEvents', () => {
     await gone;
   });
 
+  it('fails without a request when the token provider throws', async () => {
+    const { options, requests } = await serve((_req, res) => {
+      res.end();
+    });
+    const failing = () => Promise.reject(new Error('refresh failed'));
+    await expect(collect(streamEvents({ ...options, token: failing }))).rejects.toThrow('The token provider failed.');
+    expect(requests).toHaveLength(0);
+  });
+
   it('can be iterated only once', async () => {
     const stream = streamEvents({ url: 'http://127.0.0.1:9/never' });
     const iterator = stream[Symbol.asyncIterator]();

@@ -1,5 +1,6 @@
 /** openSession against a real `ws` server: round trip, limits, validation, resume after drops, queued sends, auth. */
-import { afterEach, describe, expect, expectTypeOf, it } from 'vitest';
+import { afterEach, describe, expect, expectTypeOf, it, vi } from 'vitest';
+import { WebSocket as NodeWebSocket } from 'ws';
 import {
   ApiUserAbortError,
   AuthenticationError,
@@ -253,6 +254,48 @@ describe('openSession', () => {
     expect(second.state).toBe('closed');
     const never = openSession<TestEvent, ClientEvent>({ url: server.url, signal: AbortSignal.abort() });
     await expect(never.ready).rejects.toBeInstanceOf(ApiUserAbortError);
+  });
+
+  it('fails without connecting when the token provider throws', async () => {
+    const { server, session } = await start(
+      {},
+      {
+        token: () => {
+          throw new Error('no token');
+        },
+      },
+    );
+    await expect(session.ready).rejects.toThrow('The token provider failed.');
+    expect(server.connections).toHaveLength(0);
+  });
+
+  describe('with a global, header-less WebSocket (as in browsers)', () => {
+    /** `ws` ignoring the third constructor argument, like the browser WebSocket. */
+    class BrowserLikeWebSocket extends NodeWebSocket {
+      constructor(url: string, protocols?: string | string[]) {
+        super(url, protocols);
+      }
+    }
+    afterEach(() => {
+      vi.unstubAllGlobals();
+    });
+
+    it('sends the token and the version in the query', async () => {
+      vi.stubGlobal('WebSocket', BrowserLikeWebSocket);
+      const { server, session } = await start({}, { token: 'tok_1' });
+      await session.ready;
+      const url = server.connections[0]?.url;
+      expect(url?.searchParams.get('token')).toBe('tok_1');
+      expect(url?.searchParams.get('service_version')).toBe('2025-06-19');
+      expect(server.connections[0]?.headers.authorization).toBeUndefined();
+    });
+
+    it('refuses an API key it cannot send', async () => {
+      vi.stubGlobal('WebSocket', BrowserLikeWebSocket);
+      const { server, session } = await start();
+      await expect(session.ready).rejects.toThrow(/cannot send the Authorization header/);
+      expect(server.connections).toHaveLength(0);
+    });
   });
 
   it('types on() handlers by payload type', () => {

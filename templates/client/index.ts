@@ -1,0 +1,113 @@
+/**
+ * The spec-independent runtime of the typed client, copied verbatim to `generated/src/runtime/client/`.
+ *
+ * How the generated client (`generated/src/client.gen.ts`) uses it — one method per operation, grouped by resource:
+ *
+ * ```ts
+ * const core = createCore<paths>({ ...options, serviceVersion: '2025-06-19' });
+ * const conversations = {
+ *   create: (body: CreateConversationRequest, opts?: CallOptions) =>
+ *     core.request('post', '/conversations', { body, ...opts }),
+ *   retrieve: (conversationId: string, opts?: CallOptions) =>
+ *     core.request('get', '/conversations/{conversation_id}', {
+ *       params: { path: { conversation_id: conversationId } }, ...opts }),
+ *   list: (query: ListConversationsQuery = {}, opts?: CallOptions) =>               // x-casi-paginated: data
+ *     paginate((cursor) => core.request('get', '/conversations', {
+ *       params: { query: { ...query, cursor } }, ...opts }), 'data'),
+ *   events: (conversationId: string, opts: StreamCallOptions = {}) =>              // x-casi-transport: sse
+ *     streamEvents<ServerEvent>({
+ *       ...core.transport,
+ *       url: core.url('/conversations/{conversation_id}/events', { path: { conversation_id: conversationId } }),
+ *       validator: validateServerEvent,
+ *       isTerminal: (e) => e.payload.type === 'conversation.ended',
+ *       ...opts }),
+ *   session: (conversationId: string, opts: SessionCallOptions = {}) =>            // x-casi-transport: websocket
+ *     openSession<ServerEvent, ClientEvent>({
+ *       ...core.transport,
+ *       url: core.url('/conversations/{conversation_id}/session', { path: { conversation_id: conversationId } }),
+ *       serverValidator: validateServerEvent,
+ *       clientValidator: validateClientEvent,
+ *       isTerminal: (e) => e.payload.type === 'conversation.ended',
+ *       ...opts }),
+ * };
+ * // Error classes narrowed to the spec's codes (x-casi-error-codes), `instanceof` still works:
+ * export const CasiApiError = ApiError<ErrorCode | (string & {})>;
+ * ```
+ *
+ * Exported API: `createCore` (REST: `request`, `raw`, `url`, `transport`), the error classes and
+ * `errorFromResponse`, the retry helpers, `paginate`, `streamEvents`/`EventStream`, `openSession`/`Session`,
+ * `MessageAssembler`, `ToolCallTracker`.
+ */
+export {
+  type CallOptions,
+  type Core,
+  type CoreOptions,
+  createCore,
+  DEFAULT_MAX_RETRIES,
+  DEFAULT_TIMEOUT_MS,
+  type HttpMethod,
+  type SuccessData,
+} from './core.js';
+export {
+  ApiConnectionError,
+  ApiError,
+  ApiTimeoutError,
+  ApiUserAbortError,
+  AuthenticationError,
+  BadRequestError,
+  CasiError,
+  ConflictError,
+  type ErrorBody,
+  errorFromResponse,
+  InternalServerError,
+  isErrorBody,
+  MessageTooLongError,
+  NotFoundError,
+  PermissionDeniedError,
+  RateLimitError,
+  UNKNOWN_ERROR_CODE,
+} from './errors.js';
+export {
+  type AgentMessage,
+  type EventLike,
+  MessageAssembler,
+  type ToolCallCreated,
+  type ToolCallEvent,
+  type ToolCallPair,
+  type ToolCallReturned,
+  ToolCallTracker,
+} from './messages.js';
+export { MAX_PAGES, type PageItem, type Paginated, paginate } from './pagination.js';
+export { DEFAULT_MAX_RECONNECTS, type ReconnectOptions } from './reconnect.js';
+export {
+  backoffDelay,
+  DEFAULT_BASE_DELAY_MS,
+  DEFAULT_MAX_DELAY_MS,
+  DEFAULT_MAX_RETRY_AFTER_MS,
+  isRetryable,
+  type RetryPolicy,
+  retryAfterMs,
+  retryDelay,
+  sleep,
+  withRetry,
+} from './retry.js';
+export type { WebSocketConstructor, WebSocketLike } from './socket.js';
+export {
+  DEFAULT_IDLE_TIMEOUT_MS,
+  EventStream,
+  type StreamCallOptions,
+  type StreamEventsOptions,
+  streamEvents,
+} from './sse.js';
+export type { FetchLike, TokenProvider, TransportOptions } from './transport.js';
+export { buildUrl, type UrlParams } from './url.js';
+export {
+  DEFAULT_MAX_TEXT_LENGTH,
+  type EventOfType,
+  openSession,
+  type Session,
+  type SessionCallOptions,
+  type SessionOptions,
+  type SessionState,
+  type TypedEvent,
+} from './websocket.js';
