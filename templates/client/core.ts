@@ -34,6 +34,14 @@ export interface CoreOptions {
   retry?: Pick<RetryPolicy, 'baseDelayMs' | 'maxDelayMs' | 'maxRetryAfterMs' | 'random'> | undefined;
 }
 
+/** `CoreOptions` with every default applied. */
+export interface ResolvedCoreOptions extends CoreOptions {
+  readonly fetch: FetchLike;
+  readonly timeoutMs: number;
+  readonly maxRetries: number;
+  readonly defaultHeaders: Readonly<Record<string, string>>;
+}
+
 /** Per-call options accepted next to openapi-fetch's `params`, `body` and `headers`. */
 export interface CallOptions {
   signal?: AbortSignal | undefined;
@@ -67,8 +75,8 @@ export type SuccessData<
 export interface Core<Paths extends {}> {
   /** The openapi-fetch client (`{ data, error, response }`), with the auth and version middleware installed. */
   readonly raw: Client<Paths>;
-  /** The resolved options. */
-  readonly options: Readonly<Required<Omit<CoreOptions, 'apiKey' | 'retry'>>> & Pick<CoreOptions, 'apiKey' | 'retry'>;
+  /** The options with their defaults applied. */
+  readonly options: ResolvedCoreOptions;
   /** Connection defaults for `streamEvents` and `openSession` (fetch, apiKey, headers, serviceVersion). */
   readonly transport: Readonly<TransportOptions>;
   /**
@@ -86,7 +94,7 @@ export interface Core<Paths extends {}> {
 
 /** Builds a client core over the spec's openapi-typescript `paths` type. */
 export function createCore<Paths extends {}>(options: CoreOptions): Core<Paths> {
-  const resolved = {
+  const resolved: ResolvedCoreOptions = {
     baseUrl: options.baseUrl,
     apiKey: options.apiKey,
     fetch: options.fetch ?? defaultFetch,

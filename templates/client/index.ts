@@ -46,6 +46,7 @@ export {
   DEFAULT_MAX_RETRIES,
   DEFAULT_TIMEOUT_MS,
   type HttpMethod,
+  type ResolvedCoreOptions,
   type SuccessData,
 } from './core.js';
 export {
