@@ -166,13 +166,20 @@ describe('openSession', () => {
   });
 
   it('queues sends made while reconnecting and flushes them after the reconnect', async () => {
-    const { server, session } = await start({}, { reconnectDelayMs: 300 });
+    // The reconnect waits on the token provider until the test has sent, so the window is deterministic.
+    let release: (token: string) => void = () => {};
+    const gate = new Promise<string>((resolve) => {
+      release = resolve;
+    });
+    let calls = 0;
+    const { server, session } = await start({}, { token: () => (++calls === 1 ? 'tok_1' : gate) });
     await session.ready;
     server.connections[0]?.socket.terminate();
-    await until(() => session.state === 'reconnecting');
+    await until(() => calls === 2);
+    expect(session.state).toBe('reconnecting');
     session.send(say('first'));
     session.send(say('second'));
-    expect(server.connections).toHaveLength(1);
+    release('tok_2');
     await until(() => (server.connections[1]?.received.length ?? 0) === 2);
     expect(server.connections[1]?.received).toEqual([JSON.stringify(say('first')), JSON.stringify(say('second'))]);
     expect(server.connections[0]?.received).toEqual([]);
