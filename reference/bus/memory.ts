@@ -1,0 +1,149 @@
+/**
+ * The in-memory event bus. Each subscriber holds only its position in the shared log, so its cost is O(1)
+ * whatever its lag: appends never wait for subscribers and never copy events per subscriber. The log itself is
+ * kept until `purge` (the retention window).
+ */
+import type { ServerEvent } from '../../generated/src/types.gen.js';
+import { type EventBus, EventLogClosedError, type Subscription } from './types.js';
+
+/** Marks (ids of events sent to one subscriber only) kept per conversation; older ones are forgotten. */
+export const MAX_MARKS_PER_CONVERSATION = 256;
+
+class ConversationLog {
+  readonly events: ServerEvent[] = [];
+  /** Event id → the position just after it. */
+  readonly positions = new Map<string, number>();
+  readonly marks = new Map<string, number>();
+  private readonly waiters = new Set<() => void>();
+  purged = false;
+
+  /** The log of a conversation that has none (never had events, or purged): subscriptions to it end at once. */
+  static gone(): ConversationLog {
+    const log = new ConversationLog();
+    log.purged = true;
+    return log;
+  }
+
+  get ended(): boolean {
+    return this.events[this.events.length - 1]?.payload.type === 'conversation.ended';
+  }
+
+  positionAfter(id: string | undefined): number | undefined {
+    if (id === undefined) return 0;
+    return this.positions.get(id) ?? this.marks.get(id);
+  }
+
+  /** Resolves at the next append, purge or `wake()`. */
+  changed(): Promise<void> {
+    return new Promise((resolve) => this.waiters.add(resolve));
+  }
+
+  wake(): void {
+    const waiters = [...this.waiters];
+    this.waiters.clear();
+    for (const resolve of waiters) resolve();
+  }
+}
+
+class LogSubscription implements Subscription {
+  private closed = false;
+
+  constructor(
+    private readonly log: ConversationLog,
+    private position: number,
+  ) {}
+
+  get lag(): number {
+    return this.log.events.length - this.position;
+  }
+
+  async next(): Promise<IteratorResult<ServerEvent, undefined>> {
+    for (;;) {
+      if (this.closed || this.log.purged) return this.finish();
+      const event = this.log.events[this.position];
+      if (event !== undefined) {
+        this.position++;
+        if (event.payload.type === 'conversation.ended') this.closed = true;
+        return { done: false, value: structuredClone(event) };
+      }
+      if (this.log.ended) return this.finish();
+      await this.log.changed();
+    }
+  }
+
+  async return(): Promise<IteratorResult<ServerEvent, undefined>> {
+    return this.finish();
+  }
+
+  close(): void {
+    this.closed = true;
+    this.log.wake();
+  }
+
+  [Symbol.asyncIterator](): this {
+    return this;
+  }
+
+  private finish(): IteratorResult<ServerEvent, undefined> {
+    this.closed = true;
+    return { done: true, value: undefined };
+  }
+}
+
+/** An `EventBus` in process memory. */
+export class MemoryEventBus implements EventBus {
+  private readonly logs = new Map<string, ConversationLog>();
+
+  async append(conversationId: string, event: ServerEvent): Promise<void> {
+    const log = this.log(conversationId);
+    if (log.ended) throw new EventLogClosedError(conversationId);
+    log.events.push(structuredClone(event));
+    log.positions.set(event.id, log.events.length);
+    log.wake();
+  }
+
+  async mark(conversationId: string, id: string): Promise<void> {
+    const log = this.logs.get(conversationId);
+    if (log === undefined) return;
+    log.marks.set(id, log.events.length);
+    for (const oldest of log.marks.keys()) {
+      if (log.marks.size <= MAX_MARKS_PER_CONVERSATION) break;
+      log.marks.delete(oldest);
+    }
+  }
+
+  async read(conversationId: string, afterId?: string): Promise<ServerEvent[] | undefined> {
+    const log = this.logs.get(conversationId);
+    if (log === undefined) return afterId === undefined ? [] : undefined;
+    const start = log.positionAfter(afterId);
+    return start === undefined ? undefined : structuredClone(log.events.slice(start));
+  }
+
+  async subscribe(conversationId: string, afterId?: string): Promise<Subscription | undefined> {
+    const log = this.logs.get(conversationId) ?? ConversationLog.gone();
+    const start = log.positionAfter(afterId);
+    return start === undefined ? undefined : new LogSubscription(log, start);
+  }
+
+  async purge(conversationId: string): Promise<void> {
+    const log = this.logs.get(conversationId);
+    if (log === undefined) return;
+    this.logs.delete(conversationId);
+    log.purged = true;
+    log.wake();
+  }
+
+  /** Conversations with a log (for tests and diagnostics). */
+  get size(): number {
+    return this.logs.size;
+  }
+
+  private log(conversationId: string): ConversationLog {
+    let log = this.logs.get(conversationId);
+    if (log === undefined) {
+      log = new ConversationLog();
+      this.logs.set(conversationId, log);
+    }
+    return log;
+  }
+}

@@ -1,0 +1,177 @@
+/** The reference server's configuration, parsed from the environment into one typed, fully defaulted object. */
+import { randomBase62 } from './ids.js';
+
+/** What an API key may do: `write` keys may also read. */
+export type KeyScope = 'read' | 'write';
+
+/** One API key of `CASI_API_KEYS`. */
+export interface ApiKey {
+  readonly key: string;
+  readonly org: string;
+  readonly scope: KeyScope;
+}
+
+/** Where `conversation.setup` webhooks go (`CASI_WEBHOOK_URL`, `CASI_WEBHOOK_SECRET`). */
+export interface WebhookConfig {
+  readonly url: string;
+  readonly secret: string;
+}
+
+/** The whole configuration. */
+export interface ReferenceConfig {
+  readonly port: number;
+  readonly host: string;
+  readonly apiKeys: readonly ApiKey[];
+  readonly tokenTtlSeconds: number;
+  readonly eventRetentionSeconds: number;
+  /** Requests per second per key, or null for no limit. */
+  readonly rateLimit: number | null;
+  /** Seconds without a client event after which a started `chat_async` conversation ends. */
+  readonly chatAsyncIdleSeconds: number;
+  readonly webhook: WebhookConfig | null;
+}
+
+/** The result of `loadConfig`: the configuration, and the development key when one was generated. */
+export interface LoadedConfig {
+  readonly config: ReferenceConfig;
+  /** Set when `CASI_API_KEYS` was unset: print it so the developer can use it. */
+  readonly generatedKey: ApiKey | null;
+}
+
+/** The organisation of keys that name none, and of the generated development key. */
+export const DEFAULT_ORG = 'org_default';
+
+/** Defaults of every setting. */
+export const CONFIG_DEFAULTS = {
+  port: 4010,
+  host: '127.0.0.1',
+  tokenTtlSeconds: 10_800,
+  eventRetentionSeconds: 86_400,
+  chatAsyncIdleSeconds: 600,
+} as const;
+
+/** An invalid setting; `variable` names the environment variable at fault. */
+export class ConfigError extends Error {
+  override readonly name = 'ConfigError';
+  constructor(
+    readonly variable: string,
+    message: string,
+  ) {
+    super(`${variable}: ${message}`);
+  }
+}
+
+type Env = Readonly<Record<string, string | undefined>>;
+
+/** Parses `env` (e.g. `process.env`); throws `ConfigError` naming the variable for any invalid value. */
+export function loadConfig(env: Env): LoadedConfig {
+  const host = text(env, 'HOST') ?? CONFIG_DEFAULTS.host;
+  const keysText = text(env, 'CASI_API_KEYS');
+  if (keysText === undefined && !isLoopback(host)) {
+    throw new ConfigError(
+      'CASI_API_KEYS',
+      `must be set when HOST (${host}) is not a loopback address: a generated development key would be exposed`,
+    );
+  }
+  const generatedKey: ApiKey | null =
+    keysText === undefined ? { key: `casi_dev_${randomBase62(32)}`, org: DEFAULT_ORG, scope: 'write' } : null;
+  const config: ReferenceConfig = {
+    port: integer(env, 'PORT', CONFIG_DEFAULTS.port, 0, 65_535),
+    host,
+    apiKeys: generatedKey === null ? parseApiKeys(keysText ?? '') : [generatedKey],
+    tokenTtlSeconds: integer(env, 'CASI_TOKEN_TTL_SECONDS', CONFIG_DEFAULTS.tokenTtlSeconds, 1),
+    eventRetentionSeconds: integer(env, 'CASI_EVENT_RETENTION_SECONDS', CONFIG_DEFAULTS.eventRetentionSeconds, 1),
+    rateLimit: rateLimit(env),
+    chatAsyncIdleSeconds: integer(env, 'CASI_CHAT_ASYNC_IDLE_SECONDS', CONFIG_DEFAULTS.chatAsyncIdleSeconds, 1),
+    webhook: webhook(env),
+  };
+  return { config, generatedKey };
+}
+
+/** Parses `key[:org[:scope]]` entries separated by commas. */
+export function parseApiKeys(value: string): ApiKey[] {
+  const keys = value
+    .split(',')
+    .map((entry) => entry.trim())
+    .filter((entry) => entry !== '')
+    .map(parseApiKey);
+  if (keys.length === 0) throw new ConfigError('CASI_API_KEYS', 'names no key; use key[:org[:scope]],…');
+  const seen = new Set<string>();
+  for (const { key } of keys) {
+    if (seen.has(key)) throw new ConfigError('CASI_API_KEYS', `lists the key ${mask(key)} twice`);
+    seen.add(key);
+  }
+  return keys;
+}
+
+const KEY_PART = /^[A-Za-z0-9_.~-]+$/;
+
+function parseApiKey(entry: string): ApiKey {
+  const [key = '', org = DEFAULT_ORG, scope = 'write', ...rest] = entry.split(':');
+  if (rest.length > 0 || !KEY_PART.test(key) || !KEY_PART.test(org)) {
+    throw new ConfigError('CASI_API_KEYS', `entry ${mask(entry)} is not key[:org[:scope]] (letters, digits, _ . ~ -)`);
+  }
+  if (scope !== 'read' && scope !== 'write') {
+    throw new ConfigError('CASI_API_KEYS', `scope of ${mask(key)} must be read or write, not ${scope}`);
+  }
+  return { key, org, scope };
+}
+
+/** True for `localhost`, `127.0.0.0/8` and `::1` (the addresses only this machine can reach). */
+export function isLoopback(host: string): boolean {
+  const bare = host.replace(/^\[(.*)\]$/, '$1').toLowerCase();
+  return bare === 'localhost' || bare === '::1' || /^127(\.\d{1,3}){3}$/.test(bare);
+}
+
+function text(env: Env, name: string): string | undefined {
+  const value = env[name]?.trim();
+  return value === undefined || value === '' ? undefined : value;
+}
+
+function integer(env: Env, name: string, fallback: number, min: number, max = Number.MAX_SAFE_INTEGER): number {
+  const value = text(env, name);
+  if (value === undefined) return fallback;
+  const parsed = /^\d+$/.test(value) ? Number(value) : Number.NaN;
+  if (!Number.isSafeInteger(parsed) || parsed < min || parsed > max) {
+    throw new ConfigError(name, `must be an integer from ${min} to ${max}, not ${JSON.stringify(value)}`);
+  }
+  return parsed;
+}
+
+function rateLimit(env: Env): number | null {
+  const value = text(env, 'CASI_RATE_LIMIT');
+  if (value === undefined || value === 'off' || value === '0') return null;
+  const parsed = Number(value);
+  if (!Number.isFinite(parsed) || parsed <= 0) {
+    throw new ConfigError(
+      'CASI_RATE_LIMIT',
+      `must be a positive number of requests per second or off, not ${JSON.stringify(value)}`,
+    );
+  }
+  return parsed;
+}
+
+function webhook(env: Env): WebhookConfig | null {
+  const url = text(env, 'CASI_WEBHOOK_URL');
+  const secret = text(env, 'CASI_WEBHOOK_SECRET');
+  if (url === undefined) {
+    if (secret !== undefined) throw new ConfigError('CASI_WEBHOOK_URL', 'must be set when CASI_WEBHOOK_SECRET is');
+    return null;
+  }
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    throw new ConfigError('CASI_WEBHOOK_URL', `must be an absolute http(s) URL, not ${JSON.stringify(url)}`);
+  }
+  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') {
+    throw new ConfigError('CASI_WEBHOOK_URL', `must be an http or https URL, not ${parsed.protocol}`);
+  }
+  if (secret === undefined) throw new ConfigError('CASI_WEBHOOK_SECRET', 'must be set when CASI_WEBHOOK_URL is');
+  return { url: parsed.toString(), secret };
+}
+
+/** A key shown in messages: its first 4 characters only. */
+function mask(key: string): string {
+  return key.length <= 4 ? '****' : `${key.slice(0, 4)}…`;
+}

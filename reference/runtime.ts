@@ -1,0 +1,193 @@
+/**
+ * The live side of conversations: one lock per conversation, event emission in order, the status transitions of
+ * DECISIONS.md ("Conversation and procedure states"), per-conversation timers and the retention purge.
+ */
+import type {
+  ContextData,
+  ConversationEnded,
+  ConversationStatus,
+  CustomFieldValue,
+  FailureReason,
+  ServerEvent,
+  ServerEventPayload,
+} from '../generated/src/types.gen.js';
+import type { EventBus } from './bus/types.js';
+import { type Clock, isoNow } from './clock.js';
+import { notFound } from './errors.js';
+import { buildEvent } from './events.js';
+import type { KeyedQueue } from './keyed-queue.js';
+import type { ConversationRecord } from './store/records.js';
+import type { Store } from './store/types.js';
+import type { TimerGroup } from './timers.js';
+import { sentimentOf, summarize, transcriptOf } from './transcript.js';
+
+/** A final conversation status. */
+export type FinalStatus = Exclude<ConversationStatus, 'queued' | 'in-progress'>;
+
+/** How a conversation ends. `failureReason` is kept only with `failed`. */
+export interface ConversationOutcome {
+  readonly status: FinalStatus;
+  readonly endedBy?: ConversationEnded['ended_by'];
+  readonly failureReason?: FailureReason;
+}
+
+/** What the runtime needs. */
+export interface RuntimeDeps {
+  readonly store: Store;
+  readonly bus: EventBus;
+  readonly clock: Clock;
+  readonly queue: KeyedQueue;
+  readonly timers: TimerGroup;
+  /** How long events stay readable after the end. */
+  readonly retentionMs: number;
+}
+
+/** True once the conversation has reached a final status. */
+export function isEnded(record: Pick<ConversationRecord, 'status'>): boolean {
+  return record.status !== 'queued' && record.status !== 'in-progress';
+}
+
+/** Runs conversation work one task at a time per conversation, and owns its timers. */
+export class ConversationRuntime {
+  private readonly endedListeners: ((record: ConversationRecord) => Promise<void>)[] = [];
+
+  constructor(readonly deps: RuntimeDeps) {}
+
+  /** Calls `listener` (under the conversation's lock) right after each conversation ends. */
+  onEnded(listener: (record: ConversationRecord) => Promise<void>): void {
+    this.endedListeners.push(listener);
+  }
+
+  /** Runs `task` holding the conversation's lock; 404 when the conversation does not exist in `org` (if given). */
+  use<T>(conversationId: string, task: (live: LiveConversation) => Promise<T>, org?: string): Promise<T> {
+    return this.deps.queue.run(`conversation:${conversationId}`, async () => {
+      const record = await this.deps.store.conversations.get(conversationId);
+      if (record === undefined || (org !== undefined && record.org !== org))
+        throw notFound('conversation', conversationId);
+      return task(new LiveConversation(record, this));
+    });
+  }
+
+  /**
+   * Runs `task` under the lock `delayMs` from now, unless the conversation has ended by then. A timer with the
+   * same `name` on the same conversation is replaced; the end cancels them all.
+   */
+  schedule(
+    conversationId: string,
+    name: string,
+    delayMs: number,
+    task: (live: LiveConversation) => Promise<void>,
+  ): void {
+    this.deps.timers.set(`${conversationId}/${name}`, delayMs, () =>
+      this.use(conversationId, async (live) => {
+        if (!live.ended) await task(live);
+      }),
+    );
+  }
+
+  /** Names of the conversation's pending timers (tests). */
+  pendingTimers(conversationId: string): string[] {
+    return this.deps.timers.names(`${conversationId}/`).map((name) => name.slice(conversationId.length + 1));
+  }
+
+  /** Cancels the conversation's timers, schedules its purge, tells the listeners. Called by `LiveConversation.end`. */
+  async afterEnd(record: ConversationRecord): Promise<void> {
+    const { timers, bus, retentionMs } = this.deps;
+    timers.cancelPrefix(`${record.id}/`);
+    timers.set(`purge:${record.id}`, retentionMs, () => bus.purge(record.id));
+    for (const listener of this.endedListeners) await listener(record);
+  }
+}
+
+/** One conversation while its lock is held: its record, and the moves that change it. Each move saves at once. */
+export class LiveConversation {
+  constructor(
+    readonly record: ConversationRecord,
+    private readonly runtime: ConversationRuntime,
+  ) {}
+
+  /** True once a final status is reached (nothing may be emitted then). */
+  get ended(): boolean {
+    return isEnded(this.record);
+  }
+
+  /** Appends an event to the conversation's log. */
+  async emit(payload: ServerEventPayload): Promise<ServerEvent> {
+    const { bus, clock } = this.runtime.deps;
+    const event = buildEvent(this.record, payload, isoNow(clock));
+    await bus.append(this.record.id, event);
+    return event;
+  }
+
+  /** Saves the record. */
+  save(): Promise<void> {
+    return this.runtime.deps.store.conversations.put(this.record);
+  }
+
+  /** `queued` → `in-progress`: sets `started_at` and emits `conversation.started`; does nothing otherwise. */
+  async start(): Promise<boolean> {
+    if (this.record.status !== 'queued') return false;
+    this.record.status = 'in-progress';
+    this.record.started_at = isoNow(this.runtime.deps.clock);
+    await this.save();
+    await this.emit({ type: 'conversation.started' });
+    return true;
+  }
+
+  /**
+   * Ends the conversation: the final status, `completed_at`, `duration_sec` (null if it never started),
+   * `failure_reason` (only with `failed`), summary and sentiment (once it started); then `conversation.ended`,
+   * the last event. Does nothing when it has already ended.
+   */
+  async end(outcome: ConversationOutcome): Promise<void> {
+    if (this.ended) return;
+    const { clock, bus } = this.runtime.deps;
+    const now = clock.now();
+    const record = this.record;
+    record.status = outcome.status;
+    record.completed_at = new Date(now).toISOString();
+    record.duration_sec = record.started_at === null ? null : (now - Date.parse(record.started_at)) / 1000;
+    record.failure_reason = outcome.status === 'failed' ? (outcome.failureReason ?? 'internal_error') : null;
+    if (record.started_at !== null) {
+      const turns = transcriptOf((await bus.read(record.id)) ?? []);
+      record.summary = summarize(turns);
+      record.sentiment = sentimentOf(turns);
+    }
+    await this.save();
+    await this.emit(
+      outcome.endedBy === undefined
+        ? { type: 'conversation.ended' }
+        : { type: 'conversation.ended', ended_by: outcome.endedBy },
+    );
+    await this.runtime.afterEnd(record);
+  }
+
+  /** Merges `data` into the context and emits `conversation.context.updated`. */
+  async mergeContext(data: ContextData, triggerResponse: boolean): Promise<ServerEvent> {
+    this.record.context = { ...this.record.context, ...data };
+    await this.save();
+    return this.emit({ type: 'conversation.context.updated', data: { ...data }, trigger_response: triggerResponse });
+  }
+
+  /**
+   * Sets a custom field. While the conversation is live it emits `conversation.custom_fields.updated`; after the
+   * end only the record changes, since nothing may follow `conversation.ended` on the stream.
+   */
+  async setCustomField(key: string, value: CustomFieldValue): Promise<void> {
+    const old = this.record.custom_fields[key];
+    this.record.custom_fields = { ...this.record.custom_fields, [key]: value };
+    await this.save();
+    if (this.ended) return;
+    await this.emit({
+      type: 'conversation.custom_fields.updated',
+      key,
+      new_value: value,
+      ...(old === undefined ? {} : { old_value: old }),
+    });
+  }
+
+  /** Runs `task` under this conversation's lock later (see `ConversationRuntime.schedule`). */
+  schedule(name: string, delayMs: number, task: (live: LiveConversation) => Promise<void>): void {
+    this.runtime.schedule(this.record.id, name, delayMs, task);
+  }
+}
