@@ -1,6 +1,7 @@
 /** The pipeline: load → check → ir → emit. Each stage is timed so the CLI can report progress. */
 import { checkSpecs, hasErrors } from './check/index.js';
 import { type Diagnostic, InputError } from './diagnostics.js';
+import { emitClient } from './emit/client/index.js';
 import { emitPackage } from './emit/package/index.js';
 import { emitRuntime } from './emit/runtime/index.js';
 import { emitServer } from './emit/server/index.js';
@@ -50,6 +51,7 @@ export async function emitAll(ir: Ir, options: GenerateOptions, onStage?: StageL
   const sources = [
     ...(await timed('emit types', onStage, () => emitTypes(ir))),
     ...(await timed('emit validators', onStage, () => emitValidators(ir))),
+    ...(await timed('emit client', onStage, () => emitClient(ir))),
     ...(await timed('emit server', onStage, () => emitServer(ir))),
     ...(await timed('emit runtime', onStage, () => emitRuntime(templates))),
   ];

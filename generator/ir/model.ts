@@ -56,6 +56,8 @@ export interface IrOperation {
   readonly security: readonly string[];
   /** For cursor lists: the member that holds the items (`data` or `page`). */
   readonly paginated?: 'data' | 'page';
+  /** For cursor lists: the component schema of one item. */
+  readonly pageItem?: string;
   readonly inferred: boolean;
 }
 

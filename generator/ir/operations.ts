@@ -1,6 +1,6 @@
 /** Reads the REST operations of the OpenAPI document into IR operations. */
 import { InputError } from '../diagnostics.js';
-import { deref, type SourceDocument, valueAt } from '../load/index.js';
+import { deref, type SourceDocument, schemaRefName, valueAt } from '../load/index.js';
 import type {
   HttpMethod,
   IrOperation,
@@ -39,6 +39,8 @@ export function buildOperations(doc: SourceDocument): IrOperation[] {
       ]);
       const body = op.requestBody ? deref<Obj>(doc, op.requestBody) : undefined;
       const json = body ? ((body.content as Obj | undefined)?.['application/json'] as Obj | undefined) : undefined;
+      const responses = readResponses(doc, (op.responses ?? {}) as Obj);
+      const paginated = op['x-casi-paginated'] as 'data' | 'page' | undefined;
       operations.push({
         id,
         resource,
@@ -58,9 +60,9 @@ export function buildOperations(doc: SourceDocument): IrOperation[] {
               },
             }
           : {}),
-        responses: readResponses(doc, (op.responses ?? {}) as Obj),
+        responses,
         security: securityNames((op.security as Obj[] | undefined) ?? globalSecurity),
-        ...(op['x-casi-paginated'] ? { paginated: op['x-casi-paginated'] as 'data' | 'page' } : {}),
+        ...(paginated ? { paginated, pageItem: pageItemName(doc, responses, paginated) } : {}),
         inferred: op['x-casi-inferred'] === true,
       });
     }
@@ -112,6 +114,18 @@ function readResponses(doc: SourceDocument, responses: Obj): IrResponse[] {
       };
     })
     .sort((a, b) => a.status.localeCompare(b.status));
+}
+
+/** The item schema name of a cursor list: the 200 body's `<member>.items` reference. */
+function pageItemName(doc: SourceDocument, responses: IrResponse[], member: string): string {
+  const page = schemaRefName(responses.find((r) => r.status === '200')?.schema?.$ref);
+  const items = valueAt(doc.value, `/components/schemas/${page ?? ''}/properties/${member}/items/$ref`);
+  const name = schemaRefName(items);
+  if (!name)
+    throw new InputError(
+      `${doc.file}: x-casi-paginated: ${member} needs a 200 body whose ${member} is an array of a component schema`,
+    );
+  return name;
 }
 
 /** Flattens `[{apiKey: []}, {conversationToken: []}]` into scheme names. */

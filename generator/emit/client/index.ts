@@ -1,0 +1,138 @@
+/**
+ * Emits `client.gen.ts`: `createClient(options)` with one method per operation, grouped by resource
+ * (`client.conversations.create(body)`, `client.proceduralAgents.release(versionId)`, …), on the runtime of
+ * `templates/client/`: REST calls through `createCore`, cursor lists through `paginate`, the SSE stream through
+ * `streamEvents` and the WebSocket session through `openSession`.
+ */
+import { type StatementStructures, StructureKind, VariableDeclarationKind } from 'ts-morph';
+import type { Ir, IrOperation } from '../../ir/model.js';
+import { camelCase } from '../../names.js';
+import type { EmittedFile } from '../shared/files.js';
+import { bodyType, queryType, responseBodyType, successResponse, TYPES } from '../shared/operation-types.js';
+import { createProject, docText, emitTypeScript, literal } from '../shared/ts.js';
+import { validatorName } from '../validators/index.js';
+
+const RUNTIME = './runtime/client/index.js';
+
+/** Builds the client file. */
+export function emitClient(ir: Ir): EmittedFile[] {
+  const terminal = ir.events.filter((e) => e.direction === 'server' && e.terminal).map((e) => e.type);
+  const resources = [...new Set(ir.operations.map((op) => op.resource))].sort();
+  const statements: StatementStructures[] = [
+    {
+      kind: StructureKind.ImportDeclaration,
+      moduleSpecifier: RUNTIME,
+      namedImports: ['ApiError', 'createCore', 'openSession', 'paginate', 'streamEvents'],
+    },
+    {
+      kind: StructureKind.ImportDeclaration,
+      moduleSpecifier: RUNTIME,
+      isTypeOnly: true,
+      namedImports: [
+        'CallOptions',
+        'CoreOptions',
+        'EventStream',
+        'Paginated',
+        'Session',
+        'SessionCallOptions',
+        'StreamCallOptions',
+      ],
+    },
+    {
+      kind: StructureKind.ImportDeclaration,
+      moduleSpecifier: './types.gen.js',
+      namespaceImport: TYPES,
+      isTypeOnly: true,
+    },
+    { kind: StructureKind.ImportDeclaration, moduleSpecifier: './validators.gen.js', namespaceImport: 'validators' },
+    { kind: StructureKind.ExportDeclaration, moduleSpecifier: RUNTIME },
+    {
+      kind: StructureKind.VariableStatement,
+      isExported: true,
+      declarationKind: VariableDeclarationKind.Const,
+      docs: ['The `Service-Version` this client speaks.'],
+      declarations: [{ name: 'SERVICE_VERSION', initializer: literal(ir.serviceVersion) }],
+    },
+    {
+      kind: StructureKind.TypeAlias,
+      isExported: true,
+      name: 'ClientOptions',
+      docs: [
+        'Options of `createClient`: `baseUrl`, `apiKey`, `fetch`, `timeoutMs`, `maxRetries`, `defaultHeaders`, `retry`.',
+      ],
+      type: "Omit<CoreOptions, 'serviceVersion'>",
+    },
+    {
+      kind: StructureKind.VariableStatement,
+      isExported: true,
+      declarationKind: VariableDeclarationKind.Const,
+      docs: ["`ApiError` with `code` typed from the spec's error-code table (`instanceof` works as for `ApiError`)."],
+      declarations: [{ name: 'CasiApiError', initializer: `ApiError<${TYPES}.ErrorCode | (string & {})>` }],
+    },
+    {
+      kind: StructureKind.Function,
+      isExported: true,
+      name: 'createClient',
+      docs: [
+        'A typed client of the whole API: one method per operation, grouped by resource; `raw` is the openapi-fetch client.',
+      ],
+      parameters: [{ name: 'options', type: 'ClientOptions' }],
+      statements: [
+        `const core = createCore<${TYPES}.paths>({ ...options, serviceVersion: SERVICE_VERSION });`,
+        `const isTerminal = (event: ${TYPES}.ServerEvent): boolean => ${terminal.length ? terminal.map((t) => `event.payload.type === ${literal(t)}`).join(' || ') : 'false'};`,
+        `const header = { 'Service-Version': SERVICE_VERSION } as const;`,
+        `return {\n  raw: core.raw,\n  core,\n${resources
+          .map(
+            (r) =>
+              `  ${r}: {\n${ir.operations
+                .filter((op) => op.resource === r)
+                .map(methodText)
+                .join(',\n')}\n  },`,
+          )
+          .join('\n')}\n};`,
+      ],
+    },
+    {
+      kind: StructureKind.TypeAlias,
+      isExported: true,
+      name: 'Client',
+      docs: ['The client `createClient` returns.'],
+      type: 'ReturnType<typeof createClient>',
+    },
+  ];
+  return [emitTypeScript(createProject(), 'src/client.gen.ts', statements)];
+}
+
+/** One method of a resource, as an arrow function with a doc comment. */
+function methodText(op: IrOperation): string {
+  const pathArgs = op.parameters.path.map((p) => ({ name: camelCase(p.name), param: p.name }));
+  const args = pathArgs.map((a) => `${a.name}: string`);
+  const body = bodyType(op);
+  if (body) args.push(`body: ${body}`);
+  const hasQuery = op.transport === 'http' && op.parameters.query.length > 0;
+  const queryRequired = op.parameters.query.some((p) => p.required);
+  if (hasQuery) args.push(queryRequired ? `query: ${queryType(op)}` : `query: ${queryType(op)} = {}`);
+  const path = pathArgs.length
+    ? `path: { ${pathArgs.map((a) => (a.param === a.name ? a.name : `${a.param}: ${a.name}`)).join(', ')} }`
+    : '';
+  const doc = `    /** ${docText(op.summary)} (\`${op.method.toUpperCase()} ${op.path}\`). */\n`;
+  if (op.transport === 'sse') {
+    args.push('options: StreamCallOptions = {}');
+    return `${doc}    ${op.methodName}: (${args.join(', ')}): EventStream<${TYPES}.ServerEvent> =>\n      streamEvents<${TYPES}.ServerEvent>({ ...core.transport, url: core.url(${literal(op.path)}, { ${path} }), validator: validators.${validatorName('ServerEvent')}, isTerminal, ...options })`;
+  }
+  if (op.transport === 'websocket') {
+    args.push('options: SessionCallOptions = {}');
+    return `${doc}    ${op.methodName}: (${args.join(', ')}): Session<${TYPES}.ServerEvent, ${TYPES}.ClientEvent> =>\n      openSession<${TYPES}.ServerEvent, ${TYPES}.ClientEvent>({ ...core.transport, url: core.url(${literal(op.path)}, { ${path} }), serverValidator: validators.${validatorName('ServerEvent')}, clientValidator: validators.${validatorName('ClientEvent')}, isTerminal, ...options })`;
+  }
+  args.push('options: CallOptions = {}');
+  const success = successResponse(op);
+  const result = success ? responseBodyType(op, success) : undefined;
+  const params = (query: string) => `params: { ${['header', path, query].filter(Boolean).join(', ')} }`;
+  const init = (query: string) => `{ ${params(query)}${body ? ', body' : ''}, ...options }`;
+  const call = (query: string) => `core.request(${literal(op.method)}, ${literal(op.path)}, ${init(query)})`;
+  if (op.paginated && result) {
+    const item = `${TYPES}.${op.pageItem}`;
+    return `${doc}    ${op.methodName}: (${args.join(', ')}): Paginated<${result}, ${item}> =>\n      paginate((cursor?: string) => ${call('query: cursor === undefined ? query : { ...query, cursor }')}, ${literal(op.paginated)})`;
+  }
+  return `${doc}    ${op.methodName}: (${args.join(', ')})${result ? `: Promise<${result}>` : ''} =>\n      ${call(hasQuery ? 'query' : '')}`;
+}
