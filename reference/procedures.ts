@@ -63,7 +63,7 @@ export class ProcedureRunner {
       });
       if (resolved === undefined) continue;
       const { agent, version } = resolved;
-      const filter = version.config.filter_statuses;
+      const filter = version.config.filter_statuses ?? [];
       const skipped = filter.length > 0 && !filter.includes(conversation.status);
       const procedure: ProcedureRecord = {
         id: newId('proc'),

@@ -302,8 +302,9 @@ export class ReferenceService implements ServiceOperations {
 
   async listConversations(
     auth: Principal,
-    _params: PathParams<'listConversations'>,
-    query: QueryParams<'listConversations'>,
+    _params: PathParams<'listConversations'> = {},
+    query: QueryParams<'listConversations'> = {},
+    _body?: RequestBody<'listConversations'>,
   ): Promise<ResponseBody<'listConversations'>> {
     return this.conversations.list(requireKey(auth).org, query);
   }
@@ -349,8 +350,9 @@ export class ReferenceService implements ServiceOperations {
 
   async listProcedures(
     auth: Principal,
-    _params: PathParams<'listProcedures'>,
-    query: QueryParams<'listProcedures'>,
+    _params: PathParams<'listProcedures'> = {},
+    query: QueryParams<'listProcedures'> = {},
+    _body?: RequestBody<'listProcedures'>,
   ): Promise<ResponseBody<'listProcedures'>> {
     return this.procedures.list(requireKey(auth).org, {
       ...query,

@@ -17,13 +17,6 @@ class ConversationLog {
   private readonly waiters = new Set<() => void>();
   purged = false;
 
-  /** The log of a conversation that has none (never had events, or purged): subscriptions to it end at once. */
-  static gone(): ConversationLog {
-    const log = new ConversationLog();
-    log.purged = true;
-    return log;
-  }
-
   get ended(): boolean {
     return this.events[this.events.length - 1]?.payload.type === 'conversation.ended';
   }
@@ -120,7 +113,9 @@ export class MemoryEventBus implements EventBus {
   }
 
   async subscribe(conversationId: string, afterId?: string): Promise<Subscription | undefined> {
-    const log = this.logs.get(conversationId) ?? ConversationLog.gone();
+    const existing = this.logs.get(conversationId);
+    if (existing === undefined && afterId !== undefined) return undefined;
+    const log = existing ?? this.log(conversationId);
     const start = log.positionAfter(afterId);
     return start === undefined ? undefined : new LogSubscription(log, start);
   }

@@ -36,7 +36,10 @@ export interface EventBus {
   mark(conversationId: string, id: string): Promise<void>;
   /** Every event, or those after `afterId`; `undefined` when `afterId` names no event or mark of the log. */
   read(conversationId: string, afterId?: string): Promise<ServerEvent[] | undefined>;
-  /** A subscription from the start, or after `afterId`; `undefined` when `afterId` is unknown. */
+  /**
+   * A subscription from the start (waiting for the first event if the log is still empty), or after `afterId`;
+   * `undefined` when `afterId` names no event or mark of the log.
+   */
   subscribe(conversationId: string, afterId?: string): Promise<Subscription | undefined>;
   /** Drops the log (retention is over); its subscriptions end. */
   purge(conversationId: string): Promise<void>;

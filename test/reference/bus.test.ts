@@ -1,0 +1,136 @@
+/** The in-memory event bus: order, resume by id and by mark, the end rule, purge, and slow subscribers. */
+import { describe, expect, it } from 'vitest';
+import type { ServerEvent } from '../../generated/src/types.gen.js';
+import { validateServerEvent } from '../../generated/src/validators.gen.js';
+import { MAX_MARKS_PER_CONVERSATION, MemoryEventBus } from '../../reference/bus/memory.js';
+import { EventLogClosedError } from '../../reference/bus/types.js';
+import { buildEvent } from '../../reference/events.js';
+import { expectValid } from './helpers/fixtures.js';
+
+const conversation = { id: 'conv_1', agent_id: 'ca_1@v1', livemode: true };
+const at = '2025-07-01T00:00:00.000Z';
+const userText = (text: string): ServerEvent => buildEvent(conversation, { type: 'user.message.received', text }, at);
+const ended = (): ServerEvent => buildEvent(conversation, { type: 'conversation.ended' }, at);
+const texts = (events: readonly ServerEvent[]) =>
+  events.map((e) => (e.payload.type === 'user.message.received' ? e.payload.text : e.payload.type));
+
+async function take(iterator: AsyncIterator<ServerEvent>, count: number): Promise<ServerEvent[]> {
+  const out: ServerEvent[] = [];
+  for (let i = 0; i < count; i++) {
+    const next = await iterator.next();
+    if (next.done) break;
+    out.push(next.value);
+  }
+  return out;
+}
+
+describe('MemoryEventBus', () => {
+  it('builds valid envelopes and keeps the order of appends', async () => {
+    const bus = new MemoryEventBus();
+    const events = ['a', 'b', 'c'].map(userText);
+    for (const event of events) {
+      expectValid(validateServerEvent, event);
+      await bus.append('conv_1', event);
+    }
+    expect(texts((await bus.read('conv_1')) ?? [])).toEqual(['a', 'b', 'c']);
+    expect(texts((await bus.read('conv_1', events[0]?.id)) ?? [])).toEqual(['b', 'c']);
+    expect(await bus.read('conv_1', events[2]?.id)).toEqual([]);
+    expect(await bus.read('conv_1', 'ev_unknown')).toBeUndefined();
+    expect(await bus.read('conv_other')).toEqual([]);
+    expect(await bus.read('conv_other', 'ev_x')).toBeUndefined();
+  });
+
+  it('marks the end of the log under an id, so resuming after a private event works', async () => {
+    const bus = new MemoryEventBus();
+    await bus.append('conv_1', userText('a'));
+    await bus.mark('conv_1', 'ev_private');
+    await bus.append('conv_1', userText('b'));
+    expect(texts((await bus.read('conv_1', 'ev_private')) ?? [])).toEqual(['b']);
+    const sub = await bus.subscribe('conv_1', 'ev_private');
+    expect(texts(await take(sub as AsyncIterator<ServerEvent>, 1))).toEqual(['b']);
+  });
+
+  it(`keeps only the newest ${MAX_MARKS_PER_CONVERSATION} marks`, async () => {
+    const bus = new MemoryEventBus();
+    await bus.append('conv_1', userText('a'));
+    for (let i = 0; i <= MAX_MARKS_PER_CONVERSATION; i++) await bus.mark('conv_1', `ev_m${i}`);
+    expect(await bus.read('conv_1', 'ev_m0')).toBeUndefined();
+    expect(await bus.read('conv_1', `ev_m${MAX_MARKS_PER_CONVERSATION}`)).toEqual([]);
+  });
+
+  it('refuses any event after conversation.ended; subscriptions (early or late) finish with it', async () => {
+    const bus = new MemoryEventBus();
+    const sub = await bus.subscribe('conv_1');
+    await bus.append('conv_1', userText('a'));
+    await bus.append('conv_1', ended());
+    await expect(bus.append('conv_1', userText('late'))).rejects.toBeInstanceOf(EventLogClosedError);
+    const late = await bus.subscribe('conv_1');
+    expect(texts(await take(late as AsyncIterator<ServerEvent>, 10))).toEqual(['a', 'conversation.ended']);
+    expect(texts(await take(sub as AsyncIterator<ServerEvent>, 10))).toEqual(['a', 'conversation.ended']);
+    expect(await sub?.next()).toEqual({ done: true, value: undefined });
+  });
+
+  it('delivers history then live events to a subscriber waiting for them', async () => {
+    const bus = new MemoryEventBus();
+    await bus.append('conv_1', userText('a'));
+    const sub = await bus.subscribe('conv_1');
+    if (sub === undefined) throw new Error('no subscription');
+    const first = await sub.next();
+    const pending = sub.next();
+    await bus.append('conv_1', userText('b'));
+    const second = await pending;
+    expect(texts([first.value, second.value].filter((e): e is ServerEvent => e !== undefined))).toEqual(['a', 'b']);
+    sub.close();
+    expect(await sub.next()).toEqual({ done: true, value: undefined });
+  });
+
+  it('close() ends a pending next()', async () => {
+    const bus = new MemoryEventBus();
+    await bus.append('conv_1', userText('a'));
+    const sub = await bus.subscribe('conv_1', (await bus.read('conv_1'))?.[0]?.id);
+    const pending = sub?.next();
+    sub?.close();
+    expect(await pending).toEqual({ done: true, value: undefined });
+  });
+
+  it('purge drops the log and ends its subscriptions', async () => {
+    const bus = new MemoryEventBus();
+    await bus.append('conv_1', userText('a'));
+    const sub = await bus.subscribe('conv_1');
+    await sub?.next();
+    const pending = sub?.next();
+    await bus.purge('conv_1');
+    expect(await pending).toEqual({ done: true, value: undefined });
+    expect(bus.size).toBe(0);
+    expect(await bus.subscribe('conv_1', 'ev_anything')).toBeUndefined();
+  });
+
+  it('a slow subscriber costs a position, never blocks appends nor the others, and still gets everything', async () => {
+    const bus = new MemoryEventBus();
+    const slow = await bus.subscribe('conv_1');
+    const fast = await bus.subscribe('conv_1');
+    if (slow === undefined || fast === undefined) throw new Error('no subscription');
+    const count = 20_000;
+    const fastSeen: string[] = [];
+    for (let i = 0; i < count; i++) {
+      await bus.append('conv_1', userText(String(i)));
+      const next = await fast.next();
+      if (!next.done && next.value.payload.type === 'user.message.received') fastSeen.push(next.value.payload.text);
+    }
+    expect(fastSeen.length).toBe(count);
+    expect(fast.lag).toBe(0);
+    expect(slow.lag).toBe(count);
+    const slowSeen = texts(await take(slow, count));
+    expect(slowSeen).toEqual(fastSeen);
+    expect(slow.lag).toBe(0);
+  });
+
+  it('events read back are copies', async () => {
+    const bus = new MemoryEventBus();
+    const event = userText('a');
+    await bus.append('conv_1', event);
+    const [read] = (await bus.read('conv_1')) ?? [];
+    if (read?.payload.type === 'user.message.received') read.payload.text = 'changed';
+    expect(texts((await bus.read('conv_1')) ?? [])).toEqual(['a']);
+  });
+});

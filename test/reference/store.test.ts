@@ -1,0 +1,90 @@
+/** The in-memory collection: copies in and out, and the list query (filters, ranges, order, keyset position). */
+import { describe, expect, it } from 'vitest';
+import { MemoryCollection } from '../../reference/store/memory.js';
+import type { ListQuery } from '../../reference/store/types.js';
+
+interface Row {
+  id: string;
+  created_at: string;
+  org: string;
+  done_at: string | null;
+  tags: string[];
+}
+
+const row = (id: string, day: number, org = 'a', doneDay: number | null = null): Row => ({
+  id,
+  created_at: `2025-07-${String(day).padStart(2, '0')}T00:00:00.000Z`,
+  org,
+  done_at: doneDay === null ? null : `2025-07-${String(doneDay).padStart(2, '0')}T00:00:00.000Z`,
+  tags: [],
+});
+
+async function filled(): Promise<MemoryCollection<Row>> {
+  const rows = new MemoryCollection<Row>();
+  for (const r of [
+    row('r1', 1, 'a', 2),
+    row('r2', 2, 'a'),
+    row('r3', 2, 'b', 5),
+    row('r4', 3, 'a', 4),
+    row('r5', 3, 'a'),
+  ]) {
+    await rows.put(r);
+  }
+  return rows;
+}
+
+describe('MemoryCollection', () => {
+  it('stores copies: changing a record after put or after get changes nothing stored', async () => {
+    const rows = new MemoryCollection<Row>();
+    const original = row('r1', 1);
+    await rows.put(original);
+    original.tags.push('changed');
+    const read = await rows.get('r1');
+    read?.tags.push('changed again');
+    expect((await rows.get('r1'))?.tags).toEqual([]);
+  });
+
+  it('replaces by id and deletes', async () => {
+    const rows = await filled();
+    await rows.put({ ...row('r1', 1), org: 'z' });
+    expect((await rows.get('r1'))?.org).toBe('z');
+    expect(await rows.delete('r1')).toBe(true);
+    expect(await rows.delete('r1')).toBe(false);
+    expect(await rows.get('r1')).toBeUndefined();
+    expect(rows.size).toBe(4);
+  });
+
+  it.each<[string, ListQuery<Row>, string[]]>([
+    ['desc: newest first, ties by id', { order: 'desc' }, ['r5', 'r4', 'r3', 'r2', 'r1']],
+    ['asc: oldest first', { order: 'asc' }, ['r1', 'r2', 'r3', 'r4', 'r5']],
+    ['equality filter', { order: 'desc', where: { org: 'a' } }, ['r5', 'r4', 'r2', 'r1']],
+    ['null equality', { order: 'asc', where: { done_at: null } }, ['r2', 'r5']],
+    [
+      'gte and lt on created_at',
+      {
+        order: 'asc',
+        ranges: [{ field: 'created_at', gte: '2025-07-02T00:00:00.000Z', lt: '2025-07-03T00:00:00.000Z' }],
+      },
+      ['r2', 'r3'],
+    ],
+    [
+      'a range excludes null members',
+      { order: 'asc', ranges: [{ field: 'done_at', gte: '2025-07-01T00:00:00.000Z' }] },
+      ['r1', 'r3', 'r4'],
+    ],
+    [
+      'after a position (desc)',
+      { order: 'desc', after: { created_at: '2025-07-03T00:00:00.000Z', id: 'r4' } },
+      ['r3', 'r2', 'r1'],
+    ],
+    [
+      'after a position (asc)',
+      { order: 'asc', after: { created_at: '2025-07-02T00:00:00.000Z', id: 'r2' } },
+      ['r3', 'r4', 'r5'],
+    ],
+    ['limit', { order: 'desc', limit: 2 }, ['r5', 'r4']],
+  ])('list: %s', async (_name, query, ids) => {
+    const rows = await filled();
+    expect((await rows.list(query)).map((r) => r.id)).toEqual(ids);
+  });
+});
