@@ -1,0 +1,260 @@
+/** The generated validators accept every example of both specs, refuse every invalid example at its pointer. */
+import { describe, expect, it } from 'vitest';
+import * as generated from '../../generated/src/validators.gen.js';
+import { type SchemaName, type Validator, validators } from '../../generated/src/validators.gen.js';
+import {
+  componentExampleNames,
+  componentSchemaNames,
+  type ExampleCase,
+  examplesOf,
+  invalidExamples,
+  isObject,
+  type Json,
+  mediaTypes,
+  messages,
+  operations,
+  schemaName,
+} from './spec.js';
+
+/** The registry validator of a component schema or message; throws when the registry lacks it. */
+function byName(name: string | undefined): Validator<unknown> {
+  const validator = name === undefined ? undefined : validators[name as SchemaName];
+  if (validator === undefined) throw new Error(`validators has no entry ${String(name)}`);
+  return validator;
+}
+
+/** Any exported validator, request parts included (`validateListConversationsQuery`). */
+function exported(name: string): Validator<unknown> | undefined {
+  const value = (generated as Record<string, unknown>)[`validate${name}`];
+  return typeof value === 'function' ? (value as Validator<unknown>) : undefined;
+}
+
+/** The issues of the last call, formatted for an assertion message. */
+function why(validator: Validator<unknown>): string {
+  return JSON.stringify(validator.errors, null, 1);
+}
+
+function expectValid(validator: Validator<unknown>, value: unknown, where: string): void {
+  expect(validator(value), `${where} fails ${validator.schemaName}: ${why(validator)}`).toBe(true);
+  expect(validator.errors).toBeNull();
+}
+
+describe('the validators registry', () => {
+  const expected = [...componentSchemaNames(), ...messages().map((m) => m.key)].sort();
+
+  it('has one validator per component schema and per AsyncAPI message, each named after its key', () => {
+    expect(Object.keys(validators).sort()).toEqual(expected);
+    for (const [name, validator] of Object.entries(validators)) {
+      expect(validator.schemaName).toBe(name);
+      expect(exported(name)).toBe(validator);
+    }
+  });
+});
+
+describe('request body and response examples', () => {
+  const cases = mediaTypes().flatMap(({ where, media, mediaType }) =>
+    examplesOf(media, where).map((example) => ({ ...example, mediaType })),
+  );
+
+  it('are found for request bodies, responses and the event stream', () => {
+    expect(cases.some((c) => c.where.includes(' request '))).toBe(true);
+    expect(cases.some((c) => c.where.includes(' 200 application/json'))).toBe(true);
+    expect(cases.some((c) => c.mediaType === 'text/event-stream')).toBe(true);
+  });
+
+  it.each(cases)('$where', ({ where, schema, value, mediaType }) => {
+    const name = schemaName(schema);
+    expect(name, `${where}: the media type schema is not a component $ref`).toBeDefined();
+    expectValid(byName(name), value, where);
+    if (mediaType === 'text/event-stream') {
+      expect(Array.isArray(value), `${where}: an SSE example lists the messages' data`).toBe(true);
+      for (const [i, event] of (value as Json[]).entries())
+        expectValid(generated.validateServerEvent, event, `${where}/${i}`);
+    }
+  });
+});
+
+describe('components/examples', () => {
+  const uses = mediaTypes()
+    .flatMap(({ where, media }) => examplesOf(media, where))
+    .filter((c) => c.component);
+
+  it.each(componentExampleNames())('%s is used by a media type and passes the validator of each use', (name) => {
+    const used: ExampleCase[] = uses.filter((c) => c.component === name);
+    expect(used.length, `components/examples/${name} is never referenced`).toBeGreaterThan(0);
+    for (const c of used) expectValid(byName(schemaName(c.schema)), c.value, c.where);
+  });
+});
+
+/** Parameter names as the request-part validators see them (headers lower-cased). */
+const PART = { path: 'Params', query: 'Query', header: 'Headers' } as const;
+
+describe('parameter examples', () => {
+  const cases = operations().flatMap((op) =>
+    op.parameters.flatMap((parameter) =>
+      examplesOf(parameter, `${op.operationId} ${String(parameter.in)} ${String(parameter.name)}`).map((example) => ({
+        ...example,
+        op,
+        parameter,
+      })),
+    ),
+  );
+
+  it('are found for path, query and header parameters', () => {
+    expect(new Set(cases.map((c) => c.parameter.in))).toEqual(new Set(['path', 'query', 'header']));
+  });
+
+  it.each(cases)('$where', ({ where, schema, value, op, parameter }) => {
+    const checked: string[] = [];
+    const name = schemaName(schema);
+    if (name !== undefined) {
+      expectValid(byName(name), value, where);
+      checked.push(name);
+    }
+    const location = String(parameter.in) as keyof typeof PART;
+    const key = location === 'header' ? String(parameter.name).toLowerCase() : String(parameter.name);
+    // Service-Version is checked by the runtime itself (with its own error codes), not by the header validator.
+    if (!op.webhook && key !== 'service-version') {
+      const partName = `${op.operationId[0]?.toUpperCase()}${op.operationId.slice(1)}${PART[location]}`;
+      const part = exported(partName);
+      expect(part, `no validator ${partName}`).toBeDefined();
+      expectValid(part as Validator<unknown>, { ...requiredSiblings(op.parameters, location), [key]: value }, where);
+      checked.push(partName);
+    }
+    // Webhook requests are received by user code: only their `$ref` schemas have generated validators.
+    if (!op.webhook) expect(checked.length, `${where} reached no generated validator`).toBeGreaterThan(0);
+  });
+});
+
+/** Example values for the other required parameters of the same location, so a part validator can be called. */
+function requiredSiblings(parameters: readonly Json[], location: string): Record<string, Json | undefined> {
+  const out: Record<string, Json | undefined> = {};
+  for (const p of parameters) {
+    if (!isObject(p) || p.in !== location || p.required !== true || String(p.name).toLowerCase() === 'service-version')
+      continue;
+    const key = location === 'header' ? String(p.name).toLowerCase() : String(p.name);
+    out[key] = examplesOf(p, key)[0]?.value;
+  }
+  return out;
+}
+
+describe('x-casi-invalid-examples', () => {
+  const cases = invalidExamples();
+
+  it('are found', () => {
+    expect(cases.length).toBeGreaterThan(0);
+  });
+
+  it.each(cases)('$where is refused at its pointer', ({ where, schema, reason, pointer, value }) => {
+    const validator = byName(schemaName(schema));
+    expect(validator(value), `${where} is accepted, but: ${reason}`).toBe(false);
+    const pointers = (validator.errors ?? []).map((issue) => issue.pointer);
+    const hit = pointers.some((p) => pointer === '' || p === pointer || p.startsWith(`${pointer}/`));
+    expect(hit, `${where}: no issue at or below '${pointer}': ${why(validator)}`).toBe(true);
+  });
+});
+
+describe('AsyncAPI message examples', () => {
+  const all = messages();
+  const cases = all.flatMap((message) =>
+    message.examples.map((example) => ({
+      ...message,
+      label: `${message.key} ${example.name}`,
+      value: example.payload,
+    })),
+  );
+
+  it('are found for every message', () => {
+    for (const message of all) expect(message.examples.length, `${message.key} has no example`).toBeGreaterThan(0);
+  });
+
+  it.each(cases)('$label passes its message, envelope and payload validators, and no other message', (c) => {
+    expectValid(byName(c.key), c.value, c.label);
+    const envelope = c.envelope === 'ServerEvent' ? generated.validateServerEvent : generated.validateClientEvent;
+    expectValid(envelope, c.value, c.label);
+    expectValid(byName(c.payloadSchema), isObject(c.value) ? c.value.payload : undefined, `${c.label} payload`);
+    for (const other of all.filter((m) => m.key !== c.key && m.envelope === c.envelope)) {
+      expect(byName(other.key)(c.value), `${c.label} passes ${other.key}`).toBe(false);
+    }
+  });
+});
+
+describe('validation issues', () => {
+  const envelope = {
+    id: 'ev_1',
+    created_at: '2025-07-02T14:00:05.000Z',
+    agent_id: 'ca_7Qk2Lm9Xa@v1',
+    livemode: true,
+    conversation_id: 'conv_9Xr4Tb2Kp',
+    experimental: false,
+  };
+  const delta = { type: 'agent.message.delta', text_delta: 'Hi', generation_id: 'gen_1' };
+
+  /** The issues of one failed call, each checked to be exactly `{ pointer, message, keyword }` of strings. */
+  function issuesOf(validator: Validator<unknown>, value: unknown) {
+    expect(validator(value), `${validator.schemaName} accepts ${JSON.stringify(value)}`).toBe(false);
+    const issues = validator.errors ?? [];
+    expect(issues.length).toBeGreaterThan(0);
+    for (const issue of issues) {
+      expect(Object.keys(issue).sort()).toEqual(['keyword', 'message', 'pointer']);
+      expect(issue.pointer === '' || issue.pointer.startsWith('/'), `pointer ${issue.pointer}`).toBe(true);
+      expect(typeof issue.message).toBe('string');
+      expect(issue.message.length).toBeGreaterThan(0);
+      expect(typeof issue.keyword).toBe('string');
+    }
+    return issues;
+  }
+
+  it('are null after a valid value, also after an invalid one', () => {
+    const { validateServerEvent } = generated;
+    expect(validateServerEvent({ ...envelope, payload: { type: 'conversation.started', bogus: 1 } })).toBe(false);
+    expect(validateServerEvent.errors).not.toBeNull();
+    expect(validateServerEvent({ ...envelope, payload: delta })).toBe(true);
+    expect(validateServerEvent.errors).toBeNull();
+  });
+
+  it('point at a missing required member', () => {
+    const { generation_id: _, ...withoutGeneration } = delta;
+    const issues = issuesOf(generated.validateServerEvent, { ...envelope, payload: withoutGeneration });
+    expect(issues).toContainEqual(expect.objectContaining({ pointer: '/payload/generation_id', keyword: 'required' }));
+  });
+
+  it('point at an unknown member', () => {
+    const issues = issuesOf(generated.validateServerEvent, { ...envelope, extra: 1, payload: delta });
+    expect(issues).toContainEqual(expect.objectContaining({ pointer: '/extra', keyword: 'additionalProperties' }));
+  });
+
+  it('point at a value of the wrong type, pattern or format, listing every problem', () => {
+    const issues = issuesOf(generated.validateServerEvent, {
+      ...envelope,
+      livemode: 'yes',
+      agent_id: 'ca_7Qk2Lm9Xa',
+      created_at: 'yesterday',
+      payload: delta,
+    });
+    expect(issues).toContainEqual(expect.objectContaining({ pointer: '/livemode', keyword: 'type' }));
+    expect(issues).toContainEqual(expect.objectContaining({ pointer: '/agent_id', keyword: 'pattern' }));
+    expect(issues).toContainEqual(expect.objectContaining({ pointer: '/created_at', keyword: 'format' }));
+  });
+
+  it('escape `~` and `/` in pointers (RFC 6901)', () => {
+    const issues = issuesOf(generated.validateInjectContextRequest, { data: { 'a/b~c': 3 } });
+    expect(issues).toContainEqual(expect.objectContaining({ pointer: '/data/a~1b~0c', keyword: 'type' }));
+  });
+
+  it('name the payload of an unknown event type', () => {
+    const issues = issuesOf(generated.validateServerEvent, { ...envelope, payload: { type: 'agent.nope' } });
+    expect(issues.some((issue) => issue.pointer.startsWith('/payload'))).toBe(true);
+  });
+
+  it('point at the event type tag when it is missing', () => {
+    const issues = issuesOf(generated.validateServerEvent, { ...envelope, payload: { text_delta: 'Hi' } });
+    expect(issues.map((issue) => issue.pointer)).toContain('/payload/type');
+  });
+
+  it('make assertValid throw a ValidationError naming the schema and each pointer', () => {
+    const value = { ...envelope, livemode: 'yes', payload: delta };
+    expect(() => generated.assertValid(generated.validateServerEvent, value)).toThrow(generated.ValidationError);
+    expect(() => generated.assertValid(generated.validateServerEvent, value)).toThrow(/ServerEvent.*\/livemode/);
+  });
+});
