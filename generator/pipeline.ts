@@ -1,4 +1,6 @@
 /** The pipeline: load → check → ir → emit. Each stage is timed so the CLI can report progress. */
+
+import { checkInWorker } from './check/in-worker.js';
 import { checkSpecs, hasErrors } from './check/index.js';
 import { type Diagnostic, InputError } from './diagnostics.js';
 import { emitClient } from './emit/client/index.js';
@@ -43,6 +45,30 @@ export async function buildModel(
   if (hasErrors(diagnostics)) throw new InputError('the specs have errors; nothing was generated', diagnostics);
   const ir = await timed('ir', onStage, () => buildIr(specs));
   return { ir, diagnostics };
+}
+
+/**
+ * The whole pipeline, with `check` in a worker thread while the IR is built and emitted on this one; nothing is
+ * returned (so nothing is written) unless the check passes.
+ */
+export async function generate(
+  options: GenerateOptions,
+  onStage?: StageListener,
+): Promise<{ files: EmittedFile[]; diagnostics: Diagnostic[] }> {
+  const checking = timed('check (worker)', onStage, () => checkInWorker(options.openapi, options.asyncapi));
+  checking.catch(() => undefined);
+  const specs = await timed('load', onStage, () => loadSpecs(options.openapi, options.asyncapi));
+  let files: EmittedFile[] | undefined;
+  let emitError: unknown;
+  try {
+    files = await emitAll(await timed('ir', onStage, () => buildIr(specs)), options, onStage);
+  } catch (error) {
+    emitError = error;
+  }
+  const diagnostics = await checking;
+  if (hasErrors(diagnostics)) throw new InputError('the specs have errors; nothing was generated', diagnostics);
+  if (!files) throw emitError;
+  return { files, diagnostics };
 }
 
 /** Runs every emitter on the IR; the result is sorted by path. */

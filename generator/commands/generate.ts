@@ -2,7 +2,7 @@
 import { relative } from 'node:path';
 import { formatDiagnostic } from '../diagnostics.js';
 import { resolveOptions } from '../options.js';
-import { buildModel, emitAll } from '../pipeline.js';
+import { generate } from '../pipeline.js';
 import { diffOutput, writeOutput } from '../write.js';
 
 export interface GenerateArgs {
@@ -18,9 +18,8 @@ export async function runGenerate(args: GenerateArgs): Promise<number> {
   const started = performance.now();
   const progress = (stage: string, ms: number) =>
     process.stderr.write(`casi: ${stage.padEnd(16)} ${ms.toFixed(0).padStart(5)} ms\n`);
-  const { ir, diagnostics } = await buildModel(options, progress);
+  const { files, diagnostics } = await generate(options, progress);
   for (const d of diagnostics) process.stderr.write(`${formatDiagnostic(d)}\n`);
-  const files = await emitAll(ir, options, progress);
   const out = relative(process.cwd(), options.out) || '.';
   if (args.check) {
     const diff = await diffOutput(options.out, files);

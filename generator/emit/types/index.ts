@@ -10,7 +10,13 @@ const ENVELOPES = { server: 'ServerEvent', client: 'ClientEvent' } as const;
 
 /** Builds the types file from the IR. */
 export async function emitTypes(ir: Ir): Promise<EmittedFile[]> {
-  const rest = astToString(await openapiTS(structuredClone(ir.openapi) as never, { alphabetize: true, silent: true, defaultNonNullable: false }));
+  const rest = astToString(
+    await openapiTS(structuredClone(ir.openapi) as never, {
+      alphabetize: true,
+      silent: true,
+      defaultNonNullable: false,
+    }),
+  );
   // openapi-typescript's output is already printed; only the declarations added here go through ts-morph.
   const statements: StatementStructures[] = [];
   addSchemaAliases(statements, ir);
