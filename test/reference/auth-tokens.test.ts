@@ -1,0 +1,143 @@
+/** Authentication: API keys, scopes, rate limit; conversation tokens: TTL, refresh, other conversations, REST. */
+import { afterEach, describe, expect, it } from 'vitest';
+import { validateConversationToken, validateError } from '../../generated/src/validators.gen.js';
+import { ServiceError } from '../../reference/errors.js';
+import {
+  createAgent,
+  createConversation,
+  expectValid,
+  failure,
+  makeService,
+  send,
+  type TestService,
+} from './helpers/fixtures.js';
+
+let t: TestService;
+afterEach(() => t?.service.close());
+
+describe('API keys', () => {
+  it.each([
+    ['no credentials', {}, 'unauthorized'],
+    ['a malformed header', { authorization: 'Basic abc' }, 'unauthorized'],
+    ['a bearer without key', { authorization: 'Bearer ' }, 'unauthorized'],
+    ['an unknown key', { authorization: 'Bearer nope' }, 'unauthorized'],
+    ['an unknown token', { token: 'ct_nope' }, 'unauthorized'],
+  ])('refuses %s with 401', async (_name, credentials, code) => {
+    t = makeService();
+    const error = await t.service.authenticate(credentials).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ServiceError);
+    expect(error).toMatchObject({ status: 401, code, transient: false });
+    expectValid(validateError, (error as ServiceError).toBody());
+  });
+
+  it('maps keys to their organisation and scope (bearer is case-insensitive)', async () => {
+    t = makeService();
+    expect(await t.service.authenticate({ authorization: 'Bearer key_write' })).toEqual(t.writer);
+    expect(await t.service.authenticate({ authorization: 'bearer key_read' })).toEqual(t.reader);
+    expect(await t.service.authenticate({ authorization: 'Bearer key_other' })).toEqual(t.stranger);
+  });
+
+  it('applies CASI_RATE_LIMIT per key with Retry-After, and refills on the clock', async () => {
+    t = makeService({ rateLimit: 2 });
+    const auth = { authorization: 'Bearer key_write' };
+    await t.service.authenticate(auth);
+    await t.service.authenticate(auth);
+    const error = (await t.service.authenticate(auth).catch((e: unknown) => e)) as ServiceError;
+    expect(error).toMatchObject({
+      status: 429,
+      code: 'rate_limited',
+      transient: true,
+      headers: { 'retry-after': '1' },
+    });
+    expect(await t.service.authenticate({ authorization: 'Bearer key_read' })).toEqual(t.reader);
+    await t.clock.advance(500);
+    expect(await t.service.authenticate(auth)).toEqual(t.writer);
+    await expect(t.service.authenticate(auth)).rejects.toMatchObject({ code: 'rate_limited' });
+  });
+});
+
+describe('conversation tokens', () => {
+  async function conversation(ttlSeconds = 10_800) {
+    t = makeService({ tokenTtlSeconds: ttlSeconds, eventRetentionSeconds: 3600 });
+    const agentId = await createAgent(t);
+    return createConversation(t, agentId);
+  }
+
+  it('opens its own conversation’s stream and session, nothing else', async () => {
+    const { id, channel } = await conversation();
+    const other = await createConversation(
+      t,
+      (await t.service.getConversation(t.writer, { conversation_id: id })).agent_id,
+    );
+    const auth = await t.service.authenticate({ token: channel.token });
+    expect(auth).toEqual({ kind: 'token', org: 'org_a', conversationId: id });
+    expect((await t.service.openEventStream(auth, id)).status).toBe(200);
+    expect(await t.service.openSession(auth, id)).toHaveProperty('events');
+    expect(await failure(t.service.openEventStream(auth, other.id))).toEqual({ status: 403, code: 'forbidden' });
+    expect(await failure(t.service.openSession(auth, other.id))).toEqual({ status: 403, code: 'forbidden' });
+    expect(await failure(t.service.getConversation(auth, { conversation_id: id }))).toEqual({
+      status: 401,
+      code: 'unauthorized',
+    });
+    expect(await failure(t.service.refreshConversationToken(auth, { conversation_id: id }))).toEqual({
+      status: 401,
+      code: 'unauthorized',
+    });
+  });
+
+  it('prefers the Authorization header when both are sent', async () => {
+    const { channel } = await conversation();
+    expect(await t.service.authenticate({ authorization: 'Bearer key_read', token: channel.token })).toEqual(t.reader);
+  });
+
+  it('expires after its TTL (401 token_expired)', async () => {
+    const { channel } = await conversation(60);
+    await t.clock.advance(59_999);
+    await t.service.authenticate({ token: channel.token });
+    await t.clock.advance(1);
+    expect(await failure(t.service.authenticate({ token: channel.token }))).toEqual({
+      status: 401,
+      code: 'token_expired',
+    });
+  });
+
+  it('refresh issues a later token and the old one fails at once; at most one is active', async () => {
+    const { id, channel } = await conversation(60);
+    await t.clock.advance(30_000);
+    const fresh = await t.service.refreshConversationToken(t.writer, { conversation_id: id });
+    expectValid(validateConversationToken, fresh);
+    expect(fresh.token).not.toBe(channel.token);
+    expect(Date.parse(fresh.expires_at)).toBe(t.clock.now() + 60_000);
+    expect(await failure(t.service.authenticate({ token: channel.token }))).toEqual({
+      status: 401,
+      code: 'token_expired',
+    });
+    expect(await t.service.authenticate({ token: fresh.token })).toMatchObject({ conversationId: id });
+    const again = await t.service.refreshConversationToken(t.writer, { conversation_id: id });
+    expect(await failure(t.service.authenticate({ token: fresh.token }))).toEqual({
+      status: 401,
+      code: 'token_expired',
+    });
+    expect(await t.service.authenticate({ token: again.token })).toMatchObject({ conversationId: id });
+  });
+
+  it('refresh needs a write key of the organisation, and works until the events are gone', async () => {
+    const { id } = await conversation();
+    expect(await failure(t.service.refreshConversationToken(t.reader, { conversation_id: id }))).toEqual({
+      status: 403,
+      code: 'forbidden',
+    });
+    expect(await failure(t.service.refreshConversationToken(t.stranger, { conversation_id: id }))).toEqual({
+      status: 404,
+      code: 'not_found',
+    });
+    await send(t, id, { payload: { type: 'conversation.end' } });
+    await t.clock.advance(3_599_000);
+    await t.service.refreshConversationToken(t.writer, { conversation_id: id });
+    await t.clock.advance(1000);
+    expect(await failure(t.service.refreshConversationToken(t.writer, { conversation_id: id }))).toEqual({
+      status: 404,
+      code: 'event_stream_expired',
+    });
+  });
+});
