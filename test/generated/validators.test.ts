@@ -1,4 +1,4 @@
-/** The generated validators accept every example of both specs, refuse every invalid example at its pointer. */
+/** Generated validators: every spec example passes, every invalid example fails at its pointer, issue shapes. */
 import { describe, expect, it } from 'vitest';
 import * as generated from '../../generated/src/validators.gen.js';
 import { type SchemaName, type Validator, validators } from '../../generated/src/validators.gen.js';
@@ -96,7 +96,7 @@ describe('components/examples', () => {
   });
 });
 
-/** Parameter names as the request-part validators see them (headers lower-cased). */
+/** The name suffix of the request-part validator of each parameter location (`ListConversationsQuery`). */
 const PART = { path: 'Params', query: 'Query', header: 'Headers' } as const;
 
 describe('parameter examples', () => {
