@@ -476,7 +476,7 @@ export interface components {
         /** @description Notices the agent sent (experimental). */
         AgentNoticeSent: {
             /** @description The notices sent. */
-            data: Record<string, never>;
+            data: Record<string, unknown>;
             /**
              * @description discriminator enum property added by openapi-typescript
              * @enum {string}
@@ -788,7 +788,7 @@ export interface components {
             agent_id: components["schemas"]["ConversationalAgentRef"];
             channel: components["schemas"]["ChannelRequest"];
             /** @description Arbitrary context for the agent, e.g. runtime variable values or user metadata. */
-            context?: Record<string, never>;
+            context?: Record<string, unknown>;
             /**
              * @description Whether the conversation is created in live mode.
              * @default true
@@ -838,7 +838,7 @@ export interface components {
             email: string | null;
             external_id: string | null;
             /** @description Additional metadata. */
-            extra: Record<string, never> | null;
+            extra: Record<string, unknown> | null;
             /** @description External helpdesk user id. */
             helpdesk_user_id: string | null;
             id: components["schemas"]["CustomerId"];
@@ -918,7 +918,7 @@ export interface components {
         };
         InjectContextResponse: {
             /** @description The conversation's whole context after the merge. */
-            context: Record<string, never>;
+            context: Record<string, unknown>;
             conversation_id: components["schemas"]["ConversationId"];
             event_id: components["schemas"]["EventId"];
         };
@@ -1034,7 +1034,7 @@ export interface components {
              * @description A JSON Schema the procedure's `output` follows.
              * @default null
              */
-            output_schema?: Record<string, never> | null;
+            output_schema?: Record<string, unknown> | null;
             /**
              * Format: uri
              * @description An address the result is POSTed to.
@@ -1073,11 +1073,11 @@ export interface components {
             error: string | null;
             id: components["schemas"]["ProcedureId"];
             /** @description What the procedure was given (DECISIONS.md, "Procedures"). */
-            input: Record<string, never> | null;
+            input: Record<string, unknown> | null;
             livemode: boolean;
             name: string;
             /** @description What the procedure produced; follows the agent's `output_schema` when it has one. */
-            output: Record<string, never> | null;
+            output: Record<string, unknown> | null;
             status: components["schemas"]["ProcedureStatus"];
             summary: string | null;
         };
@@ -1096,7 +1096,7 @@ export interface components {
             id: components["schemas"]["ProcedureId"];
             livemode: boolean;
             name: string;
-            output: Record<string, never> | null;
+            output: Record<string, unknown> | null;
             status: components["schemas"]["ProcedureStatus"];
         };
         /** @enum {string} */

@@ -54,6 +54,8 @@ export interface IrOperation {
   readonly responses: readonly IrResponse[];
   /** Accepted security schemes; any one of them suffices. Empty: no authentication. */
   readonly security: readonly string[];
+  /** Query parameters that carry credentials of those schemes (an API key `in: query`, e.g. `token`). */
+  readonly credentialParameters: readonly IrParameter[];
   /** For cursor lists: the member that holds the items (`data` or `page`). */
   readonly paginated?: 'data' | 'page';
   /** For cursor lists: the component schema of one item. */

@@ -41,6 +41,7 @@ export function buildOperations(doc: SourceDocument): IrOperation[] {
       const json = body ? ((body.content as Obj | undefined)?.['application/json'] as Obj | undefined) : undefined;
       const responses = readResponses(doc, (op.responses ?? {}) as Obj);
       const paginated = op['x-casi-paginated'] as 'data' | 'page' | undefined;
+      const security = securityNames((op.security as Obj[] | undefined) ?? globalSecurity);
       operations.push({
         id,
         resource,
@@ -61,7 +62,8 @@ export function buildOperations(doc: SourceDocument): IrOperation[] {
             }
           : {}),
         responses,
-        security: securityNames((op.security as Obj[] | undefined) ?? globalSecurity),
+        security,
+        credentialParameters: credentialParameters(doc, security),
         ...(paginated ? { paginated, pageItem: pageItemName(doc, responses, paginated) } : {}),
         inferred: op['x-casi-inferred'] === true,
       });
@@ -126,6 +128,21 @@ function pageItemName(doc: SourceDocument, responses: IrResponse[], member: stri
       `${doc.file}: x-casi-paginated: ${member} needs a 200 body whose ${member} is an array of a component schema`,
     );
   return name;
+}
+
+/** The query parameters that API-key schemes `in: query` among `schemes` read their credential from. */
+function credentialParameters(doc: SourceDocument, schemes: readonly string[]): IrParameter[] {
+  const defined = (valueAt(doc.value, '/components/securitySchemes') ?? {}) as Record<string, Obj>;
+  return schemes
+    .map((name) => defined[name])
+    .filter((s): s is Obj => s?.type === 'apiKey' && s.in === 'query' && typeof s.name === 'string')
+    .map((s) => ({
+      name: str(s.name),
+      in: 'query' as const,
+      required: false,
+      schema: { type: 'string', minLength: 1 },
+      description: str(s.description).trim(),
+    }));
 }
 
 /** Flattens `[{apiKey: []}, {conversationToken: []}]` into scheme names. */

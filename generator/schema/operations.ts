@@ -11,9 +11,11 @@ const SUFFIX: Record<RequestPart, string> = { params: 'Params', query: 'Query', 
 /** Headers the runtime checks itself (with their own error codes) rather than through the schema. */
 const RUNTIME_HEADERS = new Set(['service-version']);
 
-/** The parameters of one part; header names lower-cased (as Node delivers them), runtime-checked headers left out. */
+/** The parameters of one part (credentials in the query included); header names lower-cased (as Node delivers them), runtime-checked headers left out. */
 export function partParameters(op: IrOperation, part: RequestPart): IrParameter[] {
   const params = op.parameters[LOCATION[part]];
+  if (part === 'query')
+    return [...params, ...op.credentialParameters.filter((c) => !params.some((p) => p.name === c.name))];
   if (part !== 'headers') return [...params];
   return params.map((p) => ({ ...p, name: p.name.toLowerCase() })).filter((p) => !RUNTIME_HEADERS.has(p.name));
 }

@@ -54,10 +54,11 @@ export interface AjvValidateLike {
   errors?: readonly AjvErrorLike[] | null;
 }
 
-/** Converts ajv errors to issues; `required` and `additionalProperties` point at the member concerned. */
+/** Converts ajv errors to issues, each pointing at the member concerned when ajv names one. */
 export function issuesFromAjv(errors: readonly AjvErrorLike[] | null | undefined): ValidationIssue[] {
   return (errors ?? []).map((error) => {
-    const member = error.params.missingProperty ?? error.params.additionalProperty;
+    // `required`, `additionalProperties` and an unknown or missing discriminator tag point at the member concerned.
+    const member = error.params.missingProperty ?? error.params.additionalProperty ?? error.params.tag;
     const pointer =
       typeof member === 'string'
         ? `${error.instancePath}/${member.replace(/~/g, '~0').replace(/\//g, '~1')}`

@@ -10,13 +10,6 @@ import { BROKEN_PROCEDURE, type Call, streamedEvents, stubHandlers, TEAPOT_CUSTO
 
 const VERSION = { 'service-version': '2025-06-19' };
 
-/**
- * Known generator defect: the `conversationToken` security scheme is `in: query, name: token`, but the query
- * schemas of the stream and the session (`StreamConversationEventsQuery`, `OpenConversationSessionQuery`) are
- * closed and do not list `token`, so `?token=` passes `authenticate` and is then refused with 400
- * `invalid_request` (`/token`: must NOT have additional properties). The tests that pin it use `it.fails`.
- */
-const tokenDefect = it.fails;
 const TIMEOUT_MS = 5_000;
 
 let app: FastifyInstance;
@@ -191,7 +184,7 @@ describe('the event stream', () => {
     for (const event of events) expect(validateServerEvent(event)).toBe(true);
   });
 
-  tokenDefect('accepts the conversation token as ?token= (known defect, see tokenDefect)', async () => {
+  it('accepts the conversation token as ?token=', async () => {
     const response = await send('GET', '/conversations/conv_9Xr4Tb2Kp/events?token=ct_Yk8sN2qV7mPz4LwR', undefined, {});
     expect(response.status, await response.clone().text()).toBe(200);
     expect(await readEvents(response)).toEqual(streamedEvents);
@@ -232,7 +225,7 @@ describe('the WebSocket session', () => {
     expect(calls.map((call) => call.operationId)).toEqual(['openConversationSession']);
   });
 
-  tokenDefect('accepts the conversation token as ?token= (known defect, see tokenDefect)', async () => {
+  it('accepts the conversation token as ?token=', async () => {
     const { messages } = await session('/conversations/conv_9Xr4Tb2Kp/session?token=ct_Yk8sN2qV7mPz4LwR', {});
     expect(messages).toEqual(streamedEvents);
   });

@@ -29,15 +29,8 @@ function exported(name: string): Validator<unknown> | undefined {
   return typeof value === 'function' ? (value as Validator<unknown>) : undefined;
 }
 
-/**
- * Known defect: the validators are compiled with ajv's `discriminator: true`, whose error for an unknown or missing
- * tag sits at the object (`/channel`, keyword `discriminator`, `params.tag` = `type`), and `issuesFromAjv`
- * (templates/shared/validation.ts) does not append `params.tag`, so the issue does not point at the tag
- * (`/channel/type`). The tests below that pin it use `it.fails`; drop the entries once it is fixed.
- */
-const TAG_POINTER_DEFECT = new Set([
-  'POST /conversations request application/json x-casi-invalid-examples/unknownChannel',
-]);
+/** Examples whose pointer the validators are known to miss (none: keep the mechanism for regressions). */
+const TAG_POINTER_DEFECT = new Set<string>();
 
 /** The issues of the last call, formatted for an assertion message. */
 function why(validator: Validator<unknown>): string {
@@ -268,7 +261,7 @@ describe('validation issues', () => {
     }
   });
 
-  it.fails('point at the event type tag when it is unknown or missing (known defect, see TAG_POINTER_DEFECT)', () => {
+  it('point at the event type tag when it is unknown or missing', () => {
     for (const payload of [{ type: 'agent.nope' }, { text_delta: 'Hi' }]) {
       const issues = issuesOf(generated.validateServerEvent, { ...envelope, payload });
       expect(issues.map((issue) => issue.pointer)).toContain('/payload/type');

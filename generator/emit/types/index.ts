@@ -15,6 +15,7 @@ export async function emitTypes(ir: Ir): Promise<EmittedFile[]> {
       alphabetize: true,
       silent: true,
       defaultNonNullable: false,
+      emptyObjectsUnknown: true,
     }),
   );
   // openapi-typescript's output is already printed; only the declarations added here go through ts-morph.
