@@ -21,7 +21,7 @@ import { checkConfigSchema, checkLanguage } from './config-checks.js';
 import { toConversation, toConversationListItem, toCreateResponse } from './conversation-views.js';
 import type { CustomerDirectory } from './customers.js';
 import { withConversationalDefaults } from './defaults.js';
-import { serviceError } from './errors.js';
+import { notFound, type ServiceError, serviceError } from './errors.js';
 import { newId } from './ids.js';
 import { decodeCursor, pageLimit, timeFilter, toPage } from './lists.js';
 import { deepMerge, isPlainObject } from './merge.js';
@@ -127,7 +127,7 @@ export class ConversationService {
   /** The stored record; 404 for an unknown id or another organisation's conversation. */
   async record(org: string, id: string): Promise<ConversationRecord> {
     const record = await this.deps.store.conversations.get(id);
-    if (record === undefined || record.org !== org) throw serviceError('not_found', `No conversation ${id} exists.`);
+    if (record === undefined || record.org !== org) throw notFound('conversation', id);
     return record;
   }
 
@@ -201,7 +201,7 @@ export class ConversationService {
 }
 
 /** 404 `event_stream_expired`. */
-export function expiredError(id: string) {
+export function expiredError(id: string): ServiceError {
   return serviceError('event_stream_expired', `The events of conversation ${id} are no longer retained.`);
 }
 

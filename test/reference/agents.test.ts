@@ -20,7 +20,10 @@ import {
 } from './helpers/fixtures.js';
 
 let t: TestService;
-afterEach(() => t?.service.close());
+afterEach(() => {
+  t?.service.close();
+  expect(t?.errors ?? [], 'errors of background work').toEqual([]);
+});
 
 /** Applies a table of steps to one agent and checks the state after each. */
 type Step =

@@ -13,7 +13,10 @@ import {
 } from './helpers/fixtures.js';
 
 let t: TestService;
-afterEach(() => t?.service.close());
+afterEach(() => {
+  t?.service.close();
+  expect(t?.errors ?? [], 'errors of background work').toEqual([]);
+});
 
 describe('API keys', () => {
   it.each([

@@ -17,7 +17,10 @@ import {
 import { expectConversationRules } from './helpers/rules.js';
 
 let t: TestService;
-afterEach(() => t?.service.close());
+afterEach(() => {
+  t?.service.close();
+  expect(t?.errors ?? [], 'errors of background work').toEqual([]);
+});
 
 const GENERATION = ['agent.message.delta', 'agent.message.completed'] as const;
 const ANSWER = ['conversation.setup', 'conversation.started', 'agent.customer.loaded'];

@@ -18,7 +18,10 @@ import {
 } from './helpers/fixtures.js';
 
 let t: TestService;
-afterEach(() => t?.service.close());
+afterEach(() => {
+  t?.service.close();
+  expect(t?.errors ?? [], 'errors of background work').toEqual([]);
+});
 
 async function procedures(conversationId?: string) {
   const list = await t.service.listProcedures(t.writer, {}, conversationId ? { conversation_id: conversationId } : {});

@@ -19,7 +19,10 @@ import {
 import { expectConversationRules } from './helpers/rules.js';
 
 let t: TestService;
-afterEach(() => t?.service.close());
+afterEach(() => {
+  t?.service.close();
+  expect(t?.errors ?? [], 'errors of background work').toEqual([]);
+});
 
 const withTools = withConversationalDefaults(
   agentConfig({ tool: { tools: [{ name: 'lookup' }, { entity_id: 'orders_api' }], transfers: [{ id: 'desk' }] } }),

@@ -14,7 +14,10 @@ import {
 } from './helpers/fixtures.js';
 
 let t: TestService;
-afterEach(() => t?.service.close());
+afterEach(() => {
+  t?.service.close();
+  expect(t?.errors ?? [], 'errors of background work').toEqual([]);
+});
 
 async function chat(): Promise<string> {
   t = makeService();

@@ -6,15 +6,88 @@ import type {
   ProceduralAgentConfig,
   ServerEvent,
 } from '../../../generated/src/types.gen.js';
-import { type Validator, validateServerEvent } from '../../../generated/src/validators.gen.js';
+import {
+  type Validator,
+  validateAgentVersionList,
+  validateAgentWriteResponse,
+  validateConversation,
+  validateConversationalAgent,
+  validateConversationList,
+  validateConversationToken,
+  validateCreateConversationResponse,
+  validateCustomer,
+  validateDeletedResponse,
+  validateInjectContextResponse,
+  validateProceduralAgent,
+  validateProceduralAgentList,
+  validateProcedure,
+  validateProcedureList,
+  validateServerErrorEvent,
+  validateServerEvent,
+} from '../../../generated/src/validators.gen.js';
 import type { KeyPrincipal, Principal } from '../../../reference/auth.js';
 import { FakeClock } from '../../../reference/clock.js';
 import { ReferenceService, type ReferenceServiceOptions } from '../../../reference/service.js';
+import type { FacadeOperationId } from '../../../reference/service-types.js';
+
+/** The schema of each facade method's answer: every answer in these tests is checked against it. */
+const ANSWER_VALIDATORS: Readonly<Record<FacadeOperationId, Validator<unknown>>> = {
+  createConversationalAgent: validateAgentWriteResponse,
+  updateConversationalAgent: validateAgentWriteResponse,
+  getConversationalAgent: validateConversationalAgent,
+  listConversationalAgentVersions: validateAgentVersionList,
+  releaseConversationalAgent: validateAgentWriteResponse,
+  createProceduralAgent: validateAgentWriteResponse,
+  listProceduralAgents: validateProceduralAgentList,
+  getProceduralAgent: validateProceduralAgent,
+  updateProceduralAgent: validateAgentWriteResponse,
+  deleteProceduralAgent: validateDeletedResponse,
+  listProceduralAgentVersions: validateAgentVersionList,
+  releaseProceduralAgent: validateAgentWriteResponse,
+  createConversation: validateCreateConversationResponse,
+  listConversations: validateConversationList,
+  getConversation: validateConversation,
+  injectConversationContext: validateInjectContextResponse,
+  refreshConversationToken: validateConversationToken,
+  getCustomer: validateCustomer,
+  listProcedures: validateProcedureList,
+  getProcedure: validateProcedure,
+};
+
+/** The service with every facade answer and every `server.error` of a frame checked against the spec. */
+function validating(service: ReferenceService): ReferenceService {
+  return new Proxy(service, {
+    get(target, property, receiver) {
+      const value: unknown = Reflect.get(target, property, receiver);
+      if (typeof value !== 'function') return value;
+      const method = value as (...args: unknown[]) => unknown;
+      const validator = ANSWER_VALIDATORS[property as FacadeOperationId] as Validator<unknown> | undefined;
+      if (validator !== undefined) {
+        return async (...args: unknown[]) => {
+          const answer = await method.apply(target, args);
+          expectValid(validator, answer);
+          return answer;
+        };
+      }
+      if (property === 'handleClientFrame') {
+        return async (...args: unknown[]) => {
+          const answer = await method.apply(target, args);
+          if (answer !== null) expectValid(validateServerErrorEvent, answer);
+          return answer;
+        };
+      }
+      return method.bind(target);
+    },
+  });
+}
 
 /** The base URL passed to `createConversation` in tests. */
 export const BASE_URL = 'http://127.0.0.1:4010';
 
-/** A service on a fake clock with three keys: `write` and `read` of org_a, `other` of org_b. */
+/**
+ * A service on a fake clock with three keys (`write` and `read` of org_a, `other` of org_b) whose every answer is
+ * validated against the spec.
+ */
 export interface TestService {
   readonly service: ReferenceService;
   readonly clock: FakeClock;
@@ -28,18 +101,20 @@ export interface TestService {
 export function makeService(settings: Partial<ReferenceServiceOptions['settings']> = {}): TestService {
   const clock = new FakeClock();
   const errors: unknown[] = [];
-  const service = new ReferenceService({
-    settings: {
-      apiKeys: [
-        { key: 'key_write', org: 'org_a', scope: 'write' },
-        { key: 'key_read', org: 'org_a', scope: 'read' },
-        { key: 'key_other', org: 'org_b', scope: 'write' },
-      ],
-      ...settings,
-    },
-    clock,
-    onError: (error) => errors.push(error),
-  });
+  const service = validating(
+    new ReferenceService({
+      settings: {
+        apiKeys: [
+          { key: 'key_write', org: 'org_a', scope: 'write' },
+          { key: 'key_read', org: 'org_a', scope: 'read' },
+          { key: 'key_other', org: 'org_b', scope: 'write' },
+        ],
+        ...settings,
+      },
+      clock,
+      onError: (error) => errors.push(error),
+    }),
+  );
   return {
     service,
     clock,
