@@ -3,7 +3,7 @@
  * returning the answer's body or throwing `ServiceError`, plus the event stream and session for SSE and WebSocket.
  * Requests are expected to be validated against the spec already (the generated HTTP layer does it).
  */
-import type { ConversationalAgentConfig, ProceduralAgentConfig, ServerErrorEvent } from '../generated/src/types.gen.js';
+import type { ServerErrorEvent } from '../generated/src/types.gen.js';
 import { parseAgentRef } from './agent-refs.js';
 import { toAgentVersion, toConversationalAgent, toProceduralAgent, toProceduralListItem } from './agent-views.js';
 import { AgentCatalog, type AgentInput, type AgentPatch } from './agents.js';
@@ -108,7 +108,7 @@ export class ReferenceService implements ServiceOperations {
         prefix: 'pa',
         label: 'procedural agent',
         collection: store.proceduralAgents,
-        normalize: (config: ProceduralAgentConfig) => withProceduralDefaults(config),
+        normalize: withProceduralDefaults,
         check: async () => undefined,
       },
       clock,
@@ -120,7 +120,7 @@ export class ReferenceService implements ServiceOperations {
         prefix: 'ca',
         label: 'conversational agent',
         collection: store.conversationalAgents,
-        normalize: (config: ConversationalAgentConfig) => withConversationalDefaults(config),
+        normalize: withConversationalDefaults,
         check: (org, version) => this.checkConversationalVersion(org, version),
       },
       clock,
