@@ -27,6 +27,8 @@ export interface CasiRoutesOptions<H, Auth = undefined> {
   readonly maxPayload?: number;
   /** Milliseconds between WebSocket pings; a socket that did not answer the last ping is terminated. Default 30 000. */
   readonly pingIntervalMs?: number;
+  /** Answer browsers of this origin (`'*'`: any) with CORS headers and preflight answers. Default: no CORS. */
+  readonly corsOrigin?: string;
 }
 
 /** `CasiRoutesOptions` with every default applied (handlers erased). */
@@ -41,6 +43,7 @@ export interface ResolvedOptions {
   readonly sseHeartbeatMs: number;
   readonly maxPayload: number;
   readonly pingIntervalMs: number;
+  readonly corsOrigin: string | undefined;
 }
 
 const MEBIBYTE = 1024 * 1024;
@@ -69,5 +72,6 @@ export function resolveOptions<H, Auth>(options: CasiRoutesOptions<H, Auth>): Re
     sseHeartbeatMs: options.sseHeartbeatMs ?? 15_000,
     maxPayload: options.maxPayload ?? MEBIBYTE,
     pingIntervalMs: options.pingIntervalMs ?? 30_000,
+    corsOrigin: options.corsOrigin,
   };
 }

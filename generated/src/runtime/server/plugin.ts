@@ -3,10 +3,11 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { admit } from './admission.js';
 import { createCloseables, type Track } from './closeables.js';
+import { applyCors, preflightHeaders } from './cors.js';
 import { toErrorAnswer } from './error-handler.js';
 import { HttpError } from './errors.js';
 import type { CasiRequest, HttpHandler, HttpResult, IncomingRequest, SseHandler } from './handlers.js';
-import { notFound } from './not-found.js';
+import { allowedMethods, notFound } from './not-found.js';
 import { type CasiRoutesOptions, type ResolvedOptions, resolveOptions } from './options.js';
 import { pathOf, toFastifyPath } from './path.js';
 import type { RawQuery } from './query.js';
@@ -31,7 +32,18 @@ export function casiRoutes<H, Auth = undefined>(app: FastifyInstance, options: C
     if (answer.internal) request.log.error({ err: error }, 'internal error while answering a request');
     return sendError(reply, answer.error);
   });
-  app.setNotFoundHandler((request, reply) => sendError(reply, answerNotFound(request.method, request.url)));
+  const allowedOn = allowedMethods(config.routes);
+  if (config.corsOrigin !== undefined) {
+    const origin = config.corsOrigin;
+    app.addHook('onRequest', async (request, reply) => applyCors(request.raw, reply.raw, origin));
+  }
+  app.setNotFoundHandler((request, reply) => {
+    const allowed = allowedOn(request.url);
+    if (config.corsOrigin !== undefined && request.method === 'OPTIONS' && allowed.length > 0) {
+      return reply.code(204).headers(preflightHeaders(allowed)).send();
+    }
+    return sendError(reply, answerNotFound(request.method, request.url));
+  });
   app.addHook('preClose', async () => closeAll());
   for (const route of config.routes) registerRoute(app, route, config, track);
   attachWebSockets(app, config, track);
