@@ -43,6 +43,11 @@ await yargs(hideBin(process.argv))
           default: false,
           describe: 'Write nothing; exit 1 and name the stale files if the output is out of date',
         },
+        watch: {
+          type: 'boolean',
+          default: false,
+          describe: 'Regenerate whenever a spec or a template changes (Ctrl-C to stop)',
+        },
       }),
     handler: (argv) => run(async () => (await import('./commands/generate.js')).runGenerate(argv)),
   })

@@ -1,6 +1,6 @@
 /** `casi generate`: runs the pipeline and writes `generated/`, or with `--check` reports what is stale. */
 import { relative } from 'node:path';
-import { formatDiagnostic } from '../diagnostics.js';
+import { formatDiagnostic, UsageError } from '../diagnostics.js';
 import { resolveOptions } from '../options.js';
 import { generate } from '../pipeline.js';
 import { diffOutput, writeOutput } from '../write.js';
@@ -10,11 +10,14 @@ export interface GenerateArgs {
   readonly asyncapi: string;
   readonly out: string;
   readonly check: boolean;
+  readonly watch?: boolean;
 }
 
 /** Returns the exit code: 0 done (or up to date), 1 stale output or spec errors. */
 export async function runGenerate(args: GenerateArgs): Promise<number> {
   const options = resolveOptions(args);
+  if (args.watch && args.check) throw new UsageError('--watch and --check do not go together');
+  if (args.watch) return (await import('./watch.js')).runWatch(options);
   const started = performance.now();
   const progress = (stage: string, ms: number) =>
     process.stderr.write(`casi: ${stage.padEnd(16)} ${ms.toFixed(0).padStart(5)} ms\n`);
