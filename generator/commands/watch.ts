@@ -20,8 +20,10 @@ async function regenerate(options: GenerateOptions): Promise<void> {
     const diff = await writeOutput(options.out, await emitAll(ir, options, onStage));
     const out = relative(process.cwd(), options.out) || '.';
     const changed = [...diff.changed, ...diff.missing, ...diff.stale].map((p) => `${out}/${p}`);
+    const listed =
+      changed.length > 6 ? `${changed.slice(0, 5).join(', ')} and ${changed.length - 5} more` : changed.join(', ');
     say(
-      `${changed.length ? `updated ${changed.join(', ')}` : 'no file changed'} in ${(performance.now() - started).toFixed(0)} ms (${timings.join(', ')})`,
+      `${changed.length ? `updated ${listed}` : 'no file changed'} in ${(performance.now() - started).toFixed(0)} ms (${timings.join(', ')})`,
     );
   } catch (error) {
     if (!(error instanceof InputError)) throw error;
