@@ -29,6 +29,8 @@ export interface ReferenceConfig {
   /** Seconds without a client event after which a started `chat_async` conversation ends. */
   readonly chatAsyncIdleSeconds: number;
   readonly webhook: WebhookConfig | null;
+  /** Browser origin allowed by CORS (`*`: any), or null for no CORS headers (`CASI_CORS_ORIGIN`). */
+  readonly corsOrigin: string | null;
 }
 
 /** The result of `loadConfig`: the configuration, and the development key when one was generated. */
@@ -84,6 +86,7 @@ export function loadConfig(env: Env): LoadedConfig {
     rateLimit: rateLimit(env),
     chatAsyncIdleSeconds: integer(env, 'CASI_CHAT_ASYNC_IDLE_SECONDS', CONFIG_DEFAULTS.chatAsyncIdleSeconds, 1),
     webhook: webhook(env),
+    corsOrigin: corsOrigin(env),
   };
   return { config, generatedKey };
 }
@@ -169,6 +172,26 @@ function webhook(env: Env): WebhookConfig | null {
   }
   if (secret === undefined) throw new ConfigError('CASI_WEBHOOK_SECRET', 'must be set when CASI_WEBHOOK_URL is');
   return { url: parsed.toString(), secret };
+}
+
+/** `CASI_CORS_ORIGIN`: `*` (the default: any origin, for browser clients in development), `off`, or one origin. */
+function corsOrigin(env: Env): string | null {
+  const value = text(env, 'CASI_CORS_ORIGIN') ?? '*';
+  if (value === '*') return value;
+  if (value === 'off') return null;
+  let parsed: URL | undefined;
+  try {
+    parsed = new URL(value);
+  } catch {
+    parsed = undefined;
+  }
+  if (parsed === undefined || !/^https?:$/.test(parsed.protocol) || parsed.origin !== value) {
+    throw new ConfigError(
+      'CASI_CORS_ORIGIN',
+      `must be *, off or an origin such as https://app.example.com, not ${JSON.stringify(value)}`,
+    );
+  }
+  return value;
 }
 
 /** A key shown in messages: its first 4 characters only. */

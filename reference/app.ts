@@ -1,0 +1,64 @@
+/** The reference server as a Fastify instance: the generated routes, wired to `ReferenceService` by `http/`. */
+import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import { registerRoutes } from '../generated/src/server.gen.js';
+import type { Principal } from './auth.js';
+import type { Clock } from './clock.js';
+import type { ReferenceConfig } from './config.js';
+import { authenticateCaller } from './http/auth.js';
+import { createHandlers } from './http/handlers.js';
+import { PendingSessions } from './http/pending-sessions.js';
+import { ReferenceService, type ReferenceServiceOptions } from './service.js';
+
+/** Largest accepted request body (and WebSocket message): 1 MiB. */
+export const BODY_LIMIT = 1024 * 1024;
+
+/** What `createApp` takes; only `config` is required. */
+export interface AppOptions {
+  /** The configuration (`loadConfig(process.env).config`); `port` and `host` are the caller's to use. */
+  readonly config: ReferenceConfig;
+  /** The service's clock (tests pass a `FakeClock` to fast-forward calls, tokens and retention). Default: wall clock. */
+  readonly clock?: Clock;
+  /** Check every answer and event against the spec; a bad one becomes a 500 and is logged (tests). Default false. */
+  readonly validateResponses?: boolean;
+  /** Fastify's `logger` option. Default: no logging. */
+  readonly logger?: FastifyServerOptions['logger'];
+  /** Milliseconds of silence before an SSE stream sends `: heartbeat`. Default 15 000. */
+  readonly sseHeartbeatMs?: number;
+  /** Storage, event bus, background-error reporter and fetch of the service. Default: in memory, `console.error`. */
+  readonly service?: Pick<ReferenceServiceOptions, 'store' | 'bus' | 'onError' | 'fetch'>;
+}
+
+/** A reference server, not yet listening: `app.listen(...)` starts it, `close()` stops it and the service. */
+export interface App {
+  readonly app: FastifyInstance;
+  readonly service: ReferenceService;
+  /** Closes open streams and sessions, the HTTP server and the service's timers (idempotent). */
+  close(): Promise<void>;
+}
+
+/** Builds the service and the Fastify instance with every route of the spec registered. */
+export function createApp(options: AppOptions): App {
+  const { config } = options;
+  const service = new ReferenceService({
+    ...options.service,
+    settings: config,
+    ...(options.clock === undefined ? {} : { clock: options.clock }),
+  });
+  const app = Fastify({ logger: options.logger ?? false, bodyLimit: BODY_LIMIT });
+  const sessions = new PendingSessions(service);
+  registerRoutes<Principal>(app, createHandlers(service, sessions), {
+    authenticate: async (request, route) => {
+      const principal = await authenticateCaller(service, request, route);
+      await sessions.prepare(request, route, principal);
+      return principal;
+    },
+    validateResponses: options.validateResponses ?? false,
+    bodyLimit: BODY_LIMIT,
+    maxPayload: BODY_LIMIT,
+    ...(config.corsOrigin === null ? {} : { corsOrigin: config.corsOrigin }),
+    ...(options.sseHeartbeatMs === undefined ? {} : { sseHeartbeatMs: options.sseHeartbeatMs }),
+  });
+  app.addHook('onClose', async () => service.close());
+  let closing: Promise<void> | undefined;
+  return { app, service, close: () => (closing ??= app.close()) };
+}

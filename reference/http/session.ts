@@ -1,0 +1,57 @@
+/**
+ * `GET /conversations/{conversation_id}/session` (WebSocket): every event as one JSON text frame, each incoming
+ * frame to the service in order, and the `server.error` it may produce back to this socket only. The socket stays
+ * open after `conversation.ended` (frames are then answered with `conversation_ended` errors).
+ */
+import type { FastifyBaseLogger } from 'fastify';
+import type { Handlers, SessionSocket } from '../../generated/src/server.gen.js';
+import type { Principal } from '../auth.js';
+import type { ReferenceService, Session } from '../service.js';
+import type { PendingSessions } from './pending-sessions.js';
+import { SessionOutbox } from './session-outbox.js';
+
+/** Frames received but not yet handled; a client that runs further ahead is closed with 1008. */
+export const MAX_PENDING_FRAMES = 64;
+
+/** The session handler; `pending` holds the sessions opened during the handshake. */
+export function sessionHandler(
+  service: Pick<ReferenceService, 'bus'>,
+  pending: PendingSessions,
+): Handlers<Principal>['openConversationSession'] {
+  return async (req, socket) => {
+    const session = pending.take(req.raw);
+    if (session === undefined) throw new Error('The session was not opened during the handshake.');
+    socket.onClose(() => session.events.close());
+    const conversationId = req.params.conversation_id;
+    const readLog = (afterId: string | undefined) => service.bus.read(conversationId, afterId);
+    const outbox = new SessionOutbox(socket, session.events, readLog, req.query.last_event_id);
+    receiveFrames(socket, session, outbox, req.log);
+    await outbox.pump();
+  };
+}
+
+/** Hands each frame to the session, one at a time and in order, and queues the `server.error` it returns. */
+function receiveFrames(socket: SessionSocket, session: Session, outbox: SessionOutbox, log: FastifyBaseLogger): void {
+  let pending = 0;
+  let chain = Promise.resolve();
+  socket.onMessage((text, binary) => {
+    if (socket.closed) return;
+    if (pending >= MAX_PENDING_FRAMES) {
+      socket.close(1008, `more than ${MAX_PENDING_FRAMES} frames awaiting an answer`);
+      return;
+    }
+    pending++;
+    chain = chain
+      .then(async () => {
+        const error = await session.handleFrame(text, binary);
+        if (error !== null) await outbox.sendError(error);
+      })
+      .catch((error: unknown) => {
+        log.error({ err: error }, 'WebSocket frame failed');
+        socket.close(1011, 'internal error');
+      })
+      .finally(() => {
+        pending--;
+      });
+  });
+}

@@ -1,0 +1,79 @@
+/**
+ * `casi serve` (and `npm start`): reads the configuration from the environment, starts the reference server,
+ * prints its address (and the development key), and runs until SIGINT or SIGTERM.
+ */
+import { createApp } from './app.js';
+import { ConfigError, type LoadedConfig, loadConfig } from './config.js';
+
+/** Flags of `casi serve`; they override `PORT` and `HOST`. */
+export interface ServeOptions {
+  readonly port?: number | undefined;
+  readonly host?: string | undefined;
+}
+
+/** Longest wait for a clean shutdown before the process exits anyway. */
+export const SHUTDOWN_GRACE_MS = 5_000;
+
+/**
+ * Runs the server until SIGINT or SIGTERM, then closes it and resolves to the exit code: 0 after a clean shutdown,
+ * 1 when the configuration is invalid or the address cannot be bound (with a message on standard error).
+ */
+export async function serve(options: ServeOptions = {}): Promise<number> {
+  const loaded = configure(options);
+  if (loaded === null) return 1;
+  const { config, generatedKey } = loaded;
+  const { app, close } = createApp({ config, logger: { level: 'warn' } });
+  let address: string;
+  try {
+    address = await app.listen({ port: config.port, host: config.host });
+  } catch (error) {
+    await close();
+    fail(`cannot listen on ${config.host}:${config.port}: ${error instanceof Error ? error.message : String(error)}`);
+    return 1;
+  }
+  process.stdout.write(`CASI reference server listening on ${address}\n`);
+  if (generatedKey !== null) {
+    process.stdout.write(`Development API key: ${generatedKey.key}\n`);
+    process.stdout.write('(CASI_API_KEYS is unset: a new key is generated at every start.)\n');
+  }
+  const signal = await shutdownSignal();
+  process.stdout.write(`Received ${signal}; shutting down.\n`);
+  const force = setTimeout(() => {
+    fail(`shutdown took longer than ${SHUTDOWN_GRACE_MS} ms; exiting.`);
+    process.exit(1);
+  }, SHUTDOWN_GRACE_MS);
+  force.unref();
+  await close();
+  clearTimeout(force);
+  return 0;
+}
+
+/** The configuration from the environment and the flags, or null after printing what is wrong. */
+function configure(options: ServeOptions): LoadedConfig | null {
+  const env = { ...process.env };
+  if (options.port !== undefined) env.PORT = String(options.port);
+  if (options.host !== undefined) env.HOST = options.host;
+  try {
+    return loadConfig(env);
+  } catch (error) {
+    if (!(error instanceof ConfigError)) throw error;
+    fail(error.message);
+    return null;
+  }
+}
+
+/** Resolves with the name of the first SIGINT or SIGTERM; a second one gets the default action. */
+function shutdownSignal(): Promise<NodeJS.Signals> {
+  return new Promise((resolve) => {
+    const signals: NodeJS.Signals[] = ['SIGINT', 'SIGTERM'];
+    const onSignal = (signal: NodeJS.Signals) => {
+      for (const name of signals) process.off(name, onSignal);
+      resolve(signal);
+    };
+    for (const name of signals) process.on(name, onSignal);
+  });
+}
+
+function fail(message: string): void {
+  process.stderr.write(`casi serve: ${message}\n`);
+}
