@@ -117,3 +117,14 @@ function within<T>(promise: Promise<T>, ms: number, sofar: readonly unknown[]): 
   });
   return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
 }
+
+/** The error `promise` rejects with, checked to be an instance of `type`; fails when it resolves. */
+export async function rejection<E>(promise: Promise<unknown>, type: abstract new (...args: never[]) => E): Promise<E> {
+  const outcome = await promise.then(
+    (value) => ({ value }),
+    (error: unknown) => ({ error }),
+  );
+  if (!('error' in outcome)) throw new Error(`expected a ${type.name}, got ${JSON.stringify(outcome.value)}`);
+  if (!(outcome.error instanceof type)) throw outcome.error;
+  return outcome.error;
+}

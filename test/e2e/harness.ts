@@ -77,3 +77,20 @@ export async function startServer(setup: ServerSetup = {}): Promise<Harness> {
     close: () => server.close(),
   };
 }
+
+/** An answer of `untyped(client).request`: openapi-fetch's `{ data, error, response }`. */
+export interface RawAnswer {
+  readonly data?: unknown;
+  readonly error?: unknown;
+  readonly response: Response;
+}
+
+/**
+ * The client's openapi-fetch instance without the spec's types (auth and version headers still added), for the
+ * requests the typed methods cannot make: unknown paths, wrong methods, bad headers and bodies.
+ */
+export function untyped(client: Client): {
+  request(method: string, path: string, init?: Record<string, unknown>): Promise<RawAnswer>;
+} {
+  return client.raw as never;
+}

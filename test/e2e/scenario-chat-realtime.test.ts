@@ -91,8 +91,8 @@ describe('chat_realtime scenario', () => {
       const tracker = new ToolCallTracker<ServerEvent>();
       for (const event of toolTurn) tracker.feed(event);
       const [call] = tracker.completed;
-      expect(call?.created.payload).toMatchObject({ name: TOOL, arguments: '{"query":"How is the weather today?"}' });
-      expect(call?.returned.payload.call_id).toBe(call?.created.payload.call_id);
+      expect(call?.created?.payload).toMatchObject({ name: TOOL, arguments: '{"query":"How is the weather today?"}' });
+      expect(call?.returned.payload.call_id).toBe(call?.created?.payload.call_id);
       expect(JSON.parse(call?.returned.payload.result ?? 'null')).toEqual({
         ok: true,
         echo: { query: 'How is the weather today?' },

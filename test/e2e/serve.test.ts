@@ -1,0 +1,110 @@
+/**
+ * `casi serve` as `npm start` runs it: a fresh process on port 0 prints its address and development key, answers
+ * the generated client, and exits 0 on SIGTERM; a bad configuration exits 1 naming the variable.
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createClient } from '../../generated/src/client.gen.js';
+
+const CLI = join(import.meta.dirname, '../../bin/casi.mjs');
+/** Longest wait for the process to start, answer or exit (it compiles TypeScript on the fly). */
+const PROCESS_MS = 20_000;
+
+const children: ChildProcess[] = [];
+
+afterEach(() => {
+  for (const child of children.splice(0))
+    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+});
+
+/** Starts `casi serve` with `args` and an environment without `CASI_*`, `PORT` or `HOST` (plus `env`). */
+function serve(args: string[], env: Record<string, string> = {}) {
+  const clean = Object.fromEntries(
+    Object.entries(process.env).filter(([name]) => !name.startsWith('CASI_') && name !== 'PORT' && name !== 'HOST'),
+  );
+  const child = spawn(process.execPath, [CLI, 'serve', ...args], {
+    env: { ...clean, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  children.push(child);
+  let stdout = '';
+  let stderr = '';
+  child.stdout?.on('data', (chunk: Buffer) => {
+    stdout += chunk.toString();
+  });
+  child.stderr?.on('data', (chunk: Buffer) => {
+    stderr += chunk.toString();
+  });
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  /** Resolves once stdout matches every pattern; rejects when the process exits first or time runs out. */
+  const printed = (patterns: RegExp[]) =>
+    new Promise<string>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`timed out; stdout: ${stdout} stderr: ${stderr}`)), PROCESS_MS);
+      const check = () => {
+        if (patterns.every((p) => p.test(stdout))) {
+          clearTimeout(timer);
+          resolve(stdout);
+        }
+      };
+      child.stdout?.on('data', check);
+      void exited.then((code) => {
+        clearTimeout(timer);
+        reject(new Error(`exited with ${code}; stdout: ${stdout} stderr: ${stderr}`));
+      });
+    });
+  return { child, exited, printed, output: () => ({ stdout, stderr }) };
+}
+
+/** The exit code, or a failure after `PROCESS_MS`. */
+async function within(exited: Promise<number | null>): Promise<number | null> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error('the process did not exit')), PROCESS_MS);
+  });
+  try {
+    return await Promise.race([exited, timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+describe('casi serve', () => {
+  it(
+    'prints the address and development key, answers the client, and exits 0 on SIGTERM',
+    async () => {
+      const server = serve(['--port', '0']);
+      const LISTENING = /CASI reference server listening on (http:\/\/127\.0\.0\.1:(\d+))\n/;
+      const KEY = /Development API key: (casi_dev_\w+)\n/;
+      const stdout = await server.printed([LISTENING, KEY]);
+      const [, baseUrl = '', port = ''] = LISTENING.exec(stdout) ?? [];
+      const [, apiKey = ''] = KEY.exec(stdout) ?? [];
+      expect(Number(port)).toBeGreaterThan(0);
+
+      const client = createClient({ baseUrl, apiKey, maxRetries: 0, timeoutMs: 10_000 });
+      expect(await client.conversations.list().firstPage()).toEqual({ data: [], cursor: null });
+      await expect(createClient({ baseUrl, maxRetries: 0 }).conversations.list().firstPage()).rejects.toMatchObject({
+        status: 401,
+      });
+
+      server.child.kill('SIGTERM');
+      expect(await within(server.exited)).toBe(0);
+      expect(server.output().stderr).toBe('');
+    },
+    PROCESS_MS * 2,
+  );
+
+  it.each([
+    [{ HOST: '0.0.0.0' }, /^casi serve: CASI_API_KEYS: must be set when HOST \(0\.0\.0\.0\) is not a loopback address/],
+    [{ CASI_TOKEN_TTL_SECONDS: 'soon' }, /^casi serve: CASI_TOKEN_TTL_SECONDS: must be an integer/],
+  ])(
+    'refuses %o with exit 1 and a message naming the variable',
+    async (env, message) => {
+      const server = serve(['--port', '0'], env);
+      expect(await within(server.exited)).toBe(1);
+      expect(server.output().stderr).toMatch(message);
+      expect(server.output().stdout).toBe('');
+    },
+    PROCESS_MS * 2,
+  );
+});
