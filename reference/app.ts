@@ -16,7 +16,7 @@ export const BODY_LIMIT = 1024 * 1024;
 export interface AppOptions {
   /** The configuration (`loadConfig(process.env).config`); `port` and `host` are the caller's to use. */
   readonly config: ReferenceConfig;
-  /** The service's clock (tests pass a `FakeClock` to fast-forward calls, tokens and retention). Default: wall clock. */
+  /** The service's clock (tests pass a `FakeClock` to fast-forward calls, tokens, retention). Default: wall clock. */
   readonly clock?: Clock;
   /** Check every answer and event against the spec; a bad one becomes a 500 and is logged (tests). Default false. */
   readonly validateResponses?: boolean;

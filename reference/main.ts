@@ -1,6 +1,7 @@
 /**
  * `casi serve` (and `npm start`): reads the configuration from the environment, starts the reference server,
- * prints its address (and the development key), and runs until SIGINT or SIGTERM.
+ * prints its address (and the development key) on standard output, logs warnings and errors as JSON lines on
+ * standard error, and runs until SIGINT or SIGTERM.
  */
 import { createApp } from './app.js';
 import { ConfigError, type LoadedConfig, loadConfig } from './config.js';
@@ -22,7 +23,7 @@ export async function serve(options: ServeOptions = {}): Promise<number> {
   const loaded = configure(options);
   if (loaded === null) return 1;
   const { config, generatedKey } = loaded;
-  const { app, close } = createApp({ config, logger: { level: 'warn' } });
+  const { app, close } = createApp({ config, logger: { level: 'warn', stream: process.stderr } });
   let address: string;
   try {
     address = await app.listen({ port: config.port, host: config.host });

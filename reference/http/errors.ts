@@ -1,4 +1,4 @@
-/** The HTTP layer's one error rule: a domain `ServiceError` becomes the runtime's `HttpError`; anything else is a 500. */
+/** The HTTP layer's one error rule: a domain `ServiceError` becomes the runtime's `HttpError`; the rest is a 500. */
 import { HttpError } from '../../generated/src/server.gen.js';
 import { ServiceError } from '../errors.js';
 

@@ -19,11 +19,11 @@ export class PendingSessions {
   constructor(private readonly service: Pick<ReferenceService, 'openSession'>) {}
 
   /**
-   * Opens the session of a handshake whose parameters are valid (invalid ones are left to the runtime's 400);
-   * throws `HttpError` when the service refuses. The session is closed if the connection drops before `take`.
+   * Opens the session of a WebSocket handshake whose parameters are valid (invalid ones are left to the runtime's
+   * 400); throws `HttpError` when the service refuses. The session is closed if the connection drops before `take`.
    */
   async prepare(request: IncomingRequest, route: RouteDefinition, principal: Principal): Promise<void> {
-    if (route.operationId !== SESSION_OPERATION) return;
+    if (route.operationId !== SESSION_OPERATION || !isUpgrade(request)) return;
     const { params, query } = route.validators;
     if (params?.(request.params) === false || query?.(request.query) === false) return;
     const conversationId = request.params.conversation_id ?? '';
@@ -39,4 +39,9 @@ export class PendingSessions {
     this.sessions.delete(raw);
     return session;
   }
+}
+
+/** A WebSocket handshake (a plain GET of the session path is answered 400 by the runtime, and opens nothing). */
+function isUpgrade(request: IncomingRequest): boolean {
+  return String(request.headers.upgrade).toLowerCase() === 'websocket';
 }

@@ -192,6 +192,12 @@ describe('the HTTP error model', () => {
     expect(wrongMethod.error).toMatchObject({ code: 'method_not_allowed' });
   });
 
+  it('answers 400 to a plain GET of the session endpoint', async () => {
+    const plain = await untyped(h.writer).request('get', `/conversations/${chat.id}/session`);
+    expect(plain.response.status).toBe(400);
+    expect(plain.error).toMatchObject({ code: 'invalid_request', data: [{ in: 'header', pointer: '/upgrade' }] });
+  });
+
   it('answers 400 malformed_json, 400 invalid_request with pointers, and 413 over 1 MiB', async () => {
     const malformed = await untyped(h.writer).request('post', '/conversational_agents', {
       body: {},

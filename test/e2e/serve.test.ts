@@ -1,11 +1,13 @@
 /**
  * `casi serve` as `npm start` runs it: a fresh process on port 0 prints its address and development key, answers
- * the generated client, and exits 0 on SIGTERM; a bad configuration exits 1 naming the variable.
+ * the generated client, and exits 0 on SIGTERM even with a stream and a session open; a bad configuration exits 1
+ * naming the variable.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createClient } from '../../generated/src/client.gen.js';
+import { agentConfig } from './fixtures.js';
 
 const CLI = join(import.meta.dirname, '../../bin/casi.mjs');
 /** Longest wait for the process to start, answer or exit (it compiles TypeScript on the fly). */
@@ -87,8 +89,31 @@ describe('casi serve', () => {
         status: 401,
       });
 
-      server.child.kill('SIGTERM');
-      expect(await within(server.exited)).toBe(0);
+      // Open connections (an SSE stream and a WebSocket session) do not hold the shutdown back.
+      const agent = await client.conversationalAgents.create({
+        name: 'Ava',
+        description: '',
+        config: agentConfig(),
+        postprocess_agents: [],
+      });
+      const conversation = await client.conversations.create({
+        agent_id: agent.id,
+        channel: { type: 'chat_realtime' },
+      });
+      const session = client.conversations.session(conversation.id, { maxReconnects: 0 });
+      const stream = client.conversations.events(conversation.id, { maxReconnects: 0 });
+      try {
+        await session.ready;
+        // The first event arrived and the stream stays open: the iterator is left suspended, not returned.
+        const first = await stream[Symbol.asyncIterator]().next();
+        expect(first.value).toMatchObject({ payload: { type: 'conversation.setup' } });
+        server.child.kill('SIGTERM');
+        expect(await within(server.exited)).toBe(0);
+      } finally {
+        session.close();
+        stream.close();
+      }
+      expect(server.output().stdout).toMatch(/Received SIGTERM; shutting down\.\n$/);
       expect(server.output().stderr).toBe('');
     },
     PROCESS_MS * 2,
