@@ -234,6 +234,33 @@ describe('the HTTP error model', () => {
   });
 });
 
+describe('CORS for one origin', () => {
+  const ORIGIN = 'https://app.example.test';
+  let cors: Harness;
+  beforeAll(async () => {
+    cors = await startServer({ env: { CASI_CORS_ORIGIN: ORIGIN } });
+  });
+  afterAll(async () => {
+    await cors.close();
+  });
+
+  it('allows that origin only, and answers its preflight from the route table', async () => {
+    const allowed = await untyped(cors.writer).request('get', '/conversations', { headers: { Origin: ORIGIN } });
+    expect(allowed.response.headers.get('access-control-allow-origin')).toBe(ORIGIN);
+    const other = await untyped(cors.writer).request('get', '/conversations', {
+      headers: { Origin: 'https://evil.example.test' },
+    });
+    expect(other.response.status).toBe(200);
+    expect(other.response.headers.get('access-control-allow-origin')).toBeNull();
+    const preflight = await untyped(cors.client()).request('options', '/conversations', {
+      headers: { Origin: ORIGIN, 'Access-Control-Request-Method': 'POST' },
+      parseAs: 'text',
+    });
+    expect(preflight.response.status).toBe(204);
+    expect(preflight.response.headers.get('access-control-allow-methods')).toBe('GET, POST');
+  });
+});
+
 describe('rate limit', () => {
   let limited: Harness;
   beforeAll(async () => {

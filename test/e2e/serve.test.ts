@@ -122,6 +122,7 @@ describe('casi serve', () => {
   it.each([
     [{ HOST: '0.0.0.0' }, /^casi serve: CASI_API_KEYS: must be set when HOST \(0\.0\.0\.0\) is not a loopback address/],
     [{ CASI_TOKEN_TTL_SECONDS: 'soon' }, /^casi serve: CASI_TOKEN_TTL_SECONDS: must be an integer/],
+    [{ CASI_CORS_ORIGIN: 'app.example.com' }, /^casi serve: CASI_CORS_ORIGIN: must be \*, off or an origin/],
   ])(
     'refuses %o with exit 1 and a message naming the variable',
     async (env, message) => {
