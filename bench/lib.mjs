@@ -11,7 +11,11 @@ const RESULTS = resolve(ROOT, 'bench/RESULTS.md');
 export function timeProcess(command, { runs = 5, cwd = ROOT } = {}) {
   const once = () => {
     const start = performance.now();
-    const result = spawnSync(command[0], command.slice(1), { cwd, stdio: ['ignore', 'ignore', 'pipe'], encoding: 'utf8' });
+    const result = spawnSync(command[0], command.slice(1), {
+      cwd,
+      stdio: ['ignore', 'ignore', 'pipe'],
+      encoding: 'utf8',
+    });
     const ms = performance.now() - start;
     if (result.status !== 0) throw new Error(`${command.join(' ')} failed (${result.status}): ${result.stderr}`);
     return ms;
@@ -43,7 +47,8 @@ export function writeSection(id, { title, note, rows, command, goal }) {
   try {
     text = readFileSync(RESULTS, 'utf8');
   } catch {
-    text = '# Benchmark results\n\nEach section is written by `npm run bench` (or the command it shows); ratios compare tools measured in the same run on the same machine.\n';
+    text =
+      '# Benchmark results\n\nEach section is written by `npm run bench` (or the command it shows); ratios compare tools measured in the same run on the same machine.\n';
   }
   const machine = `${cpus().length} cores, Node ${process.version}`;
   const body = [
@@ -62,4 +67,167 @@ export function writeSection(id, { title, note, rows, command, goal }) {
   const pattern = new RegExp(`<!-- bench:${id} -->[\\s\\S]*?<!-- /bench:${id} -->`);
   text = pattern.test(text) ? text.replace(pattern, body) : `${text.trimEnd()}\n\n${body}\n`;
   writeFileSync(RESULTS, text);
+}
+
+/** Lets this process import the repository's TypeScript (generator, generated package, reference) through tsx. */
+export async function registerTypeScript() {
+  const { register } = await import('tsx/esm/api');
+  register();
+}
+
+/** A RESULTS.md row: `tool`, the median and range of `sample` in `unit`, and the ratio `ratio` (a number). */
+export function resultRow(tool, sample, unit, ratio) {
+  const s = stats(sample);
+  return {
+    tool,
+    median: fmt(s.median, unit),
+    range: `${fmt(s.min, unit)} – ${fmt(s.max, unit)}`,
+    ratio: `${ratio.toFixed(2)}×`,
+  };
+}
+
+/**
+ * Calls `fn(i)` with i = 0, 1, 2… for about `ms` milliseconds (at most `maxCalls` calls, checked every `batch`
+ * calls) after `warmupMs` of warm-up; returns calls per second.
+ */
+export function opsPerSecond(fn, { ms = 250, warmupMs = 50, batch = 256, maxCalls = 50_000_000 } = {}) {
+  const run = (budget) => {
+    let calls = 0;
+    const start = performance.now();
+    let elapsed = 0;
+    while (elapsed < budget && calls < maxCalls) {
+      for (let k = 0; k < batch; k++) fn(calls + k);
+      calls += batch;
+      elapsed = performance.now() - start;
+    }
+    return (calls / elapsed) * 1000;
+  };
+  run(warmupMs);
+  return run(ms);
+}
+
+/** Like `opsPerSecond` for an async `fn`: awaits each call, one at a time; returns calls per second. */
+export async function opsPerSecondAsync(fn, { ms = 250, warmupMs = 50, maxCalls = 10_000_000 } = {}) {
+  const run = async (budget) => {
+    let calls = 0;
+    const start = performance.now();
+    let elapsed = 0;
+    while (elapsed < budget && calls < maxCalls) {
+      await fn(calls++);
+      elapsed = performance.now() - start;
+    }
+    return (calls / elapsed) * 1000;
+  };
+  await run(warmupMs);
+  return run(ms);
+}
+
+/**
+ * Measures each of `contenders` (`{ name, fn }`) `rounds` times with `measure` (`opsPerSecond`, or
+ * `opsPerSecondAsync` for async functions), round-robin so that machine noise falls on all of them alike;
+ * resolves to `{ name: samples[] }` in calls per second.
+ */
+export async function compareOps(contenders, { rounds = 7, ms = 250, measure = opsPerSecond } = {}) {
+  const samples = Object.fromEntries(contenders.map((c) => [c.name, []]));
+  for (let round = 0; round < rounds; round++) {
+    for (const { name, fn } of contenders) samples[name].push(await measure(fn, { ms }));
+  }
+  return samples;
+}
+
+/**
+ * Runs `node <args>` `runs` times, each in a fresh process (after one warm-up run unless `warmup` is false), and
+ * returns the JSON object each printed as its last stdout line.
+ */
+export function nodeJsonRuns(args, { runs = 7, warmup = true, cwd = ROOT, timeoutMs = 60_000 } = {}) {
+  const once = () => {
+    const result = spawnSync(process.execPath, args, { cwd, encoding: 'utf8', timeout: timeoutMs });
+    if (result.status !== 0) throw new Error(`node ${args.join(' ')} failed (${result.status}): ${result.stderr}`);
+    const lines = result.stdout.trim().split('\n');
+    return JSON.parse(lines[lines.length - 1]);
+  };
+  if (warmup) once();
+  return Array.from({ length: runs }, once);
+}
+
+/**
+ * Bundles `entry` (TypeScript allowed) with esbuild into one ESM file under a fresh temporary folder and returns
+ * its path: how the benchmarks load generated code as a compiled package would run it (tsx's on-the-fly transform
+ * adds `__name` wrappers that slow hot functions down). Packages named in `stubs` become empty modules (for code
+ * paths the entry never takes).
+ */
+export async function bundleForNode(entry, { external = [], stubs = [] } = {}) {
+  const { build } = await import('esbuild');
+  const { mkdtempSync } = await import('node:fs');
+  const { tmpdir } = await import('node:os');
+  const outfile = resolve(mkdtempSync(resolve(tmpdir(), 'casi-bench-')), 'bundle.mjs');
+  await build({
+    entryPoints: [resolve(ROOT, entry)],
+    outfile,
+    bundle: true,
+    format: 'esm',
+    platform: 'node',
+    target: 'node20',
+    external,
+    logLevel: 'error',
+    plugins: [
+      {
+        name: 'stubs',
+        setup(b) {
+          if (stubs.length === 0) return;
+          b.onResolve({ filter: /.*/ }, (args) =>
+            stubs.includes(args.path) ? { path: args.path, namespace: 'stub' } : undefined,
+          );
+          b.onLoad({ filter: /.*/, namespace: 'stub' }, () => ({ contents: 'module.exports = {};', loader: 'js' }));
+        },
+      },
+    ],
+  });
+  return outfile;
+}
+
+/**
+ * Starts `node <script> <args>` as a child process that prints one JSON line (e.g. `{"port":1234}`) once ready;
+ * resolves to `{ ready, child, close }`. Fails after `timeoutMs`, or when the child exits first.
+ */
+export async function startChild(script, args = [], { env = {}, timeoutMs = 60_000, nodeArgs = [] } = {}) {
+  const { spawn } = await import('node:child_process');
+  const child = spawn(process.execPath, [...nodeArgs, resolve(ROOT, script), ...args], {
+    cwd: ROOT,
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  const close = () =>
+    new Promise((done) => {
+      if (child.exitCode !== null || child.signalCode !== null) return done();
+      child.once('exit', () => done());
+      child.kill('SIGTERM');
+    });
+  const ready = await new Promise((done, fail) => {
+    let buffered = '';
+    const timer = setTimeout(() => fail(new Error(`${script} was not ready within ${timeoutMs} ms`)), timeoutMs);
+    const onData = (chunk) => {
+      buffered += chunk;
+      const newline = buffered.indexOf('\n');
+      if (newline < 0) return;
+      clearTimeout(timer);
+      child.stdout.off('data', onData);
+      child.stdout.resume();
+      try {
+        done(JSON.parse(buffered.slice(0, newline)));
+      } catch (error) {
+        fail(error);
+      }
+    };
+    child.stdout.setEncoding('utf8');
+    child.stdout.on('data', onData);
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      fail(new Error(`${script} exited (${code}) before it was ready`));
+    });
+  }).catch(async (error) => {
+    await close();
+    throw error;
+  });
+  return { ready, child, close };
 }
