@@ -51,8 +51,13 @@ export async function serve(options: ServeOptions = {}): Promise<number> {
 
 /** The configuration from the environment and the flags, or null after printing what is wrong. */
 function configure(options: ServeOptions): LoadedConfig | null {
+  const { port } = options;
+  if (port !== undefined && !(Number.isSafeInteger(port) && port >= 0 && port <= 65_535)) {
+    fail('--port: must be an integer from 0 to 65535');
+    return null;
+  }
   const env = { ...process.env };
-  if (options.port !== undefined) env.PORT = String(options.port);
+  if (port !== undefined) env.PORT = String(port);
   if (options.host !== undefined) env.HOST = options.host;
   try {
     return loadConfig(env);

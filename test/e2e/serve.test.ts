@@ -119,14 +119,27 @@ describe('casi serve', () => {
     PROCESS_MS * 2,
   );
 
-  it.each([
-    [{ HOST: '0.0.0.0' }, /^casi serve: CASI_API_KEYS: must be set when HOST \(0\.0\.0\.0\) is not a loopback address/],
-    [{ CASI_TOKEN_TTL_SECONDS: 'soon' }, /^casi serve: CASI_TOKEN_TTL_SECONDS: must be an integer/],
-    [{ CASI_CORS_ORIGIN: 'app.example.com' }, /^casi serve: CASI_CORS_ORIGIN: must be \*, off or an origin/],
+  it.each<{ name: string; env: Record<string, string>; args?: string[]; message: RegExp }>([
+    { name: '--port 70000', env: {}, args: ['--port', '70000'], message: /^casi serve: --port: must be an integer/ },
+    {
+      name: 'HOST=0.0.0.0 without keys',
+      env: { HOST: '0.0.0.0' },
+      message: /^casi serve: CASI_API_KEYS: must be set when HOST \(0\.0\.0\.0\) is not a loopback address/,
+    },
+    {
+      name: 'CASI_TOKEN_TTL_SECONDS=soon',
+      env: { CASI_TOKEN_TTL_SECONDS: 'soon' },
+      message: /^casi serve: CASI_TOKEN_TTL_SECONDS: must be an integer/,
+    },
+    {
+      name: 'CASI_CORS_ORIGIN=app.example.com',
+      env: { CASI_CORS_ORIGIN: 'app.example.com' },
+      message: /^casi serve: CASI_CORS_ORIGIN: must be \*, off or an origin/,
+    },
   ])(
-    'refuses %o with exit 1 and a message naming the variable',
-    async (env, message) => {
-      const server = serve(['--port', '0'], env);
+    'refuses $name with exit 1 and a message naming the variable or flag',
+    async ({ env, args = ['--port', '0'], message }) => {
+      const server = serve(args, env);
       expect(await within(server.exited)).toBe(1);
       expect(server.output().stderr).toMatch(message);
       expect(server.output().stdout).toBe('');
