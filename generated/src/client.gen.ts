@@ -2,7 +2,7 @@
 import { ApiError, createCore, openSession, paginate, streamEvents } from './runtime/client/index.js';
 import type { CallOptions, CoreOptions, EventStream, Paginated, Session, SessionCallOptions, StreamCallOptions } from './runtime/client/index.js';
 import type * as types from './types.gen.js';
-import * as validators from './validators.gen.js';
+import * as validators from './validators.events.gen.js';
 export * from './runtime/client/index.js';
 /** The `Service-Version` this client speaks. */
 export const SERVICE_VERSION = '2025-06-19';

@@ -44,7 +44,11 @@ export function emitClient(ir: Ir): EmittedFile[] {
       namespaceImport: TYPES,
       isTypeOnly: true,
     },
-    { kind: StructureKind.ImportDeclaration, moduleSpecifier: './validators.gen.js', namespaceImport: 'validators' },
+    {
+      kind: StructureKind.ImportDeclaration,
+      moduleSpecifier: './validators.events.gen.js',
+      namespaceImport: 'validators',
+    },
     { kind: StructureKind.ExportDeclaration, moduleSpecifier: RUNTIME },
     {
       kind: StructureKind.VariableStatement,

@@ -1,7 +1,6 @@
 /**
- * Emits the precompiled validators: ajv standalone code bundled into one ESM module with no `require` and no
- * `new Function` (`validators.raw.gen.ts`), and `validators.gen.ts`, one typed `Validator` per component schema
- * and per message.
+ * Emits the precompiled validators: ajv standalone code bundled into ESM modules with no `require` and no
+ * `new Function` (`*.raw.gen.ts`), each wrapped by a typed module with one `Validator` per schema and message.
  */
 import standaloneCodeModule from 'ajv/dist/standalone/index.js';
 import { buildSync } from 'esbuild';
@@ -18,13 +17,35 @@ export function validatorName(name: string): string {
   return `validate${name}`;
 }
 
-/** Builds the three validator files. */
+/** The envelopes the client validates; they also get a module of their own, small enough for browser bundles. */
+const EVENT_ENVELOPES = ['ServerEvent', 'ClientEvent'];
+
+/**
+ * Builds the validator modules: `validators` (every schema, message and request part, and the registry) and
+ * `validators.events` (the two event envelopes only, which the client imports).
+ */
 export function emitValidators(ir: Ir): EmittedFile[] {
   const entries = validatableSchemas(ir, { requests: true });
   const ajv = createAjv(ir, { standalone: true });
+  const events = entries.filter((e) => EVENT_ENVELOPES.includes(e.name));
+  return [
+    ...validatorModule(ajv, 'validators', entries, true),
+    ...validatorModule(ajv, 'validators.events', events, false),
+  ];
+}
+
+type Entries = ReturnType<typeof validatableSchemas>;
+
+/** One module pair: `<base>.raw.gen.ts` (ajv standalone code of just `entries`, bundled) and its typed `<base>.gen.ts`. */
+function validatorModule(
+  ajv: ReturnType<typeof createAjv>,
+  base: string,
+  entries: Entries,
+  registry: boolean,
+): EmittedFile[] {
   const esm = standaloneCode(ajv, Object.fromEntries(entries.map((e) => [validatorName(e.name), schemaId(e.name)])));
   const bundled = buildSync({
-    stdin: { contents: esm, resolveDir: process.cwd(), loader: 'js', sourcefile: 'validators.raw.gen.ts' },
+    stdin: { contents: esm, resolveDir: process.cwd(), loader: 'js', sourcefile: `${base}.raw.gen.ts` },
     bundle: true,
     format: 'esm',
     platform: 'neutral',
@@ -32,20 +53,23 @@ export function emitValidators(ir: Ir): EmittedFile[] {
     legalComments: 'none',
     write: false,
   });
-  const code = bundled.outputFiles[0]?.text ?? '';
   return [
     // Plain ajv output: type-checking it would add nothing, and `fromAjv` gives it its types.
-    withHeader('src/validators.raw.gen.ts', `// @ts-nocheck\n${code}`),
-    emitTypeScript(createProject(), 'src/validators.gen.ts', validatorStatements(entries)),
+    withHeader(`src/${base}.raw.gen.ts`, `// @ts-nocheck\n${bundled.outputFiles[0]?.text ?? ''}`),
+    emitTypeScript(
+      createProject(),
+      `src/${base}.gen.ts`,
+      validatorStatements(`./${base}.raw.gen.js`, entries, registry),
+    ),
   ];
 }
 
 /** The typed validators module: one `Validator` per entry, and the registry. */
-function validatorStatements(entries: ReturnType<typeof validatableSchemas>): StatementStructures[] {
+function validatorStatements(rawModule: string, entries: Entries, registry: boolean): StatementStructures[] {
   const file: StatementStructures[] = [];
   file.push({
     kind: StructureKind.ImportDeclaration,
-    moduleSpecifier: './validators.raw.gen.js',
+    moduleSpecifier: rawModule,
     namespaceImport: 'raw',
   });
   file.push({
@@ -81,6 +105,7 @@ function validatorStatements(entries: ReturnType<typeof validatableSchemas>): St
       ],
     });
   }
+  if (!registry) return file;
   file.push({
     kind: StructureKind.VariableStatement,
     isExported: true,
