@@ -1,0 +1,90 @@
+/**
+ * The checks every answer goes through, whatever was sent (as Schemathesis names them): no 5xx, a declared status,
+ * a declared content type, and a body — or every SSE event and WebSocket frame — valid against its schema.
+ */
+import type { IrOperation } from '../../generator/ir/model.js';
+import type { Report } from './report.js';
+import type { ConformanceSpec } from './spec.js';
+import type { WireResponse } from './wire.js';
+
+/** Names of the response checks, in table order. */
+export const RESPONSE_CHECKS = [
+  'not_a_server_error',
+  'status_code_conformance',
+  'content_type_conformance',
+  'response_schema_conformance',
+] as const;
+
+/** Runs the four response checks on `response` to a request of `op`, recording each in `report`. */
+export function checkResponse(
+  spec: ConformanceSpec,
+  report: Report,
+  op: IrOperation,
+  response: WireResponse,
+  context: string,
+): void {
+  const where = `${context} → ${response.status}`;
+  report.record(
+    'not_a_server_error',
+    op.id,
+    response.status >= 500 ? `${where}: ${response.text.slice(0, 300)}` : undefined,
+  );
+  const declared = spec.response(op, response.status);
+  report.record('status_code_conformance', op.id, declared ? undefined : `${where}: status not declared`);
+  if (!declared) return;
+  const expectedType = declared.contentType ?? '';
+  const hasBody = response.text !== '' || (op.transport === 'sse' && response.events.length > 0);
+  const typeProblem =
+    response.malformedEvents.length > 0
+      ? `${where}: a frame or SSE message is not JSON: ${response.malformedEvents[0]?.slice(0, 200)}`
+      : expectedType === ''
+        ? hasBody
+          ? `${where}: no content is declared, got ${response.contentType || 'a body'}`
+          : undefined
+        : response.contentType === expectedType
+          ? undefined
+          : `${where}: content type ${response.contentType || '(none)'}, declared ${expectedType}`;
+  report.record('content_type_conformance', op.id, typeProblem);
+  report.record('response_schema_conformance', op.id, schemaProblem(spec, op, response, declared.schema, where));
+}
+
+/** The first schema problem of the body, or of any event of a stream or session; undefined when all is valid. */
+function schemaProblem(
+  spec: ConformanceSpec,
+  op: IrOperation,
+  response: WireResponse,
+  schema: unknown,
+  where: string,
+): string | undefined {
+  if (op.transport !== 'http' && response.status < 300) {
+    for (const event of response.events) {
+      const problem = eventProblem(spec, event);
+      if (problem) return `${where}: ${problem}`;
+    }
+    return undefined;
+  }
+  if (schema === undefined) return undefined;
+  const declared = spec.response(op, response.status);
+  const validate = declared ? spec.responseValidator(declared) : undefined;
+  if (!validate) return undefined;
+  if (response.json === undefined) return `${where}: the body is not JSON: ${response.text.slice(0, 200)}`;
+  if (validate(response.json)) return undefined;
+  const issues = 'errors' in validate ? JSON.stringify(validate.errors) : '';
+  return `${where}: body ${JSON.stringify(response.json).slice(0, 300)} is invalid ${issues}`;
+}
+
+/**
+ * Problems of one server event: the envelope (`ServerEvent`) and the AsyncAPI message of its `payload.type`
+ * (e.g. `AgentMessageDeltaEvent`), both with the generated validators.
+ */
+export function eventProblem(spec: ConformanceSpec, event: unknown): string | undefined {
+  const envelope = spec.validator('ServerEvent');
+  if (envelope && !envelope(event))
+    return `event ${JSON.stringify(event).slice(0, 200)} is not a ServerEvent: ${JSON.stringify(envelope.errors)}`;
+  const type = (event as { payload?: { type?: unknown } }).payload?.type;
+  const message = spec.ir.events.find((e) => e.direction === 'server' && e.type === type);
+  if (!message) return `event type ${String(type)} is not an AsyncAPI message`;
+  const validate = spec.validator(message.name);
+  if (validate && !validate(event)) return `event is not a ${message.name}: ${JSON.stringify(validate.errors)}`;
+  return undefined;
+}

@@ -1,0 +1,204 @@
+/**
+ * One request on the wire, as the checks see it: plain HTTP (fetch), an SSE stream read until it ends or goes quiet,
+ * or a WebSocket handshake whose frames are read the same way. No client library shapes what is sent.
+ */
+import { createParser } from 'eventsource-parser';
+import WebSocket from 'ws';
+
+/** A request with the path already expanded; `body` is the raw text sent (malformed JSON included). */
+export interface WireRequest {
+  readonly method: string;
+  readonly path: string;
+  readonly query?: Readonly<Record<string, string>>;
+  readonly headers?: Readonly<Record<string, string>>;
+  readonly body?: string;
+  /** Open a WebSocket instead of sending an HTTP request. */
+  readonly websocket?: boolean;
+}
+
+/** What came back. `events` holds the parsed `data` of SSE messages or the text frames of a socket. */
+export interface WireResponse {
+  readonly status: number;
+  readonly headers: Readonly<Record<string, string>>;
+  /** The media type without parameters, lower case; '' when absent. */
+  readonly contentType: string;
+  readonly text: string;
+  /** The body parsed as JSON, or undefined when it is empty or not JSON. */
+  readonly json: unknown;
+  readonly events: readonly unknown[];
+  /** Frames or SSE data that were not JSON. */
+  readonly malformedEvents: readonly string[];
+}
+
+/** Limits of reading a stream or a socket that stays open. */
+export interface ReadLimits {
+  /** Stop after this long without a byte or frame. Default 60 ms. */
+  readonly idleMs?: number;
+  /** Stop after this long in any case. Default 3000 ms. */
+  readonly maxMs?: number;
+}
+
+/** `/a/{id}` with `{id: 'x y'}` → `/a/x%20y`. */
+export function expandPath(template: string, params: Readonly<Record<string, string>>): string {
+  return template.replace(/\{([^}]+)\}/g, (_, name: string) => {
+    const value = params[name];
+    if (value === undefined) throw new Error(`no value for path parameter ${name} of ${template}`);
+    return encodeURIComponent(value);
+  });
+}
+
+/** The absolute URL of `request` on `baseUrl`. */
+export function urlOf(baseUrl: string, request: WireRequest): URL {
+  const url = new URL(request.path.replace(/^\//, ''), baseUrl.endsWith('/') ? baseUrl : `${baseUrl}/`);
+  for (const [name, value] of Object.entries(request.query ?? {})) url.searchParams.append(name, value);
+  return url;
+}
+
+/** Sends `request` and reads the answer (a stream or a socket until it ends, goes quiet or `maxMs` passes). */
+export function send(baseUrl: string, request: WireRequest, limits: ReadLimits = {}): Promise<WireResponse> {
+  return request.websocket ? openSocket(baseUrl, request, limits) : sendHttp(baseUrl, request, limits);
+}
+
+async function sendHttp(baseUrl: string, request: WireRequest, limits: ReadLimits): Promise<WireResponse> {
+  const controller = new AbortController();
+  const response = await fetch(urlOf(baseUrl, request), {
+    method: request.method,
+    headers: request.headers ?? {},
+    ...(request.body === undefined ? {} : { body: request.body }),
+    signal: controller.signal,
+  });
+  const headers = Object.fromEntries(response.headers);
+  const contentType = mediaType(headers['content-type']);
+  if (contentType !== 'text/event-stream') {
+    const text = await response.text();
+    return {
+      status: response.status,
+      headers,
+      contentType,
+      text,
+      json: parseJson(text),
+      events: [],
+      malformedEvents: [],
+    };
+  }
+  const events: unknown[] = [];
+  const malformedEvents: string[] = [];
+  const parser = createParser({
+    onEvent: (message) => {
+      const value = parseJson(message.data);
+      if (value === undefined) malformedEvents.push(message.data);
+      else events.push(value);
+    },
+  });
+  const text = await readUntilQuiet(response, limits, controller, (chunk) => parser.feed(chunk));
+  return { status: response.status, headers, contentType, text, json: undefined, events, malformedEvents };
+}
+
+/** Reads a streamed body until it ends, is quiet for `idleMs`, or `maxMs` passes; then aborts the request. */
+async function readUntilQuiet(
+  response: Response,
+  limits: ReadLimits,
+  controller: AbortController,
+  onText: (chunk: string) => void,
+): Promise<string> {
+  const reader = response.body?.getReader();
+  if (!reader) return '';
+  const decoder = new TextDecoder();
+  const deadline = Date.now() + (limits.maxMs ?? 3000);
+  let text = '';
+  try {
+    for (;;) {
+      const wait = Math.min(limits.idleMs ?? 60, deadline - Date.now());
+      if (wait <= 0) break;
+      const next = await Promise.race([reader.read(), delay(wait).then(() => 'quiet' as const)]);
+      if (next === 'quiet' || next.done) break;
+      const chunk = decoder.decode(next.value, { stream: true });
+      text += chunk;
+      onText(chunk);
+    }
+  } finally {
+    controller.abort();
+    await reader.cancel().catch(() => undefined);
+  }
+  return text;
+}
+
+function openSocket(baseUrl: string, request: WireRequest, limits: ReadLimits): Promise<WireResponse> {
+  const url = urlOf(baseUrl, request);
+  url.protocol = url.protocol === 'https:' ? 'wss:' : 'ws:';
+  return new Promise((resolve, reject) => {
+    const socket = new WebSocket(url, { headers: { ...request.headers } });
+    const events: unknown[] = [];
+    const malformedEvents: string[] = [];
+    let timer: NodeJS.Timeout | undefined;
+    const hardStop = setTimeout(() => finish(), limits.maxMs ?? 3000);
+    const finish = () => {
+      clearTimeout(timer);
+      clearTimeout(hardStop);
+      socket.terminate();
+      resolve({ status: 101, headers: {}, contentType: '', text: '', json: undefined, events, malformedEvents });
+    };
+    const quietAfter = () => {
+      clearTimeout(timer);
+      timer = setTimeout(finish, limits.idleMs ?? 60);
+    };
+    socket.on('open', quietAfter);
+    socket.on('message', (data, binary) => {
+      const text = binary ? '' : data.toString();
+      const value = parseJson(text);
+      if (value === undefined) malformedEvents.push(text);
+      else events.push(value);
+      quietAfter();
+    });
+    socket.on('unexpected-response', (_request, response) => {
+      clearTimeout(hardStop);
+      let text = '';
+      response.setEncoding('utf8');
+      response.on('data', (chunk: string) => {
+        text += chunk;
+      });
+      response.on('end', () => {
+        const headers = Object.fromEntries(
+          Object.entries(response.headers).map(([k, v]) => [k, Array.isArray(v) ? v.join(', ') : (v ?? '')]),
+        );
+        const contentType = mediaType(headers['content-type']);
+        resolve({
+          status: response.statusCode ?? 0,
+          headers,
+          contentType,
+          text,
+          json: parseJson(text),
+          events,
+          malformedEvents,
+        });
+        socket.terminate();
+      });
+    });
+    socket.on('error', (error) => {
+      clearTimeout(hardStop);
+      clearTimeout(timer);
+      if (socket.readyState !== WebSocket.CLOSED) socket.terminate();
+      reject(error);
+    });
+  });
+}
+
+/** `application/json; charset=utf-8` → `application/json`. */
+export function mediaType(header: string | undefined): string {
+  return (header ?? '').split(';')[0]?.trim().toLowerCase() ?? '';
+}
+
+/** JSON.parse that answers undefined instead of throwing (and for the empty text). */
+export function parseJson(text: string): unknown {
+  if (text.trim() === '') return undefined;
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Resolves after `ms`. */
+export function delay(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
