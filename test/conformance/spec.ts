@@ -12,6 +12,9 @@ export const SPEC_FILES = {
   asyncapi: fileURLToPath(new URL('../../spec/asyncapi.yaml', import.meta.url)),
 } as const;
 
+/** The component schema of the API version (the `Service-Version` header and `service_version` query parameter). */
+export const SERVICE_VERSION_SCHEMA = 'ServiceVersion';
+
 /** A compiled check of any (sub)schema of the spec: true when `value` is valid. */
 export type SchemaCheck = (value: unknown) => boolean;
 

@@ -1,0 +1,53 @@
+/** The Schemathesis-style contract checks of every operation of the IR against the in-process reference server. */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ContractContext } from './context.js';
+import { runContract, runsFromEnv, seedFromEnv } from './contract.js';
+import { KNOWN_DEFECTS } from './known-defects.js';
+import { Report } from './report.js';
+import { RESPONSE_CHECKS } from './response-checks.js';
+import { loadConformanceSpec } from './spec.js';
+import { startReference, type Target } from './target.js';
+
+const spec = await loadConformanceSpec();
+const runs = runsFromEnv();
+const seed = seedFromEnv();
+const report = new Report(KNOWN_DEFECTS);
+let target: Target;
+let ctx: ContractContext;
+
+beforeAll(async () => {
+  target = await startReference();
+  ctx = await runContract(target, report, { runs, seed });
+  console.info(`conformance seed ${seed} (CONFORMANCE_SEED=${seed} replays it)\n${report.format()}`);
+}, 180_000);
+
+afterAll(async () => {
+  await target?.close();
+});
+
+const CHECKS = [
+  ...RESPONSE_CHECKS,
+  'positive_data_acceptance',
+  'negative_data_rejection',
+  'missing_required_header',
+  'ignored_auth',
+  'unsupported_method',
+  'use_after_free',
+];
+
+describe('contract checks', () => {
+  it.each(CHECKS)('%s: cases run, none failed', (check) => {
+    expect(report.cases(check)).toBeGreaterThan(0);
+    expect(report.failures.filter((f) => f.check === check)).toEqual([]);
+    expect(report.failed(check)).toBe(0);
+  });
+
+  it.each(spec.ir.operations.map((op) => op.id))('%s: generated cases, one at least accepted with a 2xx', (id) => {
+    expect(report.cases('positive_data_acceptance', id)).toBeGreaterThanOrEqual(runs);
+    expect(ctx.goodRequests.has(id)).toBe(true);
+  });
+
+  it('the server reported no background error', () => {
+    expect(target.backgroundErrors).toEqual([]);
+  });
+});
