@@ -1,6 +1,6 @@
 // Shared helpers of the benchmarks: timing of cold processes, statistics, and the RESULTS.md table format.
 import { spawnSync } from 'node:child_process';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus } from 'node:os';
 import { resolve } from 'node:path';
 
@@ -150,17 +150,29 @@ export function nodeJsonRuns(args, { runs = 7, warmup = true, cwd = ROOT, timeou
   return Array.from({ length: runs }, once);
 }
 
+/** Folders of this process's bundles, removed when it exits. */
+const bundleDirs = [];
+
 /**
- * Bundles `entry` (TypeScript allowed) with esbuild into one ESM file under a fresh temporary folder and returns
- * its path: how the benchmarks load generated code as a compiled package would run it (tsx's on-the-fly transform
- * adds `__name` wrappers that slow hot functions down). Packages named in `stubs` become empty modules (for code
- * paths the entry never takes).
+ * Bundles `entry` (TypeScript allowed) with esbuild into one ESM file under `bench/.build/` (inside the repository,
+ * so that packages left external still resolve from node_modules) and returns its path: how the benchmarks load
+ * generated code as a compiled package would run it (tsx's on-the-fly transform adds `__name` wrappers that slow
+ * hot functions down). `packages: 'external'` leaves every package to node_modules; packages named in `stubs`
+ * become empty modules (for code paths the entry never takes).
  */
-export async function bundleForNode(entry, { external = [], stubs = [] } = {}) {
+export async function bundleForNode(entry, { external = [], stubs = [], packages } = {}) {
   const { build } = await import('esbuild');
-  const { mkdtempSync } = await import('node:fs');
-  const { tmpdir } = await import('node:os');
-  const outfile = resolve(mkdtempSync(resolve(tmpdir(), 'casi-bench-')), 'bundle.mjs');
+  const { mkdirSync, mkdtempSync } = await import('node:fs');
+  const dir = resolve(ROOT, 'bench/.build');
+  mkdirSync(dir, { recursive: true });
+  const bundleDir = mkdtempSync(resolve(dir, 'bundle-'));
+  if (bundleDirs.length === 0) {
+    process.once('exit', () => {
+      for (const d of bundleDirs) rmSync(d, { recursive: true, force: true });
+    });
+  }
+  bundleDirs.push(bundleDir);
+  const outfile = resolve(bundleDir, 'bundle.mjs');
   await build({
     entryPoints: [resolve(ROOT, entry)],
     outfile,
@@ -169,6 +181,7 @@ export async function bundleForNode(entry, { external = [], stubs = [] } = {}) {
     platform: 'node',
     target: 'node20',
     external,
+    ...(packages === undefined ? {} : { packages }),
     logLevel: 'error',
     plugins: [
       {
@@ -187,11 +200,15 @@ export async function bundleForNode(entry, { external = [], stubs = [] } = {}) {
 }
 
 /**
- * Starts `node <script> <args>` as a child process that prints one JSON line (e.g. `{"port":1234}`) once ready;
- * resolves to `{ ready, child, close }`. Fails after `timeoutMs`, or when the child exits first.
+ * Starts `node [nodeArgs] <script> <args>` as a child process and waits until a line of its stdout makes
+ * `isReady(line)` return something other than undefined (default: the first line, parsed as JSON, e.g.
+ * `{"port":1234}`); resolves to `{ ready, child, close }` with that value. Fails after `timeoutMs`, or when the
+ * child exits first. Later output is drained and dropped.
  */
-export async function startChild(script, args = [], { env = {}, timeoutMs = 60_000, nodeArgs = [] } = {}) {
+export async function startChild(script, args = [], options = {}) {
+  const { env = {}, timeoutMs = 60_000, nodeArgs = [], isReady = (line) => JSON.parse(line) } = options;
   const { spawn } = await import('node:child_process');
+  const { createInterface } = await import('node:readline');
   const child = spawn(process.execPath, [...nodeArgs, resolve(ROOT, script), ...args], {
     cwd: ROOT,
     env: { ...process.env, ...env },
@@ -203,24 +220,23 @@ export async function startChild(script, args = [], { env = {}, timeoutMs = 60_0
       child.once('exit', () => done());
       child.kill('SIGTERM');
     });
+  const lines = createInterface({ input: child.stdout });
   const ready = await new Promise((done, fail) => {
-    let buffered = '';
     const timer = setTimeout(() => fail(new Error(`${script} was not ready within ${timeoutMs} ms`)), timeoutMs);
-    const onData = (chunk) => {
-      buffered += chunk;
-      const newline = buffered.indexOf('\n');
-      if (newline < 0) return;
-      clearTimeout(timer);
-      child.stdout.off('data', onData);
-      child.stdout.resume();
+    const onLine = (line) => {
+      let value;
       try {
-        done(JSON.parse(buffered.slice(0, newline)));
+        value = isReady(line);
       } catch (error) {
+        value = undefined;
         fail(error);
       }
+      if (value === undefined) return;
+      clearTimeout(timer);
+      lines.off('line', onLine);
+      done(value);
     };
-    child.stdout.setEncoding('utf8');
-    child.stdout.on('data', onData);
+    lines.on('line', onLine);
     child.once('exit', (code) => {
       clearTimeout(timer);
       fail(new Error(`${script} exited (${code}) before it was ready`));
