@@ -31,15 +31,15 @@ export function seedFromEnv(env: Readonly<Record<string, string | undefined>> = 
   return Number.isSafeInteger(value) ? value : Math.floor(Math.random() * 2 ** 31);
 }
 
-/** Runs every contract check against `target` into `report`; answers the run's shared state. */
-export async function runContract(
+/** Creates the fixtures on `target` and the run's shared state. */
+export async function createContext(
   target: Target,
   report: Report,
   options: { readonly runs: number; readonly seed: number },
 ): Promise<ContractContext> {
   const spec = await loadConformanceSpec();
   const fixtures = await createFixtures(clientFor(target.baseUrl, target.keys.write));
-  const ctx: ContractContext = {
+  return {
     spec,
     target,
     report,
@@ -49,6 +49,16 @@ export async function runContract(
     seed: options.seed,
     goodRequests: new Map(),
   };
+}
+
+/** Runs every contract check against `target` into `report`; answers the run's shared state. */
+export async function runContract(
+  target: Target,
+  report: Report,
+  options: { readonly runs: number; readonly seed: number },
+): Promise<ContractContext> {
+  const ctx = await createContext(target, report, options);
+  const { spec } = ctx;
   for (const op of orderedOperations(spec)) {
     await checkPositive(ctx, op);
     await checkNegative(ctx, op);

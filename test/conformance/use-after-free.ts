@@ -21,20 +21,14 @@ export async function checkUseAfterFree(ctx: ContractContext): Promise<void> {
 
 async function checkOne(ctx: ContractContext, deletion: IrOperation): Promise<void> {
   const record = (problem?: string) => ctx.report.record('use_after_free', deletion.id, problem);
-  const created = await create(ctx, deletion);
-  if (!created) {
+  const made = await createForDeletion(ctx, deletion);
+  if (!made) {
     record(`no resource for ${deletion.path} could be created through its collection's POST`);
     return;
   }
+  const { parts, created, id } = made;
   const credential = { apiKey: ctx.target.keys.write };
-  const idParam = deletion.parameters.path[0];
-  if (!idParam) return;
-  const id = created.find((value) => ctx.spec.check(idParam.schema)(value));
-  if (id === undefined) {
-    record(`the create answer has no id for ${idParam.name}: ${JSON.stringify(created)}`);
-    return;
-  }
-  const deleteRequest = toWire(deletion, partsFor(ctx, deletion, { [idParam.name]: id }), credential);
+  const deleteRequest = toWire(deletion, parts, credential);
   const first = await send(ctx.target.baseUrl, deleteRequest);
   record(first.status < 300 ? undefined : `${describeRequest(deleteRequest)} → ${first.status} ${first.text}`);
   for (const op of ctx.spec.ir.operations) {
@@ -58,6 +52,21 @@ async function checkOne(ctx: ContractContext, deletion: IrOperation): Promise<vo
       record(listed ? `${describeRequest(request)} still lists ${id}` : undefined);
     }
   }
+}
+
+/**
+ * Creates a resource for `deletion` through the POST of its collection; answers the DELETE request naming it, the
+ * string members of the create answer (its id and version id) and the id.
+ */
+export async function createForDeletion(
+  ctx: ContractContext,
+  deletion: IrOperation,
+): Promise<{ parts: RequestParts; created: string[]; id: string } | undefined> {
+  const idParam = deletion.parameters.path[0];
+  const created = await create(ctx, deletion);
+  const id = idParam && created?.find((value) => ctx.spec.check(idParam.schema)(value));
+  if (!idParam || !created || id === undefined) return undefined;
+  return { parts: partsFor(ctx, deletion, { [idParam.name]: id }), created, id };
 }
 
 /** POSTs generated bodies to the collection of `deletion` until one is created; answers the string members. */
