@@ -4,6 +4,8 @@ import { registerRoutes } from '../generated/src/server.gen.js';
 import type { Principal } from './auth.js';
 import type { Clock } from './clock.js';
 import type { ReferenceConfig } from './config.js';
+import { registerConsole } from './console/routes.js';
+import { registerDocs } from './docs/routes.js';
 import { authenticateCaller } from './http/auth.js';
 import { createHandlers } from './http/handlers.js';
 import { PendingSessions } from './http/pending-sessions.js';
@@ -58,6 +60,8 @@ export function createApp(options: AppOptions): App {
     ...(config.corsOrigin === null ? {} : { corsOrigin: config.corsOrigin }),
     ...(options.sseHeartbeatMs === undefined ? {} : { sseHeartbeatMs: options.sseHeartbeatMs }),
   });
+  registerConsole(app, service, config.apiKeys[0]?.org ?? null);
+  registerDocs(app);
   app.addHook('onClose', async () => service.close());
   let closing: Promise<void> | undefined;
   return { app, service, close: () => (closing ??= app.close()) };
