@@ -1,4 +1,5 @@
 /** The server under test: an in-process reference server on 127.0.0.1 (port chosen by the OS), or any base URL. */
+import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { type App, createApp } from '../../reference/app.js';
 import type { FakeClock } from '../../reference/clock.js';
@@ -20,6 +21,8 @@ export interface Target {
   readonly keys: TargetKeys;
   /** The reference server's fake clock, when it runs in process on one (token expiry checks need it). */
   readonly clock?: FakeClock;
+  /** The in-process server's HTTP server (to watch its sockets); absent for a remote one. */
+  readonly httpServer?: Server;
   /** Background errors the in-process server reported (none is expected). */
   readonly backgroundErrors: unknown[];
   /** Stops an in-process server; does nothing for a remote one. */
@@ -63,6 +66,7 @@ export async function startReference(options: ReferenceTargetOptions = {}): Prom
     baseUrl: `http://127.0.0.1:${port}`,
     keys: REFERENCE_KEYS,
     ...(options.clock === undefined ? {} : { clock: options.clock }),
+    httpServer: reference.app.server,
     backgroundErrors,
     close: () => reference.close(),
   };

@@ -1,0 +1,61 @@
+/**
+ * A slow consumer: one SSE subscriber reads nothing while a chat pushes ~6 MB of events (more than the kernel's
+ * socket buffers hold). It must not block the other subscriber, which gets everything at once; the server must
+ * buffer at most BUFFER_BOUND bytes for it in user space (its writes wait for `drain`; the events wait in the log,
+ * where a subscriber is only a position); and once it reads, it gets every event in order.
+ */
+import type { Socket } from 'node:net';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import type { ServerEvent } from '../../generated/src/types.gen.js';
+import { driveChat, startChat } from './chat-driver.js';
+import { clientFor, createFixtures, type Fixtures } from './fixtures.js';
+import { openPaused } from './sse-reader.js';
+import { startReference, type Target } from './target.js';
+
+/** The bound stated and tested: bytes the server holds in user space for one subscriber that does not read. */
+const BUFFER_BOUND = 64 * 1024;
+const MESSAGES = 300;
+
+let target: Target;
+let fixtures: Fixtures;
+beforeAll(async () => {
+  target = await startReference();
+  fixtures = await createFixtures(clientFor(target.baseUrl, target.keys.write));
+});
+afterAll(async () => {
+  await target.close();
+});
+
+it(`a subscriber that does not read blocks no one and costs at most ${BUFFER_BOUND} bytes of server buffer`, async () => {
+  const client = clientFor(target.baseUrl, target.keys.write);
+  const id = await startChat(client, fixtures.agent.id);
+  const sockets: Socket[] = [];
+  const onConnection = (socket: Socket) => sockets.push(socket);
+  target.httpServer?.on('connection', onConnection);
+  const slow = await openPaused(`${target.baseUrl}/conversations/${id}/events`, target.keys.write);
+  const serverSide = sockets.find((s) => s.remotePort === slow.response.socket.localPort);
+  target.httpServer?.off('connection', onConnection);
+  if (!serverSide) throw new Error('the slow subscriber has no server socket');
+  let maxBuffered = 0;
+  let backpressured = false;
+  const watch = setInterval(() => {
+    maxBuffered = Math.max(maxBuffered, serverSide.writableLength);
+    backpressured ||= serverSide.writableNeedDrain;
+  }, 2);
+  try {
+    const fast: ServerEvent[] = [];
+    const fastDone = (async () => {
+      for await (const event of client.conversations.events(id)) fast.push(event);
+    })();
+    const driven = await driveChat(client, id, { minEvents: 34 * MESSAGES, words: 300, maxMessages: MESSAGES });
+    await fastDone;
+    expect(fast.map((e) => e.id)).toEqual(driven.map((e) => e.id));
+    expect(backpressured).toBe(true);
+    expect(maxBuffered).toBeLessThanOrEqual(BUFFER_BOUND);
+    const late = (await slow.resume()) as ServerEvent[];
+    expect(late.map((e) => e.id)).toEqual(driven.map((e) => e.id));
+  } finally {
+    clearInterval(watch);
+    slow.close();
+  }
+}, 60_000);
