@@ -323,7 +323,10 @@ export interface Handlers<Auth = unknown> {
   readonly updateProceduralAgent: HttpHandler<CasiRequest<types.operations['updateProceduralAgent']['parameters']['path'], Record<string, never>, Record<string, string | string[] | undefined>, types.UpdateProceduralAgentRequest, Auth>, { readonly status: 200; readonly body: types.AgentWriteResponse; readonly headers?: Readonly<Record<string, string>> } | { readonly status: 400; readonly body: types.Error; readonly headers?: Readonly<Record<string, string>> } | { readonly status: 401; readonly body: types.Error; readonly headers?: Readonly<Record<string, string>> } | { readonly status: 403; readonly body: types.Error; readonly headers?: Readonly<Record<string, string>> } | { readonly status: 404; readonly body: types.Error; readonly headers?: Readonly<Record<string, string>> } | { readonly status: 413; readonly body: types.Error; readonly headers?: Readonly<Record<string, string>> } | { readonly status: 429; readonly body: types.Error; readonly headers?: Readonly<Record<string, string>> } | { readonly status: 500 | 501 | 502 | 503 | 504 | 505; readonly body: types.Error; readonly headers?: Readonly<Record<string, string>> }>;
 }
 
+/** The only `Service-Version` the routes accept. */
+export const SERVICE_VERSION = '2025-06-19';
+
 /** Registers every route of the spec on `app` with `handlers`; see `casiRoutes` for the options. */
 export function registerRoutes<Auth = undefined>(app: FastifyInstance, handlers: Handlers<Auth>, options: Omit<CasiRoutesOptions<Handlers<Auth>, Auth>, 'routes' | 'handlers'> = {}): void {
-  casiRoutes(app, { ...options, routes, handlers });
+  casiRoutes(app, { serviceVersion: SERVICE_VERSION, ...options, routes, handlers });
 }

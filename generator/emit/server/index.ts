@@ -60,7 +60,7 @@ export function emitServer(ir: Ir): EmittedFile[] {
   file.push({ kind: StructureKind.ExportDeclaration, moduleSpecifier: './runtime/server/index.js' });
   addRoutes(file, ir, operations);
   addHandlers(file, operations);
-  addRegister(file);
+  addRegister(file, ir);
   return [emitTypeScript(createProject(), 'src/server.gen.ts', file)];
 }
 
@@ -153,8 +153,15 @@ function handlerType(op: IrOperation): string {
   return op.transport === 'sse' ? `SseHandler<${request}, ${result}>` : `HttpHandler<${request}, ${result}>`;
 }
 
-/** `registerRoutes(app, handlers, options)`: the runtime plugin with this spec's route table. */
-function addRegister(file: StatementStructures[]): void {
+/** `registerRoutes(app, handlers, options)`: the runtime plugin with this spec's route table and version. */
+function addRegister(file: StatementStructures[], ir: Ir): void {
+  file.push({
+    kind: StructureKind.VariableStatement,
+    isExported: true,
+    declarationKind: VariableDeclarationKind.Const,
+    docs: ['The only `Service-Version` the routes accept.'],
+    declarations: [{ name: 'SERVICE_VERSION', initializer: literal(ir.serviceVersion) }],
+  });
   file.push({
     kind: StructureKind.Function,
     name: 'registerRoutes',
@@ -171,6 +178,6 @@ function addRegister(file: StatementStructures[]): void {
       },
     ],
     returnType: 'void',
-    statements: 'casiRoutes(app, { ...options, routes, handlers });',
+    statements: 'casiRoutes(app, { serviceVersion: SERVICE_VERSION, ...options, routes, handlers });',
   });
 }
