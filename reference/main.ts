@@ -37,6 +37,7 @@ export async function serve(options: ServeOptions = {}): Promise<number> {
     process.stdout.write(`Development API key: ${generatedKey.key}\n`);
     process.stdout.write('(CASI_API_KEYS is unset: a new key is generated at every start.)\n');
   }
+  process.stdout.write(`Console: ${address}/console  Reference: ${address}/docs (after \`npm run docs\`)\n`);
   const signal = await shutdownSignal();
   process.stdout.write(`Received ${signal}; shutting down.\n`);
   const force = setTimeout(() => {
