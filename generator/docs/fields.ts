@@ -1,6 +1,7 @@
 /** Flattens an object schema of the IR into documented field rows (nested objects as `parent.child`). */
-import { schemaRefName } from '../load/index.js';
+
 import type { IrSchema, JsonSchema } from '../ir/model.js';
+import { schemaRefName } from '../load/index.js';
 
 /** One documented field of a payload or envelope. */
 export interface FieldRow {

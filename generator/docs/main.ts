@@ -16,14 +16,17 @@ export async function main(argv: readonly string[]): Promise<number> {
     }));
   } catch (error) {
     process.stderr.write(`casi docs: ${(error as Error).message}\n`);
-    process.stderr.write('usage: npm run docs -- [--out docs] [--openapi spec/openapi.yaml] [--asyncapi spec/asyncapi.yaml]\n');
+    process.stderr.write(
+      'usage: npm run docs -- [--out docs] [--openapi spec/openapi.yaml] [--asyncapi spec/asyncapi.yaml]\n',
+    );
     return 2;
   }
   const started = performance.now();
   try {
     const result = await buildDocs({ ...DOCS_DEFAULTS, ...values });
     const warnings = result.diagnostics.length;
-    if (warnings > 0) process.stderr.write(`casi docs: the specs have ${warnings} warning(s); \`npm run check\` lists them\n`);
+    if (warnings > 0)
+      process.stderr.write(`casi docs: the specs have ${warnings} warning(s); \`npm run check\` lists them\n`);
     const files = result.files.map((f) => relative(process.cwd(), f)).join(', ');
     process.stdout.write(
       `Built the reference in ${Math.round(performance.now() - started)} ms: ${files}\n` +
