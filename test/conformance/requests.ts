@@ -18,17 +18,33 @@ export interface RequestParts {
   readonly body?: unknown;
 }
 
-/** Arbitraries of every id-like component (a string with a `pattern`) that some known id matches. */
+/**
+ * Arbitraries of every id-like component (a string with a `pattern`) that some known id matches. An id weighs more
+ * where the component is among the most specific it matches (`proc_…` for `ProcedureId`, whose loose pattern every
+ * id matches), so each kind of id mostly lands where it belongs.
+ */
 export function idOverrides(spec: ConformanceSpec, knownIds: readonly string[]): Record<string, fc.Arbitrary<unknown>> {
   const resolve = (name: string) => spec.schema(name);
+  const idSchemas = spec.ir.schemas.filter(
+    ({ schema }) => schema.type === 'string' && typeof schema.pattern === 'string',
+  );
+  const matches = new Map(
+    idSchemas.map(({ name }) => [name, new Set(knownIds.filter((id) => spec.validator(name)?.(id) === true))]),
+  );
+  const strictSubset = (a: Set<string>, b: Set<string>) => a.size < b.size && [...a].every((x) => b.has(x));
+  const mostSpecific = (id: string, name: string) => {
+    const own = matches.get(name) ?? new Set<string>();
+    return ![...matches.values()].some((other) => other.has(id) && strictSubset(other, own));
+  };
   const overrides: Record<string, fc.Arbitrary<unknown>> = {};
-  for (const { name, schema } of spec.ir.schemas) {
-    if (schema.type !== 'string' || typeof schema.pattern !== 'string') continue;
-    const validate = spec.validator(name);
-    const matching = knownIds.filter((id) => validate?.(id) === true);
+  for (const { name, schema } of idSchemas) {
+    const matching = [...(matches.get(name) ?? [])];
     if (matching.length === 0) continue;
+    const known = fc.oneof(
+      ...matching.map((id) => ({ arbitrary: fc.constant(id), weight: mostSpecific(id, name) ? 8 : 1 })),
+    );
     overrides[name] = fc.oneof(
-      { arbitrary: fc.constantFrom(...matching), weight: 4 },
+      { arbitrary: known, weight: 4 },
       { arbitrary: arbitraryFromSchema(schema, { resolve, text: 'ascii' }), weight: 1 },
     );
   }

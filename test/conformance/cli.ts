@@ -1,0 +1,92 @@
+/**
+ * `npm run conformance`: runs the contract checks, the stateful sequences and (in process) the auth matrix, prints a
+ * table per check (cases, passed, failed, known) and exits 1 on any failure. Default target: an in-process reference
+ * server; `--base-url URL --api-key KEY` points it at another server implementing the same API.
+ */
+import { parseArgs } from 'node:util';
+import { FakeClock } from '../../reference/clock.js';
+import { runAuthMatrix } from './auth-matrix.js';
+import { createContext, runContract, runsFromEnv, seedFromEnv } from './contract.js';
+import { KNOWN_DEFECTS } from './known-defects.js';
+import { Report } from './report.js';
+import { runStateful } from './stateful.js';
+import { remoteTarget, startReference, type Target } from './target.js';
+
+const USAGE = `Usage: npm run conformance -- [--base-url URL --api-key KEY] [--runs N] [--seed N]
+
+  --base-url URL   the server under test (default: an in-process reference server on 127.0.0.1)
+  --api-key KEY    a write API key of that server (required with --base-url)
+  --runs N         generated cases per operation (default: CONFORMANCE_RUNS or 200)
+  --seed N         fast-check seed, to replay a run (default: CONFORMANCE_SEED or random)
+  --help           this text
+
+Exit status: 0 when every check passed, 1 when one failed, 2 on a usage or set-up error.`;
+
+/** Token lifetime of the in-process server of the auth matrix (its fake clock moves past it). */
+const MATRIX_TOKEN_TTL_SECONDS = 600;
+
+async function main(argv: readonly string[]): Promise<number> {
+  const { values } = parseArgs({
+    args: [...argv],
+    options: {
+      'base-url': { type: 'string' },
+      'api-key': { type: 'string' },
+      runs: { type: 'string' },
+      seed: { type: 'string' },
+      help: { type: 'boolean' },
+    },
+    strict: true,
+  });
+  if (values.help) {
+    console.log(USAGE);
+    return 0;
+  }
+  const baseUrl = values['base-url'];
+  const apiKey = values['api-key'];
+  if ((baseUrl === undefined) !== (apiKey === undefined)) throw new UsageError('--base-url and --api-key go together');
+  const runs = runsFromEnv({ CONFORMANCE_RUNS: values.runs ?? process.env.CONFORMANCE_RUNS });
+  const seed = seedFromEnv({ CONFORMANCE_SEED: values.seed ?? process.env.CONFORMANCE_SEED });
+  const inProcess = baseUrl === undefined;
+  const report = new Report(KNOWN_DEFECTS);
+  console.log(
+    `conformance: ${inProcess ? 'in-process reference server' : baseUrl}, ${runs} cases per operation, seed ${seed}`,
+  );
+
+  const target: Target = inProcess ? await startReference() : remoteTarget(baseUrl, { write: apiKey ?? '' });
+  try {
+    await runContract(target, report, { runs, seed });
+    await runStateful(target, report, { runs: Math.max(20, Math.round(runs / 10)), seed });
+  } finally {
+    await target.close();
+  }
+  if (inProcess) {
+    const clocked = await startReference({
+      clock: new FakeClock(),
+      env: { CASI_TOKEN_TTL_SECONDS: String(MATRIX_TOKEN_TTL_SECONDS) },
+    });
+    try {
+      const ctx = await createContext(clocked, new Report(), { runs: Math.min(runs, 40), seed });
+      await runAuthMatrix({ ...ctx, report }, MATRIX_TOKEN_TTL_SECONDS);
+    } finally {
+      await clocked.close();
+    }
+  } else console.log('auth_matrix: skipped (it needs keys of two organisations and a fake clock: in-process only)');
+  console.log(report.format());
+  if (report.knownDefects.size > 0)
+    console.log('known: failures matching a pinned defect of the reference server (test/conformance/known-defects.ts)');
+  console.log(`${report.totalFailed === 0 ? 'PASS' : 'FAIL'}: ${report.totalFailed} failed case(s)`);
+  return report.totalFailed === 0 ? 0 : 1;
+}
+
+class UsageError extends Error {}
+
+main(process.argv.slice(2)).then(
+  (code) => process.exit(code),
+  (error: unknown) => {
+    const usage = error instanceof UsageError || (error as { code?: string }).code?.startsWith('ERR_PARSE_ARGS');
+    console.error(
+      `conformance: ${error instanceof Error ? error.message : String(error)}${usage ? `\n\n${USAGE}` : ''}`,
+    );
+    process.exit(2);
+  },
+);
