@@ -1,16 +1,17 @@
 /**
- * `npm run conformance`: runs the contract checks, the stateful sequences and (in process) the auth matrix, prints a
- * table per check (cases, passed, failed, known) and exits 1 on any failure. Default target: an in-process reference
- * server; `--base-url URL --api-key KEY` points it at another server implementing the same API.
+ * `npm run conformance`: runs the contract checks, the stateful sequences and (in process) the webhook checks and
+ * the auth matrix, prints a table per check (cases, passed, failed, known) and exits 1 on any failure. Default
+ * target: an in-process reference server; `--base-url URL --api-key KEY` points it at another server of the API.
  */
 import { parseArgs } from 'node:util';
 import { FakeClock } from '../../reference/clock.js';
 import { runAuthMatrix } from './auth-matrix.js';
-import { createContext, runContract, runsFromEnv, seedFromEnv } from './contract.js';
+import { checkWebhooks, createContext, runContract, runsFromEnv, seedFromEnv } from './contract.js';
 import { KNOWN_DEFECTS } from './known-defects.js';
 import { Report } from './report.js';
 import { runStateful } from './stateful.js';
 import { remoteTarget, startReference, type Target } from './target.js';
+import { startWebhookReceiver } from './webhooks.js';
 
 const USAGE = `Usage: npm run conformance -- [--base-url URL --api-key KEY] [--runs N] [--seed N]
 
@@ -22,6 +23,8 @@ const USAGE = `Usage: npm run conformance -- [--base-url URL --api-key KEY] [--r
 
 Exit status: 0 when every check passed, 1 when one failed, 2 on a usage or set-up error.`;
 
+/** The webhook secret of the in-process server. */
+const WEBHOOK_SECRET = 'conformance-webhook-secret';
 /** Token lifetime of the in-process server of the auth matrix (its fake clock moves past it). */
 const MATRIX_TOKEN_TTL_SECONDS = 600;
 
@@ -52,12 +55,18 @@ async function main(argv: readonly string[]): Promise<number> {
     `conformance: ${inProcess ? 'in-process reference server' : baseUrl}, ${runs} cases per operation, seed ${seed}`,
   );
 
-  const target: Target = inProcess ? await startReference() : remoteTarget(baseUrl, { write: apiKey ?? '' });
+  // In process, the server's webhooks go to a local receiver and are checked too.
+  const receiver = inProcess ? await startWebhookReceiver() : undefined;
+  const target: Target = receiver
+    ? await startReference({ env: { CASI_WEBHOOK_URL: receiver.url, CASI_WEBHOOK_SECRET: WEBHOOK_SECRET } })
+    : remoteTarget(baseUrl ?? '', { write: apiKey ?? '' });
   try {
-    await runContract(target, report, { runs, seed });
+    const ctx = await runContract(target, report, { runs, seed });
+    if (receiver) await checkWebhooks(ctx, receiver, WEBHOOK_SECRET);
     await runStateful(target, report, { runs: Math.max(20, Math.round(runs / 10)), seed });
   } finally {
     await target.close();
+    await receiver?.close();
   }
   if (inProcess) {
     const clocked = await startReference({

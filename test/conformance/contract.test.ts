@@ -1,12 +1,13 @@
 /** The Schemathesis-style contract checks of every operation of the IR against the in-process reference server. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ContractContext } from './context.js';
-import { runContract, runsFromEnv, seedFromEnv } from './contract.js';
+import { checkWebhooks, runContract, runsFromEnv, seedFromEnv } from './contract.js';
 import { KNOWN_DEFECTS } from './known-defects.js';
 import { Report } from './report.js';
 import { RESPONSE_CHECKS } from './response-checks.js';
 import { loadConformanceSpec } from './spec.js';
 import { startReference, type Target } from './target.js';
+import { startWebhookReceiver, type WebhookReceiver } from './webhooks.js';
 
 const spec = await loadConformanceSpec();
 const runs = runsFromEnv();
@@ -14,15 +15,20 @@ const seed = seedFromEnv();
 const report = new Report(KNOWN_DEFECTS);
 let target: Target;
 let ctx: ContractContext;
+let receiver: WebhookReceiver;
+const WEBHOOK_SECRET = 'conformance-webhook-secret';
 
 beforeAll(async () => {
-  target = await startReference();
+  receiver = await startWebhookReceiver();
+  target = await startReference({ env: { CASI_WEBHOOK_URL: receiver.url, CASI_WEBHOOK_SECRET: WEBHOOK_SECRET } });
   ctx = await runContract(target, report, { runs, seed });
+  await checkWebhooks(ctx, receiver, WEBHOOK_SECRET);
   console.info(`conformance seed ${seed} (CONFORMANCE_SEED=${seed} replays it)\n${report.format()}`);
 }, 180_000);
 
 afterAll(async () => {
   await target?.close();
+  await receiver?.close();
 });
 
 const CHECKS = [
@@ -33,6 +39,7 @@ const CHECKS = [
   'ignored_auth',
   'unsupported_method',
   'use_after_free',
+  'webhook_conformance',
 ];
 
 describe('contract checks', () => {

@@ -13,6 +13,8 @@ import { idOverrides } from './requests.js';
 import { loadConformanceSpec } from './spec.js';
 import type { Target } from './target.js';
 import { checkUseAfterFree } from './use-after-free.js';
+import { checkDeliveries, type WebhookReceiver } from './webhooks.js';
+import { delay } from './wire.js';
 
 /** Generated cases per operation when `CONFORMANCE_RUNS` is not set. */
 export const DEFAULT_RUNS = 200;
@@ -71,4 +73,17 @@ export async function runContract(
   await checkMethods(ctx, spec.ir.operations);
   await checkUseAfterFree(ctx);
   return ctx;
+}
+
+/** Most time given to webhook deliveries still in flight after a run. */
+const WEBHOOK_SETTLE_MS = 5000;
+
+/** Lists every conversation of the run, waits for their webhooks (bounded), and checks every delivery. */
+export async function checkWebhooks(ctx: ContractContext, receiver: WebhookReceiver, secret: string): Promise<void> {
+  const client = clientFor(ctx.target.baseUrl, ctx.target.keys.write);
+  const ids: string[] = [];
+  for await (const conversation of client.conversations.list({ limit: 100 })) ids.push(conversation.id);
+  const deadline = Date.now() + WEBHOOK_SETTLE_MS;
+  while (receiver.deliveries.length < ids.length && Date.now() < deadline) await delay(20);
+  checkDeliveries(ctx.spec, ctx.report, receiver.deliveries, secret, ids);
 }

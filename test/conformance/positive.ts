@@ -12,8 +12,9 @@ import { checkResponse } from './response-checks.js';
 import { send, type WireResponse } from './wire.js';
 
 /**
- * Error codes a schema-valid request may get, and why (spec/DECISIONS.md, reference/README.md). Any other 4xx
- * answer to a valid request fails the check.
+ * Error codes a schema-valid request may get, and why (spec/DECISIONS.md, reference/README.md) — on an operation
+ * only when it declares the code's status (so `conversation_ended` only where 409 is declared, `not_found` only
+ * where 404 is). Any other 4xx answer to a valid request fails the check.
  */
 export const ACCEPTED_ERROR_CODES: Readonly<Record<string, string>> = {
   not_found: 'a generated id, or one deleted earlier in the run, names no resource of the organisation',
@@ -48,18 +49,19 @@ export async function checkPositive(ctx: ContractContext, op: IrOperation): Prom
     const context = describeRequest(request);
     const response = await send(ctx.target.baseUrl, request, STREAM_LIMITS);
     checkResponse(ctx.spec, ctx.report, op, response, context);
-    const problem = acceptanceProblem(response);
+    const problem = acceptanceProblem(op, response);
     ctx.report.record('positive_data_acceptance', op.id, problem && `${context} → ${problem}`);
     if (response.status < 300 && !ctx.goodRequests.has(op.id)) ctx.goodRequests.set(op.id, parts);
   });
 }
 
-/** Why `response` does not accept a valid request, or undefined when it does. */
-export function acceptanceProblem(response: WireResponse): string | undefined {
+/** Why `response` does not accept a valid request of `op`, or undefined when it does. */
+export function acceptanceProblem(op: IrOperation, response: WireResponse): string | undefined {
   if (response.status < 300) return undefined;
   const body = response.json as { code?: unknown; data?: unknown } | undefined;
   const code = typeof body?.code === 'string' ? body.code : '';
-  if (response.status < 500 && code in ACCEPTED_ERROR_CODES) return undefined;
+  const declared = op.responses.some((r) => r.status === String(response.status));
+  if (declared && response.status < 500 && code in ACCEPTED_ERROR_CODES) return undefined;
   if (response.status === 400 && code === 'invalid_request' && Array.isArray(body?.data)) {
     const issues = body.data as { in?: unknown; pointer?: unknown }[];
     const accepted = (issue: { in?: unknown; pointer?: unknown }) =>
