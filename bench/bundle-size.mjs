@@ -1,19 +1,25 @@
 // Benchmark: browser client size, minified + gzipped: an esbuild browser bundle of `createClient` from
 // generated/src/client.gen.ts (as shipped, and with the event validators stubbed out), vs openapi-fetch alone.
 // Sizes are deterministic, so there is one measurement per bundle. Usage: node bench/bundle-size.mjs
+import { readFileSync } from 'node:fs';
 import { dirname, relative, resolve } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { build } from 'esbuild';
 import { ROOT, registerTypeScript, writeSection } from './lib.mjs';
 
 const CLIENT = resolve(ROOT, 'generated/src/client.gen.ts');
-const VALIDATORS = resolve(ROOT, 'generated/src/validators.gen.ts');
+/** The validators module the generated client imports (e.g. `./validators.events.gen.js`), as a .ts path. */
+const importedValidators = /from '\.\/(validators[^']*)\.js'/.exec(readFileSync(CLIENT, 'utf8'))?.[1];
+if (importedValidators === undefined) throw new Error('generated/src/client.gen.ts imports no validators module');
+const VALIDATORS = resolve(ROOT, 'generated/src', `${importedValidators}.ts`);
+/** The generated validator files (wrappers and raw ajv code), in a bundle's inputs. */
+const VALIDATOR_FILE = /validators(\.[a-z]+)*\.gen\.ts$/;
 
-/** Replaces the generated validators module by one whose validators accept everything (the client's API stays). */
+/** Replaces the client's validators module by one whose validators accept everything (the client's API stays). */
 const withoutValidators = {
   name: 'without-validators',
   setup(b) {
-    b.onResolve({ filter: /validators\.gen\.js$/ }, (args) =>
+    b.onResolve({ filter: /validators[^/]*\.gen\.js$/ }, (args) =>
       resolve(args.resolveDir, args.path.replace(/\.js$/, '.ts')) === VALIDATORS
         ? { path: VALIDATORS, namespace: 'no-validators' }
         : undefined,
@@ -80,7 +86,7 @@ const bundles = {
 const kB = (bytes) => `${(bytes / 1024).toFixed(1)} kB`;
 /** The share of the client bundle's minified bytes that comes from the generated validator files. */
 const validatorBytes = bundles.client.inputs
-  .filter(({ path }) => /validators\.(raw\.)?gen\.ts$/.test(path))
+  .filter(({ path }) => VALIDATOR_FILE.test(path))
   .reduce((sum, { bytes }) => sum + bytes, 0);
 const row = (tool, b) => ({
   tool,
@@ -111,7 +117,7 @@ writeSection('bundle-size', {
     row('openapi-fetch alone', bundles.openapiFetch),
     row('generated client (as shipped, with event validators)', bundles.client),
     row('generated client, validators stubbed out', bundles.clientNoValidators),
-    row('the two event validators alone, from `validators.gen.ts`', bundles.validators),
+    row(`the two event validators alone (\`${importedValidators}.ts\`)`, bundles.validators),
     row('what-if: ajv standalone code of just those two validators', bundles.eventValidatorsOnly),
   ],
 });

@@ -14,7 +14,7 @@ import {
   writeSection,
 } from './lib.mjs';
 
-const rounds = Number(process.argv[2] ?? 9);
+const rounds = Number(process.argv[2] ?? 15);
 await registerTypeScript();
 const { loadFixtures } = await import('./fixtures.ts');
 const { conversation } = await loadFixtures(ROOT);
@@ -53,7 +53,7 @@ try {
     },
     { name: 'generated', fn: async () => expectId(await generated.conversations.retrieve(id)) },
   ];
-  const samples = await compareOps(contenders, { rounds, ms: 400, measure: opsPerSecondAsync });
+  const samples = await compareOps(contenders, { rounds, ms: 300, measure: opsPerSecondAsync });
   // Per-request time in microseconds, from requests per second.
   const micros = Object.fromEntries(Object.entries(samples).map(([name, s]) => [name, s.map((ops) => 1e6 / ops)]));
   const median = (name) => stats(micros[name]).median;
@@ -66,7 +66,7 @@ try {
       'version headers; openapi-fetch: its `GET` alone; generated: `createClient({ baseUrl, apiKey })` then',
       '`conversations.retrieve(id)` (openapi-fetch plus the auth/version middleware, per-attempt timeout, retry',
       'wrapper and error mapping), bundled with esbuild as a compiled package runs. Each round measures each client',
-      "for 400 ms, round-robin. Ratio: time per request over plain fetch's.",
+      "for 300 ms, round-robin. Ratio: time per request over plain fetch's.",
     ].join(' '),
     goal: 'generated client ≤ 1.15× plain fetch',
     command: `node bench/client.mjs ${rounds}`,

@@ -12,6 +12,7 @@ let bundle;
 /**
  * Starts bench/reference-server.ts in a child process: bundled with esbuild (packages from node_modules), or,
  * with `viaTsx`, run through tsx. `env` adds `CASI_*` settings; `validateResponses: false` is `casi serve`'s default.
+ * With `BENCH_PROFILE_DIR` set, the server writes a `node --cpu-prof` profile there when it stops.
  * Resolves to `{ baseUrl, close }`.
  */
 export async function startReference({ viaTsx = false, validateResponses = true, env = {} } = {}) {
@@ -21,9 +22,11 @@ export async function startReference({ viaTsx = false, validateResponses = true,
     BENCH_VALIDATE_RESPONSES: validateResponses ? '1' : '0',
     ...env,
   };
+  const profile = process.env.BENCH_PROFILE_DIR;
+  const profiling = profile ? ['--cpu-prof', `--cpu-prof-dir=${profile}`] : [];
   const child = viaTsx
-    ? await startChild('bench/reference-server.ts', [], { env: childEnv, nodeArgs: ['--import', 'tsx'] })
-    : await startChild(bundle, [], { env: childEnv });
+    ? await startChild('bench/reference-server.ts', [], { env: childEnv, nodeArgs: [...profiling, '--import', 'tsx'] })
+    : await startChild(bundle, [], { env: childEnv, nodeArgs: profiling });
   return { baseUrl: `http://127.0.0.1:${child.ready.port}`, close: child.close };
 }
 
