@@ -166,7 +166,7 @@ async function probe(
   const request = toWire(op, parts, c.credential);
   const context = `${c.name}: ${describeRequest(request)}`;
   const response = await send(ctx.target.baseUrl, request, LIMITS);
-  checkResponse(ctx.spec, ctx.report, op, response, context);
+  checkResponse(ctx.spec, ctx.report, op, response, context, parts.path);
   const sentText = JSON.stringify([parts.path, parts.query, parts.body ?? null]);
   const unsent = orgIds.filter((id) => !sentText.includes(id));
   const problem = expectationProblem(c.expect, response) ?? leak(c, response, unsent, ctx.target.keys.otherOrg);

@@ -48,7 +48,7 @@ export async function checkPositive(ctx: ContractContext, op: IrOperation): Prom
     const request = toWire(op, parts, { apiKey: ctx.target.keys.write });
     const context = describeRequest(request);
     const response = await send(ctx.target.baseUrl, request, STREAM_LIMITS);
-    checkResponse(ctx.spec, ctx.report, op, response, context);
+    checkResponse(ctx.spec, ctx.report, op, response, context, parts.path);
     const problem = acceptanceProblem(op, response);
     ctx.report.record('positive_data_acceptance', op.id, problem && `${context} → ${problem}`);
     if (response.status < 300 && !ctx.goodRequests.has(op.id)) ctx.goodRequests.set(op.id, parts);

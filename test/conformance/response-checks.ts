@@ -13,15 +13,17 @@ export const RESPONSE_CHECKS = [
   'status_code_conformance',
   'content_type_conformance',
   'response_schema_conformance',
+  'event_stream_conformance',
 ] as const;
 
-/** Runs the four response checks on `response` to a request of `op`, recording each in `report`. */
+/** Runs the response checks on `response` to a request of `op` (with `pathValues`), recording each in `report`. */
 export function checkResponse(
   spec: ConformanceSpec,
   report: Report,
   op: IrOperation,
   response: WireResponse,
   context: string,
+  pathValues: Readonly<Record<string, string>> = {},
 ): void {
   const where = `${context} → ${response.status}`;
   report.record(
@@ -46,6 +48,40 @@ export function checkResponse(
           : `${where}: content type ${response.contentType || '(none)'}, declared ${expectedType}`;
   report.record('content_type_conformance', op.id, typeProblem);
   report.record('response_schema_conformance', op.id, schemaProblem(spec, op, response, declared.schema, where));
+  if (op.transport !== 'http' && response.status < 300) {
+    const problem = streamProblem(spec, op, response, pathValues);
+    report.record('event_stream_conformance', op.id, problem && `${where}: ${problem}`);
+  }
+}
+
+/**
+ * The rules of a stream or session as a whole: SSE messages carry `id:` = the event's id and no `event:` name
+ * (`ServerEventStream`); ids are unique; nothing follows a terminal event (`x-casi-terminal`); an envelope member
+ * named like the path parameter (`conversation_id`) holds the requested value.
+ */
+export function streamProblem(
+  spec: ConformanceSpec,
+  op: IrOperation,
+  response: WireResponse,
+  pathValues: Readonly<Record<string, string>>,
+): string | undefined {
+  const events = response.events as { id?: unknown; payload?: { type?: unknown } }[];
+  if (response.eventNames.length > 0) return `SSE messages name an event: ${response.eventNames[0]}`;
+  const badId = response.messageIds.findIndex((id, i) => id !== events[i]?.id);
+  if (badId >= 0)
+    return `SSE message ${badId} has id: ${response.messageIds[badId]}, its event ${String(events[badId]?.id)}`;
+  const ids = events.map((e) => e.id);
+  if (new Set(ids).size !== ids.length) return 'an event id repeats';
+  const terminal = new Set(spec.ir.events.filter((e) => e.terminal).map((e) => e.type));
+  const end = events.findIndex((e) => terminal.has(String(e.payload?.type)));
+  if (end >= 0 && end < events.length - 1)
+    return `${events.length - 1 - end} event(s) follow the terminal ${String(events[end]?.payload?.type)}`;
+  for (const [name, value] of Object.entries(pathValues)) {
+    const other = events.find((e) => name in e && (e as Record<string, unknown>)[name] !== value);
+    if (other)
+      return `event ${String(other.id)} has ${name} ${String((other as Record<string, unknown>)[name])}, not ${value}`;
+  }
+  return undefined;
 }
 
 /** The first schema problem of the body, or of any event of a stream or session; undefined when all is valid. */

@@ -26,6 +26,10 @@ export interface WireResponse {
   /** The body parsed as JSON, or undefined when it is empty or not JSON. */
   readonly json: unknown;
   readonly events: readonly unknown[];
+  /** For SSE: the `id:` of each message of `events` (undefined when absent); empty otherwise. */
+  readonly messageIds: readonly (string | undefined)[];
+  /** For SSE: the `event:` names given (the spec uses none). */
+  readonly eventNames: readonly string[];
   /** Frames or SSE data that were not JSON. */
   readonly malformedEvents: readonly string[];
 }
@@ -37,6 +41,8 @@ export interface ReadLimits {
   /** Stop after this long in any case. Default 3000 ms. */
   readonly maxMs?: number;
 }
+
+const NO_EVENTS = { events: [], messageIds: [], eventNames: [], malformedEvents: [] } as const;
 
 /** `/a/{id}` with `{id: 'x y'}` → `/a/x%20y`. */
 export function expandPath(template: string, params: Readonly<Record<string, string>>): string {
@@ -71,27 +77,35 @@ async function sendHttp(baseUrl: string, request: WireRequest, limits: ReadLimit
   const contentType = mediaType(headers['content-type']);
   if (contentType !== 'text/event-stream') {
     const text = await response.text();
-    return {
-      status: response.status,
-      headers,
-      contentType,
-      text,
-      json: parseJson(text),
-      events: [],
-      malformedEvents: [],
-    };
+    return { ...NO_EVENTS, status: response.status, headers, contentType, text, json: parseJson(text) };
   }
   const events: unknown[] = [];
+  const messageIds: (string | undefined)[] = [];
+  const eventNames: string[] = [];
   const malformedEvents: string[] = [];
   const parser = createParser({
     onEvent: (message) => {
       const value = parseJson(message.data);
+      if (message.event !== undefined) eventNames.push(message.event);
       if (value === undefined) malformedEvents.push(message.data);
-      else events.push(value);
+      else {
+        events.push(value);
+        messageIds.push(message.id);
+      }
     },
   });
   const text = await readUntilQuiet(response, limits, controller, (chunk) => parser.feed(chunk));
-  return { status: response.status, headers, contentType, text, json: undefined, events, malformedEvents };
+  return {
+    status: response.status,
+    headers,
+    contentType,
+    text,
+    json: undefined,
+    events,
+    messageIds,
+    eventNames,
+    malformedEvents,
+  };
 }
 
 /** Reads a streamed body until it ends, is quiet for `idleMs`, or `maxMs` passes; then aborts the request. */
@@ -136,7 +150,16 @@ function openSocket(baseUrl: string, request: WireRequest, limits: ReadLimits): 
       clearTimeout(timer);
       clearTimeout(hardStop);
       socket.terminate();
-      resolve({ status: 101, headers: {}, contentType: '', text: '', json: undefined, events, malformedEvents });
+      resolve({
+        ...NO_EVENTS,
+        status: 101,
+        headers: {},
+        contentType: '',
+        text: '',
+        json: undefined,
+        events,
+        malformedEvents,
+      });
     };
     const quietAfter = () => {
       clearTimeout(timer);
@@ -162,15 +185,7 @@ function openSocket(baseUrl: string, request: WireRequest, limits: ReadLimits): 
           Object.entries(response.headers).map(([k, v]) => [k, Array.isArray(v) ? v.join(', ') : (v ?? '')]),
         );
         const contentType = mediaType(headers['content-type']);
-        resolve({
-          status: response.statusCode ?? 0,
-          headers,
-          contentType,
-          text,
-          json: parseJson(text),
-          events,
-          malformedEvents,
-        });
+        resolve({ ...NO_EVENTS, status: response.statusCode ?? 0, headers, contentType, text, json: parseJson(text) });
         socket.terminate();
       });
     });
