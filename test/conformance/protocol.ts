@@ -10,7 +10,6 @@ import { checkResponse } from './response-checks.js';
 import { refName, SERVICE_VERSION_SCHEMA } from './spec.js';
 import { send, type WireRequest, type WireResponse } from './wire.js';
 
-const LIMITS = { idleMs: 40, maxMs: 2000 } as const;
 /** Methods tried on every path besides the declared ones. */
 const METHODS = ['GET', 'PUT', 'POST', 'DELETE', 'PATCH'] as const;
 
@@ -23,7 +22,7 @@ async function probe(
   request: WireRequest,
   expect: (response: WireResponse) => string | undefined,
 ): Promise<void> {
-  const response = await send(ctx.target.baseUrl, request, LIMITS);
+  const response = await send(ctx.target.baseUrl, request);
   const context = `${label}: ${describeRequest(request)}`;
   if (check !== 'unsupported_method') checkResponse(ctx.spec, ctx.report, op, response, context);
   const problem = expect(response);

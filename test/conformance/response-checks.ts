@@ -49,7 +49,7 @@ export function checkResponse(
   report.record('content_type_conformance', op.id, typeProblem);
   report.record('response_schema_conformance', op.id, schemaProblem(spec, op, response, declared.schema, where));
   if (op.transport !== 'http' && response.status < 300) {
-    const problem = streamProblem(spec, op, response, pathValues);
+    const problem = streamProblem(spec, response, pathValues);
     report.record('event_stream_conformance', op.id, problem && `${where}: ${problem}`);
   }
 }
@@ -61,7 +61,6 @@ export function checkResponse(
  */
 export function streamProblem(
   spec: ConformanceSpec,
-  op: IrOperation,
   response: WireResponse,
   pathValues: Readonly<Record<string, string>>,
 ): string | undefined {

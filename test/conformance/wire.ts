@@ -36,9 +36,9 @@ export interface WireResponse {
 
 /** Limits of reading a stream or a socket that stays open. */
 export interface ReadLimits {
-  /** Stop after this long without a byte or frame. Default 60 ms. */
+  /** Stop after this long without a byte or frame (the history of a stream comes at once). Default 40 ms. */
   readonly idleMs?: number;
-  /** Stop after this long in any case. Default 3000 ms. */
+  /** Stop after this long in any case. Default 2000 ms. */
   readonly maxMs?: number;
 }
 
@@ -118,11 +118,11 @@ async function readUntilQuiet(
   const reader = response.body?.getReader();
   if (!reader) return '';
   const decoder = new TextDecoder();
-  const deadline = Date.now() + (limits.maxMs ?? 3000);
+  const deadline = Date.now() + (limits.maxMs ?? 2000);
   let text = '';
   try {
     for (;;) {
-      const wait = Math.min(limits.idleMs ?? 60, deadline - Date.now());
+      const wait = Math.min(limits.idleMs ?? 40, deadline - Date.now());
       if (wait <= 0) break;
       const next = await Promise.race([reader.read(), delay(wait).then(() => 'quiet' as const)]);
       if (next === 'quiet' || next.done) break;
@@ -145,7 +145,7 @@ function openSocket(baseUrl: string, request: WireRequest, limits: ReadLimits): 
     const events: unknown[] = [];
     const malformedEvents: string[] = [];
     let timer: NodeJS.Timeout | undefined;
-    const hardStop = setTimeout(() => finish(), limits.maxMs ?? 3000);
+    const hardStop = setTimeout(() => finish(), limits.maxMs ?? 2000);
     const finish = () => {
       clearTimeout(timer);
       clearTimeout(hardStop);
@@ -163,7 +163,7 @@ function openSocket(baseUrl: string, request: WireRequest, limits: ReadLimits): 
     };
     const quietAfter = () => {
       clearTimeout(timer);
-      timer = setTimeout(finish, limits.idleMs ?? 60);
+      timer = setTimeout(finish, limits.idleMs ?? 40);
     };
     socket.on('open', quietAfter);
     socket.on('message', (data, binary) => {
