@@ -14,6 +14,9 @@ import { ReferenceService, type ReferenceServiceOptions } from './service.js';
 /** Largest accepted request body (and WebSocket message): 1 MiB. */
 export const BODY_LIMIT = 1024 * 1024;
 
+/** Longest path parameter Fastify routes: as long as a request line can be (16 KiB), so the spec decides. */
+export const MAX_PARAM_LENGTH = 16 * 1024;
+
 /** What `createApp` takes; only `config` is required. */
 export interface AppOptions {
   /** The configuration (`loadConfig(process.env).config`); `port` and `host` are the caller's to use. */
@@ -46,7 +49,8 @@ export function createApp(options: AppOptions): App {
     settings: config,
     ...(options.clock === undefined ? {} : { clock: options.clock }),
   });
-  const app = Fastify({ logger: options.logger ?? false, bodyLimit: BODY_LIMIT });
+  // Path parameters are validated against the spec (ids up to 128 characters), not cut off by Fastify at 100.
+  const app = Fastify({ logger: options.logger ?? false, bodyLimit: BODY_LIMIT, maxParamLength: MAX_PARAM_LENGTH });
   const sessions = new PendingSessions(service);
   registerRoutes<Principal>(app, createHandlers(service, sessions), {
     authenticate: async (request, route) => {

@@ -1,4 +1,7 @@
-/** Reproduces each pinned defect of `known-defects.ts` directly; `it.fails` turns red once a defect is fixed. */
+/**
+ * Reproduces each pinned defect of `known-defects.ts` directly (`it.fails` turns red once a defect is fixed), and
+ * keeps the fixed ones as regression tests named after the defect.
+ */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { KNOWN_DEFECTS } from './known-defects.js';
 import { startReference, type Target } from './target.js';
@@ -13,11 +16,11 @@ afterAll(async () => {
 
 describe('known defects', () => {
   it('each pinned defect has a reproduction below', () => {
-    expect(KNOWN_DEFECTS.map((d) => d.id)).toEqual(['path-parameter-over-100-characters']);
+    expect(KNOWN_DEFECTS.map((d) => d.id)).toEqual([]);
   });
 
-  // path-parameter-over-100-characters: a valid 101-character ProcedureId must be looked up (404), not refused.
-  it.fails('path-parameter-over-100-characters: GET /procedures/<101 characters> answers 404 not_found', async () => {
+  // Fixed: Fastify's default maxParamLength (100) refused a valid 101-character ProcedureId with its own 414.
+  it('path-parameter-over-100-characters: GET /procedures/<101 characters> answers 404 not_found', async () => {
     const response = await fetch(`${target.baseUrl}/procedures/${'p'.repeat(101)}`, {
       headers: { 'Service-Version': '2025-06-19', Authorization: `Bearer ${target.keys.write}` },
     });
@@ -25,5 +28,14 @@ describe('known defects', () => {
       status: 404,
       code: 'not_found',
     });
+  });
+
+  it('path-parameter-over-100-characters: an over-long id (2,000 characters) is a 400 invalid_request', async () => {
+    const response = await fetch(`${target.baseUrl}/procedures/${'p'.repeat(2000)}`, {
+      headers: { 'Service-Version': '2025-06-19', Authorization: `Bearer ${target.keys.write}` },
+    });
+    const body = (await response.json()) as { code?: unknown; data?: unknown };
+    expect({ status: response.status, code: body.code }).toEqual({ status: 400, code: 'invalid_request' });
+    expect(JSON.stringify(body.data)).toContain('/procedure_id');
   });
 });

@@ -15,15 +15,4 @@ export interface KnownDefect {
 }
 
 /** The defects pinned today. */
-export const KNOWN_DEFECTS: readonly KnownDefect[] = [
-  {
-    id: 'path-parameter-over-100-characters',
-    description:
-      'reference/app.ts creates Fastify with the default maxParamLength (100): a path parameter of 101 or more ' +
-      'characters gets 414 with a Fastify body ({error, code: FST_ERR_MAX_PARAM_LENGTH, statusCode}), not an Error. ' +
-      'ProcedureId allows 128 characters, so a valid GET /procedures/{id} is refused; 414 is not declared. ' +
-      'Expected: 404 not_found for 101-128 characters, 400 invalid_request beyond (maxParamLength >= the longest ' +
-      'path parameter, e.g. 1024).',
-    matches: (f) => / → 414\b|got 414\b/.test(f.problem),
-  },
-];
+export const KNOWN_DEFECTS: readonly KnownDefect[] = [];
