@@ -40,6 +40,8 @@ const CHECKS = [
   'unsupported_method',
   'use_after_free',
   'webhook_conformance',
+  'client_event_acceptance',
+  'client_event_rejection',
 ];
 
 describe('contract checks', () => {

@@ -10,6 +10,7 @@ import { checkPositive } from './positive.js';
 import { checkAuthRequired, checkHeaders, checkMethods } from './protocol.js';
 import type { Report } from './report.js';
 import { idOverrides } from './requests.js';
+import { checkSessionFrames } from './session-frames.js';
 import { loadConformanceSpec } from './spec.js';
 import type { Target } from './target.js';
 import { checkUseAfterFree } from './use-after-free.js';
@@ -72,6 +73,7 @@ export async function runContract(
   }
   await checkMethods(ctx, spec.ir.operations);
   await checkUseAfterFree(ctx);
+  await checkSessionFrames(ctx);
   return ctx;
 }
 

@@ -7,6 +7,9 @@ import type { Report } from './report.js';
 import type { ConformanceSpec } from './spec.js';
 import type { WireResponse } from './wire.js';
 
+/** The event type that answers a client event sent after the end (on the sending socket only). */
+const LATE_ANSWER = 'server.error';
+
 /** Names of the response checks, in table order. */
 export const RESPONSE_CHECKS = [
   'not_a_server_error',
@@ -49,7 +52,7 @@ export function checkResponse(
   report.record('content_type_conformance', op.id, typeProblem);
   report.record('response_schema_conformance', op.id, schemaProblem(spec, op, response, declared.schema, where));
   if (op.transport !== 'http' && response.status < 300) {
-    const problem = streamProblem(spec, response, pathValues);
+    const problem = streamProblem(spec, response, pathValues, op.transport === 'websocket');
     report.record('event_stream_conformance', op.id, problem && `${where}: ${problem}`);
   }
 }
@@ -63,6 +66,7 @@ export function streamProblem(
   spec: ConformanceSpec,
   response: WireResponse,
   pathValues: Readonly<Record<string, string>>,
+  socket: boolean,
 ): string | undefined {
   const events = response.events as { id?: unknown; payload?: { type?: unknown } }[];
   if (response.eventNames.length > 0) return `SSE messages name an event: ${response.eventNames[0]}`;
@@ -73,8 +77,10 @@ export function streamProblem(
   if (new Set(ids).size !== ids.length) return 'an event id repeats';
   const terminal = new Set(spec.ir.events.filter((e) => e.terminal).map((e) => e.type));
   const end = events.findIndex((e) => terminal.has(String(e.payload?.type)));
-  if (end >= 0 && end < events.length - 1)
-    return `${events.length - 1 - end} event(s) follow the terminal ${String(events[end]?.payload?.type)}`;
+  // On a session, a client event sent after the end is answered by a `server.error` to that socket only
+  // (DECISIONS.md, "Client event → server event mapping"); nothing else may follow.
+  const late = end < 0 ? [] : events.slice(end + 1).filter((e) => !(socket && e.payload?.type === LATE_ANSWER));
+  if (late.length > 0) return `${late.length} event(s) follow the terminal ${String(events[end]?.payload?.type)}`;
   for (const [name, value] of Object.entries(pathValues)) {
     const other = events.find((e) => name in e && (e as Record<string, unknown>)[name] !== value);
     if (other)
