@@ -104,9 +104,10 @@ writeSection('bundle-size', {
   title: 'Browser client size',
   note: [
     'esbuild, `platform: browser`, `format: esm`, minified, then gzip level 9. Entries: `export { createClient }`',
-    'from `generated/src/client.gen.ts`; the same with `validators.gen.ts` replaced by validators that accept',
-    "everything; openapi-fetch's `createClient` alone; and the two event validators the client uses",
-    '(`validateServerEvent`, `validateClientEvent`) alone.',
+    'from `generated/src/client.gen.ts`; the same with the validators module it imports',
+    `(\`${relative(ROOT, VALIDATORS)}\`) replaced by validators that accept everything; openapi-fetch's`,
+    '`createClient` alone; and the two event validators the client uses (`validateServerEvent`,',
+    '`validateClientEvent`) alone, from that module.',
     `In the shipped client bundle, the validator files are ${kB(validatorBytes)} of ${kB(bundles.client.min)}`,
     `minified (${((100 * validatorBytes) / bundles.client.min).toFixed(0)} %); largest inputs: ${biggest}.`,
     "Ratio: gzipped size over openapi-fetch's.",

@@ -3,6 +3,8 @@ import { spawnSync } from 'node:child_process';
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus } from 'node:os';
 import { resolve } from 'node:path';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 
 export const ROOT = resolve(import.meta.dirname, '..');
 const RESULTS = resolve(ROOT, 'bench/RESULTS.md');
@@ -122,15 +124,26 @@ export async function opsPerSecondAsync(fn, { ms = 250, warmupMs = 50, maxCalls 
   return run(ms);
 }
 
+/** Runs a full garbage collection, so that one contender's garbage is not collected on the next one's time. */
+export const collectGarbage = (() => {
+  setFlagsFromString('--expose-gc');
+  return runInNewContext('gc');
+})();
+
 /**
  * Measures each of `contenders` (`{ name, fn }`) `rounds` times with `measure` (`opsPerSecond`, or
- * `opsPerSecondAsync` for async functions), round-robin so that machine noise falls on all of them alike;
- * resolves to `{ name: samples[] }` in calls per second.
+ * `opsPerSecondAsync` for async functions), round-robin so that machine noise falls on all of them alike: each
+ * round starts one contender further along, and the heap is collected before each measurement. Resolves to
+ * `{ name: samples[] }` in calls per second.
  */
 export async function compareOps(contenders, { rounds = 7, ms = 250, measure = opsPerSecond } = {}) {
   const samples = Object.fromEntries(contenders.map((c) => [c.name, []]));
   for (let round = 0; round < rounds; round++) {
-    for (const { name, fn } of contenders) samples[name].push(await measure(fn, { ms }));
+    for (let k = 0; k < contenders.length; k++) {
+      const { name, fn } = contenders[(round + k) % contenders.length];
+      collectGarbage();
+      samples[name].push(await measure(fn, { ms }));
+    }
   }
   return samples;
 }
