@@ -35,6 +35,7 @@ const CHECKS = [
   ...RESPONSE_CHECKS,
   'positive_data_acceptance',
   'negative_data_rejection',
+  'deep_nesting',
   'missing_required_header',
   'ignored_auth',
   'unsupported_method',

@@ -4,6 +4,7 @@
  */
 import type { ContractContext } from './context.js';
 import { orderedOperations } from './context.js';
+import { checkDeepNesting } from './deep-nesting.js';
 import { clientFor, createFixtures } from './fixtures.js';
 import { checkNegative } from './negative.js';
 import { checkPositive } from './positive.js';
@@ -68,6 +69,7 @@ export async function runContract(
     const good = ctx.goodRequests.get(op.id);
     if (good) {
       await checkHeaders(ctx, op, good);
+      await checkDeepNesting(ctx, op);
       await checkAuthRequired(ctx, op, good);
     } else report.record('positive_data_acceptance', op.id, `no generated request of ${op.id} got a 2xx answer`);
   }

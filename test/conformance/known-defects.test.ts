@@ -3,6 +3,7 @@
  * keeps the fixed ones as regression tests named after the defect.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { agentConfig, clientFor } from './fixtures.js';
 import { KNOWN_DEFECTS } from './known-defects.js';
 import { startReference, type Target } from './target.js';
 
@@ -16,7 +17,7 @@ afterAll(async () => {
 
 describe('known defects', () => {
   it('each pinned defect has a reproduction below', () => {
-    expect(KNOWN_DEFECTS.map((d) => d.id)).toEqual([]);
+    expect(KNOWN_DEFECTS.map((d) => d.id)).toEqual(['deeply-nested-free-form-member']);
   });
 
   // Fixed: Fastify's default maxParamLength (100) refused a valid 101-character ProcedureId with its own 414.
@@ -37,5 +38,22 @@ describe('known defects', () => {
     const body = (await response.json()) as { code?: unknown; data?: unknown };
     expect({ status: response.status, code: body.code }).toEqual({ status: 400, code: 'invalid_request' });
     expect(JSON.stringify(body.data)).toContain('/procedure_id');
+  });
+
+  // deeply-nested-free-form-member: free-form `context` nested 3,000 levels (6 KB of JSON) must not be a 5xx.
+  it.fails('deeply-nested-free-form-member: POST /conversations with a deep context answers below 500', async () => {
+    const client = clientFor(target.baseUrl, target.keys.write);
+    const agent = await client.conversationalAgents.create({ name: 'Deep', config: agentConfig() });
+    const deep = `${'['.repeat(3000)}${']'.repeat(3000)}`;
+    const response = await fetch(`${target.baseUrl}/conversations`, {
+      method: 'POST',
+      headers: {
+        'Service-Version': '2025-06-19',
+        Authorization: `Bearer ${target.keys.write}`,
+        'Content-Type': 'application/json',
+      },
+      body: `{"agent_id":"${agent.id}","channel":{"type":"chat_async"},"context":{"x":${deep}}}`,
+    });
+    expect(response.status).toBeLessThan(500);
   });
 });

@@ -53,10 +53,25 @@ export function stringMutations(schema: JsonSchema): { kind: MutationKind; value
   return out;
 }
 
-/** Every mutant of `value` (valid against `schema`) that `schema` rejects. */
-export function mutate(schema: JsonSchema, value: unknown, options: MutationOptions): Mutant[] {
-  const found: Mutant[] = [];
-  const visit = (
+/** One node of a walk: its resolved schema, its value, its path, and the pointer of the union above it, if any. */
+export interface WalkNode {
+  readonly schema: JsonSchema;
+  readonly value: unknown;
+  readonly path: readonly string[];
+  readonly union: string | undefined;
+}
+
+/**
+ * Visits `value` along `schema`: references resolved, into the first `anyOf`/`oneOf` branch that accepts the value,
+ * into present members and the first item of arrays. `visit` sees every node (unions included, before their branch).
+ */
+export function walk(
+  schema: JsonSchema,
+  value: unknown,
+  options: MutationOptions,
+  visit: (node: WalkNode) => void,
+): void {
+  const step = (
     node: JsonSchema,
     current: unknown,
     path: readonly string[],
@@ -66,10 +81,29 @@ export function mutate(schema: JsonSchema, value: unknown, options: MutationOpti
     if (depth > 32) return;
     const name = refName(node);
     if (name !== undefined) {
-      visit(options.resolve(name), current, path, union, depth + 1);
+      step(options.resolve(name), current, path, union, depth + 1);
       return;
     }
-    const pointer = toPointer(path);
+    visit({ schema: node, value: current, path, union });
+    const branches = (node.anyOf ?? node.oneOf) as JsonSchema[] | undefined;
+    if (Array.isArray(branches)) {
+      const branch = branches.find((b) => options.isValid(b, current));
+      if (branch) step(branch, current, path, union ?? toPointer(path), depth + 1);
+      return;
+    }
+    if (Array.isArray(current) && current.length > 0 && node.items && typeof node.items === 'object')
+      step(node.items as JsonSchema, current[0], [...path, '0'], union, depth + 1);
+    if (current && typeof current === 'object' && !Array.isArray(current))
+      for (const [key, sub] of Object.entries((node.properties ?? {}) as Record<string, JsonSchema>))
+        if (key in current) step(sub, (current as Record<string, unknown>)[key], [...path, key], union, depth + 1);
+  };
+  step(schema, value, [], undefined, 0);
+}
+
+/** Every mutant of `value` (valid against `schema`) that `schema` rejects. */
+export function mutate(schema: JsonSchema, value: unknown, options: MutationOptions): Mutant[] {
+  const found: Mutant[] = [];
+  walk(schema, value, options, ({ schema: node, value: current, path, union }) => {
     const add = (kind: MutationKind, at: readonly string[], replacement: unknown) =>
       found.push({
         kind,
@@ -79,29 +113,19 @@ export function mutate(schema: JsonSchema, value: unknown, options: MutationOpti
       });
     const wrong = WRONG_TYPES.find((c) => jsonType(c) !== jsonType(current) && !options.isValid(node, c));
     if (wrong !== undefined && path.length > 0) add('wrong_type', path, wrong);
-    const branches = (node.anyOf ?? node.oneOf) as JsonSchema[] | undefined;
-    if (Array.isArray(branches)) {
-      const branch = branches.find((b) => options.isValid(b, current));
-      if (branch) visit(branch, current, path, union ?? pointer, depth + 1);
-      return;
-    }
+    if (Array.isArray(node.anyOf ?? node.oneOf)) return;
     if (typeof current === 'string') for (const m of stringMutations(node)) add(m.kind, path, m.value);
     if (typeof current === 'number') {
       if (typeof node.minimum === 'number') add('out_of_range', path, node.minimum - 1);
       if (typeof node.maximum === 'number') add('out_of_range', path, node.maximum + 1);
     }
-    if (Array.isArray(current) && current.length > 0 && node.items && typeof node.items === 'object')
-      visit(node.items as JsonSchema, current[0], [...path, '0'], union, depth + 1);
     if (current && typeof current === 'object' && !Array.isArray(current)) {
       const record = current as Record<string, unknown>;
       for (const key of (node.required ?? []) as string[])
         if (key in record) add('missing_required', [...path, key], REMOVE);
       if (node.additionalProperties === false) add('extra_member', [...path, EXTRA_MEMBER], 1);
-      for (const [key, sub] of Object.entries((node.properties ?? {}) as Record<string, JsonSchema>))
-        if (key in record) visit(sub, record[key], [...path, key], union, depth + 1);
     }
-  };
-  visit(schema, value, [], undefined, 0);
+  });
   const seen = new Set<string>();
   return found.filter((m) => {
     const key = `${m.kind} ${m.pointer}`;
@@ -109,6 +133,27 @@ export function mutate(schema: JsonSchema, value: unknown, options: MutationOpti
     seen.add(key);
     return true;
   });
+}
+
+/** Paths of the free-form objects in `value`: objects that take members of any shape (no `properties`, no limit). */
+export function freeFormPaths(schema: JsonSchema, value: unknown, options: MutationOptions): string[][] {
+  const found: string[][] = [];
+  walk(schema, value, options, ({ schema: node, value: current, path }) => {
+    const open = node.additionalProperties === undefined || node.additionalProperties === true;
+    const plainObject = current !== null && typeof current === 'object' && !Array.isArray(current);
+    if (plainObject && open && node.properties === undefined && !Array.isArray(node.anyOf ?? node.oneOf))
+      found.push([...path]);
+  });
+  return found;
+}
+
+/** A copy of `root` with `member` set to `memberValue` in the object at `path`. */
+export function withMember(root: unknown, path: readonly string[], member: string, memberValue: unknown): unknown {
+  const copy = structuredClone(root) as Record<string, unknown>;
+  let node: Record<string, unknown> = copy;
+  for (const key of path) node = node[key] as Record<string, unknown>;
+  node[member] = memberValue;
+  return copy;
 }
 
 /** Whether an error pointer names the change of `mutant` (exactly, or on the way up to its union). */
