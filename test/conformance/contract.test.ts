@@ -39,6 +39,7 @@ const CHECKS = [
   'missing_required_header',
   'ignored_auth',
   'unsupported_method',
+  'pagination',
   'use_after_free',
   'webhook_conformance',
   'client_event_acceptance',

@@ -7,6 +7,7 @@ import { orderedOperations } from './context.js';
 import { checkDeepNesting } from './deep-nesting.js';
 import { clientFor, createFixtures } from './fixtures.js';
 import { checkNegative } from './negative.js';
+import { checkPagination } from './pagination.js';
 import { checkPositive } from './positive.js';
 import { checkAuthRequired, checkHeaders, checkMethods } from './protocol.js';
 import type { Report } from './report.js';
@@ -74,6 +75,7 @@ export async function runContract(
     } else report.record('positive_data_acceptance', op.id, `no generated request of ${op.id} got a 2xx answer`);
   }
   await checkMethods(ctx, spec.ir.operations);
+  await checkPagination(ctx);
   await checkUseAfterFree(ctx);
   await checkSessionFrames(ctx);
   return ctx;
