@@ -50,7 +50,11 @@ export function createApp(options: AppOptions): App {
     ...(options.clock === undefined ? {} : { clock: options.clock }),
   });
   // Path parameters are validated against the spec (ids up to 128 characters), not cut off by Fastify at 100.
-  const app = Fastify({ logger: options.logger ?? false, bodyLimit: BODY_LIMIT, maxParamLength: MAX_PARAM_LENGTH });
+  const app = Fastify({
+    logger: options.logger ?? false,
+    bodyLimit: BODY_LIMIT,
+    routerOptions: { maxParamLength: MAX_PARAM_LENGTH },
+  });
   const sessions = new PendingSessions(service);
   registerRoutes<Principal>(app, createHandlers(service, sessions), {
     authenticate: async (request, route) => {

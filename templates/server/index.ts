@@ -45,7 +45,7 @@ export { type CasiRoutesOptions, DEFAULT_SERVICE_VERSION } from './options.js';
 export { compilePath, type PathMatcher, toFastifyPath } from './path.js';
 export { casiRoutes } from './plugin.js';
 export { coerceQuery, parseQuery, type RawQuery } from './query.js';
-export { type CheckedRequest, type UncheckedRequest, validateRequest } from './request.js';
+export { type CheckedRequest, MAX_BODY_DEPTH, tooDeep, type UncheckedRequest, validateRequest } from './request.js';
 export {
   type OnResponseInvalid,
   type ResponseProblem,

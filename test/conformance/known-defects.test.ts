@@ -17,7 +17,7 @@ afterAll(async () => {
 
 describe('known defects', () => {
   it('each pinned defect has a reproduction below', () => {
-    expect(KNOWN_DEFECTS.map((d) => d.id)).toEqual(['deeply-nested-free-form-member']);
+    expect(KNOWN_DEFECTS.map((d) => d.id)).toEqual([]);
   });
 
   // Fixed: Fastify's default maxParamLength (100) refused a valid 101-character ProcedureId with its own 414.
@@ -40,8 +40,9 @@ describe('known defects', () => {
     expect(JSON.stringify(body.data)).toContain('/procedure_id');
   });
 
-  // deeply-nested-free-form-member: free-form `context` nested 3,000 levels (6 KB of JSON) must not be a 5xx.
-  it.fails('deeply-nested-free-form-member: POST /conversations with a deep context answers below 500', async () => {
+  // Fixed: a free-form member nested thousands of levels deep overflowed structuredClone in the store (500); bodies
+  // nested deeper than MAX_BODY_DEPTH are now refused by the runtime with 400 invalid_request and a pointer.
+  it('deeply-nested-free-form-member: POST /conversations with a deep context answers below 500', async () => {
     const client = clientFor(target.baseUrl, target.keys.write);
     const agent = await client.conversationalAgents.create({ name: 'Deep', config: agentConfig() });
     const deep = `${'['.repeat(3000)}${']'.repeat(3000)}`;
@@ -54,6 +55,7 @@ describe('known defects', () => {
       },
       body: `{"agent_id":"${agent.id}","channel":{"type":"chat_async"},"context":{"x":${deep}}}`,
     });
-    expect(response.status).toBeLessThan(500);
+    expect(response.status).toBe(400);
+    expect(((await response.json()) as { code?: unknown }).code).toBe('invalid_request');
   });
 });

@@ -1,6 +1,6 @@
 /** HTTP routes over real sockets: admission, validation, body errors, 404/405, 500 and successful calls. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { HttpError } from '../../templates/server/index.js';
+import { HttpError, MAX_BODY_DEPTH } from '../../templates/server/index.js';
 import { expectError, goodHeaders, startServer, type TestRequest, type TestServer } from './fixture.js';
 
 let server: TestServer;
@@ -124,6 +124,25 @@ describe('invalid requests', () => {
     const response = await fetch(`${server.url}/things`, { method: 'POST', headers: goodHeaders });
     const body = await expectError(response, 400, 'invalid_request');
     expect(body.data).toEqual([{ in: 'body', pointer: '', message: 'a JSON body is required' }]);
+  });
+
+  it('refuse a body nested deeper than MAX_BODY_DEPTH with a pointer, before anything walks it', async () => {
+    const deep = `${'{"a":'.repeat(5000)}1${'}'.repeat(5000)}`;
+    const body = await expectError(await post('/things', `{"name":"lamp","size":${deep}}`), 400, 'invalid_request');
+    expect(body.data).toEqual([
+      {
+        in: 'body',
+        pointer: `/size${'/a'.repeat(MAX_BODY_DEPTH - 1)}`,
+        message: `must not nest deeper than ${MAX_BODY_DEPTH} levels`,
+      },
+    ]);
+    const shallow = `${'{"a":'.repeat(MAX_BODY_DEPTH - 2)}1${'}'.repeat(MAX_BODY_DEPTH - 2)}`;
+    const accepted = await expectError(
+      await post('/things', `{"name":"lamp","size":${shallow}}`),
+      400,
+      'invalid_request',
+    );
+    expect(JSON.stringify(accepted.data)).not.toContain('nest deeper');
   });
 
   it('answer malformed_json for a body that is not JSON', async () => {

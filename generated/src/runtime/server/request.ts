@@ -24,6 +24,23 @@ export interface CheckedRequest {
 
 const JSON_MEDIA_TYPE = /^application\/json\s*(;|$)/i;
 
+/** Deepest nesting a JSON body may have; deeper bodies are refused before anything walks them recursively. */
+export const MAX_BODY_DEPTH = 64;
+
+/** The pointer of the first value nested deeper than `max` levels, or undefined (iterative: no recursion). */
+export function tooDeep(value: unknown, max: number): string | undefined {
+  const stack: { value: unknown; pointer: string; depth: number }[] = [{ value, pointer: '', depth: 0 }];
+  for (let next = stack.pop(); next !== undefined; next = stack.pop()) {
+    if (next.value === null || typeof next.value !== 'object') continue;
+    if (next.depth >= max) return next.pointer;
+    for (const [key, child] of Object.entries(next.value)) {
+      const token = key.replace(/~/g, '~0').replace(/\//g, '~1');
+      stack.push({ value: child, pointer: `${next.pointer}/${token}`, depth: next.depth + 1 });
+    }
+  }
+  return undefined;
+}
+
 /** Validates every part against the route's validators; throws one `invalid_request` listing all problems. */
 export function validateRequest(route: RouteDefinition, request: UncheckedRequest): CheckedRequest {
   const { validators } = route;
@@ -48,6 +65,9 @@ function checkBody(route: RouteDefinition, request: UncheckedRequest): RequestPr
   if (contentType === undefined || !JSON_MEDIA_TYPE.test(contentType)) {
     return [{ in: 'header', pointer: '/content-type', message: 'must be application/json' }];
   }
+  const deep = tooDeep(request.body, MAX_BODY_DEPTH);
+  if (deep !== undefined)
+    return [{ in: 'body', pointer: deep, message: `must not nest deeper than ${MAX_BODY_DEPTH} levels` }];
   return check('body', validator, request.body);
 }
 

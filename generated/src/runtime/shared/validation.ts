@@ -70,12 +70,26 @@ export function issuesFromAjv(errors: readonly AjvErrorLike[] | null | undefined
 
 /** Wraps an ajv validate function as a `Validator<T>` named `schemaName`. */
 export function fromAjv<T>(validate: AjvValidateLike, schemaName: string): Validator<T> {
+  // The issues are built from ajv's errors only when `errors` is read: a caller that only needs the verdict
+  // (or reads a failed call's issues once) pays for no conversion it does not use.
+  let pending: readonly AjvErrorLike[] | null = null;
+  let issues: ValidationIssue[] | null = null;
   const validator = ((data: unknown): data is T => {
     const valid = validate(data);
-    validator.errors = valid ? null : issuesFromAjv(validate.errors);
+    pending = valid ? null : (validate.errors ?? []);
+    issues = null;
     return valid;
   }) as Validator<T>;
-  validator.errors = null;
-  Object.defineProperty(validator, 'schemaName', { value: schemaName, enumerable: true });
+  Object.defineProperties(validator, {
+    schemaName: { value: schemaName, enumerable: true },
+    errors: {
+      enumerable: true,
+      get: () => (pending === null ? issues : (issues ??= issuesFromAjv(pending))),
+      set: (value: ValidationIssue[] | null) => {
+        pending = null;
+        issues = value;
+      },
+    },
+  });
   return validator;
 }
