@@ -46,12 +46,15 @@ const SUCCESS: Expectation = { success: true };
 const UNAUTHORIZED: Expectation = { status: 401, code: 'unauthorized' };
 const TOKEN_EXPIRED: Expectation = { status: 401, code: 'token_expired' };
 
-/** Runs the matrix against `ctx.target`, which must run on a `FakeClock` with the three reference keys. */
-export async function runAuthMatrix(ctx: ContractContext, tokenTtlSeconds: number): Promise<void> {
+/**
+ * Runs the matrix against `ctx.target`, which needs a read-only key and another organisation's key; the expired-token
+ * cases run only when it has a fake clock (and `tokenTtlSeconds` is given).
+ */
+export async function runAuthMatrix(ctx: ContractContext, tokenTtlSeconds?: number): Promise<void> {
   const { target } = ctx;
   const { read, otherOrg } = target.keys;
-  if (read === undefined || otherOrg === undefined || target.clock === undefined)
-    throw new Error('the auth matrix needs a read key, a key of another organisation and a fake clock');
+  if (read === undefined || otherOrg === undefined)
+    throw new Error('the auth matrix needs a read-only key and a key of another organisation');
   const ops = orderedOperations(ctx.spec);
   for (const op of ops.filter((o) => o.method !== 'delete')) await checkPositive(ctx, op);
   const world = await makeTokenWorld(ctx);
@@ -82,6 +85,8 @@ export async function runAuthMatrix(ctx: ContractContext, tokenTtlSeconds: numbe
       [],
     );
   }
+  // Expiry needs time travel: only a server on a fake clock (in process) gets the expired-token cases.
+  if (target.clock === undefined || tokenTtlSeconds === undefined) return;
   await target.clock.advance((tokenTtlSeconds + 1) * 1000);
   for (const run of deferred) await run();
 }

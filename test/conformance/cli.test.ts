@@ -7,6 +7,7 @@ import { loadConfig } from '../../reference/config.js';
 import { ROOT } from './lint.js';
 
 const KEY = 'cli_key';
+const KEYS = `${KEY}:org_a:write,cli_read:org_a:read,cli_other:org_b:write`;
 let good: App;
 let broken: App;
 let goodUrl: string;
@@ -14,7 +15,7 @@ let brokenUrl: string;
 
 /** A reference server; `breakLists` makes `GET /procedural_agents` answer a body its schema refuses. */
 async function serve(breakLists: boolean): Promise<[App, string]> {
-  const app = createApp({ config: loadConfig({ CASI_API_KEYS: KEY }).config });
+  const app = createApp({ config: loadConfig({ CASI_API_KEYS: KEYS }).config });
   if (breakLists)
     app.app.addHook('onSend', async (request, _reply, payload) =>
       request.method === 'GET' && request.url === '/procedural_agents' ? '{"data":"not a list"}' : payload,
@@ -45,9 +46,11 @@ afterAll(async () => {
 });
 
 describe('npm run conformance', () => {
-  it('passes a conforming server given by --base-url and prints a table per check', async () => {
-    const { code, out } = await cli(['--base-url', goodUrl, '--api-key', KEY, '--runs', '30', '--seed', '1']);
+  it('passes a conforming server given by --base-url (auth matrix included) and prints a table per check', async () => {
+    const keys = ['--api-key', KEY, '--read-key', 'cli_read', '--other-org-key', 'cli_other'];
+    const { code, out } = await cli(['--base-url', goodUrl, ...keys, '--runs', '30', '--seed', '1']);
     expect(out).toMatch(/^check\s+cases\s+passed\s+failed\s+known$/m);
+    expect(out).toMatch(/^auth_matrix\s+\d+\s+\d+\s+0\s+0$/m);
     expect(out).toMatch(/^response_schema_conformance\s+\d+\s+\d+\s+0\s+0$/m);
     expect(out).toMatch(/^stateful\s+20\s+20\s+0\s+0$/m);
     expect(out).toContain('PASS: 0 failed');
