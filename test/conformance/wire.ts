@@ -44,6 +44,16 @@ export interface ReadLimits {
 
 const NO_EVENTS = { events: [], messageIds: [], eventNames: [], malformedEvents: [] } as const;
 
+/** Longest wait for the status line of an answer (or a handshake); past it the answer is `NO_ANSWER`. */
+export const ANSWER_TIMEOUT_MS = 10_000;
+const NO_ANSWER = {
+  status: 0,
+  headers: {},
+  contentType: '',
+  text: `no answer within ${ANSWER_TIMEOUT_MS} ms`,
+  json: undefined,
+} as const;
+
 /** `/a/{id}` with `{id: 'x y'}` → `/a/x%20y`. */
 export function expandPath(template: string, params: Readonly<Record<string, string>>): string {
   return template.replace(/\{([^}]+)\}/g, (_, name: string) => {
@@ -67,12 +77,21 @@ export function send(baseUrl: string, request: WireRequest, limits: ReadLimits =
 
 async function sendHttp(baseUrl: string, request: WireRequest, limits: ReadLimits): Promise<WireResponse> {
   const controller = new AbortController();
-  const response = await fetch(urlOf(baseUrl, request), {
-    method: request.method,
-    headers: request.headers ?? {},
-    ...(request.body === undefined ? {} : { body: request.body }),
-    signal: controller.signal,
-  });
+  const timeout = setTimeout(() => controller.abort(), ANSWER_TIMEOUT_MS);
+  let response: Response;
+  try {
+    response = await fetch(urlOf(baseUrl, request), {
+      method: request.method,
+      headers: request.headers ?? {},
+      ...(request.body === undefined ? {} : { body: request.body }),
+      signal: controller.signal,
+    });
+  } catch (error) {
+    if (controller.signal.aborted) return { ...NO_EVENTS, ...NO_ANSWER };
+    throw error;
+  } finally {
+    clearTimeout(timeout);
+  }
   const headers = Object.fromEntries(response.headers);
   const contentType = mediaType(headers['content-type']);
   if (contentType !== 'text/event-stream') {
@@ -145,11 +164,18 @@ function openSocket(baseUrl: string, request: WireRequest, limits: ReadLimits): 
     const events: unknown[] = [];
     const malformedEvents: string[] = [];
     let timer: NodeJS.Timeout | undefined;
-    const hardStop = setTimeout(() => finish(), limits.maxMs ?? 2000);
+    let opened = false;
+    // No handshake answer in time is an answer of its own: status 0, which no operation declares.
+    const handshakeTimeout = setTimeout(() => {
+      socket.terminate();
+      resolve({ ...NO_EVENTS, ...NO_ANSWER });
+    }, ANSWER_TIMEOUT_MS);
+    const hardStop = setTimeout(() => finish(), ANSWER_TIMEOUT_MS + (limits.maxMs ?? 2000));
     const finish = () => {
       clearTimeout(timer);
       clearTimeout(hardStop);
       socket.terminate();
+      if (!opened) return;
       resolve({
         ...NO_EVENTS,
         status: 101,
@@ -165,7 +191,13 @@ function openSocket(baseUrl: string, request: WireRequest, limits: ReadLimits): 
       clearTimeout(timer);
       timer = setTimeout(finish, limits.idleMs ?? 40);
     };
-    socket.on('open', quietAfter);
+    socket.on('open', () => {
+      opened = true;
+      clearTimeout(handshakeTimeout);
+      clearTimeout(hardStop);
+      setTimeout(finish, limits.maxMs ?? 2000);
+      quietAfter();
+    });
     socket.on('message', (data, binary) => {
       const text = binary ? '' : data.toString();
       const value = parseJson(text);
@@ -175,6 +207,7 @@ function openSocket(baseUrl: string, request: WireRequest, limits: ReadLimits): 
     });
     socket.on('unexpected-response', (_request, response) => {
       clearTimeout(hardStop);
+      clearTimeout(handshakeTimeout);
       let text = '';
       response.setEncoding('utf8');
       response.on('data', (chunk: string) => {
@@ -191,6 +224,7 @@ function openSocket(baseUrl: string, request: WireRequest, limits: ReadLimits): 
     });
     socket.on('error', (error) => {
       clearTimeout(hardStop);
+      clearTimeout(handshakeTimeout);
       clearTimeout(timer);
       if (socket.readyState !== WebSocket.CLOSED) socket.terminate();
       reject(error);
