@@ -83,7 +83,10 @@ export function fromAjv<T>(validate: AjvValidateLike, schemaName: string): Valid
     schemaName: { value: schemaName, enumerable: true },
     errors: {
       enumerable: true,
-      get: () => (pending === null ? issues : (issues ??= issuesFromAjv(pending))),
+      get: () => {
+        if (pending !== null && issues === null) issues = issuesFromAjv(pending);
+        return issues;
+      },
       set: (value: ValidationIssue[] | null) => {
         pending = null;
         issues = value;
