@@ -40,6 +40,7 @@ const CHECKS = [
   'ignored_auth',
   'unsupported_method',
   'pagination',
+  'round_trip',
   'use_after_free',
   'webhook_conformance',
   'client_event_acceptance',

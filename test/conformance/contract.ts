@@ -12,6 +12,7 @@ import { checkPositive } from './positive.js';
 import { checkAuthRequired, checkHeaders, checkMethods } from './protocol.js';
 import type { Report } from './report.js';
 import { idOverrides } from './requests.js';
+import { checkRoundTrips } from './round-trip.js';
 import { checkSessionFrames } from './session-frames.js';
 import { loadConformanceSpec } from './spec.js';
 import type { Target } from './target.js';
@@ -76,6 +77,7 @@ export async function runContract(
   }
   await checkMethods(ctx, spec.ir.operations);
   await checkPagination(ctx);
+  await checkRoundTrips(ctx);
   await checkUseAfterFree(ctx);
   await checkSessionFrames(ctx);
   return ctx;
