@@ -125,7 +125,7 @@ function negativeCases(ctx: ContractContext, op: IrOperation, good: RequestParts
 
 /**
  * Values of a parameter that break its schema (checked against the schema as the server coerces them). Parameters
- * of the `ServiceVersion` schema have their own error code and their own check (`service-version.ts`).
+ * of the `ServiceVersion` schema have their own error code and their own check (`checkHeaders` in `protocol.ts`).
  */
 function parameterMutations(ctx: ContractContext, p: IrParameter): { kind: string; value: string }[] {
   if (refName(p.schema) === SERVICE_VERSION_SCHEMA) return [];

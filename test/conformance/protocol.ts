@@ -1,7 +1,8 @@
 /**
- * Checks of the protocol around each operation, from the IR: `missing_required_header` (each required header
- * left out → 400; a wrong `Service-Version` → 400 `unsupported_service_version`), `ignored_auth` (no or unknown
- * credentials → 401) and `unsupported_method` (every other method on a path → 405 with `Allow`).
+ * Checks of the protocol around each operation, from the IR: `missing_required_header` (each required header left
+ * out → 400; a wrong `Service-Version`, as a header or a query parameter → 400 `unsupported_service_version`),
+ * `ignored_auth` (no or unknown credentials → 401) and `unsupported_method` (every other method on a path → 405
+ * with `Allow`).
  */
 import type { IrOperation } from '../../generator/ir/model.js';
 import type { ContractContext } from './context.js';
@@ -62,6 +63,12 @@ export async function checkHeaders(ctx: ContractContext, op: IrOperation, good: 
       const expect = expectError(ctx.spec, 400, 'unsupported_service_version');
       await probe(ctx, op, 'missing_required_header', `${header.name} 2019-01-01`, request, expect);
     }
+  }
+  // The same version rule where a query parameter may carry it (streams and sessions, for browsers).
+  for (const param of op.parameters.query.filter((p) => refName(p.schema) === SERVICE_VERSION_SCHEMA)) {
+    const request = toWire(op, { ...good, query: { ...good.query, [param.name]: '2019-01-01' } }, credential);
+    const expect = expectError(ctx.spec, 400, 'unsupported_service_version');
+    await probe(ctx, op, 'missing_required_header', `?${param.name}=2019-01-01`, request, expect);
   }
 }
 
