@@ -5,7 +5,7 @@
  * a few generated ones (optional free-form members appear in some).
  */
 import fc from 'fast-check';
-import type { IrOperation, JsonSchema } from '../../generator/ir/model.js';
+import type { IrOperation } from '../../generator/ir/model.js';
 import type { ContractContext } from './context.js';
 import { freeFormPaths, withMember } from './mutations.js';
 import { describeRequest, type RequestParts, requestArbitrary, toWire } from './requests.js';
@@ -27,15 +27,11 @@ export async function checkDeepNesting(ctx: ContractContext, op: IrOperation): P
   const good = ctx.goodRequests.get(op.id);
   const schema = op.requestBody?.schema;
   if (!good || !schema) return;
-  const options = {
-    resolve: (name: string) => ctx.spec.schema(name),
-    isValid: (s: JsonSchema, v: unknown) => ctx.spec.check(s)(v),
-  };
   const deep = `${'['.repeat(NESTING_DEPTH)}${']'.repeat(NESTING_DEPTH)}`;
   const samples = fc.sample(requestArbitrary(ctx.spec, op, ctx.overrides), { numRuns: BODY_SAMPLES, seed: ctx.seed });
   const probes = new Map<string, { path: string[]; parts: RequestParts }>();
   for (const parts of [good, ...samples])
-    for (const path of freeFormPaths(schema, parts.body, options))
+    for (const path of freeFormPaths(schema, parts.body, ctx.spec.walkOptions))
       if (!probes.has(path.join('/'))) probes.set(path.join('/'), { path, parts });
   for (const { path, parts } of probes.values()) {
     const body = withMember(parts.body, path, MEMBER, PLACEHOLDER);

@@ -149,13 +149,9 @@ function bodyMutants(ctx: ContractContext, op: IrOperation, schema: JsonSchema, 
   const samples = fc
     .sample(requestArbitrary(ctx.spec, op, ctx.overrides), { numRuns: EXTRA_BODY_SAMPLES, seed: ctx.seed + 1 })
     .map((s) => s.body);
-  const options = {
-    resolve: (name: string) => ctx.spec.schema(name),
-    isValid: (s: JsonSchema, v: unknown) => ctx.spec.check(s)(v),
-  };
   const seen = new Set<string>();
   return [good.body, ...samples]
-    .flatMap((body) => mutate(schema, body, options))
+    .flatMap((body) => mutate(schema, body, ctx.spec.walkOptions))
     .filter((m) => {
       const key = `${m.kind} ${m.pointer}`;
       if (seen.has(key)) return false;

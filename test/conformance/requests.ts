@@ -25,11 +25,8 @@ export interface RequestParts {
  */
 export function idOverrides(spec: ConformanceSpec, knownIds: readonly string[]): Record<string, fc.Arbitrary<unknown>> {
   const resolve = (name: string) => spec.schema(name);
-  const idSchemas = spec.ir.schemas.filter(
-    ({ schema }) => schema.type === 'string' && typeof schema.pattern === 'string',
-  );
   const matches = new Map(
-    idSchemas.map(({ name }) => [name, new Set(knownIds.filter((id) => spec.validator(name)?.(id) === true))]),
+    spec.idSchemas.map(({ name }) => [name, new Set(knownIds.filter((id) => spec.validator(name)?.(id) === true))]),
   );
   const strictSubset = (a: Set<string>, b: Set<string>) => a.size < b.size && [...a].every((x) => b.has(x));
   const mostSpecific = (id: string, name: string) => {
@@ -37,7 +34,7 @@ export function idOverrides(spec: ConformanceSpec, knownIds: readonly string[]):
     return ![...matches.values()].some((other) => other.has(id) && strictSubset(other, own));
   };
   const overrides: Record<string, fc.Arbitrary<unknown>> = {};
-  for (const { name, schema } of idSchemas) {
+  for (const { name, schema } of spec.idSchemas) {
     const matching = [...(matches.get(name) ?? [])];
     if (matching.length === 0) continue;
     const known = fc.oneof(

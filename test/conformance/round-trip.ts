@@ -82,10 +82,7 @@ async function roundTrip(
  * a version id `ca_<id>@v3` rather than `ca_<id>`, so a PUT that made a new draft is read at that draft.
  */
 function writtenId(ctx: ContractContext, answer: unknown, accepts: JsonSchema): string | undefined {
-  const idSchemas = ctx.spec.ir.schemas.filter(
-    (s) => s.schema.type === 'string' && typeof s.schema.pattern === 'string',
-  );
-  const breadth = (id: string) => idSchemas.filter((s) => ctx.spec.validator(s.name)?.(id) === true).length;
+  const breadth = (id: string) => ctx.spec.idSchemas.filter((s) => ctx.spec.validator(s.name)?.(id) === true).length;
   return Object.values((answer ?? {}) as Record<string, unknown>)
     .filter((v): v is string => typeof v === 'string' && ctx.spec.check(accepts)(v))
     .sort((a, b) => breadth(a) - breadth(b))[0];

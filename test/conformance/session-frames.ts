@@ -7,7 +7,7 @@
  */
 import fc from 'fast-check';
 import WebSocket from 'ws';
-import type { IrOperation, JsonSchema } from '../../generator/ir/model.js';
+import type { IrOperation } from '../../generator/ir/model.js';
 import { arbitraryFromSchema } from './arbitrary-from-schema.js';
 import type { ContractContext } from './context.js';
 import { clientFor } from './fixtures.js';
@@ -131,12 +131,8 @@ async function acceptance(ctx: ContractContext, op: IrOperation): Promise<void> 
 async function rejection(ctx: ContractContext, op: IrOperation): Promise<void> {
   const envelope = ctx.spec.schema(clientEnvelope(ctx));
   const valid = { id: 'base', payload: { type: 'user.message.send', text: 'hello' } };
-  const options = {
-    resolve: (name: string) => ctx.spec.schema(name),
-    isValid: (s: JsonSchema, v: unknown) => ctx.spec.check(s)(v),
-  };
   // A mutant whose `id` survives can be told apart by it; those that break `id` itself are sent one per session.
-  const mutants = mutate(envelope, valid, options);
+  const mutants = mutate(envelope, valid, ctx.spec.walkOptions);
   const probe = await Probe.open(ctx, op);
   const cases: { id: string | undefined; frame: string | Buffer; label: string; code: string }[] = [];
   mutants.forEach((m, i) => {

@@ -2,7 +2,7 @@
 import { fileURLToPath } from 'node:url';
 import { type Validator, validators } from '../../generated/src/validators.gen.js';
 import { buildIr } from '../../generator/ir/build.js';
-import type { Ir, IrOperation, IrResponse, JsonSchema } from '../../generator/ir/model.js';
+import type { Ir, IrOperation, IrResponse, IrSchema, JsonSchema } from '../../generator/ir/model.js';
 import { loadSpecs } from '../../generator/load/index.js';
 import { createAjv, toAjvSchema } from '../../generator/schema/ajv.js';
 
@@ -31,6 +31,13 @@ export interface ConformanceSpec {
   response(op: IrOperation, status: number): IrResponse | undefined;
   /** The validator of the body of a declared response (the generated one of its `$ref`), if it has a body. */
   responseValidator(response: IrResponse): Validator<unknown> | SchemaCheck | undefined;
+  /** The id-like component schemas: strings with a `pattern` (`ConversationId`, `ProcedureId`, …). */
+  readonly idSchemas: readonly IrSchema[];
+  /** Reference resolution and validity of any schema, as schema walks (`mutations.ts`) take them. */
+  readonly walkOptions: {
+    readonly resolve: (name: string) => JsonSchema;
+    readonly isValid: (schema: JsonSchema, value: unknown) => boolean;
+  };
 }
 
 let cached: Promise<ConformanceSpec> | undefined;
@@ -83,6 +90,11 @@ function makeSpec(ir: Ir): ConformanceSpec {
       const exact = op.responses.find((r) => r.status === String(status));
       const range = op.responses.find((r) => r.status === `${String(status)[0]}XX`);
       return exact ?? range ?? op.responses.find((r) => r.status === 'default');
+    },
+    idSchemas: ir.schemas.filter(({ schema }) => schema.type === 'string' && typeof schema.pattern === 'string'),
+    walkOptions: {
+      resolve: (name) => spec.schema(name),
+      isValid: (schema, value) => spec.check(schema)(value),
     },
     responseValidator(response) {
       if (response.schema === undefined) return undefined;
