@@ -4,7 +4,7 @@
  * requests reach real resources and 2xx answers; the rest are generated ids (unknown: 404).
  */
 import fc from 'fast-check';
-import type { IrOperation, IrParameter, JsonSchema } from '../../generator/ir/model.js';
+import type { IrOperation, IrParameter } from '../../generator/ir/model.js';
 import { arbitraryFromSchema } from './arbitrary-from-schema.js';
 import type { ConformanceSpec } from './spec.js';
 import { expandPath, type WireRequest } from './wire.js';
@@ -105,9 +105,4 @@ export function describeRequest(request: WireRequest): string {
   const query = new URLSearchParams(request.query).toString();
   const body = request.body === undefined ? '' : ` ${request.body.slice(0, 400)}`;
   return `${request.method} ${request.path}${query ? `?${query}` : ''}${body}`;
-}
-
-/** The schema of `op`'s JSON body, or undefined. */
-export function bodySchema(op: IrOperation): JsonSchema | undefined {
-  return op.requestBody?.schema;
 }

@@ -54,11 +54,6 @@ export function refName(schema: unknown): string | undefined {
   return typeof ref === 'string' ? /#\/components\/schemas\/([^/]+)$/.exec(ref)?.[1] : undefined;
 }
 
-/** The HTTP method of `op` in upper case, as sent on the wire (`GET` for a WebSocket handshake). */
-export function wireMethod(op: IrOperation): string {
-  return op.method.toUpperCase();
-}
-
 function makeSpec(ir: Ir): ConformanceSpec {
   const byName = new Map(ir.schemas.map((s) => [s.name, s.schema]));
   const named = validators as unknown as Readonly<Record<string, Validator<unknown>>>;
