@@ -16,6 +16,8 @@ export const RESPONSE_CHECKS = [
   'status_code_conformance',
   'content_type_conformance',
   'response_schema_conformance',
+  'response_headers_conformance',
+  'error_code_conformance',
   'event_stream_conformance',
 ] as const;
 
@@ -51,10 +53,30 @@ export function checkResponse(
           : `${where}: content type ${response.contentType || '(none)'}, declared ${expectedType}`;
   report.record('content_type_conformance', op.id, typeProblem);
   report.record('response_schema_conformance', op.id, schemaProblem(spec, op, response, declared.schema, where));
+  const missing = declared.headers.filter((h) => response.headers[h.toLowerCase()] === undefined);
+  report.record(
+    'response_headers_conformance',
+    op.id,
+    missing.length > 0 ? `${where}: declared header(s) ${missing.join(', ')} missing` : undefined,
+  );
+  if (response.status >= 400) report.record('error_code_conformance', op.id, errorCodeProblem(spec, response, where));
   if (op.transport !== 'http' && response.status < 300) {
     const problem = streamProblem(spec, response, pathValues, op.transport === 'websocket');
     report.record('event_stream_conformance', op.id, problem && `${where}: ${problem}`);
   }
+}
+
+/**
+ * An error answer's `code` is one of the error-code table (`x-casi-error-codes`), answered with the table's status
+ * and `transient` flag.
+ */
+function errorCodeProblem(spec: ConformanceSpec, response: WireResponse, where: string): string | undefined {
+  const body = response.json as { code?: unknown; transient?: unknown } | undefined;
+  if (typeof body?.code !== 'string') return undefined;
+  const row = spec.ir.errorCodes.find((e) => e.code === body.code);
+  if (!row) return `${where}: code ${body.code} is not in the error-code table`;
+  if (row.status !== response.status) return `${where}: code ${body.code} belongs with status ${row.status}`;
+  return row.transient === body.transient ? undefined : `${where}: ${body.code} must have transient: ${row.transient}`;
 }
 
 /**
