@@ -23,6 +23,7 @@ import { attachWebSockets, upgradeRequired } from './websocket.js';
  */
 export function casiRoutes<H, Auth = undefined>(app: FastifyInstance, options: CasiRoutesOptions<H, Auth>): void {
   const config = resolveOptions(options);
+  acceptEmptyJson(app);
   const { track, closeAll } = createCloseables();
   const answerNotFound = notFound(config.routes);
 
@@ -46,6 +47,20 @@ export function casiRoutes<H, Auth = undefined>(app: FastifyInstance, options: C
   app.addHook('preClose', async () => closeAll());
   for (const route of config.routes) registerRoute(app, route, config, track);
   attachWebSockets(app, config, track);
+}
+
+/**
+ * Reads an empty body sent with `Content-Type: application/json` as no body (many clients send the header on every
+ * call, DELETE and body-less POST included); anything else goes to Fastify's JSON parser, which refuses
+ * prototype poisoning.
+ */
+function acceptEmptyJson(app: FastifyInstance): void {
+  const parseJson = app.getDefaultJsonParser('error', 'ignore');
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
+    if (body === '') done(null, undefined);
+    else parseJson(request, String(body), done);
+  });
 }
 
 /** A request as the runtime builds it, before the generated types narrow it. */

@@ -120,6 +120,21 @@ describe('invalid requests', () => {
     expect(body.message).toBe('Invalid path parameter thing_id: must match pattern "^th_[a-z0-9]+$".');
   });
 
+  it('read an empty body sent as application/json as no body: required → invalid_request, optional → accepted', async () => {
+    const required = await expectError(await post('/things', ''), 400, 'invalid_request');
+    expect(required.data).toEqual([{ in: 'body', pointer: '', message: 'a JSON body is required' }]);
+    const del = await fetch(`${server.url}/things/th_1`, {
+      method: 'DELETE',
+      headers: { ...goodHeaders, 'content-type': 'application/json' },
+    });
+    expect(del.status).toBe(204);
+    const wrongMethod = await fetch(`${server.url}/things`, {
+      method: 'DELETE',
+      headers: { ...goodHeaders, 'content-type': 'application/json' },
+    });
+    await expectError(wrongMethod, 405, 'method_not_allowed');
+  });
+
   it('require the body when the operation does', async () => {
     const response = await fetch(`${server.url}/things`, { method: 'POST', headers: goodHeaders });
     const body = await expectError(response, 400, 'invalid_request');
@@ -147,7 +162,7 @@ describe('invalid requests', () => {
 
   it('answer malformed_json for a body that is not JSON', async () => {
     await expectError(await post('/things', '{"name": "lamp",'), 400, 'malformed_json');
-    await expectError(await post('/things', ''), 400, 'malformed_json');
+    await expectError(await post('/things', '{"__proto__": {"x": 1}}'), 400, 'malformed_json');
   });
 
   it('refuse a body with another or no content type', async () => {
