@@ -19,8 +19,8 @@ export function toConversationalAgent(
     name: version.name,
     description: version.description,
     is_released: agent.released === version.number,
-    config: structuredClone(version.config),
-    postprocess_agents: [...version.postprocess_agents],
+    config: version.config,
+    postprocess_agents: version.postprocess_agents,
   };
 }
 
@@ -35,7 +35,7 @@ export function toProceduralAgent(
     name: version.name,
     description: version.description,
     is_released: agent.released === version.number,
-    config: structuredClone(version.config),
+    config: version.config,
   };
 }
 

@@ -93,17 +93,16 @@ export class AgentCatalog<K extends AgentKind> {
       const isDraft = !target.ever_released;
       const latest = agent.versions[agent.versions.length - 1]?.number ?? 0;
       const draft: AgentVersionRecord<K> = isDraft
-        ? target
-        : { ...structuredClone(target), number: latest + 1, created_at: now, ever_released: false };
+        ? { ...target }
+        : { ...target, number: latest + 1, created_at: now, ever_released: false };
       if (patch.name != null) draft.name = patch.name;
       if (patch.description != null) draft.description = patch.description;
       if (patch.config != null) draft.config = this.rules.normalize(patch.config);
       if (patch.postprocess_agents != null) draft.postprocess_agents = [...patch.postprocess_agents];
       draft.updated_at = now;
       await this.rules.check(org, draft);
-      if (!isDraft) agent.versions.push(draft);
-      agent.updated_at = now;
-      await this.rules.collection.put(agent);
+      const versions = isDraft ? replaced(agent.versions, target, draft) : [...agent.versions, draft];
+      await this.rules.collection.put({ ...agent, versions, updated_at: now });
       return { id: agent.id, version_id: versionId(agent.id, draft.number) };
     });
   }
@@ -115,11 +114,13 @@ export class AgentCatalog<K extends AgentKind> {
     return this.queue.run(`agent:${parsed.id}`, async () => {
       const { agent, version } = await this.find(org, ref);
       if (agent.released !== version.number) {
-        const now = isoNow(this.clock);
-        agent.released = version.number;
-        version.ever_released = true;
-        agent.updated_at = now;
-        await this.rules.collection.put(agent);
+        const versions = replaced(agent.versions, version, { ...version, ever_released: true });
+        await this.rules.collection.put({
+          ...agent,
+          released: version.number,
+          versions,
+          updated_at: isoNow(this.clock),
+        });
       }
       return { id: agent.id, version_id: versionId(agent.id, version.number) };
     });
@@ -168,9 +169,7 @@ export class AgentCatalog<K extends AgentKind> {
     if (parsed.version !== null) throw notFound(this.rules.label, id);
     await this.queue.run(`agent:${parsed.id}`, async () => {
       const agent = await this.agent(org, parsed.id);
-      agent.deleted = true;
-      agent.updated_at = isoNow(this.clock);
-      await this.rules.collection.put(agent);
+      await this.rules.collection.put({ ...agent, deleted: true, updated_at: isoNow(this.clock) });
     });
   }
 
@@ -179,4 +178,9 @@ export class AgentCatalog<K extends AgentKind> {
     if (parsed === null) throw notFound(this.rules.label, ref);
     return parsed;
   }
+}
+
+/** `versions` with `old` replaced by `fresh` (stored records are frozen: changes are copies). */
+function replaced<V>(versions: readonly V[], old: V, fresh: V): V[] {
+  return versions.map((version) => (version === old ? fresh : version));
 }

@@ -1,4 +1,4 @@
-/** The API shapes of a conversation: the full record, the list item, the create answer. */
+/** The API shapes of a conversation: the full record, the list item, the create answer (sharing the record's members). */
 import type { Conversation, ConversationListItem, CreateConversationResponse } from '../generated/src/types.gen.js';
 import type { ConversationRecord } from './store/records.js';
 
@@ -6,8 +6,8 @@ import type { ConversationRecord } from './store/records.js';
 export function toConversation(record: ConversationRecord): Conversation {
   return {
     ...toConversationListItem(record),
-    channel: structuredClone(record.channel),
-    override_config: record.override_config === null ? null : structuredClone(record.override_config),
+    channel: record.channel,
+    override_config: record.override_config,
     summary: record.summary,
   };
 }
@@ -21,7 +21,7 @@ export function toConversationListItem(record: ConversationRecord): Conversation
     created_at: record.created_at,
     direction: record.direction,
     status: record.status,
-    custom_fields: { ...record.custom_fields },
+    custom_fields: record.custom_fields,
     customer_id: record.customer_id,
     channel_type: record.channel_type,
     started_at: record.started_at,

@@ -172,7 +172,7 @@ export class ConversationService {
         return {
           conversation_id: id,
           event_id: event.id,
-          context: structuredClone(live.record.context) as InjectContextResponse['context'],
+          context: live.record.context as InjectContextResponse['context'],
         };
       },
       org,
@@ -186,7 +186,7 @@ export class ConversationService {
       async (live) => {
         if (this.expired(live.record)) throw expiredError(id);
         const token = await this.deps.tokens.refresh(live.record);
-        await live.save();
+        await live.update({ token: token.token });
         return token;
       },
       org,

@@ -169,10 +169,13 @@ export class ProcedureRunner {
     procedure.output = procedureOutput(schema, summary) as unknown as Procedure['output'];
   }
 
+  /** Applies `change` to a copy of the stored procedure, and saves the copy when `change` returns true. */
   private async update(id: string, change: (procedure: ProcedureRecord) => boolean): Promise<void> {
     await this.deps.queue.run(`procedure:${id}`, async () => {
-      const procedure = await this.deps.store.procedures.get(id);
-      if (procedure !== undefined && change(procedure)) await this.deps.store.procedures.put(procedure);
+      const stored = await this.deps.store.procedures.get(id);
+      if (stored === undefined) return;
+      const procedure = { ...stored };
+      if (change(procedure)) await this.deps.store.procedures.put(procedure);
     });
   }
 }

@@ -99,37 +99,48 @@ export class ConversationRuntime {
   }
 }
 
-/** One conversation while its lock is held: its record, and the moves that change it. Each move saves at once. */
+/**
+ * One conversation while its lock is held: its record, and the moves that change it. Stored records are frozen, so
+ * each move replaces `record` with a changed copy and saves it at once.
+ */
 export class LiveConversation {
+  #record: ConversationRecord;
+
   constructor(
-    readonly record: ConversationRecord,
+    record: ConversationRecord,
     private readonly runtime: ConversationRuntime,
-  ) {}
+  ) {
+    this.#record = record;
+  }
+
+  /** The current record (frozen: change it with `update`). */
+  get record(): ConversationRecord {
+    return this.#record;
+  }
 
   /** True once a final status is reached (nothing may be emitted then). */
   get ended(): boolean {
-    return isEnded(this.record);
+    return isEnded(this.#record);
   }
 
   /** Appends an event to the conversation's log. */
   async emit(payload: ServerEventPayload): Promise<ServerEvent> {
     const { bus, clock } = this.runtime.deps;
-    const event = buildEvent(this.record, payload, isoNow(clock));
-    await bus.append(this.record.id, event);
+    const event = buildEvent(this.#record, payload, isoNow(clock));
+    await bus.append(this.#record.id, event);
     return event;
   }
 
-  /** Saves the record. */
-  save(): Promise<void> {
-    return this.runtime.deps.store.conversations.put(this.record);
+  /** Replaces the record with a copy carrying `changes`, and saves it. */
+  update(changes: Partial<ConversationRecord>): Promise<void> {
+    this.#record = { ...this.#record, ...changes };
+    return this.runtime.deps.store.conversations.put(this.#record);
   }
 
   /** `queued` → `in-progress`: sets `started_at` and emits `conversation.started`; does nothing otherwise. */
   async start(): Promise<boolean> {
-    if (this.record.status !== 'queued') return false;
-    this.record.status = 'in-progress';
-    this.record.started_at = isoNow(this.runtime.deps.clock);
-    await this.save();
+    if (this.#record.status !== 'queued') return false;
+    await this.update({ status: 'in-progress', started_at: isoNow(this.runtime.deps.clock) });
     await this.emit({ type: 'conversation.started' });
     return true;
   }
@@ -143,29 +154,26 @@ export class LiveConversation {
     if (this.ended) return;
     const { clock, bus } = this.runtime.deps;
     const now = clock.now();
-    const record = this.record;
-    record.status = outcome.status;
-    record.completed_at = new Date(now).toISOString();
-    record.duration_sec = record.started_at === null ? null : (now - Date.parse(record.started_at)) / 1000;
-    record.failure_reason = outcome.status === 'failed' ? (outcome.failureReason ?? 'internal_error') : null;
-    if (record.started_at !== null) {
-      const turns = transcriptOf((await bus.read(record.id)) ?? []);
-      record.summary = summarize(turns);
-      record.sentiment = sentimentOf(turns);
-    }
-    await this.save();
+    const { id, started_at: startedAt } = this.#record;
+    const turns = startedAt === null ? null : transcriptOf((await bus.read(id)) ?? []);
+    await this.update({
+      status: outcome.status,
+      completed_at: new Date(now).toISOString(),
+      duration_sec: startedAt === null ? null : (now - Date.parse(startedAt)) / 1000,
+      failure_reason: outcome.status === 'failed' ? (outcome.failureReason ?? 'internal_error') : null,
+      ...(turns === null ? {} : { summary: summarize(turns), sentiment: sentimentOf(turns) }),
+    });
     await this.emit(
       outcome.endedBy === undefined
         ? { type: 'conversation.ended' }
         : { type: 'conversation.ended', ended_by: outcome.endedBy },
     );
-    await this.runtime.afterEnd(record);
+    await this.runtime.afterEnd(this.#record);
   }
 
   /** Merges `data` into the context and emits `conversation.context.updated`. */
   async mergeContext(data: ContextData, triggerResponse: boolean): Promise<ServerEvent> {
-    this.record.context = { ...this.record.context, ...data };
-    await this.save();
+    await this.update({ context: { ...this.#record.context, ...data } });
     return this.emit({ type: 'conversation.context.updated', data: { ...data }, trigger_response: triggerResponse });
   }
 
@@ -174,9 +182,8 @@ export class LiveConversation {
    * end only the record changes, since nothing may follow `conversation.ended` on the stream.
    */
   async setCustomField(key: string, value: CustomFieldValue): Promise<void> {
-    const old = this.record.custom_fields[key];
-    this.record.custom_fields = { ...this.record.custom_fields, [key]: value };
-    await this.save();
+    const old = this.#record.custom_fields[key];
+    await this.update({ custom_fields: { ...this.#record.custom_fields, [key]: value } });
     if (this.ended) return;
     await this.emit({
       type: 'conversation.custom_fields.updated',
@@ -188,6 +195,6 @@ export class LiveConversation {
 
   /** Runs `task` under this conversation's lock later (see `ConversationRuntime.schedule`). */
   schedule(name: string, delayMs: number, task: (live: LiveConversation) => Promise<void>): void {
-    this.runtime.schedule(this.record.id, name, delayMs, task);
+    this.runtime.schedule(this.#record.id, name, delayMs, task);
   }
 }

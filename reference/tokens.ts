@@ -28,12 +28,11 @@ export class TokenService {
     return record;
   }
 
-  /** Replaces the conversation's token: the old one fails at once; `conversation.token` is set (caller saves it). */
+  /** Replaces the conversation's token: the old one fails at once; the caller saves the new one as `token`. */
   async refresh(conversation: ConversationRecord): Promise<ConversationToken> {
     const old = await this.store.tokens.get(conversation.token);
     if (old !== undefined) await this.store.tokens.put({ ...old, replaced: true });
     const fresh = await this.issue(conversation.org, conversation.id);
-    conversation.token = fresh.id;
     return { token: fresh.id, expires_at: fresh.expires_at };
   }
 

@@ -1,9 +1,11 @@
 /**
  * The in-memory event bus. Each subscriber holds only its position in the shared log, so its cost is O(1)
- * whatever its lag: appends never wait for subscribers and never copy events per subscriber. The log itself is
- * kept until `purge` (the retention window).
+ * whatever its lag: appends never wait for subscribers and never copy events per subscriber. Events are frozen
+ * (deeply) on append and every reader gets the same object. The log itself is kept until `purge` (the retention
+ * window).
  */
 import type { ServerEvent } from '../../generated/src/types.gen.js';
+import { deepFreeze } from '../freeze.js';
 import { type EventBus, EventLogClosedError, type Subscription } from './types.js';
 
 /** Marks (ids of events sent to one subscriber only) kept per conversation; older ones are forgotten. */
@@ -57,7 +59,7 @@ class LogSubscription implements Subscription {
       if (event !== undefined) {
         this.position++;
         if (event.payload.type === 'conversation.ended') this.closed = true;
-        return { done: false, value: structuredClone(event) };
+        return { done: false, value: event };
       }
       if (this.log.ended) return this.finish();
       await this.log.changed();
@@ -90,7 +92,7 @@ export class MemoryEventBus implements EventBus {
   async append(conversationId: string, event: ServerEvent): Promise<void> {
     const log = this.log(conversationId);
     if (log.ended) throw new EventLogClosedError(conversationId);
-    log.events.push(structuredClone(event));
+    log.events.push(deepFreeze(event));
     log.positions.set(event.id, log.events.length);
     log.wake();
   }
@@ -109,7 +111,7 @@ export class MemoryEventBus implements EventBus {
     const log = this.logs.get(conversationId);
     if (log === undefined) return afterId === undefined ? [] : undefined;
     const start = log.positionAfter(afterId);
-    return start === undefined ? undefined : structuredClone(log.events.slice(start));
+    return start === undefined ? undefined : log.events.slice(start);
   }
 
   async subscribe(conversationId: string, afterId?: string): Promise<Subscription | undefined> {

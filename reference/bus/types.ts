@@ -27,7 +27,10 @@ export class EventLogClosedError extends Error {
 
 /** The per-conversation event logs. Event ids are unique across conversations. */
 export interface EventBus {
-  /** Appends an event; throws `EventLogClosedError` once `conversation.ended` has been appended. */
+  /**
+   * Appends an event, which must not be changed afterwards (readers may all get the same object; the memory bus
+   * freezes it); throws `EventLogClosedError` once `conversation.ended` has been appended.
+   */
   append(conversationId: string, event: ServerEvent): Promise<void>;
   /**
    * Names the log's current end `id`, without adding an event: used for an event sent to one subscriber only

@@ -1,4 +1,8 @@
-/** The in-memory store: one `Map` per collection, copies in and out, queries by scanning (fine for an emulator). */
+/**
+ * The in-memory store: one `Map` per collection, queries by scanning (fine for an emulator). Records are frozen
+ * (deeply) when put and handed out as they are, without copies: to change one, put a changed copy.
+ */
+import { deepFreeze } from '../freeze.js';
 import type { AgentRecord } from './records.js';
 import type { Collection, ListQuery, Store, StoredRecord } from './types.js';
 
@@ -7,12 +11,11 @@ export class MemoryCollection<T extends StoredRecord> implements Collection<T> {
   private readonly records = new Map<string, T>();
 
   async get(id: string): Promise<T | undefined> {
-    const record = this.records.get(id);
-    return record === undefined ? undefined : structuredClone(record);
+    return this.records.get(id);
   }
 
   async put(record: T): Promise<void> {
-    this.records.set(record.id, structuredClone(record));
+    this.records.set(record.id, deepFreeze(record));
   }
 
   async delete(id: string): Promise<boolean> {
@@ -24,7 +27,7 @@ export class MemoryCollection<T extends StoredRecord> implements Collection<T> {
     const matching = [...this.records.values()]
       .filter((record) => matches(record, query))
       .sort((a, b) => sign * compareByPosition(a, b));
-    return structuredClone(matching.slice(0, query.limit ?? matching.length));
+    return matching.slice(0, query.limit ?? matching.length);
   }
 
   /** Records held (for tests and diagnostics). */

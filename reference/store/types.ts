@@ -33,10 +33,13 @@ export interface ListQuery<T> {
   readonly limit?: number;
 }
 
-/** One kind of record. Implementations store copies: a record read back is never the object that was put. */
+/**
+ * One kind of record. Records are immutable once put: a record read back must not be changed (the memory store
+ * freezes them); to change one, put a changed copy.
+ */
 export interface Collection<T extends StoredRecord> {
   get(id: string): Promise<T | undefined>;
-  /** Inserts or replaces the record with this id. */
+  /** Inserts or replaces the record with this id; the caller must not change `record` afterwards. */
   put(record: T): Promise<void>;
   /** True when a record was removed. */
   delete(id: string): Promise<boolean>;

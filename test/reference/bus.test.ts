@@ -125,12 +125,20 @@ describe('MemoryEventBus', () => {
     expect(slow.lag).toBe(0);
   });
 
-  it('events read back are copies', async () => {
+  it('freezes each event on append and gives every reader that same object', async () => {
     const bus = new MemoryEventBus();
     const event = userText('a');
+    const first = await bus.subscribe('conv_1');
+    const second = await bus.subscribe('conv_1');
     await bus.append('conv_1', event);
+    expect(Object.isFrozen(event) && Object.isFrozen(event.payload)).toBe(true);
     const [read] = (await bus.read('conv_1')) ?? [];
-    if (read?.payload.type === 'user.message.received') read.payload.text = 'changed';
+    expect(read).toBe(event);
+    expect((await first?.next())?.value).toBe(event);
+    expect((await second?.next())?.value).toBe(event);
+    expect(() => {
+      if (read?.payload.type === 'user.message.received') read.payload.text = 'changed';
+    }).toThrow(TypeError);
     expect(texts((await bus.read('conv_1')) ?? [])).toEqual(['a']);
   });
 });

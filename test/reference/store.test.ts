@@ -1,4 +1,4 @@
-/** The in-memory collection: copies in and out, and the list query (filters, ranges, order, keyset position). */
+/** The in-memory collection: frozen records shared in and out; the list query (filters, ranges, order, keyset). */
 import { describe, expect, it } from 'vitest';
 import { MemoryCollection } from '../../reference/store/memory.js';
 import type { ListQuery } from '../../reference/store/types.js';
@@ -34,14 +34,30 @@ async function filled(): Promise<MemoryCollection<Row>> {
 }
 
 describe('MemoryCollection', () => {
-  it('stores copies: changing a record after put or after get changes nothing stored', async () => {
+  it('freezes records deeply on put and hands them out without copies: nothing stored can be changed', async () => {
     const rows = new MemoryCollection<Row>();
     const original = row('r1', 1);
     await rows.put(original);
-    original.tags.push('changed');
+    expect(() => original.tags.push('changed')).toThrow(TypeError);
     const read = await rows.get('r1');
-    read?.tags.push('changed again');
-    expect((await rows.get('r1'))?.tags).toEqual([]);
+    expect(read).toBe(original);
+    expect(() => {
+      if (read !== undefined) read.org = 'z';
+    }).toThrow(TypeError);
+    expect((await rows.list({ order: 'asc' }))[0]).toBe(original);
+    expect(await rows.get('r1')).toEqual(row('r1', 1));
+  });
+
+  it('putting a changed copy of a stored record freezes the new parts and keeps the shared ones', async () => {
+    const rows = new MemoryCollection<Row>();
+    await rows.put(row('r1', 1));
+    const stored = await rows.get('r1');
+    if (stored === undefined) throw new Error('missing');
+    const changed = { ...stored, done_at: '2025-07-02T00:00:00.000Z', tags: [...stored.tags, 'x'] };
+    await rows.put(changed);
+    expect(Object.isFrozen(changed) && Object.isFrozen(changed.tags)).toBe(true);
+    expect((await rows.get('r1'))?.tags).toEqual(['x']);
+    expect(stored.tags).toEqual([]);
   });
 
   it('replaces by id and deletes', async () => {
