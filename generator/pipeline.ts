@@ -1,7 +1,8 @@
 /** The pipeline: load → check → ir → emit. Each stage is timed so the CLI can report progress. */
 
-import { checkInWorker } from './check/in-worker.js';
-import { checkSpecs, hasErrors } from './check/index.js';
+import { lintCache } from './check/cache.js';
+import { lintInWorker } from './check/in-worker.js';
+import { completeCheck, hasErrors, lintSpecs } from './check/index.js';
 import { type Diagnostic, InputError } from './diagnostics.js';
 import { emitClient } from './emit/client/index.js';
 import { emitPackage } from './emit/package/index.js';
@@ -31,9 +32,27 @@ export async function loadAndCheck(
   options: GenerateOptions,
   onStage?: StageListener,
 ): Promise<{ specs: LoadedSpecs; diagnostics: Diagnostic[] }> {
+  const linting = lintStage(options, onStage, 'check', lintSpecs);
+  linting.catch(() => undefined);
   const specs = await timed('load', onStage, () => loadSpecs(options.openapi, options.asyncapi));
-  const diagnostics = await timed('check', onStage, () => checkSpecs(specs));
-  return { specs, diagnostics };
+  return { specs, diagnostics: completeCheck(specs, await linting) };
+}
+
+/** The document validators' findings: from the check cache when the documents are unchanged, else from `lint`. */
+function lintStage(
+  options: GenerateOptions,
+  onStage: StageListener | undefined,
+  stage: string,
+  lint: (openapiFile: string, asyncapiFile: string) => Promise<Diagnostic[]>,
+): Promise<readonly Diagnostic[]> {
+  const cache = lintCache(options.openapi, options.asyncapi);
+  const { cached } = cache;
+  if (cached) return timed('check (cached)', onStage, () => cached);
+  return timed(stage, onStage, async () => {
+    const diagnostics = await lint(options.openapi, options.asyncapi);
+    cache.store(diagnostics);
+    return diagnostics;
+  });
 }
 
 /** Loads, checks and builds the IR; throws InputError with the diagnostics when a document has errors. */
@@ -48,15 +67,15 @@ export async function buildModel(
 }
 
 /**
- * The whole pipeline, with `check` in a worker thread while the IR is built and emitted on this one; nothing is
+ * The whole pipeline, with the document validators of `check` in a worker thread while the IR is built and emitted on this one; nothing is
  * returned (so nothing is written) unless the check passes.
  */
 export async function generate(
   options: GenerateOptions,
   onStage?: StageListener,
 ): Promise<{ files: EmittedFile[]; diagnostics: Diagnostic[] }> {
-  const checking = timed('check (worker)', onStage, () => checkInWorker(options.openapi, options.asyncapi));
-  checking.catch(() => undefined);
+  const linting = lintStage(options, onStage, 'check (worker)', lintInWorker);
+  linting.catch(() => undefined);
   const specs = await timed('load', onStage, () => loadSpecs(options.openapi, options.asyncapi));
   let files: EmittedFile[] | undefined;
   let emitError: unknown;
@@ -65,7 +84,7 @@ export async function generate(
   } catch (error) {
     emitError = error;
   }
-  const diagnostics = await checking;
+  const diagnostics = completeCheck(specs, await linting);
   if (hasErrors(diagnostics)) throw new InputError('the specs have errors; nothing was generated', diagnostics);
   if (!files) throw emitError;
   return { files, diagnostics };

@@ -1,14 +1,28 @@
 /** The `check` stage: both documents valid, and consistent with each other. */
 import { type Diagnostic, sortDiagnostics } from '../diagnostics.js';
 import type { LoadedSpecs } from '../load/index.js';
-import { checkAsyncApi } from './asyncapi.js';
 import { checkConsistency } from './consistency.js';
-import { checkOpenApi } from './openapi.js';
+import { lintSpecs } from './linters.mjs';
+
+export { lintSpecs };
 
 /** Runs every check; the result is sorted. Generation stops when any diagnostic is an error. */
 export async function checkSpecs(specs: LoadedSpecs): Promise<Diagnostic[]> {
-  const [openapi, asyncapi] = await Promise.all([checkOpenApi(specs.openapi), checkAsyncApi(specs.asyncapi)]);
-  return sortDiagnostics([...openapi, ...asyncapi, ...checkConsistency(specs.openapi, specs.asyncapi)]);
+  return completeCheck(specs, await lintSpecs(specs.openapi.file, specs.asyncapi.file));
+}
+
+/**
+ * Completes what the validators found (`lints`, from lintSpecs here or in a worker): places diagnostics that came
+ * without a line by their pointer, adds the consistency checks, and sorts.
+ */
+export function completeCheck(specs: LoadedSpecs, lints: readonly Diagnostic[]): Diagnostic[] {
+  const docs = [specs.openapi, specs.asyncapi];
+  const placed = lints.map((d) => {
+    if (d.line > 0) return d;
+    const doc = docs.find((candidate) => candidate.file === d.file) ?? specs.asyncapi;
+    return { ...d, ...doc.locate(d.pointer) };
+  });
+  return sortDiagnostics([...placed, ...checkConsistency(specs.openapi, specs.asyncapi)]);
 }
 
 /** True when some diagnostic is an error. */

@@ -1,13 +1,10 @@
-// Runs the `check` stage in a worker thread, so that the emitters work on the other core meanwhile.
+// Runs the document validators in a worker thread, so that the emitters work on the other core meanwhile. Plain
+// JavaScript: the worker needs no TypeScript loader.
 import { parentPort, workerData } from 'node:worker_threads';
-import { register } from 'tsx/esm/api';
+import { lintSpecs } from './linters.mjs';
 
-register();
-const { loadSpecs } = await import('../load/index.ts');
-const { checkSpecs } = await import('./index.ts');
 try {
-  const diagnostics = await checkSpecs(await loadSpecs(workerData.openapi, workerData.asyncapi));
-  parentPort.postMessage({ diagnostics });
+  parentPort.postMessage({ diagnostics: await lintSpecs(workerData.openapi, workerData.asyncapi) });
 } catch (error) {
   parentPort.postMessage({ error: { message: error.message, diagnostics: error.diagnostics ?? [] } });
 }

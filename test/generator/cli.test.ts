@@ -110,7 +110,7 @@ describe('casi schemas, check, generate', () => {
     const edited = await casi(['generate', '--check', ...args]);
     expect(edited.code).toBe(1);
     expect(edited.stderr).toContain('src/types.gen.ts (differs)');
-  });
+  }, 120_000);
 
   it('prints help for every command', async () => {
     const commands = ['generate', 'check', 'validate', 'schemas', 'serve'];

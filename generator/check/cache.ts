@@ -1,0 +1,104 @@
+/**
+ * A cache of the document validators' findings, keyed by the content of both documents (and of every file they
+ * reference), the validators' versions and Node's: `casi generate` after `casi check`, or a second `generate` of
+ * unchanged specs, does not lint again. Kept under node_modules/.cache/casi/check; CASI_CACHE=0 turns it off.
+ */
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join, resolve } from 'node:path';
+import type { Diagnostic } from '../diagnostics.js';
+import { TOOLKIT_ROOT } from '../options.js';
+
+const CACHE = join(TOOLKIT_ROOT, 'node_modules', '.cache', 'casi', 'check');
+/** The newest entries kept; older ones are removed when a new one is written. */
+const KEEP = 20;
+const VALIDATORS = ['@redocly/openapi-core', '@asyncapi/parser'];
+
+/** A lookup: the cached findings when there are some, and `store` to record fresh ones. */
+export interface LintCacheEntry {
+  readonly cached: readonly Diagnostic[] | undefined;
+  store(diagnostics: readonly Diagnostic[]): void;
+}
+
+/** Looks up the findings for these two documents. Never throws: an unusable cache is a miss. */
+export function lintCache(openapiFile: string, asyncapiFile: string): LintCacheEntry {
+  const off = { cached: undefined, store: () => undefined };
+  if (process.env.CASI_CACHE === '0') return off;
+  let key: string;
+  try {
+    key = cacheKey([openapiFile, asyncapiFile]);
+  } catch {
+    return off;
+  }
+  const file = join(CACHE, `${key}.json`);
+  return {
+    cached: readEntry(file),
+    store(diagnostics) {
+      try {
+        mkdirSync(CACHE, { recursive: true });
+        const temporary = `${file}.${process.pid}.tmp`;
+        writeFileSync(temporary, JSON.stringify(diagnostics));
+        renameSync(temporary, file);
+        prune();
+      } catch {
+        // A cache that cannot be written only costs time.
+      }
+    },
+  };
+}
+
+function readEntry(file: string): Diagnostic[] | undefined {
+  try {
+    return existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as Diagnostic[]) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The hash of the versions, then of every document and referenced file (path and content), in a stable order. */
+function cacheKey(documents: readonly string[]): string {
+  const hash = createHash('sha256').update(`${process.version}\n`);
+  for (const name of VALIDATORS) hash.update(`${name}@${packageVersion(name)}\n`);
+  for (const file of referencedFiles(documents)) hash.update(`${file}\n`).update(readFileSync(file)).update('\n');
+  return hash.digest('hex').slice(0, 32);
+}
+
+/** The documents and, transitively, every local file a `$ref` names in them, sorted. */
+function referencedFiles(documents: readonly string[]): string[] {
+  const found = new Set<string>();
+  const visit = (file: string): void => {
+    if (found.has(file)) return;
+    found.add(file);
+    const text = readFileSync(file, 'utf8');
+    for (const match of text.matchAll(/\$ref["']?\s*:\s*["']?([^"'#\s]+)/g)) {
+      const target = match[1] ?? '';
+      if (!/^[a-z][a-z0-9+.-]*:\/\//i.test(target)) visit(resolve(dirname(file), target));
+    }
+  };
+  for (const document of documents) visit(resolve(document));
+  return [...found].sort();
+}
+
+/** The installed version of a package, from the nearest package.json above its entry point. */
+function packageVersion(name: string): string {
+  let dir = dirname(createRequire(import.meta.url).resolve(name));
+  for (;;) {
+    const manifest = join(dir, 'package.json');
+    if (existsSync(manifest)) {
+      const parsed = JSON.parse(readFileSync(manifest, 'utf8')) as { name?: string; version?: string };
+      if (parsed.name === name) return parsed.version ?? '';
+    }
+    const parent = dirname(dir);
+    if (parent === dir) return '';
+    dir = parent;
+  }
+}
+
+function prune(): void {
+  const entries = readdirSync(CACHE)
+    .filter((f) => f.endsWith('.json'))
+    .map((f) => ({ path: join(CACHE, f), mtime: statSync(join(CACHE, f)).mtimeMs }))
+    .sort((a, b) => b.mtime - a.mtime);
+  for (const old of entries.slice(KEEP)) rmSync(old.path, { force: true });
+}
