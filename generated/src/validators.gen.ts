@@ -5,369 +5,369 @@ import type { AjvValidateLike, Validator } from './runtime/shared/validation.js'
 import type * as types from './types.gen.js';
 export * from './runtime/shared/validation.js';
 /** Validates a value of the schema `AgentCustomerLoaded`; `errors` holds the issues of the last call. */
-export const validateAgentCustomerLoaded: Validator<types.AgentCustomerLoaded> = /* @__PURE__ */ fromAjv<types.AgentCustomerLoaded>(raw.validateAgentCustomerLoaded as AjvValidateLike, 'AgentCustomerLoaded');
+export const validateAgentCustomerLoaded: Validator<types.AgentCustomerLoaded> = /* @__PURE__ */ fromAjv<types.AgentCustomerLoaded>(raw.validateAgentCustomerLoaded as AjvValidateLike, 'AgentCustomerLoaded', raw.checkAgentCustomerLoaded as AjvValidateLike);
 /** Validates a message `AgentCustomerLoadedEvent`; `errors` holds the issues of the last call. */
-export const validateAgentCustomerLoadedEvent: Validator<types.AgentCustomerLoadedEvent> = /* @__PURE__ */ fromAjv<types.AgentCustomerLoadedEvent>(raw.validateAgentCustomerLoadedEvent as AjvValidateLike, 'AgentCustomerLoadedEvent');
+export const validateAgentCustomerLoadedEvent: Validator<types.AgentCustomerLoadedEvent> = /* @__PURE__ */ fromAjv<types.AgentCustomerLoadedEvent>(raw.validateAgentCustomerLoadedEvent as AjvValidateLike, 'AgentCustomerLoadedEvent', raw.checkAgentCustomerLoadedEvent as AjvValidateLike);
 /** Validates a value of the schema `AgentDtmfSent`; `errors` holds the issues of the last call. */
-export const validateAgentDtmfSent: Validator<types.AgentDtmfSent> = /* @__PURE__ */ fromAjv<types.AgentDtmfSent>(raw.validateAgentDtmfSent as AjvValidateLike, 'AgentDtmfSent');
+export const validateAgentDtmfSent: Validator<types.AgentDtmfSent> = /* @__PURE__ */ fromAjv<types.AgentDtmfSent>(raw.validateAgentDtmfSent as AjvValidateLike, 'AgentDtmfSent', raw.checkAgentDtmfSent as AjvValidateLike);
 /** Validates a message `AgentDtmfSentEvent`; `errors` holds the issues of the last call. */
-export const validateAgentDtmfSentEvent: Validator<types.AgentDtmfSentEvent> = /* @__PURE__ */ fromAjv<types.AgentDtmfSentEvent>(raw.validateAgentDtmfSentEvent as AjvValidateLike, 'AgentDtmfSentEvent');
+export const validateAgentDtmfSentEvent: Validator<types.AgentDtmfSentEvent> = /* @__PURE__ */ fromAjv<types.AgentDtmfSentEvent>(raw.validateAgentDtmfSentEvent as AjvValidateLike, 'AgentDtmfSentEvent', raw.checkAgentDtmfSentEvent as AjvValidateLike);
 /** Validates a value of the schema `AgentId`; `errors` holds the issues of the last call. */
-export const validateAgentId: Validator<types.AgentId> = /* @__PURE__ */ fromAjv<types.AgentId>(raw.validateAgentId as AjvValidateLike, 'AgentId');
+export const validateAgentId: Validator<types.AgentId> = /* @__PURE__ */ fromAjv<types.AgentId>(raw.validateAgentId as AjvValidateLike, 'AgentId', raw.checkAgentId as AjvValidateLike);
 /** Validates a value of the schema `AgentMessageCompleted`; `errors` holds the issues of the last call. */
-export const validateAgentMessageCompleted: Validator<types.AgentMessageCompleted> = /* @__PURE__ */ fromAjv<types.AgentMessageCompleted>(raw.validateAgentMessageCompleted as AjvValidateLike, 'AgentMessageCompleted');
+export const validateAgentMessageCompleted: Validator<types.AgentMessageCompleted> = /* @__PURE__ */ fromAjv<types.AgentMessageCompleted>(raw.validateAgentMessageCompleted as AjvValidateLike, 'AgentMessageCompleted', raw.checkAgentMessageCompleted as AjvValidateLike);
 /** Validates a message `AgentMessageCompletedEvent`; `errors` holds the issues of the last call. */
-export const validateAgentMessageCompletedEvent: Validator<types.AgentMessageCompletedEvent> = /* @__PURE__ */ fromAjv<types.AgentMessageCompletedEvent>(raw.validateAgentMessageCompletedEvent as AjvValidateLike, 'AgentMessageCompletedEvent');
+export const validateAgentMessageCompletedEvent: Validator<types.AgentMessageCompletedEvent> = /* @__PURE__ */ fromAjv<types.AgentMessageCompletedEvent>(raw.validateAgentMessageCompletedEvent as AjvValidateLike, 'AgentMessageCompletedEvent', raw.checkAgentMessageCompletedEvent as AjvValidateLike);
 /** Validates a value of the schema `AgentMessageDelta`; `errors` holds the issues of the last call. */
-export const validateAgentMessageDelta: Validator<types.AgentMessageDelta> = /* @__PURE__ */ fromAjv<types.AgentMessageDelta>(raw.validateAgentMessageDelta as AjvValidateLike, 'AgentMessageDelta');
+export const validateAgentMessageDelta: Validator<types.AgentMessageDelta> = /* @__PURE__ */ fromAjv<types.AgentMessageDelta>(raw.validateAgentMessageDelta as AjvValidateLike, 'AgentMessageDelta', raw.checkAgentMessageDelta as AjvValidateLike);
 /** Validates a message `AgentMessageDeltaEvent`; `errors` holds the issues of the last call. */
-export const validateAgentMessageDeltaEvent: Validator<types.AgentMessageDeltaEvent> = /* @__PURE__ */ fromAjv<types.AgentMessageDeltaEvent>(raw.validateAgentMessageDeltaEvent as AjvValidateLike, 'AgentMessageDeltaEvent');
+export const validateAgentMessageDeltaEvent: Validator<types.AgentMessageDeltaEvent> = /* @__PURE__ */ fromAjv<types.AgentMessageDeltaEvent>(raw.validateAgentMessageDeltaEvent as AjvValidateLike, 'AgentMessageDeltaEvent', raw.checkAgentMessageDeltaEvent as AjvValidateLike);
 /** Validates a value of the schema `AgentNoticeSent`; `errors` holds the issues of the last call. */
-export const validateAgentNoticeSent: Validator<types.AgentNoticeSent> = /* @__PURE__ */ fromAjv<types.AgentNoticeSent>(raw.validateAgentNoticeSent as AjvValidateLike, 'AgentNoticeSent');
+export const validateAgentNoticeSent: Validator<types.AgentNoticeSent> = /* @__PURE__ */ fromAjv<types.AgentNoticeSent>(raw.validateAgentNoticeSent as AjvValidateLike, 'AgentNoticeSent', raw.checkAgentNoticeSent as AjvValidateLike);
 /** Validates a message `AgentNoticeSentEvent`; `errors` holds the issues of the last call. */
-export const validateAgentNoticeSentEvent: Validator<types.AgentNoticeSentEvent> = /* @__PURE__ */ fromAjv<types.AgentNoticeSentEvent>(raw.validateAgentNoticeSentEvent as AjvValidateLike, 'AgentNoticeSentEvent');
+export const validateAgentNoticeSentEvent: Validator<types.AgentNoticeSentEvent> = /* @__PURE__ */ fromAjv<types.AgentNoticeSentEvent>(raw.validateAgentNoticeSentEvent as AjvValidateLike, 'AgentNoticeSentEvent', raw.checkAgentNoticeSentEvent as AjvValidateLike);
 /** Validates a value of the schema `AgentToolCallCreated`; `errors` holds the issues of the last call. */
-export const validateAgentToolCallCreated: Validator<types.AgentToolCallCreated> = /* @__PURE__ */ fromAjv<types.AgentToolCallCreated>(raw.validateAgentToolCallCreated as AjvValidateLike, 'AgentToolCallCreated');
+export const validateAgentToolCallCreated: Validator<types.AgentToolCallCreated> = /* @__PURE__ */ fromAjv<types.AgentToolCallCreated>(raw.validateAgentToolCallCreated as AjvValidateLike, 'AgentToolCallCreated', raw.checkAgentToolCallCreated as AjvValidateLike);
 /** Validates a message `AgentToolCallCreatedEvent`; `errors` holds the issues of the last call. */
-export const validateAgentToolCallCreatedEvent: Validator<types.AgentToolCallCreatedEvent> = /* @__PURE__ */ fromAjv<types.AgentToolCallCreatedEvent>(raw.validateAgentToolCallCreatedEvent as AjvValidateLike, 'AgentToolCallCreatedEvent');
+export const validateAgentToolCallCreatedEvent: Validator<types.AgentToolCallCreatedEvent> = /* @__PURE__ */ fromAjv<types.AgentToolCallCreatedEvent>(raw.validateAgentToolCallCreatedEvent as AjvValidateLike, 'AgentToolCallCreatedEvent', raw.checkAgentToolCallCreatedEvent as AjvValidateLike);
 /** Validates a value of the schema `AgentToolCallReturned`; `errors` holds the issues of the last call. */
-export const validateAgentToolCallReturned: Validator<types.AgentToolCallReturned> = /* @__PURE__ */ fromAjv<types.AgentToolCallReturned>(raw.validateAgentToolCallReturned as AjvValidateLike, 'AgentToolCallReturned');
+export const validateAgentToolCallReturned: Validator<types.AgentToolCallReturned> = /* @__PURE__ */ fromAjv<types.AgentToolCallReturned>(raw.validateAgentToolCallReturned as AjvValidateLike, 'AgentToolCallReturned', raw.checkAgentToolCallReturned as AjvValidateLike);
 /** Validates a message `AgentToolCallReturnedEvent`; `errors` holds the issues of the last call. */
-export const validateAgentToolCallReturnedEvent: Validator<types.AgentToolCallReturnedEvent> = /* @__PURE__ */ fromAjv<types.AgentToolCallReturnedEvent>(raw.validateAgentToolCallReturnedEvent as AjvValidateLike, 'AgentToolCallReturnedEvent');
+export const validateAgentToolCallReturnedEvent: Validator<types.AgentToolCallReturnedEvent> = /* @__PURE__ */ fromAjv<types.AgentToolCallReturnedEvent>(raw.validateAgentToolCallReturnedEvent as AjvValidateLike, 'AgentToolCallReturnedEvent', raw.checkAgentToolCallReturnedEvent as AjvValidateLike);
 /** Validates a value of the schema `AgentVersion`; `errors` holds the issues of the last call. */
-export const validateAgentVersion: Validator<types.AgentVersion> = /* @__PURE__ */ fromAjv<types.AgentVersion>(raw.validateAgentVersion as AjvValidateLike, 'AgentVersion');
+export const validateAgentVersion: Validator<types.AgentVersion> = /* @__PURE__ */ fromAjv<types.AgentVersion>(raw.validateAgentVersion as AjvValidateLike, 'AgentVersion', raw.checkAgentVersion as AjvValidateLike);
 /** Validates a value of the schema `AgentVersionId`; `errors` holds the issues of the last call. */
-export const validateAgentVersionId: Validator<types.AgentVersionId> = /* @__PURE__ */ fromAjv<types.AgentVersionId>(raw.validateAgentVersionId as AjvValidateLike, 'AgentVersionId');
+export const validateAgentVersionId: Validator<types.AgentVersionId> = /* @__PURE__ */ fromAjv<types.AgentVersionId>(raw.validateAgentVersionId as AjvValidateLike, 'AgentVersionId', raw.checkAgentVersionId as AjvValidateLike);
 /** Validates a value of the schema `AgentVersionList`; `errors` holds the issues of the last call. */
-export const validateAgentVersionList: Validator<types.AgentVersionList> = /* @__PURE__ */ fromAjv<types.AgentVersionList>(raw.validateAgentVersionList as AjvValidateLike, 'AgentVersionList');
+export const validateAgentVersionList: Validator<types.AgentVersionList> = /* @__PURE__ */ fromAjv<types.AgentVersionList>(raw.validateAgentVersionList as AjvValidateLike, 'AgentVersionList', raw.checkAgentVersionList as AjvValidateLike);
 /** Validates a value of the schema `AgentWriteResponse`; `errors` holds the issues of the last call. */
-export const validateAgentWriteResponse: Validator<types.AgentWriteResponse> = /* @__PURE__ */ fromAjv<types.AgentWriteResponse>(raw.validateAgentWriteResponse as AjvValidateLike, 'AgentWriteResponse');
+export const validateAgentWriteResponse: Validator<types.AgentWriteResponse> = /* @__PURE__ */ fromAjv<types.AgentWriteResponse>(raw.validateAgentWriteResponse as AjvValidateLike, 'AgentWriteResponse', raw.checkAgentWriteResponse as AjvValidateLike);
 /** Validates a value of the schema `AmbientSound`; `errors` holds the issues of the last call. */
-export const validateAmbientSound: Validator<types.AmbientSound> = /* @__PURE__ */ fromAjv<types.AmbientSound>(raw.validateAmbientSound as AjvValidateLike, 'AmbientSound');
+export const validateAmbientSound: Validator<types.AmbientSound> = /* @__PURE__ */ fromAjv<types.AmbientSound>(raw.validateAmbientSound as AjvValidateLike, 'AmbientSound', raw.checkAmbientSound as AjvValidateLike);
 /** Validates a value of the schema `BusySound`; `errors` holds the issues of the last call. */
-export const validateBusySound: Validator<types.BusySound> = /* @__PURE__ */ fromAjv<types.BusySound>(raw.validateBusySound as AjvValidateLike, 'BusySound');
+export const validateBusySound: Validator<types.BusySound> = /* @__PURE__ */ fromAjv<types.BusySound>(raw.validateBusySound as AjvValidateLike, 'BusySound', raw.checkBusySound as AjvValidateLike);
 /** Validates a value of the schema `CallId`; `errors` holds the issues of the last call. */
-export const validateCallId: Validator<types.CallId> = /* @__PURE__ */ fromAjv<types.CallId>(raw.validateCallId as AjvValidateLike, 'CallId');
+export const validateCallId: Validator<types.CallId> = /* @__PURE__ */ fromAjv<types.CallId>(raw.validateCallId as AjvValidateLike, 'CallId', raw.checkCallId as AjvValidateLike);
 /** Validates a value of the schema `ChannelConfig`; `errors` holds the issues of the last call. */
-export const validateChannelConfig: Validator<types.ChannelConfig> = /* @__PURE__ */ fromAjv<types.ChannelConfig>(raw.validateChannelConfig as AjvValidateLike, 'ChannelConfig');
+export const validateChannelConfig: Validator<types.ChannelConfig> = /* @__PURE__ */ fromAjv<types.ChannelConfig>(raw.validateChannelConfig as AjvValidateLike, 'ChannelConfig', raw.checkChannelConfig as AjvValidateLike);
 /** Validates a value of the schema `ChannelConfigOverride`; `errors` holds the issues of the last call. */
-export const validateChannelConfigOverride: Validator<types.ChannelConfigOverride> = /* @__PURE__ */ fromAjv<types.ChannelConfigOverride>(raw.validateChannelConfigOverride as AjvValidateLike, 'ChannelConfigOverride');
+export const validateChannelConfigOverride: Validator<types.ChannelConfigOverride> = /* @__PURE__ */ fromAjv<types.ChannelConfigOverride>(raw.validateChannelConfigOverride as AjvValidateLike, 'ChannelConfigOverride', raw.checkChannelConfigOverride as AjvValidateLike);
 /** Validates a value of the schema `ChannelRequest`; `errors` holds the issues of the last call. */
-export const validateChannelRequest: Validator<types.ChannelRequest> = /* @__PURE__ */ fromAjv<types.ChannelRequest>(raw.validateChannelRequest as AjvValidateLike, 'ChannelRequest');
+export const validateChannelRequest: Validator<types.ChannelRequest> = /* @__PURE__ */ fromAjv<types.ChannelRequest>(raw.validateChannelRequest as AjvValidateLike, 'ChannelRequest', raw.checkChannelRequest as AjvValidateLike);
 /** Validates a value of the schema `ChannelType`; `errors` holds the issues of the last call. */
-export const validateChannelType: Validator<types.ChannelType> = /* @__PURE__ */ fromAjv<types.ChannelType>(raw.validateChannelType as AjvValidateLike, 'ChannelType');
+export const validateChannelType: Validator<types.ChannelType> = /* @__PURE__ */ fromAjv<types.ChannelType>(raw.validateChannelType as AjvValidateLike, 'ChannelType', raw.checkChannelType as AjvValidateLike);
 /** Validates a value of the schema `ChatAsyncChannel`; `errors` holds the issues of the last call. */
-export const validateChatAsyncChannel: Validator<types.ChatAsyncChannel> = /* @__PURE__ */ fromAjv<types.ChatAsyncChannel>(raw.validateChatAsyncChannel as AjvValidateLike, 'ChatAsyncChannel');
+export const validateChatAsyncChannel: Validator<types.ChatAsyncChannel> = /* @__PURE__ */ fromAjv<types.ChatAsyncChannel>(raw.validateChatAsyncChannel as AjvValidateLike, 'ChatAsyncChannel', raw.checkChatAsyncChannel as AjvValidateLike);
 /** Validates a value of the schema `ChatAsyncChannelRequest`; `errors` holds the issues of the last call. */
-export const validateChatAsyncChannelRequest: Validator<types.ChatAsyncChannelRequest> = /* @__PURE__ */ fromAjv<types.ChatAsyncChannelRequest>(raw.validateChatAsyncChannelRequest as AjvValidateLike, 'ChatAsyncChannelRequest');
+export const validateChatAsyncChannelRequest: Validator<types.ChatAsyncChannelRequest> = /* @__PURE__ */ fromAjv<types.ChatAsyncChannelRequest>(raw.validateChatAsyncChannelRequest as AjvValidateLike, 'ChatAsyncChannelRequest', raw.checkChatAsyncChannelRequest as AjvValidateLike);
 /** Validates a value of the schema `ChatRealtimeChannel`; `errors` holds the issues of the last call. */
-export const validateChatRealtimeChannel: Validator<types.ChatRealtimeChannel> = /* @__PURE__ */ fromAjv<types.ChatRealtimeChannel>(raw.validateChatRealtimeChannel as AjvValidateLike, 'ChatRealtimeChannel');
+export const validateChatRealtimeChannel: Validator<types.ChatRealtimeChannel> = /* @__PURE__ */ fromAjv<types.ChatRealtimeChannel>(raw.validateChatRealtimeChannel as AjvValidateLike, 'ChatRealtimeChannel', raw.checkChatRealtimeChannel as AjvValidateLike);
 /** Validates a value of the schema `ChatRealtimeChannelRequest`; `errors` holds the issues of the last call. */
-export const validateChatRealtimeChannelRequest: Validator<types.ChatRealtimeChannelRequest> = /* @__PURE__ */ fromAjv<types.ChatRealtimeChannelRequest>(raw.validateChatRealtimeChannelRequest as AjvValidateLike, 'ChatRealtimeChannelRequest');
+export const validateChatRealtimeChannelRequest: Validator<types.ChatRealtimeChannelRequest> = /* @__PURE__ */ fromAjv<types.ChatRealtimeChannelRequest>(raw.validateChatRealtimeChannelRequest as AjvValidateLike, 'ChatRealtimeChannelRequest', raw.checkChatRealtimeChannelRequest as AjvValidateLike);
 /** Validates a value of the schema `ClientEvent`; `errors` holds the issues of the last call. */
-export const validateClientEvent: Validator<types.ClientEvent> = /* @__PURE__ */ fromAjv<types.ClientEvent>(raw.validateClientEvent as AjvValidateLike, 'ClientEvent');
+export const validateClientEvent: Validator<types.ClientEvent> = /* @__PURE__ */ fromAjv<types.ClientEvent>(raw.validateClientEvent as AjvValidateLike, 'ClientEvent', raw.checkClientEvent as AjvValidateLike);
 /** Validates a value of the schema `ClientEventPayload`; `errors` holds the issues of the last call. */
-export const validateClientEventPayload: Validator<types.ClientEventPayload> = /* @__PURE__ */ fromAjv<types.ClientEventPayload>(raw.validateClientEventPayload as AjvValidateLike, 'ClientEventPayload');
+export const validateClientEventPayload: Validator<types.ClientEventPayload> = /* @__PURE__ */ fromAjv<types.ClientEventPayload>(raw.validateClientEventPayload as AjvValidateLike, 'ClientEventPayload', raw.checkClientEventPayload as AjvValidateLike);
 /** Validates a value of the schema `ContextData`; `errors` holds the issues of the last call. */
-export const validateContextData: Validator<types.ContextData> = /* @__PURE__ */ fromAjv<types.ContextData>(raw.validateContextData as AjvValidateLike, 'ContextData');
+export const validateContextData: Validator<types.ContextData> = /* @__PURE__ */ fromAjv<types.ContextData>(raw.validateContextData as AjvValidateLike, 'ContextData', raw.checkContextData as AjvValidateLike);
 /** Validates a value of the schema `Conversation`; `errors` holds the issues of the last call. */
-export const validateConversation: Validator<types.Conversation> = /* @__PURE__ */ fromAjv<types.Conversation>(raw.validateConversation as AjvValidateLike, 'Conversation');
+export const validateConversation: Validator<types.Conversation> = /* @__PURE__ */ fromAjv<types.Conversation>(raw.validateConversation as AjvValidateLike, 'Conversation', raw.checkConversation as AjvValidateLike);
 /** Validates a value of the schema `ConversationalAgent`; `errors` holds the issues of the last call. */
-export const validateConversationalAgent: Validator<types.ConversationalAgent> = /* @__PURE__ */ fromAjv<types.ConversationalAgent>(raw.validateConversationalAgent as AjvValidateLike, 'ConversationalAgent');
+export const validateConversationalAgent: Validator<types.ConversationalAgent> = /* @__PURE__ */ fromAjv<types.ConversationalAgent>(raw.validateConversationalAgent as AjvValidateLike, 'ConversationalAgent', raw.checkConversationalAgent as AjvValidateLike);
 /** Validates a value of the schema `ConversationalAgentConfig`; `errors` holds the issues of the last call. */
-export const validateConversationalAgentConfig: Validator<types.ConversationalAgentConfig> = /* @__PURE__ */ fromAjv<types.ConversationalAgentConfig>(raw.validateConversationalAgentConfig as AjvValidateLike, 'ConversationalAgentConfig');
+export const validateConversationalAgentConfig: Validator<types.ConversationalAgentConfig> = /* @__PURE__ */ fromAjv<types.ConversationalAgentConfig>(raw.validateConversationalAgentConfig as AjvValidateLike, 'ConversationalAgentConfig', raw.checkConversationalAgentConfig as AjvValidateLike);
 /** Validates a value of the schema `ConversationalAgentConfigOverride`; `errors` holds the issues of the last call. */
-export const validateConversationalAgentConfigOverride: Validator<types.ConversationalAgentConfigOverride> = /* @__PURE__ */ fromAjv<types.ConversationalAgentConfigOverride>(raw.validateConversationalAgentConfigOverride as AjvValidateLike, 'ConversationalAgentConfigOverride');
+export const validateConversationalAgentConfigOverride: Validator<types.ConversationalAgentConfigOverride> = /* @__PURE__ */ fromAjv<types.ConversationalAgentConfigOverride>(raw.validateConversationalAgentConfigOverride as AjvValidateLike, 'ConversationalAgentConfigOverride', raw.checkConversationalAgentConfigOverride as AjvValidateLike);
 /** Validates a value of the schema `ConversationalAgentId`; `errors` holds the issues of the last call. */
-export const validateConversationalAgentId: Validator<types.ConversationalAgentId> = /* @__PURE__ */ fromAjv<types.ConversationalAgentId>(raw.validateConversationalAgentId as AjvValidateLike, 'ConversationalAgentId');
+export const validateConversationalAgentId: Validator<types.ConversationalAgentId> = /* @__PURE__ */ fromAjv<types.ConversationalAgentId>(raw.validateConversationalAgentId as AjvValidateLike, 'ConversationalAgentId', raw.checkConversationalAgentId as AjvValidateLike);
 /** Validates a value of the schema `ConversationalAgentRef`; `errors` holds the issues of the last call. */
-export const validateConversationalAgentRef: Validator<types.ConversationalAgentRef> = /* @__PURE__ */ fromAjv<types.ConversationalAgentRef>(raw.validateConversationalAgentRef as AjvValidateLike, 'ConversationalAgentRef');
+export const validateConversationalAgentRef: Validator<types.ConversationalAgentRef> = /* @__PURE__ */ fromAjv<types.ConversationalAgentRef>(raw.validateConversationalAgentRef as AjvValidateLike, 'ConversationalAgentRef', raw.checkConversationalAgentRef as AjvValidateLike);
 /** Validates a value of the schema `ConversationalAgentVersionId`; `errors` holds the issues of the last call. */
-export const validateConversationalAgentVersionId: Validator<types.ConversationalAgentVersionId> = /* @__PURE__ */ fromAjv<types.ConversationalAgentVersionId>(raw.validateConversationalAgentVersionId as AjvValidateLike, 'ConversationalAgentVersionId');
+export const validateConversationalAgentVersionId: Validator<types.ConversationalAgentVersionId> = /* @__PURE__ */ fromAjv<types.ConversationalAgentVersionId>(raw.validateConversationalAgentVersionId as AjvValidateLike, 'ConversationalAgentVersionId', raw.checkConversationalAgentVersionId as AjvValidateLike);
 /** Validates a value of the schema `ConversationChannel`; `errors` holds the issues of the last call. */
-export const validateConversationChannel: Validator<types.ConversationChannel> = /* @__PURE__ */ fromAjv<types.ConversationChannel>(raw.validateConversationChannel as AjvValidateLike, 'ConversationChannel');
+export const validateConversationChannel: Validator<types.ConversationChannel> = /* @__PURE__ */ fromAjv<types.ConversationChannel>(raw.validateConversationChannel as AjvValidateLike, 'ConversationChannel', raw.checkConversationChannel as AjvValidateLike);
 /** Validates a value of the schema `ConversationContextUpdate`; `errors` holds the issues of the last call. */
-export const validateConversationContextUpdate: Validator<types.ConversationContextUpdate> = /* @__PURE__ */ fromAjv<types.ConversationContextUpdate>(raw.validateConversationContextUpdate as AjvValidateLike, 'ConversationContextUpdate');
+export const validateConversationContextUpdate: Validator<types.ConversationContextUpdate> = /* @__PURE__ */ fromAjv<types.ConversationContextUpdate>(raw.validateConversationContextUpdate as AjvValidateLike, 'ConversationContextUpdate', raw.checkConversationContextUpdate as AjvValidateLike);
 /** Validates a value of the schema `ConversationContextUpdated`; `errors` holds the issues of the last call. */
-export const validateConversationContextUpdated: Validator<types.ConversationContextUpdated> = /* @__PURE__ */ fromAjv<types.ConversationContextUpdated>(raw.validateConversationContextUpdated as AjvValidateLike, 'ConversationContextUpdated');
+export const validateConversationContextUpdated: Validator<types.ConversationContextUpdated> = /* @__PURE__ */ fromAjv<types.ConversationContextUpdated>(raw.validateConversationContextUpdated as AjvValidateLike, 'ConversationContextUpdated', raw.checkConversationContextUpdated as AjvValidateLike);
 /** Validates a message `ConversationContextUpdatedEvent`; `errors` holds the issues of the last call. */
-export const validateConversationContextUpdatedEvent: Validator<types.ConversationContextUpdatedEvent> = /* @__PURE__ */ fromAjv<types.ConversationContextUpdatedEvent>(raw.validateConversationContextUpdatedEvent as AjvValidateLike, 'ConversationContextUpdatedEvent');
+export const validateConversationContextUpdatedEvent: Validator<types.ConversationContextUpdatedEvent> = /* @__PURE__ */ fromAjv<types.ConversationContextUpdatedEvent>(raw.validateConversationContextUpdatedEvent as AjvValidateLike, 'ConversationContextUpdatedEvent', raw.checkConversationContextUpdatedEvent as AjvValidateLike);
 /** Validates a message `ConversationContextUpdateEvent`; `errors` holds the issues of the last call. */
-export const validateConversationContextUpdateEvent: Validator<types.ConversationContextUpdateEvent> = /* @__PURE__ */ fromAjv<types.ConversationContextUpdateEvent>(raw.validateConversationContextUpdateEvent as AjvValidateLike, 'ConversationContextUpdateEvent');
+export const validateConversationContextUpdateEvent: Validator<types.ConversationContextUpdateEvent> = /* @__PURE__ */ fromAjv<types.ConversationContextUpdateEvent>(raw.validateConversationContextUpdateEvent as AjvValidateLike, 'ConversationContextUpdateEvent', raw.checkConversationContextUpdateEvent as AjvValidateLike);
 /** Validates a value of the schema `ConversationCustomFieldsUpdated`; `errors` holds the issues of the last call. */
-export const validateConversationCustomFieldsUpdated: Validator<types.ConversationCustomFieldsUpdated> = /* @__PURE__ */ fromAjv<types.ConversationCustomFieldsUpdated>(raw.validateConversationCustomFieldsUpdated as AjvValidateLike, 'ConversationCustomFieldsUpdated');
+export const validateConversationCustomFieldsUpdated: Validator<types.ConversationCustomFieldsUpdated> = /* @__PURE__ */ fromAjv<types.ConversationCustomFieldsUpdated>(raw.validateConversationCustomFieldsUpdated as AjvValidateLike, 'ConversationCustomFieldsUpdated', raw.checkConversationCustomFieldsUpdated as AjvValidateLike);
 /** Validates a message `ConversationCustomFieldsUpdatedEvent`; `errors` holds the issues of the last call. */
-export const validateConversationCustomFieldsUpdatedEvent: Validator<types.ConversationCustomFieldsUpdatedEvent> = /* @__PURE__ */ fromAjv<types.ConversationCustomFieldsUpdatedEvent>(raw.validateConversationCustomFieldsUpdatedEvent as AjvValidateLike, 'ConversationCustomFieldsUpdatedEvent');
+export const validateConversationCustomFieldsUpdatedEvent: Validator<types.ConversationCustomFieldsUpdatedEvent> = /* @__PURE__ */ fromAjv<types.ConversationCustomFieldsUpdatedEvent>(raw.validateConversationCustomFieldsUpdatedEvent as AjvValidateLike, 'ConversationCustomFieldsUpdatedEvent', raw.checkConversationCustomFieldsUpdatedEvent as AjvValidateLike);
 /** Validates a value of the schema `ConversationEnd`; `errors` holds the issues of the last call. */
-export const validateConversationEnd: Validator<types.ConversationEnd> = /* @__PURE__ */ fromAjv<types.ConversationEnd>(raw.validateConversationEnd as AjvValidateLike, 'ConversationEnd');
+export const validateConversationEnd: Validator<types.ConversationEnd> = /* @__PURE__ */ fromAjv<types.ConversationEnd>(raw.validateConversationEnd as AjvValidateLike, 'ConversationEnd', raw.checkConversationEnd as AjvValidateLike);
 /** Validates a value of the schema `ConversationEnded`; `errors` holds the issues of the last call. */
-export const validateConversationEnded: Validator<types.ConversationEnded> = /* @__PURE__ */ fromAjv<types.ConversationEnded>(raw.validateConversationEnded as AjvValidateLike, 'ConversationEnded');
+export const validateConversationEnded: Validator<types.ConversationEnded> = /* @__PURE__ */ fromAjv<types.ConversationEnded>(raw.validateConversationEnded as AjvValidateLike, 'ConversationEnded', raw.checkConversationEnded as AjvValidateLike);
 /** Validates a message `ConversationEndedEvent`; `errors` holds the issues of the last call. */
-export const validateConversationEndedEvent: Validator<types.ConversationEndedEvent> = /* @__PURE__ */ fromAjv<types.ConversationEndedEvent>(raw.validateConversationEndedEvent as AjvValidateLike, 'ConversationEndedEvent');
+export const validateConversationEndedEvent: Validator<types.ConversationEndedEvent> = /* @__PURE__ */ fromAjv<types.ConversationEndedEvent>(raw.validateConversationEndedEvent as AjvValidateLike, 'ConversationEndedEvent', raw.checkConversationEndedEvent as AjvValidateLike);
 /** Validates a message `ConversationEndEvent`; `errors` holds the issues of the last call. */
-export const validateConversationEndEvent: Validator<types.ConversationEndEvent> = /* @__PURE__ */ fromAjv<types.ConversationEndEvent>(raw.validateConversationEndEvent as AjvValidateLike, 'ConversationEndEvent');
+export const validateConversationEndEvent: Validator<types.ConversationEndEvent> = /* @__PURE__ */ fromAjv<types.ConversationEndEvent>(raw.validateConversationEndEvent as AjvValidateLike, 'ConversationEndEvent', raw.checkConversationEndEvent as AjvValidateLike);
 /** Validates a value of the schema `ConversationId`; `errors` holds the issues of the last call. */
-export const validateConversationId: Validator<types.ConversationId> = /* @__PURE__ */ fromAjv<types.ConversationId>(raw.validateConversationId as AjvValidateLike, 'ConversationId');
+export const validateConversationId: Validator<types.ConversationId> = /* @__PURE__ */ fromAjv<types.ConversationId>(raw.validateConversationId as AjvValidateLike, 'ConversationId', raw.checkConversationId as AjvValidateLike);
 /** Validates a value of the schema `ConversationList`; `errors` holds the issues of the last call. */
-export const validateConversationList: Validator<types.ConversationList> = /* @__PURE__ */ fromAjv<types.ConversationList>(raw.validateConversationList as AjvValidateLike, 'ConversationList');
+export const validateConversationList: Validator<types.ConversationList> = /* @__PURE__ */ fromAjv<types.ConversationList>(raw.validateConversationList as AjvValidateLike, 'ConversationList', raw.checkConversationList as AjvValidateLike);
 /** Validates a value of the schema `ConversationListItem`; `errors` holds the issues of the last call. */
-export const validateConversationListItem: Validator<types.ConversationListItem> = /* @__PURE__ */ fromAjv<types.ConversationListItem>(raw.validateConversationListItem as AjvValidateLike, 'ConversationListItem');
+export const validateConversationListItem: Validator<types.ConversationListItem> = /* @__PURE__ */ fromAjv<types.ConversationListItem>(raw.validateConversationListItem as AjvValidateLike, 'ConversationListItem', raw.checkConversationListItem as AjvValidateLike);
 /** Validates a value of the schema `ConversationSetup`; `errors` holds the issues of the last call. */
-export const validateConversationSetup: Validator<types.ConversationSetup> = /* @__PURE__ */ fromAjv<types.ConversationSetup>(raw.validateConversationSetup as AjvValidateLike, 'ConversationSetup');
+export const validateConversationSetup: Validator<types.ConversationSetup> = /* @__PURE__ */ fromAjv<types.ConversationSetup>(raw.validateConversationSetup as AjvValidateLike, 'ConversationSetup', raw.checkConversationSetup as AjvValidateLike);
 /** Validates a message `ConversationSetupEvent`; `errors` holds the issues of the last call. */
-export const validateConversationSetupEvent: Validator<types.ConversationSetupEvent> = /* @__PURE__ */ fromAjv<types.ConversationSetupEvent>(raw.validateConversationSetupEvent as AjvValidateLike, 'ConversationSetupEvent');
+export const validateConversationSetupEvent: Validator<types.ConversationSetupEvent> = /* @__PURE__ */ fromAjv<types.ConversationSetupEvent>(raw.validateConversationSetupEvent as AjvValidateLike, 'ConversationSetupEvent', raw.checkConversationSetupEvent as AjvValidateLike);
 /** Validates a value of the schema `ConversationStart`; `errors` holds the issues of the last call. */
-export const validateConversationStart: Validator<types.ConversationStart> = /* @__PURE__ */ fromAjv<types.ConversationStart>(raw.validateConversationStart as AjvValidateLike, 'ConversationStart');
+export const validateConversationStart: Validator<types.ConversationStart> = /* @__PURE__ */ fromAjv<types.ConversationStart>(raw.validateConversationStart as AjvValidateLike, 'ConversationStart', raw.checkConversationStart as AjvValidateLike);
 /** Validates a value of the schema `ConversationStarted`; `errors` holds the issues of the last call. */
-export const validateConversationStarted: Validator<types.ConversationStarted> = /* @__PURE__ */ fromAjv<types.ConversationStarted>(raw.validateConversationStarted as AjvValidateLike, 'ConversationStarted');
+export const validateConversationStarted: Validator<types.ConversationStarted> = /* @__PURE__ */ fromAjv<types.ConversationStarted>(raw.validateConversationStarted as AjvValidateLike, 'ConversationStarted', raw.checkConversationStarted as AjvValidateLike);
 /** Validates a message `ConversationStartedEvent`; `errors` holds the issues of the last call. */
-export const validateConversationStartedEvent: Validator<types.ConversationStartedEvent> = /* @__PURE__ */ fromAjv<types.ConversationStartedEvent>(raw.validateConversationStartedEvent as AjvValidateLike, 'ConversationStartedEvent');
+export const validateConversationStartedEvent: Validator<types.ConversationStartedEvent> = /* @__PURE__ */ fromAjv<types.ConversationStartedEvent>(raw.validateConversationStartedEvent as AjvValidateLike, 'ConversationStartedEvent', raw.checkConversationStartedEvent as AjvValidateLike);
 /** Validates a message `ConversationStartEvent`; `errors` holds the issues of the last call. */
-export const validateConversationStartEvent: Validator<types.ConversationStartEvent> = /* @__PURE__ */ fromAjv<types.ConversationStartEvent>(raw.validateConversationStartEvent as AjvValidateLike, 'ConversationStartEvent');
+export const validateConversationStartEvent: Validator<types.ConversationStartEvent> = /* @__PURE__ */ fromAjv<types.ConversationStartEvent>(raw.validateConversationStartEvent as AjvValidateLike, 'ConversationStartEvent', raw.checkConversationStartEvent as AjvValidateLike);
 /** Validates a value of the schema `ConversationStatus`; `errors` holds the issues of the last call. */
-export const validateConversationStatus: Validator<types.ConversationStatus> = /* @__PURE__ */ fromAjv<types.ConversationStatus>(raw.validateConversationStatus as AjvValidateLike, 'ConversationStatus');
+export const validateConversationStatus: Validator<types.ConversationStatus> = /* @__PURE__ */ fromAjv<types.ConversationStatus>(raw.validateConversationStatus as AjvValidateLike, 'ConversationStatus', raw.checkConversationStatus as AjvValidateLike);
 /** Validates a value of the schema `ConversationToken`; `errors` holds the issues of the last call. */
-export const validateConversationToken: Validator<types.ConversationToken> = /* @__PURE__ */ fromAjv<types.ConversationToken>(raw.validateConversationToken as AjvValidateLike, 'ConversationToken');
+export const validateConversationToken: Validator<types.ConversationToken> = /* @__PURE__ */ fromAjv<types.ConversationToken>(raw.validateConversationToken as AjvValidateLike, 'ConversationToken', raw.checkConversationToken as AjvValidateLike);
 /** Validates the request part `CreateConversationalAgentQuery`; `errors` holds the issues of the last call. */
-export const validateCreateConversationalAgentQuery: Validator<unknown> = /* @__PURE__ */ fromAjv<unknown>(raw.validateCreateConversationalAgentQuery as AjvValidateLike, 'CreateConversationalAgentQuery');
+export const validateCreateConversationalAgentQuery: Validator<unknown> = /* @__PURE__ */ fromAjv<unknown>(raw.validateCreateConversationalAgentQuery as AjvValidateLike, 'CreateConversationalAgentQuery', raw.checkCreateConversationalAgentQuery as AjvValidateLike);
 /** Validates a value of the schema `CreateConversationalAgentRequest`; `errors` holds the issues of the last call. */
-export const validateCreateConversationalAgentRequest: Validator<types.CreateConversationalAgentRequest> = /* @__PURE__ */ fromAjv<types.CreateConversationalAgentRequest>(raw.validateCreateConversationalAgentRequest as AjvValidateLike, 'CreateConversationalAgentRequest');
+export const validateCreateConversationalAgentRequest: Validator<types.CreateConversationalAgentRequest> = /* @__PURE__ */ fromAjv<types.CreateConversationalAgentRequest>(raw.validateCreateConversationalAgentRequest as AjvValidateLike, 'CreateConversationalAgentRequest', raw.checkCreateConversationalAgentRequest as AjvValidateLike);
 /** Validates the request part `CreateConversationQuery`; `errors` holds the issues of the last call. */
-export const validateCreateConversationQuery: Validator<unknown> = /* @__PURE__ */ fromAjv<unknown>(raw.validateCreateConversationQuery as AjvValidateLike, 'CreateConversationQuery');
+export const validateCreateConversationQuery: Validator<unknown> = /* @__PURE__ */ fromAjv<unknown>(raw.validateCreateConversationQuery as AjvValidateLike, 'CreateConversationQuery', raw.checkCreateConversationQuery as AjvValidateLike);
 /** Validates a value of the schema `CreateConversationRequest`; `errors` holds the issues of the last call. */
-export const validateCreateConversationRequest: Validator<types.CreateConversationRequest> = /* @__PURE__ */ fromAjv<types.CreateConversationRequest>(raw.validateCreateConversationRequest as AjvValidateLike, 'CreateConversationRequest');
+export const validateCreateConversationRequest: Validator<types.CreateConversationRequest> = /* @__PURE__ */ fromAjv<types.CreateConversationRequest>(raw.validateCreateConversationRequest as AjvValidateLike, 'CreateConversationRequest', raw.checkCreateConversationRequest as AjvValidateLike);
 /** Validates a value of the schema `CreateConversationResponse`; `errors` holds the issues of the last call. */
-export const validateCreateConversationResponse: Validator<types.CreateConversationResponse> = /* @__PURE__ */ fromAjv<types.CreateConversationResponse>(raw.validateCreateConversationResponse as AjvValidateLike, 'CreateConversationResponse');
+export const validateCreateConversationResponse: Validator<types.CreateConversationResponse> = /* @__PURE__ */ fromAjv<types.CreateConversationResponse>(raw.validateCreateConversationResponse as AjvValidateLike, 'CreateConversationResponse', raw.checkCreateConversationResponse as AjvValidateLike);
 /** Validates a value of the schema `CreatedConversationChannel`; `errors` holds the issues of the last call. */
-export const validateCreatedConversationChannel: Validator<types.CreatedConversationChannel> = /* @__PURE__ */ fromAjv<types.CreatedConversationChannel>(raw.validateCreatedConversationChannel as AjvValidateLike, 'CreatedConversationChannel');
+export const validateCreatedConversationChannel: Validator<types.CreatedConversationChannel> = /* @__PURE__ */ fromAjv<types.CreatedConversationChannel>(raw.validateCreatedConversationChannel as AjvValidateLike, 'CreatedConversationChannel', raw.checkCreatedConversationChannel as AjvValidateLike);
 /** Validates the request part `CreateProceduralAgentQuery`; `errors` holds the issues of the last call. */
-export const validateCreateProceduralAgentQuery: Validator<unknown> = /* @__PURE__ */ fromAjv<unknown>(raw.validateCreateProceduralAgentQuery as AjvValidateLike, 'CreateProceduralAgentQuery');
+export const validateCreateProceduralAgentQuery: Validator<unknown> = /* @__PURE__ */ fromAjv<unknown>(raw.validateCreateProceduralAgentQuery as AjvValidateLike, 'CreateProceduralAgentQuery', raw.checkCreateProceduralAgentQuery as AjvValidateLike);
 /** Validates a value of the schema `CreateProceduralAgentRequest`; `errors` holds the issues of the last call. */
-export const validateCreateProceduralAgentRequest: Validator<types.CreateProceduralAgentRequest> = /* @__PURE__ */ fromAjv<types.CreateProceduralAgentRequest>(raw.validateCreateProceduralAgentRequest as AjvValidateLike, 'CreateProceduralAgentRequest');
+export const validateCreateProceduralAgentRequest: Validator<types.CreateProceduralAgentRequest> = /* @__PURE__ */ fromAjv<types.CreateProceduralAgentRequest>(raw.validateCreateProceduralAgentRequest as AjvValidateLike, 'CreateProceduralAgentRequest', raw.checkCreateProceduralAgentRequest as AjvValidateLike);
 /** Validates a value of the schema `CrmTool`; `errors` holds the issues of the last call. */
-export const validateCrmTool: Validator<types.CrmTool> = /* @__PURE__ */ fromAjv<types.CrmTool>(raw.validateCrmTool as AjvValidateLike, 'CrmTool');
+export const validateCrmTool: Validator<types.CrmTool> = /* @__PURE__ */ fromAjv<types.CrmTool>(raw.validateCrmTool as AjvValidateLike, 'CrmTool', raw.checkCrmTool as AjvValidateLike);
 /** Validates a value of the schema `Customer`; `errors` holds the issues of the last call. */
-export const validateCustomer: Validator<types.Customer> = /* @__PURE__ */ fromAjv<types.Customer>(raw.validateCustomer as AjvValidateLike, 'Customer');
+export const validateCustomer: Validator<types.Customer> = /* @__PURE__ */ fromAjv<types.Customer>(raw.validateCustomer as AjvValidateLike, 'Customer', raw.checkCustomer as AjvValidateLike);
 /** Validates a value of the schema `CustomerId`; `errors` holds the issues of the last call. */
-export const validateCustomerId: Validator<types.CustomerId> = /* @__PURE__ */ fromAjv<types.CustomerId>(raw.validateCustomerId as AjvValidateLike, 'CustomerId');
+export const validateCustomerId: Validator<types.CustomerId> = /* @__PURE__ */ fromAjv<types.CustomerId>(raw.validateCustomerId as AjvValidateLike, 'CustomerId', raw.checkCustomerId as AjvValidateLike);
 /** Validates a value of the schema `CustomFields`; `errors` holds the issues of the last call. */
-export const validateCustomFields: Validator<types.CustomFields> = /* @__PURE__ */ fromAjv<types.CustomFields>(raw.validateCustomFields as AjvValidateLike, 'CustomFields');
+export const validateCustomFields: Validator<types.CustomFields> = /* @__PURE__ */ fromAjv<types.CustomFields>(raw.validateCustomFields as AjvValidateLike, 'CustomFields', raw.checkCustomFields as AjvValidateLike);
 /** Validates a value of the schema `CustomFieldValue`; `errors` holds the issues of the last call. */
-export const validateCustomFieldValue: Validator<types.CustomFieldValue> = /* @__PURE__ */ fromAjv<types.CustomFieldValue>(raw.validateCustomFieldValue as AjvValidateLike, 'CustomFieldValue');
+export const validateCustomFieldValue: Validator<types.CustomFieldValue> = /* @__PURE__ */ fromAjv<types.CustomFieldValue>(raw.validateCustomFieldValue as AjvValidateLike, 'CustomFieldValue', raw.checkCustomFieldValue as AjvValidateLike);
 /** Validates a value of the schema `DeletedResponse`; `errors` holds the issues of the last call. */
-export const validateDeletedResponse: Validator<types.DeletedResponse> = /* @__PURE__ */ fromAjv<types.DeletedResponse>(raw.validateDeletedResponse as AjvValidateLike, 'DeletedResponse');
+export const validateDeletedResponse: Validator<types.DeletedResponse> = /* @__PURE__ */ fromAjv<types.DeletedResponse>(raw.validateDeletedResponse as AjvValidateLike, 'DeletedResponse', raw.checkDeletedResponse as AjvValidateLike);
 /** Validates the request part `DeleteProceduralAgentParams`; `errors` holds the issues of the last call. */
-export const validateDeleteProceduralAgentParams: Validator<unknown> = /* @__PURE__ */ fromAjv<unknown>(raw.validateDeleteProceduralAgentParams as AjvValidateLike, 'DeleteProceduralAgentParams');
+export const validateDeleteProceduralAgentParams: Validator<unknown> = /* @__PURE__ */ fromAjv<unknown>(raw.validateDeleteProceduralAgentParams as AjvValidateLike, 'DeleteProceduralAgentParams', raw.checkDeleteProceduralAgentParams as AjvValidateLike);
 /** Validates the request part `DeleteProceduralAgentQuery`; `errors` holds the issues of the last call. */
-export const validateDeleteProceduralAgentQuery: Validator<unknown> = /* @__PURE__ */ fromAjv<unknown>(raw.validateDeleteProceduralAgentQuery as AjvValidateLike, 'DeleteProceduralAgentQuery');
+export const validateDeleteProceduralAgentQuery: Validator<unknown> = /* @__PURE__ */ fromAjv<unknown>(raw.validateDeleteProceduralAgentQuery as AjvValidateLike, 'DeleteProceduralAgentQuery', raw.checkDeleteProceduralAgentQuery as AjvValidateLike);
 /** Validates a value of the schema `Description`; `errors` holds the issues of the last call. */
-export const validateDescription: Validator<types.Description> = /* @__PURE__ */ fromAjv<types.Description>(raw.validateDescription as AjvValidateLike, 'Description');
+export const validateDescription: Validator<types.Description> = /* @__PURE__ */ fromAjv<types.Description>(raw.validateDescription as AjvValidateLike, 'Description', raw.checkDescription as AjvValidateLike);
 /** Validates a value of the schema `Direction`; `errors` holds the issues of the last call. */
-export const validateDirection: Validator<types.Direction> = /* @__PURE__ */ fromAjv<types.Direction>(raw.validateDirection as AjvValidateLike, 'Direction');
+export const validateDirection: Validator<types.Direction> = /* @__PURE__ */ fromAjv<types.Direction>(raw.validateDirection as AjvValidateLike, 'Direction', raw.checkDirection as AjvValidateLike);
 /** Validates a value of the schema `Error`; `errors` holds the issues of the last call. */
-export const validateError: Validator<types.Error> = /* @__PURE__ */ fromAjv<types.Error>(raw.validateError as AjvValidateLike, 'Error');
+export const validateError: Validator<types.Error> = /* @__PURE__ */ fromAjv<types.Error>(raw.validateError as AjvValidateLike, 'Error', raw.checkError as AjvValidateLike);
 /** Validates a value of the schema `ErrorCode`; `errors` holds the issues of the last call. */
-export const validateErrorCode: Validator<types.ErrorCode> = /* @__PURE__ */ fromAjv<types.ErrorCode>(raw.validateErrorCode as AjvValidateLike, 'ErrorCode');
+export const validateErrorCode: Validator<types.ErrorCode> = /* @__PURE__ */ fromAjv<types.ErrorCode>(raw.validateErrorCode as AjvValidateLike, 'ErrorCode', raw.checkErrorCode as AjvValidateLike);
 /** Validates a value of the schema `EventId`; `errors` holds the issues of the last call. */
-export const validateEventId: Validator<types.EventId> = /* @__PURE__ */ fromAjv<types.EventId>(raw.validateEventId as AjvValidateLike, 'EventId');
+export const validateEventId: Validator<types.EventId> = /* @__PURE__ */ fromAjv<types.EventId>(raw.validateEventId as AjvValidateLike, 'EventId', raw.checkEventId as AjvValidateLike);
 /** Validates a value of the schema `ExtapiTool`; `errors` holds the issues of the last call. */
-export const validateExtapiTool: Validator<types.ExtapiTool> = /* @__PURE__ */ fromAjv<types.ExtapiTool>(raw.validateExtapiTool as AjvValidateLike, 'ExtapiTool');
+export const validateExtapiTool: Validator<types.ExtapiTool> = /* @__PURE__ */ fromAjv<types.ExtapiTool>(raw.validateExtapiTool as AjvValidateLike, 'ExtapiTool', raw.checkExtapiTool as AjvValidateLike);
 /** Validates a value of the schema `FailureReason`; `errors` holds the issues of the last call. */
-export const validateFailureReason: Validator<types.FailureReason> = /* @__PURE__ */ fromAjv<types.FailureReason>(raw.validateFailureReason as AjvValidateLike, 'FailureReason');
+export const validateFailureReason: Validator<types.FailureReason> = /* @__PURE__ */ fromAjv<types.FailureReason>(raw.validateFailureReason as AjvValidateLike, 'FailureReason', raw.checkFailureReason as AjvValidateLike);
 /** Validates a value of the schema `FixedPrompt`; `errors` holds the issues of the last call. */
-export const validateFixedPrompt: Validator<types.FixedPrompt> = /* @__PURE__ */ fromAjv<types.FixedPrompt>(raw.validateFixedPrompt as AjvValidateLike, 'FixedPrompt');
+export const validateFixedPrompt: Validator<types.FixedPrompt> = /* @__PURE__ */ fromAjv<types.FixedPrompt>(raw.validateFixedPrompt as AjvValidateLike, 'FixedPrompt', raw.checkFixedPrompt as AjvValidateLike);
 /** Validates a value of the schema `GenerationId`; `errors` holds the issues of the last call. */
-export const validateGenerationId: Validator<types.GenerationId> = /* @__PURE__ */ fromAjv<types.GenerationId>(raw.validateGenerationId as AjvValidateLike, 'GenerationId');
+export const validateGenerationId: Validator<types.GenerationId> = /* @__PURE__ */ fromAjv<types.GenerationId>(raw.validateGenerationId as AjvValidateLike, 'GenerationId', raw.checkGenerationId as AjvValidateLike);
 /** Validates the request part `GetConversationalAgentParams`; `errors` holds the issues of the last call. */
-export const validateGetConversationalAgentParams: Validator<unknown> = /* @__PURE__ */ fromAjv<unknown>(raw.validateGetConversationalAgentParams as AjvValidateLike, 'GetConversationalAgentParams');
+export const validateGetConversationalAgentParams: Validator<unknown> = /* @__PURE__ */ fromAjv<unknown>(raw.validateGetConversationalAgentParams as AjvValidateLike, 'GetConversationalAgentParams', raw.checkGetConversationalAgentParams as AjvValidateLike);
 /** Validates the request part `GetConversationalAgentQuery`; `errors` holds the issues of the last call. */
-export const validateGetConversationalAgentQuery: Validator<unknown> = /* @__PURE__ */ fromAjv<unknown>(raw.validateGetConversationalAgentQuery as AjvValidateLike, 'GetConversationalAgentQuery');
+export const validateGetConversationalAgentQuery: Validator<unknown> = /* @__PURE__ */ fromAjv<unknown>(raw.validateGetConversationalAgentQuery as AjvValidateLike, 'GetConversationalAgentQuery', raw.checkGetConversationalAgentQuery as AjvValidateLike);
 /** Validates the request part `GetConversationParams`; `errors` holds the issues of the last call. */
-export const validateGetConversationParams: Validator<unknown> = /* @__PURE__ */ fromAjv<unknown>(raw.validateGetConversationParams as AjvValidateLike, 'GetConversationParams');
+export const validateGetConversationParams: Validator<unknown> = /* @__PURE__ */ fromAjv<unknown>(raw.validateGetConversationParams as AjvValidateLike, 'GetConversationParams', raw.checkGetConversationParams as AjvValidateLike);
 /** Validates the request part `GetConversationQuery`; `errors` holds the issues of the last call. */
-export const validateGetConversationQuery: Validator<unknown> = /* @__PURE__ */ fromAjv<unknown>(raw.validateGetConversationQuery as AjvValidateLike, 'GetConversationQuery');
+export const validateGetConversationQuery: Validator<unknown> = /* @__PURE__ */ fromAjv<unknown>(raw.validateGetConversationQuery as AjvValidateLike, 'GetConversationQuery', raw.checkGetConversationQuery as AjvValidateLike);
 /** Validates the request part `GetCustomerParams`; `errors` holds the issues of the last call. */
-export const validateGetCustomerParams: Validator<unknown> = /* @__PURE__ */ fromAjv<unknown>(raw.validateGetCustomerParams as AjvValidateLike, 'GetCustomerParams');
+export const validateGetCustomerParams: Validator<unknown> = /* @__PURE__ */ fromAjv<unknown>(raw.validateGetCustomerParams as AjvValidateLike, 'GetCustomerParams', raw.checkGetCustomerParams as AjvValidateLike);
 /** Validates the request part `GetCustomerQuery`; `errors` holds the issues of the last call. */
-export const validateGetCustomerQuery: Validator<unknown> = /* @__PURE__ */ fromAjv<unknown>(raw.validateGetCustomerQuery as AjvValidateLike, 'GetCustomerQuery');
+export const validateGetCustomerQuery: Validator<unknown> = /* @__PURE__ */ fromAjv<unknown>(raw.validateGetCustomerQuery as AjvValidateLike, 'GetCustomerQuery', raw.checkGetCustomerQuery as AjvValidateLike);
 /** Validates the request part `GetProceduralAgentParams`; `errors` holds the issues of the last call. */
-export const validateGetProceduralAgentParams: Validator<unknown> = /* @__PURE__ */ fromAjv<unknown>(raw.validateGetProceduralAgentParams as AjvValidateLike, 'GetProceduralAgentParams');
+export const validateGetProceduralAgentParams: Validator<unknown> = /* @__PURE__ */ fromAjv<unknown>(raw.validateGetProceduralAgentParams as AjvValidateLike, 'GetProceduralAgentParams', raw.checkGetProceduralAgentParams as AjvValidateLike);
 /** Validates the request part `GetProceduralAgentQuery`; `errors` holds the issues of the last call. */
-export const validateGetProceduralAgentQuery: Validator<unknown> = /* @__PURE__ */ fromAjv<unknown>(raw.validateGetProceduralAgentQuery as AjvValidateLike, 'GetProceduralAgentQuery');
+export const validateGetProceduralAgentQuery: Validator<unknown> = /* @__PURE__ */ fromAjv<unknown>(raw.validateGetProceduralAgentQuery as AjvValidateLike, 'GetProceduralAgentQuery', raw.checkGetProceduralAgentQuery as AjvValidateLike);
 /** Validates the request part `GetProcedureParams`; `errors` holds the issues of the last call. */
-export const validateGetProcedureParams: Validator<unknown> = /* @__PURE__ */ fromAjv<unknown>(raw.validateGetProcedureParams as AjvValidateLike, 'GetProcedureParams');
+export const validateGetProcedureParams: Validator<unknown> = /* @__PURE__ */ fromAjv<unknown>(raw.validateGetProcedureParams as AjvValidateLike, 'GetProcedureParams', raw.checkGetProcedureParams as AjvValidateLike);
 /** Validates the request part `GetProcedureQuery`; `errors` holds the issues of the last call. */
-export const validateGetProcedureQuery: Validator<unknown> = /* @__PURE__ */ fromAjv<unknown>(raw.validateGetProcedureQuery as AjvValidateLike, 'GetProcedureQuery');
+export const validateGetProcedureQuery: Validator<unknown> = /* @__PURE__ */ fromAjv<unknown>(raw.validateGetProcedureQuery as AjvValidateLike, 'GetProcedureQuery', raw.checkGetProcedureQuery as AjvValidateLike);
 /** Validates a value of the schema `InjectContextRequest`; `errors` holds the issues of the last call. */
-export const validateInjectContextRequest: Validator<types.InjectContextRequest> = /* @__PURE__ */ fromAjv<types.InjectContextRequest>(raw.validateInjectContextRequest as AjvValidateLike, 'InjectContextRequest');
+export const validateInjectContextRequest: Validator<types.InjectContextRequest> = /* @__PURE__ */ fromAjv<types.InjectContextRequest>(raw.validateInjectContextRequest as AjvValidateLike, 'InjectContextRequest', raw.checkInjectContextRequest as AjvValidateLike);
 /** Validates a value of the schema `InjectContextResponse`; `errors` holds the issues of the last call. */
-export const validateInjectContextResponse: Validator<types.InjectContextResponse> = /* @__PURE__ */ fromAjv<types.InjectContextResponse>(raw.validateInjectContextResponse as AjvValidateLike, 'InjectContextResponse');
+export const validateInjectContextResponse: Validator<types.InjectContextResponse> = /* @__PURE__ */ fromAjv<types.InjectContextResponse>(raw.validateInjectContextResponse as AjvValidateLike, 'InjectContextResponse', raw.checkInjectContextResponse as AjvValidateLike);
 /** Validates the request part `InjectConversationContextParams`; `errors` holds the issues of the last call. */
-export const validateInjectConversationContextParams: Validator<unknown> = /* @__PURE__ */ fromAjv<unknown>(raw.validateInjectConversationContextParams as AjvValidateLike, 'InjectConversationContextParams');
+export const validateInjectConversationContextParams: Validator<unknown> = /* @__PURE__ */ fromAjv<unknown>(raw.validateInjectConversationContextParams as AjvValidateLike, 'InjectConversationContextParams', raw.checkInjectConversationContextParams as AjvValidateLike);
 /** Validates the request part `InjectConversationContextQuery`; `errors` holds the issues of the last call. */
-export const validateInjectConversationContextQuery: Validator<unknown> = /* @__PURE__ */ fromAjv<unknown>(raw.validateInjectConversationContextQuery as AjvValidateLike, 'InjectConversationContextQuery');
+export const validateInjectConversationContextQuery: Validator<unknown> = /* @__PURE__ */ fromAjv<unknown>(raw.validateInjectConversationContextQuery as AjvValidateLike, 'InjectConversationContextQuery', raw.checkInjectConversationContextQuery as AjvValidateLike);
 /** Validates a value of the schema `Language`; `errors` holds the issues of the last call. */
-export const validateLanguage: Validator<types.Language> = /* @__PURE__ */ fromAjv<types.Language>(raw.validateLanguage as AjvValidateLike, 'Language');
+export const validateLanguage: Validator<types.Language> = /* @__PURE__ */ fromAjv<types.Language>(raw.validateLanguage as AjvValidateLike, 'Language', raw.checkLanguage as AjvValidateLike);
 /** Validates a value of the schema `LanguageConfig`; `errors` holds the issues of the last call. */
-export const validateLanguageConfig: Validator<types.LanguageConfig> = /* @__PURE__ */ fromAjv<types.LanguageConfig>(raw.validateLanguageConfig as AjvValidateLike, 'LanguageConfig');
+export const validateLanguageConfig: Validator<types.LanguageConfig> = /* @__PURE__ */ fromAjv<types.LanguageConfig>(raw.validateLanguageConfig as AjvValidateLike, 'LanguageConfig', raw.checkLanguageConfig as AjvValidateLike);
 /** Validates a value of the schema `LanguageConfigOverride`; `errors` holds the issues of the last call. */
-export const validateLanguageConfigOverride: Validator<types.LanguageConfigOverride> = /* @__PURE__ */ fromAjv<types.LanguageConfigOverride>(raw.validateLanguageConfigOverride as AjvValidateLike, 'LanguageConfigOverride');
+export const validateLanguageConfigOverride: Validator<types.LanguageConfigOverride> = /* @__PURE__ */ fromAjv<types.LanguageConfigOverride>(raw.validateLanguageConfigOverride as AjvValidateLike, 'LanguageConfigOverride', raw.checkLanguageConfigOverride as AjvValidateLike);
 /** Validates the request part `ListConversationalAgentVersionsParams`; `errors` holds the issues of the last call. */
-export const validateListConversationalAgentVersionsParams: Validator<unknown> = /* @__PURE__ */ fromAjv<unknown>(raw.validateListConversationalAgentVersionsParams as AjvValidateLike, 'ListConversationalAgentVersionsParams');
+export const validateListConversationalAgentVersionsParams: Validator<unknown> = /* @__PURE__ */ fromAjv<unknown>(raw.validateListConversationalAgentVersionsParams as AjvValidateLike, 'ListConversationalAgentVersionsParams', raw.checkListConversationalAgentVersionsParams as AjvValidateLike);
 /** Validates the request part `ListConversationalAgentVersionsQuery`; `errors` holds the issues of the last call. */
-export const validateListConversationalAgentVersionsQuery: Validator<unknown> = /* @__PURE__ */ fromAjv<unknown>(raw.validateListConversationalAgentVersionsQuery as AjvValidateLike, 'ListConversationalAgentVersionsQuery');
+export const validateListConversationalAgentVersionsQuery: Validator<unknown> = /* @__PURE__ */ fromAjv<unknown>(raw.validateListConversationalAgentVersionsQuery as AjvValidateLike, 'ListConversationalAgentVersionsQuery', raw.checkListConversationalAgentVersionsQuery as AjvValidateLike);
 /** Validates the request part `ListConversationsQuery`; `errors` holds the issues of the last call. */
-export const validateListConversationsQuery: Validator<unknown> = /* @__PURE__ */ fromAjv<unknown>(raw.validateListConversationsQuery as AjvValidateLike, 'ListConversationsQuery');
+export const validateListConversationsQuery: Validator<unknown> = /* @__PURE__ */ fromAjv<unknown>(raw.validateListConversationsQuery as AjvValidateLike, 'ListConversationsQuery', raw.checkListConversationsQuery as AjvValidateLike);
 /** Validates the request part `ListProceduralAgentsQuery`; `errors` holds the issues of the last call. */
-export const validateListProceduralAgentsQuery: Validator<unknown> = /* @__PURE__ */ fromAjv<unknown>(raw.validateListProceduralAgentsQuery as AjvValidateLike, 'ListProceduralAgentsQuery');
+export const validateListProceduralAgentsQuery: Validator<unknown> = /* @__PURE__ */ fromAjv<unknown>(raw.validateListProceduralAgentsQuery as AjvValidateLike, 'ListProceduralAgentsQuery', raw.checkListProceduralAgentsQuery as AjvValidateLike);
 /** Validates the request part `ListProceduralAgentVersionsParams`; `errors` holds the issues of the last call. */
-export const validateListProceduralAgentVersionsParams: Validator<unknown> = /* @__PURE__ */ fromAjv<unknown>(raw.validateListProceduralAgentVersionsParams as AjvValidateLike, 'ListProceduralAgentVersionsParams');
+export const validateListProceduralAgentVersionsParams: Validator<unknown> = /* @__PURE__ */ fromAjv<unknown>(raw.validateListProceduralAgentVersionsParams as AjvValidateLike, 'ListProceduralAgentVersionsParams', raw.checkListProceduralAgentVersionsParams as AjvValidateLike);
 /** Validates the request part `ListProceduralAgentVersionsQuery`; `errors` holds the issues of the last call. */
-export const validateListProceduralAgentVersionsQuery: Validator<unknown> = /* @__PURE__ */ fromAjv<unknown>(raw.validateListProceduralAgentVersionsQuery as AjvValidateLike, 'ListProceduralAgentVersionsQuery');
+export const validateListProceduralAgentVersionsQuery: Validator<unknown> = /* @__PURE__ */ fromAjv<unknown>(raw.validateListProceduralAgentVersionsQuery as AjvValidateLike, 'ListProceduralAgentVersionsQuery', raw.checkListProceduralAgentVersionsQuery as AjvValidateLike);
 /** Validates the request part `ListProceduresQuery`; `errors` holds the issues of the last call. */
-export const validateListProceduresQuery: Validator<unknown> = /* @__PURE__ */ fromAjv<unknown>(raw.validateListProceduresQuery as AjvValidateLike, 'ListProceduresQuery');
+export const validateListProceduresQuery: Validator<unknown> = /* @__PURE__ */ fromAjv<unknown>(raw.validateListProceduresQuery as AjvValidateLike, 'ListProceduresQuery', raw.checkListProceduresQuery as AjvValidateLike);
 /** Validates a value of the schema `Model`; `errors` holds the issues of the last call. */
-export const validateModel: Validator<types.Model> = /* @__PURE__ */ fromAjv<types.Model>(raw.validateModel as AjvValidateLike, 'Model');
+export const validateModel: Validator<types.Model> = /* @__PURE__ */ fromAjv<types.Model>(raw.validateModel as AjvValidateLike, 'Model', raw.checkModel as AjvValidateLike);
 /** Validates a value of the schema `Name`; `errors` holds the issues of the last call. */
-export const validateName: Validator<types.Name> = /* @__PURE__ */ fromAjv<types.Name>(raw.validateName as AjvValidateLike, 'Name');
+export const validateName: Validator<types.Name> = /* @__PURE__ */ fromAjv<types.Name>(raw.validateName as AjvValidateLike, 'Name', raw.checkName as AjvValidateLike);
 /** Validates the request part `OpenConversationSessionParams`; `errors` holds the issues of the last call. */
-export const validateOpenConversationSessionParams: Validator<unknown> = /* @__PURE__ */ fromAjv<unknown>(raw.validateOpenConversationSessionParams as AjvValidateLike, 'OpenConversationSessionParams');
+export const validateOpenConversationSessionParams: Validator<unknown> = /* @__PURE__ */ fromAjv<unknown>(raw.validateOpenConversationSessionParams as AjvValidateLike, 'OpenConversationSessionParams', raw.checkOpenConversationSessionParams as AjvValidateLike);
 /** Validates the request part `OpenConversationSessionQuery`; `errors` holds the issues of the last call. */
-export const validateOpenConversationSessionQuery: Validator<unknown> = /* @__PURE__ */ fromAjv<unknown>(raw.validateOpenConversationSessionQuery as AjvValidateLike, 'OpenConversationSessionQuery');
+export const validateOpenConversationSessionQuery: Validator<unknown> = /* @__PURE__ */ fromAjv<unknown>(raw.validateOpenConversationSessionQuery as AjvValidateLike, 'OpenConversationSessionQuery', raw.checkOpenConversationSessionQuery as AjvValidateLike);
 /** Validates a value of the schema `Persona`; `errors` holds the issues of the last call. */
-export const validatePersona: Validator<types.Persona> = /* @__PURE__ */ fromAjv<types.Persona>(raw.validatePersona as AjvValidateLike, 'Persona');
+export const validatePersona: Validator<types.Persona> = /* @__PURE__ */ fromAjv<types.Persona>(raw.validatePersona as AjvValidateLike, 'Persona', raw.checkPersona as AjvValidateLike);
 /** Validates a value of the schema `PersonaVoice`; `errors` holds the issues of the last call. */
-export const validatePersonaVoice: Validator<types.PersonaVoice> = /* @__PURE__ */ fromAjv<types.PersonaVoice>(raw.validatePersonaVoice as AjvValidateLike, 'PersonaVoice');
+export const validatePersonaVoice: Validator<types.PersonaVoice> = /* @__PURE__ */ fromAjv<types.PersonaVoice>(raw.validatePersonaVoice as AjvValidateLike, 'PersonaVoice', raw.checkPersonaVoice as AjvValidateLike);
 /** Validates a value of the schema `PhoneChannel`; `errors` holds the issues of the last call. */
-export const validatePhoneChannel: Validator<types.PhoneChannel> = /* @__PURE__ */ fromAjv<types.PhoneChannel>(raw.validatePhoneChannel as AjvValidateLike, 'PhoneChannel');
+export const validatePhoneChannel: Validator<types.PhoneChannel> = /* @__PURE__ */ fromAjv<types.PhoneChannel>(raw.validatePhoneChannel as AjvValidateLike, 'PhoneChannel', raw.checkPhoneChannel as AjvValidateLike);
 /** Validates a value of the schema `PhoneChannelRequest`; `errors` holds the issues of the last call. */
-export const validatePhoneChannelRequest: Validator<types.PhoneChannelRequest> = /* @__PURE__ */ fromAjv<types.PhoneChannelRequest>(raw.validatePhoneChannelRequest as AjvValidateLike, 'PhoneChannelRequest');
+export const validatePhoneChannelRequest: Validator<types.PhoneChannelRequest> = /* @__PURE__ */ fromAjv<types.PhoneChannelRequest>(raw.validatePhoneChannelRequest as AjvValidateLike, 'PhoneChannelRequest', raw.checkPhoneChannelRequest as AjvValidateLike);
 /** Validates a value of the schema `PhoneNumber`; `errors` holds the issues of the last call. */
-export const validatePhoneNumber: Validator<types.PhoneNumber> = /* @__PURE__ */ fromAjv<types.PhoneNumber>(raw.validatePhoneNumber as AjvValidateLike, 'PhoneNumber');
+export const validatePhoneNumber: Validator<types.PhoneNumber> = /* @__PURE__ */ fromAjv<types.PhoneNumber>(raw.validatePhoneNumber as AjvValidateLike, 'PhoneNumber', raw.checkPhoneNumber as AjvValidateLike);
 /** Validates a value of the schema `Priority`; `errors` holds the issues of the last call. */
-export const validatePriority: Validator<types.Priority> = /* @__PURE__ */ fromAjv<types.Priority>(raw.validatePriority as AjvValidateLike, 'Priority');
+export const validatePriority: Validator<types.Priority> = /* @__PURE__ */ fromAjv<types.Priority>(raw.validatePriority as AjvValidateLike, 'Priority', raw.checkPriority as AjvValidateLike);
 /** Validates a value of the schema `ProceduralAgent`; `errors` holds the issues of the last call. */
-export const validateProceduralAgent: Validator<types.ProceduralAgent> = /* @__PURE__ */ fromAjv<types.ProceduralAgent>(raw.validateProceduralAgent as AjvValidateLike, 'ProceduralAgent');
+export const validateProceduralAgent: Validator<types.ProceduralAgent> = /* @__PURE__ */ fromAjv<types.ProceduralAgent>(raw.validateProceduralAgent as AjvValidateLike, 'ProceduralAgent', raw.checkProceduralAgent as AjvValidateLike);
 /** Validates a value of the schema `ProceduralAgentConfig`; `errors` holds the issues of the last call. */
-export const validateProceduralAgentConfig: Validator<types.ProceduralAgentConfig> = /* @__PURE__ */ fromAjv<types.ProceduralAgentConfig>(raw.validateProceduralAgentConfig as AjvValidateLike, 'ProceduralAgentConfig');
+export const validateProceduralAgentConfig: Validator<types.ProceduralAgentConfig> = /* @__PURE__ */ fromAjv<types.ProceduralAgentConfig>(raw.validateProceduralAgentConfig as AjvValidateLike, 'ProceduralAgentConfig', raw.checkProceduralAgentConfig as AjvValidateLike);
 /** Validates a value of the schema `ProceduralAgentId`; `errors` holds the issues of the last call. */
-export const validateProceduralAgentId: Validator<types.ProceduralAgentId> = /* @__PURE__ */ fromAjv<types.ProceduralAgentId>(raw.validateProceduralAgentId as AjvValidateLike, 'ProceduralAgentId');
+export const validateProceduralAgentId: Validator<types.ProceduralAgentId> = /* @__PURE__ */ fromAjv<types.ProceduralAgentId>(raw.validateProceduralAgentId as AjvValidateLike, 'ProceduralAgentId', raw.checkProceduralAgentId as AjvValidateLike);
 /** Validates a value of the schema `ProceduralAgentList`; `errors` holds the issues of the last call. */
-export const validateProceduralAgentList: Validator<types.ProceduralAgentList> = /* @__PURE__ */ fromAjv<types.ProceduralAgentList>(raw.validateProceduralAgentList as AjvValidateLike, 'ProceduralAgentList');
+export const validateProceduralAgentList: Validator<types.ProceduralAgentList> = /* @__PURE__ */ fromAjv<types.ProceduralAgentList>(raw.validateProceduralAgentList as AjvValidateLike, 'ProceduralAgentList', raw.checkProceduralAgentList as AjvValidateLike);
 /** Validates a value of the schema `ProceduralAgentListItem`; `errors` holds the issues of the last call. */
-export const validateProceduralAgentListItem: Validator<types.ProceduralAgentListItem> = /* @__PURE__ */ fromAjv<types.ProceduralAgentListItem>(raw.validateProceduralAgentListItem as AjvValidateLike, 'ProceduralAgentListItem');
+export const validateProceduralAgentListItem: Validator<types.ProceduralAgentListItem> = /* @__PURE__ */ fromAjv<types.ProceduralAgentListItem>(raw.validateProceduralAgentListItem as AjvValidateLike, 'ProceduralAgentListItem', raw.checkProceduralAgentListItem as AjvValidateLike);
 /** Validates a value of the schema `ProceduralAgentRef`; `errors` holds the issues of the last call. */
-export const validateProceduralAgentRef: Validator<types.ProceduralAgentRef> = /* @__PURE__ */ fromAjv<types.ProceduralAgentRef>(raw.validateProceduralAgentRef as AjvValidateLike, 'ProceduralAgentRef');
+export const validateProceduralAgentRef: Validator<types.ProceduralAgentRef> = /* @__PURE__ */ fromAjv<types.ProceduralAgentRef>(raw.validateProceduralAgentRef as AjvValidateLike, 'ProceduralAgentRef', raw.checkProceduralAgentRef as AjvValidateLike);
 /** Validates a value of the schema `ProceduralAgentVersionId`; `errors` holds the issues of the last call. */
-export const validateProceduralAgentVersionId: Validator<types.ProceduralAgentVersionId> = /* @__PURE__ */ fromAjv<types.ProceduralAgentVersionId>(raw.validateProceduralAgentVersionId as AjvValidateLike, 'ProceduralAgentVersionId');
+export const validateProceduralAgentVersionId: Validator<types.ProceduralAgentVersionId> = /* @__PURE__ */ fromAjv<types.ProceduralAgentVersionId>(raw.validateProceduralAgentVersionId as AjvValidateLike, 'ProceduralAgentVersionId', raw.checkProceduralAgentVersionId as AjvValidateLike);
 /** Validates a value of the schema `ProceduralOutputConfig`; `errors` holds the issues of the last call. */
-export const validateProceduralOutputConfig: Validator<types.ProceduralOutputConfig> = /* @__PURE__ */ fromAjv<types.ProceduralOutputConfig>(raw.validateProceduralOutputConfig as AjvValidateLike, 'ProceduralOutputConfig');
+export const validateProceduralOutputConfig: Validator<types.ProceduralOutputConfig> = /* @__PURE__ */ fromAjv<types.ProceduralOutputConfig>(raw.validateProceduralOutputConfig as AjvValidateLike, 'ProceduralOutputConfig', raw.checkProceduralOutputConfig as AjvValidateLike);
 /** Validates a value of the schema `ProceduralRuntimeConfig`; `errors` holds the issues of the last call. */
-export const validateProceduralRuntimeConfig: Validator<types.ProceduralRuntimeConfig> = /* @__PURE__ */ fromAjv<types.ProceduralRuntimeConfig>(raw.validateProceduralRuntimeConfig as AjvValidateLike, 'ProceduralRuntimeConfig');
+export const validateProceduralRuntimeConfig: Validator<types.ProceduralRuntimeConfig> = /* @__PURE__ */ fromAjv<types.ProceduralRuntimeConfig>(raw.validateProceduralRuntimeConfig as AjvValidateLike, 'ProceduralRuntimeConfig', raw.checkProceduralRuntimeConfig as AjvValidateLike);
 /** Validates a value of the schema `ProceduralTool`; `errors` holds the issues of the last call. */
-export const validateProceduralTool: Validator<types.ProceduralTool> = /* @__PURE__ */ fromAjv<types.ProceduralTool>(raw.validateProceduralTool as AjvValidateLike, 'ProceduralTool');
+export const validateProceduralTool: Validator<types.ProceduralTool> = /* @__PURE__ */ fromAjv<types.ProceduralTool>(raw.validateProceduralTool as AjvValidateLike, 'ProceduralTool', raw.checkProceduralTool as AjvValidateLike);
 /** Validates a value of the schema `ProceduralToolConfig`; `errors` holds the issues of the last call. */
-export const validateProceduralToolConfig: Validator<types.ProceduralToolConfig> = /* @__PURE__ */ fromAjv<types.ProceduralToolConfig>(raw.validateProceduralToolConfig as AjvValidateLike, 'ProceduralToolConfig');
+export const validateProceduralToolConfig: Validator<types.ProceduralToolConfig> = /* @__PURE__ */ fromAjv<types.ProceduralToolConfig>(raw.validateProceduralToolConfig as AjvValidateLike, 'ProceduralToolConfig', raw.checkProceduralToolConfig as AjvValidateLike);
 /** Validates a value of the schema `Procedure`; `errors` holds the issues of the last call. */
-export const validateProcedure: Validator<types.Procedure> = /* @__PURE__ */ fromAjv<types.Procedure>(raw.validateProcedure as AjvValidateLike, 'Procedure');
+export const validateProcedure: Validator<types.Procedure> = /* @__PURE__ */ fromAjv<types.Procedure>(raw.validateProcedure as AjvValidateLike, 'Procedure', raw.checkProcedure as AjvValidateLike);
 /** Validates a value of the schema `ProcedureId`; `errors` holds the issues of the last call. */
-export const validateProcedureId: Validator<types.ProcedureId> = /* @__PURE__ */ fromAjv<types.ProcedureId>(raw.validateProcedureId as AjvValidateLike, 'ProcedureId');
+export const validateProcedureId: Validator<types.ProcedureId> = /* @__PURE__ */ fromAjv<types.ProcedureId>(raw.validateProcedureId as AjvValidateLike, 'ProcedureId', raw.checkProcedureId as AjvValidateLike);
 /** Validates a value of the schema `ProcedureList`; `errors` holds the issues of the last call. */
-export const validateProcedureList: Validator<types.ProcedureList> = /* @__PURE__ */ fromAjv<types.ProcedureList>(raw.validateProcedureList as AjvValidateLike, 'ProcedureList');
+export const validateProcedureList: Validator<types.ProcedureList> = /* @__PURE__ */ fromAjv<types.ProcedureList>(raw.validateProcedureList as AjvValidateLike, 'ProcedureList', raw.checkProcedureList as AjvValidateLike);
 /** Validates a value of the schema `ProcedureListItem`; `errors` holds the issues of the last call. */
-export const validateProcedureListItem: Validator<types.ProcedureListItem> = /* @__PURE__ */ fromAjv<types.ProcedureListItem>(raw.validateProcedureListItem as AjvValidateLike, 'ProcedureListItem');
+export const validateProcedureListItem: Validator<types.ProcedureListItem> = /* @__PURE__ */ fromAjv<types.ProcedureListItem>(raw.validateProcedureListItem as AjvValidateLike, 'ProcedureListItem', raw.checkProcedureListItem as AjvValidateLike);
 /** Validates a value of the schema `ProcedureStatus`; `errors` holds the issues of the last call. */
-export const validateProcedureStatus: Validator<types.ProcedureStatus> = /* @__PURE__ */ fromAjv<types.ProcedureStatus>(raw.validateProcedureStatus as AjvValidateLike, 'ProcedureStatus');
+export const validateProcedureStatus: Validator<types.ProcedureStatus> = /* @__PURE__ */ fromAjv<types.ProcedureStatus>(raw.validateProcedureStatus as AjvValidateLike, 'ProcedureStatus', raw.checkProcedureStatus as AjvValidateLike);
 /** Validates a value of the schema `Prompt`; `errors` holds the issues of the last call. */
-export const validatePrompt: Validator<types.Prompt> = /* @__PURE__ */ fromAjv<types.Prompt>(raw.validatePrompt as AjvValidateLike, 'Prompt');
+export const validatePrompt: Validator<types.Prompt> = /* @__PURE__ */ fromAjv<types.Prompt>(raw.validatePrompt as AjvValidateLike, 'Prompt', raw.checkPrompt as AjvValidateLike);
 /** Validates a value of the schema `PromptVariable`; `errors` holds the issues of the last call. */
-export const validatePromptVariable: Validator<types.PromptVariable> = /* @__PURE__ */ fromAjv<types.PromptVariable>(raw.validatePromptVariable as AjvValidateLike, 'PromptVariable');
+export const validatePromptVariable: Validator<types.PromptVariable> = /* @__PURE__ */ fromAjv<types.PromptVariable>(raw.validatePromptVariable as AjvValidateLike, 'PromptVariable', raw.checkPromptVariable as AjvValidateLike);
 /** Validates the request part `RefreshConversationTokenParams`; `errors` holds the issues of the last call. */
-export const validateRefreshConversationTokenParams: Validator<unknown> = /* @__PURE__ */ fromAjv<unknown>(raw.validateRefreshConversationTokenParams as AjvValidateLike, 'RefreshConversationTokenParams');
+export const validateRefreshConversationTokenParams: Validator<unknown> = /* @__PURE__ */ fromAjv<unknown>(raw.validateRefreshConversationTokenParams as AjvValidateLike, 'RefreshConversationTokenParams', raw.checkRefreshConversationTokenParams as AjvValidateLike);
 /** Validates the request part `RefreshConversationTokenQuery`; `errors` holds the issues of the last call. */
-export const validateRefreshConversationTokenQuery: Validator<unknown> = /* @__PURE__ */ fromAjv<unknown>(raw.validateRefreshConversationTokenQuery as AjvValidateLike, 'RefreshConversationTokenQuery');
+export const validateRefreshConversationTokenQuery: Validator<unknown> = /* @__PURE__ */ fromAjv<unknown>(raw.validateRefreshConversationTokenQuery as AjvValidateLike, 'RefreshConversationTokenQuery', raw.checkRefreshConversationTokenQuery as AjvValidateLike);
 /** Validates the request part `ReleaseConversationalAgentParams`; `errors` holds the issues of the last call. */
-export const validateReleaseConversationalAgentParams: Validator<unknown> = /* @__PURE__ */ fromAjv<unknown>(raw.validateReleaseConversationalAgentParams as AjvValidateLike, 'ReleaseConversationalAgentParams');
+export const validateReleaseConversationalAgentParams: Validator<unknown> = /* @__PURE__ */ fromAjv<unknown>(raw.validateReleaseConversationalAgentParams as AjvValidateLike, 'ReleaseConversationalAgentParams', raw.checkReleaseConversationalAgentParams as AjvValidateLike);
 /** Validates the request part `ReleaseConversationalAgentQuery`; `errors` holds the issues of the last call. */
-export const validateReleaseConversationalAgentQuery: Validator<unknown> = /* @__PURE__ */ fromAjv<unknown>(raw.validateReleaseConversationalAgentQuery as AjvValidateLike, 'ReleaseConversationalAgentQuery');
+export const validateReleaseConversationalAgentQuery: Validator<unknown> = /* @__PURE__ */ fromAjv<unknown>(raw.validateReleaseConversationalAgentQuery as AjvValidateLike, 'ReleaseConversationalAgentQuery', raw.checkReleaseConversationalAgentQuery as AjvValidateLike);
 /** Validates the request part `ReleaseProceduralAgentParams`; `errors` holds the issues of the last call. */
-export const validateReleaseProceduralAgentParams: Validator<unknown> = /* @__PURE__ */ fromAjv<unknown>(raw.validateReleaseProceduralAgentParams as AjvValidateLike, 'ReleaseProceduralAgentParams');
+export const validateReleaseProceduralAgentParams: Validator<unknown> = /* @__PURE__ */ fromAjv<unknown>(raw.validateReleaseProceduralAgentParams as AjvValidateLike, 'ReleaseProceduralAgentParams', raw.checkReleaseProceduralAgentParams as AjvValidateLike);
 /** Validates the request part `ReleaseProceduralAgentQuery`; `errors` holds the issues of the last call. */
-export const validateReleaseProceduralAgentQuery: Validator<unknown> = /* @__PURE__ */ fromAjv<unknown>(raw.validateReleaseProceduralAgentQuery as AjvValidateLike, 'ReleaseProceduralAgentQuery');
+export const validateReleaseProceduralAgentQuery: Validator<unknown> = /* @__PURE__ */ fromAjv<unknown>(raw.validateReleaseProceduralAgentQuery as AjvValidateLike, 'ReleaseProceduralAgentQuery', raw.checkReleaseProceduralAgentQuery as AjvValidateLike);
 /** Validates a value of the schema `RoutedPrompt`; `errors` holds the issues of the last call. */
-export const validateRoutedPrompt: Validator<types.RoutedPrompt> = /* @__PURE__ */ fromAjv<types.RoutedPrompt>(raw.validateRoutedPrompt as AjvValidateLike, 'RoutedPrompt');
+export const validateRoutedPrompt: Validator<types.RoutedPrompt> = /* @__PURE__ */ fromAjv<types.RoutedPrompt>(raw.validateRoutedPrompt as AjvValidateLike, 'RoutedPrompt', raw.checkRoutedPrompt as AjvValidateLike);
 /** Validates a value of the schema `RoutedPromptRoute`; `errors` holds the issues of the last call. */
-export const validateRoutedPromptRoute: Validator<types.RoutedPromptRoute> = /* @__PURE__ */ fromAjv<types.RoutedPromptRoute>(raw.validateRoutedPromptRoute as AjvValidateLike, 'RoutedPromptRoute');
+export const validateRoutedPromptRoute: Validator<types.RoutedPromptRoute> = /* @__PURE__ */ fromAjv<types.RoutedPromptRoute>(raw.validateRoutedPromptRoute as AjvValidateLike, 'RoutedPromptRoute', raw.checkRoutedPromptRoute as AjvValidateLike);
 /** Validates a value of the schema `RuntimeConfig`; `errors` holds the issues of the last call. */
-export const validateRuntimeConfig: Validator<types.RuntimeConfig> = /* @__PURE__ */ fromAjv<types.RuntimeConfig>(raw.validateRuntimeConfig as AjvValidateLike, 'RuntimeConfig');
+export const validateRuntimeConfig: Validator<types.RuntimeConfig> = /* @__PURE__ */ fromAjv<types.RuntimeConfig>(raw.validateRuntimeConfig as AjvValidateLike, 'RuntimeConfig', raw.checkRuntimeConfig as AjvValidateLike);
 /** Validates a value of the schema `RuntimeConfigOverride`; `errors` holds the issues of the last call. */
-export const validateRuntimeConfigOverride: Validator<types.RuntimeConfigOverride> = /* @__PURE__ */ fromAjv<types.RuntimeConfigOverride>(raw.validateRuntimeConfigOverride as AjvValidateLike, 'RuntimeConfigOverride');
+export const validateRuntimeConfigOverride: Validator<types.RuntimeConfigOverride> = /* @__PURE__ */ fromAjv<types.RuntimeConfigOverride>(raw.validateRuntimeConfigOverride as AjvValidateLike, 'RuntimeConfigOverride', raw.checkRuntimeConfigOverride as AjvValidateLike);
 /** Validates a value of the schema `Sentiment`; `errors` holds the issues of the last call. */
-export const validateSentiment: Validator<types.Sentiment> = /* @__PURE__ */ fromAjv<types.Sentiment>(raw.validateSentiment as AjvValidateLike, 'Sentiment');
+export const validateSentiment: Validator<types.Sentiment> = /* @__PURE__ */ fromAjv<types.Sentiment>(raw.validateSentiment as AjvValidateLike, 'Sentiment', raw.checkSentiment as AjvValidateLike);
 /** Validates a value of the schema `ServerError`; `errors` holds the issues of the last call. */
-export const validateServerError: Validator<types.ServerError> = /* @__PURE__ */ fromAjv<types.ServerError>(raw.validateServerError as AjvValidateLike, 'ServerError');
+export const validateServerError: Validator<types.ServerError> = /* @__PURE__ */ fromAjv<types.ServerError>(raw.validateServerError as AjvValidateLike, 'ServerError', raw.checkServerError as AjvValidateLike);
 /** Validates a message `ServerErrorEvent`; `errors` holds the issues of the last call. */
-export const validateServerErrorEvent: Validator<types.ServerErrorEvent> = /* @__PURE__ */ fromAjv<types.ServerErrorEvent>(raw.validateServerErrorEvent as AjvValidateLike, 'ServerErrorEvent');
+export const validateServerErrorEvent: Validator<types.ServerErrorEvent> = /* @__PURE__ */ fromAjv<types.ServerErrorEvent>(raw.validateServerErrorEvent as AjvValidateLike, 'ServerErrorEvent', raw.checkServerErrorEvent as AjvValidateLike);
 /** Validates a value of the schema `ServerEvent`; `errors` holds the issues of the last call. */
-export const validateServerEvent: Validator<types.ServerEvent> = /* @__PURE__ */ fromAjv<types.ServerEvent>(raw.validateServerEvent as AjvValidateLike, 'ServerEvent');
+export const validateServerEvent: Validator<types.ServerEvent> = /* @__PURE__ */ fromAjv<types.ServerEvent>(raw.validateServerEvent as AjvValidateLike, 'ServerEvent', raw.checkServerEvent as AjvValidateLike);
 /** Validates a value of the schema `ServerEventPayload`; `errors` holds the issues of the last call. */
-export const validateServerEventPayload: Validator<types.ServerEventPayload> = /* @__PURE__ */ fromAjv<types.ServerEventPayload>(raw.validateServerEventPayload as AjvValidateLike, 'ServerEventPayload');
+export const validateServerEventPayload: Validator<types.ServerEventPayload> = /* @__PURE__ */ fromAjv<types.ServerEventPayload>(raw.validateServerEventPayload as AjvValidateLike, 'ServerEventPayload', raw.checkServerEventPayload as AjvValidateLike);
 /** Validates a value of the schema `ServerEventStream`; `errors` holds the issues of the last call. */
-export const validateServerEventStream: Validator<types.ServerEventStream> = /* @__PURE__ */ fromAjv<types.ServerEventStream>(raw.validateServerEventStream as AjvValidateLike, 'ServerEventStream');
+export const validateServerEventStream: Validator<types.ServerEventStream> = /* @__PURE__ */ fromAjv<types.ServerEventStream>(raw.validateServerEventStream as AjvValidateLike, 'ServerEventStream', raw.checkServerEventStream as AjvValidateLike);
 /** Validates a value of the schema `ServiceVersion`; `errors` holds the issues of the last call. */
-export const validateServiceVersion: Validator<types.ServiceVersion> = /* @__PURE__ */ fromAjv<types.ServiceVersion>(raw.validateServiceVersion as AjvValidateLike, 'ServiceVersion');
+export const validateServiceVersion: Validator<types.ServiceVersion> = /* @__PURE__ */ fromAjv<types.ServiceVersion>(raw.validateServiceVersion as AjvValidateLike, 'ServiceVersion', raw.checkServiceVersion as AjvValidateLike);
 /** Validates a value of the schema `ServiceVoice`; `errors` holds the issues of the last call. */
-export const validateServiceVoice: Validator<types.ServiceVoice> = /* @__PURE__ */ fromAjv<types.ServiceVoice>(raw.validateServiceVoice as AjvValidateLike, 'ServiceVoice');
+export const validateServiceVoice: Validator<types.ServiceVoice> = /* @__PURE__ */ fromAjv<types.ServiceVoice>(raw.validateServiceVoice as AjvValidateLike, 'ServiceVoice', raw.checkServiceVoice as AjvValidateLike);
 /** Validates a value of the schema `SetupChannel`; `errors` holds the issues of the last call. */
-export const validateSetupChannel: Validator<types.SetupChannel> = /* @__PURE__ */ fromAjv<types.SetupChannel>(raw.validateSetupChannel as AjvValidateLike, 'SetupChannel');
+export const validateSetupChannel: Validator<types.SetupChannel> = /* @__PURE__ */ fromAjv<types.SetupChannel>(raw.validateSetupChannel as AjvValidateLike, 'SetupChannel', raw.checkSetupChannel as AjvValidateLike);
 /** Validates the request part `StreamConversationEventsHeaders`; `errors` holds the issues of the last call. */
-export const validateStreamConversationEventsHeaders: Validator<unknown> = /* @__PURE__ */ fromAjv<unknown>(raw.validateStreamConversationEventsHeaders as AjvValidateLike, 'StreamConversationEventsHeaders');
+export const validateStreamConversationEventsHeaders: Validator<unknown> = /* @__PURE__ */ fromAjv<unknown>(raw.validateStreamConversationEventsHeaders as AjvValidateLike, 'StreamConversationEventsHeaders', raw.checkStreamConversationEventsHeaders as AjvValidateLike);
 /** Validates the request part `StreamConversationEventsParams`; `errors` holds the issues of the last call. */
-export const validateStreamConversationEventsParams: Validator<unknown> = /* @__PURE__ */ fromAjv<unknown>(raw.validateStreamConversationEventsParams as AjvValidateLike, 'StreamConversationEventsParams');
+export const validateStreamConversationEventsParams: Validator<unknown> = /* @__PURE__ */ fromAjv<unknown>(raw.validateStreamConversationEventsParams as AjvValidateLike, 'StreamConversationEventsParams', raw.checkStreamConversationEventsParams as AjvValidateLike);
 /** Validates the request part `StreamConversationEventsQuery`; `errors` holds the issues of the last call. */
-export const validateStreamConversationEventsQuery: Validator<unknown> = /* @__PURE__ */ fromAjv<unknown>(raw.validateStreamConversationEventsQuery as AjvValidateLike, 'StreamConversationEventsQuery');
+export const validateStreamConversationEventsQuery: Validator<unknown> = /* @__PURE__ */ fromAjv<unknown>(raw.validateStreamConversationEventsQuery as AjvValidateLike, 'StreamConversationEventsQuery', raw.checkStreamConversationEventsQuery as AjvValidateLike);
 /** Validates a value of the schema `SyscallTool`; `errors` holds the issues of the last call. */
-export const validateSyscallTool: Validator<types.SyscallTool> = /* @__PURE__ */ fromAjv<types.SyscallTool>(raw.validateSyscallTool as AjvValidateLike, 'SyscallTool');
+export const validateSyscallTool: Validator<types.SyscallTool> = /* @__PURE__ */ fromAjv<types.SyscallTool>(raw.validateSyscallTool as AjvValidateLike, 'SyscallTool', raw.checkSyscallTool as AjvValidateLike);
 /** Validates a value of the schema `ThirdpartyTool`; `errors` holds the issues of the last call. */
-export const validateThirdpartyTool: Validator<types.ThirdpartyTool> = /* @__PURE__ */ fromAjv<types.ThirdpartyTool>(raw.validateThirdpartyTool as AjvValidateLike, 'ThirdpartyTool');
+export const validateThirdpartyTool: Validator<types.ThirdpartyTool> = /* @__PURE__ */ fromAjv<types.ThirdpartyTool>(raw.validateThirdpartyTool as AjvValidateLike, 'ThirdpartyTool', raw.checkThirdpartyTool as AjvValidateLike);
 /** Validates a value of the schema `Timestamp`; `errors` holds the issues of the last call. */
-export const validateTimestamp: Validator<types.Timestamp> = /* @__PURE__ */ fromAjv<types.Timestamp>(raw.validateTimestamp as AjvValidateLike, 'Timestamp');
+export const validateTimestamp: Validator<types.Timestamp> = /* @__PURE__ */ fromAjv<types.Timestamp>(raw.validateTimestamp as AjvValidateLike, 'Timestamp', raw.checkTimestamp as AjvValidateLike);
 /** Validates a value of the schema `ToolConfig`; `errors` holds the issues of the last call. */
-export const validateToolConfig: Validator<types.ToolConfig> = /* @__PURE__ */ fromAjv<types.ToolConfig>(raw.validateToolConfig as AjvValidateLike, 'ToolConfig');
+export const validateToolConfig: Validator<types.ToolConfig> = /* @__PURE__ */ fromAjv<types.ToolConfig>(raw.validateToolConfig as AjvValidateLike, 'ToolConfig', raw.checkToolConfig as AjvValidateLike);
 /** Validates a value of the schema `ToolConfigOverride`; `errors` holds the issues of the last call. */
-export const validateToolConfigOverride: Validator<types.ToolConfigOverride> = /* @__PURE__ */ fromAjv<types.ToolConfigOverride>(raw.validateToolConfigOverride as AjvValidateLike, 'ToolConfigOverride');
+export const validateToolConfigOverride: Validator<types.ToolConfigOverride> = /* @__PURE__ */ fromAjv<types.ToolConfigOverride>(raw.validateToolConfigOverride as AjvValidateLike, 'ToolConfigOverride', raw.checkToolConfigOverride as AjvValidateLike);
 /** Validates a value of the schema `ToolIdentifier`; `errors` holds the issues of the last call. */
-export const validateToolIdentifier: Validator<types.ToolIdentifier> = /* @__PURE__ */ fromAjv<types.ToolIdentifier>(raw.validateToolIdentifier as AjvValidateLike, 'ToolIdentifier');
+export const validateToolIdentifier: Validator<types.ToolIdentifier> = /* @__PURE__ */ fromAjv<types.ToolIdentifier>(raw.validateToolIdentifier as AjvValidateLike, 'ToolIdentifier', raw.checkToolIdentifier as AjvValidateLike);
 /** Validates a value of the schema `TransferId`; `errors` holds the issues of the last call. */
-export const validateTransferId: Validator<types.TransferId> = /* @__PURE__ */ fromAjv<types.TransferId>(raw.validateTransferId as AjvValidateLike, 'TransferId');
+export const validateTransferId: Validator<types.TransferId> = /* @__PURE__ */ fromAjv<types.TransferId>(raw.validateTransferId as AjvValidateLike, 'TransferId', raw.checkTransferId as AjvValidateLike);
 /** Validates the request part `UpdateConversationalAgentParams`; `errors` holds the issues of the last call. */
-export const validateUpdateConversationalAgentParams: Validator<unknown> = /* @__PURE__ */ fromAjv<unknown>(raw.validateUpdateConversationalAgentParams as AjvValidateLike, 'UpdateConversationalAgentParams');
+export const validateUpdateConversationalAgentParams: Validator<unknown> = /* @__PURE__ */ fromAjv<unknown>(raw.validateUpdateConversationalAgentParams as AjvValidateLike, 'UpdateConversationalAgentParams', raw.checkUpdateConversationalAgentParams as AjvValidateLike);
 /** Validates the request part `UpdateConversationalAgentQuery`; `errors` holds the issues of the last call. */
-export const validateUpdateConversationalAgentQuery: Validator<unknown> = /* @__PURE__ */ fromAjv<unknown>(raw.validateUpdateConversationalAgentQuery as AjvValidateLike, 'UpdateConversationalAgentQuery');
+export const validateUpdateConversationalAgentQuery: Validator<unknown> = /* @__PURE__ */ fromAjv<unknown>(raw.validateUpdateConversationalAgentQuery as AjvValidateLike, 'UpdateConversationalAgentQuery', raw.checkUpdateConversationalAgentQuery as AjvValidateLike);
 /** Validates a value of the schema `UpdateConversationalAgentRequest`; `errors` holds the issues of the last call. */
-export const validateUpdateConversationalAgentRequest: Validator<types.UpdateConversationalAgentRequest> = /* @__PURE__ */ fromAjv<types.UpdateConversationalAgentRequest>(raw.validateUpdateConversationalAgentRequest as AjvValidateLike, 'UpdateConversationalAgentRequest');
+export const validateUpdateConversationalAgentRequest: Validator<types.UpdateConversationalAgentRequest> = /* @__PURE__ */ fromAjv<types.UpdateConversationalAgentRequest>(raw.validateUpdateConversationalAgentRequest as AjvValidateLike, 'UpdateConversationalAgentRequest', raw.checkUpdateConversationalAgentRequest as AjvValidateLike);
 /** Validates the request part `UpdateProceduralAgentParams`; `errors` holds the issues of the last call. */
-export const validateUpdateProceduralAgentParams: Validator<unknown> = /* @__PURE__ */ fromAjv<unknown>(raw.validateUpdateProceduralAgentParams as AjvValidateLike, 'UpdateProceduralAgentParams');
+export const validateUpdateProceduralAgentParams: Validator<unknown> = /* @__PURE__ */ fromAjv<unknown>(raw.validateUpdateProceduralAgentParams as AjvValidateLike, 'UpdateProceduralAgentParams', raw.checkUpdateProceduralAgentParams as AjvValidateLike);
 /** Validates the request part `UpdateProceduralAgentQuery`; `errors` holds the issues of the last call. */
-export const validateUpdateProceduralAgentQuery: Validator<unknown> = /* @__PURE__ */ fromAjv<unknown>(raw.validateUpdateProceduralAgentQuery as AjvValidateLike, 'UpdateProceduralAgentQuery');
+export const validateUpdateProceduralAgentQuery: Validator<unknown> = /* @__PURE__ */ fromAjv<unknown>(raw.validateUpdateProceduralAgentQuery as AjvValidateLike, 'UpdateProceduralAgentQuery', raw.checkUpdateProceduralAgentQuery as AjvValidateLike);
 /** Validates a value of the schema `UpdateProceduralAgentRequest`; `errors` holds the issues of the last call. */
-export const validateUpdateProceduralAgentRequest: Validator<types.UpdateProceduralAgentRequest> = /* @__PURE__ */ fromAjv<types.UpdateProceduralAgentRequest>(raw.validateUpdateProceduralAgentRequest as AjvValidateLike, 'UpdateProceduralAgentRequest');
+export const validateUpdateProceduralAgentRequest: Validator<types.UpdateProceduralAgentRequest> = /* @__PURE__ */ fromAjv<types.UpdateProceduralAgentRequest>(raw.validateUpdateProceduralAgentRequest as AjvValidateLike, 'UpdateProceduralAgentRequest', raw.checkUpdateProceduralAgentRequest as AjvValidateLike);
 /** Validates a value of the schema `UserDtmfReceived`; `errors` holds the issues of the last call. */
-export const validateUserDtmfReceived: Validator<types.UserDtmfReceived> = /* @__PURE__ */ fromAjv<types.UserDtmfReceived>(raw.validateUserDtmfReceived as AjvValidateLike, 'UserDtmfReceived');
+export const validateUserDtmfReceived: Validator<types.UserDtmfReceived> = /* @__PURE__ */ fromAjv<types.UserDtmfReceived>(raw.validateUserDtmfReceived as AjvValidateLike, 'UserDtmfReceived', raw.checkUserDtmfReceived as AjvValidateLike);
 /** Validates a message `UserDtmfReceivedEvent`; `errors` holds the issues of the last call. */
-export const validateUserDtmfReceivedEvent: Validator<types.UserDtmfReceivedEvent> = /* @__PURE__ */ fromAjv<types.UserDtmfReceivedEvent>(raw.validateUserDtmfReceivedEvent as AjvValidateLike, 'UserDtmfReceivedEvent');
+export const validateUserDtmfReceivedEvent: Validator<types.UserDtmfReceivedEvent> = /* @__PURE__ */ fromAjv<types.UserDtmfReceivedEvent>(raw.validateUserDtmfReceivedEvent as AjvValidateLike, 'UserDtmfReceivedEvent', raw.checkUserDtmfReceivedEvent as AjvValidateLike);
 /** Validates a value of the schema `UserMessageReceived`; `errors` holds the issues of the last call. */
-export const validateUserMessageReceived: Validator<types.UserMessageReceived> = /* @__PURE__ */ fromAjv<types.UserMessageReceived>(raw.validateUserMessageReceived as AjvValidateLike, 'UserMessageReceived');
+export const validateUserMessageReceived: Validator<types.UserMessageReceived> = /* @__PURE__ */ fromAjv<types.UserMessageReceived>(raw.validateUserMessageReceived as AjvValidateLike, 'UserMessageReceived', raw.checkUserMessageReceived as AjvValidateLike);
 /** Validates a message `UserMessageReceivedEvent`; `errors` holds the issues of the last call. */
-export const validateUserMessageReceivedEvent: Validator<types.UserMessageReceivedEvent> = /* @__PURE__ */ fromAjv<types.UserMessageReceivedEvent>(raw.validateUserMessageReceivedEvent as AjvValidateLike, 'UserMessageReceivedEvent');
+export const validateUserMessageReceivedEvent: Validator<types.UserMessageReceivedEvent> = /* @__PURE__ */ fromAjv<types.UserMessageReceivedEvent>(raw.validateUserMessageReceivedEvent as AjvValidateLike, 'UserMessageReceivedEvent', raw.checkUserMessageReceivedEvent as AjvValidateLike);
 /** Validates a value of the schema `UserMessageSend`; `errors` holds the issues of the last call. */
-export const validateUserMessageSend: Validator<types.UserMessageSend> = /* @__PURE__ */ fromAjv<types.UserMessageSend>(raw.validateUserMessageSend as AjvValidateLike, 'UserMessageSend');
+export const validateUserMessageSend: Validator<types.UserMessageSend> = /* @__PURE__ */ fromAjv<types.UserMessageSend>(raw.validateUserMessageSend as AjvValidateLike, 'UserMessageSend', raw.checkUserMessageSend as AjvValidateLike);
 /** Validates a message `UserMessageSendEvent`; `errors` holds the issues of the last call. */
-export const validateUserMessageSendEvent: Validator<types.UserMessageSendEvent> = /* @__PURE__ */ fromAjv<types.UserMessageSendEvent>(raw.validateUserMessageSendEvent as AjvValidateLike, 'UserMessageSendEvent');
+export const validateUserMessageSendEvent: Validator<types.UserMessageSendEvent> = /* @__PURE__ */ fromAjv<types.UserMessageSendEvent>(raw.validateUserMessageSendEvent as AjvValidateLike, 'UserMessageSendEvent', raw.checkUserMessageSendEvent as AjvValidateLike);
 /** Validates a value of the schema `VoiceConfig`; `errors` holds the issues of the last call. */
-export const validateVoiceConfig: Validator<types.VoiceConfig> = /* @__PURE__ */ fromAjv<types.VoiceConfig>(raw.validateVoiceConfig as AjvValidateLike, 'VoiceConfig');
+export const validateVoiceConfig: Validator<types.VoiceConfig> = /* @__PURE__ */ fromAjv<types.VoiceConfig>(raw.validateVoiceConfig as AjvValidateLike, 'VoiceConfig', raw.checkVoiceConfig as AjvValidateLike);
 /** Validates a value of the schema `VoiceConfigOverride`; `errors` holds the issues of the last call. */
-export const validateVoiceConfigOverride: Validator<types.VoiceConfigOverride> = /* @__PURE__ */ fromAjv<types.VoiceConfigOverride>(raw.validateVoiceConfigOverride as AjvValidateLike, 'VoiceConfigOverride');
+export const validateVoiceConfigOverride: Validator<types.VoiceConfigOverride> = /* @__PURE__ */ fromAjv<types.VoiceConfigOverride>(raw.validateVoiceConfigOverride as AjvValidateLike, 'VoiceConfigOverride', raw.checkVoiceConfigOverride as AjvValidateLike);
 /** Every validator of a component schema or message, by name. */
 export const validators = {
     AgentCustomerLoaded: validateAgentCustomerLoaded,

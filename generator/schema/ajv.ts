@@ -1,14 +1,19 @@
 /** One ajv (JSON Schema 2020-12) setup for every schema of the spec: used to precompile and by `casi validate`. */
-import Ajv2020Module from 'ajv/dist/2020.js';
-import addFormatsModule from 'ajv-formats';
+import Ajv2020Module, { _, Name } from 'ajv/dist/2020.js';
+import { formats } from '../../templates/shared/formats.js';
 import { eventSchema } from '../ir/events.js';
 import type { Ir, JsonSchema } from '../ir/model.js';
 import { requestPartSchemas } from './operations.js';
 
-// ajv and ajv-formats are CommonJS with a default export.
+// ajv is CommonJS with a default export.
 const Ajv2020 = Ajv2020Module as unknown as typeof Ajv2020Module.default;
-const addFormats = addFormatsModule as unknown as typeof addFormatsModule.default;
 type Ajv = InstanceType<typeof Ajv2020>;
+
+/**
+ * The name standalone code gives the `formats` object of `templates/shared/formats.ts`: the emitter imports it
+ * under this name, so the precompiled validators run the same format code as `casi validate`.
+ */
+export const FORMATS_BINDING = 'casiFormats';
 
 /** The `$id` under which a component schema or a message is registered. */
 export function schemaId(name: string): string {
@@ -83,18 +88,22 @@ function annotationKeywords(schemas: readonly { schema: JsonSchema }[]): string[
 /**
  * Builds a strict Ajv2020 instance holding every schema of the IR under `schemaId(name)`.
  * Union types (`type: [string, 'null']`) are how OpenAPI 3.1 writes nullability, so they are allowed;
- * the spec's annotation keywords are declared as a vocabulary; everything else stays strict.
+ * the spec's annotation keywords are declared as a vocabulary; everything else stays strict. Formats come from
+ * `templates/shared/formats.ts`. `allErrors` (default true) lists every problem; false stops at the first one,
+ * for a fast verdict. `standalone` also adds the request-part schemas and makes ajv keep the source code.
  */
-export function createAjv(ir: Ir, options: { standalone: boolean }): Ajv {
+export function createAjv(ir: Ir, options: { standalone: boolean; allErrors?: boolean }): Ajv {
   const entries = validatableSchemas(ir, { requests: options.standalone });
   const ajv = new Ajv2020({
     strict: true,
     allowUnionTypes: true,
-    allErrors: true,
+    allErrors: options.allErrors ?? true,
     discriminator: true,
-    code: options.standalone ? { source: true, esm: true, lines: false, optimize: true } : { optimize: true },
+    code: options.standalone
+      ? { source: true, esm: true, lines: false, optimize: true, formats: _`${new Name(FORMATS_BINDING)}` }
+      : { optimize: true },
   });
-  addFormats(ajv, ['date-time', 'uri', 'email']);
+  for (const [name, validate] of Object.entries(formats)) ajv.addFormat(name, validate);
   ajv.addVocabulary(annotationKeywords(entries));
   for (const { name, schema } of entries) ajv.addSchema({ ...(toAjvSchema(schema) as object), $id: schemaId(name) });
   return ajv;

@@ -1,5 +1,7 @@
 /** Generated validators: every spec example passes, every invalid example fails at its pointer, issue shapes. */
-import { describe, expect, it } from 'vitest';
+import { resolve } from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import * as events from '../../generated/src/validators.events.gen.js';
 import * as generated from '../../generated/src/validators.gen.js';
 import { type SchemaName, type Validator, validators } from '../../generated/src/validators.gen.js';
 import {
@@ -13,6 +15,7 @@ import {
   mediaTypes,
   messages,
   operations,
+  ROOT,
   schemaName,
 } from './spec.js';
 
@@ -272,5 +275,84 @@ describe('validation issues', () => {
     const value = { ...envelope, livemode: 'yes', payload: delta };
     expect(() => generated.assertValid(generated.validateServerEvent, value)).toThrow(generated.ValidationError);
     expect(() => generated.assertValid(generated.validateServerEvent, value)).toThrow(/ServerEvent.*\/livemode/);
+  });
+});
+
+describe('the issues of a refused value', () => {
+  /** `casi validate`'s validator of `name`: ajv compiled at run time with `allErrors`, issues converted alike. */
+  let runtimeIssues: (name: string, value: unknown) => generated.ValidationIssue[];
+
+  beforeAll(async () => {
+    const { loadSpecs } = await import('../../generator/load/index.js');
+    const { buildIr } = await import('../../generator/ir/build.js');
+    const { createAjv, schemaId } = await import('../../generator/schema/ajv.js');
+    const specs = await loadSpecs(resolve(ROOT, 'spec/openapi.yaml'), resolve(ROOT, 'spec/asyncapi.yaml'));
+    const ajv = createAjv(buildIr(specs), { standalone: false });
+    runtimeIssues = (name, value) => {
+      const validate = ajv.getSchema(schemaId(name));
+      if (validate === undefined) throw new Error(`no schema ${name}`);
+      expect(validate(value)).toBe(false);
+      return generated.issuesFromAjv(validate.errors);
+    };
+  });
+
+  const envelope = {
+    id: 'ev_1',
+    created_at: '2025-07-02T14:00:05.000Z',
+    agent_id: 'ca_7Qk2Lm9Xa@v1',
+    livemode: true,
+    conversation_id: 'conv_9Xr4Tb2Kp',
+    experimental: false,
+  };
+  const manyProblems = {
+    ...envelope,
+    id: 'event-1',
+    created_at: '2024-02-30T10:00:00Z',
+    livemode: 'yes',
+    extra: 1,
+    payload: { type: 'agent.message.delta', text_delta: 3 },
+  };
+
+  it('are every issue ajv lists with allErrors, in its order, for every invalid example and message', () => {
+    const cases = [
+      ...invalidExamples().map((c) => ({ name: schemaName(c.schema) as string, value: c.value as unknown })),
+      { name: 'ServerEvent', value: manyProblems },
+      { name: 'AgentMessageDeltaEvent', value: manyProblems },
+      { name: 'ClientEvent', value: { payload: { type: 'user.message.send', text: '', extra: true } } },
+    ];
+    for (const { name, value } of cases) {
+      const validator = byName(name);
+      expect(validator(value), name).toBe(false);
+      expect(validator.errors, name).toEqual(runtimeIssues(name, value));
+    }
+  });
+
+  it('are the same from the client module, which has no separate check', () => {
+    for (const value of [manyProblems, { ...envelope, payload: { type: 'agent.nope' } }]) {
+      expect(events.validateServerEvent(value)).toBe(false);
+      expect(generated.validateServerEvent(value)).toBe(false);
+      expect(events.validateServerEvent.errors).toEqual(generated.validateServerEvent.errors);
+    }
+  });
+
+  it('describe the value of the last call, read after other validators ran', () => {
+    for (const module of [generated, events]) {
+      expect(module.validateServerEvent(manyProblems)).toBe(false);
+      // Validators whose code includes the ServerEvent code run before the issues are read.
+      expect(generated.validateAgentMessageDeltaEvent({ ...envelope, payload: { type: 'agent.message.delta' } })).toBe(
+        false,
+      );
+      expect(module.validateClientEvent({ payload: { type: 'user.message.send', text: 'Hi' } })).toBe(true);
+      const issues = module.validateServerEvent.errors;
+      expect(issues).toEqual(runtimeIssues('ServerEvent', manyProblems));
+      expect(module.validateServerEvent.errors).toBe(issues);
+    }
+  });
+
+  it('are null after a valid call and can be reset', () => {
+    const { validateServerEvent } = generated;
+    expect(validateServerEvent(manyProblems)).toBe(false);
+    validateServerEvent.errors = null;
+    expect(validateServerEvent.errors).toBeNull();
   });
 });

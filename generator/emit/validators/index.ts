@@ -1,12 +1,14 @@
 /**
  * Emits the precompiled validators: ajv standalone code bundled into ESM modules with no `require` and no
  * `new Function` (`*.raw.gen.ts`), each wrapped by a typed module with one `Validator` per schema and message.
+ * Each schema is compiled twice: a check that stops at the first problem gives the verdict, and a function with
+ * `allErrors` lists every problem once a failed call's issues are read.
  */
 import standaloneCodeModule from 'ajv/dist/standalone/index.js';
-import { buildSync } from 'esbuild';
+import { build } from 'esbuild';
 import { type StatementStructures, StructureKind, VariableDeclarationKind } from 'ts-morph';
 import type { Ir } from '../../ir/model.js';
-import { createAjv, schemaId, validatableSchemas } from '../../schema/ajv.js';
+import { createAjv, FORMATS_BINDING, schemaId, validatableSchemas } from '../../schema/ajv.js';
 import { type EmittedFile, withHeader } from '../shared/files.js';
 import { createProject, emitTypeScript, literal } from '../shared/ts.js';
 
@@ -17,41 +19,96 @@ export function validatorName(name: string): string {
   return `validate${name}`;
 }
 
-/** The envelopes the client validates; they also get a module of their own, small enough for browser bundles. */
+/** The exported name, in the raw module, of the check of `name` that stops at the first problem. */
+function checkName(name: string): string {
+  return `check${name}`;
+}
+
+/** The module the standalone code imports its formats from, relative to `src/`. */
+const FORMATS_MODULE = './runtime/shared/formats.js';
+
+/**
+ * The envelopes the client validates; they also get a module of their own, small enough for browser bundles.
+ * It holds the `allErrors` functions only: with the discriminated payloads, a separate check is no faster.
+ */
 const EVENT_ENVELOPES = ['ServerEvent', 'ClientEvent'];
 
 /**
  * Builds the validator modules: `validators` (every schema, message and request part, and the registry) and
  * `validators.events` (the two event envelopes only, which the client imports).
  */
-export function emitValidators(ir: Ir): EmittedFile[] {
+export async function emitValidators(ir: Ir): Promise<EmittedFile[]> {
   const entries = validatableSchemas(ir, { requests: true });
-  const ajv = createAjv(ir, { standalone: true });
+  const ajv = {
+    full: createAjv(ir, { standalone: true }),
+    fast: createAjv(ir, { standalone: true, allErrors: false }),
+  };
   const events = entries.filter((e) => EVENT_ENVELOPES.includes(e.name));
   return [
-    ...validatorModule(ajv, 'validators', entries, true),
-    ...validatorModule(ajv, 'validators.events', events, false),
+    ...(await validatorModule(ajv, 'validators', entries, { registry: true, check: true })),
+    ...(await validatorModule(ajv, 'validators.events', events, { registry: false, check: false })),
   ];
 }
 
 type Entries = ReturnType<typeof validatableSchemas>;
+type Ajv = ReturnType<typeof createAjv>;
 
-/** One module pair: `<base>.raw.gen.ts` (ajv standalone code of just `entries`, bundled) and its typed `<base>.gen.ts`. */
-function validatorModule(
-  ajv: ReturnType<typeof createAjv>,
+/** ajv standalone ESM of `entries` under `name(entry)`, importing the formats object when it uses one. */
+function standaloneModule(ajv: Ajv, entries: Entries, name: (schema: string) => string): string {
+  const esm = standaloneCode(ajv, Object.fromEntries(entries.map((e) => [name(e.name), schemaId(e.name)])));
+  return esm.includes(FORMATS_BINDING) ? `import { formats as ${FORMATS_BINDING} } from 'casi:formats';\n${esm}` : esm;
+}
+
+/** What a validators module holds: the registry of validators by name, the checks that stop at the first problem. */
+interface ModuleOptions {
+  readonly registry: boolean;
+  readonly check: boolean;
+}
+
+/**
+ * One module pair: `<base>.raw.gen.ts` (ajv standalone code of just `entries`, with `check` both compilations,
+ * bundled into one module) and its typed `<base>.gen.ts`.
+ */
+async function validatorModule(
+  ajv: { full: Ajv; fast: Ajv },
   base: string,
   entries: Entries,
-  registry: boolean,
-): EmittedFile[] {
-  const esm = standaloneCode(ajv, Object.fromEntries(entries.map((e) => [validatorName(e.name), schemaId(e.name)])));
-  const bundled = buildSync({
-    stdin: { contents: esm, resolveDir: process.cwd(), loader: 'js', sourcefile: `${base}.raw.gen.ts` },
+  options: ModuleOptions,
+): Promise<EmittedFile[]> {
+  const sources: Record<string, string> = { full: standaloneModule(ajv.full, entries, validatorName) };
+  if (options.check) sources.fast = standaloneModule(ajv.fast, entries, checkName);
+  const exported = Object.keys(sources);
+  // Both compilations import the formats through this module, so that the bundle imports them once.
+  sources.formats = `export { formats } from ${JSON.stringify(FORMATS_MODULE)};`;
+  const bundled = await build({
+    stdin: {
+      contents: exported.map((name) => `export * from 'casi:${name}';\n`).join(''),
+      resolveDir: process.cwd(),
+      loader: 'js',
+      sourcefile: `${base}.raw.gen.ts`,
+    },
     bundle: true,
     format: 'esm',
     platform: 'neutral',
     mainFields: ['module', 'main'],
     legalComments: 'none',
     write: false,
+    plugins: [
+      {
+        name: 'casi-standalone',
+        setup(build) {
+          build.onResolve({ filter: /^casi:/ }, (args) => ({ path: args.path.slice(5), namespace: 'casi' }));
+          build.onResolve({ filter: /formats\.js$/ }, (args) =>
+            args.path === FORMATS_MODULE ? { path: args.path, external: true } : undefined,
+          );
+          build.onLoad({ filter: /.*/, namespace: 'casi' }, (args) => ({
+            contents: sources[args.path],
+            loader: 'js',
+            resolveDir: process.cwd(),
+          }));
+        },
+      },
+    ],
   });
   return [
     // Plain ajv output: type-checking it would add nothing, and `fromAjv` gives it its types.
@@ -59,13 +116,13 @@ function validatorModule(
     emitTypeScript(
       createProject(),
       `src/${base}.gen.ts`,
-      validatorStatements(`./${base}.raw.gen.js`, entries, registry),
+      validatorStatements(`./${base}.raw.gen.js`, entries, options),
     ),
   ];
 }
 
 /** The typed validators module: one `Validator` per entry, and the registry. */
-function validatorStatements(rawModule: string, entries: Entries, registry: boolean): StatementStructures[] {
+function validatorStatements(rawModule: string, entries: Entries, options: ModuleOptions): StatementStructures[] {
   const file: StatementStructures[] = [];
   file.push({
     kind: StructureKind.ImportDeclaration,
@@ -91,6 +148,8 @@ function validatorStatements(rawModule: string, entries: Entries, registry: bool
   });
   file.push({ kind: StructureKind.ExportDeclaration, moduleSpecifier: './runtime/shared/validation.js' });
   for (const { name, kind } of entries) {
+    const type = kind === 'request' ? 'unknown' : `types.${name}`;
+    const check = options.check ? `, raw.${checkName(name)} as AjvValidateLike` : '';
     file.push({
       kind: StructureKind.VariableStatement,
       isExported: true,
@@ -99,13 +158,13 @@ function validatorStatements(rawModule: string, entries: Entries, registry: bool
       declarations: [
         {
           name: validatorName(name),
-          type: `Validator<${kind === 'request' ? 'unknown' : `types.${name}`}>`,
-          initializer: `/* @__PURE__ */ fromAjv<${kind === 'request' ? 'unknown' : `types.${name}`}>(raw.${validatorName(name)} as AjvValidateLike, ${literal(name)})`,
+          type: `Validator<${type}>`,
+          initializer: `/* @__PURE__ */ fromAjv<${type}>(raw.${validatorName(name)} as AjvValidateLike, ${literal(name)}${check})`,
         },
       ],
     });
   }
-  if (!registry) return file;
+  if (!options.registry) return file;
   file.push({
     kind: StructureKind.VariableStatement,
     isExported: true,

@@ -55,40 +55,69 @@ export interface AjvValidateLike {
   errors?: readonly AjvErrorLike[] | null;
 }
 
-/** Converts ajv errors to issues, each pointing at the member concerned when ajv names one. */
-export function issuesFromAjv(errors: readonly AjvErrorLike[] | null | undefined): ValidationIssue[] {
-  return (errors ?? []).map((error) => {
-    // `required`, `additionalProperties` and an unknown or missing discriminator tag point at the member concerned.
-    const member = error.params.missingProperty ?? error.params.additionalProperty ?? error.params.tag;
-    const pointer =
-      typeof member === 'string'
-        ? `${error.instancePath}/${member.replace(/~/g, '~0').replace(/\//g, '~1')}`
-        : error.instancePath;
-    return { pointer, message: error.message ?? error.keyword, keyword: error.keyword };
-  });
+/** `name` as a JSON pointer segment (RFC 6901: `~` is `~0`, `/` is `~1`). */
+function pointerSegment(name: string): string {
+  return name.includes('~') || name.includes('/') ? name.replace(/~/g, '~0').replace(/\//g, '~1') : name;
 }
 
-/** Wraps an ajv validate function as a `Validator<T>` named `schemaName`. */
-export function fromAjv<T>(validate: AjvValidateLike, schemaName: string): Validator<T> {
-  // The issues are built from ajv's errors only when `errors` is read: a caller that only needs the verdict
-  // (or reads a failed call's issues once) pays for no conversion it does not use.
+/** Converts ajv errors to issues, each pointing at the member concerned when ajv names one. */
+export function issuesFromAjv(errors: readonly AjvErrorLike[] | null | undefined): ValidationIssue[] {
+  const issues: ValidationIssue[] = [];
+  for (const error of errors ?? []) {
+    // `required`, `additionalProperties` and an unknown or missing discriminator tag point at the member concerned.
+    const { params } = error;
+    const member = params.missingProperty ?? params.additionalProperty ?? params.tag;
+    const pointer = typeof member === 'string' ? `${error.instancePath}/${pointerSegment(member)}` : error.instancePath;
+    issues.push({ pointer, message: error.message ?? error.keyword, keyword: error.keyword });
+  }
+  return issues;
+}
+
+/** Stands for "no refused value waiting for its issues". */
+const NONE = Symbol('none');
+
+/**
+ * Wraps ajv validate functions as a `Validator<T>` named `schemaName`. `validate` is compiled with `allErrors`
+ * and lists every problem. `check`, when given, is the same schema compiled to stop at the first problem and
+ * gives the verdict; `validate` then runs only when the issues of a refused value are first read, on that value
+ * (callers read them right away, before changing it). Issues are converted from ajv's errors on first read.
+ */
+export function fromAjv<T>(validate: AjvValidateLike, schemaName: string, check?: AjvValidateLike): Validator<T> {
+  let refused: unknown = NONE;
   let pending: readonly AjvErrorLike[] | null = null;
   let issues: ValidationIssue[] | null = null;
-  const validator = ((data: unknown): data is T => {
-    const valid = validate(data);
-    pending = valid ? null : (validate.errors ?? []);
-    issues = null;
-    return valid;
-  }) as Validator<T>;
+  const validator = (
+    check === undefined
+      ? (data: unknown): data is T => {
+          issues = null;
+          // Kept now: a validator whose schema refers to this one overwrites `validate.errors` when it runs.
+          pending = validate(data) ? null : (validate.errors ?? []);
+          return pending === null;
+        }
+      : (data: unknown): data is T => {
+          issues = null;
+          pending = null;
+          refused = check(data) ? NONE : data;
+          return refused === NONE;
+        }
+  ) as Validator<T>;
   Object.defineProperties(validator, {
     schemaName: { value: schemaName, enumerable: true },
     errors: {
       enumerable: true,
       get: () => {
-        if (pending !== null && issues === null) issues = issuesFromAjv(pending);
+        if (refused !== NONE) {
+          pending = validate(refused) ? [] : (validate.errors ?? []);
+          refused = NONE;
+        }
+        if (pending !== null) {
+          issues = issuesFromAjv(pending);
+          pending = null;
+        }
         return issues;
       },
       set: (value: ValidationIssue[] | null) => {
+        refused = NONE;
         pending = null;
         issues = value;
       },
