@@ -11,19 +11,22 @@ const RESULTS = resolve(ROOT, 'bench/RESULTS.md');
 
 /** Runs `command` (argv array) `runs` times after one warm-up, in a fresh process each time; returns milliseconds. */
 export function timeProcess(command, { runs = 5, cwd = ROOT } = {}) {
-  const once = () => {
-    const start = performance.now();
-    const result = spawnSync(command[0], command.slice(1), {
-      cwd,
-      stdio: ['ignore', 'ignore', 'pipe'],
-      encoding: 'utf8',
-    });
-    const ms = performance.now() - start;
-    if (result.status !== 0) throw new Error(`${command.join(' ')} failed (${result.status}): ${result.stderr}`);
-    return ms;
-  };
-  once();
-  return Array.from({ length: runs }, once);
+  timeOnce(command, { cwd });
+  return Array.from({ length: runs }, () => timeOnce(command, { cwd }));
+}
+
+/** Runs a command once to completion and returns its wall time in ms; a non-zero exit throws with its stderr. */
+export function timeOnce(command, { cwd = ROOT, env = process.env } = {}) {
+  const start = performance.now();
+  const result = spawnSync(command[0], command.slice(1), {
+    cwd,
+    env,
+    stdio: ['ignore', 'ignore', 'pipe'],
+    encoding: 'utf8',
+  });
+  const ms = performance.now() - start;
+  if (result.status !== 0) throw new Error(`${command.join(' ')} failed (${result.status}): ${result.stderr}`);
+  return ms;
 }
 
 /** Median, minimum and maximum of a sample. */

@@ -1,8 +1,10 @@
 // The two document validators, Redocly (OpenAPI) and @asyncapi/parser (AsyncAPI), in plain JavaScript so that the
 // check worker runs them without a TypeScript loader. Both return diagnostics (see ../diagnostics.ts).
-
-import { fromFile, Parser } from '@asyncapi/parser';
+import { createRequire } from 'node:module';
 import { createConfig, getLineColLocation, lint } from '@redocly/openapi-core';
+
+// @asyncapi/parser is CommonJS: `require` spares the ESM loader's export scan of its files.
+const { fromFile, Parser } = createRequire(import.meta.url)('@asyncapi/parser');
 
 /** Runs both validators, side by side; the OpenAPI diagnostics come first. */
 export async function lintSpecs(openapiFile, asyncapiFile) {

@@ -1,9 +1,15 @@
 /** Emits `types.gen.ts`: openapi-typescript's REST types, a named alias per schema, and the event unions. */
-import openapiTS, { astToString } from 'openapi-typescript';
+import { createRequire } from 'node:module';
 import { type StatementStructures, StructureKind, VariableDeclarationKind } from 'ts-morph';
 import type { Ir, IrEvent } from '../../ir/model.js';
 import { type EmittedFile, withHeader, withoutHeader } from '../shared/files.js';
 import { createProject, docText, emitTypeScript, literal } from '../shared/ts.js';
+
+// openapi-typescript's CommonJS build, loaded with `require`: imported as ESM, it imports `typescript` (9 MB of
+// CommonJS) through the ESM loader, which first scans the whole file for its exports — about 0.6 s of start-up.
+const { default: openapiTS, astToString } = createRequire(import.meta.url)(
+  'openapi-typescript',
+) as typeof import('openapi-typescript');
 
 /** Envelope schemas replaced by the discriminated event unions of the same name. */
 const ENVELOPES = { server: 'ServerEvent', client: 'ClientEvent' } as const;
