@@ -59,7 +59,7 @@ export function createApp(options: AppOptions): App {
   registerRoutes<Principal>(app, createHandlers(service, sessions), {
     authenticate: async (request, route) => {
       const principal = await authenticateCaller(service, request, route);
-      await sessions.prepare(request, route, principal);
+      if (route.transport === 'websocket') await sessions.prepare(request, route, principal);
       return principal;
     },
     validateResponses: options.validateResponses ?? false,

@@ -19,6 +19,11 @@ export async function callService<T>(call: () => Promise<T>): Promise<T> {
   try {
     return await call();
   } catch (error) {
-    throw error instanceof ServiceError ? toHttpError(error) : error;
+    throw asHttpError(error);
   }
+}
+
+/** `error` as the runtime should see it: a `ServiceError` as its `HttpError`, anything else unchanged. */
+export function asHttpError(error: unknown): unknown {
+  return error instanceof ServiceError ? toHttpError(error) : error;
 }

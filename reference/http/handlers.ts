@@ -3,14 +3,18 @@ import type { Handlers } from '../../generated/src/server.gen.js';
 import type { Principal } from '../auth.js';
 import type { ReferenceService } from '../service.js';
 import { baseUrlOf } from './base-url.js';
-import { callService } from './errors.js';
+import { asHttpError } from './errors.js';
 import { eventStreamHandler } from './events-stream.js';
 import type { PendingSessions } from './pending-sessions.js';
 import { sessionHandler } from './session.js';
 
 /** A 200 answer with the service's result; a `ServiceError` becomes the matching `HttpError`. */
 async function ok<T>(call: () => Promise<T>): Promise<{ readonly status: 200; readonly body: T }> {
-  return { status: 200, body: await callService(call) };
+  try {
+    return { status: 200, body: await call() };
+  } catch (error) {
+    throw asHttpError(error);
+  }
 }
 
 /** Builds the `Handlers` of the generated server over `service`. */

@@ -44,35 +44,44 @@ export function tooDeep(value: unknown, max: number): string | undefined {
 export function validateRequest(route: RouteDefinition, request: UncheckedRequest): CheckedRequest {
   const { validators } = route;
   const query = coerceQuery(request.query, route.queryCoercion);
-  const problems: RequestProblem[] = [
-    ...check('path', validators.params, request.params),
-    ...check('query', validators.query, query),
-    ...check('header', validators.headers, request.headers),
-    ...checkBody(route, request),
-  ];
+  const problems: RequestProblem[] = [];
+  check(problems, 'path', validators.params, request.params);
+  check(problems, 'query', validators.query, query);
+  check(problems, 'header', validators.headers, request.headers);
+  checkBody(problems, route, request);
   if (problems.length > 0) throw invalidRequest(problems);
   return { params: request.params, query, headers: request.headers, body: request.body };
 }
 
-function checkBody(route: RouteDefinition, request: UncheckedRequest): RequestProblem[] {
+function checkBody(problems: RequestProblem[], route: RouteDefinition, request: UncheckedRequest): void {
   const validator = route.validators.body;
-  if (validator === undefined) return [];
+  if (validator === undefined) return;
   if (request.body === undefined) {
-    return route.bodyRequired ? [{ in: 'body', pointer: '', message: 'a JSON body is required' }] : [];
+    if (route.bodyRequired) problems.push({ in: 'body', pointer: '', message: 'a JSON body is required' });
+    return;
   }
   const contentType = request.headers['content-type'];
   if (contentType === undefined || !JSON_MEDIA_TYPE.test(contentType)) {
-    return [{ in: 'header', pointer: '/content-type', message: 'must be application/json' }];
+    problems.push({ in: 'header', pointer: '/content-type', message: 'must be application/json' });
+    return;
   }
   const deep = tooDeep(request.body, MAX_BODY_DEPTH);
-  if (deep !== undefined)
-    return [{ in: 'body', pointer: deep, message: `must not nest deeper than ${MAX_BODY_DEPTH} levels` }];
-  return check('body', validator, request.body);
+  if (deep !== undefined) {
+    problems.push({ in: 'body', pointer: deep, message: `must not nest deeper than ${MAX_BODY_DEPTH} levels` });
+    return;
+  }
+  check(problems, 'body', validator, request.body);
 }
 
-function check(part: RequestPart, validator: Validator<unknown> | undefined, value: unknown): RequestProblem[] {
-  if (validator === undefined || validator(value)) return [];
+/** Adds the problems `validator` finds in `value` to `problems`. */
+function check(
+  problems: RequestProblem[],
+  part: RequestPart,
+  validator: Validator<unknown> | undefined,
+  value: unknown,
+): void {
+  if (validator === undefined || validator(value)) return;
   const issues = validator.errors ?? [];
-  if (issues.length === 0) return [{ in: part, pointer: '', message: `does not match ${validator.schemaName}` }];
-  return issues.map((issue) => ({ in: part, pointer: issue.pointer, message: issue.message }));
+  if (issues.length === 0) problems.push({ in: part, pointer: '', message: `does not match ${validator.schemaName}` });
+  for (const issue of issues) problems.push({ in: part, pointer: issue.pointer, message: issue.message });
 }

@@ -72,23 +72,31 @@ const authOf = new WeakMap<FastifyRequest, unknown>();
 
 function registerRoute(app: FastifyInstance, route: RouteDefinition, config: ResolvedOptions, track: Track): void {
   const handler = config.handlers[route.operationId];
+  const method = route.transport === 'websocket' ? 'GET' : route.method;
+  // The Service-Version check and authentication come before the body is read: in an `onRequest` hook. Fastify
+  // reads no body on GET, so GET routes admit in the handler and spare every request the hook.
+  const admitInHook = method !== 'GET';
   app.route({
-    method: route.transport === 'websocket' ? 'GET' : route.method,
+    method,
     url: toFastifyPath(route.path),
     bodyLimit: config.bodyLimit,
     exposeHeadRoute: false,
-    // Before the body is read: the Service-Version check and authentication come first.
-    onRequest: async (request) => {
-      authOf.set(request, await admit(route, incoming(request), config));
-    },
+    ...(admitInHook
+      ? {
+          onRequest: async (request: FastifyRequest) => {
+            authOf.set(request, await admit(route, incoming(request), config));
+          },
+        }
+      : {}),
     handler: async (request, reply) => {
-      const checked = validateRequest(route, {
+      const auth = admitInHook ? authOf.get(request) : await admit(route, incoming(request), config);
+      const { params, query, headers, body } = validateRequest(route, {
         params: request.params as Record<string, string>,
         query: request.query as Record<string, unknown>,
         headers: request.headers,
         body: request.body,
       });
-      const req = { ...checked, auth: authOf.get(request), log: request.log, raw: request } as UntypedRequest;
+      const req: UntypedRequest = { params, query, headers, body, auth, log: request.log, raw: request };
       switch (route.transport) {
         case 'http':
           return sendResult(
@@ -172,21 +180,21 @@ function incoming(request: FastifyRequest): IncomingRequest {
   };
 }
 
+/** The media type of JSON answers whose response declares none. */
+const JSON_CONTENT_TYPE = 'application/json; charset=utf-8';
+
 /** Sends a handler's answer; a body is JSON unless the declared response says otherwise. */
 function sendResult(reply: FastifyReply, route: RouteDefinition, result: HttpResult): FastifyReply {
   reply.code(result.status);
   if (result.headers !== undefined) reply.headers(result.headers);
   if (result.body === undefined) return reply.send();
-  const contentType = findResponse(route, result.status)?.contentType ?? 'application/json';
+  const contentType = findResponse(route, result.status)?.contentType;
+  if (contentType === undefined) return reply.type(JSON_CONTENT_TYPE).send(JSON.stringify(result.body));
   if (!/[/+]json$/i.test(contentType)) return reply.type(contentType).send(result.body);
   return reply.type(`${contentType}; charset=utf-8`).send(JSON.stringify(result.body));
 }
 
 /** Sends an `Error` answer. */
 function sendError(reply: FastifyReply, error: HttpError): FastifyReply {
-  return reply
-    .code(error.status)
-    .headers(error.headers)
-    .type('application/json; charset=utf-8')
-    .send(JSON.stringify(error.body));
+  return reply.code(error.status).headers(error.headers).type(JSON_CONTENT_TYPE).send(JSON.stringify(error.body));
 }

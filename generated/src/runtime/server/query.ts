@@ -19,18 +19,25 @@ export function parseQuery(search: string): Record<string, string | string[]> {
 
 /**
  * Returns a copy of the query where each parameter named in `coercion` is converted when its string is a valid
- * literal of the type; anything else is left as is, so the validator reports it.
+ * literal of the type; anything else is left as is, so the validator reports it. Without coercions (or without
+ * parameters) the query itself is returned.
  */
 export function coerceQuery(
   query: Readonly<Record<string, unknown>>,
   coercion: Readonly<Record<string, QueryCoercion>>,
-): Record<string, unknown> {
+): Readonly<Record<string, unknown>> {
+  if (isEmpty(coercion) || isEmpty(query)) return query;
   const result: Record<string, unknown> = {};
   for (const [name, value] of Object.entries(query)) {
     const kind = coercion[name];
     result[name] = kind !== undefined && typeof value === 'string' ? coerceValue(value, kind) : value;
   }
   return result;
+}
+
+function isEmpty(record: object): boolean {
+  for (const _ in record) return false;
+  return true;
 }
 
 function coerceValue(value: string, kind: QueryCoercion): unknown {
