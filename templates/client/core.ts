@@ -1,7 +1,11 @@
-/** The REST core of a client: an openapi-fetch client with auth and version headers, timeouts, retries and errors. */
+/**
+ * The REST core of a client: typed calls sent with `fetch` directly (auth and version headers, timeouts, retries,
+ * errors), and an openapi-fetch client with the same headers as `raw`.
+ */
 import createClient, {
   type Client,
   type ClientPathsWithMethod,
+  type HeadersOptions,
   type MaybeOptionalInit,
   type MethodResponse,
 } from 'openapi-fetch';
@@ -20,9 +24,9 @@ export interface CoreOptions {
   baseUrl: string;
   /** Sent as `Authorization: Bearer <apiKey>` (omit in browsers; use the conversation token for events). */
   apiKey?: string | undefined;
-  /** A fetch taking one `Request` (default `globalThis.fetch`). */
+  /** A fetch taking one `Request` (default `globalThis.fetch`, called with a URL and an init). */
   fetch?: FetchLike | undefined;
-  /** Per-attempt timeout in ms (default 60000). */
+  /** Per-attempt timeout in ms (default 60000; `Infinity` disables it). */
   timeoutMs?: number | undefined;
   /** Retries after the first attempt (default 2). */
   maxRetries?: number | undefined;
@@ -42,12 +46,24 @@ export interface ResolvedCoreOptions extends CoreOptions {
   readonly defaultHeaders: Readonly<Record<string, string>>;
 }
 
-/** Per-call options accepted next to openapi-fetch's `params`, `body` and `headers`. */
+/** Per-call options accepted next to `params`, `body`, `headers` and the other `RequestInit` members. */
 export interface CallOptions {
   signal?: AbortSignal | undefined;
   maxRetries?: number | undefined;
   timeoutMs?: number | undefined;
 }
+
+/** openapi-fetch's own request options, which `request` does not take (`raw` does). */
+type RawOnly = {
+  [K in
+    | 'baseUrl'
+    | 'fetch'
+    | 'parseAs'
+    | 'querySerializer'
+    | 'bodySerializer'
+    | 'pathSerializer'
+    | 'middleware']?: never;
+};
 
 /** Default per-attempt timeout. */
 export const DEFAULT_TIMEOUT_MS = 60_000;
@@ -61,7 +77,7 @@ type Init<
 > = MaybeOptionalInit<Paths[P & keyof Paths], M & keyof Paths[P & keyof Paths]>;
 
 /** `[init]`, optional when the operation needs neither params nor body (as openapi-fetch does it). */
-type InitArgs<I> = undefined extends I ? [init?: I & CallOptions] : [init: I & CallOptions];
+type InitArgs<I> = undefined extends I ? [init?: I & CallOptions & RawOnly] : [init: I & CallOptions & RawOnly];
 
 /** The success body of an operation (`undefined` when it has none). */
 export type SuccessData<
@@ -73,15 +89,16 @@ export type SuccessData<
 
 /** A client core: the typed `request`, the raw openapi-fetch client, URL building and connection defaults. */
 export interface Core<Paths extends {}> {
-  /** The openapi-fetch client (`{ data, error, response }`), with the auth and version middleware installed. */
+  /** The openapi-fetch client (`{ data, error, response }`), sending the same auth, version and default headers. */
   readonly raw: Client<Paths>;
   /** The options with their defaults applied. */
   readonly options: ResolvedCoreOptions;
   /** Connection defaults for `streamEvents` and `openSession` (fetch, apiKey, headers, serviceVersion). */
   readonly transport: Readonly<TransportOptions>;
   /**
-   * Calls one operation and returns its success body, or throws the `ApiError` family, `ApiConnectionError`,
-   * `ApiTimeoutError` or `ApiUserAbortError`. Retries re-issue the whole call, so the body is sent again.
+   * Calls one operation and returns its success body (parsed JSON), or throws the `ApiError` family,
+   * `ApiConnectionError`, `ApiTimeoutError` or `ApiUserAbortError`. Retries re-issue the whole call, so the body is
+   * sent again.
    */
   request<M extends HttpMethod, P extends ClientPathsWithMethod<Client<Paths>, M>, I extends Init<Paths, M, P>>(
     method: M,
@@ -91,6 +108,14 @@ export interface Core<Paths extends {}> {
   /** The absolute URL of a path template with percent-encoded path parameters and a query string. */
   url(path: string, params?: UrlParams): string;
 }
+
+/** What `request` reads from its init; the other members go to `fetch` as they are. */
+type RequestArgs = CallOptions &
+  Omit<RequestInit, 'body' | 'headers' | 'signal'> & {
+    params?: UrlParams & { header?: HeadersOptions | undefined };
+    body?: unknown;
+    headers?: HeadersOptions | undefined;
+  };
 
 /** Builds a client core over the spec's openapi-typescript `paths` type. */
 export function createCore<Paths extends {}>(options: CoreOptions): Core<Paths> {
@@ -104,37 +129,40 @@ export function createCore<Paths extends {}>(options: CoreOptions): Core<Paths> 
     defaultHeaders: options.defaultHeaders ?? {},
     retry: options.retry,
   };
-  const raw = createClient<Paths>({
-    baseUrl: resolved.baseUrl,
-    fetch: resolved.fetch,
-    headers: { ...resolved.defaultHeaders },
-    pathSerializer: safePathSerializer,
-  });
-  raw.use({
-    onRequest({ request }) {
-      if (resolved.apiKey !== undefined && !request.headers.has('Authorization')) {
-        request.headers.set('Authorization', `Bearer ${resolved.apiKey}`);
-      }
-      if (!request.headers.has('Service-Version')) request.headers.set('Service-Version', resolved.serviceVersion);
-      return request;
-    },
-  });
+  // Fixed for the client's life: the key and version unless the default headers set them, then the defaults.
+  const headers = mergeHeaders(
+    {},
+    resolved.apiKey === undefined ? undefined : { Authorization: `Bearer ${resolved.apiKey}` },
+    { 'Service-Version': resolved.serviceVersion },
+    resolved.defaultHeaders,
+  );
+  const jsonHeaders = mergeHeaders({ 'content-type': 'application/json' }, headers);
+  const send: (url: string, init: RequestInit) => Promise<Response> =
+    options.fetch === undefined
+      ? (url, init) => fetch(url, init)
+      : (url, init) => resolved.fetch(new Request(url, init));
 
-  /** One attempt: a fresh call with its own timeout, its outcome turned into data or one of our errors. */
-  async function attempt(method: string, path: string, init: Record<string, unknown>, call: CallOptions) {
-    const controller = new AbortController();
-    const unlink = forwardAbort(call.signal, controller);
+  /** One attempt: a fresh fetch with its own timeout, its outcome turned into data or one of our errors. */
+  async function attempt(url: string, init: RequestInit, call: CallOptions): Promise<unknown> {
     const timeoutMs = call.timeoutMs ?? resolved.timeoutMs;
+    let timer: ReturnType<typeof setTimeout> | undefined;
     let timedOut = false;
-    const timer = setTimeout(() => {
-      timedOut = true;
-      controller.abort();
-    }, timeoutMs);
+    let unlink: (() => void) | undefined;
+    let signal = call.signal;
+    if (Number.isFinite(timeoutMs)) {
+      const controller = new AbortController();
+      unlink = forwardAbort(call.signal, controller);
+      signal = controller.signal;
+      timer = setTimeout(() => {
+        timedOut = true;
+        controller.abort();
+      }, timeoutMs);
+    }
     try {
-      const request = raw.request as (m: string, p: string, i: object) => ReturnType<Client<Paths>['GET']>;
-      const { data, error, response } = await request(method, path, { ...init, signal: controller.signal });
-      if (!response.ok) throw errorFromResponse(response.status, error, response.headers);
-      return data;
+      const response = await send(url, signal === undefined ? init : { ...init, signal });
+      const text = await response.text();
+      if (!response.ok) throw errorFromResponse(response.status, parseErrorBody(text), response.headers);
+      return text === '' ? undefined : JSON.parse(text);
     } catch (error) {
       if (error instanceof CasiError) throw error;
       if (call.signal?.aborted) throw new ApiUserAbortError();
@@ -143,12 +171,17 @@ export function createCore<Paths extends {}>(options: CoreOptions): Core<Paths> 
       throw new ApiConnectionError(undefined, { cause: error });
     } finally {
       clearTimeout(timer);
-      unlink();
+      unlink?.();
     }
   }
 
   return {
-    raw,
+    raw: createClient<Paths>({
+      baseUrl: resolved.baseUrl,
+      fetch: resolved.fetch,
+      headers,
+      pathSerializer: safePathSerializer,
+    }),
     options: resolved,
     transport: {
       fetch: resolved.fetch,
@@ -157,9 +190,22 @@ export function createCore<Paths extends {}>(options: CoreOptions): Core<Paths> 
       serviceVersion: resolved.serviceVersion,
     },
     request(method, path, ...args) {
-      const { signal, maxRetries, timeoutMs, ...init } = (args[0] ?? {}) as Record<string, unknown> & CallOptions;
+      const { params, body, headers: extra, signal, maxRetries, timeoutMs, ...rest } = (args[0] ?? {}) as RequestArgs;
+      let url: string;
+      try {
+        url = buildUrl(resolved.baseUrl, path as string, params);
+      } catch (error) {
+        return Promise.reject(error);
+      }
+      const base = body === undefined ? headers : jsonHeaders;
+      const init: RequestInit = {
+        ...rest,
+        method: method.toUpperCase(),
+        headers: extra === undefined && params?.header === undefined ? base : mergeHeaders(base, extra, params?.header),
+        body: body === undefined ? undefined : JSON.stringify(body),
+      };
       const call: CallOptions = { signal, timeoutMs };
-      return withRetry(() => attempt(method, path as string, init, call), {
+      return withRetry(() => attempt(url, init, call), {
         ...resolved.retry,
         maxRetries: maxRetries ?? resolved.maxRetries,
         signal,
@@ -167,4 +213,35 @@ export function createCore<Paths extends {}>(options: CoreOptions): Core<Paths> 
     },
     url: (path, params) => buildUrl(resolved.baseUrl, path, params),
   };
+}
+
+/**
+ * `base` (lower-case names) with each source's headers set over it, later ones winning, names compared without
+ * case; a `null` or `undefined` value removes the header, an array sets a comma-separated list.
+ */
+function mergeHeaders(
+  base: Readonly<Record<string, string>>,
+  ...sources: (HeadersOptions | undefined)[]
+): Record<string, string> {
+  const merged = { ...base };
+  for (const source of sources) {
+    if (source === undefined) continue;
+    const entries = source instanceof Headers || Array.isArray(source) ? source : Object.entries(source);
+    for (const [name, value] of entries as Iterable<[string, unknown]>) {
+      const key = name.toLowerCase();
+      if (value === null || value === undefined) delete merged[key];
+      else merged[key] = Array.isArray(value) ? value.join(', ') : String(value);
+    }
+  }
+  return merged;
+}
+
+/** An error answer's body: its JSON, else its text; `undefined` when empty. */
+function parseErrorBody(text: string): unknown {
+  if (text === '') return undefined;
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text;
+  }
 }

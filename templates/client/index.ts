@@ -18,15 +18,15 @@
  *     streamEvents<ServerEvent>({
  *       ...core.transport,
  *       url: core.url('/conversations/{conversation_id}/events', { path: { conversation_id: conversationId } }),
- *       validator: validateServerEvent,
+ *       loadValidator: () => import('./validators.events.gen.js').then((v) => v.validateServerEvent),
  *       isTerminal: (e) => e.payload.type === 'conversation.ended',
  *       ...opts }),
  *   session: (conversationId: string, opts: SessionCallOptions = {}) =>            // x-casi-transport: websocket
- *     openSession<ServerEvent, ClientEvent>({
+ *     openLazySession<ServerEvent, ClientEvent>({
  *       ...core.transport,
  *       url: core.url('/conversations/{conversation_id}/session', { path: { conversation_id: conversationId } }),
- *       serverValidator: validateServerEvent,
- *       clientValidator: validateClientEvent,
+ *       loadValidators: () => import('./validators.events.gen.js').then((v) => ({
+ *         server: v.validateServerEvent, client: v.validateClientEvent })),
  *       isTerminal: (e) => e.payload.type === 'conversation.ended',
  *       ...opts }),
  * };
@@ -34,8 +34,14 @@
  * export const CasiApiError = ApiError<ErrorCode | (string & {})>;
  * ```
  *
+ * The stream reader (`sse-reader.ts`), the session code (`websocket.ts`, `socket.ts`) and the validators load with
+ * dynamic `import()`s when a stream is iterated or a session opens, so a bundler that splits code (esbuild
+ * `splitting`, Vite, webpack) leaves them out of the chunk a REST-only page loads. This module therefore exports
+ * no value from those files: `openSession`, which opens a session at once with validators at hand, is imported
+ * from `websocket.js`.
+ *
  * Exported API: `createCore` (REST: `request`, `raw`, `url`, `transport`), the error classes and
- * `errorFromResponse`, the retry helpers, `paginate`, `streamEvents`/`EventStream`, `openSession`/`Session`,
+ * `errorFromResponse`, the retry helpers, `paginate`, `streamEvents`/`EventStream`, `openLazySession`/`Session`,
  * `MessageAssembler`, `ToolCallTracker`.
  */
 export {
@@ -58,6 +64,8 @@ export {
   BadRequestError,
   CasiError,
   ConflictError,
+  checkTextLength,
+  DEFAULT_MAX_TEXT_LENGTH,
   type ErrorBody,
   errorFromResponse,
   InternalServerError,
@@ -68,6 +76,7 @@ export {
   RateLimitError,
   UNKNOWN_ERROR_CODE,
 } from './errors.js';
+export { type EventValidators, type LazySessionOptions, openLazySession } from './lazy-session.js';
 export {
   type AgentMessage,
   type EventLike,
@@ -102,13 +111,11 @@ export {
 } from './sse.js';
 export type { FetchLike, TokenProvider, TransportOptions } from './transport.js';
 export { buildUrl, type UrlParams } from './url.js';
-export {
-  DEFAULT_MAX_TEXT_LENGTH,
-  type EventOfType,
-  openSession,
-  type Session,
-  type SessionCallOptions,
-  type SessionOptions,
-  type SessionState,
-  type TypedEvent,
+export type {
+  EventOfType,
+  Session,
+  SessionCallOptions,
+  SessionOptions,
+  SessionState,
+  TypedEvent,
 } from './websocket.js';

@@ -1,5 +1,5 @@
 /** Builds request URLs: percent-encoded path parameters (no dot segments), query strings, and `ws(s)://` forms. */
-import { createFinalURL, createQuerySerializer, defaultPathSerializer, type PathSerializer } from 'openapi-fetch';
+import { createQuerySerializer, defaultPathSerializer, type PathSerializer } from 'openapi-fetch';
 import { CasiError } from './errors.js';
 
 /** Path and query parameters of one call, as openapi-fetch takes them. */
@@ -16,27 +16,36 @@ const DOT_SEGMENT = /^\.{1,2}$/;
  */
 export const safePathSerializer: PathSerializer = (pathname, pathParams) => {
   for (const [name, value] of Object.entries(pathParams)) {
-    if (typeof value === 'string' && DOT_SEGMENT.test(value)) {
-      throw new CasiError(`Path parameter ${name} = ${JSON.stringify(value)} would change the path.`);
-    }
+    if (typeof value === 'string') refuseDotSegment(name, value);
   }
   return defaultPathSerializer(pathname, pathParams);
 };
 
-const serializeQuery = createQuerySerializer();
+function refuseDotSegment(name: string, value: string): void {
+  if (DOT_SEGMENT.test(value)) {
+    throw new CasiError(`Path parameter ${name} = ${JSON.stringify(value)} would change the path.`);
+  }
+}
 
-/** The absolute URL of `path` (an OpenAPI path template such as `/conversations/{id}`) under `baseUrl`. */
+const serializeQuery = createQuerySerializer();
+const PATH_PARAMETER = /\{([^{}]+)\}/g;
+
+/**
+ * The absolute URL of `path` (an OpenAPI path template such as `/conversations/{id}`) under `baseUrl`: each
+ * parameter percent-encoded with `encodeURIComponent` (as openapi-fetch does), `.` and `..` refused, and the query
+ * serialised as openapi-fetch does.
+ */
 export function buildUrl(baseUrl: string, path: string, params: UrlParams = {}): string {
-  const base = baseUrl.replace(/\/+$/, '');
-  const url = createFinalURL(path, {
-    baseUrl: base,
-    params: { path: params.path, query: params.query },
-    querySerializer: serializeQuery,
-    pathSerializer: safePathSerializer,
+  const values = params.path ?? {};
+  const pathname = path.replace(PATH_PARAMETER, (_, name: string) => {
+    const value = values[name];
+    if (value === undefined || value === null) throw new CasiError(`Path parameter ${name} is missing for ${path}.`);
+    const text = String(value);
+    refuseDotSegment(name, text);
+    return encodeURIComponent(text);
   });
-  const missing = /\{([^{}]+)\}/.exec(url.slice(base.length));
-  if (missing) throw new CasiError(`Path parameter ${missing[1]} is missing for ${path}.`);
-  return url;
+  const query = params.query === undefined ? '' : serializeQuery(params.query);
+  return `${baseUrl.replace(/\/+$/, '')}${pathname}${query ? `?${query}` : ''}`;
 }
 
 /** The same URL with `http:`/`https:` turned into `ws:`/`wss:` (`ws:`/`wss:` are kept). */

@@ -1,7 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { build } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createClient } from '../../generated/src/client.gen.js';
@@ -12,12 +12,12 @@ import { launchChromium } from './chromium.js';
 const ROOT = join(import.meta.dirname, '../..');
 const API_KEY = 'sk_browser_test';
 
-/** Serves the page and its bundle from another origin than the API (so CORS is exercised too). */
-async function servePage(script: string): Promise<{ url: string; server: Server }> {
-  const html =
-    '<!doctype html><html><head><title>CASI browser client</title></head><body><pre id="out">CASI browser client</pre><script type="module" src="/page.js"></script></body></html>';
+/** Serves the page and its bundle's chunks (`files`, by name) from another origin than the API (so CORS is tested). */
+async function servePage(files: ReadonlyMap<string, string>, entry: string): Promise<{ url: string; server: Server }> {
+  const html = `<!doctype html><html><head><title>CASI browser client</title></head><body><pre id="out">CASI browser client</pre><script type="module" src="/${entry}"></script></body></html>`;
   const server = createServer((request, response) => {
-    if (request.url === '/page.js') response.writeHead(200, { 'content-type': 'text/javascript' }).end(script);
+    const script = files.get((request.url ?? '').slice(1));
+    if (script !== undefined) response.writeHead(200, { 'content-type': 'text/javascript' }).end(script);
     else response.writeHead(200, { 'content-type': 'text/html' }).end(html);
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -29,6 +29,8 @@ describe('the generated client in Chromium, with only an ephemeral token', () =>
   let apiUrl = '';
   let page: { url: string; server: Server };
   let browser: Awaited<ReturnType<typeof launchChromium>>;
+  /** The chunks that hold the session code and the event validators, which a page loads only when it uses them. */
+  let lazyChunks: string[] = [];
 
   beforeAll(async () => {
     const { config } = loadConfig({ CASI_API_KEYS: API_KEY });
@@ -37,12 +39,25 @@ describe('the generated client in Chromium, with only an ephemeral token', () =>
     const bundle = await build({
       entryPoints: [join(import.meta.dirname, 'page-entry.ts')],
       bundle: true,
+      splitting: true,
       format: 'esm',
       platform: 'browser',
+      outdir: join(import.meta.dirname, 'out'),
       write: false,
       minify: true,
+      metafile: true,
     });
-    page = await servePage(bundle.outputFiles[0]?.text ?? '');
+    const outputs = Object.entries(bundle.metafile.outputs);
+    lazyChunks = outputs
+      .filter(([, output]) =>
+        Object.keys(output.inputs).some((input) => /validators\.events|client\/websocket/.test(input)),
+      )
+      .map(([path]) => basename(path));
+    const entry = outputs.find(([, output]) => output.entryPoint !== undefined)?.[0] ?? '';
+    page = await servePage(
+      new Map(bundle.outputFiles.map((file) => [basename(file.path), file.text])),
+      basename(entry),
+    );
     browser = await launchChromium();
   }, 60_000);
 
@@ -76,6 +91,9 @@ describe('the generated client in Chromium, with only an ephemeral token', () =>
     tab.on('websocket', (socket) => sockets.push(socket.url()));
     await tab.goto(page.url);
     await tab.waitForSelector('body[data-ready="true"]', { timeout: 15_000 });
+    const loaded = () => requests.map((r) => basename(new URL(r.url).pathname));
+    expect(lazyChunks.length).toBeGreaterThan(0);
+    expect(loaded().filter((file) => lazyChunks.includes(file))).toEqual([]);
     const result = await tab.evaluate(
       (input) =>
         (globalThis as unknown as { casiChat(i: typeof input): Promise<Record<string, unknown>> }).casiChat(input),
@@ -96,6 +114,7 @@ describe('the generated client in Chromium, with only an ephemeral token', () =>
     mkdirSync(join(ROOT, 'test-artifacts'), { recursive: true });
     await tab.screenshot({ path: join(ROOT, 'test-artifacts/browser-client.png') });
 
+    expect(lazyChunks.filter((file) => !loaded().includes(file))).toEqual([]);
     expect(result.hasWebSocket).toBe(true);
     expect(result.reply).toBe('You said: Hello from Chromium');
     expect(result.tooLong).toBe('MessageTooLongError');
@@ -106,7 +125,7 @@ describe('the generated client in Chromium, with only an ephemeral token', () =>
     expect(result.streamedIds).toEqual(result.sessionIds);
     expect(result.messages).toEqual([{ text: 'You said: Hello from Chromium', complete: true }]);
 
-    const toApi = requests.filter((r) => r.url.startsWith(apiUrl));
+    const toApi = requests.filter((r) => r.url.startsWith(apiUrl) && !r.url.startsWith(page.url));
     expect(toApi.length).toBeGreaterThan(0);
     for (const request of toApi) {
       expect(request.authorization, request.url).toBeUndefined();

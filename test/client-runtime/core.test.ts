@@ -97,6 +97,46 @@ describe('createCore', () => {
     expect(seen.at(-1)?.headers.authorization).toBe('Bearer sk_raw');
   });
 
+  it('lets per-call headers replace default ones whatever their case, and drops a header set to null', async () => {
+    await core('k').request('get', '/items/{item_id}', {
+      params: { path: { item_id: 'it_1' } },
+      headers: { 'X-TEAM': 'red', 'service-version': '2024-01-01', Authorization: null },
+    });
+    const last = seen.at(-1);
+    expect(last?.headers['x-team']).toBe('red');
+    expect(last?.headers['service-version']).toBe('2024-01-01');
+    expect(last?.headers.authorization).toBeUndefined();
+  });
+
+  it('calls a given fetch with one Request carrying the method, headers and body', async () => {
+    const requests: Request[] = [];
+    const withFetch = createCore<paths>({
+      baseUrl: server.url,
+      apiKey: 'sk_own',
+      serviceVersion: '2025-06-19',
+      fetch: (request) => {
+        requests.push(request.clone());
+        return fetch(request);
+      },
+    });
+    expect(await withFetch.request('post', '/items', { body: { name: 'own' } })).toEqual({ id: 'it_new', name: 'own' });
+    const [request] = requests;
+    expect(request).toBeInstanceOf(Request);
+    expect(request?.method).toBe('POST');
+    expect(request?.url).toBe(`${server.url}/items`);
+    expect(request?.headers.get('authorization')).toBe('Bearer sk_own');
+    expect(request?.headers.get('content-type')).toBe('application/json');
+    expect(await request?.text()).toBe('{"name":"own"}');
+  });
+
+  it('runs without a timer when timeoutMs is Infinity', async () => {
+    const item = await core('k').request('get', '/items/{item_id}', {
+      params: { path: { item_id: 'it_1' } },
+      timeoutMs: Number.POSITIVE_INFINITY,
+    });
+    expect(item).toEqual({ id: 'it_1', name: 'one' });
+  });
+
   it('builds absolute URLs for streams and sessions', () => {
     const url = core().url('/conversations/{conversation_id}/events', {
       path: { conversation_id: 'conv 1' },
@@ -126,5 +166,7 @@ describe('createCore', () => {
     void (() => c.request('get', '/items/{item_id}', { params: { path: {} } }));
     // @ts-expect-error no such path
     void (() => c.request('get', '/nope'));
+    // @ts-expect-error openapi-fetch's own options belong to `raw`
+    void (() => c.request('get', '/items/{item_id}', { params: { path: { item_id: 'x' } }, parseAs: 'text' }));
   });
 });

@@ -6,18 +6,23 @@ import {
   type CallOptions,
   createCore,
   errorFromResponse,
-  openSession,
+  openLazySession,
   paginate,
   type SessionCallOptions,
   type StreamCallOptions,
   streamEvents,
 } from '../../templates/client/index.js';
-import { conversationEvents, isEnded, type TestEvent, validateTestEvent } from './helpers/events.js';
+import type { Validator } from '../../templates/shared/validation.js';
+import { conversationEvents, isEnded, type TestEvent } from './helpers/events.js';
 import { sendJson, startHttpServer, type TestServer } from './helpers/http-server.js';
 import type { Item, paths } from './helpers/paths.js';
 import { openSse, sseMessage } from './helpers/sse.js';
 
 type ClientEvent = { id?: string; payload: { type: 'user.message.send'; text: string } };
+const acceptClientEvent = Object.assign((_: unknown): _ is ClientEvent => true, {
+  errors: null,
+  schemaName: 'ClientEvent',
+}) as Validator<ClientEvent>;
 const events = conversationEvents(4);
 let server: TestServer;
 const upgrades: IncomingMessage[] = [];
@@ -57,15 +62,16 @@ function createTestClient(options: { baseUrl: string; apiKey?: string }) {
         streamEvents<TestEvent>({
           ...core.transport,
           url: core.url('/items/{item_id}/events', { path: { item_id: itemId } }),
-          validator: validateTestEvent,
+          loadValidator: () => import('./helpers/events.js').then((v) => v.validateTestEvent),
           isTerminal: isEnded,
           ...opts,
         }),
       session: (itemId: string, opts: SessionCallOptions = {}) =>
-        openSession<TestEvent, ClientEvent>({
+        openLazySession<TestEvent, ClientEvent>({
           ...core.transport,
           url: core.url('/items/{item_id}/session', { path: { item_id: itemId } }),
-          serverValidator: validateTestEvent,
+          loadValidators: () =>
+            import('./helpers/events.js').then((v) => ({ server: v.validateTestEvent, client: acceptClientEvent })),
           isTerminal: isEnded,
           ...opts,
         }),

@@ -213,6 +213,27 @@ describe('streamEvents', () => {
     expect(requests).toHaveLength(1);
   });
 
+  it('loads the validator with loadValidator when iteration starts, and not at all when validate is false', async () => {
+    const bad = { ...envelope(1, { type: 'agent.message.delta' }), payload: { type: 42 } };
+    const { options } = await serve((_req, res) => {
+      openSse(res);
+      res.write(`id: ${bad.id}\ndata: ${JSON.stringify(bad)}\n\n`);
+    });
+    const { validator: _, ...unvalidated } = options;
+    let loads = 0;
+    const loadValidator = async () => {
+      loads++;
+      return validateTestEvent;
+    };
+    const stream = streamEvents({ ...unvalidated, loadValidator });
+    expect(loads).toBe(0);
+    await expect(collect(stream)).rejects.toBeInstanceOf(ValidationError);
+    expect(loads).toBe(1);
+    const [first] = await collect(streamEvents({ ...unvalidated, loadValidator, validate: false }), 1);
+    expect(first).toEqual(bad);
+    expect(loads).toBe(1);
+  });
+
   it('skips validation when validate is false', async () => {
     const odd = { ...envelope(0, { type: 'x' }), payload: { type: 7 } };
     const { options } = await serve((_req, res) => {
@@ -269,6 +290,22 @@ describe('streamEvents', () => {
     expect(await collect(streamEvents({ ...options, idleTimeoutMs: 200 }))).toEqual(events);
     expect(Date.now() - started).toBeGreaterThanOrEqual(200);
     expect(requests.length).toBeGreaterThanOrEqual(2);
+  });
+
+  it('keeps a connection that is never silent for idleTimeoutMs, however long it lasts', async () => {
+    const events = conversationEvents(8);
+    const { options, requests } = await serve((_req, res) => {
+      openSse(res);
+      // One event every 60 ms: 420 ms in all, each gap well under the 150 ms idle timeout.
+      let next = 0;
+      const timer = setInterval(() => {
+        res.write(sseMessage(events[next++] as TestEvent));
+        if (next === events.length) clearInterval(timer);
+      }, 60);
+      res.on('close', () => clearInterval(timer));
+    });
+    expect(await collect(streamEvents({ ...options, idleTimeoutMs: 150 }))).toEqual(events);
+    expect(requests).toHaveLength(1);
   });
 
   it('refuses an answer that is not an event stream', async () => {

@@ -2,7 +2,8 @@
  * Emits `client.gen.ts`: `createClient(options)` with one method per operation, grouped by resource
  * (`client.conversations.create(body)`, `client.proceduralAgents.release(versionId)`, …), on the runtime of
  * `templates/client/`: REST calls through `createCore`, cursor lists through `paginate`, the SSE stream through
- * `streamEvents` and the WebSocket session through `openSession`.
+ * `streamEvents` and the WebSocket session through `openLazySession`. The event validators are imported only when a
+ * stream or session needs them, so that bundlers can leave them out of a REST-only page.
  */
 import { type StatementStructures, StructureKind, VariableDeclarationKind } from 'ts-morph';
 import type { Ir, IrOperation } from '../../ir/model.js';
@@ -22,7 +23,7 @@ export function emitClient(ir: Ir): EmittedFile[] {
     {
       kind: StructureKind.ImportDeclaration,
       moduleSpecifier: RUNTIME,
-      namedImports: ['ApiError', 'createCore', 'openSession', 'paginate', 'streamEvents'],
+      namedImports: ['ApiError', 'createCore', 'openLazySession', 'paginate', 'streamEvents'],
     },
     {
       kind: StructureKind.ImportDeclaration,
@@ -43,11 +44,6 @@ export function emitClient(ir: Ir): EmittedFile[] {
       moduleSpecifier: './types.gen.js',
       namespaceImport: TYPES,
       isTypeOnly: true,
-    },
-    {
-      kind: StructureKind.ImportDeclaration,
-      moduleSpecifier: './validators.events.gen.js',
-      namespaceImport: 'validators',
     },
     { kind: StructureKind.ExportDeclaration, moduleSpecifier: RUNTIME },
     {
@@ -85,6 +81,9 @@ export function emitClient(ir: Ir): EmittedFile[] {
         `const core = createCore<${TYPES}.paths>({ ...options, serviceVersion: SERVICE_VERSION });`,
         `const isTerminal = (event: ${TYPES}.ServerEvent): boolean => ${terminal.length ? terminal.map((t) => `event.payload.type === ${literal(t)}`).join(' || ') : 'false'};`,
         `const header = { 'Service-Version': SERVICE_VERSION } as const;`,
+        ...(ir.operations.some((op) => op.transport !== 'http')
+          ? [`const validators = () => import('./validators.events.gen.js');`]
+          : []),
         `return {\n  raw: core.raw,\n  core,\n${resources
           .map(
             (r) =>
@@ -122,11 +121,11 @@ function methodText(op: IrOperation): string {
   const doc = `    /** ${docText(op.summary)} (\`${op.method.toUpperCase()} ${op.path}\`). */\n`;
   if (op.transport === 'sse') {
     args.push('options: StreamCallOptions = {}');
-    return `${doc}    ${op.methodName}: (${args.join(', ')}): EventStream<${TYPES}.ServerEvent> =>\n      streamEvents<${TYPES}.ServerEvent>({ ...core.transport, url: core.url(${literal(op.path)}, { ${path} }), validator: validators.${validatorName('ServerEvent')}, isTerminal, ...options })`;
+    return `${doc}    ${op.methodName}: (${args.join(', ')}): EventStream<${TYPES}.ServerEvent> =>\n      streamEvents<${TYPES}.ServerEvent>({ ...core.transport, url: core.url(${literal(op.path)}, { ${path} }), loadValidator: () => validators().then((v) => v.${validatorName('ServerEvent')}), isTerminal, ...options })`;
   }
   if (op.transport === 'websocket') {
     args.push('options: SessionCallOptions = {}');
-    return `${doc}    ${op.methodName}: (${args.join(', ')}): Session<${TYPES}.ServerEvent, ${TYPES}.ClientEvent> =>\n      openSession<${TYPES}.ServerEvent, ${TYPES}.ClientEvent>({ ...core.transport, url: core.url(${literal(op.path)}, { ${path} }), serverValidator: validators.${validatorName('ServerEvent')}, clientValidator: validators.${validatorName('ClientEvent')}, isTerminal, ...options })`;
+    return `${doc}    ${op.methodName}: (${args.join(', ')}): Session<${TYPES}.ServerEvent, ${TYPES}.ClientEvent> =>\n      openLazySession<${TYPES}.ServerEvent, ${TYPES}.ClientEvent>({ ...core.transport, url: core.url(${literal(op.path)}, { ${path} }), loadValidators: () => validators().then((v) => ({ server: v.${validatorName('ServerEvent')}, client: v.${validatorName('ClientEvent')} })), isTerminal, ...options })`;
   }
   args.push('options: CallOptions = {}');
   const success = successResponse(op);

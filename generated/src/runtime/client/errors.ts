@@ -142,3 +142,14 @@ export class MessageTooLongError extends CasiError {
     super(`The message text is ${length} characters long; the limit is ${limit}. Nothing was sent.`);
   }
 }
+
+/** Default limit of `payload.text` in client events. */
+export const DEFAULT_MAX_TEXT_LENGTH = 4096;
+
+/** Throws `MessageTooLongError` when an event's `payload.text` is longer than `limit` characters (code points). */
+export function checkTextLength(event: { payload: object }, limit: number): void {
+  const text = (event.payload as { text?: unknown }).text;
+  if (typeof text !== 'string' || text.length <= limit) return;
+  const length = [...text].length;
+  if (length > limit) throw new MessageTooLongError(length, limit);
+}

@@ -2,7 +2,13 @@
 /** The WebSocket session: typed, validated sends and events, resumed after drops with `last_event_id`. */
 import { assertValid, type Validator } from '../shared/validation.js';
 import { AsyncQueue } from './async-queue.js';
-import { ApiConnectionError, ApiUserAbortError, CasiError, MessageTooLongError } from './errors.js';
+import {
+  ApiConnectionError,
+  ApiUserAbortError,
+  CasiError,
+  checkTextLength,
+  DEFAULT_MAX_TEXT_LENGTH,
+} from './errors.js';
 import { EventLedger, envelopeId } from './event-ledger.js';
 import { HEALTHY_CONNECTION_MS, ReconnectBudget, type ReconnectOptions } from './reconnect.js';
 import { sleep } from './retry.js';
@@ -77,9 +83,6 @@ export interface Session<ServerE extends TypedEvent, ClientE extends TypedEvent>
   /** Closes the socket for good; iteration ends and `closed` resolves. */
   close(): void;
 }
-
-/** Default limit of `payload.text` in client events. */
-export const DEFAULT_MAX_TEXT_LENGTH = 4096;
 
 /** Opens a session; connecting starts at once. Server events are buffered for `for await` from the start. */
 export function openSession<ServerE extends TypedEvent, ClientE extends TypedEvent>(
@@ -281,14 +284,6 @@ function dropped(outcome: SocketOutcome): ApiConnectionError {
   const reason = outcome.reason ? `: ${outcome.reason}` : '';
   const what = outcome.opened ? 'The session closed unexpectedly' : 'The session could not connect';
   return new ApiConnectionError(`${what} (code ${outcome.code}${reason}).`);
-}
-
-/** Throws `MessageTooLongError` when `payload.text` is longer than `limit` characters (code points). */
-function checkTextLength(event: TypedEvent, limit: number): void {
-  const text = (event.payload as { text?: unknown }).text;
-  if (typeof text !== 'string' || text.length <= limit) return;
-  const length = [...text].length;
-  if (length > limit) throw new MessageTooLongError(length, limit);
 }
 
 /** A promise settled once by `settle(error?)` (later calls do nothing); its rejection never goes unhandled. */
