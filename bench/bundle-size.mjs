@@ -50,15 +50,16 @@ const entryModule = (contents) => ({
 });
 
 /**
- * Builds `contents` (an entry module) for the browser, minified, with code splitting. Returns the sizes of the
+ * Builds `contents` (an entry module) for the browser, minified, with code splitting unless told otherwise (then
+ * the `import()`s are inlined into one file). Returns the sizes of the
  * initial load (the entry chunk and the chunks it imports statically) and of all chunks, each chunk gzipped on its
  * own as it is fetched, and the minified bytes per input file over all chunks.
  */
-async function browserBundle(contents, plugins = []) {
+async function browserBundle(contents, plugins = [], { splitting = true } = {}) {
   const result = await build({
     entryPoints: ['entry.ts'],
     bundle: true,
-    splitting: true,
+    splitting,
     minify: true,
     platform: 'browser',
     format: 'esm',
@@ -121,6 +122,7 @@ const clientEntry = `export { createClient } from ${JSON.stringify(CLIENT)};`;
 const bundles = {
   openapiFetch: await browserBundle(`export { default as createClient } from 'openapi-fetch';`),
   client: await browserBundle(clientEntry),
+  clientOneFile: await browserBundle(clientEntry, [], { splitting: false }),
   clientNoValidators: await browserBundle(clientEntry, [withoutValidators]),
   validators: await browserBundle(
     `export { validateServerEvent, validateClientEvent } from ${JSON.stringify(VALIDATORS)};`,
@@ -155,7 +157,8 @@ writeSection('bundle-size', {
     '(`validateServerEvent`, `validateClientEvent`) alone, from that module. The client loads the SSE reader',
     '(eventsource-parser), the WebSocket session and the event validators with `import()` when a stream is iterated',
     'or a session opens: "initial" is what a page loads for `createClient` and REST calls (the entry chunk and the',
-    'chunks it imports statically), "all chunks" adds everything a page that streams and opens sessions loads.',
+    'chunks it imports statically), "all chunks" adds everything a page that streams and opens sessions loads;',
+    'a bundler that does not split code gives the one-file row.',
     `Over all chunks, the validator files are ${kB(validatorBytes)} of ${kB(bundles.client.total.min)} minified`,
     `(${((100 * validatorBytes) / bundles.client.total.min).toFixed(0)} %); largest inputs: ${biggest}.`,
     "Ratio: gzipped size over openapi-fetch's.",
@@ -170,6 +173,7 @@ writeSection('bundle-size', {
       bundles.client.total,
       bundles.client.chunks,
     ),
+    row('generated client as one file (no code splitting: the `import()`s inlined)', bundles.clientOneFile.total),
     row(
       'generated client, all chunks, validators stubbed out',
       bundles.clientNoValidators.total,
