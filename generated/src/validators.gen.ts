@@ -5,71 +5,71 @@ import type { AjvValidateLike, Validator } from './runtime/shared/validation.js'
 import type * as types from './types.gen.js';
 export * from './runtime/shared/validation.js';
 /** Validates a value of the schema `AgentCustomerLoaded`; `errors` holds the issues of the last call. */
-export const validateAgentCustomerLoaded: Validator<types.AgentCustomerLoaded> = /* @__PURE__ */ fromAjv<types.AgentCustomerLoaded>(raw.validateAgentCustomerLoaded as AjvValidateLike, 'AgentCustomerLoaded', raw.checkAgentCustomerLoaded as AjvValidateLike);
+export const validateAgentCustomerLoaded: Validator<types.AgentCustomerLoaded> = /* @__PURE__ */ fromAjv<types.AgentCustomerLoaded>(raw.validateAgentCustomerLoaded as AjvValidateLike, 'AgentCustomerLoaded');
 /** Validates a message `AgentCustomerLoadedEvent`; `errors` holds the issues of the last call. */
-export const validateAgentCustomerLoadedEvent: Validator<types.AgentCustomerLoadedEvent> = /* @__PURE__ */ fromAjv<types.AgentCustomerLoadedEvent>(raw.validateAgentCustomerLoadedEvent as AjvValidateLike, 'AgentCustomerLoadedEvent', raw.checkAgentCustomerLoadedEvent as AjvValidateLike);
+export const validateAgentCustomerLoadedEvent: Validator<types.AgentCustomerLoadedEvent> = /* @__PURE__ */ fromAjv<types.AgentCustomerLoadedEvent>(raw.validateAgentCustomerLoadedEvent as AjvValidateLike, 'AgentCustomerLoadedEvent');
 /** Validates a value of the schema `AgentDtmfSent`; `errors` holds the issues of the last call. */
-export const validateAgentDtmfSent: Validator<types.AgentDtmfSent> = /* @__PURE__ */ fromAjv<types.AgentDtmfSent>(raw.validateAgentDtmfSent as AjvValidateLike, 'AgentDtmfSent', raw.checkAgentDtmfSent as AjvValidateLike);
+export const validateAgentDtmfSent: Validator<types.AgentDtmfSent> = /* @__PURE__ */ fromAjv<types.AgentDtmfSent>(raw.validateAgentDtmfSent as AjvValidateLike, 'AgentDtmfSent');
 /** Validates a message `AgentDtmfSentEvent`; `errors` holds the issues of the last call. */
-export const validateAgentDtmfSentEvent: Validator<types.AgentDtmfSentEvent> = /* @__PURE__ */ fromAjv<types.AgentDtmfSentEvent>(raw.validateAgentDtmfSentEvent as AjvValidateLike, 'AgentDtmfSentEvent', raw.checkAgentDtmfSentEvent as AjvValidateLike);
+export const validateAgentDtmfSentEvent: Validator<types.AgentDtmfSentEvent> = /* @__PURE__ */ fromAjv<types.AgentDtmfSentEvent>(raw.validateAgentDtmfSentEvent as AjvValidateLike, 'AgentDtmfSentEvent');
 /** Validates a value of the schema `AgentId`; `errors` holds the issues of the last call. */
-export const validateAgentId: Validator<types.AgentId> = /* @__PURE__ */ fromAjv<types.AgentId>(raw.validateAgentId as AjvValidateLike, 'AgentId', raw.checkAgentId as AjvValidateLike);
+export const validateAgentId: Validator<types.AgentId> = /* @__PURE__ */ fromAjv<types.AgentId>(raw.validateAgentId as AjvValidateLike, 'AgentId');
 /** Validates a value of the schema `AgentMessageCompleted`; `errors` holds the issues of the last call. */
-export const validateAgentMessageCompleted: Validator<types.AgentMessageCompleted> = /* @__PURE__ */ fromAjv<types.AgentMessageCompleted>(raw.validateAgentMessageCompleted as AjvValidateLike, 'AgentMessageCompleted', raw.checkAgentMessageCompleted as AjvValidateLike);
+export const validateAgentMessageCompleted: Validator<types.AgentMessageCompleted> = /* @__PURE__ */ fromAjv<types.AgentMessageCompleted>(raw.validateAgentMessageCompleted as AjvValidateLike, 'AgentMessageCompleted');
 /** Validates a message `AgentMessageCompletedEvent`; `errors` holds the issues of the last call. */
-export const validateAgentMessageCompletedEvent: Validator<types.AgentMessageCompletedEvent> = /* @__PURE__ */ fromAjv<types.AgentMessageCompletedEvent>(raw.validateAgentMessageCompletedEvent as AjvValidateLike, 'AgentMessageCompletedEvent', raw.checkAgentMessageCompletedEvent as AjvValidateLike);
+export const validateAgentMessageCompletedEvent: Validator<types.AgentMessageCompletedEvent> = /* @__PURE__ */ fromAjv<types.AgentMessageCompletedEvent>(raw.validateAgentMessageCompletedEvent as AjvValidateLike, 'AgentMessageCompletedEvent');
 /** Validates a value of the schema `AgentMessageDelta`; `errors` holds the issues of the last call. */
-export const validateAgentMessageDelta: Validator<types.AgentMessageDelta> = /* @__PURE__ */ fromAjv<types.AgentMessageDelta>(raw.validateAgentMessageDelta as AjvValidateLike, 'AgentMessageDelta', raw.checkAgentMessageDelta as AjvValidateLike);
+export const validateAgentMessageDelta: Validator<types.AgentMessageDelta> = /* @__PURE__ */ fromAjv<types.AgentMessageDelta>(raw.validateAgentMessageDelta as AjvValidateLike, 'AgentMessageDelta');
 /** Validates a message `AgentMessageDeltaEvent`; `errors` holds the issues of the last call. */
-export const validateAgentMessageDeltaEvent: Validator<types.AgentMessageDeltaEvent> = /* @__PURE__ */ fromAjv<types.AgentMessageDeltaEvent>(raw.validateAgentMessageDeltaEvent as AjvValidateLike, 'AgentMessageDeltaEvent', raw.checkAgentMessageDeltaEvent as AjvValidateLike);
+export const validateAgentMessageDeltaEvent: Validator<types.AgentMessageDeltaEvent> = /* @__PURE__ */ fromAjv<types.AgentMessageDeltaEvent>(raw.validateAgentMessageDeltaEvent as AjvValidateLike, 'AgentMessageDeltaEvent');
 /** Validates a value of the schema `AgentNoticeSent`; `errors` holds the issues of the last call. */
-export const validateAgentNoticeSent: Validator<types.AgentNoticeSent> = /* @__PURE__ */ fromAjv<types.AgentNoticeSent>(raw.validateAgentNoticeSent as AjvValidateLike, 'AgentNoticeSent', raw.checkAgentNoticeSent as AjvValidateLike);
+export const validateAgentNoticeSent: Validator<types.AgentNoticeSent> = /* @__PURE__ */ fromAjv<types.AgentNoticeSent>(raw.validateAgentNoticeSent as AjvValidateLike, 'AgentNoticeSent');
 /** Validates a message `AgentNoticeSentEvent`; `errors` holds the issues of the last call. */
-export const validateAgentNoticeSentEvent: Validator<types.AgentNoticeSentEvent> = /* @__PURE__ */ fromAjv<types.AgentNoticeSentEvent>(raw.validateAgentNoticeSentEvent as AjvValidateLike, 'AgentNoticeSentEvent', raw.checkAgentNoticeSentEvent as AjvValidateLike);
+export const validateAgentNoticeSentEvent: Validator<types.AgentNoticeSentEvent> = /* @__PURE__ */ fromAjv<types.AgentNoticeSentEvent>(raw.validateAgentNoticeSentEvent as AjvValidateLike, 'AgentNoticeSentEvent');
 /** Validates a value of the schema `AgentToolCallCreated`; `errors` holds the issues of the last call. */
-export const validateAgentToolCallCreated: Validator<types.AgentToolCallCreated> = /* @__PURE__ */ fromAjv<types.AgentToolCallCreated>(raw.validateAgentToolCallCreated as AjvValidateLike, 'AgentToolCallCreated', raw.checkAgentToolCallCreated as AjvValidateLike);
+export const validateAgentToolCallCreated: Validator<types.AgentToolCallCreated> = /* @__PURE__ */ fromAjv<types.AgentToolCallCreated>(raw.validateAgentToolCallCreated as AjvValidateLike, 'AgentToolCallCreated');
 /** Validates a message `AgentToolCallCreatedEvent`; `errors` holds the issues of the last call. */
-export const validateAgentToolCallCreatedEvent: Validator<types.AgentToolCallCreatedEvent> = /* @__PURE__ */ fromAjv<types.AgentToolCallCreatedEvent>(raw.validateAgentToolCallCreatedEvent as AjvValidateLike, 'AgentToolCallCreatedEvent', raw.checkAgentToolCallCreatedEvent as AjvValidateLike);
+export const validateAgentToolCallCreatedEvent: Validator<types.AgentToolCallCreatedEvent> = /* @__PURE__ */ fromAjv<types.AgentToolCallCreatedEvent>(raw.validateAgentToolCallCreatedEvent as AjvValidateLike, 'AgentToolCallCreatedEvent');
 /** Validates a value of the schema `AgentToolCallReturned`; `errors` holds the issues of the last call. */
-export const validateAgentToolCallReturned: Validator<types.AgentToolCallReturned> = /* @__PURE__ */ fromAjv<types.AgentToolCallReturned>(raw.validateAgentToolCallReturned as AjvValidateLike, 'AgentToolCallReturned', raw.checkAgentToolCallReturned as AjvValidateLike);
+export const validateAgentToolCallReturned: Validator<types.AgentToolCallReturned> = /* @__PURE__ */ fromAjv<types.AgentToolCallReturned>(raw.validateAgentToolCallReturned as AjvValidateLike, 'AgentToolCallReturned');
 /** Validates a message `AgentToolCallReturnedEvent`; `errors` holds the issues of the last call. */
-export const validateAgentToolCallReturnedEvent: Validator<types.AgentToolCallReturnedEvent> = /* @__PURE__ */ fromAjv<types.AgentToolCallReturnedEvent>(raw.validateAgentToolCallReturnedEvent as AjvValidateLike, 'AgentToolCallReturnedEvent', raw.checkAgentToolCallReturnedEvent as AjvValidateLike);
+export const validateAgentToolCallReturnedEvent: Validator<types.AgentToolCallReturnedEvent> = /* @__PURE__ */ fromAjv<types.AgentToolCallReturnedEvent>(raw.validateAgentToolCallReturnedEvent as AjvValidateLike, 'AgentToolCallReturnedEvent');
 /** Validates a value of the schema `AgentVersion`; `errors` holds the issues of the last call. */
-export const validateAgentVersion: Validator<types.AgentVersion> = /* @__PURE__ */ fromAjv<types.AgentVersion>(raw.validateAgentVersion as AjvValidateLike, 'AgentVersion', raw.checkAgentVersion as AjvValidateLike);
+export const validateAgentVersion: Validator<types.AgentVersion> = /* @__PURE__ */ fromAjv<types.AgentVersion>(raw.validateAgentVersion as AjvValidateLike, 'AgentVersion');
 /** Validates a value of the schema `AgentVersionId`; `errors` holds the issues of the last call. */
-export const validateAgentVersionId: Validator<types.AgentVersionId> = /* @__PURE__ */ fromAjv<types.AgentVersionId>(raw.validateAgentVersionId as AjvValidateLike, 'AgentVersionId', raw.checkAgentVersionId as AjvValidateLike);
+export const validateAgentVersionId: Validator<types.AgentVersionId> = /* @__PURE__ */ fromAjv<types.AgentVersionId>(raw.validateAgentVersionId as AjvValidateLike, 'AgentVersionId');
 /** Validates a value of the schema `AgentVersionList`; `errors` holds the issues of the last call. */
-export const validateAgentVersionList: Validator<types.AgentVersionList> = /* @__PURE__ */ fromAjv<types.AgentVersionList>(raw.validateAgentVersionList as AjvValidateLike, 'AgentVersionList', raw.checkAgentVersionList as AjvValidateLike);
+export const validateAgentVersionList: Validator<types.AgentVersionList> = /* @__PURE__ */ fromAjv<types.AgentVersionList>(raw.validateAgentVersionList as AjvValidateLike, 'AgentVersionList');
 /** Validates a value of the schema `AgentWriteResponse`; `errors` holds the issues of the last call. */
-export const validateAgentWriteResponse: Validator<types.AgentWriteResponse> = /* @__PURE__ */ fromAjv<types.AgentWriteResponse>(raw.validateAgentWriteResponse as AjvValidateLike, 'AgentWriteResponse', raw.checkAgentWriteResponse as AjvValidateLike);
+export const validateAgentWriteResponse: Validator<types.AgentWriteResponse> = /* @__PURE__ */ fromAjv<types.AgentWriteResponse>(raw.validateAgentWriteResponse as AjvValidateLike, 'AgentWriteResponse');
 /** Validates a value of the schema `AmbientSound`; `errors` holds the issues of the last call. */
-export const validateAmbientSound: Validator<types.AmbientSound> = /* @__PURE__ */ fromAjv<types.AmbientSound>(raw.validateAmbientSound as AjvValidateLike, 'AmbientSound', raw.checkAmbientSound as AjvValidateLike);
+export const validateAmbientSound: Validator<types.AmbientSound> = /* @__PURE__ */ fromAjv<types.AmbientSound>(raw.validateAmbientSound as AjvValidateLike, 'AmbientSound');
 /** Validates a value of the schema `BusySound`; `errors` holds the issues of the last call. */
-export const validateBusySound: Validator<types.BusySound> = /* @__PURE__ */ fromAjv<types.BusySound>(raw.validateBusySound as AjvValidateLike, 'BusySound', raw.checkBusySound as AjvValidateLike);
+export const validateBusySound: Validator<types.BusySound> = /* @__PURE__ */ fromAjv<types.BusySound>(raw.validateBusySound as AjvValidateLike, 'BusySound');
 /** Validates a value of the schema `CallId`; `errors` holds the issues of the last call. */
-export const validateCallId: Validator<types.CallId> = /* @__PURE__ */ fromAjv<types.CallId>(raw.validateCallId as AjvValidateLike, 'CallId', raw.checkCallId as AjvValidateLike);
+export const validateCallId: Validator<types.CallId> = /* @__PURE__ */ fromAjv<types.CallId>(raw.validateCallId as AjvValidateLike, 'CallId');
 /** Validates a value of the schema `ChannelConfig`; `errors` holds the issues of the last call. */
-export const validateChannelConfig: Validator<types.ChannelConfig> = /* @__PURE__ */ fromAjv<types.ChannelConfig>(raw.validateChannelConfig as AjvValidateLike, 'ChannelConfig', raw.checkChannelConfig as AjvValidateLike);
+export const validateChannelConfig: Validator<types.ChannelConfig> = /* @__PURE__ */ fromAjv<types.ChannelConfig>(raw.validateChannelConfig as AjvValidateLike, 'ChannelConfig');
 /** Validates a value of the schema `ChannelConfigOverride`; `errors` holds the issues of the last call. */
-export const validateChannelConfigOverride: Validator<types.ChannelConfigOverride> = /* @__PURE__ */ fromAjv<types.ChannelConfigOverride>(raw.validateChannelConfigOverride as AjvValidateLike, 'ChannelConfigOverride', raw.checkChannelConfigOverride as AjvValidateLike);
+export const validateChannelConfigOverride: Validator<types.ChannelConfigOverride> = /* @__PURE__ */ fromAjv<types.ChannelConfigOverride>(raw.validateChannelConfigOverride as AjvValidateLike, 'ChannelConfigOverride');
 /** Validates a value of the schema `ChannelRequest`; `errors` holds the issues of the last call. */
-export const validateChannelRequest: Validator<types.ChannelRequest> = /* @__PURE__ */ fromAjv<types.ChannelRequest>(raw.validateChannelRequest as AjvValidateLike, 'ChannelRequest', raw.checkChannelRequest as AjvValidateLike);
+export const validateChannelRequest: Validator<types.ChannelRequest> = /* @__PURE__ */ fromAjv<types.ChannelRequest>(raw.validateChannelRequest as AjvValidateLike, 'ChannelRequest');
 /** Validates a value of the schema `ChannelType`; `errors` holds the issues of the last call. */
-export const validateChannelType: Validator<types.ChannelType> = /* @__PURE__ */ fromAjv<types.ChannelType>(raw.validateChannelType as AjvValidateLike, 'ChannelType', raw.checkChannelType as AjvValidateLike);
+export const validateChannelType: Validator<types.ChannelType> = /* @__PURE__ */ fromAjv<types.ChannelType>(raw.validateChannelType as AjvValidateLike, 'ChannelType');
 /** Validates a value of the schema `ChatAsyncChannel`; `errors` holds the issues of the last call. */
-export const validateChatAsyncChannel: Validator<types.ChatAsyncChannel> = /* @__PURE__ */ fromAjv<types.ChatAsyncChannel>(raw.validateChatAsyncChannel as AjvValidateLike, 'ChatAsyncChannel', raw.checkChatAsyncChannel as AjvValidateLike);
+export const validateChatAsyncChannel: Validator<types.ChatAsyncChannel> = /* @__PURE__ */ fromAjv<types.ChatAsyncChannel>(raw.validateChatAsyncChannel as AjvValidateLike, 'ChatAsyncChannel');
 /** Validates a value of the schema `ChatAsyncChannelRequest`; `errors` holds the issues of the last call. */
-export const validateChatAsyncChannelRequest: Validator<types.ChatAsyncChannelRequest> = /* @__PURE__ */ fromAjv<types.ChatAsyncChannelRequest>(raw.validateChatAsyncChannelRequest as AjvValidateLike, 'ChatAsyncChannelRequest', raw.checkChatAsyncChannelRequest as AjvValidateLike);
+export const validateChatAsyncChannelRequest: Validator<types.ChatAsyncChannelRequest> = /* @__PURE__ */ fromAjv<types.ChatAsyncChannelRequest>(raw.validateChatAsyncChannelRequest as AjvValidateLike, 'ChatAsyncChannelRequest');
 /** Validates a value of the schema `ChatRealtimeChannel`; `errors` holds the issues of the last call. */
-export const validateChatRealtimeChannel: Validator<types.ChatRealtimeChannel> = /* @__PURE__ */ fromAjv<types.ChatRealtimeChannel>(raw.validateChatRealtimeChannel as AjvValidateLike, 'ChatRealtimeChannel', raw.checkChatRealtimeChannel as AjvValidateLike);
+export const validateChatRealtimeChannel: Validator<types.ChatRealtimeChannel> = /* @__PURE__ */ fromAjv<types.ChatRealtimeChannel>(raw.validateChatRealtimeChannel as AjvValidateLike, 'ChatRealtimeChannel');
 /** Validates a value of the schema `ChatRealtimeChannelRequest`; `errors` holds the issues of the last call. */
-export const validateChatRealtimeChannelRequest: Validator<types.ChatRealtimeChannelRequest> = /* @__PURE__ */ fromAjv<types.ChatRealtimeChannelRequest>(raw.validateChatRealtimeChannelRequest as AjvValidateLike, 'ChatRealtimeChannelRequest', raw.checkChatRealtimeChannelRequest as AjvValidateLike);
+export const validateChatRealtimeChannelRequest: Validator<types.ChatRealtimeChannelRequest> = /* @__PURE__ */ fromAjv<types.ChatRealtimeChannelRequest>(raw.validateChatRealtimeChannelRequest as AjvValidateLike, 'ChatRealtimeChannelRequest');
 /** Validates a value of the schema `ClientEvent`; `errors` holds the issues of the last call. */
-export const validateClientEvent: Validator<types.ClientEvent> = /* @__PURE__ */ fromAjv<types.ClientEvent>(raw.validateClientEvent as AjvValidateLike, 'ClientEvent', raw.checkClientEvent as AjvValidateLike);
+export const validateClientEvent: Validator<types.ClientEvent> = /* @__PURE__ */ fromAjv<types.ClientEvent>(raw.validateClientEvent as AjvValidateLike, 'ClientEvent');
 /** Validates a value of the schema `ClientEventPayload`; `errors` holds the issues of the last call. */
-export const validateClientEventPayload: Validator<types.ClientEventPayload> = /* @__PURE__ */ fromAjv<types.ClientEventPayload>(raw.validateClientEventPayload as AjvValidateLike, 'ClientEventPayload', raw.checkClientEventPayload as AjvValidateLike);
+export const validateClientEventPayload: Validator<types.ClientEventPayload> = /* @__PURE__ */ fromAjv<types.ClientEventPayload>(raw.validateClientEventPayload as AjvValidateLike, 'ClientEventPayload');
 /** Validates a value of the schema `ContextData`; `errors` holds the issues of the last call. */
-export const validateContextData: Validator<types.ContextData> = /* @__PURE__ */ fromAjv<types.ContextData>(raw.validateContextData as AjvValidateLike, 'ContextData', raw.checkContextData as AjvValidateLike);
+export const validateContextData: Validator<types.ContextData> = /* @__PURE__ */ fromAjv<types.ContextData>(raw.validateContextData as AjvValidateLike, 'ContextData');
 /** Validates a value of the schema `Conversation`; `errors` holds the issues of the last call. */
 export const validateConversation: Validator<types.Conversation> = /* @__PURE__ */ fromAjv<types.Conversation>(raw.validateConversation as AjvValidateLike, 'Conversation', raw.checkConversation as AjvValidateLike);
 /** Validates a value of the schema `ConversationalAgent`; `errors` holds the issues of the last call. */
@@ -79,259 +79,259 @@ export const validateConversationalAgentConfig: Validator<types.ConversationalAg
 /** Validates a value of the schema `ConversationalAgentConfigOverride`; `errors` holds the issues of the last call. */
 export const validateConversationalAgentConfigOverride: Validator<types.ConversationalAgentConfigOverride> = /* @__PURE__ */ fromAjv<types.ConversationalAgentConfigOverride>(raw.validateConversationalAgentConfigOverride as AjvValidateLike, 'ConversationalAgentConfigOverride', raw.checkConversationalAgentConfigOverride as AjvValidateLike);
 /** Validates a value of the schema `ConversationalAgentId`; `errors` holds the issues of the last call. */
-export const validateConversationalAgentId: Validator<types.ConversationalAgentId> = /* @__PURE__ */ fromAjv<types.ConversationalAgentId>(raw.validateConversationalAgentId as AjvValidateLike, 'ConversationalAgentId', raw.checkConversationalAgentId as AjvValidateLike);
+export const validateConversationalAgentId: Validator<types.ConversationalAgentId> = /* @__PURE__ */ fromAjv<types.ConversationalAgentId>(raw.validateConversationalAgentId as AjvValidateLike, 'ConversationalAgentId');
 /** Validates a value of the schema `ConversationalAgentRef`; `errors` holds the issues of the last call. */
-export const validateConversationalAgentRef: Validator<types.ConversationalAgentRef> = /* @__PURE__ */ fromAjv<types.ConversationalAgentRef>(raw.validateConversationalAgentRef as AjvValidateLike, 'ConversationalAgentRef', raw.checkConversationalAgentRef as AjvValidateLike);
+export const validateConversationalAgentRef: Validator<types.ConversationalAgentRef> = /* @__PURE__ */ fromAjv<types.ConversationalAgentRef>(raw.validateConversationalAgentRef as AjvValidateLike, 'ConversationalAgentRef');
 /** Validates a value of the schema `ConversationalAgentVersionId`; `errors` holds the issues of the last call. */
-export const validateConversationalAgentVersionId: Validator<types.ConversationalAgentVersionId> = /* @__PURE__ */ fromAjv<types.ConversationalAgentVersionId>(raw.validateConversationalAgentVersionId as AjvValidateLike, 'ConversationalAgentVersionId', raw.checkConversationalAgentVersionId as AjvValidateLike);
+export const validateConversationalAgentVersionId: Validator<types.ConversationalAgentVersionId> = /* @__PURE__ */ fromAjv<types.ConversationalAgentVersionId>(raw.validateConversationalAgentVersionId as AjvValidateLike, 'ConversationalAgentVersionId');
 /** Validates a value of the schema `ConversationChannel`; `errors` holds the issues of the last call. */
-export const validateConversationChannel: Validator<types.ConversationChannel> = /* @__PURE__ */ fromAjv<types.ConversationChannel>(raw.validateConversationChannel as AjvValidateLike, 'ConversationChannel', raw.checkConversationChannel as AjvValidateLike);
+export const validateConversationChannel: Validator<types.ConversationChannel> = /* @__PURE__ */ fromAjv<types.ConversationChannel>(raw.validateConversationChannel as AjvValidateLike, 'ConversationChannel');
 /** Validates a value of the schema `ConversationContextUpdate`; `errors` holds the issues of the last call. */
-export const validateConversationContextUpdate: Validator<types.ConversationContextUpdate> = /* @__PURE__ */ fromAjv<types.ConversationContextUpdate>(raw.validateConversationContextUpdate as AjvValidateLike, 'ConversationContextUpdate', raw.checkConversationContextUpdate as AjvValidateLike);
+export const validateConversationContextUpdate: Validator<types.ConversationContextUpdate> = /* @__PURE__ */ fromAjv<types.ConversationContextUpdate>(raw.validateConversationContextUpdate as AjvValidateLike, 'ConversationContextUpdate');
 /** Validates a value of the schema `ConversationContextUpdated`; `errors` holds the issues of the last call. */
-export const validateConversationContextUpdated: Validator<types.ConversationContextUpdated> = /* @__PURE__ */ fromAjv<types.ConversationContextUpdated>(raw.validateConversationContextUpdated as AjvValidateLike, 'ConversationContextUpdated', raw.checkConversationContextUpdated as AjvValidateLike);
+export const validateConversationContextUpdated: Validator<types.ConversationContextUpdated> = /* @__PURE__ */ fromAjv<types.ConversationContextUpdated>(raw.validateConversationContextUpdated as AjvValidateLike, 'ConversationContextUpdated');
 /** Validates a message `ConversationContextUpdatedEvent`; `errors` holds the issues of the last call. */
-export const validateConversationContextUpdatedEvent: Validator<types.ConversationContextUpdatedEvent> = /* @__PURE__ */ fromAjv<types.ConversationContextUpdatedEvent>(raw.validateConversationContextUpdatedEvent as AjvValidateLike, 'ConversationContextUpdatedEvent', raw.checkConversationContextUpdatedEvent as AjvValidateLike);
+export const validateConversationContextUpdatedEvent: Validator<types.ConversationContextUpdatedEvent> = /* @__PURE__ */ fromAjv<types.ConversationContextUpdatedEvent>(raw.validateConversationContextUpdatedEvent as AjvValidateLike, 'ConversationContextUpdatedEvent');
 /** Validates a message `ConversationContextUpdateEvent`; `errors` holds the issues of the last call. */
-export const validateConversationContextUpdateEvent: Validator<types.ConversationContextUpdateEvent> = /* @__PURE__ */ fromAjv<types.ConversationContextUpdateEvent>(raw.validateConversationContextUpdateEvent as AjvValidateLike, 'ConversationContextUpdateEvent', raw.checkConversationContextUpdateEvent as AjvValidateLike);
+export const validateConversationContextUpdateEvent: Validator<types.ConversationContextUpdateEvent> = /* @__PURE__ */ fromAjv<types.ConversationContextUpdateEvent>(raw.validateConversationContextUpdateEvent as AjvValidateLike, 'ConversationContextUpdateEvent');
 /** Validates a value of the schema `ConversationCustomFieldsUpdated`; `errors` holds the issues of the last call. */
-export const validateConversationCustomFieldsUpdated: Validator<types.ConversationCustomFieldsUpdated> = /* @__PURE__ */ fromAjv<types.ConversationCustomFieldsUpdated>(raw.validateConversationCustomFieldsUpdated as AjvValidateLike, 'ConversationCustomFieldsUpdated', raw.checkConversationCustomFieldsUpdated as AjvValidateLike);
+export const validateConversationCustomFieldsUpdated: Validator<types.ConversationCustomFieldsUpdated> = /* @__PURE__ */ fromAjv<types.ConversationCustomFieldsUpdated>(raw.validateConversationCustomFieldsUpdated as AjvValidateLike, 'ConversationCustomFieldsUpdated');
 /** Validates a message `ConversationCustomFieldsUpdatedEvent`; `errors` holds the issues of the last call. */
-export const validateConversationCustomFieldsUpdatedEvent: Validator<types.ConversationCustomFieldsUpdatedEvent> = /* @__PURE__ */ fromAjv<types.ConversationCustomFieldsUpdatedEvent>(raw.validateConversationCustomFieldsUpdatedEvent as AjvValidateLike, 'ConversationCustomFieldsUpdatedEvent', raw.checkConversationCustomFieldsUpdatedEvent as AjvValidateLike);
+export const validateConversationCustomFieldsUpdatedEvent: Validator<types.ConversationCustomFieldsUpdatedEvent> = /* @__PURE__ */ fromAjv<types.ConversationCustomFieldsUpdatedEvent>(raw.validateConversationCustomFieldsUpdatedEvent as AjvValidateLike, 'ConversationCustomFieldsUpdatedEvent');
 /** Validates a value of the schema `ConversationEnd`; `errors` holds the issues of the last call. */
-export const validateConversationEnd: Validator<types.ConversationEnd> = /* @__PURE__ */ fromAjv<types.ConversationEnd>(raw.validateConversationEnd as AjvValidateLike, 'ConversationEnd', raw.checkConversationEnd as AjvValidateLike);
+export const validateConversationEnd: Validator<types.ConversationEnd> = /* @__PURE__ */ fromAjv<types.ConversationEnd>(raw.validateConversationEnd as AjvValidateLike, 'ConversationEnd');
 /** Validates a value of the schema `ConversationEnded`; `errors` holds the issues of the last call. */
-export const validateConversationEnded: Validator<types.ConversationEnded> = /* @__PURE__ */ fromAjv<types.ConversationEnded>(raw.validateConversationEnded as AjvValidateLike, 'ConversationEnded', raw.checkConversationEnded as AjvValidateLike);
+export const validateConversationEnded: Validator<types.ConversationEnded> = /* @__PURE__ */ fromAjv<types.ConversationEnded>(raw.validateConversationEnded as AjvValidateLike, 'ConversationEnded');
 /** Validates a message `ConversationEndedEvent`; `errors` holds the issues of the last call. */
-export const validateConversationEndedEvent: Validator<types.ConversationEndedEvent> = /* @__PURE__ */ fromAjv<types.ConversationEndedEvent>(raw.validateConversationEndedEvent as AjvValidateLike, 'ConversationEndedEvent', raw.checkConversationEndedEvent as AjvValidateLike);
+export const validateConversationEndedEvent: Validator<types.ConversationEndedEvent> = /* @__PURE__ */ fromAjv<types.ConversationEndedEvent>(raw.validateConversationEndedEvent as AjvValidateLike, 'ConversationEndedEvent');
 /** Validates a message `ConversationEndEvent`; `errors` holds the issues of the last call. */
-export const validateConversationEndEvent: Validator<types.ConversationEndEvent> = /* @__PURE__ */ fromAjv<types.ConversationEndEvent>(raw.validateConversationEndEvent as AjvValidateLike, 'ConversationEndEvent', raw.checkConversationEndEvent as AjvValidateLike);
+export const validateConversationEndEvent: Validator<types.ConversationEndEvent> = /* @__PURE__ */ fromAjv<types.ConversationEndEvent>(raw.validateConversationEndEvent as AjvValidateLike, 'ConversationEndEvent');
 /** Validates a value of the schema `ConversationId`; `errors` holds the issues of the last call. */
-export const validateConversationId: Validator<types.ConversationId> = /* @__PURE__ */ fromAjv<types.ConversationId>(raw.validateConversationId as AjvValidateLike, 'ConversationId', raw.checkConversationId as AjvValidateLike);
+export const validateConversationId: Validator<types.ConversationId> = /* @__PURE__ */ fromAjv<types.ConversationId>(raw.validateConversationId as AjvValidateLike, 'ConversationId');
 /** Validates a value of the schema `ConversationList`; `errors` holds the issues of the last call. */
-export const validateConversationList: Validator<types.ConversationList> = /* @__PURE__ */ fromAjv<types.ConversationList>(raw.validateConversationList as AjvValidateLike, 'ConversationList', raw.checkConversationList as AjvValidateLike);
+export const validateConversationList: Validator<types.ConversationList> = /* @__PURE__ */ fromAjv<types.ConversationList>(raw.validateConversationList as AjvValidateLike, 'ConversationList');
 /** Validates a value of the schema `ConversationListItem`; `errors` holds the issues of the last call. */
-export const validateConversationListItem: Validator<types.ConversationListItem> = /* @__PURE__ */ fromAjv<types.ConversationListItem>(raw.validateConversationListItem as AjvValidateLike, 'ConversationListItem', raw.checkConversationListItem as AjvValidateLike);
+export const validateConversationListItem: Validator<types.ConversationListItem> = /* @__PURE__ */ fromAjv<types.ConversationListItem>(raw.validateConversationListItem as AjvValidateLike, 'ConversationListItem');
 /** Validates a value of the schema `ConversationSetup`; `errors` holds the issues of the last call. */
-export const validateConversationSetup: Validator<types.ConversationSetup> = /* @__PURE__ */ fromAjv<types.ConversationSetup>(raw.validateConversationSetup as AjvValidateLike, 'ConversationSetup', raw.checkConversationSetup as AjvValidateLike);
+export const validateConversationSetup: Validator<types.ConversationSetup> = /* @__PURE__ */ fromAjv<types.ConversationSetup>(raw.validateConversationSetup as AjvValidateLike, 'ConversationSetup');
 /** Validates a message `ConversationSetupEvent`; `errors` holds the issues of the last call. */
-export const validateConversationSetupEvent: Validator<types.ConversationSetupEvent> = /* @__PURE__ */ fromAjv<types.ConversationSetupEvent>(raw.validateConversationSetupEvent as AjvValidateLike, 'ConversationSetupEvent', raw.checkConversationSetupEvent as AjvValidateLike);
+export const validateConversationSetupEvent: Validator<types.ConversationSetupEvent> = /* @__PURE__ */ fromAjv<types.ConversationSetupEvent>(raw.validateConversationSetupEvent as AjvValidateLike, 'ConversationSetupEvent');
 /** Validates a value of the schema `ConversationStart`; `errors` holds the issues of the last call. */
-export const validateConversationStart: Validator<types.ConversationStart> = /* @__PURE__ */ fromAjv<types.ConversationStart>(raw.validateConversationStart as AjvValidateLike, 'ConversationStart', raw.checkConversationStart as AjvValidateLike);
+export const validateConversationStart: Validator<types.ConversationStart> = /* @__PURE__ */ fromAjv<types.ConversationStart>(raw.validateConversationStart as AjvValidateLike, 'ConversationStart');
 /** Validates a value of the schema `ConversationStarted`; `errors` holds the issues of the last call. */
-export const validateConversationStarted: Validator<types.ConversationStarted> = /* @__PURE__ */ fromAjv<types.ConversationStarted>(raw.validateConversationStarted as AjvValidateLike, 'ConversationStarted', raw.checkConversationStarted as AjvValidateLike);
+export const validateConversationStarted: Validator<types.ConversationStarted> = /* @__PURE__ */ fromAjv<types.ConversationStarted>(raw.validateConversationStarted as AjvValidateLike, 'ConversationStarted');
 /** Validates a message `ConversationStartedEvent`; `errors` holds the issues of the last call. */
-export const validateConversationStartedEvent: Validator<types.ConversationStartedEvent> = /* @__PURE__ */ fromAjv<types.ConversationStartedEvent>(raw.validateConversationStartedEvent as AjvValidateLike, 'ConversationStartedEvent', raw.checkConversationStartedEvent as AjvValidateLike);
+export const validateConversationStartedEvent: Validator<types.ConversationStartedEvent> = /* @__PURE__ */ fromAjv<types.ConversationStartedEvent>(raw.validateConversationStartedEvent as AjvValidateLike, 'ConversationStartedEvent');
 /** Validates a message `ConversationStartEvent`; `errors` holds the issues of the last call. */
-export const validateConversationStartEvent: Validator<types.ConversationStartEvent> = /* @__PURE__ */ fromAjv<types.ConversationStartEvent>(raw.validateConversationStartEvent as AjvValidateLike, 'ConversationStartEvent', raw.checkConversationStartEvent as AjvValidateLike);
+export const validateConversationStartEvent: Validator<types.ConversationStartEvent> = /* @__PURE__ */ fromAjv<types.ConversationStartEvent>(raw.validateConversationStartEvent as AjvValidateLike, 'ConversationStartEvent');
 /** Validates a value of the schema `ConversationStatus`; `errors` holds the issues of the last call. */
-export const validateConversationStatus: Validator<types.ConversationStatus> = /* @__PURE__ */ fromAjv<types.ConversationStatus>(raw.validateConversationStatus as AjvValidateLike, 'ConversationStatus', raw.checkConversationStatus as AjvValidateLike);
+export const validateConversationStatus: Validator<types.ConversationStatus> = /* @__PURE__ */ fromAjv<types.ConversationStatus>(raw.validateConversationStatus as AjvValidateLike, 'ConversationStatus');
 /** Validates a value of the schema `ConversationToken`; `errors` holds the issues of the last call. */
-export const validateConversationToken: Validator<types.ConversationToken> = /* @__PURE__ */ fromAjv<types.ConversationToken>(raw.validateConversationToken as AjvValidateLike, 'ConversationToken', raw.checkConversationToken as AjvValidateLike);
+export const validateConversationToken: Validator<types.ConversationToken> = /* @__PURE__ */ fromAjv<types.ConversationToken>(raw.validateConversationToken as AjvValidateLike, 'ConversationToken');
 /** Validates the request part `CreateConversationalAgentQuery`; `errors` holds the issues of the last call. */
-export const validateCreateConversationalAgentQuery: Validator<unknown> = /* @__PURE__ */ fromAjv<unknown>(raw.validateCreateConversationalAgentQuery as AjvValidateLike, 'CreateConversationalAgentQuery', raw.checkCreateConversationalAgentQuery as AjvValidateLike);
+export const validateCreateConversationalAgentQuery: Validator<unknown> = /* @__PURE__ */ fromAjv<unknown>(raw.validateCreateConversationalAgentQuery as AjvValidateLike, 'CreateConversationalAgentQuery');
 /** Validates a value of the schema `CreateConversationalAgentRequest`; `errors` holds the issues of the last call. */
 export const validateCreateConversationalAgentRequest: Validator<types.CreateConversationalAgentRequest> = /* @__PURE__ */ fromAjv<types.CreateConversationalAgentRequest>(raw.validateCreateConversationalAgentRequest as AjvValidateLike, 'CreateConversationalAgentRequest', raw.checkCreateConversationalAgentRequest as AjvValidateLike);
 /** Validates the request part `CreateConversationQuery`; `errors` holds the issues of the last call. */
-export const validateCreateConversationQuery: Validator<unknown> = /* @__PURE__ */ fromAjv<unknown>(raw.validateCreateConversationQuery as AjvValidateLike, 'CreateConversationQuery', raw.checkCreateConversationQuery as AjvValidateLike);
+export const validateCreateConversationQuery: Validator<unknown> = /* @__PURE__ */ fromAjv<unknown>(raw.validateCreateConversationQuery as AjvValidateLike, 'CreateConversationQuery');
 /** Validates a value of the schema `CreateConversationRequest`; `errors` holds the issues of the last call. */
 export const validateCreateConversationRequest: Validator<types.CreateConversationRequest> = /* @__PURE__ */ fromAjv<types.CreateConversationRequest>(raw.validateCreateConversationRequest as AjvValidateLike, 'CreateConversationRequest', raw.checkCreateConversationRequest as AjvValidateLike);
 /** Validates a value of the schema `CreateConversationResponse`; `errors` holds the issues of the last call. */
-export const validateCreateConversationResponse: Validator<types.CreateConversationResponse> = /* @__PURE__ */ fromAjv<types.CreateConversationResponse>(raw.validateCreateConversationResponse as AjvValidateLike, 'CreateConversationResponse', raw.checkCreateConversationResponse as AjvValidateLike);
+export const validateCreateConversationResponse: Validator<types.CreateConversationResponse> = /* @__PURE__ */ fromAjv<types.CreateConversationResponse>(raw.validateCreateConversationResponse as AjvValidateLike, 'CreateConversationResponse');
 /** Validates a value of the schema `CreatedConversationChannel`; `errors` holds the issues of the last call. */
-export const validateCreatedConversationChannel: Validator<types.CreatedConversationChannel> = /* @__PURE__ */ fromAjv<types.CreatedConversationChannel>(raw.validateCreatedConversationChannel as AjvValidateLike, 'CreatedConversationChannel', raw.checkCreatedConversationChannel as AjvValidateLike);
+export const validateCreatedConversationChannel: Validator<types.CreatedConversationChannel> = /* @__PURE__ */ fromAjv<types.CreatedConversationChannel>(raw.validateCreatedConversationChannel as AjvValidateLike, 'CreatedConversationChannel');
 /** Validates the request part `CreateProceduralAgentQuery`; `errors` holds the issues of the last call. */
-export const validateCreateProceduralAgentQuery: Validator<unknown> = /* @__PURE__ */ fromAjv<unknown>(raw.validateCreateProceduralAgentQuery as AjvValidateLike, 'CreateProceduralAgentQuery', raw.checkCreateProceduralAgentQuery as AjvValidateLike);
+export const validateCreateProceduralAgentQuery: Validator<unknown> = /* @__PURE__ */ fromAjv<unknown>(raw.validateCreateProceduralAgentQuery as AjvValidateLike, 'CreateProceduralAgentQuery');
 /** Validates a value of the schema `CreateProceduralAgentRequest`; `errors` holds the issues of the last call. */
 export const validateCreateProceduralAgentRequest: Validator<types.CreateProceduralAgentRequest> = /* @__PURE__ */ fromAjv<types.CreateProceduralAgentRequest>(raw.validateCreateProceduralAgentRequest as AjvValidateLike, 'CreateProceduralAgentRequest', raw.checkCreateProceduralAgentRequest as AjvValidateLike);
 /** Validates a value of the schema `CrmTool`; `errors` holds the issues of the last call. */
-export const validateCrmTool: Validator<types.CrmTool> = /* @__PURE__ */ fromAjv<types.CrmTool>(raw.validateCrmTool as AjvValidateLike, 'CrmTool', raw.checkCrmTool as AjvValidateLike);
+export const validateCrmTool: Validator<types.CrmTool> = /* @__PURE__ */ fromAjv<types.CrmTool>(raw.validateCrmTool as AjvValidateLike, 'CrmTool');
 /** Validates a value of the schema `Customer`; `errors` holds the issues of the last call. */
-export const validateCustomer: Validator<types.Customer> = /* @__PURE__ */ fromAjv<types.Customer>(raw.validateCustomer as AjvValidateLike, 'Customer', raw.checkCustomer as AjvValidateLike);
+export const validateCustomer: Validator<types.Customer> = /* @__PURE__ */ fromAjv<types.Customer>(raw.validateCustomer as AjvValidateLike, 'Customer');
 /** Validates a value of the schema `CustomerId`; `errors` holds the issues of the last call. */
-export const validateCustomerId: Validator<types.CustomerId> = /* @__PURE__ */ fromAjv<types.CustomerId>(raw.validateCustomerId as AjvValidateLike, 'CustomerId', raw.checkCustomerId as AjvValidateLike);
+export const validateCustomerId: Validator<types.CustomerId> = /* @__PURE__ */ fromAjv<types.CustomerId>(raw.validateCustomerId as AjvValidateLike, 'CustomerId');
 /** Validates a value of the schema `CustomFields`; `errors` holds the issues of the last call. */
-export const validateCustomFields: Validator<types.CustomFields> = /* @__PURE__ */ fromAjv<types.CustomFields>(raw.validateCustomFields as AjvValidateLike, 'CustomFields', raw.checkCustomFields as AjvValidateLike);
+export const validateCustomFields: Validator<types.CustomFields> = /* @__PURE__ */ fromAjv<types.CustomFields>(raw.validateCustomFields as AjvValidateLike, 'CustomFields');
 /** Validates a value of the schema `CustomFieldValue`; `errors` holds the issues of the last call. */
-export const validateCustomFieldValue: Validator<types.CustomFieldValue> = /* @__PURE__ */ fromAjv<types.CustomFieldValue>(raw.validateCustomFieldValue as AjvValidateLike, 'CustomFieldValue', raw.checkCustomFieldValue as AjvValidateLike);
+export const validateCustomFieldValue: Validator<types.CustomFieldValue> = /* @__PURE__ */ fromAjv<types.CustomFieldValue>(raw.validateCustomFieldValue as AjvValidateLike, 'CustomFieldValue');
 /** Validates a value of the schema `DeletedResponse`; `errors` holds the issues of the last call. */
-export const validateDeletedResponse: Validator<types.DeletedResponse> = /* @__PURE__ */ fromAjv<types.DeletedResponse>(raw.validateDeletedResponse as AjvValidateLike, 'DeletedResponse', raw.checkDeletedResponse as AjvValidateLike);
+export const validateDeletedResponse: Validator<types.DeletedResponse> = /* @__PURE__ */ fromAjv<types.DeletedResponse>(raw.validateDeletedResponse as AjvValidateLike, 'DeletedResponse');
 /** Validates the request part `DeleteProceduralAgentParams`; `errors` holds the issues of the last call. */
-export const validateDeleteProceduralAgentParams: Validator<unknown> = /* @__PURE__ */ fromAjv<unknown>(raw.validateDeleteProceduralAgentParams as AjvValidateLike, 'DeleteProceduralAgentParams', raw.checkDeleteProceduralAgentParams as AjvValidateLike);
+export const validateDeleteProceduralAgentParams: Validator<unknown> = /* @__PURE__ */ fromAjv<unknown>(raw.validateDeleteProceduralAgentParams as AjvValidateLike, 'DeleteProceduralAgentParams');
 /** Validates the request part `DeleteProceduralAgentQuery`; `errors` holds the issues of the last call. */
-export const validateDeleteProceduralAgentQuery: Validator<unknown> = /* @__PURE__ */ fromAjv<unknown>(raw.validateDeleteProceduralAgentQuery as AjvValidateLike, 'DeleteProceduralAgentQuery', raw.checkDeleteProceduralAgentQuery as AjvValidateLike);
+export const validateDeleteProceduralAgentQuery: Validator<unknown> = /* @__PURE__ */ fromAjv<unknown>(raw.validateDeleteProceduralAgentQuery as AjvValidateLike, 'DeleteProceduralAgentQuery');
 /** Validates a value of the schema `Description`; `errors` holds the issues of the last call. */
-export const validateDescription: Validator<types.Description> = /* @__PURE__ */ fromAjv<types.Description>(raw.validateDescription as AjvValidateLike, 'Description', raw.checkDescription as AjvValidateLike);
+export const validateDescription: Validator<types.Description> = /* @__PURE__ */ fromAjv<types.Description>(raw.validateDescription as AjvValidateLike, 'Description');
 /** Validates a value of the schema `Direction`; `errors` holds the issues of the last call. */
-export const validateDirection: Validator<types.Direction> = /* @__PURE__ */ fromAjv<types.Direction>(raw.validateDirection as AjvValidateLike, 'Direction', raw.checkDirection as AjvValidateLike);
+export const validateDirection: Validator<types.Direction> = /* @__PURE__ */ fromAjv<types.Direction>(raw.validateDirection as AjvValidateLike, 'Direction');
 /** Validates a value of the schema `Error`; `errors` holds the issues of the last call. */
 export const validateError: Validator<types.Error> = /* @__PURE__ */ fromAjv<types.Error>(raw.validateError as AjvValidateLike, 'Error', raw.checkError as AjvValidateLike);
 /** Validates a value of the schema `ErrorCode`; `errors` holds the issues of the last call. */
-export const validateErrorCode: Validator<types.ErrorCode> = /* @__PURE__ */ fromAjv<types.ErrorCode>(raw.validateErrorCode as AjvValidateLike, 'ErrorCode', raw.checkErrorCode as AjvValidateLike);
+export const validateErrorCode: Validator<types.ErrorCode> = /* @__PURE__ */ fromAjv<types.ErrorCode>(raw.validateErrorCode as AjvValidateLike, 'ErrorCode');
 /** Validates a value of the schema `EventId`; `errors` holds the issues of the last call. */
-export const validateEventId: Validator<types.EventId> = /* @__PURE__ */ fromAjv<types.EventId>(raw.validateEventId as AjvValidateLike, 'EventId', raw.checkEventId as AjvValidateLike);
+export const validateEventId: Validator<types.EventId> = /* @__PURE__ */ fromAjv<types.EventId>(raw.validateEventId as AjvValidateLike, 'EventId');
 /** Validates a value of the schema `ExtapiTool`; `errors` holds the issues of the last call. */
-export const validateExtapiTool: Validator<types.ExtapiTool> = /* @__PURE__ */ fromAjv<types.ExtapiTool>(raw.validateExtapiTool as AjvValidateLike, 'ExtapiTool', raw.checkExtapiTool as AjvValidateLike);
+export const validateExtapiTool: Validator<types.ExtapiTool> = /* @__PURE__ */ fromAjv<types.ExtapiTool>(raw.validateExtapiTool as AjvValidateLike, 'ExtapiTool');
 /** Validates a value of the schema `FailureReason`; `errors` holds the issues of the last call. */
-export const validateFailureReason: Validator<types.FailureReason> = /* @__PURE__ */ fromAjv<types.FailureReason>(raw.validateFailureReason as AjvValidateLike, 'FailureReason', raw.checkFailureReason as AjvValidateLike);
+export const validateFailureReason: Validator<types.FailureReason> = /* @__PURE__ */ fromAjv<types.FailureReason>(raw.validateFailureReason as AjvValidateLike, 'FailureReason');
 /** Validates a value of the schema `FixedPrompt`; `errors` holds the issues of the last call. */
-export const validateFixedPrompt: Validator<types.FixedPrompt> = /* @__PURE__ */ fromAjv<types.FixedPrompt>(raw.validateFixedPrompt as AjvValidateLike, 'FixedPrompt', raw.checkFixedPrompt as AjvValidateLike);
+export const validateFixedPrompt: Validator<types.FixedPrompt> = /* @__PURE__ */ fromAjv<types.FixedPrompt>(raw.validateFixedPrompt as AjvValidateLike, 'FixedPrompt');
 /** Validates a value of the schema `GenerationId`; `errors` holds the issues of the last call. */
-export const validateGenerationId: Validator<types.GenerationId> = /* @__PURE__ */ fromAjv<types.GenerationId>(raw.validateGenerationId as AjvValidateLike, 'GenerationId', raw.checkGenerationId as AjvValidateLike);
+export const validateGenerationId: Validator<types.GenerationId> = /* @__PURE__ */ fromAjv<types.GenerationId>(raw.validateGenerationId as AjvValidateLike, 'GenerationId');
 /** Validates the request part `GetConversationalAgentParams`; `errors` holds the issues of the last call. */
-export const validateGetConversationalAgentParams: Validator<unknown> = /* @__PURE__ */ fromAjv<unknown>(raw.validateGetConversationalAgentParams as AjvValidateLike, 'GetConversationalAgentParams', raw.checkGetConversationalAgentParams as AjvValidateLike);
+export const validateGetConversationalAgentParams: Validator<unknown> = /* @__PURE__ */ fromAjv<unknown>(raw.validateGetConversationalAgentParams as AjvValidateLike, 'GetConversationalAgentParams');
 /** Validates the request part `GetConversationalAgentQuery`; `errors` holds the issues of the last call. */
-export const validateGetConversationalAgentQuery: Validator<unknown> = /* @__PURE__ */ fromAjv<unknown>(raw.validateGetConversationalAgentQuery as AjvValidateLike, 'GetConversationalAgentQuery', raw.checkGetConversationalAgentQuery as AjvValidateLike);
+export const validateGetConversationalAgentQuery: Validator<unknown> = /* @__PURE__ */ fromAjv<unknown>(raw.validateGetConversationalAgentQuery as AjvValidateLike, 'GetConversationalAgentQuery');
 /** Validates the request part `GetConversationParams`; `errors` holds the issues of the last call. */
-export const validateGetConversationParams: Validator<unknown> = /* @__PURE__ */ fromAjv<unknown>(raw.validateGetConversationParams as AjvValidateLike, 'GetConversationParams', raw.checkGetConversationParams as AjvValidateLike);
+export const validateGetConversationParams: Validator<unknown> = /* @__PURE__ */ fromAjv<unknown>(raw.validateGetConversationParams as AjvValidateLike, 'GetConversationParams');
 /** Validates the request part `GetConversationQuery`; `errors` holds the issues of the last call. */
-export const validateGetConversationQuery: Validator<unknown> = /* @__PURE__ */ fromAjv<unknown>(raw.validateGetConversationQuery as AjvValidateLike, 'GetConversationQuery', raw.checkGetConversationQuery as AjvValidateLike);
+export const validateGetConversationQuery: Validator<unknown> = /* @__PURE__ */ fromAjv<unknown>(raw.validateGetConversationQuery as AjvValidateLike, 'GetConversationQuery');
 /** Validates the request part `GetCustomerParams`; `errors` holds the issues of the last call. */
-export const validateGetCustomerParams: Validator<unknown> = /* @__PURE__ */ fromAjv<unknown>(raw.validateGetCustomerParams as AjvValidateLike, 'GetCustomerParams', raw.checkGetCustomerParams as AjvValidateLike);
+export const validateGetCustomerParams: Validator<unknown> = /* @__PURE__ */ fromAjv<unknown>(raw.validateGetCustomerParams as AjvValidateLike, 'GetCustomerParams');
 /** Validates the request part `GetCustomerQuery`; `errors` holds the issues of the last call. */
-export const validateGetCustomerQuery: Validator<unknown> = /* @__PURE__ */ fromAjv<unknown>(raw.validateGetCustomerQuery as AjvValidateLike, 'GetCustomerQuery', raw.checkGetCustomerQuery as AjvValidateLike);
+export const validateGetCustomerQuery: Validator<unknown> = /* @__PURE__ */ fromAjv<unknown>(raw.validateGetCustomerQuery as AjvValidateLike, 'GetCustomerQuery');
 /** Validates the request part `GetProceduralAgentParams`; `errors` holds the issues of the last call. */
-export const validateGetProceduralAgentParams: Validator<unknown> = /* @__PURE__ */ fromAjv<unknown>(raw.validateGetProceduralAgentParams as AjvValidateLike, 'GetProceduralAgentParams', raw.checkGetProceduralAgentParams as AjvValidateLike);
+export const validateGetProceduralAgentParams: Validator<unknown> = /* @__PURE__ */ fromAjv<unknown>(raw.validateGetProceduralAgentParams as AjvValidateLike, 'GetProceduralAgentParams');
 /** Validates the request part `GetProceduralAgentQuery`; `errors` holds the issues of the last call. */
-export const validateGetProceduralAgentQuery: Validator<unknown> = /* @__PURE__ */ fromAjv<unknown>(raw.validateGetProceduralAgentQuery as AjvValidateLike, 'GetProceduralAgentQuery', raw.checkGetProceduralAgentQuery as AjvValidateLike);
+export const validateGetProceduralAgentQuery: Validator<unknown> = /* @__PURE__ */ fromAjv<unknown>(raw.validateGetProceduralAgentQuery as AjvValidateLike, 'GetProceduralAgentQuery');
 /** Validates the request part `GetProcedureParams`; `errors` holds the issues of the last call. */
-export const validateGetProcedureParams: Validator<unknown> = /* @__PURE__ */ fromAjv<unknown>(raw.validateGetProcedureParams as AjvValidateLike, 'GetProcedureParams', raw.checkGetProcedureParams as AjvValidateLike);
+export const validateGetProcedureParams: Validator<unknown> = /* @__PURE__ */ fromAjv<unknown>(raw.validateGetProcedureParams as AjvValidateLike, 'GetProcedureParams');
 /** Validates the request part `GetProcedureQuery`; `errors` holds the issues of the last call. */
-export const validateGetProcedureQuery: Validator<unknown> = /* @__PURE__ */ fromAjv<unknown>(raw.validateGetProcedureQuery as AjvValidateLike, 'GetProcedureQuery', raw.checkGetProcedureQuery as AjvValidateLike);
+export const validateGetProcedureQuery: Validator<unknown> = /* @__PURE__ */ fromAjv<unknown>(raw.validateGetProcedureQuery as AjvValidateLike, 'GetProcedureQuery');
 /** Validates a value of the schema `InjectContextRequest`; `errors` holds the issues of the last call. */
-export const validateInjectContextRequest: Validator<types.InjectContextRequest> = /* @__PURE__ */ fromAjv<types.InjectContextRequest>(raw.validateInjectContextRequest as AjvValidateLike, 'InjectContextRequest', raw.checkInjectContextRequest as AjvValidateLike);
+export const validateInjectContextRequest: Validator<types.InjectContextRequest> = /* @__PURE__ */ fromAjv<types.InjectContextRequest>(raw.validateInjectContextRequest as AjvValidateLike, 'InjectContextRequest');
 /** Validates a value of the schema `InjectContextResponse`; `errors` holds the issues of the last call. */
-export const validateInjectContextResponse: Validator<types.InjectContextResponse> = /* @__PURE__ */ fromAjv<types.InjectContextResponse>(raw.validateInjectContextResponse as AjvValidateLike, 'InjectContextResponse', raw.checkInjectContextResponse as AjvValidateLike);
+export const validateInjectContextResponse: Validator<types.InjectContextResponse> = /* @__PURE__ */ fromAjv<types.InjectContextResponse>(raw.validateInjectContextResponse as AjvValidateLike, 'InjectContextResponse');
 /** Validates the request part `InjectConversationContextParams`; `errors` holds the issues of the last call. */
-export const validateInjectConversationContextParams: Validator<unknown> = /* @__PURE__ */ fromAjv<unknown>(raw.validateInjectConversationContextParams as AjvValidateLike, 'InjectConversationContextParams', raw.checkInjectConversationContextParams as AjvValidateLike);
+export const validateInjectConversationContextParams: Validator<unknown> = /* @__PURE__ */ fromAjv<unknown>(raw.validateInjectConversationContextParams as AjvValidateLike, 'InjectConversationContextParams');
 /** Validates the request part `InjectConversationContextQuery`; `errors` holds the issues of the last call. */
-export const validateInjectConversationContextQuery: Validator<unknown> = /* @__PURE__ */ fromAjv<unknown>(raw.validateInjectConversationContextQuery as AjvValidateLike, 'InjectConversationContextQuery', raw.checkInjectConversationContextQuery as AjvValidateLike);
+export const validateInjectConversationContextQuery: Validator<unknown> = /* @__PURE__ */ fromAjv<unknown>(raw.validateInjectConversationContextQuery as AjvValidateLike, 'InjectConversationContextQuery');
 /** Validates a value of the schema `Language`; `errors` holds the issues of the last call. */
-export const validateLanguage: Validator<types.Language> = /* @__PURE__ */ fromAjv<types.Language>(raw.validateLanguage as AjvValidateLike, 'Language', raw.checkLanguage as AjvValidateLike);
+export const validateLanguage: Validator<types.Language> = /* @__PURE__ */ fromAjv<types.Language>(raw.validateLanguage as AjvValidateLike, 'Language');
 /** Validates a value of the schema `LanguageConfig`; `errors` holds the issues of the last call. */
-export const validateLanguageConfig: Validator<types.LanguageConfig> = /* @__PURE__ */ fromAjv<types.LanguageConfig>(raw.validateLanguageConfig as AjvValidateLike, 'LanguageConfig', raw.checkLanguageConfig as AjvValidateLike);
+export const validateLanguageConfig: Validator<types.LanguageConfig> = /* @__PURE__ */ fromAjv<types.LanguageConfig>(raw.validateLanguageConfig as AjvValidateLike, 'LanguageConfig');
 /** Validates a value of the schema `LanguageConfigOverride`; `errors` holds the issues of the last call. */
-export const validateLanguageConfigOverride: Validator<types.LanguageConfigOverride> = /* @__PURE__ */ fromAjv<types.LanguageConfigOverride>(raw.validateLanguageConfigOverride as AjvValidateLike, 'LanguageConfigOverride', raw.checkLanguageConfigOverride as AjvValidateLike);
+export const validateLanguageConfigOverride: Validator<types.LanguageConfigOverride> = /* @__PURE__ */ fromAjv<types.LanguageConfigOverride>(raw.validateLanguageConfigOverride as AjvValidateLike, 'LanguageConfigOverride');
 /** Validates the request part `ListConversationalAgentVersionsParams`; `errors` holds the issues of the last call. */
-export const validateListConversationalAgentVersionsParams: Validator<unknown> = /* @__PURE__ */ fromAjv<unknown>(raw.validateListConversationalAgentVersionsParams as AjvValidateLike, 'ListConversationalAgentVersionsParams', raw.checkListConversationalAgentVersionsParams as AjvValidateLike);
+export const validateListConversationalAgentVersionsParams: Validator<unknown> = /* @__PURE__ */ fromAjv<unknown>(raw.validateListConversationalAgentVersionsParams as AjvValidateLike, 'ListConversationalAgentVersionsParams');
 /** Validates the request part `ListConversationalAgentVersionsQuery`; `errors` holds the issues of the last call. */
-export const validateListConversationalAgentVersionsQuery: Validator<unknown> = /* @__PURE__ */ fromAjv<unknown>(raw.validateListConversationalAgentVersionsQuery as AjvValidateLike, 'ListConversationalAgentVersionsQuery', raw.checkListConversationalAgentVersionsQuery as AjvValidateLike);
+export const validateListConversationalAgentVersionsQuery: Validator<unknown> = /* @__PURE__ */ fromAjv<unknown>(raw.validateListConversationalAgentVersionsQuery as AjvValidateLike, 'ListConversationalAgentVersionsQuery');
 /** Validates the request part `ListConversationsQuery`; `errors` holds the issues of the last call. */
-export const validateListConversationsQuery: Validator<unknown> = /* @__PURE__ */ fromAjv<unknown>(raw.validateListConversationsQuery as AjvValidateLike, 'ListConversationsQuery', raw.checkListConversationsQuery as AjvValidateLike);
+export const validateListConversationsQuery: Validator<unknown> = /* @__PURE__ */ fromAjv<unknown>(raw.validateListConversationsQuery as AjvValidateLike, 'ListConversationsQuery');
 /** Validates the request part `ListProceduralAgentsQuery`; `errors` holds the issues of the last call. */
-export const validateListProceduralAgentsQuery: Validator<unknown> = /* @__PURE__ */ fromAjv<unknown>(raw.validateListProceduralAgentsQuery as AjvValidateLike, 'ListProceduralAgentsQuery', raw.checkListProceduralAgentsQuery as AjvValidateLike);
+export const validateListProceduralAgentsQuery: Validator<unknown> = /* @__PURE__ */ fromAjv<unknown>(raw.validateListProceduralAgentsQuery as AjvValidateLike, 'ListProceduralAgentsQuery');
 /** Validates the request part `ListProceduralAgentVersionsParams`; `errors` holds the issues of the last call. */
-export const validateListProceduralAgentVersionsParams: Validator<unknown> = /* @__PURE__ */ fromAjv<unknown>(raw.validateListProceduralAgentVersionsParams as AjvValidateLike, 'ListProceduralAgentVersionsParams', raw.checkListProceduralAgentVersionsParams as AjvValidateLike);
+export const validateListProceduralAgentVersionsParams: Validator<unknown> = /* @__PURE__ */ fromAjv<unknown>(raw.validateListProceduralAgentVersionsParams as AjvValidateLike, 'ListProceduralAgentVersionsParams');
 /** Validates the request part `ListProceduralAgentVersionsQuery`; `errors` holds the issues of the last call. */
-export const validateListProceduralAgentVersionsQuery: Validator<unknown> = /* @__PURE__ */ fromAjv<unknown>(raw.validateListProceduralAgentVersionsQuery as AjvValidateLike, 'ListProceduralAgentVersionsQuery', raw.checkListProceduralAgentVersionsQuery as AjvValidateLike);
+export const validateListProceduralAgentVersionsQuery: Validator<unknown> = /* @__PURE__ */ fromAjv<unknown>(raw.validateListProceduralAgentVersionsQuery as AjvValidateLike, 'ListProceduralAgentVersionsQuery');
 /** Validates the request part `ListProceduresQuery`; `errors` holds the issues of the last call. */
-export const validateListProceduresQuery: Validator<unknown> = /* @__PURE__ */ fromAjv<unknown>(raw.validateListProceduresQuery as AjvValidateLike, 'ListProceduresQuery', raw.checkListProceduresQuery as AjvValidateLike);
+export const validateListProceduresQuery: Validator<unknown> = /* @__PURE__ */ fromAjv<unknown>(raw.validateListProceduresQuery as AjvValidateLike, 'ListProceduresQuery');
 /** Validates a value of the schema `Model`; `errors` holds the issues of the last call. */
-export const validateModel: Validator<types.Model> = /* @__PURE__ */ fromAjv<types.Model>(raw.validateModel as AjvValidateLike, 'Model', raw.checkModel as AjvValidateLike);
+export const validateModel: Validator<types.Model> = /* @__PURE__ */ fromAjv<types.Model>(raw.validateModel as AjvValidateLike, 'Model');
 /** Validates a value of the schema `Name`; `errors` holds the issues of the last call. */
-export const validateName: Validator<types.Name> = /* @__PURE__ */ fromAjv<types.Name>(raw.validateName as AjvValidateLike, 'Name', raw.checkName as AjvValidateLike);
+export const validateName: Validator<types.Name> = /* @__PURE__ */ fromAjv<types.Name>(raw.validateName as AjvValidateLike, 'Name');
 /** Validates the request part `OpenConversationSessionParams`; `errors` holds the issues of the last call. */
-export const validateOpenConversationSessionParams: Validator<unknown> = /* @__PURE__ */ fromAjv<unknown>(raw.validateOpenConversationSessionParams as AjvValidateLike, 'OpenConversationSessionParams', raw.checkOpenConversationSessionParams as AjvValidateLike);
+export const validateOpenConversationSessionParams: Validator<unknown> = /* @__PURE__ */ fromAjv<unknown>(raw.validateOpenConversationSessionParams as AjvValidateLike, 'OpenConversationSessionParams');
 /** Validates the request part `OpenConversationSessionQuery`; `errors` holds the issues of the last call. */
-export const validateOpenConversationSessionQuery: Validator<unknown> = /* @__PURE__ */ fromAjv<unknown>(raw.validateOpenConversationSessionQuery as AjvValidateLike, 'OpenConversationSessionQuery', raw.checkOpenConversationSessionQuery as AjvValidateLike);
+export const validateOpenConversationSessionQuery: Validator<unknown> = /* @__PURE__ */ fromAjv<unknown>(raw.validateOpenConversationSessionQuery as AjvValidateLike, 'OpenConversationSessionQuery');
 /** Validates a value of the schema `Persona`; `errors` holds the issues of the last call. */
-export const validatePersona: Validator<types.Persona> = /* @__PURE__ */ fromAjv<types.Persona>(raw.validatePersona as AjvValidateLike, 'Persona', raw.checkPersona as AjvValidateLike);
+export const validatePersona: Validator<types.Persona> = /* @__PURE__ */ fromAjv<types.Persona>(raw.validatePersona as AjvValidateLike, 'Persona');
 /** Validates a value of the schema `PersonaVoice`; `errors` holds the issues of the last call. */
-export const validatePersonaVoice: Validator<types.PersonaVoice> = /* @__PURE__ */ fromAjv<types.PersonaVoice>(raw.validatePersonaVoice as AjvValidateLike, 'PersonaVoice', raw.checkPersonaVoice as AjvValidateLike);
+export const validatePersonaVoice: Validator<types.PersonaVoice> = /* @__PURE__ */ fromAjv<types.PersonaVoice>(raw.validatePersonaVoice as AjvValidateLike, 'PersonaVoice');
 /** Validates a value of the schema `PhoneChannel`; `errors` holds the issues of the last call. */
-export const validatePhoneChannel: Validator<types.PhoneChannel> = /* @__PURE__ */ fromAjv<types.PhoneChannel>(raw.validatePhoneChannel as AjvValidateLike, 'PhoneChannel', raw.checkPhoneChannel as AjvValidateLike);
+export const validatePhoneChannel: Validator<types.PhoneChannel> = /* @__PURE__ */ fromAjv<types.PhoneChannel>(raw.validatePhoneChannel as AjvValidateLike, 'PhoneChannel');
 /** Validates a value of the schema `PhoneChannelRequest`; `errors` holds the issues of the last call. */
-export const validatePhoneChannelRequest: Validator<types.PhoneChannelRequest> = /* @__PURE__ */ fromAjv<types.PhoneChannelRequest>(raw.validatePhoneChannelRequest as AjvValidateLike, 'PhoneChannelRequest', raw.checkPhoneChannelRequest as AjvValidateLike);
+export const validatePhoneChannelRequest: Validator<types.PhoneChannelRequest> = /* @__PURE__ */ fromAjv<types.PhoneChannelRequest>(raw.validatePhoneChannelRequest as AjvValidateLike, 'PhoneChannelRequest');
 /** Validates a value of the schema `PhoneNumber`; `errors` holds the issues of the last call. */
-export const validatePhoneNumber: Validator<types.PhoneNumber> = /* @__PURE__ */ fromAjv<types.PhoneNumber>(raw.validatePhoneNumber as AjvValidateLike, 'PhoneNumber', raw.checkPhoneNumber as AjvValidateLike);
+export const validatePhoneNumber: Validator<types.PhoneNumber> = /* @__PURE__ */ fromAjv<types.PhoneNumber>(raw.validatePhoneNumber as AjvValidateLike, 'PhoneNumber');
 /** Validates a value of the schema `Priority`; `errors` holds the issues of the last call. */
-export const validatePriority: Validator<types.Priority> = /* @__PURE__ */ fromAjv<types.Priority>(raw.validatePriority as AjvValidateLike, 'Priority', raw.checkPriority as AjvValidateLike);
+export const validatePriority: Validator<types.Priority> = /* @__PURE__ */ fromAjv<types.Priority>(raw.validatePriority as AjvValidateLike, 'Priority');
 /** Validates a value of the schema `ProceduralAgent`; `errors` holds the issues of the last call. */
 export const validateProceduralAgent: Validator<types.ProceduralAgent> = /* @__PURE__ */ fromAjv<types.ProceduralAgent>(raw.validateProceduralAgent as AjvValidateLike, 'ProceduralAgent', raw.checkProceduralAgent as AjvValidateLike);
 /** Validates a value of the schema `ProceduralAgentConfig`; `errors` holds the issues of the last call. */
 export const validateProceduralAgentConfig: Validator<types.ProceduralAgentConfig> = /* @__PURE__ */ fromAjv<types.ProceduralAgentConfig>(raw.validateProceduralAgentConfig as AjvValidateLike, 'ProceduralAgentConfig', raw.checkProceduralAgentConfig as AjvValidateLike);
 /** Validates a value of the schema `ProceduralAgentId`; `errors` holds the issues of the last call. */
-export const validateProceduralAgentId: Validator<types.ProceduralAgentId> = /* @__PURE__ */ fromAjv<types.ProceduralAgentId>(raw.validateProceduralAgentId as AjvValidateLike, 'ProceduralAgentId', raw.checkProceduralAgentId as AjvValidateLike);
+export const validateProceduralAgentId: Validator<types.ProceduralAgentId> = /* @__PURE__ */ fromAjv<types.ProceduralAgentId>(raw.validateProceduralAgentId as AjvValidateLike, 'ProceduralAgentId');
 /** Validates a value of the schema `ProceduralAgentList`; `errors` holds the issues of the last call. */
-export const validateProceduralAgentList: Validator<types.ProceduralAgentList> = /* @__PURE__ */ fromAjv<types.ProceduralAgentList>(raw.validateProceduralAgentList as AjvValidateLike, 'ProceduralAgentList', raw.checkProceduralAgentList as AjvValidateLike);
+export const validateProceduralAgentList: Validator<types.ProceduralAgentList> = /* @__PURE__ */ fromAjv<types.ProceduralAgentList>(raw.validateProceduralAgentList as AjvValidateLike, 'ProceduralAgentList');
 /** Validates a value of the schema `ProceduralAgentListItem`; `errors` holds the issues of the last call. */
-export const validateProceduralAgentListItem: Validator<types.ProceduralAgentListItem> = /* @__PURE__ */ fromAjv<types.ProceduralAgentListItem>(raw.validateProceduralAgentListItem as AjvValidateLike, 'ProceduralAgentListItem', raw.checkProceduralAgentListItem as AjvValidateLike);
+export const validateProceduralAgentListItem: Validator<types.ProceduralAgentListItem> = /* @__PURE__ */ fromAjv<types.ProceduralAgentListItem>(raw.validateProceduralAgentListItem as AjvValidateLike, 'ProceduralAgentListItem');
 /** Validates a value of the schema `ProceduralAgentRef`; `errors` holds the issues of the last call. */
-export const validateProceduralAgentRef: Validator<types.ProceduralAgentRef> = /* @__PURE__ */ fromAjv<types.ProceduralAgentRef>(raw.validateProceduralAgentRef as AjvValidateLike, 'ProceduralAgentRef', raw.checkProceduralAgentRef as AjvValidateLike);
+export const validateProceduralAgentRef: Validator<types.ProceduralAgentRef> = /* @__PURE__ */ fromAjv<types.ProceduralAgentRef>(raw.validateProceduralAgentRef as AjvValidateLike, 'ProceduralAgentRef');
 /** Validates a value of the schema `ProceduralAgentVersionId`; `errors` holds the issues of the last call. */
-export const validateProceduralAgentVersionId: Validator<types.ProceduralAgentVersionId> = /* @__PURE__ */ fromAjv<types.ProceduralAgentVersionId>(raw.validateProceduralAgentVersionId as AjvValidateLike, 'ProceduralAgentVersionId', raw.checkProceduralAgentVersionId as AjvValidateLike);
+export const validateProceduralAgentVersionId: Validator<types.ProceduralAgentVersionId> = /* @__PURE__ */ fromAjv<types.ProceduralAgentVersionId>(raw.validateProceduralAgentVersionId as AjvValidateLike, 'ProceduralAgentVersionId');
 /** Validates a value of the schema `ProceduralOutputConfig`; `errors` holds the issues of the last call. */
-export const validateProceduralOutputConfig: Validator<types.ProceduralOutputConfig> = /* @__PURE__ */ fromAjv<types.ProceduralOutputConfig>(raw.validateProceduralOutputConfig as AjvValidateLike, 'ProceduralOutputConfig', raw.checkProceduralOutputConfig as AjvValidateLike);
+export const validateProceduralOutputConfig: Validator<types.ProceduralOutputConfig> = /* @__PURE__ */ fromAjv<types.ProceduralOutputConfig>(raw.validateProceduralOutputConfig as AjvValidateLike, 'ProceduralOutputConfig');
 /** Validates a value of the schema `ProceduralRuntimeConfig`; `errors` holds the issues of the last call. */
-export const validateProceduralRuntimeConfig: Validator<types.ProceduralRuntimeConfig> = /* @__PURE__ */ fromAjv<types.ProceduralRuntimeConfig>(raw.validateProceduralRuntimeConfig as AjvValidateLike, 'ProceduralRuntimeConfig', raw.checkProceduralRuntimeConfig as AjvValidateLike);
+export const validateProceduralRuntimeConfig: Validator<types.ProceduralRuntimeConfig> = /* @__PURE__ */ fromAjv<types.ProceduralRuntimeConfig>(raw.validateProceduralRuntimeConfig as AjvValidateLike, 'ProceduralRuntimeConfig');
 /** Validates a value of the schema `ProceduralTool`; `errors` holds the issues of the last call. */
-export const validateProceduralTool: Validator<types.ProceduralTool> = /* @__PURE__ */ fromAjv<types.ProceduralTool>(raw.validateProceduralTool as AjvValidateLike, 'ProceduralTool', raw.checkProceduralTool as AjvValidateLike);
+export const validateProceduralTool: Validator<types.ProceduralTool> = /* @__PURE__ */ fromAjv<types.ProceduralTool>(raw.validateProceduralTool as AjvValidateLike, 'ProceduralTool');
 /** Validates a value of the schema `ProceduralToolConfig`; `errors` holds the issues of the last call. */
 export const validateProceduralToolConfig: Validator<types.ProceduralToolConfig> = /* @__PURE__ */ fromAjv<types.ProceduralToolConfig>(raw.validateProceduralToolConfig as AjvValidateLike, 'ProceduralToolConfig', raw.checkProceduralToolConfig as AjvValidateLike);
 /** Validates a value of the schema `Procedure`; `errors` holds the issues of the last call. */
-export const validateProcedure: Validator<types.Procedure> = /* @__PURE__ */ fromAjv<types.Procedure>(raw.validateProcedure as AjvValidateLike, 'Procedure', raw.checkProcedure as AjvValidateLike);
+export const validateProcedure: Validator<types.Procedure> = /* @__PURE__ */ fromAjv<types.Procedure>(raw.validateProcedure as AjvValidateLike, 'Procedure');
 /** Validates a value of the schema `ProcedureId`; `errors` holds the issues of the last call. */
-export const validateProcedureId: Validator<types.ProcedureId> = /* @__PURE__ */ fromAjv<types.ProcedureId>(raw.validateProcedureId as AjvValidateLike, 'ProcedureId', raw.checkProcedureId as AjvValidateLike);
+export const validateProcedureId: Validator<types.ProcedureId> = /* @__PURE__ */ fromAjv<types.ProcedureId>(raw.validateProcedureId as AjvValidateLike, 'ProcedureId');
 /** Validates a value of the schema `ProcedureList`; `errors` holds the issues of the last call. */
-export const validateProcedureList: Validator<types.ProcedureList> = /* @__PURE__ */ fromAjv<types.ProcedureList>(raw.validateProcedureList as AjvValidateLike, 'ProcedureList', raw.checkProcedureList as AjvValidateLike);
+export const validateProcedureList: Validator<types.ProcedureList> = /* @__PURE__ */ fromAjv<types.ProcedureList>(raw.validateProcedureList as AjvValidateLike, 'ProcedureList');
 /** Validates a value of the schema `ProcedureListItem`; `errors` holds the issues of the last call. */
-export const validateProcedureListItem: Validator<types.ProcedureListItem> = /* @__PURE__ */ fromAjv<types.ProcedureListItem>(raw.validateProcedureListItem as AjvValidateLike, 'ProcedureListItem', raw.checkProcedureListItem as AjvValidateLike);
+export const validateProcedureListItem: Validator<types.ProcedureListItem> = /* @__PURE__ */ fromAjv<types.ProcedureListItem>(raw.validateProcedureListItem as AjvValidateLike, 'ProcedureListItem');
 /** Validates a value of the schema `ProcedureStatus`; `errors` holds the issues of the last call. */
-export const validateProcedureStatus: Validator<types.ProcedureStatus> = /* @__PURE__ */ fromAjv<types.ProcedureStatus>(raw.validateProcedureStatus as AjvValidateLike, 'ProcedureStatus', raw.checkProcedureStatus as AjvValidateLike);
+export const validateProcedureStatus: Validator<types.ProcedureStatus> = /* @__PURE__ */ fromAjv<types.ProcedureStatus>(raw.validateProcedureStatus as AjvValidateLike, 'ProcedureStatus');
 /** Validates a value of the schema `Prompt`; `errors` holds the issues of the last call. */
 export const validatePrompt: Validator<types.Prompt> = /* @__PURE__ */ fromAjv<types.Prompt>(raw.validatePrompt as AjvValidateLike, 'Prompt', raw.checkPrompt as AjvValidateLike);
 /** Validates a value of the schema `PromptVariable`; `errors` holds the issues of the last call. */
-export const validatePromptVariable: Validator<types.PromptVariable> = /* @__PURE__ */ fromAjv<types.PromptVariable>(raw.validatePromptVariable as AjvValidateLike, 'PromptVariable', raw.checkPromptVariable as AjvValidateLike);
+export const validatePromptVariable: Validator<types.PromptVariable> = /* @__PURE__ */ fromAjv<types.PromptVariable>(raw.validatePromptVariable as AjvValidateLike, 'PromptVariable');
 /** Validates the request part `RefreshConversationTokenParams`; `errors` holds the issues of the last call. */
-export const validateRefreshConversationTokenParams: Validator<unknown> = /* @__PURE__ */ fromAjv<unknown>(raw.validateRefreshConversationTokenParams as AjvValidateLike, 'RefreshConversationTokenParams', raw.checkRefreshConversationTokenParams as AjvValidateLike);
+export const validateRefreshConversationTokenParams: Validator<unknown> = /* @__PURE__ */ fromAjv<unknown>(raw.validateRefreshConversationTokenParams as AjvValidateLike, 'RefreshConversationTokenParams');
 /** Validates the request part `RefreshConversationTokenQuery`; `errors` holds the issues of the last call. */
-export const validateRefreshConversationTokenQuery: Validator<unknown> = /* @__PURE__ */ fromAjv<unknown>(raw.validateRefreshConversationTokenQuery as AjvValidateLike, 'RefreshConversationTokenQuery', raw.checkRefreshConversationTokenQuery as AjvValidateLike);
+export const validateRefreshConversationTokenQuery: Validator<unknown> = /* @__PURE__ */ fromAjv<unknown>(raw.validateRefreshConversationTokenQuery as AjvValidateLike, 'RefreshConversationTokenQuery');
 /** Validates the request part `ReleaseConversationalAgentParams`; `errors` holds the issues of the last call. */
-export const validateReleaseConversationalAgentParams: Validator<unknown> = /* @__PURE__ */ fromAjv<unknown>(raw.validateReleaseConversationalAgentParams as AjvValidateLike, 'ReleaseConversationalAgentParams', raw.checkReleaseConversationalAgentParams as AjvValidateLike);
+export const validateReleaseConversationalAgentParams: Validator<unknown> = /* @__PURE__ */ fromAjv<unknown>(raw.validateReleaseConversationalAgentParams as AjvValidateLike, 'ReleaseConversationalAgentParams');
 /** Validates the request part `ReleaseConversationalAgentQuery`; `errors` holds the issues of the last call. */
-export const validateReleaseConversationalAgentQuery: Validator<unknown> = /* @__PURE__ */ fromAjv<unknown>(raw.validateReleaseConversationalAgentQuery as AjvValidateLike, 'ReleaseConversationalAgentQuery', raw.checkReleaseConversationalAgentQuery as AjvValidateLike);
+export const validateReleaseConversationalAgentQuery: Validator<unknown> = /* @__PURE__ */ fromAjv<unknown>(raw.validateReleaseConversationalAgentQuery as AjvValidateLike, 'ReleaseConversationalAgentQuery');
 /** Validates the request part `ReleaseProceduralAgentParams`; `errors` holds the issues of the last call. */
-export const validateReleaseProceduralAgentParams: Validator<unknown> = /* @__PURE__ */ fromAjv<unknown>(raw.validateReleaseProceduralAgentParams as AjvValidateLike, 'ReleaseProceduralAgentParams', raw.checkReleaseProceduralAgentParams as AjvValidateLike);
+export const validateReleaseProceduralAgentParams: Validator<unknown> = /* @__PURE__ */ fromAjv<unknown>(raw.validateReleaseProceduralAgentParams as AjvValidateLike, 'ReleaseProceduralAgentParams');
 /** Validates the request part `ReleaseProceduralAgentQuery`; `errors` holds the issues of the last call. */
-export const validateReleaseProceduralAgentQuery: Validator<unknown> = /* @__PURE__ */ fromAjv<unknown>(raw.validateReleaseProceduralAgentQuery as AjvValidateLike, 'ReleaseProceduralAgentQuery', raw.checkReleaseProceduralAgentQuery as AjvValidateLike);
+export const validateReleaseProceduralAgentQuery: Validator<unknown> = /* @__PURE__ */ fromAjv<unknown>(raw.validateReleaseProceduralAgentQuery as AjvValidateLike, 'ReleaseProceduralAgentQuery');
 /** Validates a value of the schema `RoutedPrompt`; `errors` holds the issues of the last call. */
-export const validateRoutedPrompt: Validator<types.RoutedPrompt> = /* @__PURE__ */ fromAjv<types.RoutedPrompt>(raw.validateRoutedPrompt as AjvValidateLike, 'RoutedPrompt', raw.checkRoutedPrompt as AjvValidateLike);
+export const validateRoutedPrompt: Validator<types.RoutedPrompt> = /* @__PURE__ */ fromAjv<types.RoutedPrompt>(raw.validateRoutedPrompt as AjvValidateLike, 'RoutedPrompt');
 /** Validates a value of the schema `RoutedPromptRoute`; `errors` holds the issues of the last call. */
-export const validateRoutedPromptRoute: Validator<types.RoutedPromptRoute> = /* @__PURE__ */ fromAjv<types.RoutedPromptRoute>(raw.validateRoutedPromptRoute as AjvValidateLike, 'RoutedPromptRoute', raw.checkRoutedPromptRoute as AjvValidateLike);
+export const validateRoutedPromptRoute: Validator<types.RoutedPromptRoute> = /* @__PURE__ */ fromAjv<types.RoutedPromptRoute>(raw.validateRoutedPromptRoute as AjvValidateLike, 'RoutedPromptRoute');
 /** Validates a value of the schema `RuntimeConfig`; `errors` holds the issues of the last call. */
 export const validateRuntimeConfig: Validator<types.RuntimeConfig> = /* @__PURE__ */ fromAjv<types.RuntimeConfig>(raw.validateRuntimeConfig as AjvValidateLike, 'RuntimeConfig', raw.checkRuntimeConfig as AjvValidateLike);
 /** Validates a value of the schema `RuntimeConfigOverride`; `errors` holds the issues of the last call. */
 export const validateRuntimeConfigOverride: Validator<types.RuntimeConfigOverride> = /* @__PURE__ */ fromAjv<types.RuntimeConfigOverride>(raw.validateRuntimeConfigOverride as AjvValidateLike, 'RuntimeConfigOverride', raw.checkRuntimeConfigOverride as AjvValidateLike);
 /** Validates a value of the schema `Sentiment`; `errors` holds the issues of the last call. */
-export const validateSentiment: Validator<types.Sentiment> = /* @__PURE__ */ fromAjv<types.Sentiment>(raw.validateSentiment as AjvValidateLike, 'Sentiment', raw.checkSentiment as AjvValidateLike);
+export const validateSentiment: Validator<types.Sentiment> = /* @__PURE__ */ fromAjv<types.Sentiment>(raw.validateSentiment as AjvValidateLike, 'Sentiment');
 /** Validates a value of the schema `ServerError`; `errors` holds the issues of the last call. */
-export const validateServerError: Validator<types.ServerError> = /* @__PURE__ */ fromAjv<types.ServerError>(raw.validateServerError as AjvValidateLike, 'ServerError', raw.checkServerError as AjvValidateLike);
+export const validateServerError: Validator<types.ServerError> = /* @__PURE__ */ fromAjv<types.ServerError>(raw.validateServerError as AjvValidateLike, 'ServerError');
 /** Validates a message `ServerErrorEvent`; `errors` holds the issues of the last call. */
-export const validateServerErrorEvent: Validator<types.ServerErrorEvent> = /* @__PURE__ */ fromAjv<types.ServerErrorEvent>(raw.validateServerErrorEvent as AjvValidateLike, 'ServerErrorEvent', raw.checkServerErrorEvent as AjvValidateLike);
+export const validateServerErrorEvent: Validator<types.ServerErrorEvent> = /* @__PURE__ */ fromAjv<types.ServerErrorEvent>(raw.validateServerErrorEvent as AjvValidateLike, 'ServerErrorEvent');
 /** Validates a value of the schema `ServerEvent`; `errors` holds the issues of the last call. */
-export const validateServerEvent: Validator<types.ServerEvent> = /* @__PURE__ */ fromAjv<types.ServerEvent>(raw.validateServerEvent as AjvValidateLike, 'ServerEvent', raw.checkServerEvent as AjvValidateLike);
+export const validateServerEvent: Validator<types.ServerEvent> = /* @__PURE__ */ fromAjv<types.ServerEvent>(raw.validateServerEvent as AjvValidateLike, 'ServerEvent');
 /** Validates a value of the schema `ServerEventPayload`; `errors` holds the issues of the last call. */
-export const validateServerEventPayload: Validator<types.ServerEventPayload> = /* @__PURE__ */ fromAjv<types.ServerEventPayload>(raw.validateServerEventPayload as AjvValidateLike, 'ServerEventPayload', raw.checkServerEventPayload as AjvValidateLike);
+export const validateServerEventPayload: Validator<types.ServerEventPayload> = /* @__PURE__ */ fromAjv<types.ServerEventPayload>(raw.validateServerEventPayload as AjvValidateLike, 'ServerEventPayload');
 /** Validates a value of the schema `ServerEventStream`; `errors` holds the issues of the last call. */
-export const validateServerEventStream: Validator<types.ServerEventStream> = /* @__PURE__ */ fromAjv<types.ServerEventStream>(raw.validateServerEventStream as AjvValidateLike, 'ServerEventStream', raw.checkServerEventStream as AjvValidateLike);
+export const validateServerEventStream: Validator<types.ServerEventStream> = /* @__PURE__ */ fromAjv<types.ServerEventStream>(raw.validateServerEventStream as AjvValidateLike, 'ServerEventStream');
 /** Validates a value of the schema `ServiceVersion`; `errors` holds the issues of the last call. */
-export const validateServiceVersion: Validator<types.ServiceVersion> = /* @__PURE__ */ fromAjv<types.ServiceVersion>(raw.validateServiceVersion as AjvValidateLike, 'ServiceVersion', raw.checkServiceVersion as AjvValidateLike);
+export const validateServiceVersion: Validator<types.ServiceVersion> = /* @__PURE__ */ fromAjv<types.ServiceVersion>(raw.validateServiceVersion as AjvValidateLike, 'ServiceVersion');
 /** Validates a value of the schema `ServiceVoice`; `errors` holds the issues of the last call. */
-export const validateServiceVoice: Validator<types.ServiceVoice> = /* @__PURE__ */ fromAjv<types.ServiceVoice>(raw.validateServiceVoice as AjvValidateLike, 'ServiceVoice', raw.checkServiceVoice as AjvValidateLike);
+export const validateServiceVoice: Validator<types.ServiceVoice> = /* @__PURE__ */ fromAjv<types.ServiceVoice>(raw.validateServiceVoice as AjvValidateLike, 'ServiceVoice');
 /** Validates a value of the schema `SetupChannel`; `errors` holds the issues of the last call. */
-export const validateSetupChannel: Validator<types.SetupChannel> = /* @__PURE__ */ fromAjv<types.SetupChannel>(raw.validateSetupChannel as AjvValidateLike, 'SetupChannel', raw.checkSetupChannel as AjvValidateLike);
+export const validateSetupChannel: Validator<types.SetupChannel> = /* @__PURE__ */ fromAjv<types.SetupChannel>(raw.validateSetupChannel as AjvValidateLike, 'SetupChannel');
 /** Validates the request part `StreamConversationEventsHeaders`; `errors` holds the issues of the last call. */
-export const validateStreamConversationEventsHeaders: Validator<unknown> = /* @__PURE__ */ fromAjv<unknown>(raw.validateStreamConversationEventsHeaders as AjvValidateLike, 'StreamConversationEventsHeaders', raw.checkStreamConversationEventsHeaders as AjvValidateLike);
+export const validateStreamConversationEventsHeaders: Validator<unknown> = /* @__PURE__ */ fromAjv<unknown>(raw.validateStreamConversationEventsHeaders as AjvValidateLike, 'StreamConversationEventsHeaders');
 /** Validates the request part `StreamConversationEventsParams`; `errors` holds the issues of the last call. */
-export const validateStreamConversationEventsParams: Validator<unknown> = /* @__PURE__ */ fromAjv<unknown>(raw.validateStreamConversationEventsParams as AjvValidateLike, 'StreamConversationEventsParams', raw.checkStreamConversationEventsParams as AjvValidateLike);
+export const validateStreamConversationEventsParams: Validator<unknown> = /* @__PURE__ */ fromAjv<unknown>(raw.validateStreamConversationEventsParams as AjvValidateLike, 'StreamConversationEventsParams');
 /** Validates the request part `StreamConversationEventsQuery`; `errors` holds the issues of the last call. */
-export const validateStreamConversationEventsQuery: Validator<unknown> = /* @__PURE__ */ fromAjv<unknown>(raw.validateStreamConversationEventsQuery as AjvValidateLike, 'StreamConversationEventsQuery', raw.checkStreamConversationEventsQuery as AjvValidateLike);
+export const validateStreamConversationEventsQuery: Validator<unknown> = /* @__PURE__ */ fromAjv<unknown>(raw.validateStreamConversationEventsQuery as AjvValidateLike, 'StreamConversationEventsQuery');
 /** Validates a value of the schema `SyscallTool`; `errors` holds the issues of the last call. */
-export const validateSyscallTool: Validator<types.SyscallTool> = /* @__PURE__ */ fromAjv<types.SyscallTool>(raw.validateSyscallTool as AjvValidateLike, 'SyscallTool', raw.checkSyscallTool as AjvValidateLike);
+export const validateSyscallTool: Validator<types.SyscallTool> = /* @__PURE__ */ fromAjv<types.SyscallTool>(raw.validateSyscallTool as AjvValidateLike, 'SyscallTool');
 /** Validates a value of the schema `ThirdpartyTool`; `errors` holds the issues of the last call. */
-export const validateThirdpartyTool: Validator<types.ThirdpartyTool> = /* @__PURE__ */ fromAjv<types.ThirdpartyTool>(raw.validateThirdpartyTool as AjvValidateLike, 'ThirdpartyTool', raw.checkThirdpartyTool as AjvValidateLike);
+export const validateThirdpartyTool: Validator<types.ThirdpartyTool> = /* @__PURE__ */ fromAjv<types.ThirdpartyTool>(raw.validateThirdpartyTool as AjvValidateLike, 'ThirdpartyTool');
 /** Validates a value of the schema `Timestamp`; `errors` holds the issues of the last call. */
-export const validateTimestamp: Validator<types.Timestamp> = /* @__PURE__ */ fromAjv<types.Timestamp>(raw.validateTimestamp as AjvValidateLike, 'Timestamp', raw.checkTimestamp as AjvValidateLike);
+export const validateTimestamp: Validator<types.Timestamp> = /* @__PURE__ */ fromAjv<types.Timestamp>(raw.validateTimestamp as AjvValidateLike, 'Timestamp');
 /** Validates a value of the schema `ToolConfig`; `errors` holds the issues of the last call. */
 export const validateToolConfig: Validator<types.ToolConfig> = /* @__PURE__ */ fromAjv<types.ToolConfig>(raw.validateToolConfig as AjvValidateLike, 'ToolConfig', raw.checkToolConfig as AjvValidateLike);
 /** Validates a value of the schema `ToolConfigOverride`; `errors` holds the issues of the last call. */
@@ -339,35 +339,35 @@ export const validateToolConfigOverride: Validator<types.ToolConfigOverride> = /
 /** Validates a value of the schema `ToolIdentifier`; `errors` holds the issues of the last call. */
 export const validateToolIdentifier: Validator<types.ToolIdentifier> = /* @__PURE__ */ fromAjv<types.ToolIdentifier>(raw.validateToolIdentifier as AjvValidateLike, 'ToolIdentifier', raw.checkToolIdentifier as AjvValidateLike);
 /** Validates a value of the schema `TransferId`; `errors` holds the issues of the last call. */
-export const validateTransferId: Validator<types.TransferId> = /* @__PURE__ */ fromAjv<types.TransferId>(raw.validateTransferId as AjvValidateLike, 'TransferId', raw.checkTransferId as AjvValidateLike);
+export const validateTransferId: Validator<types.TransferId> = /* @__PURE__ */ fromAjv<types.TransferId>(raw.validateTransferId as AjvValidateLike, 'TransferId');
 /** Validates the request part `UpdateConversationalAgentParams`; `errors` holds the issues of the last call. */
-export const validateUpdateConversationalAgentParams: Validator<unknown> = /* @__PURE__ */ fromAjv<unknown>(raw.validateUpdateConversationalAgentParams as AjvValidateLike, 'UpdateConversationalAgentParams', raw.checkUpdateConversationalAgentParams as AjvValidateLike);
+export const validateUpdateConversationalAgentParams: Validator<unknown> = /* @__PURE__ */ fromAjv<unknown>(raw.validateUpdateConversationalAgentParams as AjvValidateLike, 'UpdateConversationalAgentParams');
 /** Validates the request part `UpdateConversationalAgentQuery`; `errors` holds the issues of the last call. */
-export const validateUpdateConversationalAgentQuery: Validator<unknown> = /* @__PURE__ */ fromAjv<unknown>(raw.validateUpdateConversationalAgentQuery as AjvValidateLike, 'UpdateConversationalAgentQuery', raw.checkUpdateConversationalAgentQuery as AjvValidateLike);
+export const validateUpdateConversationalAgentQuery: Validator<unknown> = /* @__PURE__ */ fromAjv<unknown>(raw.validateUpdateConversationalAgentQuery as AjvValidateLike, 'UpdateConversationalAgentQuery');
 /** Validates a value of the schema `UpdateConversationalAgentRequest`; `errors` holds the issues of the last call. */
 export const validateUpdateConversationalAgentRequest: Validator<types.UpdateConversationalAgentRequest> = /* @__PURE__ */ fromAjv<types.UpdateConversationalAgentRequest>(raw.validateUpdateConversationalAgentRequest as AjvValidateLike, 'UpdateConversationalAgentRequest', raw.checkUpdateConversationalAgentRequest as AjvValidateLike);
 /** Validates the request part `UpdateProceduralAgentParams`; `errors` holds the issues of the last call. */
-export const validateUpdateProceduralAgentParams: Validator<unknown> = /* @__PURE__ */ fromAjv<unknown>(raw.validateUpdateProceduralAgentParams as AjvValidateLike, 'UpdateProceduralAgentParams', raw.checkUpdateProceduralAgentParams as AjvValidateLike);
+export const validateUpdateProceduralAgentParams: Validator<unknown> = /* @__PURE__ */ fromAjv<unknown>(raw.validateUpdateProceduralAgentParams as AjvValidateLike, 'UpdateProceduralAgentParams');
 /** Validates the request part `UpdateProceduralAgentQuery`; `errors` holds the issues of the last call. */
-export const validateUpdateProceduralAgentQuery: Validator<unknown> = /* @__PURE__ */ fromAjv<unknown>(raw.validateUpdateProceduralAgentQuery as AjvValidateLike, 'UpdateProceduralAgentQuery', raw.checkUpdateProceduralAgentQuery as AjvValidateLike);
+export const validateUpdateProceduralAgentQuery: Validator<unknown> = /* @__PURE__ */ fromAjv<unknown>(raw.validateUpdateProceduralAgentQuery as AjvValidateLike, 'UpdateProceduralAgentQuery');
 /** Validates a value of the schema `UpdateProceduralAgentRequest`; `errors` holds the issues of the last call. */
 export const validateUpdateProceduralAgentRequest: Validator<types.UpdateProceduralAgentRequest> = /* @__PURE__ */ fromAjv<types.UpdateProceduralAgentRequest>(raw.validateUpdateProceduralAgentRequest as AjvValidateLike, 'UpdateProceduralAgentRequest', raw.checkUpdateProceduralAgentRequest as AjvValidateLike);
 /** Validates a value of the schema `UserDtmfReceived`; `errors` holds the issues of the last call. */
-export const validateUserDtmfReceived: Validator<types.UserDtmfReceived> = /* @__PURE__ */ fromAjv<types.UserDtmfReceived>(raw.validateUserDtmfReceived as AjvValidateLike, 'UserDtmfReceived', raw.checkUserDtmfReceived as AjvValidateLike);
+export const validateUserDtmfReceived: Validator<types.UserDtmfReceived> = /* @__PURE__ */ fromAjv<types.UserDtmfReceived>(raw.validateUserDtmfReceived as AjvValidateLike, 'UserDtmfReceived');
 /** Validates a message `UserDtmfReceivedEvent`; `errors` holds the issues of the last call. */
-export const validateUserDtmfReceivedEvent: Validator<types.UserDtmfReceivedEvent> = /* @__PURE__ */ fromAjv<types.UserDtmfReceivedEvent>(raw.validateUserDtmfReceivedEvent as AjvValidateLike, 'UserDtmfReceivedEvent', raw.checkUserDtmfReceivedEvent as AjvValidateLike);
+export const validateUserDtmfReceivedEvent: Validator<types.UserDtmfReceivedEvent> = /* @__PURE__ */ fromAjv<types.UserDtmfReceivedEvent>(raw.validateUserDtmfReceivedEvent as AjvValidateLike, 'UserDtmfReceivedEvent');
 /** Validates a value of the schema `UserMessageReceived`; `errors` holds the issues of the last call. */
-export const validateUserMessageReceived: Validator<types.UserMessageReceived> = /* @__PURE__ */ fromAjv<types.UserMessageReceived>(raw.validateUserMessageReceived as AjvValidateLike, 'UserMessageReceived', raw.checkUserMessageReceived as AjvValidateLike);
+export const validateUserMessageReceived: Validator<types.UserMessageReceived> = /* @__PURE__ */ fromAjv<types.UserMessageReceived>(raw.validateUserMessageReceived as AjvValidateLike, 'UserMessageReceived');
 /** Validates a message `UserMessageReceivedEvent`; `errors` holds the issues of the last call. */
-export const validateUserMessageReceivedEvent: Validator<types.UserMessageReceivedEvent> = /* @__PURE__ */ fromAjv<types.UserMessageReceivedEvent>(raw.validateUserMessageReceivedEvent as AjvValidateLike, 'UserMessageReceivedEvent', raw.checkUserMessageReceivedEvent as AjvValidateLike);
+export const validateUserMessageReceivedEvent: Validator<types.UserMessageReceivedEvent> = /* @__PURE__ */ fromAjv<types.UserMessageReceivedEvent>(raw.validateUserMessageReceivedEvent as AjvValidateLike, 'UserMessageReceivedEvent');
 /** Validates a value of the schema `UserMessageSend`; `errors` holds the issues of the last call. */
-export const validateUserMessageSend: Validator<types.UserMessageSend> = /* @__PURE__ */ fromAjv<types.UserMessageSend>(raw.validateUserMessageSend as AjvValidateLike, 'UserMessageSend', raw.checkUserMessageSend as AjvValidateLike);
+export const validateUserMessageSend: Validator<types.UserMessageSend> = /* @__PURE__ */ fromAjv<types.UserMessageSend>(raw.validateUserMessageSend as AjvValidateLike, 'UserMessageSend');
 /** Validates a message `UserMessageSendEvent`; `errors` holds the issues of the last call. */
-export const validateUserMessageSendEvent: Validator<types.UserMessageSendEvent> = /* @__PURE__ */ fromAjv<types.UserMessageSendEvent>(raw.validateUserMessageSendEvent as AjvValidateLike, 'UserMessageSendEvent', raw.checkUserMessageSendEvent as AjvValidateLike);
+export const validateUserMessageSendEvent: Validator<types.UserMessageSendEvent> = /* @__PURE__ */ fromAjv<types.UserMessageSendEvent>(raw.validateUserMessageSendEvent as AjvValidateLike, 'UserMessageSendEvent');
 /** Validates a value of the schema `VoiceConfig`; `errors` holds the issues of the last call. */
-export const validateVoiceConfig: Validator<types.VoiceConfig> = /* @__PURE__ */ fromAjv<types.VoiceConfig>(raw.validateVoiceConfig as AjvValidateLike, 'VoiceConfig', raw.checkVoiceConfig as AjvValidateLike);
+export const validateVoiceConfig: Validator<types.VoiceConfig> = /* @__PURE__ */ fromAjv<types.VoiceConfig>(raw.validateVoiceConfig as AjvValidateLike, 'VoiceConfig');
 /** Validates a value of the schema `VoiceConfigOverride`; `errors` holds the issues of the last call. */
-export const validateVoiceConfigOverride: Validator<types.VoiceConfigOverride> = /* @__PURE__ */ fromAjv<types.VoiceConfigOverride>(raw.validateVoiceConfigOverride as AjvValidateLike, 'VoiceConfigOverride', raw.checkVoiceConfigOverride as AjvValidateLike);
+export const validateVoiceConfigOverride: Validator<types.VoiceConfigOverride> = /* @__PURE__ */ fromAjv<types.VoiceConfigOverride>(raw.validateVoiceConfigOverride as AjvValidateLike, 'VoiceConfigOverride');
 /** Every validator of a component schema or message, by name. */
 export const validators = {
     AgentCustomerLoaded: validateAgentCustomerLoaded,

@@ -18214,132 +18214,24 @@ var validateVoiceConfig = validate117;
 var validateVoiceConfigOverride = validate99;
 
 // casi:fast
-var checkAgentCustomerLoaded = validate2010;
-var pattern42 = new RegExp("^cus_[A-Za-z0-9]+$", "u");
-function validate2010(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
-  ;
-  let vErrors = null;
-  let errors = 0;
-  const evaluated0 = validate2010.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
-  if (errors === 0) {
-    if (data && typeof data == "object" && !Array.isArray(data)) {
-      let missing0;
-      if (data.type === void 0 && (missing0 = "type")) {
-        validate2010.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
-        return false;
-      } else {
-        const _errs1 = errors;
-        for (const key0 in data) {
-          if (!(key0 === "type" || key0 === "name" || key0 === "email" || key0 === "phone_no" || key0 === "customer_id")) {
-            validate2010.errors = [{ instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" }];
-            return false;
-            break;
-          }
-        }
-        if (_errs1 === errors) {
-          if (data.type !== void 0) {
-            let data0 = data.type;
-            const _errs2 = errors;
-            if (typeof data0 !== "string") {
-              validate2010.errors = [{ instancePath: instancePath + "/type", schemaPath: "#/properties/type/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
-              return false;
-            }
-            if ("agent.customer.loaded" !== data0) {
-              validate2010.errors = [{ instancePath: instancePath + "/type", schemaPath: "#/properties/type/const", keyword: "const", params: { allowedValue: "agent.customer.loaded" }, message: "must be equal to constant" }];
-              return false;
-            }
-            var valid0 = _errs2 === errors;
-          } else {
-            var valid0 = true;
-          }
-          if (valid0) {
-            if (data.name !== void 0) {
-              const _errs4 = errors;
-              if (typeof data.name !== "string") {
-                validate2010.errors = [{ instancePath: instancePath + "/name", schemaPath: "#/properties/name/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
-                return false;
-              }
-              var valid0 = _errs4 === errors;
-            } else {
-              var valid0 = true;
-            }
-            if (valid0) {
-              if (data.email !== void 0) {
-                const _errs6 = errors;
-                if (typeof data.email !== "string") {
-                  validate2010.errors = [{ instancePath: instancePath + "/email", schemaPath: "#/properties/email/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
-                  return false;
-                }
-                var valid0 = _errs6 === errors;
-              } else {
-                var valid0 = true;
-              }
-              if (valid0) {
-                if (data.phone_no !== void 0) {
-                  const _errs8 = errors;
-                  if (typeof data.phone_no !== "string") {
-                    validate2010.errors = [{ instancePath: instancePath + "/phone_no", schemaPath: "#/properties/phone_no/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
-                    return false;
-                  }
-                  var valid0 = _errs8 === errors;
-                } else {
-                  var valid0 = true;
-                }
-                if (valid0) {
-                  if (data.customer_id !== void 0) {
-                    let data4 = data.customer_id;
-                    const _errs10 = errors;
-                    const _errs11 = errors;
-                    if (errors === _errs11) {
-                      if (typeof data4 === "string") {
-                        if (!pattern42.test(data4)) {
-                          validate2010.errors = [{ instancePath: instancePath + "/customer_id", schemaPath: "urn:casi:schema:CustomerId/pattern", keyword: "pattern", params: { pattern: "^cus_[A-Za-z0-9]+$" }, message: 'must match pattern "^cus_[A-Za-z0-9]+$"' }];
-                          return false;
-                        }
-                      } else {
-                        validate2010.errors = [{ instancePath: instancePath + "/customer_id", schemaPath: "urn:casi:schema:CustomerId/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
-                        return false;
-                      }
-                    }
-                    var valid0 = _errs10 === errors;
-                  } else {
-                    var valid0 = true;
-                  }
-                }
-              }
-            }
-          }
-        }
-      }
-    } else {
-      validate2010.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
-      return false;
-    }
-  }
-  validate2010.errors = vErrors;
-  return errors === 0;
-}
-validate2010.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
-var checkAgentCustomerLoadedEvent = validate2110;
-var pattern53 = new RegExp("^ev_[A-Za-z0-9]+$", "u");
-var pattern62 = new RegExp("^ca_[A-Za-z0-9]+@v[0-9]+$", "u");
-var pattern72 = new RegExp("^conv_[A-Za-z0-9]+$", "u");
+var checkConversation = validate2010;
+var schema31 = { "type": "object", "description": "The full conversation record.", "additionalProperties": false, "required": ["id", "agent_id", "livemode", "created_at", "direction", "status", "custom_fields", "customer_id", "channel_type", "channel", "override_config", "started_at", "completed_at", "failure_reason", "summary", "duration_sec", "sentiment"], "properties": { "id": { "$ref": "urn:casi:schema:ConversationId" }, "agent_id": { "$ref": "urn:casi:schema:ConversationalAgentVersionId" }, "livemode": { "type": "boolean" }, "created_at": { "$ref": "urn:casi:schema:Timestamp" }, "direction": { "$ref": "urn:casi:schema:Direction" }, "status": { "$ref": "urn:casi:schema:ConversationStatus" }, "custom_fields": { "$ref": "urn:casi:schema:CustomFields" }, "customer_id": { "anyOf": [{ "$ref": "urn:casi:schema:CustomerId" }, { "type": "null" }] }, "channel_type": { "anyOf": [{ "$ref": "urn:casi:schema:ChannelType" }, { "type": "null" }] }, "channel": { "$ref": "urn:casi:schema:ConversationChannel" }, "override_config": { "anyOf": [{ "$ref": "urn:casi:schema:ConversationalAgentConfigOverride" }, { "type": "null" }] }, "started_at": { "anyOf": [{ "$ref": "urn:casi:schema:Timestamp" }, { "type": "null" }] }, "completed_at": { "anyOf": [{ "$ref": "urn:casi:schema:Timestamp" }, { "type": "null" }] }, "failure_reason": { "description": "Set only when `status` is `failed`.", "anyOf": [{ "$ref": "urn:casi:schema:FailureReason" }, { "type": "null" }] }, "summary": { "type": ["string", "null"] }, "duration_sec": { "type": ["number", "null"], "minimum": 0, "description": "Seconds." }, "sentiment": { "anyOf": [{ "$ref": "urn:casi:schema:Sentiment" }, { "type": "null" }] } }, "$id": "urn:casi:schema:Conversation" };
+var schema35 = { "type": "string", "description": "From the service's point of view.", "enum": ["inbound", "outbound"], "$id": "urn:casi:schema:Direction" };
+var schema36 = { "type": "string", "enum": ["queued", "in-progress", "completed", "voicemail", "failed", "busy", "no-answer"], "$id": "urn:casi:schema:ConversationStatus" };
+var schema40 = { "type": "string", "enum": ["phone", "chat_realtime", "chat_async"], "$id": "urn:casi:schema:ChannelType" };
+var schema73 = { "type": "string", "enum": ["dial_failed", "number_marked_disconnected", "pstn_blocked", "dnc_rejected", "tcpa_rejected", "number_invalid", "internal_error", "telephony_error", "agent_timeout", "customer_requested_dnc"], "$id": "urn:casi:schema:FailureReason" };
+var schema74 = { "type": "string", "description": "The customer's overall sentiment.", "x-casi-inferred": true, "enum": ["positive", "neutral", "negative"], "$id": "urn:casi:schema:Sentiment" };
+var func12 = Object.prototype.hasOwnProperty;
+var pattern42 = new RegExp("^conv_[A-Za-z0-9]+$", "u");
+var pattern53 = new RegExp("^ca_[A-Za-z0-9]+@v[0-9]+$", "u");
+var pattern62 = new RegExp("^cus_[A-Za-z0-9]+$", "u");
 var formats02 = formats["date-time"];
-var schema572 = { "type": "object", "description": "The conversation has ended; the last event of the conversation.", "additionalProperties": false, "required": ["type"], "properties": { "type": { "type": "string", "const": "conversation.ended" }, "ended_by": { "type": "string", "enum": ["customer", "agent", "transfer"], "description": "Who ended it; absent when the service did (a failure or a timeout)." } }, "$id": "urn:casi:schema:ConversationEnded" };
-var schema432 = { "type": "string", "description": "From the service's point of view.", "enum": ["inbound", "outbound"], "$id": "urn:casi:schema:Direction" };
-var schema412 = { "type": "object", "description": "The channel of a conversation being set up.", "additionalProperties": false, "required": ["type"], "properties": { "type": { "$ref": "urn:casi:schema:ChannelType" }, "callee_no": { "type": ["string", "null"] }, "caller_no": { "type": ["string", "null"] }, "recording_url": { "type": ["string", "null"] } }, "$id": "urn:casi:schema:SetupChannel" };
-var schema422 = { "type": "string", "enum": ["phone", "chat_realtime", "chat_async"], "$id": "urn:casi:schema:ChannelType" };
-function validate253(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+var schema38 = { "type": ["string", "boolean"], "description": "The value of a custom field.", "$id": "urn:casi:schema:CustomFieldValue" };
+function validate2110(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate253.evaluated;
+  const evaluated0 = validate2110.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -18348,770 +18240,28 @@ function validate253(data, { instancePath = "", parentData, parentDataProperty, 
   }
   if (errors === 0) {
     if (data && typeof data == "object" && !Array.isArray(data)) {
-      let missing0;
-      if (data.type === void 0 && (missing0 = "type")) {
-        validate253.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
-        return false;
-      } else {
-        const _errs1 = errors;
-        for (const key0 in data) {
-          if (!(key0 === "type" || key0 === "callee_no" || key0 === "caller_no" || key0 === "recording_url")) {
-            validate253.errors = [{ instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" }];
-            return false;
-            break;
-          }
+      for (const key0 in data) {
+        let data0 = data[key0];
+        const _errs2 = errors;
+        if (typeof data0 !== "string" && typeof data0 !== "boolean") {
+          validate2110.errors = [{ instancePath: instancePath + "/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"), schemaPath: "urn:casi:schema:CustomFieldValue/type", keyword: "type", params: { type: schema38.type }, message: "must be string,boolean" }];
+          return false;
         }
-        if (_errs1 === errors) {
-          if (data.type !== void 0) {
-            let data0 = data.type;
-            const _errs2 = errors;
-            if (typeof data0 !== "string") {
-              validate253.errors = [{ instancePath: instancePath + "/type", schemaPath: "urn:casi:schema:ChannelType/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
-              return false;
-            }
-            if (!(data0 === "phone" || data0 === "chat_realtime" || data0 === "chat_async")) {
-              validate253.errors = [{ instancePath: instancePath + "/type", schemaPath: "urn:casi:schema:ChannelType/enum", keyword: "enum", params: { allowedValues: schema422.enum }, message: "must be equal to one of the allowed values" }];
-              return false;
-            }
-            var valid0 = _errs2 === errors;
-          } else {
-            var valid0 = true;
-          }
-          if (valid0) {
-            if (data.callee_no !== void 0) {
-              let data1 = data.callee_no;
-              const _errs5 = errors;
-              if (typeof data1 !== "string" && data1 !== null) {
-                validate253.errors = [{ instancePath: instancePath + "/callee_no", schemaPath: "#/properties/callee_no/type", keyword: "type", params: { type: schema412.properties.callee_no.type }, message: "must be string,null" }];
-                return false;
-              }
-              var valid0 = _errs5 === errors;
-            } else {
-              var valid0 = true;
-            }
-            if (valid0) {
-              if (data.caller_no !== void 0) {
-                let data2 = data.caller_no;
-                const _errs7 = errors;
-                if (typeof data2 !== "string" && data2 !== null) {
-                  validate253.errors = [{ instancePath: instancePath + "/caller_no", schemaPath: "#/properties/caller_no/type", keyword: "type", params: { type: schema412.properties.caller_no.type }, message: "must be string,null" }];
-                  return false;
-                }
-                var valid0 = _errs7 === errors;
-              } else {
-                var valid0 = true;
-              }
-              if (valid0) {
-                if (data.recording_url !== void 0) {
-                  let data3 = data.recording_url;
-                  const _errs9 = errors;
-                  if (typeof data3 !== "string" && data3 !== null) {
-                    validate253.errors = [{ instancePath: instancePath + "/recording_url", schemaPath: "#/properties/recording_url/type", keyword: "type", params: { type: schema412.properties.recording_url.type }, message: "must be string,null" }];
-                    return false;
-                  }
-                  var valid0 = _errs9 === errors;
-                } else {
-                  var valid0 = true;
-                }
-              }
-            }
-          }
+        var valid0 = _errs2 === errors;
+        if (!valid0) {
+          break;
         }
       }
     } else {
-      validate253.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
+      validate2110.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
       return false;
     }
   }
-  validate253.errors = vErrors;
+  validate2110.errors = vErrors;
   return errors === 0;
 }
-validate253.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
-function validate2410(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
-  ;
-  let vErrors = null;
-  let errors = 0;
-  const evaluated0 = validate2410.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
-  if (errors === 0) {
-    if (data && typeof data == "object" && !Array.isArray(data)) {
-      let missing0;
-      if (data.type === void 0 && (missing0 = "type") || data.channel === void 0 && (missing0 = "channel") || data.direction === void 0 && (missing0 = "direction")) {
-        validate2410.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
-        return false;
-      } else {
-        const _errs1 = errors;
-        for (const key0 in data) {
-          if (!(key0 === "type" || key0 === "channel" || key0 === "direction")) {
-            validate2410.errors = [{ instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" }];
-            return false;
-            break;
-          }
-        }
-        if (_errs1 === errors) {
-          if (data.type !== void 0) {
-            let data0 = data.type;
-            const _errs2 = errors;
-            if (typeof data0 !== "string") {
-              validate2410.errors = [{ instancePath: instancePath + "/type", schemaPath: "#/properties/type/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
-              return false;
-            }
-            if ("conversation.setup" !== data0) {
-              validate2410.errors = [{ instancePath: instancePath + "/type", schemaPath: "#/properties/type/const", keyword: "const", params: { allowedValue: "conversation.setup" }, message: "must be equal to constant" }];
-              return false;
-            }
-            var valid0 = _errs2 === errors;
-          } else {
-            var valid0 = true;
-          }
-          if (valid0) {
-            if (data.channel !== void 0) {
-              const _errs4 = errors;
-              if (!validate253(data.channel, { instancePath: instancePath + "/channel", parentData: data, parentDataProperty: "channel", rootData, dynamicAnchors })) {
-                vErrors = vErrors === null ? validate253.errors : vErrors.concat(validate253.errors);
-                errors = vErrors.length;
-              }
-              var valid0 = _errs4 === errors;
-            } else {
-              var valid0 = true;
-            }
-            if (valid0) {
-              if (data.direction !== void 0) {
-                let data2 = data.direction;
-                const _errs5 = errors;
-                if (typeof data2 !== "string") {
-                  validate2410.errors = [{ instancePath: instancePath + "/direction", schemaPath: "urn:casi:schema:Direction/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
-                  return false;
-                }
-                if (!(data2 === "inbound" || data2 === "outbound")) {
-                  validate2410.errors = [{ instancePath: instancePath + "/direction", schemaPath: "urn:casi:schema:Direction/enum", keyword: "enum", params: { allowedValues: schema432.enum }, message: "must be equal to one of the allowed values" }];
-                  return false;
-                }
-                var valid0 = _errs5 === errors;
-              } else {
-                var valid0 = true;
-              }
-            }
-          }
-        }
-      }
-    } else {
-      validate2410.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
-      return false;
-    }
-  }
-  validate2410.errors = vErrors;
-  return errors === 0;
-}
-validate2410.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
-function validate272(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
-  ;
-  let vErrors = null;
-  let errors = 0;
-  const evaluated0 = validate272.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
-  if (errors === 0) {
-    if (data && typeof data == "object" && !Array.isArray(data)) {
-      let missing0;
-      if (data.type === void 0 && (missing0 = "type") || data.data === void 0 && (missing0 = "data") || data.trigger_response === void 0 && (missing0 = "trigger_response")) {
-        validate272.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
-        return false;
-      } else {
-        const _errs1 = errors;
-        for (const key0 in data) {
-          if (!(key0 === "type" || key0 === "data" || key0 === "trigger_response")) {
-            validate272.errors = [{ instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" }];
-            return false;
-            break;
-          }
-        }
-        if (_errs1 === errors) {
-          if (data.type !== void 0) {
-            let data0 = data.type;
-            const _errs2 = errors;
-            if (typeof data0 !== "string") {
-              validate272.errors = [{ instancePath: instancePath + "/type", schemaPath: "#/properties/type/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
-              return false;
-            }
-            if ("conversation.context.updated" !== data0) {
-              validate272.errors = [{ instancePath: instancePath + "/type", schemaPath: "#/properties/type/const", keyword: "const", params: { allowedValue: "conversation.context.updated" }, message: "must be equal to constant" }];
-              return false;
-            }
-            var valid0 = _errs2 === errors;
-          } else {
-            var valid0 = true;
-          }
-          if (valid0) {
-            if (data.data !== void 0) {
-              let data1 = data.data;
-              const _errs4 = errors;
-              const _errs5 = errors;
-              if (errors === _errs5) {
-                if (data1 && typeof data1 == "object" && !Array.isArray(data1)) {
-                  for (const key1 in data1) {
-                    const _errs8 = errors;
-                    if (typeof data1[key1] !== "string") {
-                      validate272.errors = [{ instancePath: instancePath + "/data/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"), schemaPath: "urn:casi:schema:ContextData/additionalProperties/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
-                      return false;
-                    }
-                    var valid2 = _errs8 === errors;
-                    if (!valid2) {
-                      break;
-                    }
-                  }
-                } else {
-                  validate272.errors = [{ instancePath: instancePath + "/data", schemaPath: "urn:casi:schema:ContextData/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
-                  return false;
-                }
-              }
-              var valid0 = _errs4 === errors;
-            } else {
-              var valid0 = true;
-            }
-            if (valid0) {
-              if (data.trigger_response !== void 0) {
-                const _errs10 = errors;
-                if (typeof data.trigger_response !== "boolean") {
-                  validate272.errors = [{ instancePath: instancePath + "/trigger_response", schemaPath: "#/properties/trigger_response/type", keyword: "type", params: { type: "boolean" }, message: "must be boolean" }];
-                  return false;
-                }
-                var valid0 = _errs10 === errors;
-              } else {
-                var valid0 = true;
-              }
-            }
-          }
-        }
-      }
-    } else {
-      validate272.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
-      return false;
-    }
-  }
-  validate272.errors = vErrors;
-  return errors === 0;
-}
-validate272.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
-var schema462 = { "type": "object", "description": "A custom field of the conversation changed.", "additionalProperties": false, "required": ["type", "key", "new_value"], "properties": { "type": { "type": "string", "const": "conversation.custom_fields.updated" }, "key": { "type": "string" }, "new_value": { "$ref": "urn:casi:schema:CustomFieldValue" }, "old_value": { "type": ["string", "boolean", "null"], "description": "The previous value, if any." } }, "$id": "urn:casi:schema:ConversationCustomFieldsUpdated" };
-var schema472 = { "type": ["string", "boolean"], "description": "The value of a custom field.", "$id": "urn:casi:schema:CustomFieldValue" };
-function validate282(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
-  ;
-  let vErrors = null;
-  let errors = 0;
-  const evaluated0 = validate282.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
-  if (errors === 0) {
-    if (data && typeof data == "object" && !Array.isArray(data)) {
-      let missing0;
-      if (data.type === void 0 && (missing0 = "type") || data.key === void 0 && (missing0 = "key") || data.new_value === void 0 && (missing0 = "new_value")) {
-        validate282.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
-        return false;
-      } else {
-        const _errs1 = errors;
-        for (const key0 in data) {
-          if (!(key0 === "type" || key0 === "key" || key0 === "new_value" || key0 === "old_value")) {
-            validate282.errors = [{ instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" }];
-            return false;
-            break;
-          }
-        }
-        if (_errs1 === errors) {
-          if (data.type !== void 0) {
-            let data0 = data.type;
-            const _errs2 = errors;
-            if (typeof data0 !== "string") {
-              validate282.errors = [{ instancePath: instancePath + "/type", schemaPath: "#/properties/type/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
-              return false;
-            }
-            if ("conversation.custom_fields.updated" !== data0) {
-              validate282.errors = [{ instancePath: instancePath + "/type", schemaPath: "#/properties/type/const", keyword: "const", params: { allowedValue: "conversation.custom_fields.updated" }, message: "must be equal to constant" }];
-              return false;
-            }
-            var valid0 = _errs2 === errors;
-          } else {
-            var valid0 = true;
-          }
-          if (valid0) {
-            if (data.key !== void 0) {
-              const _errs4 = errors;
-              if (typeof data.key !== "string") {
-                validate282.errors = [{ instancePath: instancePath + "/key", schemaPath: "#/properties/key/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
-                return false;
-              }
-              var valid0 = _errs4 === errors;
-            } else {
-              var valid0 = true;
-            }
-            if (valid0) {
-              if (data.new_value !== void 0) {
-                let data2 = data.new_value;
-                const _errs6 = errors;
-                if (typeof data2 !== "string" && typeof data2 !== "boolean") {
-                  validate282.errors = [{ instancePath: instancePath + "/new_value", schemaPath: "urn:casi:schema:CustomFieldValue/type", keyword: "type", params: { type: schema472.type }, message: "must be string,boolean" }];
-                  return false;
-                }
-                var valid0 = _errs6 === errors;
-              } else {
-                var valid0 = true;
-              }
-              if (valid0) {
-                if (data.old_value !== void 0) {
-                  let data3 = data.old_value;
-                  const _errs9 = errors;
-                  if (typeof data3 !== "string" && typeof data3 !== "boolean" && data3 !== null) {
-                    validate282.errors = [{ instancePath: instancePath + "/old_value", schemaPath: "#/properties/old_value/type", keyword: "type", params: { type: schema462.properties.old_value.type }, message: "must be string,boolean,null" }];
-                    return false;
-                  }
-                  var valid0 = _errs9 === errors;
-                } else {
-                  var valid0 = true;
-                }
-              }
-            }
-          }
-        }
-      }
-    } else {
-      validate282.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
-      return false;
-    }
-  }
-  validate282.errors = vErrors;
-  return errors === 0;
-}
-validate282.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
-var func12 = require_ucs2length().default;
-function validate292(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
-  ;
-  let vErrors = null;
-  let errors = 0;
-  const evaluated0 = validate292.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
-  if (errors === 0) {
-    if (data && typeof data == "object" && !Array.isArray(data)) {
-      let missing0;
-      if (data.type === void 0 && (missing0 = "type") || data.text_delta === void 0 && (missing0 = "text_delta") || data.generation_id === void 0 && (missing0 = "generation_id")) {
-        validate292.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
-        return false;
-      } else {
-        const _errs1 = errors;
-        for (const key0 in data) {
-          if (!(key0 === "type" || key0 === "text_delta" || key0 === "generation_id")) {
-            validate292.errors = [{ instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" }];
-            return false;
-            break;
-          }
-        }
-        if (_errs1 === errors) {
-          if (data.type !== void 0) {
-            let data0 = data.type;
-            const _errs2 = errors;
-            if (typeof data0 !== "string") {
-              validate292.errors = [{ instancePath: instancePath + "/type", schemaPath: "#/properties/type/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
-              return false;
-            }
-            if ("agent.message.delta" !== data0) {
-              validate292.errors = [{ instancePath: instancePath + "/type", schemaPath: "#/properties/type/const", keyword: "const", params: { allowedValue: "agent.message.delta" }, message: "must be equal to constant" }];
-              return false;
-            }
-            var valid0 = _errs2 === errors;
-          } else {
-            var valid0 = true;
-          }
-          if (valid0) {
-            if (data.text_delta !== void 0) {
-              const _errs4 = errors;
-              if (typeof data.text_delta !== "string") {
-                validate292.errors = [{ instancePath: instancePath + "/text_delta", schemaPath: "#/properties/text_delta/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
-                return false;
-              }
-              var valid0 = _errs4 === errors;
-            } else {
-              var valid0 = true;
-            }
-            if (valid0) {
-              if (data.generation_id !== void 0) {
-                let data2 = data.generation_id;
-                const _errs6 = errors;
-                const _errs7 = errors;
-                if (errors === _errs7) {
-                  if (typeof data2 === "string") {
-                    if (func12(data2) < 1) {
-                      validate292.errors = [{ instancePath: instancePath + "/generation_id", schemaPath: "urn:casi:schema:GenerationId/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" }];
-                      return false;
-                    }
-                  } else {
-                    validate292.errors = [{ instancePath: instancePath + "/generation_id", schemaPath: "urn:casi:schema:GenerationId/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
-                    return false;
-                  }
-                }
-                var valid0 = _errs6 === errors;
-              } else {
-                var valid0 = true;
-              }
-            }
-          }
-        }
-      }
-    } else {
-      validate292.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
-      return false;
-    }
-  }
-  validate292.errors = vErrors;
-  return errors === 0;
-}
-validate292.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
-function validate302(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
-  ;
-  let vErrors = null;
-  let errors = 0;
-  const evaluated0 = validate302.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
-  if (errors === 0) {
-    if (data && typeof data == "object" && !Array.isArray(data)) {
-      let missing0;
-      if (data.type === void 0 && (missing0 = "type") || data.text === void 0 && (missing0 = "text") || data.interrupted === void 0 && (missing0 = "interrupted") || data.has_tool_calls === void 0 && (missing0 = "has_tool_calls") || data.generation_id === void 0 && (missing0 = "generation_id")) {
-        validate302.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
-        return false;
-      } else {
-        const _errs1 = errors;
-        for (const key0 in data) {
-          if (!(key0 === "type" || key0 === "text" || key0 === "interrupted" || key0 === "has_tool_calls" || key0 === "generation_id")) {
-            validate302.errors = [{ instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" }];
-            return false;
-            break;
-          }
-        }
-        if (_errs1 === errors) {
-          if (data.type !== void 0) {
-            let data0 = data.type;
-            const _errs2 = errors;
-            if (typeof data0 !== "string") {
-              validate302.errors = [{ instancePath: instancePath + "/type", schemaPath: "#/properties/type/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
-              return false;
-            }
-            if ("agent.message.completed" !== data0) {
-              validate302.errors = [{ instancePath: instancePath + "/type", schemaPath: "#/properties/type/const", keyword: "const", params: { allowedValue: "agent.message.completed" }, message: "must be equal to constant" }];
-              return false;
-            }
-            var valid0 = _errs2 === errors;
-          } else {
-            var valid0 = true;
-          }
-          if (valid0) {
-            if (data.text !== void 0) {
-              const _errs4 = errors;
-              if (typeof data.text !== "string") {
-                validate302.errors = [{ instancePath: instancePath + "/text", schemaPath: "#/properties/text/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
-                return false;
-              }
-              var valid0 = _errs4 === errors;
-            } else {
-              var valid0 = true;
-            }
-            if (valid0) {
-              if (data.interrupted !== void 0) {
-                const _errs6 = errors;
-                if (typeof data.interrupted !== "boolean") {
-                  validate302.errors = [{ instancePath: instancePath + "/interrupted", schemaPath: "#/properties/interrupted/type", keyword: "type", params: { type: "boolean" }, message: "must be boolean" }];
-                  return false;
-                }
-                var valid0 = _errs6 === errors;
-              } else {
-                var valid0 = true;
-              }
-              if (valid0) {
-                if (data.has_tool_calls !== void 0) {
-                  const _errs8 = errors;
-                  if (typeof data.has_tool_calls !== "boolean") {
-                    validate302.errors = [{ instancePath: instancePath + "/has_tool_calls", schemaPath: "#/properties/has_tool_calls/type", keyword: "type", params: { type: "boolean" }, message: "must be boolean" }];
-                    return false;
-                  }
-                  var valid0 = _errs8 === errors;
-                } else {
-                  var valid0 = true;
-                }
-                if (valid0) {
-                  if (data.generation_id !== void 0) {
-                    let data4 = data.generation_id;
-                    const _errs10 = errors;
-                    const _errs11 = errors;
-                    if (errors === _errs11) {
-                      if (typeof data4 === "string") {
-                        if (func12(data4) < 1) {
-                          validate302.errors = [{ instancePath: instancePath + "/generation_id", schemaPath: "urn:casi:schema:GenerationId/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" }];
-                          return false;
-                        }
-                      } else {
-                        validate302.errors = [{ instancePath: instancePath + "/generation_id", schemaPath: "urn:casi:schema:GenerationId/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
-                        return false;
-                      }
-                    }
-                    var valid0 = _errs10 === errors;
-                  } else {
-                    var valid0 = true;
-                  }
-                }
-              }
-            }
-          }
-        }
-      }
-    } else {
-      validate302.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
-      return false;
-    }
-  }
-  validate302.errors = vErrors;
-  return errors === 0;
-}
-validate302.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
-function validate312(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
-  ;
-  let vErrors = null;
-  let errors = 0;
-  const evaluated0 = validate312.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
-  if (errors === 0) {
-    if (data && typeof data == "object" && !Array.isArray(data)) {
-      let missing0;
-      if (data.type === void 0 && (missing0 = "type") || data.call_id === void 0 && (missing0 = "call_id") || data.name === void 0 && (missing0 = "name") || data.arguments === void 0 && (missing0 = "arguments")) {
-        validate312.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
-        return false;
-      } else {
-        const _errs1 = errors;
-        for (const key0 in data) {
-          if (!(key0 === "type" || key0 === "call_id" || key0 === "name" || key0 === "arguments")) {
-            validate312.errors = [{ instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" }];
-            return false;
-            break;
-          }
-        }
-        if (_errs1 === errors) {
-          if (data.type !== void 0) {
-            let data0 = data.type;
-            const _errs2 = errors;
-            if (typeof data0 !== "string") {
-              validate312.errors = [{ instancePath: instancePath + "/type", schemaPath: "#/properties/type/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
-              return false;
-            }
-            if ("agent.tool_call.created" !== data0) {
-              validate312.errors = [{ instancePath: instancePath + "/type", schemaPath: "#/properties/type/const", keyword: "const", params: { allowedValue: "agent.tool_call.created" }, message: "must be equal to constant" }];
-              return false;
-            }
-            var valid0 = _errs2 === errors;
-          } else {
-            var valid0 = true;
-          }
-          if (valid0) {
-            if (data.call_id !== void 0) {
-              let data1 = data.call_id;
-              const _errs4 = errors;
-              const _errs5 = errors;
-              if (errors === _errs5) {
-                if (typeof data1 === "string") {
-                  if (func12(data1) < 1) {
-                    validate312.errors = [{ instancePath: instancePath + "/call_id", schemaPath: "urn:casi:schema:CallId/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" }];
-                    return false;
-                  }
-                } else {
-                  validate312.errors = [{ instancePath: instancePath + "/call_id", schemaPath: "urn:casi:schema:CallId/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
-                  return false;
-                }
-              }
-              var valid0 = _errs4 === errors;
-            } else {
-              var valid0 = true;
-            }
-            if (valid0) {
-              if (data.name !== void 0) {
-                const _errs7 = errors;
-                if (typeof data.name !== "string") {
-                  validate312.errors = [{ instancePath: instancePath + "/name", schemaPath: "#/properties/name/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
-                  return false;
-                }
-                var valid0 = _errs7 === errors;
-              } else {
-                var valid0 = true;
-              }
-              if (valid0) {
-                if (data.arguments !== void 0) {
-                  const _errs9 = errors;
-                  if (typeof data.arguments !== "string") {
-                    validate312.errors = [{ instancePath: instancePath + "/arguments", schemaPath: "#/properties/arguments/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
-                    return false;
-                  }
-                  var valid0 = _errs9 === errors;
-                } else {
-                  var valid0 = true;
-                }
-              }
-            }
-          }
-        }
-      }
-    } else {
-      validate312.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
-      return false;
-    }
-  }
-  validate312.errors = vErrors;
-  return errors === 0;
-}
-validate312.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
-function validate322(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
-  ;
-  let vErrors = null;
-  let errors = 0;
-  const evaluated0 = validate322.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
-  if (errors === 0) {
-    if (data && typeof data == "object" && !Array.isArray(data)) {
-      let missing0;
-      if (data.type === void 0 && (missing0 = "type") || data.call_id === void 0 && (missing0 = "call_id") || data.name === void 0 && (missing0 = "name") || data.arguments === void 0 && (missing0 = "arguments") || data.result === void 0 && (missing0 = "result")) {
-        validate322.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
-        return false;
-      } else {
-        const _errs1 = errors;
-        for (const key0 in data) {
-          if (!(key0 === "type" || key0 === "call_id" || key0 === "name" || key0 === "arguments" || key0 === "result" || key0 === "error")) {
-            validate322.errors = [{ instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" }];
-            return false;
-            break;
-          }
-        }
-        if (_errs1 === errors) {
-          if (data.type !== void 0) {
-            let data0 = data.type;
-            const _errs2 = errors;
-            if (typeof data0 !== "string") {
-              validate322.errors = [{ instancePath: instancePath + "/type", schemaPath: "#/properties/type/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
-              return false;
-            }
-            if ("agent.tool_call.returned" !== data0) {
-              validate322.errors = [{ instancePath: instancePath + "/type", schemaPath: "#/properties/type/const", keyword: "const", params: { allowedValue: "agent.tool_call.returned" }, message: "must be equal to constant" }];
-              return false;
-            }
-            var valid0 = _errs2 === errors;
-          } else {
-            var valid0 = true;
-          }
-          if (valid0) {
-            if (data.call_id !== void 0) {
-              let data1 = data.call_id;
-              const _errs4 = errors;
-              const _errs5 = errors;
-              if (errors === _errs5) {
-                if (typeof data1 === "string") {
-                  if (func12(data1) < 1) {
-                    validate322.errors = [{ instancePath: instancePath + "/call_id", schemaPath: "urn:casi:schema:CallId/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" }];
-                    return false;
-                  }
-                } else {
-                  validate322.errors = [{ instancePath: instancePath + "/call_id", schemaPath: "urn:casi:schema:CallId/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
-                  return false;
-                }
-              }
-              var valid0 = _errs4 === errors;
-            } else {
-              var valid0 = true;
-            }
-            if (valid0) {
-              if (data.name !== void 0) {
-                const _errs7 = errors;
-                if (typeof data.name !== "string") {
-                  validate322.errors = [{ instancePath: instancePath + "/name", schemaPath: "#/properties/name/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
-                  return false;
-                }
-                var valid0 = _errs7 === errors;
-              } else {
-                var valid0 = true;
-              }
-              if (valid0) {
-                if (data.arguments !== void 0) {
-                  const _errs9 = errors;
-                  if (typeof data.arguments !== "string") {
-                    validate322.errors = [{ instancePath: instancePath + "/arguments", schemaPath: "#/properties/arguments/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
-                    return false;
-                  }
-                  var valid0 = _errs9 === errors;
-                } else {
-                  var valid0 = true;
-                }
-                if (valid0) {
-                  if (data.result !== void 0) {
-                    const _errs11 = errors;
-                    if (typeof data.result !== "string") {
-                      validate322.errors = [{ instancePath: instancePath + "/result", schemaPath: "#/properties/result/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
-                      return false;
-                    }
-                    var valid0 = _errs11 === errors;
-                  } else {
-                    var valid0 = true;
-                  }
-                  if (valid0) {
-                    if (data.error !== void 0) {
-                      const _errs13 = errors;
-                      if (typeof data.error !== "string") {
-                        validate322.errors = [{ instancePath: instancePath + "/error", schemaPath: "#/properties/error/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
-                        return false;
-                      }
-                      var valid0 = _errs13 === errors;
-                    } else {
-                      var valid0 = true;
-                    }
-                  }
-                }
-              }
-            }
-          }
-        }
-      }
-    } else {
-      validate322.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
-      return false;
-    }
-  }
-  validate322.errors = vErrors;
-  return errors === 0;
-}
-validate322.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
+validate2110.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
+var schema422 = { "type": "object", "additionalProperties": false, "required": ["type", "callee_no", "caller_no", "recording_url"], "properties": { "type": { "type": "string", "const": "phone" }, "callee_no": { "type": ["string", "null"] }, "caller_no": { "type": ["string", "null"] }, "recording_url": { "type": ["string", "null"] } }, "$id": "urn:casi:schema:PhoneChannel" };
 function validate2310(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -19127,451 +18277,160 @@ function validate2310(data, { instancePath = "", parentData, parentDataProperty,
     if (data && typeof data == "object" && !Array.isArray(data)) {
       const tag0 = data.type;
       if (typeof tag0 == "string") {
-        if (tag0 === "conversation.setup") {
-          if (!validate2410(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-            vErrors = vErrors === null ? validate2410.errors : vErrors.concat(validate2410.errors);
-            errors = vErrors.length;
-          }
-          var props0 = true;
-        } else if (tag0 === "conversation.started") {
-          const _errs4 = errors;
-          if (errors === _errs4) {
+        if (tag0 === "phone") {
+          const _errs3 = errors;
+          if (errors === _errs3) {
             if (data && typeof data == "object" && !Array.isArray(data)) {
               let missing0;
-              if (data.type === void 0 && (missing0 = "type")) {
-                validate2310.errors = [{ instancePath, schemaPath: "urn:casi:schema:ConversationStarted/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
+              if (data.type === void 0 && (missing0 = "type") || data.callee_no === void 0 && (missing0 = "callee_no") || data.caller_no === void 0 && (missing0 = "caller_no") || data.recording_url === void 0 && (missing0 = "recording_url")) {
+                validate2310.errors = [{ instancePath, schemaPath: "urn:casi:schema:PhoneChannel/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
                 return false;
               } else {
-                const _errs6 = errors;
+                const _errs5 = errors;
                 for (const key0 in data) {
-                  if (!(key0 === "type")) {
-                    validate2310.errors = [{ instancePath, schemaPath: "urn:casi:schema:ConversationStarted/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" }];
+                  if (!(key0 === "type" || key0 === "callee_no" || key0 === "caller_no" || key0 === "recording_url")) {
+                    validate2310.errors = [{ instancePath, schemaPath: "urn:casi:schema:PhoneChannel/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" }];
                     return false;
                     break;
                   }
                 }
-                if (_errs6 === errors) {
+                if (_errs5 === errors) {
                   if (data.type !== void 0) {
                     let data0 = data.type;
+                    const _errs6 = errors;
                     if (typeof data0 !== "string") {
-                      validate2310.errors = [{ instancePath: instancePath + "/type", schemaPath: "urn:casi:schema:ConversationStarted/properties/type/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+                      validate2310.errors = [{ instancePath: instancePath + "/type", schemaPath: "urn:casi:schema:PhoneChannel/properties/type/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
                       return false;
                     }
-                    if ("conversation.started" !== data0) {
-                      validate2310.errors = [{ instancePath: instancePath + "/type", schemaPath: "urn:casi:schema:ConversationStarted/properties/type/const", keyword: "const", params: { allowedValue: "conversation.started" }, message: "must be equal to constant" }];
+                    if ("phone" !== data0) {
+                      validate2310.errors = [{ instancePath: instancePath + "/type", schemaPath: "urn:casi:schema:PhoneChannel/properties/type/const", keyword: "const", params: { allowedValue: "phone" }, message: "must be equal to constant" }];
                       return false;
+                    }
+                    var valid3 = _errs6 === errors;
+                  } else {
+                    var valid3 = true;
+                  }
+                  if (valid3) {
+                    if (data.callee_no !== void 0) {
+                      let data1 = data.callee_no;
+                      const _errs8 = errors;
+                      if (typeof data1 !== "string" && data1 !== null) {
+                        validate2310.errors = [{ instancePath: instancePath + "/callee_no", schemaPath: "urn:casi:schema:PhoneChannel/properties/callee_no/type", keyword: "type", params: { type: schema422.properties.callee_no.type }, message: "must be string,null" }];
+                        return false;
+                      }
+                      var valid3 = _errs8 === errors;
+                    } else {
+                      var valid3 = true;
+                    }
+                    if (valid3) {
+                      if (data.caller_no !== void 0) {
+                        let data2 = data.caller_no;
+                        const _errs10 = errors;
+                        if (typeof data2 !== "string" && data2 !== null) {
+                          validate2310.errors = [{ instancePath: instancePath + "/caller_no", schemaPath: "urn:casi:schema:PhoneChannel/properties/caller_no/type", keyword: "type", params: { type: schema422.properties.caller_no.type }, message: "must be string,null" }];
+                          return false;
+                        }
+                        var valid3 = _errs10 === errors;
+                      } else {
+                        var valid3 = true;
+                      }
+                      if (valid3) {
+                        if (data.recording_url !== void 0) {
+                          let data3 = data.recording_url;
+                          const _errs12 = errors;
+                          if (typeof data3 !== "string" && data3 !== null) {
+                            validate2310.errors = [{ instancePath: instancePath + "/recording_url", schemaPath: "urn:casi:schema:PhoneChannel/properties/recording_url/type", keyword: "type", params: { type: schema422.properties.recording_url.type }, message: "must be string,null" }];
+                            return false;
+                          }
+                          var valid3 = _errs12 === errors;
+                        } else {
+                          var valid3 = true;
+                        }
+                      }
                     }
                   }
                 }
               }
             } else {
-              validate2310.errors = [{ instancePath, schemaPath: "urn:casi:schema:ConversationStarted/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
+              validate2310.errors = [{ instancePath, schemaPath: "urn:casi:schema:PhoneChannel/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
               return false;
             }
           }
-          if (props0 !== true) {
-            props0 = true;
-          }
-        } else if (tag0 === "conversation.ended") {
-          const _errs10 = errors;
-          if (errors === _errs10) {
+          var props0 = true;
+        } else if (tag0 === "chat_realtime") {
+          const _errs15 = errors;
+          if (errors === _errs15) {
             if (data && typeof data == "object" && !Array.isArray(data)) {
               let missing1;
               if (data.type === void 0 && (missing1 = "type")) {
-                validate2310.errors = [{ instancePath, schemaPath: "urn:casi:schema:ConversationEnded/required", keyword: "required", params: { missingProperty: missing1 }, message: "must have required property '" + missing1 + "'" }];
+                validate2310.errors = [{ instancePath, schemaPath: "urn:casi:schema:ChatRealtimeChannel/required", keyword: "required", params: { missingProperty: missing1 }, message: "must have required property '" + missing1 + "'" }];
                 return false;
               } else {
-                const _errs12 = errors;
+                const _errs17 = errors;
                 for (const key1 in data) {
-                  if (!(key1 === "type" || key1 === "ended_by")) {
-                    validate2310.errors = [{ instancePath, schemaPath: "urn:casi:schema:ConversationEnded/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key1 }, message: "must NOT have additional properties" }];
+                  if (!(key1 === "type")) {
+                    validate2310.errors = [{ instancePath, schemaPath: "urn:casi:schema:ChatRealtimeChannel/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key1 }, message: "must NOT have additional properties" }];
                     return false;
                     break;
                   }
                 }
-                if (_errs12 === errors) {
+                if (_errs17 === errors) {
                   if (data.type !== void 0) {
-                    let data1 = data.type;
-                    const _errs13 = errors;
-                    if (typeof data1 !== "string") {
-                      validate2310.errors = [{ instancePath: instancePath + "/type", schemaPath: "urn:casi:schema:ConversationEnded/properties/type/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+                    let data4 = data.type;
+                    if (typeof data4 !== "string") {
+                      validate2310.errors = [{ instancePath: instancePath + "/type", schemaPath: "urn:casi:schema:ChatRealtimeChannel/properties/type/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
                       return false;
                     }
-                    if ("conversation.ended" !== data1) {
-                      validate2310.errors = [{ instancePath: instancePath + "/type", schemaPath: "urn:casi:schema:ConversationEnded/properties/type/const", keyword: "const", params: { allowedValue: "conversation.ended" }, message: "must be equal to constant" }];
+                    if ("chat_realtime" !== data4) {
+                      validate2310.errors = [{ instancePath: instancePath + "/type", schemaPath: "urn:casi:schema:ChatRealtimeChannel/properties/type/const", keyword: "const", params: { allowedValue: "chat_realtime" }, message: "must be equal to constant" }];
                       return false;
-                    }
-                    var valid7 = _errs13 === errors;
-                  } else {
-                    var valid7 = true;
-                  }
-                  if (valid7) {
-                    if (data.ended_by !== void 0) {
-                      let data2 = data.ended_by;
-                      const _errs15 = errors;
-                      if (typeof data2 !== "string") {
-                        validate2310.errors = [{ instancePath: instancePath + "/ended_by", schemaPath: "urn:casi:schema:ConversationEnded/properties/ended_by/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
-                        return false;
-                      }
-                      if (!(data2 === "customer" || data2 === "agent" || data2 === "transfer")) {
-                        validate2310.errors = [{ instancePath: instancePath + "/ended_by", schemaPath: "urn:casi:schema:ConversationEnded/properties/ended_by/enum", keyword: "enum", params: { allowedValues: schema572.properties.ended_by.enum }, message: "must be equal to one of the allowed values" }];
-                        return false;
-                      }
-                      var valid7 = _errs15 === errors;
-                    } else {
-                      var valid7 = true;
                     }
                   }
                 }
               }
             } else {
-              validate2310.errors = [{ instancePath, schemaPath: "urn:casi:schema:ConversationEnded/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
+              validate2310.errors = [{ instancePath, schemaPath: "urn:casi:schema:ChatRealtimeChannel/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
               return false;
             }
           }
           if (props0 !== true) {
             props0 = true;
           }
-        } else if (tag0 === "conversation.context.updated") {
-          if (!validate272(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-            vErrors = vErrors === null ? validate272.errors : vErrors.concat(validate272.errors);
-            errors = vErrors.length;
-          }
-          if (props0 !== true) {
-            props0 = true;
-          }
-        } else if (tag0 === "conversation.custom_fields.updated") {
-          if (!validate282(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-            vErrors = vErrors === null ? validate282.errors : vErrors.concat(validate282.errors);
-            errors = vErrors.length;
-          }
-          if (props0 !== true) {
-            props0 = true;
-          }
-        } else if (tag0 === "agent.message.delta") {
-          if (!validate292(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-            vErrors = vErrors === null ? validate292.errors : vErrors.concat(validate292.errors);
-            errors = vErrors.length;
-          }
-          if (props0 !== true) {
-            props0 = true;
-          }
-        } else if (tag0 === "agent.message.completed") {
-          if (!validate302(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-            vErrors = vErrors === null ? validate302.errors : vErrors.concat(validate302.errors);
-            errors = vErrors.length;
-          }
-          if (props0 !== true) {
-            props0 = true;
-          }
-        } else if (tag0 === "agent.tool_call.created") {
-          if (!validate312(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-            vErrors = vErrors === null ? validate312.errors : vErrors.concat(validate312.errors);
-            errors = vErrors.length;
-          }
-          if (props0 !== true) {
-            props0 = true;
-          }
-        } else if (tag0 === "agent.tool_call.returned") {
-          if (!validate322(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-            vErrors = vErrors === null ? validate322.errors : vErrors.concat(validate322.errors);
-            errors = vErrors.length;
-          }
-          if (props0 !== true) {
-            props0 = true;
-          }
-        } else if (tag0 === "agent.notice.sent") {
-          const _errs24 = errors;
-          if (errors === _errs24) {
+        } else if (tag0 === "chat_async") {
+          const _errs21 = errors;
+          if (errors === _errs21) {
             if (data && typeof data == "object" && !Array.isArray(data)) {
               let missing2;
-              if (data.type === void 0 && (missing2 = "type") || data.data === void 0 && (missing2 = "data")) {
-                validate2310.errors = [{ instancePath, schemaPath: "urn:casi:schema:AgentNoticeSent/required", keyword: "required", params: { missingProperty: missing2 }, message: "must have required property '" + missing2 + "'" }];
+              if (data.type === void 0 && (missing2 = "type")) {
+                validate2310.errors = [{ instancePath, schemaPath: "urn:casi:schema:ChatAsyncChannel/required", keyword: "required", params: { missingProperty: missing2 }, message: "must have required property '" + missing2 + "'" }];
                 return false;
               } else {
-                const _errs26 = errors;
+                const _errs23 = errors;
                 for (const key2 in data) {
-                  if (!(key2 === "type" || key2 === "data")) {
-                    validate2310.errors = [{ instancePath, schemaPath: "urn:casi:schema:AgentNoticeSent/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key2 }, message: "must NOT have additional properties" }];
+                  if (!(key2 === "type")) {
+                    validate2310.errors = [{ instancePath, schemaPath: "urn:casi:schema:ChatAsyncChannel/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key2 }, message: "must NOT have additional properties" }];
                     return false;
                     break;
                   }
                 }
-                if (_errs26 === errors) {
-                  if (data.type !== void 0) {
-                    let data3 = data.type;
-                    const _errs27 = errors;
-                    if (typeof data3 !== "string") {
-                      validate2310.errors = [{ instancePath: instancePath + "/type", schemaPath: "urn:casi:schema:AgentNoticeSent/properties/type/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
-                      return false;
-                    }
-                    if ("agent.notice.sent" !== data3) {
-                      validate2310.errors = [{ instancePath: instancePath + "/type", schemaPath: "urn:casi:schema:AgentNoticeSent/properties/type/const", keyword: "const", params: { allowedValue: "agent.notice.sent" }, message: "must be equal to constant" }];
-                      return false;
-                    }
-                    var valid16 = _errs27 === errors;
-                  } else {
-                    var valid16 = true;
-                  }
-                  if (valid16) {
-                    if (data.data !== void 0) {
-                      let data4 = data.data;
-                      const _errs29 = errors;
-                      if (!(data4 && typeof data4 == "object" && !Array.isArray(data4))) {
-                        validate2310.errors = [{ instancePath: instancePath + "/data", schemaPath: "urn:casi:schema:AgentNoticeSent/properties/data/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
-                        return false;
-                      }
-                      var valid16 = _errs29 === errors;
-                    } else {
-                      var valid16 = true;
-                    }
-                  }
-                }
-              }
-            } else {
-              validate2310.errors = [{ instancePath, schemaPath: "urn:casi:schema:AgentNoticeSent/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
-              return false;
-            }
-          }
-          if (props0 !== true) {
-            props0 = true;
-          }
-        } else if (tag0 === "user.message.received") {
-          const _errs32 = errors;
-          if (errors === _errs32) {
-            if (data && typeof data == "object" && !Array.isArray(data)) {
-              let missing3;
-              if (data.type === void 0 && (missing3 = "type") || data.text === void 0 && (missing3 = "text")) {
-                validate2310.errors = [{ instancePath, schemaPath: "urn:casi:schema:UserMessageReceived/required", keyword: "required", params: { missingProperty: missing3 }, message: "must have required property '" + missing3 + "'" }];
-                return false;
-              } else {
-                const _errs34 = errors;
-                for (const key3 in data) {
-                  if (!(key3 === "type" || key3 === "text")) {
-                    validate2310.errors = [{ instancePath, schemaPath: "urn:casi:schema:UserMessageReceived/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key3 }, message: "must NOT have additional properties" }];
-                    return false;
-                    break;
-                  }
-                }
-                if (_errs34 === errors) {
+                if (_errs23 === errors) {
                   if (data.type !== void 0) {
                     let data5 = data.type;
-                    const _errs35 = errors;
                     if (typeof data5 !== "string") {
-                      validate2310.errors = [{ instancePath: instancePath + "/type", schemaPath: "urn:casi:schema:UserMessageReceived/properties/type/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+                      validate2310.errors = [{ instancePath: instancePath + "/type", schemaPath: "urn:casi:schema:ChatAsyncChannel/properties/type/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
                       return false;
                     }
-                    if ("user.message.received" !== data5) {
-                      validate2310.errors = [{ instancePath: instancePath + "/type", schemaPath: "urn:casi:schema:UserMessageReceived/properties/type/const", keyword: "const", params: { allowedValue: "user.message.received" }, message: "must be equal to constant" }];
+                    if ("chat_async" !== data5) {
+                      validate2310.errors = [{ instancePath: instancePath + "/type", schemaPath: "urn:casi:schema:ChatAsyncChannel/properties/type/const", keyword: "const", params: { allowedValue: "chat_async" }, message: "must be equal to constant" }];
                       return false;
-                    }
-                    var valid19 = _errs35 === errors;
-                  } else {
-                    var valid19 = true;
-                  }
-                  if (valid19) {
-                    if (data.text !== void 0) {
-                      const _errs37 = errors;
-                      if (typeof data.text !== "string") {
-                        validate2310.errors = [{ instancePath: instancePath + "/text", schemaPath: "urn:casi:schema:UserMessageReceived/properties/text/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
-                        return false;
-                      }
-                      var valid19 = _errs37 === errors;
-                    } else {
-                      var valid19 = true;
                     }
                   }
                 }
               }
             } else {
-              validate2310.errors = [{ instancePath, schemaPath: "urn:casi:schema:UserMessageReceived/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
+              validate2310.errors = [{ instancePath, schemaPath: "urn:casi:schema:ChatAsyncChannel/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
               return false;
             }
-          }
-          if (props0 !== true) {
-            props0 = true;
-          }
-        } else if (tag0 === "server.error") {
-          const _errs40 = errors;
-          if (errors === _errs40) {
-            if (data && typeof data == "object" && !Array.isArray(data)) {
-              let missing4;
-              if (data.type === void 0 && (missing4 = "type") || data.error === void 0 && (missing4 = "error")) {
-                validate2310.errors = [{ instancePath, schemaPath: "urn:casi:schema:ServerError/required", keyword: "required", params: { missingProperty: missing4 }, message: "must have required property '" + missing4 + "'" }];
-                return false;
-              } else {
-                const _errs42 = errors;
-                for (const key4 in data) {
-                  if (!(key4 === "type" || key4 === "error" || key4 === "source_event_id")) {
-                    validate2310.errors = [{ instancePath, schemaPath: "urn:casi:schema:ServerError/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key4 }, message: "must NOT have additional properties" }];
-                    return false;
-                    break;
-                  }
-                }
-                if (_errs42 === errors) {
-                  if (data.type !== void 0) {
-                    let data7 = data.type;
-                    const _errs43 = errors;
-                    if (typeof data7 !== "string") {
-                      validate2310.errors = [{ instancePath: instancePath + "/type", schemaPath: "urn:casi:schema:ServerError/properties/type/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
-                      return false;
-                    }
-                    if ("server.error" !== data7) {
-                      validate2310.errors = [{ instancePath: instancePath + "/type", schemaPath: "urn:casi:schema:ServerError/properties/type/const", keyword: "const", params: { allowedValue: "server.error" }, message: "must be equal to constant" }];
-                      return false;
-                    }
-                    var valid22 = _errs43 === errors;
-                  } else {
-                    var valid22 = true;
-                  }
-                  if (valid22) {
-                    if (data.error !== void 0) {
-                      const _errs45 = errors;
-                      if (typeof data.error !== "string") {
-                        validate2310.errors = [{ instancePath: instancePath + "/error", schemaPath: "urn:casi:schema:ServerError/properties/error/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
-                        return false;
-                      }
-                      var valid22 = _errs45 === errors;
-                    } else {
-                      var valid22 = true;
-                    }
-                    if (valid22) {
-                      if (data.source_event_id !== void 0) {
-                        const _errs47 = errors;
-                        if (typeof data.source_event_id !== "string") {
-                          validate2310.errors = [{ instancePath: instancePath + "/source_event_id", schemaPath: "urn:casi:schema:ServerError/properties/source_event_id/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
-                          return false;
-                        }
-                        var valid22 = _errs47 === errors;
-                      } else {
-                        var valid22 = true;
-                      }
-                    }
-                  }
-                }
-              }
-            } else {
-              validate2310.errors = [{ instancePath, schemaPath: "urn:casi:schema:ServerError/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
-              return false;
-            }
-          }
-          if (props0 !== true) {
-            props0 = true;
-          }
-        } else if (tag0 === "user.dtmf.received") {
-          const _errs50 = errors;
-          if (errors === _errs50) {
-            if (data && typeof data == "object" && !Array.isArray(data)) {
-              let missing5;
-              if (data.type === void 0 && (missing5 = "type") || data.digits === void 0 && (missing5 = "digits")) {
-                validate2310.errors = [{ instancePath, schemaPath: "urn:casi:schema:UserDtmfReceived/required", keyword: "required", params: { missingProperty: missing5 }, message: "must have required property '" + missing5 + "'" }];
-                return false;
-              } else {
-                const _errs52 = errors;
-                for (const key5 in data) {
-                  if (!(key5 === "type" || key5 === "digits")) {
-                    validate2310.errors = [{ instancePath, schemaPath: "urn:casi:schema:UserDtmfReceived/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key5 }, message: "must NOT have additional properties" }];
-                    return false;
-                    break;
-                  }
-                }
-                if (_errs52 === errors) {
-                  if (data.type !== void 0) {
-                    let data10 = data.type;
-                    const _errs53 = errors;
-                    if (typeof data10 !== "string") {
-                      validate2310.errors = [{ instancePath: instancePath + "/type", schemaPath: "urn:casi:schema:UserDtmfReceived/properties/type/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
-                      return false;
-                    }
-                    if ("user.dtmf.received" !== data10) {
-                      validate2310.errors = [{ instancePath: instancePath + "/type", schemaPath: "urn:casi:schema:UserDtmfReceived/properties/type/const", keyword: "const", params: { allowedValue: "user.dtmf.received" }, message: "must be equal to constant" }];
-                      return false;
-                    }
-                    var valid25 = _errs53 === errors;
-                  } else {
-                    var valid25 = true;
-                  }
-                  if (valid25) {
-                    if (data.digits !== void 0) {
-                      const _errs55 = errors;
-                      if (typeof data.digits !== "string") {
-                        validate2310.errors = [{ instancePath: instancePath + "/digits", schemaPath: "urn:casi:schema:UserDtmfReceived/properties/digits/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
-                        return false;
-                      }
-                      var valid25 = _errs55 === errors;
-                    } else {
-                      var valid25 = true;
-                    }
-                  }
-                }
-              }
-            } else {
-              validate2310.errors = [{ instancePath, schemaPath: "urn:casi:schema:UserDtmfReceived/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
-              return false;
-            }
-          }
-          if (props0 !== true) {
-            props0 = true;
-          }
-        } else if (tag0 === "agent.dtmf.sent") {
-          const _errs58 = errors;
-          if (errors === _errs58) {
-            if (data && typeof data == "object" && !Array.isArray(data)) {
-              let missing6;
-              if (data.type === void 0 && (missing6 = "type") || data.digits === void 0 && (missing6 = "digits")) {
-                validate2310.errors = [{ instancePath, schemaPath: "urn:casi:schema:AgentDtmfSent/required", keyword: "required", params: { missingProperty: missing6 }, message: "must have required property '" + missing6 + "'" }];
-                return false;
-              } else {
-                const _errs60 = errors;
-                for (const key6 in data) {
-                  if (!(key6 === "type" || key6 === "digits")) {
-                    validate2310.errors = [{ instancePath, schemaPath: "urn:casi:schema:AgentDtmfSent/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key6 }, message: "must NOT have additional properties" }];
-                    return false;
-                    break;
-                  }
-                }
-                if (_errs60 === errors) {
-                  if (data.type !== void 0) {
-                    let data12 = data.type;
-                    const _errs61 = errors;
-                    if (typeof data12 !== "string") {
-                      validate2310.errors = [{ instancePath: instancePath + "/type", schemaPath: "urn:casi:schema:AgentDtmfSent/properties/type/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
-                      return false;
-                    }
-                    if ("agent.dtmf.sent" !== data12) {
-                      validate2310.errors = [{ instancePath: instancePath + "/type", schemaPath: "urn:casi:schema:AgentDtmfSent/properties/type/const", keyword: "const", params: { allowedValue: "agent.dtmf.sent" }, message: "must be equal to constant" }];
-                      return false;
-                    }
-                    var valid28 = _errs61 === errors;
-                  } else {
-                    var valid28 = true;
-                  }
-                  if (valid28) {
-                    if (data.digits !== void 0) {
-                      const _errs63 = errors;
-                      if (typeof data.digits !== "string") {
-                        validate2310.errors = [{ instancePath: instancePath + "/digits", schemaPath: "urn:casi:schema:AgentDtmfSent/properties/digits/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
-                        return false;
-                      }
-                      var valid28 = _errs63 === errors;
-                    } else {
-                      var valid28 = true;
-                    }
-                  }
-                }
-              }
-            } else {
-              validate2310.errors = [{ instancePath, schemaPath: "urn:casi:schema:AgentDtmfSent/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
-              return false;
-            }
-          }
-          if (props0 !== true) {
-            props0 = true;
-          }
-        } else if (tag0 === "agent.customer.loaded") {
-          if (!validate2010(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-            vErrors = vErrors === null ? validate2010.errors : vErrors.concat(validate2010.errors);
-            errors = vErrors.length;
           }
           if (props0 !== true) {
             props0 = true;
@@ -19594,2274 +18453,12 @@ function validate2310(data, { instancePath = "", parentData, parentDataProperty,
   return errors === 0;
 }
 validate2310.evaluated = { "dynamicProps": true, "dynamicItems": false };
-function validate227(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+var schema48 = { "type": "object", "description": "A voice of the service itself (`provider` = `service`).", "additionalProperties": false, "required": ["id"], "properties": { "provider": { "type": "string", "enum": ["service"], "default": "service" }, "id": { "type": "string", "enum": ["Female 1", "Female 2", "Female 3", "Male 1", "Male 2", "Male 3"] } }, "$id": "urn:casi:schema:ServiceVoice" };
+function validate272(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate227.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
-  if (errors === 0) {
-    if (data && typeof data == "object" && !Array.isArray(data)) {
-      let missing0;
-      if (data.id === void 0 && (missing0 = "id") || data.created_at === void 0 && (missing0 = "created_at") || data.agent_id === void 0 && (missing0 = "agent_id") || data.livemode === void 0 && (missing0 = "livemode") || data.conversation_id === void 0 && (missing0 = "conversation_id") || data.experimental === void 0 && (missing0 = "experimental") || data.payload === void 0 && (missing0 = "payload")) {
-        validate227.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
-        return false;
-      } else {
-        const _errs1 = errors;
-        for (const key0 in data) {
-          if (!(key0 === "id" || key0 === "created_at" || key0 === "agent_id" || key0 === "livemode" || key0 === "conversation_id" || key0 === "experimental" || key0 === "payload")) {
-            validate227.errors = [{ instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" }];
-            return false;
-            break;
-          }
-        }
-        if (_errs1 === errors) {
-          if (data.id !== void 0) {
-            let data0 = data.id;
-            const _errs2 = errors;
-            const _errs3 = errors;
-            if (errors === _errs3) {
-              if (typeof data0 === "string") {
-                if (!pattern53.test(data0)) {
-                  validate227.errors = [{ instancePath: instancePath + "/id", schemaPath: "urn:casi:schema:EventId/pattern", keyword: "pattern", params: { pattern: "^ev_[A-Za-z0-9]+$" }, message: 'must match pattern "^ev_[A-Za-z0-9]+$"' }];
-                  return false;
-                }
-              } else {
-                validate227.errors = [{ instancePath: instancePath + "/id", schemaPath: "urn:casi:schema:EventId/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
-                return false;
-              }
-            }
-            var valid0 = _errs2 === errors;
-          } else {
-            var valid0 = true;
-          }
-          if (valid0) {
-            if (data.created_at !== void 0) {
-              let data1 = data.created_at;
-              const _errs5 = errors;
-              const _errs6 = errors;
-              if (errors === _errs6) {
-                if (errors === _errs6) {
-                  if (typeof data1 === "string") {
-                    if (!formats02(data1)) {
-                      validate227.errors = [{ instancePath: instancePath + "/created_at", schemaPath: "urn:casi:schema:Timestamp/format", keyword: "format", params: { format: "date-time" }, message: 'must match format "date-time"' }];
-                      return false;
-                    }
-                  } else {
-                    validate227.errors = [{ instancePath: instancePath + "/created_at", schemaPath: "urn:casi:schema:Timestamp/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
-                    return false;
-                  }
-                }
-              }
-              var valid0 = _errs5 === errors;
-            } else {
-              var valid0 = true;
-            }
-            if (valid0) {
-              if (data.agent_id !== void 0) {
-                let data2 = data.agent_id;
-                const _errs8 = errors;
-                const _errs9 = errors;
-                if (errors === _errs9) {
-                  if (typeof data2 === "string") {
-                    if (!pattern62.test(data2)) {
-                      validate227.errors = [{ instancePath: instancePath + "/agent_id", schemaPath: "urn:casi:schema:ConversationalAgentVersionId/pattern", keyword: "pattern", params: { pattern: "^ca_[A-Za-z0-9]+@v[0-9]+$" }, message: 'must match pattern "^ca_[A-Za-z0-9]+@v[0-9]+$"' }];
-                      return false;
-                    }
-                  } else {
-                    validate227.errors = [{ instancePath: instancePath + "/agent_id", schemaPath: "urn:casi:schema:ConversationalAgentVersionId/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
-                    return false;
-                  }
-                }
-                var valid0 = _errs8 === errors;
-              } else {
-                var valid0 = true;
-              }
-              if (valid0) {
-                if (data.livemode !== void 0) {
-                  const _errs11 = errors;
-                  if (typeof data.livemode !== "boolean") {
-                    validate227.errors = [{ instancePath: instancePath + "/livemode", schemaPath: "#/properties/livemode/type", keyword: "type", params: { type: "boolean" }, message: "must be boolean" }];
-                    return false;
-                  }
-                  var valid0 = _errs11 === errors;
-                } else {
-                  var valid0 = true;
-                }
-                if (valid0) {
-                  if (data.conversation_id !== void 0) {
-                    let data4 = data.conversation_id;
-                    const _errs13 = errors;
-                    const _errs14 = errors;
-                    if (errors === _errs14) {
-                      if (typeof data4 === "string") {
-                        if (!pattern72.test(data4)) {
-                          validate227.errors = [{ instancePath: instancePath + "/conversation_id", schemaPath: "urn:casi:schema:ConversationId/pattern", keyword: "pattern", params: { pattern: "^conv_[A-Za-z0-9]+$" }, message: 'must match pattern "^conv_[A-Za-z0-9]+$"' }];
-                          return false;
-                        }
-                      } else {
-                        validate227.errors = [{ instancePath: instancePath + "/conversation_id", schemaPath: "urn:casi:schema:ConversationId/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
-                        return false;
-                      }
-                    }
-                    var valid0 = _errs13 === errors;
-                  } else {
-                    var valid0 = true;
-                  }
-                  if (valid0) {
-                    if (data.experimental !== void 0) {
-                      const _errs16 = errors;
-                      if (typeof data.experimental !== "boolean") {
-                        validate227.errors = [{ instancePath: instancePath + "/experimental", schemaPath: "#/properties/experimental/type", keyword: "type", params: { type: "boolean" }, message: "must be boolean" }];
-                        return false;
-                      }
-                      var valid0 = _errs16 === errors;
-                    } else {
-                      var valid0 = true;
-                    }
-                    if (valid0) {
-                      if (data.payload !== void 0) {
-                        const _errs18 = errors;
-                        if (!validate2310(data.payload, { instancePath: instancePath + "/payload", parentData: data, parentDataProperty: "payload", rootData, dynamicAnchors })) {
-                          vErrors = vErrors === null ? validate2310.errors : vErrors.concat(validate2310.errors);
-                          errors = vErrors.length;
-                        }
-                        var valid0 = _errs18 === errors;
-                      } else {
-                        var valid0 = true;
-                      }
-                    }
-                  }
-                }
-              }
-            }
-          }
-        }
-      }
-    } else {
-      validate227.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
-      return false;
-    }
-  }
-  validate227.errors = vErrors;
-  return errors === 0;
-}
-validate227.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
-function validate2110(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
-  ;
-  let vErrors = null;
-  let errors = 0;
-  const evaluated0 = validate2110.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
-  const _errs0 = errors;
-  if (!validate227(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate227.errors : vErrors.concat(validate227.errors);
-    errors = vErrors.length;
-  }
-  var valid0 = _errs0 === errors;
-  if (valid0) {
-    const _errs1 = errors;
-    if (errors === _errs1) {
-      if (data && typeof data == "object" && !Array.isArray(data)) {
-        if (data.payload !== void 0) {
-          if (!validate2010(data.payload, { instancePath: instancePath + "/payload", parentData: data, parentDataProperty: "payload", rootData, dynamicAnchors })) {
-            vErrors = vErrors === null ? validate2010.errors : vErrors.concat(validate2010.errors);
-            errors = vErrors.length;
-          }
-        }
-      } else {
-        validate2110.errors = [{ instancePath, schemaPath: "#/allOf/1/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
-        return false;
-      }
-    }
-    var valid0 = _errs1 === errors;
-  }
-  validate2110.errors = vErrors;
-  return errors === 0;
-}
-validate2110.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
-var checkAgentDtmfSent = validate442;
-function validate442(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
-  ;
-  let vErrors = null;
-  let errors = 0;
-  const evaluated0 = validate442.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
-  if (errors === 0) {
-    if (data && typeof data == "object" && !Array.isArray(data)) {
-      let missing0;
-      if (data.type === void 0 && (missing0 = "type") || data.digits === void 0 && (missing0 = "digits")) {
-        validate442.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
-        return false;
-      } else {
-        const _errs1 = errors;
-        for (const key0 in data) {
-          if (!(key0 === "type" || key0 === "digits")) {
-            validate442.errors = [{ instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" }];
-            return false;
-            break;
-          }
-        }
-        if (_errs1 === errors) {
-          if (data.type !== void 0) {
-            let data0 = data.type;
-            const _errs2 = errors;
-            if (typeof data0 !== "string") {
-              validate442.errors = [{ instancePath: instancePath + "/type", schemaPath: "#/properties/type/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
-              return false;
-            }
-            if ("agent.dtmf.sent" !== data0) {
-              validate442.errors = [{ instancePath: instancePath + "/type", schemaPath: "#/properties/type/const", keyword: "const", params: { allowedValue: "agent.dtmf.sent" }, message: "must be equal to constant" }];
-              return false;
-            }
-            var valid0 = _errs2 === errors;
-          } else {
-            var valid0 = true;
-          }
-          if (valid0) {
-            if (data.digits !== void 0) {
-              const _errs4 = errors;
-              if (typeof data.digits !== "string") {
-                validate442.errors = [{ instancePath: instancePath + "/digits", schemaPath: "#/properties/digits/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
-                return false;
-              }
-              var valid0 = _errs4 === errors;
-            } else {
-              var valid0 = true;
-            }
-          }
-        }
-      }
-    } else {
-      validate442.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
-      return false;
-    }
-  }
-  validate442.errors = vErrors;
-  return errors === 0;
-}
-validate442.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
-var checkAgentDtmfSentEvent = validate452;
-function validate452(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
-  ;
-  let vErrors = null;
-  let errors = 0;
-  const evaluated0 = validate452.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
-  const _errs0 = errors;
-  if (!validate227(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate227.errors : vErrors.concat(validate227.errors);
-    errors = vErrors.length;
-  }
-  var valid0 = _errs0 === errors;
-  if (valid0) {
-    const _errs1 = errors;
-    if (errors === _errs1) {
-      if (data && typeof data == "object" && !Array.isArray(data)) {
-        if (data.payload !== void 0) {
-          let data0 = data.payload;
-          const _errs4 = errors;
-          if (errors === _errs4) {
-            if (data0 && typeof data0 == "object" && !Array.isArray(data0)) {
-              let missing0;
-              if (data0.type === void 0 && (missing0 = "type") || data0.digits === void 0 && (missing0 = "digits")) {
-                validate452.errors = [{ instancePath: instancePath + "/payload", schemaPath: "urn:casi:schema:AgentDtmfSent/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
-                return false;
-              } else {
-                const _errs6 = errors;
-                for (const key0 in data0) {
-                  if (!(key0 === "type" || key0 === "digits")) {
-                    validate452.errors = [{ instancePath: instancePath + "/payload", schemaPath: "urn:casi:schema:AgentDtmfSent/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" }];
-                    return false;
-                    break;
-                  }
-                }
-                if (_errs6 === errors) {
-                  if (data0.type !== void 0) {
-                    let data1 = data0.type;
-                    const _errs7 = errors;
-                    if (typeof data1 !== "string") {
-                      validate452.errors = [{ instancePath: instancePath + "/payload/type", schemaPath: "urn:casi:schema:AgentDtmfSent/properties/type/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
-                      return false;
-                    }
-                    if ("agent.dtmf.sent" !== data1) {
-                      validate452.errors = [{ instancePath: instancePath + "/payload/type", schemaPath: "urn:casi:schema:AgentDtmfSent/properties/type/const", keyword: "const", params: { allowedValue: "agent.dtmf.sent" }, message: "must be equal to constant" }];
-                      return false;
-                    }
-                    var valid3 = _errs7 === errors;
-                  } else {
-                    var valid3 = true;
-                  }
-                  if (valid3) {
-                    if (data0.digits !== void 0) {
-                      const _errs9 = errors;
-                      if (typeof data0.digits !== "string") {
-                        validate452.errors = [{ instancePath: instancePath + "/payload/digits", schemaPath: "urn:casi:schema:AgentDtmfSent/properties/digits/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
-                        return false;
-                      }
-                      var valid3 = _errs9 === errors;
-                    } else {
-                      var valid3 = true;
-                    }
-                  }
-                }
-              }
-            } else {
-              validate452.errors = [{ instancePath: instancePath + "/payload", schemaPath: "urn:casi:schema:AgentDtmfSent/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
-              return false;
-            }
-          }
-        }
-      } else {
-        validate452.errors = [{ instancePath, schemaPath: "#/allOf/1/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
-        return false;
-      }
-    }
-    var valid0 = _errs1 === errors;
-  }
-  validate452.errors = vErrors;
-  return errors === 0;
-}
-validate452.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
-var checkAgentId = validate472;
-var pattern82 = new RegExp("^(ca|pa)_[A-Za-z0-9]+$", "u");
-function validate472(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
-  ;
-  let vErrors = null;
-  let errors = 0;
-  const evaluated0 = validate472.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
-  if (errors === 0) {
-    if (typeof data === "string") {
-      if (!pattern82.test(data)) {
-        validate472.errors = [{ instancePath, schemaPath: "#/pattern", keyword: "pattern", params: { pattern: "^(ca|pa)_[A-Za-z0-9]+$" }, message: 'must match pattern "^(ca|pa)_[A-Za-z0-9]+$"' }];
-        return false;
-      }
-    } else {
-      validate472.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
-      return false;
-    }
-  }
-  validate472.errors = vErrors;
-  return errors === 0;
-}
-validate472.evaluated = { "dynamicProps": false, "dynamicItems": false };
-var checkAgentMessageCompleted = validate302;
-var checkAgentMessageCompletedEvent = validate482;
-function validate482(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
-  ;
-  let vErrors = null;
-  let errors = 0;
-  const evaluated0 = validate482.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
-  const _errs0 = errors;
-  if (!validate227(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate227.errors : vErrors.concat(validate227.errors);
-    errors = vErrors.length;
-  }
-  var valid0 = _errs0 === errors;
-  if (valid0) {
-    const _errs1 = errors;
-    if (errors === _errs1) {
-      if (data && typeof data == "object" && !Array.isArray(data)) {
-        if (data.payload !== void 0) {
-          if (!validate302(data.payload, { instancePath: instancePath + "/payload", parentData: data, parentDataProperty: "payload", rootData, dynamicAnchors })) {
-            vErrors = vErrors === null ? validate302.errors : vErrors.concat(validate302.errors);
-            errors = vErrors.length;
-          }
-        }
-      } else {
-        validate482.errors = [{ instancePath, schemaPath: "#/allOf/1/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
-        return false;
-      }
-    }
-    var valid0 = _errs1 === errors;
-  }
-  validate482.errors = vErrors;
-  return errors === 0;
-}
-validate482.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
-var checkAgentMessageDelta = validate292;
-var checkAgentMessageDeltaEvent = validate512;
-function validate512(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
-  ;
-  let vErrors = null;
-  let errors = 0;
-  const evaluated0 = validate512.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
-  const _errs0 = errors;
-  if (!validate227(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate227.errors : vErrors.concat(validate227.errors);
-    errors = vErrors.length;
-  }
-  var valid0 = _errs0 === errors;
-  if (valid0) {
-    const _errs1 = errors;
-    if (errors === _errs1) {
-      if (data && typeof data == "object" && !Array.isArray(data)) {
-        if (data.payload !== void 0) {
-          if (!validate292(data.payload, { instancePath: instancePath + "/payload", parentData: data, parentDataProperty: "payload", rootData, dynamicAnchors })) {
-            vErrors = vErrors === null ? validate292.errors : vErrors.concat(validate292.errors);
-            errors = vErrors.length;
-          }
-        }
-      } else {
-        validate512.errors = [{ instancePath, schemaPath: "#/allOf/1/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
-        return false;
-      }
-    }
-    var valid0 = _errs1 === errors;
-  }
-  validate512.errors = vErrors;
-  return errors === 0;
-}
-validate512.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
-var checkAgentNoticeSent = validate542;
-function validate542(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
-  ;
-  let vErrors = null;
-  let errors = 0;
-  const evaluated0 = validate542.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
-  if (errors === 0) {
-    if (data && typeof data == "object" && !Array.isArray(data)) {
-      let missing0;
-      if (data.type === void 0 && (missing0 = "type") || data.data === void 0 && (missing0 = "data")) {
-        validate542.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
-        return false;
-      } else {
-        const _errs1 = errors;
-        for (const key0 in data) {
-          if (!(key0 === "type" || key0 === "data")) {
-            validate542.errors = [{ instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" }];
-            return false;
-            break;
-          }
-        }
-        if (_errs1 === errors) {
-          if (data.type !== void 0) {
-            let data0 = data.type;
-            const _errs2 = errors;
-            if (typeof data0 !== "string") {
-              validate542.errors = [{ instancePath: instancePath + "/type", schemaPath: "#/properties/type/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
-              return false;
-            }
-            if ("agent.notice.sent" !== data0) {
-              validate542.errors = [{ instancePath: instancePath + "/type", schemaPath: "#/properties/type/const", keyword: "const", params: { allowedValue: "agent.notice.sent" }, message: "must be equal to constant" }];
-              return false;
-            }
-            var valid0 = _errs2 === errors;
-          } else {
-            var valid0 = true;
-          }
-          if (valid0) {
-            if (data.data !== void 0) {
-              let data1 = data.data;
-              const _errs4 = errors;
-              if (!(data1 && typeof data1 == "object" && !Array.isArray(data1))) {
-                validate542.errors = [{ instancePath: instancePath + "/data", schemaPath: "#/properties/data/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
-                return false;
-              }
-              var valid0 = _errs4 === errors;
-            } else {
-              var valid0 = true;
-            }
-          }
-        }
-      }
-    } else {
-      validate542.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
-      return false;
-    }
-  }
-  validate542.errors = vErrors;
-  return errors === 0;
-}
-validate542.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
-var checkAgentNoticeSentEvent = validate552;
-function validate552(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
-  ;
-  let vErrors = null;
-  let errors = 0;
-  const evaluated0 = validate552.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
-  const _errs0 = errors;
-  if (!validate227(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate227.errors : vErrors.concat(validate227.errors);
-    errors = vErrors.length;
-  }
-  var valid0 = _errs0 === errors;
-  if (valid0) {
-    const _errs1 = errors;
-    if (errors === _errs1) {
-      if (data && typeof data == "object" && !Array.isArray(data)) {
-        if (data.payload !== void 0) {
-          let data0 = data.payload;
-          const _errs4 = errors;
-          if (errors === _errs4) {
-            if (data0 && typeof data0 == "object" && !Array.isArray(data0)) {
-              let missing0;
-              if (data0.type === void 0 && (missing0 = "type") || data0.data === void 0 && (missing0 = "data")) {
-                validate552.errors = [{ instancePath: instancePath + "/payload", schemaPath: "urn:casi:schema:AgentNoticeSent/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
-                return false;
-              } else {
-                const _errs6 = errors;
-                for (const key0 in data0) {
-                  if (!(key0 === "type" || key0 === "data")) {
-                    validate552.errors = [{ instancePath: instancePath + "/payload", schemaPath: "urn:casi:schema:AgentNoticeSent/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" }];
-                    return false;
-                    break;
-                  }
-                }
-                if (_errs6 === errors) {
-                  if (data0.type !== void 0) {
-                    let data1 = data0.type;
-                    const _errs7 = errors;
-                    if (typeof data1 !== "string") {
-                      validate552.errors = [{ instancePath: instancePath + "/payload/type", schemaPath: "urn:casi:schema:AgentNoticeSent/properties/type/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
-                      return false;
-                    }
-                    if ("agent.notice.sent" !== data1) {
-                      validate552.errors = [{ instancePath: instancePath + "/payload/type", schemaPath: "urn:casi:schema:AgentNoticeSent/properties/type/const", keyword: "const", params: { allowedValue: "agent.notice.sent" }, message: "must be equal to constant" }];
-                      return false;
-                    }
-                    var valid3 = _errs7 === errors;
-                  } else {
-                    var valid3 = true;
-                  }
-                  if (valid3) {
-                    if (data0.data !== void 0) {
-                      let data2 = data0.data;
-                      const _errs9 = errors;
-                      if (!(data2 && typeof data2 == "object" && !Array.isArray(data2))) {
-                        validate552.errors = [{ instancePath: instancePath + "/payload/data", schemaPath: "urn:casi:schema:AgentNoticeSent/properties/data/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
-                        return false;
-                      }
-                      var valid3 = _errs9 === errors;
-                    } else {
-                      var valid3 = true;
-                    }
-                  }
-                }
-              }
-            } else {
-              validate552.errors = [{ instancePath: instancePath + "/payload", schemaPath: "urn:casi:schema:AgentNoticeSent/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
-              return false;
-            }
-          }
-        }
-      } else {
-        validate552.errors = [{ instancePath, schemaPath: "#/allOf/1/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
-        return false;
-      }
-    }
-    var valid0 = _errs1 === errors;
-  }
-  validate552.errors = vErrors;
-  return errors === 0;
-}
-validate552.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
-var checkAgentToolCallCreated = validate312;
-var checkAgentToolCallCreatedEvent = validate572;
-function validate572(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
-  ;
-  let vErrors = null;
-  let errors = 0;
-  const evaluated0 = validate572.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
-  const _errs0 = errors;
-  if (!validate227(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate227.errors : vErrors.concat(validate227.errors);
-    errors = vErrors.length;
-  }
-  var valid0 = _errs0 === errors;
-  if (valid0) {
-    const _errs1 = errors;
-    if (errors === _errs1) {
-      if (data && typeof data == "object" && !Array.isArray(data)) {
-        if (data.payload !== void 0) {
-          if (!validate312(data.payload, { instancePath: instancePath + "/payload", parentData: data, parentDataProperty: "payload", rootData, dynamicAnchors })) {
-            vErrors = vErrors === null ? validate312.errors : vErrors.concat(validate312.errors);
-            errors = vErrors.length;
-          }
-        }
-      } else {
-        validate572.errors = [{ instancePath, schemaPath: "#/allOf/1/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
-        return false;
-      }
-    }
-    var valid0 = _errs1 === errors;
-  }
-  validate572.errors = vErrors;
-  return errors === 0;
-}
-validate572.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
-var checkAgentToolCallReturned = validate322;
-var checkAgentToolCallReturnedEvent = validate602;
-function validate602(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
-  ;
-  let vErrors = null;
-  let errors = 0;
-  const evaluated0 = validate602.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
-  const _errs0 = errors;
-  if (!validate227(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate227.errors : vErrors.concat(validate227.errors);
-    errors = vErrors.length;
-  }
-  var valid0 = _errs0 === errors;
-  if (valid0) {
-    const _errs1 = errors;
-    if (errors === _errs1) {
-      if (data && typeof data == "object" && !Array.isArray(data)) {
-        if (data.payload !== void 0) {
-          if (!validate322(data.payload, { instancePath: instancePath + "/payload", parentData: data, parentDataProperty: "payload", rootData, dynamicAnchors })) {
-            vErrors = vErrors === null ? validate322.errors : vErrors.concat(validate322.errors);
-            errors = vErrors.length;
-          }
-        }
-      } else {
-        validate602.errors = [{ instancePath, schemaPath: "#/allOf/1/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
-        return false;
-      }
-    }
-    var valid0 = _errs1 === errors;
-  }
-  validate602.errors = vErrors;
-  return errors === 0;
-}
-validate602.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
-var checkAgentVersion = validate632;
-var pattern102 = new RegExp("^(ca|pa)_[A-Za-z0-9]+@v[0-9]+$", "u");
-function validate632(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
-  ;
-  let vErrors = null;
-  let errors = 0;
-  const evaluated0 = validate632.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
-  if (errors === 0) {
-    if (data && typeof data == "object" && !Array.isArray(data)) {
-      let missing0;
-      if (data.id === void 0 && (missing0 = "id") || data.version_id === void 0 && (missing0 = "version_id") || data.is_released === void 0 && (missing0 = "is_released") || data.is_draft === void 0 && (missing0 = "is_draft") || data.created_at === void 0 && (missing0 = "created_at") || data.updated_at === void 0 && (missing0 = "updated_at")) {
-        validate632.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
-        return false;
-      } else {
-        const _errs1 = errors;
-        for (const key0 in data) {
-          if (!(key0 === "id" || key0 === "version_id" || key0 === "is_released" || key0 === "is_draft" || key0 === "created_at" || key0 === "updated_at")) {
-            validate632.errors = [{ instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" }];
-            return false;
-            break;
-          }
-        }
-        if (_errs1 === errors) {
-          if (data.id !== void 0) {
-            let data0 = data.id;
-            const _errs2 = errors;
-            const _errs3 = errors;
-            if (errors === _errs3) {
-              if (typeof data0 === "string") {
-                if (!pattern82.test(data0)) {
-                  validate632.errors = [{ instancePath: instancePath + "/id", schemaPath: "urn:casi:schema:AgentId/pattern", keyword: "pattern", params: { pattern: "^(ca|pa)_[A-Za-z0-9]+$" }, message: 'must match pattern "^(ca|pa)_[A-Za-z0-9]+$"' }];
-                  return false;
-                }
-              } else {
-                validate632.errors = [{ instancePath: instancePath + "/id", schemaPath: "urn:casi:schema:AgentId/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
-                return false;
-              }
-            }
-            var valid0 = _errs2 === errors;
-          } else {
-            var valid0 = true;
-          }
-          if (valid0) {
-            if (data.version_id !== void 0) {
-              let data1 = data.version_id;
-              const _errs5 = errors;
-              const _errs6 = errors;
-              if (errors === _errs6) {
-                if (typeof data1 === "string") {
-                  if (!pattern102.test(data1)) {
-                    validate632.errors = [{ instancePath: instancePath + "/version_id", schemaPath: "urn:casi:schema:AgentVersionId/pattern", keyword: "pattern", params: { pattern: "^(ca|pa)_[A-Za-z0-9]+@v[0-9]+$" }, message: 'must match pattern "^(ca|pa)_[A-Za-z0-9]+@v[0-9]+$"' }];
-                    return false;
-                  }
-                } else {
-                  validate632.errors = [{ instancePath: instancePath + "/version_id", schemaPath: "urn:casi:schema:AgentVersionId/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
-                  return false;
-                }
-              }
-              var valid0 = _errs5 === errors;
-            } else {
-              var valid0 = true;
-            }
-            if (valid0) {
-              if (data.is_released !== void 0) {
-                const _errs8 = errors;
-                if (typeof data.is_released !== "boolean") {
-                  validate632.errors = [{ instancePath: instancePath + "/is_released", schemaPath: "#/properties/is_released/type", keyword: "type", params: { type: "boolean" }, message: "must be boolean" }];
-                  return false;
-                }
-                var valid0 = _errs8 === errors;
-              } else {
-                var valid0 = true;
-              }
-              if (valid0) {
-                if (data.is_draft !== void 0) {
-                  const _errs10 = errors;
-                  if (typeof data.is_draft !== "boolean") {
-                    validate632.errors = [{ instancePath: instancePath + "/is_draft", schemaPath: "#/properties/is_draft/type", keyword: "type", params: { type: "boolean" }, message: "must be boolean" }];
-                    return false;
-                  }
-                  var valid0 = _errs10 === errors;
-                } else {
-                  var valid0 = true;
-                }
-                if (valid0) {
-                  if (data.created_at !== void 0) {
-                    let data4 = data.created_at;
-                    const _errs12 = errors;
-                    const _errs13 = errors;
-                    if (errors === _errs13) {
-                      if (errors === _errs13) {
-                        if (typeof data4 === "string") {
-                          if (!formats02(data4)) {
-                            validate632.errors = [{ instancePath: instancePath + "/created_at", schemaPath: "urn:casi:schema:Timestamp/format", keyword: "format", params: { format: "date-time" }, message: 'must match format "date-time"' }];
-                            return false;
-                          }
-                        } else {
-                          validate632.errors = [{ instancePath: instancePath + "/created_at", schemaPath: "urn:casi:schema:Timestamp/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
-                          return false;
-                        }
-                      }
-                    }
-                    var valid0 = _errs12 === errors;
-                  } else {
-                    var valid0 = true;
-                  }
-                  if (valid0) {
-                    if (data.updated_at !== void 0) {
-                      let data5 = data.updated_at;
-                      const _errs15 = errors;
-                      const _errs16 = errors;
-                      if (errors === _errs16) {
-                        if (errors === _errs16) {
-                          if (typeof data5 === "string") {
-                            if (!formats02(data5)) {
-                              validate632.errors = [{ instancePath: instancePath + "/updated_at", schemaPath: "urn:casi:schema:Timestamp/format", keyword: "format", params: { format: "date-time" }, message: 'must match format "date-time"' }];
-                              return false;
-                            }
-                          } else {
-                            validate632.errors = [{ instancePath: instancePath + "/updated_at", schemaPath: "urn:casi:schema:Timestamp/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
-                            return false;
-                          }
-                        }
-                      }
-                      var valid0 = _errs15 === errors;
-                    } else {
-                      var valid0 = true;
-                    }
-                  }
-                }
-              }
-            }
-          }
-        }
-      }
-    } else {
-      validate632.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
-      return false;
-    }
-  }
-  validate632.errors = vErrors;
-  return errors === 0;
-}
-validate632.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
-var checkAgentVersionId = validate642;
-function validate642(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
-  ;
-  let vErrors = null;
-  let errors = 0;
-  const evaluated0 = validate642.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
-  if (errors === 0) {
-    if (typeof data === "string") {
-      if (!pattern102.test(data)) {
-        validate642.errors = [{ instancePath, schemaPath: "#/pattern", keyword: "pattern", params: { pattern: "^(ca|pa)_[A-Za-z0-9]+@v[0-9]+$" }, message: 'must match pattern "^(ca|pa)_[A-Za-z0-9]+@v[0-9]+$"' }];
-        return false;
-      }
-    } else {
-      validate642.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
-      return false;
-    }
-  }
-  validate642.errors = vErrors;
-  return errors === 0;
-}
-validate642.evaluated = { "dynamicProps": false, "dynamicItems": false };
-var checkAgentVersionList = validate652;
-function validate652(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
-  ;
-  let vErrors = null;
-  let errors = 0;
-  const evaluated0 = validate652.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
-  if (errors === 0) {
-    if (data && typeof data == "object" && !Array.isArray(data)) {
-      let missing0;
-      if (data.data === void 0 && (missing0 = "data")) {
-        validate652.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
-        return false;
-      } else {
-        const _errs1 = errors;
-        for (const key0 in data) {
-          if (!(key0 === "data")) {
-            validate652.errors = [{ instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" }];
-            return false;
-            break;
-          }
-        }
-        if (_errs1 === errors) {
-          if (data.data !== void 0) {
-            let data0 = data.data;
-            const _errs2 = errors;
-            if (errors === _errs2) {
-              if (Array.isArray(data0)) {
-                var valid1 = true;
-                const len0 = data0.length;
-                for (let i0 = 0; i0 < len0; i0++) {
-                  const _errs4 = errors;
-                  if (!validate632(data0[i0], { instancePath: instancePath + "/data/" + i0, parentData: data0, parentDataProperty: i0, rootData, dynamicAnchors })) {
-                    vErrors = vErrors === null ? validate632.errors : vErrors.concat(validate632.errors);
-                    errors = vErrors.length;
-                  }
-                  var valid1 = _errs4 === errors;
-                  if (!valid1) {
-                    break;
-                  }
-                }
-              } else {
-                validate652.errors = [{ instancePath: instancePath + "/data", schemaPath: "#/properties/data/type", keyword: "type", params: { type: "array" }, message: "must be array" }];
-                return false;
-              }
-            }
-          }
-        }
-      }
-    } else {
-      validate652.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
-      return false;
-    }
-  }
-  validate652.errors = vErrors;
-  return errors === 0;
-}
-validate652.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
-var checkAgentWriteResponse = validate672;
-function validate672(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
-  ;
-  let vErrors = null;
-  let errors = 0;
-  const evaluated0 = validate672.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
-  if (errors === 0) {
-    if (data && typeof data == "object" && !Array.isArray(data)) {
-      let missing0;
-      if (data.id === void 0 && (missing0 = "id") || data.version_id === void 0 && (missing0 = "version_id")) {
-        validate672.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
-        return false;
-      } else {
-        const _errs1 = errors;
-        for (const key0 in data) {
-          if (!(key0 === "id" || key0 === "version_id")) {
-            validate672.errors = [{ instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" }];
-            return false;
-            break;
-          }
-        }
-        if (_errs1 === errors) {
-          if (data.id !== void 0) {
-            let data0 = data.id;
-            const _errs2 = errors;
-            const _errs3 = errors;
-            if (errors === _errs3) {
-              if (typeof data0 === "string") {
-                if (!pattern82.test(data0)) {
-                  validate672.errors = [{ instancePath: instancePath + "/id", schemaPath: "urn:casi:schema:AgentId/pattern", keyword: "pattern", params: { pattern: "^(ca|pa)_[A-Za-z0-9]+$" }, message: 'must match pattern "^(ca|pa)_[A-Za-z0-9]+$"' }];
-                  return false;
-                }
-              } else {
-                validate672.errors = [{ instancePath: instancePath + "/id", schemaPath: "urn:casi:schema:AgentId/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
-                return false;
-              }
-            }
-            var valid0 = _errs2 === errors;
-          } else {
-            var valid0 = true;
-          }
-          if (valid0) {
-            if (data.version_id !== void 0) {
-              let data1 = data.version_id;
-              const _errs5 = errors;
-              const _errs6 = errors;
-              if (errors === _errs6) {
-                if (typeof data1 === "string") {
-                  if (!pattern102.test(data1)) {
-                    validate672.errors = [{ instancePath: instancePath + "/version_id", schemaPath: "urn:casi:schema:AgentVersionId/pattern", keyword: "pattern", params: { pattern: "^(ca|pa)_[A-Za-z0-9]+@v[0-9]+$" }, message: 'must match pattern "^(ca|pa)_[A-Za-z0-9]+@v[0-9]+$"' }];
-                    return false;
-                  }
-                } else {
-                  validate672.errors = [{ instancePath: instancePath + "/version_id", schemaPath: "urn:casi:schema:AgentVersionId/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
-                  return false;
-                }
-              }
-              var valid0 = _errs5 === errors;
-            } else {
-              var valid0 = true;
-            }
-          }
-        }
-      }
-    } else {
-      validate672.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
-      return false;
-    }
-  }
-  validate672.errors = vErrors;
-  return errors === 0;
-}
-validate672.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
-var checkAmbientSound = validate682;
-var schema842 = { "type": ["string", "null"], "description": "Background sound of the call.", "enum": ["office", null], "$id": "urn:casi:schema:AmbientSound" };
-function validate682(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
-  ;
-  let vErrors = null;
-  let errors = 0;
-  const evaluated0 = validate682.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
-  if (typeof data !== "string" && data !== null) {
-    validate682.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: schema842.type }, message: "must be string,null" }];
-    return false;
-  }
-  if (!(data === "office" || data === null)) {
-    validate682.errors = [{ instancePath, schemaPath: "#/enum", keyword: "enum", params: { allowedValues: schema842.enum }, message: "must be equal to one of the allowed values" }];
-    return false;
-  }
-  validate682.errors = vErrors;
-  return errors === 0;
-}
-validate682.evaluated = { "dynamicProps": false, "dynamicItems": false };
-var checkBusySound = validate692;
-var schema852 = { "type": ["string", "null"], "description": "Sound played while the agent thinks or runs tool calls.", "enum": ["keyboard_typing", null], "$id": "urn:casi:schema:BusySound" };
-function validate692(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
-  ;
-  let vErrors = null;
-  let errors = 0;
-  const evaluated0 = validate692.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
-  if (typeof data !== "string" && data !== null) {
-    validate692.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: schema852.type }, message: "must be string,null" }];
-    return false;
-  }
-  if (!(data === "keyboard_typing" || data === null)) {
-    validate692.errors = [{ instancePath, schemaPath: "#/enum", keyword: "enum", params: { allowedValues: schema852.enum }, message: "must be equal to one of the allowed values" }];
-    return false;
-  }
-  validate692.errors = vErrors;
-  return errors === 0;
-}
-validate692.evaluated = { "dynamicProps": false, "dynamicItems": false };
-var checkCallId = validate702;
-function validate702(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
-  ;
-  let vErrors = null;
-  let errors = 0;
-  const evaluated0 = validate702.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
-  if (errors === 0) {
-    if (typeof data === "string") {
-      if (func12(data) < 1) {
-        validate702.errors = [{ instancePath, schemaPath: "#/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" }];
-        return false;
-      }
-    } else {
-      validate702.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
-      return false;
-    }
-  }
-  validate702.errors = vErrors;
-  return errors === 0;
-}
-validate702.evaluated = { "dynamicProps": false, "dynamicItems": false };
-var checkChannelConfig = validate712;
-function validate712(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
-  ;
-  let vErrors = null;
-  let errors = 0;
-  const evaluated0 = validate712.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
-  if (errors === 0) {
-    if (data && typeof data == "object" && !Array.isArray(data)) {
-      let missing0;
-      if (data.is_voicemail_enabled === void 0 && (missing0 = "is_voicemail_enabled")) {
-        validate712.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
-        return false;
-      } else {
-        const _errs1 = errors;
-        for (const key0 in data) {
-          if (!(key0 === "is_voicemail_enabled")) {
-            validate712.errors = [{ instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" }];
-            return false;
-            break;
-          }
-        }
-        if (_errs1 === errors) {
-          if (data.is_voicemail_enabled !== void 0) {
-            if (typeof data.is_voicemail_enabled !== "boolean") {
-              validate712.errors = [{ instancePath: instancePath + "/is_voicemail_enabled", schemaPath: "#/properties/is_voicemail_enabled/type", keyword: "type", params: { type: "boolean" }, message: "must be boolean" }];
-              return false;
-            }
-          }
-        }
-      }
-    } else {
-      validate712.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
-      return false;
-    }
-  }
-  validate712.errors = vErrors;
-  return errors === 0;
-}
-validate712.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
-var checkChannelConfigOverride = validate722;
-function validate722(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
-  ;
-  let vErrors = null;
-  let errors = 0;
-  const evaluated0 = validate722.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
-  if (errors === 0) {
-    if (data && typeof data == "object" && !Array.isArray(data)) {
-      const _errs1 = errors;
-      for (const key0 in data) {
-        if (!(key0 === "is_voicemail_enabled")) {
-          validate722.errors = [{ instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" }];
-          return false;
-          break;
-        }
-      }
-      if (_errs1 === errors) {
-        if (data.is_voicemail_enabled !== void 0) {
-          if (typeof data.is_voicemail_enabled !== "boolean") {
-            validate722.errors = [{ instancePath: instancePath + "/is_voicemail_enabled", schemaPath: "#/properties/is_voicemail_enabled/type", keyword: "type", params: { type: "boolean" }, message: "must be boolean" }];
-            return false;
-          }
-        }
-      }
-    } else {
-      validate722.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
-      return false;
-    }
-  }
-  validate722.errors = vErrors;
-  return errors === 0;
-}
-validate722.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
-var checkChannelRequest = validate732;
-var schema932 = { "type": "string", "description": "Queue priority of the conversation.", "x-casi-inferred": true, "enum": ["low", "normal", "high"], "default": "normal", "$id": "urn:casi:schema:Priority" };
-var pattern142 = new RegExp("^\\+[1-9][0-9]{6,14}$", "u");
-function validate742(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
-  ;
-  let vErrors = null;
-  let errors = 0;
-  const evaluated0 = validate742.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
-  if (errors === 0) {
-    if (data && typeof data == "object" && !Array.isArray(data)) {
-      let missing0;
-      if (data.type === void 0 && (missing0 = "type") || data.callee_no === void 0 && (missing0 = "callee_no")) {
-        validate742.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
-        return false;
-      } else {
-        const _errs1 = errors;
-        for (const key0 in data) {
-          if (!(key0 === "type" || key0 === "callee_no" || key0 === "caller_no" || key0 === "priority")) {
-            validate742.errors = [{ instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" }];
-            return false;
-            break;
-          }
-        }
-        if (_errs1 === errors) {
-          if (data.type !== void 0) {
-            let data0 = data.type;
-            const _errs2 = errors;
-            if (typeof data0 !== "string") {
-              validate742.errors = [{ instancePath: instancePath + "/type", schemaPath: "#/properties/type/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
-              return false;
-            }
-            if ("phone" !== data0) {
-              validate742.errors = [{ instancePath: instancePath + "/type", schemaPath: "#/properties/type/const", keyword: "const", params: { allowedValue: "phone" }, message: "must be equal to constant" }];
-              return false;
-            }
-            var valid0 = _errs2 === errors;
-          } else {
-            var valid0 = true;
-          }
-          if (valid0) {
-            if (data.callee_no !== void 0) {
-              let data1 = data.callee_no;
-              const _errs4 = errors;
-              const _errs5 = errors;
-              if (errors === _errs5) {
-                if (typeof data1 === "string") {
-                  if (!pattern142.test(data1)) {
-                    validate742.errors = [{ instancePath: instancePath + "/callee_no", schemaPath: "urn:casi:schema:PhoneNumber/pattern", keyword: "pattern", params: { pattern: "^\\+[1-9][0-9]{6,14}$" }, message: 'must match pattern "^\\+[1-9][0-9]{6,14}$"' }];
-                    return false;
-                  }
-                } else {
-                  validate742.errors = [{ instancePath: instancePath + "/callee_no", schemaPath: "urn:casi:schema:PhoneNumber/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
-                  return false;
-                }
-              }
-              var valid0 = _errs4 === errors;
-            } else {
-              var valid0 = true;
-            }
-            if (valid0) {
-              if (data.caller_no !== void 0) {
-                let data2 = data.caller_no;
-                const _errs7 = errors;
-                const _errs8 = errors;
-                let valid2 = false;
-                const _errs9 = errors;
-                const _errs10 = errors;
-                if (errors === _errs10) {
-                  if (typeof data2 === "string") {
-                    if (!pattern142.test(data2)) {
-                      const err0 = { instancePath: instancePath + "/caller_no", schemaPath: "urn:casi:schema:PhoneNumber/pattern", keyword: "pattern", params: { pattern: "^\\+[1-9][0-9]{6,14}$" }, message: 'must match pattern "^\\+[1-9][0-9]{6,14}$"' };
-                      if (vErrors === null) {
-                        vErrors = [err0];
-                      } else {
-                        vErrors.push(err0);
-                      }
-                      errors++;
-                    }
-                  } else {
-                    const err1 = { instancePath: instancePath + "/caller_no", schemaPath: "urn:casi:schema:PhoneNumber/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-                    if (vErrors === null) {
-                      vErrors = [err1];
-                    } else {
-                      vErrors.push(err1);
-                    }
-                    errors++;
-                  }
-                }
-                var _valid0 = _errs9 === errors;
-                valid2 = valid2 || _valid0;
-                const _errs12 = errors;
-                if (data2 !== null) {
-                  const err2 = { instancePath: instancePath + "/caller_no", schemaPath: "#/properties/caller_no/anyOf/1/type", keyword: "type", params: { type: "null" }, message: "must be null" };
-                  if (vErrors === null) {
-                    vErrors = [err2];
-                  } else {
-                    vErrors.push(err2);
-                  }
-                  errors++;
-                }
-                var _valid0 = _errs12 === errors;
-                valid2 = valid2 || _valid0;
-                if (!valid2) {
-                  const err3 = { instancePath: instancePath + "/caller_no", schemaPath: "#/properties/caller_no/anyOf", keyword: "anyOf", params: {}, message: "must match a schema in anyOf" };
-                  if (vErrors === null) {
-                    vErrors = [err3];
-                  } else {
-                    vErrors.push(err3);
-                  }
-                  errors++;
-                  validate742.errors = vErrors;
-                  return false;
-                } else {
-                  errors = _errs8;
-                  if (vErrors !== null) {
-                    if (_errs8) {
-                      vErrors.length = _errs8;
-                    } else {
-                      vErrors = null;
-                    }
-                  }
-                }
-                var valid0 = _errs7 === errors;
-              } else {
-                var valid0 = true;
-              }
-              if (valid0) {
-                if (data.priority !== void 0) {
-                  let data3 = data.priority;
-                  const _errs14 = errors;
-                  if (typeof data3 !== "string") {
-                    validate742.errors = [{ instancePath: instancePath + "/priority", schemaPath: "urn:casi:schema:Priority/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
-                    return false;
-                  }
-                  if (!(data3 === "low" || data3 === "normal" || data3 === "high")) {
-                    validate742.errors = [{ instancePath: instancePath + "/priority", schemaPath: "urn:casi:schema:Priority/enum", keyword: "enum", params: { allowedValues: schema932.enum }, message: "must be equal to one of the allowed values" }];
-                    return false;
-                  }
-                  var valid0 = _errs14 === errors;
-                } else {
-                  var valid0 = true;
-                }
-              }
-            }
-          }
-        }
-      }
-    } else {
-      validate742.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
-      return false;
-    }
-  }
-  validate742.errors = vErrors;
-  return errors === 0;
-}
-validate742.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
-function validate752(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
-  ;
-  let vErrors = null;
-  let errors = 0;
-  const evaluated0 = validate752.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
-  if (errors === 0) {
-    if (data && typeof data == "object" && !Array.isArray(data)) {
-      let missing0;
-      if (data.type === void 0 && (missing0 = "type")) {
-        validate752.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
-        return false;
-      } else {
-        const _errs1 = errors;
-        for (const key0 in data) {
-          if (!(key0 === "type" || key0 === "priority")) {
-            validate752.errors = [{ instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" }];
-            return false;
-            break;
-          }
-        }
-        if (_errs1 === errors) {
-          if (data.type !== void 0) {
-            let data0 = data.type;
-            const _errs2 = errors;
-            if (typeof data0 !== "string") {
-              validate752.errors = [{ instancePath: instancePath + "/type", schemaPath: "#/properties/type/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
-              return false;
-            }
-            if ("chat_realtime" !== data0) {
-              validate752.errors = [{ instancePath: instancePath + "/type", schemaPath: "#/properties/type/const", keyword: "const", params: { allowedValue: "chat_realtime" }, message: "must be equal to constant" }];
-              return false;
-            }
-            var valid0 = _errs2 === errors;
-          } else {
-            var valid0 = true;
-          }
-          if (valid0) {
-            if (data.priority !== void 0) {
-              let data1 = data.priority;
-              const _errs4 = errors;
-              if (typeof data1 !== "string") {
-                validate752.errors = [{ instancePath: instancePath + "/priority", schemaPath: "urn:casi:schema:Priority/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
-                return false;
-              }
-              if (!(data1 === "low" || data1 === "normal" || data1 === "high")) {
-                validate752.errors = [{ instancePath: instancePath + "/priority", schemaPath: "urn:casi:schema:Priority/enum", keyword: "enum", params: { allowedValues: schema932.enum }, message: "must be equal to one of the allowed values" }];
-                return false;
-              }
-              var valid0 = _errs4 === errors;
-            } else {
-              var valid0 = true;
-            }
-          }
-        }
-      }
-    } else {
-      validate752.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
-      return false;
-    }
-  }
-  validate752.errors = vErrors;
-  return errors === 0;
-}
-validate752.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
-function validate762(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
-  ;
-  let vErrors = null;
-  let errors = 0;
-  const evaluated0 = validate762.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
-  if (errors === 0) {
-    if (data && typeof data == "object" && !Array.isArray(data)) {
-      let missing0;
-      if (data.type === void 0 && (missing0 = "type")) {
-        validate762.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
-        return false;
-      } else {
-        const _errs1 = errors;
-        for (const key0 in data) {
-          if (!(key0 === "type" || key0 === "priority")) {
-            validate762.errors = [{ instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" }];
-            return false;
-            break;
-          }
-        }
-        if (_errs1 === errors) {
-          if (data.type !== void 0) {
-            let data0 = data.type;
-            const _errs2 = errors;
-            if (typeof data0 !== "string") {
-              validate762.errors = [{ instancePath: instancePath + "/type", schemaPath: "#/properties/type/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
-              return false;
-            }
-            if ("chat_async" !== data0) {
-              validate762.errors = [{ instancePath: instancePath + "/type", schemaPath: "#/properties/type/const", keyword: "const", params: { allowedValue: "chat_async" }, message: "must be equal to constant" }];
-              return false;
-            }
-            var valid0 = _errs2 === errors;
-          } else {
-            var valid0 = true;
-          }
-          if (valid0) {
-            if (data.priority !== void 0) {
-              let data1 = data.priority;
-              const _errs4 = errors;
-              if (typeof data1 !== "string") {
-                validate762.errors = [{ instancePath: instancePath + "/priority", schemaPath: "urn:casi:schema:Priority/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
-                return false;
-              }
-              if (!(data1 === "low" || data1 === "normal" || data1 === "high")) {
-                validate762.errors = [{ instancePath: instancePath + "/priority", schemaPath: "urn:casi:schema:Priority/enum", keyword: "enum", params: { allowedValues: schema932.enum }, message: "must be equal to one of the allowed values" }];
-                return false;
-              }
-              var valid0 = _errs4 === errors;
-            } else {
-              var valid0 = true;
-            }
-          }
-        }
-      }
-    } else {
-      validate762.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
-      return false;
-    }
-  }
-  validate762.errors = vErrors;
-  return errors === 0;
-}
-validate762.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
-function validate732(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
-  ;
-  let vErrors = null;
-  let errors = 0;
-  const evaluated0 = validate732.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
-  if (errors === 0) {
-    if (data && typeof data == "object" && !Array.isArray(data)) {
-      const tag0 = data.type;
-      if (typeof tag0 == "string") {
-        if (tag0 === "phone") {
-          if (!validate742(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-            vErrors = vErrors === null ? validate742.errors : vErrors.concat(validate742.errors);
-            errors = vErrors.length;
-          }
-          var props0 = true;
-        } else if (tag0 === "chat_realtime") {
-          if (!validate752(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-            vErrors = vErrors === null ? validate752.errors : vErrors.concat(validate752.errors);
-            errors = vErrors.length;
-          }
-          if (props0 !== true) {
-            props0 = true;
-          }
-        } else if (tag0 === "chat_async") {
-          if (!validate762(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-            vErrors = vErrors === null ? validate762.errors : vErrors.concat(validate762.errors);
-            errors = vErrors.length;
-          }
-          if (props0 !== true) {
-            props0 = true;
-          }
-        } else {
-          validate732.errors = [{ instancePath, schemaPath: "#/discriminator", keyword: "discriminator", params: { error: "mapping", tag: "type", tagValue: tag0 }, message: 'value of tag "type" must be in oneOf' }];
-          return false;
-        }
-      } else {
-        validate732.errors = [{ instancePath, schemaPath: "#/discriminator", keyword: "discriminator", params: { error: "tag", tag: "type", tagValue: tag0 }, message: 'tag "type" must be string' }];
-        return false;
-      }
-    } else {
-      validate732.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
-      return false;
-    }
-  }
-  validate732.errors = vErrors;
-  evaluated0.props = props0;
-  return errors === 0;
-}
-validate732.evaluated = { "dynamicProps": true, "dynamicItems": false };
-var checkChannelType = validate802;
-function validate802(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
-  ;
-  let vErrors = null;
-  let errors = 0;
-  const evaluated0 = validate802.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
-  if (typeof data !== "string") {
-    validate802.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
-    return false;
-  }
-  if (!(data === "phone" || data === "chat_realtime" || data === "chat_async")) {
-    validate802.errors = [{ instancePath, schemaPath: "#/enum", keyword: "enum", params: { allowedValues: schema422.enum }, message: "must be equal to one of the allowed values" }];
-    return false;
-  }
-  validate802.errors = vErrors;
-  return errors === 0;
-}
-validate802.evaluated = { "dynamicProps": false, "dynamicItems": false };
-var checkChatAsyncChannel = validate812;
-function validate812(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
-  ;
-  let vErrors = null;
-  let errors = 0;
-  const evaluated0 = validate812.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
-  if (errors === 0) {
-    if (data && typeof data == "object" && !Array.isArray(data)) {
-      let missing0;
-      if (data.type === void 0 && (missing0 = "type")) {
-        validate812.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
-        return false;
-      } else {
-        const _errs1 = errors;
-        for (const key0 in data) {
-          if (!(key0 === "type")) {
-            validate812.errors = [{ instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" }];
-            return false;
-            break;
-          }
-        }
-        if (_errs1 === errors) {
-          if (data.type !== void 0) {
-            let data0 = data.type;
-            if (typeof data0 !== "string") {
-              validate812.errors = [{ instancePath: instancePath + "/type", schemaPath: "#/properties/type/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
-              return false;
-            }
-            if ("chat_async" !== data0) {
-              validate812.errors = [{ instancePath: instancePath + "/type", schemaPath: "#/properties/type/const", keyword: "const", params: { allowedValue: "chat_async" }, message: "must be equal to constant" }];
-              return false;
-            }
-          }
-        }
-      }
-    } else {
-      validate812.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
-      return false;
-    }
-  }
-  validate812.errors = vErrors;
-  return errors === 0;
-}
-validate812.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
-var checkChatAsyncChannelRequest = validate762;
-var checkChatRealtimeChannel = validate822;
-function validate822(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
-  ;
-  let vErrors = null;
-  let errors = 0;
-  const evaluated0 = validate822.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
-  if (errors === 0) {
-    if (data && typeof data == "object" && !Array.isArray(data)) {
-      let missing0;
-      if (data.type === void 0 && (missing0 = "type")) {
-        validate822.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
-        return false;
-      } else {
-        const _errs1 = errors;
-        for (const key0 in data) {
-          if (!(key0 === "type")) {
-            validate822.errors = [{ instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" }];
-            return false;
-            break;
-          }
-        }
-        if (_errs1 === errors) {
-          if (data.type !== void 0) {
-            let data0 = data.type;
-            if (typeof data0 !== "string") {
-              validate822.errors = [{ instancePath: instancePath + "/type", schemaPath: "#/properties/type/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
-              return false;
-            }
-            if ("chat_realtime" !== data0) {
-              validate822.errors = [{ instancePath: instancePath + "/type", schemaPath: "#/properties/type/const", keyword: "const", params: { allowedValue: "chat_realtime" }, message: "must be equal to constant" }];
-              return false;
-            }
-          }
-        }
-      }
-    } else {
-      validate822.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
-      return false;
-    }
-  }
-  validate822.errors = vErrors;
-  return errors === 0;
-}
-validate822.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
-var checkChatRealtimeChannelRequest = validate752;
-var checkClientEvent = validate832;
-function validate852(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
-  ;
-  let vErrors = null;
-  let errors = 0;
-  const evaluated0 = validate852.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
-  if (errors === 0) {
-    if (data && typeof data == "object" && !Array.isArray(data)) {
-      let missing0;
-      if (data.type === void 0 && (missing0 = "type") || data.data === void 0 && (missing0 = "data")) {
-        validate852.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
-        return false;
-      } else {
-        const _errs1 = errors;
-        for (const key0 in data) {
-          if (!(key0 === "type" || key0 === "data")) {
-            validate852.errors = [{ instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" }];
-            return false;
-            break;
-          }
-        }
-        if (_errs1 === errors) {
-          if (data.type !== void 0) {
-            let data0 = data.type;
-            const _errs2 = errors;
-            if (typeof data0 !== "string") {
-              validate852.errors = [{ instancePath: instancePath + "/type", schemaPath: "#/properties/type/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
-              return false;
-            }
-            if ("conversation.context.update" !== data0) {
-              validate852.errors = [{ instancePath: instancePath + "/type", schemaPath: "#/properties/type/const", keyword: "const", params: { allowedValue: "conversation.context.update" }, message: "must be equal to constant" }];
-              return false;
-            }
-            var valid0 = _errs2 === errors;
-          } else {
-            var valid0 = true;
-          }
-          if (valid0) {
-            if (data.data !== void 0) {
-              let data1 = data.data;
-              const _errs4 = errors;
-              const _errs5 = errors;
-              if (errors === _errs5) {
-                if (data1 && typeof data1 == "object" && !Array.isArray(data1)) {
-                  for (const key1 in data1) {
-                    const _errs8 = errors;
-                    if (typeof data1[key1] !== "string") {
-                      validate852.errors = [{ instancePath: instancePath + "/data/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"), schemaPath: "urn:casi:schema:ContextData/additionalProperties/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
-                      return false;
-                    }
-                    var valid2 = _errs8 === errors;
-                    if (!valid2) {
-                      break;
-                    }
-                  }
-                } else {
-                  validate852.errors = [{ instancePath: instancePath + "/data", schemaPath: "urn:casi:schema:ContextData/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
-                  return false;
-                }
-              }
-              var valid0 = _errs4 === errors;
-            } else {
-              var valid0 = true;
-            }
-          }
-        }
-      }
-    } else {
-      validate852.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
-      return false;
-    }
-  }
-  validate852.errors = vErrors;
-  return errors === 0;
-}
-validate852.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
-function validate842(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
-  ;
-  let vErrors = null;
-  let errors = 0;
-  const evaluated0 = validate842.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
-  if (errors === 0) {
-    if (data && typeof data == "object" && !Array.isArray(data)) {
-      const tag0 = data.type;
-      if (typeof tag0 == "string") {
-        if (tag0 === "user.message.send") {
-          const _errs3 = errors;
-          if (errors === _errs3) {
-            if (data && typeof data == "object" && !Array.isArray(data)) {
-              let missing0;
-              if (data.type === void 0 && (missing0 = "type") || data.text === void 0 && (missing0 = "text")) {
-                validate842.errors = [{ instancePath, schemaPath: "urn:casi:schema:UserMessageSend/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
-                return false;
-              } else {
-                const _errs5 = errors;
-                for (const key0 in data) {
-                  if (!(key0 === "type" || key0 === "text")) {
-                    validate842.errors = [{ instancePath, schemaPath: "urn:casi:schema:UserMessageSend/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" }];
-                    return false;
-                    break;
-                  }
-                }
-                if (_errs5 === errors) {
-                  if (data.type !== void 0) {
-                    let data0 = data.type;
-                    const _errs6 = errors;
-                    if (typeof data0 !== "string") {
-                      validate842.errors = [{ instancePath: instancePath + "/type", schemaPath: "urn:casi:schema:UserMessageSend/properties/type/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
-                      return false;
-                    }
-                    if ("user.message.send" !== data0) {
-                      validate842.errors = [{ instancePath: instancePath + "/type", schemaPath: "urn:casi:schema:UserMessageSend/properties/type/const", keyword: "const", params: { allowedValue: "user.message.send" }, message: "must be equal to constant" }];
-                      return false;
-                    }
-                    var valid3 = _errs6 === errors;
-                  } else {
-                    var valid3 = true;
-                  }
-                  if (valid3) {
-                    if (data.text !== void 0) {
-                      let data1 = data.text;
-                      const _errs8 = errors;
-                      if (errors === _errs8) {
-                        if (typeof data1 === "string") {
-                          if (func12(data1) > 4096) {
-                            validate842.errors = [{ instancePath: instancePath + "/text", schemaPath: "urn:casi:schema:UserMessageSend/properties/text/maxLength", keyword: "maxLength", params: { limit: 4096 }, message: "must NOT have more than 4096 characters" }];
-                            return false;
-                          } else {
-                            if (func12(data1) < 1) {
-                              validate842.errors = [{ instancePath: instancePath + "/text", schemaPath: "urn:casi:schema:UserMessageSend/properties/text/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" }];
-                              return false;
-                            }
-                          }
-                        } else {
-                          validate842.errors = [{ instancePath: instancePath + "/text", schemaPath: "urn:casi:schema:UserMessageSend/properties/text/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
-                          return false;
-                        }
-                      }
-                      var valid3 = _errs8 === errors;
-                    } else {
-                      var valid3 = true;
-                    }
-                  }
-                }
-              }
-            } else {
-              validate842.errors = [{ instancePath, schemaPath: "urn:casi:schema:UserMessageSend/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
-              return false;
-            }
-          }
-          var props0 = true;
-        } else if (tag0 === "conversation.context.update") {
-          if (!validate852(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-            vErrors = vErrors === null ? validate852.errors : vErrors.concat(validate852.errors);
-            errors = vErrors.length;
-          }
-          if (props0 !== true) {
-            props0 = true;
-          }
-        } else if (tag0 === "conversation.start") {
-          const _errs12 = errors;
-          if (errors === _errs12) {
-            if (data && typeof data == "object" && !Array.isArray(data)) {
-              let missing1;
-              if (data.type === void 0 && (missing1 = "type")) {
-                validate842.errors = [{ instancePath, schemaPath: "urn:casi:schema:ConversationStart/required", keyword: "required", params: { missingProperty: missing1 }, message: "must have required property '" + missing1 + "'" }];
-                return false;
-              } else {
-                const _errs14 = errors;
-                for (const key1 in data) {
-                  if (!(key1 === "type")) {
-                    validate842.errors = [{ instancePath, schemaPath: "urn:casi:schema:ConversationStart/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key1 }, message: "must NOT have additional properties" }];
-                    return false;
-                    break;
-                  }
-                }
-                if (_errs14 === errors) {
-                  if (data.type !== void 0) {
-                    let data2 = data.type;
-                    if (typeof data2 !== "string") {
-                      validate842.errors = [{ instancePath: instancePath + "/type", schemaPath: "urn:casi:schema:ConversationStart/properties/type/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
-                      return false;
-                    }
-                    if ("conversation.start" !== data2) {
-                      validate842.errors = [{ instancePath: instancePath + "/type", schemaPath: "urn:casi:schema:ConversationStart/properties/type/const", keyword: "const", params: { allowedValue: "conversation.start" }, message: "must be equal to constant" }];
-                      return false;
-                    }
-                  }
-                }
-              }
-            } else {
-              validate842.errors = [{ instancePath, schemaPath: "urn:casi:schema:ConversationStart/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
-              return false;
-            }
-          }
-          if (props0 !== true) {
-            props0 = true;
-          }
-        } else if (tag0 === "conversation.end") {
-          const _errs18 = errors;
-          if (errors === _errs18) {
-            if (data && typeof data == "object" && !Array.isArray(data)) {
-              let missing2;
-              if (data.type === void 0 && (missing2 = "type")) {
-                validate842.errors = [{ instancePath, schemaPath: "urn:casi:schema:ConversationEnd/required", keyword: "required", params: { missingProperty: missing2 }, message: "must have required property '" + missing2 + "'" }];
-                return false;
-              } else {
-                const _errs20 = errors;
-                for (const key2 in data) {
-                  if (!(key2 === "type")) {
-                    validate842.errors = [{ instancePath, schemaPath: "urn:casi:schema:ConversationEnd/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key2 }, message: "must NOT have additional properties" }];
-                    return false;
-                    break;
-                  }
-                }
-                if (_errs20 === errors) {
-                  if (data.type !== void 0) {
-                    let data3 = data.type;
-                    if (typeof data3 !== "string") {
-                      validate842.errors = [{ instancePath: instancePath + "/type", schemaPath: "urn:casi:schema:ConversationEnd/properties/type/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
-                      return false;
-                    }
-                    if ("conversation.end" !== data3) {
-                      validate842.errors = [{ instancePath: instancePath + "/type", schemaPath: "urn:casi:schema:ConversationEnd/properties/type/const", keyword: "const", params: { allowedValue: "conversation.end" }, message: "must be equal to constant" }];
-                      return false;
-                    }
-                  }
-                }
-              }
-            } else {
-              validate842.errors = [{ instancePath, schemaPath: "urn:casi:schema:ConversationEnd/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
-              return false;
-            }
-          }
-          if (props0 !== true) {
-            props0 = true;
-          }
-        } else {
-          validate842.errors = [{ instancePath, schemaPath: "#/discriminator", keyword: "discriminator", params: { error: "mapping", tag: "type", tagValue: tag0 }, message: 'value of tag "type" must be in oneOf' }];
-          return false;
-        }
-      } else {
-        validate842.errors = [{ instancePath, schemaPath: "#/discriminator", keyword: "discriminator", params: { error: "tag", tag: "type", tagValue: tag0 }, message: 'tag "type" must be string' }];
-        return false;
-      }
-    } else {
-      validate842.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
-      return false;
-    }
-  }
-  validate842.errors = vErrors;
-  evaluated0.props = props0;
-  return errors === 0;
-}
-validate842.evaluated = { "dynamicProps": true, "dynamicItems": false };
-function validate832(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
-  ;
-  let vErrors = null;
-  let errors = 0;
-  const evaluated0 = validate832.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
-  if (errors === 0) {
-    if (data && typeof data == "object" && !Array.isArray(data)) {
-      let missing0;
-      if (data.payload === void 0 && (missing0 = "payload")) {
-        validate832.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
-        return false;
-      } else {
-        const _errs1 = errors;
-        for (const key0 in data) {
-          if (!(key0 === "id" || key0 === "payload")) {
-            validate832.errors = [{ instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" }];
-            return false;
-            break;
-          }
-        }
-        if (_errs1 === errors) {
-          if (data.id !== void 0) {
-            let data0 = data.id;
-            const _errs2 = errors;
-            if (errors === _errs2) {
-              if (typeof data0 === "string") {
-                if (func12(data0) > 128) {
-                  validate832.errors = [{ instancePath: instancePath + "/id", schemaPath: "#/properties/id/maxLength", keyword: "maxLength", params: { limit: 128 }, message: "must NOT have more than 128 characters" }];
-                  return false;
-                } else {
-                  if (func12(data0) < 1) {
-                    validate832.errors = [{ instancePath: instancePath + "/id", schemaPath: "#/properties/id/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" }];
-                    return false;
-                  }
-                }
-              } else {
-                validate832.errors = [{ instancePath: instancePath + "/id", schemaPath: "#/properties/id/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
-                return false;
-              }
-            }
-            var valid0 = _errs2 === errors;
-          } else {
-            var valid0 = true;
-          }
-          if (valid0) {
-            if (data.payload !== void 0) {
-              const _errs4 = errors;
-              if (!validate842(data.payload, { instancePath: instancePath + "/payload", parentData: data, parentDataProperty: "payload", rootData, dynamicAnchors })) {
-                vErrors = vErrors === null ? validate842.errors : vErrors.concat(validate842.errors);
-                errors = vErrors.length;
-              }
-              var valid0 = _errs4 === errors;
-            } else {
-              var valid0 = true;
-            }
-          }
-        }
-      }
-    } else {
-      validate832.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
-      return false;
-    }
-  }
-  validate832.errors = vErrors;
-  return errors === 0;
-}
-validate832.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
-var checkClientEventPayload = validate842;
-var checkContextData = validate882;
-function validate882(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
-  ;
-  let vErrors = null;
-  let errors = 0;
-  const evaluated0 = validate882.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
-  if (errors === 0) {
-    if (data && typeof data == "object" && !Array.isArray(data)) {
-      for (const key0 in data) {
-        const _errs2 = errors;
-        if (typeof data[key0] !== "string") {
-          validate882.errors = [{ instancePath: instancePath + "/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"), schemaPath: "#/additionalProperties/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
-          return false;
-        }
-        var valid0 = _errs2 === errors;
-        if (!valid0) {
-          break;
-        }
-      }
-    } else {
-      validate882.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
-      return false;
-    }
-  }
-  validate882.errors = vErrors;
-  return errors === 0;
-}
-validate882.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
-var checkConversation = validate892;
-var schema1092 = { "type": "object", "description": "The full conversation record.", "additionalProperties": false, "required": ["id", "agent_id", "livemode", "created_at", "direction", "status", "custom_fields", "customer_id", "channel_type", "channel", "override_config", "started_at", "completed_at", "failure_reason", "summary", "duration_sec", "sentiment"], "properties": { "id": { "$ref": "urn:casi:schema:ConversationId" }, "agent_id": { "$ref": "urn:casi:schema:ConversationalAgentVersionId" }, "livemode": { "type": "boolean" }, "created_at": { "$ref": "urn:casi:schema:Timestamp" }, "direction": { "$ref": "urn:casi:schema:Direction" }, "status": { "$ref": "urn:casi:schema:ConversationStatus" }, "custom_fields": { "$ref": "urn:casi:schema:CustomFields" }, "customer_id": { "anyOf": [{ "$ref": "urn:casi:schema:CustomerId" }, { "type": "null" }] }, "channel_type": { "anyOf": [{ "$ref": "urn:casi:schema:ChannelType" }, { "type": "null" }] }, "channel": { "$ref": "urn:casi:schema:ConversationChannel" }, "override_config": { "anyOf": [{ "$ref": "urn:casi:schema:ConversationalAgentConfigOverride" }, { "type": "null" }] }, "started_at": { "anyOf": [{ "$ref": "urn:casi:schema:Timestamp" }, { "type": "null" }] }, "completed_at": { "anyOf": [{ "$ref": "urn:casi:schema:Timestamp" }, { "type": "null" }] }, "failure_reason": { "description": "Set only when `status` is `failed`.", "anyOf": [{ "$ref": "urn:casi:schema:FailureReason" }, { "type": "null" }] }, "summary": { "type": ["string", "null"] }, "duration_sec": { "type": ["number", "null"], "minimum": 0, "description": "Seconds." }, "sentiment": { "anyOf": [{ "$ref": "urn:casi:schema:Sentiment" }, { "type": "null" }] } }, "$id": "urn:casi:schema:Conversation" };
-var schema1142 = { "type": "string", "enum": ["queued", "in-progress", "completed", "voicemail", "failed", "busy", "no-answer"], "$id": "urn:casi:schema:ConversationStatus" };
-var schema1512 = { "type": "string", "enum": ["dial_failed", "number_marked_disconnected", "pstn_blocked", "dnc_rejected", "tcpa_rejected", "number_invalid", "internal_error", "telephony_error", "agent_timeout", "customer_requested_dnc"], "$id": "urn:casi:schema:FailureReason" };
-var schema1522 = { "type": "string", "description": "The customer's overall sentiment.", "x-casi-inferred": true, "enum": ["positive", "neutral", "negative"], "$id": "urn:casi:schema:Sentiment" };
-var func102 = Object.prototype.hasOwnProperty;
-function validate902(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
-  ;
-  let vErrors = null;
-  let errors = 0;
-  const evaluated0 = validate902.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
-  if (errors === 0) {
-    if (data && typeof data == "object" && !Array.isArray(data)) {
-      for (const key0 in data) {
-        let data0 = data[key0];
-        const _errs2 = errors;
-        if (typeof data0 !== "string" && typeof data0 !== "boolean") {
-          validate902.errors = [{ instancePath: instancePath + "/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"), schemaPath: "urn:casi:schema:CustomFieldValue/type", keyword: "type", params: { type: schema472.type }, message: "must be string,boolean" }];
-          return false;
-        }
-        var valid0 = _errs2 === errors;
-        if (!valid0) {
-          break;
-        }
-      }
-    } else {
-      validate902.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
-      return false;
-    }
-  }
-  validate902.errors = vErrors;
-  return errors === 0;
-}
-validate902.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
-var schema1202 = { "type": "object", "additionalProperties": false, "required": ["type", "callee_no", "caller_no", "recording_url"], "properties": { "type": { "type": "string", "const": "phone" }, "callee_no": { "type": ["string", "null"] }, "caller_no": { "type": ["string", "null"] }, "recording_url": { "type": ["string", "null"] } }, "$id": "urn:casi:schema:PhoneChannel" };
-function validate922(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
-  ;
-  let vErrors = null;
-  let errors = 0;
-  const evaluated0 = validate922.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
-  if (errors === 0) {
-    if (data && typeof data == "object" && !Array.isArray(data)) {
-      const tag0 = data.type;
-      if (typeof tag0 == "string") {
-        if (tag0 === "phone") {
-          const _errs3 = errors;
-          if (errors === _errs3) {
-            if (data && typeof data == "object" && !Array.isArray(data)) {
-              let missing0;
-              if (data.type === void 0 && (missing0 = "type") || data.callee_no === void 0 && (missing0 = "callee_no") || data.caller_no === void 0 && (missing0 = "caller_no") || data.recording_url === void 0 && (missing0 = "recording_url")) {
-                validate922.errors = [{ instancePath, schemaPath: "urn:casi:schema:PhoneChannel/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
-                return false;
-              } else {
-                const _errs5 = errors;
-                for (const key0 in data) {
-                  if (!(key0 === "type" || key0 === "callee_no" || key0 === "caller_no" || key0 === "recording_url")) {
-                    validate922.errors = [{ instancePath, schemaPath: "urn:casi:schema:PhoneChannel/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" }];
-                    return false;
-                    break;
-                  }
-                }
-                if (_errs5 === errors) {
-                  if (data.type !== void 0) {
-                    let data0 = data.type;
-                    const _errs6 = errors;
-                    if (typeof data0 !== "string") {
-                      validate922.errors = [{ instancePath: instancePath + "/type", schemaPath: "urn:casi:schema:PhoneChannel/properties/type/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
-                      return false;
-                    }
-                    if ("phone" !== data0) {
-                      validate922.errors = [{ instancePath: instancePath + "/type", schemaPath: "urn:casi:schema:PhoneChannel/properties/type/const", keyword: "const", params: { allowedValue: "phone" }, message: "must be equal to constant" }];
-                      return false;
-                    }
-                    var valid3 = _errs6 === errors;
-                  } else {
-                    var valid3 = true;
-                  }
-                  if (valid3) {
-                    if (data.callee_no !== void 0) {
-                      let data1 = data.callee_no;
-                      const _errs8 = errors;
-                      if (typeof data1 !== "string" && data1 !== null) {
-                        validate922.errors = [{ instancePath: instancePath + "/callee_no", schemaPath: "urn:casi:schema:PhoneChannel/properties/callee_no/type", keyword: "type", params: { type: schema1202.properties.callee_no.type }, message: "must be string,null" }];
-                        return false;
-                      }
-                      var valid3 = _errs8 === errors;
-                    } else {
-                      var valid3 = true;
-                    }
-                    if (valid3) {
-                      if (data.caller_no !== void 0) {
-                        let data2 = data.caller_no;
-                        const _errs10 = errors;
-                        if (typeof data2 !== "string" && data2 !== null) {
-                          validate922.errors = [{ instancePath: instancePath + "/caller_no", schemaPath: "urn:casi:schema:PhoneChannel/properties/caller_no/type", keyword: "type", params: { type: schema1202.properties.caller_no.type }, message: "must be string,null" }];
-                          return false;
-                        }
-                        var valid3 = _errs10 === errors;
-                      } else {
-                        var valid3 = true;
-                      }
-                      if (valid3) {
-                        if (data.recording_url !== void 0) {
-                          let data3 = data.recording_url;
-                          const _errs12 = errors;
-                          if (typeof data3 !== "string" && data3 !== null) {
-                            validate922.errors = [{ instancePath: instancePath + "/recording_url", schemaPath: "urn:casi:schema:PhoneChannel/properties/recording_url/type", keyword: "type", params: { type: schema1202.properties.recording_url.type }, message: "must be string,null" }];
-                            return false;
-                          }
-                          var valid3 = _errs12 === errors;
-                        } else {
-                          var valid3 = true;
-                        }
-                      }
-                    }
-                  }
-                }
-              }
-            } else {
-              validate922.errors = [{ instancePath, schemaPath: "urn:casi:schema:PhoneChannel/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
-              return false;
-            }
-          }
-          var props0 = true;
-        } else if (tag0 === "chat_realtime") {
-          const _errs15 = errors;
-          if (errors === _errs15) {
-            if (data && typeof data == "object" && !Array.isArray(data)) {
-              let missing1;
-              if (data.type === void 0 && (missing1 = "type")) {
-                validate922.errors = [{ instancePath, schemaPath: "urn:casi:schema:ChatRealtimeChannel/required", keyword: "required", params: { missingProperty: missing1 }, message: "must have required property '" + missing1 + "'" }];
-                return false;
-              } else {
-                const _errs17 = errors;
-                for (const key1 in data) {
-                  if (!(key1 === "type")) {
-                    validate922.errors = [{ instancePath, schemaPath: "urn:casi:schema:ChatRealtimeChannel/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key1 }, message: "must NOT have additional properties" }];
-                    return false;
-                    break;
-                  }
-                }
-                if (_errs17 === errors) {
-                  if (data.type !== void 0) {
-                    let data4 = data.type;
-                    if (typeof data4 !== "string") {
-                      validate922.errors = [{ instancePath: instancePath + "/type", schemaPath: "urn:casi:schema:ChatRealtimeChannel/properties/type/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
-                      return false;
-                    }
-                    if ("chat_realtime" !== data4) {
-                      validate922.errors = [{ instancePath: instancePath + "/type", schemaPath: "urn:casi:schema:ChatRealtimeChannel/properties/type/const", keyword: "const", params: { allowedValue: "chat_realtime" }, message: "must be equal to constant" }];
-                      return false;
-                    }
-                  }
-                }
-              }
-            } else {
-              validate922.errors = [{ instancePath, schemaPath: "urn:casi:schema:ChatRealtimeChannel/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
-              return false;
-            }
-          }
-          if (props0 !== true) {
-            props0 = true;
-          }
-        } else if (tag0 === "chat_async") {
-          const _errs21 = errors;
-          if (errors === _errs21) {
-            if (data && typeof data == "object" && !Array.isArray(data)) {
-              let missing2;
-              if (data.type === void 0 && (missing2 = "type")) {
-                validate922.errors = [{ instancePath, schemaPath: "urn:casi:schema:ChatAsyncChannel/required", keyword: "required", params: { missingProperty: missing2 }, message: "must have required property '" + missing2 + "'" }];
-                return false;
-              } else {
-                const _errs23 = errors;
-                for (const key2 in data) {
-                  if (!(key2 === "type")) {
-                    validate922.errors = [{ instancePath, schemaPath: "urn:casi:schema:ChatAsyncChannel/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key2 }, message: "must NOT have additional properties" }];
-                    return false;
-                    break;
-                  }
-                }
-                if (_errs23 === errors) {
-                  if (data.type !== void 0) {
-                    let data5 = data.type;
-                    if (typeof data5 !== "string") {
-                      validate922.errors = [{ instancePath: instancePath + "/type", schemaPath: "urn:casi:schema:ChatAsyncChannel/properties/type/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
-                      return false;
-                    }
-                    if ("chat_async" !== data5) {
-                      validate922.errors = [{ instancePath: instancePath + "/type", schemaPath: "urn:casi:schema:ChatAsyncChannel/properties/type/const", keyword: "const", params: { allowedValue: "chat_async" }, message: "must be equal to constant" }];
-                      return false;
-                    }
-                  }
-                }
-              }
-            } else {
-              validate922.errors = [{ instancePath, schemaPath: "urn:casi:schema:ChatAsyncChannel/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
-              return false;
-            }
-          }
-          if (props0 !== true) {
-            props0 = true;
-          }
-        } else {
-          validate922.errors = [{ instancePath, schemaPath: "#/discriminator", keyword: "discriminator", params: { error: "mapping", tag: "type", tagValue: tag0 }, message: 'value of tag "type" must be in oneOf' }];
-          return false;
-        }
-      } else {
-        validate922.errors = [{ instancePath, schemaPath: "#/discriminator", keyword: "discriminator", params: { error: "tag", tag: "type", tagValue: tag0 }, message: 'tag "type" must be string' }];
-        return false;
-      }
-    } else {
-      validate922.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
-      return false;
-    }
-  }
-  validate922.errors = vErrors;
-  evaluated0.props = props0;
-  return errors === 0;
-}
-validate922.evaluated = { "dynamicProps": true, "dynamicItems": false };
-var schema1262 = { "type": "object", "description": "A voice of the service itself (`provider` = `service`).", "additionalProperties": false, "required": ["id"], "properties": { "provider": { "type": "string", "enum": ["service"], "default": "service" }, "id": { "type": "string", "enum": ["Female 1", "Female 2", "Female 3", "Male 1", "Male 2", "Male 3"] } }, "$id": "urn:casi:schema:ServiceVoice" };
-function validate962(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
-  ;
-  let vErrors = null;
-  let errors = 0;
-  const evaluated0 = validate962.evaluated;
+  const evaluated0 = validate272.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -21873,13 +18470,13 @@ function validate962(data, { instancePath = "", parentData, parentDataProperty, 
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
       if (data.id === void 0 && (missing0 = "id")) {
-        validate962.errors = [{ instancePath, schemaPath: "urn:casi:schema:ServiceVoice/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
+        validate272.errors = [{ instancePath, schemaPath: "urn:casi:schema:ServiceVoice/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
         return false;
       } else {
         const _errs2 = errors;
         for (const key0 in data) {
           if (!(key0 === "provider" || key0 === "id")) {
-            validate962.errors = [{ instancePath, schemaPath: "urn:casi:schema:ServiceVoice/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" }];
+            validate272.errors = [{ instancePath, schemaPath: "urn:casi:schema:ServiceVoice/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" }];
             return false;
             break;
           }
@@ -21889,11 +18486,11 @@ function validate962(data, { instancePath = "", parentData, parentDataProperty, 
             let data0 = data.provider;
             const _errs3 = errors;
             if (typeof data0 !== "string") {
-              validate962.errors = [{ instancePath: instancePath + "/provider", schemaPath: "urn:casi:schema:ServiceVoice/properties/provider/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+              validate272.errors = [{ instancePath: instancePath + "/provider", schemaPath: "urn:casi:schema:ServiceVoice/properties/provider/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
               return false;
             }
             if (!(data0 === "service")) {
-              validate962.errors = [{ instancePath: instancePath + "/provider", schemaPath: "urn:casi:schema:ServiceVoice/properties/provider/enum", keyword: "enum", params: { allowedValues: schema1262.properties.provider.enum }, message: "must be equal to one of the allowed values" }];
+              validate272.errors = [{ instancePath: instancePath + "/provider", schemaPath: "urn:casi:schema:ServiceVoice/properties/provider/enum", keyword: "enum", params: { allowedValues: schema48.properties.provider.enum }, message: "must be equal to one of the allowed values" }];
               return false;
             }
             var valid1 = _errs3 === errors;
@@ -21905,11 +18502,11 @@ function validate962(data, { instancePath = "", parentData, parentDataProperty, 
               let data1 = data.id;
               const _errs5 = errors;
               if (typeof data1 !== "string") {
-                validate962.errors = [{ instancePath: instancePath + "/id", schemaPath: "urn:casi:schema:ServiceVoice/properties/id/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+                validate272.errors = [{ instancePath: instancePath + "/id", schemaPath: "urn:casi:schema:ServiceVoice/properties/id/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
                 return false;
               }
               if (!(data1 === "Female 1" || data1 === "Female 2" || data1 === "Female 3" || data1 === "Male 1" || data1 === "Male 2" || data1 === "Male 3")) {
-                validate962.errors = [{ instancePath: instancePath + "/id", schemaPath: "urn:casi:schema:ServiceVoice/properties/id/enum", keyword: "enum", params: { allowedValues: schema1262.properties.id.enum }, message: "must be equal to one of the allowed values" }];
+                validate272.errors = [{ instancePath: instancePath + "/id", schemaPath: "urn:casi:schema:ServiceVoice/properties/id/enum", keyword: "enum", params: { allowedValues: schema48.properties.id.enum }, message: "must be equal to one of the allowed values" }];
                 return false;
               }
               var valid1 = _errs5 === errors;
@@ -21920,19 +18517,19 @@ function validate962(data, { instancePath = "", parentData, parentDataProperty, 
         }
       }
     } else {
-      validate962.errors = [{ instancePath, schemaPath: "urn:casi:schema:ServiceVoice/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
+      validate272.errors = [{ instancePath, schemaPath: "urn:casi:schema:ServiceVoice/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
       return false;
     }
   }
-  validate962.errors = vErrors;
+  validate272.errors = vErrors;
   return errors === 0;
 }
-validate962.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
-function validate952(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate272.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
+function validate26(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate952.evaluated;
+  const evaluated0 = validate26.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -21943,13 +18540,13 @@ function validate952(data, { instancePath = "", parentData, parentDataProperty, 
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
       if (data.name === void 0 && (missing0 = "name") || data.voice === void 0 && (missing0 = "voice")) {
-        validate952.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
+        validate26.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
         return false;
       } else {
         const _errs1 = errors;
         for (const key0 in data) {
           if (!(key0 === "name" || key0 === "voice")) {
-            validate952.errors = [{ instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" }];
+            validate26.errors = [{ instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" }];
             return false;
             break;
           }
@@ -21958,7 +18555,7 @@ function validate952(data, { instancePath = "", parentData, parentDataProperty, 
           if (data.name !== void 0) {
             const _errs2 = errors;
             if (typeof data.name !== "string") {
-              validate952.errors = [{ instancePath: instancePath + "/name", schemaPath: "#/properties/name/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+              validate26.errors = [{ instancePath: instancePath + "/name", schemaPath: "#/properties/name/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
               return false;
             }
             var valid0 = _errs2 === errors;
@@ -21968,8 +18565,8 @@ function validate952(data, { instancePath = "", parentData, parentDataProperty, 
           if (valid0) {
             if (data.voice !== void 0) {
               const _errs4 = errors;
-              if (!validate962(data.voice, { instancePath: instancePath + "/voice", parentData: data, parentDataProperty: "voice", rootData, dynamicAnchors })) {
-                vErrors = vErrors === null ? validate962.errors : vErrors.concat(validate962.errors);
+              if (!validate272(data.voice, { instancePath: instancePath + "/voice", parentData: data, parentDataProperty: "voice", rootData, dynamicAnchors })) {
+                vErrors = vErrors === null ? validate272.errors : vErrors.concat(validate272.errors);
                 errors = vErrors.length;
               }
               var valid0 = _errs4 === errors;
@@ -21980,19 +18577,21 @@ function validate952(data, { instancePath = "", parentData, parentDataProperty, 
         }
       }
     } else {
-      validate952.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
+      validate26.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
       return false;
     }
   }
-  validate952.errors = vErrors;
+  validate26.errors = vErrors;
   return errors === 0;
 }
-validate952.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
-function validate992(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate26.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
+var schema50 = { "type": ["string", "null"], "description": "Background sound of the call.", "enum": ["office", null], "$id": "urn:casi:schema:AmbientSound" };
+var schema51 = { "type": ["string", "null"], "description": "Sound played while the agent thinks or runs tool calls.", "enum": ["keyboard_typing", null], "$id": "urn:casi:schema:BusySound" };
+function validate302(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate992.evaluated;
+  const evaluated0 = validate302.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -22004,7 +18603,7 @@ function validate992(data, { instancePath = "", parentData, parentDataProperty, 
       const _errs1 = errors;
       for (const key0 in data) {
         if (!(key0 === "ambient_sound" || key0 === "busy_sound" || key0 === "boosted_keywords")) {
-          validate992.errors = [{ instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" }];
+          validate302.errors = [{ instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" }];
           return false;
           break;
         }
@@ -22014,11 +18613,11 @@ function validate992(data, { instancePath = "", parentData, parentDataProperty, 
           let data0 = data.ambient_sound;
           const _errs2 = errors;
           if (typeof data0 !== "string" && data0 !== null) {
-            validate992.errors = [{ instancePath: instancePath + "/ambient_sound", schemaPath: "urn:casi:schema:AmbientSound/type", keyword: "type", params: { type: schema842.type }, message: "must be string,null" }];
+            validate302.errors = [{ instancePath: instancePath + "/ambient_sound", schemaPath: "urn:casi:schema:AmbientSound/type", keyword: "type", params: { type: schema50.type }, message: "must be string,null" }];
             return false;
           }
           if (!(data0 === "office" || data0 === null)) {
-            validate992.errors = [{ instancePath: instancePath + "/ambient_sound", schemaPath: "urn:casi:schema:AmbientSound/enum", keyword: "enum", params: { allowedValues: schema842.enum }, message: "must be equal to one of the allowed values" }];
+            validate302.errors = [{ instancePath: instancePath + "/ambient_sound", schemaPath: "urn:casi:schema:AmbientSound/enum", keyword: "enum", params: { allowedValues: schema50.enum }, message: "must be equal to one of the allowed values" }];
             return false;
           }
           var valid0 = _errs2 === errors;
@@ -22030,11 +18629,11 @@ function validate992(data, { instancePath = "", parentData, parentDataProperty, 
             let data1 = data.busy_sound;
             const _errs5 = errors;
             if (typeof data1 !== "string" && data1 !== null) {
-              validate992.errors = [{ instancePath: instancePath + "/busy_sound", schemaPath: "urn:casi:schema:BusySound/type", keyword: "type", params: { type: schema852.type }, message: "must be string,null" }];
+              validate302.errors = [{ instancePath: instancePath + "/busy_sound", schemaPath: "urn:casi:schema:BusySound/type", keyword: "type", params: { type: schema51.type }, message: "must be string,null" }];
               return false;
             }
             if (!(data1 === "keyboard_typing" || data1 === null)) {
-              validate992.errors = [{ instancePath: instancePath + "/busy_sound", schemaPath: "urn:casi:schema:BusySound/enum", keyword: "enum", params: { allowedValues: schema852.enum }, message: "must be equal to one of the allowed values" }];
+              validate302.errors = [{ instancePath: instancePath + "/busy_sound", schemaPath: "urn:casi:schema:BusySound/enum", keyword: "enum", params: { allowedValues: schema51.enum }, message: "must be equal to one of the allowed values" }];
               return false;
             }
             var valid0 = _errs5 === errors;
@@ -22052,7 +18651,7 @@ function validate992(data, { instancePath = "", parentData, parentDataProperty, 
                   for (let i0 = 0; i0 < len0; i0++) {
                     const _errs10 = errors;
                     if (typeof data2[i0] !== "string") {
-                      validate992.errors = [{ instancePath: instancePath + "/boosted_keywords/" + i0, schemaPath: "#/properties/boosted_keywords/items/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+                      validate302.errors = [{ instancePath: instancePath + "/boosted_keywords/" + i0, schemaPath: "#/properties/boosted_keywords/items/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
                       return false;
                     }
                     var valid3 = _errs10 === errors;
@@ -22061,7 +18660,7 @@ function validate992(data, { instancePath = "", parentData, parentDataProperty, 
                     }
                   }
                 } else {
-                  validate992.errors = [{ instancePath: instancePath + "/boosted_keywords", schemaPath: "#/properties/boosted_keywords/type", keyword: "type", params: { type: "array" }, message: "must be array" }];
+                  validate302.errors = [{ instancePath: instancePath + "/boosted_keywords", schemaPath: "#/properties/boosted_keywords/type", keyword: "type", params: { type: "array" }, message: "must be array" }];
                   return false;
                 }
               }
@@ -22073,23 +18672,23 @@ function validate992(data, { instancePath = "", parentData, parentDataProperty, 
         }
       }
     } else {
-      validate992.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
+      validate302.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
       return false;
     }
   }
-  validate992.errors = vErrors;
+  validate302.errors = vErrors;
   return errors === 0;
 }
-validate992.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
-var schema1312 = { "type": "string", "description": "The language model, `<provider>/<model>` (provider prefixes are neutralised).", "enum": ["provider_a/gpt-4o", "provider_a/gpt-4o-realtime", "provider_a/gpt-realtime", "provider_a/gpt-4.1", "provider_a/gpt-4.1-mini", "provider_a/gpt-5", "provider_a/gpt-5-mini", "provider_b/gemini-2.5-flash", "provider_b/gemini-2.5-flash-lite"], "$id": "urn:casi:schema:Model" };
-var schema1362 = { "type": "object", "additionalProperties": false, "required": ["name", "description"], "properties": { "name": { "type": "string", "description": "Name as referenced in the prompt template." }, "description": { "type": "string", "description": "What the variable represents." }, "default_value": { "type": ["string", "null"], "description": "Used when no value is provided at runtime.", "default": null } }, "$id": "urn:casi:schema:PromptVariable" };
-var schema1332 = { "type": "object", "additionalProperties": false, "required": ["text"], "properties": { "text": { "type": "string", "description": "The system prompt." }, "type": { "type": "string", "enum": ["fixed"], "default": "fixed" } }, "$id": "urn:casi:schema:FixedPrompt" };
-var schema1342 = { "type": "object", "additionalProperties": false, "required": ["text", "routes"], "properties": { "text": { "type": "string", "description": "Router prompt that selects a route." }, "routes": { "type": "array", "items": { "$ref": "urn:casi:schema:RoutedPromptRoute" } }, "type": { "type": "string", "enum": ["routed"], "default": "routed" } }, "$id": "urn:casi:schema:RoutedPrompt" };
-function validate1032(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate302.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
+var schema53 = { "type": "string", "description": "The language model, `<provider>/<model>` (provider prefixes are neutralised).", "enum": ["provider_a/gpt-4o", "provider_a/gpt-4o-realtime", "provider_a/gpt-realtime", "provider_a/gpt-4.1", "provider_a/gpt-4.1-mini", "provider_a/gpt-5", "provider_a/gpt-5-mini", "provider_b/gemini-2.5-flash", "provider_b/gemini-2.5-flash-lite"], "$id": "urn:casi:schema:Model" };
+var schema58 = { "type": "object", "additionalProperties": false, "required": ["name", "description"], "properties": { "name": { "type": "string", "description": "Name as referenced in the prompt template." }, "description": { "type": "string", "description": "What the variable represents." }, "default_value": { "type": ["string", "null"], "description": "Used when no value is provided at runtime.", "default": null } }, "$id": "urn:casi:schema:PromptVariable" };
+var schema55 = { "type": "object", "additionalProperties": false, "required": ["text"], "properties": { "text": { "type": "string", "description": "The system prompt." }, "type": { "type": "string", "enum": ["fixed"], "default": "fixed" } }, "$id": "urn:casi:schema:FixedPrompt" };
+var schema56 = { "type": "object", "additionalProperties": false, "required": ["text", "routes"], "properties": { "text": { "type": "string", "description": "Router prompt that selects a route." }, "routes": { "type": "array", "items": { "$ref": "urn:casi:schema:RoutedPromptRoute" } }, "type": { "type": "string", "enum": ["routed"], "default": "routed" } }, "$id": "urn:casi:schema:RoutedPrompt" };
+function validate34(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate1032.evaluated;
+  const evaluated0 = validate34.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -22100,13 +18699,13 @@ function validate1032(data, { instancePath = "", parentData, parentDataProperty,
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
       if (data.text === void 0 && (missing0 = "text") || data.routes === void 0 && (missing0 = "routes")) {
-        validate1032.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
+        validate34.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
         return false;
       } else {
         const _errs1 = errors;
         for (const key0 in data) {
           if (!(key0 === "text" || key0 === "routes" || key0 === "type")) {
-            validate1032.errors = [{ instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" }];
+            validate34.errors = [{ instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" }];
             return false;
             break;
           }
@@ -22115,7 +18714,7 @@ function validate1032(data, { instancePath = "", parentData, parentDataProperty,
           if (data.text !== void 0) {
             const _errs2 = errors;
             if (typeof data.text !== "string") {
-              validate1032.errors = [{ instancePath: instancePath + "/text", schemaPath: "#/properties/text/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+              validate34.errors = [{ instancePath: instancePath + "/text", schemaPath: "#/properties/text/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
               return false;
             }
             var valid0 = _errs2 === errors;
@@ -22138,13 +18737,13 @@ function validate1032(data, { instancePath = "", parentData, parentDataProperty,
                       if (data2 && typeof data2 == "object" && !Array.isArray(data2)) {
                         let missing1;
                         if (data2.id === void 0 && (missing1 = "id") || data2.name === void 0 && (missing1 = "name") || data2.is_enabled === void 0 && (missing1 = "is_enabled") || data2.description === void 0 && (missing1 = "description") || data2.text === void 0 && (missing1 = "text")) {
-                          validate1032.errors = [{ instancePath: instancePath + "/routes/" + i0, schemaPath: "urn:casi:schema:RoutedPromptRoute/required", keyword: "required", params: { missingProperty: missing1 }, message: "must have required property '" + missing1 + "'" }];
+                          validate34.errors = [{ instancePath: instancePath + "/routes/" + i0, schemaPath: "urn:casi:schema:RoutedPromptRoute/required", keyword: "required", params: { missingProperty: missing1 }, message: "must have required property '" + missing1 + "'" }];
                           return false;
                         } else {
                           const _errs9 = errors;
                           for (const key1 in data2) {
                             if (!(key1 === "id" || key1 === "name" || key1 === "is_enabled" || key1 === "description" || key1 === "text")) {
-                              validate1032.errors = [{ instancePath: instancePath + "/routes/" + i0, schemaPath: "urn:casi:schema:RoutedPromptRoute/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key1 }, message: "must NOT have additional properties" }];
+                              validate34.errors = [{ instancePath: instancePath + "/routes/" + i0, schemaPath: "urn:casi:schema:RoutedPromptRoute/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key1 }, message: "must NOT have additional properties" }];
                               return false;
                               break;
                             }
@@ -22153,7 +18752,7 @@ function validate1032(data, { instancePath = "", parentData, parentDataProperty,
                             if (data2.id !== void 0) {
                               const _errs10 = errors;
                               if (typeof data2.id !== "string") {
-                                validate1032.errors = [{ instancePath: instancePath + "/routes/" + i0 + "/id", schemaPath: "urn:casi:schema:RoutedPromptRoute/properties/id/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+                                validate34.errors = [{ instancePath: instancePath + "/routes/" + i0 + "/id", schemaPath: "urn:casi:schema:RoutedPromptRoute/properties/id/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
                                 return false;
                               }
                               var valid3 = _errs10 === errors;
@@ -22164,7 +18763,7 @@ function validate1032(data, { instancePath = "", parentData, parentDataProperty,
                               if (data2.name !== void 0) {
                                 const _errs12 = errors;
                                 if (typeof data2.name !== "string") {
-                                  validate1032.errors = [{ instancePath: instancePath + "/routes/" + i0 + "/name", schemaPath: "urn:casi:schema:RoutedPromptRoute/properties/name/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+                                  validate34.errors = [{ instancePath: instancePath + "/routes/" + i0 + "/name", schemaPath: "urn:casi:schema:RoutedPromptRoute/properties/name/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
                                   return false;
                                 }
                                 var valid3 = _errs12 === errors;
@@ -22175,7 +18774,7 @@ function validate1032(data, { instancePath = "", parentData, parentDataProperty,
                                 if (data2.is_enabled !== void 0) {
                                   const _errs14 = errors;
                                   if (typeof data2.is_enabled !== "boolean") {
-                                    validate1032.errors = [{ instancePath: instancePath + "/routes/" + i0 + "/is_enabled", schemaPath: "urn:casi:schema:RoutedPromptRoute/properties/is_enabled/type", keyword: "type", params: { type: "boolean" }, message: "must be boolean" }];
+                                    validate34.errors = [{ instancePath: instancePath + "/routes/" + i0 + "/is_enabled", schemaPath: "urn:casi:schema:RoutedPromptRoute/properties/is_enabled/type", keyword: "type", params: { type: "boolean" }, message: "must be boolean" }];
                                     return false;
                                   }
                                   var valid3 = _errs14 === errors;
@@ -22186,7 +18785,7 @@ function validate1032(data, { instancePath = "", parentData, parentDataProperty,
                                   if (data2.description !== void 0) {
                                     const _errs16 = errors;
                                     if (typeof data2.description !== "string") {
-                                      validate1032.errors = [{ instancePath: instancePath + "/routes/" + i0 + "/description", schemaPath: "urn:casi:schema:RoutedPromptRoute/properties/description/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+                                      validate34.errors = [{ instancePath: instancePath + "/routes/" + i0 + "/description", schemaPath: "urn:casi:schema:RoutedPromptRoute/properties/description/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
                                       return false;
                                     }
                                     var valid3 = _errs16 === errors;
@@ -22197,7 +18796,7 @@ function validate1032(data, { instancePath = "", parentData, parentDataProperty,
                                     if (data2.text !== void 0) {
                                       const _errs18 = errors;
                                       if (typeof data2.text !== "string") {
-                                        validate1032.errors = [{ instancePath: instancePath + "/routes/" + i0 + "/text", schemaPath: "urn:casi:schema:RoutedPromptRoute/properties/text/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+                                        validate34.errors = [{ instancePath: instancePath + "/routes/" + i0 + "/text", schemaPath: "urn:casi:schema:RoutedPromptRoute/properties/text/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
                                         return false;
                                       }
                                       var valid3 = _errs18 === errors;
@@ -22211,7 +18810,7 @@ function validate1032(data, { instancePath = "", parentData, parentDataProperty,
                           }
                         }
                       } else {
-                        validate1032.errors = [{ instancePath: instancePath + "/routes/" + i0, schemaPath: "urn:casi:schema:RoutedPromptRoute/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
+                        validate34.errors = [{ instancePath: instancePath + "/routes/" + i0, schemaPath: "urn:casi:schema:RoutedPromptRoute/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
                         return false;
                       }
                     }
@@ -22221,7 +18820,7 @@ function validate1032(data, { instancePath = "", parentData, parentDataProperty,
                     }
                   }
                 } else {
-                  validate1032.errors = [{ instancePath: instancePath + "/routes", schemaPath: "#/properties/routes/type", keyword: "type", params: { type: "array" }, message: "must be array" }];
+                  validate34.errors = [{ instancePath: instancePath + "/routes", schemaPath: "#/properties/routes/type", keyword: "type", params: { type: "array" }, message: "must be array" }];
                   return false;
                 }
               }
@@ -22234,11 +18833,11 @@ function validate1032(data, { instancePath = "", parentData, parentDataProperty,
                 let data8 = data.type;
                 const _errs20 = errors;
                 if (typeof data8 !== "string") {
-                  validate1032.errors = [{ instancePath: instancePath + "/type", schemaPath: "#/properties/type/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+                  validate34.errors = [{ instancePath: instancePath + "/type", schemaPath: "#/properties/type/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
                   return false;
                 }
                 if (!(data8 === "routed")) {
-                  validate1032.errors = [{ instancePath: instancePath + "/type", schemaPath: "#/properties/type/enum", keyword: "enum", params: { allowedValues: schema1342.properties.type.enum }, message: "must be equal to one of the allowed values" }];
+                  validate34.errors = [{ instancePath: instancePath + "/type", schemaPath: "#/properties/type/enum", keyword: "enum", params: { allowedValues: schema56.properties.type.enum }, message: "must be equal to one of the allowed values" }];
                   return false;
                 }
                 var valid0 = _errs20 === errors;
@@ -22250,19 +18849,19 @@ function validate1032(data, { instancePath = "", parentData, parentDataProperty,
         }
       }
     } else {
-      validate1032.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
+      validate34.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
       return false;
     }
   }
-  validate1032.errors = vErrors;
+  validate34.errors = vErrors;
   return errors === 0;
 }
-validate1032.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
-function validate1022(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate34.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
+function validate33(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate1022.evaluated;
+  const evaluated0 = validate33.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -22329,7 +18928,7 @@ function validate1022(data, { instancePath = "", parentData, parentDataProperty,
                 errors++;
               }
               if (!(data1 === "fixed")) {
-                const err4 = { instancePath: instancePath + "/type", schemaPath: "urn:casi:schema:FixedPrompt/properties/type/enum", keyword: "enum", params: { allowedValues: schema1332.properties.type.enum }, message: "must be equal to one of the allowed values" };
+                const err4 = { instancePath: instancePath + "/type", schemaPath: "urn:casi:schema:FixedPrompt/properties/type/enum", keyword: "enum", params: { allowedValues: schema55.properties.type.enum }, message: "must be equal to one of the allowed values" };
                 if (vErrors === null) {
                   vErrors = [err4];
                 } else {
@@ -22361,8 +18960,8 @@ function validate1022(data, { instancePath = "", parentData, parentDataProperty,
     var props0 = true;
   }
   const _errs9 = errors;
-  if (!validate1032(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate1032.errors : vErrors.concat(validate1032.errors);
+  if (!validate34(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate34.errors : vErrors.concat(validate34.errors);
     errors = vErrors.length;
   }
   var _valid0 = _errs9 === errors;
@@ -22386,7 +18985,7 @@ function validate1022(data, { instancePath = "", parentData, parentDataProperty,
       vErrors.push(err6);
     }
     errors++;
-    validate1022.errors = vErrors;
+    validate33.errors = vErrors;
     return false;
   } else {
     errors = _errs0;
@@ -22398,16 +18997,16 @@ function validate1022(data, { instancePath = "", parentData, parentDataProperty,
       }
     }
   }
-  validate1022.errors = vErrors;
+  validate33.errors = vErrors;
   evaluated0.props = props0;
   return errors === 0;
 }
-validate1022.evaluated = { "dynamicProps": true, "dynamicItems": false };
-function validate1012(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate33.evaluated = { "dynamicProps": true, "dynamicItems": false };
+function validate322(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate1012.evaluated;
+  const evaluated0 = validate322.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -22419,7 +19018,7 @@ function validate1012(data, { instancePath = "", parentData, parentDataProperty,
       const _errs1 = errors;
       for (const key0 in data) {
         if (!(key0 === "model" || key0 === "prompt" || key0 === "variables")) {
-          validate1012.errors = [{ instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" }];
+          validate322.errors = [{ instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" }];
           return false;
           break;
         }
@@ -22429,11 +19028,11 @@ function validate1012(data, { instancePath = "", parentData, parentDataProperty,
           let data0 = data.model;
           const _errs2 = errors;
           if (typeof data0 !== "string") {
-            validate1012.errors = [{ instancePath: instancePath + "/model", schemaPath: "urn:casi:schema:Model/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+            validate322.errors = [{ instancePath: instancePath + "/model", schemaPath: "urn:casi:schema:Model/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
             return false;
           }
           if (!(data0 === "provider_a/gpt-4o" || data0 === "provider_a/gpt-4o-realtime" || data0 === "provider_a/gpt-realtime" || data0 === "provider_a/gpt-4.1" || data0 === "provider_a/gpt-4.1-mini" || data0 === "provider_a/gpt-5" || data0 === "provider_a/gpt-5-mini" || data0 === "provider_b/gemini-2.5-flash" || data0 === "provider_b/gemini-2.5-flash-lite")) {
-            validate1012.errors = [{ instancePath: instancePath + "/model", schemaPath: "urn:casi:schema:Model/enum", keyword: "enum", params: { allowedValues: schema1312.enum }, message: "must be equal to one of the allowed values" }];
+            validate322.errors = [{ instancePath: instancePath + "/model", schemaPath: "urn:casi:schema:Model/enum", keyword: "enum", params: { allowedValues: schema53.enum }, message: "must be equal to one of the allowed values" }];
             return false;
           }
           var valid0 = _errs2 === errors;
@@ -22443,8 +19042,8 @@ function validate1012(data, { instancePath = "", parentData, parentDataProperty,
         if (valid0) {
           if (data.prompt !== void 0) {
             const _errs5 = errors;
-            if (!validate1022(data.prompt, { instancePath: instancePath + "/prompt", parentData: data, parentDataProperty: "prompt", rootData, dynamicAnchors })) {
-              vErrors = vErrors === null ? validate1022.errors : vErrors.concat(validate1022.errors);
+            if (!validate33(data.prompt, { instancePath: instancePath + "/prompt", parentData: data, parentDataProperty: "prompt", rootData, dynamicAnchors })) {
+              vErrors = vErrors === null ? validate33.errors : vErrors.concat(validate33.errors);
               errors = vErrors.length;
             }
             var valid0 = _errs5 === errors;
@@ -22467,13 +19066,13 @@ function validate1012(data, { instancePath = "", parentData, parentDataProperty,
                       if (data3 && typeof data3 == "object" && !Array.isArray(data3)) {
                         let missing0;
                         if (data3.name === void 0 && (missing0 = "name") || data3.description === void 0 && (missing0 = "description")) {
-                          validate1012.errors = [{ instancePath: instancePath + "/variables/" + i0, schemaPath: "urn:casi:schema:PromptVariable/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
+                          validate322.errors = [{ instancePath: instancePath + "/variables/" + i0, schemaPath: "urn:casi:schema:PromptVariable/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
                           return false;
                         } else {
                           const _errs11 = errors;
                           for (const key1 in data3) {
                             if (!(key1 === "name" || key1 === "description" || key1 === "default_value")) {
-                              validate1012.errors = [{ instancePath: instancePath + "/variables/" + i0, schemaPath: "urn:casi:schema:PromptVariable/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key1 }, message: "must NOT have additional properties" }];
+                              validate322.errors = [{ instancePath: instancePath + "/variables/" + i0, schemaPath: "urn:casi:schema:PromptVariable/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key1 }, message: "must NOT have additional properties" }];
                               return false;
                               break;
                             }
@@ -22482,7 +19081,7 @@ function validate1012(data, { instancePath = "", parentData, parentDataProperty,
                             if (data3.name !== void 0) {
                               const _errs12 = errors;
                               if (typeof data3.name !== "string") {
-                                validate1012.errors = [{ instancePath: instancePath + "/variables/" + i0 + "/name", schemaPath: "urn:casi:schema:PromptVariable/properties/name/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+                                validate322.errors = [{ instancePath: instancePath + "/variables/" + i0 + "/name", schemaPath: "urn:casi:schema:PromptVariable/properties/name/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
                                 return false;
                               }
                               var valid4 = _errs12 === errors;
@@ -22493,7 +19092,7 @@ function validate1012(data, { instancePath = "", parentData, parentDataProperty,
                               if (data3.description !== void 0) {
                                 const _errs14 = errors;
                                 if (typeof data3.description !== "string") {
-                                  validate1012.errors = [{ instancePath: instancePath + "/variables/" + i0 + "/description", schemaPath: "urn:casi:schema:PromptVariable/properties/description/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+                                  validate322.errors = [{ instancePath: instancePath + "/variables/" + i0 + "/description", schemaPath: "urn:casi:schema:PromptVariable/properties/description/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
                                   return false;
                                 }
                                 var valid4 = _errs14 === errors;
@@ -22505,7 +19104,7 @@ function validate1012(data, { instancePath = "", parentData, parentDataProperty,
                                   let data6 = data3.default_value;
                                   const _errs16 = errors;
                                   if (typeof data6 !== "string" && data6 !== null) {
-                                    validate1012.errors = [{ instancePath: instancePath + "/variables/" + i0 + "/default_value", schemaPath: "urn:casi:schema:PromptVariable/properties/default_value/type", keyword: "type", params: { type: schema1362.properties.default_value.type }, message: "must be string,null" }];
+                                    validate322.errors = [{ instancePath: instancePath + "/variables/" + i0 + "/default_value", schemaPath: "urn:casi:schema:PromptVariable/properties/default_value/type", keyword: "type", params: { type: schema58.properties.default_value.type }, message: "must be string,null" }];
                                     return false;
                                   }
                                   var valid4 = _errs16 === errors;
@@ -22517,7 +19116,7 @@ function validate1012(data, { instancePath = "", parentData, parentDataProperty,
                           }
                         }
                       } else {
-                        validate1012.errors = [{ instancePath: instancePath + "/variables/" + i0, schemaPath: "urn:casi:schema:PromptVariable/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
+                        validate322.errors = [{ instancePath: instancePath + "/variables/" + i0, schemaPath: "urn:casi:schema:PromptVariable/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
                         return false;
                       }
                     }
@@ -22527,7 +19126,7 @@ function validate1012(data, { instancePath = "", parentData, parentDataProperty,
                     }
                   }
                 } else {
-                  validate1012.errors = [{ instancePath: instancePath + "/variables", schemaPath: "#/properties/variables/type", keyword: "type", params: { type: "array" }, message: "must be array" }];
+                  validate322.errors = [{ instancePath: instancePath + "/variables", schemaPath: "#/properties/variables/type", keyword: "type", params: { type: "array" }, message: "must be array" }];
                   return false;
                 }
               }
@@ -22539,24 +19138,24 @@ function validate1012(data, { instancePath = "", parentData, parentDataProperty,
         }
       }
     } else {
-      validate1012.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
+      validate322.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
       return false;
     }
   }
-  validate1012.errors = vErrors;
+  validate322.errors = vErrors;
   return errors === 0;
 }
-validate1012.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
-var schema1392 = { "type": "object", "description": "A system tool.", "additionalProperties": false, "required": ["ns", "name"], "properties": { "ns": { "type": "string", "enum": ["syscall"] }, "name": { "type": "string" } }, "$id": "urn:casi:schema:SyscallTool" };
-var schema1402 = { "type": "object", "description": "A CRM tool (same shape as `syscall`).", "additionalProperties": false, "required": ["ns", "name"], "properties": { "ns": { "type": "string", "enum": ["crm"] }, "name": { "type": "string" } }, "$id": "urn:casi:schema:CrmTool" };
-var schema1412 = { "type": "object", "description": "An API tool.", "additionalProperties": false, "required": ["entity_id"], "properties": { "ns": { "type": "string", "enum": ["extapi"], "default": "extapi" }, "entity_id": { "type": "string" } }, "$id": "urn:casi:schema:ExtapiTool" };
-var schema1422 = { "type": "object", "description": "A procedural agent used as a tool.", "additionalProperties": false, "required": ["entity_id"], "properties": { "ns": { "type": "string", "enum": ["procedural"], "default": "procedural" }, "entity_id": { "type": "string" } }, "$id": "urn:casi:schema:ProceduralTool" };
-var schema1432 = { "type": "object", "description": "A third-party tool.", "additionalProperties": false, "required": ["name"], "properties": { "ns": { "type": "string", "enum": ["thirdparty"], "default": "thirdparty" }, "name": { "type": "string" } }, "$id": "urn:casi:schema:ThirdpartyTool" };
-function validate1082(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate322.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
+var schema61 = { "type": "object", "description": "A system tool.", "additionalProperties": false, "required": ["ns", "name"], "properties": { "ns": { "type": "string", "enum": ["syscall"] }, "name": { "type": "string" } }, "$id": "urn:casi:schema:SyscallTool" };
+var schema62 = { "type": "object", "description": "A CRM tool (same shape as `syscall`).", "additionalProperties": false, "required": ["ns", "name"], "properties": { "ns": { "type": "string", "enum": ["crm"] }, "name": { "type": "string" } }, "$id": "urn:casi:schema:CrmTool" };
+var schema63 = { "type": "object", "description": "An API tool.", "additionalProperties": false, "required": ["entity_id"], "properties": { "ns": { "type": "string", "enum": ["extapi"], "default": "extapi" }, "entity_id": { "type": "string" } }, "$id": "urn:casi:schema:ExtapiTool" };
+var schema64 = { "type": "object", "description": "A procedural agent used as a tool.", "additionalProperties": false, "required": ["entity_id"], "properties": { "ns": { "type": "string", "enum": ["procedural"], "default": "procedural" }, "entity_id": { "type": "string" } }, "$id": "urn:casi:schema:ProceduralTool" };
+var schema65 = { "type": "object", "description": "A third-party tool.", "additionalProperties": false, "required": ["name"], "properties": { "ns": { "type": "string", "enum": ["thirdparty"], "default": "thirdparty" }, "name": { "type": "string" } }, "$id": "urn:casi:schema:ThirdpartyTool" };
+function validate39(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate1082.evaluated;
+  const evaluated0 = validate39.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -22606,7 +19205,7 @@ function validate1082(data, { instancePath = "", parentData, parentDataProperty,
               errors++;
             }
             if (!(data0 === "syscall")) {
-              const err3 = { instancePath: instancePath + "/ns", schemaPath: "urn:casi:schema:SyscallTool/properties/ns/enum", keyword: "enum", params: { allowedValues: schema1392.properties.ns.enum }, message: "must be equal to one of the allowed values" };
+              const err3 = { instancePath: instancePath + "/ns", schemaPath: "urn:casi:schema:SyscallTool/properties/ns/enum", keyword: "enum", params: { allowedValues: schema61.properties.ns.enum }, message: "must be equal to one of the allowed values" };
               if (vErrors === null) {
                 vErrors = [err3];
               } else {
@@ -22693,7 +19292,7 @@ function validate1082(data, { instancePath = "", parentData, parentDataProperty,
               errors++;
             }
             if (!(data2 === "crm")) {
-              const err9 = { instancePath: instancePath + "/ns", schemaPath: "urn:casi:schema:CrmTool/properties/ns/enum", keyword: "enum", params: { allowedValues: schema1402.properties.ns.enum }, message: "must be equal to one of the allowed values" };
+              const err9 = { instancePath: instancePath + "/ns", schemaPath: "urn:casi:schema:CrmTool/properties/ns/enum", keyword: "enum", params: { allowedValues: schema62.properties.ns.enum }, message: "must be equal to one of the allowed values" };
               if (vErrors === null) {
                 vErrors = [err9];
               } else {
@@ -22782,7 +19381,7 @@ function validate1082(data, { instancePath = "", parentData, parentDataProperty,
               errors++;
             }
             if (!(data4 === "extapi")) {
-              const err15 = { instancePath: instancePath + "/ns", schemaPath: "urn:casi:schema:ExtapiTool/properties/ns/enum", keyword: "enum", params: { allowedValues: schema1412.properties.ns.enum }, message: "must be equal to one of the allowed values" };
+              const err15 = { instancePath: instancePath + "/ns", schemaPath: "urn:casi:schema:ExtapiTool/properties/ns/enum", keyword: "enum", params: { allowedValues: schema63.properties.ns.enum }, message: "must be equal to one of the allowed values" };
               if (vErrors === null) {
                 vErrors = [err15];
               } else {
@@ -22871,7 +19470,7 @@ function validate1082(data, { instancePath = "", parentData, parentDataProperty,
               errors++;
             }
             if (!(data6 === "procedural")) {
-              const err21 = { instancePath: instancePath + "/ns", schemaPath: "urn:casi:schema:ProceduralTool/properties/ns/enum", keyword: "enum", params: { allowedValues: schema1422.properties.ns.enum }, message: "must be equal to one of the allowed values" };
+              const err21 = { instancePath: instancePath + "/ns", schemaPath: "urn:casi:schema:ProceduralTool/properties/ns/enum", keyword: "enum", params: { allowedValues: schema64.properties.ns.enum }, message: "must be equal to one of the allowed values" };
               if (vErrors === null) {
                 vErrors = [err21];
               } else {
@@ -22960,7 +19559,7 @@ function validate1082(data, { instancePath = "", parentData, parentDataProperty,
               errors++;
             }
             if (!(data8 === "thirdparty")) {
-              const err27 = { instancePath: instancePath + "/ns", schemaPath: "urn:casi:schema:ThirdpartyTool/properties/ns/enum", keyword: "enum", params: { allowedValues: schema1432.properties.ns.enum }, message: "must be equal to one of the allowed values" };
+              const err27 = { instancePath: instancePath + "/ns", schemaPath: "urn:casi:schema:ThirdpartyTool/properties/ns/enum", keyword: "enum", params: { allowedValues: schema65.properties.ns.enum }, message: "must be equal to one of the allowed values" };
               if (vErrors === null) {
                 vErrors = [err27];
               } else {
@@ -23016,7 +19615,7 @@ function validate1082(data, { instancePath = "", parentData, parentDataProperty,
       vErrors.push(err30);
     }
     errors++;
-    validate1082.errors = vErrors;
+    validate39.errors = vErrors;
     return false;
   } else {
     errors = _errs0;
@@ -23028,16 +19627,16 @@ function validate1082(data, { instancePath = "", parentData, parentDataProperty,
       }
     }
   }
-  validate1082.errors = vErrors;
+  validate39.errors = vErrors;
   evaluated0.props = props0;
   return errors === 0;
 }
-validate1082.evaluated = { "dynamicProps": true, "dynamicItems": false };
-function validate1072(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate39.evaluated = { "dynamicProps": true, "dynamicItems": false };
+function validate38(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate1072.evaluated;
+  const evaluated0 = validate38.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -23049,7 +19648,7 @@ function validate1072(data, { instancePath = "", parentData, parentDataProperty,
       const _errs1 = errors;
       for (const key0 in data) {
         if (!(key0 === "tools" || key0 === "transfers")) {
-          validate1072.errors = [{ instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" }];
+          validate38.errors = [{ instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" }];
           return false;
           break;
         }
@@ -23064,8 +19663,8 @@ function validate1072(data, { instancePath = "", parentData, parentDataProperty,
               const len0 = data0.length;
               for (let i0 = 0; i0 < len0; i0++) {
                 const _errs4 = errors;
-                if (!validate1082(data0[i0], { instancePath: instancePath + "/tools/" + i0, parentData: data0, parentDataProperty: i0, rootData, dynamicAnchors })) {
-                  vErrors = vErrors === null ? validate1082.errors : vErrors.concat(validate1082.errors);
+                if (!validate39(data0[i0], { instancePath: instancePath + "/tools/" + i0, parentData: data0, parentDataProperty: i0, rootData, dynamicAnchors })) {
+                  vErrors = vErrors === null ? validate39.errors : vErrors.concat(validate39.errors);
                   errors = vErrors.length;
                 }
                 var valid1 = _errs4 === errors;
@@ -23074,7 +19673,7 @@ function validate1072(data, { instancePath = "", parentData, parentDataProperty,
                 }
               }
             } else {
-              validate1072.errors = [{ instancePath: instancePath + "/tools", schemaPath: "#/properties/tools/type", keyword: "type", params: { type: "array" }, message: "must be array" }];
+              validate38.errors = [{ instancePath: instancePath + "/tools", schemaPath: "#/properties/tools/type", keyword: "type", params: { type: "array" }, message: "must be array" }];
               return false;
             }
           }
@@ -23098,13 +19697,13 @@ function validate1072(data, { instancePath = "", parentData, parentDataProperty,
                     if (data3 && typeof data3 == "object" && !Array.isArray(data3)) {
                       let missing0;
                       if (data3.id === void 0 && (missing0 = "id")) {
-                        validate1072.errors = [{ instancePath: instancePath + "/transfers/" + i1, schemaPath: "urn:casi:schema:TransferId/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
+                        validate38.errors = [{ instancePath: instancePath + "/transfers/" + i1, schemaPath: "urn:casi:schema:TransferId/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
                         return false;
                       } else {
                         const _errs10 = errors;
                         for (const key1 in data3) {
                           if (!(key1 === "id")) {
-                            validate1072.errors = [{ instancePath: instancePath + "/transfers/" + i1, schemaPath: "urn:casi:schema:TransferId/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key1 }, message: "must NOT have additional properties" }];
+                            validate38.errors = [{ instancePath: instancePath + "/transfers/" + i1, schemaPath: "urn:casi:schema:TransferId/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key1 }, message: "must NOT have additional properties" }];
                             return false;
                             break;
                           }
@@ -23112,14 +19711,14 @@ function validate1072(data, { instancePath = "", parentData, parentDataProperty,
                         if (_errs10 === errors) {
                           if (data3.id !== void 0) {
                             if (typeof data3.id !== "string") {
-                              validate1072.errors = [{ instancePath: instancePath + "/transfers/" + i1 + "/id", schemaPath: "urn:casi:schema:TransferId/properties/id/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+                              validate38.errors = [{ instancePath: instancePath + "/transfers/" + i1 + "/id", schemaPath: "urn:casi:schema:TransferId/properties/id/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
                               return false;
                             }
                           }
                         }
                       }
                     } else {
-                      validate1072.errors = [{ instancePath: instancePath + "/transfers/" + i1, schemaPath: "urn:casi:schema:TransferId/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
+                      validate38.errors = [{ instancePath: instancePath + "/transfers/" + i1, schemaPath: "urn:casi:schema:TransferId/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
                       return false;
                     }
                   }
@@ -23129,7 +19728,7 @@ function validate1072(data, { instancePath = "", parentData, parentDataProperty,
                   }
                 }
               } else {
-                validate1072.errors = [{ instancePath: instancePath + "/transfers", schemaPath: "#/properties/transfers/type", keyword: "type", params: { type: "array" }, message: "must be array" }];
+                validate38.errors = [{ instancePath: instancePath + "/transfers", schemaPath: "#/properties/transfers/type", keyword: "type", params: { type: "array" }, message: "must be array" }];
                 return false;
               }
             }
@@ -23140,20 +19739,20 @@ function validate1072(data, { instancePath = "", parentData, parentDataProperty,
         }
       }
     } else {
-      validate1072.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
+      validate38.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
       return false;
     }
   }
-  validate1072.errors = vErrors;
+  validate38.errors = vErrors;
   return errors === 0;
 }
-validate1072.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
-var schema1462 = { "type": "string", "enum": ["English", "Spanish"], "$id": "urn:casi:schema:Language" };
-function validate1112(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate38.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
+var schema68 = { "type": "string", "enum": ["English", "Spanish"], "$id": "urn:casi:schema:Language" };
+function validate42(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate1112.evaluated;
+  const evaluated0 = validate42.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -23165,7 +19764,7 @@ function validate1112(data, { instancePath = "", parentData, parentDataProperty,
       const _errs1 = errors;
       for (const key0 in data) {
         if (!(key0 === "default_language" || key0 === "supported_languages")) {
-          validate1112.errors = [{ instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" }];
+          validate42.errors = [{ instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" }];
           return false;
           break;
         }
@@ -23175,11 +19774,11 @@ function validate1112(data, { instancePath = "", parentData, parentDataProperty,
           let data0 = data.default_language;
           const _errs2 = errors;
           if (typeof data0 !== "string") {
-            validate1112.errors = [{ instancePath: instancePath + "/default_language", schemaPath: "urn:casi:schema:Language/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+            validate42.errors = [{ instancePath: instancePath + "/default_language", schemaPath: "urn:casi:schema:Language/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
             return false;
           }
           if (!(data0 === "English" || data0 === "Spanish")) {
-            validate1112.errors = [{ instancePath: instancePath + "/default_language", schemaPath: "urn:casi:schema:Language/enum", keyword: "enum", params: { allowedValues: schema1462.enum }, message: "must be equal to one of the allowed values" }];
+            validate42.errors = [{ instancePath: instancePath + "/default_language", schemaPath: "urn:casi:schema:Language/enum", keyword: "enum", params: { allowedValues: schema68.enum }, message: "must be equal to one of the allowed values" }];
             return false;
           }
           var valid0 = _errs2 === errors;
@@ -23198,11 +19797,11 @@ function validate1112(data, { instancePath = "", parentData, parentDataProperty,
                   let data2 = data1[i0];
                   const _errs7 = errors;
                   if (typeof data2 !== "string") {
-                    validate1112.errors = [{ instancePath: instancePath + "/supported_languages/" + i0, schemaPath: "urn:casi:schema:Language/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+                    validate42.errors = [{ instancePath: instancePath + "/supported_languages/" + i0, schemaPath: "urn:casi:schema:Language/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
                     return false;
                   }
                   if (!(data2 === "English" || data2 === "Spanish")) {
-                    validate1112.errors = [{ instancePath: instancePath + "/supported_languages/" + i0, schemaPath: "urn:casi:schema:Language/enum", keyword: "enum", params: { allowedValues: schema1462.enum }, message: "must be equal to one of the allowed values" }];
+                    validate42.errors = [{ instancePath: instancePath + "/supported_languages/" + i0, schemaPath: "urn:casi:schema:Language/enum", keyword: "enum", params: { allowedValues: schema68.enum }, message: "must be equal to one of the allowed values" }];
                     return false;
                   }
                   var valid2 = _errs7 === errors;
@@ -23211,7 +19810,7 @@ function validate1112(data, { instancePath = "", parentData, parentDataProperty,
                   }
                 }
               } else {
-                validate1112.errors = [{ instancePath: instancePath + "/supported_languages", schemaPath: "#/properties/supported_languages/type", keyword: "type", params: { type: "array" }, message: "must be array" }];
+                validate42.errors = [{ instancePath: instancePath + "/supported_languages", schemaPath: "#/properties/supported_languages/type", keyword: "type", params: { type: "array" }, message: "must be array" }];
                 return false;
               }
             }
@@ -23222,19 +19821,19 @@ function validate1112(data, { instancePath = "", parentData, parentDataProperty,
         }
       }
     } else {
-      validate1112.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
+      validate42.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
       return false;
     }
   }
-  validate1112.errors = vErrors;
+  validate42.errors = vErrors;
   return errors === 0;
 }
-validate1112.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
-function validate942(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate42.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
+function validate253(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate942.evaluated;
+  const evaluated0 = validate253.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -23246,7 +19845,7 @@ function validate942(data, { instancePath = "", parentData, parentDataProperty, 
       const _errs1 = errors;
       for (const key0 in data) {
         if (!(key0 === "personas" || key0 === "voice" || key0 === "runtime" || key0 === "tool" || key0 === "language" || key0 === "channel")) {
-          validate942.errors = [{ instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" }];
+          validate253.errors = [{ instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" }];
           return false;
           break;
         }
@@ -23261,8 +19860,8 @@ function validate942(data, { instancePath = "", parentData, parentDataProperty, 
               const len0 = data0.length;
               for (let i0 = 0; i0 < len0; i0++) {
                 const _errs4 = errors;
-                if (!validate952(data0[i0], { instancePath: instancePath + "/personas/" + i0, parentData: data0, parentDataProperty: i0, rootData, dynamicAnchors })) {
-                  vErrors = vErrors === null ? validate952.errors : vErrors.concat(validate952.errors);
+                if (!validate26(data0[i0], { instancePath: instancePath + "/personas/" + i0, parentData: data0, parentDataProperty: i0, rootData, dynamicAnchors })) {
+                  vErrors = vErrors === null ? validate26.errors : vErrors.concat(validate26.errors);
                   errors = vErrors.length;
                 }
                 var valid1 = _errs4 === errors;
@@ -23271,7 +19870,7 @@ function validate942(data, { instancePath = "", parentData, parentDataProperty, 
                 }
               }
             } else {
-              validate942.errors = [{ instancePath: instancePath + "/personas", schemaPath: "#/properties/personas/type", keyword: "type", params: { type: "array" }, message: "must be array" }];
+              validate253.errors = [{ instancePath: instancePath + "/personas", schemaPath: "#/properties/personas/type", keyword: "type", params: { type: "array" }, message: "must be array" }];
               return false;
             }
           }
@@ -23282,8 +19881,8 @@ function validate942(data, { instancePath = "", parentData, parentDataProperty, 
         if (valid0) {
           if (data.voice !== void 0) {
             const _errs5 = errors;
-            if (!validate992(data.voice, { instancePath: instancePath + "/voice", parentData: data, parentDataProperty: "voice", rootData, dynamicAnchors })) {
-              vErrors = vErrors === null ? validate992.errors : vErrors.concat(validate992.errors);
+            if (!validate302(data.voice, { instancePath: instancePath + "/voice", parentData: data, parentDataProperty: "voice", rootData, dynamicAnchors })) {
+              vErrors = vErrors === null ? validate302.errors : vErrors.concat(validate302.errors);
               errors = vErrors.length;
             }
             var valid0 = _errs5 === errors;
@@ -23293,8 +19892,8 @@ function validate942(data, { instancePath = "", parentData, parentDataProperty, 
           if (valid0) {
             if (data.runtime !== void 0) {
               const _errs6 = errors;
-              if (!validate1012(data.runtime, { instancePath: instancePath + "/runtime", parentData: data, parentDataProperty: "runtime", rootData, dynamicAnchors })) {
-                vErrors = vErrors === null ? validate1012.errors : vErrors.concat(validate1012.errors);
+              if (!validate322(data.runtime, { instancePath: instancePath + "/runtime", parentData: data, parentDataProperty: "runtime", rootData, dynamicAnchors })) {
+                vErrors = vErrors === null ? validate322.errors : vErrors.concat(validate322.errors);
                 errors = vErrors.length;
               }
               var valid0 = _errs6 === errors;
@@ -23304,8 +19903,8 @@ function validate942(data, { instancePath = "", parentData, parentDataProperty, 
             if (valid0) {
               if (data.tool !== void 0) {
                 const _errs7 = errors;
-                if (!validate1072(data.tool, { instancePath: instancePath + "/tool", parentData: data, parentDataProperty: "tool", rootData, dynamicAnchors })) {
-                  vErrors = vErrors === null ? validate1072.errors : vErrors.concat(validate1072.errors);
+                if (!validate38(data.tool, { instancePath: instancePath + "/tool", parentData: data, parentDataProperty: "tool", rootData, dynamicAnchors })) {
+                  vErrors = vErrors === null ? validate38.errors : vErrors.concat(validate38.errors);
                   errors = vErrors.length;
                 }
                 var valid0 = _errs7 === errors;
@@ -23315,8 +19914,8 @@ function validate942(data, { instancePath = "", parentData, parentDataProperty, 
               if (valid0) {
                 if (data.language !== void 0) {
                   const _errs8 = errors;
-                  if (!validate1112(data.language, { instancePath: instancePath + "/language", parentData: data, parentDataProperty: "language", rootData, dynamicAnchors })) {
-                    vErrors = vErrors === null ? validate1112.errors : vErrors.concat(validate1112.errors);
+                  if (!validate42(data.language, { instancePath: instancePath + "/language", parentData: data, parentDataProperty: "language", rootData, dynamicAnchors })) {
+                    vErrors = vErrors === null ? validate42.errors : vErrors.concat(validate42.errors);
                     errors = vErrors.length;
                   }
                   var valid0 = _errs8 === errors;
@@ -23333,7 +19932,7 @@ function validate942(data, { instancePath = "", parentData, parentDataProperty, 
                         const _errs12 = errors;
                         for (const key1 in data6) {
                           if (!(key1 === "is_voicemail_enabled")) {
-                            validate942.errors = [{ instancePath: instancePath + "/channel", schemaPath: "urn:casi:schema:ChannelConfigOverride/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key1 }, message: "must NOT have additional properties" }];
+                            validate253.errors = [{ instancePath: instancePath + "/channel", schemaPath: "urn:casi:schema:ChannelConfigOverride/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key1 }, message: "must NOT have additional properties" }];
                             return false;
                             break;
                           }
@@ -23341,13 +19940,13 @@ function validate942(data, { instancePath = "", parentData, parentDataProperty, 
                         if (_errs12 === errors) {
                           if (data6.is_voicemail_enabled !== void 0) {
                             if (typeof data6.is_voicemail_enabled !== "boolean") {
-                              validate942.errors = [{ instancePath: instancePath + "/channel/is_voicemail_enabled", schemaPath: "urn:casi:schema:ChannelConfigOverride/properties/is_voicemail_enabled/type", keyword: "type", params: { type: "boolean" }, message: "must be boolean" }];
+                              validate253.errors = [{ instancePath: instancePath + "/channel/is_voicemail_enabled", schemaPath: "urn:casi:schema:ChannelConfigOverride/properties/is_voicemail_enabled/type", keyword: "type", params: { type: "boolean" }, message: "must be boolean" }];
                               return false;
                             }
                           }
                         }
                       } else {
-                        validate942.errors = [{ instancePath: instancePath + "/channel", schemaPath: "urn:casi:schema:ChannelConfigOverride/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
+                        validate253.errors = [{ instancePath: instancePath + "/channel", schemaPath: "urn:casi:schema:ChannelConfigOverride/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
                         return false;
                       }
                     }
@@ -23362,19 +19961,19 @@ function validate942(data, { instancePath = "", parentData, parentDataProperty, 
         }
       }
     } else {
-      validate942.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
+      validate253.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
       return false;
     }
   }
-  validate942.errors = vErrors;
+  validate253.errors = vErrors;
   return errors === 0;
 }
-validate942.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
-function validate892(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate253.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
+function validate2010(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate892.evaluated;
+  const evaluated0 = validate2010.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -23385,13 +19984,13 @@ function validate892(data, { instancePath = "", parentData, parentDataProperty, 
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
       if (data.id === void 0 && (missing0 = "id") || data.agent_id === void 0 && (missing0 = "agent_id") || data.livemode === void 0 && (missing0 = "livemode") || data.created_at === void 0 && (missing0 = "created_at") || data.direction === void 0 && (missing0 = "direction") || data.status === void 0 && (missing0 = "status") || data.custom_fields === void 0 && (missing0 = "custom_fields") || data.customer_id === void 0 && (missing0 = "customer_id") || data.channel_type === void 0 && (missing0 = "channel_type") || data.channel === void 0 && (missing0 = "channel") || data.override_config === void 0 && (missing0 = "override_config") || data.started_at === void 0 && (missing0 = "started_at") || data.completed_at === void 0 && (missing0 = "completed_at") || data.failure_reason === void 0 && (missing0 = "failure_reason") || data.summary === void 0 && (missing0 = "summary") || data.duration_sec === void 0 && (missing0 = "duration_sec") || data.sentiment === void 0 && (missing0 = "sentiment")) {
-        validate892.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
+        validate2010.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
         return false;
       } else {
         const _errs1 = errors;
         for (const key0 in data) {
-          if (!func102.call(schema1092.properties, key0)) {
-            validate892.errors = [{ instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" }];
+          if (!func12.call(schema31.properties, key0)) {
+            validate2010.errors = [{ instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" }];
             return false;
             break;
           }
@@ -23403,12 +20002,12 @@ function validate892(data, { instancePath = "", parentData, parentDataProperty, 
             const _errs3 = errors;
             if (errors === _errs3) {
               if (typeof data0 === "string") {
-                if (!pattern72.test(data0)) {
-                  validate892.errors = [{ instancePath: instancePath + "/id", schemaPath: "urn:casi:schema:ConversationId/pattern", keyword: "pattern", params: { pattern: "^conv_[A-Za-z0-9]+$" }, message: 'must match pattern "^conv_[A-Za-z0-9]+$"' }];
+                if (!pattern42.test(data0)) {
+                  validate2010.errors = [{ instancePath: instancePath + "/id", schemaPath: "urn:casi:schema:ConversationId/pattern", keyword: "pattern", params: { pattern: "^conv_[A-Za-z0-9]+$" }, message: 'must match pattern "^conv_[A-Za-z0-9]+$"' }];
                   return false;
                 }
               } else {
-                validate892.errors = [{ instancePath: instancePath + "/id", schemaPath: "urn:casi:schema:ConversationId/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+                validate2010.errors = [{ instancePath: instancePath + "/id", schemaPath: "urn:casi:schema:ConversationId/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
                 return false;
               }
             }
@@ -23423,12 +20022,12 @@ function validate892(data, { instancePath = "", parentData, parentDataProperty, 
               const _errs6 = errors;
               if (errors === _errs6) {
                 if (typeof data1 === "string") {
-                  if (!pattern62.test(data1)) {
-                    validate892.errors = [{ instancePath: instancePath + "/agent_id", schemaPath: "urn:casi:schema:ConversationalAgentVersionId/pattern", keyword: "pattern", params: { pattern: "^ca_[A-Za-z0-9]+@v[0-9]+$" }, message: 'must match pattern "^ca_[A-Za-z0-9]+@v[0-9]+$"' }];
+                  if (!pattern53.test(data1)) {
+                    validate2010.errors = [{ instancePath: instancePath + "/agent_id", schemaPath: "urn:casi:schema:ConversationalAgentVersionId/pattern", keyword: "pattern", params: { pattern: "^ca_[A-Za-z0-9]+@v[0-9]+$" }, message: 'must match pattern "^ca_[A-Za-z0-9]+@v[0-9]+$"' }];
                     return false;
                   }
                 } else {
-                  validate892.errors = [{ instancePath: instancePath + "/agent_id", schemaPath: "urn:casi:schema:ConversationalAgentVersionId/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+                  validate2010.errors = [{ instancePath: instancePath + "/agent_id", schemaPath: "urn:casi:schema:ConversationalAgentVersionId/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
                   return false;
                 }
               }
@@ -23440,7 +20039,7 @@ function validate892(data, { instancePath = "", parentData, parentDataProperty, 
               if (data.livemode !== void 0) {
                 const _errs8 = errors;
                 if (typeof data.livemode !== "boolean") {
-                  validate892.errors = [{ instancePath: instancePath + "/livemode", schemaPath: "#/properties/livemode/type", keyword: "type", params: { type: "boolean" }, message: "must be boolean" }];
+                  validate2010.errors = [{ instancePath: instancePath + "/livemode", schemaPath: "#/properties/livemode/type", keyword: "type", params: { type: "boolean" }, message: "must be boolean" }];
                   return false;
                 }
                 var valid0 = _errs8 === errors;
@@ -23456,11 +20055,11 @@ function validate892(data, { instancePath = "", parentData, parentDataProperty, 
                     if (errors === _errs11) {
                       if (typeof data3 === "string") {
                         if (!formats02(data3)) {
-                          validate892.errors = [{ instancePath: instancePath + "/created_at", schemaPath: "urn:casi:schema:Timestamp/format", keyword: "format", params: { format: "date-time" }, message: 'must match format "date-time"' }];
+                          validate2010.errors = [{ instancePath: instancePath + "/created_at", schemaPath: "urn:casi:schema:Timestamp/format", keyword: "format", params: { format: "date-time" }, message: 'must match format "date-time"' }];
                           return false;
                         }
                       } else {
-                        validate892.errors = [{ instancePath: instancePath + "/created_at", schemaPath: "urn:casi:schema:Timestamp/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+                        validate2010.errors = [{ instancePath: instancePath + "/created_at", schemaPath: "urn:casi:schema:Timestamp/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
                         return false;
                       }
                     }
@@ -23474,11 +20073,11 @@ function validate892(data, { instancePath = "", parentData, parentDataProperty, 
                     let data4 = data.direction;
                     const _errs13 = errors;
                     if (typeof data4 !== "string") {
-                      validate892.errors = [{ instancePath: instancePath + "/direction", schemaPath: "urn:casi:schema:Direction/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+                      validate2010.errors = [{ instancePath: instancePath + "/direction", schemaPath: "urn:casi:schema:Direction/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
                       return false;
                     }
                     if (!(data4 === "inbound" || data4 === "outbound")) {
-                      validate892.errors = [{ instancePath: instancePath + "/direction", schemaPath: "urn:casi:schema:Direction/enum", keyword: "enum", params: { allowedValues: schema432.enum }, message: "must be equal to one of the allowed values" }];
+                      validate2010.errors = [{ instancePath: instancePath + "/direction", schemaPath: "urn:casi:schema:Direction/enum", keyword: "enum", params: { allowedValues: schema35.enum }, message: "must be equal to one of the allowed values" }];
                       return false;
                     }
                     var valid0 = _errs13 === errors;
@@ -23490,11 +20089,11 @@ function validate892(data, { instancePath = "", parentData, parentDataProperty, 
                       let data5 = data.status;
                       const _errs16 = errors;
                       if (typeof data5 !== "string") {
-                        validate892.errors = [{ instancePath: instancePath + "/status", schemaPath: "urn:casi:schema:ConversationStatus/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+                        validate2010.errors = [{ instancePath: instancePath + "/status", schemaPath: "urn:casi:schema:ConversationStatus/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
                         return false;
                       }
                       if (!(data5 === "queued" || data5 === "in-progress" || data5 === "completed" || data5 === "voicemail" || data5 === "failed" || data5 === "busy" || data5 === "no-answer")) {
-                        validate892.errors = [{ instancePath: instancePath + "/status", schemaPath: "urn:casi:schema:ConversationStatus/enum", keyword: "enum", params: { allowedValues: schema1142.enum }, message: "must be equal to one of the allowed values" }];
+                        validate2010.errors = [{ instancePath: instancePath + "/status", schemaPath: "urn:casi:schema:ConversationStatus/enum", keyword: "enum", params: { allowedValues: schema36.enum }, message: "must be equal to one of the allowed values" }];
                         return false;
                       }
                       var valid0 = _errs16 === errors;
@@ -23504,8 +20103,8 @@ function validate892(data, { instancePath = "", parentData, parentDataProperty, 
                     if (valid0) {
                       if (data.custom_fields !== void 0) {
                         const _errs19 = errors;
-                        if (!validate902(data.custom_fields, { instancePath: instancePath + "/custom_fields", parentData: data, parentDataProperty: "custom_fields", rootData, dynamicAnchors })) {
-                          vErrors = vErrors === null ? validate902.errors : vErrors.concat(validate902.errors);
+                        if (!validate2110(data.custom_fields, { instancePath: instancePath + "/custom_fields", parentData: data, parentDataProperty: "custom_fields", rootData, dynamicAnchors })) {
+                          vErrors = vErrors === null ? validate2110.errors : vErrors.concat(validate2110.errors);
                           errors = vErrors.length;
                         }
                         var valid0 = _errs19 === errors;
@@ -23522,7 +20121,7 @@ function validate892(data, { instancePath = "", parentData, parentDataProperty, 
                           const _errs23 = errors;
                           if (errors === _errs23) {
                             if (typeof data7 === "string") {
-                              if (!pattern42.test(data7)) {
+                              if (!pattern62.test(data7)) {
                                 const err0 = { instancePath: instancePath + "/customer_id", schemaPath: "urn:casi:schema:CustomerId/pattern", keyword: "pattern", params: { pattern: "^cus_[A-Za-z0-9]+$" }, message: 'must match pattern "^cus_[A-Za-z0-9]+$"' };
                                 if (vErrors === null) {
                                   vErrors = [err0];
@@ -23563,7 +20162,7 @@ function validate892(data, { instancePath = "", parentData, parentDataProperty, 
                               vErrors.push(err3);
                             }
                             errors++;
-                            validate892.errors = vErrors;
+                            validate2010.errors = vErrors;
                             return false;
                           } else {
                             errors = _errs21;
@@ -23596,7 +20195,7 @@ function validate892(data, { instancePath = "", parentData, parentDataProperty, 
                               errors++;
                             }
                             if (!(data8 === "phone" || data8 === "chat_realtime" || data8 === "chat_async")) {
-                              const err5 = { instancePath: instancePath + "/channel_type", schemaPath: "urn:casi:schema:ChannelType/enum", keyword: "enum", params: { allowedValues: schema422.enum }, message: "must be equal to one of the allowed values" };
+                              const err5 = { instancePath: instancePath + "/channel_type", schemaPath: "urn:casi:schema:ChannelType/enum", keyword: "enum", params: { allowedValues: schema40.enum }, message: "must be equal to one of the allowed values" };
                               if (vErrors === null) {
                                 vErrors = [err5];
                               } else {
@@ -23626,7 +20225,7 @@ function validate892(data, { instancePath = "", parentData, parentDataProperty, 
                                 vErrors.push(err7);
                               }
                               errors++;
-                              validate892.errors = vErrors;
+                              validate2010.errors = vErrors;
                               return false;
                             } else {
                               errors = _errs28;
@@ -23645,8 +20244,8 @@ function validate892(data, { instancePath = "", parentData, parentDataProperty, 
                           if (valid0) {
                             if (data.channel !== void 0) {
                               const _errs34 = errors;
-                              if (!validate922(data.channel, { instancePath: instancePath + "/channel", parentData: data, parentDataProperty: "channel", rootData, dynamicAnchors })) {
-                                vErrors = vErrors === null ? validate922.errors : vErrors.concat(validate922.errors);
+                              if (!validate2310(data.channel, { instancePath: instancePath + "/channel", parentData: data, parentDataProperty: "channel", rootData, dynamicAnchors })) {
+                                vErrors = vErrors === null ? validate2310.errors : vErrors.concat(validate2310.errors);
                                 errors = vErrors.length;
                               }
                               var valid0 = _errs34 === errors;
@@ -23660,8 +20259,8 @@ function validate892(data, { instancePath = "", parentData, parentDataProperty, 
                                 const _errs36 = errors;
                                 let valid10 = false;
                                 const _errs37 = errors;
-                                if (!validate942(data10, { instancePath: instancePath + "/override_config", parentData: data, parentDataProperty: "override_config", rootData, dynamicAnchors })) {
-                                  vErrors = vErrors === null ? validate942.errors : vErrors.concat(validate942.errors);
+                                if (!validate253(data10, { instancePath: instancePath + "/override_config", parentData: data, parentDataProperty: "override_config", rootData, dynamicAnchors })) {
+                                  vErrors = vErrors === null ? validate253.errors : vErrors.concat(validate253.errors);
                                   errors = vErrors.length;
                                 }
                                 var _valid2 = _errs37 === errors;
@@ -23686,7 +20285,7 @@ function validate892(data, { instancePath = "", parentData, parentDataProperty, 
                                     vErrors.push(err9);
                                   }
                                   errors++;
-                                  validate892.errors = vErrors;
+                                  validate2010.errors = vErrors;
                                   return false;
                                 } else {
                                   errors = _errs36;
@@ -23755,7 +20354,7 @@ function validate892(data, { instancePath = "", parentData, parentDataProperty, 
                                       vErrors.push(err13);
                                     }
                                     errors++;
-                                    validate892.errors = vErrors;
+                                    validate2010.errors = vErrors;
                                     return false;
                                   } else {
                                     errors = _errs41;
@@ -23824,7 +20423,7 @@ function validate892(data, { instancePath = "", parentData, parentDataProperty, 
                                         vErrors.push(err17);
                                       }
                                       errors++;
-                                      validate892.errors = vErrors;
+                                      validate2010.errors = vErrors;
                                       return false;
                                     } else {
                                       errors = _errs48;
@@ -23857,7 +20456,7 @@ function validate892(data, { instancePath = "", parentData, parentDataProperty, 
                                         errors++;
                                       }
                                       if (!(data13 === "dial_failed" || data13 === "number_marked_disconnected" || data13 === "pstn_blocked" || data13 === "dnc_rejected" || data13 === "tcpa_rejected" || data13 === "number_invalid" || data13 === "internal_error" || data13 === "telephony_error" || data13 === "agent_timeout" || data13 === "customer_requested_dnc")) {
-                                        const err19 = { instancePath: instancePath + "/failure_reason", schemaPath: "urn:casi:schema:FailureReason/enum", keyword: "enum", params: { allowedValues: schema1512.enum }, message: "must be equal to one of the allowed values" };
+                                        const err19 = { instancePath: instancePath + "/failure_reason", schemaPath: "urn:casi:schema:FailureReason/enum", keyword: "enum", params: { allowedValues: schema73.enum }, message: "must be equal to one of the allowed values" };
                                         if (vErrors === null) {
                                           vErrors = [err19];
                                         } else {
@@ -23887,7 +20486,7 @@ function validate892(data, { instancePath = "", parentData, parentDataProperty, 
                                           vErrors.push(err21);
                                         }
                                         errors++;
-                                        validate892.errors = vErrors;
+                                        validate2010.errors = vErrors;
                                         return false;
                                       } else {
                                         errors = _errs55;
@@ -23908,7 +20507,7 @@ function validate892(data, { instancePath = "", parentData, parentDataProperty, 
                                         let data14 = data.summary;
                                         const _errs61 = errors;
                                         if (typeof data14 !== "string" && data14 !== null) {
-                                          validate892.errors = [{ instancePath: instancePath + "/summary", schemaPath: "#/properties/summary/type", keyword: "type", params: { type: schema1092.properties.summary.type }, message: "must be string,null" }];
+                                          validate2010.errors = [{ instancePath: instancePath + "/summary", schemaPath: "#/properties/summary/type", keyword: "type", params: { type: schema31.properties.summary.type }, message: "must be string,null" }];
                                           return false;
                                         }
                                         var valid0 = _errs61 === errors;
@@ -23920,13 +20519,13 @@ function validate892(data, { instancePath = "", parentData, parentDataProperty, 
                                           let data15 = data.duration_sec;
                                           const _errs63 = errors;
                                           if (!(typeof data15 == "number" && isFinite(data15)) && data15 !== null) {
-                                            validate892.errors = [{ instancePath: instancePath + "/duration_sec", schemaPath: "#/properties/duration_sec/type", keyword: "type", params: { type: schema1092.properties.duration_sec.type }, message: "must be number,null" }];
+                                            validate2010.errors = [{ instancePath: instancePath + "/duration_sec", schemaPath: "#/properties/duration_sec/type", keyword: "type", params: { type: schema31.properties.duration_sec.type }, message: "must be number,null" }];
                                             return false;
                                           }
                                           if (errors === _errs63) {
                                             if (typeof data15 == "number" && isFinite(data15)) {
                                               if (data15 < 0 || isNaN(data15)) {
-                                                validate892.errors = [{ instancePath: instancePath + "/duration_sec", schemaPath: "#/properties/duration_sec/minimum", keyword: "minimum", params: { comparison: ">=", limit: 0 }, message: "must be >= 0" }];
+                                                validate2010.errors = [{ instancePath: instancePath + "/duration_sec", schemaPath: "#/properties/duration_sec/minimum", keyword: "minimum", params: { comparison: ">=", limit: 0 }, message: "must be >= 0" }];
                                                 return false;
                                               }
                                             }
@@ -23952,7 +20551,7 @@ function validate892(data, { instancePath = "", parentData, parentDataProperty, 
                                               errors++;
                                             }
                                             if (!(data16 === "positive" || data16 === "neutral" || data16 === "negative")) {
-                                              const err23 = { instancePath: instancePath + "/sentiment", schemaPath: "urn:casi:schema:Sentiment/enum", keyword: "enum", params: { allowedValues: schema1522.enum }, message: "must be equal to one of the allowed values" };
+                                              const err23 = { instancePath: instancePath + "/sentiment", schemaPath: "urn:casi:schema:Sentiment/enum", keyword: "enum", params: { allowedValues: schema74.enum }, message: "must be equal to one of the allowed values" };
                                               if (vErrors === null) {
                                                 vErrors = [err23];
                                               } else {
@@ -23982,7 +20581,7 @@ function validate892(data, { instancePath = "", parentData, parentDataProperty, 
                                                 vErrors.push(err25);
                                               }
                                               errors++;
-                                              validate892.errors = vErrors;
+                                              validate2010.errors = vErrors;
                                               return false;
                                             } else {
                                               errors = _errs66;
@@ -24017,22 +20616,22 @@ function validate892(data, { instancePath = "", parentData, parentDataProperty, 
         }
       }
     } else {
-      validate892.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
+      validate2010.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
       return false;
     }
   }
-  validate892.errors = vErrors;
+  validate2010.errors = vErrors;
   return errors === 0;
 }
-validate892.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
-var checkConversationalAgent = validate1142;
-var pattern192 = new RegExp("^ca_[A-Za-z0-9]+$", "u");
-var pattern212 = new RegExp("^pa_[A-Za-z0-9]+(@v[0-9]+)?$", "u");
-function validate1172(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate2010.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
+var checkConversationalAgent = validate452;
+var pattern72 = new RegExp("^ca_[A-Za-z0-9]+$", "u");
+var pattern9 = new RegExp("^pa_[A-Za-z0-9]+(@v[0-9]+)?$", "u");
+function validate482(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate1172.evaluated;
+  const evaluated0 = validate482.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -24043,13 +20642,13 @@ function validate1172(data, { instancePath = "", parentData, parentDataProperty,
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
       if (data.boosted_keywords === void 0 && (missing0 = "boosted_keywords")) {
-        validate1172.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
+        validate482.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
         return false;
       } else {
         const _errs1 = errors;
         for (const key0 in data) {
           if (!(key0 === "ambient_sound" || key0 === "busy_sound" || key0 === "boosted_keywords")) {
-            validate1172.errors = [{ instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" }];
+            validate482.errors = [{ instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" }];
             return false;
             break;
           }
@@ -24059,11 +20658,11 @@ function validate1172(data, { instancePath = "", parentData, parentDataProperty,
             let data0 = data.ambient_sound;
             const _errs2 = errors;
             if (typeof data0 !== "string" && data0 !== null) {
-              validate1172.errors = [{ instancePath: instancePath + "/ambient_sound", schemaPath: "urn:casi:schema:AmbientSound/type", keyword: "type", params: { type: schema842.type }, message: "must be string,null" }];
+              validate482.errors = [{ instancePath: instancePath + "/ambient_sound", schemaPath: "urn:casi:schema:AmbientSound/type", keyword: "type", params: { type: schema50.type }, message: "must be string,null" }];
               return false;
             }
             if (!(data0 === "office" || data0 === null)) {
-              validate1172.errors = [{ instancePath: instancePath + "/ambient_sound", schemaPath: "urn:casi:schema:AmbientSound/enum", keyword: "enum", params: { allowedValues: schema842.enum }, message: "must be equal to one of the allowed values" }];
+              validate482.errors = [{ instancePath: instancePath + "/ambient_sound", schemaPath: "urn:casi:schema:AmbientSound/enum", keyword: "enum", params: { allowedValues: schema50.enum }, message: "must be equal to one of the allowed values" }];
               return false;
             }
             var valid0 = _errs2 === errors;
@@ -24075,11 +20674,11 @@ function validate1172(data, { instancePath = "", parentData, parentDataProperty,
               let data1 = data.busy_sound;
               const _errs5 = errors;
               if (typeof data1 !== "string" && data1 !== null) {
-                validate1172.errors = [{ instancePath: instancePath + "/busy_sound", schemaPath: "urn:casi:schema:BusySound/type", keyword: "type", params: { type: schema852.type }, message: "must be string,null" }];
+                validate482.errors = [{ instancePath: instancePath + "/busy_sound", schemaPath: "urn:casi:schema:BusySound/type", keyword: "type", params: { type: schema51.type }, message: "must be string,null" }];
                 return false;
               }
               if (!(data1 === "keyboard_typing" || data1 === null)) {
-                validate1172.errors = [{ instancePath: instancePath + "/busy_sound", schemaPath: "urn:casi:schema:BusySound/enum", keyword: "enum", params: { allowedValues: schema852.enum }, message: "must be equal to one of the allowed values" }];
+                validate482.errors = [{ instancePath: instancePath + "/busy_sound", schemaPath: "urn:casi:schema:BusySound/enum", keyword: "enum", params: { allowedValues: schema51.enum }, message: "must be equal to one of the allowed values" }];
                 return false;
               }
               var valid0 = _errs5 === errors;
@@ -24097,7 +20696,7 @@ function validate1172(data, { instancePath = "", parentData, parentDataProperty,
                     for (let i0 = 0; i0 < len0; i0++) {
                       const _errs10 = errors;
                       if (typeof data2[i0] !== "string") {
-                        validate1172.errors = [{ instancePath: instancePath + "/boosted_keywords/" + i0, schemaPath: "#/properties/boosted_keywords/items/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+                        validate482.errors = [{ instancePath: instancePath + "/boosted_keywords/" + i0, schemaPath: "#/properties/boosted_keywords/items/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
                         return false;
                       }
                       var valid3 = _errs10 === errors;
@@ -24106,7 +20705,7 @@ function validate1172(data, { instancePath = "", parentData, parentDataProperty,
                       }
                     }
                   } else {
-                    validate1172.errors = [{ instancePath: instancePath + "/boosted_keywords", schemaPath: "#/properties/boosted_keywords/type", keyword: "type", params: { type: "array" }, message: "must be array" }];
+                    validate482.errors = [{ instancePath: instancePath + "/boosted_keywords", schemaPath: "#/properties/boosted_keywords/type", keyword: "type", params: { type: "array" }, message: "must be array" }];
                     return false;
                   }
                 }
@@ -24119,19 +20718,19 @@ function validate1172(data, { instancePath = "", parentData, parentDataProperty,
         }
       }
     } else {
-      validate1172.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
+      validate482.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
       return false;
     }
   }
-  validate1172.errors = vErrors;
+  validate482.errors = vErrors;
   return errors === 0;
 }
-validate1172.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
-function validate1192(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate482.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
+function validate50(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate1192.evaluated;
+  const evaluated0 = validate50.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -24142,13 +20741,13 @@ function validate1192(data, { instancePath = "", parentData, parentDataProperty,
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
       if (data.model === void 0 && (missing0 = "model") || data.prompt === void 0 && (missing0 = "prompt") || data.variables === void 0 && (missing0 = "variables")) {
-        validate1192.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
+        validate50.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
         return false;
       } else {
         const _errs1 = errors;
         for (const key0 in data) {
           if (!(key0 === "model" || key0 === "prompt" || key0 === "variables")) {
-            validate1192.errors = [{ instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" }];
+            validate50.errors = [{ instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" }];
             return false;
             break;
           }
@@ -24158,11 +20757,11 @@ function validate1192(data, { instancePath = "", parentData, parentDataProperty,
             let data0 = data.model;
             const _errs2 = errors;
             if (typeof data0 !== "string") {
-              validate1192.errors = [{ instancePath: instancePath + "/model", schemaPath: "urn:casi:schema:Model/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+              validate50.errors = [{ instancePath: instancePath + "/model", schemaPath: "urn:casi:schema:Model/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
               return false;
             }
             if (!(data0 === "provider_a/gpt-4o" || data0 === "provider_a/gpt-4o-realtime" || data0 === "provider_a/gpt-realtime" || data0 === "provider_a/gpt-4.1" || data0 === "provider_a/gpt-4.1-mini" || data0 === "provider_a/gpt-5" || data0 === "provider_a/gpt-5-mini" || data0 === "provider_b/gemini-2.5-flash" || data0 === "provider_b/gemini-2.5-flash-lite")) {
-              validate1192.errors = [{ instancePath: instancePath + "/model", schemaPath: "urn:casi:schema:Model/enum", keyword: "enum", params: { allowedValues: schema1312.enum }, message: "must be equal to one of the allowed values" }];
+              validate50.errors = [{ instancePath: instancePath + "/model", schemaPath: "urn:casi:schema:Model/enum", keyword: "enum", params: { allowedValues: schema53.enum }, message: "must be equal to one of the allowed values" }];
               return false;
             }
             var valid0 = _errs2 === errors;
@@ -24172,8 +20771,8 @@ function validate1192(data, { instancePath = "", parentData, parentDataProperty,
           if (valid0) {
             if (data.prompt !== void 0) {
               const _errs5 = errors;
-              if (!validate1022(data.prompt, { instancePath: instancePath + "/prompt", parentData: data, parentDataProperty: "prompt", rootData, dynamicAnchors })) {
-                vErrors = vErrors === null ? validate1022.errors : vErrors.concat(validate1022.errors);
+              if (!validate33(data.prompt, { instancePath: instancePath + "/prompt", parentData: data, parentDataProperty: "prompt", rootData, dynamicAnchors })) {
+                vErrors = vErrors === null ? validate33.errors : vErrors.concat(validate33.errors);
                 errors = vErrors.length;
               }
               var valid0 = _errs5 === errors;
@@ -24196,13 +20795,13 @@ function validate1192(data, { instancePath = "", parentData, parentDataProperty,
                         if (data3 && typeof data3 == "object" && !Array.isArray(data3)) {
                           let missing1;
                           if (data3.name === void 0 && (missing1 = "name") || data3.description === void 0 && (missing1 = "description")) {
-                            validate1192.errors = [{ instancePath: instancePath + "/variables/" + i0, schemaPath: "urn:casi:schema:PromptVariable/required", keyword: "required", params: { missingProperty: missing1 }, message: "must have required property '" + missing1 + "'" }];
+                            validate50.errors = [{ instancePath: instancePath + "/variables/" + i0, schemaPath: "urn:casi:schema:PromptVariable/required", keyword: "required", params: { missingProperty: missing1 }, message: "must have required property '" + missing1 + "'" }];
                             return false;
                           } else {
                             const _errs11 = errors;
                             for (const key1 in data3) {
                               if (!(key1 === "name" || key1 === "description" || key1 === "default_value")) {
-                                validate1192.errors = [{ instancePath: instancePath + "/variables/" + i0, schemaPath: "urn:casi:schema:PromptVariable/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key1 }, message: "must NOT have additional properties" }];
+                                validate50.errors = [{ instancePath: instancePath + "/variables/" + i0, schemaPath: "urn:casi:schema:PromptVariable/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key1 }, message: "must NOT have additional properties" }];
                                 return false;
                                 break;
                               }
@@ -24211,7 +20810,7 @@ function validate1192(data, { instancePath = "", parentData, parentDataProperty,
                               if (data3.name !== void 0) {
                                 const _errs12 = errors;
                                 if (typeof data3.name !== "string") {
-                                  validate1192.errors = [{ instancePath: instancePath + "/variables/" + i0 + "/name", schemaPath: "urn:casi:schema:PromptVariable/properties/name/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+                                  validate50.errors = [{ instancePath: instancePath + "/variables/" + i0 + "/name", schemaPath: "urn:casi:schema:PromptVariable/properties/name/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
                                   return false;
                                 }
                                 var valid4 = _errs12 === errors;
@@ -24222,7 +20821,7 @@ function validate1192(data, { instancePath = "", parentData, parentDataProperty,
                                 if (data3.description !== void 0) {
                                   const _errs14 = errors;
                                   if (typeof data3.description !== "string") {
-                                    validate1192.errors = [{ instancePath: instancePath + "/variables/" + i0 + "/description", schemaPath: "urn:casi:schema:PromptVariable/properties/description/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+                                    validate50.errors = [{ instancePath: instancePath + "/variables/" + i0 + "/description", schemaPath: "urn:casi:schema:PromptVariable/properties/description/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
                                     return false;
                                   }
                                   var valid4 = _errs14 === errors;
@@ -24234,7 +20833,7 @@ function validate1192(data, { instancePath = "", parentData, parentDataProperty,
                                     let data6 = data3.default_value;
                                     const _errs16 = errors;
                                     if (typeof data6 !== "string" && data6 !== null) {
-                                      validate1192.errors = [{ instancePath: instancePath + "/variables/" + i0 + "/default_value", schemaPath: "urn:casi:schema:PromptVariable/properties/default_value/type", keyword: "type", params: { type: schema1362.properties.default_value.type }, message: "must be string,null" }];
+                                      validate50.errors = [{ instancePath: instancePath + "/variables/" + i0 + "/default_value", schemaPath: "urn:casi:schema:PromptVariable/properties/default_value/type", keyword: "type", params: { type: schema58.properties.default_value.type }, message: "must be string,null" }];
                                       return false;
                                     }
                                     var valid4 = _errs16 === errors;
@@ -24246,7 +20845,7 @@ function validate1192(data, { instancePath = "", parentData, parentDataProperty,
                             }
                           }
                         } else {
-                          validate1192.errors = [{ instancePath: instancePath + "/variables/" + i0, schemaPath: "urn:casi:schema:PromptVariable/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
+                          validate50.errors = [{ instancePath: instancePath + "/variables/" + i0, schemaPath: "urn:casi:schema:PromptVariable/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
                           return false;
                         }
                       }
@@ -24256,7 +20855,7 @@ function validate1192(data, { instancePath = "", parentData, parentDataProperty,
                       }
                     }
                   } else {
-                    validate1192.errors = [{ instancePath: instancePath + "/variables", schemaPath: "#/properties/variables/type", keyword: "type", params: { type: "array" }, message: "must be array" }];
+                    validate50.errors = [{ instancePath: instancePath + "/variables", schemaPath: "#/properties/variables/type", keyword: "type", params: { type: "array" }, message: "must be array" }];
                     return false;
                   }
                 }
@@ -24269,19 +20868,19 @@ function validate1192(data, { instancePath = "", parentData, parentDataProperty,
         }
       }
     } else {
-      validate1192.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
+      validate50.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
       return false;
     }
   }
-  validate1192.errors = vErrors;
+  validate50.errors = vErrors;
   return errors === 0;
 }
-validate1192.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
-function validate1222(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate50.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
+function validate53(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate1222.evaluated;
+  const evaluated0 = validate53.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -24292,13 +20891,13 @@ function validate1222(data, { instancePath = "", parentData, parentDataProperty,
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
       if (data.tools === void 0 && (missing0 = "tools") || data.transfers === void 0 && (missing0 = "transfers")) {
-        validate1222.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
+        validate53.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
         return false;
       } else {
         const _errs1 = errors;
         for (const key0 in data) {
           if (!(key0 === "tools" || key0 === "transfers")) {
-            validate1222.errors = [{ instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" }];
+            validate53.errors = [{ instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" }];
             return false;
             break;
           }
@@ -24313,8 +20912,8 @@ function validate1222(data, { instancePath = "", parentData, parentDataProperty,
                 const len0 = data0.length;
                 for (let i0 = 0; i0 < len0; i0++) {
                   const _errs4 = errors;
-                  if (!validate1082(data0[i0], { instancePath: instancePath + "/tools/" + i0, parentData: data0, parentDataProperty: i0, rootData, dynamicAnchors })) {
-                    vErrors = vErrors === null ? validate1082.errors : vErrors.concat(validate1082.errors);
+                  if (!validate39(data0[i0], { instancePath: instancePath + "/tools/" + i0, parentData: data0, parentDataProperty: i0, rootData, dynamicAnchors })) {
+                    vErrors = vErrors === null ? validate39.errors : vErrors.concat(validate39.errors);
                     errors = vErrors.length;
                   }
                   var valid1 = _errs4 === errors;
@@ -24323,7 +20922,7 @@ function validate1222(data, { instancePath = "", parentData, parentDataProperty,
                   }
                 }
               } else {
-                validate1222.errors = [{ instancePath: instancePath + "/tools", schemaPath: "#/properties/tools/type", keyword: "type", params: { type: "array" }, message: "must be array" }];
+                validate53.errors = [{ instancePath: instancePath + "/tools", schemaPath: "#/properties/tools/type", keyword: "type", params: { type: "array" }, message: "must be array" }];
                 return false;
               }
             }
@@ -24347,13 +20946,13 @@ function validate1222(data, { instancePath = "", parentData, parentDataProperty,
                       if (data3 && typeof data3 == "object" && !Array.isArray(data3)) {
                         let missing1;
                         if (data3.id === void 0 && (missing1 = "id")) {
-                          validate1222.errors = [{ instancePath: instancePath + "/transfers/" + i1, schemaPath: "urn:casi:schema:TransferId/required", keyword: "required", params: { missingProperty: missing1 }, message: "must have required property '" + missing1 + "'" }];
+                          validate53.errors = [{ instancePath: instancePath + "/transfers/" + i1, schemaPath: "urn:casi:schema:TransferId/required", keyword: "required", params: { missingProperty: missing1 }, message: "must have required property '" + missing1 + "'" }];
                           return false;
                         } else {
                           const _errs10 = errors;
                           for (const key1 in data3) {
                             if (!(key1 === "id")) {
-                              validate1222.errors = [{ instancePath: instancePath + "/transfers/" + i1, schemaPath: "urn:casi:schema:TransferId/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key1 }, message: "must NOT have additional properties" }];
+                              validate53.errors = [{ instancePath: instancePath + "/transfers/" + i1, schemaPath: "urn:casi:schema:TransferId/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key1 }, message: "must NOT have additional properties" }];
                               return false;
                               break;
                             }
@@ -24361,14 +20960,14 @@ function validate1222(data, { instancePath = "", parentData, parentDataProperty,
                           if (_errs10 === errors) {
                             if (data3.id !== void 0) {
                               if (typeof data3.id !== "string") {
-                                validate1222.errors = [{ instancePath: instancePath + "/transfers/" + i1 + "/id", schemaPath: "urn:casi:schema:TransferId/properties/id/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+                                validate53.errors = [{ instancePath: instancePath + "/transfers/" + i1 + "/id", schemaPath: "urn:casi:schema:TransferId/properties/id/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
                                 return false;
                               }
                             }
                           }
                         }
                       } else {
-                        validate1222.errors = [{ instancePath: instancePath + "/transfers/" + i1, schemaPath: "urn:casi:schema:TransferId/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
+                        validate53.errors = [{ instancePath: instancePath + "/transfers/" + i1, schemaPath: "urn:casi:schema:TransferId/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
                         return false;
                       }
                     }
@@ -24378,7 +20977,7 @@ function validate1222(data, { instancePath = "", parentData, parentDataProperty,
                     }
                   }
                 } else {
-                  validate1222.errors = [{ instancePath: instancePath + "/transfers", schemaPath: "#/properties/transfers/type", keyword: "type", params: { type: "array" }, message: "must be array" }];
+                  validate53.errors = [{ instancePath: instancePath + "/transfers", schemaPath: "#/properties/transfers/type", keyword: "type", params: { type: "array" }, message: "must be array" }];
                   return false;
                 }
               }
@@ -24390,19 +20989,19 @@ function validate1222(data, { instancePath = "", parentData, parentDataProperty,
         }
       }
     } else {
-      validate1222.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
+      validate53.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
       return false;
     }
   }
-  validate1222.errors = vErrors;
+  validate53.errors = vErrors;
   return errors === 0;
 }
-validate1222.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
-function validate1252(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate53.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
+function validate56(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate1252.evaluated;
+  const evaluated0 = validate56.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -24413,13 +21012,13 @@ function validate1252(data, { instancePath = "", parentData, parentDataProperty,
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
       if (data.default_language === void 0 && (missing0 = "default_language") || data.supported_languages === void 0 && (missing0 = "supported_languages")) {
-        validate1252.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
+        validate56.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
         return false;
       } else {
         const _errs1 = errors;
         for (const key0 in data) {
           if (!(key0 === "default_language" || key0 === "supported_languages")) {
-            validate1252.errors = [{ instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" }];
+            validate56.errors = [{ instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" }];
             return false;
             break;
           }
@@ -24429,11 +21028,11 @@ function validate1252(data, { instancePath = "", parentData, parentDataProperty,
             let data0 = data.default_language;
             const _errs2 = errors;
             if (typeof data0 !== "string") {
-              validate1252.errors = [{ instancePath: instancePath + "/default_language", schemaPath: "urn:casi:schema:Language/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+              validate56.errors = [{ instancePath: instancePath + "/default_language", schemaPath: "urn:casi:schema:Language/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
               return false;
             }
             if (!(data0 === "English" || data0 === "Spanish")) {
-              validate1252.errors = [{ instancePath: instancePath + "/default_language", schemaPath: "urn:casi:schema:Language/enum", keyword: "enum", params: { allowedValues: schema1462.enum }, message: "must be equal to one of the allowed values" }];
+              validate56.errors = [{ instancePath: instancePath + "/default_language", schemaPath: "urn:casi:schema:Language/enum", keyword: "enum", params: { allowedValues: schema68.enum }, message: "must be equal to one of the allowed values" }];
               return false;
             }
             var valid0 = _errs2 === errors;
@@ -24452,11 +21051,11 @@ function validate1252(data, { instancePath = "", parentData, parentDataProperty,
                     let data2 = data1[i0];
                     const _errs7 = errors;
                     if (typeof data2 !== "string") {
-                      validate1252.errors = [{ instancePath: instancePath + "/supported_languages/" + i0, schemaPath: "urn:casi:schema:Language/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+                      validate56.errors = [{ instancePath: instancePath + "/supported_languages/" + i0, schemaPath: "urn:casi:schema:Language/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
                       return false;
                     }
                     if (!(data2 === "English" || data2 === "Spanish")) {
-                      validate1252.errors = [{ instancePath: instancePath + "/supported_languages/" + i0, schemaPath: "urn:casi:schema:Language/enum", keyword: "enum", params: { allowedValues: schema1462.enum }, message: "must be equal to one of the allowed values" }];
+                      validate56.errors = [{ instancePath: instancePath + "/supported_languages/" + i0, schemaPath: "urn:casi:schema:Language/enum", keyword: "enum", params: { allowedValues: schema68.enum }, message: "must be equal to one of the allowed values" }];
                       return false;
                     }
                     var valid2 = _errs7 === errors;
@@ -24465,7 +21064,7 @@ function validate1252(data, { instancePath = "", parentData, parentDataProperty,
                     }
                   }
                 } else {
-                  validate1252.errors = [{ instancePath: instancePath + "/supported_languages", schemaPath: "#/properties/supported_languages/type", keyword: "type", params: { type: "array" }, message: "must be array" }];
+                  validate56.errors = [{ instancePath: instancePath + "/supported_languages", schemaPath: "#/properties/supported_languages/type", keyword: "type", params: { type: "array" }, message: "must be array" }];
                   return false;
                 }
               }
@@ -24477,19 +21076,19 @@ function validate1252(data, { instancePath = "", parentData, parentDataProperty,
         }
       }
     } else {
-      validate1252.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
+      validate56.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
       return false;
     }
   }
-  validate1252.errors = vErrors;
+  validate56.errors = vErrors;
   return errors === 0;
 }
-validate1252.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
-function validate1152(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate56.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
+function validate46(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate1152.evaluated;
+  const evaluated0 = validate46.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -24500,13 +21099,13 @@ function validate1152(data, { instancePath = "", parentData, parentDataProperty,
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
       if (data.personas === void 0 && (missing0 = "personas") || data.voice === void 0 && (missing0 = "voice") || data.runtime === void 0 && (missing0 = "runtime") || data.tool === void 0 && (missing0 = "tool") || data.language === void 0 && (missing0 = "language") || data.channel === void 0 && (missing0 = "channel")) {
-        validate1152.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
+        validate46.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
         return false;
       } else {
         const _errs1 = errors;
         for (const key0 in data) {
           if (!(key0 === "personas" || key0 === "voice" || key0 === "runtime" || key0 === "tool" || key0 === "language" || key0 === "channel")) {
-            validate1152.errors = [{ instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" }];
+            validate46.errors = [{ instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" }];
             return false;
             break;
           }
@@ -24521,8 +21120,8 @@ function validate1152(data, { instancePath = "", parentData, parentDataProperty,
                 const len0 = data0.length;
                 for (let i0 = 0; i0 < len0; i0++) {
                   const _errs4 = errors;
-                  if (!validate952(data0[i0], { instancePath: instancePath + "/personas/" + i0, parentData: data0, parentDataProperty: i0, rootData, dynamicAnchors })) {
-                    vErrors = vErrors === null ? validate952.errors : vErrors.concat(validate952.errors);
+                  if (!validate26(data0[i0], { instancePath: instancePath + "/personas/" + i0, parentData: data0, parentDataProperty: i0, rootData, dynamicAnchors })) {
+                    vErrors = vErrors === null ? validate26.errors : vErrors.concat(validate26.errors);
                     errors = vErrors.length;
                   }
                   var valid1 = _errs4 === errors;
@@ -24531,7 +21130,7 @@ function validate1152(data, { instancePath = "", parentData, parentDataProperty,
                   }
                 }
               } else {
-                validate1152.errors = [{ instancePath: instancePath + "/personas", schemaPath: "#/properties/personas/type", keyword: "type", params: { type: "array" }, message: "must be array" }];
+                validate46.errors = [{ instancePath: instancePath + "/personas", schemaPath: "#/properties/personas/type", keyword: "type", params: { type: "array" }, message: "must be array" }];
                 return false;
               }
             }
@@ -24542,8 +21141,8 @@ function validate1152(data, { instancePath = "", parentData, parentDataProperty,
           if (valid0) {
             if (data.voice !== void 0) {
               const _errs5 = errors;
-              if (!validate1172(data.voice, { instancePath: instancePath + "/voice", parentData: data, parentDataProperty: "voice", rootData, dynamicAnchors })) {
-                vErrors = vErrors === null ? validate1172.errors : vErrors.concat(validate1172.errors);
+              if (!validate482(data.voice, { instancePath: instancePath + "/voice", parentData: data, parentDataProperty: "voice", rootData, dynamicAnchors })) {
+                vErrors = vErrors === null ? validate482.errors : vErrors.concat(validate482.errors);
                 errors = vErrors.length;
               }
               var valid0 = _errs5 === errors;
@@ -24553,8 +21152,8 @@ function validate1152(data, { instancePath = "", parentData, parentDataProperty,
             if (valid0) {
               if (data.runtime !== void 0) {
                 const _errs6 = errors;
-                if (!validate1192(data.runtime, { instancePath: instancePath + "/runtime", parentData: data, parentDataProperty: "runtime", rootData, dynamicAnchors })) {
-                  vErrors = vErrors === null ? validate1192.errors : vErrors.concat(validate1192.errors);
+                if (!validate50(data.runtime, { instancePath: instancePath + "/runtime", parentData: data, parentDataProperty: "runtime", rootData, dynamicAnchors })) {
+                  vErrors = vErrors === null ? validate50.errors : vErrors.concat(validate50.errors);
                   errors = vErrors.length;
                 }
                 var valid0 = _errs6 === errors;
@@ -24564,8 +21163,8 @@ function validate1152(data, { instancePath = "", parentData, parentDataProperty,
               if (valid0) {
                 if (data.tool !== void 0) {
                   const _errs7 = errors;
-                  if (!validate1222(data.tool, { instancePath: instancePath + "/tool", parentData: data, parentDataProperty: "tool", rootData, dynamicAnchors })) {
-                    vErrors = vErrors === null ? validate1222.errors : vErrors.concat(validate1222.errors);
+                  if (!validate53(data.tool, { instancePath: instancePath + "/tool", parentData: data, parentDataProperty: "tool", rootData, dynamicAnchors })) {
+                    vErrors = vErrors === null ? validate53.errors : vErrors.concat(validate53.errors);
                     errors = vErrors.length;
                   }
                   var valid0 = _errs7 === errors;
@@ -24575,8 +21174,8 @@ function validate1152(data, { instancePath = "", parentData, parentDataProperty,
                 if (valid0) {
                   if (data.language !== void 0) {
                     const _errs8 = errors;
-                    if (!validate1252(data.language, { instancePath: instancePath + "/language", parentData: data, parentDataProperty: "language", rootData, dynamicAnchors })) {
-                      vErrors = vErrors === null ? validate1252.errors : vErrors.concat(validate1252.errors);
+                    if (!validate56(data.language, { instancePath: instancePath + "/language", parentData: data, parentDataProperty: "language", rootData, dynamicAnchors })) {
+                      vErrors = vErrors === null ? validate56.errors : vErrors.concat(validate56.errors);
                       errors = vErrors.length;
                     }
                     var valid0 = _errs8 === errors;
@@ -24592,13 +21191,13 @@ function validate1152(data, { instancePath = "", parentData, parentDataProperty,
                         if (data6 && typeof data6 == "object" && !Array.isArray(data6)) {
                           let missing1;
                           if (data6.is_voicemail_enabled === void 0 && (missing1 = "is_voicemail_enabled")) {
-                            validate1152.errors = [{ instancePath: instancePath + "/channel", schemaPath: "urn:casi:schema:ChannelConfig/required", keyword: "required", params: { missingProperty: missing1 }, message: "must have required property '" + missing1 + "'" }];
+                            validate46.errors = [{ instancePath: instancePath + "/channel", schemaPath: "urn:casi:schema:ChannelConfig/required", keyword: "required", params: { missingProperty: missing1 }, message: "must have required property '" + missing1 + "'" }];
                             return false;
                           } else {
                             const _errs12 = errors;
                             for (const key1 in data6) {
                               if (!(key1 === "is_voicemail_enabled")) {
-                                validate1152.errors = [{ instancePath: instancePath + "/channel", schemaPath: "urn:casi:schema:ChannelConfig/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key1 }, message: "must NOT have additional properties" }];
+                                validate46.errors = [{ instancePath: instancePath + "/channel", schemaPath: "urn:casi:schema:ChannelConfig/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key1 }, message: "must NOT have additional properties" }];
                                 return false;
                                 break;
                               }
@@ -24606,14 +21205,14 @@ function validate1152(data, { instancePath = "", parentData, parentDataProperty,
                             if (_errs12 === errors) {
                               if (data6.is_voicemail_enabled !== void 0) {
                                 if (typeof data6.is_voicemail_enabled !== "boolean") {
-                                  validate1152.errors = [{ instancePath: instancePath + "/channel/is_voicemail_enabled", schemaPath: "urn:casi:schema:ChannelConfig/properties/is_voicemail_enabled/type", keyword: "type", params: { type: "boolean" }, message: "must be boolean" }];
+                                  validate46.errors = [{ instancePath: instancePath + "/channel/is_voicemail_enabled", schemaPath: "urn:casi:schema:ChannelConfig/properties/is_voicemail_enabled/type", keyword: "type", params: { type: "boolean" }, message: "must be boolean" }];
                                   return false;
                                 }
                               }
                             }
                           }
                         } else {
-                          validate1152.errors = [{ instancePath: instancePath + "/channel", schemaPath: "urn:casi:schema:ChannelConfig/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
+                          validate46.errors = [{ instancePath: instancePath + "/channel", schemaPath: "urn:casi:schema:ChannelConfig/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
                           return false;
                         }
                       }
@@ -24629,19 +21228,19 @@ function validate1152(data, { instancePath = "", parentData, parentDataProperty,
         }
       }
     } else {
-      validate1152.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
+      validate46.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
       return false;
     }
   }
-  validate1152.errors = vErrors;
+  validate46.errors = vErrors;
   return errors === 0;
 }
-validate1152.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
-function validate1142(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate46.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
+function validate452(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate1142.evaluated;
+  const evaluated0 = validate452.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -24652,13 +21251,13 @@ function validate1142(data, { instancePath = "", parentData, parentDataProperty,
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
       if (data.id === void 0 && (missing0 = "id") || data.version_id === void 0 && (missing0 = "version_id") || data.name === void 0 && (missing0 = "name") || data.description === void 0 && (missing0 = "description") || data.is_released === void 0 && (missing0 = "is_released") || data.config === void 0 && (missing0 = "config") || data.postprocess_agents === void 0 && (missing0 = "postprocess_agents")) {
-        validate1142.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
+        validate452.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
         return false;
       } else {
         const _errs1 = errors;
         for (const key0 in data) {
           if (!(key0 === "id" || key0 === "version_id" || key0 === "name" || key0 === "description" || key0 === "is_released" || key0 === "config" || key0 === "postprocess_agents")) {
-            validate1142.errors = [{ instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" }];
+            validate452.errors = [{ instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" }];
             return false;
             break;
           }
@@ -24670,12 +21269,12 @@ function validate1142(data, { instancePath = "", parentData, parentDataProperty,
             const _errs3 = errors;
             if (errors === _errs3) {
               if (typeof data0 === "string") {
-                if (!pattern192.test(data0)) {
-                  validate1142.errors = [{ instancePath: instancePath + "/id", schemaPath: "urn:casi:schema:ConversationalAgentId/pattern", keyword: "pattern", params: { pattern: "^ca_[A-Za-z0-9]+$" }, message: 'must match pattern "^ca_[A-Za-z0-9]+$"' }];
+                if (!pattern72.test(data0)) {
+                  validate452.errors = [{ instancePath: instancePath + "/id", schemaPath: "urn:casi:schema:ConversationalAgentId/pattern", keyword: "pattern", params: { pattern: "^ca_[A-Za-z0-9]+$" }, message: 'must match pattern "^ca_[A-Za-z0-9]+$"' }];
                   return false;
                 }
               } else {
-                validate1142.errors = [{ instancePath: instancePath + "/id", schemaPath: "urn:casi:schema:ConversationalAgentId/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+                validate452.errors = [{ instancePath: instancePath + "/id", schemaPath: "urn:casi:schema:ConversationalAgentId/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
                 return false;
               }
             }
@@ -24690,12 +21289,12 @@ function validate1142(data, { instancePath = "", parentData, parentDataProperty,
               const _errs6 = errors;
               if (errors === _errs6) {
                 if (typeof data1 === "string") {
-                  if (!pattern62.test(data1)) {
-                    validate1142.errors = [{ instancePath: instancePath + "/version_id", schemaPath: "urn:casi:schema:ConversationalAgentVersionId/pattern", keyword: "pattern", params: { pattern: "^ca_[A-Za-z0-9]+@v[0-9]+$" }, message: 'must match pattern "^ca_[A-Za-z0-9]+@v[0-9]+$"' }];
+                  if (!pattern53.test(data1)) {
+                    validate452.errors = [{ instancePath: instancePath + "/version_id", schemaPath: "urn:casi:schema:ConversationalAgentVersionId/pattern", keyword: "pattern", params: { pattern: "^ca_[A-Za-z0-9]+@v[0-9]+$" }, message: 'must match pattern "^ca_[A-Za-z0-9]+@v[0-9]+$"' }];
                     return false;
                   }
                 } else {
-                  validate1142.errors = [{ instancePath: instancePath + "/version_id", schemaPath: "urn:casi:schema:ConversationalAgentVersionId/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+                  validate452.errors = [{ instancePath: instancePath + "/version_id", schemaPath: "urn:casi:schema:ConversationalAgentVersionId/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
                   return false;
                 }
               }
@@ -24707,7 +21306,7 @@ function validate1142(data, { instancePath = "", parentData, parentDataProperty,
               if (data.name !== void 0) {
                 const _errs8 = errors;
                 if (typeof data.name !== "string") {
-                  validate1142.errors = [{ instancePath: instancePath + "/name", schemaPath: "#/properties/name/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+                  validate452.errors = [{ instancePath: instancePath + "/name", schemaPath: "#/properties/name/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
                   return false;
                 }
                 var valid0 = _errs8 === errors;
@@ -24718,7 +21317,7 @@ function validate1142(data, { instancePath = "", parentData, parentDataProperty,
                 if (data.description !== void 0) {
                   const _errs10 = errors;
                   if (typeof data.description !== "string") {
-                    validate1142.errors = [{ instancePath: instancePath + "/description", schemaPath: "#/properties/description/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+                    validate452.errors = [{ instancePath: instancePath + "/description", schemaPath: "#/properties/description/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
                     return false;
                   }
                   var valid0 = _errs10 === errors;
@@ -24729,7 +21328,7 @@ function validate1142(data, { instancePath = "", parentData, parentDataProperty,
                   if (data.is_released !== void 0) {
                     const _errs12 = errors;
                     if (typeof data.is_released !== "boolean") {
-                      validate1142.errors = [{ instancePath: instancePath + "/is_released", schemaPath: "#/properties/is_released/type", keyword: "type", params: { type: "boolean" }, message: "must be boolean" }];
+                      validate452.errors = [{ instancePath: instancePath + "/is_released", schemaPath: "#/properties/is_released/type", keyword: "type", params: { type: "boolean" }, message: "must be boolean" }];
                       return false;
                     }
                     var valid0 = _errs12 === errors;
@@ -24739,8 +21338,8 @@ function validate1142(data, { instancePath = "", parentData, parentDataProperty,
                   if (valid0) {
                     if (data.config !== void 0) {
                       const _errs14 = errors;
-                      if (!validate1152(data.config, { instancePath: instancePath + "/config", parentData: data, parentDataProperty: "config", rootData, dynamicAnchors })) {
-                        vErrors = vErrors === null ? validate1152.errors : vErrors.concat(validate1152.errors);
+                      if (!validate46(data.config, { instancePath: instancePath + "/config", parentData: data, parentDataProperty: "config", rootData, dynamicAnchors })) {
+                        vErrors = vErrors === null ? validate46.errors : vErrors.concat(validate46.errors);
                         errors = vErrors.length;
                       }
                       var valid0 = _errs14 === errors;
@@ -24761,12 +21360,12 @@ function validate1142(data, { instancePath = "", parentData, parentDataProperty,
                               const _errs18 = errors;
                               if (errors === _errs18) {
                                 if (typeof data7 === "string") {
-                                  if (!pattern212.test(data7)) {
-                                    validate1142.errors = [{ instancePath: instancePath + "/postprocess_agents/" + i0, schemaPath: "urn:casi:schema:ProceduralAgentRef/pattern", keyword: "pattern", params: { pattern: "^pa_[A-Za-z0-9]+(@v[0-9]+)?$" }, message: 'must match pattern "^pa_[A-Za-z0-9]+(@v[0-9]+)?$"' }];
+                                  if (!pattern9.test(data7)) {
+                                    validate452.errors = [{ instancePath: instancePath + "/postprocess_agents/" + i0, schemaPath: "urn:casi:schema:ProceduralAgentRef/pattern", keyword: "pattern", params: { pattern: "^pa_[A-Za-z0-9]+(@v[0-9]+)?$" }, message: 'must match pattern "^pa_[A-Za-z0-9]+(@v[0-9]+)?$"' }];
                                     return false;
                                   }
                                 } else {
-                                  validate1142.errors = [{ instancePath: instancePath + "/postprocess_agents/" + i0, schemaPath: "urn:casi:schema:ProceduralAgentRef/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+                                  validate452.errors = [{ instancePath: instancePath + "/postprocess_agents/" + i0, schemaPath: "urn:casi:schema:ProceduralAgentRef/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
                                   return false;
                                 }
                               }
@@ -24776,7 +21375,7 @@ function validate1142(data, { instancePath = "", parentData, parentDataProperty,
                               }
                             }
                           } else {
-                            validate1142.errors = [{ instancePath: instancePath + "/postprocess_agents", schemaPath: "#/properties/postprocess_agents/type", keyword: "type", params: { type: "array" }, message: "must be array" }];
+                            validate452.errors = [{ instancePath: instancePath + "/postprocess_agents", schemaPath: "#/properties/postprocess_agents/type", keyword: "type", params: { type: "array" }, message: "must be array" }];
                             return false;
                           }
                         }
@@ -24793,1612 +21392,23 @@ function validate1142(data, { instancePath = "", parentData, parentDataProperty,
         }
       }
     } else {
-      validate1142.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
+      validate452.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
       return false;
     }
   }
-  validate1142.errors = vErrors;
+  validate452.errors = vErrors;
   return errors === 0;
 }
-validate1142.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
-var checkConversationalAgentConfig = validate1152;
-var checkConversationalAgentConfigOverride = validate942;
-var checkConversationalAgentId = validate1282;
-function validate1282(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate452.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
+var checkConversationalAgentConfig = validate46;
+var checkConversationalAgentConfigOverride = validate253;
+var checkCreateConversationalAgentRequest = validate59;
+var func2 = require_ucs2length().default;
+function validate59(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate1282.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
-  if (errors === 0) {
-    if (typeof data === "string") {
-      if (!pattern192.test(data)) {
-        validate1282.errors = [{ instancePath, schemaPath: "#/pattern", keyword: "pattern", params: { pattern: "^ca_[A-Za-z0-9]+$" }, message: 'must match pattern "^ca_[A-Za-z0-9]+$"' }];
-        return false;
-      }
-    } else {
-      validate1282.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
-      return false;
-    }
-  }
-  validate1282.errors = vErrors;
-  return errors === 0;
-}
-validate1282.evaluated = { "dynamicProps": false, "dynamicItems": false };
-var checkConversationalAgentRef = validate1292;
-var pattern232 = new RegExp("^ca_[A-Za-z0-9]+(@v[0-9]+)?$", "u");
-function validate1292(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
-  ;
-  let vErrors = null;
-  let errors = 0;
-  const evaluated0 = validate1292.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
-  if (errors === 0) {
-    if (typeof data === "string") {
-      if (!pattern232.test(data)) {
-        validate1292.errors = [{ instancePath, schemaPath: "#/pattern", keyword: "pattern", params: { pattern: "^ca_[A-Za-z0-9]+(@v[0-9]+)?$" }, message: 'must match pattern "^ca_[A-Za-z0-9]+(@v[0-9]+)?$"' }];
-        return false;
-      }
-    } else {
-      validate1292.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
-      return false;
-    }
-  }
-  validate1292.errors = vErrors;
-  return errors === 0;
-}
-validate1292.evaluated = { "dynamicProps": false, "dynamicItems": false };
-var checkConversationalAgentVersionId = validate1302;
-function validate1302(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
-  ;
-  let vErrors = null;
-  let errors = 0;
-  const evaluated0 = validate1302.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
-  if (errors === 0) {
-    if (typeof data === "string") {
-      if (!pattern62.test(data)) {
-        validate1302.errors = [{ instancePath, schemaPath: "#/pattern", keyword: "pattern", params: { pattern: "^ca_[A-Za-z0-9]+@v[0-9]+$" }, message: 'must match pattern "^ca_[A-Za-z0-9]+@v[0-9]+$"' }];
-        return false;
-      }
-    } else {
-      validate1302.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
-      return false;
-    }
-  }
-  validate1302.errors = vErrors;
-  return errors === 0;
-}
-validate1302.evaluated = { "dynamicProps": false, "dynamicItems": false };
-var checkConversationChannel = validate922;
-var checkConversationContextUpdate = validate852;
-var checkConversationContextUpdated = validate272;
-var checkConversationContextUpdatedEvent = validate1312;
-function validate1312(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
-  ;
-  let vErrors = null;
-  let errors = 0;
-  const evaluated0 = validate1312.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
-  const _errs0 = errors;
-  if (!validate227(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate227.errors : vErrors.concat(validate227.errors);
-    errors = vErrors.length;
-  }
-  var valid0 = _errs0 === errors;
-  if (valid0) {
-    const _errs1 = errors;
-    if (errors === _errs1) {
-      if (data && typeof data == "object" && !Array.isArray(data)) {
-        if (data.payload !== void 0) {
-          if (!validate272(data.payload, { instancePath: instancePath + "/payload", parentData: data, parentDataProperty: "payload", rootData, dynamicAnchors })) {
-            vErrors = vErrors === null ? validate272.errors : vErrors.concat(validate272.errors);
-            errors = vErrors.length;
-          }
-        }
-      } else {
-        validate1312.errors = [{ instancePath, schemaPath: "#/allOf/1/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
-        return false;
-      }
-    }
-    var valid0 = _errs1 === errors;
-  }
-  validate1312.errors = vErrors;
-  return errors === 0;
-}
-validate1312.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
-var checkConversationContextUpdateEvent = validate1342;
-function validate1342(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
-  ;
-  let vErrors = null;
-  let errors = 0;
-  const evaluated0 = validate1342.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
-  const _errs0 = errors;
-  if (!validate832(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate832.errors : vErrors.concat(validate832.errors);
-    errors = vErrors.length;
-  }
-  var valid0 = _errs0 === errors;
-  if (valid0) {
-    const _errs1 = errors;
-    if (errors === _errs1) {
-      if (data && typeof data == "object" && !Array.isArray(data)) {
-        if (data.payload !== void 0) {
-          if (!validate852(data.payload, { instancePath: instancePath + "/payload", parentData: data, parentDataProperty: "payload", rootData, dynamicAnchors })) {
-            vErrors = vErrors === null ? validate852.errors : vErrors.concat(validate852.errors);
-            errors = vErrors.length;
-          }
-        }
-      } else {
-        validate1342.errors = [{ instancePath, schemaPath: "#/allOf/1/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
-        return false;
-      }
-    }
-    var valid0 = _errs1 === errors;
-  }
-  validate1342.errors = vErrors;
-  return errors === 0;
-}
-validate1342.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
-var checkConversationCustomFieldsUpdated = validate282;
-var checkConversationCustomFieldsUpdatedEvent = validate1372;
-function validate1372(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
-  ;
-  let vErrors = null;
-  let errors = 0;
-  const evaluated0 = validate1372.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
-  const _errs0 = errors;
-  if (!validate227(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate227.errors : vErrors.concat(validate227.errors);
-    errors = vErrors.length;
-  }
-  var valid0 = _errs0 === errors;
-  if (valid0) {
-    const _errs1 = errors;
-    if (errors === _errs1) {
-      if (data && typeof data == "object" && !Array.isArray(data)) {
-        if (data.payload !== void 0) {
-          if (!validate282(data.payload, { instancePath: instancePath + "/payload", parentData: data, parentDataProperty: "payload", rootData, dynamicAnchors })) {
-            vErrors = vErrors === null ? validate282.errors : vErrors.concat(validate282.errors);
-            errors = vErrors.length;
-          }
-        }
-      } else {
-        validate1372.errors = [{ instancePath, schemaPath: "#/allOf/1/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
-        return false;
-      }
-    }
-    var valid0 = _errs1 === errors;
-  }
-  validate1372.errors = vErrors;
-  return errors === 0;
-}
-validate1372.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
-var checkConversationEnd = validate1402;
-function validate1402(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
-  ;
-  let vErrors = null;
-  let errors = 0;
-  const evaluated0 = validate1402.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
-  if (errors === 0) {
-    if (data && typeof data == "object" && !Array.isArray(data)) {
-      let missing0;
-      if (data.type === void 0 && (missing0 = "type")) {
-        validate1402.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
-        return false;
-      } else {
-        const _errs1 = errors;
-        for (const key0 in data) {
-          if (!(key0 === "type")) {
-            validate1402.errors = [{ instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" }];
-            return false;
-            break;
-          }
-        }
-        if (_errs1 === errors) {
-          if (data.type !== void 0) {
-            let data0 = data.type;
-            if (typeof data0 !== "string") {
-              validate1402.errors = [{ instancePath: instancePath + "/type", schemaPath: "#/properties/type/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
-              return false;
-            }
-            if ("conversation.end" !== data0) {
-              validate1402.errors = [{ instancePath: instancePath + "/type", schemaPath: "#/properties/type/const", keyword: "const", params: { allowedValue: "conversation.end" }, message: "must be equal to constant" }];
-              return false;
-            }
-          }
-        }
-      }
-    } else {
-      validate1402.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
-      return false;
-    }
-  }
-  validate1402.errors = vErrors;
-  return errors === 0;
-}
-validate1402.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
-var checkConversationEnded = validate1412;
-function validate1412(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
-  ;
-  let vErrors = null;
-  let errors = 0;
-  const evaluated0 = validate1412.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
-  if (errors === 0) {
-    if (data && typeof data == "object" && !Array.isArray(data)) {
-      let missing0;
-      if (data.type === void 0 && (missing0 = "type")) {
-        validate1412.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
-        return false;
-      } else {
-        const _errs1 = errors;
-        for (const key0 in data) {
-          if (!(key0 === "type" || key0 === "ended_by")) {
-            validate1412.errors = [{ instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" }];
-            return false;
-            break;
-          }
-        }
-        if (_errs1 === errors) {
-          if (data.type !== void 0) {
-            let data0 = data.type;
-            const _errs2 = errors;
-            if (typeof data0 !== "string") {
-              validate1412.errors = [{ instancePath: instancePath + "/type", schemaPath: "#/properties/type/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
-              return false;
-            }
-            if ("conversation.ended" !== data0) {
-              validate1412.errors = [{ instancePath: instancePath + "/type", schemaPath: "#/properties/type/const", keyword: "const", params: { allowedValue: "conversation.ended" }, message: "must be equal to constant" }];
-              return false;
-            }
-            var valid0 = _errs2 === errors;
-          } else {
-            var valid0 = true;
-          }
-          if (valid0) {
-            if (data.ended_by !== void 0) {
-              let data1 = data.ended_by;
-              const _errs4 = errors;
-              if (typeof data1 !== "string") {
-                validate1412.errors = [{ instancePath: instancePath + "/ended_by", schemaPath: "#/properties/ended_by/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
-                return false;
-              }
-              if (!(data1 === "customer" || data1 === "agent" || data1 === "transfer")) {
-                validate1412.errors = [{ instancePath: instancePath + "/ended_by", schemaPath: "#/properties/ended_by/enum", keyword: "enum", params: { allowedValues: schema572.properties.ended_by.enum }, message: "must be equal to one of the allowed values" }];
-                return false;
-              }
-              var valid0 = _errs4 === errors;
-            } else {
-              var valid0 = true;
-            }
-          }
-        }
-      }
-    } else {
-      validate1412.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
-      return false;
-    }
-  }
-  validate1412.errors = vErrors;
-  return errors === 0;
-}
-validate1412.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
-var checkConversationEndedEvent = validate1422;
-function validate1422(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
-  ;
-  let vErrors = null;
-  let errors = 0;
-  const evaluated0 = validate1422.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
-  const _errs0 = errors;
-  if (!validate227(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate227.errors : vErrors.concat(validate227.errors);
-    errors = vErrors.length;
-  }
-  var valid0 = _errs0 === errors;
-  if (valid0) {
-    const _errs1 = errors;
-    if (errors === _errs1) {
-      if (data && typeof data == "object" && !Array.isArray(data)) {
-        if (data.payload !== void 0) {
-          let data0 = data.payload;
-          const _errs4 = errors;
-          if (errors === _errs4) {
-            if (data0 && typeof data0 == "object" && !Array.isArray(data0)) {
-              let missing0;
-              if (data0.type === void 0 && (missing0 = "type")) {
-                validate1422.errors = [{ instancePath: instancePath + "/payload", schemaPath: "urn:casi:schema:ConversationEnded/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
-                return false;
-              } else {
-                const _errs6 = errors;
-                for (const key0 in data0) {
-                  if (!(key0 === "type" || key0 === "ended_by")) {
-                    validate1422.errors = [{ instancePath: instancePath + "/payload", schemaPath: "urn:casi:schema:ConversationEnded/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" }];
-                    return false;
-                    break;
-                  }
-                }
-                if (_errs6 === errors) {
-                  if (data0.type !== void 0) {
-                    let data1 = data0.type;
-                    const _errs7 = errors;
-                    if (typeof data1 !== "string") {
-                      validate1422.errors = [{ instancePath: instancePath + "/payload/type", schemaPath: "urn:casi:schema:ConversationEnded/properties/type/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
-                      return false;
-                    }
-                    if ("conversation.ended" !== data1) {
-                      validate1422.errors = [{ instancePath: instancePath + "/payload/type", schemaPath: "urn:casi:schema:ConversationEnded/properties/type/const", keyword: "const", params: { allowedValue: "conversation.ended" }, message: "must be equal to constant" }];
-                      return false;
-                    }
-                    var valid3 = _errs7 === errors;
-                  } else {
-                    var valid3 = true;
-                  }
-                  if (valid3) {
-                    if (data0.ended_by !== void 0) {
-                      let data2 = data0.ended_by;
-                      const _errs9 = errors;
-                      if (typeof data2 !== "string") {
-                        validate1422.errors = [{ instancePath: instancePath + "/payload/ended_by", schemaPath: "urn:casi:schema:ConversationEnded/properties/ended_by/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
-                        return false;
-                      }
-                      if (!(data2 === "customer" || data2 === "agent" || data2 === "transfer")) {
-                        validate1422.errors = [{ instancePath: instancePath + "/payload/ended_by", schemaPath: "urn:casi:schema:ConversationEnded/properties/ended_by/enum", keyword: "enum", params: { allowedValues: schema572.properties.ended_by.enum }, message: "must be equal to one of the allowed values" }];
-                        return false;
-                      }
-                      var valid3 = _errs9 === errors;
-                    } else {
-                      var valid3 = true;
-                    }
-                  }
-                }
-              }
-            } else {
-              validate1422.errors = [{ instancePath: instancePath + "/payload", schemaPath: "urn:casi:schema:ConversationEnded/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
-              return false;
-            }
-          }
-        }
-      } else {
-        validate1422.errors = [{ instancePath, schemaPath: "#/allOf/1/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
-        return false;
-      }
-    }
-    var valid0 = _errs1 === errors;
-  }
-  validate1422.errors = vErrors;
-  return errors === 0;
-}
-validate1422.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
-var checkConversationEndEvent = validate1442;
-function validate1442(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
-  ;
-  let vErrors = null;
-  let errors = 0;
-  const evaluated0 = validate1442.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
-  const _errs0 = errors;
-  if (!validate832(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate832.errors : vErrors.concat(validate832.errors);
-    errors = vErrors.length;
-  }
-  var valid0 = _errs0 === errors;
-  if (valid0) {
-    const _errs1 = errors;
-    if (errors === _errs1) {
-      if (data && typeof data == "object" && !Array.isArray(data)) {
-        if (data.payload !== void 0) {
-          let data0 = data.payload;
-          const _errs4 = errors;
-          if (errors === _errs4) {
-            if (data0 && typeof data0 == "object" && !Array.isArray(data0)) {
-              let missing0;
-              if (data0.type === void 0 && (missing0 = "type")) {
-                validate1442.errors = [{ instancePath: instancePath + "/payload", schemaPath: "urn:casi:schema:ConversationEnd/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
-                return false;
-              } else {
-                const _errs6 = errors;
-                for (const key0 in data0) {
-                  if (!(key0 === "type")) {
-                    validate1442.errors = [{ instancePath: instancePath + "/payload", schemaPath: "urn:casi:schema:ConversationEnd/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" }];
-                    return false;
-                    break;
-                  }
-                }
-                if (_errs6 === errors) {
-                  if (data0.type !== void 0) {
-                    let data1 = data0.type;
-                    if (typeof data1 !== "string") {
-                      validate1442.errors = [{ instancePath: instancePath + "/payload/type", schemaPath: "urn:casi:schema:ConversationEnd/properties/type/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
-                      return false;
-                    }
-                    if ("conversation.end" !== data1) {
-                      validate1442.errors = [{ instancePath: instancePath + "/payload/type", schemaPath: "urn:casi:schema:ConversationEnd/properties/type/const", keyword: "const", params: { allowedValue: "conversation.end" }, message: "must be equal to constant" }];
-                      return false;
-                    }
-                  }
-                }
-              }
-            } else {
-              validate1442.errors = [{ instancePath: instancePath + "/payload", schemaPath: "urn:casi:schema:ConversationEnd/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
-              return false;
-            }
-          }
-        }
-      } else {
-        validate1442.errors = [{ instancePath, schemaPath: "#/allOf/1/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
-        return false;
-      }
-    }
-    var valid0 = _errs1 === errors;
-  }
-  validate1442.errors = vErrors;
-  return errors === 0;
-}
-validate1442.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
-var checkConversationId = validate1462;
-function validate1462(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
-  ;
-  let vErrors = null;
-  let errors = 0;
-  const evaluated0 = validate1462.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
-  if (errors === 0) {
-    if (typeof data === "string") {
-      if (!pattern72.test(data)) {
-        validate1462.errors = [{ instancePath, schemaPath: "#/pattern", keyword: "pattern", params: { pattern: "^conv_[A-Za-z0-9]+$" }, message: 'must match pattern "^conv_[A-Za-z0-9]+$"' }];
-        return false;
-      }
-    } else {
-      validate1462.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
-      return false;
-    }
-  }
-  validate1462.errors = vErrors;
-  return errors === 0;
-}
-validate1462.evaluated = { "dynamicProps": false, "dynamicItems": false };
-var checkConversationList = validate1472;
-var schema1832 = { "type": "object", "additionalProperties": false, "required": ["data", "cursor"], "properties": { "data": { "type": "array", "items": { "$ref": "urn:casi:schema:ConversationListItem" } }, "cursor": { "type": ["string", "null"], "description": "Pass it as `cursor` for the next page; null on the last page." } }, "$id": "urn:casi:schema:ConversationList" };
-var schema1842 = { "type": "object", "description": "A conversation in a list; omits `channel`, `override_config` and `summary`.", "additionalProperties": false, "required": ["id", "agent_id", "livemode", "created_at", "direction", "status", "custom_fields", "customer_id", "channel_type", "started_at", "completed_at", "failure_reason", "duration_sec", "sentiment"], "properties": { "id": { "$ref": "urn:casi:schema:ConversationId" }, "agent_id": { "$ref": "urn:casi:schema:ConversationalAgentVersionId" }, "livemode": { "type": "boolean" }, "created_at": { "$ref": "urn:casi:schema:Timestamp" }, "direction": { "$ref": "urn:casi:schema:Direction" }, "status": { "$ref": "urn:casi:schema:ConversationStatus" }, "custom_fields": { "$ref": "urn:casi:schema:CustomFields" }, "customer_id": { "anyOf": [{ "$ref": "urn:casi:schema:CustomerId" }, { "type": "null" }] }, "channel_type": { "anyOf": [{ "$ref": "urn:casi:schema:ChannelType" }, { "type": "null" }] }, "started_at": { "anyOf": [{ "$ref": "urn:casi:schema:Timestamp" }, { "type": "null" }] }, "completed_at": { "anyOf": [{ "$ref": "urn:casi:schema:Timestamp" }, { "type": "null" }] }, "failure_reason": { "anyOf": [{ "$ref": "urn:casi:schema:FailureReason" }, { "type": "null" }] }, "duration_sec": { "type": ["number", "null"], "minimum": 0 }, "sentiment": { "anyOf": [{ "$ref": "urn:casi:schema:Sentiment" }, { "type": "null" }] } }, "$id": "urn:casi:schema:ConversationListItem" };
-function validate1482(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
-  ;
-  let vErrors = null;
-  let errors = 0;
-  const evaluated0 = validate1482.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
-  if (errors === 0) {
-    if (data && typeof data == "object" && !Array.isArray(data)) {
-      let missing0;
-      if (data.id === void 0 && (missing0 = "id") || data.agent_id === void 0 && (missing0 = "agent_id") || data.livemode === void 0 && (missing0 = "livemode") || data.created_at === void 0 && (missing0 = "created_at") || data.direction === void 0 && (missing0 = "direction") || data.status === void 0 && (missing0 = "status") || data.custom_fields === void 0 && (missing0 = "custom_fields") || data.customer_id === void 0 && (missing0 = "customer_id") || data.channel_type === void 0 && (missing0 = "channel_type") || data.started_at === void 0 && (missing0 = "started_at") || data.completed_at === void 0 && (missing0 = "completed_at") || data.failure_reason === void 0 && (missing0 = "failure_reason") || data.duration_sec === void 0 && (missing0 = "duration_sec") || data.sentiment === void 0 && (missing0 = "sentiment")) {
-        validate1482.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
-        return false;
-      } else {
-        const _errs1 = errors;
-        for (const key0 in data) {
-          if (!func102.call(schema1842.properties, key0)) {
-            validate1482.errors = [{ instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" }];
-            return false;
-            break;
-          }
-        }
-        if (_errs1 === errors) {
-          if (data.id !== void 0) {
-            let data0 = data.id;
-            const _errs2 = errors;
-            const _errs3 = errors;
-            if (errors === _errs3) {
-              if (typeof data0 === "string") {
-                if (!pattern72.test(data0)) {
-                  validate1482.errors = [{ instancePath: instancePath + "/id", schemaPath: "urn:casi:schema:ConversationId/pattern", keyword: "pattern", params: { pattern: "^conv_[A-Za-z0-9]+$" }, message: 'must match pattern "^conv_[A-Za-z0-9]+$"' }];
-                  return false;
-                }
-              } else {
-                validate1482.errors = [{ instancePath: instancePath + "/id", schemaPath: "urn:casi:schema:ConversationId/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
-                return false;
-              }
-            }
-            var valid0 = _errs2 === errors;
-          } else {
-            var valid0 = true;
-          }
-          if (valid0) {
-            if (data.agent_id !== void 0) {
-              let data1 = data.agent_id;
-              const _errs5 = errors;
-              const _errs6 = errors;
-              if (errors === _errs6) {
-                if (typeof data1 === "string") {
-                  if (!pattern62.test(data1)) {
-                    validate1482.errors = [{ instancePath: instancePath + "/agent_id", schemaPath: "urn:casi:schema:ConversationalAgentVersionId/pattern", keyword: "pattern", params: { pattern: "^ca_[A-Za-z0-9]+@v[0-9]+$" }, message: 'must match pattern "^ca_[A-Za-z0-9]+@v[0-9]+$"' }];
-                    return false;
-                  }
-                } else {
-                  validate1482.errors = [{ instancePath: instancePath + "/agent_id", schemaPath: "urn:casi:schema:ConversationalAgentVersionId/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
-                  return false;
-                }
-              }
-              var valid0 = _errs5 === errors;
-            } else {
-              var valid0 = true;
-            }
-            if (valid0) {
-              if (data.livemode !== void 0) {
-                const _errs8 = errors;
-                if (typeof data.livemode !== "boolean") {
-                  validate1482.errors = [{ instancePath: instancePath + "/livemode", schemaPath: "#/properties/livemode/type", keyword: "type", params: { type: "boolean" }, message: "must be boolean" }];
-                  return false;
-                }
-                var valid0 = _errs8 === errors;
-              } else {
-                var valid0 = true;
-              }
-              if (valid0) {
-                if (data.created_at !== void 0) {
-                  let data3 = data.created_at;
-                  const _errs10 = errors;
-                  const _errs11 = errors;
-                  if (errors === _errs11) {
-                    if (errors === _errs11) {
-                      if (typeof data3 === "string") {
-                        if (!formats02(data3)) {
-                          validate1482.errors = [{ instancePath: instancePath + "/created_at", schemaPath: "urn:casi:schema:Timestamp/format", keyword: "format", params: { format: "date-time" }, message: 'must match format "date-time"' }];
-                          return false;
-                        }
-                      } else {
-                        validate1482.errors = [{ instancePath: instancePath + "/created_at", schemaPath: "urn:casi:schema:Timestamp/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
-                        return false;
-                      }
-                    }
-                  }
-                  var valid0 = _errs10 === errors;
-                } else {
-                  var valid0 = true;
-                }
-                if (valid0) {
-                  if (data.direction !== void 0) {
-                    let data4 = data.direction;
-                    const _errs13 = errors;
-                    if (typeof data4 !== "string") {
-                      validate1482.errors = [{ instancePath: instancePath + "/direction", schemaPath: "urn:casi:schema:Direction/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
-                      return false;
-                    }
-                    if (!(data4 === "inbound" || data4 === "outbound")) {
-                      validate1482.errors = [{ instancePath: instancePath + "/direction", schemaPath: "urn:casi:schema:Direction/enum", keyword: "enum", params: { allowedValues: schema432.enum }, message: "must be equal to one of the allowed values" }];
-                      return false;
-                    }
-                    var valid0 = _errs13 === errors;
-                  } else {
-                    var valid0 = true;
-                  }
-                  if (valid0) {
-                    if (data.status !== void 0) {
-                      let data5 = data.status;
-                      const _errs16 = errors;
-                      if (typeof data5 !== "string") {
-                        validate1482.errors = [{ instancePath: instancePath + "/status", schemaPath: "urn:casi:schema:ConversationStatus/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
-                        return false;
-                      }
-                      if (!(data5 === "queued" || data5 === "in-progress" || data5 === "completed" || data5 === "voicemail" || data5 === "failed" || data5 === "busy" || data5 === "no-answer")) {
-                        validate1482.errors = [{ instancePath: instancePath + "/status", schemaPath: "urn:casi:schema:ConversationStatus/enum", keyword: "enum", params: { allowedValues: schema1142.enum }, message: "must be equal to one of the allowed values" }];
-                        return false;
-                      }
-                      var valid0 = _errs16 === errors;
-                    } else {
-                      var valid0 = true;
-                    }
-                    if (valid0) {
-                      if (data.custom_fields !== void 0) {
-                        const _errs19 = errors;
-                        if (!validate902(data.custom_fields, { instancePath: instancePath + "/custom_fields", parentData: data, parentDataProperty: "custom_fields", rootData, dynamicAnchors })) {
-                          vErrors = vErrors === null ? validate902.errors : vErrors.concat(validate902.errors);
-                          errors = vErrors.length;
-                        }
-                        var valid0 = _errs19 === errors;
-                      } else {
-                        var valid0 = true;
-                      }
-                      if (valid0) {
-                        if (data.customer_id !== void 0) {
-                          let data7 = data.customer_id;
-                          const _errs20 = errors;
-                          const _errs21 = errors;
-                          let valid6 = false;
-                          const _errs22 = errors;
-                          const _errs23 = errors;
-                          if (errors === _errs23) {
-                            if (typeof data7 === "string") {
-                              if (!pattern42.test(data7)) {
-                                const err0 = { instancePath: instancePath + "/customer_id", schemaPath: "urn:casi:schema:CustomerId/pattern", keyword: "pattern", params: { pattern: "^cus_[A-Za-z0-9]+$" }, message: 'must match pattern "^cus_[A-Za-z0-9]+$"' };
-                                if (vErrors === null) {
-                                  vErrors = [err0];
-                                } else {
-                                  vErrors.push(err0);
-                                }
-                                errors++;
-                              }
-                            } else {
-                              const err1 = { instancePath: instancePath + "/customer_id", schemaPath: "urn:casi:schema:CustomerId/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-                              if (vErrors === null) {
-                                vErrors = [err1];
-                              } else {
-                                vErrors.push(err1);
-                              }
-                              errors++;
-                            }
-                          }
-                          var _valid0 = _errs22 === errors;
-                          valid6 = valid6 || _valid0;
-                          const _errs25 = errors;
-                          if (data7 !== null) {
-                            const err2 = { instancePath: instancePath + "/customer_id", schemaPath: "#/properties/customer_id/anyOf/1/type", keyword: "type", params: { type: "null" }, message: "must be null" };
-                            if (vErrors === null) {
-                              vErrors = [err2];
-                            } else {
-                              vErrors.push(err2);
-                            }
-                            errors++;
-                          }
-                          var _valid0 = _errs25 === errors;
-                          valid6 = valid6 || _valid0;
-                          if (!valid6) {
-                            const err3 = { instancePath: instancePath + "/customer_id", schemaPath: "#/properties/customer_id/anyOf", keyword: "anyOf", params: {}, message: "must match a schema in anyOf" };
-                            if (vErrors === null) {
-                              vErrors = [err3];
-                            } else {
-                              vErrors.push(err3);
-                            }
-                            errors++;
-                            validate1482.errors = vErrors;
-                            return false;
-                          } else {
-                            errors = _errs21;
-                            if (vErrors !== null) {
-                              if (_errs21) {
-                                vErrors.length = _errs21;
-                              } else {
-                                vErrors = null;
-                              }
-                            }
-                          }
-                          var valid0 = _errs20 === errors;
-                        } else {
-                          var valid0 = true;
-                        }
-                        if (valid0) {
-                          if (data.channel_type !== void 0) {
-                            let data8 = data.channel_type;
-                            const _errs27 = errors;
-                            const _errs28 = errors;
-                            let valid8 = false;
-                            const _errs29 = errors;
-                            if (typeof data8 !== "string") {
-                              const err4 = { instancePath: instancePath + "/channel_type", schemaPath: "urn:casi:schema:ChannelType/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-                              if (vErrors === null) {
-                                vErrors = [err4];
-                              } else {
-                                vErrors.push(err4);
-                              }
-                              errors++;
-                            }
-                            if (!(data8 === "phone" || data8 === "chat_realtime" || data8 === "chat_async")) {
-                              const err5 = { instancePath: instancePath + "/channel_type", schemaPath: "urn:casi:schema:ChannelType/enum", keyword: "enum", params: { allowedValues: schema422.enum }, message: "must be equal to one of the allowed values" };
-                              if (vErrors === null) {
-                                vErrors = [err5];
-                              } else {
-                                vErrors.push(err5);
-                              }
-                              errors++;
-                            }
-                            var _valid1 = _errs29 === errors;
-                            valid8 = valid8 || _valid1;
-                            const _errs32 = errors;
-                            if (data8 !== null) {
-                              const err6 = { instancePath: instancePath + "/channel_type", schemaPath: "#/properties/channel_type/anyOf/1/type", keyword: "type", params: { type: "null" }, message: "must be null" };
-                              if (vErrors === null) {
-                                vErrors = [err6];
-                              } else {
-                                vErrors.push(err6);
-                              }
-                              errors++;
-                            }
-                            var _valid1 = _errs32 === errors;
-                            valid8 = valid8 || _valid1;
-                            if (!valid8) {
-                              const err7 = { instancePath: instancePath + "/channel_type", schemaPath: "#/properties/channel_type/anyOf", keyword: "anyOf", params: {}, message: "must match a schema in anyOf" };
-                              if (vErrors === null) {
-                                vErrors = [err7];
-                              } else {
-                                vErrors.push(err7);
-                              }
-                              errors++;
-                              validate1482.errors = vErrors;
-                              return false;
-                            } else {
-                              errors = _errs28;
-                              if (vErrors !== null) {
-                                if (_errs28) {
-                                  vErrors.length = _errs28;
-                                } else {
-                                  vErrors = null;
-                                }
-                              }
-                            }
-                            var valid0 = _errs27 === errors;
-                          } else {
-                            var valid0 = true;
-                          }
-                          if (valid0) {
-                            if (data.started_at !== void 0) {
-                              let data9 = data.started_at;
-                              const _errs34 = errors;
-                              const _errs35 = errors;
-                              let valid10 = false;
-                              const _errs36 = errors;
-                              const _errs37 = errors;
-                              if (errors === _errs37) {
-                                if (errors === _errs37) {
-                                  if (typeof data9 === "string") {
-                                    if (!formats02(data9)) {
-                                      const err8 = { instancePath: instancePath + "/started_at", schemaPath: "urn:casi:schema:Timestamp/format", keyword: "format", params: { format: "date-time" }, message: 'must match format "date-time"' };
-                                      if (vErrors === null) {
-                                        vErrors = [err8];
-                                      } else {
-                                        vErrors.push(err8);
-                                      }
-                                      errors++;
-                                    }
-                                  } else {
-                                    const err9 = { instancePath: instancePath + "/started_at", schemaPath: "urn:casi:schema:Timestamp/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-                                    if (vErrors === null) {
-                                      vErrors = [err9];
-                                    } else {
-                                      vErrors.push(err9);
-                                    }
-                                    errors++;
-                                  }
-                                }
-                              }
-                              var _valid2 = _errs36 === errors;
-                              valid10 = valid10 || _valid2;
-                              const _errs39 = errors;
-                              if (data9 !== null) {
-                                const err10 = { instancePath: instancePath + "/started_at", schemaPath: "#/properties/started_at/anyOf/1/type", keyword: "type", params: { type: "null" }, message: "must be null" };
-                                if (vErrors === null) {
-                                  vErrors = [err10];
-                                } else {
-                                  vErrors.push(err10);
-                                }
-                                errors++;
-                              }
-                              var _valid2 = _errs39 === errors;
-                              valid10 = valid10 || _valid2;
-                              if (!valid10) {
-                                const err11 = { instancePath: instancePath + "/started_at", schemaPath: "#/properties/started_at/anyOf", keyword: "anyOf", params: {}, message: "must match a schema in anyOf" };
-                                if (vErrors === null) {
-                                  vErrors = [err11];
-                                } else {
-                                  vErrors.push(err11);
-                                }
-                                errors++;
-                                validate1482.errors = vErrors;
-                                return false;
-                              } else {
-                                errors = _errs35;
-                                if (vErrors !== null) {
-                                  if (_errs35) {
-                                    vErrors.length = _errs35;
-                                  } else {
-                                    vErrors = null;
-                                  }
-                                }
-                              }
-                              var valid0 = _errs34 === errors;
-                            } else {
-                              var valid0 = true;
-                            }
-                            if (valid0) {
-                              if (data.completed_at !== void 0) {
-                                let data10 = data.completed_at;
-                                const _errs41 = errors;
-                                const _errs42 = errors;
-                                let valid12 = false;
-                                const _errs43 = errors;
-                                const _errs44 = errors;
-                                if (errors === _errs44) {
-                                  if (errors === _errs44) {
-                                    if (typeof data10 === "string") {
-                                      if (!formats02(data10)) {
-                                        const err12 = { instancePath: instancePath + "/completed_at", schemaPath: "urn:casi:schema:Timestamp/format", keyword: "format", params: { format: "date-time" }, message: 'must match format "date-time"' };
-                                        if (vErrors === null) {
-                                          vErrors = [err12];
-                                        } else {
-                                          vErrors.push(err12);
-                                        }
-                                        errors++;
-                                      }
-                                    } else {
-                                      const err13 = { instancePath: instancePath + "/completed_at", schemaPath: "urn:casi:schema:Timestamp/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-                                      if (vErrors === null) {
-                                        vErrors = [err13];
-                                      } else {
-                                        vErrors.push(err13);
-                                      }
-                                      errors++;
-                                    }
-                                  }
-                                }
-                                var _valid3 = _errs43 === errors;
-                                valid12 = valid12 || _valid3;
-                                const _errs46 = errors;
-                                if (data10 !== null) {
-                                  const err14 = { instancePath: instancePath + "/completed_at", schemaPath: "#/properties/completed_at/anyOf/1/type", keyword: "type", params: { type: "null" }, message: "must be null" };
-                                  if (vErrors === null) {
-                                    vErrors = [err14];
-                                  } else {
-                                    vErrors.push(err14);
-                                  }
-                                  errors++;
-                                }
-                                var _valid3 = _errs46 === errors;
-                                valid12 = valid12 || _valid3;
-                                if (!valid12) {
-                                  const err15 = { instancePath: instancePath + "/completed_at", schemaPath: "#/properties/completed_at/anyOf", keyword: "anyOf", params: {}, message: "must match a schema in anyOf" };
-                                  if (vErrors === null) {
-                                    vErrors = [err15];
-                                  } else {
-                                    vErrors.push(err15);
-                                  }
-                                  errors++;
-                                  validate1482.errors = vErrors;
-                                  return false;
-                                } else {
-                                  errors = _errs42;
-                                  if (vErrors !== null) {
-                                    if (_errs42) {
-                                      vErrors.length = _errs42;
-                                    } else {
-                                      vErrors = null;
-                                    }
-                                  }
-                                }
-                                var valid0 = _errs41 === errors;
-                              } else {
-                                var valid0 = true;
-                              }
-                              if (valid0) {
-                                if (data.failure_reason !== void 0) {
-                                  let data11 = data.failure_reason;
-                                  const _errs48 = errors;
-                                  const _errs49 = errors;
-                                  let valid14 = false;
-                                  const _errs50 = errors;
-                                  if (typeof data11 !== "string") {
-                                    const err16 = { instancePath: instancePath + "/failure_reason", schemaPath: "urn:casi:schema:FailureReason/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-                                    if (vErrors === null) {
-                                      vErrors = [err16];
-                                    } else {
-                                      vErrors.push(err16);
-                                    }
-                                    errors++;
-                                  }
-                                  if (!(data11 === "dial_failed" || data11 === "number_marked_disconnected" || data11 === "pstn_blocked" || data11 === "dnc_rejected" || data11 === "tcpa_rejected" || data11 === "number_invalid" || data11 === "internal_error" || data11 === "telephony_error" || data11 === "agent_timeout" || data11 === "customer_requested_dnc")) {
-                                    const err17 = { instancePath: instancePath + "/failure_reason", schemaPath: "urn:casi:schema:FailureReason/enum", keyword: "enum", params: { allowedValues: schema1512.enum }, message: "must be equal to one of the allowed values" };
-                                    if (vErrors === null) {
-                                      vErrors = [err17];
-                                    } else {
-                                      vErrors.push(err17);
-                                    }
-                                    errors++;
-                                  }
-                                  var _valid4 = _errs50 === errors;
-                                  valid14 = valid14 || _valid4;
-                                  const _errs53 = errors;
-                                  if (data11 !== null) {
-                                    const err18 = { instancePath: instancePath + "/failure_reason", schemaPath: "#/properties/failure_reason/anyOf/1/type", keyword: "type", params: { type: "null" }, message: "must be null" };
-                                    if (vErrors === null) {
-                                      vErrors = [err18];
-                                    } else {
-                                      vErrors.push(err18);
-                                    }
-                                    errors++;
-                                  }
-                                  var _valid4 = _errs53 === errors;
-                                  valid14 = valid14 || _valid4;
-                                  if (!valid14) {
-                                    const err19 = { instancePath: instancePath + "/failure_reason", schemaPath: "#/properties/failure_reason/anyOf", keyword: "anyOf", params: {}, message: "must match a schema in anyOf" };
-                                    if (vErrors === null) {
-                                      vErrors = [err19];
-                                    } else {
-                                      vErrors.push(err19);
-                                    }
-                                    errors++;
-                                    validate1482.errors = vErrors;
-                                    return false;
-                                  } else {
-                                    errors = _errs49;
-                                    if (vErrors !== null) {
-                                      if (_errs49) {
-                                        vErrors.length = _errs49;
-                                      } else {
-                                        vErrors = null;
-                                      }
-                                    }
-                                  }
-                                  var valid0 = _errs48 === errors;
-                                } else {
-                                  var valid0 = true;
-                                }
-                                if (valid0) {
-                                  if (data.duration_sec !== void 0) {
-                                    let data12 = data.duration_sec;
-                                    const _errs55 = errors;
-                                    if (!(typeof data12 == "number" && isFinite(data12)) && data12 !== null) {
-                                      validate1482.errors = [{ instancePath: instancePath + "/duration_sec", schemaPath: "#/properties/duration_sec/type", keyword: "type", params: { type: schema1842.properties.duration_sec.type }, message: "must be number,null" }];
-                                      return false;
-                                    }
-                                    if (errors === _errs55) {
-                                      if (typeof data12 == "number" && isFinite(data12)) {
-                                        if (data12 < 0 || isNaN(data12)) {
-                                          validate1482.errors = [{ instancePath: instancePath + "/duration_sec", schemaPath: "#/properties/duration_sec/minimum", keyword: "minimum", params: { comparison: ">=", limit: 0 }, message: "must be >= 0" }];
-                                          return false;
-                                        }
-                                      }
-                                    }
-                                    var valid0 = _errs55 === errors;
-                                  } else {
-                                    var valid0 = true;
-                                  }
-                                  if (valid0) {
-                                    if (data.sentiment !== void 0) {
-                                      let data13 = data.sentiment;
-                                      const _errs57 = errors;
-                                      const _errs58 = errors;
-                                      let valid16 = false;
-                                      const _errs59 = errors;
-                                      if (typeof data13 !== "string") {
-                                        const err20 = { instancePath: instancePath + "/sentiment", schemaPath: "urn:casi:schema:Sentiment/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-                                        if (vErrors === null) {
-                                          vErrors = [err20];
-                                        } else {
-                                          vErrors.push(err20);
-                                        }
-                                        errors++;
-                                      }
-                                      if (!(data13 === "positive" || data13 === "neutral" || data13 === "negative")) {
-                                        const err21 = { instancePath: instancePath + "/sentiment", schemaPath: "urn:casi:schema:Sentiment/enum", keyword: "enum", params: { allowedValues: schema1522.enum }, message: "must be equal to one of the allowed values" };
-                                        if (vErrors === null) {
-                                          vErrors = [err21];
-                                        } else {
-                                          vErrors.push(err21);
-                                        }
-                                        errors++;
-                                      }
-                                      var _valid5 = _errs59 === errors;
-                                      valid16 = valid16 || _valid5;
-                                      const _errs62 = errors;
-                                      if (data13 !== null) {
-                                        const err22 = { instancePath: instancePath + "/sentiment", schemaPath: "#/properties/sentiment/anyOf/1/type", keyword: "type", params: { type: "null" }, message: "must be null" };
-                                        if (vErrors === null) {
-                                          vErrors = [err22];
-                                        } else {
-                                          vErrors.push(err22);
-                                        }
-                                        errors++;
-                                      }
-                                      var _valid5 = _errs62 === errors;
-                                      valid16 = valid16 || _valid5;
-                                      if (!valid16) {
-                                        const err23 = { instancePath: instancePath + "/sentiment", schemaPath: "#/properties/sentiment/anyOf", keyword: "anyOf", params: {}, message: "must match a schema in anyOf" };
-                                        if (vErrors === null) {
-                                          vErrors = [err23];
-                                        } else {
-                                          vErrors.push(err23);
-                                        }
-                                        errors++;
-                                        validate1482.errors = vErrors;
-                                        return false;
-                                      } else {
-                                        errors = _errs58;
-                                        if (vErrors !== null) {
-                                          if (_errs58) {
-                                            vErrors.length = _errs58;
-                                          } else {
-                                            vErrors = null;
-                                          }
-                                        }
-                                      }
-                                      var valid0 = _errs57 === errors;
-                                    } else {
-                                      var valid0 = true;
-                                    }
-                                  }
-                                }
-                              }
-                            }
-                          }
-                        }
-                      }
-                    }
-                  }
-                }
-              }
-            }
-          }
-        }
-      }
-    } else {
-      validate1482.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
-      return false;
-    }
-  }
-  validate1482.errors = vErrors;
-  return errors === 0;
-}
-validate1482.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
-function validate1472(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
-  ;
-  let vErrors = null;
-  let errors = 0;
-  const evaluated0 = validate1472.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
-  if (errors === 0) {
-    if (data && typeof data == "object" && !Array.isArray(data)) {
-      let missing0;
-      if (data.data === void 0 && (missing0 = "data") || data.cursor === void 0 && (missing0 = "cursor")) {
-        validate1472.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
-        return false;
-      } else {
-        const _errs1 = errors;
-        for (const key0 in data) {
-          if (!(key0 === "data" || key0 === "cursor")) {
-            validate1472.errors = [{ instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" }];
-            return false;
-            break;
-          }
-        }
-        if (_errs1 === errors) {
-          if (data.data !== void 0) {
-            let data0 = data.data;
-            const _errs2 = errors;
-            if (errors === _errs2) {
-              if (Array.isArray(data0)) {
-                var valid1 = true;
-                const len0 = data0.length;
-                for (let i0 = 0; i0 < len0; i0++) {
-                  const _errs4 = errors;
-                  if (!validate1482(data0[i0], { instancePath: instancePath + "/data/" + i0, parentData: data0, parentDataProperty: i0, rootData, dynamicAnchors })) {
-                    vErrors = vErrors === null ? validate1482.errors : vErrors.concat(validate1482.errors);
-                    errors = vErrors.length;
-                  }
-                  var valid1 = _errs4 === errors;
-                  if (!valid1) {
-                    break;
-                  }
-                }
-              } else {
-                validate1472.errors = [{ instancePath: instancePath + "/data", schemaPath: "#/properties/data/type", keyword: "type", params: { type: "array" }, message: "must be array" }];
-                return false;
-              }
-            }
-            var valid0 = _errs2 === errors;
-          } else {
-            var valid0 = true;
-          }
-          if (valid0) {
-            if (data.cursor !== void 0) {
-              let data2 = data.cursor;
-              const _errs5 = errors;
-              if (typeof data2 !== "string" && data2 !== null) {
-                validate1472.errors = [{ instancePath: instancePath + "/cursor", schemaPath: "#/properties/cursor/type", keyword: "type", params: { type: schema1832.properties.cursor.type }, message: "must be string,null" }];
-                return false;
-              }
-              var valid0 = _errs5 === errors;
-            } else {
-              var valid0 = true;
-            }
-          }
-        }
-      }
-    } else {
-      validate1472.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
-      return false;
-    }
-  }
-  validate1472.errors = vErrors;
-  return errors === 0;
-}
-validate1472.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
-var checkConversationListItem = validate1482;
-var checkConversationSetup = validate2410;
-var checkConversationSetupEvent = validate1512;
-function validate1512(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
-  ;
-  let vErrors = null;
-  let errors = 0;
-  const evaluated0 = validate1512.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
-  const _errs0 = errors;
-  if (!validate227(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate227.errors : vErrors.concat(validate227.errors);
-    errors = vErrors.length;
-  }
-  var valid0 = _errs0 === errors;
-  if (valid0) {
-    const _errs1 = errors;
-    if (errors === _errs1) {
-      if (data && typeof data == "object" && !Array.isArray(data)) {
-        if (data.payload !== void 0) {
-          if (!validate2410(data.payload, { instancePath: instancePath + "/payload", parentData: data, parentDataProperty: "payload", rootData, dynamicAnchors })) {
-            vErrors = vErrors === null ? validate2410.errors : vErrors.concat(validate2410.errors);
-            errors = vErrors.length;
-          }
-        }
-      } else {
-        validate1512.errors = [{ instancePath, schemaPath: "#/allOf/1/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
-        return false;
-      }
-    }
-    var valid0 = _errs1 === errors;
-  }
-  validate1512.errors = vErrors;
-  return errors === 0;
-}
-validate1512.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
-var checkConversationStart = validate1542;
-function validate1542(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
-  ;
-  let vErrors = null;
-  let errors = 0;
-  const evaluated0 = validate1542.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
-  if (errors === 0) {
-    if (data && typeof data == "object" && !Array.isArray(data)) {
-      let missing0;
-      if (data.type === void 0 && (missing0 = "type")) {
-        validate1542.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
-        return false;
-      } else {
-        const _errs1 = errors;
-        for (const key0 in data) {
-          if (!(key0 === "type")) {
-            validate1542.errors = [{ instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" }];
-            return false;
-            break;
-          }
-        }
-        if (_errs1 === errors) {
-          if (data.type !== void 0) {
-            let data0 = data.type;
-            if (typeof data0 !== "string") {
-              validate1542.errors = [{ instancePath: instancePath + "/type", schemaPath: "#/properties/type/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
-              return false;
-            }
-            if ("conversation.start" !== data0) {
-              validate1542.errors = [{ instancePath: instancePath + "/type", schemaPath: "#/properties/type/const", keyword: "const", params: { allowedValue: "conversation.start" }, message: "must be equal to constant" }];
-              return false;
-            }
-          }
-        }
-      }
-    } else {
-      validate1542.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
-      return false;
-    }
-  }
-  validate1542.errors = vErrors;
-  return errors === 0;
-}
-validate1542.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
-var checkConversationStarted = validate1552;
-function validate1552(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
-  ;
-  let vErrors = null;
-  let errors = 0;
-  const evaluated0 = validate1552.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
-  if (errors === 0) {
-    if (data && typeof data == "object" && !Array.isArray(data)) {
-      let missing0;
-      if (data.type === void 0 && (missing0 = "type")) {
-        validate1552.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
-        return false;
-      } else {
-        const _errs1 = errors;
-        for (const key0 in data) {
-          if (!(key0 === "type")) {
-            validate1552.errors = [{ instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" }];
-            return false;
-            break;
-          }
-        }
-        if (_errs1 === errors) {
-          if (data.type !== void 0) {
-            let data0 = data.type;
-            if (typeof data0 !== "string") {
-              validate1552.errors = [{ instancePath: instancePath + "/type", schemaPath: "#/properties/type/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
-              return false;
-            }
-            if ("conversation.started" !== data0) {
-              validate1552.errors = [{ instancePath: instancePath + "/type", schemaPath: "#/properties/type/const", keyword: "const", params: { allowedValue: "conversation.started" }, message: "must be equal to constant" }];
-              return false;
-            }
-          }
-        }
-      }
-    } else {
-      validate1552.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
-      return false;
-    }
-  }
-  validate1552.errors = vErrors;
-  return errors === 0;
-}
-validate1552.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
-var checkConversationStartedEvent = validate1562;
-function validate1562(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
-  ;
-  let vErrors = null;
-  let errors = 0;
-  const evaluated0 = validate1562.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
-  const _errs0 = errors;
-  if (!validate227(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate227.errors : vErrors.concat(validate227.errors);
-    errors = vErrors.length;
-  }
-  var valid0 = _errs0 === errors;
-  if (valid0) {
-    const _errs1 = errors;
-    if (errors === _errs1) {
-      if (data && typeof data == "object" && !Array.isArray(data)) {
-        if (data.payload !== void 0) {
-          let data0 = data.payload;
-          const _errs4 = errors;
-          if (errors === _errs4) {
-            if (data0 && typeof data0 == "object" && !Array.isArray(data0)) {
-              let missing0;
-              if (data0.type === void 0 && (missing0 = "type")) {
-                validate1562.errors = [{ instancePath: instancePath + "/payload", schemaPath: "urn:casi:schema:ConversationStarted/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
-                return false;
-              } else {
-                const _errs6 = errors;
-                for (const key0 in data0) {
-                  if (!(key0 === "type")) {
-                    validate1562.errors = [{ instancePath: instancePath + "/payload", schemaPath: "urn:casi:schema:ConversationStarted/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" }];
-                    return false;
-                    break;
-                  }
-                }
-                if (_errs6 === errors) {
-                  if (data0.type !== void 0) {
-                    let data1 = data0.type;
-                    if (typeof data1 !== "string") {
-                      validate1562.errors = [{ instancePath: instancePath + "/payload/type", schemaPath: "urn:casi:schema:ConversationStarted/properties/type/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
-                      return false;
-                    }
-                    if ("conversation.started" !== data1) {
-                      validate1562.errors = [{ instancePath: instancePath + "/payload/type", schemaPath: "urn:casi:schema:ConversationStarted/properties/type/const", keyword: "const", params: { allowedValue: "conversation.started" }, message: "must be equal to constant" }];
-                      return false;
-                    }
-                  }
-                }
-              }
-            } else {
-              validate1562.errors = [{ instancePath: instancePath + "/payload", schemaPath: "urn:casi:schema:ConversationStarted/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
-              return false;
-            }
-          }
-        }
-      } else {
-        validate1562.errors = [{ instancePath, schemaPath: "#/allOf/1/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
-        return false;
-      }
-    }
-    var valid0 = _errs1 === errors;
-  }
-  validate1562.errors = vErrors;
-  return errors === 0;
-}
-validate1562.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
-var checkConversationStartEvent = validate1582;
-function validate1582(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
-  ;
-  let vErrors = null;
-  let errors = 0;
-  const evaluated0 = validate1582.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
-  const _errs0 = errors;
-  if (!validate832(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate832.errors : vErrors.concat(validate832.errors);
-    errors = vErrors.length;
-  }
-  var valid0 = _errs0 === errors;
-  if (valid0) {
-    const _errs1 = errors;
-    if (errors === _errs1) {
-      if (data && typeof data == "object" && !Array.isArray(data)) {
-        if (data.payload !== void 0) {
-          let data0 = data.payload;
-          const _errs4 = errors;
-          if (errors === _errs4) {
-            if (data0 && typeof data0 == "object" && !Array.isArray(data0)) {
-              let missing0;
-              if (data0.type === void 0 && (missing0 = "type")) {
-                validate1582.errors = [{ instancePath: instancePath + "/payload", schemaPath: "urn:casi:schema:ConversationStart/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
-                return false;
-              } else {
-                const _errs6 = errors;
-                for (const key0 in data0) {
-                  if (!(key0 === "type")) {
-                    validate1582.errors = [{ instancePath: instancePath + "/payload", schemaPath: "urn:casi:schema:ConversationStart/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" }];
-                    return false;
-                    break;
-                  }
-                }
-                if (_errs6 === errors) {
-                  if (data0.type !== void 0) {
-                    let data1 = data0.type;
-                    if (typeof data1 !== "string") {
-                      validate1582.errors = [{ instancePath: instancePath + "/payload/type", schemaPath: "urn:casi:schema:ConversationStart/properties/type/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
-                      return false;
-                    }
-                    if ("conversation.start" !== data1) {
-                      validate1582.errors = [{ instancePath: instancePath + "/payload/type", schemaPath: "urn:casi:schema:ConversationStart/properties/type/const", keyword: "const", params: { allowedValue: "conversation.start" }, message: "must be equal to constant" }];
-                      return false;
-                    }
-                  }
-                }
-              }
-            } else {
-              validate1582.errors = [{ instancePath: instancePath + "/payload", schemaPath: "urn:casi:schema:ConversationStart/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
-              return false;
-            }
-          }
-        }
-      } else {
-        validate1582.errors = [{ instancePath, schemaPath: "#/allOf/1/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
-        return false;
-      }
-    }
-    var valid0 = _errs1 === errors;
-  }
-  validate1582.errors = vErrors;
-  return errors === 0;
-}
-validate1582.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
-var checkConversationStatus = validate1602;
-function validate1602(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
-  ;
-  let vErrors = null;
-  let errors = 0;
-  const evaluated0 = validate1602.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
-  if (typeof data !== "string") {
-    validate1602.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
-    return false;
-  }
-  if (!(data === "queued" || data === "in-progress" || data === "completed" || data === "voicemail" || data === "failed" || data === "busy" || data === "no-answer")) {
-    validate1602.errors = [{ instancePath, schemaPath: "#/enum", keyword: "enum", params: { allowedValues: schema1142.enum }, message: "must be equal to one of the allowed values" }];
-    return false;
-  }
-  validate1602.errors = vErrors;
-  return errors === 0;
-}
-validate1602.evaluated = { "dynamicProps": false, "dynamicItems": false };
-var checkConversationToken = validate1612;
-function validate1612(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
-  ;
-  let vErrors = null;
-  let errors = 0;
-  const evaluated0 = validate1612.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
-  if (errors === 0) {
-    if (data && typeof data == "object" && !Array.isArray(data)) {
-      let missing0;
-      if (data.token === void 0 && (missing0 = "token") || data.expires_at === void 0 && (missing0 = "expires_at")) {
-        validate1612.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
-        return false;
-      } else {
-        const _errs1 = errors;
-        for (const key0 in data) {
-          if (!(key0 === "token" || key0 === "expires_at")) {
-            validate1612.errors = [{ instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" }];
-            return false;
-            break;
-          }
-        }
-        if (_errs1 === errors) {
-          if (data.token !== void 0) {
-            let data0 = data.token;
-            const _errs2 = errors;
-            if (errors === _errs2) {
-              if (typeof data0 === "string") {
-                if (func12(data0) < 1) {
-                  validate1612.errors = [{ instancePath: instancePath + "/token", schemaPath: "#/properties/token/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" }];
-                  return false;
-                }
-              } else {
-                validate1612.errors = [{ instancePath: instancePath + "/token", schemaPath: "#/properties/token/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
-                return false;
-              }
-            }
-            var valid0 = _errs2 === errors;
-          } else {
-            var valid0 = true;
-          }
-          if (valid0) {
-            if (data.expires_at !== void 0) {
-              let data1 = data.expires_at;
-              const _errs4 = errors;
-              const _errs5 = errors;
-              if (errors === _errs5) {
-                if (errors === _errs5) {
-                  if (typeof data1 === "string") {
-                    if (!formats02(data1)) {
-                      validate1612.errors = [{ instancePath: instancePath + "/expires_at", schemaPath: "urn:casi:schema:Timestamp/format", keyword: "format", params: { format: "date-time" }, message: 'must match format "date-time"' }];
-                      return false;
-                    }
-                  } else {
-                    validate1612.errors = [{ instancePath: instancePath + "/expires_at", schemaPath: "urn:casi:schema:Timestamp/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
-                    return false;
-                  }
-                }
-              }
-              var valid0 = _errs4 === errors;
-            } else {
-              var valid0 = true;
-            }
-          }
-        }
-      }
-    } else {
-      validate1612.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
-      return false;
-    }
-  }
-  validate1612.errors = vErrors;
-  return errors === 0;
-}
-validate1612.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
-var checkCreateConversationalAgentQuery = validate1622;
-function validate1622(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
-  ;
-  let vErrors = null;
-  let errors = 0;
-  const evaluated0 = validate1622.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
-  if (errors === 0) {
-    if (data && typeof data == "object" && !Array.isArray(data)) {
-      for (const key0 in data) {
-        validate1622.errors = [{ instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" }];
-        return false;
-        break;
-      }
-    } else {
-      validate1622.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
-      return false;
-    }
-  }
-  validate1622.errors = vErrors;
-  return errors === 0;
-}
-validate1622.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
-var checkCreateConversationalAgentRequest = validate1632;
-function validate1632(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
-  ;
-  let vErrors = null;
-  let errors = 0;
-  const evaluated0 = validate1632.evaluated;
+  const evaluated0 = validate59.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -26409,13 +21419,13 @@ function validate1632(data, { instancePath = "", parentData, parentDataProperty,
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
       if (data.name === void 0 && (missing0 = "name") || data.config === void 0 && (missing0 = "config")) {
-        validate1632.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
+        validate59.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
         return false;
       } else {
         const _errs1 = errors;
         for (const key0 in data) {
           if (!(key0 === "name" || key0 === "description" || key0 === "config" || key0 === "postprocess_agents")) {
-            validate1632.errors = [{ instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" }];
+            validate59.errors = [{ instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" }];
             return false;
             break;
           }
@@ -26427,17 +21437,17 @@ function validate1632(data, { instancePath = "", parentData, parentDataProperty,
             const _errs3 = errors;
             if (errors === _errs3) {
               if (typeof data0 === "string") {
-                if (func12(data0) > 256) {
-                  validate1632.errors = [{ instancePath: instancePath + "/name", schemaPath: "urn:casi:schema:Name/maxLength", keyword: "maxLength", params: { limit: 256 }, message: "must NOT have more than 256 characters" }];
+                if (func2(data0) > 256) {
+                  validate59.errors = [{ instancePath: instancePath + "/name", schemaPath: "urn:casi:schema:Name/maxLength", keyword: "maxLength", params: { limit: 256 }, message: "must NOT have more than 256 characters" }];
                   return false;
                 } else {
-                  if (func12(data0) < 1) {
-                    validate1632.errors = [{ instancePath: instancePath + "/name", schemaPath: "urn:casi:schema:Name/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" }];
+                  if (func2(data0) < 1) {
+                    validate59.errors = [{ instancePath: instancePath + "/name", schemaPath: "urn:casi:schema:Name/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" }];
                     return false;
                   }
                 }
               } else {
-                validate1632.errors = [{ instancePath: instancePath + "/name", schemaPath: "urn:casi:schema:Name/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+                validate59.errors = [{ instancePath: instancePath + "/name", schemaPath: "urn:casi:schema:Name/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
                 return false;
               }
             }
@@ -26452,12 +21462,12 @@ function validate1632(data, { instancePath = "", parentData, parentDataProperty,
               const _errs6 = errors;
               if (errors === _errs6) {
                 if (typeof data1 === "string") {
-                  if (func12(data1) > 4096) {
-                    validate1632.errors = [{ instancePath: instancePath + "/description", schemaPath: "urn:casi:schema:Description/maxLength", keyword: "maxLength", params: { limit: 4096 }, message: "must NOT have more than 4096 characters" }];
+                  if (func2(data1) > 4096) {
+                    validate59.errors = [{ instancePath: instancePath + "/description", schemaPath: "urn:casi:schema:Description/maxLength", keyword: "maxLength", params: { limit: 4096 }, message: "must NOT have more than 4096 characters" }];
                     return false;
                   }
                 } else {
-                  validate1632.errors = [{ instancePath: instancePath + "/description", schemaPath: "urn:casi:schema:Description/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+                  validate59.errors = [{ instancePath: instancePath + "/description", schemaPath: "urn:casi:schema:Description/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
                   return false;
                 }
               }
@@ -26468,8 +21478,8 @@ function validate1632(data, { instancePath = "", parentData, parentDataProperty,
             if (valid0) {
               if (data.config !== void 0) {
                 const _errs8 = errors;
-                if (!validate1152(data.config, { instancePath: instancePath + "/config", parentData: data, parentDataProperty: "config", rootData, dynamicAnchors })) {
-                  vErrors = vErrors === null ? validate1152.errors : vErrors.concat(validate1152.errors);
+                if (!validate46(data.config, { instancePath: instancePath + "/config", parentData: data, parentDataProperty: "config", rootData, dynamicAnchors })) {
+                  vErrors = vErrors === null ? validate46.errors : vErrors.concat(validate46.errors);
                   errors = vErrors.length;
                 }
                 var valid0 = _errs8 === errors;
@@ -26490,12 +21500,12 @@ function validate1632(data, { instancePath = "", parentData, parentDataProperty,
                         const _errs12 = errors;
                         if (errors === _errs12) {
                           if (typeof data4 === "string") {
-                            if (!pattern212.test(data4)) {
-                              validate1632.errors = [{ instancePath: instancePath + "/postprocess_agents/" + i0, schemaPath: "urn:casi:schema:ProceduralAgentRef/pattern", keyword: "pattern", params: { pattern: "^pa_[A-Za-z0-9]+(@v[0-9]+)?$" }, message: 'must match pattern "^pa_[A-Za-z0-9]+(@v[0-9]+)?$"' }];
+                            if (!pattern9.test(data4)) {
+                              validate59.errors = [{ instancePath: instancePath + "/postprocess_agents/" + i0, schemaPath: "urn:casi:schema:ProceduralAgentRef/pattern", keyword: "pattern", params: { pattern: "^pa_[A-Za-z0-9]+(@v[0-9]+)?$" }, message: 'must match pattern "^pa_[A-Za-z0-9]+(@v[0-9]+)?$"' }];
                               return false;
                             }
                           } else {
-                            validate1632.errors = [{ instancePath: instancePath + "/postprocess_agents/" + i0, schemaPath: "urn:casi:schema:ProceduralAgentRef/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+                            validate59.errors = [{ instancePath: instancePath + "/postprocess_agents/" + i0, schemaPath: "urn:casi:schema:ProceduralAgentRef/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
                             return false;
                           }
                         }
@@ -26505,7 +21515,7 @@ function validate1632(data, { instancePath = "", parentData, parentDataProperty,
                         }
                       }
                     } else {
-                      validate1632.errors = [{ instancePath: instancePath + "/postprocess_agents", schemaPath: "#/properties/postprocess_agents/type", keyword: "type", params: { type: "array" }, message: "must be array" }];
+                      validate59.errors = [{ instancePath: instancePath + "/postprocess_agents", schemaPath: "#/properties/postprocess_agents/type", keyword: "type", params: { type: "array" }, message: "must be array" }];
                       return false;
                     }
                   }
@@ -26519,20 +21529,23 @@ function validate1632(data, { instancePath = "", parentData, parentDataProperty,
         }
       }
     } else {
-      validate1632.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
+      validate59.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
       return false;
     }
   }
-  validate1632.errors = vErrors;
+  validate59.errors = vErrors;
   return errors === 0;
 }
-validate1632.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
-var checkCreateConversationQuery = validate1652;
-function validate1652(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate59.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
+var checkCreateConversationRequest = validate61;
+var pattern11 = new RegExp("^ca_[A-Za-z0-9]+(@v[0-9]+)?$", "u");
+var schema102 = { "type": "string", "description": "Queue priority of the conversation.", "x-casi-inferred": true, "enum": ["low", "normal", "high"], "default": "normal", "$id": "urn:casi:schema:Priority" };
+var pattern12 = new RegExp("^\\+[1-9][0-9]{6,14}$", "u");
+function validate632(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate1652.evaluated;
+  const evaluated0 = validate632.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -26541,26 +21554,352 @@ function validate1652(data, { instancePath = "", parentData, parentDataProperty,
   }
   if (errors === 0) {
     if (data && typeof data == "object" && !Array.isArray(data)) {
-      for (const key0 in data) {
-        validate1652.errors = [{ instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" }];
+      let missing0;
+      if (data.type === void 0 && (missing0 = "type") || data.callee_no === void 0 && (missing0 = "callee_no")) {
+        validate632.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
         return false;
-        break;
+      } else {
+        const _errs1 = errors;
+        for (const key0 in data) {
+          if (!(key0 === "type" || key0 === "callee_no" || key0 === "caller_no" || key0 === "priority")) {
+            validate632.errors = [{ instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" }];
+            return false;
+            break;
+          }
+        }
+        if (_errs1 === errors) {
+          if (data.type !== void 0) {
+            let data0 = data.type;
+            const _errs2 = errors;
+            if (typeof data0 !== "string") {
+              validate632.errors = [{ instancePath: instancePath + "/type", schemaPath: "#/properties/type/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+              return false;
+            }
+            if ("phone" !== data0) {
+              validate632.errors = [{ instancePath: instancePath + "/type", schemaPath: "#/properties/type/const", keyword: "const", params: { allowedValue: "phone" }, message: "must be equal to constant" }];
+              return false;
+            }
+            var valid0 = _errs2 === errors;
+          } else {
+            var valid0 = true;
+          }
+          if (valid0) {
+            if (data.callee_no !== void 0) {
+              let data1 = data.callee_no;
+              const _errs4 = errors;
+              const _errs5 = errors;
+              if (errors === _errs5) {
+                if (typeof data1 === "string") {
+                  if (!pattern12.test(data1)) {
+                    validate632.errors = [{ instancePath: instancePath + "/callee_no", schemaPath: "urn:casi:schema:PhoneNumber/pattern", keyword: "pattern", params: { pattern: "^\\+[1-9][0-9]{6,14}$" }, message: 'must match pattern "^\\+[1-9][0-9]{6,14}$"' }];
+                    return false;
+                  }
+                } else {
+                  validate632.errors = [{ instancePath: instancePath + "/callee_no", schemaPath: "urn:casi:schema:PhoneNumber/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+                  return false;
+                }
+              }
+              var valid0 = _errs4 === errors;
+            } else {
+              var valid0 = true;
+            }
+            if (valid0) {
+              if (data.caller_no !== void 0) {
+                let data2 = data.caller_no;
+                const _errs7 = errors;
+                const _errs8 = errors;
+                let valid2 = false;
+                const _errs9 = errors;
+                const _errs10 = errors;
+                if (errors === _errs10) {
+                  if (typeof data2 === "string") {
+                    if (!pattern12.test(data2)) {
+                      const err0 = { instancePath: instancePath + "/caller_no", schemaPath: "urn:casi:schema:PhoneNumber/pattern", keyword: "pattern", params: { pattern: "^\\+[1-9][0-9]{6,14}$" }, message: 'must match pattern "^\\+[1-9][0-9]{6,14}$"' };
+                      if (vErrors === null) {
+                        vErrors = [err0];
+                      } else {
+                        vErrors.push(err0);
+                      }
+                      errors++;
+                    }
+                  } else {
+                    const err1 = { instancePath: instancePath + "/caller_no", schemaPath: "urn:casi:schema:PhoneNumber/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+                    if (vErrors === null) {
+                      vErrors = [err1];
+                    } else {
+                      vErrors.push(err1);
+                    }
+                    errors++;
+                  }
+                }
+                var _valid0 = _errs9 === errors;
+                valid2 = valid2 || _valid0;
+                const _errs12 = errors;
+                if (data2 !== null) {
+                  const err2 = { instancePath: instancePath + "/caller_no", schemaPath: "#/properties/caller_no/anyOf/1/type", keyword: "type", params: { type: "null" }, message: "must be null" };
+                  if (vErrors === null) {
+                    vErrors = [err2];
+                  } else {
+                    vErrors.push(err2);
+                  }
+                  errors++;
+                }
+                var _valid0 = _errs12 === errors;
+                valid2 = valid2 || _valid0;
+                if (!valid2) {
+                  const err3 = { instancePath: instancePath + "/caller_no", schemaPath: "#/properties/caller_no/anyOf", keyword: "anyOf", params: {}, message: "must match a schema in anyOf" };
+                  if (vErrors === null) {
+                    vErrors = [err3];
+                  } else {
+                    vErrors.push(err3);
+                  }
+                  errors++;
+                  validate632.errors = vErrors;
+                  return false;
+                } else {
+                  errors = _errs8;
+                  if (vErrors !== null) {
+                    if (_errs8) {
+                      vErrors.length = _errs8;
+                    } else {
+                      vErrors = null;
+                    }
+                  }
+                }
+                var valid0 = _errs7 === errors;
+              } else {
+                var valid0 = true;
+              }
+              if (valid0) {
+                if (data.priority !== void 0) {
+                  let data3 = data.priority;
+                  const _errs14 = errors;
+                  if (typeof data3 !== "string") {
+                    validate632.errors = [{ instancePath: instancePath + "/priority", schemaPath: "urn:casi:schema:Priority/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+                    return false;
+                  }
+                  if (!(data3 === "low" || data3 === "normal" || data3 === "high")) {
+                    validate632.errors = [{ instancePath: instancePath + "/priority", schemaPath: "urn:casi:schema:Priority/enum", keyword: "enum", params: { allowedValues: schema102.enum }, message: "must be equal to one of the allowed values" }];
+                    return false;
+                  }
+                  var valid0 = _errs14 === errors;
+                } else {
+                  var valid0 = true;
+                }
+              }
+            }
+          }
+        }
       }
     } else {
-      validate1652.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
+      validate632.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
       return false;
     }
   }
-  validate1652.errors = vErrors;
+  validate632.errors = vErrors;
   return errors === 0;
 }
-validate1652.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
-var checkCreateConversationRequest = validate1662;
-function validate1662(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate632.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
+function validate642(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate1662.evaluated;
+  const evaluated0 = validate642.evaluated;
+  if (evaluated0.dynamicProps) {
+    evaluated0.props = void 0;
+  }
+  if (evaluated0.dynamicItems) {
+    evaluated0.items = void 0;
+  }
+  if (errors === 0) {
+    if (data && typeof data == "object" && !Array.isArray(data)) {
+      let missing0;
+      if (data.type === void 0 && (missing0 = "type")) {
+        validate642.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
+        return false;
+      } else {
+        const _errs1 = errors;
+        for (const key0 in data) {
+          if (!(key0 === "type" || key0 === "priority")) {
+            validate642.errors = [{ instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" }];
+            return false;
+            break;
+          }
+        }
+        if (_errs1 === errors) {
+          if (data.type !== void 0) {
+            let data0 = data.type;
+            const _errs2 = errors;
+            if (typeof data0 !== "string") {
+              validate642.errors = [{ instancePath: instancePath + "/type", schemaPath: "#/properties/type/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+              return false;
+            }
+            if ("chat_realtime" !== data0) {
+              validate642.errors = [{ instancePath: instancePath + "/type", schemaPath: "#/properties/type/const", keyword: "const", params: { allowedValue: "chat_realtime" }, message: "must be equal to constant" }];
+              return false;
+            }
+            var valid0 = _errs2 === errors;
+          } else {
+            var valid0 = true;
+          }
+          if (valid0) {
+            if (data.priority !== void 0) {
+              let data1 = data.priority;
+              const _errs4 = errors;
+              if (typeof data1 !== "string") {
+                validate642.errors = [{ instancePath: instancePath + "/priority", schemaPath: "urn:casi:schema:Priority/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+                return false;
+              }
+              if (!(data1 === "low" || data1 === "normal" || data1 === "high")) {
+                validate642.errors = [{ instancePath: instancePath + "/priority", schemaPath: "urn:casi:schema:Priority/enum", keyword: "enum", params: { allowedValues: schema102.enum }, message: "must be equal to one of the allowed values" }];
+                return false;
+              }
+              var valid0 = _errs4 === errors;
+            } else {
+              var valid0 = true;
+            }
+          }
+        }
+      }
+    } else {
+      validate642.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
+      return false;
+    }
+  }
+  validate642.errors = vErrors;
+  return errors === 0;
+}
+validate642.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
+function validate652(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+  ;
+  let vErrors = null;
+  let errors = 0;
+  const evaluated0 = validate652.evaluated;
+  if (evaluated0.dynamicProps) {
+    evaluated0.props = void 0;
+  }
+  if (evaluated0.dynamicItems) {
+    evaluated0.items = void 0;
+  }
+  if (errors === 0) {
+    if (data && typeof data == "object" && !Array.isArray(data)) {
+      let missing0;
+      if (data.type === void 0 && (missing0 = "type")) {
+        validate652.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
+        return false;
+      } else {
+        const _errs1 = errors;
+        for (const key0 in data) {
+          if (!(key0 === "type" || key0 === "priority")) {
+            validate652.errors = [{ instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" }];
+            return false;
+            break;
+          }
+        }
+        if (_errs1 === errors) {
+          if (data.type !== void 0) {
+            let data0 = data.type;
+            const _errs2 = errors;
+            if (typeof data0 !== "string") {
+              validate652.errors = [{ instancePath: instancePath + "/type", schemaPath: "#/properties/type/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+              return false;
+            }
+            if ("chat_async" !== data0) {
+              validate652.errors = [{ instancePath: instancePath + "/type", schemaPath: "#/properties/type/const", keyword: "const", params: { allowedValue: "chat_async" }, message: "must be equal to constant" }];
+              return false;
+            }
+            var valid0 = _errs2 === errors;
+          } else {
+            var valid0 = true;
+          }
+          if (valid0) {
+            if (data.priority !== void 0) {
+              let data1 = data.priority;
+              const _errs4 = errors;
+              if (typeof data1 !== "string") {
+                validate652.errors = [{ instancePath: instancePath + "/priority", schemaPath: "urn:casi:schema:Priority/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+                return false;
+              }
+              if (!(data1 === "low" || data1 === "normal" || data1 === "high")) {
+                validate652.errors = [{ instancePath: instancePath + "/priority", schemaPath: "urn:casi:schema:Priority/enum", keyword: "enum", params: { allowedValues: schema102.enum }, message: "must be equal to one of the allowed values" }];
+                return false;
+              }
+              var valid0 = _errs4 === errors;
+            } else {
+              var valid0 = true;
+            }
+          }
+        }
+      }
+    } else {
+      validate652.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
+      return false;
+    }
+  }
+  validate652.errors = vErrors;
+  return errors === 0;
+}
+validate652.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
+function validate62(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+  ;
+  let vErrors = null;
+  let errors = 0;
+  const evaluated0 = validate62.evaluated;
+  if (evaluated0.dynamicProps) {
+    evaluated0.props = void 0;
+  }
+  if (evaluated0.dynamicItems) {
+    evaluated0.items = void 0;
+  }
+  if (errors === 0) {
+    if (data && typeof data == "object" && !Array.isArray(data)) {
+      const tag0 = data.type;
+      if (typeof tag0 == "string") {
+        if (tag0 === "phone") {
+          if (!validate632(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+            vErrors = vErrors === null ? validate632.errors : vErrors.concat(validate632.errors);
+            errors = vErrors.length;
+          }
+          var props0 = true;
+        } else if (tag0 === "chat_realtime") {
+          if (!validate642(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+            vErrors = vErrors === null ? validate642.errors : vErrors.concat(validate642.errors);
+            errors = vErrors.length;
+          }
+          if (props0 !== true) {
+            props0 = true;
+          }
+        } else if (tag0 === "chat_async") {
+          if (!validate652(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+            vErrors = vErrors === null ? validate652.errors : vErrors.concat(validate652.errors);
+            errors = vErrors.length;
+          }
+          if (props0 !== true) {
+            props0 = true;
+          }
+        } else {
+          validate62.errors = [{ instancePath, schemaPath: "#/discriminator", keyword: "discriminator", params: { error: "mapping", tag: "type", tagValue: tag0 }, message: 'value of tag "type" must be in oneOf' }];
+          return false;
+        }
+      } else {
+        validate62.errors = [{ instancePath, schemaPath: "#/discriminator", keyword: "discriminator", params: { error: "tag", tag: "type", tagValue: tag0 }, message: 'tag "type" must be string' }];
+        return false;
+      }
+    } else {
+      validate62.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
+      return false;
+    }
+  }
+  validate62.errors = vErrors;
+  evaluated0.props = props0;
+  return errors === 0;
+}
+validate62.evaluated = { "dynamicProps": true, "dynamicItems": false };
+function validate61(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+  ;
+  let vErrors = null;
+  let errors = 0;
+  const evaluated0 = validate61.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -26571,13 +21910,13 @@ function validate1662(data, { instancePath = "", parentData, parentDataProperty,
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
       if (data.agent_id === void 0 && (missing0 = "agent_id") || data.channel === void 0 && (missing0 = "channel")) {
-        validate1662.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
+        validate61.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
         return false;
       } else {
         const _errs1 = errors;
         for (const key0 in data) {
           if (!(key0 === "agent_id" || key0 === "channel" || key0 === "livemode" || key0 === "override_config" || key0 === "context")) {
-            validate1662.errors = [{ instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" }];
+            validate61.errors = [{ instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" }];
             return false;
             break;
           }
@@ -26589,12 +21928,12 @@ function validate1662(data, { instancePath = "", parentData, parentDataProperty,
             const _errs3 = errors;
             if (errors === _errs3) {
               if (typeof data0 === "string") {
-                if (!pattern232.test(data0)) {
-                  validate1662.errors = [{ instancePath: instancePath + "/agent_id", schemaPath: "urn:casi:schema:ConversationalAgentRef/pattern", keyword: "pattern", params: { pattern: "^ca_[A-Za-z0-9]+(@v[0-9]+)?$" }, message: 'must match pattern "^ca_[A-Za-z0-9]+(@v[0-9]+)?$"' }];
+                if (!pattern11.test(data0)) {
+                  validate61.errors = [{ instancePath: instancePath + "/agent_id", schemaPath: "urn:casi:schema:ConversationalAgentRef/pattern", keyword: "pattern", params: { pattern: "^ca_[A-Za-z0-9]+(@v[0-9]+)?$" }, message: 'must match pattern "^ca_[A-Za-z0-9]+(@v[0-9]+)?$"' }];
                   return false;
                 }
               } else {
-                validate1662.errors = [{ instancePath: instancePath + "/agent_id", schemaPath: "urn:casi:schema:ConversationalAgentRef/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+                validate61.errors = [{ instancePath: instancePath + "/agent_id", schemaPath: "urn:casi:schema:ConversationalAgentRef/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
                 return false;
               }
             }
@@ -26605,8 +21944,8 @@ function validate1662(data, { instancePath = "", parentData, parentDataProperty,
           if (valid0) {
             if (data.channel !== void 0) {
               const _errs5 = errors;
-              if (!validate732(data.channel, { instancePath: instancePath + "/channel", parentData: data, parentDataProperty: "channel", rootData, dynamicAnchors })) {
-                vErrors = vErrors === null ? validate732.errors : vErrors.concat(validate732.errors);
+              if (!validate62(data.channel, { instancePath: instancePath + "/channel", parentData: data, parentDataProperty: "channel", rootData, dynamicAnchors })) {
+                vErrors = vErrors === null ? validate62.errors : vErrors.concat(validate62.errors);
                 errors = vErrors.length;
               }
               var valid0 = _errs5 === errors;
@@ -26617,7 +21956,7 @@ function validate1662(data, { instancePath = "", parentData, parentDataProperty,
               if (data.livemode !== void 0) {
                 const _errs6 = errors;
                 if (typeof data.livemode !== "boolean") {
-                  validate1662.errors = [{ instancePath: instancePath + "/livemode", schemaPath: "#/properties/livemode/type", keyword: "type", params: { type: "boolean" }, message: "must be boolean" }];
+                  validate61.errors = [{ instancePath: instancePath + "/livemode", schemaPath: "#/properties/livemode/type", keyword: "type", params: { type: "boolean" }, message: "must be boolean" }];
                   return false;
                 }
                 var valid0 = _errs6 === errors;
@@ -26627,8 +21966,8 @@ function validate1662(data, { instancePath = "", parentData, parentDataProperty,
               if (valid0) {
                 if (data.override_config !== void 0) {
                   const _errs8 = errors;
-                  if (!validate942(data.override_config, { instancePath: instancePath + "/override_config", parentData: data, parentDataProperty: "override_config", rootData, dynamicAnchors })) {
-                    vErrors = vErrors === null ? validate942.errors : vErrors.concat(validate942.errors);
+                  if (!validate253(data.override_config, { instancePath: instancePath + "/override_config", parentData: data, parentDataProperty: "override_config", rootData, dynamicAnchors })) {
+                    vErrors = vErrors === null ? validate253.errors : vErrors.concat(validate253.errors);
                     errors = vErrors.length;
                   }
                   var valid0 = _errs8 === errors;
@@ -26640,7 +21979,7 @@ function validate1662(data, { instancePath = "", parentData, parentDataProperty,
                     let data4 = data.context;
                     const _errs9 = errors;
                     if (!(data4 && typeof data4 == "object" && !Array.isArray(data4))) {
-                      validate1662.errors = [{ instancePath: instancePath + "/context", schemaPath: "#/properties/context/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
+                      validate61.errors = [{ instancePath: instancePath + "/context", schemaPath: "#/properties/context/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
                       return false;
                     }
                     var valid0 = _errs9 === errors;
@@ -26654,267 +21993,23 @@ function validate1662(data, { instancePath = "", parentData, parentDataProperty,
         }
       }
     } else {
-      validate1662.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
+      validate61.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
       return false;
     }
   }
-  validate1662.errors = vErrors;
+  validate61.errors = vErrors;
   return errors === 0;
 }
-validate1662.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
-var checkCreateConversationResponse = validate1692;
-var schema2162 = { "type": "object", "additionalProperties": false, "required": ["token", "events_url", "type", "callee_no", "caller_no"], "properties": { "token": { "type": "string", "description": "The ephemeral access token (`?token=` on the stream and session).", "minLength": 1 }, "events_url": { "type": "string", "format": "uri", "description": "The event stream address, without the token." }, "session_url": { "type": "string", "format": "uri", "description": "The WebSocket session address, without the token.", "x-casi-inferred": true }, "type": { "$ref": "urn:casi:schema:ChannelType" }, "callee_no": { "type": ["string", "null"] }, "caller_no": { "type": ["string", "null"] } }, "$id": "urn:casi:schema:CreatedConversationChannel" };
-var formats202 = formats.uri;
-function validate1702(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate61.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
+var checkCreateProceduralAgentRequest = validate712;
+var schema110 = { "type": "object", "description": 'The configuration of a procedural agent. Allowed values beyond the members the source shows are inferred\n(DECISIONS.md, "Procedural agent configuration").\n', "x-casi-inferred": true, "additionalProperties": false, "required": ["runtime"], "properties": { "filter_statuses": { "type": "array", "description": "Conversation statuses the agent runs for; empty runs for every status.", "default": [], "items": { "$ref": "urn:casi:schema:ConversationStatus" } }, "runtime": { "$ref": "urn:casi:schema:ProceduralRuntimeConfig" }, "tool": { "$ref": "urn:casi:schema:ProceduralToolConfig" }, "output": { "$ref": "urn:casi:schema:ProceduralOutputConfig" }, "filter_condition": { "type": ["string", "null"], "description": "A natural-language condition the conversation must meet for the agent to run; null runs always.", "default": null } }, "$id": "urn:casi:schema:ProceduralAgentConfig" };
+var schema115 = { "type": "object", "additionalProperties": false, "properties": { "chat_channel": { "type": ["string", "null"], "description": "A chat channel the result is posted to.", "default": null }, "output_schema": { "type": ["object", "null"], "description": "A JSON Schema the procedure's `output` follows.", "default": null }, "post_url": { "type": ["string", "null"], "format": "uri", "description": "An address the result is POSTed to.", "default": null } }, "$id": "urn:casi:schema:ProceduralOutputConfig" };
+var schema112 = { "type": "object", "additionalProperties": false, "required": ["prompt"], "properties": { "prompt": { "$ref": "urn:casi:schema:FixedPrompt" }, "reasoning_effort": { "type": "string", "enum": ["minimal", "low", "medium", "high"], "default": "medium" } }, "$id": "urn:casi:schema:ProceduralRuntimeConfig" };
+function validate732(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate1702.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
-  if (errors === 0) {
-    if (data && typeof data == "object" && !Array.isArray(data)) {
-      let missing0;
-      if (data.token === void 0 && (missing0 = "token") || data.events_url === void 0 && (missing0 = "events_url") || data.type === void 0 && (missing0 = "type") || data.callee_no === void 0 && (missing0 = "callee_no") || data.caller_no === void 0 && (missing0 = "caller_no")) {
-        validate1702.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
-        return false;
-      } else {
-        const _errs1 = errors;
-        for (const key0 in data) {
-          if (!(key0 === "token" || key0 === "events_url" || key0 === "session_url" || key0 === "type" || key0 === "callee_no" || key0 === "caller_no")) {
-            validate1702.errors = [{ instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" }];
-            return false;
-            break;
-          }
-        }
-        if (_errs1 === errors) {
-          if (data.token !== void 0) {
-            let data0 = data.token;
-            const _errs2 = errors;
-            if (errors === _errs2) {
-              if (typeof data0 === "string") {
-                if (func12(data0) < 1) {
-                  validate1702.errors = [{ instancePath: instancePath + "/token", schemaPath: "#/properties/token/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" }];
-                  return false;
-                }
-              } else {
-                validate1702.errors = [{ instancePath: instancePath + "/token", schemaPath: "#/properties/token/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
-                return false;
-              }
-            }
-            var valid0 = _errs2 === errors;
-          } else {
-            var valid0 = true;
-          }
-          if (valid0) {
-            if (data.events_url !== void 0) {
-              let data1 = data.events_url;
-              const _errs4 = errors;
-              if (errors === _errs4) {
-                if (errors === _errs4) {
-                  if (typeof data1 === "string") {
-                    if (!formats202(data1)) {
-                      validate1702.errors = [{ instancePath: instancePath + "/events_url", schemaPath: "#/properties/events_url/format", keyword: "format", params: { format: "uri" }, message: 'must match format "uri"' }];
-                      return false;
-                    }
-                  } else {
-                    validate1702.errors = [{ instancePath: instancePath + "/events_url", schemaPath: "#/properties/events_url/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
-                    return false;
-                  }
-                }
-              }
-              var valid0 = _errs4 === errors;
-            } else {
-              var valid0 = true;
-            }
-            if (valid0) {
-              if (data.session_url !== void 0) {
-                let data2 = data.session_url;
-                const _errs6 = errors;
-                if (errors === _errs6) {
-                  if (errors === _errs6) {
-                    if (typeof data2 === "string") {
-                      if (!formats202(data2)) {
-                        validate1702.errors = [{ instancePath: instancePath + "/session_url", schemaPath: "#/properties/session_url/format", keyword: "format", params: { format: "uri" }, message: 'must match format "uri"' }];
-                        return false;
-                      }
-                    } else {
-                      validate1702.errors = [{ instancePath: instancePath + "/session_url", schemaPath: "#/properties/session_url/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
-                      return false;
-                    }
-                  }
-                }
-                var valid0 = _errs6 === errors;
-              } else {
-                var valid0 = true;
-              }
-              if (valid0) {
-                if (data.type !== void 0) {
-                  let data3 = data.type;
-                  const _errs8 = errors;
-                  if (typeof data3 !== "string") {
-                    validate1702.errors = [{ instancePath: instancePath + "/type", schemaPath: "urn:casi:schema:ChannelType/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
-                    return false;
-                  }
-                  if (!(data3 === "phone" || data3 === "chat_realtime" || data3 === "chat_async")) {
-                    validate1702.errors = [{ instancePath: instancePath + "/type", schemaPath: "urn:casi:schema:ChannelType/enum", keyword: "enum", params: { allowedValues: schema422.enum }, message: "must be equal to one of the allowed values" }];
-                    return false;
-                  }
-                  var valid0 = _errs8 === errors;
-                } else {
-                  var valid0 = true;
-                }
-                if (valid0) {
-                  if (data.callee_no !== void 0) {
-                    let data4 = data.callee_no;
-                    const _errs11 = errors;
-                    if (typeof data4 !== "string" && data4 !== null) {
-                      validate1702.errors = [{ instancePath: instancePath + "/callee_no", schemaPath: "#/properties/callee_no/type", keyword: "type", params: { type: schema2162.properties.callee_no.type }, message: "must be string,null" }];
-                      return false;
-                    }
-                    var valid0 = _errs11 === errors;
-                  } else {
-                    var valid0 = true;
-                  }
-                  if (valid0) {
-                    if (data.caller_no !== void 0) {
-                      let data5 = data.caller_no;
-                      const _errs13 = errors;
-                      if (typeof data5 !== "string" && data5 !== null) {
-                        validate1702.errors = [{ instancePath: instancePath + "/caller_no", schemaPath: "#/properties/caller_no/type", keyword: "type", params: { type: schema2162.properties.caller_no.type }, message: "must be string,null" }];
-                        return false;
-                      }
-                      var valid0 = _errs13 === errors;
-                    } else {
-                      var valid0 = true;
-                    }
-                  }
-                }
-              }
-            }
-          }
-        }
-      }
-    } else {
-      validate1702.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
-      return false;
-    }
-  }
-  validate1702.errors = vErrors;
-  return errors === 0;
-}
-validate1702.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
-function validate1692(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
-  ;
-  let vErrors = null;
-  let errors = 0;
-  const evaluated0 = validate1692.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
-  if (errors === 0) {
-    if (data && typeof data == "object" && !Array.isArray(data)) {
-      let missing0;
-      if (data.id === void 0 && (missing0 = "id") || data.channel === void 0 && (missing0 = "channel")) {
-        validate1692.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
-        return false;
-      } else {
-        const _errs1 = errors;
-        for (const key0 in data) {
-          if (!(key0 === "id" || key0 === "channel")) {
-            validate1692.errors = [{ instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" }];
-            return false;
-            break;
-          }
-        }
-        if (_errs1 === errors) {
-          if (data.id !== void 0) {
-            let data0 = data.id;
-            const _errs2 = errors;
-            const _errs3 = errors;
-            if (errors === _errs3) {
-              if (typeof data0 === "string") {
-                if (!pattern72.test(data0)) {
-                  validate1692.errors = [{ instancePath: instancePath + "/id", schemaPath: "urn:casi:schema:ConversationId/pattern", keyword: "pattern", params: { pattern: "^conv_[A-Za-z0-9]+$" }, message: 'must match pattern "^conv_[A-Za-z0-9]+$"' }];
-                  return false;
-                }
-              } else {
-                validate1692.errors = [{ instancePath: instancePath + "/id", schemaPath: "urn:casi:schema:ConversationId/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
-                return false;
-              }
-            }
-            var valid0 = _errs2 === errors;
-          } else {
-            var valid0 = true;
-          }
-          if (valid0) {
-            if (data.channel !== void 0) {
-              const _errs5 = errors;
-              if (!validate1702(data.channel, { instancePath: instancePath + "/channel", parentData: data, parentDataProperty: "channel", rootData, dynamicAnchors })) {
-                vErrors = vErrors === null ? validate1702.errors : vErrors.concat(validate1702.errors);
-                errors = vErrors.length;
-              }
-              var valid0 = _errs5 === errors;
-            } else {
-              var valid0 = true;
-            }
-          }
-        }
-      }
-    } else {
-      validate1692.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
-      return false;
-    }
-  }
-  validate1692.errors = vErrors;
-  return errors === 0;
-}
-validate1692.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
-var checkCreatedConversationChannel = validate1702;
-var checkCreateProceduralAgentQuery = validate1722;
-function validate1722(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
-  ;
-  let vErrors = null;
-  let errors = 0;
-  const evaluated0 = validate1722.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
-  if (errors === 0) {
-    if (data && typeof data == "object" && !Array.isArray(data)) {
-      for (const key0 in data) {
-        validate1722.errors = [{ instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" }];
-        return false;
-        break;
-      }
-    } else {
-      validate1722.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
-      return false;
-    }
-  }
-  validate1722.errors = vErrors;
-  return errors === 0;
-}
-validate1722.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
-var checkCreateProceduralAgentRequest = validate1732;
-var schema2222 = { "type": "object", "description": 'The configuration of a procedural agent. Allowed values beyond the members the source shows are inferred\n(DECISIONS.md, "Procedural agent configuration").\n', "x-casi-inferred": true, "additionalProperties": false, "required": ["runtime"], "properties": { "filter_statuses": { "type": "array", "description": "Conversation statuses the agent runs for; empty runs for every status.", "default": [], "items": { "$ref": "urn:casi:schema:ConversationStatus" } }, "runtime": { "$ref": "urn:casi:schema:ProceduralRuntimeConfig" }, "tool": { "$ref": "urn:casi:schema:ProceduralToolConfig" }, "output": { "$ref": "urn:casi:schema:ProceduralOutputConfig" }, "filter_condition": { "type": ["string", "null"], "description": "A natural-language condition the conversation must meet for the agent to run; null runs always.", "default": null } }, "$id": "urn:casi:schema:ProceduralAgentConfig" };
-var schema2272 = { "type": "object", "additionalProperties": false, "properties": { "chat_channel": { "type": ["string", "null"], "description": "A chat channel the result is posted to.", "default": null }, "output_schema": { "type": ["object", "null"], "description": "A JSON Schema the procedure's `output` follows.", "default": null }, "post_url": { "type": ["string", "null"], "format": "uri", "description": "An address the result is POSTed to.", "default": null } }, "$id": "urn:casi:schema:ProceduralOutputConfig" };
-var schema2242 = { "type": "object", "additionalProperties": false, "required": ["prompt"], "properties": { "prompt": { "$ref": "urn:casi:schema:FixedPrompt" }, "reasoning_effort": { "type": "string", "enum": ["minimal", "low", "medium", "high"], "default": "medium" } }, "$id": "urn:casi:schema:ProceduralRuntimeConfig" };
-function validate1752(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
-  ;
-  let vErrors = null;
-  let errors = 0;
-  const evaluated0 = validate1752.evaluated;
+  const evaluated0 = validate732.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -26925,13 +22020,13 @@ function validate1752(data, { instancePath = "", parentData, parentDataProperty,
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
       if (data.prompt === void 0 && (missing0 = "prompt")) {
-        validate1752.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
+        validate732.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
         return false;
       } else {
         const _errs1 = errors;
         for (const key0 in data) {
           if (!(key0 === "prompt" || key0 === "reasoning_effort")) {
-            validate1752.errors = [{ instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" }];
+            validate732.errors = [{ instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" }];
             return false;
             break;
           }
@@ -26945,13 +22040,13 @@ function validate1752(data, { instancePath = "", parentData, parentDataProperty,
               if (data0 && typeof data0 == "object" && !Array.isArray(data0)) {
                 let missing1;
                 if (data0.text === void 0 && (missing1 = "text")) {
-                  validate1752.errors = [{ instancePath: instancePath + "/prompt", schemaPath: "urn:casi:schema:FixedPrompt/required", keyword: "required", params: { missingProperty: missing1 }, message: "must have required property '" + missing1 + "'" }];
+                  validate732.errors = [{ instancePath: instancePath + "/prompt", schemaPath: "urn:casi:schema:FixedPrompt/required", keyword: "required", params: { missingProperty: missing1 }, message: "must have required property '" + missing1 + "'" }];
                   return false;
                 } else {
                   const _errs5 = errors;
                   for (const key1 in data0) {
                     if (!(key1 === "text" || key1 === "type")) {
-                      validate1752.errors = [{ instancePath: instancePath + "/prompt", schemaPath: "urn:casi:schema:FixedPrompt/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key1 }, message: "must NOT have additional properties" }];
+                      validate732.errors = [{ instancePath: instancePath + "/prompt", schemaPath: "urn:casi:schema:FixedPrompt/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key1 }, message: "must NOT have additional properties" }];
                       return false;
                       break;
                     }
@@ -26960,7 +22055,7 @@ function validate1752(data, { instancePath = "", parentData, parentDataProperty,
                     if (data0.text !== void 0) {
                       const _errs6 = errors;
                       if (typeof data0.text !== "string") {
-                        validate1752.errors = [{ instancePath: instancePath + "/prompt/text", schemaPath: "urn:casi:schema:FixedPrompt/properties/text/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+                        validate732.errors = [{ instancePath: instancePath + "/prompt/text", schemaPath: "urn:casi:schema:FixedPrompt/properties/text/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
                         return false;
                       }
                       var valid2 = _errs6 === errors;
@@ -26972,11 +22067,11 @@ function validate1752(data, { instancePath = "", parentData, parentDataProperty,
                         let data2 = data0.type;
                         const _errs8 = errors;
                         if (typeof data2 !== "string") {
-                          validate1752.errors = [{ instancePath: instancePath + "/prompt/type", schemaPath: "urn:casi:schema:FixedPrompt/properties/type/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+                          validate732.errors = [{ instancePath: instancePath + "/prompt/type", schemaPath: "urn:casi:schema:FixedPrompt/properties/type/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
                           return false;
                         }
                         if (!(data2 === "fixed")) {
-                          validate1752.errors = [{ instancePath: instancePath + "/prompt/type", schemaPath: "urn:casi:schema:FixedPrompt/properties/type/enum", keyword: "enum", params: { allowedValues: schema1332.properties.type.enum }, message: "must be equal to one of the allowed values" }];
+                          validate732.errors = [{ instancePath: instancePath + "/prompt/type", schemaPath: "urn:casi:schema:FixedPrompt/properties/type/enum", keyword: "enum", params: { allowedValues: schema55.properties.type.enum }, message: "must be equal to one of the allowed values" }];
                           return false;
                         }
                         var valid2 = _errs8 === errors;
@@ -26987,7 +22082,7 @@ function validate1752(data, { instancePath = "", parentData, parentDataProperty,
                   }
                 }
               } else {
-                validate1752.errors = [{ instancePath: instancePath + "/prompt", schemaPath: "urn:casi:schema:FixedPrompt/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
+                validate732.errors = [{ instancePath: instancePath + "/prompt", schemaPath: "urn:casi:schema:FixedPrompt/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
                 return false;
               }
             }
@@ -27000,11 +22095,11 @@ function validate1752(data, { instancePath = "", parentData, parentDataProperty,
               let data3 = data.reasoning_effort;
               const _errs10 = errors;
               if (typeof data3 !== "string") {
-                validate1752.errors = [{ instancePath: instancePath + "/reasoning_effort", schemaPath: "#/properties/reasoning_effort/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+                validate732.errors = [{ instancePath: instancePath + "/reasoning_effort", schemaPath: "#/properties/reasoning_effort/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
                 return false;
               }
               if (!(data3 === "minimal" || data3 === "low" || data3 === "medium" || data3 === "high")) {
-                validate1752.errors = [{ instancePath: instancePath + "/reasoning_effort", schemaPath: "#/properties/reasoning_effort/enum", keyword: "enum", params: { allowedValues: schema2242.properties.reasoning_effort.enum }, message: "must be equal to one of the allowed values" }];
+                validate732.errors = [{ instancePath: instancePath + "/reasoning_effort", schemaPath: "#/properties/reasoning_effort/enum", keyword: "enum", params: { allowedValues: schema112.properties.reasoning_effort.enum }, message: "must be equal to one of the allowed values" }];
                 return false;
               }
               var valid0 = _errs10 === errors;
@@ -27015,19 +22110,19 @@ function validate1752(data, { instancePath = "", parentData, parentDataProperty,
         }
       }
     } else {
-      validate1752.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
+      validate732.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
       return false;
     }
   }
-  validate1752.errors = vErrors;
+  validate732.errors = vErrors;
   return errors === 0;
 }
-validate1752.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
-function validate1772(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate732.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
+function validate752(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate1772.evaluated;
+  const evaluated0 = validate752.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -27039,7 +22134,7 @@ function validate1772(data, { instancePath = "", parentData, parentDataProperty,
       const _errs1 = errors;
       for (const key0 in data) {
         if (!(key0 === "tools")) {
-          validate1772.errors = [{ instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" }];
+          validate752.errors = [{ instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" }];
           return false;
           break;
         }
@@ -27054,8 +22149,8 @@ function validate1772(data, { instancePath = "", parentData, parentDataProperty,
               const len0 = data0.length;
               for (let i0 = 0; i0 < len0; i0++) {
                 const _errs4 = errors;
-                if (!validate1082(data0[i0], { instancePath: instancePath + "/tools/" + i0, parentData: data0, parentDataProperty: i0, rootData, dynamicAnchors })) {
-                  vErrors = vErrors === null ? validate1082.errors : vErrors.concat(validate1082.errors);
+                if (!validate39(data0[i0], { instancePath: instancePath + "/tools/" + i0, parentData: data0, parentDataProperty: i0, rootData, dynamicAnchors })) {
+                  vErrors = vErrors === null ? validate39.errors : vErrors.concat(validate39.errors);
                   errors = vErrors.length;
                 }
                 var valid1 = _errs4 === errors;
@@ -27064,26 +22159,27 @@ function validate1772(data, { instancePath = "", parentData, parentDataProperty,
                 }
               }
             } else {
-              validate1772.errors = [{ instancePath: instancePath + "/tools", schemaPath: "#/properties/tools/type", keyword: "type", params: { type: "array" }, message: "must be array" }];
+              validate752.errors = [{ instancePath: instancePath + "/tools", schemaPath: "#/properties/tools/type", keyword: "type", params: { type: "array" }, message: "must be array" }];
               return false;
             }
           }
         }
       }
     } else {
-      validate1772.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
+      validate752.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
       return false;
     }
   }
-  validate1772.errors = vErrors;
+  validate752.errors = vErrors;
   return errors === 0;
 }
-validate1772.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
-function validate1742(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate752.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
+var formats6 = formats.uri;
+function validate722(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate1742.evaluated;
+  const evaluated0 = validate722.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -27094,13 +22190,13 @@ function validate1742(data, { instancePath = "", parentData, parentDataProperty,
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
       if (data.runtime === void 0 && (missing0 = "runtime")) {
-        validate1742.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
+        validate722.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
         return false;
       } else {
         const _errs1 = errors;
         for (const key0 in data) {
           if (!(key0 === "filter_statuses" || key0 === "runtime" || key0 === "tool" || key0 === "output" || key0 === "filter_condition")) {
-            validate1742.errors = [{ instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" }];
+            validate722.errors = [{ instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" }];
             return false;
             break;
           }
@@ -27117,11 +22213,11 @@ function validate1742(data, { instancePath = "", parentData, parentDataProperty,
                   let data1 = data0[i0];
                   const _errs4 = errors;
                   if (typeof data1 !== "string") {
-                    validate1742.errors = [{ instancePath: instancePath + "/filter_statuses/" + i0, schemaPath: "urn:casi:schema:ConversationStatus/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+                    validate722.errors = [{ instancePath: instancePath + "/filter_statuses/" + i0, schemaPath: "urn:casi:schema:ConversationStatus/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
                     return false;
                   }
                   if (!(data1 === "queued" || data1 === "in-progress" || data1 === "completed" || data1 === "voicemail" || data1 === "failed" || data1 === "busy" || data1 === "no-answer")) {
-                    validate1742.errors = [{ instancePath: instancePath + "/filter_statuses/" + i0, schemaPath: "urn:casi:schema:ConversationStatus/enum", keyword: "enum", params: { allowedValues: schema1142.enum }, message: "must be equal to one of the allowed values" }];
+                    validate722.errors = [{ instancePath: instancePath + "/filter_statuses/" + i0, schemaPath: "urn:casi:schema:ConversationStatus/enum", keyword: "enum", params: { allowedValues: schema36.enum }, message: "must be equal to one of the allowed values" }];
                     return false;
                   }
                   var valid1 = _errs4 === errors;
@@ -27130,7 +22226,7 @@ function validate1742(data, { instancePath = "", parentData, parentDataProperty,
                   }
                 }
               } else {
-                validate1742.errors = [{ instancePath: instancePath + "/filter_statuses", schemaPath: "#/properties/filter_statuses/type", keyword: "type", params: { type: "array" }, message: "must be array" }];
+                validate722.errors = [{ instancePath: instancePath + "/filter_statuses", schemaPath: "#/properties/filter_statuses/type", keyword: "type", params: { type: "array" }, message: "must be array" }];
                 return false;
               }
             }
@@ -27141,8 +22237,8 @@ function validate1742(data, { instancePath = "", parentData, parentDataProperty,
           if (valid0) {
             if (data.runtime !== void 0) {
               const _errs7 = errors;
-              if (!validate1752(data.runtime, { instancePath: instancePath + "/runtime", parentData: data, parentDataProperty: "runtime", rootData, dynamicAnchors })) {
-                vErrors = vErrors === null ? validate1752.errors : vErrors.concat(validate1752.errors);
+              if (!validate732(data.runtime, { instancePath: instancePath + "/runtime", parentData: data, parentDataProperty: "runtime", rootData, dynamicAnchors })) {
+                vErrors = vErrors === null ? validate732.errors : vErrors.concat(validate732.errors);
                 errors = vErrors.length;
               }
               var valid0 = _errs7 === errors;
@@ -27152,8 +22248,8 @@ function validate1742(data, { instancePath = "", parentData, parentDataProperty,
             if (valid0) {
               if (data.tool !== void 0) {
                 const _errs8 = errors;
-                if (!validate1772(data.tool, { instancePath: instancePath + "/tool", parentData: data, parentDataProperty: "tool", rootData, dynamicAnchors })) {
-                  vErrors = vErrors === null ? validate1772.errors : vErrors.concat(validate1772.errors);
+                if (!validate752(data.tool, { instancePath: instancePath + "/tool", parentData: data, parentDataProperty: "tool", rootData, dynamicAnchors })) {
+                  vErrors = vErrors === null ? validate752.errors : vErrors.concat(validate752.errors);
                   errors = vErrors.length;
                 }
                 var valid0 = _errs8 === errors;
@@ -27170,7 +22266,7 @@ function validate1742(data, { instancePath = "", parentData, parentDataProperty,
                       const _errs12 = errors;
                       for (const key1 in data4) {
                         if (!(key1 === "chat_channel" || key1 === "output_schema" || key1 === "post_url")) {
-                          validate1742.errors = [{ instancePath: instancePath + "/output", schemaPath: "urn:casi:schema:ProceduralOutputConfig/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key1 }, message: "must NOT have additional properties" }];
+                          validate722.errors = [{ instancePath: instancePath + "/output", schemaPath: "urn:casi:schema:ProceduralOutputConfig/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key1 }, message: "must NOT have additional properties" }];
                           return false;
                           break;
                         }
@@ -27180,7 +22276,7 @@ function validate1742(data, { instancePath = "", parentData, parentDataProperty,
                           let data5 = data4.chat_channel;
                           const _errs13 = errors;
                           if (typeof data5 !== "string" && data5 !== null) {
-                            validate1742.errors = [{ instancePath: instancePath + "/output/chat_channel", schemaPath: "urn:casi:schema:ProceduralOutputConfig/properties/chat_channel/type", keyword: "type", params: { type: schema2272.properties.chat_channel.type }, message: "must be string,null" }];
+                            validate722.errors = [{ instancePath: instancePath + "/output/chat_channel", schemaPath: "urn:casi:schema:ProceduralOutputConfig/properties/chat_channel/type", keyword: "type", params: { type: schema115.properties.chat_channel.type }, message: "must be string,null" }];
                             return false;
                           }
                           var valid4 = _errs13 === errors;
@@ -27192,7 +22288,7 @@ function validate1742(data, { instancePath = "", parentData, parentDataProperty,
                             let data6 = data4.output_schema;
                             const _errs15 = errors;
                             if (!(data6 && typeof data6 == "object" && !Array.isArray(data6)) && data6 !== null) {
-                              validate1742.errors = [{ instancePath: instancePath + "/output/output_schema", schemaPath: "urn:casi:schema:ProceduralOutputConfig/properties/output_schema/type", keyword: "type", params: { type: schema2272.properties.output_schema.type }, message: "must be object,null" }];
+                              validate722.errors = [{ instancePath: instancePath + "/output/output_schema", schemaPath: "urn:casi:schema:ProceduralOutputConfig/properties/output_schema/type", keyword: "type", params: { type: schema115.properties.output_schema.type }, message: "must be object,null" }];
                               return false;
                             }
                             var valid4 = _errs15 === errors;
@@ -27204,14 +22300,14 @@ function validate1742(data, { instancePath = "", parentData, parentDataProperty,
                               let data7 = data4.post_url;
                               const _errs17 = errors;
                               if (typeof data7 !== "string" && data7 !== null) {
-                                validate1742.errors = [{ instancePath: instancePath + "/output/post_url", schemaPath: "urn:casi:schema:ProceduralOutputConfig/properties/post_url/type", keyword: "type", params: { type: schema2272.properties.post_url.type }, message: "must be string,null" }];
+                                validate722.errors = [{ instancePath: instancePath + "/output/post_url", schemaPath: "urn:casi:schema:ProceduralOutputConfig/properties/post_url/type", keyword: "type", params: { type: schema115.properties.post_url.type }, message: "must be string,null" }];
                                 return false;
                               }
                               if (errors === _errs17) {
                                 if (errors === _errs17) {
                                   if (typeof data7 === "string") {
-                                    if (!formats202(data7)) {
-                                      validate1742.errors = [{ instancePath: instancePath + "/output/post_url", schemaPath: "urn:casi:schema:ProceduralOutputConfig/properties/post_url/format", keyword: "format", params: { format: "uri" }, message: 'must match format "uri"' }];
+                                    if (!formats6(data7)) {
+                                      validate722.errors = [{ instancePath: instancePath + "/output/post_url", schemaPath: "urn:casi:schema:ProceduralOutputConfig/properties/post_url/format", keyword: "format", params: { format: "uri" }, message: 'must match format "uri"' }];
                                       return false;
                                     }
                                   }
@@ -27225,7 +22321,7 @@ function validate1742(data, { instancePath = "", parentData, parentDataProperty,
                         }
                       }
                     } else {
-                      validate1742.errors = [{ instancePath: instancePath + "/output", schemaPath: "urn:casi:schema:ProceduralOutputConfig/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
+                      validate722.errors = [{ instancePath: instancePath + "/output", schemaPath: "urn:casi:schema:ProceduralOutputConfig/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
                       return false;
                     }
                   }
@@ -27238,7 +22334,7 @@ function validate1742(data, { instancePath = "", parentData, parentDataProperty,
                     let data8 = data.filter_condition;
                     const _errs19 = errors;
                     if (typeof data8 !== "string" && data8 !== null) {
-                      validate1742.errors = [{ instancePath: instancePath + "/filter_condition", schemaPath: "#/properties/filter_condition/type", keyword: "type", params: { type: schema2222.properties.filter_condition.type }, message: "must be string,null" }];
+                      validate722.errors = [{ instancePath: instancePath + "/filter_condition", schemaPath: "#/properties/filter_condition/type", keyword: "type", params: { type: schema110.properties.filter_condition.type }, message: "must be string,null" }];
                       return false;
                     }
                     var valid0 = _errs19 === errors;
@@ -27252,19 +22348,19 @@ function validate1742(data, { instancePath = "", parentData, parentDataProperty,
         }
       }
     } else {
-      validate1742.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
+      validate722.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
       return false;
     }
   }
-  validate1742.errors = vErrors;
+  validate722.errors = vErrors;
   return errors === 0;
 }
-validate1742.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
-function validate1732(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate722.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
+function validate712(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate1732.evaluated;
+  const evaluated0 = validate712.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -27275,13 +22371,13 @@ function validate1732(data, { instancePath = "", parentData, parentDataProperty,
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
       if (data.name === void 0 && (missing0 = "name") || data.config === void 0 && (missing0 = "config")) {
-        validate1732.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
+        validate712.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
         return false;
       } else {
         const _errs1 = errors;
         for (const key0 in data) {
           if (!(key0 === "name" || key0 === "description" || key0 === "config")) {
-            validate1732.errors = [{ instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" }];
+            validate712.errors = [{ instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" }];
             return false;
             break;
           }
@@ -27293,17 +22389,17 @@ function validate1732(data, { instancePath = "", parentData, parentDataProperty,
             const _errs3 = errors;
             if (errors === _errs3) {
               if (typeof data0 === "string") {
-                if (func12(data0) > 256) {
-                  validate1732.errors = [{ instancePath: instancePath + "/name", schemaPath: "urn:casi:schema:Name/maxLength", keyword: "maxLength", params: { limit: 256 }, message: "must NOT have more than 256 characters" }];
+                if (func2(data0) > 256) {
+                  validate712.errors = [{ instancePath: instancePath + "/name", schemaPath: "urn:casi:schema:Name/maxLength", keyword: "maxLength", params: { limit: 256 }, message: "must NOT have more than 256 characters" }];
                   return false;
                 } else {
-                  if (func12(data0) < 1) {
-                    validate1732.errors = [{ instancePath: instancePath + "/name", schemaPath: "urn:casi:schema:Name/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" }];
+                  if (func2(data0) < 1) {
+                    validate712.errors = [{ instancePath: instancePath + "/name", schemaPath: "urn:casi:schema:Name/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" }];
                     return false;
                   }
                 }
               } else {
-                validate1732.errors = [{ instancePath: instancePath + "/name", schemaPath: "urn:casi:schema:Name/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+                validate712.errors = [{ instancePath: instancePath + "/name", schemaPath: "urn:casi:schema:Name/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
                 return false;
               }
             }
@@ -27318,12 +22414,12 @@ function validate1732(data, { instancePath = "", parentData, parentDataProperty,
               const _errs6 = errors;
               if (errors === _errs6) {
                 if (typeof data1 === "string") {
-                  if (func12(data1) > 4096) {
-                    validate1732.errors = [{ instancePath: instancePath + "/description", schemaPath: "urn:casi:schema:Description/maxLength", keyword: "maxLength", params: { limit: 4096 }, message: "must NOT have more than 4096 characters" }];
+                  if (func2(data1) > 4096) {
+                    validate712.errors = [{ instancePath: instancePath + "/description", schemaPath: "urn:casi:schema:Description/maxLength", keyword: "maxLength", params: { limit: 4096 }, message: "must NOT have more than 4096 characters" }];
                     return false;
                   }
                 } else {
-                  validate1732.errors = [{ instancePath: instancePath + "/description", schemaPath: "urn:casi:schema:Description/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+                  validate712.errors = [{ instancePath: instancePath + "/description", schemaPath: "urn:casi:schema:Description/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
                   return false;
                 }
               }
@@ -27334,8 +22430,8 @@ function validate1732(data, { instancePath = "", parentData, parentDataProperty,
             if (valid0) {
               if (data.config !== void 0) {
                 const _errs8 = errors;
-                if (!validate1742(data.config, { instancePath: instancePath + "/config", parentData: data, parentDataProperty: "config", rootData, dynamicAnchors })) {
-                  vErrors = vErrors === null ? validate1742.errors : vErrors.concat(validate1742.errors);
+                if (!validate722(data.config, { instancePath: instancePath + "/config", parentData: data, parentDataProperty: "config", rootData, dynamicAnchors })) {
+                  vErrors = vErrors === null ? validate722.errors : vErrors.concat(validate722.errors);
                   errors = vErrors.length;
                 }
                 var valid0 = _errs8 === errors;
@@ -27347,568 +22443,21 @@ function validate1732(data, { instancePath = "", parentData, parentDataProperty,
         }
       }
     } else {
-      validate1732.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
+      validate712.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
       return false;
     }
   }
-  validate1732.errors = vErrors;
+  validate712.errors = vErrors;
   return errors === 0;
 }
-validate1732.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
-var checkCrmTool = validate1812;
-function validate1812(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate712.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
+var checkError = validate79;
+var schema117 = { "type": "string", "description": "The `Error.code` values this version uses, with the status each comes with (`x-casi-error-codes`).", "x-casi-inferred": true, "enum": ["invalid_request", "malformed_json", "missing_service_version", "unsupported_service_version", "language_not_supported", "agent_not_released", "unknown_event_id", "unauthorized", "token_expired", "forbidden", "not_found", "route_not_found", "event_stream_expired", "method_not_allowed", "conversation_ended", "payload_too_large", "teapot", "rate_limited", "internal_error", "service_unavailable"], "x-casi-error-codes": { "invalid_request": { "status": 400, "transient": false, "description": "A parameter or the body does not match the schema; `data` lists each problem as `{in, pointer, message}`." }, "malformed_json": { "status": 400, "transient": false, "description": "The body is not valid JSON." }, "missing_service_version": { "status": 400, "transient": false, "description": "The `Service-Version` header is missing." }, "unsupported_service_version": { "status": 400, "transient": false, "description": "`Service-Version` is not `2025-06-19`." }, "language_not_supported": { "status": 400, "transient": false, "description": "`default_language` is not one of `supported_languages`." }, "agent_not_released": { "status": 400, "transient": false, "description": "`ca_<id>` names an agent with no released version." }, "unknown_event_id": { "status": 400, "transient": false, "description": "`Last-Event-ID` or `last_event_id` names no event of the conversation." }, "unauthorized": { "status": 401, "transient": false, "description": "The API key or token is missing", "malformed or unknown.": null }, "token_expired": { "status": 401, "transient": false, "description": "The conversation token has expired or was replaced by a refresh." }, "forbidden": { "status": 403, "transient": false, "description": "The key lacks permission: a read-only key on a write, or a token used for another conversation." }, "not_found": { "status": 404, "transient": false, "description": "The resource does not exist or belongs to another organisation." }, "route_not_found": { "status": 404, "transient": false, "description": "No endpoint has this path." }, "event_stream_expired": { "status": 404, "transient": false, "description": "The conversation ended more than 24 hours ago; its events are gone." }, "method_not_allowed": { "status": 405, "transient": false, "description": "The endpoint exists but not with this method." }, "conversation_ended": { "status": 409, "transient": false, "description": "The conversation has ended; it takes no more context or client events." }, "payload_too_large": { "status": 413, "transient": false, "description": "The body exceeds 1 MiB." }, "teapot": { "status": 418, "transient": false, "description": "The fixed teapot answer; no endpoint of this version returns it." }, "rate_limited": { "status": 429, "transient": true, "description": "Too many requests; wait `Retry-After` seconds." }, "internal_error": { "status": 500, "transient": true, "description": "A server-side failure; retry later." }, "service_unavailable": { "status": 503, "transient": true, "description": "The service is temporarily unavailable; retry later." } }, "$id": "urn:casi:schema:ErrorCode" };
+function validate79(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate1812.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
-  if (errors === 0) {
-    if (data && typeof data == "object" && !Array.isArray(data)) {
-      let missing0;
-      if (data.ns === void 0 && (missing0 = "ns") || data.name === void 0 && (missing0 = "name")) {
-        validate1812.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
-        return false;
-      } else {
-        const _errs1 = errors;
-        for (const key0 in data) {
-          if (!(key0 === "ns" || key0 === "name")) {
-            validate1812.errors = [{ instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" }];
-            return false;
-            break;
-          }
-        }
-        if (_errs1 === errors) {
-          if (data.ns !== void 0) {
-            let data0 = data.ns;
-            const _errs2 = errors;
-            if (typeof data0 !== "string") {
-              validate1812.errors = [{ instancePath: instancePath + "/ns", schemaPath: "#/properties/ns/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
-              return false;
-            }
-            if (!(data0 === "crm")) {
-              validate1812.errors = [{ instancePath: instancePath + "/ns", schemaPath: "#/properties/ns/enum", keyword: "enum", params: { allowedValues: schema1402.properties.ns.enum }, message: "must be equal to one of the allowed values" }];
-              return false;
-            }
-            var valid0 = _errs2 === errors;
-          } else {
-            var valid0 = true;
-          }
-          if (valid0) {
-            if (data.name !== void 0) {
-              const _errs4 = errors;
-              if (typeof data.name !== "string") {
-                validate1812.errors = [{ instancePath: instancePath + "/name", schemaPath: "#/properties/name/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
-                return false;
-              }
-              var valid0 = _errs4 === errors;
-            } else {
-              var valid0 = true;
-            }
-          }
-        }
-      }
-    } else {
-      validate1812.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
-      return false;
-    }
-  }
-  validate1812.errors = vErrors;
-  return errors === 0;
-}
-validate1812.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
-var checkCustomer = validate1822;
-var schema2292 = { "type": "object", "additionalProperties": false, "required": ["id", "created_at", "updated_at", "organization_id", "phone_no", "email", "name", "external_id", "helpdesk_user_id", "crm_lead_id", "crm_contact_id", "preferred_language", "extra"], "properties": { "id": { "$ref": "urn:casi:schema:CustomerId" }, "created_at": { "$ref": "urn:casi:schema:Timestamp" }, "updated_at": { "$ref": "urn:casi:schema:Timestamp" }, "organization_id": { "type": "string" }, "phone_no": { "type": "string" }, "email": { "type": ["string", "null"] }, "name": { "type": ["string", "null"] }, "external_id": { "type": ["string", "null"] }, "helpdesk_user_id": { "type": ["string", "null"], "description": "External helpdesk user id." }, "crm_lead_id": { "type": ["string", "null"], "description": "External CRM lead id." }, "crm_contact_id": { "type": ["string", "null"], "description": "External CRM contact id." }, "preferred_language": { "type": ["string", "null"] }, "extra": { "type": ["object", "null"], "description": "Additional metadata." } }, "$id": "urn:casi:schema:Customer" };
-function validate1822(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
-  ;
-  let vErrors = null;
-  let errors = 0;
-  const evaluated0 = validate1822.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
-  if (errors === 0) {
-    if (data && typeof data == "object" && !Array.isArray(data)) {
-      let missing0;
-      if (data.id === void 0 && (missing0 = "id") || data.created_at === void 0 && (missing0 = "created_at") || data.updated_at === void 0 && (missing0 = "updated_at") || data.organization_id === void 0 && (missing0 = "organization_id") || data.phone_no === void 0 && (missing0 = "phone_no") || data.email === void 0 && (missing0 = "email") || data.name === void 0 && (missing0 = "name") || data.external_id === void 0 && (missing0 = "external_id") || data.helpdesk_user_id === void 0 && (missing0 = "helpdesk_user_id") || data.crm_lead_id === void 0 && (missing0 = "crm_lead_id") || data.crm_contact_id === void 0 && (missing0 = "crm_contact_id") || data.preferred_language === void 0 && (missing0 = "preferred_language") || data.extra === void 0 && (missing0 = "extra")) {
-        validate1822.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
-        return false;
-      } else {
-        const _errs1 = errors;
-        for (const key0 in data) {
-          if (!func102.call(schema2292.properties, key0)) {
-            validate1822.errors = [{ instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" }];
-            return false;
-            break;
-          }
-        }
-        if (_errs1 === errors) {
-          if (data.id !== void 0) {
-            let data0 = data.id;
-            const _errs2 = errors;
-            const _errs3 = errors;
-            if (errors === _errs3) {
-              if (typeof data0 === "string") {
-                if (!pattern42.test(data0)) {
-                  validate1822.errors = [{ instancePath: instancePath + "/id", schemaPath: "urn:casi:schema:CustomerId/pattern", keyword: "pattern", params: { pattern: "^cus_[A-Za-z0-9]+$" }, message: 'must match pattern "^cus_[A-Za-z0-9]+$"' }];
-                  return false;
-                }
-              } else {
-                validate1822.errors = [{ instancePath: instancePath + "/id", schemaPath: "urn:casi:schema:CustomerId/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
-                return false;
-              }
-            }
-            var valid0 = _errs2 === errors;
-          } else {
-            var valid0 = true;
-          }
-          if (valid0) {
-            if (data.created_at !== void 0) {
-              let data1 = data.created_at;
-              const _errs5 = errors;
-              const _errs6 = errors;
-              if (errors === _errs6) {
-                if (errors === _errs6) {
-                  if (typeof data1 === "string") {
-                    if (!formats02(data1)) {
-                      validate1822.errors = [{ instancePath: instancePath + "/created_at", schemaPath: "urn:casi:schema:Timestamp/format", keyword: "format", params: { format: "date-time" }, message: 'must match format "date-time"' }];
-                      return false;
-                    }
-                  } else {
-                    validate1822.errors = [{ instancePath: instancePath + "/created_at", schemaPath: "urn:casi:schema:Timestamp/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
-                    return false;
-                  }
-                }
-              }
-              var valid0 = _errs5 === errors;
-            } else {
-              var valid0 = true;
-            }
-            if (valid0) {
-              if (data.updated_at !== void 0) {
-                let data2 = data.updated_at;
-                const _errs8 = errors;
-                const _errs9 = errors;
-                if (errors === _errs9) {
-                  if (errors === _errs9) {
-                    if (typeof data2 === "string") {
-                      if (!formats02(data2)) {
-                        validate1822.errors = [{ instancePath: instancePath + "/updated_at", schemaPath: "urn:casi:schema:Timestamp/format", keyword: "format", params: { format: "date-time" }, message: 'must match format "date-time"' }];
-                        return false;
-                      }
-                    } else {
-                      validate1822.errors = [{ instancePath: instancePath + "/updated_at", schemaPath: "urn:casi:schema:Timestamp/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
-                      return false;
-                    }
-                  }
-                }
-                var valid0 = _errs8 === errors;
-              } else {
-                var valid0 = true;
-              }
-              if (valid0) {
-                if (data.organization_id !== void 0) {
-                  const _errs11 = errors;
-                  if (typeof data.organization_id !== "string") {
-                    validate1822.errors = [{ instancePath: instancePath + "/organization_id", schemaPath: "#/properties/organization_id/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
-                    return false;
-                  }
-                  var valid0 = _errs11 === errors;
-                } else {
-                  var valid0 = true;
-                }
-                if (valid0) {
-                  if (data.phone_no !== void 0) {
-                    const _errs13 = errors;
-                    if (typeof data.phone_no !== "string") {
-                      validate1822.errors = [{ instancePath: instancePath + "/phone_no", schemaPath: "#/properties/phone_no/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
-                      return false;
-                    }
-                    var valid0 = _errs13 === errors;
-                  } else {
-                    var valid0 = true;
-                  }
-                  if (valid0) {
-                    if (data.email !== void 0) {
-                      let data5 = data.email;
-                      const _errs15 = errors;
-                      if (typeof data5 !== "string" && data5 !== null) {
-                        validate1822.errors = [{ instancePath: instancePath + "/email", schemaPath: "#/properties/email/type", keyword: "type", params: { type: schema2292.properties.email.type }, message: "must be string,null" }];
-                        return false;
-                      }
-                      var valid0 = _errs15 === errors;
-                    } else {
-                      var valid0 = true;
-                    }
-                    if (valid0) {
-                      if (data.name !== void 0) {
-                        let data6 = data.name;
-                        const _errs17 = errors;
-                        if (typeof data6 !== "string" && data6 !== null) {
-                          validate1822.errors = [{ instancePath: instancePath + "/name", schemaPath: "#/properties/name/type", keyword: "type", params: { type: schema2292.properties.name.type }, message: "must be string,null" }];
-                          return false;
-                        }
-                        var valid0 = _errs17 === errors;
-                      } else {
-                        var valid0 = true;
-                      }
-                      if (valid0) {
-                        if (data.external_id !== void 0) {
-                          let data7 = data.external_id;
-                          const _errs19 = errors;
-                          if (typeof data7 !== "string" && data7 !== null) {
-                            validate1822.errors = [{ instancePath: instancePath + "/external_id", schemaPath: "#/properties/external_id/type", keyword: "type", params: { type: schema2292.properties.external_id.type }, message: "must be string,null" }];
-                            return false;
-                          }
-                          var valid0 = _errs19 === errors;
-                        } else {
-                          var valid0 = true;
-                        }
-                        if (valid0) {
-                          if (data.helpdesk_user_id !== void 0) {
-                            let data8 = data.helpdesk_user_id;
-                            const _errs21 = errors;
-                            if (typeof data8 !== "string" && data8 !== null) {
-                              validate1822.errors = [{ instancePath: instancePath + "/helpdesk_user_id", schemaPath: "#/properties/helpdesk_user_id/type", keyword: "type", params: { type: schema2292.properties.helpdesk_user_id.type }, message: "must be string,null" }];
-                              return false;
-                            }
-                            var valid0 = _errs21 === errors;
-                          } else {
-                            var valid0 = true;
-                          }
-                          if (valid0) {
-                            if (data.crm_lead_id !== void 0) {
-                              let data9 = data.crm_lead_id;
-                              const _errs23 = errors;
-                              if (typeof data9 !== "string" && data9 !== null) {
-                                validate1822.errors = [{ instancePath: instancePath + "/crm_lead_id", schemaPath: "#/properties/crm_lead_id/type", keyword: "type", params: { type: schema2292.properties.crm_lead_id.type }, message: "must be string,null" }];
-                                return false;
-                              }
-                              var valid0 = _errs23 === errors;
-                            } else {
-                              var valid0 = true;
-                            }
-                            if (valid0) {
-                              if (data.crm_contact_id !== void 0) {
-                                let data10 = data.crm_contact_id;
-                                const _errs25 = errors;
-                                if (typeof data10 !== "string" && data10 !== null) {
-                                  validate1822.errors = [{ instancePath: instancePath + "/crm_contact_id", schemaPath: "#/properties/crm_contact_id/type", keyword: "type", params: { type: schema2292.properties.crm_contact_id.type }, message: "must be string,null" }];
-                                  return false;
-                                }
-                                var valid0 = _errs25 === errors;
-                              } else {
-                                var valid0 = true;
-                              }
-                              if (valid0) {
-                                if (data.preferred_language !== void 0) {
-                                  let data11 = data.preferred_language;
-                                  const _errs27 = errors;
-                                  if (typeof data11 !== "string" && data11 !== null) {
-                                    validate1822.errors = [{ instancePath: instancePath + "/preferred_language", schemaPath: "#/properties/preferred_language/type", keyword: "type", params: { type: schema2292.properties.preferred_language.type }, message: "must be string,null" }];
-                                    return false;
-                                  }
-                                  var valid0 = _errs27 === errors;
-                                } else {
-                                  var valid0 = true;
-                                }
-                                if (valid0) {
-                                  if (data.extra !== void 0) {
-                                    let data12 = data.extra;
-                                    const _errs29 = errors;
-                                    if (!(data12 && typeof data12 == "object" && !Array.isArray(data12)) && data12 !== null) {
-                                      validate1822.errors = [{ instancePath: instancePath + "/extra", schemaPath: "#/properties/extra/type", keyword: "type", params: { type: schema2292.properties.extra.type }, message: "must be object,null" }];
-                                      return false;
-                                    }
-                                    var valid0 = _errs29 === errors;
-                                  } else {
-                                    var valid0 = true;
-                                  }
-                                }
-                              }
-                            }
-                          }
-                        }
-                      }
-                    }
-                  }
-                }
-              }
-            }
-          }
-        }
-      }
-    } else {
-      validate1822.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
-      return false;
-    }
-  }
-  validate1822.errors = vErrors;
-  return errors === 0;
-}
-validate1822.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
-var checkCustomerId = validate1832;
-function validate1832(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
-  ;
-  let vErrors = null;
-  let errors = 0;
-  const evaluated0 = validate1832.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
-  if (errors === 0) {
-    if (typeof data === "string") {
-      if (!pattern42.test(data)) {
-        validate1832.errors = [{ instancePath, schemaPath: "#/pattern", keyword: "pattern", params: { pattern: "^cus_[A-Za-z0-9]+$" }, message: 'must match pattern "^cus_[A-Za-z0-9]+$"' }];
-        return false;
-      }
-    } else {
-      validate1832.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
-      return false;
-    }
-  }
-  validate1832.errors = vErrors;
-  return errors === 0;
-}
-validate1832.evaluated = { "dynamicProps": false, "dynamicItems": false };
-var checkCustomFields = validate902;
-var checkCustomFieldValue = validate1842;
-function validate1842(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
-  ;
-  let vErrors = null;
-  let errors = 0;
-  const evaluated0 = validate1842.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
-  if (typeof data !== "string" && typeof data !== "boolean") {
-    validate1842.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: schema472.type }, message: "must be string,boolean" }];
-    return false;
-  }
-  validate1842.errors = vErrors;
-  return errors === 0;
-}
-validate1842.evaluated = { "dynamicProps": false, "dynamicItems": false };
-var checkDeletedResponse = validate1852;
-function validate1852(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
-  ;
-  let vErrors = null;
-  let errors = 0;
-  const evaluated0 = validate1852.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
-  if (errors === 0) {
-    if (data && typeof data == "object" && !Array.isArray(data)) {
-      let missing0;
-      if (data.id === void 0 && (missing0 = "id") || data.deleted === void 0 && (missing0 = "deleted")) {
-        validate1852.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
-        return false;
-      } else {
-        const _errs1 = errors;
-        for (const key0 in data) {
-          if (!(key0 === "id" || key0 === "deleted")) {
-            validate1852.errors = [{ instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" }];
-            return false;
-            break;
-          }
-        }
-        if (_errs1 === errors) {
-          if (data.id !== void 0) {
-            const _errs2 = errors;
-            if (typeof data.id !== "string") {
-              validate1852.errors = [{ instancePath: instancePath + "/id", schemaPath: "#/properties/id/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
-              return false;
-            }
-            var valid0 = _errs2 === errors;
-          } else {
-            var valid0 = true;
-          }
-          if (valid0) {
-            if (data.deleted !== void 0) {
-              let data1 = data.deleted;
-              const _errs4 = errors;
-              if (typeof data1 !== "boolean") {
-                validate1852.errors = [{ instancePath: instancePath + "/deleted", schemaPath: "#/properties/deleted/type", keyword: "type", params: { type: "boolean" }, message: "must be boolean" }];
-                return false;
-              }
-              if (true !== data1) {
-                validate1852.errors = [{ instancePath: instancePath + "/deleted", schemaPath: "#/properties/deleted/const", keyword: "const", params: { allowedValue: true }, message: "must be equal to constant" }];
-                return false;
-              }
-              var valid0 = _errs4 === errors;
-            } else {
-              var valid0 = true;
-            }
-          }
-        }
-      }
-    } else {
-      validate1852.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
-      return false;
-    }
-  }
-  validate1852.errors = vErrors;
-  return errors === 0;
-}
-validate1852.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
-var checkDeleteProceduralAgentParams = validate1862;
-var pattern342 = new RegExp("^pa_[A-Za-z0-9]+$", "u");
-function validate1862(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
-  ;
-  let vErrors = null;
-  let errors = 0;
-  const evaluated0 = validate1862.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
-  if (errors === 0) {
-    if (data && typeof data == "object" && !Array.isArray(data)) {
-      let missing0;
-      if (data.id === void 0 && (missing0 = "id")) {
-        validate1862.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
-        return false;
-      } else {
-        const _errs1 = errors;
-        for (const key0 in data) {
-          if (!(key0 === "id")) {
-            validate1862.errors = [{ instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" }];
-            return false;
-            break;
-          }
-        }
-        if (_errs1 === errors) {
-          if (data.id !== void 0) {
-            let data0 = data.id;
-            const _errs3 = errors;
-            if (errors === _errs3) {
-              if (typeof data0 === "string") {
-                if (!pattern342.test(data0)) {
-                  validate1862.errors = [{ instancePath: instancePath + "/id", schemaPath: "urn:casi:schema:ProceduralAgentId/pattern", keyword: "pattern", params: { pattern: "^pa_[A-Za-z0-9]+$" }, message: 'must match pattern "^pa_[A-Za-z0-9]+$"' }];
-                  return false;
-                }
-              } else {
-                validate1862.errors = [{ instancePath: instancePath + "/id", schemaPath: "urn:casi:schema:ProceduralAgentId/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
-                return false;
-              }
-            }
-          }
-        }
-      }
-    } else {
-      validate1862.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
-      return false;
-    }
-  }
-  validate1862.errors = vErrors;
-  return errors === 0;
-}
-validate1862.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
-var checkDeleteProceduralAgentQuery = validate1872;
-function validate1872(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
-  ;
-  let vErrors = null;
-  let errors = 0;
-  const evaluated0 = validate1872.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
-  if (errors === 0) {
-    if (data && typeof data == "object" && !Array.isArray(data)) {
-      for (const key0 in data) {
-        validate1872.errors = [{ instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" }];
-        return false;
-        break;
-      }
-    } else {
-      validate1872.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
-      return false;
-    }
-  }
-  validate1872.errors = vErrors;
-  return errors === 0;
-}
-validate1872.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
-var checkDescription = validate1882;
-function validate1882(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
-  ;
-  let vErrors = null;
-  let errors = 0;
-  const evaluated0 = validate1882.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
-  if (errors === 0) {
-    if (typeof data === "string") {
-      if (func12(data) > 4096) {
-        validate1882.errors = [{ instancePath, schemaPath: "#/maxLength", keyword: "maxLength", params: { limit: 4096 }, message: "must NOT have more than 4096 characters" }];
-        return false;
-      }
-    } else {
-      validate1882.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
-      return false;
-    }
-  }
-  validate1882.errors = vErrors;
-  return errors === 0;
-}
-validate1882.evaluated = { "dynamicProps": false, "dynamicItems": false };
-var checkDirection = validate1892;
-function validate1892(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
-  ;
-  let vErrors = null;
-  let errors = 0;
-  const evaluated0 = validate1892.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
-  if (typeof data !== "string") {
-    validate1892.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
-    return false;
-  }
-  if (!(data === "inbound" || data === "outbound")) {
-    validate1892.errors = [{ instancePath, schemaPath: "#/enum", keyword: "enum", params: { allowedValues: schema432.enum }, message: "must be equal to one of the allowed values" }];
-    return false;
-  }
-  validate1892.errors = vErrors;
-  return errors === 0;
-}
-validate1892.evaluated = { "dynamicProps": false, "dynamicItems": false };
-var checkError = validate1902;
-var schema2422 = { "type": "string", "description": "The `Error.code` values this version uses, with the status each comes with (`x-casi-error-codes`).", "x-casi-inferred": true, "enum": ["invalid_request", "malformed_json", "missing_service_version", "unsupported_service_version", "language_not_supported", "agent_not_released", "unknown_event_id", "unauthorized", "token_expired", "forbidden", "not_found", "route_not_found", "event_stream_expired", "method_not_allowed", "conversation_ended", "payload_too_large", "teapot", "rate_limited", "internal_error", "service_unavailable"], "x-casi-error-codes": { "invalid_request": { "status": 400, "transient": false, "description": "A parameter or the body does not match the schema; `data` lists each problem as `{in, pointer, message}`." }, "malformed_json": { "status": 400, "transient": false, "description": "The body is not valid JSON." }, "missing_service_version": { "status": 400, "transient": false, "description": "The `Service-Version` header is missing." }, "unsupported_service_version": { "status": 400, "transient": false, "description": "`Service-Version` is not `2025-06-19`." }, "language_not_supported": { "status": 400, "transient": false, "description": "`default_language` is not one of `supported_languages`." }, "agent_not_released": { "status": 400, "transient": false, "description": "`ca_<id>` names an agent with no released version." }, "unknown_event_id": { "status": 400, "transient": false, "description": "`Last-Event-ID` or `last_event_id` names no event of the conversation." }, "unauthorized": { "status": 401, "transient": false, "description": "The API key or token is missing", "malformed or unknown.": null }, "token_expired": { "status": 401, "transient": false, "description": "The conversation token has expired or was replaced by a refresh." }, "forbidden": { "status": 403, "transient": false, "description": "The key lacks permission: a read-only key on a write, or a token used for another conversation." }, "not_found": { "status": 404, "transient": false, "description": "The resource does not exist or belongs to another organisation." }, "route_not_found": { "status": 404, "transient": false, "description": "No endpoint has this path." }, "event_stream_expired": { "status": 404, "transient": false, "description": "The conversation ended more than 24 hours ago; its events are gone." }, "method_not_allowed": { "status": 405, "transient": false, "description": "The endpoint exists but not with this method." }, "conversation_ended": { "status": 409, "transient": false, "description": "The conversation has ended; it takes no more context or client events." }, "payload_too_large": { "status": 413, "transient": false, "description": "The body exceeds 1 MiB." }, "teapot": { "status": 418, "transient": false, "description": "The fixed teapot answer; no endpoint of this version returns it." }, "rate_limited": { "status": 429, "transient": true, "description": "Too many requests; wait `Retry-After` seconds." }, "internal_error": { "status": 500, "transient": true, "description": "A server-side failure; retry later." }, "service_unavailable": { "status": 503, "transient": true, "description": "The service is temporarily unavailable; retry later." } }, "$id": "urn:casi:schema:ErrorCode" };
-function validate1902(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
-  ;
-  let vErrors = null;
-  let errors = 0;
-  const evaluated0 = validate1902.evaluated;
+  const evaluated0 = validate79.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -27919,13 +22468,13 @@ function validate1902(data, { instancePath = "", parentData, parentDataProperty,
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
       if (data.code === void 0 && (missing0 = "code") || data.transient === void 0 && (missing0 = "transient") || data.message === void 0 && (missing0 = "message")) {
-        validate1902.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
+        validate79.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
         return false;
       } else {
         const _errs1 = errors;
         for (const key0 in data) {
           if (!(key0 === "code" || key0 === "transient" || key0 === "message" || key0 === "data")) {
-            validate1902.errors = [{ instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" }];
+            validate79.errors = [{ instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" }];
             return false;
             break;
           }
@@ -27947,7 +22496,7 @@ function validate1902(data, { instancePath = "", parentData, parentDataProperty,
               errors++;
             }
             if (!(data0 === "invalid_request" || data0 === "malformed_json" || data0 === "missing_service_version" || data0 === "unsupported_service_version" || data0 === "language_not_supported" || data0 === "agent_not_released" || data0 === "unknown_event_id" || data0 === "unauthorized" || data0 === "token_expired" || data0 === "forbidden" || data0 === "not_found" || data0 === "route_not_found" || data0 === "event_stream_expired" || data0 === "method_not_allowed" || data0 === "conversation_ended" || data0 === "payload_too_large" || data0 === "teapot" || data0 === "rate_limited" || data0 === "internal_error" || data0 === "service_unavailable")) {
-              const err1 = { instancePath: instancePath + "/code", schemaPath: "urn:casi:schema:ErrorCode/enum", keyword: "enum", params: { allowedValues: schema2422.enum }, message: "must be equal to one of the allowed values" };
+              const err1 = { instancePath: instancePath + "/code", schemaPath: "urn:casi:schema:ErrorCode/enum", keyword: "enum", params: { allowedValues: schema117.enum }, message: "must be equal to one of the allowed values" };
               if (vErrors === null) {
                 vErrors = [err1];
               } else {
@@ -27977,7 +22526,7 @@ function validate1902(data, { instancePath = "", parentData, parentDataProperty,
                 vErrors.push(err3);
               }
               errors++;
-              validate1902.errors = vErrors;
+              validate79.errors = vErrors;
               return false;
             } else {
               errors = _errs3;
@@ -27997,7 +22546,7 @@ function validate1902(data, { instancePath = "", parentData, parentDataProperty,
             if (data.transient !== void 0) {
               const _errs9 = errors;
               if (typeof data.transient !== "boolean") {
-                validate1902.errors = [{ instancePath: instancePath + "/transient", schemaPath: "#/properties/transient/type", keyword: "type", params: { type: "boolean" }, message: "must be boolean" }];
+                validate79.errors = [{ instancePath: instancePath + "/transient", schemaPath: "#/properties/transient/type", keyword: "type", params: { type: "boolean" }, message: "must be boolean" }];
                 return false;
               }
               var valid0 = _errs9 === errors;
@@ -28008,7 +22557,7 @@ function validate1902(data, { instancePath = "", parentData, parentDataProperty,
               if (data.message !== void 0) {
                 const _errs11 = errors;
                 if (typeof data.message !== "string") {
-                  validate1902.errors = [{ instancePath: instancePath + "/message", schemaPath: "#/properties/message/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+                  validate79.errors = [{ instancePath: instancePath + "/message", schemaPath: "#/properties/message/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
                   return false;
                 }
                 var valid0 = _errs11 === errors;
@@ -28020,1830 +22569,22 @@ function validate1902(data, { instancePath = "", parentData, parentDataProperty,
         }
       }
     } else {
-      validate1902.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
+      validate79.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
       return false;
     }
   }
-  validate1902.errors = vErrors;
+  validate79.errors = vErrors;
   return errors === 0;
 }
-validate1902.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
-var checkErrorCode = validate1912;
-function validate1912(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate79.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
+var checkProceduralAgent = validate802;
+var pattern142 = new RegExp("^pa_[A-Za-z0-9]+$", "u");
+var pattern15 = new RegExp("^pa_[A-Za-z0-9]+@v[0-9]+$", "u");
+function validate802(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate1912.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
-  if (typeof data !== "string") {
-    validate1912.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
-    return false;
-  }
-  if (!(data === "invalid_request" || data === "malformed_json" || data === "missing_service_version" || data === "unsupported_service_version" || data === "language_not_supported" || data === "agent_not_released" || data === "unknown_event_id" || data === "unauthorized" || data === "token_expired" || data === "forbidden" || data === "not_found" || data === "route_not_found" || data === "event_stream_expired" || data === "method_not_allowed" || data === "conversation_ended" || data === "payload_too_large" || data === "teapot" || data === "rate_limited" || data === "internal_error" || data === "service_unavailable")) {
-    validate1912.errors = [{ instancePath, schemaPath: "#/enum", keyword: "enum", params: { allowedValues: schema2422.enum }, message: "must be equal to one of the allowed values" }];
-    return false;
-  }
-  validate1912.errors = vErrors;
-  return errors === 0;
-}
-validate1912.evaluated = { "dynamicProps": false, "dynamicItems": false };
-var checkEventId = validate1922;
-function validate1922(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
-  ;
-  let vErrors = null;
-  let errors = 0;
-  const evaluated0 = validate1922.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
-  if (errors === 0) {
-    if (typeof data === "string") {
-      if (!pattern53.test(data)) {
-        validate1922.errors = [{ instancePath, schemaPath: "#/pattern", keyword: "pattern", params: { pattern: "^ev_[A-Za-z0-9]+$" }, message: 'must match pattern "^ev_[A-Za-z0-9]+$"' }];
-        return false;
-      }
-    } else {
-      validate1922.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
-      return false;
-    }
-  }
-  validate1922.errors = vErrors;
-  return errors === 0;
-}
-validate1922.evaluated = { "dynamicProps": false, "dynamicItems": false };
-var checkExtapiTool = validate1932;
-function validate1932(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
-  ;
-  let vErrors = null;
-  let errors = 0;
-  const evaluated0 = validate1932.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
-  if (errors === 0) {
-    if (data && typeof data == "object" && !Array.isArray(data)) {
-      let missing0;
-      if (data.entity_id === void 0 && (missing0 = "entity_id")) {
-        validate1932.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
-        return false;
-      } else {
-        const _errs1 = errors;
-        for (const key0 in data) {
-          if (!(key0 === "ns" || key0 === "entity_id")) {
-            validate1932.errors = [{ instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" }];
-            return false;
-            break;
-          }
-        }
-        if (_errs1 === errors) {
-          if (data.ns !== void 0) {
-            let data0 = data.ns;
-            const _errs2 = errors;
-            if (typeof data0 !== "string") {
-              validate1932.errors = [{ instancePath: instancePath + "/ns", schemaPath: "#/properties/ns/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
-              return false;
-            }
-            if (!(data0 === "extapi")) {
-              validate1932.errors = [{ instancePath: instancePath + "/ns", schemaPath: "#/properties/ns/enum", keyword: "enum", params: { allowedValues: schema1412.properties.ns.enum }, message: "must be equal to one of the allowed values" }];
-              return false;
-            }
-            var valid0 = _errs2 === errors;
-          } else {
-            var valid0 = true;
-          }
-          if (valid0) {
-            if (data.entity_id !== void 0) {
-              const _errs4 = errors;
-              if (typeof data.entity_id !== "string") {
-                validate1932.errors = [{ instancePath: instancePath + "/entity_id", schemaPath: "#/properties/entity_id/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
-                return false;
-              }
-              var valid0 = _errs4 === errors;
-            } else {
-              var valid0 = true;
-            }
-          }
-        }
-      }
-    } else {
-      validate1932.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
-      return false;
-    }
-  }
-  validate1932.errors = vErrors;
-  return errors === 0;
-}
-validate1932.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
-var checkFailureReason = validate1942;
-function validate1942(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
-  ;
-  let vErrors = null;
-  let errors = 0;
-  const evaluated0 = validate1942.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
-  if (typeof data !== "string") {
-    validate1942.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
-    return false;
-  }
-  if (!(data === "dial_failed" || data === "number_marked_disconnected" || data === "pstn_blocked" || data === "dnc_rejected" || data === "tcpa_rejected" || data === "number_invalid" || data === "internal_error" || data === "telephony_error" || data === "agent_timeout" || data === "customer_requested_dnc")) {
-    validate1942.errors = [{ instancePath, schemaPath: "#/enum", keyword: "enum", params: { allowedValues: schema1512.enum }, message: "must be equal to one of the allowed values" }];
-    return false;
-  }
-  validate1942.errors = vErrors;
-  return errors === 0;
-}
-validate1942.evaluated = { "dynamicProps": false, "dynamicItems": false };
-var checkFixedPrompt = validate1952;
-function validate1952(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
-  ;
-  let vErrors = null;
-  let errors = 0;
-  const evaluated0 = validate1952.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
-  if (errors === 0) {
-    if (data && typeof data == "object" && !Array.isArray(data)) {
-      let missing0;
-      if (data.text === void 0 && (missing0 = "text")) {
-        validate1952.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
-        return false;
-      } else {
-        const _errs1 = errors;
-        for (const key0 in data) {
-          if (!(key0 === "text" || key0 === "type")) {
-            validate1952.errors = [{ instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" }];
-            return false;
-            break;
-          }
-        }
-        if (_errs1 === errors) {
-          if (data.text !== void 0) {
-            const _errs2 = errors;
-            if (typeof data.text !== "string") {
-              validate1952.errors = [{ instancePath: instancePath + "/text", schemaPath: "#/properties/text/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
-              return false;
-            }
-            var valid0 = _errs2 === errors;
-          } else {
-            var valid0 = true;
-          }
-          if (valid0) {
-            if (data.type !== void 0) {
-              let data1 = data.type;
-              const _errs4 = errors;
-              if (typeof data1 !== "string") {
-                validate1952.errors = [{ instancePath: instancePath + "/type", schemaPath: "#/properties/type/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
-                return false;
-              }
-              if (!(data1 === "fixed")) {
-                validate1952.errors = [{ instancePath: instancePath + "/type", schemaPath: "#/properties/type/enum", keyword: "enum", params: { allowedValues: schema1332.properties.type.enum }, message: "must be equal to one of the allowed values" }];
-                return false;
-              }
-              var valid0 = _errs4 === errors;
-            } else {
-              var valid0 = true;
-            }
-          }
-        }
-      }
-    } else {
-      validate1952.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
-      return false;
-    }
-  }
-  validate1952.errors = vErrors;
-  return errors === 0;
-}
-validate1952.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
-var checkGenerationId = validate1962;
-function validate1962(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
-  ;
-  let vErrors = null;
-  let errors = 0;
-  const evaluated0 = validate1962.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
-  if (errors === 0) {
-    if (typeof data === "string") {
-      if (func12(data) < 1) {
-        validate1962.errors = [{ instancePath, schemaPath: "#/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" }];
-        return false;
-      }
-    } else {
-      validate1962.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
-      return false;
-    }
-  }
-  validate1962.errors = vErrors;
-  return errors === 0;
-}
-validate1962.evaluated = { "dynamicProps": false, "dynamicItems": false };
-var checkGetConversationalAgentParams = validate1972;
-function validate1972(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
-  ;
-  let vErrors = null;
-  let errors = 0;
-  const evaluated0 = validate1972.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
-  if (errors === 0) {
-    if (data && typeof data == "object" && !Array.isArray(data)) {
-      let missing0;
-      if (data.id === void 0 && (missing0 = "id")) {
-        validate1972.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
-        return false;
-      } else {
-        const _errs1 = errors;
-        for (const key0 in data) {
-          if (!(key0 === "id")) {
-            validate1972.errors = [{ instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" }];
-            return false;
-            break;
-          }
-        }
-        if (_errs1 === errors) {
-          if (data.id !== void 0) {
-            let data0 = data.id;
-            const _errs3 = errors;
-            if (errors === _errs3) {
-              if (typeof data0 === "string") {
-                if (!pattern232.test(data0)) {
-                  validate1972.errors = [{ instancePath: instancePath + "/id", schemaPath: "urn:casi:schema:ConversationalAgentRef/pattern", keyword: "pattern", params: { pattern: "^ca_[A-Za-z0-9]+(@v[0-9]+)?$" }, message: 'must match pattern "^ca_[A-Za-z0-9]+(@v[0-9]+)?$"' }];
-                  return false;
-                }
-              } else {
-                validate1972.errors = [{ instancePath: instancePath + "/id", schemaPath: "urn:casi:schema:ConversationalAgentRef/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
-                return false;
-              }
-            }
-          }
-        }
-      }
-    } else {
-      validate1972.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
-      return false;
-    }
-  }
-  validate1972.errors = vErrors;
-  return errors === 0;
-}
-validate1972.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
-var checkGetConversationalAgentQuery = validate1982;
-function validate1982(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
-  ;
-  let vErrors = null;
-  let errors = 0;
-  const evaluated0 = validate1982.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
-  if (errors === 0) {
-    if (data && typeof data == "object" && !Array.isArray(data)) {
-      for (const key0 in data) {
-        validate1982.errors = [{ instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" }];
-        return false;
-        break;
-      }
-    } else {
-      validate1982.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
-      return false;
-    }
-  }
-  validate1982.errors = vErrors;
-  return errors === 0;
-}
-validate1982.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
-var checkGetConversationParams = validate1992;
-function validate1992(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
-  ;
-  let vErrors = null;
-  let errors = 0;
-  const evaluated0 = validate1992.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
-  if (errors === 0) {
-    if (data && typeof data == "object" && !Array.isArray(data)) {
-      let missing0;
-      if (data.conversation_id === void 0 && (missing0 = "conversation_id")) {
-        validate1992.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
-        return false;
-      } else {
-        const _errs1 = errors;
-        for (const key0 in data) {
-          if (!(key0 === "conversation_id")) {
-            validate1992.errors = [{ instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" }];
-            return false;
-            break;
-          }
-        }
-        if (_errs1 === errors) {
-          if (data.conversation_id !== void 0) {
-            let data0 = data.conversation_id;
-            const _errs3 = errors;
-            if (errors === _errs3) {
-              if (typeof data0 === "string") {
-                if (!pattern72.test(data0)) {
-                  validate1992.errors = [{ instancePath: instancePath + "/conversation_id", schemaPath: "urn:casi:schema:ConversationId/pattern", keyword: "pattern", params: { pattern: "^conv_[A-Za-z0-9]+$" }, message: 'must match pattern "^conv_[A-Za-z0-9]+$"' }];
-                  return false;
-                }
-              } else {
-                validate1992.errors = [{ instancePath: instancePath + "/conversation_id", schemaPath: "urn:casi:schema:ConversationId/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
-                return false;
-              }
-            }
-          }
-        }
-      }
-    } else {
-      validate1992.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
-      return false;
-    }
-  }
-  validate1992.errors = vErrors;
-  return errors === 0;
-}
-validate1992.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
-var checkGetConversationQuery = validate2002;
-function validate2002(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
-  ;
-  let vErrors = null;
-  let errors = 0;
-  const evaluated0 = validate2002.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
-  if (errors === 0) {
-    if (data && typeof data == "object" && !Array.isArray(data)) {
-      for (const key0 in data) {
-        validate2002.errors = [{ instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" }];
-        return false;
-        break;
-      }
-    } else {
-      validate2002.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
-      return false;
-    }
-  }
-  validate2002.errors = vErrors;
-  return errors === 0;
-}
-validate2002.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
-var checkGetCustomerParams = validate2012;
-function validate2012(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
-  ;
-  let vErrors = null;
-  let errors = 0;
-  const evaluated0 = validate2012.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
-  if (errors === 0) {
-    if (data && typeof data == "object" && !Array.isArray(data)) {
-      let missing0;
-      if (data.customer_id === void 0 && (missing0 = "customer_id")) {
-        validate2012.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
-        return false;
-      } else {
-        const _errs1 = errors;
-        for (const key0 in data) {
-          if (!(key0 === "customer_id")) {
-            validate2012.errors = [{ instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" }];
-            return false;
-            break;
-          }
-        }
-        if (_errs1 === errors) {
-          if (data.customer_id !== void 0) {
-            let data0 = data.customer_id;
-            const _errs3 = errors;
-            if (errors === _errs3) {
-              if (typeof data0 === "string") {
-                if (!pattern42.test(data0)) {
-                  validate2012.errors = [{ instancePath: instancePath + "/customer_id", schemaPath: "urn:casi:schema:CustomerId/pattern", keyword: "pattern", params: { pattern: "^cus_[A-Za-z0-9]+$" }, message: 'must match pattern "^cus_[A-Za-z0-9]+$"' }];
-                  return false;
-                }
-              } else {
-                validate2012.errors = [{ instancePath: instancePath + "/customer_id", schemaPath: "urn:casi:schema:CustomerId/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
-                return false;
-              }
-            }
-          }
-        }
-      }
-    } else {
-      validate2012.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
-      return false;
-    }
-  }
-  validate2012.errors = vErrors;
-  return errors === 0;
-}
-validate2012.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
-var checkGetCustomerQuery = validate2022;
-function validate2022(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
-  ;
-  let vErrors = null;
-  let errors = 0;
-  const evaluated0 = validate2022.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
-  if (errors === 0) {
-    if (data && typeof data == "object" && !Array.isArray(data)) {
-      for (const key0 in data) {
-        validate2022.errors = [{ instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" }];
-        return false;
-        break;
-      }
-    } else {
-      validate2022.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
-      return false;
-    }
-  }
-  validate2022.errors = vErrors;
-  return errors === 0;
-}
-validate2022.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
-var checkGetProceduralAgentParams = validate2032;
-function validate2032(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
-  ;
-  let vErrors = null;
-  let errors = 0;
-  const evaluated0 = validate2032.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
-  if (errors === 0) {
-    if (data && typeof data == "object" && !Array.isArray(data)) {
-      let missing0;
-      if (data.id === void 0 && (missing0 = "id")) {
-        validate2032.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
-        return false;
-      } else {
-        const _errs1 = errors;
-        for (const key0 in data) {
-          if (!(key0 === "id")) {
-            validate2032.errors = [{ instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" }];
-            return false;
-            break;
-          }
-        }
-        if (_errs1 === errors) {
-          if (data.id !== void 0) {
-            let data0 = data.id;
-            const _errs3 = errors;
-            if (errors === _errs3) {
-              if (typeof data0 === "string") {
-                if (!pattern212.test(data0)) {
-                  validate2032.errors = [{ instancePath: instancePath + "/id", schemaPath: "urn:casi:schema:ProceduralAgentRef/pattern", keyword: "pattern", params: { pattern: "^pa_[A-Za-z0-9]+(@v[0-9]+)?$" }, message: 'must match pattern "^pa_[A-Za-z0-9]+(@v[0-9]+)?$"' }];
-                  return false;
-                }
-              } else {
-                validate2032.errors = [{ instancePath: instancePath + "/id", schemaPath: "urn:casi:schema:ProceduralAgentRef/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
-                return false;
-              }
-            }
-          }
-        }
-      }
-    } else {
-      validate2032.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
-      return false;
-    }
-  }
-  validate2032.errors = vErrors;
-  return errors === 0;
-}
-validate2032.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
-var checkGetProceduralAgentQuery = validate2042;
-function validate2042(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
-  ;
-  let vErrors = null;
-  let errors = 0;
-  const evaluated0 = validate2042.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
-  if (errors === 0) {
-    if (data && typeof data == "object" && !Array.isArray(data)) {
-      for (const key0 in data) {
-        validate2042.errors = [{ instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" }];
-        return false;
-        break;
-      }
-    } else {
-      validate2042.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
-      return false;
-    }
-  }
-  validate2042.errors = vErrors;
-  return errors === 0;
-}
-validate2042.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
-var checkGetProcedureParams = validate2052;
-var pattern402 = new RegExp("^[A-Za-z0-9_-]+$", "u");
-function validate2052(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
-  ;
-  let vErrors = null;
-  let errors = 0;
-  const evaluated0 = validate2052.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
-  if (errors === 0) {
-    if (data && typeof data == "object" && !Array.isArray(data)) {
-      let missing0;
-      if (data.procedure_id === void 0 && (missing0 = "procedure_id")) {
-        validate2052.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
-        return false;
-      } else {
-        const _errs1 = errors;
-        for (const key0 in data) {
-          if (!(key0 === "procedure_id")) {
-            validate2052.errors = [{ instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" }];
-            return false;
-            break;
-          }
-        }
-        if (_errs1 === errors) {
-          if (data.procedure_id !== void 0) {
-            let data0 = data.procedure_id;
-            const _errs3 = errors;
-            if (errors === _errs3) {
-              if (typeof data0 === "string") {
-                if (func12(data0) > 128) {
-                  validate2052.errors = [{ instancePath: instancePath + "/procedure_id", schemaPath: "urn:casi:schema:ProcedureId/maxLength", keyword: "maxLength", params: { limit: 128 }, message: "must NOT have more than 128 characters" }];
-                  return false;
-                } else {
-                  if (func12(data0) < 1) {
-                    validate2052.errors = [{ instancePath: instancePath + "/procedure_id", schemaPath: "urn:casi:schema:ProcedureId/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" }];
-                    return false;
-                  } else {
-                    if (!pattern402.test(data0)) {
-                      validate2052.errors = [{ instancePath: instancePath + "/procedure_id", schemaPath: "urn:casi:schema:ProcedureId/pattern", keyword: "pattern", params: { pattern: "^[A-Za-z0-9_-]+$" }, message: 'must match pattern "^[A-Za-z0-9_-]+$"' }];
-                      return false;
-                    }
-                  }
-                }
-              } else {
-                validate2052.errors = [{ instancePath: instancePath + "/procedure_id", schemaPath: "urn:casi:schema:ProcedureId/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
-                return false;
-              }
-            }
-          }
-        }
-      }
-    } else {
-      validate2052.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
-      return false;
-    }
-  }
-  validate2052.errors = vErrors;
-  return errors === 0;
-}
-validate2052.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
-var checkGetProcedureQuery = validate2062;
-function validate2062(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
-  ;
-  let vErrors = null;
-  let errors = 0;
-  const evaluated0 = validate2062.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
-  if (errors === 0) {
-    if (data && typeof data == "object" && !Array.isArray(data)) {
-      for (const key0 in data) {
-        validate2062.errors = [{ instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" }];
-        return false;
-        break;
-      }
-    } else {
-      validate2062.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
-      return false;
-    }
-  }
-  validate2062.errors = vErrors;
-  return errors === 0;
-}
-validate2062.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
-var checkInjectContextRequest = validate2072;
-function validate2072(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
-  ;
-  let vErrors = null;
-  let errors = 0;
-  const evaluated0 = validate2072.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
-  if (errors === 0) {
-    if (data && typeof data == "object" && !Array.isArray(data)) {
-      let missing0;
-      if (data.data === void 0 && (missing0 = "data")) {
-        validate2072.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
-        return false;
-      } else {
-        const _errs1 = errors;
-        for (const key0 in data) {
-          if (!(key0 === "data" || key0 === "trigger_response")) {
-            validate2072.errors = [{ instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" }];
-            return false;
-            break;
-          }
-        }
-        if (_errs1 === errors) {
-          if (data.data !== void 0) {
-            let data0 = data.data;
-            const _errs2 = errors;
-            const _errs3 = errors;
-            if (errors === _errs3) {
-              if (data0 && typeof data0 == "object" && !Array.isArray(data0)) {
-                for (const key1 in data0) {
-                  const _errs6 = errors;
-                  if (typeof data0[key1] !== "string") {
-                    validate2072.errors = [{ instancePath: instancePath + "/data/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"), schemaPath: "urn:casi:schema:ContextData/additionalProperties/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
-                    return false;
-                  }
-                  var valid2 = _errs6 === errors;
-                  if (!valid2) {
-                    break;
-                  }
-                }
-              } else {
-                validate2072.errors = [{ instancePath: instancePath + "/data", schemaPath: "urn:casi:schema:ContextData/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
-                return false;
-              }
-            }
-            var valid0 = _errs2 === errors;
-          } else {
-            var valid0 = true;
-          }
-          if (valid0) {
-            if (data.trigger_response !== void 0) {
-              const _errs8 = errors;
-              if (typeof data.trigger_response !== "boolean") {
-                validate2072.errors = [{ instancePath: instancePath + "/trigger_response", schemaPath: "#/properties/trigger_response/type", keyword: "type", params: { type: "boolean" }, message: "must be boolean" }];
-                return false;
-              }
-              var valid0 = _errs8 === errors;
-            } else {
-              var valid0 = true;
-            }
-          }
-        }
-      }
-    } else {
-      validate2072.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
-      return false;
-    }
-  }
-  validate2072.errors = vErrors;
-  return errors === 0;
-}
-validate2072.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
-var checkInjectContextResponse = validate2082;
-function validate2082(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
-  ;
-  let vErrors = null;
-  let errors = 0;
-  const evaluated0 = validate2082.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
-  if (errors === 0) {
-    if (data && typeof data == "object" && !Array.isArray(data)) {
-      let missing0;
-      if (data.conversation_id === void 0 && (missing0 = "conversation_id") || data.event_id === void 0 && (missing0 = "event_id") || data.context === void 0 && (missing0 = "context")) {
-        validate2082.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
-        return false;
-      } else {
-        const _errs1 = errors;
-        for (const key0 in data) {
-          if (!(key0 === "conversation_id" || key0 === "event_id" || key0 === "context")) {
-            validate2082.errors = [{ instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" }];
-            return false;
-            break;
-          }
-        }
-        if (_errs1 === errors) {
-          if (data.conversation_id !== void 0) {
-            let data0 = data.conversation_id;
-            const _errs2 = errors;
-            const _errs3 = errors;
-            if (errors === _errs3) {
-              if (typeof data0 === "string") {
-                if (!pattern72.test(data0)) {
-                  validate2082.errors = [{ instancePath: instancePath + "/conversation_id", schemaPath: "urn:casi:schema:ConversationId/pattern", keyword: "pattern", params: { pattern: "^conv_[A-Za-z0-9]+$" }, message: 'must match pattern "^conv_[A-Za-z0-9]+$"' }];
-                  return false;
-                }
-              } else {
-                validate2082.errors = [{ instancePath: instancePath + "/conversation_id", schemaPath: "urn:casi:schema:ConversationId/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
-                return false;
-              }
-            }
-            var valid0 = _errs2 === errors;
-          } else {
-            var valid0 = true;
-          }
-          if (valid0) {
-            if (data.event_id !== void 0) {
-              let data1 = data.event_id;
-              const _errs5 = errors;
-              const _errs6 = errors;
-              if (errors === _errs6) {
-                if (typeof data1 === "string") {
-                  if (!pattern53.test(data1)) {
-                    validate2082.errors = [{ instancePath: instancePath + "/event_id", schemaPath: "urn:casi:schema:EventId/pattern", keyword: "pattern", params: { pattern: "^ev_[A-Za-z0-9]+$" }, message: 'must match pattern "^ev_[A-Za-z0-9]+$"' }];
-                    return false;
-                  }
-                } else {
-                  validate2082.errors = [{ instancePath: instancePath + "/event_id", schemaPath: "urn:casi:schema:EventId/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
-                  return false;
-                }
-              }
-              var valid0 = _errs5 === errors;
-            } else {
-              var valid0 = true;
-            }
-            if (valid0) {
-              if (data.context !== void 0) {
-                let data2 = data.context;
-                const _errs8 = errors;
-                if (!(data2 && typeof data2 == "object" && !Array.isArray(data2))) {
-                  validate2082.errors = [{ instancePath: instancePath + "/context", schemaPath: "#/properties/context/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
-                  return false;
-                }
-                var valid0 = _errs8 === errors;
-              } else {
-                var valid0 = true;
-              }
-            }
-          }
-        }
-      }
-    } else {
-      validate2082.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
-      return false;
-    }
-  }
-  validate2082.errors = vErrors;
-  return errors === 0;
-}
-validate2082.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
-var checkInjectConversationContextParams = validate2092;
-function validate2092(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
-  ;
-  let vErrors = null;
-  let errors = 0;
-  const evaluated0 = validate2092.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
-  if (errors === 0) {
-    if (data && typeof data == "object" && !Array.isArray(data)) {
-      let missing0;
-      if (data.conversation_id === void 0 && (missing0 = "conversation_id")) {
-        validate2092.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
-        return false;
-      } else {
-        const _errs1 = errors;
-        for (const key0 in data) {
-          if (!(key0 === "conversation_id")) {
-            validate2092.errors = [{ instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" }];
-            return false;
-            break;
-          }
-        }
-        if (_errs1 === errors) {
-          if (data.conversation_id !== void 0) {
-            let data0 = data.conversation_id;
-            const _errs3 = errors;
-            if (errors === _errs3) {
-              if (typeof data0 === "string") {
-                if (!pattern72.test(data0)) {
-                  validate2092.errors = [{ instancePath: instancePath + "/conversation_id", schemaPath: "urn:casi:schema:ConversationId/pattern", keyword: "pattern", params: { pattern: "^conv_[A-Za-z0-9]+$" }, message: 'must match pattern "^conv_[A-Za-z0-9]+$"' }];
-                  return false;
-                }
-              } else {
-                validate2092.errors = [{ instancePath: instancePath + "/conversation_id", schemaPath: "urn:casi:schema:ConversationId/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
-                return false;
-              }
-            }
-          }
-        }
-      }
-    } else {
-      validate2092.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
-      return false;
-    }
-  }
-  validate2092.errors = vErrors;
-  return errors === 0;
-}
-validate2092.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
-var checkInjectConversationContextQuery = validate2102;
-function validate2102(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
-  ;
-  let vErrors = null;
-  let errors = 0;
-  const evaluated0 = validate2102.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
-  if (errors === 0) {
-    if (data && typeof data == "object" && !Array.isArray(data)) {
-      for (const key0 in data) {
-        validate2102.errors = [{ instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" }];
-        return false;
-        break;
-      }
-    } else {
-      validate2102.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
-      return false;
-    }
-  }
-  validate2102.errors = vErrors;
-  return errors === 0;
-}
-validate2102.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
-var checkLanguage = validate2112;
-function validate2112(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
-  ;
-  let vErrors = null;
-  let errors = 0;
-  const evaluated0 = validate2112.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
-  if (typeof data !== "string") {
-    validate2112.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
-    return false;
-  }
-  if (!(data === "English" || data === "Spanish")) {
-    validate2112.errors = [{ instancePath, schemaPath: "#/enum", keyword: "enum", params: { allowedValues: schema1462.enum }, message: "must be equal to one of the allowed values" }];
-    return false;
-  }
-  validate2112.errors = vErrors;
-  return errors === 0;
-}
-validate2112.evaluated = { "dynamicProps": false, "dynamicItems": false };
-var checkLanguageConfig = validate1252;
-var checkLanguageConfigOverride = validate1112;
-var checkListConversationalAgentVersionsParams = validate2122;
-function validate2122(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
-  ;
-  let vErrors = null;
-  let errors = 0;
-  const evaluated0 = validate2122.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
-  if (errors === 0) {
-    if (data && typeof data == "object" && !Array.isArray(data)) {
-      let missing0;
-      if (data.id === void 0 && (missing0 = "id")) {
-        validate2122.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
-        return false;
-      } else {
-        const _errs1 = errors;
-        for (const key0 in data) {
-          if (!(key0 === "id")) {
-            validate2122.errors = [{ instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" }];
-            return false;
-            break;
-          }
-        }
-        if (_errs1 === errors) {
-          if (data.id !== void 0) {
-            let data0 = data.id;
-            const _errs3 = errors;
-            if (errors === _errs3) {
-              if (typeof data0 === "string") {
-                if (!pattern192.test(data0)) {
-                  validate2122.errors = [{ instancePath: instancePath + "/id", schemaPath: "urn:casi:schema:ConversationalAgentId/pattern", keyword: "pattern", params: { pattern: "^ca_[A-Za-z0-9]+$" }, message: 'must match pattern "^ca_[A-Za-z0-9]+$"' }];
-                  return false;
-                }
-              } else {
-                validate2122.errors = [{ instancePath: instancePath + "/id", schemaPath: "urn:casi:schema:ConversationalAgentId/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
-                return false;
-              }
-            }
-          }
-        }
-      }
-    } else {
-      validate2122.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
-      return false;
-    }
-  }
-  validate2122.errors = vErrors;
-  return errors === 0;
-}
-validate2122.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
-var checkListConversationalAgentVersionsQuery = validate2132;
-function validate2132(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
-  ;
-  let vErrors = null;
-  let errors = 0;
-  const evaluated0 = validate2132.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
-  if (errors === 0) {
-    if (data && typeof data == "object" && !Array.isArray(data)) {
-      for (const key0 in data) {
-        validate2132.errors = [{ instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" }];
-        return false;
-        break;
-      }
-    } else {
-      validate2132.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
-      return false;
-    }
-  }
-  validate2132.errors = vErrors;
-  return errors === 0;
-}
-validate2132.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
-var checkListConversationsQuery = validate2142;
-function validate2142(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
-  ;
-  let vErrors = null;
-  let errors = 0;
-  const evaluated0 = validate2142.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
-  if (errors === 0) {
-    if (data && typeof data == "object" && !Array.isArray(data)) {
-      const _errs1 = errors;
-      for (const key0 in data) {
-        if (!(key0 === "completed_at_gte" || key0 === "completed_at_lt" || key0 === "created_at_gte" || key0 === "created_at_lt" || key0 === "cursor" || key0 === "limit")) {
-          validate2142.errors = [{ instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" }];
-          return false;
-          break;
-        }
-      }
-      if (_errs1 === errors) {
-        if (data.completed_at_gte !== void 0) {
-          let data0 = data.completed_at_gte;
-          const _errs2 = errors;
-          if (errors === _errs2) {
-            if (errors === _errs2) {
-              if (typeof data0 === "string") {
-                if (!formats02(data0)) {
-                  validate2142.errors = [{ instancePath: instancePath + "/completed_at_gte", schemaPath: "#/properties/completed_at_gte/format", keyword: "format", params: { format: "date-time" }, message: 'must match format "date-time"' }];
-                  return false;
-                }
-              } else {
-                validate2142.errors = [{ instancePath: instancePath + "/completed_at_gte", schemaPath: "#/properties/completed_at_gte/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
-                return false;
-              }
-            }
-          }
-          var valid0 = _errs2 === errors;
-        } else {
-          var valid0 = true;
-        }
-        if (valid0) {
-          if (data.completed_at_lt !== void 0) {
-            let data1 = data.completed_at_lt;
-            const _errs4 = errors;
-            if (errors === _errs4) {
-              if (errors === _errs4) {
-                if (typeof data1 === "string") {
-                  if (!formats02(data1)) {
-                    validate2142.errors = [{ instancePath: instancePath + "/completed_at_lt", schemaPath: "#/properties/completed_at_lt/format", keyword: "format", params: { format: "date-time" }, message: 'must match format "date-time"' }];
-                    return false;
-                  }
-                } else {
-                  validate2142.errors = [{ instancePath: instancePath + "/completed_at_lt", schemaPath: "#/properties/completed_at_lt/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
-                  return false;
-                }
-              }
-            }
-            var valid0 = _errs4 === errors;
-          } else {
-            var valid0 = true;
-          }
-          if (valid0) {
-            if (data.created_at_gte !== void 0) {
-              let data2 = data.created_at_gte;
-              const _errs6 = errors;
-              if (errors === _errs6) {
-                if (errors === _errs6) {
-                  if (typeof data2 === "string") {
-                    if (!formats02(data2)) {
-                      validate2142.errors = [{ instancePath: instancePath + "/created_at_gte", schemaPath: "#/properties/created_at_gte/format", keyword: "format", params: { format: "date-time" }, message: 'must match format "date-time"' }];
-                      return false;
-                    }
-                  } else {
-                    validate2142.errors = [{ instancePath: instancePath + "/created_at_gte", schemaPath: "#/properties/created_at_gte/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
-                    return false;
-                  }
-                }
-              }
-              var valid0 = _errs6 === errors;
-            } else {
-              var valid0 = true;
-            }
-            if (valid0) {
-              if (data.created_at_lt !== void 0) {
-                let data3 = data.created_at_lt;
-                const _errs8 = errors;
-                if (errors === _errs8) {
-                  if (errors === _errs8) {
-                    if (typeof data3 === "string") {
-                      if (!formats02(data3)) {
-                        validate2142.errors = [{ instancePath: instancePath + "/created_at_lt", schemaPath: "#/properties/created_at_lt/format", keyword: "format", params: { format: "date-time" }, message: 'must match format "date-time"' }];
-                        return false;
-                      }
-                    } else {
-                      validate2142.errors = [{ instancePath: instancePath + "/created_at_lt", schemaPath: "#/properties/created_at_lt/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
-                      return false;
-                    }
-                  }
-                }
-                var valid0 = _errs8 === errors;
-              } else {
-                var valid0 = true;
-              }
-              if (valid0) {
-                if (data.cursor !== void 0) {
-                  let data4 = data.cursor;
-                  const _errs10 = errors;
-                  if (errors === _errs10) {
-                    if (typeof data4 === "string") {
-                      if (func12(data4) > 512) {
-                        validate2142.errors = [{ instancePath: instancePath + "/cursor", schemaPath: "#/properties/cursor/maxLength", keyword: "maxLength", params: { limit: 512 }, message: "must NOT have more than 512 characters" }];
-                        return false;
-                      } else {
-                        if (func12(data4) < 1) {
-                          validate2142.errors = [{ instancePath: instancePath + "/cursor", schemaPath: "#/properties/cursor/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" }];
-                          return false;
-                        }
-                      }
-                    } else {
-                      validate2142.errors = [{ instancePath: instancePath + "/cursor", schemaPath: "#/properties/cursor/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
-                      return false;
-                    }
-                  }
-                  var valid0 = _errs10 === errors;
-                } else {
-                  var valid0 = true;
-                }
-                if (valid0) {
-                  if (data.limit !== void 0) {
-                    let data5 = data.limit;
-                    const _errs12 = errors;
-                    if (!(typeof data5 == "number" && (!(data5 % 1) && !isNaN(data5)) && isFinite(data5))) {
-                      validate2142.errors = [{ instancePath: instancePath + "/limit", schemaPath: "#/properties/limit/type", keyword: "type", params: { type: "integer" }, message: "must be integer" }];
-                      return false;
-                    }
-                    if (errors === _errs12) {
-                      if (typeof data5 == "number" && isFinite(data5)) {
-                        if (data5 > 100 || isNaN(data5)) {
-                          validate2142.errors = [{ instancePath: instancePath + "/limit", schemaPath: "#/properties/limit/maximum", keyword: "maximum", params: { comparison: "<=", limit: 100 }, message: "must be <= 100" }];
-                          return false;
-                        } else {
-                          if (data5 < 1 || isNaN(data5)) {
-                            validate2142.errors = [{ instancePath: instancePath + "/limit", schemaPath: "#/properties/limit/minimum", keyword: "minimum", params: { comparison: ">=", limit: 1 }, message: "must be >= 1" }];
-                            return false;
-                          }
-                        }
-                      }
-                    }
-                    var valid0 = _errs12 === errors;
-                  } else {
-                    var valid0 = true;
-                  }
-                }
-              }
-            }
-          }
-        }
-      }
-    } else {
-      validate2142.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
-      return false;
-    }
-  }
-  validate2142.errors = vErrors;
-  return errors === 0;
-}
-validate2142.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
-var checkListProceduralAgentsQuery = validate2152;
-function validate2152(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
-  ;
-  let vErrors = null;
-  let errors = 0;
-  const evaluated0 = validate2152.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
-  if (errors === 0) {
-    if (data && typeof data == "object" && !Array.isArray(data)) {
-      for (const key0 in data) {
-        validate2152.errors = [{ instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" }];
-        return false;
-        break;
-      }
-    } else {
-      validate2152.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
-      return false;
-    }
-  }
-  validate2152.errors = vErrors;
-  return errors === 0;
-}
-validate2152.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
-var checkListProceduralAgentVersionsParams = validate2162;
-function validate2162(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
-  ;
-  let vErrors = null;
-  let errors = 0;
-  const evaluated0 = validate2162.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
-  if (errors === 0) {
-    if (data && typeof data == "object" && !Array.isArray(data)) {
-      let missing0;
-      if (data.id === void 0 && (missing0 = "id")) {
-        validate2162.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
-        return false;
-      } else {
-        const _errs1 = errors;
-        for (const key0 in data) {
-          if (!(key0 === "id")) {
-            validate2162.errors = [{ instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" }];
-            return false;
-            break;
-          }
-        }
-        if (_errs1 === errors) {
-          if (data.id !== void 0) {
-            let data0 = data.id;
-            const _errs3 = errors;
-            if (errors === _errs3) {
-              if (typeof data0 === "string") {
-                if (!pattern342.test(data0)) {
-                  validate2162.errors = [{ instancePath: instancePath + "/id", schemaPath: "urn:casi:schema:ProceduralAgentId/pattern", keyword: "pattern", params: { pattern: "^pa_[A-Za-z0-9]+$" }, message: 'must match pattern "^pa_[A-Za-z0-9]+$"' }];
-                  return false;
-                }
-              } else {
-                validate2162.errors = [{ instancePath: instancePath + "/id", schemaPath: "urn:casi:schema:ProceduralAgentId/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
-                return false;
-              }
-            }
-          }
-        }
-      }
-    } else {
-      validate2162.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
-      return false;
-    }
-  }
-  validate2162.errors = vErrors;
-  return errors === 0;
-}
-validate2162.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
-var checkListProceduralAgentVersionsQuery = validate2172;
-function validate2172(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
-  ;
-  let vErrors = null;
-  let errors = 0;
-  const evaluated0 = validate2172.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
-  if (errors === 0) {
-    if (data && typeof data == "object" && !Array.isArray(data)) {
-      for (const key0 in data) {
-        validate2172.errors = [{ instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" }];
-        return false;
-        break;
-      }
-    } else {
-      validate2172.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
-      return false;
-    }
-  }
-  validate2172.errors = vErrors;
-  return errors === 0;
-}
-validate2172.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
-var checkListProceduresQuery = validate2182;
-function validate2182(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
-  ;
-  let vErrors = null;
-  let errors = 0;
-  const evaluated0 = validate2182.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
-  if (errors === 0) {
-    if (data && typeof data == "object" && !Array.isArray(data)) {
-      const _errs1 = errors;
-      for (const key0 in data) {
-        if (!(key0 === "agent_id" || key0 === "conversation_id" || key0 === "created_at_gte" || key0 === "created_at_lt" || key0 === "cursor" || key0 === "limit")) {
-          validate2182.errors = [{ instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" }];
-          return false;
-          break;
-        }
-      }
-      if (_errs1 === errors) {
-        if (data.agent_id !== void 0) {
-          let data0 = data.agent_id;
-          const _errs2 = errors;
-          const _errs3 = errors;
-          if (errors === _errs3) {
-            if (typeof data0 === "string") {
-              if (!pattern342.test(data0)) {
-                validate2182.errors = [{ instancePath: instancePath + "/agent_id", schemaPath: "urn:casi:schema:ProceduralAgentId/pattern", keyword: "pattern", params: { pattern: "^pa_[A-Za-z0-9]+$" }, message: 'must match pattern "^pa_[A-Za-z0-9]+$"' }];
-                return false;
-              }
-            } else {
-              validate2182.errors = [{ instancePath: instancePath + "/agent_id", schemaPath: "urn:casi:schema:ProceduralAgentId/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
-              return false;
-            }
-          }
-          var valid0 = _errs2 === errors;
-        } else {
-          var valid0 = true;
-        }
-        if (valid0) {
-          if (data.conversation_id !== void 0) {
-            let data1 = data.conversation_id;
-            const _errs5 = errors;
-            const _errs6 = errors;
-            if (errors === _errs6) {
-              if (typeof data1 === "string") {
-                if (!pattern72.test(data1)) {
-                  validate2182.errors = [{ instancePath: instancePath + "/conversation_id", schemaPath: "urn:casi:schema:ConversationId/pattern", keyword: "pattern", params: { pattern: "^conv_[A-Za-z0-9]+$" }, message: 'must match pattern "^conv_[A-Za-z0-9]+$"' }];
-                  return false;
-                }
-              } else {
-                validate2182.errors = [{ instancePath: instancePath + "/conversation_id", schemaPath: "urn:casi:schema:ConversationId/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
-                return false;
-              }
-            }
-            var valid0 = _errs5 === errors;
-          } else {
-            var valid0 = true;
-          }
-          if (valid0) {
-            if (data.created_at_gte !== void 0) {
-              let data2 = data.created_at_gte;
-              const _errs8 = errors;
-              if (errors === _errs8) {
-                if (errors === _errs8) {
-                  if (typeof data2 === "string") {
-                    if (!formats02(data2)) {
-                      validate2182.errors = [{ instancePath: instancePath + "/created_at_gte", schemaPath: "#/properties/created_at_gte/format", keyword: "format", params: { format: "date-time" }, message: 'must match format "date-time"' }];
-                      return false;
-                    }
-                  } else {
-                    validate2182.errors = [{ instancePath: instancePath + "/created_at_gte", schemaPath: "#/properties/created_at_gte/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
-                    return false;
-                  }
-                }
-              }
-              var valid0 = _errs8 === errors;
-            } else {
-              var valid0 = true;
-            }
-            if (valid0) {
-              if (data.created_at_lt !== void 0) {
-                let data3 = data.created_at_lt;
-                const _errs10 = errors;
-                if (errors === _errs10) {
-                  if (errors === _errs10) {
-                    if (typeof data3 === "string") {
-                      if (!formats02(data3)) {
-                        validate2182.errors = [{ instancePath: instancePath + "/created_at_lt", schemaPath: "#/properties/created_at_lt/format", keyword: "format", params: { format: "date-time" }, message: 'must match format "date-time"' }];
-                        return false;
-                      }
-                    } else {
-                      validate2182.errors = [{ instancePath: instancePath + "/created_at_lt", schemaPath: "#/properties/created_at_lt/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
-                      return false;
-                    }
-                  }
-                }
-                var valid0 = _errs10 === errors;
-              } else {
-                var valid0 = true;
-              }
-              if (valid0) {
-                if (data.cursor !== void 0) {
-                  let data4 = data.cursor;
-                  const _errs12 = errors;
-                  if (errors === _errs12) {
-                    if (typeof data4 === "string") {
-                      if (func12(data4) > 512) {
-                        validate2182.errors = [{ instancePath: instancePath + "/cursor", schemaPath: "#/properties/cursor/maxLength", keyword: "maxLength", params: { limit: 512 }, message: "must NOT have more than 512 characters" }];
-                        return false;
-                      } else {
-                        if (func12(data4) < 1) {
-                          validate2182.errors = [{ instancePath: instancePath + "/cursor", schemaPath: "#/properties/cursor/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" }];
-                          return false;
-                        }
-                      }
-                    } else {
-                      validate2182.errors = [{ instancePath: instancePath + "/cursor", schemaPath: "#/properties/cursor/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
-                      return false;
-                    }
-                  }
-                  var valid0 = _errs12 === errors;
-                } else {
-                  var valid0 = true;
-                }
-                if (valid0) {
-                  if (data.limit !== void 0) {
-                    let data5 = data.limit;
-                    const _errs14 = errors;
-                    if (!(typeof data5 == "number" && (!(data5 % 1) && !isNaN(data5)) && isFinite(data5))) {
-                      validate2182.errors = [{ instancePath: instancePath + "/limit", schemaPath: "#/properties/limit/type", keyword: "type", params: { type: "integer" }, message: "must be integer" }];
-                      return false;
-                    }
-                    if (errors === _errs14) {
-                      if (typeof data5 == "number" && isFinite(data5)) {
-                        if (data5 > 100 || isNaN(data5)) {
-                          validate2182.errors = [{ instancePath: instancePath + "/limit", schemaPath: "#/properties/limit/maximum", keyword: "maximum", params: { comparison: "<=", limit: 100 }, message: "must be <= 100" }];
-                          return false;
-                        } else {
-                          if (data5 < 1 || isNaN(data5)) {
-                            validate2182.errors = [{ instancePath: instancePath + "/limit", schemaPath: "#/properties/limit/minimum", keyword: "minimum", params: { comparison: ">=", limit: 1 }, message: "must be >= 1" }];
-                            return false;
-                          }
-                        }
-                      }
-                    }
-                    var valid0 = _errs14 === errors;
-                  } else {
-                    var valid0 = true;
-                  }
-                }
-              }
-            }
-          }
-        }
-      }
-    } else {
-      validate2182.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
-      return false;
-    }
-  }
-  validate2182.errors = vErrors;
-  return errors === 0;
-}
-validate2182.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
-var checkModel = validate2192;
-function validate2192(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
-  ;
-  let vErrors = null;
-  let errors = 0;
-  const evaluated0 = validate2192.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
-  if (typeof data !== "string") {
-    validate2192.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
-    return false;
-  }
-  if (!(data === "provider_a/gpt-4o" || data === "provider_a/gpt-4o-realtime" || data === "provider_a/gpt-realtime" || data === "provider_a/gpt-4.1" || data === "provider_a/gpt-4.1-mini" || data === "provider_a/gpt-5" || data === "provider_a/gpt-5-mini" || data === "provider_b/gemini-2.5-flash" || data === "provider_b/gemini-2.5-flash-lite")) {
-    validate2192.errors = [{ instancePath, schemaPath: "#/enum", keyword: "enum", params: { allowedValues: schema1312.enum }, message: "must be equal to one of the allowed values" }];
-    return false;
-  }
-  validate2192.errors = vErrors;
-  return errors === 0;
-}
-validate2192.evaluated = { "dynamicProps": false, "dynamicItems": false };
-var checkName = validate2202;
-function validate2202(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
-  ;
-  let vErrors = null;
-  let errors = 0;
-  const evaluated0 = validate2202.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
-  if (errors === 0) {
-    if (typeof data === "string") {
-      if (func12(data) > 256) {
-        validate2202.errors = [{ instancePath, schemaPath: "#/maxLength", keyword: "maxLength", params: { limit: 256 }, message: "must NOT have more than 256 characters" }];
-        return false;
-      } else {
-        if (func12(data) < 1) {
-          validate2202.errors = [{ instancePath, schemaPath: "#/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" }];
-          return false;
-        }
-      }
-    } else {
-      validate2202.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
-      return false;
-    }
-  }
-  validate2202.errors = vErrors;
-  return errors === 0;
-}
-validate2202.evaluated = { "dynamicProps": false, "dynamicItems": false };
-var checkOpenConversationSessionParams = validate2212;
-function validate2212(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
-  ;
-  let vErrors = null;
-  let errors = 0;
-  const evaluated0 = validate2212.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
-  if (errors === 0) {
-    if (data && typeof data == "object" && !Array.isArray(data)) {
-      let missing0;
-      if (data.conversation_id === void 0 && (missing0 = "conversation_id")) {
-        validate2212.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
-        return false;
-      } else {
-        const _errs1 = errors;
-        for (const key0 in data) {
-          if (!(key0 === "conversation_id")) {
-            validate2212.errors = [{ instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" }];
-            return false;
-            break;
-          }
-        }
-        if (_errs1 === errors) {
-          if (data.conversation_id !== void 0) {
-            let data0 = data.conversation_id;
-            const _errs3 = errors;
-            if (errors === _errs3) {
-              if (typeof data0 === "string") {
-                if (!pattern72.test(data0)) {
-                  validate2212.errors = [{ instancePath: instancePath + "/conversation_id", schemaPath: "urn:casi:schema:ConversationId/pattern", keyword: "pattern", params: { pattern: "^conv_[A-Za-z0-9]+$" }, message: 'must match pattern "^conv_[A-Za-z0-9]+$"' }];
-                  return false;
-                }
-              } else {
-                validate2212.errors = [{ instancePath: instancePath + "/conversation_id", schemaPath: "urn:casi:schema:ConversationId/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
-                return false;
-              }
-            }
-          }
-        }
-      }
-    } else {
-      validate2212.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
-      return false;
-    }
-  }
-  validate2212.errors = vErrors;
-  return errors === 0;
-}
-validate2212.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
-var checkOpenConversationSessionQuery = validate2222;
-var schema2902 = { "type": "string", "description": "The API version. Versioning is date-based; the only allowed value is `2025-06-19`.", "enum": ["2025-06-19"], "$id": "urn:casi:schema:ServiceVersion" };
-function validate2222(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
-  ;
-  let vErrors = null;
-  let errors = 0;
-  const evaluated0 = validate2222.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
-  if (errors === 0) {
-    if (data && typeof data == "object" && !Array.isArray(data)) {
-      const _errs1 = errors;
-      for (const key0 in data) {
-        if (!(key0 === "last_event_id" || key0 === "service_version" || key0 === "token")) {
-          validate2222.errors = [{ instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" }];
-          return false;
-          break;
-        }
-      }
-      if (_errs1 === errors) {
-        if (data.last_event_id !== void 0) {
-          let data0 = data.last_event_id;
-          const _errs2 = errors;
-          const _errs3 = errors;
-          if (errors === _errs3) {
-            if (typeof data0 === "string") {
-              if (!pattern53.test(data0)) {
-                validate2222.errors = [{ instancePath: instancePath + "/last_event_id", schemaPath: "urn:casi:schema:EventId/pattern", keyword: "pattern", params: { pattern: "^ev_[A-Za-z0-9]+$" }, message: 'must match pattern "^ev_[A-Za-z0-9]+$"' }];
-                return false;
-              }
-            } else {
-              validate2222.errors = [{ instancePath: instancePath + "/last_event_id", schemaPath: "urn:casi:schema:EventId/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
-              return false;
-            }
-          }
-          var valid0 = _errs2 === errors;
-        } else {
-          var valid0 = true;
-        }
-        if (valid0) {
-          if (data.service_version !== void 0) {
-            let data1 = data.service_version;
-            const _errs5 = errors;
-            if (typeof data1 !== "string") {
-              validate2222.errors = [{ instancePath: instancePath + "/service_version", schemaPath: "urn:casi:schema:ServiceVersion/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
-              return false;
-            }
-            if (!(data1 === "2025-06-19")) {
-              validate2222.errors = [{ instancePath: instancePath + "/service_version", schemaPath: "urn:casi:schema:ServiceVersion/enum", keyword: "enum", params: { allowedValues: schema2902.enum }, message: "must be equal to one of the allowed values" }];
-              return false;
-            }
-            var valid0 = _errs5 === errors;
-          } else {
-            var valid0 = true;
-          }
-          if (valid0) {
-            if (data.token !== void 0) {
-              let data2 = data.token;
-              const _errs8 = errors;
-              if (errors === _errs8) {
-                if (typeof data2 === "string") {
-                  if (func12(data2) < 1) {
-                    validate2222.errors = [{ instancePath: instancePath + "/token", schemaPath: "#/properties/token/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" }];
-                    return false;
-                  }
-                } else {
-                  validate2222.errors = [{ instancePath: instancePath + "/token", schemaPath: "#/properties/token/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
-                  return false;
-                }
-              }
-              var valid0 = _errs8 === errors;
-            } else {
-              var valid0 = true;
-            }
-          }
-        }
-      }
-    } else {
-      validate2222.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
-      return false;
-    }
-  }
-  validate2222.errors = vErrors;
-  return errors === 0;
-}
-validate2222.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
-var checkPersona = validate952;
-var checkPersonaVoice = validate962;
-var checkPhoneChannel = validate2232;
-function validate2232(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
-  ;
-  let vErrors = null;
-  let errors = 0;
-  const evaluated0 = validate2232.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
-  if (errors === 0) {
-    if (data && typeof data == "object" && !Array.isArray(data)) {
-      let missing0;
-      if (data.type === void 0 && (missing0 = "type") || data.callee_no === void 0 && (missing0 = "callee_no") || data.caller_no === void 0 && (missing0 = "caller_no") || data.recording_url === void 0 && (missing0 = "recording_url")) {
-        validate2232.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
-        return false;
-      } else {
-        const _errs1 = errors;
-        for (const key0 in data) {
-          if (!(key0 === "type" || key0 === "callee_no" || key0 === "caller_no" || key0 === "recording_url")) {
-            validate2232.errors = [{ instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" }];
-            return false;
-            break;
-          }
-        }
-        if (_errs1 === errors) {
-          if (data.type !== void 0) {
-            let data0 = data.type;
-            const _errs2 = errors;
-            if (typeof data0 !== "string") {
-              validate2232.errors = [{ instancePath: instancePath + "/type", schemaPath: "#/properties/type/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
-              return false;
-            }
-            if ("phone" !== data0) {
-              validate2232.errors = [{ instancePath: instancePath + "/type", schemaPath: "#/properties/type/const", keyword: "const", params: { allowedValue: "phone" }, message: "must be equal to constant" }];
-              return false;
-            }
-            var valid0 = _errs2 === errors;
-          } else {
-            var valid0 = true;
-          }
-          if (valid0) {
-            if (data.callee_no !== void 0) {
-              let data1 = data.callee_no;
-              const _errs4 = errors;
-              if (typeof data1 !== "string" && data1 !== null) {
-                validate2232.errors = [{ instancePath: instancePath + "/callee_no", schemaPath: "#/properties/callee_no/type", keyword: "type", params: { type: schema1202.properties.callee_no.type }, message: "must be string,null" }];
-                return false;
-              }
-              var valid0 = _errs4 === errors;
-            } else {
-              var valid0 = true;
-            }
-            if (valid0) {
-              if (data.caller_no !== void 0) {
-                let data2 = data.caller_no;
-                const _errs6 = errors;
-                if (typeof data2 !== "string" && data2 !== null) {
-                  validate2232.errors = [{ instancePath: instancePath + "/caller_no", schemaPath: "#/properties/caller_no/type", keyword: "type", params: { type: schema1202.properties.caller_no.type }, message: "must be string,null" }];
-                  return false;
-                }
-                var valid0 = _errs6 === errors;
-              } else {
-                var valid0 = true;
-              }
-              if (valid0) {
-                if (data.recording_url !== void 0) {
-                  let data3 = data.recording_url;
-                  const _errs8 = errors;
-                  if (typeof data3 !== "string" && data3 !== null) {
-                    validate2232.errors = [{ instancePath: instancePath + "/recording_url", schemaPath: "#/properties/recording_url/type", keyword: "type", params: { type: schema1202.properties.recording_url.type }, message: "must be string,null" }];
-                    return false;
-                  }
-                  var valid0 = _errs8 === errors;
-                } else {
-                  var valid0 = true;
-                }
-              }
-            }
-          }
-        }
-      }
-    } else {
-      validate2232.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
-      return false;
-    }
-  }
-  validate2232.errors = vErrors;
-  return errors === 0;
-}
-validate2232.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
-var checkPhoneChannelRequest = validate742;
-var checkPhoneNumber = validate2242;
-function validate2242(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
-  ;
-  let vErrors = null;
-  let errors = 0;
-  const evaluated0 = validate2242.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
-  if (errors === 0) {
-    if (typeof data === "string") {
-      if (!pattern142.test(data)) {
-        validate2242.errors = [{ instancePath, schemaPath: "#/pattern", keyword: "pattern", params: { pattern: "^\\+[1-9][0-9]{6,14}$" }, message: 'must match pattern "^\\+[1-9][0-9]{6,14}$"' }];
-        return false;
-      }
-    } else {
-      validate2242.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
-      return false;
-    }
-  }
-  validate2242.errors = vErrors;
-  return errors === 0;
-}
-validate2242.evaluated = { "dynamicProps": false, "dynamicItems": false };
-var checkPriority = validate2252;
-function validate2252(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
-  ;
-  let vErrors = null;
-  let errors = 0;
-  const evaluated0 = validate2252.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
-  if (typeof data !== "string") {
-    validate2252.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
-    return false;
-  }
-  if (!(data === "low" || data === "normal" || data === "high")) {
-    validate2252.errors = [{ instancePath, schemaPath: "#/enum", keyword: "enum", params: { allowedValues: schema932.enum }, message: "must be equal to one of the allowed values" }];
-    return false;
-  }
-  validate2252.errors = vErrors;
-  return errors === 0;
-}
-validate2252.evaluated = { "dynamicProps": false, "dynamicItems": false };
-var checkProceduralAgent = validate2262;
-var pattern522 = new RegExp("^pa_[A-Za-z0-9]+@v[0-9]+$", "u");
-function validate2262(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
-  ;
-  let vErrors = null;
-  let errors = 0;
-  const evaluated0 = validate2262.evaluated;
+  const evaluated0 = validate802.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -29854,13 +22595,13 @@ function validate2262(data, { instancePath = "", parentData, parentDataProperty,
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
       if (data.id === void 0 && (missing0 = "id") || data.version_id === void 0 && (missing0 = "version_id") || data.name === void 0 && (missing0 = "name") || data.description === void 0 && (missing0 = "description") || data.is_released === void 0 && (missing0 = "is_released") || data.config === void 0 && (missing0 = "config")) {
-        validate2262.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
+        validate802.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
         return false;
       } else {
         const _errs1 = errors;
         for (const key0 in data) {
           if (!(key0 === "id" || key0 === "version_id" || key0 === "name" || key0 === "description" || key0 === "is_released" || key0 === "config")) {
-            validate2262.errors = [{ instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" }];
+            validate802.errors = [{ instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" }];
             return false;
             break;
           }
@@ -29872,12 +22613,12 @@ function validate2262(data, { instancePath = "", parentData, parentDataProperty,
             const _errs3 = errors;
             if (errors === _errs3) {
               if (typeof data0 === "string") {
-                if (!pattern342.test(data0)) {
-                  validate2262.errors = [{ instancePath: instancePath + "/id", schemaPath: "urn:casi:schema:ProceduralAgentId/pattern", keyword: "pattern", params: { pattern: "^pa_[A-Za-z0-9]+$" }, message: 'must match pattern "^pa_[A-Za-z0-9]+$"' }];
+                if (!pattern142.test(data0)) {
+                  validate802.errors = [{ instancePath: instancePath + "/id", schemaPath: "urn:casi:schema:ProceduralAgentId/pattern", keyword: "pattern", params: { pattern: "^pa_[A-Za-z0-9]+$" }, message: 'must match pattern "^pa_[A-Za-z0-9]+$"' }];
                   return false;
                 }
               } else {
-                validate2262.errors = [{ instancePath: instancePath + "/id", schemaPath: "urn:casi:schema:ProceduralAgentId/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+                validate802.errors = [{ instancePath: instancePath + "/id", schemaPath: "urn:casi:schema:ProceduralAgentId/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
                 return false;
               }
             }
@@ -29892,12 +22633,12 @@ function validate2262(data, { instancePath = "", parentData, parentDataProperty,
               const _errs6 = errors;
               if (errors === _errs6) {
                 if (typeof data1 === "string") {
-                  if (!pattern522.test(data1)) {
-                    validate2262.errors = [{ instancePath: instancePath + "/version_id", schemaPath: "urn:casi:schema:ProceduralAgentVersionId/pattern", keyword: "pattern", params: { pattern: "^pa_[A-Za-z0-9]+@v[0-9]+$" }, message: 'must match pattern "^pa_[A-Za-z0-9]+@v[0-9]+$"' }];
+                  if (!pattern15.test(data1)) {
+                    validate802.errors = [{ instancePath: instancePath + "/version_id", schemaPath: "urn:casi:schema:ProceduralAgentVersionId/pattern", keyword: "pattern", params: { pattern: "^pa_[A-Za-z0-9]+@v[0-9]+$" }, message: 'must match pattern "^pa_[A-Za-z0-9]+@v[0-9]+$"' }];
                     return false;
                   }
                 } else {
-                  validate2262.errors = [{ instancePath: instancePath + "/version_id", schemaPath: "urn:casi:schema:ProceduralAgentVersionId/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+                  validate802.errors = [{ instancePath: instancePath + "/version_id", schemaPath: "urn:casi:schema:ProceduralAgentVersionId/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
                   return false;
                 }
               }
@@ -29909,7 +22650,7 @@ function validate2262(data, { instancePath = "", parentData, parentDataProperty,
               if (data.name !== void 0) {
                 const _errs8 = errors;
                 if (typeof data.name !== "string") {
-                  validate2262.errors = [{ instancePath: instancePath + "/name", schemaPath: "#/properties/name/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+                  validate802.errors = [{ instancePath: instancePath + "/name", schemaPath: "#/properties/name/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
                   return false;
                 }
                 var valid0 = _errs8 === errors;
@@ -29920,7 +22661,7 @@ function validate2262(data, { instancePath = "", parentData, parentDataProperty,
                 if (data.description !== void 0) {
                   const _errs10 = errors;
                   if (typeof data.description !== "string") {
-                    validate2262.errors = [{ instancePath: instancePath + "/description", schemaPath: "#/properties/description/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+                    validate802.errors = [{ instancePath: instancePath + "/description", schemaPath: "#/properties/description/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
                     return false;
                   }
                   var valid0 = _errs10 === errors;
@@ -29931,7 +22672,7 @@ function validate2262(data, { instancePath = "", parentData, parentDataProperty,
                   if (data.is_released !== void 0) {
                     const _errs12 = errors;
                     if (typeof data.is_released !== "boolean") {
-                      validate2262.errors = [{ instancePath: instancePath + "/is_released", schemaPath: "#/properties/is_released/type", keyword: "type", params: { type: "boolean" }, message: "must be boolean" }];
+                      validate802.errors = [{ instancePath: instancePath + "/is_released", schemaPath: "#/properties/is_released/type", keyword: "type", params: { type: "boolean" }, message: "must be boolean" }];
                       return false;
                     }
                     var valid0 = _errs12 === errors;
@@ -29941,8 +22682,8 @@ function validate2262(data, { instancePath = "", parentData, parentDataProperty,
                   if (valid0) {
                     if (data.config !== void 0) {
                       const _errs14 = errors;
-                      if (!validate1742(data.config, { instancePath: instancePath + "/config", parentData: data, parentDataProperty: "config", rootData, dynamicAnchors })) {
-                        vErrors = vErrors === null ? validate1742.errors : vErrors.concat(validate1742.errors);
+                      if (!validate722(data.config, { instancePath: instancePath + "/config", parentData: data, parentDataProperty: "config", rootData, dynamicAnchors })) {
+                        vErrors = vErrors === null ? validate722.errors : vErrors.concat(validate722.errors);
                         errors = vErrors.length;
                       }
                       var valid0 = _errs14 === errors;
@@ -29957,2423 +22698,29 @@ function validate2262(data, { instancePath = "", parentData, parentDataProperty,
         }
       }
     } else {
-      validate2262.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
+      validate802.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
       return false;
     }
   }
-  validate2262.errors = vErrors;
+  validate802.errors = vErrors;
   return errors === 0;
 }
-validate2262.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
-var checkProceduralAgentConfig = validate1742;
-var checkProceduralAgentId = validate2282;
-function validate2282(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate802.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
+var checkProceduralAgentConfig = validate722;
+var checkProceduralToolConfig = validate752;
+var checkPrompt = validate33;
+var checkRuntimeConfig = validate50;
+var checkRuntimeConfigOverride = validate322;
+var checkToolConfig = validate53;
+var checkToolConfigOverride = validate38;
+var checkToolIdentifier = validate39;
+var checkUpdateConversationalAgentRequest = validate822;
+var schema121 = { "type": "object", "description": "Every member optional, default null; absent or null members keep their value.", "additionalProperties": false, "properties": { "name": { "anyOf": [{ "$ref": "urn:casi:schema:Name" }, { "type": "null" }], "default": null }, "description": { "anyOf": [{ "$ref": "urn:casi:schema:Description" }, { "type": "null" }], "default": null }, "config": { "anyOf": [{ "$ref": "urn:casi:schema:ConversationalAgentConfig" }, { "type": "null" }], "default": null }, "postprocess_agents": { "type": ["array", "null"], "default": null, "items": { "$ref": "urn:casi:schema:ProceduralAgentRef" } } }, "$id": "urn:casi:schema:UpdateConversationalAgentRequest" };
+function validate822(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate2282.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
-  if (errors === 0) {
-    if (typeof data === "string") {
-      if (!pattern342.test(data)) {
-        validate2282.errors = [{ instancePath, schemaPath: "#/pattern", keyword: "pattern", params: { pattern: "^pa_[A-Za-z0-9]+$" }, message: 'must match pattern "^pa_[A-Za-z0-9]+$"' }];
-        return false;
-      }
-    } else {
-      validate2282.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
-      return false;
-    }
-  }
-  validate2282.errors = vErrors;
-  return errors === 0;
-}
-validate2282.evaluated = { "dynamicProps": false, "dynamicItems": false };
-var checkProceduralAgentList = validate2292;
-function validate2302(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
-  ;
-  let vErrors = null;
-  let errors = 0;
-  const evaluated0 = validate2302.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
-  if (errors === 0) {
-    if (data && typeof data == "object" && !Array.isArray(data)) {
-      let missing0;
-      if (data.id === void 0 && (missing0 = "id") || data.created_at === void 0 && (missing0 = "created_at") || data.updated_at === void 0 && (missing0 = "updated_at") || data.name === void 0 && (missing0 = "name") || data.description === void 0 && (missing0 = "description") || data.released_version_id === void 0 && (missing0 = "released_version_id") || data.latest_version_id === void 0 && (missing0 = "latest_version_id")) {
-        validate2302.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
-        return false;
-      } else {
-        const _errs1 = errors;
-        for (const key0 in data) {
-          if (!(key0 === "id" || key0 === "created_at" || key0 === "updated_at" || key0 === "name" || key0 === "description" || key0 === "released_version_id" || key0 === "latest_version_id")) {
-            validate2302.errors = [{ instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" }];
-            return false;
-            break;
-          }
-        }
-        if (_errs1 === errors) {
-          if (data.id !== void 0) {
-            let data0 = data.id;
-            const _errs2 = errors;
-            const _errs3 = errors;
-            if (errors === _errs3) {
-              if (typeof data0 === "string") {
-                if (!pattern342.test(data0)) {
-                  validate2302.errors = [{ instancePath: instancePath + "/id", schemaPath: "urn:casi:schema:ProceduralAgentId/pattern", keyword: "pattern", params: { pattern: "^pa_[A-Za-z0-9]+$" }, message: 'must match pattern "^pa_[A-Za-z0-9]+$"' }];
-                  return false;
-                }
-              } else {
-                validate2302.errors = [{ instancePath: instancePath + "/id", schemaPath: "urn:casi:schema:ProceduralAgentId/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
-                return false;
-              }
-            }
-            var valid0 = _errs2 === errors;
-          } else {
-            var valid0 = true;
-          }
-          if (valid0) {
-            if (data.created_at !== void 0) {
-              let data1 = data.created_at;
-              const _errs5 = errors;
-              const _errs6 = errors;
-              if (errors === _errs6) {
-                if (errors === _errs6) {
-                  if (typeof data1 === "string") {
-                    if (!formats02(data1)) {
-                      validate2302.errors = [{ instancePath: instancePath + "/created_at", schemaPath: "urn:casi:schema:Timestamp/format", keyword: "format", params: { format: "date-time" }, message: 'must match format "date-time"' }];
-                      return false;
-                    }
-                  } else {
-                    validate2302.errors = [{ instancePath: instancePath + "/created_at", schemaPath: "urn:casi:schema:Timestamp/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
-                    return false;
-                  }
-                }
-              }
-              var valid0 = _errs5 === errors;
-            } else {
-              var valid0 = true;
-            }
-            if (valid0) {
-              if (data.updated_at !== void 0) {
-                let data2 = data.updated_at;
-                const _errs8 = errors;
-                const _errs9 = errors;
-                if (errors === _errs9) {
-                  if (errors === _errs9) {
-                    if (typeof data2 === "string") {
-                      if (!formats02(data2)) {
-                        validate2302.errors = [{ instancePath: instancePath + "/updated_at", schemaPath: "urn:casi:schema:Timestamp/format", keyword: "format", params: { format: "date-time" }, message: 'must match format "date-time"' }];
-                        return false;
-                      }
-                    } else {
-                      validate2302.errors = [{ instancePath: instancePath + "/updated_at", schemaPath: "urn:casi:schema:Timestamp/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
-                      return false;
-                    }
-                  }
-                }
-                var valid0 = _errs8 === errors;
-              } else {
-                var valid0 = true;
-              }
-              if (valid0) {
-                if (data.name !== void 0) {
-                  const _errs11 = errors;
-                  if (typeof data.name !== "string") {
-                    validate2302.errors = [{ instancePath: instancePath + "/name", schemaPath: "#/properties/name/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
-                    return false;
-                  }
-                  var valid0 = _errs11 === errors;
-                } else {
-                  var valid0 = true;
-                }
-                if (valid0) {
-                  if (data.description !== void 0) {
-                    const _errs13 = errors;
-                    if (typeof data.description !== "string") {
-                      validate2302.errors = [{ instancePath: instancePath + "/description", schemaPath: "#/properties/description/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
-                      return false;
-                    }
-                    var valid0 = _errs13 === errors;
-                  } else {
-                    var valid0 = true;
-                  }
-                  if (valid0) {
-                    if (data.released_version_id !== void 0) {
-                      let data5 = data.released_version_id;
-                      const _errs15 = errors;
-                      const _errs16 = errors;
-                      if (errors === _errs16) {
-                        if (typeof data5 === "string") {
-                          if (!pattern522.test(data5)) {
-                            validate2302.errors = [{ instancePath: instancePath + "/released_version_id", schemaPath: "urn:casi:schema:ProceduralAgentVersionId/pattern", keyword: "pattern", params: { pattern: "^pa_[A-Za-z0-9]+@v[0-9]+$" }, message: 'must match pattern "^pa_[A-Za-z0-9]+@v[0-9]+$"' }];
-                            return false;
-                          }
-                        } else {
-                          validate2302.errors = [{ instancePath: instancePath + "/released_version_id", schemaPath: "urn:casi:schema:ProceduralAgentVersionId/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
-                          return false;
-                        }
-                      }
-                      var valid0 = _errs15 === errors;
-                    } else {
-                      var valid0 = true;
-                    }
-                    if (valid0) {
-                      if (data.latest_version_id !== void 0) {
-                        let data6 = data.latest_version_id;
-                        const _errs18 = errors;
-                        const _errs19 = errors;
-                        if (errors === _errs19) {
-                          if (typeof data6 === "string") {
-                            if (!pattern522.test(data6)) {
-                              validate2302.errors = [{ instancePath: instancePath + "/latest_version_id", schemaPath: "urn:casi:schema:ProceduralAgentVersionId/pattern", keyword: "pattern", params: { pattern: "^pa_[A-Za-z0-9]+@v[0-9]+$" }, message: 'must match pattern "^pa_[A-Za-z0-9]+@v[0-9]+$"' }];
-                              return false;
-                            }
-                          } else {
-                            validate2302.errors = [{ instancePath: instancePath + "/latest_version_id", schemaPath: "urn:casi:schema:ProceduralAgentVersionId/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
-                            return false;
-                          }
-                        }
-                        var valid0 = _errs18 === errors;
-                      } else {
-                        var valid0 = true;
-                      }
-                    }
-                  }
-                }
-              }
-            }
-          }
-        }
-      }
-    } else {
-      validate2302.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
-      return false;
-    }
-  }
-  validate2302.errors = vErrors;
-  return errors === 0;
-}
-validate2302.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
-function validate2292(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
-  ;
-  let vErrors = null;
-  let errors = 0;
-  const evaluated0 = validate2292.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
-  if (errors === 0) {
-    if (data && typeof data == "object" && !Array.isArray(data)) {
-      let missing0;
-      if (data.data === void 0 && (missing0 = "data")) {
-        validate2292.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
-        return false;
-      } else {
-        const _errs1 = errors;
-        for (const key0 in data) {
-          if (!(key0 === "data")) {
-            validate2292.errors = [{ instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" }];
-            return false;
-            break;
-          }
-        }
-        if (_errs1 === errors) {
-          if (data.data !== void 0) {
-            let data0 = data.data;
-            const _errs2 = errors;
-            if (errors === _errs2) {
-              if (Array.isArray(data0)) {
-                var valid1 = true;
-                const len0 = data0.length;
-                for (let i0 = 0; i0 < len0; i0++) {
-                  const _errs4 = errors;
-                  if (!validate2302(data0[i0], { instancePath: instancePath + "/data/" + i0, parentData: data0, parentDataProperty: i0, rootData, dynamicAnchors })) {
-                    vErrors = vErrors === null ? validate2302.errors : vErrors.concat(validate2302.errors);
-                    errors = vErrors.length;
-                  }
-                  var valid1 = _errs4 === errors;
-                  if (!valid1) {
-                    break;
-                  }
-                }
-              } else {
-                validate2292.errors = [{ instancePath: instancePath + "/data", schemaPath: "#/properties/data/type", keyword: "type", params: { type: "array" }, message: "must be array" }];
-                return false;
-              }
-            }
-          }
-        }
-      }
-    } else {
-      validate2292.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
-      return false;
-    }
-  }
-  validate2292.errors = vErrors;
-  return errors === 0;
-}
-validate2292.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
-var checkProceduralAgentListItem = validate2302;
-var checkProceduralAgentRef = validate2322;
-function validate2322(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
-  ;
-  let vErrors = null;
-  let errors = 0;
-  const evaluated0 = validate2322.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
-  if (errors === 0) {
-    if (typeof data === "string") {
-      if (!pattern212.test(data)) {
-        validate2322.errors = [{ instancePath, schemaPath: "#/pattern", keyword: "pattern", params: { pattern: "^pa_[A-Za-z0-9]+(@v[0-9]+)?$" }, message: 'must match pattern "^pa_[A-Za-z0-9]+(@v[0-9]+)?$"' }];
-        return false;
-      }
-    } else {
-      validate2322.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
-      return false;
-    }
-  }
-  validate2322.errors = vErrors;
-  return errors === 0;
-}
-validate2322.evaluated = { "dynamicProps": false, "dynamicItems": false };
-var checkProceduralAgentVersionId = validate2332;
-function validate2332(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
-  ;
-  let vErrors = null;
-  let errors = 0;
-  const evaluated0 = validate2332.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
-  if (errors === 0) {
-    if (typeof data === "string") {
-      if (!pattern522.test(data)) {
-        validate2332.errors = [{ instancePath, schemaPath: "#/pattern", keyword: "pattern", params: { pattern: "^pa_[A-Za-z0-9]+@v[0-9]+$" }, message: 'must match pattern "^pa_[A-Za-z0-9]+@v[0-9]+$"' }];
-        return false;
-      }
-    } else {
-      validate2332.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
-      return false;
-    }
-  }
-  validate2332.errors = vErrors;
-  return errors === 0;
-}
-validate2332.evaluated = { "dynamicProps": false, "dynamicItems": false };
-var checkProceduralOutputConfig = validate2342;
-function validate2342(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
-  ;
-  let vErrors = null;
-  let errors = 0;
-  const evaluated0 = validate2342.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
-  if (errors === 0) {
-    if (data && typeof data == "object" && !Array.isArray(data)) {
-      const _errs1 = errors;
-      for (const key0 in data) {
-        if (!(key0 === "chat_channel" || key0 === "output_schema" || key0 === "post_url")) {
-          validate2342.errors = [{ instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" }];
-          return false;
-          break;
-        }
-      }
-      if (_errs1 === errors) {
-        if (data.chat_channel !== void 0) {
-          let data0 = data.chat_channel;
-          const _errs2 = errors;
-          if (typeof data0 !== "string" && data0 !== null) {
-            validate2342.errors = [{ instancePath: instancePath + "/chat_channel", schemaPath: "#/properties/chat_channel/type", keyword: "type", params: { type: schema2272.properties.chat_channel.type }, message: "must be string,null" }];
-            return false;
-          }
-          var valid0 = _errs2 === errors;
-        } else {
-          var valid0 = true;
-        }
-        if (valid0) {
-          if (data.output_schema !== void 0) {
-            let data1 = data.output_schema;
-            const _errs4 = errors;
-            if (!(data1 && typeof data1 == "object" && !Array.isArray(data1)) && data1 !== null) {
-              validate2342.errors = [{ instancePath: instancePath + "/output_schema", schemaPath: "#/properties/output_schema/type", keyword: "type", params: { type: schema2272.properties.output_schema.type }, message: "must be object,null" }];
-              return false;
-            }
-            var valid0 = _errs4 === errors;
-          } else {
-            var valid0 = true;
-          }
-          if (valid0) {
-            if (data.post_url !== void 0) {
-              let data2 = data.post_url;
-              const _errs6 = errors;
-              if (typeof data2 !== "string" && data2 !== null) {
-                validate2342.errors = [{ instancePath: instancePath + "/post_url", schemaPath: "#/properties/post_url/type", keyword: "type", params: { type: schema2272.properties.post_url.type }, message: "must be string,null" }];
-                return false;
-              }
-              if (errors === _errs6) {
-                if (errors === _errs6) {
-                  if (typeof data2 === "string") {
-                    if (!formats202(data2)) {
-                      validate2342.errors = [{ instancePath: instancePath + "/post_url", schemaPath: "#/properties/post_url/format", keyword: "format", params: { format: "uri" }, message: 'must match format "uri"' }];
-                      return false;
-                    }
-                  }
-                }
-              }
-              var valid0 = _errs6 === errors;
-            } else {
-              var valid0 = true;
-            }
-          }
-        }
-      }
-    } else {
-      validate2342.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
-      return false;
-    }
-  }
-  validate2342.errors = vErrors;
-  return errors === 0;
-}
-validate2342.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
-var checkProceduralRuntimeConfig = validate1752;
-var checkProceduralTool = validate2352;
-function validate2352(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
-  ;
-  let vErrors = null;
-  let errors = 0;
-  const evaluated0 = validate2352.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
-  if (errors === 0) {
-    if (data && typeof data == "object" && !Array.isArray(data)) {
-      let missing0;
-      if (data.entity_id === void 0 && (missing0 = "entity_id")) {
-        validate2352.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
-        return false;
-      } else {
-        const _errs1 = errors;
-        for (const key0 in data) {
-          if (!(key0 === "ns" || key0 === "entity_id")) {
-            validate2352.errors = [{ instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" }];
-            return false;
-            break;
-          }
-        }
-        if (_errs1 === errors) {
-          if (data.ns !== void 0) {
-            let data0 = data.ns;
-            const _errs2 = errors;
-            if (typeof data0 !== "string") {
-              validate2352.errors = [{ instancePath: instancePath + "/ns", schemaPath: "#/properties/ns/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
-              return false;
-            }
-            if (!(data0 === "procedural")) {
-              validate2352.errors = [{ instancePath: instancePath + "/ns", schemaPath: "#/properties/ns/enum", keyword: "enum", params: { allowedValues: schema1422.properties.ns.enum }, message: "must be equal to one of the allowed values" }];
-              return false;
-            }
-            var valid0 = _errs2 === errors;
-          } else {
-            var valid0 = true;
-          }
-          if (valid0) {
-            if (data.entity_id !== void 0) {
-              const _errs4 = errors;
-              if (typeof data.entity_id !== "string") {
-                validate2352.errors = [{ instancePath: instancePath + "/entity_id", schemaPath: "#/properties/entity_id/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
-                return false;
-              }
-              var valid0 = _errs4 === errors;
-            } else {
-              var valid0 = true;
-            }
-          }
-        }
-      }
-    } else {
-      validate2352.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
-      return false;
-    }
-  }
-  validate2352.errors = vErrors;
-  return errors === 0;
-}
-validate2352.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
-var checkProceduralToolConfig = validate1772;
-var checkProcedure = validate2362;
-var schema3092 = { "type": "object", "description": "The full record of one execution of a procedural agent.", "additionalProperties": false, "required": ["id", "livemode", "name", "conversation_id", "created_at", "status", "agent_id", "agent_version_id", "error", "input", "output", "summary"], "properties": { "id": { "$ref": "urn:casi:schema:ProcedureId" }, "livemode": { "type": "boolean" }, "name": { "type": "string" }, "conversation_id": { "$ref": "urn:casi:schema:ConversationId" }, "created_at": { "$ref": "urn:casi:schema:Timestamp" }, "status": { "$ref": "urn:casi:schema:ProcedureStatus" }, "agent_id": { "anyOf": [{ "$ref": "urn:casi:schema:ProceduralAgentId" }, { "type": "null" }] }, "agent_version_id": { "anyOf": [{ "$ref": "urn:casi:schema:ProceduralAgentVersionId" }, { "type": "null" }] }, "error": { "type": ["string", "null"], "description": "The error message when the procedure failed." }, "input": { "type": ["object", "null"], "description": 'What the procedure was given (DECISIONS.md, "Procedures").', "x-casi-inferred": true }, "output": { "type": ["object", "null"], "description": "What the procedure produced; follows the agent's `output_schema` when it has one.", "x-casi-inferred": true }, "summary": { "type": ["string", "null"] } }, "$id": "urn:casi:schema:Procedure" };
-var schema3132 = { "type": "string", "enum": ["pending", "running", "success", "failed", "skipped", "cancelled"], "$id": "urn:casi:schema:ProcedureStatus" };
-function validate2362(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
-  ;
-  let vErrors = null;
-  let errors = 0;
-  const evaluated0 = validate2362.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
-  if (errors === 0) {
-    if (data && typeof data == "object" && !Array.isArray(data)) {
-      let missing0;
-      if (data.id === void 0 && (missing0 = "id") || data.livemode === void 0 && (missing0 = "livemode") || data.name === void 0 && (missing0 = "name") || data.conversation_id === void 0 && (missing0 = "conversation_id") || data.created_at === void 0 && (missing0 = "created_at") || data.status === void 0 && (missing0 = "status") || data.agent_id === void 0 && (missing0 = "agent_id") || data.agent_version_id === void 0 && (missing0 = "agent_version_id") || data.error === void 0 && (missing0 = "error") || data.input === void 0 && (missing0 = "input") || data.output === void 0 && (missing0 = "output") || data.summary === void 0 && (missing0 = "summary")) {
-        validate2362.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
-        return false;
-      } else {
-        const _errs1 = errors;
-        for (const key0 in data) {
-          if (!func102.call(schema3092.properties, key0)) {
-            validate2362.errors = [{ instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" }];
-            return false;
-            break;
-          }
-        }
-        if (_errs1 === errors) {
-          if (data.id !== void 0) {
-            let data0 = data.id;
-            const _errs2 = errors;
-            const _errs3 = errors;
-            if (errors === _errs3) {
-              if (typeof data0 === "string") {
-                if (func12(data0) > 128) {
-                  validate2362.errors = [{ instancePath: instancePath + "/id", schemaPath: "urn:casi:schema:ProcedureId/maxLength", keyword: "maxLength", params: { limit: 128 }, message: "must NOT have more than 128 characters" }];
-                  return false;
-                } else {
-                  if (func12(data0) < 1) {
-                    validate2362.errors = [{ instancePath: instancePath + "/id", schemaPath: "urn:casi:schema:ProcedureId/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" }];
-                    return false;
-                  } else {
-                    if (!pattern402.test(data0)) {
-                      validate2362.errors = [{ instancePath: instancePath + "/id", schemaPath: "urn:casi:schema:ProcedureId/pattern", keyword: "pattern", params: { pattern: "^[A-Za-z0-9_-]+$" }, message: 'must match pattern "^[A-Za-z0-9_-]+$"' }];
-                      return false;
-                    }
-                  }
-                }
-              } else {
-                validate2362.errors = [{ instancePath: instancePath + "/id", schemaPath: "urn:casi:schema:ProcedureId/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
-                return false;
-              }
-            }
-            var valid0 = _errs2 === errors;
-          } else {
-            var valid0 = true;
-          }
-          if (valid0) {
-            if (data.livemode !== void 0) {
-              const _errs5 = errors;
-              if (typeof data.livemode !== "boolean") {
-                validate2362.errors = [{ instancePath: instancePath + "/livemode", schemaPath: "#/properties/livemode/type", keyword: "type", params: { type: "boolean" }, message: "must be boolean" }];
-                return false;
-              }
-              var valid0 = _errs5 === errors;
-            } else {
-              var valid0 = true;
-            }
-            if (valid0) {
-              if (data.name !== void 0) {
-                const _errs7 = errors;
-                if (typeof data.name !== "string") {
-                  validate2362.errors = [{ instancePath: instancePath + "/name", schemaPath: "#/properties/name/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
-                  return false;
-                }
-                var valid0 = _errs7 === errors;
-              } else {
-                var valid0 = true;
-              }
-              if (valid0) {
-                if (data.conversation_id !== void 0) {
-                  let data3 = data.conversation_id;
-                  const _errs9 = errors;
-                  const _errs10 = errors;
-                  if (errors === _errs10) {
-                    if (typeof data3 === "string") {
-                      if (!pattern72.test(data3)) {
-                        validate2362.errors = [{ instancePath: instancePath + "/conversation_id", schemaPath: "urn:casi:schema:ConversationId/pattern", keyword: "pattern", params: { pattern: "^conv_[A-Za-z0-9]+$" }, message: 'must match pattern "^conv_[A-Za-z0-9]+$"' }];
-                        return false;
-                      }
-                    } else {
-                      validate2362.errors = [{ instancePath: instancePath + "/conversation_id", schemaPath: "urn:casi:schema:ConversationId/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
-                      return false;
-                    }
-                  }
-                  var valid0 = _errs9 === errors;
-                } else {
-                  var valid0 = true;
-                }
-                if (valid0) {
-                  if (data.created_at !== void 0) {
-                    let data4 = data.created_at;
-                    const _errs12 = errors;
-                    const _errs13 = errors;
-                    if (errors === _errs13) {
-                      if (errors === _errs13) {
-                        if (typeof data4 === "string") {
-                          if (!formats02(data4)) {
-                            validate2362.errors = [{ instancePath: instancePath + "/created_at", schemaPath: "urn:casi:schema:Timestamp/format", keyword: "format", params: { format: "date-time" }, message: 'must match format "date-time"' }];
-                            return false;
-                          }
-                        } else {
-                          validate2362.errors = [{ instancePath: instancePath + "/created_at", schemaPath: "urn:casi:schema:Timestamp/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
-                          return false;
-                        }
-                      }
-                    }
-                    var valid0 = _errs12 === errors;
-                  } else {
-                    var valid0 = true;
-                  }
-                  if (valid0) {
-                    if (data.status !== void 0) {
-                      let data5 = data.status;
-                      const _errs15 = errors;
-                      if (typeof data5 !== "string") {
-                        validate2362.errors = [{ instancePath: instancePath + "/status", schemaPath: "urn:casi:schema:ProcedureStatus/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
-                        return false;
-                      }
-                      if (!(data5 === "pending" || data5 === "running" || data5 === "success" || data5 === "failed" || data5 === "skipped" || data5 === "cancelled")) {
-                        validate2362.errors = [{ instancePath: instancePath + "/status", schemaPath: "urn:casi:schema:ProcedureStatus/enum", keyword: "enum", params: { allowedValues: schema3132.enum }, message: "must be equal to one of the allowed values" }];
-                        return false;
-                      }
-                      var valid0 = _errs15 === errors;
-                    } else {
-                      var valid0 = true;
-                    }
-                    if (valid0) {
-                      if (data.agent_id !== void 0) {
-                        let data6 = data.agent_id;
-                        const _errs18 = errors;
-                        const _errs19 = errors;
-                        let valid5 = false;
-                        const _errs20 = errors;
-                        const _errs21 = errors;
-                        if (errors === _errs21) {
-                          if (typeof data6 === "string") {
-                            if (!pattern342.test(data6)) {
-                              const err0 = { instancePath: instancePath + "/agent_id", schemaPath: "urn:casi:schema:ProceduralAgentId/pattern", keyword: "pattern", params: { pattern: "^pa_[A-Za-z0-9]+$" }, message: 'must match pattern "^pa_[A-Za-z0-9]+$"' };
-                              if (vErrors === null) {
-                                vErrors = [err0];
-                              } else {
-                                vErrors.push(err0);
-                              }
-                              errors++;
-                            }
-                          } else {
-                            const err1 = { instancePath: instancePath + "/agent_id", schemaPath: "urn:casi:schema:ProceduralAgentId/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-                            if (vErrors === null) {
-                              vErrors = [err1];
-                            } else {
-                              vErrors.push(err1);
-                            }
-                            errors++;
-                          }
-                        }
-                        var _valid0 = _errs20 === errors;
-                        valid5 = valid5 || _valid0;
-                        const _errs23 = errors;
-                        if (data6 !== null) {
-                          const err2 = { instancePath: instancePath + "/agent_id", schemaPath: "#/properties/agent_id/anyOf/1/type", keyword: "type", params: { type: "null" }, message: "must be null" };
-                          if (vErrors === null) {
-                            vErrors = [err2];
-                          } else {
-                            vErrors.push(err2);
-                          }
-                          errors++;
-                        }
-                        var _valid0 = _errs23 === errors;
-                        valid5 = valid5 || _valid0;
-                        if (!valid5) {
-                          const err3 = { instancePath: instancePath + "/agent_id", schemaPath: "#/properties/agent_id/anyOf", keyword: "anyOf", params: {}, message: "must match a schema in anyOf" };
-                          if (vErrors === null) {
-                            vErrors = [err3];
-                          } else {
-                            vErrors.push(err3);
-                          }
-                          errors++;
-                          validate2362.errors = vErrors;
-                          return false;
-                        } else {
-                          errors = _errs19;
-                          if (vErrors !== null) {
-                            if (_errs19) {
-                              vErrors.length = _errs19;
-                            } else {
-                              vErrors = null;
-                            }
-                          }
-                        }
-                        var valid0 = _errs18 === errors;
-                      } else {
-                        var valid0 = true;
-                      }
-                      if (valid0) {
-                        if (data.agent_version_id !== void 0) {
-                          let data7 = data.agent_version_id;
-                          const _errs25 = errors;
-                          const _errs26 = errors;
-                          let valid7 = false;
-                          const _errs27 = errors;
-                          const _errs28 = errors;
-                          if (errors === _errs28) {
-                            if (typeof data7 === "string") {
-                              if (!pattern522.test(data7)) {
-                                const err4 = { instancePath: instancePath + "/agent_version_id", schemaPath: "urn:casi:schema:ProceduralAgentVersionId/pattern", keyword: "pattern", params: { pattern: "^pa_[A-Za-z0-9]+@v[0-9]+$" }, message: 'must match pattern "^pa_[A-Za-z0-9]+@v[0-9]+$"' };
-                                if (vErrors === null) {
-                                  vErrors = [err4];
-                                } else {
-                                  vErrors.push(err4);
-                                }
-                                errors++;
-                              }
-                            } else {
-                              const err5 = { instancePath: instancePath + "/agent_version_id", schemaPath: "urn:casi:schema:ProceduralAgentVersionId/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-                              if (vErrors === null) {
-                                vErrors = [err5];
-                              } else {
-                                vErrors.push(err5);
-                              }
-                              errors++;
-                            }
-                          }
-                          var _valid1 = _errs27 === errors;
-                          valid7 = valid7 || _valid1;
-                          const _errs30 = errors;
-                          if (data7 !== null) {
-                            const err6 = { instancePath: instancePath + "/agent_version_id", schemaPath: "#/properties/agent_version_id/anyOf/1/type", keyword: "type", params: { type: "null" }, message: "must be null" };
-                            if (vErrors === null) {
-                              vErrors = [err6];
-                            } else {
-                              vErrors.push(err6);
-                            }
-                            errors++;
-                          }
-                          var _valid1 = _errs30 === errors;
-                          valid7 = valid7 || _valid1;
-                          if (!valid7) {
-                            const err7 = { instancePath: instancePath + "/agent_version_id", schemaPath: "#/properties/agent_version_id/anyOf", keyword: "anyOf", params: {}, message: "must match a schema in anyOf" };
-                            if (vErrors === null) {
-                              vErrors = [err7];
-                            } else {
-                              vErrors.push(err7);
-                            }
-                            errors++;
-                            validate2362.errors = vErrors;
-                            return false;
-                          } else {
-                            errors = _errs26;
-                            if (vErrors !== null) {
-                              if (_errs26) {
-                                vErrors.length = _errs26;
-                              } else {
-                                vErrors = null;
-                              }
-                            }
-                          }
-                          var valid0 = _errs25 === errors;
-                        } else {
-                          var valid0 = true;
-                        }
-                        if (valid0) {
-                          if (data.error !== void 0) {
-                            let data8 = data.error;
-                            const _errs32 = errors;
-                            if (typeof data8 !== "string" && data8 !== null) {
-                              validate2362.errors = [{ instancePath: instancePath + "/error", schemaPath: "#/properties/error/type", keyword: "type", params: { type: schema3092.properties.error.type }, message: "must be string,null" }];
-                              return false;
-                            }
-                            var valid0 = _errs32 === errors;
-                          } else {
-                            var valid0 = true;
-                          }
-                          if (valid0) {
-                            if (data.input !== void 0) {
-                              let data9 = data.input;
-                              const _errs34 = errors;
-                              if (!(data9 && typeof data9 == "object" && !Array.isArray(data9)) && data9 !== null) {
-                                validate2362.errors = [{ instancePath: instancePath + "/input", schemaPath: "#/properties/input/type", keyword: "type", params: { type: schema3092.properties.input.type }, message: "must be object,null" }];
-                                return false;
-                              }
-                              var valid0 = _errs34 === errors;
-                            } else {
-                              var valid0 = true;
-                            }
-                            if (valid0) {
-                              if (data.output !== void 0) {
-                                let data10 = data.output;
-                                const _errs36 = errors;
-                                if (!(data10 && typeof data10 == "object" && !Array.isArray(data10)) && data10 !== null) {
-                                  validate2362.errors = [{ instancePath: instancePath + "/output", schemaPath: "#/properties/output/type", keyword: "type", params: { type: schema3092.properties.output.type }, message: "must be object,null" }];
-                                  return false;
-                                }
-                                var valid0 = _errs36 === errors;
-                              } else {
-                                var valid0 = true;
-                              }
-                              if (valid0) {
-                                if (data.summary !== void 0) {
-                                  let data11 = data.summary;
-                                  const _errs38 = errors;
-                                  if (typeof data11 !== "string" && data11 !== null) {
-                                    validate2362.errors = [{ instancePath: instancePath + "/summary", schemaPath: "#/properties/summary/type", keyword: "type", params: { type: schema3092.properties.summary.type }, message: "must be string,null" }];
-                                    return false;
-                                  }
-                                  var valid0 = _errs38 === errors;
-                                } else {
-                                  var valid0 = true;
-                                }
-                              }
-                            }
-                          }
-                        }
-                      }
-                    }
-                  }
-                }
-              }
-            }
-          }
-        }
-      }
-    } else {
-      validate2362.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
-      return false;
-    }
-  }
-  validate2362.errors = vErrors;
-  return errors === 0;
-}
-validate2362.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
-var checkProcedureId = validate2372;
-function validate2372(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
-  ;
-  let vErrors = null;
-  let errors = 0;
-  const evaluated0 = validate2372.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
-  if (errors === 0) {
-    if (typeof data === "string") {
-      if (func12(data) > 128) {
-        validate2372.errors = [{ instancePath, schemaPath: "#/maxLength", keyword: "maxLength", params: { limit: 128 }, message: "must NOT have more than 128 characters" }];
-        return false;
-      } else {
-        if (func12(data) < 1) {
-          validate2372.errors = [{ instancePath, schemaPath: "#/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" }];
-          return false;
-        } else {
-          if (!pattern402.test(data)) {
-            validate2372.errors = [{ instancePath, schemaPath: "#/pattern", keyword: "pattern", params: { pattern: "^[A-Za-z0-9_-]+$" }, message: 'must match pattern "^[A-Za-z0-9_-]+$"' }];
-            return false;
-          }
-        }
-      }
-    } else {
-      validate2372.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
-      return false;
-    }
-  }
-  validate2372.errors = vErrors;
-  return errors === 0;
-}
-validate2372.evaluated = { "dynamicProps": false, "dynamicItems": false };
-var checkProcedureList = validate2382;
-var schema3172 = { "type": "object", "additionalProperties": false, "required": ["page", "cursor"], "properties": { "page": { "type": "array", "items": { "$ref": "urn:casi:schema:ProcedureListItem" } }, "cursor": { "type": ["string", "null"], "description": "Pass it as `cursor` for the next page; null on the last page." } }, "$id": "urn:casi:schema:ProcedureList" };
-var schema3182 = { "type": "object", "additionalProperties": false, "required": ["id", "livemode", "name", "conversation_id", "agent_id", "created_at", "status", "output", "error"], "properties": { "id": { "$ref": "urn:casi:schema:ProcedureId" }, "livemode": { "type": "boolean" }, "name": { "type": "string" }, "conversation_id": { "$ref": "urn:casi:schema:ConversationId" }, "agent_id": { "anyOf": [{ "$ref": "urn:casi:schema:ProceduralAgentId" }, { "type": "null" }] }, "created_at": { "$ref": "urn:casi:schema:Timestamp" }, "status": { "$ref": "urn:casi:schema:ProcedureStatus" }, "output": { "type": ["object", "null"] }, "error": { "type": ["string", "null"] } }, "$id": "urn:casi:schema:ProcedureListItem" };
-function validate2392(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
-  ;
-  let vErrors = null;
-  let errors = 0;
-  const evaluated0 = validate2392.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
-  if (errors === 0) {
-    if (data && typeof data == "object" && !Array.isArray(data)) {
-      let missing0;
-      if (data.id === void 0 && (missing0 = "id") || data.livemode === void 0 && (missing0 = "livemode") || data.name === void 0 && (missing0 = "name") || data.conversation_id === void 0 && (missing0 = "conversation_id") || data.agent_id === void 0 && (missing0 = "agent_id") || data.created_at === void 0 && (missing0 = "created_at") || data.status === void 0 && (missing0 = "status") || data.output === void 0 && (missing0 = "output") || data.error === void 0 && (missing0 = "error")) {
-        validate2392.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
-        return false;
-      } else {
-        const _errs1 = errors;
-        for (const key0 in data) {
-          if (!func102.call(schema3182.properties, key0)) {
-            validate2392.errors = [{ instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" }];
-            return false;
-            break;
-          }
-        }
-        if (_errs1 === errors) {
-          if (data.id !== void 0) {
-            let data0 = data.id;
-            const _errs2 = errors;
-            const _errs3 = errors;
-            if (errors === _errs3) {
-              if (typeof data0 === "string") {
-                if (func12(data0) > 128) {
-                  validate2392.errors = [{ instancePath: instancePath + "/id", schemaPath: "urn:casi:schema:ProcedureId/maxLength", keyword: "maxLength", params: { limit: 128 }, message: "must NOT have more than 128 characters" }];
-                  return false;
-                } else {
-                  if (func12(data0) < 1) {
-                    validate2392.errors = [{ instancePath: instancePath + "/id", schemaPath: "urn:casi:schema:ProcedureId/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" }];
-                    return false;
-                  } else {
-                    if (!pattern402.test(data0)) {
-                      validate2392.errors = [{ instancePath: instancePath + "/id", schemaPath: "urn:casi:schema:ProcedureId/pattern", keyword: "pattern", params: { pattern: "^[A-Za-z0-9_-]+$" }, message: 'must match pattern "^[A-Za-z0-9_-]+$"' }];
-                      return false;
-                    }
-                  }
-                }
-              } else {
-                validate2392.errors = [{ instancePath: instancePath + "/id", schemaPath: "urn:casi:schema:ProcedureId/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
-                return false;
-              }
-            }
-            var valid0 = _errs2 === errors;
-          } else {
-            var valid0 = true;
-          }
-          if (valid0) {
-            if (data.livemode !== void 0) {
-              const _errs5 = errors;
-              if (typeof data.livemode !== "boolean") {
-                validate2392.errors = [{ instancePath: instancePath + "/livemode", schemaPath: "#/properties/livemode/type", keyword: "type", params: { type: "boolean" }, message: "must be boolean" }];
-                return false;
-              }
-              var valid0 = _errs5 === errors;
-            } else {
-              var valid0 = true;
-            }
-            if (valid0) {
-              if (data.name !== void 0) {
-                const _errs7 = errors;
-                if (typeof data.name !== "string") {
-                  validate2392.errors = [{ instancePath: instancePath + "/name", schemaPath: "#/properties/name/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
-                  return false;
-                }
-                var valid0 = _errs7 === errors;
-              } else {
-                var valid0 = true;
-              }
-              if (valid0) {
-                if (data.conversation_id !== void 0) {
-                  let data3 = data.conversation_id;
-                  const _errs9 = errors;
-                  const _errs10 = errors;
-                  if (errors === _errs10) {
-                    if (typeof data3 === "string") {
-                      if (!pattern72.test(data3)) {
-                        validate2392.errors = [{ instancePath: instancePath + "/conversation_id", schemaPath: "urn:casi:schema:ConversationId/pattern", keyword: "pattern", params: { pattern: "^conv_[A-Za-z0-9]+$" }, message: 'must match pattern "^conv_[A-Za-z0-9]+$"' }];
-                        return false;
-                      }
-                    } else {
-                      validate2392.errors = [{ instancePath: instancePath + "/conversation_id", schemaPath: "urn:casi:schema:ConversationId/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
-                      return false;
-                    }
-                  }
-                  var valid0 = _errs9 === errors;
-                } else {
-                  var valid0 = true;
-                }
-                if (valid0) {
-                  if (data.agent_id !== void 0) {
-                    let data4 = data.agent_id;
-                    const _errs12 = errors;
-                    const _errs13 = errors;
-                    let valid3 = false;
-                    const _errs14 = errors;
-                    const _errs15 = errors;
-                    if (errors === _errs15) {
-                      if (typeof data4 === "string") {
-                        if (!pattern342.test(data4)) {
-                          const err0 = { instancePath: instancePath + "/agent_id", schemaPath: "urn:casi:schema:ProceduralAgentId/pattern", keyword: "pattern", params: { pattern: "^pa_[A-Za-z0-9]+$" }, message: 'must match pattern "^pa_[A-Za-z0-9]+$"' };
-                          if (vErrors === null) {
-                            vErrors = [err0];
-                          } else {
-                            vErrors.push(err0);
-                          }
-                          errors++;
-                        }
-                      } else {
-                        const err1 = { instancePath: instancePath + "/agent_id", schemaPath: "urn:casi:schema:ProceduralAgentId/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-                        if (vErrors === null) {
-                          vErrors = [err1];
-                        } else {
-                          vErrors.push(err1);
-                        }
-                        errors++;
-                      }
-                    }
-                    var _valid0 = _errs14 === errors;
-                    valid3 = valid3 || _valid0;
-                    const _errs17 = errors;
-                    if (data4 !== null) {
-                      const err2 = { instancePath: instancePath + "/agent_id", schemaPath: "#/properties/agent_id/anyOf/1/type", keyword: "type", params: { type: "null" }, message: "must be null" };
-                      if (vErrors === null) {
-                        vErrors = [err2];
-                      } else {
-                        vErrors.push(err2);
-                      }
-                      errors++;
-                    }
-                    var _valid0 = _errs17 === errors;
-                    valid3 = valid3 || _valid0;
-                    if (!valid3) {
-                      const err3 = { instancePath: instancePath + "/agent_id", schemaPath: "#/properties/agent_id/anyOf", keyword: "anyOf", params: {}, message: "must match a schema in anyOf" };
-                      if (vErrors === null) {
-                        vErrors = [err3];
-                      } else {
-                        vErrors.push(err3);
-                      }
-                      errors++;
-                      validate2392.errors = vErrors;
-                      return false;
-                    } else {
-                      errors = _errs13;
-                      if (vErrors !== null) {
-                        if (_errs13) {
-                          vErrors.length = _errs13;
-                        } else {
-                          vErrors = null;
-                        }
-                      }
-                    }
-                    var valid0 = _errs12 === errors;
-                  } else {
-                    var valid0 = true;
-                  }
-                  if (valid0) {
-                    if (data.created_at !== void 0) {
-                      let data5 = data.created_at;
-                      const _errs19 = errors;
-                      const _errs20 = errors;
-                      if (errors === _errs20) {
-                        if (errors === _errs20) {
-                          if (typeof data5 === "string") {
-                            if (!formats02(data5)) {
-                              validate2392.errors = [{ instancePath: instancePath + "/created_at", schemaPath: "urn:casi:schema:Timestamp/format", keyword: "format", params: { format: "date-time" }, message: 'must match format "date-time"' }];
-                              return false;
-                            }
-                          } else {
-                            validate2392.errors = [{ instancePath: instancePath + "/created_at", schemaPath: "urn:casi:schema:Timestamp/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
-                            return false;
-                          }
-                        }
-                      }
-                      var valid0 = _errs19 === errors;
-                    } else {
-                      var valid0 = true;
-                    }
-                    if (valid0) {
-                      if (data.status !== void 0) {
-                        let data6 = data.status;
-                        const _errs22 = errors;
-                        if (typeof data6 !== "string") {
-                          validate2392.errors = [{ instancePath: instancePath + "/status", schemaPath: "urn:casi:schema:ProcedureStatus/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
-                          return false;
-                        }
-                        if (!(data6 === "pending" || data6 === "running" || data6 === "success" || data6 === "failed" || data6 === "skipped" || data6 === "cancelled")) {
-                          validate2392.errors = [{ instancePath: instancePath + "/status", schemaPath: "urn:casi:schema:ProcedureStatus/enum", keyword: "enum", params: { allowedValues: schema3132.enum }, message: "must be equal to one of the allowed values" }];
-                          return false;
-                        }
-                        var valid0 = _errs22 === errors;
-                      } else {
-                        var valid0 = true;
-                      }
-                      if (valid0) {
-                        if (data.output !== void 0) {
-                          let data7 = data.output;
-                          const _errs25 = errors;
-                          if (!(data7 && typeof data7 == "object" && !Array.isArray(data7)) && data7 !== null) {
-                            validate2392.errors = [{ instancePath: instancePath + "/output", schemaPath: "#/properties/output/type", keyword: "type", params: { type: schema3182.properties.output.type }, message: "must be object,null" }];
-                            return false;
-                          }
-                          var valid0 = _errs25 === errors;
-                        } else {
-                          var valid0 = true;
-                        }
-                        if (valid0) {
-                          if (data.error !== void 0) {
-                            let data8 = data.error;
-                            const _errs27 = errors;
-                            if (typeof data8 !== "string" && data8 !== null) {
-                              validate2392.errors = [{ instancePath: instancePath + "/error", schemaPath: "#/properties/error/type", keyword: "type", params: { type: schema3182.properties.error.type }, message: "must be string,null" }];
-                              return false;
-                            }
-                            var valid0 = _errs27 === errors;
-                          } else {
-                            var valid0 = true;
-                          }
-                        }
-                      }
-                    }
-                  }
-                }
-              }
-            }
-          }
-        }
-      }
-    } else {
-      validate2392.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
-      return false;
-    }
-  }
-  validate2392.errors = vErrors;
-  return errors === 0;
-}
-validate2392.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
-function validate2382(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
-  ;
-  let vErrors = null;
-  let errors = 0;
-  const evaluated0 = validate2382.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
-  if (errors === 0) {
-    if (data && typeof data == "object" && !Array.isArray(data)) {
-      let missing0;
-      if (data.page === void 0 && (missing0 = "page") || data.cursor === void 0 && (missing0 = "cursor")) {
-        validate2382.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
-        return false;
-      } else {
-        const _errs1 = errors;
-        for (const key0 in data) {
-          if (!(key0 === "page" || key0 === "cursor")) {
-            validate2382.errors = [{ instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" }];
-            return false;
-            break;
-          }
-        }
-        if (_errs1 === errors) {
-          if (data.page !== void 0) {
-            let data0 = data.page;
-            const _errs2 = errors;
-            if (errors === _errs2) {
-              if (Array.isArray(data0)) {
-                var valid1 = true;
-                const len0 = data0.length;
-                for (let i0 = 0; i0 < len0; i0++) {
-                  const _errs4 = errors;
-                  if (!validate2392(data0[i0], { instancePath: instancePath + "/page/" + i0, parentData: data0, parentDataProperty: i0, rootData, dynamicAnchors })) {
-                    vErrors = vErrors === null ? validate2392.errors : vErrors.concat(validate2392.errors);
-                    errors = vErrors.length;
-                  }
-                  var valid1 = _errs4 === errors;
-                  if (!valid1) {
-                    break;
-                  }
-                }
-              } else {
-                validate2382.errors = [{ instancePath: instancePath + "/page", schemaPath: "#/properties/page/type", keyword: "type", params: { type: "array" }, message: "must be array" }];
-                return false;
-              }
-            }
-            var valid0 = _errs2 === errors;
-          } else {
-            var valid0 = true;
-          }
-          if (valid0) {
-            if (data.cursor !== void 0) {
-              let data2 = data.cursor;
-              const _errs5 = errors;
-              if (typeof data2 !== "string" && data2 !== null) {
-                validate2382.errors = [{ instancePath: instancePath + "/cursor", schemaPath: "#/properties/cursor/type", keyword: "type", params: { type: schema3172.properties.cursor.type }, message: "must be string,null" }];
-                return false;
-              }
-              var valid0 = _errs5 === errors;
-            } else {
-              var valid0 = true;
-            }
-          }
-        }
-      }
-    } else {
-      validate2382.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
-      return false;
-    }
-  }
-  validate2382.errors = vErrors;
-  return errors === 0;
-}
-validate2382.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
-var checkProcedureListItem = validate2392;
-var checkProcedureStatus = validate2412;
-function validate2412(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
-  ;
-  let vErrors = null;
-  let errors = 0;
-  const evaluated0 = validate2412.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
-  if (typeof data !== "string") {
-    validate2412.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
-    return false;
-  }
-  if (!(data === "pending" || data === "running" || data === "success" || data === "failed" || data === "skipped" || data === "cancelled")) {
-    validate2412.errors = [{ instancePath, schemaPath: "#/enum", keyword: "enum", params: { allowedValues: schema3132.enum }, message: "must be equal to one of the allowed values" }];
-    return false;
-  }
-  validate2412.errors = vErrors;
-  return errors === 0;
-}
-validate2412.evaluated = { "dynamicProps": false, "dynamicItems": false };
-var checkPrompt = validate1022;
-var checkPromptVariable = validate2422;
-function validate2422(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
-  ;
-  let vErrors = null;
-  let errors = 0;
-  const evaluated0 = validate2422.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
-  if (errors === 0) {
-    if (data && typeof data == "object" && !Array.isArray(data)) {
-      let missing0;
-      if (data.name === void 0 && (missing0 = "name") || data.description === void 0 && (missing0 = "description")) {
-        validate2422.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
-        return false;
-      } else {
-        const _errs1 = errors;
-        for (const key0 in data) {
-          if (!(key0 === "name" || key0 === "description" || key0 === "default_value")) {
-            validate2422.errors = [{ instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" }];
-            return false;
-            break;
-          }
-        }
-        if (_errs1 === errors) {
-          if (data.name !== void 0) {
-            const _errs2 = errors;
-            if (typeof data.name !== "string") {
-              validate2422.errors = [{ instancePath: instancePath + "/name", schemaPath: "#/properties/name/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
-              return false;
-            }
-            var valid0 = _errs2 === errors;
-          } else {
-            var valid0 = true;
-          }
-          if (valid0) {
-            if (data.description !== void 0) {
-              const _errs4 = errors;
-              if (typeof data.description !== "string") {
-                validate2422.errors = [{ instancePath: instancePath + "/description", schemaPath: "#/properties/description/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
-                return false;
-              }
-              var valid0 = _errs4 === errors;
-            } else {
-              var valid0 = true;
-            }
-            if (valid0) {
-              if (data.default_value !== void 0) {
-                let data2 = data.default_value;
-                const _errs6 = errors;
-                if (typeof data2 !== "string" && data2 !== null) {
-                  validate2422.errors = [{ instancePath: instancePath + "/default_value", schemaPath: "#/properties/default_value/type", keyword: "type", params: { type: schema1362.properties.default_value.type }, message: "must be string,null" }];
-                  return false;
-                }
-                var valid0 = _errs6 === errors;
-              } else {
-                var valid0 = true;
-              }
-            }
-          }
-        }
-      }
-    } else {
-      validate2422.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
-      return false;
-    }
-  }
-  validate2422.errors = vErrors;
-  return errors === 0;
-}
-validate2422.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
-var checkRefreshConversationTokenParams = validate2432;
-function validate2432(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
-  ;
-  let vErrors = null;
-  let errors = 0;
-  const evaluated0 = validate2432.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
-  if (errors === 0) {
-    if (data && typeof data == "object" && !Array.isArray(data)) {
-      let missing0;
-      if (data.conversation_id === void 0 && (missing0 = "conversation_id")) {
-        validate2432.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
-        return false;
-      } else {
-        const _errs1 = errors;
-        for (const key0 in data) {
-          if (!(key0 === "conversation_id")) {
-            validate2432.errors = [{ instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" }];
-            return false;
-            break;
-          }
-        }
-        if (_errs1 === errors) {
-          if (data.conversation_id !== void 0) {
-            let data0 = data.conversation_id;
-            const _errs3 = errors;
-            if (errors === _errs3) {
-              if (typeof data0 === "string") {
-                if (!pattern72.test(data0)) {
-                  validate2432.errors = [{ instancePath: instancePath + "/conversation_id", schemaPath: "urn:casi:schema:ConversationId/pattern", keyword: "pattern", params: { pattern: "^conv_[A-Za-z0-9]+$" }, message: 'must match pattern "^conv_[A-Za-z0-9]+$"' }];
-                  return false;
-                }
-              } else {
-                validate2432.errors = [{ instancePath: instancePath + "/conversation_id", schemaPath: "urn:casi:schema:ConversationId/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
-                return false;
-              }
-            }
-          }
-        }
-      }
-    } else {
-      validate2432.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
-      return false;
-    }
-  }
-  validate2432.errors = vErrors;
-  return errors === 0;
-}
-validate2432.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
-var checkRefreshConversationTokenQuery = validate2442;
-function validate2442(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
-  ;
-  let vErrors = null;
-  let errors = 0;
-  const evaluated0 = validate2442.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
-  if (errors === 0) {
-    if (data && typeof data == "object" && !Array.isArray(data)) {
-      for (const key0 in data) {
-        validate2442.errors = [{ instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" }];
-        return false;
-        break;
-      }
-    } else {
-      validate2442.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
-      return false;
-    }
-  }
-  validate2442.errors = vErrors;
-  return errors === 0;
-}
-validate2442.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
-var checkReleaseConversationalAgentParams = validate2452;
-function validate2452(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
-  ;
-  let vErrors = null;
-  let errors = 0;
-  const evaluated0 = validate2452.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
-  if (errors === 0) {
-    if (data && typeof data == "object" && !Array.isArray(data)) {
-      let missing0;
-      if (data.version_id === void 0 && (missing0 = "version_id")) {
-        validate2452.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
-        return false;
-      } else {
-        const _errs1 = errors;
-        for (const key0 in data) {
-          if (!(key0 === "version_id")) {
-            validate2452.errors = [{ instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" }];
-            return false;
-            break;
-          }
-        }
-        if (_errs1 === errors) {
-          if (data.version_id !== void 0) {
-            let data0 = data.version_id;
-            const _errs3 = errors;
-            if (errors === _errs3) {
-              if (typeof data0 === "string") {
-                if (!pattern62.test(data0)) {
-                  validate2452.errors = [{ instancePath: instancePath + "/version_id", schemaPath: "urn:casi:schema:ConversationalAgentVersionId/pattern", keyword: "pattern", params: { pattern: "^ca_[A-Za-z0-9]+@v[0-9]+$" }, message: 'must match pattern "^ca_[A-Za-z0-9]+@v[0-9]+$"' }];
-                  return false;
-                }
-              } else {
-                validate2452.errors = [{ instancePath: instancePath + "/version_id", schemaPath: "urn:casi:schema:ConversationalAgentVersionId/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
-                return false;
-              }
-            }
-          }
-        }
-      }
-    } else {
-      validate2452.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
-      return false;
-    }
-  }
-  validate2452.errors = vErrors;
-  return errors === 0;
-}
-validate2452.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
-var checkReleaseConversationalAgentQuery = validate2462;
-function validate2462(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
-  ;
-  let vErrors = null;
-  let errors = 0;
-  const evaluated0 = validate2462.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
-  if (errors === 0) {
-    if (data && typeof data == "object" && !Array.isArray(data)) {
-      for (const key0 in data) {
-        validate2462.errors = [{ instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" }];
-        return false;
-        break;
-      }
-    } else {
-      validate2462.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
-      return false;
-    }
-  }
-  validate2462.errors = vErrors;
-  return errors === 0;
-}
-validate2462.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
-var checkReleaseProceduralAgentParams = validate2472;
-function validate2472(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
-  ;
-  let vErrors = null;
-  let errors = 0;
-  const evaluated0 = validate2472.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
-  if (errors === 0) {
-    if (data && typeof data == "object" && !Array.isArray(data)) {
-      let missing0;
-      if (data.version_id === void 0 && (missing0 = "version_id")) {
-        validate2472.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
-        return false;
-      } else {
-        const _errs1 = errors;
-        for (const key0 in data) {
-          if (!(key0 === "version_id")) {
-            validate2472.errors = [{ instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" }];
-            return false;
-            break;
-          }
-        }
-        if (_errs1 === errors) {
-          if (data.version_id !== void 0) {
-            let data0 = data.version_id;
-            const _errs3 = errors;
-            if (errors === _errs3) {
-              if (typeof data0 === "string") {
-                if (!pattern522.test(data0)) {
-                  validate2472.errors = [{ instancePath: instancePath + "/version_id", schemaPath: "urn:casi:schema:ProceduralAgentVersionId/pattern", keyword: "pattern", params: { pattern: "^pa_[A-Za-z0-9]+@v[0-9]+$" }, message: 'must match pattern "^pa_[A-Za-z0-9]+@v[0-9]+$"' }];
-                  return false;
-                }
-              } else {
-                validate2472.errors = [{ instancePath: instancePath + "/version_id", schemaPath: "urn:casi:schema:ProceduralAgentVersionId/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
-                return false;
-              }
-            }
-          }
-        }
-      }
-    } else {
-      validate2472.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
-      return false;
-    }
-  }
-  validate2472.errors = vErrors;
-  return errors === 0;
-}
-validate2472.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
-var checkReleaseProceduralAgentQuery = validate2482;
-function validate2482(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
-  ;
-  let vErrors = null;
-  let errors = 0;
-  const evaluated0 = validate2482.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
-  if (errors === 0) {
-    if (data && typeof data == "object" && !Array.isArray(data)) {
-      for (const key0 in data) {
-        validate2482.errors = [{ instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" }];
-        return false;
-        break;
-      }
-    } else {
-      validate2482.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
-      return false;
-    }
-  }
-  validate2482.errors = vErrors;
-  return errors === 0;
-}
-validate2482.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
-var checkRoutedPrompt = validate1032;
-var checkRoutedPromptRoute = validate2492;
-function validate2492(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
-  ;
-  let vErrors = null;
-  let errors = 0;
-  const evaluated0 = validate2492.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
-  if (errors === 0) {
-    if (data && typeof data == "object" && !Array.isArray(data)) {
-      let missing0;
-      if (data.id === void 0 && (missing0 = "id") || data.name === void 0 && (missing0 = "name") || data.is_enabled === void 0 && (missing0 = "is_enabled") || data.description === void 0 && (missing0 = "description") || data.text === void 0 && (missing0 = "text")) {
-        validate2492.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
-        return false;
-      } else {
-        const _errs1 = errors;
-        for (const key0 in data) {
-          if (!(key0 === "id" || key0 === "name" || key0 === "is_enabled" || key0 === "description" || key0 === "text")) {
-            validate2492.errors = [{ instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" }];
-            return false;
-            break;
-          }
-        }
-        if (_errs1 === errors) {
-          if (data.id !== void 0) {
-            const _errs2 = errors;
-            if (typeof data.id !== "string") {
-              validate2492.errors = [{ instancePath: instancePath + "/id", schemaPath: "#/properties/id/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
-              return false;
-            }
-            var valid0 = _errs2 === errors;
-          } else {
-            var valid0 = true;
-          }
-          if (valid0) {
-            if (data.name !== void 0) {
-              const _errs4 = errors;
-              if (typeof data.name !== "string") {
-                validate2492.errors = [{ instancePath: instancePath + "/name", schemaPath: "#/properties/name/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
-                return false;
-              }
-              var valid0 = _errs4 === errors;
-            } else {
-              var valid0 = true;
-            }
-            if (valid0) {
-              if (data.is_enabled !== void 0) {
-                const _errs6 = errors;
-                if (typeof data.is_enabled !== "boolean") {
-                  validate2492.errors = [{ instancePath: instancePath + "/is_enabled", schemaPath: "#/properties/is_enabled/type", keyword: "type", params: { type: "boolean" }, message: "must be boolean" }];
-                  return false;
-                }
-                var valid0 = _errs6 === errors;
-              } else {
-                var valid0 = true;
-              }
-              if (valid0) {
-                if (data.description !== void 0) {
-                  const _errs8 = errors;
-                  if (typeof data.description !== "string") {
-                    validate2492.errors = [{ instancePath: instancePath + "/description", schemaPath: "#/properties/description/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
-                    return false;
-                  }
-                  var valid0 = _errs8 === errors;
-                } else {
-                  var valid0 = true;
-                }
-                if (valid0) {
-                  if (data.text !== void 0) {
-                    const _errs10 = errors;
-                    if (typeof data.text !== "string") {
-                      validate2492.errors = [{ instancePath: instancePath + "/text", schemaPath: "#/properties/text/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
-                      return false;
-                    }
-                    var valid0 = _errs10 === errors;
-                  } else {
-                    var valid0 = true;
-                  }
-                }
-              }
-            }
-          }
-        }
-      }
-    } else {
-      validate2492.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
-      return false;
-    }
-  }
-  validate2492.errors = vErrors;
-  return errors === 0;
-}
-validate2492.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
-var checkRuntimeConfig = validate1192;
-var checkRuntimeConfigOverride = validate1012;
-var checkSentiment = validate2502;
-function validate2502(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
-  ;
-  let vErrors = null;
-  let errors = 0;
-  const evaluated0 = validate2502.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
-  if (typeof data !== "string") {
-    validate2502.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
-    return false;
-  }
-  if (!(data === "positive" || data === "neutral" || data === "negative")) {
-    validate2502.errors = [{ instancePath, schemaPath: "#/enum", keyword: "enum", params: { allowedValues: schema1522.enum }, message: "must be equal to one of the allowed values" }];
-    return false;
-  }
-  validate2502.errors = vErrors;
-  return errors === 0;
-}
-validate2502.evaluated = { "dynamicProps": false, "dynamicItems": false };
-var checkServerError = validate2512;
-function validate2512(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
-  ;
-  let vErrors = null;
-  let errors = 0;
-  const evaluated0 = validate2512.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
-  if (errors === 0) {
-    if (data && typeof data == "object" && !Array.isArray(data)) {
-      let missing0;
-      if (data.type === void 0 && (missing0 = "type") || data.error === void 0 && (missing0 = "error")) {
-        validate2512.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
-        return false;
-      } else {
-        const _errs1 = errors;
-        for (const key0 in data) {
-          if (!(key0 === "type" || key0 === "error" || key0 === "source_event_id")) {
-            validate2512.errors = [{ instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" }];
-            return false;
-            break;
-          }
-        }
-        if (_errs1 === errors) {
-          if (data.type !== void 0) {
-            let data0 = data.type;
-            const _errs2 = errors;
-            if (typeof data0 !== "string") {
-              validate2512.errors = [{ instancePath: instancePath + "/type", schemaPath: "#/properties/type/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
-              return false;
-            }
-            if ("server.error" !== data0) {
-              validate2512.errors = [{ instancePath: instancePath + "/type", schemaPath: "#/properties/type/const", keyword: "const", params: { allowedValue: "server.error" }, message: "must be equal to constant" }];
-              return false;
-            }
-            var valid0 = _errs2 === errors;
-          } else {
-            var valid0 = true;
-          }
-          if (valid0) {
-            if (data.error !== void 0) {
-              const _errs4 = errors;
-              if (typeof data.error !== "string") {
-                validate2512.errors = [{ instancePath: instancePath + "/error", schemaPath: "#/properties/error/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
-                return false;
-              }
-              var valid0 = _errs4 === errors;
-            } else {
-              var valid0 = true;
-            }
-            if (valid0) {
-              if (data.source_event_id !== void 0) {
-                const _errs6 = errors;
-                if (typeof data.source_event_id !== "string") {
-                  validate2512.errors = [{ instancePath: instancePath + "/source_event_id", schemaPath: "#/properties/source_event_id/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
-                  return false;
-                }
-                var valid0 = _errs6 === errors;
-              } else {
-                var valid0 = true;
-              }
-            }
-          }
-        }
-      }
-    } else {
-      validate2512.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
-      return false;
-    }
-  }
-  validate2512.errors = vErrors;
-  return errors === 0;
-}
-validate2512.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
-var checkServerErrorEvent = validate2522;
-function validate2522(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
-  ;
-  let vErrors = null;
-  let errors = 0;
-  const evaluated0 = validate2522.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
-  const _errs0 = errors;
-  if (!validate227(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate227.errors : vErrors.concat(validate227.errors);
-    errors = vErrors.length;
-  }
-  var valid0 = _errs0 === errors;
-  if (valid0) {
-    const _errs1 = errors;
-    if (errors === _errs1) {
-      if (data && typeof data == "object" && !Array.isArray(data)) {
-        if (data.payload !== void 0) {
-          let data0 = data.payload;
-          const _errs4 = errors;
-          if (errors === _errs4) {
-            if (data0 && typeof data0 == "object" && !Array.isArray(data0)) {
-              let missing0;
-              if (data0.type === void 0 && (missing0 = "type") || data0.error === void 0 && (missing0 = "error")) {
-                validate2522.errors = [{ instancePath: instancePath + "/payload", schemaPath: "urn:casi:schema:ServerError/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
-                return false;
-              } else {
-                const _errs6 = errors;
-                for (const key0 in data0) {
-                  if (!(key0 === "type" || key0 === "error" || key0 === "source_event_id")) {
-                    validate2522.errors = [{ instancePath: instancePath + "/payload", schemaPath: "urn:casi:schema:ServerError/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" }];
-                    return false;
-                    break;
-                  }
-                }
-                if (_errs6 === errors) {
-                  if (data0.type !== void 0) {
-                    let data1 = data0.type;
-                    const _errs7 = errors;
-                    if (typeof data1 !== "string") {
-                      validate2522.errors = [{ instancePath: instancePath + "/payload/type", schemaPath: "urn:casi:schema:ServerError/properties/type/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
-                      return false;
-                    }
-                    if ("server.error" !== data1) {
-                      validate2522.errors = [{ instancePath: instancePath + "/payload/type", schemaPath: "urn:casi:schema:ServerError/properties/type/const", keyword: "const", params: { allowedValue: "server.error" }, message: "must be equal to constant" }];
-                      return false;
-                    }
-                    var valid3 = _errs7 === errors;
-                  } else {
-                    var valid3 = true;
-                  }
-                  if (valid3) {
-                    if (data0.error !== void 0) {
-                      const _errs9 = errors;
-                      if (typeof data0.error !== "string") {
-                        validate2522.errors = [{ instancePath: instancePath + "/payload/error", schemaPath: "urn:casi:schema:ServerError/properties/error/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
-                        return false;
-                      }
-                      var valid3 = _errs9 === errors;
-                    } else {
-                      var valid3 = true;
-                    }
-                    if (valid3) {
-                      if (data0.source_event_id !== void 0) {
-                        const _errs11 = errors;
-                        if (typeof data0.source_event_id !== "string") {
-                          validate2522.errors = [{ instancePath: instancePath + "/payload/source_event_id", schemaPath: "urn:casi:schema:ServerError/properties/source_event_id/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
-                          return false;
-                        }
-                        var valid3 = _errs11 === errors;
-                      } else {
-                        var valid3 = true;
-                      }
-                    }
-                  }
-                }
-              }
-            } else {
-              validate2522.errors = [{ instancePath: instancePath + "/payload", schemaPath: "urn:casi:schema:ServerError/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
-              return false;
-            }
-          }
-        }
-      } else {
-        validate2522.errors = [{ instancePath, schemaPath: "#/allOf/1/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
-        return false;
-      }
-    }
-    var valid0 = _errs1 === errors;
-  }
-  validate2522.errors = vErrors;
-  return errors === 0;
-}
-validate2522.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
-var checkServerEvent = validate227;
-var checkServerEventPayload = validate2310;
-var checkServerEventStream = validate2542;
-function validate2542(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
-  ;
-  let vErrors = null;
-  let errors = 0;
-  const evaluated0 = validate2542.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
-  if (errors === 0) {
-    if (Array.isArray(data)) {
-      var valid0 = true;
-      const len0 = data.length;
-      for (let i0 = 0; i0 < len0; i0++) {
-        const _errs1 = errors;
-        if (!validate227(data[i0], { instancePath: instancePath + "/" + i0, parentData: data, parentDataProperty: i0, rootData, dynamicAnchors })) {
-          vErrors = vErrors === null ? validate227.errors : vErrors.concat(validate227.errors);
-          errors = vErrors.length;
-        }
-        var valid0 = _errs1 === errors;
-        if (!valid0) {
-          break;
-        }
-      }
-    } else {
-      validate2542.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "array" }, message: "must be array" }];
-      return false;
-    }
-  }
-  validate2542.errors = vErrors;
-  return errors === 0;
-}
-validate2542.evaluated = { "items": true, "dynamicProps": false, "dynamicItems": false };
-var checkServiceVersion = validate2562;
-function validate2562(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
-  ;
-  let vErrors = null;
-  let errors = 0;
-  const evaluated0 = validate2562.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
-  if (typeof data !== "string") {
-    validate2562.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
-    return false;
-  }
-  if (!(data === "2025-06-19")) {
-    validate2562.errors = [{ instancePath, schemaPath: "#/enum", keyword: "enum", params: { allowedValues: schema2902.enum }, message: "must be equal to one of the allowed values" }];
-    return false;
-  }
-  validate2562.errors = vErrors;
-  return errors === 0;
-}
-validate2562.evaluated = { "dynamicProps": false, "dynamicItems": false };
-var checkServiceVoice = validate2572;
-function validate2572(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
-  ;
-  let vErrors = null;
-  let errors = 0;
-  const evaluated0 = validate2572.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
-  if (errors === 0) {
-    if (data && typeof data == "object" && !Array.isArray(data)) {
-      let missing0;
-      if (data.id === void 0 && (missing0 = "id")) {
-        validate2572.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
-        return false;
-      } else {
-        const _errs1 = errors;
-        for (const key0 in data) {
-          if (!(key0 === "provider" || key0 === "id")) {
-            validate2572.errors = [{ instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" }];
-            return false;
-            break;
-          }
-        }
-        if (_errs1 === errors) {
-          if (data.provider !== void 0) {
-            let data0 = data.provider;
-            const _errs2 = errors;
-            if (typeof data0 !== "string") {
-              validate2572.errors = [{ instancePath: instancePath + "/provider", schemaPath: "#/properties/provider/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
-              return false;
-            }
-            if (!(data0 === "service")) {
-              validate2572.errors = [{ instancePath: instancePath + "/provider", schemaPath: "#/properties/provider/enum", keyword: "enum", params: { allowedValues: schema1262.properties.provider.enum }, message: "must be equal to one of the allowed values" }];
-              return false;
-            }
-            var valid0 = _errs2 === errors;
-          } else {
-            var valid0 = true;
-          }
-          if (valid0) {
-            if (data.id !== void 0) {
-              let data1 = data.id;
-              const _errs4 = errors;
-              if (typeof data1 !== "string") {
-                validate2572.errors = [{ instancePath: instancePath + "/id", schemaPath: "#/properties/id/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
-                return false;
-              }
-              if (!(data1 === "Female 1" || data1 === "Female 2" || data1 === "Female 3" || data1 === "Male 1" || data1 === "Male 2" || data1 === "Male 3")) {
-                validate2572.errors = [{ instancePath: instancePath + "/id", schemaPath: "#/properties/id/enum", keyword: "enum", params: { allowedValues: schema1262.properties.id.enum }, message: "must be equal to one of the allowed values" }];
-                return false;
-              }
-              var valid0 = _errs4 === errors;
-            } else {
-              var valid0 = true;
-            }
-          }
-        }
-      }
-    } else {
-      validate2572.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
-      return false;
-    }
-  }
-  validate2572.errors = vErrors;
-  return errors === 0;
-}
-validate2572.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
-var checkSetupChannel = validate253;
-var checkStreamConversationEventsHeaders = validate2582;
-function validate2582(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
-  ;
-  let vErrors = null;
-  let errors = 0;
-  const evaluated0 = validate2582.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
-  if (errors === 0) {
-    if (data && typeof data == "object" && !Array.isArray(data)) {
-      if (data["last-event-id"] !== void 0) {
-        let data0 = data["last-event-id"];
-        const _errs3 = errors;
-        if (errors === _errs3) {
-          if (typeof data0 === "string") {
-            if (!pattern53.test(data0)) {
-              validate2582.errors = [{ instancePath: instancePath + "/last-event-id", schemaPath: "urn:casi:schema:EventId/pattern", keyword: "pattern", params: { pattern: "^ev_[A-Za-z0-9]+$" }, message: 'must match pattern "^ev_[A-Za-z0-9]+$"' }];
-              return false;
-            }
-          } else {
-            validate2582.errors = [{ instancePath: instancePath + "/last-event-id", schemaPath: "urn:casi:schema:EventId/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
-            return false;
-          }
-        }
-      }
-    } else {
-      validate2582.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
-      return false;
-    }
-  }
-  validate2582.errors = vErrors;
-  return errors === 0;
-}
-validate2582.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
-var checkStreamConversationEventsParams = validate2592;
-function validate2592(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
-  ;
-  let vErrors = null;
-  let errors = 0;
-  const evaluated0 = validate2592.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
-  if (errors === 0) {
-    if (data && typeof data == "object" && !Array.isArray(data)) {
-      let missing0;
-      if (data.conversation_id === void 0 && (missing0 = "conversation_id")) {
-        validate2592.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
-        return false;
-      } else {
-        const _errs1 = errors;
-        for (const key0 in data) {
-          if (!(key0 === "conversation_id")) {
-            validate2592.errors = [{ instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" }];
-            return false;
-            break;
-          }
-        }
-        if (_errs1 === errors) {
-          if (data.conversation_id !== void 0) {
-            let data0 = data.conversation_id;
-            const _errs3 = errors;
-            if (errors === _errs3) {
-              if (typeof data0 === "string") {
-                if (!pattern72.test(data0)) {
-                  validate2592.errors = [{ instancePath: instancePath + "/conversation_id", schemaPath: "urn:casi:schema:ConversationId/pattern", keyword: "pattern", params: { pattern: "^conv_[A-Za-z0-9]+$" }, message: 'must match pattern "^conv_[A-Za-z0-9]+$"' }];
-                  return false;
-                }
-              } else {
-                validate2592.errors = [{ instancePath: instancePath + "/conversation_id", schemaPath: "urn:casi:schema:ConversationId/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
-                return false;
-              }
-            }
-          }
-        }
-      }
-    } else {
-      validate2592.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
-      return false;
-    }
-  }
-  validate2592.errors = vErrors;
-  return errors === 0;
-}
-validate2592.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
-var checkStreamConversationEventsQuery = validate2602;
-function validate2602(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
-  ;
-  let vErrors = null;
-  let errors = 0;
-  const evaluated0 = validate2602.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
-  if (errors === 0) {
-    if (data && typeof data == "object" && !Array.isArray(data)) {
-      const _errs1 = errors;
-      for (const key0 in data) {
-        if (!(key0 === "service_version" || key0 === "token")) {
-          validate2602.errors = [{ instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" }];
-          return false;
-          break;
-        }
-      }
-      if (_errs1 === errors) {
-        if (data.service_version !== void 0) {
-          let data0 = data.service_version;
-          const _errs2 = errors;
-          if (typeof data0 !== "string") {
-            validate2602.errors = [{ instancePath: instancePath + "/service_version", schemaPath: "urn:casi:schema:ServiceVersion/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
-            return false;
-          }
-          if (!(data0 === "2025-06-19")) {
-            validate2602.errors = [{ instancePath: instancePath + "/service_version", schemaPath: "urn:casi:schema:ServiceVersion/enum", keyword: "enum", params: { allowedValues: schema2902.enum }, message: "must be equal to one of the allowed values" }];
-            return false;
-          }
-          var valid0 = _errs2 === errors;
-        } else {
-          var valid0 = true;
-        }
-        if (valid0) {
-          if (data.token !== void 0) {
-            let data1 = data.token;
-            const _errs5 = errors;
-            if (errors === _errs5) {
-              if (typeof data1 === "string") {
-                if (func12(data1) < 1) {
-                  validate2602.errors = [{ instancePath: instancePath + "/token", schemaPath: "#/properties/token/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" }];
-                  return false;
-                }
-              } else {
-                validate2602.errors = [{ instancePath: instancePath + "/token", schemaPath: "#/properties/token/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
-                return false;
-              }
-            }
-            var valid0 = _errs5 === errors;
-          } else {
-            var valid0 = true;
-          }
-        }
-      }
-    } else {
-      validate2602.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
-      return false;
-    }
-  }
-  validate2602.errors = vErrors;
-  return errors === 0;
-}
-validate2602.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
-var checkSyscallTool = validate2612;
-function validate2612(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
-  ;
-  let vErrors = null;
-  let errors = 0;
-  const evaluated0 = validate2612.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
-  if (errors === 0) {
-    if (data && typeof data == "object" && !Array.isArray(data)) {
-      let missing0;
-      if (data.ns === void 0 && (missing0 = "ns") || data.name === void 0 && (missing0 = "name")) {
-        validate2612.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
-        return false;
-      } else {
-        const _errs1 = errors;
-        for (const key0 in data) {
-          if (!(key0 === "ns" || key0 === "name")) {
-            validate2612.errors = [{ instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" }];
-            return false;
-            break;
-          }
-        }
-        if (_errs1 === errors) {
-          if (data.ns !== void 0) {
-            let data0 = data.ns;
-            const _errs2 = errors;
-            if (typeof data0 !== "string") {
-              validate2612.errors = [{ instancePath: instancePath + "/ns", schemaPath: "#/properties/ns/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
-              return false;
-            }
-            if (!(data0 === "syscall")) {
-              validate2612.errors = [{ instancePath: instancePath + "/ns", schemaPath: "#/properties/ns/enum", keyword: "enum", params: { allowedValues: schema1392.properties.ns.enum }, message: "must be equal to one of the allowed values" }];
-              return false;
-            }
-            var valid0 = _errs2 === errors;
-          } else {
-            var valid0 = true;
-          }
-          if (valid0) {
-            if (data.name !== void 0) {
-              const _errs4 = errors;
-              if (typeof data.name !== "string") {
-                validate2612.errors = [{ instancePath: instancePath + "/name", schemaPath: "#/properties/name/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
-                return false;
-              }
-              var valid0 = _errs4 === errors;
-            } else {
-              var valid0 = true;
-            }
-          }
-        }
-      }
-    } else {
-      validate2612.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
-      return false;
-    }
-  }
-  validate2612.errors = vErrors;
-  return errors === 0;
-}
-validate2612.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
-var checkThirdpartyTool = validate2622;
-function validate2622(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
-  ;
-  let vErrors = null;
-  let errors = 0;
-  const evaluated0 = validate2622.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
-  if (errors === 0) {
-    if (data && typeof data == "object" && !Array.isArray(data)) {
-      let missing0;
-      if (data.name === void 0 && (missing0 = "name")) {
-        validate2622.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
-        return false;
-      } else {
-        const _errs1 = errors;
-        for (const key0 in data) {
-          if (!(key0 === "ns" || key0 === "name")) {
-            validate2622.errors = [{ instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" }];
-            return false;
-            break;
-          }
-        }
-        if (_errs1 === errors) {
-          if (data.ns !== void 0) {
-            let data0 = data.ns;
-            const _errs2 = errors;
-            if (typeof data0 !== "string") {
-              validate2622.errors = [{ instancePath: instancePath + "/ns", schemaPath: "#/properties/ns/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
-              return false;
-            }
-            if (!(data0 === "thirdparty")) {
-              validate2622.errors = [{ instancePath: instancePath + "/ns", schemaPath: "#/properties/ns/enum", keyword: "enum", params: { allowedValues: schema1432.properties.ns.enum }, message: "must be equal to one of the allowed values" }];
-              return false;
-            }
-            var valid0 = _errs2 === errors;
-          } else {
-            var valid0 = true;
-          }
-          if (valid0) {
-            if (data.name !== void 0) {
-              const _errs4 = errors;
-              if (typeof data.name !== "string") {
-                validate2622.errors = [{ instancePath: instancePath + "/name", schemaPath: "#/properties/name/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
-                return false;
-              }
-              var valid0 = _errs4 === errors;
-            } else {
-              var valid0 = true;
-            }
-          }
-        }
-      }
-    } else {
-      validate2622.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
-      return false;
-    }
-  }
-  validate2622.errors = vErrors;
-  return errors === 0;
-}
-validate2622.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
-var checkTimestamp = validate2632;
-function validate2632(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
-  ;
-  let vErrors = null;
-  let errors = 0;
-  const evaluated0 = validate2632.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
-  if (errors === 0) {
-    if (errors === 0) {
-      if (typeof data === "string") {
-        if (!formats02(data)) {
-          validate2632.errors = [{ instancePath, schemaPath: "#/format", keyword: "format", params: { format: "date-time" }, message: 'must match format "date-time"' }];
-          return false;
-        }
-      } else {
-        validate2632.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
-        return false;
-      }
-    }
-  }
-  validate2632.errors = vErrors;
-  return errors === 0;
-}
-validate2632.evaluated = { "dynamicProps": false, "dynamicItems": false };
-var checkToolConfig = validate1222;
-var checkToolConfigOverride = validate1072;
-var checkToolIdentifier = validate1082;
-var checkTransferId = validate2642;
-function validate2642(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
-  ;
-  let vErrors = null;
-  let errors = 0;
-  const evaluated0 = validate2642.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
-  if (errors === 0) {
-    if (data && typeof data == "object" && !Array.isArray(data)) {
-      let missing0;
-      if (data.id === void 0 && (missing0 = "id")) {
-        validate2642.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
-        return false;
-      } else {
-        const _errs1 = errors;
-        for (const key0 in data) {
-          if (!(key0 === "id")) {
-            validate2642.errors = [{ instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" }];
-            return false;
-            break;
-          }
-        }
-        if (_errs1 === errors) {
-          if (data.id !== void 0) {
-            if (typeof data.id !== "string") {
-              validate2642.errors = [{ instancePath: instancePath + "/id", schemaPath: "#/properties/id/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
-              return false;
-            }
-          }
-        }
-      }
-    } else {
-      validate2642.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
-      return false;
-    }
-  }
-  validate2642.errors = vErrors;
-  return errors === 0;
-}
-validate2642.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
-var checkUpdateConversationalAgentParams = validate2652;
-function validate2652(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
-  ;
-  let vErrors = null;
-  let errors = 0;
-  const evaluated0 = validate2652.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
-  if (errors === 0) {
-    if (data && typeof data == "object" && !Array.isArray(data)) {
-      let missing0;
-      if (data.id === void 0 && (missing0 = "id")) {
-        validate2652.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
-        return false;
-      } else {
-        const _errs1 = errors;
-        for (const key0 in data) {
-          if (!(key0 === "id")) {
-            validate2652.errors = [{ instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" }];
-            return false;
-            break;
-          }
-        }
-        if (_errs1 === errors) {
-          if (data.id !== void 0) {
-            let data0 = data.id;
-            const _errs3 = errors;
-            if (errors === _errs3) {
-              if (typeof data0 === "string") {
-                if (!pattern232.test(data0)) {
-                  validate2652.errors = [{ instancePath: instancePath + "/id", schemaPath: "urn:casi:schema:ConversationalAgentRef/pattern", keyword: "pattern", params: { pattern: "^ca_[A-Za-z0-9]+(@v[0-9]+)?$" }, message: 'must match pattern "^ca_[A-Za-z0-9]+(@v[0-9]+)?$"' }];
-                  return false;
-                }
-              } else {
-                validate2652.errors = [{ instancePath: instancePath + "/id", schemaPath: "urn:casi:schema:ConversationalAgentRef/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
-                return false;
-              }
-            }
-          }
-        }
-      }
-    } else {
-      validate2652.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
-      return false;
-    }
-  }
-  validate2652.errors = vErrors;
-  return errors === 0;
-}
-validate2652.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
-var checkUpdateConversationalAgentQuery = validate2662;
-function validate2662(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
-  ;
-  let vErrors = null;
-  let errors = 0;
-  const evaluated0 = validate2662.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
-  if (errors === 0) {
-    if (data && typeof data == "object" && !Array.isArray(data)) {
-      for (const key0 in data) {
-        validate2662.errors = [{ instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" }];
-        return false;
-        break;
-      }
-    } else {
-      validate2662.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
-      return false;
-    }
-  }
-  validate2662.errors = vErrors;
-  return errors === 0;
-}
-validate2662.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
-var checkUpdateConversationalAgentRequest = validate2672;
-var schema3562 = { "type": "object", "description": "Every member optional, default null; absent or null members keep their value.", "additionalProperties": false, "properties": { "name": { "anyOf": [{ "$ref": "urn:casi:schema:Name" }, { "type": "null" }], "default": null }, "description": { "anyOf": [{ "$ref": "urn:casi:schema:Description" }, { "type": "null" }], "default": null }, "config": { "anyOf": [{ "$ref": "urn:casi:schema:ConversationalAgentConfig" }, { "type": "null" }], "default": null }, "postprocess_agents": { "type": ["array", "null"], "default": null, "items": { "$ref": "urn:casi:schema:ProceduralAgentRef" } } }, "$id": "urn:casi:schema:UpdateConversationalAgentRequest" };
-function validate2672(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
-  ;
-  let vErrors = null;
-  let errors = 0;
-  const evaluated0 = validate2672.evaluated;
+  const evaluated0 = validate822.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -32385,7 +22732,7 @@ function validate2672(data, { instancePath = "", parentData, parentDataProperty,
       const _errs1 = errors;
       for (const key0 in data) {
         if (!(key0 === "name" || key0 === "description" || key0 === "config" || key0 === "postprocess_agents")) {
-          validate2672.errors = [{ instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" }];
+          validate822.errors = [{ instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" }];
           return false;
           break;
         }
@@ -32400,7 +22747,7 @@ function validate2672(data, { instancePath = "", parentData, parentDataProperty,
           const _errs5 = errors;
           if (errors === _errs5) {
             if (typeof data0 === "string") {
-              if (func12(data0) > 256) {
+              if (func2(data0) > 256) {
                 const err0 = { instancePath: instancePath + "/name", schemaPath: "urn:casi:schema:Name/maxLength", keyword: "maxLength", params: { limit: 256 }, message: "must NOT have more than 256 characters" };
                 if (vErrors === null) {
                   vErrors = [err0];
@@ -32409,7 +22756,7 @@ function validate2672(data, { instancePath = "", parentData, parentDataProperty,
                 }
                 errors++;
               } else {
-                if (func12(data0) < 1) {
+                if (func2(data0) < 1) {
                   const err1 = { instancePath: instancePath + "/name", schemaPath: "urn:casi:schema:Name/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
                   if (vErrors === null) {
                     vErrors = [err1];
@@ -32451,7 +22798,7 @@ function validate2672(data, { instancePath = "", parentData, parentDataProperty,
               vErrors.push(err4);
             }
             errors++;
-            validate2672.errors = vErrors;
+            validate822.errors = vErrors;
             return false;
           } else {
             errors = _errs3;
@@ -32477,7 +22824,7 @@ function validate2672(data, { instancePath = "", parentData, parentDataProperty,
             const _errs12 = errors;
             if (errors === _errs12) {
               if (typeof data1 === "string") {
-                if (func12(data1) > 4096) {
+                if (func2(data1) > 4096) {
                   const err5 = { instancePath: instancePath + "/description", schemaPath: "urn:casi:schema:Description/maxLength", keyword: "maxLength", params: { limit: 4096 }, message: "must NOT have more than 4096 characters" };
                   if (vErrors === null) {
                     vErrors = [err5];
@@ -32518,7 +22865,7 @@ function validate2672(data, { instancePath = "", parentData, parentDataProperty,
                 vErrors.push(err8);
               }
               errors++;
-              validate2672.errors = vErrors;
+              validate822.errors = vErrors;
               return false;
             } else {
               errors = _errs10;
@@ -32541,8 +22888,8 @@ function validate2672(data, { instancePath = "", parentData, parentDataProperty,
               const _errs17 = errors;
               let valid5 = false;
               const _errs18 = errors;
-              if (!validate1152(data2, { instancePath: instancePath + "/config", parentData: data, parentDataProperty: "config", rootData, dynamicAnchors })) {
-                vErrors = vErrors === null ? validate1152.errors : vErrors.concat(validate1152.errors);
+              if (!validate46(data2, { instancePath: instancePath + "/config", parentData: data, parentDataProperty: "config", rootData, dynamicAnchors })) {
+                vErrors = vErrors === null ? validate46.errors : vErrors.concat(validate46.errors);
                 errors = vErrors.length;
               }
               var _valid2 = _errs18 === errors;
@@ -32567,7 +22914,7 @@ function validate2672(data, { instancePath = "", parentData, parentDataProperty,
                   vErrors.push(err10);
                 }
                 errors++;
-                validate2672.errors = vErrors;
+                validate822.errors = vErrors;
                 return false;
               } else {
                 errors = _errs17;
@@ -32588,7 +22935,7 @@ function validate2672(data, { instancePath = "", parentData, parentDataProperty,
                 let data3 = data.postprocess_agents;
                 const _errs21 = errors;
                 if (!Array.isArray(data3) && data3 !== null) {
-                  validate2672.errors = [{ instancePath: instancePath + "/postprocess_agents", schemaPath: "#/properties/postprocess_agents/type", keyword: "type", params: { type: schema3562.properties.postprocess_agents.type }, message: "must be array,null" }];
+                  validate822.errors = [{ instancePath: instancePath + "/postprocess_agents", schemaPath: "#/properties/postprocess_agents/type", keyword: "type", params: { type: schema121.properties.postprocess_agents.type }, message: "must be array,null" }];
                   return false;
                 }
                 if (errors === _errs21) {
@@ -32601,12 +22948,12 @@ function validate2672(data, { instancePath = "", parentData, parentDataProperty,
                       const _errs24 = errors;
                       if (errors === _errs24) {
                         if (typeof data4 === "string") {
-                          if (!pattern212.test(data4)) {
-                            validate2672.errors = [{ instancePath: instancePath + "/postprocess_agents/" + i0, schemaPath: "urn:casi:schema:ProceduralAgentRef/pattern", keyword: "pattern", params: { pattern: "^pa_[A-Za-z0-9]+(@v[0-9]+)?$" }, message: 'must match pattern "^pa_[A-Za-z0-9]+(@v[0-9]+)?$"' }];
+                          if (!pattern9.test(data4)) {
+                            validate822.errors = [{ instancePath: instancePath + "/postprocess_agents/" + i0, schemaPath: "urn:casi:schema:ProceduralAgentRef/pattern", keyword: "pattern", params: { pattern: "^pa_[A-Za-z0-9]+(@v[0-9]+)?$" }, message: 'must match pattern "^pa_[A-Za-z0-9]+(@v[0-9]+)?$"' }];
                             return false;
                           }
                         } else {
-                          validate2672.errors = [{ instancePath: instancePath + "/postprocess_agents/" + i0, schemaPath: "urn:casi:schema:ProceduralAgentRef/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+                          validate822.errors = [{ instancePath: instancePath + "/postprocess_agents/" + i0, schemaPath: "urn:casi:schema:ProceduralAgentRef/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
                           return false;
                         }
                       }
@@ -32626,102 +22973,20 @@ function validate2672(data, { instancePath = "", parentData, parentDataProperty,
         }
       }
     } else {
-      validate2672.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
+      validate822.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
       return false;
     }
   }
-  validate2672.errors = vErrors;
+  validate822.errors = vErrors;
   return errors === 0;
 }
-validate2672.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
-var checkUpdateProceduralAgentParams = validate2692;
-function validate2692(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate822.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
+var checkUpdateProceduralAgentRequest = validate842;
+function validate842(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate2692.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
-  if (errors === 0) {
-    if (data && typeof data == "object" && !Array.isArray(data)) {
-      let missing0;
-      if (data.id === void 0 && (missing0 = "id")) {
-        validate2692.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
-        return false;
-      } else {
-        const _errs1 = errors;
-        for (const key0 in data) {
-          if (!(key0 === "id")) {
-            validate2692.errors = [{ instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" }];
-            return false;
-            break;
-          }
-        }
-        if (_errs1 === errors) {
-          if (data.id !== void 0) {
-            let data0 = data.id;
-            const _errs3 = errors;
-            if (errors === _errs3) {
-              if (typeof data0 === "string") {
-                if (!pattern212.test(data0)) {
-                  validate2692.errors = [{ instancePath: instancePath + "/id", schemaPath: "urn:casi:schema:ProceduralAgentRef/pattern", keyword: "pattern", params: { pattern: "^pa_[A-Za-z0-9]+(@v[0-9]+)?$" }, message: 'must match pattern "^pa_[A-Za-z0-9]+(@v[0-9]+)?$"' }];
-                  return false;
-                }
-              } else {
-                validate2692.errors = [{ instancePath: instancePath + "/id", schemaPath: "urn:casi:schema:ProceduralAgentRef/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
-                return false;
-              }
-            }
-          }
-        }
-      }
-    } else {
-      validate2692.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
-      return false;
-    }
-  }
-  validate2692.errors = vErrors;
-  return errors === 0;
-}
-validate2692.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
-var checkUpdateProceduralAgentQuery = validate2702;
-function validate2702(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
-  ;
-  let vErrors = null;
-  let errors = 0;
-  const evaluated0 = validate2702.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
-  if (errors === 0) {
-    if (data && typeof data == "object" && !Array.isArray(data)) {
-      for (const key0 in data) {
-        validate2702.errors = [{ instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" }];
-        return false;
-        break;
-      }
-    } else {
-      validate2702.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
-      return false;
-    }
-  }
-  validate2702.errors = vErrors;
-  return errors === 0;
-}
-validate2702.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
-var checkUpdateProceduralAgentRequest = validate2712;
-function validate2712(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
-  ;
-  let vErrors = null;
-  let errors = 0;
-  const evaluated0 = validate2712.evaluated;
+  const evaluated0 = validate842.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -32733,7 +22998,7 @@ function validate2712(data, { instancePath = "", parentData, parentDataProperty,
       const _errs1 = errors;
       for (const key0 in data) {
         if (!(key0 === "name" || key0 === "description" || key0 === "config")) {
-          validate2712.errors = [{ instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" }];
+          validate842.errors = [{ instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" }];
           return false;
           break;
         }
@@ -32748,7 +23013,7 @@ function validate2712(data, { instancePath = "", parentData, parentDataProperty,
           const _errs5 = errors;
           if (errors === _errs5) {
             if (typeof data0 === "string") {
-              if (func12(data0) > 256) {
+              if (func2(data0) > 256) {
                 const err0 = { instancePath: instancePath + "/name", schemaPath: "urn:casi:schema:Name/maxLength", keyword: "maxLength", params: { limit: 256 }, message: "must NOT have more than 256 characters" };
                 if (vErrors === null) {
                   vErrors = [err0];
@@ -32757,7 +23022,7 @@ function validate2712(data, { instancePath = "", parentData, parentDataProperty,
                 }
                 errors++;
               } else {
-                if (func12(data0) < 1) {
+                if (func2(data0) < 1) {
                   const err1 = { instancePath: instancePath + "/name", schemaPath: "urn:casi:schema:Name/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
                   if (vErrors === null) {
                     vErrors = [err1];
@@ -32799,7 +23064,7 @@ function validate2712(data, { instancePath = "", parentData, parentDataProperty,
               vErrors.push(err4);
             }
             errors++;
-            validate2712.errors = vErrors;
+            validate842.errors = vErrors;
             return false;
           } else {
             errors = _errs3;
@@ -32825,7 +23090,7 @@ function validate2712(data, { instancePath = "", parentData, parentDataProperty,
             const _errs12 = errors;
             if (errors === _errs12) {
               if (typeof data1 === "string") {
-                if (func12(data1) > 4096) {
+                if (func2(data1) > 4096) {
                   const err5 = { instancePath: instancePath + "/description", schemaPath: "urn:casi:schema:Description/maxLength", keyword: "maxLength", params: { limit: 4096 }, message: "must NOT have more than 4096 characters" };
                   if (vErrors === null) {
                     vErrors = [err5];
@@ -32866,7 +23131,7 @@ function validate2712(data, { instancePath = "", parentData, parentDataProperty,
                 vErrors.push(err8);
               }
               errors++;
-              validate2712.errors = vErrors;
+              validate842.errors = vErrors;
               return false;
             } else {
               errors = _errs10;
@@ -32889,8 +23154,8 @@ function validate2712(data, { instancePath = "", parentData, parentDataProperty,
               const _errs17 = errors;
               let valid5 = false;
               const _errs18 = errors;
-              if (!validate1742(data2, { instancePath: instancePath + "/config", parentData: data, parentDataProperty: "config", rootData, dynamicAnchors })) {
-                vErrors = vErrors === null ? validate1742.errors : vErrors.concat(validate1742.errors);
+              if (!validate722(data2, { instancePath: instancePath + "/config", parentData: data, parentDataProperty: "config", rootData, dynamicAnchors })) {
+                vErrors = vErrors === null ? validate722.errors : vErrors.concat(validate722.errors);
                 errors = vErrors.length;
               }
               var _valid2 = _errs18 === errors;
@@ -32915,7 +23180,7 @@ function validate2712(data, { instancePath = "", parentData, parentDataProperty,
                   vErrors.push(err10);
                 }
                 errors++;
-                validate2712.errors = vErrors;
+                validate842.errors = vErrors;
                 return false;
               } else {
                 errors = _errs17;
@@ -32935,684 +23200,34 @@ function validate2712(data, { instancePath = "", parentData, parentDataProperty,
         }
       }
     } else {
-      validate2712.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
+      validate842.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
       return false;
     }
   }
-  validate2712.errors = vErrors;
+  validate842.errors = vErrors;
   return errors === 0;
 }
-validate2712.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
-var checkUserDtmfReceived = validate2732;
-function validate2732(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
-  ;
-  let vErrors = null;
-  let errors = 0;
-  const evaluated0 = validate2732.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
-  if (errors === 0) {
-    if (data && typeof data == "object" && !Array.isArray(data)) {
-      let missing0;
-      if (data.type === void 0 && (missing0 = "type") || data.digits === void 0 && (missing0 = "digits")) {
-        validate2732.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
-        return false;
-      } else {
-        const _errs1 = errors;
-        for (const key0 in data) {
-          if (!(key0 === "type" || key0 === "digits")) {
-            validate2732.errors = [{ instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" }];
-            return false;
-            break;
-          }
-        }
-        if (_errs1 === errors) {
-          if (data.type !== void 0) {
-            let data0 = data.type;
-            const _errs2 = errors;
-            if (typeof data0 !== "string") {
-              validate2732.errors = [{ instancePath: instancePath + "/type", schemaPath: "#/properties/type/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
-              return false;
-            }
-            if ("user.dtmf.received" !== data0) {
-              validate2732.errors = [{ instancePath: instancePath + "/type", schemaPath: "#/properties/type/const", keyword: "const", params: { allowedValue: "user.dtmf.received" }, message: "must be equal to constant" }];
-              return false;
-            }
-            var valid0 = _errs2 === errors;
-          } else {
-            var valid0 = true;
-          }
-          if (valid0) {
-            if (data.digits !== void 0) {
-              const _errs4 = errors;
-              if (typeof data.digits !== "string") {
-                validate2732.errors = [{ instancePath: instancePath + "/digits", schemaPath: "#/properties/digits/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
-                return false;
-              }
-              var valid0 = _errs4 === errors;
-            } else {
-              var valid0 = true;
-            }
-          }
-        }
-      }
-    } else {
-      validate2732.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
-      return false;
-    }
-  }
-  validate2732.errors = vErrors;
-  return errors === 0;
-}
-validate2732.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
-var checkUserDtmfReceivedEvent = validate2742;
-function validate2742(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
-  ;
-  let vErrors = null;
-  let errors = 0;
-  const evaluated0 = validate2742.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
-  const _errs0 = errors;
-  if (!validate227(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate227.errors : vErrors.concat(validate227.errors);
-    errors = vErrors.length;
-  }
-  var valid0 = _errs0 === errors;
-  if (valid0) {
-    const _errs1 = errors;
-    if (errors === _errs1) {
-      if (data && typeof data == "object" && !Array.isArray(data)) {
-        if (data.payload !== void 0) {
-          let data0 = data.payload;
-          const _errs4 = errors;
-          if (errors === _errs4) {
-            if (data0 && typeof data0 == "object" && !Array.isArray(data0)) {
-              let missing0;
-              if (data0.type === void 0 && (missing0 = "type") || data0.digits === void 0 && (missing0 = "digits")) {
-                validate2742.errors = [{ instancePath: instancePath + "/payload", schemaPath: "urn:casi:schema:UserDtmfReceived/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
-                return false;
-              } else {
-                const _errs6 = errors;
-                for (const key0 in data0) {
-                  if (!(key0 === "type" || key0 === "digits")) {
-                    validate2742.errors = [{ instancePath: instancePath + "/payload", schemaPath: "urn:casi:schema:UserDtmfReceived/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" }];
-                    return false;
-                    break;
-                  }
-                }
-                if (_errs6 === errors) {
-                  if (data0.type !== void 0) {
-                    let data1 = data0.type;
-                    const _errs7 = errors;
-                    if (typeof data1 !== "string") {
-                      validate2742.errors = [{ instancePath: instancePath + "/payload/type", schemaPath: "urn:casi:schema:UserDtmfReceived/properties/type/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
-                      return false;
-                    }
-                    if ("user.dtmf.received" !== data1) {
-                      validate2742.errors = [{ instancePath: instancePath + "/payload/type", schemaPath: "urn:casi:schema:UserDtmfReceived/properties/type/const", keyword: "const", params: { allowedValue: "user.dtmf.received" }, message: "must be equal to constant" }];
-                      return false;
-                    }
-                    var valid3 = _errs7 === errors;
-                  } else {
-                    var valid3 = true;
-                  }
-                  if (valid3) {
-                    if (data0.digits !== void 0) {
-                      const _errs9 = errors;
-                      if (typeof data0.digits !== "string") {
-                        validate2742.errors = [{ instancePath: instancePath + "/payload/digits", schemaPath: "urn:casi:schema:UserDtmfReceived/properties/digits/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
-                        return false;
-                      }
-                      var valid3 = _errs9 === errors;
-                    } else {
-                      var valid3 = true;
-                    }
-                  }
-                }
-              }
-            } else {
-              validate2742.errors = [{ instancePath: instancePath + "/payload", schemaPath: "urn:casi:schema:UserDtmfReceived/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
-              return false;
-            }
-          }
-        }
-      } else {
-        validate2742.errors = [{ instancePath, schemaPath: "#/allOf/1/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
-        return false;
-      }
-    }
-    var valid0 = _errs1 === errors;
-  }
-  validate2742.errors = vErrors;
-  return errors === 0;
-}
-validate2742.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
-var checkUserMessageReceived = validate2762;
-function validate2762(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
-  ;
-  let vErrors = null;
-  let errors = 0;
-  const evaluated0 = validate2762.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
-  if (errors === 0) {
-    if (data && typeof data == "object" && !Array.isArray(data)) {
-      let missing0;
-      if (data.type === void 0 && (missing0 = "type") || data.text === void 0 && (missing0 = "text")) {
-        validate2762.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
-        return false;
-      } else {
-        const _errs1 = errors;
-        for (const key0 in data) {
-          if (!(key0 === "type" || key0 === "text")) {
-            validate2762.errors = [{ instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" }];
-            return false;
-            break;
-          }
-        }
-        if (_errs1 === errors) {
-          if (data.type !== void 0) {
-            let data0 = data.type;
-            const _errs2 = errors;
-            if (typeof data0 !== "string") {
-              validate2762.errors = [{ instancePath: instancePath + "/type", schemaPath: "#/properties/type/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
-              return false;
-            }
-            if ("user.message.received" !== data0) {
-              validate2762.errors = [{ instancePath: instancePath + "/type", schemaPath: "#/properties/type/const", keyword: "const", params: { allowedValue: "user.message.received" }, message: "must be equal to constant" }];
-              return false;
-            }
-            var valid0 = _errs2 === errors;
-          } else {
-            var valid0 = true;
-          }
-          if (valid0) {
-            if (data.text !== void 0) {
-              const _errs4 = errors;
-              if (typeof data.text !== "string") {
-                validate2762.errors = [{ instancePath: instancePath + "/text", schemaPath: "#/properties/text/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
-                return false;
-              }
-              var valid0 = _errs4 === errors;
-            } else {
-              var valid0 = true;
-            }
-          }
-        }
-      }
-    } else {
-      validate2762.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
-      return false;
-    }
-  }
-  validate2762.errors = vErrors;
-  return errors === 0;
-}
-validate2762.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
-var checkUserMessageReceivedEvent = validate2772;
-function validate2772(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
-  ;
-  let vErrors = null;
-  let errors = 0;
-  const evaluated0 = validate2772.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
-  const _errs0 = errors;
-  if (!validate227(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate227.errors : vErrors.concat(validate227.errors);
-    errors = vErrors.length;
-  }
-  var valid0 = _errs0 === errors;
-  if (valid0) {
-    const _errs1 = errors;
-    if (errors === _errs1) {
-      if (data && typeof data == "object" && !Array.isArray(data)) {
-        if (data.payload !== void 0) {
-          let data0 = data.payload;
-          const _errs4 = errors;
-          if (errors === _errs4) {
-            if (data0 && typeof data0 == "object" && !Array.isArray(data0)) {
-              let missing0;
-              if (data0.type === void 0 && (missing0 = "type") || data0.text === void 0 && (missing0 = "text")) {
-                validate2772.errors = [{ instancePath: instancePath + "/payload", schemaPath: "urn:casi:schema:UserMessageReceived/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
-                return false;
-              } else {
-                const _errs6 = errors;
-                for (const key0 in data0) {
-                  if (!(key0 === "type" || key0 === "text")) {
-                    validate2772.errors = [{ instancePath: instancePath + "/payload", schemaPath: "urn:casi:schema:UserMessageReceived/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" }];
-                    return false;
-                    break;
-                  }
-                }
-                if (_errs6 === errors) {
-                  if (data0.type !== void 0) {
-                    let data1 = data0.type;
-                    const _errs7 = errors;
-                    if (typeof data1 !== "string") {
-                      validate2772.errors = [{ instancePath: instancePath + "/payload/type", schemaPath: "urn:casi:schema:UserMessageReceived/properties/type/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
-                      return false;
-                    }
-                    if ("user.message.received" !== data1) {
-                      validate2772.errors = [{ instancePath: instancePath + "/payload/type", schemaPath: "urn:casi:schema:UserMessageReceived/properties/type/const", keyword: "const", params: { allowedValue: "user.message.received" }, message: "must be equal to constant" }];
-                      return false;
-                    }
-                    var valid3 = _errs7 === errors;
-                  } else {
-                    var valid3 = true;
-                  }
-                  if (valid3) {
-                    if (data0.text !== void 0) {
-                      const _errs9 = errors;
-                      if (typeof data0.text !== "string") {
-                        validate2772.errors = [{ instancePath: instancePath + "/payload/text", schemaPath: "urn:casi:schema:UserMessageReceived/properties/text/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
-                        return false;
-                      }
-                      var valid3 = _errs9 === errors;
-                    } else {
-                      var valid3 = true;
-                    }
-                  }
-                }
-              }
-            } else {
-              validate2772.errors = [{ instancePath: instancePath + "/payload", schemaPath: "urn:casi:schema:UserMessageReceived/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
-              return false;
-            }
-          }
-        }
-      } else {
-        validate2772.errors = [{ instancePath, schemaPath: "#/allOf/1/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
-        return false;
-      }
-    }
-    var valid0 = _errs1 === errors;
-  }
-  validate2772.errors = vErrors;
-  return errors === 0;
-}
-validate2772.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
-var checkUserMessageSend = validate2792;
-function validate2792(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
-  ;
-  let vErrors = null;
-  let errors = 0;
-  const evaluated0 = validate2792.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
-  if (errors === 0) {
-    if (data && typeof data == "object" && !Array.isArray(data)) {
-      let missing0;
-      if (data.type === void 0 && (missing0 = "type") || data.text === void 0 && (missing0 = "text")) {
-        validate2792.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
-        return false;
-      } else {
-        const _errs1 = errors;
-        for (const key0 in data) {
-          if (!(key0 === "type" || key0 === "text")) {
-            validate2792.errors = [{ instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" }];
-            return false;
-            break;
-          }
-        }
-        if (_errs1 === errors) {
-          if (data.type !== void 0) {
-            let data0 = data.type;
-            const _errs2 = errors;
-            if (typeof data0 !== "string") {
-              validate2792.errors = [{ instancePath: instancePath + "/type", schemaPath: "#/properties/type/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
-              return false;
-            }
-            if ("user.message.send" !== data0) {
-              validate2792.errors = [{ instancePath: instancePath + "/type", schemaPath: "#/properties/type/const", keyword: "const", params: { allowedValue: "user.message.send" }, message: "must be equal to constant" }];
-              return false;
-            }
-            var valid0 = _errs2 === errors;
-          } else {
-            var valid0 = true;
-          }
-          if (valid0) {
-            if (data.text !== void 0) {
-              let data1 = data.text;
-              const _errs4 = errors;
-              if (errors === _errs4) {
-                if (typeof data1 === "string") {
-                  if (func12(data1) > 4096) {
-                    validate2792.errors = [{ instancePath: instancePath + "/text", schemaPath: "#/properties/text/maxLength", keyword: "maxLength", params: { limit: 4096 }, message: "must NOT have more than 4096 characters" }];
-                    return false;
-                  } else {
-                    if (func12(data1) < 1) {
-                      validate2792.errors = [{ instancePath: instancePath + "/text", schemaPath: "#/properties/text/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" }];
-                      return false;
-                    }
-                  }
-                } else {
-                  validate2792.errors = [{ instancePath: instancePath + "/text", schemaPath: "#/properties/text/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
-                  return false;
-                }
-              }
-              var valid0 = _errs4 === errors;
-            } else {
-              var valid0 = true;
-            }
-          }
-        }
-      }
-    } else {
-      validate2792.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
-      return false;
-    }
-  }
-  validate2792.errors = vErrors;
-  return errors === 0;
-}
-validate2792.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
-var checkUserMessageSendEvent = validate2802;
-function validate2802(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
-  ;
-  let vErrors = null;
-  let errors = 0;
-  const evaluated0 = validate2802.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
-  const _errs0 = errors;
-  if (!validate832(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate832.errors : vErrors.concat(validate832.errors);
-    errors = vErrors.length;
-  }
-  var valid0 = _errs0 === errors;
-  if (valid0) {
-    const _errs1 = errors;
-    if (errors === _errs1) {
-      if (data && typeof data == "object" && !Array.isArray(data)) {
-        if (data.payload !== void 0) {
-          let data0 = data.payload;
-          const _errs4 = errors;
-          if (errors === _errs4) {
-            if (data0 && typeof data0 == "object" && !Array.isArray(data0)) {
-              let missing0;
-              if (data0.type === void 0 && (missing0 = "type") || data0.text === void 0 && (missing0 = "text")) {
-                validate2802.errors = [{ instancePath: instancePath + "/payload", schemaPath: "urn:casi:schema:UserMessageSend/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
-                return false;
-              } else {
-                const _errs6 = errors;
-                for (const key0 in data0) {
-                  if (!(key0 === "type" || key0 === "text")) {
-                    validate2802.errors = [{ instancePath: instancePath + "/payload", schemaPath: "urn:casi:schema:UserMessageSend/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" }];
-                    return false;
-                    break;
-                  }
-                }
-                if (_errs6 === errors) {
-                  if (data0.type !== void 0) {
-                    let data1 = data0.type;
-                    const _errs7 = errors;
-                    if (typeof data1 !== "string") {
-                      validate2802.errors = [{ instancePath: instancePath + "/payload/type", schemaPath: "urn:casi:schema:UserMessageSend/properties/type/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
-                      return false;
-                    }
-                    if ("user.message.send" !== data1) {
-                      validate2802.errors = [{ instancePath: instancePath + "/payload/type", schemaPath: "urn:casi:schema:UserMessageSend/properties/type/const", keyword: "const", params: { allowedValue: "user.message.send" }, message: "must be equal to constant" }];
-                      return false;
-                    }
-                    var valid3 = _errs7 === errors;
-                  } else {
-                    var valid3 = true;
-                  }
-                  if (valid3) {
-                    if (data0.text !== void 0) {
-                      let data2 = data0.text;
-                      const _errs9 = errors;
-                      if (errors === _errs9) {
-                        if (typeof data2 === "string") {
-                          if (func12(data2) > 4096) {
-                            validate2802.errors = [{ instancePath: instancePath + "/payload/text", schemaPath: "urn:casi:schema:UserMessageSend/properties/text/maxLength", keyword: "maxLength", params: { limit: 4096 }, message: "must NOT have more than 4096 characters" }];
-                            return false;
-                          } else {
-                            if (func12(data2) < 1) {
-                              validate2802.errors = [{ instancePath: instancePath + "/payload/text", schemaPath: "urn:casi:schema:UserMessageSend/properties/text/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" }];
-                              return false;
-                            }
-                          }
-                        } else {
-                          validate2802.errors = [{ instancePath: instancePath + "/payload/text", schemaPath: "urn:casi:schema:UserMessageSend/properties/text/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
-                          return false;
-                        }
-                      }
-                      var valid3 = _errs9 === errors;
-                    } else {
-                      var valid3 = true;
-                    }
-                  }
-                }
-              }
-            } else {
-              validate2802.errors = [{ instancePath: instancePath + "/payload", schemaPath: "urn:casi:schema:UserMessageSend/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
-              return false;
-            }
-          }
-        }
-      } else {
-        validate2802.errors = [{ instancePath, schemaPath: "#/allOf/1/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
-        return false;
-      }
-    }
-    var valid0 = _errs1 === errors;
-  }
-  validate2802.errors = vErrors;
-  return errors === 0;
-}
-validate2802.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
-var checkVoiceConfig = validate1172;
-var checkVoiceConfigOverride = validate992;
+validate842.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
 export {
-  checkAgentCustomerLoaded,
-  checkAgentCustomerLoadedEvent,
-  checkAgentDtmfSent,
-  checkAgentDtmfSentEvent,
-  checkAgentId,
-  checkAgentMessageCompleted,
-  checkAgentMessageCompletedEvent,
-  checkAgentMessageDelta,
-  checkAgentMessageDeltaEvent,
-  checkAgentNoticeSent,
-  checkAgentNoticeSentEvent,
-  checkAgentToolCallCreated,
-  checkAgentToolCallCreatedEvent,
-  checkAgentToolCallReturned,
-  checkAgentToolCallReturnedEvent,
-  checkAgentVersion,
-  checkAgentVersionId,
-  checkAgentVersionList,
-  checkAgentWriteResponse,
-  checkAmbientSound,
-  checkBusySound,
-  checkCallId,
-  checkChannelConfig,
-  checkChannelConfigOverride,
-  checkChannelRequest,
-  checkChannelType,
-  checkChatAsyncChannel,
-  checkChatAsyncChannelRequest,
-  checkChatRealtimeChannel,
-  checkChatRealtimeChannelRequest,
-  checkClientEvent,
-  checkClientEventPayload,
-  checkContextData,
   checkConversation,
-  checkConversationChannel,
-  checkConversationContextUpdate,
-  checkConversationContextUpdateEvent,
-  checkConversationContextUpdated,
-  checkConversationContextUpdatedEvent,
-  checkConversationCustomFieldsUpdated,
-  checkConversationCustomFieldsUpdatedEvent,
-  checkConversationEnd,
-  checkConversationEndEvent,
-  checkConversationEnded,
-  checkConversationEndedEvent,
-  checkConversationId,
-  checkConversationList,
-  checkConversationListItem,
-  checkConversationSetup,
-  checkConversationSetupEvent,
-  checkConversationStart,
-  checkConversationStartEvent,
-  checkConversationStarted,
-  checkConversationStartedEvent,
-  checkConversationStatus,
-  checkConversationToken,
   checkConversationalAgent,
   checkConversationalAgentConfig,
   checkConversationalAgentConfigOverride,
-  checkConversationalAgentId,
-  checkConversationalAgentRef,
-  checkConversationalAgentVersionId,
-  checkCreateConversationQuery,
   checkCreateConversationRequest,
-  checkCreateConversationResponse,
-  checkCreateConversationalAgentQuery,
   checkCreateConversationalAgentRequest,
-  checkCreateProceduralAgentQuery,
   checkCreateProceduralAgentRequest,
-  checkCreatedConversationChannel,
-  checkCrmTool,
-  checkCustomFieldValue,
-  checkCustomFields,
-  checkCustomer,
-  checkCustomerId,
-  checkDeleteProceduralAgentParams,
-  checkDeleteProceduralAgentQuery,
-  checkDeletedResponse,
-  checkDescription,
-  checkDirection,
   checkError,
-  checkErrorCode,
-  checkEventId,
-  checkExtapiTool,
-  checkFailureReason,
-  checkFixedPrompt,
-  checkGenerationId,
-  checkGetConversationParams,
-  checkGetConversationQuery,
-  checkGetConversationalAgentParams,
-  checkGetConversationalAgentQuery,
-  checkGetCustomerParams,
-  checkGetCustomerQuery,
-  checkGetProceduralAgentParams,
-  checkGetProceduralAgentQuery,
-  checkGetProcedureParams,
-  checkGetProcedureQuery,
-  checkInjectContextRequest,
-  checkInjectContextResponse,
-  checkInjectConversationContextParams,
-  checkInjectConversationContextQuery,
-  checkLanguage,
-  checkLanguageConfig,
-  checkLanguageConfigOverride,
-  checkListConversationalAgentVersionsParams,
-  checkListConversationalAgentVersionsQuery,
-  checkListConversationsQuery,
-  checkListProceduralAgentVersionsParams,
-  checkListProceduralAgentVersionsQuery,
-  checkListProceduralAgentsQuery,
-  checkListProceduresQuery,
-  checkModel,
-  checkName,
-  checkOpenConversationSessionParams,
-  checkOpenConversationSessionQuery,
-  checkPersona,
-  checkPersonaVoice,
-  checkPhoneChannel,
-  checkPhoneChannelRequest,
-  checkPhoneNumber,
-  checkPriority,
   checkProceduralAgent,
   checkProceduralAgentConfig,
-  checkProceduralAgentId,
-  checkProceduralAgentList,
-  checkProceduralAgentListItem,
-  checkProceduralAgentRef,
-  checkProceduralAgentVersionId,
-  checkProceduralOutputConfig,
-  checkProceduralRuntimeConfig,
-  checkProceduralTool,
   checkProceduralToolConfig,
-  checkProcedure,
-  checkProcedureId,
-  checkProcedureList,
-  checkProcedureListItem,
-  checkProcedureStatus,
   checkPrompt,
-  checkPromptVariable,
-  checkRefreshConversationTokenParams,
-  checkRefreshConversationTokenQuery,
-  checkReleaseConversationalAgentParams,
-  checkReleaseConversationalAgentQuery,
-  checkReleaseProceduralAgentParams,
-  checkReleaseProceduralAgentQuery,
-  checkRoutedPrompt,
-  checkRoutedPromptRoute,
   checkRuntimeConfig,
   checkRuntimeConfigOverride,
-  checkSentiment,
-  checkServerError,
-  checkServerErrorEvent,
-  checkServerEvent,
-  checkServerEventPayload,
-  checkServerEventStream,
-  checkServiceVersion,
-  checkServiceVoice,
-  checkSetupChannel,
-  checkStreamConversationEventsHeaders,
-  checkStreamConversationEventsParams,
-  checkStreamConversationEventsQuery,
-  checkSyscallTool,
-  checkThirdpartyTool,
-  checkTimestamp,
   checkToolConfig,
   checkToolConfigOverride,
   checkToolIdentifier,
-  checkTransferId,
-  checkUpdateConversationalAgentParams,
-  checkUpdateConversationalAgentQuery,
   checkUpdateConversationalAgentRequest,
-  checkUpdateProceduralAgentParams,
-  checkUpdateProceduralAgentQuery,
   checkUpdateProceduralAgentRequest,
-  checkUserDtmfReceived,
-  checkUserDtmfReceivedEvent,
-  checkUserMessageReceived,
-  checkUserMessageReceivedEvent,
-  checkUserMessageSend,
-  checkUserMessageSendEvent,
-  checkVoiceConfig,
-  checkVoiceConfigOverride,
   validateAgentCustomerLoaded,
   validateAgentCustomerLoadedEvent,
   validateAgentDtmfSent,

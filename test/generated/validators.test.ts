@@ -4,6 +4,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import * as events from '../../generated/src/validators.events.gen.js';
 import * as generated from '../../generated/src/validators.gen.js';
 import { type SchemaName, type Validator, validators } from '../../generated/src/validators.gen.js';
+import * as raw from '../../generated/src/validators.raw.gen.js';
 import {
   componentExampleNames,
   componentSchemaNames,
@@ -347,6 +348,35 @@ describe('the issues of a refused value', () => {
       expect(issues).toEqual(runtimeIssues('ServerEvent', manyProblems));
       expect(module.validateServerEvent.errors).toBe(issues);
     }
+  });
+
+  it('come from a check that stops at the first problem only where a schema tries alternatives', () => {
+    const functions = raw as Record<string, unknown>;
+    expect(typeof functions.checkConversationalAgentConfig).toBe('function');
+    expect(typeof functions.checkToolIdentifier).toBe('function');
+    expect(functions.checkServerEvent).toBeUndefined();
+    expect(functions.checkClientEvent).toBeUndefined();
+  });
+
+  it('give the same verdict from the check as from the allErrors function, on every example', () => {
+    const functions = raw as Record<string, (value: unknown) => boolean>;
+    const values = [
+      ...mediaTypes().flatMap(({ where, media }) => examplesOf(media, where).map((c) => c.value)),
+      ...invalidExamples().map((c) => c.value),
+      ...messages().flatMap((m) => m.examples.map((e) => e.payload)),
+      manyProblems,
+    ];
+    let compared = 0;
+    for (const name of Object.keys(validators)) {
+      const check = functions[`check${name}`];
+      const full = functions[`validate${name}`];
+      if (check === undefined || full === undefined) continue;
+      for (const value of values) {
+        expect(check(value), `${name}: ${JSON.stringify(value)}`).toBe(full(value));
+        compared++;
+      }
+    }
+    expect(compared).toBeGreaterThan(100);
   });
 
   it('are null after a valid call and can be reset', () => {

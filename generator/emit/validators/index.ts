@@ -1,14 +1,16 @@
 /**
  * Emits the precompiled validators: ajv standalone code bundled into ESM modules with no `require` and no
  * `new Function` (`*.raw.gen.ts`), each wrapped by a typed module with one `Validator` per schema and message.
- * Each schema is compiled twice: a check that stops at the first problem gives the verdict, and a function with
- * `allErrors` lists every problem once a failed call's issues are read.
+ * Each schema is compiled with `allErrors` (every problem listed). A schema that tries alternatives on valid values
+ * (`triesAlternatives`) is also compiled to stop at the first problem: that check gives the verdict, and the
+ * `allErrors` function runs only when a refused value's issues are read.
  */
 import standaloneCodeModule from 'ajv/dist/standalone/index.js';
 import { build } from 'esbuild';
 import { type StatementStructures, StructureKind, VariableDeclarationKind } from 'ts-morph';
 import type { Ir } from '../../ir/model.js';
 import { createAjv, FORMATS_BINDING, schemaId, validatableSchemas } from '../../schema/ajv.js';
+import { triesAlternatives } from '../../schema/alternatives.js';
 import { type EmittedFile, withHeader } from '../shared/files.js';
 import { createProject, emitTypeScript, literal } from '../shared/ts.js';
 
@@ -27,10 +29,7 @@ function checkName(name: string): string {
 /** The module the standalone code imports its formats from, relative to `src/`. */
 const FORMATS_MODULE = './runtime/shared/formats.js';
 
-/**
- * The envelopes the client validates; they also get a module of their own, small enough for browser bundles.
- * It holds the `allErrors` functions only: with the discriminated payloads, a separate check is no faster.
- */
+/** The envelopes the client validates; they also get a module of their own, small enough for browser bundles. */
 const EVENT_ENVELOPES = ['ServerEvent', 'ClientEvent'];
 
 /**
@@ -38,19 +37,24 @@ const EVENT_ENVELOPES = ['ServerEvent', 'ClientEvent'];
  * `validators.events` (the two event envelopes only, which the client imports).
  */
 export async function emitValidators(ir: Ir): Promise<EmittedFile[]> {
-  const entries = validatableSchemas(ir, { requests: true });
+  const components = new Map(ir.schemas.map((s) => [s.name, s.schema]));
+  const entries = validatableSchemas(ir, { requests: true }).map((e) => ({
+    ...e,
+    check: triesAlternatives(e.schema, components),
+  }));
   const ajv = {
     full: createAjv(ir, { standalone: true }),
     fast: createAjv(ir, { standalone: true, allErrors: false }),
   };
   const events = entries.filter((e) => EVENT_ENVELOPES.includes(e.name));
   return [
-    ...(await validatorModule(ajv, 'validators', entries, { registry: true, check: true })),
-    ...(await validatorModule(ajv, 'validators.events', events, { registry: false, check: false })),
+    ...(await validatorModule(ajv, 'validators', entries, true)),
+    ...(await validatorModule(ajv, 'validators.events', events, false)),
   ];
 }
 
-type Entries = ReturnType<typeof validatableSchemas>;
+/** The schemas of a module, each with whether it gets a check that stops at the first problem. */
+type Entries = (ReturnType<typeof validatableSchemas>[number] & { check: boolean })[];
 type Ajv = ReturnType<typeof createAjv>;
 
 /** ajv standalone ESM of `entries` under `name(entry)`, importing the formats object when it uses one. */
@@ -59,24 +63,19 @@ function standaloneModule(ajv: Ajv, entries: Entries, name: (schema: string) => 
   return esm.includes(FORMATS_BINDING) ? `import { formats as ${FORMATS_BINDING} } from 'casi:formats';\n${esm}` : esm;
 }
 
-/** What a validators module holds: the registry of validators by name, the checks that stop at the first problem. */
-interface ModuleOptions {
-  readonly registry: boolean;
-  readonly check: boolean;
-}
-
 /**
- * One module pair: `<base>.raw.gen.ts` (ajv standalone code of just `entries`, with `check` both compilations,
- * bundled into one module) and its typed `<base>.gen.ts`.
+ * One module pair: `<base>.raw.gen.ts` (ajv standalone code of just `entries`, both compilations, bundled into
+ * one module) and its typed `<base>.gen.ts`, with the registry of validators by name when `registry` is set.
  */
 async function validatorModule(
   ajv: { full: Ajv; fast: Ajv },
   base: string,
   entries: Entries,
-  options: ModuleOptions,
+  registry: boolean,
 ): Promise<EmittedFile[]> {
   const sources: Record<string, string> = { full: standaloneModule(ajv.full, entries, validatorName) };
-  if (options.check) sources.fast = standaloneModule(ajv.fast, entries, checkName);
+  const checked = entries.filter((e) => e.check);
+  if (checked.length > 0) sources.fast = standaloneModule(ajv.fast, checked, checkName);
   const exported = Object.keys(sources);
   // Both compilations import the formats through this module, so that the bundle imports them once.
   sources.formats = `export { formats } from ${JSON.stringify(FORMATS_MODULE)};`;
@@ -116,13 +115,13 @@ async function validatorModule(
     emitTypeScript(
       createProject(),
       `src/${base}.gen.ts`,
-      validatorStatements(`./${base}.raw.gen.js`, entries, options),
+      validatorStatements(`./${base}.raw.gen.js`, entries, registry),
     ),
   ];
 }
 
 /** The typed validators module: one `Validator` per entry, and the registry. */
-function validatorStatements(rawModule: string, entries: Entries, options: ModuleOptions): StatementStructures[] {
+function validatorStatements(rawModule: string, entries: Entries, registry: boolean): StatementStructures[] {
   const file: StatementStructures[] = [];
   file.push({
     kind: StructureKind.ImportDeclaration,
@@ -147,9 +146,9 @@ function validatorStatements(rawModule: string, entries: Entries, options: Modul
     isTypeOnly: true,
   });
   file.push({ kind: StructureKind.ExportDeclaration, moduleSpecifier: './runtime/shared/validation.js' });
-  for (const { name, kind } of entries) {
+  for (const { name, kind, check } of entries) {
     const type = kind === 'request' ? 'unknown' : `types.${name}`;
-    const check = options.check ? `, raw.${checkName(name)} as AjvValidateLike` : '';
+    const checkArgument = check ? `, raw.${checkName(name)} as AjvValidateLike` : '';
     file.push({
       kind: StructureKind.VariableStatement,
       isExported: true,
@@ -159,12 +158,12 @@ function validatorStatements(rawModule: string, entries: Entries, options: Modul
         {
           name: validatorName(name),
           type: `Validator<${type}>`,
-          initializer: `/* @__PURE__ */ fromAjv<${type}>(raw.${validatorName(name)} as AjvValidateLike, ${literal(name)}${check})`,
+          initializer: `/* @__PURE__ */ fromAjv<${type}>(raw.${validatorName(name)} as AjvValidateLike, ${literal(name)}${checkArgument})`,
         },
       ],
     });
   }
-  if (!options.registry) return file;
+  if (!registry) return file;
   file.push({
     kind: StructureKind.VariableStatement,
     isExported: true,
