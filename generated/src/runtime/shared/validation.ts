@@ -63,9 +63,11 @@ function pointerSegment(name: string): string {
 /** Converts ajv errors to issues, each pointing at the member concerned when ajv names one. */
 export function issuesFromAjv(errors: readonly AjvErrorLike[] | null | undefined): ValidationIssue[] {
   const issues: ValidationIssue[] = [];
-  for (const error of errors ?? []) {
+  if (!errors) return issues;
+  for (let i = 0; i < errors.length; i++) {
+    const error = errors[i] as AjvErrorLike;
+    const params = error.params;
     // `required`, `additionalProperties` and an unknown or missing discriminator tag point at the member concerned.
-    const { params } = error;
     const member = params.missingProperty ?? params.additionalProperty ?? params.tag;
     const pointer = typeof member === 'string' ? `${error.instancePath}/${pointerSegment(member)}` : error.instancePath;
     issues.push({ pointer, message: error.message ?? error.keyword, keyword: error.keyword });
