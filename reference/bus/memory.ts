@@ -17,6 +17,7 @@ class ConversationLog {
   readonly positions = new Map<string, number>();
   readonly marks = new Map<string, number>();
   private readonly waiters = new Set<() => void>();
+  private wakeScheduled = false;
   purged = false;
 
   get ended(): boolean {
@@ -28,7 +29,7 @@ class ConversationLog {
     return this.positions.get(id) ?? this.marks.get(id);
   }
 
-  /** Resolves at the next append, purge or `wake()`. */
+  /** Resolves after the next append (see `wakeSoon`), at a purge or at `wake()`. */
   changed(): Promise<void> {
     return new Promise((resolve) => this.waiters.add(resolve));
   }
@@ -37,6 +38,19 @@ class ConversationLog {
     const waiters = [...this.waiters];
     this.waiters.clear();
     for (const resolve of waiters) resolve();
+  }
+
+  /**
+   * `wake()` once the current turn of the event loop is over: the appends of one turn (several requests read
+   * together under load) then reach each subscriber together, and go out in one write.
+   */
+  wakeSoon(): void {
+    if (this.wakeScheduled) return;
+    this.wakeScheduled = true;
+    setImmediate(() => {
+      this.wakeScheduled = false;
+      this.wake();
+    });
   }
 }
 
@@ -55,15 +69,20 @@ class LogSubscription implements Subscription {
   async next(): Promise<IteratorResult<ServerEvent, undefined>> {
     for (;;) {
       if (this.closed || this.log.purged) return this.finish();
-      const event = this.log.events[this.position];
-      if (event !== undefined) {
-        this.position++;
-        if (event.payload.type === 'conversation.ended') this.closed = true;
-        return { done: false, value: event };
-      }
+      const event = this.poll();
+      if (event !== undefined) return { done: false, value: event };
       if (this.log.ended) return this.finish();
       await this.log.changed();
     }
+  }
+
+  poll(): ServerEvent | undefined {
+    if (this.closed || this.log.purged) return undefined;
+    const event = this.log.events[this.position];
+    if (event === undefined) return undefined;
+    this.position++;
+    if (event.payload.type === 'conversation.ended') this.closed = true;
+    return event;
   }
 
   async return(): Promise<IteratorResult<ServerEvent, undefined>> {
@@ -94,7 +113,7 @@ export class MemoryEventBus implements EventBus {
     if (log.ended) throw new EventLogClosedError(conversationId);
     log.events.push(deepFreeze(event));
     log.positions.set(event.id, log.events.length);
-    log.wake();
+    log.wakeSoon();
   }
 
   async mark(conversationId: string, id: string): Promise<void> {

@@ -11,6 +11,8 @@ export interface Subscription extends AsyncIterableIterator<ServerEvent, undefin
    * after `close()`, or once the log has been purged.
    */
   next(): Promise<IteratorResult<ServerEvent, undefined>>;
+  /** The next event if the log already holds it (no waiting), as `next` would give it; else undefined. */
+  poll(): ServerEvent | undefined;
   /** Stops the subscription; a pending `next()` resolves `done`. */
   close(): void;
   /** Events in the log not yet read by this subscriber (what a slow subscriber costs: a number, no copies). */

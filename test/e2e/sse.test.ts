@@ -3,6 +3,7 @@
  * (fast-forwarded clock), the wire format and heartbeats, and many subscribers (SSE and WebSocket together)
  * seeing one sequence.
  */
+import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BadRequestError, NotFoundError } from '../../generated/src/client.gen.js';
 import type { ServerEvent } from '../../generated/src/types.gen.js';
@@ -110,7 +111,43 @@ describe('replay and resume', () => {
     expect(parsed.map((p) => p.id)).toEqual(idsOf(chat.events));
     expect(parsed.map((p) => p.event)).toEqual(chat.events);
   });
+
+  it('writes the events already in the log together: one HTTP chunk for the whole history', async () => {
+    const chunks = await rawChunks(`/conversations/${chat.id}/events`);
+    const events = chunks
+      .slice(1)
+      .join('')
+      .split('\n\n')
+      .filter((block) => block.startsWith('id: '));
+    expect(chunks[0]).toBe('retry: 1000\n\n');
+    expect(events).toHaveLength(chat.events.length);
+    expect(chat.events.length).toBeGreaterThan(2);
+    expect(chunks).toHaveLength(2);
+  });
 });
+
+/** GETs `path` over a plain socket and returns the chunks of its chunked body (one per server write), in order. */
+async function rawChunks(path: string): Promise<string[]> {
+  const { hostname: host, port } = new URL(h.baseUrl);
+  const socket = connect({ host, port: Number(port) });
+  socket.write(`GET ${path} HTTP/1.1\r\nHost: ${host}\r\nAuthorization: Bearer key_write\r\n\r\n`);
+  let raw = '';
+  for await (const data of socket) {
+    raw += (data as Buffer).toString('latin1');
+    if (raw.endsWith('\r\n0\r\n\r\n')) break;
+  }
+  socket.destroy();
+  const head = raw.indexOf('\r\n\r\n');
+  expect(raw.slice(0, head)).toMatch(/transfer-encoding: chunked/i);
+  const chunks: string[] = [];
+  for (let at = head + 4; ; ) {
+    const lineEnd = raw.indexOf('\r\n', at);
+    const size = Number.parseInt(raw.slice(at, lineEnd), 16);
+    if (size === 0) return chunks;
+    chunks.push(Buffer.from(raw.slice(lineEnd + 2, lineEnd + 2 + size), 'latin1').toString('utf8'));
+    at = lineEnd + 2 + size + 2;
+  }
+}
 
 describe('heartbeats', () => {
   it('sends a comment when a live stream is silent', async () => {

@@ -125,6 +125,32 @@ describe('MemoryEventBus', () => {
     expect(slow.lag).toBe(0);
   });
 
+  it('poll gives what the log already holds without waiting, and nothing after the end', async () => {
+    const bus = new MemoryEventBus();
+    const sub = await bus.subscribe('conv_1');
+    if (sub === undefined) throw new Error('no subscription');
+    expect(sub.poll()).toBeUndefined();
+    await bus.append('conv_1', userText('a'));
+    await bus.append('conv_1', userText('b'));
+    await bus.append('conv_1', ended());
+    expect(sub.lag).toBe(3);
+    expect(texts([sub.poll(), sub.poll()].filter((e) => e !== undefined))).toEqual(['a', 'b']);
+    expect(sub.poll()?.payload.type).toBe('conversation.ended');
+    expect(sub.poll()).toBeUndefined();
+    expect((await sub.next()).done).toBe(true);
+  });
+
+  it('a waiting subscriber gets the first event appended; the ones appended meanwhile wait for poll', async () => {
+    const bus = new MemoryEventBus();
+    const sub = await bus.subscribe('conv_1');
+    if (sub === undefined) throw new Error('no subscription');
+    const first = sub.next();
+    await bus.append('conv_1', userText('a'));
+    await bus.append('conv_1', userText('b'));
+    expect(texts([(await first).value as ServerEvent])).toEqual(['a']);
+    expect(texts([sub.poll() as ServerEvent])).toEqual(['b']);
+  });
+
   it('freezes each event on append and gives every reader that same object', async () => {
     const bus = new MemoryEventBus();
     const event = userText('a');

@@ -9,6 +9,7 @@ const BIG = 64 * 1024;
 const FLOOD = 300;
 const closed: (() => void)[] = [];
 const flood = { maxBuffered: 0, pending: 0 };
+const queued: number[] = [];
 
 /** Answers according to `?mode=`. */
 const thingEvents: TestHandlers['thingEvents'] = async (req, stream) => {
@@ -16,6 +17,7 @@ const thingEvents: TestHandlers['thingEvents'] = async (req, stream) => {
   if (mode === 'none') return { status: 204 };
   if (mode === 'missing') throw new HttpError(404, 'not_found', 'No such thing.');
   if (mode === 'flood') return void (await floodStream(stream));
+  if (mode === 'queue') return void (await queueStream(stream));
   stream.onClose(() => closed.shift()?.());
   stream.open({ retry: 1000 });
   await stream.sendJson({ n: 1, via: req.auth.via }, { id: 'ev_1' });
@@ -24,6 +26,20 @@ const thingEvents: TestHandlers['thingEvents'] = async (req, stream) => {
   if (mode === 'fail') throw new Error('boom after open');
   return undefined;
 };
+
+/** A frozen value sent on every `?mode=queue` stream: formatted once per id, whatever the stream. */
+const shared = Object.freeze({ n: 2, via: 'shared' });
+
+async function queueStream(stream: SseStream): Promise<void> {
+  stream.queueJson({ n: 1 }, { id: 'ev_1' });
+  stream.queueJson(shared, { id: 'ev_2' });
+  stream.queueJson(shared, { id: 'ev_3', event: 'again' });
+  queued.push(stream.queuedLength);
+  await stream.flush();
+  queued.push(stream.queuedLength);
+  stream.queueJson(shared, { id: 'ev_2' });
+  stream.close();
+}
 
 async function floodStream(stream: SseStream): Promise<void> {
   const data = 'x'.repeat(BIG);
@@ -113,6 +129,18 @@ describe('an open stream', () => {
     expect(received.events).toBe(FLOOD);
     expect(flood.pending).toBeGreaterThan(0);
     expect(flood.maxBuffered).toBeGreaterThan(0);
+  });
+
+  it('writes queued messages at flush, and what is still queued before the end; frozen values by id', async () => {
+    for (let i = 0; i < 2; i++) {
+      const { text, ended } = await readUntil(await open('?mode=queue'), () => false);
+      expect(ended).toBe(true);
+      const first = 'id: ev_1\ndata: {"n":1}\n\n';
+      const second = 'id: ev_2\ndata: {"n":2,"via":"shared"}\n\n';
+      const third = 'id: ev_3\nevent: again\ndata: {"n":2,"via":"shared"}\n\n';
+      expect(text).toBe(first + second + third + second);
+      expect(queued.splice(0)).toEqual([(first + second + third).length, 0]);
+    }
   });
 
   it('accepts the conversation token and the service_version query parameter instead of headers', async () => {

@@ -24,8 +24,20 @@ export interface SseStream {
   open(options?: SseOpenOptions): void;
   /** Writes one message; resolves once the buffer has room again, to true, or to false if the stream is closed. */
   send(message: SseMessage): Promise<boolean>;
-  /** `send` with `data` as JSON (checked against the route's event schema when responses are validated). */
+  /**
+   * `send` with `data` as JSON (checked against the route's event schema when responses are validated). A frozen
+   * `data` object is taken as immutable, deeply: its message is formatted once and reused by every stream.
+   */
   sendJson(data: unknown, fields?: Omit<SseMessage, 'data'>): Promise<boolean>;
+  /**
+   * Formats a `sendJson` message and keeps it for the next write (`flush`, or any other write or `close`, which
+   * send what is queued first): a subscriber that lags sends its pending messages in one write.
+   */
+  queueJson(data: unknown, fields?: Omit<SseMessage, 'data'>): void;
+  /** Characters queued by `queueJson` and not yet written. */
+  readonly queuedLength: number;
+  /** Writes what is queued; resolves like `send` (to true at once when nothing is queued and the stream is open). */
+  flush(): Promise<boolean>;
   /** Writes a `: text` comment. */
   comment(text: string): Promise<boolean>;
   /** Ends the stream (opening it first if needed). */
@@ -55,9 +67,26 @@ export function createSseStream(reply: FastifyReply, config: SseStreamConfig): S
   return new ReplySseStream(reply, config);
 }
 
+/** Messages of frozen JSON values by value, so that a value sent on many streams is serialised once. */
+const frames = new WeakMap<object, { readonly id?: string; readonly event?: string; readonly text: string }>();
+
+/** The message `sendJson` writes: from the cache for a frozen object (same id and event), else formatted now. */
+function jsonMessage(data: unknown, fields: Omit<SseMessage, 'data'>): string {
+  const frozen = typeof data === 'object' && data !== null && Object.isFrozen(data);
+  const cached = frozen ? frames.get(data) : undefined;
+  if (cached !== undefined && cached.id === fields.id && cached.event === fields.event) return cached.text;
+  const json = JSON.stringify(data);
+  if (json === undefined) throw new TypeError('SSE data must be JSON-serialisable');
+  const text = formatMessage({ id: fields.id, event: fields.event, data: json });
+  if (frozen) frames.set(data, { id: fields.id, event: fields.event, text });
+  return text;
+}
+
 class ReplySseStream implements SseStream {
   opened = false;
   closed = false;
+  queuedLength = 0;
+  private queued = '';
   private readonly raw: ServerResponse;
   private readonly listeners: (() => void)[] = [];
   private heartbeat: NodeJS.Timeout | undefined;
@@ -91,9 +120,18 @@ class ReplySseStream implements SseStream {
 
   sendJson(data: unknown, fields: Omit<SseMessage, 'data'> = {}): Promise<boolean> {
     this.config.checkEvent?.(data);
-    const text = JSON.stringify(data);
-    if (text === undefined) throw new TypeError('SSE data must be JSON-serialisable');
-    return this.send({ ...fields, data: text });
+    return this.write(jsonMessage(data, fields));
+  }
+
+  queueJson(data: unknown, fields: Omit<SseMessage, 'data'> = {}): void {
+    this.config.checkEvent?.(data);
+    const text = jsonMessage(data, fields);
+    this.queued += text;
+    this.queuedLength += text.length;
+  }
+
+  flush(): Promise<boolean> {
+    return this.queued === '' ? Promise.resolve(!this.closed) : this.write('');
   }
 
   comment(text: string): Promise<boolean> {
@@ -103,7 +141,7 @@ class ReplySseStream implements SseStream {
   close(): void {
     if (this.closed) return;
     this.open();
-    this.raw.end();
+    this.raw.end(this.takeQueued());
     this.markClosed();
   }
 
@@ -112,12 +150,21 @@ class ReplySseStream implements SseStream {
     else this.listeners.push(listener);
   }
 
+  /** Writes what is queued, then `text`, in one write. */
   private write(text: string): Promise<boolean> {
     if (this.closed) return Promise.resolve(false);
     this.open();
-    const flushed = this.raw.write(text);
+    const all = this.takeQueued() + text;
+    const flushed = this.raw.write(all);
     this.heartbeat?.refresh();
     return flushed ? Promise.resolve(true) : this.drained();
+  }
+
+  private takeQueued(): string {
+    const text = this.queued;
+    this.queued = '';
+    this.queuedLength = 0;
+    return text;
   }
 
   private drained(): Promise<boolean> {
