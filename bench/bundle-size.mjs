@@ -6,7 +6,7 @@ import { readFileSync } from 'node:fs';
 import { dirname, relative, resolve } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { build } from 'esbuild';
-import { ROOT, registerTypeScript, writeSection } from './lib.mjs';
+import { ROOT, writeSection } from './lib.mjs';
 
 const CLIENT = resolve(ROOT, 'generated/src/client.gen.ts');
 /** The validators module the generated client imports (e.g. `./validators.events.gen.js`), as a .ts path. */
@@ -101,23 +101,6 @@ async function browserBundle(contents, plugins = [], { splitting = true } = {}) 
   };
 }
 
-/**
- * What-if (not shipped): ajv standalone code for just the two event validators the client uses, i.e. what the
- * client would carry if the validators module tree-shook per validator.
- */
-async function eventValidatorsOnly() {
-  await registerTypeScript();
-  const { default: standaloneCode } = await import('ajv/dist/standalone/index.js');
-  const { loadFixtures } = await import('./fixtures.ts');
-  const { createAjv, schemaId } = await import('../generator/schema/ajv.ts');
-  const { ir } = await loadFixtures(ROOT);
-  const ajv = createAjv(ir, { standalone: true });
-  return standaloneCode(ajv, {
-    validateServerEvent: schemaId('ServerEvent'),
-    validateClientEvent: schemaId('ClientEvent'),
-  });
-}
-
 const clientEntry = `export { createClient } from ${JSON.stringify(CLIENT)};`;
 const bundles = {
   openapiFetch: await browserBundle(`export { default as createClient } from 'openapi-fetch';`),
@@ -127,7 +110,6 @@ const bundles = {
   validators: await browserBundle(
     `export { validateServerEvent, validateClientEvent } from ${JSON.stringify(VALIDATORS)};`,
   ),
-  eventValidatorsOnly: await browserBundle(await eventValidatorsOnly()),
 };
 
 const kB = (bytes) => `${(bytes / 1024).toFixed(1)} kB`;
@@ -180,7 +162,6 @@ writeSection('bundle-size', {
       bundles.clientNoValidators.chunks,
     ),
     row(`the two event validators alone (\`${importedValidators}.ts\`)`, bundles.validators.total),
-    row('what-if: ajv standalone code of just those two validators', bundles.eventValidatorsOnly.total),
   ],
 });
 for (const [name, b] of Object.entries(bundles)) {
