@@ -25,7 +25,11 @@ const ajv = {
 function verdictThenReport(check, full, location) {
   return check === undefined
     ? (value) => full(value) || location(full.errors[0])
-    : (value) => check(value) || (full(value), location(full.errors[0]));
+    : (value) => {
+        if (check(value)) return true;
+        full(value);
+        return location(full.errors[0]);
+      };
 }
 
 /**

@@ -1,8 +1,6 @@
 /** The pipeline: load → check → ir → emit. Each stage is timed so the CLI can report progress. */
 
-import { lintCache } from './check/cache.js';
-import { lintInWorker } from './check/in-worker.js';
-import { completeCheck, hasErrors, lintSpecs } from './check/index.js';
+import { completeCheck, hasErrors } from './check/index.js';
 import { type Diagnostic, InputError } from './diagnostics.js';
 import { emitClient } from './emit/client/index.js';
 import { emitPackage } from './emit/package/index.js';
@@ -16,43 +14,21 @@ import type { Ir } from './ir/model.js';
 import { type LoadedSpecs, loadSpecs } from './load/index.js';
 import { loadTemplates } from './load/templates.js';
 import type { GenerateOptions } from './options.js';
+import { type StageListener, startLint, timed } from './stages.js';
 
-/** Called after each stage with its name and duration. */
-export type StageListener = (stage: string, ms: number) => void;
+export type { StageListener } from './stages.js';
 
-async function timed<T>(stage: string, onStage: StageListener | undefined, run: () => Promise<T> | T): Promise<T> {
-  const start = performance.now();
-  const result = await run();
-  onStage?.(stage, performance.now() - start);
-  return result;
-}
-
-/** Loads and checks both documents; returns the specs and every diagnostic (errors included). */
+/**
+ * Loads and checks both documents; returns the specs and every diagnostic (errors included). `linting` is the
+ * validators' run if the caller has started it already (see startLint).
+ */
 export async function loadAndCheck(
   options: GenerateOptions,
   onStage?: StageListener,
+  linting = startLint(options, onStage),
 ): Promise<{ specs: LoadedSpecs; diagnostics: Diagnostic[] }> {
-  const linting = lintStage(options, onStage, 'check', lintSpecs);
-  linting.catch(() => undefined);
   const specs = await timed('load', onStage, () => loadSpecs(options.openapi, options.asyncapi));
   return { specs, diagnostics: completeCheck(specs, await linting) };
-}
-
-/** The document validators' findings: from the check cache when the documents are unchanged, else from `lint`. */
-function lintStage(
-  options: GenerateOptions,
-  onStage: StageListener | undefined,
-  stage: string,
-  lint: (openapiFile: string, asyncapiFile: string) => Promise<Diagnostic[]>,
-): Promise<readonly Diagnostic[]> {
-  const cache = lintCache(options.openapi, options.asyncapi);
-  const { cached } = cache;
-  if (cached) return timed('check (cached)', onStage, () => cached);
-  return timed(stage, onStage, async () => {
-    const diagnostics = await lint(options.openapi, options.asyncapi);
-    cache.store(diagnostics);
-    return diagnostics;
-  });
 }
 
 /** Loads, checks and builds the IR; throws InputError with the diagnostics when a document has errors. */
@@ -67,15 +43,14 @@ export async function buildModel(
 }
 
 /**
- * The whole pipeline, with the document validators of `check` in a worker thread while the IR is built and emitted on this one; nothing is
- * returned (so nothing is written) unless the check passes.
+ * The whole pipeline, the document validators of `check` running in a worker thread (`linting`, see startLint)
+ * while the IR is built and emitted on this one; nothing is returned (so nothing is written) unless the check passes.
  */
 export async function generate(
   options: GenerateOptions,
   onStage?: StageListener,
+  linting = startLint(options, onStage),
 ): Promise<{ files: EmittedFile[]; diagnostics: Diagnostic[] }> {
-  const linting = lintStage(options, onStage, 'check (worker)', lintInWorker);
-  linting.catch(() => undefined);
   const specs = await timed('load', onStage, () => loadSpecs(options.openapi, options.asyncapi));
   let files: EmittedFile[] | undefined;
   let emitError: unknown;

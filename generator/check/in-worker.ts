@@ -4,7 +4,7 @@ import { type Diagnostic, InputError } from '../diagnostics.js';
 
 type Reply = { diagnostics: Diagnostic[] } | { error: { message: string; diagnostics: Diagnostic[] } };
 
-/** Lints both files off the main thread. */
+/** Lints both files off the main thread; the OpenAPI diagnostics come first. */
 export function lintInWorker(openapi: string, asyncapi: string): Promise<Diagnostic[]> {
   return new Promise((resolve, reject) => {
     const worker = new Worker(new URL('./worker.mjs', import.meta.url), { workerData: { openapi, asyncapi } });

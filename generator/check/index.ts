@@ -2,17 +2,20 @@
 import { type Diagnostic, sortDiagnostics } from '../diagnostics.js';
 import type { LoadedSpecs } from '../load/index.js';
 import { checkConsistency } from './consistency.js';
-import { lintSpecs } from './linters.mjs';
-
-export { lintSpecs };
 
 /** Runs every check; the result is sorted. Generation stops when any diagnostic is an error. */
 export async function checkSpecs(specs: LoadedSpecs): Promise<Diagnostic[]> {
-  return completeCheck(specs, await lintSpecs(specs.openapi.file, specs.asyncapi.file));
+  // Loaded on demand: the validators are heavy, and the CLI runs them in worker threads instead.
+  const [{ lintOpenApi }, { lintAsyncApi }] = await Promise.all([
+    import('./lint-openapi.mjs'),
+    import('./lint-asyncapi.mjs'),
+  ]);
+  const found = await Promise.all([lintOpenApi(specs.openapi.file), lintAsyncApi(specs.asyncapi.file)]);
+  return completeCheck(specs, found.flat());
 }
 
 /**
- * Completes what the validators found (`lints`, from lintSpecs here or in a worker): places diagnostics that came
+ * Completes what the validators found (`lints`, here or from the workers): places diagnostics that came
  * without a line by their pointer, adds the consistency checks, and sorts.
  */
 export function completeCheck(specs: LoadedSpecs, lints: readonly Diagnostic[]): Diagnostic[] {

@@ -37,6 +37,7 @@ describe('triesAlternatives', () => {
     ['a oneOf without discriminator', { oneOf: [ref('Name'), { type: 'integer' }] }],
     ['a nullable anyOf of an alternative', { anyOf: [ref('Tool'), { type: 'null' }] }],
     ['not', { not: { type: 'null' } }],
+    // biome-ignore lint/suspicious/noThenProperty: `then` is the JSON Schema keyword under test, not a thenable.
     ['if', { if: { type: 'string' }, then: { minLength: 1 } }],
     ['contains', { type: 'array', contains: { const: 1 } }],
   ])('is true for %s', (_, schema) => {

@@ -37,7 +37,10 @@ describe('compiled entry points', () => {
     expect(JSON.parse(run()).word).toBe('one');
     expect(JSON.parse(readFileSync(manifest, 'utf8')).out).toBe(built.out);
 
-    writeFileSync(join(dir, 'part.ts'), "export const word: string = 'second';\nexport const where = import.meta.url;\n");
+    writeFileSync(
+      join(dir, 'part.ts'),
+      "export const word: string = 'second';\nexport const where = import.meta.url;\n",
+    );
     expect(JSON.parse(run()).word).toBe('second');
     expect(JSON.parse(readFileSync(manifest, 'utf8')).out).not.toBe(built.out);
   });

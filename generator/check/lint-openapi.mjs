@@ -1,0 +1,22 @@
+// Redocly's lint of the OpenAPI document, in plain JavaScript so that a worker thread runs it without a TypeScript
+// loader. Returns diagnostics (see ../diagnostics.ts).
+import { createConfig, getLineColLocation, lint } from '@redocly/openapi-core';
+
+/** Lints the OpenAPI document with Redocly's `recommended` rules; its errors are errors, its warnings warnings. */
+export async function lintOpenApi(file) {
+  const config = await createConfig({ extends: ['recommended'] });
+  const problems = await lint({ ref: file, config });
+  return problems.map((problem) => {
+    const first = problem.location[0];
+    const at = first ? getLineColLocation(first).start : { line: 1, col: 1 };
+    return {
+      severity: problem.severity === 'error' ? 'error' : 'warning',
+      file: first?.source.absoluteRef ?? file,
+      line: at.line,
+      column: at.col,
+      pointer: first?.pointer?.replace(/^#/, '') ?? '',
+      message: problem.message,
+      rule: `redocly/${problem.ruleId}`,
+    };
+  });
+}
