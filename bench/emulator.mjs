@@ -1,6 +1,7 @@
 // Benchmark: emulator throughput on `GET /conversations/{conversation_id}` with autocannon over loopback: the
 // reference server (request and response validation) vs bare Fastify answering the same JSON vs Prism mocking
 // spec/openapi.yaml. Each server runs in its own child process. Usage: node bench/emulator.mjs [runs] [seconds]
+import { readFileSync } from 'node:fs';
 import autocannon from 'autocannon';
 import { ROOT, registerTypeScript, resultRow, startChild, stats, writeSection } from './lib.mjs';
 import { call, createConversation, HEADERS, startReference } from './reference-setup.mjs';
@@ -12,6 +13,16 @@ await registerTypeScript();
 const { loadFixtures } = await import('./fixtures.ts');
 const { cases } = await loadFixtures(ROOT);
 const agentConfig = cases.find((c) => c.schema === 'ConversationalAgentConfig')?.valid[0];
+
+/** CPU milliseconds (user + system) process `pid` has used, from Linux's /proc (NaN elsewhere). */
+function cpuMsOf(pid) {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
+  } catch {
+    return Number.NaN;
+  }
+}
 
 /** One autocannon run of `seconds` against `url`; fails when any answer is not 2xx or any request errs. */
 async function load(url, duration) {
@@ -47,13 +58,17 @@ try {
     fastify: `http://127.0.0.1:${fastify.ready.port}/conversations/${id}`,
     prism: `http://127.0.0.1:${prism.ready}/conversations/${id}`,
   };
+  const pids = { reference: reference.pid, referenceTsx: referenceTsx.pid, fastify: fastify.child.pid };
   const rps = Object.fromEntries(Object.keys(targets).map((name) => [name, []]));
+  const cpuPerRequest = Object.fromEntries(Object.keys(pids).map((name) => [name, []]));
   const p99 = Object.fromEntries(Object.keys(targets).map((name) => [name, []]));
   for (const url of Object.values(targets)) await load(url, 1);
   // Round-robin so that machine noise falls on each server alike.
   for (let run = 0; run < runs; run++) {
     for (const [name, url] of Object.entries(targets)) {
+      const cpuBefore = cpuMsOf(pids[name]);
       const result = await load(url, seconds);
+      if (name in pids) cpuPerRequest[name].push(((cpuMsOf(pids[name]) - cpuBefore) * 1000) / result.requests.total);
       rps[name].push(result.requests.average);
       p99[name].push(result.latency.p99);
       console.log(`${name}: ${result.requests.average.toFixed(0)} req/s, p99 ${result.latency.p99} ms`);
@@ -62,6 +77,7 @@ try {
   const median = (name) => stats(rps[name]).median;
   const ratio = (name) => median(name) / median('fastify');
   const p99Text = (name) => `p99 latency median ${stats(p99[name]).median} ms`;
+  const cpuText = (name) => `${stats(cpuPerRequest[name]).median.toFixed(0)} µs`;
   writeSection('emulator', {
     title: 'Emulator throughput',
     note: [
@@ -73,6 +89,9 @@ try {
       "Bare Fastify: one route returning the reference's answer for that conversation (serialised per request,",
       'no validation). Prism 5.14 (`prism mock spec/openapi.yaml`, static examples, request validation on).',
       `${p99Text('reference')} (reference), ${p99Text('fastify')} (bare Fastify), ${p99Text('prism')} (Prism).`,
+      `Server CPU per request (user + system, median): ${cpuText('reference')} (reference), ${cpuText('referenceTsx')}`,
+      `(through tsx), ${cpuText('fastify')} (bare Fastify); the request rate is also bounded by autocannon on the same`,
+      'cores, so the CPU ratio shows the servers apart more plainly.',
       `Ratio: requests per second over bare Fastify's; reference over Prism: ${(median('reference') / median('prism')).toFixed(1)}×.`,
     ].join(' '),
     goal: 'reference ≥ 0.7× bare Fastify and ≥ 5× Prism',

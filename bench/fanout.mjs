@@ -2,15 +2,17 @@
 // `conversations.events`), events published by `POST /conversations/{id}/context` (one
 // `conversation.context.updated` each, carrying its sequence number). Two runs: publishers unpaced (the most
 // events per second delivered to every subscriber), then paced at three quarters of that rate (delivery latency). Each checks
-// that every subscriber gets every event exactly once, all in the same order.
+// that every subscriber gets every event exactly once, all in the same order. Three processes: the server, the
+// subscribers (this script again, forked with `--subscribers`) and the publishers (this process), so that the
+// publishers' pacing and the subscribers' work do not wait for each other in one event loop.
 // Usage: node bench/fanout.mjs [subscribers] [events] [rate events/s; default: unpaced, then 3/4 of its rate]
+import { fork } from 'node:child_process';
 import { setMaxListeners } from 'node:events';
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { bundleForNode, ROOT, registerTypeScript, writeSection } from './lib.mjs';
 import { call, createConversation, startReference } from './reference-setup.mjs';
 
-const subscribers = Number(process.argv[2] ?? 500);
-const eventCount = Number(process.argv[3] ?? 10_000);
-const fixedRate = process.argv[4] === undefined ? undefined : Number(process.argv[4]);
 /** One run is abandoned after this long (its subscribers are aborted and what they missed counts as lost). */
 const DEADLINE_MS = 600_000;
 /** Subscribers must all be connected (have received the conversation's first event) within this. */
@@ -18,22 +20,71 @@ const CONNECT_MS = 60_000;
 /** Concurrent publishers (the server orders their events under the conversation's lock). */
 const PUBLISHERS = 4;
 
-await registerTypeScript();
-const { loadFixtures } = await import('./fixtures.ts');
-const { cases } = await loadFixtures(ROOT);
-const agentConfig = cases.find((c) => c.schema === 'ConversationalAgentConfig')?.valid[0];
-const { createClient } = await import(await bundleForNode('generated/src/client.gen.ts', { external: ['ws'] }));
-
 /** Percentile `p` (0–1) of a sorted sample. */
 const percentile = (sorted, p) => sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))];
 const sleep = (ms) => new Promise((done) => setTimeout(done, ms));
+/** CPU milliseconds (user + system) this process has used. */
+const ownCpuMs = () => {
+  const { user, system } = process.cpuUsage();
+  return (user + system) / 1000;
+};
+/** CPU milliseconds another process has used, from Linux's /proc (NaN elsewhere). */
+function cpuMsOf(pid) {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
+  } catch {
+    return Number.NaN;
+  }
+}
+
+if (process.argv[2] === '--subscribers') await subscriberProcess();
+else await main();
+
+/**
+ * The subscriber process: told `{ clientBundle, baseUrl, id, subscribers, eventCount }`, opens the streams, says
+ * `connected` once each has its first event, and answers `{ received, duplicates, orders, p50, p99, max, cpuMs }`
+ * when every stream has every event (or on `abort`); `cpuMs` is its CPU time from `connected` on.
+ */
+async function subscriberProcess() {
+  const job = await new Promise((resolve) => process.once('message', resolve));
+  const { subscribers, eventCount } = job;
+  const { createClient } = await import(job.clientBundle);
+  const client = createClient({ baseUrl: job.baseUrl, apiKey: 'sk_bench' });
+  const abort = new AbortController();
+  setMaxListeners(subscribers + 10, abort.signal);
+  process.on('message', (message) => message === 'abort' && abort.abort());
+  const latencies = new Float64Array(subscribers * eventCount).fill(Number.NaN);
+  let connected = 0;
+  let cpuAtStart = 0;
+  const runs = Array.from({ length: subscribers }, (_, i) =>
+    subscribe(client, job.id, abort.signal, latencies, i * eventCount, eventCount, () => {
+      if (++connected < subscribers) return;
+      cpuAtStart = ownCpuMs();
+      process.send('connected');
+    }),
+  );
+  const outcomes = await Promise.all(runs);
+  const cpuMs = ownCpuMs() - cpuAtStart;
+  const sorted = latencies.filter((v) => !Number.isNaN(v)).sort();
+  process.send({
+    received: outcomes.reduce((sum, o) => sum + o.received, 0),
+    duplicates: outcomes.reduce((sum, o) => sum + o.duplicates, 0),
+    orders: new Set(outcomes.map((o) => o.order)).size,
+    p50: percentile(sorted, 0.5),
+    p99: percentile(sorted, 0.99),
+    max: sorted[sorted.length - 1],
+    cpuMs,
+  });
+  process.disconnect();
+}
 
 /**
  * One subscriber: reads the stream until it has seen every sequence number, recording each latency (receipt
  * minus `created_at`) in `latencies` at `offset + seq`; resolves to `{ received, duplicates, order }` where `order`
  * hashes the order of the sequence numbers. `connected` is called at the first event (the conversation's history).
  */
-async function subscribe(client, id, signal, latencies, offset, connected) {
+async function subscribe(client, id, signal, latencies, offset, eventCount, connected) {
   const seen = new Uint8Array(eventCount);
   let received = 0;
   let duplicates = 0;
@@ -60,110 +111,143 @@ async function subscribe(client, id, signal, latencies, offset, connected) {
   return { received, duplicates, order };
 }
 
-/** Resolves when `count()` reaches `target`, or fails after `ms`. */
-async function waitFor(count, target, ms, what) {
-  const deadline = Date.now() + ms;
-  while (count() < target) {
-    if (Date.now() > deadline) throw new Error(`only ${count()} of ${target} ${what} within ${ms} ms`);
-    await sleep(20);
-  }
-}
+/** The publisher process: both runs, then the RESULTS.md section. */
+async function main() {
+  const subscribers = Number(process.argv[2] ?? 500);
+  const eventCount = Number(process.argv[3] ?? 10_000);
+  const fixedRate = process.argv[4] === undefined ? undefined : Number(process.argv[4]);
+  await registerTypeScript();
+  const { loadFixtures } = await import('./fixtures.ts');
+  const { cases } = await loadFixtures(ROOT);
+  const agentConfig = cases.find((c) => c.schema === 'ConversationalAgentConfig')?.valid[0];
+  const clientBundle = await bundleForNode('generated/src/client.gen.ts', { external: ['ws'] });
 
-/** One run on a fresh server and conversation; `rate` 0 publishes back to back. Resolves to its summary. */
-async function fanOut(rate) {
-  const server = await startReference({ validateResponses: false, env: { CASI_CHAT_ASYNC_IDLE_SECONDS: '86400' } });
-  const abort = new AbortController();
-  setMaxListeners(subscribers + 10, abort.signal);
-  const deadline = setTimeout(() => abort.abort(), DEADLINE_MS);
-  try {
-    const id = await createConversation(server.baseUrl, agentConfig);
-    const client = createClient({ baseUrl: server.baseUrl, apiKey: 'sk_bench' });
-    const latencies = new Float64Array(subscribers * eventCount).fill(Number.NaN);
-    let connected = 0;
-    const runs = Array.from({ length: subscribers }, (_, i) =>
-      subscribe(client, id, abort.signal, latencies, i * eventCount, () => connected++),
-    );
-    await waitFor(() => connected, subscribers, CONNECT_MS, 'subscribers connected');
-
-    const start = performance.now();
-    let nextSeq = 0;
-    /** One publisher: takes the next sequence number (at its due time when paced) until all are sent. */
-    const publish = async () => {
-      while (nextSeq < eventCount && !abort.signal.aborted) {
-        const seq = nextSeq++;
-        const wait = rate > 0 ? start + (seq * 1000) / rate - performance.now() : 0;
-        if (wait > 0) await sleep(wait);
-        await call(server.baseUrl, 'POST', `/conversations/${id}/context`, { data: { seq: String(seq) } });
+  /** One run on a fresh server and conversation; `rate` 0 publishes back to back. Resolves to its summary. */
+  async function fanOut(rate) {
+    const server = await startReference({ validateResponses: false, env: { CASI_CHAT_ASYNC_IDLE_SECONDS: '86400' } });
+    const child = fork(fileURLToPath(import.meta.url), ['--subscribers'], { stdio: 'inherit' });
+    const messages = [];
+    let wake = () => undefined;
+    child.on('message', (message) => {
+      messages.push(message);
+      wake();
+    });
+    const exited = new Promise((resolve) => child.once('exit', resolve));
+    /** The next message of the subscriber process, or undefined after `ms` (or once it has exited). */
+    const nextMessage = (ms) =>
+      messages.length > 0
+        ? Promise.resolve(messages.shift())
+        : Promise.race([new Promise((resolve) => (wake = resolve)), sleep(ms), exited]).then(() => messages.shift());
+    let stopped = false;
+    const deadline = setTimeout(() => {
+      stopped = true;
+      child.send('abort', () => undefined);
+    }, DEADLINE_MS);
+    try {
+      const id = await createConversation(server.baseUrl, agentConfig);
+      child.send({ clientBundle, baseUrl: server.baseUrl, id, subscribers, eventCount });
+      if ((await nextMessage(CONNECT_MS)) !== 'connected') {
+        throw new Error(`the ${subscribers} subscribers were not connected within ${CONNECT_MS} ms`);
       }
-    };
-    await Promise.all(Array.from({ length: PUBLISHERS }, publish));
-    const published = performance.now();
-    const outcomes = await Promise.all(runs);
-    const seconds = (performance.now() - start) / 1000;
 
-    const received = outcomes.reduce((sum, o) => sum + o.received, 0);
-    const sorted = latencies.filter((v) => !Number.isNaN(v)).sort();
-    const summary = {
-      rate,
-      seconds,
-      publishSeconds: (published - start) / 1000,
-      eventsPerSecond: eventCount / seconds,
-      deliveriesPerSecond: received / seconds,
-      p50: percentile(sorted, 0.5),
-      p99: percentile(sorted, 0.99),
-      max: sorted[sorted.length - 1],
-      lost: subscribers * eventCount - received,
-      duplicates: outcomes.reduce((sum, o) => sum + o.duplicates, 0),
-      orders: new Set(outcomes.map((o) => o.order)).size,
-      timedOut: abort.signal.aborted,
-    };
-    console.log(summary);
-    return summary;
-  } finally {
-    clearTimeout(deadline);
-    abort.abort();
-    await server.close();
+      const start = performance.now();
+      const cpuAtStart = { server: cpuMsOf(server.pid), publishers: ownCpuMs() };
+      let nextSeq = 0;
+      /** One publisher: takes the next sequence number (at its due time when paced) until all are sent. */
+      const publish = async () => {
+        while (nextSeq < eventCount && !stopped) {
+          const seq = nextSeq++;
+          const wait = rate > 0 ? start + (seq * 1000) / rate - performance.now() : 0;
+          if (wait > 0) await sleep(wait);
+          await call(server.baseUrl, 'POST', `/conversations/${id}/context`, { data: { seq: String(seq) } });
+        }
+      };
+      await Promise.all(Array.from({ length: PUBLISHERS }, publish));
+      const published = performance.now();
+      const outcome = await nextMessage(DEADLINE_MS);
+      if (outcome === undefined) throw new Error('the subscriber process ended without a summary');
+      const seconds = (performance.now() - start) / 1000;
+      const perDelivery = (ms) => (ms * 1000) / Math.max(1, outcome.received);
+      const summary = {
+        rate,
+        seconds,
+        publishSeconds: (published - start) / 1000,
+        eventsPerSecond: eventCount / seconds,
+        deliveriesPerSecond: outcome.received / seconds,
+        p50: outcome.p50,
+        p99: outcome.p99,
+        max: outcome.max,
+        lost: subscribers * eventCount - outcome.received,
+        duplicates: outcome.duplicates,
+        orders: outcome.orders,
+        timedOut: stopped,
+        cpuSeconds: {
+          server: (cpuMsOf(server.pid) - cpuAtStart.server) / 1000,
+          subscribers: outcome.cpuMs / 1000,
+          publishers: (ownCpuMs() - cpuAtStart.publishers) / 1000,
+        },
+        cpuPerDelivery: {
+          server: perDelivery(cpuMsOf(server.pid) - cpuAtStart.server),
+          subscribers: perDelivery(outcome.cpuMs),
+        },
+      };
+      console.log(summary);
+      return summary;
+    } finally {
+      clearTimeout(deadline);
+      if (child.connected) child.send('abort', () => undefined);
+      await exited;
+      await server.close();
+    }
   }
-}
 
-const results = [];
-if (fixedRate === undefined) {
-  const unpaced = await fanOut(0);
-  results.push(unpaced, await fanOut(Math.max(1, Math.floor((unpaced.eventsPerSecond * 3) / 4))));
-} else {
-  results.push(await fanOut(fixedRate));
-}
+  const results = [];
+  if (fixedRate === undefined) {
+    const unpaced = await fanOut(0);
+    results.push(unpaced, await fanOut(Math.max(1, Math.floor((unpaced.eventsPerSecond * 3) / 4))));
+  } else {
+    results.push(await fanOut(fixedRate));
+  }
 
-const ok = (met) => (met ? 'met' : 'missed');
-const label = (r) => (r.rate > 0 ? `paced at ${r.rate} events/s` : 'unpaced');
-const rows = results.flatMap((r) => [
-  {
-    tool: `${label(r)}: delivery latency p50 / p99`,
-    median: `${r.p50} ms / ${r.p99} ms`,
-    range: `max ${r.max} ms`,
-    ratio: `p99 ${(r.p99 / 50).toFixed(2)}× the 50 ms goal (${ok(r.p99 <= 50)})`,
-  },
-  {
-    tool: `${label(r)}: events/s delivered to every subscriber`,
-    median: `${r.eventsPerSecond.toFixed(0)} events/s`,
-    range: `${r.deliveriesPerSecond.toFixed(0)} deliveries/s, ${r.seconds.toFixed(0)} s`,
-    ratio: `lost ${r.lost}, duplicated ${r.duplicates}, ${r.orders} order(s)${r.timedOut ? ', TIMED OUT' : ''}`,
-  },
-]);
-writeSection('fanout', {
-  title: `SSE fan-out (${subscribers} subscribers, ${eventCount} events)`,
-  note: [
-    'One `chat_async` conversation on the reference server (bundled; `casi serve` defaults, so responses and events',
-    `are not validated by the server) in a child process; ${subscribers} subscribers in this process, each the`,
-    "generated client's `conversations.events(id)` (fetch, eventsource-parser, JSON, `validateServerEvent` on every",
-    `event). ${PUBLISHERS} publishers in this process POST \`/conversations/{id}/context\` ${eventCount} times, each`,
-    'emitting one `conversation.context.updated` with a sequence number: first back to back (throughput), then, on a',
-    "fresh server, paced at three quarters of the rate reached (latency). Latency: receipt `Date.now()` minus the event's",
-    '`created_at` (same machine clock, 1 ms resolution). Zero loss: every subscriber must get every event exactly',
-    'once, all in one order ("1 order(s)"). One run per mode (each takes minutes); the load generator, the',
-    'subscribers and the server share the 2 cores.',
-  ].join(' '),
-  goal: 'p99 delivery latency ≤ 50 ms, zero loss',
-  command: `node bench/fanout.mjs ${process.argv.slice(2).join(' ') || `${subscribers} ${eventCount}`}`.trim(),
-  rows,
-});
+  const ok = (met) => (met ? 'met' : 'missed');
+  const label = (r) => (r.rate > 0 ? `paced at ${r.rate} events/s` : 'unpaced');
+  const rows = results.flatMap((r) => [
+    {
+      tool: `${label(r)}: delivery latency p50 / p99`,
+      median: `${r.p50} ms / ${r.p99} ms`,
+      range: `max ${r.max} ms`,
+      ratio: `p99 ${(r.p99 / 50).toFixed(2)}× the 50 ms goal (${ok(r.p99 <= 50)})`,
+    },
+    {
+      tool: `${label(r)}: events/s delivered to every subscriber`,
+      median: `${r.eventsPerSecond.toFixed(0)} events/s`,
+      range: `${r.deliveriesPerSecond.toFixed(0)} deliveries/s, ${r.seconds.toFixed(0)} s`,
+      ratio: `lost ${r.lost}, duplicated ${r.duplicates}, ${r.orders} order(s)${r.timedOut ? ', TIMED OUT' : ''}`,
+    },
+    {
+      tool: `${label(r)}: CPU per delivery, server / subscribers`,
+      median: `${r.cpuPerDelivery.server.toFixed(1)} µs / ${r.cpuPerDelivery.subscribers.toFixed(1)} µs`,
+      range: `CPU s: server ${r.cpuSeconds.server.toFixed(1)}, subscribers ${r.cpuSeconds.subscribers.toFixed(1)}, publishers ${r.cpuSeconds.publishers.toFixed(1)}`,
+      ratio: `subscribers ${(r.cpuPerDelivery.subscribers / r.cpuPerDelivery.server).toFixed(1)}× the server`,
+    },
+  ]);
+  writeSection('fanout', {
+    title: `SSE fan-out (${subscribers} subscribers, ${eventCount} events)`,
+    note: [
+      'One `chat_async` conversation on the reference server (bundled; `casi serve` defaults, so responses and events',
+      `are not validated by the server) in a child process; ${subscribers} subscribers in a second child process, each`,
+      "the generated client's `conversations.events(id)` (fetch, eventsource-parser, JSON, `validateServerEvent` on",
+      `every event). ${PUBLISHERS} publishers in this process POST \`/conversations/{id}/context\` ${eventCount} times,`,
+      'each emitting one `conversation.context.updated` with a sequence number: first back to back (throughput), then,',
+      'on a fresh server, paced at three quarters of the rate reached (latency). The publishers have their own process',
+      "so that their pacing does not wait behind the subscribers' work. Latency: receipt `Date.now()` minus the event's",
+      '`created_at` (same machine clock, 1 ms resolution); it includes the wait of each event in the subscriber',
+      "process's one event loop, behind the other subscribers' deliveries. Zero loss: every subscriber must get every",
+      'event exactly once, all in one order ("1 order(s)"). CPU: user + system time of the server and of the',
+      'subscriber process while events flow, per delivery. One run per mode; the three processes share the 2 cores.',
+    ].join(' '),
+    goal: 'p99 delivery latency ≤ 50 ms, zero loss',
+    command: `node bench/fanout.mjs ${process.argv.slice(2).join(' ') || `${subscribers} ${eventCount}`}`.trim(),
+    rows,
+  });
+}

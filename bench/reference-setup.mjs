@@ -13,7 +13,7 @@ let bundle;
  * Starts bench/reference-server.ts in a child process: bundled with esbuild (packages from node_modules), or,
  * with `viaTsx`, run through tsx. `env` adds `CASI_*` settings; `validateResponses: false` is `casi serve`'s default.
  * With `BENCH_PROFILE_DIR` set, the server writes a `node --cpu-prof` profile there when it stops.
- * Resolves to `{ baseUrl, close }`.
+ * Resolves to `{ baseUrl, pid, close }`.
  */
 export async function startReference({ viaTsx = false, validateResponses = true, env = {} } = {}) {
   bundle ??= await bundleForNode('bench/reference-server.ts', { packages: 'external' });
@@ -27,7 +27,7 @@ export async function startReference({ viaTsx = false, validateResponses = true,
   const child = viaTsx
     ? await startChild('bench/reference-server.ts', [], { env: childEnv, nodeArgs: [...profiling, '--import', 'tsx'] })
     : await startChild(bundle, [], { env: childEnv, nodeArgs: profiling });
-  return { baseUrl: `http://127.0.0.1:${child.ready.port}`, close: child.close };
+  return { baseUrl: `http://127.0.0.1:${child.ready.port}`, pid: child.child.pid, close: child.close };
 }
 
 /** Calls the server with the bench key; resolves to the JSON answer, fails on any non-2xx answer. */
