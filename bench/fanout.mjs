@@ -1,11 +1,12 @@
 // Benchmark: SSE fan-out on the reference server: one conversation, many subscribers (the generated client's
 // `conversations.events`), events published by `POST /conversations/{id}/context` (one
 // `conversation.context.updated` each, carrying its sequence number). Two runs: publishers unpaced (the most
-// events per second delivered to every subscriber), then paced at three quarters of that rate (delivery latency). Each checks
+// events per second delivered to every subscriber), then paced at three quarters, half and a quarter of that rate
+// (delivery latency as load falls). Each checks
 // that every subscriber gets every event exactly once, all in the same order. Three processes: the server, the
 // subscribers (this script again, forked with `--subscribers`) and the publishers (this process), so that the
 // publishers' pacing and the subscribers' work do not wait for each other in one event loop.
-// Usage: node bench/fanout.mjs [subscribers] [events] [rate events/s; default: unpaced, then 3/4 of its rate]
+// Usage: node bench/fanout.mjs [subscribers] [events] [rate events/s; default: unpaced, then 3/4, 1/2 and 1/4 of its rate]
 import { fork } from 'node:child_process';
 import { setMaxListeners } from 'node:events';
 import { readFileSync } from 'node:fs';
@@ -204,7 +205,9 @@ async function main() {
   const results = [];
   if (fixedRate === undefined) {
     const unpaced = await fanOut(0);
-    results.push(unpaced, await fanOut(Math.max(1, Math.floor((unpaced.eventsPerSecond * 3) / 4))));
+    results.push(unpaced);
+    for (const share of [3 / 4, 1 / 2, 1 / 4])
+      results.push(await fanOut(Math.max(1, Math.floor(unpaced.eventsPerSecond * share))));
   } else {
     results.push(await fanOut(fixedRate));
   }
@@ -239,7 +242,8 @@ async function main() {
       "the generated client's `conversations.events(id)` (fetch, eventsource-parser, JSON, `validateServerEvent` on",
       `every event). ${PUBLISHERS} publishers in this process POST \`/conversations/{id}/context\` ${eventCount} times,`,
       'each emitting one `conversation.context.updated` with a sequence number: first back to back (throughput), then,',
-      'on a fresh server, paced at three quarters of the rate reached (latency). The publishers have their own process',
+      'on fresh servers, paced at three quarters, half and a quarter of the rate reached (latency as load falls; at',
+      'three quarters both processes are close to saturation). The publishers have their own process',
       "so that their pacing does not wait behind the subscribers' work. Latency: receipt `Date.now()` minus the event's",
       '`created_at` (same machine clock, 1 ms resolution); it includes the wait of each event in the subscriber',
       "process's one event loop, behind the other subscribers' deliveries. Zero loss: every subscriber must get every",
