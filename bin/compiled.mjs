@@ -24,11 +24,15 @@ export async function importCompiled(entry) {
   let built;
   try {
     built = await build(entry, name, key);
+    writeAtomically(manifestFile, JSON.stringify(built));
   } catch {
     return importWithTsx(entry);
   }
-  writeAtomically(manifestFile, JSON.stringify(built));
-  prune(name, built.out);
+  try {
+    prune(name, built.out);
+  } catch {
+    // Old builds left behind only take space.
+  }
   return import(pathToFileURL(join(CACHE, built.out)).href);
 }
 
