@@ -1,5 +1,5 @@
 /** Agent versions (DECISIONS.md "Versions"): create releases v1, the PUT rule, release and rollback, reads, delete. */
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   validateAgentVersionList,
   validateAgentWriteResponse,
@@ -10,6 +10,7 @@ import {
 } from '../../generated/src/validators.gen.js';
 import {
   agentConfig,
+  closeServiceAfterEach,
   createAgent,
   createProcedural,
   expectValid,
@@ -20,10 +21,7 @@ import {
 } from './helpers/fixtures.js';
 
 let t: TestService;
-afterEach(() => {
-  t?.service.close();
-  expect(t?.errors ?? [], 'errors of background work').toEqual([]);
-});
+closeServiceAfterEach(() => t);
 
 /** Applies a table of steps to one agent and checks the state after each. */
 type Step =

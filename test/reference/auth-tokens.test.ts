@@ -1,8 +1,9 @@
 /** Authentication: API keys, scopes, rate limit; conversation tokens: TTL, refresh, other conversations, REST. */
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { validateConversationToken, validateError } from '../../generated/src/validators.gen.js';
 import { ServiceError } from '../../reference/errors.js';
 import {
+  closeServiceAfterEach,
   createAgent,
   createConversation,
   expectValid,
@@ -13,10 +14,7 @@ import {
 } from './helpers/fixtures.js';
 
 let t: TestService;
-afterEach(() => {
-  t?.service.close();
-  expect(t?.errors ?? [], 'errors of background work').toEqual([]);
-});
+closeServiceAfterEach(() => t);
 
 describe('API keys', () => {
   it.each([

@@ -1,5 +1,5 @@
 /** Conversations over REST: create (resolution, override merge, answer), read, list (filters, cursors), context. */
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { ConversationListItem } from '../../generated/src/types.gen.js';
 import {
   validateConversation,
@@ -10,6 +10,7 @@ import {
 import { AgentCatalog } from '../../reference/agents.js';
 import {
   agentConfig,
+  closeServiceAfterEach,
   createAgent,
   createConversation,
   eventsOf,
@@ -22,10 +23,7 @@ import {
 } from './helpers/fixtures.js';
 
 let t: TestService;
-afterEach(() => {
-  t?.service.close();
-  expect(t?.errors ?? [], 'errors of background work').toEqual([]);
-});
+closeServiceAfterEach(() => t);
 
 describe('createConversation', () => {
   it.each([

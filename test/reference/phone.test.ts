@@ -1,9 +1,10 @@
 /** Phone calls on the clock: every test number's end state and failure reason, the default call, customers. */
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { validateConversation, validateCustomer } from '../../generated/src/validators.gen.js';
 import { CALLER_LINE, DNC_LINE, FAILURE_REASONS, PHONE_STEP_MS, TEST_NUMBERS } from '../../reference/phone.js';
 import {
   agentConfig,
+  closeServiceAfterEach,
   createAgent,
   createConversation,
   eventsOf,
@@ -17,10 +18,7 @@ import {
 import { expectConversationRules } from './helpers/rules.js';
 
 let t: TestService;
-afterEach(() => {
-  t?.service.close();
-  expect(t?.errors ?? [], 'errors of background work').toEqual([]);
-});
+closeServiceAfterEach(() => t);
 
 const GENERATION = ['agent.message.delta', 'agent.message.completed'] as const;
 const ANSWER = ['conversation.setup', 'conversation.started', 'agent.customer.loaded'];

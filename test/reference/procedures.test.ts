@@ -1,10 +1,11 @@
 /** Procedures after a conversation ends: states on the clock, filter_statuses, versions, delete, fields, lists. */
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { validateProcedure, validateProcedureList } from '../../generated/src/validators.gen.js';
 import { PHONE_STEP_MS } from '../../reference/phone.js';
 import { PROCEDURE_STEP_MS } from '../../reference/procedures.js';
 import {
   agentConfig,
+  closeServiceAfterEach,
   createAgent,
   createConversation,
   createProcedural,
@@ -18,10 +19,7 @@ import {
 } from './helpers/fixtures.js';
 
 let t: TestService;
-afterEach(() => {
-  t?.service.close();
-  expect(t?.errors ?? [], 'errors of background work').toEqual([]);
-});
+closeServiceAfterEach(() => t);
 
 async function procedures(conversationId?: string) {
   const list = await t.service.listProcedures(t.writer, {}, conversationId ? { conversation_id: conversationId } : {});

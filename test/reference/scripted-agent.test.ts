@@ -1,12 +1,13 @@
 /** The scripted agent: reply rules and triggers, delta splitting, chat sequences, tool calls, async idle end. */
 import fc from 'fast-check';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { ServerEvent } from '../../generated/src/types.gen.js';
 import { validateConversation } from '../../generated/src/validators.gen.js';
 import { withConversationalDefaults } from '../../reference/defaults.js';
 import { MAX_DELTAS, planReply, splitIntoDeltas } from '../../reference/replies.js';
 import {
   agentConfig,
+  closeServiceAfterEach,
   createAgent,
   createConversation,
   eventsOf,
@@ -19,10 +20,7 @@ import {
 import { expectConversationRules } from './helpers/rules.js';
 
 let t: TestService;
-afterEach(() => {
-  t?.service.close();
-  expect(t?.errors ?? [], 'errors of background work').toEqual([]);
-});
+closeServiceAfterEach(() => t);
 
 const withTools = withConversationalDefaults(
   agentConfig({ tool: { tools: [{ name: 'lookup' }, { entity_id: 'orders_api' }], transfers: [{ id: 'desk' }] } }),

@@ -1,8 +1,9 @@
 /** Session frames: every refusal is a private `server.error` carrying `source_event_id`; valid frames act. */
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { ServerEvent } from '../../generated/src/types.gen.js';
 import { validateServerErrorEvent, validateServerEvent } from '../../generated/src/validators.gen.js';
 import {
+  closeServiceAfterEach,
   createAgent,
   createConversation,
   eventsOf,
@@ -14,10 +15,7 @@ import {
 } from './helpers/fixtures.js';
 
 let t: TestService;
-afterEach(() => {
-  t?.service.close();
-  expect(t?.errors ?? [], 'errors of background work').toEqual([]);
-});
+closeServiceAfterEach(() => t);
 
 async function chat(): Promise<string> {
   t = makeService();

@@ -1,9 +1,10 @@
 /** Opening the events: history then live, resume, unknown ids, 204 after the end, retention expiry and purge. */
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { ServerEvent } from '../../generated/src/types.gen.js';
 import { validateServerEvent } from '../../generated/src/validators.gen.js';
 import type { Subscription } from '../../reference/bus/types.js';
 import {
+  closeServiceAfterEach,
   createAgent,
   createConversation,
   eventsOf,
@@ -15,10 +16,7 @@ import {
 } from './helpers/fixtures.js';
 
 let t: TestService;
-afterEach(() => {
-  t?.service.close();
-  expect(t?.errors ?? [], 'errors of background work').toEqual([]);
-});
+closeServiceAfterEach(() => t);
 
 async function chat(retentionSeconds = 3600) {
   t = makeService({ eventRetentionSeconds: retentionSeconds });

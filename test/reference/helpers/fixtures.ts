@@ -1,5 +1,5 @@
 /** Shared fixtures of the reference-service tests: a service on a fake clock, callers, agent configurations. */
-import { expect } from 'vitest';
+import { afterEach, expect } from 'vitest';
 import type {
   ConversationalAgentConfig,
   CreateConversationRequest,
@@ -95,6 +95,18 @@ export interface TestService {
   readonly reader: KeyPrincipal;
   readonly stranger: KeyPrincipal;
   readonly errors: unknown[];
+}
+
+/**
+ * After each test, closes the service `current()` returns (the test file's `t`) and expects no error of its
+ * background work.
+ */
+export function closeServiceAfterEach(current: () => TestService | undefined): void {
+  afterEach(() => {
+    const t = current();
+    t?.service.close();
+    expect(t?.errors ?? [], 'errors of background work').toEqual([]);
+  });
 }
 
 /** Builds a `TestService`; `settings` override the defaults. Close it with `service.close()`. */
