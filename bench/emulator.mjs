@@ -1,9 +1,8 @@
 // Benchmark: emulator throughput on `GET /conversations/{conversation_id}` with autocannon over loopback: the
 // reference server (request and response validation) vs bare Fastify answering the same JSON vs Prism mocking
 // spec/openapi.yaml. Each server runs in its own child process. Usage: node bench/emulator.mjs [runs] [seconds]
-import { readFileSync } from 'node:fs';
 import autocannon from 'autocannon';
-import { ROOT, registerTypeScript, resultRow, startChild, stats, writeSection } from './lib.mjs';
+import { cpuMsOf, ROOT, registerTypeScript, resultRow, startChild, stats, writeSection } from './lib.mjs';
 import { call, createConversation, HEADERS, startReference } from './reference-setup.mjs';
 
 const runs = Number(process.argv[2] ?? 3);
@@ -13,16 +12,6 @@ await registerTypeScript();
 const { loadFixtures } = await import('./fixtures.ts');
 const { cases } = await loadFixtures(ROOT);
 const agentConfig = cases.find((c) => c.schema === 'ConversationalAgentConfig')?.valid[0];
-
-/** CPU milliseconds (user + system) process `pid` has used, from Linux's /proc (NaN elsewhere). */
-function cpuMsOf(pid) {
-  try {
-    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
-    return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
-  } catch {
-    return Number.NaN;
-  }
-}
 
 /** One autocannon run of `seconds` against `url`; fails when any answer is not 2xx or any request errs. */
 async function load(url, duration) {

@@ -9,9 +9,8 @@
 // Usage: node bench/fanout.mjs [subscribers] [events] [rate events/s; default: unpaced, then 3/4, 1/2 and 1/4 of its rate]
 import { fork } from 'node:child_process';
 import { setMaxListeners } from 'node:events';
-import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { bundleForNode, ROOT, registerTypeScript, writeSection } from './lib.mjs';
+import { bundleForNode, cpuMsOf, ROOT, registerTypeScript, writeSection } from './lib.mjs';
 import { call, createConversation, startReference } from './reference-setup.mjs';
 
 /** One run is abandoned after this long (its subscribers are aborted and what they missed counts as lost). */
@@ -29,15 +28,6 @@ const ownCpuMs = () => {
   const { user, system } = process.cpuUsage();
   return (user + system) / 1000;
 };
-/** CPU milliseconds another process has used, from Linux's /proc (NaN elsewhere). */
-function cpuMsOf(pid) {
-  try {
-    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
-    return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
-  } catch {
-    return Number.NaN;
-  }
-}
 
 if (process.argv[2] === '--subscribers') await subscriberProcess();
 else await main();

@@ -29,6 +29,16 @@ export function timeOnce(command, { cwd = ROOT, env = process.env } = {}) {
   return ms;
 }
 
+/** CPU milliseconds (user + system) process `pid` has used, from Linux's /proc (NaN elsewhere). */
+export function cpuMsOf(pid) {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
+  } catch {
+    return Number.NaN;
+  }
+}
+
 /** Median, minimum and maximum of a sample. */
 export function stats(sample) {
   const sorted = [...sample].sort((a, b) => a - b);

@@ -60,24 +60,29 @@ function readEntry(file: string): Diagnostic[] | undefined {
 function cacheKey(documents: readonly string[]): string {
   const hash = createHash('sha256').update(`${process.version}\n`);
   for (const name of VALIDATORS) hash.update(`${name}@${packageVersion(name)}\n`);
-  for (const file of referencedFiles(documents)) hash.update(`${file}\n`).update(readFileSync(file)).update('\n');
+  const files = referencedFiles(documents);
+  for (const file of [...files.keys()].sort())
+    hash
+      .update(`${file}\n`)
+      .update(files.get(file) ?? '')
+      .update('\n');
   return hash.digest('hex').slice(0, 32);
 }
 
-/** The documents and, transitively, every local file a `$ref` names in them, sorted. */
-function referencedFiles(documents: readonly string[]): string[] {
-  const found = new Set<string>();
+/** The documents and, transitively, every local file a `$ref` names in them, with their text. */
+function referencedFiles(documents: readonly string[]): Map<string, string> {
+  const found = new Map<string, string>();
   const visit = (file: string): void => {
     if (found.has(file)) return;
-    found.add(file);
     const text = readFileSync(file, 'utf8');
+    found.set(file, text);
     for (const match of text.matchAll(/\$ref["']?\s*:\s*["']?([^"'#\s]+)/g)) {
       const target = match[1] ?? '';
       if (!/^[a-z][a-z0-9+.-]*:\/\//i.test(target)) visit(resolve(dirname(file), target));
     }
   };
   for (const document of documents) visit(resolve(document));
-  return [...found].sort();
+  return found;
 }
 
 /** The installed version of a package, from the nearest package.json above its entry point. */

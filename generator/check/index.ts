@@ -5,17 +5,13 @@ import { checkConsistency } from './consistency.js';
 
 /** Runs every check; the result is sorted. Generation stops when any diagnostic is an error. */
 export async function checkSpecs(specs: LoadedSpecs): Promise<Diagnostic[]> {
-  // Loaded on demand: the validators are heavy, and the CLI runs them in worker threads instead.
-  const [{ lintOpenApi }, { lintAsyncApi }] = await Promise.all([
-    import('./lint-openapi.mjs'),
-    import('./lint-asyncapi.mjs'),
-  ]);
-  const found = await Promise.all([lintOpenApi(specs.openapi.file), lintAsyncApi(specs.asyncapi.file)]);
-  return completeCheck(specs, found.flat());
+  // Loaded on demand: the validators are heavy, and the CLI runs them in a worker thread instead.
+  const { lintSpecs } = await import('./lint.mjs');
+  return completeCheck(specs, await lintSpecs(specs.openapi.file, specs.asyncapi.file));
 }
 
 /**
- * Completes what the validators found (`lints`, here or from the workers): places diagnostics that came
+ * Completes what the validators found (`lints`, here or from the worker): places diagnostics that came
  * without a line by their pointer, adds the consistency checks, and sorts.
  */
 export function completeCheck(specs: LoadedSpecs, lints: readonly Diagnostic[]): Diagnostic[] {

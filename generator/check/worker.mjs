@@ -2,12 +2,10 @@
 // worker, not two: a second costs more start-up than it saves on two cores). Plain JavaScript: the worker needs no
 // TypeScript loader.
 import { parentPort, workerData } from 'node:worker_threads';
-import { lintAsyncApi } from './lint-asyncapi.mjs';
-import { lintOpenApi } from './lint-openapi.mjs';
+import { lintSpecs } from './lint.mjs';
 
 try {
-  const found = await Promise.all([lintOpenApi(workerData.openapi), lintAsyncApi(workerData.asyncapi)]);
-  parentPort.postMessage({ diagnostics: found.flat() });
+  parentPort.postMessage({ diagnostics: await lintSpecs(workerData.openapi, workerData.asyncapi) });
 } catch (error) {
   parentPort.postMessage({ error: { message: error.message, diagnostics: error.diagnostics ?? [] } });
 }
