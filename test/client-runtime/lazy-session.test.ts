@@ -4,12 +4,8 @@ import { ApiUserAbortError, CasiError, MessageTooLongError } from '../../templat
 import { type LazySessionOptions, openLazySession } from '../../templates/client/lazy-session.js';
 import type { Session } from '../../templates/client/websocket.js';
 import { ValidationError, type ValidationIssue, type Validator } from '../../templates/shared/validation.js';
-import { conversationEvents, isEnded, type TestEvent, validateTestEvent } from './helpers/events.js';
+import { type ClientEvent, conversationEvents, isEnded, type TestEvent, validateTestEvent } from './helpers/events.js';
 import { type SessionServer, type SessionServerOptions, startSessionServer } from './helpers/ws-server.js';
-
-type ClientEvent =
-  | { id?: string; payload: { type: 'user.message.send'; text: string } }
-  | { id?: string; payload: { type: 'conversation.end' } };
 
 const validateClientEvent: Validator<ClientEvent> = Object.assign(
   (data: unknown): data is ClientEvent => {

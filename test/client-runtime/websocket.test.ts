@@ -9,13 +9,8 @@ import {
 } from '../../templates/client/errors.js';
 import { openSession, type Session, type SessionOptions } from '../../templates/client/websocket.js';
 import { ValidationError, type ValidationIssue, type Validator } from '../../templates/shared/validation.js';
-import { conversationEvents, isEnded, type TestEvent, validateTestEvent } from './helpers/events.js';
+import { type ClientEvent, conversationEvents, isEnded, type TestEvent, validateTestEvent } from './helpers/events.js';
 import { type SessionServer, type SessionServerOptions, startSessionServer } from './helpers/ws-server.js';
-
-/** The client events of the spec the tests send. */
-type ClientEvent =
-  | { id?: string; payload: { type: 'user.message.send'; text: string } }
-  | { id?: string; payload: { type: 'conversation.end' } };
 
 let server: SessionServer | undefined;
 let session: Session<TestEvent, ClientEvent> | undefined;

@@ -55,3 +55,8 @@ export const validateTestEvent: Validator<TestEvent> = Object.assign(
   },
   { errors: null as ValidationIssue[] | null, schemaName: 'ServerEvent' },
 );
+
+/** The client events of the spec the session tests send. */
+export type ClientEvent =
+  | { id?: string; payload: { type: 'user.message.send'; text: string } }
+  | { id?: string; payload: { type: 'conversation.end' } };
