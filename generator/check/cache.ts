@@ -14,6 +14,8 @@ const CACHE = join(TOOLKIT_ROOT, 'node_modules', '.cache', 'casi', 'check');
 /** The newest entries kept; older ones are removed when a new one is written. */
 const KEEP = 20;
 const VALIDATORS = ['@redocly/openapi-core', '@asyncapi/parser'];
+/** The worker's sources beside this file: how the validators are set up is part of what they find. */
+const LINT_SOURCES = ['lint.mjs', 'lint-openapi.mjs', 'lint-asyncapi.mjs', 'asyncapi-structure.mjs'];
 
 /** A lookup: the cached findings when there are some, and `store` to record fresh ones. */
 export interface LintCacheEntry {
@@ -56,10 +58,14 @@ function readEntry(file: string): Diagnostic[] | undefined {
   }
 }
 
-/** The hash of the versions, then of every document and referenced file (path and content), in a stable order. */
+/**
+ * The hash of the versions and the worker's sources, then of every document and referenced file (path and
+ * content), in a stable order.
+ */
 function cacheKey(documents: readonly string[]): string {
   const hash = createHash('sha256').update(`${process.version}\n`);
   for (const name of VALIDATORS) hash.update(`${name}@${packageVersion(name)}\n`);
+  for (const source of LINT_SOURCES) hash.update(readFileSync(new URL(`./${source}`, import.meta.url), 'utf8'));
   const files = referencedFiles(documents);
   for (const file of [...files.keys()].sort())
     hash

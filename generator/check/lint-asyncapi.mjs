@@ -1,6 +1,7 @@
 // @asyncapi/parser's validation of the AsyncAPI document, in plain JavaScript so that a worker thread runs it
 // without a TypeScript loader. Returns diagnostics (see ../diagnostics.ts).
 import { createRequire } from 'node:module';
+import { structureRules } from './asyncapi-structure.mjs';
 
 // @asyncapi/parser is CommonJS: `require` spares the ESM loader's export scan of its files.
 const { fromFile, Parser } = createRequire(import.meta.url)('@asyncapi/parser');
@@ -11,7 +12,8 @@ const { fromFile, Parser } = createRequire(import.meta.url)('@asyncapi/parser');
  * line 0: the caller places it by its pointer.
  */
 export async function lintAsyncApi(file) {
-  const { diagnostics } = await fromFile(new Parser(), file).parse();
+  const parser = new Parser(process.env.CASI_CACHE === '0' ? {} : structureRules());
+  const { diagnostics } = await fromFile(parser, file).parse();
   return diagnostics
     .filter((d) => d.severity <= 1)
     .map((d) => ({
