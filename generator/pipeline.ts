@@ -52,14 +52,16 @@ export async function generate(
   linting = startLint(options, onStage),
 ): Promise<{ files: EmittedFile[]; diagnostics: Diagnostic[] }> {
   const specs = await timed('load', onStage, () => loadSpecs(options.openapi, options.asyncapi));
+  let ir: Ir | undefined;
   let files: EmittedFile[] | undefined;
   let emitError: unknown;
   try {
-    files = await emitAll(await timed('ir', onStage, () => buildIr(specs)), options, onStage);
+    ir = await timed('ir', onStage, () => buildIr(specs));
+    files = await emitAll(ir, options, onStage);
   } catch (error) {
     emitError = error;
   }
-  const diagnostics = completeCheck(specs, await linting);
+  const diagnostics = completeCheck(specs, await linting, ir);
   if (hasErrors(diagnostics)) throw new InputError('the specs have errors; nothing was generated', diagnostics);
   if (!files) throw emitError;
   return { files, diagnostics };

@@ -1,7 +1,10 @@
 /** The `check` stage: both documents valid, and consistent with each other. */
 import { type Diagnostic, sortDiagnostics } from '../diagnostics.js';
+import { buildIr } from '../ir/build.js';
+import type { Ir } from '../ir/model.js';
 import type { LoadedSpecs } from '../load/index.js';
 import { checkConsistency } from './consistency.js';
+import { checkExamples } from './examples.js';
 
 /** Runs every check; the result is sorted. Generation stops when any diagnostic is an error. */
 export async function checkSpecs(specs: LoadedSpecs): Promise<Diagnostic[]> {
@@ -12,16 +15,31 @@ export async function checkSpecs(specs: LoadedSpecs): Promise<Diagnostic[]> {
 
 /**
  * Completes what the validators found (`lints`, here or from the worker): places diagnostics that came
- * without a line by their pointer, adds the consistency checks, and sorts.
+ * without a line by their pointer, adds the consistency checks and the examples' (against the schemas of `ir`,
+ * built here when not given and when the documents allow), and sorts.
  */
-export function completeCheck(specs: LoadedSpecs, lints: readonly Diagnostic[]): Diagnostic[] {
+export function completeCheck(
+  specs: LoadedSpecs,
+  lints: readonly Diagnostic[],
+  ir: Ir | undefined = modelOf(specs),
+): Diagnostic[] {
   const docs = [specs.openapi, specs.asyncapi];
   const placed = lints.map((d) => {
     if (d.line > 0) return d;
     const doc = docs.find((candidate) => candidate.file === d.file) ?? specs.asyncapi;
     return { ...d, ...doc.locate(d.pointer) };
   });
-  return sortDiagnostics([...placed, ...checkConsistency(specs.openapi, specs.asyncapi)]);
+  const examples = ir === undefined ? [] : checkExamples(specs.openapi, ir);
+  return sortDiagnostics([...placed, ...checkConsistency(specs.openapi, specs.asyncapi), ...examples]);
+}
+
+/** The IR of documents that have one; for documents too broken for it, the other checks say why. */
+function modelOf(specs: LoadedSpecs): Ir | undefined {
+  try {
+    return buildIr(specs);
+  } catch {
+    return undefined;
+  }
 }
 
 /** True when some diagnostic is an error. */
