@@ -24,7 +24,12 @@ interface Example {
 
 /** Checks every media-type example of `openapi` against its schema; `ir` gives the component schemas. */
 export function checkExamples(openapi: SourceDocument, ir: Ir): Diagnostic[] {
-  const ajv = createAjv(ir, { standalone: false });
+  let ajv: ReturnType<typeof createAjv>;
+  try {
+    ajv = createAjv(ir, { standalone: false });
+  } catch {
+    return []; // A schema that is not valid JSON Schema: the document validators report it.
+  }
   const validators = new Map<unknown, Validate | undefined>();
   const validatorOf = (schema: unknown): Validate | undefined => {
     if (!validators.has(schema)) validators.set(schema, compile(ajv, schema));

@@ -4,6 +4,7 @@ import { checkExamples } from '../../generator/check/examples.js';
 import { buildIr } from '../../generator/ir/build.js';
 import { loadSpecs } from '../../generator/load/index.js';
 import { parseSourceDocument } from '../../generator/load/source-map.js';
+import { createAjv } from '../../generator/schema/ajv.js';
 import { fixture, SPEC } from './helpers.js';
 
 const widgets = fixture('widgets');
@@ -83,5 +84,15 @@ describe('check: media type examples against their schemas', () => {
       ],
     ]);
     for (const d of found) expect(d.line).toBeGreaterThan(0);
+  });
+
+  it('leaves documents whose schemas ajv refuses to the document validators', () => {
+    const broken = (t: string) => t.replace('required: [id, name]', 'required: name');
+    const specs = {
+      openapi: parseSourceDocument(widgets.openapi, broken(openapiText)),
+      asyncapi: parseSourceDocument(widgets.asyncapi, asyncapiText),
+    };
+    expect(() => createAjv(buildIr(specs), { standalone: false })).toThrow(/schema is invalid/);
+    expect(findings(broken)).toEqual([]);
   });
 });
