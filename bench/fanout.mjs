@@ -125,10 +125,15 @@ async function main() {
     });
     const exited = new Promise((resolve) => child.once('exit', resolve));
     /** The next message of the subscriber process, or undefined after `ms` (or once it has exited). */
-    const nextMessage = (ms) =>
-      messages.length > 0
-        ? Promise.resolve(messages.shift())
-        : Promise.race([new Promise((resolve) => (wake = resolve)), sleep(ms), exited]).then(() => messages.shift());
+    const nextMessage = (ms) => {
+      if (messages.length > 0) return Promise.resolve(messages.shift());
+      let timer;
+      const timeout = new Promise((resolve) => (timer = setTimeout(resolve, ms)));
+      return Promise.race([new Promise((resolve) => (wake = resolve)), timeout, exited]).then(() => {
+        clearTimeout(timer);
+        return messages.shift();
+      });
+    };
     let stopped = false;
     const deadline = setTimeout(() => {
       stopped = true;
