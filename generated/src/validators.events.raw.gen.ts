@@ -42,17 +42,10 @@ var require_ucs2length = __commonJS({
 // casi:full
 var validateClientEvent = validate83;
 var func1 = require_ucs2length().default;
-function validate85(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+function validate85(data, instancePath = "") {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate85.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
   if (data && typeof data == "object" && !Array.isArray(data)) {
     if (data.type === void 0) {
       const err0 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "type" }, message: "must have required property 'type'" };
@@ -140,18 +133,10 @@ function validate85(data, { instancePath = "", parentData, parentDataProperty, r
   validate85.errors = vErrors;
   return errors === 0;
 }
-validate85.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
-function validate84(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+function validate84(data, instancePath = "") {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate84.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
   if (data && typeof data == "object" && !Array.isArray(data)) {
     const tag0 = data.type;
     if (typeof tag0 == "string") {
@@ -249,7 +234,7 @@ function validate84(data, { instancePath = "", parentData, parentDataProperty, r
         }
         var props0 = true;
       } else if (tag0 === "conversation.context.update") {
-        if (!validate85(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+        if (!validate85(data, instancePath)) {
           vErrors = vErrors === null ? validate85.errors : vErrors.concat(validate85.errors);
           errors = vErrors.length;
         }
@@ -394,21 +379,12 @@ function validate84(data, { instancePath = "", parentData, parentDataProperty, r
     errors++;
   }
   validate84.errors = vErrors;
-  evaluated0.props = props0;
   return errors === 0;
 }
-validate84.evaluated = { "dynamicProps": true, "dynamicItems": false };
-function validate83(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+function validate83(data, instancePath = "") {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate83.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
   if (data && typeof data == "object" && !Array.isArray(data)) {
     if (data.payload === void 0) {
       const err0 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "payload" }, message: "must have required property 'payload'" };
@@ -462,7 +438,7 @@ function validate83(data, { instancePath = "", parentData, parentDataProperty, r
       }
     }
     if (data.payload !== void 0) {
-      if (!validate84(data.payload, { instancePath: instancePath + "/payload", parentData: data, parentDataProperty: "payload", rootData, dynamicAnchors })) {
+      if (!validate84(data.payload, instancePath + "/payload")) {
         vErrors = vErrors === null ? validate84.errors : vErrors.concat(validate84.errors);
         errors = vErrors.length;
       }
@@ -479,7 +455,6 @@ function validate83(data, { instancePath = "", parentData, parentDataProperty, r
   validate83.errors = vErrors;
   return errors === 0;
 }
-validate83.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
 var validateServerEvent = validate22;
 var pattern5 = new RegExp("^ev_[A-Za-z0-9]+$", "u");
 var pattern6 = new RegExp("^ca_[A-Za-z0-9]+@v[0-9]+$", "u");
@@ -489,17 +464,10 @@ var schema57 = { "type": "object", "description": "The conversation has ended; t
 var schema43 = { "type": "string", "description": "From the service's point of view.", "enum": ["inbound", "outbound"], "$id": "urn:casi:schema:Direction" };
 var schema41 = { "type": "object", "description": "The channel of a conversation being set up.", "additionalProperties": false, "required": ["type"], "properties": { "type": { "$ref": "urn:casi:schema:ChannelType" }, "callee_no": { "type": ["string", "null"] }, "caller_no": { "type": ["string", "null"] }, "recording_url": { "type": ["string", "null"] } }, "$id": "urn:casi:schema:SetupChannel" };
 var schema42 = { "type": "string", "enum": ["phone", "chat_realtime", "chat_async"], "$id": "urn:casi:schema:ChannelType" };
-function validate25(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+function validate25(data, instancePath = "") {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate25.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
   if (data && typeof data == "object" && !Array.isArray(data)) {
     if (data.type === void 0) {
       const err0 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "type" }, message: "must have required property 'type'" };
@@ -590,18 +558,10 @@ function validate25(data, { instancePath = "", parentData, parentDataProperty, r
   validate25.errors = vErrors;
   return errors === 0;
 }
-validate25.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
-function validate24(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+function validate24(data, instancePath = "") {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate24.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
   if (data && typeof data == "object" && !Array.isArray(data)) {
     if (data.type === void 0) {
       const err0 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "type" }, message: "must have required property 'type'" };
@@ -663,7 +623,7 @@ function validate24(data, { instancePath = "", parentData, parentDataProperty, r
       }
     }
     if (data.channel !== void 0) {
-      if (!validate25(data.channel, { instancePath: instancePath + "/channel", parentData: data, parentDataProperty: "channel", rootData, dynamicAnchors })) {
+      if (!validate25(data.channel, instancePath + "/channel")) {
         vErrors = vErrors === null ? validate25.errors : vErrors.concat(validate25.errors);
         errors = vErrors.length;
       }
@@ -701,18 +661,10 @@ function validate24(data, { instancePath = "", parentData, parentDataProperty, r
   validate24.errors = vErrors;
   return errors === 0;
 }
-validate24.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
-function validate27(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+function validate27(data, instancePath = "") {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate27.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
   if (data && typeof data == "object" && !Array.isArray(data)) {
     if (data.type === void 0) {
       const err0 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "type" }, message: "must have required property 'type'" };
@@ -820,20 +772,12 @@ function validate27(data, { instancePath = "", parentData, parentDataProperty, r
   validate27.errors = vErrors;
   return errors === 0;
 }
-validate27.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
 var schema46 = { "type": "object", "description": "A custom field of the conversation changed.", "additionalProperties": false, "required": ["type", "key", "new_value"], "properties": { "type": { "type": "string", "const": "conversation.custom_fields.updated" }, "key": { "type": "string" }, "new_value": { "$ref": "urn:casi:schema:CustomFieldValue" }, "old_value": { "type": ["string", "boolean", "null"], "description": "The previous value, if any." } }, "$id": "urn:casi:schema:ConversationCustomFieldsUpdated" };
 var schema47 = { "type": ["string", "boolean"], "description": "The value of a custom field.", "$id": "urn:casi:schema:CustomFieldValue" };
-function validate28(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+function validate28(data, instancePath = "") {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate28.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
   if (data && typeof data == "object" && !Array.isArray(data)) {
     if (data.type === void 0) {
       const err0 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "type" }, message: "must have required property 'type'" };
@@ -941,18 +885,10 @@ function validate28(data, { instancePath = "", parentData, parentDataProperty, r
   validate28.errors = vErrors;
   return errors === 0;
 }
-validate28.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
-function validate29(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+function validate29(data, instancePath = "") {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate29.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
   if (data && typeof data == "object" && !Array.isArray(data)) {
     if (data.type === void 0) {
       const err0 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "type" }, message: "must have required property 'type'" };
@@ -1058,18 +994,10 @@ function validate29(data, { instancePath = "", parentData, parentDataProperty, r
   validate29.errors = vErrors;
   return errors === 0;
 }
-validate29.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
-function validate30(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+function validate30(data, instancePath = "") {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate30.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
   if (data && typeof data == "object" && !Array.isArray(data)) {
     if (data.type === void 0) {
       const err0 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "type" }, message: "must have required property 'type'" };
@@ -1215,18 +1143,10 @@ function validate30(data, { instancePath = "", parentData, parentDataProperty, r
   validate30.errors = vErrors;
   return errors === 0;
 }
-validate30.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
-function validate31(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+function validate31(data, instancePath = "") {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate31.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
   if (data && typeof data == "object" && !Array.isArray(data)) {
     if (data.type === void 0) {
       const err0 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "type" }, message: "must have required property 'type'" };
@@ -1352,18 +1272,10 @@ function validate31(data, { instancePath = "", parentData, parentDataProperty, r
   validate31.errors = vErrors;
   return errors === 0;
 }
-validate31.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
-function validate32(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+function validate32(data, instancePath = "") {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate32.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
   if (data && typeof data == "object" && !Array.isArray(data)) {
     if (data.type === void 0) {
       const err0 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "type" }, message: "must have required property 'type'" };
@@ -1520,19 +1432,11 @@ function validate32(data, { instancePath = "", parentData, parentDataProperty, r
   validate32.errors = vErrors;
   return errors === 0;
 }
-validate32.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
 var pattern4 = new RegExp("^cus_[A-Za-z0-9]+$", "u");
-function validate20(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+function validate20(data, instancePath = "") {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate20.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
   if (data && typeof data == "object" && !Array.isArray(data)) {
     if (data.type === void 0) {
       const err0 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "type" }, message: "must have required property 'type'" };
@@ -1642,23 +1546,15 @@ function validate20(data, { instancePath = "", parentData, parentDataProperty, r
   validate20.errors = vErrors;
   return errors === 0;
 }
-validate20.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
-function validate23(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+function validate23(data, instancePath = "") {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate23.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
   if (data && typeof data == "object" && !Array.isArray(data)) {
     const tag0 = data.type;
     if (typeof tag0 == "string") {
       if (tag0 === "conversation.setup") {
-        if (!validate24(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+        if (!validate24(data, instancePath)) {
           vErrors = vErrors === null ? validate24.errors : vErrors.concat(validate24.errors);
           errors = vErrors.length;
         }
@@ -1795,7 +1691,7 @@ function validate23(data, { instancePath = "", parentData, parentDataProperty, r
           props0 = true;
         }
       } else if (tag0 === "conversation.context.updated") {
-        if (!validate27(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+        if (!validate27(data, instancePath)) {
           vErrors = vErrors === null ? validate27.errors : vErrors.concat(validate27.errors);
           errors = vErrors.length;
         }
@@ -1803,7 +1699,7 @@ function validate23(data, { instancePath = "", parentData, parentDataProperty, r
           props0 = true;
         }
       } else if (tag0 === "conversation.custom_fields.updated") {
-        if (!validate28(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+        if (!validate28(data, instancePath)) {
           vErrors = vErrors === null ? validate28.errors : vErrors.concat(validate28.errors);
           errors = vErrors.length;
         }
@@ -1811,7 +1707,7 @@ function validate23(data, { instancePath = "", parentData, parentDataProperty, r
           props0 = true;
         }
       } else if (tag0 === "agent.message.delta") {
-        if (!validate29(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+        if (!validate29(data, instancePath)) {
           vErrors = vErrors === null ? validate29.errors : vErrors.concat(validate29.errors);
           errors = vErrors.length;
         }
@@ -1819,7 +1715,7 @@ function validate23(data, { instancePath = "", parentData, parentDataProperty, r
           props0 = true;
         }
       } else if (tag0 === "agent.message.completed") {
-        if (!validate30(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+        if (!validate30(data, instancePath)) {
           vErrors = vErrors === null ? validate30.errors : vErrors.concat(validate30.errors);
           errors = vErrors.length;
         }
@@ -1827,7 +1723,7 @@ function validate23(data, { instancePath = "", parentData, parentDataProperty, r
           props0 = true;
         }
       } else if (tag0 === "agent.tool_call.created") {
-        if (!validate31(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+        if (!validate31(data, instancePath)) {
           vErrors = vErrors === null ? validate31.errors : vErrors.concat(validate31.errors);
           errors = vErrors.length;
         }
@@ -1835,7 +1731,7 @@ function validate23(data, { instancePath = "", parentData, parentDataProperty, r
           props0 = true;
         }
       } else if (tag0 === "agent.tool_call.returned") {
-        if (!validate32(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+        if (!validate32(data, instancePath)) {
           vErrors = vErrors === null ? validate32.errors : vErrors.concat(validate32.errors);
           errors = vErrors.length;
         }
@@ -2230,7 +2126,7 @@ function validate23(data, { instancePath = "", parentData, parentDataProperty, r
           props0 = true;
         }
       } else if (tag0 === "agent.customer.loaded") {
-        if (!validate20(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+        if (!validate20(data, instancePath)) {
           vErrors = vErrors === null ? validate20.errors : vErrors.concat(validate20.errors);
           errors = vErrors.length;
         }
@@ -2265,21 +2161,12 @@ function validate23(data, { instancePath = "", parentData, parentDataProperty, r
     errors++;
   }
   validate23.errors = vErrors;
-  evaluated0.props = props0;
   return errors === 0;
 }
-validate23.evaluated = { "dynamicProps": true, "dynamicItems": false };
-function validate22(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+function validate22(data, instancePath = "") {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate22.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
   if (data && typeof data == "object" && !Array.isArray(data)) {
     if (data.id === void 0) {
       const err0 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "id" }, message: "must have required property 'id'" };
@@ -2466,7 +2353,7 @@ function validate22(data, { instancePath = "", parentData, parentDataProperty, r
       }
     }
     if (data.payload !== void 0) {
-      if (!validate23(data.payload, { instancePath: instancePath + "/payload", parentData: data, parentDataProperty: "payload", rootData, dynamicAnchors })) {
+      if (!validate23(data.payload, instancePath + "/payload")) {
         vErrors = vErrors === null ? validate23.errors : vErrors.concat(validate23.errors);
         errors = vErrors.length;
       }
@@ -2483,7 +2370,6 @@ function validate22(data, { instancePath = "", parentData, parentDataProperty, r
   validate22.errors = vErrors;
   return errors === 0;
 }
-validate22.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
 
 return { validateClientEvent, validateServerEvent };
 })();

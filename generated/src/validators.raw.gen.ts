@@ -42,17 +42,10 @@ var require_ucs2length = __commonJS({
 // casi:full
 var validateAgentCustomerLoaded = validate20;
 var pattern4 = new RegExp("^cus_[A-Za-z0-9]+$", "u");
-function validate20(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+function validate20(data, instancePath = "") {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate20.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
   if (data && typeof data == "object" && !Array.isArray(data)) {
     if (data.type === void 0) {
       const err0 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "type" }, message: "must have required property 'type'" };
@@ -162,7 +155,6 @@ function validate20(data, { instancePath = "", parentData, parentDataProperty, r
   validate20.errors = vErrors;
   return errors === 0;
 }
-validate20.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
 var validateAgentCustomerLoadedEvent = validate21;
 var pattern5 = new RegExp("^ev_[A-Za-z0-9]+$", "u");
 var pattern6 = new RegExp("^ca_[A-Za-z0-9]+@v[0-9]+$", "u");
@@ -172,17 +164,10 @@ var schema57 = { "type": "object", "description": "The conversation has ended; t
 var schema43 = { "type": "string", "description": "From the service's point of view.", "enum": ["inbound", "outbound"], "$id": "urn:casi:schema:Direction" };
 var schema41 = { "type": "object", "description": "The channel of a conversation being set up.", "additionalProperties": false, "required": ["type"], "properties": { "type": { "$ref": "urn:casi:schema:ChannelType" }, "callee_no": { "type": ["string", "null"] }, "caller_no": { "type": ["string", "null"] }, "recording_url": { "type": ["string", "null"] } }, "$id": "urn:casi:schema:SetupChannel" };
 var schema42 = { "type": "string", "enum": ["phone", "chat_realtime", "chat_async"], "$id": "urn:casi:schema:ChannelType" };
-function validate25(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+function validate25(data, instancePath = "") {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate25.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
   if (data && typeof data == "object" && !Array.isArray(data)) {
     if (data.type === void 0) {
       const err0 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "type" }, message: "must have required property 'type'" };
@@ -273,18 +258,10 @@ function validate25(data, { instancePath = "", parentData, parentDataProperty, r
   validate25.errors = vErrors;
   return errors === 0;
 }
-validate25.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
-function validate24(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+function validate24(data, instancePath = "") {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate24.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
   if (data && typeof data == "object" && !Array.isArray(data)) {
     if (data.type === void 0) {
       const err0 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "type" }, message: "must have required property 'type'" };
@@ -346,7 +323,7 @@ function validate24(data, { instancePath = "", parentData, parentDataProperty, r
       }
     }
     if (data.channel !== void 0) {
-      if (!validate25(data.channel, { instancePath: instancePath + "/channel", parentData: data, parentDataProperty: "channel", rootData, dynamicAnchors })) {
+      if (!validate25(data.channel, instancePath + "/channel")) {
         vErrors = vErrors === null ? validate25.errors : vErrors.concat(validate25.errors);
         errors = vErrors.length;
       }
@@ -384,18 +361,10 @@ function validate24(data, { instancePath = "", parentData, parentDataProperty, r
   validate24.errors = vErrors;
   return errors === 0;
 }
-validate24.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
-function validate27(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+function validate27(data, instancePath = "") {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate27.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
   if (data && typeof data == "object" && !Array.isArray(data)) {
     if (data.type === void 0) {
       const err0 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "type" }, message: "must have required property 'type'" };
@@ -503,20 +472,12 @@ function validate27(data, { instancePath = "", parentData, parentDataProperty, r
   validate27.errors = vErrors;
   return errors === 0;
 }
-validate27.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
 var schema46 = { "type": "object", "description": "A custom field of the conversation changed.", "additionalProperties": false, "required": ["type", "key", "new_value"], "properties": { "type": { "type": "string", "const": "conversation.custom_fields.updated" }, "key": { "type": "string" }, "new_value": { "$ref": "urn:casi:schema:CustomFieldValue" }, "old_value": { "type": ["string", "boolean", "null"], "description": "The previous value, if any." } }, "$id": "urn:casi:schema:ConversationCustomFieldsUpdated" };
 var schema47 = { "type": ["string", "boolean"], "description": "The value of a custom field.", "$id": "urn:casi:schema:CustomFieldValue" };
-function validate28(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+function validate28(data, instancePath = "") {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate28.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
   if (data && typeof data == "object" && !Array.isArray(data)) {
     if (data.type === void 0) {
       const err0 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "type" }, message: "must have required property 'type'" };
@@ -624,19 +585,11 @@ function validate28(data, { instancePath = "", parentData, parentDataProperty, r
   validate28.errors = vErrors;
   return errors === 0;
 }
-validate28.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
 var func1 = require_ucs2length().default;
-function validate29(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+function validate29(data, instancePath = "") {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate29.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
   if (data && typeof data == "object" && !Array.isArray(data)) {
     if (data.type === void 0) {
       const err0 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "type" }, message: "must have required property 'type'" };
@@ -742,18 +695,10 @@ function validate29(data, { instancePath = "", parentData, parentDataProperty, r
   validate29.errors = vErrors;
   return errors === 0;
 }
-validate29.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
-function validate30(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+function validate30(data, instancePath = "") {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate30.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
   if (data && typeof data == "object" && !Array.isArray(data)) {
     if (data.type === void 0) {
       const err0 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "type" }, message: "must have required property 'type'" };
@@ -899,18 +844,10 @@ function validate30(data, { instancePath = "", parentData, parentDataProperty, r
   validate30.errors = vErrors;
   return errors === 0;
 }
-validate30.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
-function validate31(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+function validate31(data, instancePath = "") {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate31.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
   if (data && typeof data == "object" && !Array.isArray(data)) {
     if (data.type === void 0) {
       const err0 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "type" }, message: "must have required property 'type'" };
@@ -1036,18 +973,10 @@ function validate31(data, { instancePath = "", parentData, parentDataProperty, r
   validate31.errors = vErrors;
   return errors === 0;
 }
-validate31.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
-function validate32(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+function validate32(data, instancePath = "") {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate32.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
   if (data && typeof data == "object" && !Array.isArray(data)) {
     if (data.type === void 0) {
       const err0 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "type" }, message: "must have required property 'type'" };
@@ -1204,23 +1133,15 @@ function validate32(data, { instancePath = "", parentData, parentDataProperty, r
   validate32.errors = vErrors;
   return errors === 0;
 }
-validate32.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
-function validate23(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+function validate23(data, instancePath = "") {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate23.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
   if (data && typeof data == "object" && !Array.isArray(data)) {
     const tag0 = data.type;
     if (typeof tag0 == "string") {
       if (tag0 === "conversation.setup") {
-        if (!validate24(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+        if (!validate24(data, instancePath)) {
           vErrors = vErrors === null ? validate24.errors : vErrors.concat(validate24.errors);
           errors = vErrors.length;
         }
@@ -1357,7 +1278,7 @@ function validate23(data, { instancePath = "", parentData, parentDataProperty, r
           props0 = true;
         }
       } else if (tag0 === "conversation.context.updated") {
-        if (!validate27(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+        if (!validate27(data, instancePath)) {
           vErrors = vErrors === null ? validate27.errors : vErrors.concat(validate27.errors);
           errors = vErrors.length;
         }
@@ -1365,7 +1286,7 @@ function validate23(data, { instancePath = "", parentData, parentDataProperty, r
           props0 = true;
         }
       } else if (tag0 === "conversation.custom_fields.updated") {
-        if (!validate28(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+        if (!validate28(data, instancePath)) {
           vErrors = vErrors === null ? validate28.errors : vErrors.concat(validate28.errors);
           errors = vErrors.length;
         }
@@ -1373,7 +1294,7 @@ function validate23(data, { instancePath = "", parentData, parentDataProperty, r
           props0 = true;
         }
       } else if (tag0 === "agent.message.delta") {
-        if (!validate29(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+        if (!validate29(data, instancePath)) {
           vErrors = vErrors === null ? validate29.errors : vErrors.concat(validate29.errors);
           errors = vErrors.length;
         }
@@ -1381,7 +1302,7 @@ function validate23(data, { instancePath = "", parentData, parentDataProperty, r
           props0 = true;
         }
       } else if (tag0 === "agent.message.completed") {
-        if (!validate30(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+        if (!validate30(data, instancePath)) {
           vErrors = vErrors === null ? validate30.errors : vErrors.concat(validate30.errors);
           errors = vErrors.length;
         }
@@ -1389,7 +1310,7 @@ function validate23(data, { instancePath = "", parentData, parentDataProperty, r
           props0 = true;
         }
       } else if (tag0 === "agent.tool_call.created") {
-        if (!validate31(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+        if (!validate31(data, instancePath)) {
           vErrors = vErrors === null ? validate31.errors : vErrors.concat(validate31.errors);
           errors = vErrors.length;
         }
@@ -1397,7 +1318,7 @@ function validate23(data, { instancePath = "", parentData, parentDataProperty, r
           props0 = true;
         }
       } else if (tag0 === "agent.tool_call.returned") {
-        if (!validate32(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+        if (!validate32(data, instancePath)) {
           vErrors = vErrors === null ? validate32.errors : vErrors.concat(validate32.errors);
           errors = vErrors.length;
         }
@@ -1792,7 +1713,7 @@ function validate23(data, { instancePath = "", parentData, parentDataProperty, r
           props0 = true;
         }
       } else if (tag0 === "agent.customer.loaded") {
-        if (!validate20(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+        if (!validate20(data, instancePath)) {
           vErrors = vErrors === null ? validate20.errors : vErrors.concat(validate20.errors);
           errors = vErrors.length;
         }
@@ -1827,21 +1748,12 @@ function validate23(data, { instancePath = "", parentData, parentDataProperty, r
     errors++;
   }
   validate23.errors = vErrors;
-  evaluated0.props = props0;
   return errors === 0;
 }
-validate23.evaluated = { "dynamicProps": true, "dynamicItems": false };
-function validate22(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+function validate22(data, instancePath = "") {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate22.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
   if (data && typeof data == "object" && !Array.isArray(data)) {
     if (data.id === void 0) {
       const err0 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "id" }, message: "must have required property 'id'" };
@@ -2028,7 +1940,7 @@ function validate22(data, { instancePath = "", parentData, parentDataProperty, r
       }
     }
     if (data.payload !== void 0) {
-      if (!validate23(data.payload, { instancePath: instancePath + "/payload", parentData: data, parentDataProperty: "payload", rootData, dynamicAnchors })) {
+      if (!validate23(data.payload, instancePath + "/payload")) {
         vErrors = vErrors === null ? validate23.errors : vErrors.concat(validate23.errors);
         errors = vErrors.length;
       }
@@ -2045,25 +1957,17 @@ function validate22(data, { instancePath = "", parentData, parentDataProperty, r
   validate22.errors = vErrors;
   return errors === 0;
 }
-validate22.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
-function validate21(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+function validate21(data, instancePath = "") {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate21.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
-  if (!validate22(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+  if (!validate22(data, instancePath)) {
     vErrors = vErrors === null ? validate22.errors : vErrors.concat(validate22.errors);
     errors = vErrors.length;
   }
   if (data && typeof data == "object" && !Array.isArray(data)) {
     if (data.payload !== void 0) {
-      if (!validate20(data.payload, { instancePath: instancePath + "/payload", parentData: data, parentDataProperty: "payload", rootData, dynamicAnchors })) {
+      if (!validate20(data.payload, instancePath + "/payload")) {
         vErrors = vErrors === null ? validate20.errors : vErrors.concat(validate20.errors);
         errors = vErrors.length;
       }
@@ -2080,19 +1984,11 @@ function validate21(data, { instancePath = "", parentData, parentDataProperty, r
   validate21.errors = vErrors;
   return errors === 0;
 }
-validate21.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
 var validateAgentDtmfSent = validate44;
-function validate44(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+function validate44(data, instancePath = "") {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate44.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
   if (data && typeof data == "object" && !Array.isArray(data)) {
     if (data.type === void 0) {
       const err0 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "type" }, message: "must have required property 'type'" };
@@ -2167,20 +2063,12 @@ function validate44(data, { instancePath = "", parentData, parentDataProperty, r
   validate44.errors = vErrors;
   return errors === 0;
 }
-validate44.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
 var validateAgentDtmfSentEvent = validate45;
-function validate45(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+function validate45(data, instancePath = "") {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate45.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
-  if (!validate22(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+  if (!validate22(data, instancePath)) {
     vErrors = vErrors === null ? validate22.errors : vErrors.concat(validate22.errors);
     errors = vErrors.length;
   }
@@ -2271,20 +2159,12 @@ function validate45(data, { instancePath = "", parentData, parentDataProperty, r
   validate45.errors = vErrors;
   return errors === 0;
 }
-validate45.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
 var validateAgentId = validate47;
 var pattern8 = new RegExp("^(ca|pa)_[A-Za-z0-9]+$", "u");
-function validate47(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+function validate47(data, instancePath = "") {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate47.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
   if (typeof data === "string") {
     if (!pattern8.test(data)) {
       const err0 = { instancePath, schemaPath: "#/pattern", keyword: "pattern", params: { pattern: "^(ca|pa)_[A-Za-z0-9]+$" }, message: 'must match pattern "^(ca|pa)_[A-Za-z0-9]+$"' };
@@ -2307,27 +2187,19 @@ function validate47(data, { instancePath = "", parentData, parentDataProperty, r
   validate47.errors = vErrors;
   return errors === 0;
 }
-validate47.evaluated = { "dynamicProps": false, "dynamicItems": false };
 var validateAgentMessageCompleted = validate30;
 var validateAgentMessageCompletedEvent = validate48;
-function validate48(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+function validate48(data, instancePath = "") {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate48.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
-  if (!validate22(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+  if (!validate22(data, instancePath)) {
     vErrors = vErrors === null ? validate22.errors : vErrors.concat(validate22.errors);
     errors = vErrors.length;
   }
   if (data && typeof data == "object" && !Array.isArray(data)) {
     if (data.payload !== void 0) {
-      if (!validate30(data.payload, { instancePath: instancePath + "/payload", parentData: data, parentDataProperty: "payload", rootData, dynamicAnchors })) {
+      if (!validate30(data.payload, instancePath + "/payload")) {
         vErrors = vErrors === null ? validate30.errors : vErrors.concat(validate30.errors);
         errors = vErrors.length;
       }
@@ -2344,27 +2216,19 @@ function validate48(data, { instancePath = "", parentData, parentDataProperty, r
   validate48.errors = vErrors;
   return errors === 0;
 }
-validate48.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
 var validateAgentMessageDelta = validate29;
 var validateAgentMessageDeltaEvent = validate51;
-function validate51(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+function validate51(data, instancePath = "") {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate51.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
-  if (!validate22(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+  if (!validate22(data, instancePath)) {
     vErrors = vErrors === null ? validate22.errors : vErrors.concat(validate22.errors);
     errors = vErrors.length;
   }
   if (data && typeof data == "object" && !Array.isArray(data)) {
     if (data.payload !== void 0) {
-      if (!validate29(data.payload, { instancePath: instancePath + "/payload", parentData: data, parentDataProperty: "payload", rootData, dynamicAnchors })) {
+      if (!validate29(data.payload, instancePath + "/payload")) {
         vErrors = vErrors === null ? validate29.errors : vErrors.concat(validate29.errors);
         errors = vErrors.length;
       }
@@ -2381,19 +2245,11 @@ function validate51(data, { instancePath = "", parentData, parentDataProperty, r
   validate51.errors = vErrors;
   return errors === 0;
 }
-validate51.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
 var validateAgentNoticeSent = validate54;
-function validate54(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+function validate54(data, instancePath = "") {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate54.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
   if (data && typeof data == "object" && !Array.isArray(data)) {
     if (data.type === void 0) {
       const err0 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "type" }, message: "must have required property 'type'" };
@@ -2469,20 +2325,12 @@ function validate54(data, { instancePath = "", parentData, parentDataProperty, r
   validate54.errors = vErrors;
   return errors === 0;
 }
-validate54.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
 var validateAgentNoticeSentEvent = validate55;
-function validate55(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+function validate55(data, instancePath = "") {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate55.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
-  if (!validate22(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+  if (!validate22(data, instancePath)) {
     vErrors = vErrors === null ? validate22.errors : vErrors.concat(validate22.errors);
     errors = vErrors.length;
   }
@@ -2574,27 +2422,19 @@ function validate55(data, { instancePath = "", parentData, parentDataProperty, r
   validate55.errors = vErrors;
   return errors === 0;
 }
-validate55.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
 var validateAgentToolCallCreated = validate31;
 var validateAgentToolCallCreatedEvent = validate57;
-function validate57(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+function validate57(data, instancePath = "") {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate57.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
-  if (!validate22(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+  if (!validate22(data, instancePath)) {
     vErrors = vErrors === null ? validate22.errors : vErrors.concat(validate22.errors);
     errors = vErrors.length;
   }
   if (data && typeof data == "object" && !Array.isArray(data)) {
     if (data.payload !== void 0) {
-      if (!validate31(data.payload, { instancePath: instancePath + "/payload", parentData: data, parentDataProperty: "payload", rootData, dynamicAnchors })) {
+      if (!validate31(data.payload, instancePath + "/payload")) {
         vErrors = vErrors === null ? validate31.errors : vErrors.concat(validate31.errors);
         errors = vErrors.length;
       }
@@ -2611,27 +2451,19 @@ function validate57(data, { instancePath = "", parentData, parentDataProperty, r
   validate57.errors = vErrors;
   return errors === 0;
 }
-validate57.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
 var validateAgentToolCallReturned = validate32;
 var validateAgentToolCallReturnedEvent = validate60;
-function validate60(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+function validate60(data, instancePath = "") {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate60.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
-  if (!validate22(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+  if (!validate22(data, instancePath)) {
     vErrors = vErrors === null ? validate22.errors : vErrors.concat(validate22.errors);
     errors = vErrors.length;
   }
   if (data && typeof data == "object" && !Array.isArray(data)) {
     if (data.payload !== void 0) {
-      if (!validate32(data.payload, { instancePath: instancePath + "/payload", parentData: data, parentDataProperty: "payload", rootData, dynamicAnchors })) {
+      if (!validate32(data.payload, instancePath + "/payload")) {
         vErrors = vErrors === null ? validate32.errors : vErrors.concat(validate32.errors);
         errors = vErrors.length;
       }
@@ -2648,20 +2480,12 @@ function validate60(data, { instancePath = "", parentData, parentDataProperty, r
   validate60.errors = vErrors;
   return errors === 0;
 }
-validate60.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
 var validateAgentVersion = validate63;
 var pattern10 = new RegExp("^(ca|pa)_[A-Za-z0-9]+@v[0-9]+$", "u");
-function validate63(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+function validate63(data, instancePath = "") {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate63.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
   if (data && typeof data == "object" && !Array.isArray(data)) {
     if (data.id === void 0) {
       const err0 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "id" }, message: "must have required property 'id'" };
@@ -2850,19 +2674,11 @@ function validate63(data, { instancePath = "", parentData, parentDataProperty, r
   validate63.errors = vErrors;
   return errors === 0;
 }
-validate63.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
 var validateAgentVersionId = validate64;
-function validate64(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+function validate64(data, instancePath = "") {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate64.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
   if (typeof data === "string") {
     if (!pattern10.test(data)) {
       const err0 = { instancePath, schemaPath: "#/pattern", keyword: "pattern", params: { pattern: "^(ca|pa)_[A-Za-z0-9]+@v[0-9]+$" }, message: 'must match pattern "^(ca|pa)_[A-Za-z0-9]+@v[0-9]+$"' };
@@ -2885,19 +2701,11 @@ function validate64(data, { instancePath = "", parentData, parentDataProperty, r
   validate64.errors = vErrors;
   return errors === 0;
 }
-validate64.evaluated = { "dynamicProps": false, "dynamicItems": false };
 var validateAgentVersionList = validate65;
-function validate65(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+function validate65(data, instancePath = "") {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate65.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
   if (data && typeof data == "object" && !Array.isArray(data)) {
     if (data.data === void 0) {
       const err0 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "data" }, message: "must have required property 'data'" };
@@ -2924,7 +2732,7 @@ function validate65(data, { instancePath = "", parentData, parentDataProperty, r
       if (Array.isArray(data0)) {
         const len0 = data0.length;
         for (let i0 = 0; i0 < len0; i0++) {
-          if (!validate63(data0[i0], { instancePath: instancePath + "/data/" + i0, parentData: data0, parentDataProperty: i0, rootData, dynamicAnchors })) {
+          if (!validate63(data0[i0], instancePath + "/data/" + i0)) {
             vErrors = vErrors === null ? validate63.errors : vErrors.concat(validate63.errors);
             errors = vErrors.length;
           }
@@ -2951,19 +2759,11 @@ function validate65(data, { instancePath = "", parentData, parentDataProperty, r
   validate65.errors = vErrors;
   return errors === 0;
 }
-validate65.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
 var validateAgentWriteResponse = validate67;
-function validate67(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+function validate67(data, instancePath = "") {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate67.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
   if (data && typeof data == "object" && !Array.isArray(data)) {
     if (data.id === void 0) {
       const err0 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "id" }, message: "must have required property 'id'" };
@@ -3050,20 +2850,12 @@ function validate67(data, { instancePath = "", parentData, parentDataProperty, r
   validate67.errors = vErrors;
   return errors === 0;
 }
-validate67.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
 var validateAmbientSound = validate68;
 var schema84 = { "type": ["string", "null"], "description": "Background sound of the call.", "enum": ["office", null], "$id": "urn:casi:schema:AmbientSound" };
-function validate68(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+function validate68(data, instancePath = "") {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate68.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
   if (typeof data !== "string" && data !== null) {
     const err0 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: schema84.type }, message: "must be string,null" };
     if (vErrors === null) {
@@ -3085,20 +2877,12 @@ function validate68(data, { instancePath = "", parentData, parentDataProperty, r
   validate68.errors = vErrors;
   return errors === 0;
 }
-validate68.evaluated = { "dynamicProps": false, "dynamicItems": false };
 var validateBusySound = validate69;
 var schema85 = { "type": ["string", "null"], "description": "Sound played while the agent thinks or runs tool calls.", "enum": ["keyboard_typing", null], "$id": "urn:casi:schema:BusySound" };
-function validate69(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+function validate69(data, instancePath = "") {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate69.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
   if (typeof data !== "string" && data !== null) {
     const err0 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: schema85.type }, message: "must be string,null" };
     if (vErrors === null) {
@@ -3120,19 +2904,11 @@ function validate69(data, { instancePath = "", parentData, parentDataProperty, r
   validate69.errors = vErrors;
   return errors === 0;
 }
-validate69.evaluated = { "dynamicProps": false, "dynamicItems": false };
 var validateCallId = validate70;
-function validate70(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+function validate70(data, instancePath = "") {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate70.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
   if (typeof data === "string") {
     if (func1(data) < 1) {
       const err0 = { instancePath, schemaPath: "#/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
@@ -3155,19 +2931,11 @@ function validate70(data, { instancePath = "", parentData, parentDataProperty, r
   validate70.errors = vErrors;
   return errors === 0;
 }
-validate70.evaluated = { "dynamicProps": false, "dynamicItems": false };
 var validateChannelConfig = validate71;
-function validate71(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+function validate71(data, instancePath = "") {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate71.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
   if (data && typeof data == "object" && !Array.isArray(data)) {
     if (data.is_voicemail_enabled === void 0) {
       const err0 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "is_voicemail_enabled" }, message: "must have required property 'is_voicemail_enabled'" };
@@ -3212,19 +2980,11 @@ function validate71(data, { instancePath = "", parentData, parentDataProperty, r
   validate71.errors = vErrors;
   return errors === 0;
 }
-validate71.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
 var validateChannelConfigOverride = validate72;
-function validate72(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+function validate72(data, instancePath = "") {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate72.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
   if (data && typeof data == "object" && !Array.isArray(data)) {
     for (const key0 in data) {
       if (!(key0 === "is_voicemail_enabled")) {
@@ -3260,21 +3020,13 @@ function validate72(data, { instancePath = "", parentData, parentDataProperty, r
   validate72.errors = vErrors;
   return errors === 0;
 }
-validate72.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
 var validateChannelRequest = validate73;
 var schema93 = { "type": "string", "description": "Queue priority of the conversation.", "x-casi-inferred": true, "enum": ["low", "normal", "high"], "default": "normal", "$id": "urn:casi:schema:Priority" };
 var pattern14 = new RegExp("^\\+[1-9][0-9]{6,14}$", "u");
-function validate74(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+function validate74(data, instancePath = "") {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate74.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
   if (data && typeof data == "object" && !Array.isArray(data)) {
     if (data.type === void 0) {
       const err0 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "type" }, message: "must have required property 'type'" };
@@ -3438,18 +3190,10 @@ function validate74(data, { instancePath = "", parentData, parentDataProperty, r
   validate74.errors = vErrors;
   return errors === 0;
 }
-validate74.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
-function validate75(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+function validate75(data, instancePath = "") {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate75.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
   if (data && typeof data == "object" && !Array.isArray(data)) {
     if (data.type === void 0) {
       const err0 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "type" }, message: "must have required property 'type'" };
@@ -3525,18 +3269,10 @@ function validate75(data, { instancePath = "", parentData, parentDataProperty, r
   validate75.errors = vErrors;
   return errors === 0;
 }
-validate75.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
-function validate76(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+function validate76(data, instancePath = "") {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate76.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
   if (data && typeof data == "object" && !Array.isArray(data)) {
     if (data.type === void 0) {
       const err0 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "type" }, message: "must have required property 'type'" };
@@ -3612,29 +3348,21 @@ function validate76(data, { instancePath = "", parentData, parentDataProperty, r
   validate76.errors = vErrors;
   return errors === 0;
 }
-validate76.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
-function validate73(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+function validate73(data, instancePath = "") {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate73.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
   if (data && typeof data == "object" && !Array.isArray(data)) {
     const tag0 = data.type;
     if (typeof tag0 == "string") {
       if (tag0 === "phone") {
-        if (!validate74(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+        if (!validate74(data, instancePath)) {
           vErrors = vErrors === null ? validate74.errors : vErrors.concat(validate74.errors);
           errors = vErrors.length;
         }
         var props0 = true;
       } else if (tag0 === "chat_realtime") {
-        if (!validate75(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+        if (!validate75(data, instancePath)) {
           vErrors = vErrors === null ? validate75.errors : vErrors.concat(validate75.errors);
           errors = vErrors.length;
         }
@@ -3642,7 +3370,7 @@ function validate73(data, { instancePath = "", parentData, parentDataProperty, r
           props0 = true;
         }
       } else if (tag0 === "chat_async") {
-        if (!validate76(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+        if (!validate76(data, instancePath)) {
           vErrors = vErrors === null ? validate76.errors : vErrors.concat(validate76.errors);
           errors = vErrors.length;
         }
@@ -3677,22 +3405,13 @@ function validate73(data, { instancePath = "", parentData, parentDataProperty, r
     errors++;
   }
   validate73.errors = vErrors;
-  evaluated0.props = props0;
   return errors === 0;
 }
-validate73.evaluated = { "dynamicProps": true, "dynamicItems": false };
 var validateChannelType = validate80;
-function validate80(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+function validate80(data, instancePath = "") {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate80.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
   if (typeof data !== "string") {
     const err0 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "string" }, message: "must be string" };
     if (vErrors === null) {
@@ -3714,19 +3433,11 @@ function validate80(data, { instancePath = "", parentData, parentDataProperty, r
   validate80.errors = vErrors;
   return errors === 0;
 }
-validate80.evaluated = { "dynamicProps": false, "dynamicItems": false };
 var validateChatAsyncChannel = validate81;
-function validate81(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+function validate81(data, instancePath = "") {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate81.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
   if (data && typeof data == "object" && !Array.isArray(data)) {
     if (data.type === void 0) {
       const err0 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "type" }, message: "must have required property 'type'" };
@@ -3781,20 +3492,12 @@ function validate81(data, { instancePath = "", parentData, parentDataProperty, r
   validate81.errors = vErrors;
   return errors === 0;
 }
-validate81.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
 var validateChatAsyncChannelRequest = validate76;
 var validateChatRealtimeChannel = validate82;
-function validate82(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+function validate82(data, instancePath = "") {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate82.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
   if (data && typeof data == "object" && !Array.isArray(data)) {
     if (data.type === void 0) {
       const err0 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "type" }, message: "must have required property 'type'" };
@@ -3849,20 +3552,12 @@ function validate82(data, { instancePath = "", parentData, parentDataProperty, r
   validate82.errors = vErrors;
   return errors === 0;
 }
-validate82.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
 var validateChatRealtimeChannelRequest = validate75;
 var validateClientEvent = validate83;
-function validate85(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+function validate85(data, instancePath = "") {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate85.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
   if (data && typeof data == "object" && !Array.isArray(data)) {
     if (data.type === void 0) {
       const err0 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "type" }, message: "must have required property 'type'" };
@@ -3950,18 +3645,10 @@ function validate85(data, { instancePath = "", parentData, parentDataProperty, r
   validate85.errors = vErrors;
   return errors === 0;
 }
-validate85.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
-function validate84(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+function validate84(data, instancePath = "") {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate84.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
   if (data && typeof data == "object" && !Array.isArray(data)) {
     const tag0 = data.type;
     if (typeof tag0 == "string") {
@@ -4059,7 +3746,7 @@ function validate84(data, { instancePath = "", parentData, parentDataProperty, r
         }
         var props0 = true;
       } else if (tag0 === "conversation.context.update") {
-        if (!validate85(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+        if (!validate85(data, instancePath)) {
           vErrors = vErrors === null ? validate85.errors : vErrors.concat(validate85.errors);
           errors = vErrors.length;
         }
@@ -4204,21 +3891,12 @@ function validate84(data, { instancePath = "", parentData, parentDataProperty, r
     errors++;
   }
   validate84.errors = vErrors;
-  evaluated0.props = props0;
   return errors === 0;
 }
-validate84.evaluated = { "dynamicProps": true, "dynamicItems": false };
-function validate83(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+function validate83(data, instancePath = "") {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate83.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
   if (data && typeof data == "object" && !Array.isArray(data)) {
     if (data.payload === void 0) {
       const err0 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "payload" }, message: "must have required property 'payload'" };
@@ -4272,7 +3950,7 @@ function validate83(data, { instancePath = "", parentData, parentDataProperty, r
       }
     }
     if (data.payload !== void 0) {
-      if (!validate84(data.payload, { instancePath: instancePath + "/payload", parentData: data, parentDataProperty: "payload", rootData, dynamicAnchors })) {
+      if (!validate84(data.payload, instancePath + "/payload")) {
         vErrors = vErrors === null ? validate84.errors : vErrors.concat(validate84.errors);
         errors = vErrors.length;
       }
@@ -4289,20 +3967,12 @@ function validate83(data, { instancePath = "", parentData, parentDataProperty, r
   validate83.errors = vErrors;
   return errors === 0;
 }
-validate83.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
 var validateClientEventPayload = validate84;
 var validateContextData = validate88;
-function validate88(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+function validate88(data, instancePath = "") {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate88.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
   if (data && typeof data == "object" && !Array.isArray(data)) {
     for (const key0 in data) {
       if (typeof data[key0] !== "string") {
@@ -4327,24 +3997,16 @@ function validate88(data, { instancePath = "", parentData, parentDataProperty, r
   validate88.errors = vErrors;
   return errors === 0;
 }
-validate88.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
 var validateConversation = validate89;
 var schema109 = { "type": "object", "description": "The full conversation record.", "additionalProperties": false, "required": ["id", "agent_id", "livemode", "created_at", "direction", "status", "custom_fields", "customer_id", "channel_type", "channel", "override_config", "started_at", "completed_at", "failure_reason", "summary", "duration_sec", "sentiment"], "properties": { "id": { "$ref": "urn:casi:schema:ConversationId" }, "agent_id": { "$ref": "urn:casi:schema:ConversationalAgentVersionId" }, "livemode": { "type": "boolean" }, "created_at": { "$ref": "urn:casi:schema:Timestamp" }, "direction": { "$ref": "urn:casi:schema:Direction" }, "status": { "$ref": "urn:casi:schema:ConversationStatus" }, "custom_fields": { "$ref": "urn:casi:schema:CustomFields" }, "customer_id": { "anyOf": [{ "$ref": "urn:casi:schema:CustomerId" }, { "type": "null" }] }, "channel_type": { "anyOf": [{ "$ref": "urn:casi:schema:ChannelType" }, { "type": "null" }] }, "channel": { "$ref": "urn:casi:schema:ConversationChannel" }, "override_config": { "anyOf": [{ "$ref": "urn:casi:schema:ConversationalAgentConfigOverride" }, { "type": "null" }] }, "started_at": { "anyOf": [{ "$ref": "urn:casi:schema:Timestamp" }, { "type": "null" }] }, "completed_at": { "anyOf": [{ "$ref": "urn:casi:schema:Timestamp" }, { "type": "null" }] }, "failure_reason": { "description": "Set only when `status` is `failed`.", "anyOf": [{ "$ref": "urn:casi:schema:FailureReason" }, { "type": "null" }] }, "summary": { "type": ["string", "null"] }, "duration_sec": { "type": ["number", "null"], "minimum": 0, "description": "Seconds." }, "sentiment": { "anyOf": [{ "$ref": "urn:casi:schema:Sentiment" }, { "type": "null" }] } }, "$id": "urn:casi:schema:Conversation" };
 var schema114 = { "type": "string", "enum": ["queued", "in-progress", "completed", "voicemail", "failed", "busy", "no-answer"], "$id": "urn:casi:schema:ConversationStatus" };
 var schema151 = { "type": "string", "enum": ["dial_failed", "number_marked_disconnected", "pstn_blocked", "dnc_rejected", "tcpa_rejected", "number_invalid", "internal_error", "telephony_error", "agent_timeout", "customer_requested_dnc"], "$id": "urn:casi:schema:FailureReason" };
 var schema152 = { "type": "string", "description": "The customer's overall sentiment.", "x-casi-inferred": true, "enum": ["positive", "neutral", "negative"], "$id": "urn:casi:schema:Sentiment" };
 var func10 = Object.prototype.hasOwnProperty;
-function validate90(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+function validate90(data, instancePath = "") {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate90.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
   if (data && typeof data == "object" && !Array.isArray(data)) {
     for (const key0 in data) {
       let data0 = data[key0];
@@ -4370,19 +4032,11 @@ function validate90(data, { instancePath = "", parentData, parentDataProperty, r
   validate90.errors = vErrors;
   return errors === 0;
 }
-validate90.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
 var schema120 = { "type": "object", "additionalProperties": false, "required": ["type", "callee_no", "caller_no", "recording_url"], "properties": { "type": { "type": "string", "const": "phone" }, "callee_no": { "type": ["string", "null"] }, "caller_no": { "type": ["string", "null"] }, "recording_url": { "type": ["string", "null"] } }, "$id": "urn:casi:schema:PhoneChannel" };
-function validate92(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+function validate92(data, instancePath = "") {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate92.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
   if (data && typeof data == "object" && !Array.isArray(data)) {
     const tag0 = data.type;
     if (typeof tag0 == "string") {
@@ -4640,22 +4294,13 @@ function validate92(data, { instancePath = "", parentData, parentDataProperty, r
     errors++;
   }
   validate92.errors = vErrors;
-  evaluated0.props = props0;
   return errors === 0;
 }
-validate92.evaluated = { "dynamicProps": true, "dynamicItems": false };
 var schema126 = { "type": "object", "description": "A voice of the service itself (`provider` = `service`).", "additionalProperties": false, "required": ["id"], "properties": { "provider": { "type": "string", "enum": ["service"], "default": "service" }, "id": { "type": "string", "enum": ["Female 1", "Female 2", "Female 3", "Male 1", "Male 2", "Male 3"] } }, "$id": "urn:casi:schema:ServiceVoice" };
-function validate96(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+function validate96(data, instancePath = "") {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate96.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
   if (data && typeof data == "object" && !Array.isArray(data)) {
     if (data.id === void 0) {
       const err0 = { instancePath, schemaPath: "urn:casi:schema:ServiceVoice/required", keyword: "required", params: { missingProperty: "id" }, message: "must have required property 'id'" };
@@ -4731,18 +4376,10 @@ function validate96(data, { instancePath = "", parentData, parentDataProperty, r
   validate96.errors = vErrors;
   return errors === 0;
 }
-validate96.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
-function validate95(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+function validate95(data, instancePath = "") {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate95.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
   if (data && typeof data == "object" && !Array.isArray(data)) {
     if (data.name === void 0) {
       const err0 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "name" }, message: "must have required property 'name'" };
@@ -4785,7 +4422,7 @@ function validate95(data, { instancePath = "", parentData, parentDataProperty, r
       }
     }
     if (data.voice !== void 0) {
-      if (!validate96(data.voice, { instancePath: instancePath + "/voice", parentData: data, parentDataProperty: "voice", rootData, dynamicAnchors })) {
+      if (!validate96(data.voice, instancePath + "/voice")) {
         vErrors = vErrors === null ? validate96.errors : vErrors.concat(validate96.errors);
         errors = vErrors.length;
       }
@@ -4802,18 +4439,10 @@ function validate95(data, { instancePath = "", parentData, parentDataProperty, r
   validate95.errors = vErrors;
   return errors === 0;
 }
-validate95.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
-function validate99(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+function validate99(data, instancePath = "") {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate99.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
   if (data && typeof data == "object" && !Array.isArray(data)) {
     for (const key0 in data) {
       if (!(key0 === "ambient_sound" || key0 === "busy_sound" || key0 === "boosted_keywords")) {
@@ -4905,22 +4534,14 @@ function validate99(data, { instancePath = "", parentData, parentDataProperty, r
   validate99.errors = vErrors;
   return errors === 0;
 }
-validate99.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
 var schema131 = { "type": "string", "description": "The language model, `<provider>/<model>` (provider prefixes are neutralised).", "enum": ["provider_a/gpt-4o", "provider_a/gpt-4o-realtime", "provider_a/gpt-realtime", "provider_a/gpt-4.1", "provider_a/gpt-4.1-mini", "provider_a/gpt-5", "provider_a/gpt-5-mini", "provider_b/gemini-2.5-flash", "provider_b/gemini-2.5-flash-lite"], "$id": "urn:casi:schema:Model" };
 var schema136 = { "type": "object", "additionalProperties": false, "required": ["name", "description"], "properties": { "name": { "type": "string", "description": "Name as referenced in the prompt template." }, "description": { "type": "string", "description": "What the variable represents." }, "default_value": { "type": ["string", "null"], "description": "Used when no value is provided at runtime.", "default": null } }, "$id": "urn:casi:schema:PromptVariable" };
 var schema133 = { "type": "object", "additionalProperties": false, "required": ["text"], "properties": { "text": { "type": "string", "description": "The system prompt." }, "type": { "type": "string", "enum": ["fixed"], "default": "fixed" } }, "$id": "urn:casi:schema:FixedPrompt" };
 var schema134 = { "type": "object", "additionalProperties": false, "required": ["text", "routes"], "properties": { "text": { "type": "string", "description": "Router prompt that selects a route." }, "routes": { "type": "array", "items": { "$ref": "urn:casi:schema:RoutedPromptRoute" } }, "type": { "type": "string", "enum": ["routed"], "default": "routed" } }, "$id": "urn:casi:schema:RoutedPrompt" };
-function validate103(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+function validate103(data, instancePath = "") {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate103.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
   if (data && typeof data == "object" && !Array.isArray(data)) {
     if (data.text === void 0) {
       const err0 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "text" }, message: "must have required property 'text'" };
@@ -5133,18 +4754,10 @@ function validate103(data, { instancePath = "", parentData, parentDataProperty, 
   validate103.errors = vErrors;
   return errors === 0;
 }
-validate103.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
-function validate102(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+function validate102(data, instancePath = "") {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate102.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
   const _errs0 = errors;
   let valid0 = false;
   let passing0 = null;
@@ -5218,7 +4831,7 @@ function validate102(data, { instancePath = "", parentData, parentDataProperty, 
     var props0 = true;
   }
   const _errs9 = errors;
-  if (!validate103(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+  if (!validate103(data, instancePath)) {
     vErrors = vErrors === null ? validate103.errors : vErrors.concat(validate103.errors);
     errors = vErrors.length;
   }
@@ -5254,21 +4867,12 @@ function validate102(data, { instancePath = "", parentData, parentDataProperty, 
     }
   }
   validate102.errors = vErrors;
-  evaluated0.props = props0;
   return errors === 0;
 }
-validate102.evaluated = { "dynamicProps": true, "dynamicItems": false };
-function validate101(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+function validate101(data, instancePath = "") {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate101.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
   if (data && typeof data == "object" && !Array.isArray(data)) {
     for (const key0 in data) {
       if (!(key0 === "model" || key0 === "prompt" || key0 === "variables")) {
@@ -5303,7 +4907,7 @@ function validate101(data, { instancePath = "", parentData, parentDataProperty, 
       }
     }
     if (data.prompt !== void 0) {
-      if (!validate102(data.prompt, { instancePath: instancePath + "/prompt", parentData: data, parentDataProperty: "prompt", rootData, dynamicAnchors })) {
+      if (!validate102(data.prompt, instancePath + "/prompt")) {
         vErrors = vErrors === null ? validate102.errors : vErrors.concat(validate102.errors);
         errors = vErrors.length;
       }
@@ -5410,23 +5014,15 @@ function validate101(data, { instancePath = "", parentData, parentDataProperty, 
   validate101.errors = vErrors;
   return errors === 0;
 }
-validate101.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
 var schema139 = { "type": "object", "description": "A system tool.", "additionalProperties": false, "required": ["ns", "name"], "properties": { "ns": { "type": "string", "enum": ["syscall"] }, "name": { "type": "string" } }, "$id": "urn:casi:schema:SyscallTool" };
 var schema140 = { "type": "object", "description": "A CRM tool (same shape as `syscall`).", "additionalProperties": false, "required": ["ns", "name"], "properties": { "ns": { "type": "string", "enum": ["crm"] }, "name": { "type": "string" } }, "$id": "urn:casi:schema:CrmTool" };
 var schema141 = { "type": "object", "description": "An API tool.", "additionalProperties": false, "required": ["entity_id"], "properties": { "ns": { "type": "string", "enum": ["extapi"], "default": "extapi" }, "entity_id": { "type": "string" } }, "$id": "urn:casi:schema:ExtapiTool" };
 var schema142 = { "type": "object", "description": "A procedural agent used as a tool.", "additionalProperties": false, "required": ["entity_id"], "properties": { "ns": { "type": "string", "enum": ["procedural"], "default": "procedural" }, "entity_id": { "type": "string" } }, "$id": "urn:casi:schema:ProceduralTool" };
 var schema143 = { "type": "object", "description": "A third-party tool.", "additionalProperties": false, "required": ["name"], "properties": { "ns": { "type": "string", "enum": ["thirdparty"], "default": "thirdparty" }, "name": { "type": "string" } }, "$id": "urn:casi:schema:ThirdpartyTool" };
-function validate108(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+function validate108(data, instancePath = "") {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate108.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
   const _errs0 = errors;
   let valid0 = false;
   const _errs1 = errors;
@@ -5814,21 +5410,12 @@ function validate108(data, { instancePath = "", parentData, parentDataProperty, 
     }
   }
   validate108.errors = vErrors;
-  evaluated0.props = props0;
   return errors === 0;
 }
-validate108.evaluated = { "dynamicProps": true, "dynamicItems": false };
-function validate107(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+function validate107(data, instancePath = "") {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate107.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
   if (data && typeof data == "object" && !Array.isArray(data)) {
     for (const key0 in data) {
       if (!(key0 === "tools" || key0 === "transfers")) {
@@ -5846,7 +5433,7 @@ function validate107(data, { instancePath = "", parentData, parentDataProperty, 
       if (Array.isArray(data0)) {
         const len0 = data0.length;
         for (let i0 = 0; i0 < len0; i0++) {
-          if (!validate108(data0[i0], { instancePath: instancePath + "/tools/" + i0, parentData: data0, parentDataProperty: i0, rootData, dynamicAnchors })) {
+          if (!validate108(data0[i0], instancePath + "/tools/" + i0)) {
             vErrors = vErrors === null ? validate108.errors : vErrors.concat(validate108.errors);
             errors = vErrors.length;
           }
@@ -5931,19 +5518,11 @@ function validate107(data, { instancePath = "", parentData, parentDataProperty, 
   validate107.errors = vErrors;
   return errors === 0;
 }
-validate107.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
 var schema146 = { "type": "string", "enum": ["English", "Spanish"], "$id": "urn:casi:schema:Language" };
-function validate111(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+function validate111(data, instancePath = "") {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate111.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
   if (data && typeof data == "object" && !Array.isArray(data)) {
     for (const key0 in data) {
       if (!(key0 === "default_language" || key0 === "supported_languages")) {
@@ -6024,18 +5603,10 @@ function validate111(data, { instancePath = "", parentData, parentDataProperty, 
   validate111.errors = vErrors;
   return errors === 0;
 }
-validate111.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
-function validate94(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+function validate94(data, instancePath = "") {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate94.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
   if (data && typeof data == "object" && !Array.isArray(data)) {
     for (const key0 in data) {
       if (!(key0 === "personas" || key0 === "voice" || key0 === "runtime" || key0 === "tool" || key0 === "language" || key0 === "channel")) {
@@ -6053,7 +5624,7 @@ function validate94(data, { instancePath = "", parentData, parentDataProperty, r
       if (Array.isArray(data0)) {
         const len0 = data0.length;
         for (let i0 = 0; i0 < len0; i0++) {
-          if (!validate95(data0[i0], { instancePath: instancePath + "/personas/" + i0, parentData: data0, parentDataProperty: i0, rootData, dynamicAnchors })) {
+          if (!validate95(data0[i0], instancePath + "/personas/" + i0)) {
             vErrors = vErrors === null ? validate95.errors : vErrors.concat(validate95.errors);
             errors = vErrors.length;
           }
@@ -6069,25 +5640,25 @@ function validate94(data, { instancePath = "", parentData, parentDataProperty, r
       }
     }
     if (data.voice !== void 0) {
-      if (!validate99(data.voice, { instancePath: instancePath + "/voice", parentData: data, parentDataProperty: "voice", rootData, dynamicAnchors })) {
+      if (!validate99(data.voice, instancePath + "/voice")) {
         vErrors = vErrors === null ? validate99.errors : vErrors.concat(validate99.errors);
         errors = vErrors.length;
       }
     }
     if (data.runtime !== void 0) {
-      if (!validate101(data.runtime, { instancePath: instancePath + "/runtime", parentData: data, parentDataProperty: "runtime", rootData, dynamicAnchors })) {
+      if (!validate101(data.runtime, instancePath + "/runtime")) {
         vErrors = vErrors === null ? validate101.errors : vErrors.concat(validate101.errors);
         errors = vErrors.length;
       }
     }
     if (data.tool !== void 0) {
-      if (!validate107(data.tool, { instancePath: instancePath + "/tool", parentData: data, parentDataProperty: "tool", rootData, dynamicAnchors })) {
+      if (!validate107(data.tool, instancePath + "/tool")) {
         vErrors = vErrors === null ? validate107.errors : vErrors.concat(validate107.errors);
         errors = vErrors.length;
       }
     }
     if (data.language !== void 0) {
-      if (!validate111(data.language, { instancePath: instancePath + "/language", parentData: data, parentDataProperty: "language", rootData, dynamicAnchors })) {
+      if (!validate111(data.language, instancePath + "/language")) {
         vErrors = vErrors === null ? validate111.errors : vErrors.concat(validate111.errors);
         errors = vErrors.length;
       }
@@ -6139,18 +5710,10 @@ function validate94(data, { instancePath = "", parentData, parentDataProperty, r
   validate94.errors = vErrors;
   return errors === 0;
 }
-validate94.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
-function validate89(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+function validate89(data, instancePath = "") {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate89.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
   if (data && typeof data == "object" && !Array.isArray(data)) {
     if (data.id === void 0) {
       const err0 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "id" }, message: "must have required property 'id'" };
@@ -6436,7 +5999,7 @@ function validate89(data, { instancePath = "", parentData, parentDataProperty, r
       }
     }
     if (data.custom_fields !== void 0) {
-      if (!validate90(data.custom_fields, { instancePath: instancePath + "/custom_fields", parentData: data, parentDataProperty: "custom_fields", rootData, dynamicAnchors })) {
+      if (!validate90(data.custom_fields, instancePath + "/custom_fields")) {
         vErrors = vErrors === null ? validate90.errors : vErrors.concat(validate90.errors);
         errors = vErrors.length;
       }
@@ -6555,7 +6118,7 @@ function validate89(data, { instancePath = "", parentData, parentDataProperty, r
       }
     }
     if (data.channel !== void 0) {
-      if (!validate92(data.channel, { instancePath: instancePath + "/channel", parentData: data, parentDataProperty: "channel", rootData, dynamicAnchors })) {
+      if (!validate92(data.channel, instancePath + "/channel")) {
         vErrors = vErrors === null ? validate92.errors : vErrors.concat(validate92.errors);
         errors = vErrors.length;
       }
@@ -6565,7 +6128,7 @@ function validate89(data, { instancePath = "", parentData, parentDataProperty, r
       const _errs36 = errors;
       let valid10 = false;
       const _errs37 = errors;
-      if (!validate94(data10, { instancePath: instancePath + "/override_config", parentData: data, parentDataProperty: "override_config", rootData, dynamicAnchors })) {
+      if (!validate94(data10, instancePath + "/override_config")) {
         vErrors = vErrors === null ? validate94.errors : vErrors.concat(validate94.errors);
         errors = vErrors.length;
       }
@@ -6875,21 +6438,13 @@ function validate89(data, { instancePath = "", parentData, parentDataProperty, r
   validate89.errors = vErrors;
   return errors === 0;
 }
-validate89.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
 var validateConversationalAgent = validate114;
 var pattern19 = new RegExp("^ca_[A-Za-z0-9]+$", "u");
 var pattern21 = new RegExp("^pa_[A-Za-z0-9]+(@v[0-9]+)?$", "u");
-function validate117(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+function validate117(data, instancePath = "") {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate117.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
   if (data && typeof data == "object" && !Array.isArray(data)) {
     if (data.boosted_keywords === void 0) {
       const err0 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "boosted_keywords" }, message: "must have required property 'boosted_keywords'" };
@@ -6990,18 +6545,10 @@ function validate117(data, { instancePath = "", parentData, parentDataProperty, 
   validate117.errors = vErrors;
   return errors === 0;
 }
-validate117.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
-function validate119(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+function validate119(data, instancePath = "") {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate119.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
   if (data && typeof data == "object" && !Array.isArray(data)) {
     if (data.model === void 0) {
       const err0 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "model" }, message: "must have required property 'model'" };
@@ -7063,7 +6610,7 @@ function validate119(data, { instancePath = "", parentData, parentDataProperty, 
       }
     }
     if (data.prompt !== void 0) {
-      if (!validate102(data.prompt, { instancePath: instancePath + "/prompt", parentData: data, parentDataProperty: "prompt", rootData, dynamicAnchors })) {
+      if (!validate102(data.prompt, instancePath + "/prompt")) {
         vErrors = vErrors === null ? validate102.errors : vErrors.concat(validate102.errors);
         errors = vErrors.length;
       }
@@ -7170,18 +6717,10 @@ function validate119(data, { instancePath = "", parentData, parentDataProperty, 
   validate119.errors = vErrors;
   return errors === 0;
 }
-validate119.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
-function validate122(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+function validate122(data, instancePath = "") {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate122.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
   if (data && typeof data == "object" && !Array.isArray(data)) {
     if (data.tools === void 0) {
       const err0 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "tools" }, message: "must have required property 'tools'" };
@@ -7217,7 +6756,7 @@ function validate122(data, { instancePath = "", parentData, parentDataProperty, 
       if (Array.isArray(data0)) {
         const len0 = data0.length;
         for (let i0 = 0; i0 < len0; i0++) {
-          if (!validate108(data0[i0], { instancePath: instancePath + "/tools/" + i0, parentData: data0, parentDataProperty: i0, rootData, dynamicAnchors })) {
+          if (!validate108(data0[i0], instancePath + "/tools/" + i0)) {
             vErrors = vErrors === null ? validate108.errors : vErrors.concat(validate108.errors);
             errors = vErrors.length;
           }
@@ -7302,18 +6841,10 @@ function validate122(data, { instancePath = "", parentData, parentDataProperty, 
   validate122.errors = vErrors;
   return errors === 0;
 }
-validate122.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
-function validate125(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+function validate125(data, instancePath = "") {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate125.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
   if (data && typeof data == "object" && !Array.isArray(data)) {
     if (data.default_language === void 0) {
       const err0 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "default_language" }, message: "must have required property 'default_language'" };
@@ -7412,18 +6943,10 @@ function validate125(data, { instancePath = "", parentData, parentDataProperty, 
   validate125.errors = vErrors;
   return errors === 0;
 }
-validate125.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
-function validate115(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+function validate115(data, instancePath = "") {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate115.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
   if (data && typeof data == "object" && !Array.isArray(data)) {
     if (data.personas === void 0) {
       const err0 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "personas" }, message: "must have required property 'personas'" };
@@ -7495,7 +7018,7 @@ function validate115(data, { instancePath = "", parentData, parentDataProperty, 
       if (Array.isArray(data0)) {
         const len0 = data0.length;
         for (let i0 = 0; i0 < len0; i0++) {
-          if (!validate95(data0[i0], { instancePath: instancePath + "/personas/" + i0, parentData: data0, parentDataProperty: i0, rootData, dynamicAnchors })) {
+          if (!validate95(data0[i0], instancePath + "/personas/" + i0)) {
             vErrors = vErrors === null ? validate95.errors : vErrors.concat(validate95.errors);
             errors = vErrors.length;
           }
@@ -7511,25 +7034,25 @@ function validate115(data, { instancePath = "", parentData, parentDataProperty, 
       }
     }
     if (data.voice !== void 0) {
-      if (!validate117(data.voice, { instancePath: instancePath + "/voice", parentData: data, parentDataProperty: "voice", rootData, dynamicAnchors })) {
+      if (!validate117(data.voice, instancePath + "/voice")) {
         vErrors = vErrors === null ? validate117.errors : vErrors.concat(validate117.errors);
         errors = vErrors.length;
       }
     }
     if (data.runtime !== void 0) {
-      if (!validate119(data.runtime, { instancePath: instancePath + "/runtime", parentData: data, parentDataProperty: "runtime", rootData, dynamicAnchors })) {
+      if (!validate119(data.runtime, instancePath + "/runtime")) {
         vErrors = vErrors === null ? validate119.errors : vErrors.concat(validate119.errors);
         errors = vErrors.length;
       }
     }
     if (data.tool !== void 0) {
-      if (!validate122(data.tool, { instancePath: instancePath + "/tool", parentData: data, parentDataProperty: "tool", rootData, dynamicAnchors })) {
+      if (!validate122(data.tool, instancePath + "/tool")) {
         vErrors = vErrors === null ? validate122.errors : vErrors.concat(validate122.errors);
         errors = vErrors.length;
       }
     }
     if (data.language !== void 0) {
-      if (!validate125(data.language, { instancePath: instancePath + "/language", parentData: data, parentDataProperty: "language", rootData, dynamicAnchors })) {
+      if (!validate125(data.language, instancePath + "/language")) {
         vErrors = vErrors === null ? validate125.errors : vErrors.concat(validate125.errors);
         errors = vErrors.length;
       }
@@ -7590,18 +7113,10 @@ function validate115(data, { instancePath = "", parentData, parentDataProperty, 
   validate115.errors = vErrors;
   return errors === 0;
 }
-validate115.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
-function validate114(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+function validate114(data, instancePath = "") {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate114.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
   if (data && typeof data == "object" && !Array.isArray(data)) {
     if (data.id === void 0) {
       const err0 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "id" }, message: "must have required property 'id'" };
@@ -7755,7 +7270,7 @@ function validate114(data, { instancePath = "", parentData, parentDataProperty, 
       }
     }
     if (data.config !== void 0) {
-      if (!validate115(data.config, { instancePath: instancePath + "/config", parentData: data, parentDataProperty: "config", rootData, dynamicAnchors })) {
+      if (!validate115(data.config, instancePath + "/config")) {
         vErrors = vErrors === null ? validate115.errors : vErrors.concat(validate115.errors);
         errors = vErrors.length;
       }
@@ -7808,21 +7323,13 @@ function validate114(data, { instancePath = "", parentData, parentDataProperty, 
   validate114.errors = vErrors;
   return errors === 0;
 }
-validate114.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
 var validateConversationalAgentConfig = validate115;
 var validateConversationalAgentConfigOverride = validate94;
 var validateConversationalAgentId = validate128;
-function validate128(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+function validate128(data, instancePath = "") {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate128.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
   if (typeof data === "string") {
     if (!pattern19.test(data)) {
       const err0 = { instancePath, schemaPath: "#/pattern", keyword: "pattern", params: { pattern: "^ca_[A-Za-z0-9]+$" }, message: 'must match pattern "^ca_[A-Za-z0-9]+$"' };
@@ -7845,20 +7352,12 @@ function validate128(data, { instancePath = "", parentData, parentDataProperty, 
   validate128.errors = vErrors;
   return errors === 0;
 }
-validate128.evaluated = { "dynamicProps": false, "dynamicItems": false };
 var validateConversationalAgentRef = validate129;
 var pattern23 = new RegExp("^ca_[A-Za-z0-9]+(@v[0-9]+)?$", "u");
-function validate129(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+function validate129(data, instancePath = "") {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate129.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
   if (typeof data === "string") {
     if (!pattern23.test(data)) {
       const err0 = { instancePath, schemaPath: "#/pattern", keyword: "pattern", params: { pattern: "^ca_[A-Za-z0-9]+(@v[0-9]+)?$" }, message: 'must match pattern "^ca_[A-Za-z0-9]+(@v[0-9]+)?$"' };
@@ -7881,19 +7380,11 @@ function validate129(data, { instancePath = "", parentData, parentDataProperty, 
   validate129.errors = vErrors;
   return errors === 0;
 }
-validate129.evaluated = { "dynamicProps": false, "dynamicItems": false };
 var validateConversationalAgentVersionId = validate130;
-function validate130(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+function validate130(data, instancePath = "") {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate130.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
   if (typeof data === "string") {
     if (!pattern6.test(data)) {
       const err0 = { instancePath, schemaPath: "#/pattern", keyword: "pattern", params: { pattern: "^ca_[A-Za-z0-9]+@v[0-9]+$" }, message: 'must match pattern "^ca_[A-Za-z0-9]+@v[0-9]+$"' };
@@ -7916,29 +7407,21 @@ function validate130(data, { instancePath = "", parentData, parentDataProperty, 
   validate130.errors = vErrors;
   return errors === 0;
 }
-validate130.evaluated = { "dynamicProps": false, "dynamicItems": false };
 var validateConversationChannel = validate92;
 var validateConversationContextUpdate = validate85;
 var validateConversationContextUpdated = validate27;
 var validateConversationContextUpdatedEvent = validate131;
-function validate131(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+function validate131(data, instancePath = "") {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate131.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
-  if (!validate22(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+  if (!validate22(data, instancePath)) {
     vErrors = vErrors === null ? validate22.errors : vErrors.concat(validate22.errors);
     errors = vErrors.length;
   }
   if (data && typeof data == "object" && !Array.isArray(data)) {
     if (data.payload !== void 0) {
-      if (!validate27(data.payload, { instancePath: instancePath + "/payload", parentData: data, parentDataProperty: "payload", rootData, dynamicAnchors })) {
+      if (!validate27(data.payload, instancePath + "/payload")) {
         vErrors = vErrors === null ? validate27.errors : vErrors.concat(validate27.errors);
         errors = vErrors.length;
       }
@@ -7955,26 +7438,18 @@ function validate131(data, { instancePath = "", parentData, parentDataProperty, 
   validate131.errors = vErrors;
   return errors === 0;
 }
-validate131.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
 var validateConversationContextUpdateEvent = validate134;
-function validate134(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+function validate134(data, instancePath = "") {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate134.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
-  if (!validate83(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+  if (!validate83(data, instancePath)) {
     vErrors = vErrors === null ? validate83.errors : vErrors.concat(validate83.errors);
     errors = vErrors.length;
   }
   if (data && typeof data == "object" && !Array.isArray(data)) {
     if (data.payload !== void 0) {
-      if (!validate85(data.payload, { instancePath: instancePath + "/payload", parentData: data, parentDataProperty: "payload", rootData, dynamicAnchors })) {
+      if (!validate85(data.payload, instancePath + "/payload")) {
         vErrors = vErrors === null ? validate85.errors : vErrors.concat(validate85.errors);
         errors = vErrors.length;
       }
@@ -7991,27 +7466,19 @@ function validate134(data, { instancePath = "", parentData, parentDataProperty, 
   validate134.errors = vErrors;
   return errors === 0;
 }
-validate134.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
 var validateConversationCustomFieldsUpdated = validate28;
 var validateConversationCustomFieldsUpdatedEvent = validate137;
-function validate137(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+function validate137(data, instancePath = "") {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate137.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
-  if (!validate22(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+  if (!validate22(data, instancePath)) {
     vErrors = vErrors === null ? validate22.errors : vErrors.concat(validate22.errors);
     errors = vErrors.length;
   }
   if (data && typeof data == "object" && !Array.isArray(data)) {
     if (data.payload !== void 0) {
-      if (!validate28(data.payload, { instancePath: instancePath + "/payload", parentData: data, parentDataProperty: "payload", rootData, dynamicAnchors })) {
+      if (!validate28(data.payload, instancePath + "/payload")) {
         vErrors = vErrors === null ? validate28.errors : vErrors.concat(validate28.errors);
         errors = vErrors.length;
       }
@@ -8028,19 +7495,11 @@ function validate137(data, { instancePath = "", parentData, parentDataProperty, 
   validate137.errors = vErrors;
   return errors === 0;
 }
-validate137.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
 var validateConversationEnd = validate140;
-function validate140(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+function validate140(data, instancePath = "") {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate140.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
   if (data && typeof data == "object" && !Array.isArray(data)) {
     if (data.type === void 0) {
       const err0 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "type" }, message: "must have required property 'type'" };
@@ -8095,19 +7554,11 @@ function validate140(data, { instancePath = "", parentData, parentDataProperty, 
   validate140.errors = vErrors;
   return errors === 0;
 }
-validate140.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
 var validateConversationEnded = validate141;
-function validate141(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+function validate141(data, instancePath = "") {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate141.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
   if (data && typeof data == "object" && !Array.isArray(data)) {
     if (data.type === void 0) {
       const err0 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "type" }, message: "must have required property 'type'" };
@@ -8183,20 +7634,12 @@ function validate141(data, { instancePath = "", parentData, parentDataProperty, 
   validate141.errors = vErrors;
   return errors === 0;
 }
-validate141.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
 var validateConversationEndedEvent = validate142;
-function validate142(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+function validate142(data, instancePath = "") {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate142.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
-  if (!validate22(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+  if (!validate22(data, instancePath)) {
     vErrors = vErrors === null ? validate22.errors : vErrors.concat(validate22.errors);
     errors = vErrors.length;
   }
@@ -8288,20 +7731,12 @@ function validate142(data, { instancePath = "", parentData, parentDataProperty, 
   validate142.errors = vErrors;
   return errors === 0;
 }
-validate142.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
 var validateConversationEndEvent = validate144;
-function validate144(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+function validate144(data, instancePath = "") {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate144.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
-  if (!validate83(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+  if (!validate83(data, instancePath)) {
     vErrors = vErrors === null ? validate83.errors : vErrors.concat(validate83.errors);
     errors = vErrors.length;
   }
@@ -8372,19 +7807,11 @@ function validate144(data, { instancePath = "", parentData, parentDataProperty, 
   validate144.errors = vErrors;
   return errors === 0;
 }
-validate144.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
 var validateConversationId = validate146;
-function validate146(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+function validate146(data, instancePath = "") {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate146.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
   if (typeof data === "string") {
     if (!pattern7.test(data)) {
       const err0 = { instancePath, schemaPath: "#/pattern", keyword: "pattern", params: { pattern: "^conv_[A-Za-z0-9]+$" }, message: 'must match pattern "^conv_[A-Za-z0-9]+$"' };
@@ -8407,21 +7834,13 @@ function validate146(data, { instancePath = "", parentData, parentDataProperty, 
   validate146.errors = vErrors;
   return errors === 0;
 }
-validate146.evaluated = { "dynamicProps": false, "dynamicItems": false };
 var validateConversationList = validate147;
 var schema183 = { "type": "object", "additionalProperties": false, "required": ["data", "cursor"], "properties": { "data": { "type": "array", "items": { "$ref": "urn:casi:schema:ConversationListItem" } }, "cursor": { "type": ["string", "null"], "description": "Pass it as `cursor` for the next page; null on the last page." } }, "$id": "urn:casi:schema:ConversationList" };
 var schema184 = { "type": "object", "description": "A conversation in a list; omits `channel`, `override_config` and `summary`.", "additionalProperties": false, "required": ["id", "agent_id", "livemode", "created_at", "direction", "status", "custom_fields", "customer_id", "channel_type", "started_at", "completed_at", "failure_reason", "duration_sec", "sentiment"], "properties": { "id": { "$ref": "urn:casi:schema:ConversationId" }, "agent_id": { "$ref": "urn:casi:schema:ConversationalAgentVersionId" }, "livemode": { "type": "boolean" }, "created_at": { "$ref": "urn:casi:schema:Timestamp" }, "direction": { "$ref": "urn:casi:schema:Direction" }, "status": { "$ref": "urn:casi:schema:ConversationStatus" }, "custom_fields": { "$ref": "urn:casi:schema:CustomFields" }, "customer_id": { "anyOf": [{ "$ref": "urn:casi:schema:CustomerId" }, { "type": "null" }] }, "channel_type": { "anyOf": [{ "$ref": "urn:casi:schema:ChannelType" }, { "type": "null" }] }, "started_at": { "anyOf": [{ "$ref": "urn:casi:schema:Timestamp" }, { "type": "null" }] }, "completed_at": { "anyOf": [{ "$ref": "urn:casi:schema:Timestamp" }, { "type": "null" }] }, "failure_reason": { "anyOf": [{ "$ref": "urn:casi:schema:FailureReason" }, { "type": "null" }] }, "duration_sec": { "type": ["number", "null"], "minimum": 0 }, "sentiment": { "anyOf": [{ "$ref": "urn:casi:schema:Sentiment" }, { "type": "null" }] } }, "$id": "urn:casi:schema:ConversationListItem" };
-function validate148(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+function validate148(data, instancePath = "") {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate148.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
   if (data && typeof data == "object" && !Array.isArray(data)) {
     if (data.id === void 0) {
       const err0 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "id" }, message: "must have required property 'id'" };
@@ -8680,7 +8099,7 @@ function validate148(data, { instancePath = "", parentData, parentDataProperty, 
       }
     }
     if (data.custom_fields !== void 0) {
-      if (!validate90(data.custom_fields, { instancePath: instancePath + "/custom_fields", parentData: data, parentDataProperty: "custom_fields", rootData, dynamicAnchors })) {
+      if (!validate90(data.custom_fields, instancePath + "/custom_fields")) {
         vErrors = vErrors === null ? validate90.errors : vErrors.concat(validate90.errors);
         errors = vErrors.length;
       }
@@ -9059,18 +8478,10 @@ function validate148(data, { instancePath = "", parentData, parentDataProperty, 
   validate148.errors = vErrors;
   return errors === 0;
 }
-validate148.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
-function validate147(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+function validate147(data, instancePath = "") {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate147.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
   if (data && typeof data == "object" && !Array.isArray(data)) {
     if (data.data === void 0) {
       const err0 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "data" }, message: "must have required property 'data'" };
@@ -9106,7 +8517,7 @@ function validate147(data, { instancePath = "", parentData, parentDataProperty, 
       if (Array.isArray(data0)) {
         const len0 = data0.length;
         for (let i0 = 0; i0 < len0; i0++) {
-          if (!validate148(data0[i0], { instancePath: instancePath + "/data/" + i0, parentData: data0, parentDataProperty: i0, rootData, dynamicAnchors })) {
+          if (!validate148(data0[i0], instancePath + "/data/" + i0)) {
             vErrors = vErrors === null ? validate148.errors : vErrors.concat(validate148.errors);
             errors = vErrors.length;
           }
@@ -9145,28 +8556,20 @@ function validate147(data, { instancePath = "", parentData, parentDataProperty, 
   validate147.errors = vErrors;
   return errors === 0;
 }
-validate147.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
 var validateConversationListItem = validate148;
 var validateConversationSetup = validate24;
 var validateConversationSetupEvent = validate151;
-function validate151(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+function validate151(data, instancePath = "") {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate151.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
-  if (!validate22(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+  if (!validate22(data, instancePath)) {
     vErrors = vErrors === null ? validate22.errors : vErrors.concat(validate22.errors);
     errors = vErrors.length;
   }
   if (data && typeof data == "object" && !Array.isArray(data)) {
     if (data.payload !== void 0) {
-      if (!validate24(data.payload, { instancePath: instancePath + "/payload", parentData: data, parentDataProperty: "payload", rootData, dynamicAnchors })) {
+      if (!validate24(data.payload, instancePath + "/payload")) {
         vErrors = vErrors === null ? validate24.errors : vErrors.concat(validate24.errors);
         errors = vErrors.length;
       }
@@ -9183,19 +8586,11 @@ function validate151(data, { instancePath = "", parentData, parentDataProperty, 
   validate151.errors = vErrors;
   return errors === 0;
 }
-validate151.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
 var validateConversationStart = validate154;
-function validate154(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+function validate154(data, instancePath = "") {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate154.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
   if (data && typeof data == "object" && !Array.isArray(data)) {
     if (data.type === void 0) {
       const err0 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "type" }, message: "must have required property 'type'" };
@@ -9250,19 +8645,11 @@ function validate154(data, { instancePath = "", parentData, parentDataProperty, 
   validate154.errors = vErrors;
   return errors === 0;
 }
-validate154.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
 var validateConversationStarted = validate155;
-function validate155(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+function validate155(data, instancePath = "") {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate155.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
   if (data && typeof data == "object" && !Array.isArray(data)) {
     if (data.type === void 0) {
       const err0 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "type" }, message: "must have required property 'type'" };
@@ -9317,20 +8704,12 @@ function validate155(data, { instancePath = "", parentData, parentDataProperty, 
   validate155.errors = vErrors;
   return errors === 0;
 }
-validate155.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
 var validateConversationStartedEvent = validate156;
-function validate156(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+function validate156(data, instancePath = "") {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate156.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
-  if (!validate22(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+  if (!validate22(data, instancePath)) {
     vErrors = vErrors === null ? validate22.errors : vErrors.concat(validate22.errors);
     errors = vErrors.length;
   }
@@ -9401,20 +8780,12 @@ function validate156(data, { instancePath = "", parentData, parentDataProperty, 
   validate156.errors = vErrors;
   return errors === 0;
 }
-validate156.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
 var validateConversationStartEvent = validate158;
-function validate158(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+function validate158(data, instancePath = "") {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate158.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
-  if (!validate83(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+  if (!validate83(data, instancePath)) {
     vErrors = vErrors === null ? validate83.errors : vErrors.concat(validate83.errors);
     errors = vErrors.length;
   }
@@ -9485,19 +8856,11 @@ function validate158(data, { instancePath = "", parentData, parentDataProperty, 
   validate158.errors = vErrors;
   return errors === 0;
 }
-validate158.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
 var validateConversationStatus = validate160;
-function validate160(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+function validate160(data, instancePath = "") {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate160.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
   if (typeof data !== "string") {
     const err0 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "string" }, message: "must be string" };
     if (vErrors === null) {
@@ -9519,19 +8882,11 @@ function validate160(data, { instancePath = "", parentData, parentDataProperty, 
   validate160.errors = vErrors;
   return errors === 0;
 }
-validate160.evaluated = { "dynamicProps": false, "dynamicItems": false };
 var validateConversationToken = validate161;
-function validate161(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+function validate161(data, instancePath = "") {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate161.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
   if (data && typeof data == "object" && !Array.isArray(data)) {
     if (data.token === void 0) {
       const err0 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "token" }, message: "must have required property 'token'" };
@@ -9618,19 +8973,11 @@ function validate161(data, { instancePath = "", parentData, parentDataProperty, 
   validate161.errors = vErrors;
   return errors === 0;
 }
-validate161.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
 var validateCreateConversationalAgentQuery = validate162;
-function validate162(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+function validate162(data, instancePath = "") {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate162.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
   if (data && typeof data == "object" && !Array.isArray(data)) {
     for (const key0 in data) {
       const err0 = { instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" };
@@ -9653,19 +9000,11 @@ function validate162(data, { instancePath = "", parentData, parentDataProperty, 
   validate162.errors = vErrors;
   return errors === 0;
 }
-validate162.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
 var validateCreateConversationalAgentRequest = validate163;
-function validate163(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+function validate163(data, instancePath = "") {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate163.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
   if (data && typeof data == "object" && !Array.isArray(data)) {
     if (data.name === void 0) {
       const err0 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "name" }, message: "must have required property 'name'" };
@@ -9750,7 +9089,7 @@ function validate163(data, { instancePath = "", parentData, parentDataProperty, 
       }
     }
     if (data.config !== void 0) {
-      if (!validate115(data.config, { instancePath: instancePath + "/config", parentData: data, parentDataProperty: "config", rootData, dynamicAnchors })) {
+      if (!validate115(data.config, instancePath + "/config")) {
         vErrors = vErrors === null ? validate115.errors : vErrors.concat(validate115.errors);
         errors = vErrors.length;
       }
@@ -9803,19 +9142,11 @@ function validate163(data, { instancePath = "", parentData, parentDataProperty, 
   validate163.errors = vErrors;
   return errors === 0;
 }
-validate163.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
 var validateCreateConversationQuery = validate165;
-function validate165(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+function validate165(data, instancePath = "") {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate165.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
   if (data && typeof data == "object" && !Array.isArray(data)) {
     for (const key0 in data) {
       const err0 = { instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" };
@@ -9838,19 +9169,11 @@ function validate165(data, { instancePath = "", parentData, parentDataProperty, 
   validate165.errors = vErrors;
   return errors === 0;
 }
-validate165.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
 var validateCreateConversationRequest = validate166;
-function validate166(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+function validate166(data, instancePath = "") {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate166.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
   if (data && typeof data == "object" && !Array.isArray(data)) {
     if (data.agent_id === void 0) {
       const err0 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "agent_id" }, message: "must have required property 'agent_id'" };
@@ -9904,7 +9227,7 @@ function validate166(data, { instancePath = "", parentData, parentDataProperty, 
       }
     }
     if (data.channel !== void 0) {
-      if (!validate73(data.channel, { instancePath: instancePath + "/channel", parentData: data, parentDataProperty: "channel", rootData, dynamicAnchors })) {
+      if (!validate73(data.channel, instancePath + "/channel")) {
         vErrors = vErrors === null ? validate73.errors : vErrors.concat(validate73.errors);
         errors = vErrors.length;
       }
@@ -9921,7 +9244,7 @@ function validate166(data, { instancePath = "", parentData, parentDataProperty, 
       }
     }
     if (data.override_config !== void 0) {
-      if (!validate94(data.override_config, { instancePath: instancePath + "/override_config", parentData: data, parentDataProperty: "override_config", rootData, dynamicAnchors })) {
+      if (!validate94(data.override_config, instancePath + "/override_config")) {
         vErrors = vErrors === null ? validate94.errors : vErrors.concat(validate94.errors);
         errors = vErrors.length;
       }
@@ -9950,21 +9273,13 @@ function validate166(data, { instancePath = "", parentData, parentDataProperty, 
   validate166.errors = vErrors;
   return errors === 0;
 }
-validate166.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
 var validateCreateConversationResponse = validate169;
 var schema216 = { "type": "object", "additionalProperties": false, "required": ["token", "events_url", "type", "callee_no", "caller_no"], "properties": { "token": { "type": "string", "description": "The ephemeral access token (`?token=` on the stream and session).", "minLength": 1 }, "events_url": { "type": "string", "format": "uri", "description": "The event stream address, without the token." }, "session_url": { "type": "string", "format": "uri", "description": "The WebSocket session address, without the token.", "x-casi-inferred": true }, "type": { "$ref": "urn:casi:schema:ChannelType" }, "callee_no": { "type": ["string", "null"] }, "caller_no": { "type": ["string", "null"] } }, "$id": "urn:casi:schema:CreatedConversationChannel" };
 var formats20 = formats.uri;
-function validate170(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+function validate170(data, instancePath = "") {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate170.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
   if (data && typeof data == "object" && !Array.isArray(data)) {
     if (data.token === void 0) {
       const err0 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "token" }, message: "must have required property 'token'" };
@@ -10145,18 +9460,10 @@ function validate170(data, { instancePath = "", parentData, parentDataProperty, 
   validate170.errors = vErrors;
   return errors === 0;
 }
-validate170.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
-function validate169(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+function validate169(data, instancePath = "") {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate169.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
   if (data && typeof data == "object" && !Array.isArray(data)) {
     if (data.id === void 0) {
       const err0 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "id" }, message: "must have required property 'id'" };
@@ -10210,7 +9517,7 @@ function validate169(data, { instancePath = "", parentData, parentDataProperty, 
       }
     }
     if (data.channel !== void 0) {
-      if (!validate170(data.channel, { instancePath: instancePath + "/channel", parentData: data, parentDataProperty: "channel", rootData, dynamicAnchors })) {
+      if (!validate170(data.channel, instancePath + "/channel")) {
         vErrors = vErrors === null ? validate170.errors : vErrors.concat(validate170.errors);
         errors = vErrors.length;
       }
@@ -10227,20 +9534,12 @@ function validate169(data, { instancePath = "", parentData, parentDataProperty, 
   validate169.errors = vErrors;
   return errors === 0;
 }
-validate169.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
 var validateCreatedConversationChannel = validate170;
 var validateCreateProceduralAgentQuery = validate172;
-function validate172(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+function validate172(data, instancePath = "") {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate172.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
   if (data && typeof data == "object" && !Array.isArray(data)) {
     for (const key0 in data) {
       const err0 = { instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" };
@@ -10263,22 +9562,14 @@ function validate172(data, { instancePath = "", parentData, parentDataProperty, 
   validate172.errors = vErrors;
   return errors === 0;
 }
-validate172.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
 var validateCreateProceduralAgentRequest = validate173;
 var schema222 = { "type": "object", "description": 'The configuration of a procedural agent. Allowed values beyond the members the source shows are inferred\n(DECISIONS.md, "Procedural agent configuration").\n', "x-casi-inferred": true, "additionalProperties": false, "required": ["runtime"], "properties": { "filter_statuses": { "type": "array", "description": "Conversation statuses the agent runs for; empty runs for every status.", "default": [], "items": { "$ref": "urn:casi:schema:ConversationStatus" } }, "runtime": { "$ref": "urn:casi:schema:ProceduralRuntimeConfig" }, "tool": { "$ref": "urn:casi:schema:ProceduralToolConfig" }, "output": { "$ref": "urn:casi:schema:ProceduralOutputConfig" }, "filter_condition": { "type": ["string", "null"], "description": "A natural-language condition the conversation must meet for the agent to run; null runs always.", "default": null } }, "$id": "urn:casi:schema:ProceduralAgentConfig" };
 var schema227 = { "type": "object", "additionalProperties": false, "properties": { "chat_channel": { "type": ["string", "null"], "description": "A chat channel the result is posted to.", "default": null }, "output_schema": { "type": ["object", "null"], "description": "A JSON Schema the procedure's `output` follows.", "default": null }, "post_url": { "type": ["string", "null"], "format": "uri", "description": "An address the result is POSTed to.", "default": null } }, "$id": "urn:casi:schema:ProceduralOutputConfig" };
 var schema224 = { "type": "object", "additionalProperties": false, "required": ["prompt"], "properties": { "prompt": { "$ref": "urn:casi:schema:FixedPrompt" }, "reasoning_effort": { "type": "string", "enum": ["minimal", "low", "medium", "high"], "default": "medium" } }, "$id": "urn:casi:schema:ProceduralRuntimeConfig" };
-function validate175(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+function validate175(data, instancePath = "") {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate175.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
   if (data && typeof data == "object" && !Array.isArray(data)) {
     if (data.prompt === void 0) {
       const err0 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "prompt" }, message: "must have required property 'prompt'" };
@@ -10398,18 +9689,10 @@ function validate175(data, { instancePath = "", parentData, parentDataProperty, 
   validate175.errors = vErrors;
   return errors === 0;
 }
-validate175.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
-function validate177(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+function validate177(data, instancePath = "") {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate177.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
   if (data && typeof data == "object" && !Array.isArray(data)) {
     for (const key0 in data) {
       if (!(key0 === "tools")) {
@@ -10427,7 +9710,7 @@ function validate177(data, { instancePath = "", parentData, parentDataProperty, 
       if (Array.isArray(data0)) {
         const len0 = data0.length;
         for (let i0 = 0; i0 < len0; i0++) {
-          if (!validate108(data0[i0], { instancePath: instancePath + "/tools/" + i0, parentData: data0, parentDataProperty: i0, rootData, dynamicAnchors })) {
+          if (!validate108(data0[i0], instancePath + "/tools/" + i0)) {
             vErrors = vErrors === null ? validate108.errors : vErrors.concat(validate108.errors);
             errors = vErrors.length;
           }
@@ -10454,18 +9737,10 @@ function validate177(data, { instancePath = "", parentData, parentDataProperty, 
   validate177.errors = vErrors;
   return errors === 0;
 }
-validate177.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
-function validate174(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+function validate174(data, instancePath = "") {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate174.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
   if (data && typeof data == "object" && !Array.isArray(data)) {
     if (data.runtime === void 0) {
       const err0 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "runtime" }, message: "must have required property 'runtime'" };
@@ -10523,13 +9798,13 @@ function validate174(data, { instancePath = "", parentData, parentDataProperty, 
       }
     }
     if (data.runtime !== void 0) {
-      if (!validate175(data.runtime, { instancePath: instancePath + "/runtime", parentData: data, parentDataProperty: "runtime", rootData, dynamicAnchors })) {
+      if (!validate175(data.runtime, instancePath + "/runtime")) {
         vErrors = vErrors === null ? validate175.errors : vErrors.concat(validate175.errors);
         errors = vErrors.length;
       }
     }
     if (data.tool !== void 0) {
-      if (!validate177(data.tool, { instancePath: instancePath + "/tool", parentData: data, parentDataProperty: "tool", rootData, dynamicAnchors })) {
+      if (!validate177(data.tool, instancePath + "/tool")) {
         vErrors = vErrors === null ? validate177.errors : vErrors.concat(validate177.errors);
         errors = vErrors.length;
       }
@@ -10629,18 +9904,10 @@ function validate174(data, { instancePath = "", parentData, parentDataProperty, 
   validate174.errors = vErrors;
   return errors === 0;
 }
-validate174.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
-function validate173(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+function validate173(data, instancePath = "") {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate173.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
   if (data && typeof data == "object" && !Array.isArray(data)) {
     if (data.name === void 0) {
       const err0 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "name" }, message: "must have required property 'name'" };
@@ -10725,7 +9992,7 @@ function validate173(data, { instancePath = "", parentData, parentDataProperty, 
       }
     }
     if (data.config !== void 0) {
-      if (!validate174(data.config, { instancePath: instancePath + "/config", parentData: data, parentDataProperty: "config", rootData, dynamicAnchors })) {
+      if (!validate174(data.config, instancePath + "/config")) {
         vErrors = vErrors === null ? validate174.errors : vErrors.concat(validate174.errors);
         errors = vErrors.length;
       }
@@ -10742,19 +10009,11 @@ function validate173(data, { instancePath = "", parentData, parentDataProperty, 
   validate173.errors = vErrors;
   return errors === 0;
 }
-validate173.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
 var validateCrmTool = validate181;
-function validate181(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+function validate181(data, instancePath = "") {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate181.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
   if (data && typeof data == "object" && !Array.isArray(data)) {
     if (data.ns === void 0) {
       const err0 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "ns" }, message: "must have required property 'ns'" };
@@ -10829,20 +10088,12 @@ function validate181(data, { instancePath = "", parentData, parentDataProperty, 
   validate181.errors = vErrors;
   return errors === 0;
 }
-validate181.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
 var validateCustomer = validate182;
 var schema229 = { "type": "object", "additionalProperties": false, "required": ["id", "created_at", "updated_at", "organization_id", "phone_no", "email", "name", "external_id", "helpdesk_user_id", "crm_lead_id", "crm_contact_id", "preferred_language", "extra"], "properties": { "id": { "$ref": "urn:casi:schema:CustomerId" }, "created_at": { "$ref": "urn:casi:schema:Timestamp" }, "updated_at": { "$ref": "urn:casi:schema:Timestamp" }, "organization_id": { "type": "string" }, "phone_no": { "type": "string" }, "email": { "type": ["string", "null"] }, "name": { "type": ["string", "null"] }, "external_id": { "type": ["string", "null"] }, "helpdesk_user_id": { "type": ["string", "null"], "description": "External helpdesk user id." }, "crm_lead_id": { "type": ["string", "null"], "description": "External CRM lead id." }, "crm_contact_id": { "type": ["string", "null"], "description": "External CRM contact id." }, "preferred_language": { "type": ["string", "null"] }, "extra": { "type": ["object", "null"], "description": "Additional metadata." } }, "$id": "urn:casi:schema:Customer" };
-function validate182(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+function validate182(data, instancePath = "") {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate182.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
   if (data && typeof data == "object" && !Array.isArray(data)) {
     if (data.id === void 0) {
       const err0 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "id" }, message: "must have required property 'id'" };
@@ -11168,19 +10419,11 @@ function validate182(data, { instancePath = "", parentData, parentDataProperty, 
   validate182.errors = vErrors;
   return errors === 0;
 }
-validate182.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
 var validateCustomerId = validate183;
-function validate183(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+function validate183(data, instancePath = "") {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate183.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
   if (typeof data === "string") {
     if (!pattern4.test(data)) {
       const err0 = { instancePath, schemaPath: "#/pattern", keyword: "pattern", params: { pattern: "^cus_[A-Za-z0-9]+$" }, message: 'must match pattern "^cus_[A-Za-z0-9]+$"' };
@@ -11203,20 +10446,12 @@ function validate183(data, { instancePath = "", parentData, parentDataProperty, 
   validate183.errors = vErrors;
   return errors === 0;
 }
-validate183.evaluated = { "dynamicProps": false, "dynamicItems": false };
 var validateCustomFields = validate90;
 var validateCustomFieldValue = validate184;
-function validate184(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+function validate184(data, instancePath = "") {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate184.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
   if (typeof data !== "string" && typeof data !== "boolean") {
     const err0 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: schema47.type }, message: "must be string,boolean" };
     if (vErrors === null) {
@@ -11229,19 +10464,11 @@ function validate184(data, { instancePath = "", parentData, parentDataProperty, 
   validate184.errors = vErrors;
   return errors === 0;
 }
-validate184.evaluated = { "dynamicProps": false, "dynamicItems": false };
 var validateDeletedResponse = validate185;
-function validate185(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+function validate185(data, instancePath = "") {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate185.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
   if (data && typeof data == "object" && !Array.isArray(data)) {
     if (data.id === void 0) {
       const err0 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "id" }, message: "must have required property 'id'" };
@@ -11316,20 +10543,12 @@ function validate185(data, { instancePath = "", parentData, parentDataProperty, 
   validate185.errors = vErrors;
   return errors === 0;
 }
-validate185.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
 var validateDeleteProceduralAgentParams = validate186;
 var pattern34 = new RegExp("^pa_[A-Za-z0-9]+$", "u");
-function validate186(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+function validate186(data, instancePath = "") {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate186.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
   if (data && typeof data == "object" && !Array.isArray(data)) {
     if (data.id === void 0) {
       const err0 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "id" }, message: "must have required property 'id'" };
@@ -11385,19 +10604,11 @@ function validate186(data, { instancePath = "", parentData, parentDataProperty, 
   validate186.errors = vErrors;
   return errors === 0;
 }
-validate186.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
 var validateDeleteProceduralAgentQuery = validate187;
-function validate187(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+function validate187(data, instancePath = "") {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate187.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
   if (data && typeof data == "object" && !Array.isArray(data)) {
     for (const key0 in data) {
       const err0 = { instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" };
@@ -11420,19 +10631,11 @@ function validate187(data, { instancePath = "", parentData, parentDataProperty, 
   validate187.errors = vErrors;
   return errors === 0;
 }
-validate187.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
 var validateDescription = validate188;
-function validate188(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+function validate188(data, instancePath = "") {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate188.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
   if (typeof data === "string") {
     if (func1(data) > 4096) {
       const err0 = { instancePath, schemaPath: "#/maxLength", keyword: "maxLength", params: { limit: 4096 }, message: "must NOT have more than 4096 characters" };
@@ -11455,19 +10658,11 @@ function validate188(data, { instancePath = "", parentData, parentDataProperty, 
   validate188.errors = vErrors;
   return errors === 0;
 }
-validate188.evaluated = { "dynamicProps": false, "dynamicItems": false };
 var validateDirection = validate189;
-function validate189(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+function validate189(data, instancePath = "") {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate189.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
   if (typeof data !== "string") {
     const err0 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "string" }, message: "must be string" };
     if (vErrors === null) {
@@ -11489,20 +10684,12 @@ function validate189(data, { instancePath = "", parentData, parentDataProperty, 
   validate189.errors = vErrors;
   return errors === 0;
 }
-validate189.evaluated = { "dynamicProps": false, "dynamicItems": false };
 var validateError = validate190;
 var schema242 = { "type": "string", "description": "The `Error.code` values this version uses, with the status each comes with (`x-casi-error-codes`).", "x-casi-inferred": true, "enum": ["invalid_request", "malformed_json", "missing_service_version", "unsupported_service_version", "language_not_supported", "agent_not_released", "unknown_event_id", "unauthorized", "token_expired", "forbidden", "not_found", "route_not_found", "event_stream_expired", "method_not_allowed", "conversation_ended", "payload_too_large", "teapot", "rate_limited", "internal_error", "service_unavailable"], "x-casi-error-codes": { "invalid_request": { "status": 400, "transient": false, "description": "A parameter or the body does not match the schema; `data` lists each problem as `{in, pointer, message}`." }, "malformed_json": { "status": 400, "transient": false, "description": "The body is not valid JSON." }, "missing_service_version": { "status": 400, "transient": false, "description": "The `Service-Version` header is missing." }, "unsupported_service_version": { "status": 400, "transient": false, "description": "`Service-Version` is not `2025-06-19`." }, "language_not_supported": { "status": 400, "transient": false, "description": "`default_language` is not one of `supported_languages`." }, "agent_not_released": { "status": 400, "transient": false, "description": "`ca_<id>` names an agent with no released version." }, "unknown_event_id": { "status": 400, "transient": false, "description": "`Last-Event-ID` or `last_event_id` names no event of the conversation." }, "unauthorized": { "status": 401, "transient": false, "description": "The API key or token is missing", "malformed or unknown.": null }, "token_expired": { "status": 401, "transient": false, "description": "The conversation token has expired or was replaced by a refresh." }, "forbidden": { "status": 403, "transient": false, "description": "The key lacks permission: a read-only key on a write, or a token used for another conversation." }, "not_found": { "status": 404, "transient": false, "description": "The resource does not exist or belongs to another organisation." }, "route_not_found": { "status": 404, "transient": false, "description": "No endpoint has this path." }, "event_stream_expired": { "status": 404, "transient": false, "description": "The conversation ended more than 24 hours ago; its events are gone." }, "method_not_allowed": { "status": 405, "transient": false, "description": "The endpoint exists but not with this method." }, "conversation_ended": { "status": 409, "transient": false, "description": "The conversation has ended; it takes no more context or client events." }, "payload_too_large": { "status": 413, "transient": false, "description": "The body exceeds 1 MiB." }, "teapot": { "status": 418, "transient": false, "description": "The fixed teapot answer; no endpoint of this version returns it." }, "rate_limited": { "status": 429, "transient": true, "description": "Too many requests; wait `Retry-After` seconds." }, "internal_error": { "status": 500, "transient": true, "description": "A server-side failure; retry later." }, "service_unavailable": { "status": 503, "transient": true, "description": "The service is temporarily unavailable; retry later." } }, "$id": "urn:casi:schema:ErrorCode" };
-function validate190(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+function validate190(data, instancePath = "") {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate190.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
   if (data && typeof data == "object" && !Array.isArray(data)) {
     if (data.code === void 0) {
       const err0 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "code" }, message: "must have required property 'code'" };
@@ -11632,19 +10819,11 @@ function validate190(data, { instancePath = "", parentData, parentDataProperty, 
   validate190.errors = vErrors;
   return errors === 0;
 }
-validate190.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
 var validateErrorCode = validate191;
-function validate191(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+function validate191(data, instancePath = "") {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate191.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
   if (typeof data !== "string") {
     const err0 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "string" }, message: "must be string" };
     if (vErrors === null) {
@@ -11666,19 +10845,11 @@ function validate191(data, { instancePath = "", parentData, parentDataProperty, 
   validate191.errors = vErrors;
   return errors === 0;
 }
-validate191.evaluated = { "dynamicProps": false, "dynamicItems": false };
 var validateEventId = validate192;
-function validate192(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+function validate192(data, instancePath = "") {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate192.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
   if (typeof data === "string") {
     if (!pattern5.test(data)) {
       const err0 = { instancePath, schemaPath: "#/pattern", keyword: "pattern", params: { pattern: "^ev_[A-Za-z0-9]+$" }, message: 'must match pattern "^ev_[A-Za-z0-9]+$"' };
@@ -11701,19 +10872,11 @@ function validate192(data, { instancePath = "", parentData, parentDataProperty, 
   validate192.errors = vErrors;
   return errors === 0;
 }
-validate192.evaluated = { "dynamicProps": false, "dynamicItems": false };
 var validateExtapiTool = validate193;
-function validate193(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+function validate193(data, instancePath = "") {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate193.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
   if (data && typeof data == "object" && !Array.isArray(data)) {
     if (data.entity_id === void 0) {
       const err0 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "entity_id" }, message: "must have required property 'entity_id'" };
@@ -11779,19 +10942,11 @@ function validate193(data, { instancePath = "", parentData, parentDataProperty, 
   validate193.errors = vErrors;
   return errors === 0;
 }
-validate193.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
 var validateFailureReason = validate194;
-function validate194(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+function validate194(data, instancePath = "") {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate194.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
   if (typeof data !== "string") {
     const err0 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "string" }, message: "must be string" };
     if (vErrors === null) {
@@ -11813,19 +10968,11 @@ function validate194(data, { instancePath = "", parentData, parentDataProperty, 
   validate194.errors = vErrors;
   return errors === 0;
 }
-validate194.evaluated = { "dynamicProps": false, "dynamicItems": false };
 var validateFixedPrompt = validate195;
-function validate195(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+function validate195(data, instancePath = "") {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate195.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
   if (data && typeof data == "object" && !Array.isArray(data)) {
     if (data.text === void 0) {
       const err0 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "text" }, message: "must have required property 'text'" };
@@ -11891,19 +11038,11 @@ function validate195(data, { instancePath = "", parentData, parentDataProperty, 
   validate195.errors = vErrors;
   return errors === 0;
 }
-validate195.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
 var validateGenerationId = validate196;
-function validate196(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+function validate196(data, instancePath = "") {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate196.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
   if (typeof data === "string") {
     if (func1(data) < 1) {
       const err0 = { instancePath, schemaPath: "#/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
@@ -11926,19 +11065,11 @@ function validate196(data, { instancePath = "", parentData, parentDataProperty, 
   validate196.errors = vErrors;
   return errors === 0;
 }
-validate196.evaluated = { "dynamicProps": false, "dynamicItems": false };
 var validateGetConversationalAgentParams = validate197;
-function validate197(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+function validate197(data, instancePath = "") {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate197.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
   if (data && typeof data == "object" && !Array.isArray(data)) {
     if (data.id === void 0) {
       const err0 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "id" }, message: "must have required property 'id'" };
@@ -11994,19 +11125,11 @@ function validate197(data, { instancePath = "", parentData, parentDataProperty, 
   validate197.errors = vErrors;
   return errors === 0;
 }
-validate197.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
 var validateGetConversationalAgentQuery = validate198;
-function validate198(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+function validate198(data, instancePath = "") {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate198.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
   if (data && typeof data == "object" && !Array.isArray(data)) {
     for (const key0 in data) {
       const err0 = { instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" };
@@ -12029,19 +11152,11 @@ function validate198(data, { instancePath = "", parentData, parentDataProperty, 
   validate198.errors = vErrors;
   return errors === 0;
 }
-validate198.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
 var validateGetConversationParams = validate199;
-function validate199(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+function validate199(data, instancePath = "") {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate199.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
   if (data && typeof data == "object" && !Array.isArray(data)) {
     if (data.conversation_id === void 0) {
       const err0 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "conversation_id" }, message: "must have required property 'conversation_id'" };
@@ -12097,19 +11212,11 @@ function validate199(data, { instancePath = "", parentData, parentDataProperty, 
   validate199.errors = vErrors;
   return errors === 0;
 }
-validate199.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
 var validateGetConversationQuery = validate200;
-function validate200(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+function validate200(data, instancePath = "") {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate200.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
   if (data && typeof data == "object" && !Array.isArray(data)) {
     for (const key0 in data) {
       const err0 = { instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" };
@@ -12132,19 +11239,11 @@ function validate200(data, { instancePath = "", parentData, parentDataProperty, 
   validate200.errors = vErrors;
   return errors === 0;
 }
-validate200.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
 var validateGetCustomerParams = validate201;
-function validate201(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+function validate201(data, instancePath = "") {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate201.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
   if (data && typeof data == "object" && !Array.isArray(data)) {
     if (data.customer_id === void 0) {
       const err0 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "customer_id" }, message: "must have required property 'customer_id'" };
@@ -12200,19 +11299,11 @@ function validate201(data, { instancePath = "", parentData, parentDataProperty, 
   validate201.errors = vErrors;
   return errors === 0;
 }
-validate201.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
 var validateGetCustomerQuery = validate202;
-function validate202(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+function validate202(data, instancePath = "") {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate202.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
   if (data && typeof data == "object" && !Array.isArray(data)) {
     for (const key0 in data) {
       const err0 = { instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" };
@@ -12235,19 +11326,11 @@ function validate202(data, { instancePath = "", parentData, parentDataProperty, 
   validate202.errors = vErrors;
   return errors === 0;
 }
-validate202.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
 var validateGetProceduralAgentParams = validate203;
-function validate203(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+function validate203(data, instancePath = "") {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate203.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
   if (data && typeof data == "object" && !Array.isArray(data)) {
     if (data.id === void 0) {
       const err0 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "id" }, message: "must have required property 'id'" };
@@ -12303,19 +11386,11 @@ function validate203(data, { instancePath = "", parentData, parentDataProperty, 
   validate203.errors = vErrors;
   return errors === 0;
 }
-validate203.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
 var validateGetProceduralAgentQuery = validate204;
-function validate204(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+function validate204(data, instancePath = "") {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate204.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
   if (data && typeof data == "object" && !Array.isArray(data)) {
     for (const key0 in data) {
       const err0 = { instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" };
@@ -12338,20 +11413,12 @@ function validate204(data, { instancePath = "", parentData, parentDataProperty, 
   validate204.errors = vErrors;
   return errors === 0;
 }
-validate204.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
 var validateGetProcedureParams = validate205;
 var pattern40 = new RegExp("^[A-Za-z0-9_-]+$", "u");
-function validate205(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+function validate205(data, instancePath = "") {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate205.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
   if (data && typeof data == "object" && !Array.isArray(data)) {
     if (data.procedure_id === void 0) {
       const err0 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "procedure_id" }, message: "must have required property 'procedure_id'" };
@@ -12425,19 +11492,11 @@ function validate205(data, { instancePath = "", parentData, parentDataProperty, 
   validate205.errors = vErrors;
   return errors === 0;
 }
-validate205.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
 var validateGetProcedureQuery = validate206;
-function validate206(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+function validate206(data, instancePath = "") {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate206.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
   if (data && typeof data == "object" && !Array.isArray(data)) {
     for (const key0 in data) {
       const err0 = { instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" };
@@ -12460,19 +11519,11 @@ function validate206(data, { instancePath = "", parentData, parentDataProperty, 
   validate206.errors = vErrors;
   return errors === 0;
 }
-validate206.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
 var validateInjectContextRequest = validate207;
-function validate207(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+function validate207(data, instancePath = "") {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate207.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
   if (data && typeof data == "object" && !Array.isArray(data)) {
     if (data.data === void 0) {
       const err0 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "data" }, message: "must have required property 'data'" };
@@ -12541,19 +11592,11 @@ function validate207(data, { instancePath = "", parentData, parentDataProperty, 
   validate207.errors = vErrors;
   return errors === 0;
 }
-validate207.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
 var validateInjectContextResponse = validate208;
-function validate208(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+function validate208(data, instancePath = "") {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate208.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
   if (data && typeof data == "object" && !Array.isArray(data)) {
     if (data.conversation_id === void 0) {
       const err0 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "conversation_id" }, message: "must have required property 'conversation_id'" };
@@ -12661,19 +11704,11 @@ function validate208(data, { instancePath = "", parentData, parentDataProperty, 
   validate208.errors = vErrors;
   return errors === 0;
 }
-validate208.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
 var validateInjectConversationContextParams = validate209;
-function validate209(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+function validate209(data, instancePath = "") {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate209.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
   if (data && typeof data == "object" && !Array.isArray(data)) {
     if (data.conversation_id === void 0) {
       const err0 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "conversation_id" }, message: "must have required property 'conversation_id'" };
@@ -12729,19 +11764,11 @@ function validate209(data, { instancePath = "", parentData, parentDataProperty, 
   validate209.errors = vErrors;
   return errors === 0;
 }
-validate209.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
 var validateInjectConversationContextQuery = validate210;
-function validate210(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+function validate210(data, instancePath = "") {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate210.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
   if (data && typeof data == "object" && !Array.isArray(data)) {
     for (const key0 in data) {
       const err0 = { instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" };
@@ -12764,19 +11791,11 @@ function validate210(data, { instancePath = "", parentData, parentDataProperty, 
   validate210.errors = vErrors;
   return errors === 0;
 }
-validate210.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
 var validateLanguage = validate211;
-function validate211(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+function validate211(data, instancePath = "") {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate211.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
   if (typeof data !== "string") {
     const err0 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "string" }, message: "must be string" };
     if (vErrors === null) {
@@ -12798,21 +11817,13 @@ function validate211(data, { instancePath = "", parentData, parentDataProperty, 
   validate211.errors = vErrors;
   return errors === 0;
 }
-validate211.evaluated = { "dynamicProps": false, "dynamicItems": false };
 var validateLanguageConfig = validate125;
 var validateLanguageConfigOverride = validate111;
 var validateListConversationalAgentVersionsParams = validate212;
-function validate212(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+function validate212(data, instancePath = "") {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate212.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
   if (data && typeof data == "object" && !Array.isArray(data)) {
     if (data.id === void 0) {
       const err0 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "id" }, message: "must have required property 'id'" };
@@ -12868,19 +11879,11 @@ function validate212(data, { instancePath = "", parentData, parentDataProperty, 
   validate212.errors = vErrors;
   return errors === 0;
 }
-validate212.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
 var validateListConversationalAgentVersionsQuery = validate213;
-function validate213(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+function validate213(data, instancePath = "") {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate213.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
   if (data && typeof data == "object" && !Array.isArray(data)) {
     for (const key0 in data) {
       const err0 = { instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" };
@@ -12903,19 +11906,11 @@ function validate213(data, { instancePath = "", parentData, parentDataProperty, 
   validate213.errors = vErrors;
   return errors === 0;
 }
-validate213.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
 var validateListConversationsQuery = validate214;
-function validate214(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+function validate214(data, instancePath = "") {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate214.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
   if (data && typeof data == "object" && !Array.isArray(data)) {
     for (const key0 in data) {
       if (!(key0 === "completed_at_gte" || key0 === "completed_at_lt" || key0 === "created_at_gte" || key0 === "created_at_lt" || key0 === "cursor" || key0 === "limit")) {
@@ -13091,19 +12086,11 @@ function validate214(data, { instancePath = "", parentData, parentDataProperty, 
   validate214.errors = vErrors;
   return errors === 0;
 }
-validate214.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
 var validateListProceduralAgentsQuery = validate215;
-function validate215(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+function validate215(data, instancePath = "") {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate215.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
   if (data && typeof data == "object" && !Array.isArray(data)) {
     for (const key0 in data) {
       const err0 = { instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" };
@@ -13126,19 +12113,11 @@ function validate215(data, { instancePath = "", parentData, parentDataProperty, 
   validate215.errors = vErrors;
   return errors === 0;
 }
-validate215.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
 var validateListProceduralAgentVersionsParams = validate216;
-function validate216(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+function validate216(data, instancePath = "") {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate216.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
   if (data && typeof data == "object" && !Array.isArray(data)) {
     if (data.id === void 0) {
       const err0 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "id" }, message: "must have required property 'id'" };
@@ -13194,19 +12173,11 @@ function validate216(data, { instancePath = "", parentData, parentDataProperty, 
   validate216.errors = vErrors;
   return errors === 0;
 }
-validate216.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
 var validateListProceduralAgentVersionsQuery = validate217;
-function validate217(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+function validate217(data, instancePath = "") {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate217.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
   if (data && typeof data == "object" && !Array.isArray(data)) {
     for (const key0 in data) {
       const err0 = { instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" };
@@ -13229,19 +12200,11 @@ function validate217(data, { instancePath = "", parentData, parentDataProperty, 
   validate217.errors = vErrors;
   return errors === 0;
 }
-validate217.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
 var validateListProceduresQuery = validate218;
-function validate218(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+function validate218(data, instancePath = "") {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate218.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
   if (data && typeof data == "object" && !Array.isArray(data)) {
     for (const key0 in data) {
       if (!(key0 === "agent_id" || key0 === "conversation_id" || key0 === "created_at_gte" || key0 === "created_at_lt" || key0 === "cursor" || key0 === "limit")) {
@@ -13417,19 +12380,11 @@ function validate218(data, { instancePath = "", parentData, parentDataProperty, 
   validate218.errors = vErrors;
   return errors === 0;
 }
-validate218.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
 var validateModel = validate219;
-function validate219(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+function validate219(data, instancePath = "") {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate219.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
   if (typeof data !== "string") {
     const err0 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "string" }, message: "must be string" };
     if (vErrors === null) {
@@ -13451,19 +12406,11 @@ function validate219(data, { instancePath = "", parentData, parentDataProperty, 
   validate219.errors = vErrors;
   return errors === 0;
 }
-validate219.evaluated = { "dynamicProps": false, "dynamicItems": false };
 var validateName = validate220;
-function validate220(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+function validate220(data, instancePath = "") {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate220.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
   if (typeof data === "string") {
     if (func1(data) > 256) {
       const err0 = { instancePath, schemaPath: "#/maxLength", keyword: "maxLength", params: { limit: 256 }, message: "must NOT have more than 256 characters" };
@@ -13495,19 +12442,11 @@ function validate220(data, { instancePath = "", parentData, parentDataProperty, 
   validate220.errors = vErrors;
   return errors === 0;
 }
-validate220.evaluated = { "dynamicProps": false, "dynamicItems": false };
 var validateOpenConversationSessionParams = validate221;
-function validate221(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+function validate221(data, instancePath = "") {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate221.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
   if (data && typeof data == "object" && !Array.isArray(data)) {
     if (data.conversation_id === void 0) {
       const err0 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "conversation_id" }, message: "must have required property 'conversation_id'" };
@@ -13563,20 +12502,12 @@ function validate221(data, { instancePath = "", parentData, parentDataProperty, 
   validate221.errors = vErrors;
   return errors === 0;
 }
-validate221.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
 var validateOpenConversationSessionQuery = validate222;
 var schema290 = { "type": "string", "description": "The API version. Versioning is date-based; the only allowed value is `2025-06-19`.", "enum": ["2025-06-19"], "$id": "urn:casi:schema:ServiceVersion" };
-function validate222(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+function validate222(data, instancePath = "") {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate222.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
   if (data && typeof data == "object" && !Array.isArray(data)) {
     for (const key0 in data) {
       if (!(key0 === "last_event_id" || key0 === "service_version" || key0 === "token")) {
@@ -13666,21 +12597,13 @@ function validate222(data, { instancePath = "", parentData, parentDataProperty, 
   validate222.errors = vErrors;
   return errors === 0;
 }
-validate222.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
 var validatePersona = validate95;
 var validatePersonaVoice = validate96;
 var validatePhoneChannel = validate223;
-function validate223(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+function validate223(data, instancePath = "") {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate223.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
   if (data && typeof data == "object" && !Array.isArray(data)) {
     if (data.type === void 0) {
       const err0 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "type" }, message: "must have required property 'type'" };
@@ -13798,20 +12721,12 @@ function validate223(data, { instancePath = "", parentData, parentDataProperty, 
   validate223.errors = vErrors;
   return errors === 0;
 }
-validate223.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
 var validatePhoneChannelRequest = validate74;
 var validatePhoneNumber = validate224;
-function validate224(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+function validate224(data, instancePath = "") {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate224.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
   if (typeof data === "string") {
     if (!pattern14.test(data)) {
       const err0 = { instancePath, schemaPath: "#/pattern", keyword: "pattern", params: { pattern: "^\\+[1-9][0-9]{6,14}$" }, message: 'must match pattern "^\\+[1-9][0-9]{6,14}$"' };
@@ -13834,19 +12749,11 @@ function validate224(data, { instancePath = "", parentData, parentDataProperty, 
   validate224.errors = vErrors;
   return errors === 0;
 }
-validate224.evaluated = { "dynamicProps": false, "dynamicItems": false };
 var validatePriority = validate225;
-function validate225(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+function validate225(data, instancePath = "") {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate225.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
   if (typeof data !== "string") {
     const err0 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "string" }, message: "must be string" };
     if (vErrors === null) {
@@ -13868,20 +12775,12 @@ function validate225(data, { instancePath = "", parentData, parentDataProperty, 
   validate225.errors = vErrors;
   return errors === 0;
 }
-validate225.evaluated = { "dynamicProps": false, "dynamicItems": false };
 var validateProceduralAgent = validate226;
 var pattern52 = new RegExp("^pa_[A-Za-z0-9]+@v[0-9]+$", "u");
-function validate226(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+function validate226(data, instancePath = "") {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate226.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
   if (data && typeof data == "object" && !Array.isArray(data)) {
     if (data.id === void 0) {
       const err0 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "id" }, message: "must have required property 'id'" };
@@ -14026,7 +12925,7 @@ function validate226(data, { instancePath = "", parentData, parentDataProperty, 
       }
     }
     if (data.config !== void 0) {
-      if (!validate174(data.config, { instancePath: instancePath + "/config", parentData: data, parentDataProperty: "config", rootData, dynamicAnchors })) {
+      if (!validate174(data.config, instancePath + "/config")) {
         vErrors = vErrors === null ? validate174.errors : vErrors.concat(validate174.errors);
         errors = vErrors.length;
       }
@@ -14043,20 +12942,12 @@ function validate226(data, { instancePath = "", parentData, parentDataProperty, 
   validate226.errors = vErrors;
   return errors === 0;
 }
-validate226.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
 var validateProceduralAgentConfig = validate174;
 var validateProceduralAgentId = validate228;
-function validate228(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+function validate228(data, instancePath = "") {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate228.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
   if (typeof data === "string") {
     if (!pattern34.test(data)) {
       const err0 = { instancePath, schemaPath: "#/pattern", keyword: "pattern", params: { pattern: "^pa_[A-Za-z0-9]+$" }, message: 'must match pattern "^pa_[A-Za-z0-9]+$"' };
@@ -14079,19 +12970,11 @@ function validate228(data, { instancePath = "", parentData, parentDataProperty, 
   validate228.errors = vErrors;
   return errors === 0;
 }
-validate228.evaluated = { "dynamicProps": false, "dynamicItems": false };
 var validateProceduralAgentList = validate229;
-function validate230(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+function validate230(data, instancePath = "") {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate230.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
   if (data && typeof data == "object" && !Array.isArray(data)) {
     if (data.id === void 0) {
       const err0 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "id" }, message: "must have required property 'id'" };
@@ -14311,18 +13194,10 @@ function validate230(data, { instancePath = "", parentData, parentDataProperty, 
   validate230.errors = vErrors;
   return errors === 0;
 }
-validate230.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
-function validate229(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+function validate229(data, instancePath = "") {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate229.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
   if (data && typeof data == "object" && !Array.isArray(data)) {
     if (data.data === void 0) {
       const err0 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "data" }, message: "must have required property 'data'" };
@@ -14349,7 +13224,7 @@ function validate229(data, { instancePath = "", parentData, parentDataProperty, 
       if (Array.isArray(data0)) {
         const len0 = data0.length;
         for (let i0 = 0; i0 < len0; i0++) {
-          if (!validate230(data0[i0], { instancePath: instancePath + "/data/" + i0, parentData: data0, parentDataProperty: i0, rootData, dynamicAnchors })) {
+          if (!validate230(data0[i0], instancePath + "/data/" + i0)) {
             vErrors = vErrors === null ? validate230.errors : vErrors.concat(validate230.errors);
             errors = vErrors.length;
           }
@@ -14376,20 +13251,12 @@ function validate229(data, { instancePath = "", parentData, parentDataProperty, 
   validate229.errors = vErrors;
   return errors === 0;
 }
-validate229.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
 var validateProceduralAgentListItem = validate230;
 var validateProceduralAgentRef = validate232;
-function validate232(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+function validate232(data, instancePath = "") {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate232.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
   if (typeof data === "string") {
     if (!pattern21.test(data)) {
       const err0 = { instancePath, schemaPath: "#/pattern", keyword: "pattern", params: { pattern: "^pa_[A-Za-z0-9]+(@v[0-9]+)?$" }, message: 'must match pattern "^pa_[A-Za-z0-9]+(@v[0-9]+)?$"' };
@@ -14412,19 +13279,11 @@ function validate232(data, { instancePath = "", parentData, parentDataProperty, 
   validate232.errors = vErrors;
   return errors === 0;
 }
-validate232.evaluated = { "dynamicProps": false, "dynamicItems": false };
 var validateProceduralAgentVersionId = validate233;
-function validate233(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+function validate233(data, instancePath = "") {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate233.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
   if (typeof data === "string") {
     if (!pattern52.test(data)) {
       const err0 = { instancePath, schemaPath: "#/pattern", keyword: "pattern", params: { pattern: "^pa_[A-Za-z0-9]+@v[0-9]+$" }, message: 'must match pattern "^pa_[A-Za-z0-9]+@v[0-9]+$"' };
@@ -14447,19 +13306,11 @@ function validate233(data, { instancePath = "", parentData, parentDataProperty, 
   validate233.errors = vErrors;
   return errors === 0;
 }
-validate233.evaluated = { "dynamicProps": false, "dynamicItems": false };
 var validateProceduralOutputConfig = validate234;
-function validate234(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+function validate234(data, instancePath = "") {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate234.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
   if (data && typeof data == "object" && !Array.isArray(data)) {
     for (const key0 in data) {
       if (!(key0 === "chat_channel" || key0 === "output_schema" || key0 === "post_url")) {
@@ -14531,20 +13382,12 @@ function validate234(data, { instancePath = "", parentData, parentDataProperty, 
   validate234.errors = vErrors;
   return errors === 0;
 }
-validate234.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
 var validateProceduralRuntimeConfig = validate175;
 var validateProceduralTool = validate235;
-function validate235(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+function validate235(data, instancePath = "") {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate235.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
   if (data && typeof data == "object" && !Array.isArray(data)) {
     if (data.entity_id === void 0) {
       const err0 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "entity_id" }, message: "must have required property 'entity_id'" };
@@ -14610,22 +13453,14 @@ function validate235(data, { instancePath = "", parentData, parentDataProperty, 
   validate235.errors = vErrors;
   return errors === 0;
 }
-validate235.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
 var validateProceduralToolConfig = validate177;
 var validateProcedure = validate236;
 var schema309 = { "type": "object", "description": "The full record of one execution of a procedural agent.", "additionalProperties": false, "required": ["id", "livemode", "name", "conversation_id", "created_at", "status", "agent_id", "agent_version_id", "error", "input", "output", "summary"], "properties": { "id": { "$ref": "urn:casi:schema:ProcedureId" }, "livemode": { "type": "boolean" }, "name": { "type": "string" }, "conversation_id": { "$ref": "urn:casi:schema:ConversationId" }, "created_at": { "$ref": "urn:casi:schema:Timestamp" }, "status": { "$ref": "urn:casi:schema:ProcedureStatus" }, "agent_id": { "anyOf": [{ "$ref": "urn:casi:schema:ProceduralAgentId" }, { "type": "null" }] }, "agent_version_id": { "anyOf": [{ "$ref": "urn:casi:schema:ProceduralAgentVersionId" }, { "type": "null" }] }, "error": { "type": ["string", "null"], "description": "The error message when the procedure failed." }, "input": { "type": ["object", "null"], "description": 'What the procedure was given (DECISIONS.md, "Procedures").', "x-casi-inferred": true }, "output": { "type": ["object", "null"], "description": "What the procedure produced; follows the agent's `output_schema` when it has one.", "x-casi-inferred": true }, "summary": { "type": ["string", "null"] } }, "$id": "urn:casi:schema:Procedure" };
 var schema313 = { "type": "string", "enum": ["pending", "running", "success", "failed", "skipped", "cancelled"], "$id": "urn:casi:schema:ProcedureStatus" };
-function validate236(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+function validate236(data, instancePath = "") {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate236.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
   if (data && typeof data == "object" && !Array.isArray(data)) {
     if (data.id === void 0) {
       const err0 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "id" }, message: "must have required property 'id'" };
@@ -15047,19 +13882,11 @@ function validate236(data, { instancePath = "", parentData, parentDataProperty, 
   validate236.errors = vErrors;
   return errors === 0;
 }
-validate236.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
 var validateProcedureId = validate237;
-function validate237(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+function validate237(data, instancePath = "") {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate237.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
   if (typeof data === "string") {
     if (func1(data) > 128) {
       const err0 = { instancePath, schemaPath: "#/maxLength", keyword: "maxLength", params: { limit: 128 }, message: "must NOT have more than 128 characters" };
@@ -15100,21 +13927,13 @@ function validate237(data, { instancePath = "", parentData, parentDataProperty, 
   validate237.errors = vErrors;
   return errors === 0;
 }
-validate237.evaluated = { "dynamicProps": false, "dynamicItems": false };
 var validateProcedureList = validate238;
 var schema317 = { "type": "object", "additionalProperties": false, "required": ["page", "cursor"], "properties": { "page": { "type": "array", "items": { "$ref": "urn:casi:schema:ProcedureListItem" } }, "cursor": { "type": ["string", "null"], "description": "Pass it as `cursor` for the next page; null on the last page." } }, "$id": "urn:casi:schema:ProcedureList" };
 var schema318 = { "type": "object", "additionalProperties": false, "required": ["id", "livemode", "name", "conversation_id", "agent_id", "created_at", "status", "output", "error"], "properties": { "id": { "$ref": "urn:casi:schema:ProcedureId" }, "livemode": { "type": "boolean" }, "name": { "type": "string" }, "conversation_id": { "$ref": "urn:casi:schema:ConversationId" }, "agent_id": { "anyOf": [{ "$ref": "urn:casi:schema:ProceduralAgentId" }, { "type": "null" }] }, "created_at": { "$ref": "urn:casi:schema:Timestamp" }, "status": { "$ref": "urn:casi:schema:ProcedureStatus" }, "output": { "type": ["object", "null"] }, "error": { "type": ["string", "null"] } }, "$id": "urn:casi:schema:ProcedureListItem" };
-function validate239(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+function validate239(data, instancePath = "") {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate239.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
   if (data && typeof data == "object" && !Array.isArray(data)) {
     if (data.id === void 0) {
       const err0 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "id" }, message: "must have required property 'id'" };
@@ -15428,18 +14247,10 @@ function validate239(data, { instancePath = "", parentData, parentDataProperty, 
   validate239.errors = vErrors;
   return errors === 0;
 }
-validate239.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
-function validate238(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+function validate238(data, instancePath = "") {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate238.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
   if (data && typeof data == "object" && !Array.isArray(data)) {
     if (data.page === void 0) {
       const err0 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "page" }, message: "must have required property 'page'" };
@@ -15475,7 +14286,7 @@ function validate238(data, { instancePath = "", parentData, parentDataProperty, 
       if (Array.isArray(data0)) {
         const len0 = data0.length;
         for (let i0 = 0; i0 < len0; i0++) {
-          if (!validate239(data0[i0], { instancePath: instancePath + "/page/" + i0, parentData: data0, parentDataProperty: i0, rootData, dynamicAnchors })) {
+          if (!validate239(data0[i0], instancePath + "/page/" + i0)) {
             vErrors = vErrors === null ? validate239.errors : vErrors.concat(validate239.errors);
             errors = vErrors.length;
           }
@@ -15514,20 +14325,12 @@ function validate238(data, { instancePath = "", parentData, parentDataProperty, 
   validate238.errors = vErrors;
   return errors === 0;
 }
-validate238.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
 var validateProcedureListItem = validate239;
 var validateProcedureStatus = validate241;
-function validate241(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+function validate241(data, instancePath = "") {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate241.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
   if (typeof data !== "string") {
     const err0 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "string" }, message: "must be string" };
     if (vErrors === null) {
@@ -15549,20 +14352,12 @@ function validate241(data, { instancePath = "", parentData, parentDataProperty, 
   validate241.errors = vErrors;
   return errors === 0;
 }
-validate241.evaluated = { "dynamicProps": false, "dynamicItems": false };
 var validatePrompt = validate102;
 var validatePromptVariable = validate242;
-function validate242(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+function validate242(data, instancePath = "") {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate242.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
   if (data && typeof data == "object" && !Array.isArray(data)) {
     if (data.name === void 0) {
       const err0 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "name" }, message: "must have required property 'name'" };
@@ -15639,19 +14434,11 @@ function validate242(data, { instancePath = "", parentData, parentDataProperty, 
   validate242.errors = vErrors;
   return errors === 0;
 }
-validate242.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
 var validateRefreshConversationTokenParams = validate243;
-function validate243(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+function validate243(data, instancePath = "") {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate243.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
   if (data && typeof data == "object" && !Array.isArray(data)) {
     if (data.conversation_id === void 0) {
       const err0 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "conversation_id" }, message: "must have required property 'conversation_id'" };
@@ -15707,19 +14494,11 @@ function validate243(data, { instancePath = "", parentData, parentDataProperty, 
   validate243.errors = vErrors;
   return errors === 0;
 }
-validate243.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
 var validateRefreshConversationTokenQuery = validate244;
-function validate244(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+function validate244(data, instancePath = "") {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate244.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
   if (data && typeof data == "object" && !Array.isArray(data)) {
     for (const key0 in data) {
       const err0 = { instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" };
@@ -15742,19 +14521,11 @@ function validate244(data, { instancePath = "", parentData, parentDataProperty, 
   validate244.errors = vErrors;
   return errors === 0;
 }
-validate244.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
 var validateReleaseConversationalAgentParams = validate245;
-function validate245(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+function validate245(data, instancePath = "") {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate245.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
   if (data && typeof data == "object" && !Array.isArray(data)) {
     if (data.version_id === void 0) {
       const err0 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "version_id" }, message: "must have required property 'version_id'" };
@@ -15810,19 +14581,11 @@ function validate245(data, { instancePath = "", parentData, parentDataProperty, 
   validate245.errors = vErrors;
   return errors === 0;
 }
-validate245.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
 var validateReleaseConversationalAgentQuery = validate246;
-function validate246(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+function validate246(data, instancePath = "") {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate246.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
   if (data && typeof data == "object" && !Array.isArray(data)) {
     for (const key0 in data) {
       const err0 = { instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" };
@@ -15845,19 +14608,11 @@ function validate246(data, { instancePath = "", parentData, parentDataProperty, 
   validate246.errors = vErrors;
   return errors === 0;
 }
-validate246.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
 var validateReleaseProceduralAgentParams = validate247;
-function validate247(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+function validate247(data, instancePath = "") {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate247.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
   if (data && typeof data == "object" && !Array.isArray(data)) {
     if (data.version_id === void 0) {
       const err0 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "version_id" }, message: "must have required property 'version_id'" };
@@ -15913,19 +14668,11 @@ function validate247(data, { instancePath = "", parentData, parentDataProperty, 
   validate247.errors = vErrors;
   return errors === 0;
 }
-validate247.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
 var validateReleaseProceduralAgentQuery = validate248;
-function validate248(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+function validate248(data, instancePath = "") {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate248.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
   if (data && typeof data == "object" && !Array.isArray(data)) {
     for (const key0 in data) {
       const err0 = { instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" };
@@ -15948,20 +14695,12 @@ function validate248(data, { instancePath = "", parentData, parentDataProperty, 
   validate248.errors = vErrors;
   return errors === 0;
 }
-validate248.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
 var validateRoutedPrompt = validate103;
 var validateRoutedPromptRoute = validate249;
-function validate249(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+function validate249(data, instancePath = "") {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate249.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
   if (data && typeof data == "object" && !Array.isArray(data)) {
     if (data.id === void 0) {
       const err0 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "id" }, message: "must have required property 'id'" };
@@ -16086,21 +14825,13 @@ function validate249(data, { instancePath = "", parentData, parentDataProperty, 
   validate249.errors = vErrors;
   return errors === 0;
 }
-validate249.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
 var validateRuntimeConfig = validate119;
 var validateRuntimeConfigOverride = validate101;
 var validateSentiment = validate250;
-function validate250(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+function validate250(data, instancePath = "") {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate250.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
   if (typeof data !== "string") {
     const err0 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "string" }, message: "must be string" };
     if (vErrors === null) {
@@ -16122,19 +14853,11 @@ function validate250(data, { instancePath = "", parentData, parentDataProperty, 
   validate250.errors = vErrors;
   return errors === 0;
 }
-validate250.evaluated = { "dynamicProps": false, "dynamicItems": false };
 var validateServerError = validate251;
-function validate251(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+function validate251(data, instancePath = "") {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate251.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
   if (data && typeof data == "object" && !Array.isArray(data)) {
     if (data.type === void 0) {
       const err0 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "type" }, message: "must have required property 'type'" };
@@ -16220,20 +14943,12 @@ function validate251(data, { instancePath = "", parentData, parentDataProperty, 
   validate251.errors = vErrors;
   return errors === 0;
 }
-validate251.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
 var validateServerErrorEvent = validate252;
-function validate252(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+function validate252(data, instancePath = "") {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate252.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
-  if (!validate22(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+  if (!validate22(data, instancePath)) {
     vErrors = vErrors === null ? validate22.errors : vErrors.concat(validate22.errors);
     errors = vErrors.length;
   }
@@ -16335,25 +15050,17 @@ function validate252(data, { instancePath = "", parentData, parentDataProperty, 
   validate252.errors = vErrors;
   return errors === 0;
 }
-validate252.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
 var validateServerEvent = validate22;
 var validateServerEventPayload = validate23;
 var validateServerEventStream = validate254;
-function validate254(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+function validate254(data, instancePath = "") {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate254.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
   if (Array.isArray(data)) {
     const len0 = data.length;
     for (let i0 = 0; i0 < len0; i0++) {
-      if (!validate22(data[i0], { instancePath: instancePath + "/" + i0, parentData: data, parentDataProperty: i0, rootData, dynamicAnchors })) {
+      if (!validate22(data[i0], instancePath + "/" + i0)) {
         vErrors = vErrors === null ? validate22.errors : vErrors.concat(validate22.errors);
         errors = vErrors.length;
       }
@@ -16370,19 +15077,11 @@ function validate254(data, { instancePath = "", parentData, parentDataProperty, 
   validate254.errors = vErrors;
   return errors === 0;
 }
-validate254.evaluated = { "items": true, "dynamicProps": false, "dynamicItems": false };
 var validateServiceVersion = validate256;
-function validate256(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+function validate256(data, instancePath = "") {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate256.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
   if (typeof data !== "string") {
     const err0 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "string" }, message: "must be string" };
     if (vErrors === null) {
@@ -16404,19 +15103,11 @@ function validate256(data, { instancePath = "", parentData, parentDataProperty, 
   validate256.errors = vErrors;
   return errors === 0;
 }
-validate256.evaluated = { "dynamicProps": false, "dynamicItems": false };
 var validateServiceVoice = validate257;
-function validate257(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+function validate257(data, instancePath = "") {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate257.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
   if (data && typeof data == "object" && !Array.isArray(data)) {
     if (data.id === void 0) {
       const err0 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "id" }, message: "must have required property 'id'" };
@@ -16492,20 +15183,12 @@ function validate257(data, { instancePath = "", parentData, parentDataProperty, 
   validate257.errors = vErrors;
   return errors === 0;
 }
-validate257.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
 var validateSetupChannel = validate25;
 var validateStreamConversationEventsHeaders = validate258;
-function validate258(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+function validate258(data, instancePath = "") {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate258.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
   if (data && typeof data == "object" && !Array.isArray(data)) {
     if (data["last-event-id"] !== void 0) {
       let data0 = data["last-event-id"];
@@ -16541,19 +15224,11 @@ function validate258(data, { instancePath = "", parentData, parentDataProperty, 
   validate258.errors = vErrors;
   return errors === 0;
 }
-validate258.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
 var validateStreamConversationEventsParams = validate259;
-function validate259(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+function validate259(data, instancePath = "") {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate259.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
   if (data && typeof data == "object" && !Array.isArray(data)) {
     if (data.conversation_id === void 0) {
       const err0 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "conversation_id" }, message: "must have required property 'conversation_id'" };
@@ -16609,19 +15284,11 @@ function validate259(data, { instancePath = "", parentData, parentDataProperty, 
   validate259.errors = vErrors;
   return errors === 0;
 }
-validate259.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
 var validateStreamConversationEventsQuery = validate260;
-function validate260(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+function validate260(data, instancePath = "") {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate260.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
   if (data && typeof data == "object" && !Array.isArray(data)) {
     for (const key0 in data) {
       if (!(key0 === "service_version" || key0 === "token")) {
@@ -16689,19 +15356,11 @@ function validate260(data, { instancePath = "", parentData, parentDataProperty, 
   validate260.errors = vErrors;
   return errors === 0;
 }
-validate260.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
 var validateSyscallTool = validate261;
-function validate261(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+function validate261(data, instancePath = "") {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate261.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
   if (data && typeof data == "object" && !Array.isArray(data)) {
     if (data.ns === void 0) {
       const err0 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "ns" }, message: "must have required property 'ns'" };
@@ -16776,19 +15435,11 @@ function validate261(data, { instancePath = "", parentData, parentDataProperty, 
   validate261.errors = vErrors;
   return errors === 0;
 }
-validate261.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
 var validateThirdpartyTool = validate262;
-function validate262(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+function validate262(data, instancePath = "") {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate262.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
   if (data && typeof data == "object" && !Array.isArray(data)) {
     if (data.name === void 0) {
       const err0 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "name" }, message: "must have required property 'name'" };
@@ -16854,19 +15505,11 @@ function validate262(data, { instancePath = "", parentData, parentDataProperty, 
   validate262.errors = vErrors;
   return errors === 0;
 }
-validate262.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
 var validateTimestamp = validate263;
-function validate263(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+function validate263(data, instancePath = "") {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate263.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
   if (typeof data === "string") {
     if (!formats0(data)) {
       const err0 = { instancePath, schemaPath: "#/format", keyword: "format", params: { format: "date-time" }, message: 'must match format "date-time"' };
@@ -16889,22 +15532,14 @@ function validate263(data, { instancePath = "", parentData, parentDataProperty, 
   validate263.errors = vErrors;
   return errors === 0;
 }
-validate263.evaluated = { "dynamicProps": false, "dynamicItems": false };
 var validateToolConfig = validate122;
 var validateToolConfigOverride = validate107;
 var validateToolIdentifier = validate108;
 var validateTransferId = validate264;
-function validate264(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+function validate264(data, instancePath = "") {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate264.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
   if (data && typeof data == "object" && !Array.isArray(data)) {
     if (data.id === void 0) {
       const err0 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "id" }, message: "must have required property 'id'" };
@@ -16949,19 +15584,11 @@ function validate264(data, { instancePath = "", parentData, parentDataProperty, 
   validate264.errors = vErrors;
   return errors === 0;
 }
-validate264.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
 var validateUpdateConversationalAgentParams = validate265;
-function validate265(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+function validate265(data, instancePath = "") {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate265.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
   if (data && typeof data == "object" && !Array.isArray(data)) {
     if (data.id === void 0) {
       const err0 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "id" }, message: "must have required property 'id'" };
@@ -17017,19 +15644,11 @@ function validate265(data, { instancePath = "", parentData, parentDataProperty, 
   validate265.errors = vErrors;
   return errors === 0;
 }
-validate265.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
 var validateUpdateConversationalAgentQuery = validate266;
-function validate266(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+function validate266(data, instancePath = "") {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate266.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
   if (data && typeof data == "object" && !Array.isArray(data)) {
     for (const key0 in data) {
       const err0 = { instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" };
@@ -17052,20 +15671,12 @@ function validate266(data, { instancePath = "", parentData, parentDataProperty, 
   validate266.errors = vErrors;
   return errors === 0;
 }
-validate266.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
 var validateUpdateConversationalAgentRequest = validate267;
 var schema356 = { "type": "object", "description": "Every member optional, default null; absent or null members keep their value.", "additionalProperties": false, "properties": { "name": { "anyOf": [{ "$ref": "urn:casi:schema:Name" }, { "type": "null" }], "default": null }, "description": { "anyOf": [{ "$ref": "urn:casi:schema:Description" }, { "type": "null" }], "default": null }, "config": { "anyOf": [{ "$ref": "urn:casi:schema:ConversationalAgentConfig" }, { "type": "null" }], "default": null }, "postprocess_agents": { "type": ["array", "null"], "default": null, "items": { "$ref": "urn:casi:schema:ProceduralAgentRef" } } }, "$id": "urn:casi:schema:UpdateConversationalAgentRequest" };
-function validate267(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+function validate267(data, instancePath = "") {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate267.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
   if (data && typeof data == "object" && !Array.isArray(data)) {
     for (const key0 in data) {
       if (!(key0 === "name" || key0 === "description" || key0 === "config" || key0 === "postprocess_agents")) {
@@ -17206,7 +15817,7 @@ function validate267(data, { instancePath = "", parentData, parentDataProperty, 
       const _errs17 = errors;
       let valid5 = false;
       const _errs18 = errors;
-      if (!validate115(data2, { instancePath: instancePath + "/config", parentData: data, parentDataProperty: "config", rootData, dynamicAnchors })) {
+      if (!validate115(data2, instancePath + "/config")) {
         vErrors = vErrors === null ? validate115.errors : vErrors.concat(validate115.errors);
         errors = vErrors.length;
       }
@@ -17292,19 +15903,11 @@ function validate267(data, { instancePath = "", parentData, parentDataProperty, 
   validate267.errors = vErrors;
   return errors === 0;
 }
-validate267.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
 var validateUpdateProceduralAgentParams = validate269;
-function validate269(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+function validate269(data, instancePath = "") {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate269.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
   if (data && typeof data == "object" && !Array.isArray(data)) {
     if (data.id === void 0) {
       const err0 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "id" }, message: "must have required property 'id'" };
@@ -17360,19 +15963,11 @@ function validate269(data, { instancePath = "", parentData, parentDataProperty, 
   validate269.errors = vErrors;
   return errors === 0;
 }
-validate269.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
 var validateUpdateProceduralAgentQuery = validate270;
-function validate270(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+function validate270(data, instancePath = "") {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate270.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
   if (data && typeof data == "object" && !Array.isArray(data)) {
     for (const key0 in data) {
       const err0 = { instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" };
@@ -17395,19 +15990,11 @@ function validate270(data, { instancePath = "", parentData, parentDataProperty, 
   validate270.errors = vErrors;
   return errors === 0;
 }
-validate270.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
 var validateUpdateProceduralAgentRequest = validate271;
-function validate271(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+function validate271(data, instancePath = "") {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate271.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
   if (data && typeof data == "object" && !Array.isArray(data)) {
     for (const key0 in data) {
       if (!(key0 === "name" || key0 === "description" || key0 === "config")) {
@@ -17548,7 +16135,7 @@ function validate271(data, { instancePath = "", parentData, parentDataProperty, 
       const _errs17 = errors;
       let valid5 = false;
       const _errs18 = errors;
-      if (!validate174(data2, { instancePath: instancePath + "/config", parentData: data, parentDataProperty: "config", rootData, dynamicAnchors })) {
+      if (!validate174(data2, instancePath + "/config")) {
         vErrors = vErrors === null ? validate174.errors : vErrors.concat(validate174.errors);
         errors = vErrors.length;
       }
@@ -17597,19 +16184,11 @@ function validate271(data, { instancePath = "", parentData, parentDataProperty, 
   validate271.errors = vErrors;
   return errors === 0;
 }
-validate271.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
 var validateUserDtmfReceived = validate273;
-function validate273(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+function validate273(data, instancePath = "") {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate273.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
   if (data && typeof data == "object" && !Array.isArray(data)) {
     if (data.type === void 0) {
       const err0 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "type" }, message: "must have required property 'type'" };
@@ -17684,20 +16263,12 @@ function validate273(data, { instancePath = "", parentData, parentDataProperty, 
   validate273.errors = vErrors;
   return errors === 0;
 }
-validate273.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
 var validateUserDtmfReceivedEvent = validate274;
-function validate274(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+function validate274(data, instancePath = "") {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate274.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
-  if (!validate22(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+  if (!validate22(data, instancePath)) {
     vErrors = vErrors === null ? validate22.errors : vErrors.concat(validate22.errors);
     errors = vErrors.length;
   }
@@ -17788,19 +16359,11 @@ function validate274(data, { instancePath = "", parentData, parentDataProperty, 
   validate274.errors = vErrors;
   return errors === 0;
 }
-validate274.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
 var validateUserMessageReceived = validate276;
-function validate276(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+function validate276(data, instancePath = "") {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate276.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
   if (data && typeof data == "object" && !Array.isArray(data)) {
     if (data.type === void 0) {
       const err0 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "type" }, message: "must have required property 'type'" };
@@ -17875,20 +16438,12 @@ function validate276(data, { instancePath = "", parentData, parentDataProperty, 
   validate276.errors = vErrors;
   return errors === 0;
 }
-validate276.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
 var validateUserMessageReceivedEvent = validate277;
-function validate277(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+function validate277(data, instancePath = "") {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate277.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
-  if (!validate22(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+  if (!validate22(data, instancePath)) {
     vErrors = vErrors === null ? validate22.errors : vErrors.concat(validate22.errors);
     errors = vErrors.length;
   }
@@ -17979,19 +16534,11 @@ function validate277(data, { instancePath = "", parentData, parentDataProperty, 
   validate277.errors = vErrors;
   return errors === 0;
 }
-validate277.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
 var validateUserMessageSend = validate279;
-function validate279(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+function validate279(data, instancePath = "") {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate279.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
   if (data && typeof data == "object" && !Array.isArray(data)) {
     if (data.type === void 0) {
       const err0 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "type" }, message: "must have required property 'type'" };
@@ -18086,20 +16633,12 @@ function validate279(data, { instancePath = "", parentData, parentDataProperty, 
   validate279.errors = vErrors;
   return errors === 0;
 }
-validate279.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
 var validateUserMessageSendEvent = validate280;
-function validate280(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+function validate280(data, instancePath = "") {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate280.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
-  if (!validate83(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+  if (!validate83(data, instancePath)) {
     vErrors = vErrors === null ? validate83.errors : vErrors.concat(validate83.errors);
     errors = vErrors.length;
   }
@@ -18210,7 +16749,6 @@ function validate280(data, { instancePath = "", parentData, parentDataProperty, 
   validate280.errors = vErrors;
   return errors === 0;
 }
-validate280.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
 var validateVoiceConfig = validate117;
 var validateVoiceConfigOverride = validate99;
 
@@ -18228,17 +16766,10 @@ var pattern53 = new RegExp("^ca_[A-Za-z0-9]+@v[0-9]+$", "u");
 var pattern62 = new RegExp("^cus_[A-Za-z0-9]+$", "u");
 var formats02 = formats["date-time"];
 var schema38 = { "type": ["string", "boolean"], "description": "The value of a custom field.", "$id": "urn:casi:schema:CustomFieldValue" };
-function validate2110(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+function validate2110(data, instancePath = "") {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate2110.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
   if (errors === 0) {
     if (data && typeof data == "object" && !Array.isArray(data)) {
       for (const key0 in data) {
@@ -18261,19 +16792,11 @@ function validate2110(data, { instancePath = "", parentData, parentDataProperty,
   validate2110.errors = vErrors;
   return errors === 0;
 }
-validate2110.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
 var schema422 = { "type": "object", "additionalProperties": false, "required": ["type", "callee_no", "caller_no", "recording_url"], "properties": { "type": { "type": "string", "const": "phone" }, "callee_no": { "type": ["string", "null"] }, "caller_no": { "type": ["string", "null"] }, "recording_url": { "type": ["string", "null"] } }, "$id": "urn:casi:schema:PhoneChannel" };
-function validate2310(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+function validate2310(data, instancePath = "") {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate2310.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
   if (errors === 0) {
     if (data && typeof data == "object" && !Array.isArray(data)) {
       const tag0 = data.type;
@@ -18450,22 +16973,13 @@ function validate2310(data, { instancePath = "", parentData, parentDataProperty,
     }
   }
   validate2310.errors = vErrors;
-  evaluated0.props = props0;
   return errors === 0;
 }
-validate2310.evaluated = { "dynamicProps": true, "dynamicItems": false };
 var schema48 = { "type": "object", "description": "A voice of the service itself (`provider` = `service`).", "additionalProperties": false, "required": ["id"], "properties": { "provider": { "type": "string", "enum": ["service"], "default": "service" }, "id": { "type": "string", "enum": ["Female 1", "Female 2", "Female 3", "Male 1", "Male 2", "Male 3"] } }, "$id": "urn:casi:schema:ServiceVoice" };
-function validate272(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+function validate272(data, instancePath = "") {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate272.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
   const _errs0 = errors;
   if (errors === _errs0) {
     if (data && typeof data == "object" && !Array.isArray(data)) {
@@ -18525,18 +17039,10 @@ function validate272(data, { instancePath = "", parentData, parentDataProperty, 
   validate272.errors = vErrors;
   return errors === 0;
 }
-validate272.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
-function validate26(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+function validate26(data, instancePath = "") {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate26.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
   if (errors === 0) {
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
@@ -18566,7 +17072,7 @@ function validate26(data, { instancePath = "", parentData, parentDataProperty, r
           if (valid0) {
             if (data.voice !== void 0) {
               const _errs4 = errors;
-              if (!validate272(data.voice, { instancePath: instancePath + "/voice", parentData: data, parentDataProperty: "voice", rootData, dynamicAnchors })) {
+              if (!validate272(data.voice, instancePath + "/voice")) {
                 vErrors = vErrors === null ? validate272.errors : vErrors.concat(validate272.errors);
                 errors = vErrors.length;
               }
@@ -18585,20 +17091,12 @@ function validate26(data, { instancePath = "", parentData, parentDataProperty, r
   validate26.errors = vErrors;
   return errors === 0;
 }
-validate26.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
 var schema50 = { "type": ["string", "null"], "description": "Background sound of the call.", "enum": ["office", null], "$id": "urn:casi:schema:AmbientSound" };
 var schema51 = { "type": ["string", "null"], "description": "Sound played while the agent thinks or runs tool calls.", "enum": ["keyboard_typing", null], "$id": "urn:casi:schema:BusySound" };
-function validate302(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+function validate302(data, instancePath = "") {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate302.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
   if (errors === 0) {
     if (data && typeof data == "object" && !Array.isArray(data)) {
       const _errs1 = errors;
@@ -18680,22 +17178,14 @@ function validate302(data, { instancePath = "", parentData, parentDataProperty, 
   validate302.errors = vErrors;
   return errors === 0;
 }
-validate302.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
 var schema53 = { "type": "string", "description": "The language model, `<provider>/<model>` (provider prefixes are neutralised).", "enum": ["provider_a/gpt-4o", "provider_a/gpt-4o-realtime", "provider_a/gpt-realtime", "provider_a/gpt-4.1", "provider_a/gpt-4.1-mini", "provider_a/gpt-5", "provider_a/gpt-5-mini", "provider_b/gemini-2.5-flash", "provider_b/gemini-2.5-flash-lite"], "$id": "urn:casi:schema:Model" };
 var schema58 = { "type": "object", "additionalProperties": false, "required": ["name", "description"], "properties": { "name": { "type": "string", "description": "Name as referenced in the prompt template." }, "description": { "type": "string", "description": "What the variable represents." }, "default_value": { "type": ["string", "null"], "description": "Used when no value is provided at runtime.", "default": null } }, "$id": "urn:casi:schema:PromptVariable" };
 var schema55 = { "type": "object", "additionalProperties": false, "required": ["text"], "properties": { "text": { "type": "string", "description": "The system prompt." }, "type": { "type": "string", "enum": ["fixed"], "default": "fixed" } }, "$id": "urn:casi:schema:FixedPrompt" };
 var schema56 = { "type": "object", "additionalProperties": false, "required": ["text", "routes"], "properties": { "text": { "type": "string", "description": "Router prompt that selects a route." }, "routes": { "type": "array", "items": { "$ref": "urn:casi:schema:RoutedPromptRoute" } }, "type": { "type": "string", "enum": ["routed"], "default": "routed" } }, "$id": "urn:casi:schema:RoutedPrompt" };
-function validate34(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+function validate34(data, instancePath = "") {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate34.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
   if (errors === 0) {
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
@@ -18857,18 +17347,10 @@ function validate34(data, { instancePath = "", parentData, parentDataProperty, r
   validate34.errors = vErrors;
   return errors === 0;
 }
-validate34.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
-function validate33(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+function validate33(data, instancePath = "") {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate33.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
   const _errs0 = errors;
   let valid0 = false;
   let passing0 = null;
@@ -18961,7 +17443,7 @@ function validate33(data, { instancePath = "", parentData, parentDataProperty, r
     var props0 = true;
   }
   const _errs9 = errors;
-  if (!validate34(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+  if (!validate34(data, instancePath)) {
     vErrors = vErrors === null ? validate34.errors : vErrors.concat(validate34.errors);
     errors = vErrors.length;
   }
@@ -18999,21 +17481,12 @@ function validate33(data, { instancePath = "", parentData, parentDataProperty, r
     }
   }
   validate33.errors = vErrors;
-  evaluated0.props = props0;
   return errors === 0;
 }
-validate33.evaluated = { "dynamicProps": true, "dynamicItems": false };
-function validate322(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+function validate322(data, instancePath = "") {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate322.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
   if (errors === 0) {
     if (data && typeof data == "object" && !Array.isArray(data)) {
       const _errs1 = errors;
@@ -19043,7 +17516,7 @@ function validate322(data, { instancePath = "", parentData, parentDataProperty, 
         if (valid0) {
           if (data.prompt !== void 0) {
             const _errs5 = errors;
-            if (!validate33(data.prompt, { instancePath: instancePath + "/prompt", parentData: data, parentDataProperty: "prompt", rootData, dynamicAnchors })) {
+            if (!validate33(data.prompt, instancePath + "/prompt")) {
               vErrors = vErrors === null ? validate33.errors : vErrors.concat(validate33.errors);
               errors = vErrors.length;
             }
@@ -19146,23 +17619,15 @@ function validate322(data, { instancePath = "", parentData, parentDataProperty, 
   validate322.errors = vErrors;
   return errors === 0;
 }
-validate322.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
 var schema61 = { "type": "object", "description": "A system tool.", "additionalProperties": false, "required": ["ns", "name"], "properties": { "ns": { "type": "string", "enum": ["syscall"] }, "name": { "type": "string" } }, "$id": "urn:casi:schema:SyscallTool" };
 var schema62 = { "type": "object", "description": "A CRM tool (same shape as `syscall`).", "additionalProperties": false, "required": ["ns", "name"], "properties": { "ns": { "type": "string", "enum": ["crm"] }, "name": { "type": "string" } }, "$id": "urn:casi:schema:CrmTool" };
 var schema63 = { "type": "object", "description": "An API tool.", "additionalProperties": false, "required": ["entity_id"], "properties": { "ns": { "type": "string", "enum": ["extapi"], "default": "extapi" }, "entity_id": { "type": "string" } }, "$id": "urn:casi:schema:ExtapiTool" };
 var schema64 = { "type": "object", "description": "A procedural agent used as a tool.", "additionalProperties": false, "required": ["entity_id"], "properties": { "ns": { "type": "string", "enum": ["procedural"], "default": "procedural" }, "entity_id": { "type": "string" } }, "$id": "urn:casi:schema:ProceduralTool" };
 var schema65 = { "type": "object", "description": "A third-party tool.", "additionalProperties": false, "required": ["name"], "properties": { "ns": { "type": "string", "enum": ["thirdparty"], "default": "thirdparty" }, "name": { "type": "string" } }, "$id": "urn:casi:schema:ThirdpartyTool" };
-function validate39(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+function validate39(data, instancePath = "") {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate39.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
   const _errs0 = errors;
   let valid0 = false;
   const _errs1 = errors;
@@ -19629,21 +18094,12 @@ function validate39(data, { instancePath = "", parentData, parentDataProperty, r
     }
   }
   validate39.errors = vErrors;
-  evaluated0.props = props0;
   return errors === 0;
 }
-validate39.evaluated = { "dynamicProps": true, "dynamicItems": false };
-function validate38(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+function validate38(data, instancePath = "") {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate38.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
   if (errors === 0) {
     if (data && typeof data == "object" && !Array.isArray(data)) {
       const _errs1 = errors;
@@ -19664,7 +18120,7 @@ function validate38(data, { instancePath = "", parentData, parentDataProperty, r
               const len0 = data0.length;
               for (let i0 = 0; i0 < len0; i0++) {
                 const _errs4 = errors;
-                if (!validate39(data0[i0], { instancePath: instancePath + "/tools/" + i0, parentData: data0, parentDataProperty: i0, rootData, dynamicAnchors })) {
+                if (!validate39(data0[i0], instancePath + "/tools/" + i0)) {
                   vErrors = vErrors === null ? validate39.errors : vErrors.concat(validate39.errors);
                   errors = vErrors.length;
                 }
@@ -19747,19 +18203,11 @@ function validate38(data, { instancePath = "", parentData, parentDataProperty, r
   validate38.errors = vErrors;
   return errors === 0;
 }
-validate38.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
 var schema68 = { "type": "string", "enum": ["English", "Spanish"], "$id": "urn:casi:schema:Language" };
-function validate42(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+function validate42(data, instancePath = "") {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate42.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
   if (errors === 0) {
     if (data && typeof data == "object" && !Array.isArray(data)) {
       const _errs1 = errors;
@@ -19829,18 +18277,10 @@ function validate42(data, { instancePath = "", parentData, parentDataProperty, r
   validate42.errors = vErrors;
   return errors === 0;
 }
-validate42.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
-function validate253(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+function validate253(data, instancePath = "") {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate253.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
   if (errors === 0) {
     if (data && typeof data == "object" && !Array.isArray(data)) {
       const _errs1 = errors;
@@ -19861,7 +18301,7 @@ function validate253(data, { instancePath = "", parentData, parentDataProperty, 
               const len0 = data0.length;
               for (let i0 = 0; i0 < len0; i0++) {
                 const _errs4 = errors;
-                if (!validate26(data0[i0], { instancePath: instancePath + "/personas/" + i0, parentData: data0, parentDataProperty: i0, rootData, dynamicAnchors })) {
+                if (!validate26(data0[i0], instancePath + "/personas/" + i0)) {
                   vErrors = vErrors === null ? validate26.errors : vErrors.concat(validate26.errors);
                   errors = vErrors.length;
                 }
@@ -19882,7 +18322,7 @@ function validate253(data, { instancePath = "", parentData, parentDataProperty, 
         if (valid0) {
           if (data.voice !== void 0) {
             const _errs5 = errors;
-            if (!validate302(data.voice, { instancePath: instancePath + "/voice", parentData: data, parentDataProperty: "voice", rootData, dynamicAnchors })) {
+            if (!validate302(data.voice, instancePath + "/voice")) {
               vErrors = vErrors === null ? validate302.errors : vErrors.concat(validate302.errors);
               errors = vErrors.length;
             }
@@ -19893,7 +18333,7 @@ function validate253(data, { instancePath = "", parentData, parentDataProperty, 
           if (valid0) {
             if (data.runtime !== void 0) {
               const _errs6 = errors;
-              if (!validate322(data.runtime, { instancePath: instancePath + "/runtime", parentData: data, parentDataProperty: "runtime", rootData, dynamicAnchors })) {
+              if (!validate322(data.runtime, instancePath + "/runtime")) {
                 vErrors = vErrors === null ? validate322.errors : vErrors.concat(validate322.errors);
                 errors = vErrors.length;
               }
@@ -19904,7 +18344,7 @@ function validate253(data, { instancePath = "", parentData, parentDataProperty, 
             if (valid0) {
               if (data.tool !== void 0) {
                 const _errs7 = errors;
-                if (!validate38(data.tool, { instancePath: instancePath + "/tool", parentData: data, parentDataProperty: "tool", rootData, dynamicAnchors })) {
+                if (!validate38(data.tool, instancePath + "/tool")) {
                   vErrors = vErrors === null ? validate38.errors : vErrors.concat(validate38.errors);
                   errors = vErrors.length;
                 }
@@ -19915,7 +18355,7 @@ function validate253(data, { instancePath = "", parentData, parentDataProperty, 
               if (valid0) {
                 if (data.language !== void 0) {
                   const _errs8 = errors;
-                  if (!validate42(data.language, { instancePath: instancePath + "/language", parentData: data, parentDataProperty: "language", rootData, dynamicAnchors })) {
+                  if (!validate42(data.language, instancePath + "/language")) {
                     vErrors = vErrors === null ? validate42.errors : vErrors.concat(validate42.errors);
                     errors = vErrors.length;
                   }
@@ -19969,18 +18409,10 @@ function validate253(data, { instancePath = "", parentData, parentDataProperty, 
   validate253.errors = vErrors;
   return errors === 0;
 }
-validate253.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
-function validate2010(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+function validate2010(data, instancePath = "") {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate2010.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
   if (errors === 0) {
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
@@ -20104,7 +18536,7 @@ function validate2010(data, { instancePath = "", parentData, parentDataProperty,
                     if (valid0) {
                       if (data.custom_fields !== void 0) {
                         const _errs19 = errors;
-                        if (!validate2110(data.custom_fields, { instancePath: instancePath + "/custom_fields", parentData: data, parentDataProperty: "custom_fields", rootData, dynamicAnchors })) {
+                        if (!validate2110(data.custom_fields, instancePath + "/custom_fields")) {
                           vErrors = vErrors === null ? validate2110.errors : vErrors.concat(validate2110.errors);
                           errors = vErrors.length;
                         }
@@ -20245,7 +18677,7 @@ function validate2010(data, { instancePath = "", parentData, parentDataProperty,
                           if (valid0) {
                             if (data.channel !== void 0) {
                               const _errs34 = errors;
-                              if (!validate2310(data.channel, { instancePath: instancePath + "/channel", parentData: data, parentDataProperty: "channel", rootData, dynamicAnchors })) {
+                              if (!validate2310(data.channel, instancePath + "/channel")) {
                                 vErrors = vErrors === null ? validate2310.errors : vErrors.concat(validate2310.errors);
                                 errors = vErrors.length;
                               }
@@ -20260,7 +18692,7 @@ function validate2010(data, { instancePath = "", parentData, parentDataProperty,
                                 const _errs36 = errors;
                                 let valid10 = false;
                                 const _errs37 = errors;
-                                if (!validate253(data10, { instancePath: instancePath + "/override_config", parentData: data, parentDataProperty: "override_config", rootData, dynamicAnchors })) {
+                                if (!validate253(data10, instancePath + "/override_config")) {
                                   vErrors = vErrors === null ? validate253.errors : vErrors.concat(validate253.errors);
                                   errors = vErrors.length;
                                 }
@@ -20624,21 +19056,13 @@ function validate2010(data, { instancePath = "", parentData, parentDataProperty,
   validate2010.errors = vErrors;
   return errors === 0;
 }
-validate2010.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
 var checkConversationalAgent = validate452;
 var pattern72 = new RegExp("^ca_[A-Za-z0-9]+$", "u");
 var pattern9 = new RegExp("^pa_[A-Za-z0-9]+(@v[0-9]+)?$", "u");
-function validate482(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+function validate482(data, instancePath = "") {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate482.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
   if (errors === 0) {
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
@@ -20726,18 +19150,10 @@ function validate482(data, { instancePath = "", parentData, parentDataProperty, 
   validate482.errors = vErrors;
   return errors === 0;
 }
-validate482.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
-function validate50(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+function validate50(data, instancePath = "") {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate50.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
   if (errors === 0) {
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
@@ -20772,7 +19188,7 @@ function validate50(data, { instancePath = "", parentData, parentDataProperty, r
           if (valid0) {
             if (data.prompt !== void 0) {
               const _errs5 = errors;
-              if (!validate33(data.prompt, { instancePath: instancePath + "/prompt", parentData: data, parentDataProperty: "prompt", rootData, dynamicAnchors })) {
+              if (!validate33(data.prompt, instancePath + "/prompt")) {
                 vErrors = vErrors === null ? validate33.errors : vErrors.concat(validate33.errors);
                 errors = vErrors.length;
               }
@@ -20876,18 +19292,10 @@ function validate50(data, { instancePath = "", parentData, parentDataProperty, r
   validate50.errors = vErrors;
   return errors === 0;
 }
-validate50.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
-function validate53(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+function validate53(data, instancePath = "") {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate53.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
   if (errors === 0) {
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
@@ -20913,7 +19321,7 @@ function validate53(data, { instancePath = "", parentData, parentDataProperty, r
                 const len0 = data0.length;
                 for (let i0 = 0; i0 < len0; i0++) {
                   const _errs4 = errors;
-                  if (!validate39(data0[i0], { instancePath: instancePath + "/tools/" + i0, parentData: data0, parentDataProperty: i0, rootData, dynamicAnchors })) {
+                  if (!validate39(data0[i0], instancePath + "/tools/" + i0)) {
                     vErrors = vErrors === null ? validate39.errors : vErrors.concat(validate39.errors);
                     errors = vErrors.length;
                   }
@@ -20997,18 +19405,10 @@ function validate53(data, { instancePath = "", parentData, parentDataProperty, r
   validate53.errors = vErrors;
   return errors === 0;
 }
-validate53.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
-function validate56(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+function validate56(data, instancePath = "") {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate56.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
   if (errors === 0) {
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
@@ -21084,18 +19484,10 @@ function validate56(data, { instancePath = "", parentData, parentDataProperty, r
   validate56.errors = vErrors;
   return errors === 0;
 }
-validate56.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
-function validate46(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+function validate46(data, instancePath = "") {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate46.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
   if (errors === 0) {
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
@@ -21121,7 +19513,7 @@ function validate46(data, { instancePath = "", parentData, parentDataProperty, r
                 const len0 = data0.length;
                 for (let i0 = 0; i0 < len0; i0++) {
                   const _errs4 = errors;
-                  if (!validate26(data0[i0], { instancePath: instancePath + "/personas/" + i0, parentData: data0, parentDataProperty: i0, rootData, dynamicAnchors })) {
+                  if (!validate26(data0[i0], instancePath + "/personas/" + i0)) {
                     vErrors = vErrors === null ? validate26.errors : vErrors.concat(validate26.errors);
                     errors = vErrors.length;
                   }
@@ -21142,7 +19534,7 @@ function validate46(data, { instancePath = "", parentData, parentDataProperty, r
           if (valid0) {
             if (data.voice !== void 0) {
               const _errs5 = errors;
-              if (!validate482(data.voice, { instancePath: instancePath + "/voice", parentData: data, parentDataProperty: "voice", rootData, dynamicAnchors })) {
+              if (!validate482(data.voice, instancePath + "/voice")) {
                 vErrors = vErrors === null ? validate482.errors : vErrors.concat(validate482.errors);
                 errors = vErrors.length;
               }
@@ -21153,7 +19545,7 @@ function validate46(data, { instancePath = "", parentData, parentDataProperty, r
             if (valid0) {
               if (data.runtime !== void 0) {
                 const _errs6 = errors;
-                if (!validate50(data.runtime, { instancePath: instancePath + "/runtime", parentData: data, parentDataProperty: "runtime", rootData, dynamicAnchors })) {
+                if (!validate50(data.runtime, instancePath + "/runtime")) {
                   vErrors = vErrors === null ? validate50.errors : vErrors.concat(validate50.errors);
                   errors = vErrors.length;
                 }
@@ -21164,7 +19556,7 @@ function validate46(data, { instancePath = "", parentData, parentDataProperty, r
               if (valid0) {
                 if (data.tool !== void 0) {
                   const _errs7 = errors;
-                  if (!validate53(data.tool, { instancePath: instancePath + "/tool", parentData: data, parentDataProperty: "tool", rootData, dynamicAnchors })) {
+                  if (!validate53(data.tool, instancePath + "/tool")) {
                     vErrors = vErrors === null ? validate53.errors : vErrors.concat(validate53.errors);
                     errors = vErrors.length;
                   }
@@ -21175,7 +19567,7 @@ function validate46(data, { instancePath = "", parentData, parentDataProperty, r
                 if (valid0) {
                   if (data.language !== void 0) {
                     const _errs8 = errors;
-                    if (!validate56(data.language, { instancePath: instancePath + "/language", parentData: data, parentDataProperty: "language", rootData, dynamicAnchors })) {
+                    if (!validate56(data.language, instancePath + "/language")) {
                       vErrors = vErrors === null ? validate56.errors : vErrors.concat(validate56.errors);
                       errors = vErrors.length;
                     }
@@ -21236,18 +19628,10 @@ function validate46(data, { instancePath = "", parentData, parentDataProperty, r
   validate46.errors = vErrors;
   return errors === 0;
 }
-validate46.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
-function validate452(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+function validate452(data, instancePath = "") {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate452.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
   if (errors === 0) {
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
@@ -21339,7 +19723,7 @@ function validate452(data, { instancePath = "", parentData, parentDataProperty, 
                   if (valid0) {
                     if (data.config !== void 0) {
                       const _errs14 = errors;
-                      if (!validate46(data.config, { instancePath: instancePath + "/config", parentData: data, parentDataProperty: "config", rootData, dynamicAnchors })) {
+                      if (!validate46(data.config, instancePath + "/config")) {
                         vErrors = vErrors === null ? validate46.errors : vErrors.concat(validate46.errors);
                         errors = vErrors.length;
                       }
@@ -21400,22 +19784,14 @@ function validate452(data, { instancePath = "", parentData, parentDataProperty, 
   validate452.errors = vErrors;
   return errors === 0;
 }
-validate452.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
 var checkConversationalAgentConfig = validate46;
 var checkConversationalAgentConfigOverride = validate253;
 var checkCreateConversationalAgentRequest = validate59;
 var func2 = require_ucs2length().default;
-function validate59(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+function validate59(data, instancePath = "") {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate59.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
   if (errors === 0) {
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
@@ -21479,7 +19855,7 @@ function validate59(data, { instancePath = "", parentData, parentDataProperty, r
             if (valid0) {
               if (data.config !== void 0) {
                 const _errs8 = errors;
-                if (!validate46(data.config, { instancePath: instancePath + "/config", parentData: data, parentDataProperty: "config", rootData, dynamicAnchors })) {
+                if (!validate46(data.config, instancePath + "/config")) {
                   vErrors = vErrors === null ? validate46.errors : vErrors.concat(validate46.errors);
                   errors = vErrors.length;
                 }
@@ -21537,22 +19913,14 @@ function validate59(data, { instancePath = "", parentData, parentDataProperty, r
   validate59.errors = vErrors;
   return errors === 0;
 }
-validate59.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
 var checkCreateConversationRequest = validate61;
 var pattern11 = new RegExp("^ca_[A-Za-z0-9]+(@v[0-9]+)?$", "u");
 var schema102 = { "type": "string", "description": "Queue priority of the conversation.", "x-casi-inferred": true, "enum": ["low", "normal", "high"], "default": "normal", "$id": "urn:casi:schema:Priority" };
 var pattern12 = new RegExp("^\\+[1-9][0-9]{6,14}$", "u");
-function validate632(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+function validate632(data, instancePath = "") {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate632.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
   if (errors === 0) {
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
@@ -21700,18 +20068,10 @@ function validate632(data, { instancePath = "", parentData, parentDataProperty, 
   validate632.errors = vErrors;
   return errors === 0;
 }
-validate632.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
-function validate642(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+function validate642(data, instancePath = "") {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate642.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
   if (errors === 0) {
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
@@ -21770,18 +20130,10 @@ function validate642(data, { instancePath = "", parentData, parentDataProperty, 
   validate642.errors = vErrors;
   return errors === 0;
 }
-validate642.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
-function validate652(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+function validate652(data, instancePath = "") {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate652.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
   if (errors === 0) {
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
@@ -21840,30 +20192,22 @@ function validate652(data, { instancePath = "", parentData, parentDataProperty, 
   validate652.errors = vErrors;
   return errors === 0;
 }
-validate652.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
-function validate62(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+function validate62(data, instancePath = "") {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate62.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
   if (errors === 0) {
     if (data && typeof data == "object" && !Array.isArray(data)) {
       const tag0 = data.type;
       if (typeof tag0 == "string") {
         if (tag0 === "phone") {
-          if (!validate632(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+          if (!validate632(data, instancePath)) {
             vErrors = vErrors === null ? validate632.errors : vErrors.concat(validate632.errors);
             errors = vErrors.length;
           }
           var props0 = true;
         } else if (tag0 === "chat_realtime") {
-          if (!validate642(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+          if (!validate642(data, instancePath)) {
             vErrors = vErrors === null ? validate642.errors : vErrors.concat(validate642.errors);
             errors = vErrors.length;
           }
@@ -21871,7 +20215,7 @@ function validate62(data, { instancePath = "", parentData, parentDataProperty, r
             props0 = true;
           }
         } else if (tag0 === "chat_async") {
-          if (!validate652(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+          if (!validate652(data, instancePath)) {
             vErrors = vErrors === null ? validate652.errors : vErrors.concat(validate652.errors);
             errors = vErrors.length;
           }
@@ -21892,21 +20236,12 @@ function validate62(data, { instancePath = "", parentData, parentDataProperty, r
     }
   }
   validate62.errors = vErrors;
-  evaluated0.props = props0;
   return errors === 0;
 }
-validate62.evaluated = { "dynamicProps": true, "dynamicItems": false };
-function validate61(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+function validate61(data, instancePath = "") {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate61.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
   if (errors === 0) {
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
@@ -21945,7 +20280,7 @@ function validate61(data, { instancePath = "", parentData, parentDataProperty, r
           if (valid0) {
             if (data.channel !== void 0) {
               const _errs5 = errors;
-              if (!validate62(data.channel, { instancePath: instancePath + "/channel", parentData: data, parentDataProperty: "channel", rootData, dynamicAnchors })) {
+              if (!validate62(data.channel, instancePath + "/channel")) {
                 vErrors = vErrors === null ? validate62.errors : vErrors.concat(validate62.errors);
                 errors = vErrors.length;
               }
@@ -21967,7 +20302,7 @@ function validate61(data, { instancePath = "", parentData, parentDataProperty, r
               if (valid0) {
                 if (data.override_config !== void 0) {
                   const _errs8 = errors;
-                  if (!validate253(data.override_config, { instancePath: instancePath + "/override_config", parentData: data, parentDataProperty: "override_config", rootData, dynamicAnchors })) {
+                  if (!validate253(data.override_config, instancePath + "/override_config")) {
                     vErrors = vErrors === null ? validate253.errors : vErrors.concat(validate253.errors);
                     errors = vErrors.length;
                   }
@@ -22001,22 +20336,14 @@ function validate61(data, { instancePath = "", parentData, parentDataProperty, r
   validate61.errors = vErrors;
   return errors === 0;
 }
-validate61.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
 var checkCreateProceduralAgentRequest = validate712;
 var schema110 = { "type": "object", "description": 'The configuration of a procedural agent. Allowed values beyond the members the source shows are inferred\n(DECISIONS.md, "Procedural agent configuration").\n', "x-casi-inferred": true, "additionalProperties": false, "required": ["runtime"], "properties": { "filter_statuses": { "type": "array", "description": "Conversation statuses the agent runs for; empty runs for every status.", "default": [], "items": { "$ref": "urn:casi:schema:ConversationStatus" } }, "runtime": { "$ref": "urn:casi:schema:ProceduralRuntimeConfig" }, "tool": { "$ref": "urn:casi:schema:ProceduralToolConfig" }, "output": { "$ref": "urn:casi:schema:ProceduralOutputConfig" }, "filter_condition": { "type": ["string", "null"], "description": "A natural-language condition the conversation must meet for the agent to run; null runs always.", "default": null } }, "$id": "urn:casi:schema:ProceduralAgentConfig" };
 var schema115 = { "type": "object", "additionalProperties": false, "properties": { "chat_channel": { "type": ["string", "null"], "description": "A chat channel the result is posted to.", "default": null }, "output_schema": { "type": ["object", "null"], "description": "A JSON Schema the procedure's `output` follows.", "default": null }, "post_url": { "type": ["string", "null"], "format": "uri", "description": "An address the result is POSTed to.", "default": null } }, "$id": "urn:casi:schema:ProceduralOutputConfig" };
 var schema112 = { "type": "object", "additionalProperties": false, "required": ["prompt"], "properties": { "prompt": { "$ref": "urn:casi:schema:FixedPrompt" }, "reasoning_effort": { "type": "string", "enum": ["minimal", "low", "medium", "high"], "default": "medium" } }, "$id": "urn:casi:schema:ProceduralRuntimeConfig" };
-function validate732(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+function validate732(data, instancePath = "") {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate732.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
   if (errors === 0) {
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
@@ -22118,18 +20445,10 @@ function validate732(data, { instancePath = "", parentData, parentDataProperty, 
   validate732.errors = vErrors;
   return errors === 0;
 }
-validate732.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
-function validate752(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+function validate752(data, instancePath = "") {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate752.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
   if (errors === 0) {
     if (data && typeof data == "object" && !Array.isArray(data)) {
       const _errs1 = errors;
@@ -22150,7 +20469,7 @@ function validate752(data, { instancePath = "", parentData, parentDataProperty, 
               const len0 = data0.length;
               for (let i0 = 0; i0 < len0; i0++) {
                 const _errs4 = errors;
-                if (!validate39(data0[i0], { instancePath: instancePath + "/tools/" + i0, parentData: data0, parentDataProperty: i0, rootData, dynamicAnchors })) {
+                if (!validate39(data0[i0], instancePath + "/tools/" + i0)) {
                   vErrors = vErrors === null ? validate39.errors : vErrors.concat(validate39.errors);
                   errors = vErrors.length;
                 }
@@ -22174,19 +20493,11 @@ function validate752(data, { instancePath = "", parentData, parentDataProperty, 
   validate752.errors = vErrors;
   return errors === 0;
 }
-validate752.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
 var formats6 = formats.uri;
-function validate722(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+function validate722(data, instancePath = "") {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate722.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
   if (errors === 0) {
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
@@ -22238,7 +20549,7 @@ function validate722(data, { instancePath = "", parentData, parentDataProperty, 
           if (valid0) {
             if (data.runtime !== void 0) {
               const _errs7 = errors;
-              if (!validate732(data.runtime, { instancePath: instancePath + "/runtime", parentData: data, parentDataProperty: "runtime", rootData, dynamicAnchors })) {
+              if (!validate732(data.runtime, instancePath + "/runtime")) {
                 vErrors = vErrors === null ? validate732.errors : vErrors.concat(validate732.errors);
                 errors = vErrors.length;
               }
@@ -22249,7 +20560,7 @@ function validate722(data, { instancePath = "", parentData, parentDataProperty, 
             if (valid0) {
               if (data.tool !== void 0) {
                 const _errs8 = errors;
-                if (!validate752(data.tool, { instancePath: instancePath + "/tool", parentData: data, parentDataProperty: "tool", rootData, dynamicAnchors })) {
+                if (!validate752(data.tool, instancePath + "/tool")) {
                   vErrors = vErrors === null ? validate752.errors : vErrors.concat(validate752.errors);
                   errors = vErrors.length;
                 }
@@ -22356,18 +20667,10 @@ function validate722(data, { instancePath = "", parentData, parentDataProperty, 
   validate722.errors = vErrors;
   return errors === 0;
 }
-validate722.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
-function validate712(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+function validate712(data, instancePath = "") {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate712.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
   if (errors === 0) {
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
@@ -22431,7 +20734,7 @@ function validate712(data, { instancePath = "", parentData, parentDataProperty, 
             if (valid0) {
               if (data.config !== void 0) {
                 const _errs8 = errors;
-                if (!validate722(data.config, { instancePath: instancePath + "/config", parentData: data, parentDataProperty: "config", rootData, dynamicAnchors })) {
+                if (!validate722(data.config, instancePath + "/config")) {
                   vErrors = vErrors === null ? validate722.errors : vErrors.concat(validate722.errors);
                   errors = vErrors.length;
                 }
@@ -22451,20 +20754,12 @@ function validate712(data, { instancePath = "", parentData, parentDataProperty, 
   validate712.errors = vErrors;
   return errors === 0;
 }
-validate712.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
 var checkError = validate79;
 var schema117 = { "type": "string", "description": "The `Error.code` values this version uses, with the status each comes with (`x-casi-error-codes`).", "x-casi-inferred": true, "enum": ["invalid_request", "malformed_json", "missing_service_version", "unsupported_service_version", "language_not_supported", "agent_not_released", "unknown_event_id", "unauthorized", "token_expired", "forbidden", "not_found", "route_not_found", "event_stream_expired", "method_not_allowed", "conversation_ended", "payload_too_large", "teapot", "rate_limited", "internal_error", "service_unavailable"], "x-casi-error-codes": { "invalid_request": { "status": 400, "transient": false, "description": "A parameter or the body does not match the schema; `data` lists each problem as `{in, pointer, message}`." }, "malformed_json": { "status": 400, "transient": false, "description": "The body is not valid JSON." }, "missing_service_version": { "status": 400, "transient": false, "description": "The `Service-Version` header is missing." }, "unsupported_service_version": { "status": 400, "transient": false, "description": "`Service-Version` is not `2025-06-19`." }, "language_not_supported": { "status": 400, "transient": false, "description": "`default_language` is not one of `supported_languages`." }, "agent_not_released": { "status": 400, "transient": false, "description": "`ca_<id>` names an agent with no released version." }, "unknown_event_id": { "status": 400, "transient": false, "description": "`Last-Event-ID` or `last_event_id` names no event of the conversation." }, "unauthorized": { "status": 401, "transient": false, "description": "The API key or token is missing", "malformed or unknown.": null }, "token_expired": { "status": 401, "transient": false, "description": "The conversation token has expired or was replaced by a refresh." }, "forbidden": { "status": 403, "transient": false, "description": "The key lacks permission: a read-only key on a write, or a token used for another conversation." }, "not_found": { "status": 404, "transient": false, "description": "The resource does not exist or belongs to another organisation." }, "route_not_found": { "status": 404, "transient": false, "description": "No endpoint has this path." }, "event_stream_expired": { "status": 404, "transient": false, "description": "The conversation ended more than 24 hours ago; its events are gone." }, "method_not_allowed": { "status": 405, "transient": false, "description": "The endpoint exists but not with this method." }, "conversation_ended": { "status": 409, "transient": false, "description": "The conversation has ended; it takes no more context or client events." }, "payload_too_large": { "status": 413, "transient": false, "description": "The body exceeds 1 MiB." }, "teapot": { "status": 418, "transient": false, "description": "The fixed teapot answer; no endpoint of this version returns it." }, "rate_limited": { "status": 429, "transient": true, "description": "Too many requests; wait `Retry-After` seconds." }, "internal_error": { "status": 500, "transient": true, "description": "A server-side failure; retry later." }, "service_unavailable": { "status": 503, "transient": true, "description": "The service is temporarily unavailable; retry later." } }, "$id": "urn:casi:schema:ErrorCode" };
-function validate79(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+function validate79(data, instancePath = "") {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate79.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
   if (errors === 0) {
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
@@ -22577,21 +20872,13 @@ function validate79(data, { instancePath = "", parentData, parentDataProperty, r
   validate79.errors = vErrors;
   return errors === 0;
 }
-validate79.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
 var checkProceduralAgent = validate802;
 var pattern142 = new RegExp("^pa_[A-Za-z0-9]+$", "u");
 var pattern15 = new RegExp("^pa_[A-Za-z0-9]+@v[0-9]+$", "u");
-function validate802(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+function validate802(data, instancePath = "") {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate802.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
   if (errors === 0) {
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
@@ -22683,7 +20970,7 @@ function validate802(data, { instancePath = "", parentData, parentDataProperty, 
                   if (valid0) {
                     if (data.config !== void 0) {
                       const _errs14 = errors;
-                      if (!validate722(data.config, { instancePath: instancePath + "/config", parentData: data, parentDataProperty: "config", rootData, dynamicAnchors })) {
+                      if (!validate722(data.config, instancePath + "/config")) {
                         vErrors = vErrors === null ? validate722.errors : vErrors.concat(validate722.errors);
                         errors = vErrors.length;
                       }
@@ -22706,7 +20993,6 @@ function validate802(data, { instancePath = "", parentData, parentDataProperty, 
   validate802.errors = vErrors;
   return errors === 0;
 }
-validate802.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
 var checkProceduralAgentConfig = validate722;
 var checkProceduralToolConfig = validate752;
 var checkPrompt = validate33;
@@ -22717,17 +21003,10 @@ var checkToolConfigOverride = validate38;
 var checkToolIdentifier = validate39;
 var checkUpdateConversationalAgentRequest = validate822;
 var schema121 = { "type": "object", "description": "Every member optional, default null; absent or null members keep their value.", "additionalProperties": false, "properties": { "name": { "anyOf": [{ "$ref": "urn:casi:schema:Name" }, { "type": "null" }], "default": null }, "description": { "anyOf": [{ "$ref": "urn:casi:schema:Description" }, { "type": "null" }], "default": null }, "config": { "anyOf": [{ "$ref": "urn:casi:schema:ConversationalAgentConfig" }, { "type": "null" }], "default": null }, "postprocess_agents": { "type": ["array", "null"], "default": null, "items": { "$ref": "urn:casi:schema:ProceduralAgentRef" } } }, "$id": "urn:casi:schema:UpdateConversationalAgentRequest" };
-function validate822(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+function validate822(data, instancePath = "") {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate822.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
   if (errors === 0) {
     if (data && typeof data == "object" && !Array.isArray(data)) {
       const _errs1 = errors;
@@ -22889,7 +21168,7 @@ function validate822(data, { instancePath = "", parentData, parentDataProperty, 
               const _errs17 = errors;
               let valid5 = false;
               const _errs18 = errors;
-              if (!validate46(data2, { instancePath: instancePath + "/config", parentData: data, parentDataProperty: "config", rootData, dynamicAnchors })) {
+              if (!validate46(data2, instancePath + "/config")) {
                 vErrors = vErrors === null ? validate46.errors : vErrors.concat(validate46.errors);
                 errors = vErrors.length;
               }
@@ -22981,19 +21260,11 @@ function validate822(data, { instancePath = "", parentData, parentDataProperty, 
   validate822.errors = vErrors;
   return errors === 0;
 }
-validate822.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
 var checkUpdateProceduralAgentRequest = validate842;
-function validate842(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+function validate842(data, instancePath = "") {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate842.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
   if (errors === 0) {
     if (data && typeof data == "object" && !Array.isArray(data)) {
       const _errs1 = errors;
@@ -23155,7 +21426,7 @@ function validate842(data, { instancePath = "", parentData, parentDataProperty, 
               const _errs17 = errors;
               let valid5 = false;
               const _errs18 = errors;
-              if (!validate722(data2, { instancePath: instancePath + "/config", parentData: data, parentDataProperty: "config", rootData, dynamicAnchors })) {
+              if (!validate722(data2, instancePath + "/config")) {
                 vErrors = vErrors === null ? validate722.errors : vErrors.concat(validate722.errors);
                 errors = vErrors.length;
               }
@@ -23208,7 +21479,6 @@ function validate842(data, { instancePath = "", parentData, parentDataProperty, 
   validate842.errors = vErrors;
   return errors === 0;
 }
-validate842.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
 
 return { checkConversation, checkConversationalAgent, checkConversationalAgentConfig, checkConversationalAgentConfigOverride, checkCreateConversationRequest, checkCreateConversationalAgentRequest, checkCreateProceduralAgentRequest, checkError, checkProceduralAgent, checkProceduralAgentConfig, checkProceduralToolConfig, checkPrompt, checkRuntimeConfig, checkRuntimeConfigOverride, checkToolConfig, checkToolConfigOverride, checkToolIdentifier, checkUpdateConversationalAgentRequest, checkUpdateProceduralAgentRequest, validateAgentCustomerLoaded, validateAgentCustomerLoadedEvent, validateAgentDtmfSent, validateAgentDtmfSentEvent, validateAgentId, validateAgentMessageCompleted, validateAgentMessageCompletedEvent, validateAgentMessageDelta, validateAgentMessageDeltaEvent, validateAgentNoticeSent, validateAgentNoticeSentEvent, validateAgentToolCallCreated, validateAgentToolCallCreatedEvent, validateAgentToolCallReturned, validateAgentToolCallReturnedEvent, validateAgentVersion, validateAgentVersionId, validateAgentVersionList, validateAgentWriteResponse, validateAmbientSound, validateBusySound, validateCallId, validateChannelConfig, validateChannelConfigOverride, validateChannelRequest, validateChannelType, validateChatAsyncChannel, validateChatAsyncChannelRequest, validateChatRealtimeChannel, validateChatRealtimeChannelRequest, validateClientEvent, validateClientEventPayload, validateContextData, validateConversation, validateConversationChannel, validateConversationContextUpdate, validateConversationContextUpdateEvent, validateConversationContextUpdated, validateConversationContextUpdatedEvent, validateConversationCustomFieldsUpdated, validateConversationCustomFieldsUpdatedEvent, validateConversationEnd, validateConversationEndEvent, validateConversationEnded, validateConversationEndedEvent, validateConversationId, validateConversationList, validateConversationListItem, validateConversationSetup, validateConversationSetupEvent, validateConversationStart, validateConversationStartEvent, validateConversationStarted, validateConversationStartedEvent, validateConversationStatus, validateConversationToken, validateConversationalAgent, validateConversationalAgentConfig, validateConversationalAgentConfigOverride, validateConversationalAgentId, validateConversationalAgentRef, validateConversationalAgentVersionId, validateCreateConversationQuery, validateCreateConversationRequest, validateCreateConversationResponse, validateCreateConversationalAgentQuery, validateCreateConversationalAgentRequest, validateCreateProceduralAgentQuery, validateCreateProceduralAgentRequest, validateCreatedConversationChannel, validateCrmTool, validateCustomFieldValue, validateCustomFields, validateCustomer, validateCustomerId, validateDeleteProceduralAgentParams, validateDeleteProceduralAgentQuery, validateDeletedResponse, validateDescription, validateDirection, validateError, validateErrorCode, validateEventId, validateExtapiTool, validateFailureReason, validateFixedPrompt, validateGenerationId, validateGetConversationParams, validateGetConversationQuery, validateGetConversationalAgentParams, validateGetConversationalAgentQuery, validateGetCustomerParams, validateGetCustomerQuery, validateGetProceduralAgentParams, validateGetProceduralAgentQuery, validateGetProcedureParams, validateGetProcedureQuery, validateInjectContextRequest, validateInjectContextResponse, validateInjectConversationContextParams, validateInjectConversationContextQuery, validateLanguage, validateLanguageConfig, validateLanguageConfigOverride, validateListConversationalAgentVersionsParams, validateListConversationalAgentVersionsQuery, validateListConversationsQuery, validateListProceduralAgentVersionsParams, validateListProceduralAgentVersionsQuery, validateListProceduralAgentsQuery, validateListProceduresQuery, validateModel, validateName, validateOpenConversationSessionParams, validateOpenConversationSessionQuery, validatePersona, validatePersonaVoice, validatePhoneChannel, validatePhoneChannelRequest, validatePhoneNumber, validatePriority, validateProceduralAgent, validateProceduralAgentConfig, validateProceduralAgentId, validateProceduralAgentList, validateProceduralAgentListItem, validateProceduralAgentRef, validateProceduralAgentVersionId, validateProceduralOutputConfig, validateProceduralRuntimeConfig, validateProceduralTool, validateProceduralToolConfig, validateProcedure, validateProcedureId, validateProcedureList, validateProcedureListItem, validateProcedureStatus, validatePrompt, validatePromptVariable, validateRefreshConversationTokenParams, validateRefreshConversationTokenQuery, validateReleaseConversationalAgentParams, validateReleaseConversationalAgentQuery, validateReleaseProceduralAgentParams, validateReleaseProceduralAgentQuery, validateRoutedPrompt, validateRoutedPromptRoute, validateRuntimeConfig, validateRuntimeConfigOverride, validateSentiment, validateServerError, validateServerErrorEvent, validateServerEvent, validateServerEventPayload, validateServerEventStream, validateServiceVersion, validateServiceVoice, validateSetupChannel, validateStreamConversationEventsHeaders, validateStreamConversationEventsParams, validateStreamConversationEventsQuery, validateSyscallTool, validateThirdpartyTool, validateTimestamp, validateToolConfig, validateToolConfigOverride, validateToolIdentifier, validateTransferId, validateUpdateConversationalAgentParams, validateUpdateConversationalAgentQuery, validateUpdateConversationalAgentRequest, validateUpdateProceduralAgentParams, validateUpdateProceduralAgentQuery, validateUpdateProceduralAgentRequest, validateUserDtmfReceived, validateUserDtmfReceivedEvent, validateUserMessageReceived, validateUserMessageReceivedEvent, validateUserMessageSend, validateUserMessageSendEvent, validateVoiceConfig, validateVoiceConfigOverride };
 })();

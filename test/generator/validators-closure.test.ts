@@ -1,8 +1,11 @@
-/** `inClosure`: the bundled validators' bindings move into a function, the module's imports and exports stay. */
+/**
+ * The passes over the bundled ajv code: `withoutDeadState` drops the options object and the `evaluated` record the
+ * specs' keywords never read, `inClosure` moves the bindings into a function (imports and exports stay).
+ */
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { inClosure } from '../../generator/emit/validators/index.js';
+import { inClosure, withoutDeadState } from '../../generator/emit/validators/index.js';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 
@@ -55,5 +58,63 @@ describe('inClosure', () => {
         file,
       ).toHaveLength(1);
     }
+  });
+});
+
+const OPTIONS = '{ instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}';
+const PASS_ON = 'rootData, dynamicAnchors';
+
+describe('withoutDeadState', () => {
+  const ajvCode = [
+    `function validate2(data, ${OPTIONS}) {`,
+    '  ;',
+    '  const evaluated0 = validate2.evaluated;',
+    '  if (evaluated0.dynamicProps) {',
+    '    evaluated0.props = void 0;',
+    '  }',
+    '  if (evaluated0.dynamicItems) {',
+    '    evaluated0.items = void 0;',
+    '  }',
+    `  if (!validate3(data.items[i0], { instancePath: instancePath + "/items/" + i0, parentData: data.items, parentDataProperty: i0, ${PASS_ON} })) {`,
+    '    errors++;',
+    '  }',
+    `  if (!validate3(data, { instancePath, parentData, parentDataProperty, ${PASS_ON} })) {`,
+    '    errors++;',
+    '  }',
+    '  evaluated0.props = props0;',
+    '  return errors === 0;',
+    '}',
+    'validate2.evaluated = { "props": true, "dynamicProps": true, "dynamicItems": false };',
+    '',
+  ].join('\n');
+
+  it('passes instancePath alone and drops the evaluated record', () => {
+    expect(withoutDeadState(ajvCode)).toBe(
+      [
+        'function validate2(data, instancePath = "") {',
+        '  ;',
+        '  if (!validate3(data.items[i0], instancePath + "/items/" + i0)) {',
+        '    errors++;',
+        '  }',
+        '  if (!validate3(data, instancePath)) {',
+        '    errors++;',
+        '  }',
+        '  return errors === 0;',
+        '}',
+        '',
+      ].join('\n'),
+    );
+  });
+
+  it('keeps the evaluated record where unevaluatedProperties reads it', () => {
+    const code = `${ajvCode}// schemaPath: "#/unevaluatedProperties"\n`;
+    expect(withoutDeadState(code)).toContain('validate2.evaluated = {');
+  });
+
+  it('refuses code whose parameters or calls it does not recognise', () => {
+    expect(() => withoutDeadState(`function validate1(data, { instancePath = "" } = {}) {}`)).toThrow(/parameters/);
+    expect(() => withoutDeadState(ajvCode.replace(`${PASS_ON} })`, 'rootData, dynamicAnchors: {} })'))).toThrow(
+      /options left/,
+    );
   });
 });
