@@ -120,7 +120,7 @@ writeSection('validation', {
     'with `allErrors`; schemas that try alternatives on valid values (an `anyOf` or `oneOf` without',
     'discriminator, as `ToolIdentifier` in the configuration and, through `override_config`, in',
     '`CreateConversationRequest`; not `ServerEvent`) also get a check that stops at the first problem, which',
-    'gives the verdict; for a refused value, reading `errors` then runs the `allErrors` function and converts its',
+    'gives the verdict; for a refused value, the validator then runs the `allErrors` function and converts its',
     'errors to pointers. The raw rows call the functions of `validators.raw.gen.ts` the same way without the',
     'wrapper. ajv compiled at run time does the same job with the same options (`createAjv`: `allErrors: false`',
     'for the verdict where there is a check, `allErrors: true` for the report, the same formats); the "one',

@@ -379,6 +379,19 @@ describe('the issues of a refused value', () => {
     expect(compared).toBeGreaterThan(100);
   });
 
+  it('are listed when a value is refused, so that changing it afterwards changes nothing', () => {
+    const { validateConversationalAgentConfig, validateServerEvent } = generated;
+    const config = { language: { default_language: 'French' } };
+    expect(validateConversationalAgentConfig(config)).toBe(false);
+    const expected = runtimeIssues('ConversationalAgentConfig', config);
+    config.language.default_language = 'en-US';
+    expect(validateConversationalAgentConfig.errors).toEqual(expected);
+    const event = structuredClone(manyProblems);
+    expect(validateServerEvent(event)).toBe(false);
+    event.payload.text_delta = 'hi';
+    expect(validateServerEvent.errors).toEqual(runtimeIssues('ServerEvent', manyProblems));
+  });
+
   it('are null after a valid call and can be reset', () => {
     const { validateServerEvent } = generated;
     expect(validateServerEvent(manyProblems)).toBe(false);

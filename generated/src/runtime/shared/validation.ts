@@ -60,70 +60,64 @@ function pointerSegment(name: string): string {
   return name.includes('~') || name.includes('/') ? name.replace(/~/g, '~0').replace(/\//g, '~1') : name;
 }
 
+/** The member an ajv error names (`required`, `additionalProperties`, a missing or unknown discriminator tag). */
+function memberOf(error: AjvErrorLike): unknown {
+  // By keyword: each reads one kind of params object, where `params.x ?? params.y` would read them all.
+  switch (error.keyword) {
+    case 'required':
+    case 'dependentRequired':
+    case 'dependencies':
+      return error.params.missingProperty;
+    case 'additionalProperties':
+      return error.params.additionalProperty;
+    case 'discriminator':
+      return error.params.tag;
+    default:
+      return undefined;
+  }
+}
+
 /** Converts ajv errors to issues, each pointing at the member concerned when ajv names one. */
 export function issuesFromAjv(errors: readonly AjvErrorLike[] | null | undefined): ValidationIssue[] {
   const issues: ValidationIssue[] = [];
   if (!errors) return issues;
   for (let i = 0; i < errors.length; i++) {
     const error = errors[i] as AjvErrorLike;
-    const params = error.params;
-    // `required`, `additionalProperties` and an unknown or missing discriminator tag point at the member concerned.
-    const member = params.missingProperty ?? params.additionalProperty ?? params.tag;
+    const member = memberOf(error);
     const pointer = typeof member === 'string' ? `${error.instancePath}/${pointerSegment(member)}` : error.instancePath;
     issues.push({ pointer, message: error.message ?? error.keyword, keyword: error.keyword });
   }
   return issues;
 }
 
-/** Stands for "no refused value waiting for its issues". */
-const NONE = Symbol('none');
-
 /**
  * Wraps ajv validate functions as a `Validator<T>` named `schemaName`. `validate` is compiled with `allErrors`
  * and lists every problem. `check`, when given, is the same schema compiled to stop at the first problem and
- * gives the verdict; `validate` then runs only when the issues of a refused value are first read, on that value
- * (callers read them right away, before changing it). Issues are converted from ajv's errors on first read.
+ * gives the verdict; `validate` then runs only for a refused value, to list its issues. The issues are converted
+ * from ajv's errors when the value is refused (a validator whose schema refers to this one overwrites
+ * `validate.errors` when it runs), and `errors` is a plain property: no accessor runs when it is read.
  */
 export function fromAjv<T>(validate: AjvValidateLike, schemaName: string, check?: AjvValidateLike): Validator<T> {
-  let refused: unknown = NONE;
-  let pending: readonly AjvErrorLike[] | null = null;
-  let issues: ValidationIssue[] | null = null;
   const validator = (
     check === undefined
       ? (data: unknown): data is T => {
-          issues = null;
-          // Kept now: a validator whose schema refers to this one overwrites `validate.errors` when it runs.
-          pending = validate(data) ? null : (validate.errors ?? []);
-          return pending === null;
+          if (validate(data)) {
+            validator.errors = null;
+            return true;
+          }
+          validator.errors = issuesFromAjv(validate.errors);
+          return false;
         }
       : (data: unknown): data is T => {
-          issues = null;
-          pending = null;
-          refused = check(data) ? NONE : data;
-          return refused === NONE;
+          if (check(data)) {
+            validator.errors = null;
+            return true;
+          }
+          validator.errors = validate(data) ? [] : issuesFromAjv(validate.errors);
+          return false;
         }
   ) as Validator<T>;
-  Object.defineProperties(validator, {
-    schemaName: { value: schemaName, enumerable: true },
-    errors: {
-      enumerable: true,
-      get: () => {
-        if (refused !== NONE) {
-          pending = validate(refused) ? [] : (validate.errors ?? []);
-          refused = NONE;
-        }
-        if (pending !== null) {
-          issues = issuesFromAjv(pending);
-          pending = null;
-        }
-        return issues;
-      },
-      set: (value: ValidationIssue[] | null) => {
-        refused = NONE;
-        pending = null;
-        issues = value;
-      },
-    },
-  });
+  validator.errors = null;
+  Object.defineProperty(validator, 'schemaName', { value: schemaName, enumerable: true });
   return validator;
 }
