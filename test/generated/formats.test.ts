@@ -150,3 +150,23 @@ describe('uri and email', () => {
     expect(formats['date-time']).toBe(isDateTime);
   });
 });
+
+describe('date-time, fast path', () => {
+  it('agrees with ajv-formats on values built from edge fields (days 28 to 32, leap years, zones, separators)', () => {
+    const expected = reference('date-time');
+    const next = random(11);
+    const pick = (options: readonly string[]): string => options[Math.floor(next() * options.length)] as string;
+    for (let i = 0; i < 20_000; i++) {
+      const value = [
+        pick(['2024', '2023', '1900', '2000', '0000']),
+        `-${pick(['01', '02', '04', '12', '13', '00'])}`,
+        `-${pick(['01', '19', '28', '29', '30', '31', '32', '00', '20', '2'])}`,
+        pick(['T', 't', ' ', '\u00a0', 'X']),
+        `${pick(['00', '23', '24', '15'])}:${pick(['00', '59', '60'])}:${pick(['00', '59', '60', '61'])}`,
+        pick(['', '.5', '.']),
+        pick(['Z', 'z', '+01:00', '-08:00', '+0100', '+01', '+24:00', '+01:60', '', '-00:01']),
+      ].join('');
+      expect(isDateTime(value), value).toBe(expected(value));
+    }
+  });
+});

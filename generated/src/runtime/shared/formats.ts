@@ -28,11 +28,29 @@ function isDigit(str: string, i: number): boolean {
 const SPACE = /^\s$/;
 
 /**
+ * The common `date-time`: every field in range, a day of at most 31, a `T` or a space, no leap second. One
+ * expression test is about twice as fast as reading each character with `charCodeAt`; anything else (a day from
+ * 29 on, a leap second, another space) goes on to `checkDateTime`, which decides.
+ */
+const COMMON_DATE_TIME =
+  /^\d{4}-(?:0[1-9]|1[0-2])-(?:0[1-9]|[12]\d|3[01])[Tt ](?:[01]\d|2[0-3]):[0-5]\d:[0-5]\d(?:\.\d+)?(?:[Zz]|[+-](?:[01]\d|2[0-3])(?::?[0-5]\d)?)$/;
+
+/**
  * RFC 3339 `date-time` (section 5.6): `YYYY-MM-DD`, `T` (either case, or a space), `hh:mm:ss`, optional fraction,
  * and a zone `Z` or `±hh:mm` (the colon and the minutes may be left out). The date must exist (leap years
  * included); `ss` may be 60 only where the UTC time is 23:59.
  */
 export function isDateTime(str: string): boolean {
+  if (COMMON_DATE_TIME.test(str)) {
+    // Days up to 28 exist in every month.
+    const tens = str.charCodeAt(8);
+    if (tens < 50 || (tens === 50 && str.charCodeAt(9) !== 57)) return true;
+  }
+  return checkDateTime(str);
+}
+
+/** `isDateTime` character by character, for every value. */
+function checkDateTime(str: string): boolean {
   if (str.charCodeAt(4) !== 45 || str.charCodeAt(7) !== 45) return false;
   const year = digits(str, 0, 4);
   const month = digits(str, 5, 7);
