@@ -388,7 +388,7 @@ describe('the issues of a refused value', () => {
     expect(validateConversationalAgentConfig.errors).toEqual(expected);
     const event = structuredClone(manyProblems);
     expect(validateServerEvent(event)).toBe(false);
-    event.payload.text_delta = 'hi';
+    event.id = 'ev_2';
     expect(validateServerEvent.errors).toEqual(runtimeIssues('ServerEvent', manyProblems));
   });
 
