@@ -2,7 +2,8 @@
  * The examples of every OpenAPI media type (request bodies, responses, parameters with `content`), `example` or
  * `examples` (inline or `$ref` to `#/components/examples`), checked against the media type's schema with the ajv
  * setup the generated validators are compiled from: an example the validators would refuse is reported at the
- * member it breaks. Warnings, as in Redocly's `recommended` rules, whose own example rule this replaces.
+ * member it breaks. Warnings, as in Redocly's `recommended` rules, whose own example rule this replaces. After
+ * generation the validators' own compiled schemas are used (`compiledAjv`).
  */
 
 import { issuesFromAjv } from '../../templates/shared/validation.js';
@@ -10,7 +11,7 @@ import type { Diagnostic } from '../diagnostics.js';
 import type { Ir } from '../ir/model.js';
 import { deref, type SourceDocument, valueAt } from '../load/index.js';
 import { toPointer } from '../load/source-map.js';
-import { createAjv, schemaId, toAjvSchema } from '../schema/ajv.js';
+import { compiledAjv, type createAjv, schemaId, toAjvSchema } from '../schema/ajv.js';
 
 type Node = Record<string, unknown>;
 type Validate = ReturnType<ReturnType<typeof createAjv>['compile']>;
@@ -26,7 +27,7 @@ interface Example {
 export function checkExamples(openapi: SourceDocument, ir: Ir): Diagnostic[] {
   let ajv: ReturnType<typeof createAjv>;
   try {
-    ajv = createAjv(ir, { standalone: false });
+    ajv = compiledAjv(ir);
   } catch {
     return []; // A schema that is not valid JSON Schema: the document validators report it.
   }

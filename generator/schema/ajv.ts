@@ -108,3 +108,16 @@ export function createAjv(ir: Ir, options: { standalone: boolean; allErrors?: bo
   for (const { name, schema } of entries) ajv.addSchema({ ...(toAjvSchema(schema) as object), $id: schemaId(name) });
   return ajv;
 }
+
+/** Instances whose schemas are compiled already, by IR: the validators' emitter shares its `allErrors` one. */
+const compiled = new WeakMap<Ir, Ajv>();
+
+/** Lets later stages validate with `ajv`, whose schemas for `ir` are compiled (see `compiledAjv`). */
+export function shareCompiledAjv(ir: Ir, ajv: Ajv): void {
+  compiled.set(ir, ajv);
+}
+
+/** The shared instance for `ir` when the validators have been compiled, else a new one (`allErrors`). */
+export function compiledAjv(ir: Ir): Ajv {
+  return compiled.get(ir) ?? createAjv(ir, { standalone: false });
+}

@@ -106,6 +106,10 @@ describe('casi schemas, check, generate', () => {
     expect(stale.stderr).toContain('src/types.gen.ts (missing)');
     expect((await casi(['generate', ...args])).code).toBe(0);
     expect((await casi(['generate', '--check', ...args])).code).toBe(0);
+    // From a working directory outside the toolkit: the same output, byte for byte.
+    const elsewhere = await casi(['generate', '--check', ...args], '', work);
+    expect(elsewhere.stderr).not.toMatch(/ error |is stale|Could not resolve/);
+    expect(elsewhere.code).toBe(0);
     writeFileSync(join(out, 'src/types.gen.ts'), '// edited by hand\n');
     const edited = await casi(['generate', '--check', ...args]);
     expect(edited.code).toBe(1);

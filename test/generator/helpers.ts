@@ -14,10 +14,17 @@ export function fixture(name: string): { openapi: string; asyncapi: string } {
   };
 }
 
-/** Runs `casi …args` as a child process (standard input `input`) and resolves with its exit code and output. */
-export function casi(args: string[], input = ''): Promise<{ code: number; stdout: string; stderr: string }> {
+/**
+ * Runs `casi …args` as a child process (standard input `input`, working directory `cwd`) and resolves with its exit
+ * code and output.
+ */
+export function casi(
+  args: string[],
+  input = '',
+  cwd = ROOT,
+): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((done, fail) => {
-    const child = spawn(process.execPath, [resolve(ROOT, 'bin/casi.mjs'), ...args], { cwd: ROOT, timeout: 60_000 });
+    const child = spawn(process.execPath, [resolve(ROOT, 'bin/casi.mjs'), ...args], { cwd, timeout: 60_000 });
     let stdout = '';
     let stderr = '';
     child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));

@@ -9,7 +9,8 @@ import standaloneCodeModule from 'ajv/dist/standalone/index.js';
 import { build } from 'esbuild';
 import { type StatementStructures, StructureKind, VariableDeclarationKind } from 'ts-morph';
 import type { Ir } from '../../ir/model.js';
-import { createAjv, FORMATS_BINDING, schemaId, validatableSchemas } from '../../schema/ajv.js';
+import { TOOLKIT_ROOT } from '../../options.js';
+import { createAjv, FORMATS_BINDING, schemaId, shareCompiledAjv, validatableSchemas } from '../../schema/ajv.js';
 import { triesAlternatives } from '../../schema/alternatives.js';
 import { type EmittedFile, withHeader } from '../shared/files.js';
 import { createProject, emitTypeScript, literal } from '../shared/ts.js';
@@ -47,10 +48,13 @@ export async function emitValidators(ir: Ir): Promise<EmittedFile[]> {
     fast: createAjv(ir, { standalone: true, allErrors: false }),
   };
   const events = entries.filter((e) => EVENT_ENVELOPES.includes(e.name));
-  return [
+  const files = [
     ...(await validatorModule(ajv, 'validators', entries, true)),
     ...(await validatorModule(ajv, 'validators.events', events, false)),
   ];
+  // Every schema is compiled now: the check of the spec's examples validates with them.
+  shareCompiledAjv(ir, ajv.full);
+  return files;
 }
 
 /** The schemas of a module, each with whether it gets a check that stops at the first problem. */
@@ -82,10 +86,12 @@ async function validatorModule(
   const bundled = await build({
     stdin: {
       contents: exported.map((name) => `export * from 'casi:${name}';\n`).join(''),
-      resolveDir: process.cwd(),
+      resolveDir: TOOLKIT_ROOT,
       loader: 'js',
       sourcefile: `${base}.raw.gen.ts`,
     },
+    // The toolkit's own ajv, and the paths in the bundle's comments, whatever the working directory.
+    absWorkingDir: TOOLKIT_ROOT,
     bundle: true,
     format: 'esm',
     platform: 'neutral',
@@ -103,7 +109,7 @@ async function validatorModule(
           build.onLoad({ filter: /.*/, namespace: 'casi' }, (args) => ({
             contents: sources[args.path],
             loader: 'js',
-            resolveDir: process.cwd(),
+            resolveDir: TOOLKIT_ROOT,
           }));
         },
       },
