@@ -1,4 +1,8 @@
-/** The reading side of `EventStream`: connects, parses with eventsource-parser, validates, resumes after drops. */
+/**
+ * The reading side of `EventStream`: connects, parses with eventsource-parser, validates, resumes after drops. The
+ * connection itself is a transport (`SseConnect`): fetch here, `node:http` in `sse-node.ts`; both hand the same
+ * text to the one parsing path below.
+ */
 import { createParser, type EventSourceMessage } from 'eventsource-parser';
 import { assertValid, ValidationError } from '../shared/validation.js';
 import { ApiConnectionError, ApiTimeoutError, ApiUserAbortError, CasiError, errorFromResponse } from './errors.js';
@@ -7,58 +11,96 @@ import { HEALTHY_CONNECTION_MS, ReconnectBudget } from './reconnect.js';
 import { sleep } from './retry.js';
 import { forwardAbort } from './signals.js';
 import type { StreamEventsOptions } from './sse.js';
-import { authorizationHeader, defaultFetch, resolveToken } from './transport.js';
+import { authorizationHeader, defaultFetch, type FetchLike, resolveToken } from './transport.js';
 import { withQuery } from './url.js';
+
+/** One GET of the stream, as every transport sends it. */
+export interface SseRequest {
+  readonly url: URL;
+  readonly headers: Headers;
+}
+
+/** The body of an open event stream, as text. */
+export interface SseBody {
+  /**
+   * The text received since the previous call (UTF-8 decoded, a character split across chunks kept whole), or
+   * `undefined` once the body has ended; rejects when the connection fails or is aborted.
+   */
+  read(): Promise<string | undefined>;
+  /** Closes the connection (any time, more than once). */
+  cancel(): void;
+}
+
+/**
+ * A transport: sends `request` and resolves to the body, or to `undefined` on a 204. Its answer goes through
+ * `acceptAnswer`, so a non-2xx status rejects with the `ApiError` family; `signal` aborts the connection.
+ */
+export type SseConnect = (request: SseRequest, signal: AbortSignal) => Promise<SseBody | undefined>;
+
+/** What a transport knows of an answer before its body is read: what `acceptAnswer` checks. */
+export interface SseAnswer {
+  readonly status: number;
+  readonly contentType: string | null;
+  /** The answer's headers (only read for an error). */
+  headers(): Headers;
+  /** The whole body as text (only read for an error). */
+  text(): Promise<string>;
+  /** Drops the body unread. */
+  discard(): Promise<void>;
+}
 
 const STREAM = { stream: true } as const;
 
 /**
  * The events of a stream, connection after connection: each delivered once (by `ledger`), until the terminal event,
- * a 204, an error that is not retried, or an abort of `stream`. `idleTimeoutMs` is resolved by the caller.
+ * a 204, an error that is not retried, or an abort of `stream`. `idleTimeoutMs` is resolved by the caller;
+ * `connect` is the transport (default: `options.fetch`, else `globalThis.fetch`).
  */
 export async function* readEvents<E>(
   options: StreamEventsOptions<E> & { idleTimeoutMs: number },
   ledger: EventLedger,
   stream: AbortController,
+  connect: SseConnect = fetchTransport(options.fetch ?? defaultFetch),
 ) {
   const unlink = forwardAbort(options.signal, stream);
   const budget = new ReconnectBudget(options);
-  const { idleTimeoutMs } = options;
+  const { idleTimeoutMs, isTerminal } = options;
   const validator = options.validate === false ? undefined : options.validator;
+  const pending: EventSourceMessage[] = [];
+  const onEvent = (message: EventSourceMessage) => {
+    pending.push(message);
+  };
+  const onRetry = (ms: number) => {
+    budget.baseDelayMs = ms;
+  };
   try {
     for (;;) {
       const connection = new AbortController();
       const unlinkConnection = forwardAbort(stream.signal, connection);
       const idle = new IdleTimer(idleTimeoutMs, () => connection.abort());
       const openedAt = Date.now();
-      let reader: ReadableStreamDefaultReader<Uint8Array> | undefined;
+      let body: SseBody | undefined;
       try {
-        const response = await connect(options, ledger.lastEventId, connection.signal);
-        if (response.status === 204) return;
-        if (response.body === null) throw new ApiConnectionError('The event stream has no body.');
-        reader = response.body.getReader();
-        const pending: EventSourceMessage[] = [];
-        const parser = createParser({
-          onEvent: (message) => pending.push(message),
-          onRetry: (ms) => {
-            budget.baseDelayMs = ms;
-          },
-        });
-        const decoder = new TextDecoder();
+        body = await connect(await streamRequest(options, ledger.lastEventId), connection.signal);
+        if (body === undefined) return;
+        const parser = createParser({ onEvent, onRetry });
+        pending.length = 0;
         for (;;) {
-          const { done, value } = await reader.read();
+          const text = await body.read();
           idle.touch();
-          parser.feed(done ? decoder.decode() : decoder.decode(value, STREAM));
+          if (text === undefined) break;
+          parser.feed(text);
+          // The chunk's messages, in order: each parsed, validated and checked against the ledger before it is
+          // yielded; a throw (invalid event) leaves the ones after it undelivered, as the stream then ends.
           for (let i = 0; i < pending.length; i++) {
             const message = pending[i] as EventSourceMessage;
             const event = parseEvent<E>(message, validator);
-            if (!ledger.accept(message.id ?? envelopeId(event))) continue;
+            if (!ledger.accept(ledgerId(message.id, event))) continue;
             budget.reset();
             yield event;
-            if (options.isTerminal?.(event)) return;
+            if (isTerminal?.(event)) return;
           }
           pending.length = 0;
-          if (done) break;
         }
         throw new ApiConnectionError('The event stream ended before its last event.');
       } catch (error) {
@@ -67,7 +109,7 @@ export async function* readEvents<E>(
         if (Date.now() - openedAt >= HEALTHY_CONNECTION_MS) budget.reset();
         await sleep(budget.next(cause), stream.signal);
       } finally {
-        reader?.cancel().catch(() => {});
+        body?.cancel();
         idle.stop();
         connection.abort();
         unlinkConnection();
@@ -78,31 +120,64 @@ export async function* readEvents<E>(
   }
 }
 
-/** One GET of the stream: headers, token, `Last-Event-ID`; a non-2xx answer throws the `ApiError` family. */
-async function connect<E>(options: StreamEventsOptions<E>, lastEventId: string | undefined, signal: AbortSignal) {
+/** The GET of one connection: headers, the token as `?token=`, `Last-Event-ID` when resuming. */
+async function streamRequest<E>(options: StreamEventsOptions<E>, lastEventId: string | undefined) {
   const token = await resolveToken(options.token);
   const headers = new Headers({ ...options.headers, ...authorizationHeader(options.apiKey, token) });
   headers.set('Accept', 'text/event-stream');
   if (lastEventId !== undefined) headers.set('Last-Event-ID', lastEventId);
-  const url = withQuery(options.url, { token });
-  const response = await (options.fetch ?? defaultFetch)(new Request(url, { headers, signal }));
-  if (response.status === 204) return response;
-  if (!response.ok) throw errorFromResponse(response.status, await readErrorBody(response), response.headers);
-  const type = response.headers.get('content-type') ?? '';
-  if (!type.toLowerCase().startsWith('text/event-stream')) {
-    await response.body?.cancel();
-    throw new CasiError(`Expected a text/event-stream answer, got ${type || 'no content type'}.`);
-  }
-  return response;
+  return { url: withQuery(options.url, { token }), headers };
 }
 
-async function readErrorBody(response: Response): Promise<unknown> {
-  const text = await response.text();
+/**
+ * Checks an answer before its body is read: false for a 204 (the stream is over), the `ApiError` family for a
+ * non-2xx status (with the parsed error body), `CasiError` for a 2xx that is not `text/event-stream`; else true.
+ */
+export async function acceptAnswer(answer: SseAnswer): Promise<boolean> {
+  if (answer.status === 204) return false;
+  if (answer.status < 200 || answer.status > 299) {
+    throw errorFromResponse(answer.status, parseErrorBody(await answer.text()), answer.headers());
+  }
+  const type = answer.contentType ?? '';
+  if (!type.toLowerCase().startsWith('text/event-stream')) {
+    await answer.discard();
+    throw new CasiError(`Expected a text/event-stream answer, got ${type || 'no content type'}.`);
+  }
+  return true;
+}
+
+function parseErrorBody(text: string): unknown {
   try {
     return JSON.parse(text);
   } catch {
     return text;
   }
+}
+
+/** The fetch transport: one `Request` per connection, the body read with its reader and a `TextDecoder`. */
+export function fetchTransport(fetch: FetchLike): SseConnect {
+  return async (request, signal) => {
+    const response = await fetch(new Request(request.url, { headers: request.headers, signal }));
+    const accepted = await acceptAnswer({
+      status: response.status,
+      contentType: response.headers.get('content-type'),
+      headers: () => response.headers,
+      text: () => response.text(),
+      discard: async () => {
+        await response.body?.cancel();
+      },
+    });
+    if (!accepted) return undefined;
+    if (response.body === null) throw new ApiConnectionError('The event stream has no body.');
+    const reader = response.body.getReader();
+    const decoder = new TextDecoder();
+    return {
+      read: () => reader.read().then(({ done, value }) => (done ? undefined : decoder.decode(value, STREAM))),
+      cancel: () => {
+        reader.cancel().catch(() => {});
+      },
+    };
+  };
 }
 
 /** The JSON of one message, validated when a validator is given. */
@@ -116,6 +191,16 @@ function parseEvent<E>(message: EventSourceMessage, validator: StreamEventsOptio
     });
   }
   return validator === undefined ? (data as E) : assertValid(validator, data);
+}
+
+/**
+ * The id an event is known by: its `id:` field, else its envelope's `id`. When both hold the same text the
+ * envelope's string is the one kept: the field is a slice of the chunk it arrived in, and a ledger holding it would
+ * hold every chunk the stream ever received.
+ */
+function ledgerId(field: string | undefined, event: unknown): string | undefined {
+  const own = envelopeId(event);
+  return field === undefined || field === own ? own : field;
 }
 
 /** Network failures become `ApiConnectionError`; our own errors pass through. */

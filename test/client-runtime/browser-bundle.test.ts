@@ -1,6 +1,39 @@
 /** The client runtime bundles for browsers (esbuild, platform browser) without Node built-ins. */
-import { build } from 'esbuild';
+import { build, type Metafile } from 'esbuild';
 import { describe, expect, it } from 'vitest';
+
+/** A browser build of `entry`, as a page loads it: split into chunks that `import()` loads when first used. */
+async function browserBuild(entry: string) {
+  const result = await build({
+    entryPoints: [entry],
+    bundle: true,
+    splitting: true,
+    platform: 'browser',
+    format: 'esm',
+    outdir: 'out',
+    write: false,
+    metafile: true,
+    logLevel: 'silent',
+  });
+  const outputs = result.metafile.outputs;
+  /** The output holding `input` (a path ending so). */
+  const chunkOf = (input: string) =>
+    Object.keys(outputs).find((out) => Object.keys(outputs[out]?.inputs ?? {}).some((i) => i.endsWith(input)));
+  /** The entry chunk and the chunks it imports statically: what a page loads before any `import()`. */
+  const initial = new Set<string>();
+  const visit = (out: string) => {
+    if (initial.has(out)) return;
+    initial.add(out);
+    for (const imported of (outputs[out] as Metafile['outputs'][string]).imports) {
+      if (imported.kind === 'import-statement') visit(imported.path);
+    }
+  };
+  visit(Object.keys(outputs).find((out) => outputs[out]?.entryPoint !== undefined) as string);
+  return { result, chunkOf, initial };
+}
+
+/** Any import, dynamic import or require of a Node built-in in `code`. */
+const NODE_IMPORT = /(?:from\s*|import\s*\(\s*|require\s*\(\s*|import\s*)["'](?:node:)?(?:http|https|net|stream)["']/;
 
 describe('browser bundle', () => {
   it('bundles templates/client/index.ts for the browser', async () => {
@@ -19,5 +52,21 @@ describe('browser bundle', () => {
     const code = result.outputFiles[0]?.text ?? '';
     expect(code).not.toMatch(/from ["']node:/);
     expect(code).toContain('globalThis.WebSocket');
+  });
+
+  it('never resolves node:http for the generated client, whose Node stream transport is a chunk loaded only in Node', async () => {
+    const { result, chunkOf, initial } = await browserBuild('generated/src/client.gen.ts');
+    expect(result.errors).toEqual([]);
+    expect(Object.keys(result.metafile.inputs).filter((path) => path.startsWith('node:'))).toEqual([]);
+    for (const file of result.outputFiles) expect(file.text).not.toMatch(NODE_IMPORT);
+    const nodeChunk = chunkOf('runtime/client/sse-node.ts');
+    const readerChunk = chunkOf('runtime/client/sse-reader.ts');
+    expect(nodeChunk).toBeDefined();
+    expect(readerChunk).toBeDefined();
+    expect(initial.has(nodeChunk as string)).toBe(false);
+    expect(initial.has(readerChunk as string)).toBe(false);
+    // The only way to node:http is the runtime's own, at run time, in the chunk a browser never loads.
+    const mentions = result.outputFiles.filter((file) => file.text.includes('node:http'));
+    expect(mentions.map((file) => file.path.endsWith(nodeChunk?.slice('out/'.length) ?? '?'))).toEqual([true]);
   });
 });

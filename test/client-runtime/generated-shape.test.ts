@@ -26,12 +26,14 @@ const acceptClientEvent = Object.assign((_: unknown): _ is ClientEvent => true, 
 const events = conversationEvents(4);
 let server: TestServer;
 const upgrades: IncomingMessage[] = [];
+const streamRequests: IncomingMessage[] = [];
 
 beforeAll(async () => {
   server = await startHttpServer((req, res) => {
     const url = new URL(req.url ?? '/', 'http://x');
     if (req.headers.upgrade) upgrades.push(req);
     if (url.pathname.endsWith('/events')) {
+      streamRequests.push(req);
       openSse(res);
       res.end(events.map(sseMessage).join(''));
     } else if (url.searchParams.has('cursor')) {
@@ -46,7 +48,11 @@ beforeAll(async () => {
 afterAll(() => server.close());
 
 /** What the generator emits for a small spec, by hand. */
-function createTestClient(options: { baseUrl: string; apiKey?: string }) {
+function createTestClient(options: {
+  baseUrl: string;
+  apiKey?: string;
+  fetch?: (request: Request) => Promise<Response>;
+}) {
   const core = createCore<paths>({ ...options, serviceVersion: '2025-06-19' });
   return {
     items: {
@@ -101,6 +107,25 @@ describe('a generated-style client', () => {
     const seen: TestEvent[] = [];
     for await (const event of client().items.events('it 1')) seen.push(event);
     expect(seen).toEqual(events);
+  });
+
+  it('streams over node:http without a fetch, and over the fetch given to the client with one', async () => {
+    for await (const _ of client().items.events('it 1'));
+    expect(streamRequests.at(-1)?.headers['sec-fetch-mode']).toBeUndefined();
+    const requests: string[] = [];
+    const withFetch = createTestClient({
+      baseUrl: server.url,
+      apiKey: 'sk',
+      fetch: (request) => {
+        requests.push(new URL(request.url).pathname);
+        return globalThis.fetch(request);
+      },
+    });
+    const seen: TestEvent[] = [];
+    for await (const event of withFetch.items.events('it 1')) seen.push(event);
+    expect(seen).toEqual(events);
+    expect(requests).toEqual(['/items/it%201/events']);
+    expect(streamRequests.at(-1)?.headers).toMatchObject({ 'sec-fetch-mode': 'cors', authorization: 'Bearer sk' });
   });
 
   it('opens the session at the percent-encoded ws:// URL with the API key', async () => {

@@ -1,11 +1,15 @@
-/** streamEvents against real SSE over node:http: resume without loss or duplicate, ends, auth, errors, validation. */
-import type { IncomingMessage } from 'node:http';
+/**
+ * streamEvents against real SSE over node:http, through both transports (node:http and fetch): resume without loss or
+ * duplicate, ends, auth, errors, validation, chunking, redirects, timeouts and aborts.
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
 import {
   ApiConnectionError,
   ApiUserAbortError,
   AuthenticationError,
   CasiError,
+  NotFoundError,
 } from '../../templates/client/errors.js';
 import { type StreamEventsOptions, streamEvents } from '../../templates/client/sse.js';
 import { ValidationError } from '../../templates/shared/validation.js';
@@ -21,14 +25,33 @@ afterEach(async () => {
 
 type Handler = Parameters<typeof startHttpServer>[0];
 
-/** Starts `handler` and returns stream options pointing at it, plus the requests it saw. */
-async function serve(handler: Handler) {
+/**
+ * The two transports every behaviour is checked on: `node:http`, which Node uses when no `fetch` is given, and a
+ * given fetch (here Node's own, undici). `fetchCalls` counts the calls of the given one.
+ */
+let fetchCalls = 0;
+const TRANSPORTS = [
+  { name: 'node:http', transport: {} },
+  {
+    name: 'fetch',
+    transport: {
+      fetch: (request: Request) => {
+        fetchCalls++;
+        return globalThis.fetch(request);
+      },
+    },
+  },
+] as const;
+
+/** Starts `handler` and returns stream options over `transport` pointing at it, plus the requests it saw. */
+async function serveWith(transport: Pick<StreamEventsOptions<TestEvent>, 'fetch'>, handler: Handler) {
   const requests: IncomingMessage[] = [];
   server = await startHttpServer((req, res) => {
     requests.push(req);
     return handler(req, res);
   });
   const options: StreamEventsOptions<TestEvent> = {
+    ...transport,
     url: `${server.url}/conversations/conv_1/events`,
     headers: { 'Service-Version': '2025-06-19' },
     validator: validateTestEvent,
@@ -36,6 +59,18 @@ async function serve(handler: Handler) {
     reconnectDelayMs: 1,
   };
   return { options, requests };
+}
+
+const delay = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Writes `bytes` cut at each offset of `cuts` (ascending), pausing between pieces so that each is its own chunk. */
+async function writeInPieces(res: ServerResponse, bytes: Buffer, cuts: readonly number[]): Promise<void> {
+  let start = 0;
+  for (const cut of [...cuts, bytes.length]) {
+    res.write(bytes.subarray(start, cut));
+    start = cut;
+    await delay(10);
+  }
 }
 
 async function collect<E>(stream: AsyncIterable<E>, limit = 100_000): Promise<E[]> {
@@ -58,7 +93,9 @@ function random(seed: number): () => number {
   };
 }
 
-describe('streamEvents', () => {
+describe.each(TRANSPORTS)('streamEvents over $name', ({ name, transport }) => {
+  const serve = (handler: Handler) => serveWith(transport, handler);
+
   it('survives 100 drops in 1,200 events with no loss and no duplicate', async () => {
     const events = conversationEvents(1200);
     const next = random(42);
@@ -343,6 +380,176 @@ describe('streamEvents', () => {
     expect(requests).toHaveLength(0);
   });
 
+  it('sends its requests over the transport it was given', async () => {
+    const events = conversationEvents(2);
+    const { options, requests } = await serve((_req, res) => {
+      openSse(res);
+      res.end(events.map(sseMessage).join(''));
+    });
+    fetchCalls = 0;
+    expect(await collect(streamEvents(options))).toEqual(events);
+    // undici's fetch adds `sec-fetch-mode`; node:http sends the stream's own headers only.
+    expect(requests[0]?.headers['sec-fetch-mode']).toBe(name === 'fetch' ? 'cors' : undefined);
+    expect(fetchCalls).toBe(name === 'fetch' ? 1 : 0);
+  });
+
+  it('decodes UTF-8 characters split across chunks', async () => {
+    const text = 'é 日本 🌍 ok';
+    const events = [
+      envelope(0, { type: 'agent.message.delta', text_delta: text, generation_id: 'gen_1' }),
+      envelope(1, { type: 'conversation.ended', ended_by: 'agent' }),
+    ];
+    const bytes = Buffer.from(events.map(sseMessage).join(''));
+    // Inside each character: after the first of the two bytes of é, two of the three of 日, three of the four of 🌍.
+    const cuts = [
+      bytes.indexOf(Buffer.from('é')) + 1,
+      bytes.indexOf(Buffer.from('日')) + 2,
+      bytes.indexOf(Buffer.from('🌍')) + 3,
+    ];
+    const { options } = await serve(async (_req, res) => {
+      openSse(res);
+      await writeInPieces(res, bytes, cuts);
+      res.end();
+    });
+    const received = await collect(streamEvents(options));
+    expect(received).toEqual(events);
+    expect(received[0]?.payload.text_delta).toBe(text);
+  });
+
+  it('joins messages split across chunks anywhere', async () => {
+    const events = conversationEvents(4);
+    const wire = events.map(sseMessage);
+    const bytes = Buffer.from(wire.join(''));
+    // In every message: inside `id:`, inside the JSON, and between the two line feeds that end it.
+    const cuts: number[] = [];
+    let offset = 0;
+    for (const message of wire) {
+      cuts.push(offset + 2, offset + 40, offset + message.length - 1);
+      offset += message.length;
+    }
+    const { options, requests } = await serve(async (_req, res) => {
+      openSse(res);
+      await writeInPieces(res, bytes, cuts);
+    });
+    expect(await collect(streamEvents(options))).toEqual(events);
+    expect(requests).toHaveLength(1);
+  });
+
+  it('drops a byte order mark that opens the body', async () => {
+    const events = conversationEvents(3);
+    const { options } = await serve((_req, res) => {
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      // The first message has no `id:` line: a mark left in place would make `data:` an unknown field.
+      res.end(`\uFEFFdata: ${JSON.stringify(events[0])}\n\n${events.slice(1).map(sseMessage).join('')}`);
+    });
+    expect(await collect(streamEvents(options))).toEqual(events);
+  });
+
+  it('delivers a large burst to a reader slower than the socket', async () => {
+    const events = conversationEvents(3000);
+    const { options, requests } = await serve((_req, res) => {
+      openSse(res);
+      res.end(events.map(sseMessage).join(''));
+    });
+    const received: TestEvent[] = [];
+    for await (const event of streamEvents(options)) {
+      received.push(event);
+      if (received.length % 500 === 0) await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    expect(received).toEqual(events);
+    expect(requests).toHaveLength(1);
+  });
+
+  it('follows a redirect, keeping its headers on the same origin and dropping Authorization on another', async () => {
+    const events = conversationEvents(4);
+    const elsewhere: IncomingMessage[] = [];
+    const other = await startHttpServer((req, res) => {
+      elsewhere.push(req);
+      openSse(res);
+      res.end(events.slice(resumeIndex(events, req)).map(sseMessage).join(''));
+    });
+    try {
+      const { options, requests } = await serve((req, res) => {
+        if (req.url === '/conversations/conv_1/events') res.writeHead(307, { location: '/moved/events' }).end();
+        else if (req.headers['last-event-id'] !== undefined) res.writeHead(302, { location: `${other.url}/x` }).end();
+        else {
+          openSse(res);
+          res.end(events.slice(0, 2).map(sseMessage).join(''));
+        }
+      });
+      expect(await collect(streamEvents({ ...options, apiKey: 'sk_1' }))).toEqual(events);
+      expect(requests.map((req) => req.url)).toEqual([
+        '/conversations/conv_1/events',
+        '/moved/events',
+        '/conversations/conv_1/events',
+        '/moved/events',
+      ]);
+      expect(requests[1]?.headers).toMatchObject({ authorization: 'Bearer sk_1', accept: 'text/event-stream' });
+      expect(elsewhere.map((req) => req.url)).toEqual(['/x']);
+      expect(elsewhere[0]?.headers.authorization).toBeUndefined();
+      expect(elsewhere[0]?.headers).toMatchObject({ 'last-event-id': events[1]?.id, 'service-version': '2025-06-19' });
+    } finally {
+      await other.close();
+    }
+  });
+
+  it("reconnects after the delay of the server's retry: field, not its own", async () => {
+    const events = conversationEvents(10);
+    const { options, requests } = await serve((req, res) => {
+      const start = resumeIndex(events, req);
+      openSse(res, 1);
+      res.end(
+        events
+          .slice(start, start + 2)
+          .map(sseMessage)
+          .join(''),
+      );
+    });
+    // Four drops: waits drawn up to a minute each unless `retry: 1` replaced the base delay.
+    const stream = streamEvents({ ...options, reconnectDelayMs: 60_000, maxReconnectDelayMs: 60_000 });
+    const outcome = await Promise.race([collect(stream), delay(5000).then(() => 'too slow')]);
+    expect(outcome).toEqual(events);
+    expect(requests).toHaveLength(5);
+  });
+
+  it('stops with ApiUserAbortError when the signal aborts before the answer', async () => {
+    let gone: Promise<void> | undefined;
+    const { options } = await serve((req) => {
+      gone = closed(req); // and never answers
+    });
+    const controller = new AbortController();
+    setTimeout(() => controller.abort(), 50);
+    await expect(collect(streamEvents({ ...options, signal: controller.signal }))).rejects.toBeInstanceOf(
+      ApiUserAbortError,
+    );
+    await gone;
+  });
+
+  it('drops and resumes a connection whose answer does not come within idleTimeoutMs', async () => {
+    const events = conversationEvents(3);
+    const { options, requests } = await serve((_req, res) => {
+      if (requests.length === 1) return; // the first request is never answered
+      openSse(res);
+      res.end(events.map(sseMessage).join(''));
+    });
+    expect(await collect(streamEvents({ ...options, idleTimeoutMs: 150 }))).toEqual(events);
+    expect(requests).toHaveLength(2);
+  });
+
+  it("throws NotFoundError with a text body as its message and the answer's headers", async () => {
+    const { options, requests } = await serve((_req, res) => {
+      res.writeHead(404, { 'content-type': 'text/plain', 'x-request-id': 'req_1' });
+      res.end('No such conversation.');
+    });
+    const error = await collect(streamEvents(options)).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(NotFoundError);
+    expect(error).toMatchObject({ status: 404, code: 'unknown_error', message: 'No such conversation.' });
+    expect((error as NotFoundError).headers.get('x-request-id')).toBe('req_1');
+    expect(requests).toHaveLength(1);
+  });
+});
+
+describe('streamEvents', () => {
   it('can be iterated only once', async () => {
     const stream = streamEvents({ url: 'http://127.0.0.1:9/never' });
     const iterator = stream[Symbol.asyncIterator]();

@@ -25,7 +25,10 @@ export interface CoreOptions {
   baseUrl: string;
   /** Sent as `Authorization: Bearer <apiKey>` (omit in browsers; use the conversation token for events). */
   apiKey?: string | undefined;
-  /** A fetch taking one `Request` (default `globalThis.fetch`, called with a URL and an init). */
+  /**
+   * A fetch taking one `Request` (default `globalThis.fetch`, called with a URL and an init). It also carries event
+   * streams when given; without it, Node reads them with `node:http`.
+   */
   fetch?: FetchLike | undefined;
   /** Per-attempt timeout in ms (default 60000; `Infinity` disables it). */
   timeoutMs?: number | undefined;
@@ -185,7 +188,7 @@ export function createCore<Paths extends {}>(options: CoreOptions): Core<Paths> 
     }),
     options: resolved,
     transport: {
-      fetch: resolved.fetch,
+      fetch: options.fetch,
       apiKey: resolved.apiKey,
       headers: { ...resolved.defaultHeaders, 'Service-Version': resolved.serviceVersion },
       serviceVersion: resolved.serviceVersion,

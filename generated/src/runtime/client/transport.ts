@@ -10,7 +10,7 @@ export type TokenProvider = string | (() => string | Promise<string>);
 
 /** The connection defaults a client core hands to streams and sessions (`core.transport`). */
 export interface TransportOptions {
-  /** The fetch used for SSE (default `globalThis.fetch`). */
+  /** The fetch used for SSE; without one, Node reads streams with `node:http` and other runtimes with `globalThis.fetch`. */
   fetch?: FetchLike | undefined;
   /** Sent as `Authorization: Bearer <apiKey>` unless a `token` is given. */
   apiKey?: string | undefined;
@@ -22,6 +22,11 @@ export interface TransportOptions {
 
 /** The default fetch, looked up at call time so polyfills installed later are used. */
 export const defaultFetch: FetchLike = (input) => globalThis.fetch(input);
+
+/** True in Node (≥ 20.16) and runtimes that mimic it: `node:http` can be had without an import to resolve. */
+export function hasNodeHttp(): boolean {
+  return typeof process !== 'undefined' && typeof process.getBuiltinModule === 'function';
+}
 
 /**
  * The current token from a provider, or `undefined` when there is none. A provider's own `CasiError` (say a failed
