@@ -19,8 +19,11 @@ export class EventLedger {
   /** Records `id` and returns true the first time; false for an id already delivered. Events without id pass. */
   accept(id: string | undefined): boolean {
     if (id === undefined) return true;
-    if (this.#delivered.has(id)) return false;
-    this.#record(id);
+    // One hash lookup: a new id grows the set.
+    const size = this.#delivered.size;
+    this.#delivered.add(id);
+    if (this.#delivered.size === size) return false;
+    this.#lastEventId = id;
     return true;
   }
 
