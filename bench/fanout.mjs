@@ -234,8 +234,9 @@ async function main() {
     note: [
       'One `chat_async` conversation on the reference server (bundled; `casi serve` defaults, so responses and events',
       `are not validated by the server) in a child process; ${subscribers} subscribers in a second child process, each`,
-      "the generated client's `conversations.events(id)` (fetch, eventsource-parser, JSON, `validateServerEvent` on",
-      `every event). ${PUBLISHERS} publishers in this process POST \`/conversations/{id}/context\` ${eventCount} times,`,
+      "the generated client's `conversations.events(id)` (no `fetch` option, so its Node transport: node:http,",
+      'eventsource-parser, JSON, `validateServerEvent` on every event, the ledger of delivered ids).',
+      `${PUBLISHERS} publishers in this process POST \`/conversations/{id}/context\` ${eventCount} times,`,
       'each emitting one `conversation.context.updated` with a sequence number: first back to back (throughput), then,',
       'on fresh servers, paced at three quarters, half and a quarter of the rate reached (latency as load falls; at',
       'three quarters both processes are close to saturation). The publishers have their own process',
