@@ -48,7 +48,7 @@ function validate85(data, instancePath = "") {
   let errors = 0;
   if (data && typeof data == "object" && !Array.isArray(data)) {
     if (data.type === void 0) {
-      const err0 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "type" }, message: "must have required property 'type'" };
+      const err0 = { pointer: instancePath + "/type", message: "must have required property 'type'", keyword: "required" };
       if (vErrors === null) {
         vErrors = [err0];
       } else {
@@ -57,7 +57,7 @@ function validate85(data, instancePath = "") {
       errors++;
     }
     if (data.data === void 0) {
-      const err1 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "data" }, message: "must have required property 'data'" };
+      const err1 = { pointer: instancePath + "/data", message: "must have required property 'data'", keyword: "required" };
       if (vErrors === null) {
         vErrors = [err1];
       } else {
@@ -67,7 +67,7 @@ function validate85(data, instancePath = "") {
     }
     for (const key0 in data) {
       if (!(key0 === "type" || key0 === "data")) {
-        const err2 = { instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" };
+        const err2 = { pointer: instancePath, member: key0, message: "must NOT have additional properties", keyword: "additionalProperties" };
         if (vErrors === null) {
           vErrors = [err2];
         } else {
@@ -79,7 +79,7 @@ function validate85(data, instancePath = "") {
     if (data.type !== void 0) {
       let data0 = data.type;
       if (typeof data0 !== "string") {
-        const err3 = { instancePath: instancePath + "/type", schemaPath: "#/properties/type/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        const err3 = { pointer: instancePath + "/type", message: "must be string", keyword: "type" };
         if (vErrors === null) {
           vErrors = [err3];
         } else {
@@ -88,7 +88,7 @@ function validate85(data, instancePath = "") {
         errors++;
       }
       if ("conversation.context.update" !== data0) {
-        const err4 = { instancePath: instancePath + "/type", schemaPath: "#/properties/type/const", keyword: "const", params: { allowedValue: "conversation.context.update" }, message: "must be equal to constant" };
+        const err4 = { pointer: instancePath + "/type", message: "must be equal to constant", keyword: "const" };
         if (vErrors === null) {
           vErrors = [err4];
         } else {
@@ -102,7 +102,7 @@ function validate85(data, instancePath = "") {
       if (data1 && typeof data1 == "object" && !Array.isArray(data1)) {
         for (const key1 in data1) {
           if (typeof data1[key1] !== "string") {
-            const err5 = { instancePath: instancePath + "/data/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"), schemaPath: "urn:casi:schema:ContextData/additionalProperties/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+            const err5 = { pointer: instancePath + "/data/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"), message: "must be string", keyword: "type" };
             if (vErrors === null) {
               vErrors = [err5];
             } else {
@@ -112,7 +112,7 @@ function validate85(data, instancePath = "") {
           }
         }
       } else {
-        const err6 = { instancePath: instancePath + "/data", schemaPath: "urn:casi:schema:ContextData/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+        const err6 = { pointer: instancePath + "/data", message: "must be object", keyword: "type" };
         if (vErrors === null) {
           vErrors = [err6];
         } else {
@@ -122,7 +122,7 @@ function validate85(data, instancePath = "") {
       }
     }
   } else {
-    const err7 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+    const err7 = { pointer: instancePath, message: "must be object", keyword: "type" };
     if (vErrors === null) {
       vErrors = [err7];
     } else {
@@ -143,7 +143,7 @@ function validate84(data, instancePath = "") {
       if (tag0 === "user.message.send") {
         if (data && typeof data == "object" && !Array.isArray(data)) {
           if (data.type === void 0) {
-            const err0 = { instancePath, schemaPath: "urn:casi:schema:UserMessageSend/required", keyword: "required", params: { missingProperty: "type" }, message: "must have required property 'type'" };
+            const err0 = { pointer: instancePath + "/type", message: "must have required property 'type'", keyword: "required" };
             if (vErrors === null) {
               vErrors = [err0];
             } else {
@@ -152,7 +152,7 @@ function validate84(data, instancePath = "") {
             errors++;
           }
           if (data.text === void 0) {
-            const err1 = { instancePath, schemaPath: "urn:casi:schema:UserMessageSend/required", keyword: "required", params: { missingProperty: "text" }, message: "must have required property 'text'" };
+            const err1 = { pointer: instancePath + "/text", message: "must have required property 'text'", keyword: "required" };
             if (vErrors === null) {
               vErrors = [err1];
             } else {
@@ -162,7 +162,7 @@ function validate84(data, instancePath = "") {
           }
           for (const key0 in data) {
             if (!(key0 === "type" || key0 === "text")) {
-              const err2 = { instancePath, schemaPath: "urn:casi:schema:UserMessageSend/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" };
+              const err2 = { pointer: instancePath, member: key0, message: "must NOT have additional properties", keyword: "additionalProperties" };
               if (vErrors === null) {
                 vErrors = [err2];
               } else {
@@ -174,7 +174,7 @@ function validate84(data, instancePath = "") {
           if (data.type !== void 0) {
             let data0 = data.type;
             if (typeof data0 !== "string") {
-              const err3 = { instancePath: instancePath + "/type", schemaPath: "urn:casi:schema:UserMessageSend/properties/type/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+              const err3 = { pointer: instancePath + "/type", message: "must be string", keyword: "type" };
               if (vErrors === null) {
                 vErrors = [err3];
               } else {
@@ -183,7 +183,7 @@ function validate84(data, instancePath = "") {
               errors++;
             }
             if ("user.message.send" !== data0) {
-              const err4 = { instancePath: instancePath + "/type", schemaPath: "urn:casi:schema:UserMessageSend/properties/type/const", keyword: "const", params: { allowedValue: "user.message.send" }, message: "must be equal to constant" };
+              const err4 = { pointer: instancePath + "/type", message: "must be equal to constant", keyword: "const" };
               if (vErrors === null) {
                 vErrors = [err4];
               } else {
@@ -196,7 +196,7 @@ function validate84(data, instancePath = "") {
             let data1 = data.text;
             if (typeof data1 === "string") {
               if (func1(data1) > 4096) {
-                const err5 = { instancePath: instancePath + "/text", schemaPath: "urn:casi:schema:UserMessageSend/properties/text/maxLength", keyword: "maxLength", params: { limit: 4096 }, message: "must NOT have more than 4096 characters" };
+                const err5 = { pointer: instancePath + "/text", message: "must NOT have more than 4096 characters", keyword: "maxLength" };
                 if (vErrors === null) {
                   vErrors = [err5];
                 } else {
@@ -205,7 +205,7 @@ function validate84(data, instancePath = "") {
                 errors++;
               }
               if (func1(data1) < 1) {
-                const err6 = { instancePath: instancePath + "/text", schemaPath: "urn:casi:schema:UserMessageSend/properties/text/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
+                const err6 = { pointer: instancePath + "/text", message: "must NOT have fewer than 1 characters", keyword: "minLength" };
                 if (vErrors === null) {
                   vErrors = [err6];
                 } else {
@@ -214,7 +214,7 @@ function validate84(data, instancePath = "") {
                 errors++;
               }
             } else {
-              const err7 = { instancePath: instancePath + "/text", schemaPath: "urn:casi:schema:UserMessageSend/properties/text/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+              const err7 = { pointer: instancePath + "/text", message: "must be string", keyword: "type" };
               if (vErrors === null) {
                 vErrors = [err7];
               } else {
@@ -224,7 +224,7 @@ function validate84(data, instancePath = "") {
             }
           }
         } else {
-          const err8 = { instancePath, schemaPath: "urn:casi:schema:UserMessageSend/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+          const err8 = { pointer: instancePath, message: "must be object", keyword: "type" };
           if (vErrors === null) {
             vErrors = [err8];
           } else {
@@ -244,7 +244,7 @@ function validate84(data, instancePath = "") {
       } else if (tag0 === "conversation.start") {
         if (data && typeof data == "object" && !Array.isArray(data)) {
           if (data.type === void 0) {
-            const err9 = { instancePath, schemaPath: "urn:casi:schema:ConversationStart/required", keyword: "required", params: { missingProperty: "type" }, message: "must have required property 'type'" };
+            const err9 = { pointer: instancePath + "/type", message: "must have required property 'type'", keyword: "required" };
             if (vErrors === null) {
               vErrors = [err9];
             } else {
@@ -254,7 +254,7 @@ function validate84(data, instancePath = "") {
           }
           for (const key1 in data) {
             if (!(key1 === "type")) {
-              const err10 = { instancePath, schemaPath: "urn:casi:schema:ConversationStart/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key1 }, message: "must NOT have additional properties" };
+              const err10 = { pointer: instancePath, member: key1, message: "must NOT have additional properties", keyword: "additionalProperties" };
               if (vErrors === null) {
                 vErrors = [err10];
               } else {
@@ -266,7 +266,7 @@ function validate84(data, instancePath = "") {
           if (data.type !== void 0) {
             let data2 = data.type;
             if (typeof data2 !== "string") {
-              const err11 = { instancePath: instancePath + "/type", schemaPath: "urn:casi:schema:ConversationStart/properties/type/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+              const err11 = { pointer: instancePath + "/type", message: "must be string", keyword: "type" };
               if (vErrors === null) {
                 vErrors = [err11];
               } else {
@@ -275,7 +275,7 @@ function validate84(data, instancePath = "") {
               errors++;
             }
             if ("conversation.start" !== data2) {
-              const err12 = { instancePath: instancePath + "/type", schemaPath: "urn:casi:schema:ConversationStart/properties/type/const", keyword: "const", params: { allowedValue: "conversation.start" }, message: "must be equal to constant" };
+              const err12 = { pointer: instancePath + "/type", message: "must be equal to constant", keyword: "const" };
               if (vErrors === null) {
                 vErrors = [err12];
               } else {
@@ -285,7 +285,7 @@ function validate84(data, instancePath = "") {
             }
           }
         } else {
-          const err13 = { instancePath, schemaPath: "urn:casi:schema:ConversationStart/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+          const err13 = { pointer: instancePath, message: "must be object", keyword: "type" };
           if (vErrors === null) {
             vErrors = [err13];
           } else {
@@ -299,7 +299,7 @@ function validate84(data, instancePath = "") {
       } else if (tag0 === "conversation.end") {
         if (data && typeof data == "object" && !Array.isArray(data)) {
           if (data.type === void 0) {
-            const err14 = { instancePath, schemaPath: "urn:casi:schema:ConversationEnd/required", keyword: "required", params: { missingProperty: "type" }, message: "must have required property 'type'" };
+            const err14 = { pointer: instancePath + "/type", message: "must have required property 'type'", keyword: "required" };
             if (vErrors === null) {
               vErrors = [err14];
             } else {
@@ -309,7 +309,7 @@ function validate84(data, instancePath = "") {
           }
           for (const key2 in data) {
             if (!(key2 === "type")) {
-              const err15 = { instancePath, schemaPath: "urn:casi:schema:ConversationEnd/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key2 }, message: "must NOT have additional properties" };
+              const err15 = { pointer: instancePath, member: key2, message: "must NOT have additional properties", keyword: "additionalProperties" };
               if (vErrors === null) {
                 vErrors = [err15];
               } else {
@@ -321,7 +321,7 @@ function validate84(data, instancePath = "") {
           if (data.type !== void 0) {
             let data3 = data.type;
             if (typeof data3 !== "string") {
-              const err16 = { instancePath: instancePath + "/type", schemaPath: "urn:casi:schema:ConversationEnd/properties/type/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+              const err16 = { pointer: instancePath + "/type", message: "must be string", keyword: "type" };
               if (vErrors === null) {
                 vErrors = [err16];
               } else {
@@ -330,7 +330,7 @@ function validate84(data, instancePath = "") {
               errors++;
             }
             if ("conversation.end" !== data3) {
-              const err17 = { instancePath: instancePath + "/type", schemaPath: "urn:casi:schema:ConversationEnd/properties/type/const", keyword: "const", params: { allowedValue: "conversation.end" }, message: "must be equal to constant" };
+              const err17 = { pointer: instancePath + "/type", message: "must be equal to constant", keyword: "const" };
               if (vErrors === null) {
                 vErrors = [err17];
               } else {
@@ -340,7 +340,7 @@ function validate84(data, instancePath = "") {
             }
           }
         } else {
-          const err18 = { instancePath, schemaPath: "urn:casi:schema:ConversationEnd/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+          const err18 = { pointer: instancePath, message: "must be object", keyword: "type" };
           if (vErrors === null) {
             vErrors = [err18];
           } else {
@@ -352,7 +352,7 @@ function validate84(data, instancePath = "") {
           props0 = true;
         }
       } else {
-        const err19 = { instancePath, schemaPath: "#/discriminator", keyword: "discriminator", params: { error: "mapping", tag: "type", tagValue: tag0 }, message: 'value of tag "type" must be in oneOf' };
+        const err19 = { pointer: instancePath + "/type", message: 'value of tag "type" must be in oneOf', keyword: "discriminator" };
         if (vErrors === null) {
           vErrors = [err19];
         } else {
@@ -361,7 +361,7 @@ function validate84(data, instancePath = "") {
         errors++;
       }
     } else {
-      const err20 = { instancePath, schemaPath: "#/discriminator", keyword: "discriminator", params: { error: "tag", tag: "type", tagValue: tag0 }, message: 'tag "type" must be string' };
+      const err20 = { pointer: instancePath + "/type", message: 'tag "type" must be string', keyword: "discriminator" };
       if (vErrors === null) {
         vErrors = [err20];
       } else {
@@ -370,7 +370,7 @@ function validate84(data, instancePath = "") {
       errors++;
     }
   } else {
-    const err21 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+    const err21 = { pointer: instancePath, message: "must be object", keyword: "type" };
     if (vErrors === null) {
       vErrors = [err21];
     } else {
@@ -387,7 +387,7 @@ function validate83(data, instancePath = "") {
   let errors = 0;
   if (data && typeof data == "object" && !Array.isArray(data)) {
     if (data.payload === void 0) {
-      const err0 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "payload" }, message: "must have required property 'payload'" };
+      const err0 = { pointer: instancePath + "/payload", message: "must have required property 'payload'", keyword: "required" };
       if (vErrors === null) {
         vErrors = [err0];
       } else {
@@ -397,7 +397,7 @@ function validate83(data, instancePath = "") {
     }
     for (const key0 in data) {
       if (!(key0 === "id" || key0 === "payload")) {
-        const err1 = { instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" };
+        const err1 = { pointer: instancePath, member: key0, message: "must NOT have additional properties", keyword: "additionalProperties" };
         if (vErrors === null) {
           vErrors = [err1];
         } else {
@@ -410,7 +410,7 @@ function validate83(data, instancePath = "") {
       let data0 = data.id;
       if (typeof data0 === "string") {
         if (func1(data0) > 128) {
-          const err2 = { instancePath: instancePath + "/id", schemaPath: "#/properties/id/maxLength", keyword: "maxLength", params: { limit: 128 }, message: "must NOT have more than 128 characters" };
+          const err2 = { pointer: instancePath + "/id", message: "must NOT have more than 128 characters", keyword: "maxLength" };
           if (vErrors === null) {
             vErrors = [err2];
           } else {
@@ -419,7 +419,7 @@ function validate83(data, instancePath = "") {
           errors++;
         }
         if (func1(data0) < 1) {
-          const err3 = { instancePath: instancePath + "/id", schemaPath: "#/properties/id/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
+          const err3 = { pointer: instancePath + "/id", message: "must NOT have fewer than 1 characters", keyword: "minLength" };
           if (vErrors === null) {
             vErrors = [err3];
           } else {
@@ -428,7 +428,7 @@ function validate83(data, instancePath = "") {
           errors++;
         }
       } else {
-        const err4 = { instancePath: instancePath + "/id", schemaPath: "#/properties/id/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        const err4 = { pointer: instancePath + "/id", message: "must be string", keyword: "type" };
         if (vErrors === null) {
           vErrors = [err4];
         } else {
@@ -444,7 +444,7 @@ function validate83(data, instancePath = "") {
       }
     }
   } else {
-    const err5 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+    const err5 = { pointer: instancePath, message: "must be object", keyword: "type" };
     if (vErrors === null) {
       vErrors = [err5];
     } else {
@@ -470,7 +470,7 @@ function validate25(data, instancePath = "") {
   let errors = 0;
   if (data && typeof data == "object" && !Array.isArray(data)) {
     if (data.type === void 0) {
-      const err0 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "type" }, message: "must have required property 'type'" };
+      const err0 = { pointer: instancePath + "/type", message: "must have required property 'type'", keyword: "required" };
       if (vErrors === null) {
         vErrors = [err0];
       } else {
@@ -480,7 +480,7 @@ function validate25(data, instancePath = "") {
     }
     for (const key0 in data) {
       if (!(key0 === "type" || key0 === "callee_no" || key0 === "caller_no" || key0 === "recording_url")) {
-        const err1 = { instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" };
+        const err1 = { pointer: instancePath, member: key0, message: "must NOT have additional properties", keyword: "additionalProperties" };
         if (vErrors === null) {
           vErrors = [err1];
         } else {
@@ -492,7 +492,7 @@ function validate25(data, instancePath = "") {
     if (data.type !== void 0) {
       let data0 = data.type;
       if (typeof data0 !== "string") {
-        const err2 = { instancePath: instancePath + "/type", schemaPath: "urn:casi:schema:ChannelType/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        const err2 = { pointer: instancePath + "/type", message: "must be string", keyword: "type" };
         if (vErrors === null) {
           vErrors = [err2];
         } else {
@@ -501,7 +501,7 @@ function validate25(data, instancePath = "") {
         errors++;
       }
       if (!(data0 === "phone" || data0 === "chat_realtime" || data0 === "chat_async")) {
-        const err3 = { instancePath: instancePath + "/type", schemaPath: "urn:casi:schema:ChannelType/enum", keyword: "enum", params: { allowedValues: schema42.enum }, message: "must be equal to one of the allowed values" };
+        const err3 = { pointer: instancePath + "/type", message: "must be equal to one of the allowed values", keyword: "enum" };
         if (vErrors === null) {
           vErrors = [err3];
         } else {
@@ -513,7 +513,7 @@ function validate25(data, instancePath = "") {
     if (data.callee_no !== void 0) {
       let data1 = data.callee_no;
       if (typeof data1 !== "string" && data1 !== null) {
-        const err4 = { instancePath: instancePath + "/callee_no", schemaPath: "#/properties/callee_no/type", keyword: "type", params: { type: schema41.properties.callee_no.type }, message: "must be string,null" };
+        const err4 = { pointer: instancePath + "/callee_no", message: "must be string,null", keyword: "type" };
         if (vErrors === null) {
           vErrors = [err4];
         } else {
@@ -525,7 +525,7 @@ function validate25(data, instancePath = "") {
     if (data.caller_no !== void 0) {
       let data2 = data.caller_no;
       if (typeof data2 !== "string" && data2 !== null) {
-        const err5 = { instancePath: instancePath + "/caller_no", schemaPath: "#/properties/caller_no/type", keyword: "type", params: { type: schema41.properties.caller_no.type }, message: "must be string,null" };
+        const err5 = { pointer: instancePath + "/caller_no", message: "must be string,null", keyword: "type" };
         if (vErrors === null) {
           vErrors = [err5];
         } else {
@@ -537,7 +537,7 @@ function validate25(data, instancePath = "") {
     if (data.recording_url !== void 0) {
       let data3 = data.recording_url;
       if (typeof data3 !== "string" && data3 !== null) {
-        const err6 = { instancePath: instancePath + "/recording_url", schemaPath: "#/properties/recording_url/type", keyword: "type", params: { type: schema41.properties.recording_url.type }, message: "must be string,null" };
+        const err6 = { pointer: instancePath + "/recording_url", message: "must be string,null", keyword: "type" };
         if (vErrors === null) {
           vErrors = [err6];
         } else {
@@ -547,7 +547,7 @@ function validate25(data, instancePath = "") {
       }
     }
   } else {
-    const err7 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+    const err7 = { pointer: instancePath, message: "must be object", keyword: "type" };
     if (vErrors === null) {
       vErrors = [err7];
     } else {
@@ -564,7 +564,7 @@ function validate24(data, instancePath = "") {
   let errors = 0;
   if (data && typeof data == "object" && !Array.isArray(data)) {
     if (data.type === void 0) {
-      const err0 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "type" }, message: "must have required property 'type'" };
+      const err0 = { pointer: instancePath + "/type", message: "must have required property 'type'", keyword: "required" };
       if (vErrors === null) {
         vErrors = [err0];
       } else {
@@ -573,7 +573,7 @@ function validate24(data, instancePath = "") {
       errors++;
     }
     if (data.channel === void 0) {
-      const err1 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "channel" }, message: "must have required property 'channel'" };
+      const err1 = { pointer: instancePath + "/channel", message: "must have required property 'channel'", keyword: "required" };
       if (vErrors === null) {
         vErrors = [err1];
       } else {
@@ -582,7 +582,7 @@ function validate24(data, instancePath = "") {
       errors++;
     }
     if (data.direction === void 0) {
-      const err2 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "direction" }, message: "must have required property 'direction'" };
+      const err2 = { pointer: instancePath + "/direction", message: "must have required property 'direction'", keyword: "required" };
       if (vErrors === null) {
         vErrors = [err2];
       } else {
@@ -592,7 +592,7 @@ function validate24(data, instancePath = "") {
     }
     for (const key0 in data) {
       if (!(key0 === "type" || key0 === "channel" || key0 === "direction")) {
-        const err3 = { instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" };
+        const err3 = { pointer: instancePath, member: key0, message: "must NOT have additional properties", keyword: "additionalProperties" };
         if (vErrors === null) {
           vErrors = [err3];
         } else {
@@ -604,7 +604,7 @@ function validate24(data, instancePath = "") {
     if (data.type !== void 0) {
       let data0 = data.type;
       if (typeof data0 !== "string") {
-        const err4 = { instancePath: instancePath + "/type", schemaPath: "#/properties/type/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        const err4 = { pointer: instancePath + "/type", message: "must be string", keyword: "type" };
         if (vErrors === null) {
           vErrors = [err4];
         } else {
@@ -613,7 +613,7 @@ function validate24(data, instancePath = "") {
         errors++;
       }
       if ("conversation.setup" !== data0) {
-        const err5 = { instancePath: instancePath + "/type", schemaPath: "#/properties/type/const", keyword: "const", params: { allowedValue: "conversation.setup" }, message: "must be equal to constant" };
+        const err5 = { pointer: instancePath + "/type", message: "must be equal to constant", keyword: "const" };
         if (vErrors === null) {
           vErrors = [err5];
         } else {
@@ -631,7 +631,7 @@ function validate24(data, instancePath = "") {
     if (data.direction !== void 0) {
       let data2 = data.direction;
       if (typeof data2 !== "string") {
-        const err6 = { instancePath: instancePath + "/direction", schemaPath: "urn:casi:schema:Direction/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        const err6 = { pointer: instancePath + "/direction", message: "must be string", keyword: "type" };
         if (vErrors === null) {
           vErrors = [err6];
         } else {
@@ -640,7 +640,7 @@ function validate24(data, instancePath = "") {
         errors++;
       }
       if (!(data2 === "inbound" || data2 === "outbound")) {
-        const err7 = { instancePath: instancePath + "/direction", schemaPath: "urn:casi:schema:Direction/enum", keyword: "enum", params: { allowedValues: schema43.enum }, message: "must be equal to one of the allowed values" };
+        const err7 = { pointer: instancePath + "/direction", message: "must be equal to one of the allowed values", keyword: "enum" };
         if (vErrors === null) {
           vErrors = [err7];
         } else {
@@ -650,7 +650,7 @@ function validate24(data, instancePath = "") {
       }
     }
   } else {
-    const err8 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+    const err8 = { pointer: instancePath, message: "must be object", keyword: "type" };
     if (vErrors === null) {
       vErrors = [err8];
     } else {
@@ -667,7 +667,7 @@ function validate27(data, instancePath = "") {
   let errors = 0;
   if (data && typeof data == "object" && !Array.isArray(data)) {
     if (data.type === void 0) {
-      const err0 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "type" }, message: "must have required property 'type'" };
+      const err0 = { pointer: instancePath + "/type", message: "must have required property 'type'", keyword: "required" };
       if (vErrors === null) {
         vErrors = [err0];
       } else {
@@ -676,7 +676,7 @@ function validate27(data, instancePath = "") {
       errors++;
     }
     if (data.data === void 0) {
-      const err1 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "data" }, message: "must have required property 'data'" };
+      const err1 = { pointer: instancePath + "/data", message: "must have required property 'data'", keyword: "required" };
       if (vErrors === null) {
         vErrors = [err1];
       } else {
@@ -685,7 +685,7 @@ function validate27(data, instancePath = "") {
       errors++;
     }
     if (data.trigger_response === void 0) {
-      const err2 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "trigger_response" }, message: "must have required property 'trigger_response'" };
+      const err2 = { pointer: instancePath + "/trigger_response", message: "must have required property 'trigger_response'", keyword: "required" };
       if (vErrors === null) {
         vErrors = [err2];
       } else {
@@ -695,7 +695,7 @@ function validate27(data, instancePath = "") {
     }
     for (const key0 in data) {
       if (!(key0 === "type" || key0 === "data" || key0 === "trigger_response")) {
-        const err3 = { instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" };
+        const err3 = { pointer: instancePath, member: key0, message: "must NOT have additional properties", keyword: "additionalProperties" };
         if (vErrors === null) {
           vErrors = [err3];
         } else {
@@ -707,7 +707,7 @@ function validate27(data, instancePath = "") {
     if (data.type !== void 0) {
       let data0 = data.type;
       if (typeof data0 !== "string") {
-        const err4 = { instancePath: instancePath + "/type", schemaPath: "#/properties/type/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        const err4 = { pointer: instancePath + "/type", message: "must be string", keyword: "type" };
         if (vErrors === null) {
           vErrors = [err4];
         } else {
@@ -716,7 +716,7 @@ function validate27(data, instancePath = "") {
         errors++;
       }
       if ("conversation.context.updated" !== data0) {
-        const err5 = { instancePath: instancePath + "/type", schemaPath: "#/properties/type/const", keyword: "const", params: { allowedValue: "conversation.context.updated" }, message: "must be equal to constant" };
+        const err5 = { pointer: instancePath + "/type", message: "must be equal to constant", keyword: "const" };
         if (vErrors === null) {
           vErrors = [err5];
         } else {
@@ -730,7 +730,7 @@ function validate27(data, instancePath = "") {
       if (data1 && typeof data1 == "object" && !Array.isArray(data1)) {
         for (const key1 in data1) {
           if (typeof data1[key1] !== "string") {
-            const err6 = { instancePath: instancePath + "/data/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"), schemaPath: "urn:casi:schema:ContextData/additionalProperties/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+            const err6 = { pointer: instancePath + "/data/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"), message: "must be string", keyword: "type" };
             if (vErrors === null) {
               vErrors = [err6];
             } else {
@@ -740,7 +740,7 @@ function validate27(data, instancePath = "") {
           }
         }
       } else {
-        const err7 = { instancePath: instancePath + "/data", schemaPath: "urn:casi:schema:ContextData/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+        const err7 = { pointer: instancePath + "/data", message: "must be object", keyword: "type" };
         if (vErrors === null) {
           vErrors = [err7];
         } else {
@@ -751,7 +751,7 @@ function validate27(data, instancePath = "") {
     }
     if (data.trigger_response !== void 0) {
       if (typeof data.trigger_response !== "boolean") {
-        const err8 = { instancePath: instancePath + "/trigger_response", schemaPath: "#/properties/trigger_response/type", keyword: "type", params: { type: "boolean" }, message: "must be boolean" };
+        const err8 = { pointer: instancePath + "/trigger_response", message: "must be boolean", keyword: "type" };
         if (vErrors === null) {
           vErrors = [err8];
         } else {
@@ -761,7 +761,7 @@ function validate27(data, instancePath = "") {
       }
     }
   } else {
-    const err9 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+    const err9 = { pointer: instancePath, message: "must be object", keyword: "type" };
     if (vErrors === null) {
       vErrors = [err9];
     } else {
@@ -780,7 +780,7 @@ function validate28(data, instancePath = "") {
   let errors = 0;
   if (data && typeof data == "object" && !Array.isArray(data)) {
     if (data.type === void 0) {
-      const err0 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "type" }, message: "must have required property 'type'" };
+      const err0 = { pointer: instancePath + "/type", message: "must have required property 'type'", keyword: "required" };
       if (vErrors === null) {
         vErrors = [err0];
       } else {
@@ -789,7 +789,7 @@ function validate28(data, instancePath = "") {
       errors++;
     }
     if (data.key === void 0) {
-      const err1 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "key" }, message: "must have required property 'key'" };
+      const err1 = { pointer: instancePath + "/key", message: "must have required property 'key'", keyword: "required" };
       if (vErrors === null) {
         vErrors = [err1];
       } else {
@@ -798,7 +798,7 @@ function validate28(data, instancePath = "") {
       errors++;
     }
     if (data.new_value === void 0) {
-      const err2 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "new_value" }, message: "must have required property 'new_value'" };
+      const err2 = { pointer: instancePath + "/new_value", message: "must have required property 'new_value'", keyword: "required" };
       if (vErrors === null) {
         vErrors = [err2];
       } else {
@@ -808,7 +808,7 @@ function validate28(data, instancePath = "") {
     }
     for (const key0 in data) {
       if (!(key0 === "type" || key0 === "key" || key0 === "new_value" || key0 === "old_value")) {
-        const err3 = { instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" };
+        const err3 = { pointer: instancePath, member: key0, message: "must NOT have additional properties", keyword: "additionalProperties" };
         if (vErrors === null) {
           vErrors = [err3];
         } else {
@@ -820,7 +820,7 @@ function validate28(data, instancePath = "") {
     if (data.type !== void 0) {
       let data0 = data.type;
       if (typeof data0 !== "string") {
-        const err4 = { instancePath: instancePath + "/type", schemaPath: "#/properties/type/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        const err4 = { pointer: instancePath + "/type", message: "must be string", keyword: "type" };
         if (vErrors === null) {
           vErrors = [err4];
         } else {
@@ -829,7 +829,7 @@ function validate28(data, instancePath = "") {
         errors++;
       }
       if ("conversation.custom_fields.updated" !== data0) {
-        const err5 = { instancePath: instancePath + "/type", schemaPath: "#/properties/type/const", keyword: "const", params: { allowedValue: "conversation.custom_fields.updated" }, message: "must be equal to constant" };
+        const err5 = { pointer: instancePath + "/type", message: "must be equal to constant", keyword: "const" };
         if (vErrors === null) {
           vErrors = [err5];
         } else {
@@ -840,7 +840,7 @@ function validate28(data, instancePath = "") {
     }
     if (data.key !== void 0) {
       if (typeof data.key !== "string") {
-        const err6 = { instancePath: instancePath + "/key", schemaPath: "#/properties/key/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        const err6 = { pointer: instancePath + "/key", message: "must be string", keyword: "type" };
         if (vErrors === null) {
           vErrors = [err6];
         } else {
@@ -852,7 +852,7 @@ function validate28(data, instancePath = "") {
     if (data.new_value !== void 0) {
       let data2 = data.new_value;
       if (typeof data2 !== "string" && typeof data2 !== "boolean") {
-        const err7 = { instancePath: instancePath + "/new_value", schemaPath: "urn:casi:schema:CustomFieldValue/type", keyword: "type", params: { type: schema47.type }, message: "must be string,boolean" };
+        const err7 = { pointer: instancePath + "/new_value", message: "must be string,boolean", keyword: "type" };
         if (vErrors === null) {
           vErrors = [err7];
         } else {
@@ -864,7 +864,7 @@ function validate28(data, instancePath = "") {
     if (data.old_value !== void 0) {
       let data3 = data.old_value;
       if (typeof data3 !== "string" && typeof data3 !== "boolean" && data3 !== null) {
-        const err8 = { instancePath: instancePath + "/old_value", schemaPath: "#/properties/old_value/type", keyword: "type", params: { type: schema46.properties.old_value.type }, message: "must be string,boolean,null" };
+        const err8 = { pointer: instancePath + "/old_value", message: "must be string,boolean,null", keyword: "type" };
         if (vErrors === null) {
           vErrors = [err8];
         } else {
@@ -874,7 +874,7 @@ function validate28(data, instancePath = "") {
       }
     }
   } else {
-    const err9 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+    const err9 = { pointer: instancePath, message: "must be object", keyword: "type" };
     if (vErrors === null) {
       vErrors = [err9];
     } else {
@@ -891,7 +891,7 @@ function validate29(data, instancePath = "") {
   let errors = 0;
   if (data && typeof data == "object" && !Array.isArray(data)) {
     if (data.type === void 0) {
-      const err0 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "type" }, message: "must have required property 'type'" };
+      const err0 = { pointer: instancePath + "/type", message: "must have required property 'type'", keyword: "required" };
       if (vErrors === null) {
         vErrors = [err0];
       } else {
@@ -900,7 +900,7 @@ function validate29(data, instancePath = "") {
       errors++;
     }
     if (data.text_delta === void 0) {
-      const err1 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "text_delta" }, message: "must have required property 'text_delta'" };
+      const err1 = { pointer: instancePath + "/text_delta", message: "must have required property 'text_delta'", keyword: "required" };
       if (vErrors === null) {
         vErrors = [err1];
       } else {
@@ -909,7 +909,7 @@ function validate29(data, instancePath = "") {
       errors++;
     }
     if (data.generation_id === void 0) {
-      const err2 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "generation_id" }, message: "must have required property 'generation_id'" };
+      const err2 = { pointer: instancePath + "/generation_id", message: "must have required property 'generation_id'", keyword: "required" };
       if (vErrors === null) {
         vErrors = [err2];
       } else {
@@ -919,7 +919,7 @@ function validate29(data, instancePath = "") {
     }
     for (const key0 in data) {
       if (!(key0 === "type" || key0 === "text_delta" || key0 === "generation_id")) {
-        const err3 = { instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" };
+        const err3 = { pointer: instancePath, member: key0, message: "must NOT have additional properties", keyword: "additionalProperties" };
         if (vErrors === null) {
           vErrors = [err3];
         } else {
@@ -931,7 +931,7 @@ function validate29(data, instancePath = "") {
     if (data.type !== void 0) {
       let data0 = data.type;
       if (typeof data0 !== "string") {
-        const err4 = { instancePath: instancePath + "/type", schemaPath: "#/properties/type/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        const err4 = { pointer: instancePath + "/type", message: "must be string", keyword: "type" };
         if (vErrors === null) {
           vErrors = [err4];
         } else {
@@ -940,7 +940,7 @@ function validate29(data, instancePath = "") {
         errors++;
       }
       if ("agent.message.delta" !== data0) {
-        const err5 = { instancePath: instancePath + "/type", schemaPath: "#/properties/type/const", keyword: "const", params: { allowedValue: "agent.message.delta" }, message: "must be equal to constant" };
+        const err5 = { pointer: instancePath + "/type", message: "must be equal to constant", keyword: "const" };
         if (vErrors === null) {
           vErrors = [err5];
         } else {
@@ -951,7 +951,7 @@ function validate29(data, instancePath = "") {
     }
     if (data.text_delta !== void 0) {
       if (typeof data.text_delta !== "string") {
-        const err6 = { instancePath: instancePath + "/text_delta", schemaPath: "#/properties/text_delta/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        const err6 = { pointer: instancePath + "/text_delta", message: "must be string", keyword: "type" };
         if (vErrors === null) {
           vErrors = [err6];
         } else {
@@ -964,7 +964,7 @@ function validate29(data, instancePath = "") {
       let data2 = data.generation_id;
       if (typeof data2 === "string") {
         if (func1(data2) < 1) {
-          const err7 = { instancePath: instancePath + "/generation_id", schemaPath: "urn:casi:schema:GenerationId/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
+          const err7 = { pointer: instancePath + "/generation_id", message: "must NOT have fewer than 1 characters", keyword: "minLength" };
           if (vErrors === null) {
             vErrors = [err7];
           } else {
@@ -973,7 +973,7 @@ function validate29(data, instancePath = "") {
           errors++;
         }
       } else {
-        const err8 = { instancePath: instancePath + "/generation_id", schemaPath: "urn:casi:schema:GenerationId/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        const err8 = { pointer: instancePath + "/generation_id", message: "must be string", keyword: "type" };
         if (vErrors === null) {
           vErrors = [err8];
         } else {
@@ -983,7 +983,7 @@ function validate29(data, instancePath = "") {
       }
     }
   } else {
-    const err9 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+    const err9 = { pointer: instancePath, message: "must be object", keyword: "type" };
     if (vErrors === null) {
       vErrors = [err9];
     } else {
@@ -1000,7 +1000,7 @@ function validate30(data, instancePath = "") {
   let errors = 0;
   if (data && typeof data == "object" && !Array.isArray(data)) {
     if (data.type === void 0) {
-      const err0 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "type" }, message: "must have required property 'type'" };
+      const err0 = { pointer: instancePath + "/type", message: "must have required property 'type'", keyword: "required" };
       if (vErrors === null) {
         vErrors = [err0];
       } else {
@@ -1009,7 +1009,7 @@ function validate30(data, instancePath = "") {
       errors++;
     }
     if (data.text === void 0) {
-      const err1 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "text" }, message: "must have required property 'text'" };
+      const err1 = { pointer: instancePath + "/text", message: "must have required property 'text'", keyword: "required" };
       if (vErrors === null) {
         vErrors = [err1];
       } else {
@@ -1018,7 +1018,7 @@ function validate30(data, instancePath = "") {
       errors++;
     }
     if (data.interrupted === void 0) {
-      const err2 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "interrupted" }, message: "must have required property 'interrupted'" };
+      const err2 = { pointer: instancePath + "/interrupted", message: "must have required property 'interrupted'", keyword: "required" };
       if (vErrors === null) {
         vErrors = [err2];
       } else {
@@ -1027,7 +1027,7 @@ function validate30(data, instancePath = "") {
       errors++;
     }
     if (data.has_tool_calls === void 0) {
-      const err3 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "has_tool_calls" }, message: "must have required property 'has_tool_calls'" };
+      const err3 = { pointer: instancePath + "/has_tool_calls", message: "must have required property 'has_tool_calls'", keyword: "required" };
       if (vErrors === null) {
         vErrors = [err3];
       } else {
@@ -1036,7 +1036,7 @@ function validate30(data, instancePath = "") {
       errors++;
     }
     if (data.generation_id === void 0) {
-      const err4 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "generation_id" }, message: "must have required property 'generation_id'" };
+      const err4 = { pointer: instancePath + "/generation_id", message: "must have required property 'generation_id'", keyword: "required" };
       if (vErrors === null) {
         vErrors = [err4];
       } else {
@@ -1046,7 +1046,7 @@ function validate30(data, instancePath = "") {
     }
     for (const key0 in data) {
       if (!(key0 === "type" || key0 === "text" || key0 === "interrupted" || key0 === "has_tool_calls" || key0 === "generation_id")) {
-        const err5 = { instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" };
+        const err5 = { pointer: instancePath, member: key0, message: "must NOT have additional properties", keyword: "additionalProperties" };
         if (vErrors === null) {
           vErrors = [err5];
         } else {
@@ -1058,7 +1058,7 @@ function validate30(data, instancePath = "") {
     if (data.type !== void 0) {
       let data0 = data.type;
       if (typeof data0 !== "string") {
-        const err6 = { instancePath: instancePath + "/type", schemaPath: "#/properties/type/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        const err6 = { pointer: instancePath + "/type", message: "must be string", keyword: "type" };
         if (vErrors === null) {
           vErrors = [err6];
         } else {
@@ -1067,7 +1067,7 @@ function validate30(data, instancePath = "") {
         errors++;
       }
       if ("agent.message.completed" !== data0) {
-        const err7 = { instancePath: instancePath + "/type", schemaPath: "#/properties/type/const", keyword: "const", params: { allowedValue: "agent.message.completed" }, message: "must be equal to constant" };
+        const err7 = { pointer: instancePath + "/type", message: "must be equal to constant", keyword: "const" };
         if (vErrors === null) {
           vErrors = [err7];
         } else {
@@ -1078,7 +1078,7 @@ function validate30(data, instancePath = "") {
     }
     if (data.text !== void 0) {
       if (typeof data.text !== "string") {
-        const err8 = { instancePath: instancePath + "/text", schemaPath: "#/properties/text/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        const err8 = { pointer: instancePath + "/text", message: "must be string", keyword: "type" };
         if (vErrors === null) {
           vErrors = [err8];
         } else {
@@ -1089,7 +1089,7 @@ function validate30(data, instancePath = "") {
     }
     if (data.interrupted !== void 0) {
       if (typeof data.interrupted !== "boolean") {
-        const err9 = { instancePath: instancePath + "/interrupted", schemaPath: "#/properties/interrupted/type", keyword: "type", params: { type: "boolean" }, message: "must be boolean" };
+        const err9 = { pointer: instancePath + "/interrupted", message: "must be boolean", keyword: "type" };
         if (vErrors === null) {
           vErrors = [err9];
         } else {
@@ -1100,7 +1100,7 @@ function validate30(data, instancePath = "") {
     }
     if (data.has_tool_calls !== void 0) {
       if (typeof data.has_tool_calls !== "boolean") {
-        const err10 = { instancePath: instancePath + "/has_tool_calls", schemaPath: "#/properties/has_tool_calls/type", keyword: "type", params: { type: "boolean" }, message: "must be boolean" };
+        const err10 = { pointer: instancePath + "/has_tool_calls", message: "must be boolean", keyword: "type" };
         if (vErrors === null) {
           vErrors = [err10];
         } else {
@@ -1113,7 +1113,7 @@ function validate30(data, instancePath = "") {
       let data4 = data.generation_id;
       if (typeof data4 === "string") {
         if (func1(data4) < 1) {
-          const err11 = { instancePath: instancePath + "/generation_id", schemaPath: "urn:casi:schema:GenerationId/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
+          const err11 = { pointer: instancePath + "/generation_id", message: "must NOT have fewer than 1 characters", keyword: "minLength" };
           if (vErrors === null) {
             vErrors = [err11];
           } else {
@@ -1122,7 +1122,7 @@ function validate30(data, instancePath = "") {
           errors++;
         }
       } else {
-        const err12 = { instancePath: instancePath + "/generation_id", schemaPath: "urn:casi:schema:GenerationId/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        const err12 = { pointer: instancePath + "/generation_id", message: "must be string", keyword: "type" };
         if (vErrors === null) {
           vErrors = [err12];
         } else {
@@ -1132,7 +1132,7 @@ function validate30(data, instancePath = "") {
       }
     }
   } else {
-    const err13 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+    const err13 = { pointer: instancePath, message: "must be object", keyword: "type" };
     if (vErrors === null) {
       vErrors = [err13];
     } else {
@@ -1149,7 +1149,7 @@ function validate31(data, instancePath = "") {
   let errors = 0;
   if (data && typeof data == "object" && !Array.isArray(data)) {
     if (data.type === void 0) {
-      const err0 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "type" }, message: "must have required property 'type'" };
+      const err0 = { pointer: instancePath + "/type", message: "must have required property 'type'", keyword: "required" };
       if (vErrors === null) {
         vErrors = [err0];
       } else {
@@ -1158,7 +1158,7 @@ function validate31(data, instancePath = "") {
       errors++;
     }
     if (data.call_id === void 0) {
-      const err1 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "call_id" }, message: "must have required property 'call_id'" };
+      const err1 = { pointer: instancePath + "/call_id", message: "must have required property 'call_id'", keyword: "required" };
       if (vErrors === null) {
         vErrors = [err1];
       } else {
@@ -1167,7 +1167,7 @@ function validate31(data, instancePath = "") {
       errors++;
     }
     if (data.name === void 0) {
-      const err2 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "name" }, message: "must have required property 'name'" };
+      const err2 = { pointer: instancePath + "/name", message: "must have required property 'name'", keyword: "required" };
       if (vErrors === null) {
         vErrors = [err2];
       } else {
@@ -1176,7 +1176,7 @@ function validate31(data, instancePath = "") {
       errors++;
     }
     if (data.arguments === void 0) {
-      const err3 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "arguments" }, message: "must have required property 'arguments'" };
+      const err3 = { pointer: instancePath + "/arguments", message: "must have required property 'arguments'", keyword: "required" };
       if (vErrors === null) {
         vErrors = [err3];
       } else {
@@ -1186,7 +1186,7 @@ function validate31(data, instancePath = "") {
     }
     for (const key0 in data) {
       if (!(key0 === "type" || key0 === "call_id" || key0 === "name" || key0 === "arguments")) {
-        const err4 = { instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" };
+        const err4 = { pointer: instancePath, member: key0, message: "must NOT have additional properties", keyword: "additionalProperties" };
         if (vErrors === null) {
           vErrors = [err4];
         } else {
@@ -1198,7 +1198,7 @@ function validate31(data, instancePath = "") {
     if (data.type !== void 0) {
       let data0 = data.type;
       if (typeof data0 !== "string") {
-        const err5 = { instancePath: instancePath + "/type", schemaPath: "#/properties/type/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        const err5 = { pointer: instancePath + "/type", message: "must be string", keyword: "type" };
         if (vErrors === null) {
           vErrors = [err5];
         } else {
@@ -1207,7 +1207,7 @@ function validate31(data, instancePath = "") {
         errors++;
       }
       if ("agent.tool_call.created" !== data0) {
-        const err6 = { instancePath: instancePath + "/type", schemaPath: "#/properties/type/const", keyword: "const", params: { allowedValue: "agent.tool_call.created" }, message: "must be equal to constant" };
+        const err6 = { pointer: instancePath + "/type", message: "must be equal to constant", keyword: "const" };
         if (vErrors === null) {
           vErrors = [err6];
         } else {
@@ -1220,7 +1220,7 @@ function validate31(data, instancePath = "") {
       let data1 = data.call_id;
       if (typeof data1 === "string") {
         if (func1(data1) < 1) {
-          const err7 = { instancePath: instancePath + "/call_id", schemaPath: "urn:casi:schema:CallId/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
+          const err7 = { pointer: instancePath + "/call_id", message: "must NOT have fewer than 1 characters", keyword: "minLength" };
           if (vErrors === null) {
             vErrors = [err7];
           } else {
@@ -1229,7 +1229,7 @@ function validate31(data, instancePath = "") {
           errors++;
         }
       } else {
-        const err8 = { instancePath: instancePath + "/call_id", schemaPath: "urn:casi:schema:CallId/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        const err8 = { pointer: instancePath + "/call_id", message: "must be string", keyword: "type" };
         if (vErrors === null) {
           vErrors = [err8];
         } else {
@@ -1240,7 +1240,7 @@ function validate31(data, instancePath = "") {
     }
     if (data.name !== void 0) {
       if (typeof data.name !== "string") {
-        const err9 = { instancePath: instancePath + "/name", schemaPath: "#/properties/name/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        const err9 = { pointer: instancePath + "/name", message: "must be string", keyword: "type" };
         if (vErrors === null) {
           vErrors = [err9];
         } else {
@@ -1251,7 +1251,7 @@ function validate31(data, instancePath = "") {
     }
     if (data.arguments !== void 0) {
       if (typeof data.arguments !== "string") {
-        const err10 = { instancePath: instancePath + "/arguments", schemaPath: "#/properties/arguments/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        const err10 = { pointer: instancePath + "/arguments", message: "must be string", keyword: "type" };
         if (vErrors === null) {
           vErrors = [err10];
         } else {
@@ -1261,7 +1261,7 @@ function validate31(data, instancePath = "") {
       }
     }
   } else {
-    const err11 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+    const err11 = { pointer: instancePath, message: "must be object", keyword: "type" };
     if (vErrors === null) {
       vErrors = [err11];
     } else {
@@ -1278,7 +1278,7 @@ function validate32(data, instancePath = "") {
   let errors = 0;
   if (data && typeof data == "object" && !Array.isArray(data)) {
     if (data.type === void 0) {
-      const err0 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "type" }, message: "must have required property 'type'" };
+      const err0 = { pointer: instancePath + "/type", message: "must have required property 'type'", keyword: "required" };
       if (vErrors === null) {
         vErrors = [err0];
       } else {
@@ -1287,7 +1287,7 @@ function validate32(data, instancePath = "") {
       errors++;
     }
     if (data.call_id === void 0) {
-      const err1 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "call_id" }, message: "must have required property 'call_id'" };
+      const err1 = { pointer: instancePath + "/call_id", message: "must have required property 'call_id'", keyword: "required" };
       if (vErrors === null) {
         vErrors = [err1];
       } else {
@@ -1296,7 +1296,7 @@ function validate32(data, instancePath = "") {
       errors++;
     }
     if (data.name === void 0) {
-      const err2 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "name" }, message: "must have required property 'name'" };
+      const err2 = { pointer: instancePath + "/name", message: "must have required property 'name'", keyword: "required" };
       if (vErrors === null) {
         vErrors = [err2];
       } else {
@@ -1305,7 +1305,7 @@ function validate32(data, instancePath = "") {
       errors++;
     }
     if (data.arguments === void 0) {
-      const err3 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "arguments" }, message: "must have required property 'arguments'" };
+      const err3 = { pointer: instancePath + "/arguments", message: "must have required property 'arguments'", keyword: "required" };
       if (vErrors === null) {
         vErrors = [err3];
       } else {
@@ -1314,7 +1314,7 @@ function validate32(data, instancePath = "") {
       errors++;
     }
     if (data.result === void 0) {
-      const err4 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "result" }, message: "must have required property 'result'" };
+      const err4 = { pointer: instancePath + "/result", message: "must have required property 'result'", keyword: "required" };
       if (vErrors === null) {
         vErrors = [err4];
       } else {
@@ -1324,7 +1324,7 @@ function validate32(data, instancePath = "") {
     }
     for (const key0 in data) {
       if (!(key0 === "type" || key0 === "call_id" || key0 === "name" || key0 === "arguments" || key0 === "result" || key0 === "error")) {
-        const err5 = { instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" };
+        const err5 = { pointer: instancePath, member: key0, message: "must NOT have additional properties", keyword: "additionalProperties" };
         if (vErrors === null) {
           vErrors = [err5];
         } else {
@@ -1336,7 +1336,7 @@ function validate32(data, instancePath = "") {
     if (data.type !== void 0) {
       let data0 = data.type;
       if (typeof data0 !== "string") {
-        const err6 = { instancePath: instancePath + "/type", schemaPath: "#/properties/type/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        const err6 = { pointer: instancePath + "/type", message: "must be string", keyword: "type" };
         if (vErrors === null) {
           vErrors = [err6];
         } else {
@@ -1345,7 +1345,7 @@ function validate32(data, instancePath = "") {
         errors++;
       }
       if ("agent.tool_call.returned" !== data0) {
-        const err7 = { instancePath: instancePath + "/type", schemaPath: "#/properties/type/const", keyword: "const", params: { allowedValue: "agent.tool_call.returned" }, message: "must be equal to constant" };
+        const err7 = { pointer: instancePath + "/type", message: "must be equal to constant", keyword: "const" };
         if (vErrors === null) {
           vErrors = [err7];
         } else {
@@ -1358,7 +1358,7 @@ function validate32(data, instancePath = "") {
       let data1 = data.call_id;
       if (typeof data1 === "string") {
         if (func1(data1) < 1) {
-          const err8 = { instancePath: instancePath + "/call_id", schemaPath: "urn:casi:schema:CallId/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
+          const err8 = { pointer: instancePath + "/call_id", message: "must NOT have fewer than 1 characters", keyword: "minLength" };
           if (vErrors === null) {
             vErrors = [err8];
           } else {
@@ -1367,7 +1367,7 @@ function validate32(data, instancePath = "") {
           errors++;
         }
       } else {
-        const err9 = { instancePath: instancePath + "/call_id", schemaPath: "urn:casi:schema:CallId/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        const err9 = { pointer: instancePath + "/call_id", message: "must be string", keyword: "type" };
         if (vErrors === null) {
           vErrors = [err9];
         } else {
@@ -1378,7 +1378,7 @@ function validate32(data, instancePath = "") {
     }
     if (data.name !== void 0) {
       if (typeof data.name !== "string") {
-        const err10 = { instancePath: instancePath + "/name", schemaPath: "#/properties/name/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        const err10 = { pointer: instancePath + "/name", message: "must be string", keyword: "type" };
         if (vErrors === null) {
           vErrors = [err10];
         } else {
@@ -1389,7 +1389,7 @@ function validate32(data, instancePath = "") {
     }
     if (data.arguments !== void 0) {
       if (typeof data.arguments !== "string") {
-        const err11 = { instancePath: instancePath + "/arguments", schemaPath: "#/properties/arguments/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        const err11 = { pointer: instancePath + "/arguments", message: "must be string", keyword: "type" };
         if (vErrors === null) {
           vErrors = [err11];
         } else {
@@ -1400,7 +1400,7 @@ function validate32(data, instancePath = "") {
     }
     if (data.result !== void 0) {
       if (typeof data.result !== "string") {
-        const err12 = { instancePath: instancePath + "/result", schemaPath: "#/properties/result/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        const err12 = { pointer: instancePath + "/result", message: "must be string", keyword: "type" };
         if (vErrors === null) {
           vErrors = [err12];
         } else {
@@ -1411,7 +1411,7 @@ function validate32(data, instancePath = "") {
     }
     if (data.error !== void 0) {
       if (typeof data.error !== "string") {
-        const err13 = { instancePath: instancePath + "/error", schemaPath: "#/properties/error/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        const err13 = { pointer: instancePath + "/error", message: "must be string", keyword: "type" };
         if (vErrors === null) {
           vErrors = [err13];
         } else {
@@ -1421,7 +1421,7 @@ function validate32(data, instancePath = "") {
       }
     }
   } else {
-    const err14 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+    const err14 = { pointer: instancePath, message: "must be object", keyword: "type" };
     if (vErrors === null) {
       vErrors = [err14];
     } else {
@@ -1439,7 +1439,7 @@ function validate20(data, instancePath = "") {
   let errors = 0;
   if (data && typeof data == "object" && !Array.isArray(data)) {
     if (data.type === void 0) {
-      const err0 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "type" }, message: "must have required property 'type'" };
+      const err0 = { pointer: instancePath + "/type", message: "must have required property 'type'", keyword: "required" };
       if (vErrors === null) {
         vErrors = [err0];
       } else {
@@ -1449,7 +1449,7 @@ function validate20(data, instancePath = "") {
     }
     for (const key0 in data) {
       if (!(key0 === "type" || key0 === "name" || key0 === "email" || key0 === "phone_no" || key0 === "customer_id")) {
-        const err1 = { instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" };
+        const err1 = { pointer: instancePath, member: key0, message: "must NOT have additional properties", keyword: "additionalProperties" };
         if (vErrors === null) {
           vErrors = [err1];
         } else {
@@ -1461,7 +1461,7 @@ function validate20(data, instancePath = "") {
     if (data.type !== void 0) {
       let data0 = data.type;
       if (typeof data0 !== "string") {
-        const err2 = { instancePath: instancePath + "/type", schemaPath: "#/properties/type/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        const err2 = { pointer: instancePath + "/type", message: "must be string", keyword: "type" };
         if (vErrors === null) {
           vErrors = [err2];
         } else {
@@ -1470,7 +1470,7 @@ function validate20(data, instancePath = "") {
         errors++;
       }
       if ("agent.customer.loaded" !== data0) {
-        const err3 = { instancePath: instancePath + "/type", schemaPath: "#/properties/type/const", keyword: "const", params: { allowedValue: "agent.customer.loaded" }, message: "must be equal to constant" };
+        const err3 = { pointer: instancePath + "/type", message: "must be equal to constant", keyword: "const" };
         if (vErrors === null) {
           vErrors = [err3];
         } else {
@@ -1481,7 +1481,7 @@ function validate20(data, instancePath = "") {
     }
     if (data.name !== void 0) {
       if (typeof data.name !== "string") {
-        const err4 = { instancePath: instancePath + "/name", schemaPath: "#/properties/name/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        const err4 = { pointer: instancePath + "/name", message: "must be string", keyword: "type" };
         if (vErrors === null) {
           vErrors = [err4];
         } else {
@@ -1492,7 +1492,7 @@ function validate20(data, instancePath = "") {
     }
     if (data.email !== void 0) {
       if (typeof data.email !== "string") {
-        const err5 = { instancePath: instancePath + "/email", schemaPath: "#/properties/email/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        const err5 = { pointer: instancePath + "/email", message: "must be string", keyword: "type" };
         if (vErrors === null) {
           vErrors = [err5];
         } else {
@@ -1503,7 +1503,7 @@ function validate20(data, instancePath = "") {
     }
     if (data.phone_no !== void 0) {
       if (typeof data.phone_no !== "string") {
-        const err6 = { instancePath: instancePath + "/phone_no", schemaPath: "#/properties/phone_no/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        const err6 = { pointer: instancePath + "/phone_no", message: "must be string", keyword: "type" };
         if (vErrors === null) {
           vErrors = [err6];
         } else {
@@ -1516,7 +1516,7 @@ function validate20(data, instancePath = "") {
       let data4 = data.customer_id;
       if (typeof data4 === "string") {
         if (!pattern4.test(data4)) {
-          const err7 = { instancePath: instancePath + "/customer_id", schemaPath: "urn:casi:schema:CustomerId/pattern", keyword: "pattern", params: { pattern: "^cus_[A-Za-z0-9]+$" }, message: 'must match pattern "^cus_[A-Za-z0-9]+$"' };
+          const err7 = { pointer: instancePath + "/customer_id", message: 'must match pattern "^cus_[A-Za-z0-9]+$"', keyword: "pattern" };
           if (vErrors === null) {
             vErrors = [err7];
           } else {
@@ -1525,7 +1525,7 @@ function validate20(data, instancePath = "") {
           errors++;
         }
       } else {
-        const err8 = { instancePath: instancePath + "/customer_id", schemaPath: "urn:casi:schema:CustomerId/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        const err8 = { pointer: instancePath + "/customer_id", message: "must be string", keyword: "type" };
         if (vErrors === null) {
           vErrors = [err8];
         } else {
@@ -1535,7 +1535,7 @@ function validate20(data, instancePath = "") {
       }
     }
   } else {
-    const err9 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+    const err9 = { pointer: instancePath, message: "must be object", keyword: "type" };
     if (vErrors === null) {
       vErrors = [err9];
     } else {
@@ -1562,7 +1562,7 @@ function validate23(data, instancePath = "") {
       } else if (tag0 === "conversation.started") {
         if (data && typeof data == "object" && !Array.isArray(data)) {
           if (data.type === void 0) {
-            const err0 = { instancePath, schemaPath: "urn:casi:schema:ConversationStarted/required", keyword: "required", params: { missingProperty: "type" }, message: "must have required property 'type'" };
+            const err0 = { pointer: instancePath + "/type", message: "must have required property 'type'", keyword: "required" };
             if (vErrors === null) {
               vErrors = [err0];
             } else {
@@ -1572,7 +1572,7 @@ function validate23(data, instancePath = "") {
           }
           for (const key0 in data) {
             if (!(key0 === "type")) {
-              const err1 = { instancePath, schemaPath: "urn:casi:schema:ConversationStarted/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" };
+              const err1 = { pointer: instancePath, member: key0, message: "must NOT have additional properties", keyword: "additionalProperties" };
               if (vErrors === null) {
                 vErrors = [err1];
               } else {
@@ -1584,7 +1584,7 @@ function validate23(data, instancePath = "") {
           if (data.type !== void 0) {
             let data0 = data.type;
             if (typeof data0 !== "string") {
-              const err2 = { instancePath: instancePath + "/type", schemaPath: "urn:casi:schema:ConversationStarted/properties/type/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+              const err2 = { pointer: instancePath + "/type", message: "must be string", keyword: "type" };
               if (vErrors === null) {
                 vErrors = [err2];
               } else {
@@ -1593,7 +1593,7 @@ function validate23(data, instancePath = "") {
               errors++;
             }
             if ("conversation.started" !== data0) {
-              const err3 = { instancePath: instancePath + "/type", schemaPath: "urn:casi:schema:ConversationStarted/properties/type/const", keyword: "const", params: { allowedValue: "conversation.started" }, message: "must be equal to constant" };
+              const err3 = { pointer: instancePath + "/type", message: "must be equal to constant", keyword: "const" };
               if (vErrors === null) {
                 vErrors = [err3];
               } else {
@@ -1603,7 +1603,7 @@ function validate23(data, instancePath = "") {
             }
           }
         } else {
-          const err4 = { instancePath, schemaPath: "urn:casi:schema:ConversationStarted/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+          const err4 = { pointer: instancePath, message: "must be object", keyword: "type" };
           if (vErrors === null) {
             vErrors = [err4];
           } else {
@@ -1617,7 +1617,7 @@ function validate23(data, instancePath = "") {
       } else if (tag0 === "conversation.ended") {
         if (data && typeof data == "object" && !Array.isArray(data)) {
           if (data.type === void 0) {
-            const err5 = { instancePath, schemaPath: "urn:casi:schema:ConversationEnded/required", keyword: "required", params: { missingProperty: "type" }, message: "must have required property 'type'" };
+            const err5 = { pointer: instancePath + "/type", message: "must have required property 'type'", keyword: "required" };
             if (vErrors === null) {
               vErrors = [err5];
             } else {
@@ -1627,7 +1627,7 @@ function validate23(data, instancePath = "") {
           }
           for (const key1 in data) {
             if (!(key1 === "type" || key1 === "ended_by")) {
-              const err6 = { instancePath, schemaPath: "urn:casi:schema:ConversationEnded/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key1 }, message: "must NOT have additional properties" };
+              const err6 = { pointer: instancePath, member: key1, message: "must NOT have additional properties", keyword: "additionalProperties" };
               if (vErrors === null) {
                 vErrors = [err6];
               } else {
@@ -1639,7 +1639,7 @@ function validate23(data, instancePath = "") {
           if (data.type !== void 0) {
             let data1 = data.type;
             if (typeof data1 !== "string") {
-              const err7 = { instancePath: instancePath + "/type", schemaPath: "urn:casi:schema:ConversationEnded/properties/type/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+              const err7 = { pointer: instancePath + "/type", message: "must be string", keyword: "type" };
               if (vErrors === null) {
                 vErrors = [err7];
               } else {
@@ -1648,7 +1648,7 @@ function validate23(data, instancePath = "") {
               errors++;
             }
             if ("conversation.ended" !== data1) {
-              const err8 = { instancePath: instancePath + "/type", schemaPath: "urn:casi:schema:ConversationEnded/properties/type/const", keyword: "const", params: { allowedValue: "conversation.ended" }, message: "must be equal to constant" };
+              const err8 = { pointer: instancePath + "/type", message: "must be equal to constant", keyword: "const" };
               if (vErrors === null) {
                 vErrors = [err8];
               } else {
@@ -1660,7 +1660,7 @@ function validate23(data, instancePath = "") {
           if (data.ended_by !== void 0) {
             let data2 = data.ended_by;
             if (typeof data2 !== "string") {
-              const err9 = { instancePath: instancePath + "/ended_by", schemaPath: "urn:casi:schema:ConversationEnded/properties/ended_by/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+              const err9 = { pointer: instancePath + "/ended_by", message: "must be string", keyword: "type" };
               if (vErrors === null) {
                 vErrors = [err9];
               } else {
@@ -1669,7 +1669,7 @@ function validate23(data, instancePath = "") {
               errors++;
             }
             if (!(data2 === "customer" || data2 === "agent" || data2 === "transfer")) {
-              const err10 = { instancePath: instancePath + "/ended_by", schemaPath: "urn:casi:schema:ConversationEnded/properties/ended_by/enum", keyword: "enum", params: { allowedValues: schema57.properties.ended_by.enum }, message: "must be equal to one of the allowed values" };
+              const err10 = { pointer: instancePath + "/ended_by", message: "must be equal to one of the allowed values", keyword: "enum" };
               if (vErrors === null) {
                 vErrors = [err10];
               } else {
@@ -1679,7 +1679,7 @@ function validate23(data, instancePath = "") {
             }
           }
         } else {
-          const err11 = { instancePath, schemaPath: "urn:casi:schema:ConversationEnded/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+          const err11 = { pointer: instancePath, message: "must be object", keyword: "type" };
           if (vErrors === null) {
             vErrors = [err11];
           } else {
@@ -1741,7 +1741,7 @@ function validate23(data, instancePath = "") {
       } else if (tag0 === "agent.notice.sent") {
         if (data && typeof data == "object" && !Array.isArray(data)) {
           if (data.type === void 0) {
-            const err12 = { instancePath, schemaPath: "urn:casi:schema:AgentNoticeSent/required", keyword: "required", params: { missingProperty: "type" }, message: "must have required property 'type'" };
+            const err12 = { pointer: instancePath + "/type", message: "must have required property 'type'", keyword: "required" };
             if (vErrors === null) {
               vErrors = [err12];
             } else {
@@ -1750,7 +1750,7 @@ function validate23(data, instancePath = "") {
             errors++;
           }
           if (data.data === void 0) {
-            const err13 = { instancePath, schemaPath: "urn:casi:schema:AgentNoticeSent/required", keyword: "required", params: { missingProperty: "data" }, message: "must have required property 'data'" };
+            const err13 = { pointer: instancePath + "/data", message: "must have required property 'data'", keyword: "required" };
             if (vErrors === null) {
               vErrors = [err13];
             } else {
@@ -1760,7 +1760,7 @@ function validate23(data, instancePath = "") {
           }
           for (const key2 in data) {
             if (!(key2 === "type" || key2 === "data")) {
-              const err14 = { instancePath, schemaPath: "urn:casi:schema:AgentNoticeSent/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key2 }, message: "must NOT have additional properties" };
+              const err14 = { pointer: instancePath, member: key2, message: "must NOT have additional properties", keyword: "additionalProperties" };
               if (vErrors === null) {
                 vErrors = [err14];
               } else {
@@ -1772,7 +1772,7 @@ function validate23(data, instancePath = "") {
           if (data.type !== void 0) {
             let data3 = data.type;
             if (typeof data3 !== "string") {
-              const err15 = { instancePath: instancePath + "/type", schemaPath: "urn:casi:schema:AgentNoticeSent/properties/type/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+              const err15 = { pointer: instancePath + "/type", message: "must be string", keyword: "type" };
               if (vErrors === null) {
                 vErrors = [err15];
               } else {
@@ -1781,7 +1781,7 @@ function validate23(data, instancePath = "") {
               errors++;
             }
             if ("agent.notice.sent" !== data3) {
-              const err16 = { instancePath: instancePath + "/type", schemaPath: "urn:casi:schema:AgentNoticeSent/properties/type/const", keyword: "const", params: { allowedValue: "agent.notice.sent" }, message: "must be equal to constant" };
+              const err16 = { pointer: instancePath + "/type", message: "must be equal to constant", keyword: "const" };
               if (vErrors === null) {
                 vErrors = [err16];
               } else {
@@ -1793,7 +1793,7 @@ function validate23(data, instancePath = "") {
           if (data.data !== void 0) {
             let data4 = data.data;
             if (!(data4 && typeof data4 == "object" && !Array.isArray(data4))) {
-              const err17 = { instancePath: instancePath + "/data", schemaPath: "urn:casi:schema:AgentNoticeSent/properties/data/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+              const err17 = { pointer: instancePath + "/data", message: "must be object", keyword: "type" };
               if (vErrors === null) {
                 vErrors = [err17];
               } else {
@@ -1803,7 +1803,7 @@ function validate23(data, instancePath = "") {
             }
           }
         } else {
-          const err18 = { instancePath, schemaPath: "urn:casi:schema:AgentNoticeSent/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+          const err18 = { pointer: instancePath, message: "must be object", keyword: "type" };
           if (vErrors === null) {
             vErrors = [err18];
           } else {
@@ -1817,7 +1817,7 @@ function validate23(data, instancePath = "") {
       } else if (tag0 === "user.message.received") {
         if (data && typeof data == "object" && !Array.isArray(data)) {
           if (data.type === void 0) {
-            const err19 = { instancePath, schemaPath: "urn:casi:schema:UserMessageReceived/required", keyword: "required", params: { missingProperty: "type" }, message: "must have required property 'type'" };
+            const err19 = { pointer: instancePath + "/type", message: "must have required property 'type'", keyword: "required" };
             if (vErrors === null) {
               vErrors = [err19];
             } else {
@@ -1826,7 +1826,7 @@ function validate23(data, instancePath = "") {
             errors++;
           }
           if (data.text === void 0) {
-            const err20 = { instancePath, schemaPath: "urn:casi:schema:UserMessageReceived/required", keyword: "required", params: { missingProperty: "text" }, message: "must have required property 'text'" };
+            const err20 = { pointer: instancePath + "/text", message: "must have required property 'text'", keyword: "required" };
             if (vErrors === null) {
               vErrors = [err20];
             } else {
@@ -1836,7 +1836,7 @@ function validate23(data, instancePath = "") {
           }
           for (const key3 in data) {
             if (!(key3 === "type" || key3 === "text")) {
-              const err21 = { instancePath, schemaPath: "urn:casi:schema:UserMessageReceived/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key3 }, message: "must NOT have additional properties" };
+              const err21 = { pointer: instancePath, member: key3, message: "must NOT have additional properties", keyword: "additionalProperties" };
               if (vErrors === null) {
                 vErrors = [err21];
               } else {
@@ -1848,7 +1848,7 @@ function validate23(data, instancePath = "") {
           if (data.type !== void 0) {
             let data5 = data.type;
             if (typeof data5 !== "string") {
-              const err22 = { instancePath: instancePath + "/type", schemaPath: "urn:casi:schema:UserMessageReceived/properties/type/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+              const err22 = { pointer: instancePath + "/type", message: "must be string", keyword: "type" };
               if (vErrors === null) {
                 vErrors = [err22];
               } else {
@@ -1857,7 +1857,7 @@ function validate23(data, instancePath = "") {
               errors++;
             }
             if ("user.message.received" !== data5) {
-              const err23 = { instancePath: instancePath + "/type", schemaPath: "urn:casi:schema:UserMessageReceived/properties/type/const", keyword: "const", params: { allowedValue: "user.message.received" }, message: "must be equal to constant" };
+              const err23 = { pointer: instancePath + "/type", message: "must be equal to constant", keyword: "const" };
               if (vErrors === null) {
                 vErrors = [err23];
               } else {
@@ -1868,7 +1868,7 @@ function validate23(data, instancePath = "") {
           }
           if (data.text !== void 0) {
             if (typeof data.text !== "string") {
-              const err24 = { instancePath: instancePath + "/text", schemaPath: "urn:casi:schema:UserMessageReceived/properties/text/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+              const err24 = { pointer: instancePath + "/text", message: "must be string", keyword: "type" };
               if (vErrors === null) {
                 vErrors = [err24];
               } else {
@@ -1878,7 +1878,7 @@ function validate23(data, instancePath = "") {
             }
           }
         } else {
-          const err25 = { instancePath, schemaPath: "urn:casi:schema:UserMessageReceived/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+          const err25 = { pointer: instancePath, message: "must be object", keyword: "type" };
           if (vErrors === null) {
             vErrors = [err25];
           } else {
@@ -1892,7 +1892,7 @@ function validate23(data, instancePath = "") {
       } else if (tag0 === "server.error") {
         if (data && typeof data == "object" && !Array.isArray(data)) {
           if (data.type === void 0) {
-            const err26 = { instancePath, schemaPath: "urn:casi:schema:ServerError/required", keyword: "required", params: { missingProperty: "type" }, message: "must have required property 'type'" };
+            const err26 = { pointer: instancePath + "/type", message: "must have required property 'type'", keyword: "required" };
             if (vErrors === null) {
               vErrors = [err26];
             } else {
@@ -1901,7 +1901,7 @@ function validate23(data, instancePath = "") {
             errors++;
           }
           if (data.error === void 0) {
-            const err27 = { instancePath, schemaPath: "urn:casi:schema:ServerError/required", keyword: "required", params: { missingProperty: "error" }, message: "must have required property 'error'" };
+            const err27 = { pointer: instancePath + "/error", message: "must have required property 'error'", keyword: "required" };
             if (vErrors === null) {
               vErrors = [err27];
             } else {
@@ -1911,7 +1911,7 @@ function validate23(data, instancePath = "") {
           }
           for (const key4 in data) {
             if (!(key4 === "type" || key4 === "error" || key4 === "source_event_id")) {
-              const err28 = { instancePath, schemaPath: "urn:casi:schema:ServerError/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key4 }, message: "must NOT have additional properties" };
+              const err28 = { pointer: instancePath, member: key4, message: "must NOT have additional properties", keyword: "additionalProperties" };
               if (vErrors === null) {
                 vErrors = [err28];
               } else {
@@ -1923,7 +1923,7 @@ function validate23(data, instancePath = "") {
           if (data.type !== void 0) {
             let data7 = data.type;
             if (typeof data7 !== "string") {
-              const err29 = { instancePath: instancePath + "/type", schemaPath: "urn:casi:schema:ServerError/properties/type/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+              const err29 = { pointer: instancePath + "/type", message: "must be string", keyword: "type" };
               if (vErrors === null) {
                 vErrors = [err29];
               } else {
@@ -1932,7 +1932,7 @@ function validate23(data, instancePath = "") {
               errors++;
             }
             if ("server.error" !== data7) {
-              const err30 = { instancePath: instancePath + "/type", schemaPath: "urn:casi:schema:ServerError/properties/type/const", keyword: "const", params: { allowedValue: "server.error" }, message: "must be equal to constant" };
+              const err30 = { pointer: instancePath + "/type", message: "must be equal to constant", keyword: "const" };
               if (vErrors === null) {
                 vErrors = [err30];
               } else {
@@ -1943,7 +1943,7 @@ function validate23(data, instancePath = "") {
           }
           if (data.error !== void 0) {
             if (typeof data.error !== "string") {
-              const err31 = { instancePath: instancePath + "/error", schemaPath: "urn:casi:schema:ServerError/properties/error/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+              const err31 = { pointer: instancePath + "/error", message: "must be string", keyword: "type" };
               if (vErrors === null) {
                 vErrors = [err31];
               } else {
@@ -1954,7 +1954,7 @@ function validate23(data, instancePath = "") {
           }
           if (data.source_event_id !== void 0) {
             if (typeof data.source_event_id !== "string") {
-              const err32 = { instancePath: instancePath + "/source_event_id", schemaPath: "urn:casi:schema:ServerError/properties/source_event_id/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+              const err32 = { pointer: instancePath + "/source_event_id", message: "must be string", keyword: "type" };
               if (vErrors === null) {
                 vErrors = [err32];
               } else {
@@ -1964,7 +1964,7 @@ function validate23(data, instancePath = "") {
             }
           }
         } else {
-          const err33 = { instancePath, schemaPath: "urn:casi:schema:ServerError/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+          const err33 = { pointer: instancePath, message: "must be object", keyword: "type" };
           if (vErrors === null) {
             vErrors = [err33];
           } else {
@@ -1978,7 +1978,7 @@ function validate23(data, instancePath = "") {
       } else if (tag0 === "user.dtmf.received") {
         if (data && typeof data == "object" && !Array.isArray(data)) {
           if (data.type === void 0) {
-            const err34 = { instancePath, schemaPath: "urn:casi:schema:UserDtmfReceived/required", keyword: "required", params: { missingProperty: "type" }, message: "must have required property 'type'" };
+            const err34 = { pointer: instancePath + "/type", message: "must have required property 'type'", keyword: "required" };
             if (vErrors === null) {
               vErrors = [err34];
             } else {
@@ -1987,7 +1987,7 @@ function validate23(data, instancePath = "") {
             errors++;
           }
           if (data.digits === void 0) {
-            const err35 = { instancePath, schemaPath: "urn:casi:schema:UserDtmfReceived/required", keyword: "required", params: { missingProperty: "digits" }, message: "must have required property 'digits'" };
+            const err35 = { pointer: instancePath + "/digits", message: "must have required property 'digits'", keyword: "required" };
             if (vErrors === null) {
               vErrors = [err35];
             } else {
@@ -1997,7 +1997,7 @@ function validate23(data, instancePath = "") {
           }
           for (const key5 in data) {
             if (!(key5 === "type" || key5 === "digits")) {
-              const err36 = { instancePath, schemaPath: "urn:casi:schema:UserDtmfReceived/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key5 }, message: "must NOT have additional properties" };
+              const err36 = { pointer: instancePath, member: key5, message: "must NOT have additional properties", keyword: "additionalProperties" };
               if (vErrors === null) {
                 vErrors = [err36];
               } else {
@@ -2009,7 +2009,7 @@ function validate23(data, instancePath = "") {
           if (data.type !== void 0) {
             let data10 = data.type;
             if (typeof data10 !== "string") {
-              const err37 = { instancePath: instancePath + "/type", schemaPath: "urn:casi:schema:UserDtmfReceived/properties/type/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+              const err37 = { pointer: instancePath + "/type", message: "must be string", keyword: "type" };
               if (vErrors === null) {
                 vErrors = [err37];
               } else {
@@ -2018,7 +2018,7 @@ function validate23(data, instancePath = "") {
               errors++;
             }
             if ("user.dtmf.received" !== data10) {
-              const err38 = { instancePath: instancePath + "/type", schemaPath: "urn:casi:schema:UserDtmfReceived/properties/type/const", keyword: "const", params: { allowedValue: "user.dtmf.received" }, message: "must be equal to constant" };
+              const err38 = { pointer: instancePath + "/type", message: "must be equal to constant", keyword: "const" };
               if (vErrors === null) {
                 vErrors = [err38];
               } else {
@@ -2029,7 +2029,7 @@ function validate23(data, instancePath = "") {
           }
           if (data.digits !== void 0) {
             if (typeof data.digits !== "string") {
-              const err39 = { instancePath: instancePath + "/digits", schemaPath: "urn:casi:schema:UserDtmfReceived/properties/digits/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+              const err39 = { pointer: instancePath + "/digits", message: "must be string", keyword: "type" };
               if (vErrors === null) {
                 vErrors = [err39];
               } else {
@@ -2039,7 +2039,7 @@ function validate23(data, instancePath = "") {
             }
           }
         } else {
-          const err40 = { instancePath, schemaPath: "urn:casi:schema:UserDtmfReceived/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+          const err40 = { pointer: instancePath, message: "must be object", keyword: "type" };
           if (vErrors === null) {
             vErrors = [err40];
           } else {
@@ -2053,7 +2053,7 @@ function validate23(data, instancePath = "") {
       } else if (tag0 === "agent.dtmf.sent") {
         if (data && typeof data == "object" && !Array.isArray(data)) {
           if (data.type === void 0) {
-            const err41 = { instancePath, schemaPath: "urn:casi:schema:AgentDtmfSent/required", keyword: "required", params: { missingProperty: "type" }, message: "must have required property 'type'" };
+            const err41 = { pointer: instancePath + "/type", message: "must have required property 'type'", keyword: "required" };
             if (vErrors === null) {
               vErrors = [err41];
             } else {
@@ -2062,7 +2062,7 @@ function validate23(data, instancePath = "") {
             errors++;
           }
           if (data.digits === void 0) {
-            const err42 = { instancePath, schemaPath: "urn:casi:schema:AgentDtmfSent/required", keyword: "required", params: { missingProperty: "digits" }, message: "must have required property 'digits'" };
+            const err42 = { pointer: instancePath + "/digits", message: "must have required property 'digits'", keyword: "required" };
             if (vErrors === null) {
               vErrors = [err42];
             } else {
@@ -2072,7 +2072,7 @@ function validate23(data, instancePath = "") {
           }
           for (const key6 in data) {
             if (!(key6 === "type" || key6 === "digits")) {
-              const err43 = { instancePath, schemaPath: "urn:casi:schema:AgentDtmfSent/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key6 }, message: "must NOT have additional properties" };
+              const err43 = { pointer: instancePath, member: key6, message: "must NOT have additional properties", keyword: "additionalProperties" };
               if (vErrors === null) {
                 vErrors = [err43];
               } else {
@@ -2084,7 +2084,7 @@ function validate23(data, instancePath = "") {
           if (data.type !== void 0) {
             let data12 = data.type;
             if (typeof data12 !== "string") {
-              const err44 = { instancePath: instancePath + "/type", schemaPath: "urn:casi:schema:AgentDtmfSent/properties/type/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+              const err44 = { pointer: instancePath + "/type", message: "must be string", keyword: "type" };
               if (vErrors === null) {
                 vErrors = [err44];
               } else {
@@ -2093,7 +2093,7 @@ function validate23(data, instancePath = "") {
               errors++;
             }
             if ("agent.dtmf.sent" !== data12) {
-              const err45 = { instancePath: instancePath + "/type", schemaPath: "urn:casi:schema:AgentDtmfSent/properties/type/const", keyword: "const", params: { allowedValue: "agent.dtmf.sent" }, message: "must be equal to constant" };
+              const err45 = { pointer: instancePath + "/type", message: "must be equal to constant", keyword: "const" };
               if (vErrors === null) {
                 vErrors = [err45];
               } else {
@@ -2104,7 +2104,7 @@ function validate23(data, instancePath = "") {
           }
           if (data.digits !== void 0) {
             if (typeof data.digits !== "string") {
-              const err46 = { instancePath: instancePath + "/digits", schemaPath: "urn:casi:schema:AgentDtmfSent/properties/digits/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+              const err46 = { pointer: instancePath + "/digits", message: "must be string", keyword: "type" };
               if (vErrors === null) {
                 vErrors = [err46];
               } else {
@@ -2114,7 +2114,7 @@ function validate23(data, instancePath = "") {
             }
           }
         } else {
-          const err47 = { instancePath, schemaPath: "urn:casi:schema:AgentDtmfSent/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+          const err47 = { pointer: instancePath, message: "must be object", keyword: "type" };
           if (vErrors === null) {
             vErrors = [err47];
           } else {
@@ -2134,7 +2134,7 @@ function validate23(data, instancePath = "") {
           props0 = true;
         }
       } else {
-        const err48 = { instancePath, schemaPath: "#/discriminator", keyword: "discriminator", params: { error: "mapping", tag: "type", tagValue: tag0 }, message: 'value of tag "type" must be in oneOf' };
+        const err48 = { pointer: instancePath + "/type", message: 'value of tag "type" must be in oneOf', keyword: "discriminator" };
         if (vErrors === null) {
           vErrors = [err48];
         } else {
@@ -2143,7 +2143,7 @@ function validate23(data, instancePath = "") {
         errors++;
       }
     } else {
-      const err49 = { instancePath, schemaPath: "#/discriminator", keyword: "discriminator", params: { error: "tag", tag: "type", tagValue: tag0 }, message: 'tag "type" must be string' };
+      const err49 = { pointer: instancePath + "/type", message: 'tag "type" must be string', keyword: "discriminator" };
       if (vErrors === null) {
         vErrors = [err49];
       } else {
@@ -2152,7 +2152,7 @@ function validate23(data, instancePath = "") {
       errors++;
     }
   } else {
-    const err50 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+    const err50 = { pointer: instancePath, message: "must be object", keyword: "type" };
     if (vErrors === null) {
       vErrors = [err50];
     } else {
@@ -2169,7 +2169,7 @@ function validate22(data, instancePath = "") {
   let errors = 0;
   if (data && typeof data == "object" && !Array.isArray(data)) {
     if (data.id === void 0) {
-      const err0 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "id" }, message: "must have required property 'id'" };
+      const err0 = { pointer: instancePath + "/id", message: "must have required property 'id'", keyword: "required" };
       if (vErrors === null) {
         vErrors = [err0];
       } else {
@@ -2178,7 +2178,7 @@ function validate22(data, instancePath = "") {
       errors++;
     }
     if (data.created_at === void 0) {
-      const err1 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "created_at" }, message: "must have required property 'created_at'" };
+      const err1 = { pointer: instancePath + "/created_at", message: "must have required property 'created_at'", keyword: "required" };
       if (vErrors === null) {
         vErrors = [err1];
       } else {
@@ -2187,7 +2187,7 @@ function validate22(data, instancePath = "") {
       errors++;
     }
     if (data.agent_id === void 0) {
-      const err2 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "agent_id" }, message: "must have required property 'agent_id'" };
+      const err2 = { pointer: instancePath + "/agent_id", message: "must have required property 'agent_id'", keyword: "required" };
       if (vErrors === null) {
         vErrors = [err2];
       } else {
@@ -2196,7 +2196,7 @@ function validate22(data, instancePath = "") {
       errors++;
     }
     if (data.livemode === void 0) {
-      const err3 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "livemode" }, message: "must have required property 'livemode'" };
+      const err3 = { pointer: instancePath + "/livemode", message: "must have required property 'livemode'", keyword: "required" };
       if (vErrors === null) {
         vErrors = [err3];
       } else {
@@ -2205,7 +2205,7 @@ function validate22(data, instancePath = "") {
       errors++;
     }
     if (data.conversation_id === void 0) {
-      const err4 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "conversation_id" }, message: "must have required property 'conversation_id'" };
+      const err4 = { pointer: instancePath + "/conversation_id", message: "must have required property 'conversation_id'", keyword: "required" };
       if (vErrors === null) {
         vErrors = [err4];
       } else {
@@ -2214,7 +2214,7 @@ function validate22(data, instancePath = "") {
       errors++;
     }
     if (data.experimental === void 0) {
-      const err5 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "experimental" }, message: "must have required property 'experimental'" };
+      const err5 = { pointer: instancePath + "/experimental", message: "must have required property 'experimental'", keyword: "required" };
       if (vErrors === null) {
         vErrors = [err5];
       } else {
@@ -2223,7 +2223,7 @@ function validate22(data, instancePath = "") {
       errors++;
     }
     if (data.payload === void 0) {
-      const err6 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "payload" }, message: "must have required property 'payload'" };
+      const err6 = { pointer: instancePath + "/payload", message: "must have required property 'payload'", keyword: "required" };
       if (vErrors === null) {
         vErrors = [err6];
       } else {
@@ -2233,7 +2233,7 @@ function validate22(data, instancePath = "") {
     }
     for (const key0 in data) {
       if (!(key0 === "id" || key0 === "created_at" || key0 === "agent_id" || key0 === "livemode" || key0 === "conversation_id" || key0 === "experimental" || key0 === "payload")) {
-        const err7 = { instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" };
+        const err7 = { pointer: instancePath, member: key0, message: "must NOT have additional properties", keyword: "additionalProperties" };
         if (vErrors === null) {
           vErrors = [err7];
         } else {
@@ -2246,7 +2246,7 @@ function validate22(data, instancePath = "") {
       let data0 = data.id;
       if (typeof data0 === "string") {
         if (!pattern5.test(data0)) {
-          const err8 = { instancePath: instancePath + "/id", schemaPath: "urn:casi:schema:EventId/pattern", keyword: "pattern", params: { pattern: "^ev_[A-Za-z0-9]+$" }, message: 'must match pattern "^ev_[A-Za-z0-9]+$"' };
+          const err8 = { pointer: instancePath + "/id", message: 'must match pattern "^ev_[A-Za-z0-9]+$"', keyword: "pattern" };
           if (vErrors === null) {
             vErrors = [err8];
           } else {
@@ -2255,7 +2255,7 @@ function validate22(data, instancePath = "") {
           errors++;
         }
       } else {
-        const err9 = { instancePath: instancePath + "/id", schemaPath: "urn:casi:schema:EventId/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        const err9 = { pointer: instancePath + "/id", message: "must be string", keyword: "type" };
         if (vErrors === null) {
           vErrors = [err9];
         } else {
@@ -2268,7 +2268,7 @@ function validate22(data, instancePath = "") {
       let data1 = data.created_at;
       if (typeof data1 === "string") {
         if (!formats0(data1)) {
-          const err10 = { instancePath: instancePath + "/created_at", schemaPath: "urn:casi:schema:Timestamp/format", keyword: "format", params: { format: "date-time" }, message: 'must match format "date-time"' };
+          const err10 = { pointer: instancePath + "/created_at", message: 'must match format "date-time"', keyword: "format" };
           if (vErrors === null) {
             vErrors = [err10];
           } else {
@@ -2277,7 +2277,7 @@ function validate22(data, instancePath = "") {
           errors++;
         }
       } else {
-        const err11 = { instancePath: instancePath + "/created_at", schemaPath: "urn:casi:schema:Timestamp/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        const err11 = { pointer: instancePath + "/created_at", message: "must be string", keyword: "type" };
         if (vErrors === null) {
           vErrors = [err11];
         } else {
@@ -2290,7 +2290,7 @@ function validate22(data, instancePath = "") {
       let data2 = data.agent_id;
       if (typeof data2 === "string") {
         if (!pattern6.test(data2)) {
-          const err12 = { instancePath: instancePath + "/agent_id", schemaPath: "urn:casi:schema:ConversationalAgentVersionId/pattern", keyword: "pattern", params: { pattern: "^ca_[A-Za-z0-9]+@v[0-9]+$" }, message: 'must match pattern "^ca_[A-Za-z0-9]+@v[0-9]+$"' };
+          const err12 = { pointer: instancePath + "/agent_id", message: 'must match pattern "^ca_[A-Za-z0-9]+@v[0-9]+$"', keyword: "pattern" };
           if (vErrors === null) {
             vErrors = [err12];
           } else {
@@ -2299,7 +2299,7 @@ function validate22(data, instancePath = "") {
           errors++;
         }
       } else {
-        const err13 = { instancePath: instancePath + "/agent_id", schemaPath: "urn:casi:schema:ConversationalAgentVersionId/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        const err13 = { pointer: instancePath + "/agent_id", message: "must be string", keyword: "type" };
         if (vErrors === null) {
           vErrors = [err13];
         } else {
@@ -2310,7 +2310,7 @@ function validate22(data, instancePath = "") {
     }
     if (data.livemode !== void 0) {
       if (typeof data.livemode !== "boolean") {
-        const err14 = { instancePath: instancePath + "/livemode", schemaPath: "#/properties/livemode/type", keyword: "type", params: { type: "boolean" }, message: "must be boolean" };
+        const err14 = { pointer: instancePath + "/livemode", message: "must be boolean", keyword: "type" };
         if (vErrors === null) {
           vErrors = [err14];
         } else {
@@ -2323,7 +2323,7 @@ function validate22(data, instancePath = "") {
       let data4 = data.conversation_id;
       if (typeof data4 === "string") {
         if (!pattern7.test(data4)) {
-          const err15 = { instancePath: instancePath + "/conversation_id", schemaPath: "urn:casi:schema:ConversationId/pattern", keyword: "pattern", params: { pattern: "^conv_[A-Za-z0-9]+$" }, message: 'must match pattern "^conv_[A-Za-z0-9]+$"' };
+          const err15 = { pointer: instancePath + "/conversation_id", message: 'must match pattern "^conv_[A-Za-z0-9]+$"', keyword: "pattern" };
           if (vErrors === null) {
             vErrors = [err15];
           } else {
@@ -2332,7 +2332,7 @@ function validate22(data, instancePath = "") {
           errors++;
         }
       } else {
-        const err16 = { instancePath: instancePath + "/conversation_id", schemaPath: "urn:casi:schema:ConversationId/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        const err16 = { pointer: instancePath + "/conversation_id", message: "must be string", keyword: "type" };
         if (vErrors === null) {
           vErrors = [err16];
         } else {
@@ -2343,7 +2343,7 @@ function validate22(data, instancePath = "") {
     }
     if (data.experimental !== void 0) {
       if (typeof data.experimental !== "boolean") {
-        const err17 = { instancePath: instancePath + "/experimental", schemaPath: "#/properties/experimental/type", keyword: "type", params: { type: "boolean" }, message: "must be boolean" };
+        const err17 = { pointer: instancePath + "/experimental", message: "must be boolean", keyword: "type" };
         if (vErrors === null) {
           vErrors = [err17];
         } else {
@@ -2359,7 +2359,7 @@ function validate22(data, instancePath = "") {
       }
     }
   } else {
-    const err18 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+    const err18 = { pointer: instancePath, message: "must be object", keyword: "type" };
     if (vErrors === null) {
       vErrors = [err18];
     } else {

@@ -2,6 +2,7 @@
 // @ts-nocheck
 import { formats } from "./runtime/shared/formats.js";
 const { checkConversation, checkConversationalAgent, checkConversationalAgentConfig, checkConversationalAgentConfigOverride, checkCreateConversationRequest, checkCreateConversationalAgentRequest, checkCreateProceduralAgentRequest, checkError, checkProceduralAgent, checkProceduralAgentConfig, checkProceduralToolConfig, checkPrompt, checkRuntimeConfig, checkRuntimeConfigOverride, checkToolConfig, checkToolConfigOverride, checkToolIdentifier, checkUpdateConversationalAgentRequest, checkUpdateProceduralAgentRequest, validateAgentCustomerLoaded, validateAgentCustomerLoadedEvent, validateAgentDtmfSent, validateAgentDtmfSentEvent, validateAgentId, validateAgentMessageCompleted, validateAgentMessageCompletedEvent, validateAgentMessageDelta, validateAgentMessageDeltaEvent, validateAgentNoticeSent, validateAgentNoticeSentEvent, validateAgentToolCallCreated, validateAgentToolCallCreatedEvent, validateAgentToolCallReturned, validateAgentToolCallReturnedEvent, validateAgentVersion, validateAgentVersionId, validateAgentVersionList, validateAgentWriteResponse, validateAmbientSound, validateBusySound, validateCallId, validateChannelConfig, validateChannelConfigOverride, validateChannelRequest, validateChannelType, validateChatAsyncChannel, validateChatAsyncChannelRequest, validateChatRealtimeChannel, validateChatRealtimeChannelRequest, validateClientEvent, validateClientEventPayload, validateContextData, validateConversation, validateConversationChannel, validateConversationContextUpdate, validateConversationContextUpdateEvent, validateConversationContextUpdated, validateConversationContextUpdatedEvent, validateConversationCustomFieldsUpdated, validateConversationCustomFieldsUpdatedEvent, validateConversationEnd, validateConversationEndEvent, validateConversationEnded, validateConversationEndedEvent, validateConversationId, validateConversationList, validateConversationListItem, validateConversationSetup, validateConversationSetupEvent, validateConversationStart, validateConversationStartEvent, validateConversationStarted, validateConversationStartedEvent, validateConversationStatus, validateConversationToken, validateConversationalAgent, validateConversationalAgentConfig, validateConversationalAgentConfigOverride, validateConversationalAgentId, validateConversationalAgentRef, validateConversationalAgentVersionId, validateCreateConversationQuery, validateCreateConversationRequest, validateCreateConversationResponse, validateCreateConversationalAgentQuery, validateCreateConversationalAgentRequest, validateCreateProceduralAgentQuery, validateCreateProceduralAgentRequest, validateCreatedConversationChannel, validateCrmTool, validateCustomFieldValue, validateCustomFields, validateCustomer, validateCustomerId, validateDeleteProceduralAgentParams, validateDeleteProceduralAgentQuery, validateDeletedResponse, validateDescription, validateDirection, validateError, validateErrorCode, validateEventId, validateExtapiTool, validateFailureReason, validateFixedPrompt, validateGenerationId, validateGetConversationParams, validateGetConversationQuery, validateGetConversationalAgentParams, validateGetConversationalAgentQuery, validateGetCustomerParams, validateGetCustomerQuery, validateGetProceduralAgentParams, validateGetProceduralAgentQuery, validateGetProcedureParams, validateGetProcedureQuery, validateInjectContextRequest, validateInjectContextResponse, validateInjectConversationContextParams, validateInjectConversationContextQuery, validateLanguage, validateLanguageConfig, validateLanguageConfigOverride, validateListConversationalAgentVersionsParams, validateListConversationalAgentVersionsQuery, validateListConversationsQuery, validateListProceduralAgentVersionsParams, validateListProceduralAgentVersionsQuery, validateListProceduralAgentsQuery, validateListProceduresQuery, validateModel, validateName, validateOpenConversationSessionParams, validateOpenConversationSessionQuery, validatePersona, validatePersonaVoice, validatePhoneChannel, validatePhoneChannelRequest, validatePhoneNumber, validatePriority, validateProceduralAgent, validateProceduralAgentConfig, validateProceduralAgentId, validateProceduralAgentList, validateProceduralAgentListItem, validateProceduralAgentRef, validateProceduralAgentVersionId, validateProceduralOutputConfig, validateProceduralRuntimeConfig, validateProceduralTool, validateProceduralToolConfig, validateProcedure, validateProcedureId, validateProcedureList, validateProcedureListItem, validateProcedureStatus, validatePrompt, validatePromptVariable, validateRefreshConversationTokenParams, validateRefreshConversationTokenQuery, validateReleaseConversationalAgentParams, validateReleaseConversationalAgentQuery, validateReleaseProceduralAgentParams, validateReleaseProceduralAgentQuery, validateRoutedPrompt, validateRoutedPromptRoute, validateRuntimeConfig, validateRuntimeConfigOverride, validateSentiment, validateServerError, validateServerErrorEvent, validateServerEvent, validateServerEventPayload, validateServerEventStream, validateServiceVersion, validateServiceVoice, validateSetupChannel, validateStreamConversationEventsHeaders, validateStreamConversationEventsParams, validateStreamConversationEventsQuery, validateSyscallTool, validateThirdpartyTool, validateTimestamp, validateToolConfig, validateToolConfigOverride, validateToolIdentifier, validateTransferId, validateUpdateConversationalAgentParams, validateUpdateConversationalAgentQuery, validateUpdateConversationalAgentRequest, validateUpdateProceduralAgentParams, validateUpdateProceduralAgentQuery, validateUpdateProceduralAgentRequest, validateUserDtmfReceived, validateUserDtmfReceivedEvent, validateUserMessageReceived, validateUserMessageReceivedEvent, validateUserMessageSend, validateUserMessageSendEvent, validateVoiceConfig, validateVoiceConfigOverride } = /* @__PURE__ */ (() => {
+const casiRefused = { pointer: "", message: "refused (this check lists no issues)", keyword: "check" };
 var __getOwnPropNames = Object.getOwnPropertyNames;
 var __commonJS = (cb, mod) => function __require() {
   try {
@@ -48,7 +49,7 @@ function validate20(data, instancePath = "") {
   let errors = 0;
   if (data && typeof data == "object" && !Array.isArray(data)) {
     if (data.type === void 0) {
-      const err0 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "type" }, message: "must have required property 'type'" };
+      const err0 = { pointer: instancePath + "/type", message: "must have required property 'type'", keyword: "required" };
       if (vErrors === null) {
         vErrors = [err0];
       } else {
@@ -58,7 +59,7 @@ function validate20(data, instancePath = "") {
     }
     for (const key0 in data) {
       if (!(key0 === "type" || key0 === "name" || key0 === "email" || key0 === "phone_no" || key0 === "customer_id")) {
-        const err1 = { instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" };
+        const err1 = { pointer: instancePath, member: key0, message: "must NOT have additional properties", keyword: "additionalProperties" };
         if (vErrors === null) {
           vErrors = [err1];
         } else {
@@ -70,7 +71,7 @@ function validate20(data, instancePath = "") {
     if (data.type !== void 0) {
       let data0 = data.type;
       if (typeof data0 !== "string") {
-        const err2 = { instancePath: instancePath + "/type", schemaPath: "#/properties/type/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        const err2 = { pointer: instancePath + "/type", message: "must be string", keyword: "type" };
         if (vErrors === null) {
           vErrors = [err2];
         } else {
@@ -79,7 +80,7 @@ function validate20(data, instancePath = "") {
         errors++;
       }
       if ("agent.customer.loaded" !== data0) {
-        const err3 = { instancePath: instancePath + "/type", schemaPath: "#/properties/type/const", keyword: "const", params: { allowedValue: "agent.customer.loaded" }, message: "must be equal to constant" };
+        const err3 = { pointer: instancePath + "/type", message: "must be equal to constant", keyword: "const" };
         if (vErrors === null) {
           vErrors = [err3];
         } else {
@@ -90,7 +91,7 @@ function validate20(data, instancePath = "") {
     }
     if (data.name !== void 0) {
       if (typeof data.name !== "string") {
-        const err4 = { instancePath: instancePath + "/name", schemaPath: "#/properties/name/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        const err4 = { pointer: instancePath + "/name", message: "must be string", keyword: "type" };
         if (vErrors === null) {
           vErrors = [err4];
         } else {
@@ -101,7 +102,7 @@ function validate20(data, instancePath = "") {
     }
     if (data.email !== void 0) {
       if (typeof data.email !== "string") {
-        const err5 = { instancePath: instancePath + "/email", schemaPath: "#/properties/email/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        const err5 = { pointer: instancePath + "/email", message: "must be string", keyword: "type" };
         if (vErrors === null) {
           vErrors = [err5];
         } else {
@@ -112,7 +113,7 @@ function validate20(data, instancePath = "") {
     }
     if (data.phone_no !== void 0) {
       if (typeof data.phone_no !== "string") {
-        const err6 = { instancePath: instancePath + "/phone_no", schemaPath: "#/properties/phone_no/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        const err6 = { pointer: instancePath + "/phone_no", message: "must be string", keyword: "type" };
         if (vErrors === null) {
           vErrors = [err6];
         } else {
@@ -125,7 +126,7 @@ function validate20(data, instancePath = "") {
       let data4 = data.customer_id;
       if (typeof data4 === "string") {
         if (!pattern4.test(data4)) {
-          const err7 = { instancePath: instancePath + "/customer_id", schemaPath: "urn:casi:schema:CustomerId/pattern", keyword: "pattern", params: { pattern: "^cus_[A-Za-z0-9]+$" }, message: 'must match pattern "^cus_[A-Za-z0-9]+$"' };
+          const err7 = { pointer: instancePath + "/customer_id", message: 'must match pattern "^cus_[A-Za-z0-9]+$"', keyword: "pattern" };
           if (vErrors === null) {
             vErrors = [err7];
           } else {
@@ -134,7 +135,7 @@ function validate20(data, instancePath = "") {
           errors++;
         }
       } else {
-        const err8 = { instancePath: instancePath + "/customer_id", schemaPath: "urn:casi:schema:CustomerId/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        const err8 = { pointer: instancePath + "/customer_id", message: "must be string", keyword: "type" };
         if (vErrors === null) {
           vErrors = [err8];
         } else {
@@ -144,7 +145,7 @@ function validate20(data, instancePath = "") {
       }
     }
   } else {
-    const err9 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+    const err9 = { pointer: instancePath, message: "must be object", keyword: "type" };
     if (vErrors === null) {
       vErrors = [err9];
     } else {
@@ -170,7 +171,7 @@ function validate25(data, instancePath = "") {
   let errors = 0;
   if (data && typeof data == "object" && !Array.isArray(data)) {
     if (data.type === void 0) {
-      const err0 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "type" }, message: "must have required property 'type'" };
+      const err0 = { pointer: instancePath + "/type", message: "must have required property 'type'", keyword: "required" };
       if (vErrors === null) {
         vErrors = [err0];
       } else {
@@ -180,7 +181,7 @@ function validate25(data, instancePath = "") {
     }
     for (const key0 in data) {
       if (!(key0 === "type" || key0 === "callee_no" || key0 === "caller_no" || key0 === "recording_url")) {
-        const err1 = { instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" };
+        const err1 = { pointer: instancePath, member: key0, message: "must NOT have additional properties", keyword: "additionalProperties" };
         if (vErrors === null) {
           vErrors = [err1];
         } else {
@@ -192,7 +193,7 @@ function validate25(data, instancePath = "") {
     if (data.type !== void 0) {
       let data0 = data.type;
       if (typeof data0 !== "string") {
-        const err2 = { instancePath: instancePath + "/type", schemaPath: "urn:casi:schema:ChannelType/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        const err2 = { pointer: instancePath + "/type", message: "must be string", keyword: "type" };
         if (vErrors === null) {
           vErrors = [err2];
         } else {
@@ -201,7 +202,7 @@ function validate25(data, instancePath = "") {
         errors++;
       }
       if (!(data0 === "phone" || data0 === "chat_realtime" || data0 === "chat_async")) {
-        const err3 = { instancePath: instancePath + "/type", schemaPath: "urn:casi:schema:ChannelType/enum", keyword: "enum", params: { allowedValues: schema42.enum }, message: "must be equal to one of the allowed values" };
+        const err3 = { pointer: instancePath + "/type", message: "must be equal to one of the allowed values", keyword: "enum" };
         if (vErrors === null) {
           vErrors = [err3];
         } else {
@@ -213,7 +214,7 @@ function validate25(data, instancePath = "") {
     if (data.callee_no !== void 0) {
       let data1 = data.callee_no;
       if (typeof data1 !== "string" && data1 !== null) {
-        const err4 = { instancePath: instancePath + "/callee_no", schemaPath: "#/properties/callee_no/type", keyword: "type", params: { type: schema41.properties.callee_no.type }, message: "must be string,null" };
+        const err4 = { pointer: instancePath + "/callee_no", message: "must be string,null", keyword: "type" };
         if (vErrors === null) {
           vErrors = [err4];
         } else {
@@ -225,7 +226,7 @@ function validate25(data, instancePath = "") {
     if (data.caller_no !== void 0) {
       let data2 = data.caller_no;
       if (typeof data2 !== "string" && data2 !== null) {
-        const err5 = { instancePath: instancePath + "/caller_no", schemaPath: "#/properties/caller_no/type", keyword: "type", params: { type: schema41.properties.caller_no.type }, message: "must be string,null" };
+        const err5 = { pointer: instancePath + "/caller_no", message: "must be string,null", keyword: "type" };
         if (vErrors === null) {
           vErrors = [err5];
         } else {
@@ -237,7 +238,7 @@ function validate25(data, instancePath = "") {
     if (data.recording_url !== void 0) {
       let data3 = data.recording_url;
       if (typeof data3 !== "string" && data3 !== null) {
-        const err6 = { instancePath: instancePath + "/recording_url", schemaPath: "#/properties/recording_url/type", keyword: "type", params: { type: schema41.properties.recording_url.type }, message: "must be string,null" };
+        const err6 = { pointer: instancePath + "/recording_url", message: "must be string,null", keyword: "type" };
         if (vErrors === null) {
           vErrors = [err6];
         } else {
@@ -247,7 +248,7 @@ function validate25(data, instancePath = "") {
       }
     }
   } else {
-    const err7 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+    const err7 = { pointer: instancePath, message: "must be object", keyword: "type" };
     if (vErrors === null) {
       vErrors = [err7];
     } else {
@@ -264,7 +265,7 @@ function validate24(data, instancePath = "") {
   let errors = 0;
   if (data && typeof data == "object" && !Array.isArray(data)) {
     if (data.type === void 0) {
-      const err0 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "type" }, message: "must have required property 'type'" };
+      const err0 = { pointer: instancePath + "/type", message: "must have required property 'type'", keyword: "required" };
       if (vErrors === null) {
         vErrors = [err0];
       } else {
@@ -273,7 +274,7 @@ function validate24(data, instancePath = "") {
       errors++;
     }
     if (data.channel === void 0) {
-      const err1 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "channel" }, message: "must have required property 'channel'" };
+      const err1 = { pointer: instancePath + "/channel", message: "must have required property 'channel'", keyword: "required" };
       if (vErrors === null) {
         vErrors = [err1];
       } else {
@@ -282,7 +283,7 @@ function validate24(data, instancePath = "") {
       errors++;
     }
     if (data.direction === void 0) {
-      const err2 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "direction" }, message: "must have required property 'direction'" };
+      const err2 = { pointer: instancePath + "/direction", message: "must have required property 'direction'", keyword: "required" };
       if (vErrors === null) {
         vErrors = [err2];
       } else {
@@ -292,7 +293,7 @@ function validate24(data, instancePath = "") {
     }
     for (const key0 in data) {
       if (!(key0 === "type" || key0 === "channel" || key0 === "direction")) {
-        const err3 = { instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" };
+        const err3 = { pointer: instancePath, member: key0, message: "must NOT have additional properties", keyword: "additionalProperties" };
         if (vErrors === null) {
           vErrors = [err3];
         } else {
@@ -304,7 +305,7 @@ function validate24(data, instancePath = "") {
     if (data.type !== void 0) {
       let data0 = data.type;
       if (typeof data0 !== "string") {
-        const err4 = { instancePath: instancePath + "/type", schemaPath: "#/properties/type/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        const err4 = { pointer: instancePath + "/type", message: "must be string", keyword: "type" };
         if (vErrors === null) {
           vErrors = [err4];
         } else {
@@ -313,7 +314,7 @@ function validate24(data, instancePath = "") {
         errors++;
       }
       if ("conversation.setup" !== data0) {
-        const err5 = { instancePath: instancePath + "/type", schemaPath: "#/properties/type/const", keyword: "const", params: { allowedValue: "conversation.setup" }, message: "must be equal to constant" };
+        const err5 = { pointer: instancePath + "/type", message: "must be equal to constant", keyword: "const" };
         if (vErrors === null) {
           vErrors = [err5];
         } else {
@@ -331,7 +332,7 @@ function validate24(data, instancePath = "") {
     if (data.direction !== void 0) {
       let data2 = data.direction;
       if (typeof data2 !== "string") {
-        const err6 = { instancePath: instancePath + "/direction", schemaPath: "urn:casi:schema:Direction/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        const err6 = { pointer: instancePath + "/direction", message: "must be string", keyword: "type" };
         if (vErrors === null) {
           vErrors = [err6];
         } else {
@@ -340,7 +341,7 @@ function validate24(data, instancePath = "") {
         errors++;
       }
       if (!(data2 === "inbound" || data2 === "outbound")) {
-        const err7 = { instancePath: instancePath + "/direction", schemaPath: "urn:casi:schema:Direction/enum", keyword: "enum", params: { allowedValues: schema43.enum }, message: "must be equal to one of the allowed values" };
+        const err7 = { pointer: instancePath + "/direction", message: "must be equal to one of the allowed values", keyword: "enum" };
         if (vErrors === null) {
           vErrors = [err7];
         } else {
@@ -350,7 +351,7 @@ function validate24(data, instancePath = "") {
       }
     }
   } else {
-    const err8 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+    const err8 = { pointer: instancePath, message: "must be object", keyword: "type" };
     if (vErrors === null) {
       vErrors = [err8];
     } else {
@@ -367,7 +368,7 @@ function validate27(data, instancePath = "") {
   let errors = 0;
   if (data && typeof data == "object" && !Array.isArray(data)) {
     if (data.type === void 0) {
-      const err0 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "type" }, message: "must have required property 'type'" };
+      const err0 = { pointer: instancePath + "/type", message: "must have required property 'type'", keyword: "required" };
       if (vErrors === null) {
         vErrors = [err0];
       } else {
@@ -376,7 +377,7 @@ function validate27(data, instancePath = "") {
       errors++;
     }
     if (data.data === void 0) {
-      const err1 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "data" }, message: "must have required property 'data'" };
+      const err1 = { pointer: instancePath + "/data", message: "must have required property 'data'", keyword: "required" };
       if (vErrors === null) {
         vErrors = [err1];
       } else {
@@ -385,7 +386,7 @@ function validate27(data, instancePath = "") {
       errors++;
     }
     if (data.trigger_response === void 0) {
-      const err2 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "trigger_response" }, message: "must have required property 'trigger_response'" };
+      const err2 = { pointer: instancePath + "/trigger_response", message: "must have required property 'trigger_response'", keyword: "required" };
       if (vErrors === null) {
         vErrors = [err2];
       } else {
@@ -395,7 +396,7 @@ function validate27(data, instancePath = "") {
     }
     for (const key0 in data) {
       if (!(key0 === "type" || key0 === "data" || key0 === "trigger_response")) {
-        const err3 = { instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" };
+        const err3 = { pointer: instancePath, member: key0, message: "must NOT have additional properties", keyword: "additionalProperties" };
         if (vErrors === null) {
           vErrors = [err3];
         } else {
@@ -407,7 +408,7 @@ function validate27(data, instancePath = "") {
     if (data.type !== void 0) {
       let data0 = data.type;
       if (typeof data0 !== "string") {
-        const err4 = { instancePath: instancePath + "/type", schemaPath: "#/properties/type/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        const err4 = { pointer: instancePath + "/type", message: "must be string", keyword: "type" };
         if (vErrors === null) {
           vErrors = [err4];
         } else {
@@ -416,7 +417,7 @@ function validate27(data, instancePath = "") {
         errors++;
       }
       if ("conversation.context.updated" !== data0) {
-        const err5 = { instancePath: instancePath + "/type", schemaPath: "#/properties/type/const", keyword: "const", params: { allowedValue: "conversation.context.updated" }, message: "must be equal to constant" };
+        const err5 = { pointer: instancePath + "/type", message: "must be equal to constant", keyword: "const" };
         if (vErrors === null) {
           vErrors = [err5];
         } else {
@@ -430,7 +431,7 @@ function validate27(data, instancePath = "") {
       if (data1 && typeof data1 == "object" && !Array.isArray(data1)) {
         for (const key1 in data1) {
           if (typeof data1[key1] !== "string") {
-            const err6 = { instancePath: instancePath + "/data/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"), schemaPath: "urn:casi:schema:ContextData/additionalProperties/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+            const err6 = { pointer: instancePath + "/data/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"), message: "must be string", keyword: "type" };
             if (vErrors === null) {
               vErrors = [err6];
             } else {
@@ -440,7 +441,7 @@ function validate27(data, instancePath = "") {
           }
         }
       } else {
-        const err7 = { instancePath: instancePath + "/data", schemaPath: "urn:casi:schema:ContextData/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+        const err7 = { pointer: instancePath + "/data", message: "must be object", keyword: "type" };
         if (vErrors === null) {
           vErrors = [err7];
         } else {
@@ -451,7 +452,7 @@ function validate27(data, instancePath = "") {
     }
     if (data.trigger_response !== void 0) {
       if (typeof data.trigger_response !== "boolean") {
-        const err8 = { instancePath: instancePath + "/trigger_response", schemaPath: "#/properties/trigger_response/type", keyword: "type", params: { type: "boolean" }, message: "must be boolean" };
+        const err8 = { pointer: instancePath + "/trigger_response", message: "must be boolean", keyword: "type" };
         if (vErrors === null) {
           vErrors = [err8];
         } else {
@@ -461,7 +462,7 @@ function validate27(data, instancePath = "") {
       }
     }
   } else {
-    const err9 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+    const err9 = { pointer: instancePath, message: "must be object", keyword: "type" };
     if (vErrors === null) {
       vErrors = [err9];
     } else {
@@ -480,7 +481,7 @@ function validate28(data, instancePath = "") {
   let errors = 0;
   if (data && typeof data == "object" && !Array.isArray(data)) {
     if (data.type === void 0) {
-      const err0 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "type" }, message: "must have required property 'type'" };
+      const err0 = { pointer: instancePath + "/type", message: "must have required property 'type'", keyword: "required" };
       if (vErrors === null) {
         vErrors = [err0];
       } else {
@@ -489,7 +490,7 @@ function validate28(data, instancePath = "") {
       errors++;
     }
     if (data.key === void 0) {
-      const err1 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "key" }, message: "must have required property 'key'" };
+      const err1 = { pointer: instancePath + "/key", message: "must have required property 'key'", keyword: "required" };
       if (vErrors === null) {
         vErrors = [err1];
       } else {
@@ -498,7 +499,7 @@ function validate28(data, instancePath = "") {
       errors++;
     }
     if (data.new_value === void 0) {
-      const err2 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "new_value" }, message: "must have required property 'new_value'" };
+      const err2 = { pointer: instancePath + "/new_value", message: "must have required property 'new_value'", keyword: "required" };
       if (vErrors === null) {
         vErrors = [err2];
       } else {
@@ -508,7 +509,7 @@ function validate28(data, instancePath = "") {
     }
     for (const key0 in data) {
       if (!(key0 === "type" || key0 === "key" || key0 === "new_value" || key0 === "old_value")) {
-        const err3 = { instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" };
+        const err3 = { pointer: instancePath, member: key0, message: "must NOT have additional properties", keyword: "additionalProperties" };
         if (vErrors === null) {
           vErrors = [err3];
         } else {
@@ -520,7 +521,7 @@ function validate28(data, instancePath = "") {
     if (data.type !== void 0) {
       let data0 = data.type;
       if (typeof data0 !== "string") {
-        const err4 = { instancePath: instancePath + "/type", schemaPath: "#/properties/type/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        const err4 = { pointer: instancePath + "/type", message: "must be string", keyword: "type" };
         if (vErrors === null) {
           vErrors = [err4];
         } else {
@@ -529,7 +530,7 @@ function validate28(data, instancePath = "") {
         errors++;
       }
       if ("conversation.custom_fields.updated" !== data0) {
-        const err5 = { instancePath: instancePath + "/type", schemaPath: "#/properties/type/const", keyword: "const", params: { allowedValue: "conversation.custom_fields.updated" }, message: "must be equal to constant" };
+        const err5 = { pointer: instancePath + "/type", message: "must be equal to constant", keyword: "const" };
         if (vErrors === null) {
           vErrors = [err5];
         } else {
@@ -540,7 +541,7 @@ function validate28(data, instancePath = "") {
     }
     if (data.key !== void 0) {
       if (typeof data.key !== "string") {
-        const err6 = { instancePath: instancePath + "/key", schemaPath: "#/properties/key/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        const err6 = { pointer: instancePath + "/key", message: "must be string", keyword: "type" };
         if (vErrors === null) {
           vErrors = [err6];
         } else {
@@ -552,7 +553,7 @@ function validate28(data, instancePath = "") {
     if (data.new_value !== void 0) {
       let data2 = data.new_value;
       if (typeof data2 !== "string" && typeof data2 !== "boolean") {
-        const err7 = { instancePath: instancePath + "/new_value", schemaPath: "urn:casi:schema:CustomFieldValue/type", keyword: "type", params: { type: schema47.type }, message: "must be string,boolean" };
+        const err7 = { pointer: instancePath + "/new_value", message: "must be string,boolean", keyword: "type" };
         if (vErrors === null) {
           vErrors = [err7];
         } else {
@@ -564,7 +565,7 @@ function validate28(data, instancePath = "") {
     if (data.old_value !== void 0) {
       let data3 = data.old_value;
       if (typeof data3 !== "string" && typeof data3 !== "boolean" && data3 !== null) {
-        const err8 = { instancePath: instancePath + "/old_value", schemaPath: "#/properties/old_value/type", keyword: "type", params: { type: schema46.properties.old_value.type }, message: "must be string,boolean,null" };
+        const err8 = { pointer: instancePath + "/old_value", message: "must be string,boolean,null", keyword: "type" };
         if (vErrors === null) {
           vErrors = [err8];
         } else {
@@ -574,7 +575,7 @@ function validate28(data, instancePath = "") {
       }
     }
   } else {
-    const err9 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+    const err9 = { pointer: instancePath, message: "must be object", keyword: "type" };
     if (vErrors === null) {
       vErrors = [err9];
     } else {
@@ -592,7 +593,7 @@ function validate29(data, instancePath = "") {
   let errors = 0;
   if (data && typeof data == "object" && !Array.isArray(data)) {
     if (data.type === void 0) {
-      const err0 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "type" }, message: "must have required property 'type'" };
+      const err0 = { pointer: instancePath + "/type", message: "must have required property 'type'", keyword: "required" };
       if (vErrors === null) {
         vErrors = [err0];
       } else {
@@ -601,7 +602,7 @@ function validate29(data, instancePath = "") {
       errors++;
     }
     if (data.text_delta === void 0) {
-      const err1 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "text_delta" }, message: "must have required property 'text_delta'" };
+      const err1 = { pointer: instancePath + "/text_delta", message: "must have required property 'text_delta'", keyword: "required" };
       if (vErrors === null) {
         vErrors = [err1];
       } else {
@@ -610,7 +611,7 @@ function validate29(data, instancePath = "") {
       errors++;
     }
     if (data.generation_id === void 0) {
-      const err2 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "generation_id" }, message: "must have required property 'generation_id'" };
+      const err2 = { pointer: instancePath + "/generation_id", message: "must have required property 'generation_id'", keyword: "required" };
       if (vErrors === null) {
         vErrors = [err2];
       } else {
@@ -620,7 +621,7 @@ function validate29(data, instancePath = "") {
     }
     for (const key0 in data) {
       if (!(key0 === "type" || key0 === "text_delta" || key0 === "generation_id")) {
-        const err3 = { instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" };
+        const err3 = { pointer: instancePath, member: key0, message: "must NOT have additional properties", keyword: "additionalProperties" };
         if (vErrors === null) {
           vErrors = [err3];
         } else {
@@ -632,7 +633,7 @@ function validate29(data, instancePath = "") {
     if (data.type !== void 0) {
       let data0 = data.type;
       if (typeof data0 !== "string") {
-        const err4 = { instancePath: instancePath + "/type", schemaPath: "#/properties/type/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        const err4 = { pointer: instancePath + "/type", message: "must be string", keyword: "type" };
         if (vErrors === null) {
           vErrors = [err4];
         } else {
@@ -641,7 +642,7 @@ function validate29(data, instancePath = "") {
         errors++;
       }
       if ("agent.message.delta" !== data0) {
-        const err5 = { instancePath: instancePath + "/type", schemaPath: "#/properties/type/const", keyword: "const", params: { allowedValue: "agent.message.delta" }, message: "must be equal to constant" };
+        const err5 = { pointer: instancePath + "/type", message: "must be equal to constant", keyword: "const" };
         if (vErrors === null) {
           vErrors = [err5];
         } else {
@@ -652,7 +653,7 @@ function validate29(data, instancePath = "") {
     }
     if (data.text_delta !== void 0) {
       if (typeof data.text_delta !== "string") {
-        const err6 = { instancePath: instancePath + "/text_delta", schemaPath: "#/properties/text_delta/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        const err6 = { pointer: instancePath + "/text_delta", message: "must be string", keyword: "type" };
         if (vErrors === null) {
           vErrors = [err6];
         } else {
@@ -665,7 +666,7 @@ function validate29(data, instancePath = "") {
       let data2 = data.generation_id;
       if (typeof data2 === "string") {
         if (func1(data2) < 1) {
-          const err7 = { instancePath: instancePath + "/generation_id", schemaPath: "urn:casi:schema:GenerationId/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
+          const err7 = { pointer: instancePath + "/generation_id", message: "must NOT have fewer than 1 characters", keyword: "minLength" };
           if (vErrors === null) {
             vErrors = [err7];
           } else {
@@ -674,7 +675,7 @@ function validate29(data, instancePath = "") {
           errors++;
         }
       } else {
-        const err8 = { instancePath: instancePath + "/generation_id", schemaPath: "urn:casi:schema:GenerationId/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        const err8 = { pointer: instancePath + "/generation_id", message: "must be string", keyword: "type" };
         if (vErrors === null) {
           vErrors = [err8];
         } else {
@@ -684,7 +685,7 @@ function validate29(data, instancePath = "") {
       }
     }
   } else {
-    const err9 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+    const err9 = { pointer: instancePath, message: "must be object", keyword: "type" };
     if (vErrors === null) {
       vErrors = [err9];
     } else {
@@ -701,7 +702,7 @@ function validate30(data, instancePath = "") {
   let errors = 0;
   if (data && typeof data == "object" && !Array.isArray(data)) {
     if (data.type === void 0) {
-      const err0 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "type" }, message: "must have required property 'type'" };
+      const err0 = { pointer: instancePath + "/type", message: "must have required property 'type'", keyword: "required" };
       if (vErrors === null) {
         vErrors = [err0];
       } else {
@@ -710,7 +711,7 @@ function validate30(data, instancePath = "") {
       errors++;
     }
     if (data.text === void 0) {
-      const err1 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "text" }, message: "must have required property 'text'" };
+      const err1 = { pointer: instancePath + "/text", message: "must have required property 'text'", keyword: "required" };
       if (vErrors === null) {
         vErrors = [err1];
       } else {
@@ -719,7 +720,7 @@ function validate30(data, instancePath = "") {
       errors++;
     }
     if (data.interrupted === void 0) {
-      const err2 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "interrupted" }, message: "must have required property 'interrupted'" };
+      const err2 = { pointer: instancePath + "/interrupted", message: "must have required property 'interrupted'", keyword: "required" };
       if (vErrors === null) {
         vErrors = [err2];
       } else {
@@ -728,7 +729,7 @@ function validate30(data, instancePath = "") {
       errors++;
     }
     if (data.has_tool_calls === void 0) {
-      const err3 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "has_tool_calls" }, message: "must have required property 'has_tool_calls'" };
+      const err3 = { pointer: instancePath + "/has_tool_calls", message: "must have required property 'has_tool_calls'", keyword: "required" };
       if (vErrors === null) {
         vErrors = [err3];
       } else {
@@ -737,7 +738,7 @@ function validate30(data, instancePath = "") {
       errors++;
     }
     if (data.generation_id === void 0) {
-      const err4 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "generation_id" }, message: "must have required property 'generation_id'" };
+      const err4 = { pointer: instancePath + "/generation_id", message: "must have required property 'generation_id'", keyword: "required" };
       if (vErrors === null) {
         vErrors = [err4];
       } else {
@@ -747,7 +748,7 @@ function validate30(data, instancePath = "") {
     }
     for (const key0 in data) {
       if (!(key0 === "type" || key0 === "text" || key0 === "interrupted" || key0 === "has_tool_calls" || key0 === "generation_id")) {
-        const err5 = { instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" };
+        const err5 = { pointer: instancePath, member: key0, message: "must NOT have additional properties", keyword: "additionalProperties" };
         if (vErrors === null) {
           vErrors = [err5];
         } else {
@@ -759,7 +760,7 @@ function validate30(data, instancePath = "") {
     if (data.type !== void 0) {
       let data0 = data.type;
       if (typeof data0 !== "string") {
-        const err6 = { instancePath: instancePath + "/type", schemaPath: "#/properties/type/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        const err6 = { pointer: instancePath + "/type", message: "must be string", keyword: "type" };
         if (vErrors === null) {
           vErrors = [err6];
         } else {
@@ -768,7 +769,7 @@ function validate30(data, instancePath = "") {
         errors++;
       }
       if ("agent.message.completed" !== data0) {
-        const err7 = { instancePath: instancePath + "/type", schemaPath: "#/properties/type/const", keyword: "const", params: { allowedValue: "agent.message.completed" }, message: "must be equal to constant" };
+        const err7 = { pointer: instancePath + "/type", message: "must be equal to constant", keyword: "const" };
         if (vErrors === null) {
           vErrors = [err7];
         } else {
@@ -779,7 +780,7 @@ function validate30(data, instancePath = "") {
     }
     if (data.text !== void 0) {
       if (typeof data.text !== "string") {
-        const err8 = { instancePath: instancePath + "/text", schemaPath: "#/properties/text/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        const err8 = { pointer: instancePath + "/text", message: "must be string", keyword: "type" };
         if (vErrors === null) {
           vErrors = [err8];
         } else {
@@ -790,7 +791,7 @@ function validate30(data, instancePath = "") {
     }
     if (data.interrupted !== void 0) {
       if (typeof data.interrupted !== "boolean") {
-        const err9 = { instancePath: instancePath + "/interrupted", schemaPath: "#/properties/interrupted/type", keyword: "type", params: { type: "boolean" }, message: "must be boolean" };
+        const err9 = { pointer: instancePath + "/interrupted", message: "must be boolean", keyword: "type" };
         if (vErrors === null) {
           vErrors = [err9];
         } else {
@@ -801,7 +802,7 @@ function validate30(data, instancePath = "") {
     }
     if (data.has_tool_calls !== void 0) {
       if (typeof data.has_tool_calls !== "boolean") {
-        const err10 = { instancePath: instancePath + "/has_tool_calls", schemaPath: "#/properties/has_tool_calls/type", keyword: "type", params: { type: "boolean" }, message: "must be boolean" };
+        const err10 = { pointer: instancePath + "/has_tool_calls", message: "must be boolean", keyword: "type" };
         if (vErrors === null) {
           vErrors = [err10];
         } else {
@@ -814,7 +815,7 @@ function validate30(data, instancePath = "") {
       let data4 = data.generation_id;
       if (typeof data4 === "string") {
         if (func1(data4) < 1) {
-          const err11 = { instancePath: instancePath + "/generation_id", schemaPath: "urn:casi:schema:GenerationId/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
+          const err11 = { pointer: instancePath + "/generation_id", message: "must NOT have fewer than 1 characters", keyword: "minLength" };
           if (vErrors === null) {
             vErrors = [err11];
           } else {
@@ -823,7 +824,7 @@ function validate30(data, instancePath = "") {
           errors++;
         }
       } else {
-        const err12 = { instancePath: instancePath + "/generation_id", schemaPath: "urn:casi:schema:GenerationId/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        const err12 = { pointer: instancePath + "/generation_id", message: "must be string", keyword: "type" };
         if (vErrors === null) {
           vErrors = [err12];
         } else {
@@ -833,7 +834,7 @@ function validate30(data, instancePath = "") {
       }
     }
   } else {
-    const err13 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+    const err13 = { pointer: instancePath, message: "must be object", keyword: "type" };
     if (vErrors === null) {
       vErrors = [err13];
     } else {
@@ -850,7 +851,7 @@ function validate31(data, instancePath = "") {
   let errors = 0;
   if (data && typeof data == "object" && !Array.isArray(data)) {
     if (data.type === void 0) {
-      const err0 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "type" }, message: "must have required property 'type'" };
+      const err0 = { pointer: instancePath + "/type", message: "must have required property 'type'", keyword: "required" };
       if (vErrors === null) {
         vErrors = [err0];
       } else {
@@ -859,7 +860,7 @@ function validate31(data, instancePath = "") {
       errors++;
     }
     if (data.call_id === void 0) {
-      const err1 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "call_id" }, message: "must have required property 'call_id'" };
+      const err1 = { pointer: instancePath + "/call_id", message: "must have required property 'call_id'", keyword: "required" };
       if (vErrors === null) {
         vErrors = [err1];
       } else {
@@ -868,7 +869,7 @@ function validate31(data, instancePath = "") {
       errors++;
     }
     if (data.name === void 0) {
-      const err2 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "name" }, message: "must have required property 'name'" };
+      const err2 = { pointer: instancePath + "/name", message: "must have required property 'name'", keyword: "required" };
       if (vErrors === null) {
         vErrors = [err2];
       } else {
@@ -877,7 +878,7 @@ function validate31(data, instancePath = "") {
       errors++;
     }
     if (data.arguments === void 0) {
-      const err3 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "arguments" }, message: "must have required property 'arguments'" };
+      const err3 = { pointer: instancePath + "/arguments", message: "must have required property 'arguments'", keyword: "required" };
       if (vErrors === null) {
         vErrors = [err3];
       } else {
@@ -887,7 +888,7 @@ function validate31(data, instancePath = "") {
     }
     for (const key0 in data) {
       if (!(key0 === "type" || key0 === "call_id" || key0 === "name" || key0 === "arguments")) {
-        const err4 = { instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" };
+        const err4 = { pointer: instancePath, member: key0, message: "must NOT have additional properties", keyword: "additionalProperties" };
         if (vErrors === null) {
           vErrors = [err4];
         } else {
@@ -899,7 +900,7 @@ function validate31(data, instancePath = "") {
     if (data.type !== void 0) {
       let data0 = data.type;
       if (typeof data0 !== "string") {
-        const err5 = { instancePath: instancePath + "/type", schemaPath: "#/properties/type/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        const err5 = { pointer: instancePath + "/type", message: "must be string", keyword: "type" };
         if (vErrors === null) {
           vErrors = [err5];
         } else {
@@ -908,7 +909,7 @@ function validate31(data, instancePath = "") {
         errors++;
       }
       if ("agent.tool_call.created" !== data0) {
-        const err6 = { instancePath: instancePath + "/type", schemaPath: "#/properties/type/const", keyword: "const", params: { allowedValue: "agent.tool_call.created" }, message: "must be equal to constant" };
+        const err6 = { pointer: instancePath + "/type", message: "must be equal to constant", keyword: "const" };
         if (vErrors === null) {
           vErrors = [err6];
         } else {
@@ -921,7 +922,7 @@ function validate31(data, instancePath = "") {
       let data1 = data.call_id;
       if (typeof data1 === "string") {
         if (func1(data1) < 1) {
-          const err7 = { instancePath: instancePath + "/call_id", schemaPath: "urn:casi:schema:CallId/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
+          const err7 = { pointer: instancePath + "/call_id", message: "must NOT have fewer than 1 characters", keyword: "minLength" };
           if (vErrors === null) {
             vErrors = [err7];
           } else {
@@ -930,7 +931,7 @@ function validate31(data, instancePath = "") {
           errors++;
         }
       } else {
-        const err8 = { instancePath: instancePath + "/call_id", schemaPath: "urn:casi:schema:CallId/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        const err8 = { pointer: instancePath + "/call_id", message: "must be string", keyword: "type" };
         if (vErrors === null) {
           vErrors = [err8];
         } else {
@@ -941,7 +942,7 @@ function validate31(data, instancePath = "") {
     }
     if (data.name !== void 0) {
       if (typeof data.name !== "string") {
-        const err9 = { instancePath: instancePath + "/name", schemaPath: "#/properties/name/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        const err9 = { pointer: instancePath + "/name", message: "must be string", keyword: "type" };
         if (vErrors === null) {
           vErrors = [err9];
         } else {
@@ -952,7 +953,7 @@ function validate31(data, instancePath = "") {
     }
     if (data.arguments !== void 0) {
       if (typeof data.arguments !== "string") {
-        const err10 = { instancePath: instancePath + "/arguments", schemaPath: "#/properties/arguments/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        const err10 = { pointer: instancePath + "/arguments", message: "must be string", keyword: "type" };
         if (vErrors === null) {
           vErrors = [err10];
         } else {
@@ -962,7 +963,7 @@ function validate31(data, instancePath = "") {
       }
     }
   } else {
-    const err11 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+    const err11 = { pointer: instancePath, message: "must be object", keyword: "type" };
     if (vErrors === null) {
       vErrors = [err11];
     } else {
@@ -979,7 +980,7 @@ function validate32(data, instancePath = "") {
   let errors = 0;
   if (data && typeof data == "object" && !Array.isArray(data)) {
     if (data.type === void 0) {
-      const err0 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "type" }, message: "must have required property 'type'" };
+      const err0 = { pointer: instancePath + "/type", message: "must have required property 'type'", keyword: "required" };
       if (vErrors === null) {
         vErrors = [err0];
       } else {
@@ -988,7 +989,7 @@ function validate32(data, instancePath = "") {
       errors++;
     }
     if (data.call_id === void 0) {
-      const err1 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "call_id" }, message: "must have required property 'call_id'" };
+      const err1 = { pointer: instancePath + "/call_id", message: "must have required property 'call_id'", keyword: "required" };
       if (vErrors === null) {
         vErrors = [err1];
       } else {
@@ -997,7 +998,7 @@ function validate32(data, instancePath = "") {
       errors++;
     }
     if (data.name === void 0) {
-      const err2 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "name" }, message: "must have required property 'name'" };
+      const err2 = { pointer: instancePath + "/name", message: "must have required property 'name'", keyword: "required" };
       if (vErrors === null) {
         vErrors = [err2];
       } else {
@@ -1006,7 +1007,7 @@ function validate32(data, instancePath = "") {
       errors++;
     }
     if (data.arguments === void 0) {
-      const err3 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "arguments" }, message: "must have required property 'arguments'" };
+      const err3 = { pointer: instancePath + "/arguments", message: "must have required property 'arguments'", keyword: "required" };
       if (vErrors === null) {
         vErrors = [err3];
       } else {
@@ -1015,7 +1016,7 @@ function validate32(data, instancePath = "") {
       errors++;
     }
     if (data.result === void 0) {
-      const err4 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "result" }, message: "must have required property 'result'" };
+      const err4 = { pointer: instancePath + "/result", message: "must have required property 'result'", keyword: "required" };
       if (vErrors === null) {
         vErrors = [err4];
       } else {
@@ -1025,7 +1026,7 @@ function validate32(data, instancePath = "") {
     }
     for (const key0 in data) {
       if (!(key0 === "type" || key0 === "call_id" || key0 === "name" || key0 === "arguments" || key0 === "result" || key0 === "error")) {
-        const err5 = { instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" };
+        const err5 = { pointer: instancePath, member: key0, message: "must NOT have additional properties", keyword: "additionalProperties" };
         if (vErrors === null) {
           vErrors = [err5];
         } else {
@@ -1037,7 +1038,7 @@ function validate32(data, instancePath = "") {
     if (data.type !== void 0) {
       let data0 = data.type;
       if (typeof data0 !== "string") {
-        const err6 = { instancePath: instancePath + "/type", schemaPath: "#/properties/type/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        const err6 = { pointer: instancePath + "/type", message: "must be string", keyword: "type" };
         if (vErrors === null) {
           vErrors = [err6];
         } else {
@@ -1046,7 +1047,7 @@ function validate32(data, instancePath = "") {
         errors++;
       }
       if ("agent.tool_call.returned" !== data0) {
-        const err7 = { instancePath: instancePath + "/type", schemaPath: "#/properties/type/const", keyword: "const", params: { allowedValue: "agent.tool_call.returned" }, message: "must be equal to constant" };
+        const err7 = { pointer: instancePath + "/type", message: "must be equal to constant", keyword: "const" };
         if (vErrors === null) {
           vErrors = [err7];
         } else {
@@ -1059,7 +1060,7 @@ function validate32(data, instancePath = "") {
       let data1 = data.call_id;
       if (typeof data1 === "string") {
         if (func1(data1) < 1) {
-          const err8 = { instancePath: instancePath + "/call_id", schemaPath: "urn:casi:schema:CallId/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
+          const err8 = { pointer: instancePath + "/call_id", message: "must NOT have fewer than 1 characters", keyword: "minLength" };
           if (vErrors === null) {
             vErrors = [err8];
           } else {
@@ -1068,7 +1069,7 @@ function validate32(data, instancePath = "") {
           errors++;
         }
       } else {
-        const err9 = { instancePath: instancePath + "/call_id", schemaPath: "urn:casi:schema:CallId/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        const err9 = { pointer: instancePath + "/call_id", message: "must be string", keyword: "type" };
         if (vErrors === null) {
           vErrors = [err9];
         } else {
@@ -1079,7 +1080,7 @@ function validate32(data, instancePath = "") {
     }
     if (data.name !== void 0) {
       if (typeof data.name !== "string") {
-        const err10 = { instancePath: instancePath + "/name", schemaPath: "#/properties/name/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        const err10 = { pointer: instancePath + "/name", message: "must be string", keyword: "type" };
         if (vErrors === null) {
           vErrors = [err10];
         } else {
@@ -1090,7 +1091,7 @@ function validate32(data, instancePath = "") {
     }
     if (data.arguments !== void 0) {
       if (typeof data.arguments !== "string") {
-        const err11 = { instancePath: instancePath + "/arguments", schemaPath: "#/properties/arguments/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        const err11 = { pointer: instancePath + "/arguments", message: "must be string", keyword: "type" };
         if (vErrors === null) {
           vErrors = [err11];
         } else {
@@ -1101,7 +1102,7 @@ function validate32(data, instancePath = "") {
     }
     if (data.result !== void 0) {
       if (typeof data.result !== "string") {
-        const err12 = { instancePath: instancePath + "/result", schemaPath: "#/properties/result/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        const err12 = { pointer: instancePath + "/result", message: "must be string", keyword: "type" };
         if (vErrors === null) {
           vErrors = [err12];
         } else {
@@ -1112,7 +1113,7 @@ function validate32(data, instancePath = "") {
     }
     if (data.error !== void 0) {
       if (typeof data.error !== "string") {
-        const err13 = { instancePath: instancePath + "/error", schemaPath: "#/properties/error/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        const err13 = { pointer: instancePath + "/error", message: "must be string", keyword: "type" };
         if (vErrors === null) {
           vErrors = [err13];
         } else {
@@ -1122,7 +1123,7 @@ function validate32(data, instancePath = "") {
       }
     }
   } else {
-    const err14 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+    const err14 = { pointer: instancePath, message: "must be object", keyword: "type" };
     if (vErrors === null) {
       vErrors = [err14];
     } else {
@@ -1149,7 +1150,7 @@ function validate23(data, instancePath = "") {
       } else if (tag0 === "conversation.started") {
         if (data && typeof data == "object" && !Array.isArray(data)) {
           if (data.type === void 0) {
-            const err0 = { instancePath, schemaPath: "urn:casi:schema:ConversationStarted/required", keyword: "required", params: { missingProperty: "type" }, message: "must have required property 'type'" };
+            const err0 = { pointer: instancePath + "/type", message: "must have required property 'type'", keyword: "required" };
             if (vErrors === null) {
               vErrors = [err0];
             } else {
@@ -1159,7 +1160,7 @@ function validate23(data, instancePath = "") {
           }
           for (const key0 in data) {
             if (!(key0 === "type")) {
-              const err1 = { instancePath, schemaPath: "urn:casi:schema:ConversationStarted/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" };
+              const err1 = { pointer: instancePath, member: key0, message: "must NOT have additional properties", keyword: "additionalProperties" };
               if (vErrors === null) {
                 vErrors = [err1];
               } else {
@@ -1171,7 +1172,7 @@ function validate23(data, instancePath = "") {
           if (data.type !== void 0) {
             let data0 = data.type;
             if (typeof data0 !== "string") {
-              const err2 = { instancePath: instancePath + "/type", schemaPath: "urn:casi:schema:ConversationStarted/properties/type/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+              const err2 = { pointer: instancePath + "/type", message: "must be string", keyword: "type" };
               if (vErrors === null) {
                 vErrors = [err2];
               } else {
@@ -1180,7 +1181,7 @@ function validate23(data, instancePath = "") {
               errors++;
             }
             if ("conversation.started" !== data0) {
-              const err3 = { instancePath: instancePath + "/type", schemaPath: "urn:casi:schema:ConversationStarted/properties/type/const", keyword: "const", params: { allowedValue: "conversation.started" }, message: "must be equal to constant" };
+              const err3 = { pointer: instancePath + "/type", message: "must be equal to constant", keyword: "const" };
               if (vErrors === null) {
                 vErrors = [err3];
               } else {
@@ -1190,7 +1191,7 @@ function validate23(data, instancePath = "") {
             }
           }
         } else {
-          const err4 = { instancePath, schemaPath: "urn:casi:schema:ConversationStarted/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+          const err4 = { pointer: instancePath, message: "must be object", keyword: "type" };
           if (vErrors === null) {
             vErrors = [err4];
           } else {
@@ -1204,7 +1205,7 @@ function validate23(data, instancePath = "") {
       } else if (tag0 === "conversation.ended") {
         if (data && typeof data == "object" && !Array.isArray(data)) {
           if (data.type === void 0) {
-            const err5 = { instancePath, schemaPath: "urn:casi:schema:ConversationEnded/required", keyword: "required", params: { missingProperty: "type" }, message: "must have required property 'type'" };
+            const err5 = { pointer: instancePath + "/type", message: "must have required property 'type'", keyword: "required" };
             if (vErrors === null) {
               vErrors = [err5];
             } else {
@@ -1214,7 +1215,7 @@ function validate23(data, instancePath = "") {
           }
           for (const key1 in data) {
             if (!(key1 === "type" || key1 === "ended_by")) {
-              const err6 = { instancePath, schemaPath: "urn:casi:schema:ConversationEnded/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key1 }, message: "must NOT have additional properties" };
+              const err6 = { pointer: instancePath, member: key1, message: "must NOT have additional properties", keyword: "additionalProperties" };
               if (vErrors === null) {
                 vErrors = [err6];
               } else {
@@ -1226,7 +1227,7 @@ function validate23(data, instancePath = "") {
           if (data.type !== void 0) {
             let data1 = data.type;
             if (typeof data1 !== "string") {
-              const err7 = { instancePath: instancePath + "/type", schemaPath: "urn:casi:schema:ConversationEnded/properties/type/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+              const err7 = { pointer: instancePath + "/type", message: "must be string", keyword: "type" };
               if (vErrors === null) {
                 vErrors = [err7];
               } else {
@@ -1235,7 +1236,7 @@ function validate23(data, instancePath = "") {
               errors++;
             }
             if ("conversation.ended" !== data1) {
-              const err8 = { instancePath: instancePath + "/type", schemaPath: "urn:casi:schema:ConversationEnded/properties/type/const", keyword: "const", params: { allowedValue: "conversation.ended" }, message: "must be equal to constant" };
+              const err8 = { pointer: instancePath + "/type", message: "must be equal to constant", keyword: "const" };
               if (vErrors === null) {
                 vErrors = [err8];
               } else {
@@ -1247,7 +1248,7 @@ function validate23(data, instancePath = "") {
           if (data.ended_by !== void 0) {
             let data2 = data.ended_by;
             if (typeof data2 !== "string") {
-              const err9 = { instancePath: instancePath + "/ended_by", schemaPath: "urn:casi:schema:ConversationEnded/properties/ended_by/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+              const err9 = { pointer: instancePath + "/ended_by", message: "must be string", keyword: "type" };
               if (vErrors === null) {
                 vErrors = [err9];
               } else {
@@ -1256,7 +1257,7 @@ function validate23(data, instancePath = "") {
               errors++;
             }
             if (!(data2 === "customer" || data2 === "agent" || data2 === "transfer")) {
-              const err10 = { instancePath: instancePath + "/ended_by", schemaPath: "urn:casi:schema:ConversationEnded/properties/ended_by/enum", keyword: "enum", params: { allowedValues: schema57.properties.ended_by.enum }, message: "must be equal to one of the allowed values" };
+              const err10 = { pointer: instancePath + "/ended_by", message: "must be equal to one of the allowed values", keyword: "enum" };
               if (vErrors === null) {
                 vErrors = [err10];
               } else {
@@ -1266,7 +1267,7 @@ function validate23(data, instancePath = "") {
             }
           }
         } else {
-          const err11 = { instancePath, schemaPath: "urn:casi:schema:ConversationEnded/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+          const err11 = { pointer: instancePath, message: "must be object", keyword: "type" };
           if (vErrors === null) {
             vErrors = [err11];
           } else {
@@ -1328,7 +1329,7 @@ function validate23(data, instancePath = "") {
       } else if (tag0 === "agent.notice.sent") {
         if (data && typeof data == "object" && !Array.isArray(data)) {
           if (data.type === void 0) {
-            const err12 = { instancePath, schemaPath: "urn:casi:schema:AgentNoticeSent/required", keyword: "required", params: { missingProperty: "type" }, message: "must have required property 'type'" };
+            const err12 = { pointer: instancePath + "/type", message: "must have required property 'type'", keyword: "required" };
             if (vErrors === null) {
               vErrors = [err12];
             } else {
@@ -1337,7 +1338,7 @@ function validate23(data, instancePath = "") {
             errors++;
           }
           if (data.data === void 0) {
-            const err13 = { instancePath, schemaPath: "urn:casi:schema:AgentNoticeSent/required", keyword: "required", params: { missingProperty: "data" }, message: "must have required property 'data'" };
+            const err13 = { pointer: instancePath + "/data", message: "must have required property 'data'", keyword: "required" };
             if (vErrors === null) {
               vErrors = [err13];
             } else {
@@ -1347,7 +1348,7 @@ function validate23(data, instancePath = "") {
           }
           for (const key2 in data) {
             if (!(key2 === "type" || key2 === "data")) {
-              const err14 = { instancePath, schemaPath: "urn:casi:schema:AgentNoticeSent/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key2 }, message: "must NOT have additional properties" };
+              const err14 = { pointer: instancePath, member: key2, message: "must NOT have additional properties", keyword: "additionalProperties" };
               if (vErrors === null) {
                 vErrors = [err14];
               } else {
@@ -1359,7 +1360,7 @@ function validate23(data, instancePath = "") {
           if (data.type !== void 0) {
             let data3 = data.type;
             if (typeof data3 !== "string") {
-              const err15 = { instancePath: instancePath + "/type", schemaPath: "urn:casi:schema:AgentNoticeSent/properties/type/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+              const err15 = { pointer: instancePath + "/type", message: "must be string", keyword: "type" };
               if (vErrors === null) {
                 vErrors = [err15];
               } else {
@@ -1368,7 +1369,7 @@ function validate23(data, instancePath = "") {
               errors++;
             }
             if ("agent.notice.sent" !== data3) {
-              const err16 = { instancePath: instancePath + "/type", schemaPath: "urn:casi:schema:AgentNoticeSent/properties/type/const", keyword: "const", params: { allowedValue: "agent.notice.sent" }, message: "must be equal to constant" };
+              const err16 = { pointer: instancePath + "/type", message: "must be equal to constant", keyword: "const" };
               if (vErrors === null) {
                 vErrors = [err16];
               } else {
@@ -1380,7 +1381,7 @@ function validate23(data, instancePath = "") {
           if (data.data !== void 0) {
             let data4 = data.data;
             if (!(data4 && typeof data4 == "object" && !Array.isArray(data4))) {
-              const err17 = { instancePath: instancePath + "/data", schemaPath: "urn:casi:schema:AgentNoticeSent/properties/data/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+              const err17 = { pointer: instancePath + "/data", message: "must be object", keyword: "type" };
               if (vErrors === null) {
                 vErrors = [err17];
               } else {
@@ -1390,7 +1391,7 @@ function validate23(data, instancePath = "") {
             }
           }
         } else {
-          const err18 = { instancePath, schemaPath: "urn:casi:schema:AgentNoticeSent/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+          const err18 = { pointer: instancePath, message: "must be object", keyword: "type" };
           if (vErrors === null) {
             vErrors = [err18];
           } else {
@@ -1404,7 +1405,7 @@ function validate23(data, instancePath = "") {
       } else if (tag0 === "user.message.received") {
         if (data && typeof data == "object" && !Array.isArray(data)) {
           if (data.type === void 0) {
-            const err19 = { instancePath, schemaPath: "urn:casi:schema:UserMessageReceived/required", keyword: "required", params: { missingProperty: "type" }, message: "must have required property 'type'" };
+            const err19 = { pointer: instancePath + "/type", message: "must have required property 'type'", keyword: "required" };
             if (vErrors === null) {
               vErrors = [err19];
             } else {
@@ -1413,7 +1414,7 @@ function validate23(data, instancePath = "") {
             errors++;
           }
           if (data.text === void 0) {
-            const err20 = { instancePath, schemaPath: "urn:casi:schema:UserMessageReceived/required", keyword: "required", params: { missingProperty: "text" }, message: "must have required property 'text'" };
+            const err20 = { pointer: instancePath + "/text", message: "must have required property 'text'", keyword: "required" };
             if (vErrors === null) {
               vErrors = [err20];
             } else {
@@ -1423,7 +1424,7 @@ function validate23(data, instancePath = "") {
           }
           for (const key3 in data) {
             if (!(key3 === "type" || key3 === "text")) {
-              const err21 = { instancePath, schemaPath: "urn:casi:schema:UserMessageReceived/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key3 }, message: "must NOT have additional properties" };
+              const err21 = { pointer: instancePath, member: key3, message: "must NOT have additional properties", keyword: "additionalProperties" };
               if (vErrors === null) {
                 vErrors = [err21];
               } else {
@@ -1435,7 +1436,7 @@ function validate23(data, instancePath = "") {
           if (data.type !== void 0) {
             let data5 = data.type;
             if (typeof data5 !== "string") {
-              const err22 = { instancePath: instancePath + "/type", schemaPath: "urn:casi:schema:UserMessageReceived/properties/type/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+              const err22 = { pointer: instancePath + "/type", message: "must be string", keyword: "type" };
               if (vErrors === null) {
                 vErrors = [err22];
               } else {
@@ -1444,7 +1445,7 @@ function validate23(data, instancePath = "") {
               errors++;
             }
             if ("user.message.received" !== data5) {
-              const err23 = { instancePath: instancePath + "/type", schemaPath: "urn:casi:schema:UserMessageReceived/properties/type/const", keyword: "const", params: { allowedValue: "user.message.received" }, message: "must be equal to constant" };
+              const err23 = { pointer: instancePath + "/type", message: "must be equal to constant", keyword: "const" };
               if (vErrors === null) {
                 vErrors = [err23];
               } else {
@@ -1455,7 +1456,7 @@ function validate23(data, instancePath = "") {
           }
           if (data.text !== void 0) {
             if (typeof data.text !== "string") {
-              const err24 = { instancePath: instancePath + "/text", schemaPath: "urn:casi:schema:UserMessageReceived/properties/text/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+              const err24 = { pointer: instancePath + "/text", message: "must be string", keyword: "type" };
               if (vErrors === null) {
                 vErrors = [err24];
               } else {
@@ -1465,7 +1466,7 @@ function validate23(data, instancePath = "") {
             }
           }
         } else {
-          const err25 = { instancePath, schemaPath: "urn:casi:schema:UserMessageReceived/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+          const err25 = { pointer: instancePath, message: "must be object", keyword: "type" };
           if (vErrors === null) {
             vErrors = [err25];
           } else {
@@ -1479,7 +1480,7 @@ function validate23(data, instancePath = "") {
       } else if (tag0 === "server.error") {
         if (data && typeof data == "object" && !Array.isArray(data)) {
           if (data.type === void 0) {
-            const err26 = { instancePath, schemaPath: "urn:casi:schema:ServerError/required", keyword: "required", params: { missingProperty: "type" }, message: "must have required property 'type'" };
+            const err26 = { pointer: instancePath + "/type", message: "must have required property 'type'", keyword: "required" };
             if (vErrors === null) {
               vErrors = [err26];
             } else {
@@ -1488,7 +1489,7 @@ function validate23(data, instancePath = "") {
             errors++;
           }
           if (data.error === void 0) {
-            const err27 = { instancePath, schemaPath: "urn:casi:schema:ServerError/required", keyword: "required", params: { missingProperty: "error" }, message: "must have required property 'error'" };
+            const err27 = { pointer: instancePath + "/error", message: "must have required property 'error'", keyword: "required" };
             if (vErrors === null) {
               vErrors = [err27];
             } else {
@@ -1498,7 +1499,7 @@ function validate23(data, instancePath = "") {
           }
           for (const key4 in data) {
             if (!(key4 === "type" || key4 === "error" || key4 === "source_event_id")) {
-              const err28 = { instancePath, schemaPath: "urn:casi:schema:ServerError/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key4 }, message: "must NOT have additional properties" };
+              const err28 = { pointer: instancePath, member: key4, message: "must NOT have additional properties", keyword: "additionalProperties" };
               if (vErrors === null) {
                 vErrors = [err28];
               } else {
@@ -1510,7 +1511,7 @@ function validate23(data, instancePath = "") {
           if (data.type !== void 0) {
             let data7 = data.type;
             if (typeof data7 !== "string") {
-              const err29 = { instancePath: instancePath + "/type", schemaPath: "urn:casi:schema:ServerError/properties/type/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+              const err29 = { pointer: instancePath + "/type", message: "must be string", keyword: "type" };
               if (vErrors === null) {
                 vErrors = [err29];
               } else {
@@ -1519,7 +1520,7 @@ function validate23(data, instancePath = "") {
               errors++;
             }
             if ("server.error" !== data7) {
-              const err30 = { instancePath: instancePath + "/type", schemaPath: "urn:casi:schema:ServerError/properties/type/const", keyword: "const", params: { allowedValue: "server.error" }, message: "must be equal to constant" };
+              const err30 = { pointer: instancePath + "/type", message: "must be equal to constant", keyword: "const" };
               if (vErrors === null) {
                 vErrors = [err30];
               } else {
@@ -1530,7 +1531,7 @@ function validate23(data, instancePath = "") {
           }
           if (data.error !== void 0) {
             if (typeof data.error !== "string") {
-              const err31 = { instancePath: instancePath + "/error", schemaPath: "urn:casi:schema:ServerError/properties/error/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+              const err31 = { pointer: instancePath + "/error", message: "must be string", keyword: "type" };
               if (vErrors === null) {
                 vErrors = [err31];
               } else {
@@ -1541,7 +1542,7 @@ function validate23(data, instancePath = "") {
           }
           if (data.source_event_id !== void 0) {
             if (typeof data.source_event_id !== "string") {
-              const err32 = { instancePath: instancePath + "/source_event_id", schemaPath: "urn:casi:schema:ServerError/properties/source_event_id/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+              const err32 = { pointer: instancePath + "/source_event_id", message: "must be string", keyword: "type" };
               if (vErrors === null) {
                 vErrors = [err32];
               } else {
@@ -1551,7 +1552,7 @@ function validate23(data, instancePath = "") {
             }
           }
         } else {
-          const err33 = { instancePath, schemaPath: "urn:casi:schema:ServerError/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+          const err33 = { pointer: instancePath, message: "must be object", keyword: "type" };
           if (vErrors === null) {
             vErrors = [err33];
           } else {
@@ -1565,7 +1566,7 @@ function validate23(data, instancePath = "") {
       } else if (tag0 === "user.dtmf.received") {
         if (data && typeof data == "object" && !Array.isArray(data)) {
           if (data.type === void 0) {
-            const err34 = { instancePath, schemaPath: "urn:casi:schema:UserDtmfReceived/required", keyword: "required", params: { missingProperty: "type" }, message: "must have required property 'type'" };
+            const err34 = { pointer: instancePath + "/type", message: "must have required property 'type'", keyword: "required" };
             if (vErrors === null) {
               vErrors = [err34];
             } else {
@@ -1574,7 +1575,7 @@ function validate23(data, instancePath = "") {
             errors++;
           }
           if (data.digits === void 0) {
-            const err35 = { instancePath, schemaPath: "urn:casi:schema:UserDtmfReceived/required", keyword: "required", params: { missingProperty: "digits" }, message: "must have required property 'digits'" };
+            const err35 = { pointer: instancePath + "/digits", message: "must have required property 'digits'", keyword: "required" };
             if (vErrors === null) {
               vErrors = [err35];
             } else {
@@ -1584,7 +1585,7 @@ function validate23(data, instancePath = "") {
           }
           for (const key5 in data) {
             if (!(key5 === "type" || key5 === "digits")) {
-              const err36 = { instancePath, schemaPath: "urn:casi:schema:UserDtmfReceived/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key5 }, message: "must NOT have additional properties" };
+              const err36 = { pointer: instancePath, member: key5, message: "must NOT have additional properties", keyword: "additionalProperties" };
               if (vErrors === null) {
                 vErrors = [err36];
               } else {
@@ -1596,7 +1597,7 @@ function validate23(data, instancePath = "") {
           if (data.type !== void 0) {
             let data10 = data.type;
             if (typeof data10 !== "string") {
-              const err37 = { instancePath: instancePath + "/type", schemaPath: "urn:casi:schema:UserDtmfReceived/properties/type/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+              const err37 = { pointer: instancePath + "/type", message: "must be string", keyword: "type" };
               if (vErrors === null) {
                 vErrors = [err37];
               } else {
@@ -1605,7 +1606,7 @@ function validate23(data, instancePath = "") {
               errors++;
             }
             if ("user.dtmf.received" !== data10) {
-              const err38 = { instancePath: instancePath + "/type", schemaPath: "urn:casi:schema:UserDtmfReceived/properties/type/const", keyword: "const", params: { allowedValue: "user.dtmf.received" }, message: "must be equal to constant" };
+              const err38 = { pointer: instancePath + "/type", message: "must be equal to constant", keyword: "const" };
               if (vErrors === null) {
                 vErrors = [err38];
               } else {
@@ -1616,7 +1617,7 @@ function validate23(data, instancePath = "") {
           }
           if (data.digits !== void 0) {
             if (typeof data.digits !== "string") {
-              const err39 = { instancePath: instancePath + "/digits", schemaPath: "urn:casi:schema:UserDtmfReceived/properties/digits/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+              const err39 = { pointer: instancePath + "/digits", message: "must be string", keyword: "type" };
               if (vErrors === null) {
                 vErrors = [err39];
               } else {
@@ -1626,7 +1627,7 @@ function validate23(data, instancePath = "") {
             }
           }
         } else {
-          const err40 = { instancePath, schemaPath: "urn:casi:schema:UserDtmfReceived/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+          const err40 = { pointer: instancePath, message: "must be object", keyword: "type" };
           if (vErrors === null) {
             vErrors = [err40];
           } else {
@@ -1640,7 +1641,7 @@ function validate23(data, instancePath = "") {
       } else if (tag0 === "agent.dtmf.sent") {
         if (data && typeof data == "object" && !Array.isArray(data)) {
           if (data.type === void 0) {
-            const err41 = { instancePath, schemaPath: "urn:casi:schema:AgentDtmfSent/required", keyword: "required", params: { missingProperty: "type" }, message: "must have required property 'type'" };
+            const err41 = { pointer: instancePath + "/type", message: "must have required property 'type'", keyword: "required" };
             if (vErrors === null) {
               vErrors = [err41];
             } else {
@@ -1649,7 +1650,7 @@ function validate23(data, instancePath = "") {
             errors++;
           }
           if (data.digits === void 0) {
-            const err42 = { instancePath, schemaPath: "urn:casi:schema:AgentDtmfSent/required", keyword: "required", params: { missingProperty: "digits" }, message: "must have required property 'digits'" };
+            const err42 = { pointer: instancePath + "/digits", message: "must have required property 'digits'", keyword: "required" };
             if (vErrors === null) {
               vErrors = [err42];
             } else {
@@ -1659,7 +1660,7 @@ function validate23(data, instancePath = "") {
           }
           for (const key6 in data) {
             if (!(key6 === "type" || key6 === "digits")) {
-              const err43 = { instancePath, schemaPath: "urn:casi:schema:AgentDtmfSent/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key6 }, message: "must NOT have additional properties" };
+              const err43 = { pointer: instancePath, member: key6, message: "must NOT have additional properties", keyword: "additionalProperties" };
               if (vErrors === null) {
                 vErrors = [err43];
               } else {
@@ -1671,7 +1672,7 @@ function validate23(data, instancePath = "") {
           if (data.type !== void 0) {
             let data12 = data.type;
             if (typeof data12 !== "string") {
-              const err44 = { instancePath: instancePath + "/type", schemaPath: "urn:casi:schema:AgentDtmfSent/properties/type/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+              const err44 = { pointer: instancePath + "/type", message: "must be string", keyword: "type" };
               if (vErrors === null) {
                 vErrors = [err44];
               } else {
@@ -1680,7 +1681,7 @@ function validate23(data, instancePath = "") {
               errors++;
             }
             if ("agent.dtmf.sent" !== data12) {
-              const err45 = { instancePath: instancePath + "/type", schemaPath: "urn:casi:schema:AgentDtmfSent/properties/type/const", keyword: "const", params: { allowedValue: "agent.dtmf.sent" }, message: "must be equal to constant" };
+              const err45 = { pointer: instancePath + "/type", message: "must be equal to constant", keyword: "const" };
               if (vErrors === null) {
                 vErrors = [err45];
               } else {
@@ -1691,7 +1692,7 @@ function validate23(data, instancePath = "") {
           }
           if (data.digits !== void 0) {
             if (typeof data.digits !== "string") {
-              const err46 = { instancePath: instancePath + "/digits", schemaPath: "urn:casi:schema:AgentDtmfSent/properties/digits/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+              const err46 = { pointer: instancePath + "/digits", message: "must be string", keyword: "type" };
               if (vErrors === null) {
                 vErrors = [err46];
               } else {
@@ -1701,7 +1702,7 @@ function validate23(data, instancePath = "") {
             }
           }
         } else {
-          const err47 = { instancePath, schemaPath: "urn:casi:schema:AgentDtmfSent/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+          const err47 = { pointer: instancePath, message: "must be object", keyword: "type" };
           if (vErrors === null) {
             vErrors = [err47];
           } else {
@@ -1721,7 +1722,7 @@ function validate23(data, instancePath = "") {
           props0 = true;
         }
       } else {
-        const err48 = { instancePath, schemaPath: "#/discriminator", keyword: "discriminator", params: { error: "mapping", tag: "type", tagValue: tag0 }, message: 'value of tag "type" must be in oneOf' };
+        const err48 = { pointer: instancePath + "/type", message: 'value of tag "type" must be in oneOf', keyword: "discriminator" };
         if (vErrors === null) {
           vErrors = [err48];
         } else {
@@ -1730,7 +1731,7 @@ function validate23(data, instancePath = "") {
         errors++;
       }
     } else {
-      const err49 = { instancePath, schemaPath: "#/discriminator", keyword: "discriminator", params: { error: "tag", tag: "type", tagValue: tag0 }, message: 'tag "type" must be string' };
+      const err49 = { pointer: instancePath + "/type", message: 'tag "type" must be string', keyword: "discriminator" };
       if (vErrors === null) {
         vErrors = [err49];
       } else {
@@ -1739,7 +1740,7 @@ function validate23(data, instancePath = "") {
       errors++;
     }
   } else {
-    const err50 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+    const err50 = { pointer: instancePath, message: "must be object", keyword: "type" };
     if (vErrors === null) {
       vErrors = [err50];
     } else {
@@ -1756,7 +1757,7 @@ function validate22(data, instancePath = "") {
   let errors = 0;
   if (data && typeof data == "object" && !Array.isArray(data)) {
     if (data.id === void 0) {
-      const err0 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "id" }, message: "must have required property 'id'" };
+      const err0 = { pointer: instancePath + "/id", message: "must have required property 'id'", keyword: "required" };
       if (vErrors === null) {
         vErrors = [err0];
       } else {
@@ -1765,7 +1766,7 @@ function validate22(data, instancePath = "") {
       errors++;
     }
     if (data.created_at === void 0) {
-      const err1 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "created_at" }, message: "must have required property 'created_at'" };
+      const err1 = { pointer: instancePath + "/created_at", message: "must have required property 'created_at'", keyword: "required" };
       if (vErrors === null) {
         vErrors = [err1];
       } else {
@@ -1774,7 +1775,7 @@ function validate22(data, instancePath = "") {
       errors++;
     }
     if (data.agent_id === void 0) {
-      const err2 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "agent_id" }, message: "must have required property 'agent_id'" };
+      const err2 = { pointer: instancePath + "/agent_id", message: "must have required property 'agent_id'", keyword: "required" };
       if (vErrors === null) {
         vErrors = [err2];
       } else {
@@ -1783,7 +1784,7 @@ function validate22(data, instancePath = "") {
       errors++;
     }
     if (data.livemode === void 0) {
-      const err3 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "livemode" }, message: "must have required property 'livemode'" };
+      const err3 = { pointer: instancePath + "/livemode", message: "must have required property 'livemode'", keyword: "required" };
       if (vErrors === null) {
         vErrors = [err3];
       } else {
@@ -1792,7 +1793,7 @@ function validate22(data, instancePath = "") {
       errors++;
     }
     if (data.conversation_id === void 0) {
-      const err4 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "conversation_id" }, message: "must have required property 'conversation_id'" };
+      const err4 = { pointer: instancePath + "/conversation_id", message: "must have required property 'conversation_id'", keyword: "required" };
       if (vErrors === null) {
         vErrors = [err4];
       } else {
@@ -1801,7 +1802,7 @@ function validate22(data, instancePath = "") {
       errors++;
     }
     if (data.experimental === void 0) {
-      const err5 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "experimental" }, message: "must have required property 'experimental'" };
+      const err5 = { pointer: instancePath + "/experimental", message: "must have required property 'experimental'", keyword: "required" };
       if (vErrors === null) {
         vErrors = [err5];
       } else {
@@ -1810,7 +1811,7 @@ function validate22(data, instancePath = "") {
       errors++;
     }
     if (data.payload === void 0) {
-      const err6 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "payload" }, message: "must have required property 'payload'" };
+      const err6 = { pointer: instancePath + "/payload", message: "must have required property 'payload'", keyword: "required" };
       if (vErrors === null) {
         vErrors = [err6];
       } else {
@@ -1820,7 +1821,7 @@ function validate22(data, instancePath = "") {
     }
     for (const key0 in data) {
       if (!(key0 === "id" || key0 === "created_at" || key0 === "agent_id" || key0 === "livemode" || key0 === "conversation_id" || key0 === "experimental" || key0 === "payload")) {
-        const err7 = { instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" };
+        const err7 = { pointer: instancePath, member: key0, message: "must NOT have additional properties", keyword: "additionalProperties" };
         if (vErrors === null) {
           vErrors = [err7];
         } else {
@@ -1833,7 +1834,7 @@ function validate22(data, instancePath = "") {
       let data0 = data.id;
       if (typeof data0 === "string") {
         if (!pattern5.test(data0)) {
-          const err8 = { instancePath: instancePath + "/id", schemaPath: "urn:casi:schema:EventId/pattern", keyword: "pattern", params: { pattern: "^ev_[A-Za-z0-9]+$" }, message: 'must match pattern "^ev_[A-Za-z0-9]+$"' };
+          const err8 = { pointer: instancePath + "/id", message: 'must match pattern "^ev_[A-Za-z0-9]+$"', keyword: "pattern" };
           if (vErrors === null) {
             vErrors = [err8];
           } else {
@@ -1842,7 +1843,7 @@ function validate22(data, instancePath = "") {
           errors++;
         }
       } else {
-        const err9 = { instancePath: instancePath + "/id", schemaPath: "urn:casi:schema:EventId/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        const err9 = { pointer: instancePath + "/id", message: "must be string", keyword: "type" };
         if (vErrors === null) {
           vErrors = [err9];
         } else {
@@ -1855,7 +1856,7 @@ function validate22(data, instancePath = "") {
       let data1 = data.created_at;
       if (typeof data1 === "string") {
         if (!formats0(data1)) {
-          const err10 = { instancePath: instancePath + "/created_at", schemaPath: "urn:casi:schema:Timestamp/format", keyword: "format", params: { format: "date-time" }, message: 'must match format "date-time"' };
+          const err10 = { pointer: instancePath + "/created_at", message: 'must match format "date-time"', keyword: "format" };
           if (vErrors === null) {
             vErrors = [err10];
           } else {
@@ -1864,7 +1865,7 @@ function validate22(data, instancePath = "") {
           errors++;
         }
       } else {
-        const err11 = { instancePath: instancePath + "/created_at", schemaPath: "urn:casi:schema:Timestamp/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        const err11 = { pointer: instancePath + "/created_at", message: "must be string", keyword: "type" };
         if (vErrors === null) {
           vErrors = [err11];
         } else {
@@ -1877,7 +1878,7 @@ function validate22(data, instancePath = "") {
       let data2 = data.agent_id;
       if (typeof data2 === "string") {
         if (!pattern6.test(data2)) {
-          const err12 = { instancePath: instancePath + "/agent_id", schemaPath: "urn:casi:schema:ConversationalAgentVersionId/pattern", keyword: "pattern", params: { pattern: "^ca_[A-Za-z0-9]+@v[0-9]+$" }, message: 'must match pattern "^ca_[A-Za-z0-9]+@v[0-9]+$"' };
+          const err12 = { pointer: instancePath + "/agent_id", message: 'must match pattern "^ca_[A-Za-z0-9]+@v[0-9]+$"', keyword: "pattern" };
           if (vErrors === null) {
             vErrors = [err12];
           } else {
@@ -1886,7 +1887,7 @@ function validate22(data, instancePath = "") {
           errors++;
         }
       } else {
-        const err13 = { instancePath: instancePath + "/agent_id", schemaPath: "urn:casi:schema:ConversationalAgentVersionId/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        const err13 = { pointer: instancePath + "/agent_id", message: "must be string", keyword: "type" };
         if (vErrors === null) {
           vErrors = [err13];
         } else {
@@ -1897,7 +1898,7 @@ function validate22(data, instancePath = "") {
     }
     if (data.livemode !== void 0) {
       if (typeof data.livemode !== "boolean") {
-        const err14 = { instancePath: instancePath + "/livemode", schemaPath: "#/properties/livemode/type", keyword: "type", params: { type: "boolean" }, message: "must be boolean" };
+        const err14 = { pointer: instancePath + "/livemode", message: "must be boolean", keyword: "type" };
         if (vErrors === null) {
           vErrors = [err14];
         } else {
@@ -1910,7 +1911,7 @@ function validate22(data, instancePath = "") {
       let data4 = data.conversation_id;
       if (typeof data4 === "string") {
         if (!pattern7.test(data4)) {
-          const err15 = { instancePath: instancePath + "/conversation_id", schemaPath: "urn:casi:schema:ConversationId/pattern", keyword: "pattern", params: { pattern: "^conv_[A-Za-z0-9]+$" }, message: 'must match pattern "^conv_[A-Za-z0-9]+$"' };
+          const err15 = { pointer: instancePath + "/conversation_id", message: 'must match pattern "^conv_[A-Za-z0-9]+$"', keyword: "pattern" };
           if (vErrors === null) {
             vErrors = [err15];
           } else {
@@ -1919,7 +1920,7 @@ function validate22(data, instancePath = "") {
           errors++;
         }
       } else {
-        const err16 = { instancePath: instancePath + "/conversation_id", schemaPath: "urn:casi:schema:ConversationId/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        const err16 = { pointer: instancePath + "/conversation_id", message: "must be string", keyword: "type" };
         if (vErrors === null) {
           vErrors = [err16];
         } else {
@@ -1930,7 +1931,7 @@ function validate22(data, instancePath = "") {
     }
     if (data.experimental !== void 0) {
       if (typeof data.experimental !== "boolean") {
-        const err17 = { instancePath: instancePath + "/experimental", schemaPath: "#/properties/experimental/type", keyword: "type", params: { type: "boolean" }, message: "must be boolean" };
+        const err17 = { pointer: instancePath + "/experimental", message: "must be boolean", keyword: "type" };
         if (vErrors === null) {
           vErrors = [err17];
         } else {
@@ -1946,7 +1947,7 @@ function validate22(data, instancePath = "") {
       }
     }
   } else {
-    const err18 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+    const err18 = { pointer: instancePath, message: "must be object", keyword: "type" };
     if (vErrors === null) {
       vErrors = [err18];
     } else {
@@ -1973,7 +1974,7 @@ function validate21(data, instancePath = "") {
       }
     }
   } else {
-    const err0 = { instancePath, schemaPath: "#/allOf/1/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+    const err0 = { pointer: instancePath, message: "must be object", keyword: "type" };
     if (vErrors === null) {
       vErrors = [err0];
     } else {
@@ -1991,7 +1992,7 @@ function validate44(data, instancePath = "") {
   let errors = 0;
   if (data && typeof data == "object" && !Array.isArray(data)) {
     if (data.type === void 0) {
-      const err0 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "type" }, message: "must have required property 'type'" };
+      const err0 = { pointer: instancePath + "/type", message: "must have required property 'type'", keyword: "required" };
       if (vErrors === null) {
         vErrors = [err0];
       } else {
@@ -2000,7 +2001,7 @@ function validate44(data, instancePath = "") {
       errors++;
     }
     if (data.digits === void 0) {
-      const err1 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "digits" }, message: "must have required property 'digits'" };
+      const err1 = { pointer: instancePath + "/digits", message: "must have required property 'digits'", keyword: "required" };
       if (vErrors === null) {
         vErrors = [err1];
       } else {
@@ -2010,7 +2011,7 @@ function validate44(data, instancePath = "") {
     }
     for (const key0 in data) {
       if (!(key0 === "type" || key0 === "digits")) {
-        const err2 = { instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" };
+        const err2 = { pointer: instancePath, member: key0, message: "must NOT have additional properties", keyword: "additionalProperties" };
         if (vErrors === null) {
           vErrors = [err2];
         } else {
@@ -2022,7 +2023,7 @@ function validate44(data, instancePath = "") {
     if (data.type !== void 0) {
       let data0 = data.type;
       if (typeof data0 !== "string") {
-        const err3 = { instancePath: instancePath + "/type", schemaPath: "#/properties/type/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        const err3 = { pointer: instancePath + "/type", message: "must be string", keyword: "type" };
         if (vErrors === null) {
           vErrors = [err3];
         } else {
@@ -2031,7 +2032,7 @@ function validate44(data, instancePath = "") {
         errors++;
       }
       if ("agent.dtmf.sent" !== data0) {
-        const err4 = { instancePath: instancePath + "/type", schemaPath: "#/properties/type/const", keyword: "const", params: { allowedValue: "agent.dtmf.sent" }, message: "must be equal to constant" };
+        const err4 = { pointer: instancePath + "/type", message: "must be equal to constant", keyword: "const" };
         if (vErrors === null) {
           vErrors = [err4];
         } else {
@@ -2042,7 +2043,7 @@ function validate44(data, instancePath = "") {
     }
     if (data.digits !== void 0) {
       if (typeof data.digits !== "string") {
-        const err5 = { instancePath: instancePath + "/digits", schemaPath: "#/properties/digits/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        const err5 = { pointer: instancePath + "/digits", message: "must be string", keyword: "type" };
         if (vErrors === null) {
           vErrors = [err5];
         } else {
@@ -2052,7 +2053,7 @@ function validate44(data, instancePath = "") {
       }
     }
   } else {
-    const err6 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+    const err6 = { pointer: instancePath, message: "must be object", keyword: "type" };
     if (vErrors === null) {
       vErrors = [err6];
     } else {
@@ -2077,7 +2078,7 @@ function validate45(data, instancePath = "") {
       let data0 = data.payload;
       if (data0 && typeof data0 == "object" && !Array.isArray(data0)) {
         if (data0.type === void 0) {
-          const err0 = { instancePath: instancePath + "/payload", schemaPath: "urn:casi:schema:AgentDtmfSent/required", keyword: "required", params: { missingProperty: "type" }, message: "must have required property 'type'" };
+          const err0 = { pointer: instancePath + "/payload/type", message: "must have required property 'type'", keyword: "required" };
           if (vErrors === null) {
             vErrors = [err0];
           } else {
@@ -2086,7 +2087,7 @@ function validate45(data, instancePath = "") {
           errors++;
         }
         if (data0.digits === void 0) {
-          const err1 = { instancePath: instancePath + "/payload", schemaPath: "urn:casi:schema:AgentDtmfSent/required", keyword: "required", params: { missingProperty: "digits" }, message: "must have required property 'digits'" };
+          const err1 = { pointer: instancePath + "/payload/digits", message: "must have required property 'digits'", keyword: "required" };
           if (vErrors === null) {
             vErrors = [err1];
           } else {
@@ -2096,7 +2097,7 @@ function validate45(data, instancePath = "") {
         }
         for (const key0 in data0) {
           if (!(key0 === "type" || key0 === "digits")) {
-            const err2 = { instancePath: instancePath + "/payload", schemaPath: "urn:casi:schema:AgentDtmfSent/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" };
+            const err2 = { pointer: instancePath + "/payload", member: key0, message: "must NOT have additional properties", keyword: "additionalProperties" };
             if (vErrors === null) {
               vErrors = [err2];
             } else {
@@ -2108,7 +2109,7 @@ function validate45(data, instancePath = "") {
         if (data0.type !== void 0) {
           let data1 = data0.type;
           if (typeof data1 !== "string") {
-            const err3 = { instancePath: instancePath + "/payload/type", schemaPath: "urn:casi:schema:AgentDtmfSent/properties/type/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+            const err3 = { pointer: instancePath + "/payload/type", message: "must be string", keyword: "type" };
             if (vErrors === null) {
               vErrors = [err3];
             } else {
@@ -2117,7 +2118,7 @@ function validate45(data, instancePath = "") {
             errors++;
           }
           if ("agent.dtmf.sent" !== data1) {
-            const err4 = { instancePath: instancePath + "/payload/type", schemaPath: "urn:casi:schema:AgentDtmfSent/properties/type/const", keyword: "const", params: { allowedValue: "agent.dtmf.sent" }, message: "must be equal to constant" };
+            const err4 = { pointer: instancePath + "/payload/type", message: "must be equal to constant", keyword: "const" };
             if (vErrors === null) {
               vErrors = [err4];
             } else {
@@ -2128,7 +2129,7 @@ function validate45(data, instancePath = "") {
         }
         if (data0.digits !== void 0) {
           if (typeof data0.digits !== "string") {
-            const err5 = { instancePath: instancePath + "/payload/digits", schemaPath: "urn:casi:schema:AgentDtmfSent/properties/digits/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+            const err5 = { pointer: instancePath + "/payload/digits", message: "must be string", keyword: "type" };
             if (vErrors === null) {
               vErrors = [err5];
             } else {
@@ -2138,7 +2139,7 @@ function validate45(data, instancePath = "") {
           }
         }
       } else {
-        const err6 = { instancePath: instancePath + "/payload", schemaPath: "urn:casi:schema:AgentDtmfSent/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+        const err6 = { pointer: instancePath + "/payload", message: "must be object", keyword: "type" };
         if (vErrors === null) {
           vErrors = [err6];
         } else {
@@ -2148,7 +2149,7 @@ function validate45(data, instancePath = "") {
       }
     }
   } else {
-    const err7 = { instancePath, schemaPath: "#/allOf/1/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+    const err7 = { pointer: instancePath, message: "must be object", keyword: "type" };
     if (vErrors === null) {
       vErrors = [err7];
     } else {
@@ -2167,7 +2168,7 @@ function validate47(data, instancePath = "") {
   let errors = 0;
   if (typeof data === "string") {
     if (!pattern8.test(data)) {
-      const err0 = { instancePath, schemaPath: "#/pattern", keyword: "pattern", params: { pattern: "^(ca|pa)_[A-Za-z0-9]+$" }, message: 'must match pattern "^(ca|pa)_[A-Za-z0-9]+$"' };
+      const err0 = { pointer: instancePath, message: 'must match pattern "^(ca|pa)_[A-Za-z0-9]+$"', keyword: "pattern" };
       if (vErrors === null) {
         vErrors = [err0];
       } else {
@@ -2176,7 +2177,7 @@ function validate47(data, instancePath = "") {
       errors++;
     }
   } else {
-    const err1 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+    const err1 = { pointer: instancePath, message: "must be string", keyword: "type" };
     if (vErrors === null) {
       vErrors = [err1];
     } else {
@@ -2205,7 +2206,7 @@ function validate48(data, instancePath = "") {
       }
     }
   } else {
-    const err0 = { instancePath, schemaPath: "#/allOf/1/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+    const err0 = { pointer: instancePath, message: "must be object", keyword: "type" };
     if (vErrors === null) {
       vErrors = [err0];
     } else {
@@ -2234,7 +2235,7 @@ function validate51(data, instancePath = "") {
       }
     }
   } else {
-    const err0 = { instancePath, schemaPath: "#/allOf/1/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+    const err0 = { pointer: instancePath, message: "must be object", keyword: "type" };
     if (vErrors === null) {
       vErrors = [err0];
     } else {
@@ -2252,7 +2253,7 @@ function validate54(data, instancePath = "") {
   let errors = 0;
   if (data && typeof data == "object" && !Array.isArray(data)) {
     if (data.type === void 0) {
-      const err0 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "type" }, message: "must have required property 'type'" };
+      const err0 = { pointer: instancePath + "/type", message: "must have required property 'type'", keyword: "required" };
       if (vErrors === null) {
         vErrors = [err0];
       } else {
@@ -2261,7 +2262,7 @@ function validate54(data, instancePath = "") {
       errors++;
     }
     if (data.data === void 0) {
-      const err1 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "data" }, message: "must have required property 'data'" };
+      const err1 = { pointer: instancePath + "/data", message: "must have required property 'data'", keyword: "required" };
       if (vErrors === null) {
         vErrors = [err1];
       } else {
@@ -2271,7 +2272,7 @@ function validate54(data, instancePath = "") {
     }
     for (const key0 in data) {
       if (!(key0 === "type" || key0 === "data")) {
-        const err2 = { instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" };
+        const err2 = { pointer: instancePath, member: key0, message: "must NOT have additional properties", keyword: "additionalProperties" };
         if (vErrors === null) {
           vErrors = [err2];
         } else {
@@ -2283,7 +2284,7 @@ function validate54(data, instancePath = "") {
     if (data.type !== void 0) {
       let data0 = data.type;
       if (typeof data0 !== "string") {
-        const err3 = { instancePath: instancePath + "/type", schemaPath: "#/properties/type/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        const err3 = { pointer: instancePath + "/type", message: "must be string", keyword: "type" };
         if (vErrors === null) {
           vErrors = [err3];
         } else {
@@ -2292,7 +2293,7 @@ function validate54(data, instancePath = "") {
         errors++;
       }
       if ("agent.notice.sent" !== data0) {
-        const err4 = { instancePath: instancePath + "/type", schemaPath: "#/properties/type/const", keyword: "const", params: { allowedValue: "agent.notice.sent" }, message: "must be equal to constant" };
+        const err4 = { pointer: instancePath + "/type", message: "must be equal to constant", keyword: "const" };
         if (vErrors === null) {
           vErrors = [err4];
         } else {
@@ -2304,7 +2305,7 @@ function validate54(data, instancePath = "") {
     if (data.data !== void 0) {
       let data1 = data.data;
       if (!(data1 && typeof data1 == "object" && !Array.isArray(data1))) {
-        const err5 = { instancePath: instancePath + "/data", schemaPath: "#/properties/data/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+        const err5 = { pointer: instancePath + "/data", message: "must be object", keyword: "type" };
         if (vErrors === null) {
           vErrors = [err5];
         } else {
@@ -2314,7 +2315,7 @@ function validate54(data, instancePath = "") {
       }
     }
   } else {
-    const err6 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+    const err6 = { pointer: instancePath, message: "must be object", keyword: "type" };
     if (vErrors === null) {
       vErrors = [err6];
     } else {
@@ -2339,7 +2340,7 @@ function validate55(data, instancePath = "") {
       let data0 = data.payload;
       if (data0 && typeof data0 == "object" && !Array.isArray(data0)) {
         if (data0.type === void 0) {
-          const err0 = { instancePath: instancePath + "/payload", schemaPath: "urn:casi:schema:AgentNoticeSent/required", keyword: "required", params: { missingProperty: "type" }, message: "must have required property 'type'" };
+          const err0 = { pointer: instancePath + "/payload/type", message: "must have required property 'type'", keyword: "required" };
           if (vErrors === null) {
             vErrors = [err0];
           } else {
@@ -2348,7 +2349,7 @@ function validate55(data, instancePath = "") {
           errors++;
         }
         if (data0.data === void 0) {
-          const err1 = { instancePath: instancePath + "/payload", schemaPath: "urn:casi:schema:AgentNoticeSent/required", keyword: "required", params: { missingProperty: "data" }, message: "must have required property 'data'" };
+          const err1 = { pointer: instancePath + "/payload/data", message: "must have required property 'data'", keyword: "required" };
           if (vErrors === null) {
             vErrors = [err1];
           } else {
@@ -2358,7 +2359,7 @@ function validate55(data, instancePath = "") {
         }
         for (const key0 in data0) {
           if (!(key0 === "type" || key0 === "data")) {
-            const err2 = { instancePath: instancePath + "/payload", schemaPath: "urn:casi:schema:AgentNoticeSent/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" };
+            const err2 = { pointer: instancePath + "/payload", member: key0, message: "must NOT have additional properties", keyword: "additionalProperties" };
             if (vErrors === null) {
               vErrors = [err2];
             } else {
@@ -2370,7 +2371,7 @@ function validate55(data, instancePath = "") {
         if (data0.type !== void 0) {
           let data1 = data0.type;
           if (typeof data1 !== "string") {
-            const err3 = { instancePath: instancePath + "/payload/type", schemaPath: "urn:casi:schema:AgentNoticeSent/properties/type/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+            const err3 = { pointer: instancePath + "/payload/type", message: "must be string", keyword: "type" };
             if (vErrors === null) {
               vErrors = [err3];
             } else {
@@ -2379,7 +2380,7 @@ function validate55(data, instancePath = "") {
             errors++;
           }
           if ("agent.notice.sent" !== data1) {
-            const err4 = { instancePath: instancePath + "/payload/type", schemaPath: "urn:casi:schema:AgentNoticeSent/properties/type/const", keyword: "const", params: { allowedValue: "agent.notice.sent" }, message: "must be equal to constant" };
+            const err4 = { pointer: instancePath + "/payload/type", message: "must be equal to constant", keyword: "const" };
             if (vErrors === null) {
               vErrors = [err4];
             } else {
@@ -2391,7 +2392,7 @@ function validate55(data, instancePath = "") {
         if (data0.data !== void 0) {
           let data2 = data0.data;
           if (!(data2 && typeof data2 == "object" && !Array.isArray(data2))) {
-            const err5 = { instancePath: instancePath + "/payload/data", schemaPath: "urn:casi:schema:AgentNoticeSent/properties/data/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+            const err5 = { pointer: instancePath + "/payload/data", message: "must be object", keyword: "type" };
             if (vErrors === null) {
               vErrors = [err5];
             } else {
@@ -2401,7 +2402,7 @@ function validate55(data, instancePath = "") {
           }
         }
       } else {
-        const err6 = { instancePath: instancePath + "/payload", schemaPath: "urn:casi:schema:AgentNoticeSent/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+        const err6 = { pointer: instancePath + "/payload", message: "must be object", keyword: "type" };
         if (vErrors === null) {
           vErrors = [err6];
         } else {
@@ -2411,7 +2412,7 @@ function validate55(data, instancePath = "") {
       }
     }
   } else {
-    const err7 = { instancePath, schemaPath: "#/allOf/1/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+    const err7 = { pointer: instancePath, message: "must be object", keyword: "type" };
     if (vErrors === null) {
       vErrors = [err7];
     } else {
@@ -2440,7 +2441,7 @@ function validate57(data, instancePath = "") {
       }
     }
   } else {
-    const err0 = { instancePath, schemaPath: "#/allOf/1/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+    const err0 = { pointer: instancePath, message: "must be object", keyword: "type" };
     if (vErrors === null) {
       vErrors = [err0];
     } else {
@@ -2469,7 +2470,7 @@ function validate60(data, instancePath = "") {
       }
     }
   } else {
-    const err0 = { instancePath, schemaPath: "#/allOf/1/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+    const err0 = { pointer: instancePath, message: "must be object", keyword: "type" };
     if (vErrors === null) {
       vErrors = [err0];
     } else {
@@ -2488,7 +2489,7 @@ function validate63(data, instancePath = "") {
   let errors = 0;
   if (data && typeof data == "object" && !Array.isArray(data)) {
     if (data.id === void 0) {
-      const err0 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "id" }, message: "must have required property 'id'" };
+      const err0 = { pointer: instancePath + "/id", message: "must have required property 'id'", keyword: "required" };
       if (vErrors === null) {
         vErrors = [err0];
       } else {
@@ -2497,7 +2498,7 @@ function validate63(data, instancePath = "") {
       errors++;
     }
     if (data.version_id === void 0) {
-      const err1 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "version_id" }, message: "must have required property 'version_id'" };
+      const err1 = { pointer: instancePath + "/version_id", message: "must have required property 'version_id'", keyword: "required" };
       if (vErrors === null) {
         vErrors = [err1];
       } else {
@@ -2506,7 +2507,7 @@ function validate63(data, instancePath = "") {
       errors++;
     }
     if (data.is_released === void 0) {
-      const err2 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "is_released" }, message: "must have required property 'is_released'" };
+      const err2 = { pointer: instancePath + "/is_released", message: "must have required property 'is_released'", keyword: "required" };
       if (vErrors === null) {
         vErrors = [err2];
       } else {
@@ -2515,7 +2516,7 @@ function validate63(data, instancePath = "") {
       errors++;
     }
     if (data.is_draft === void 0) {
-      const err3 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "is_draft" }, message: "must have required property 'is_draft'" };
+      const err3 = { pointer: instancePath + "/is_draft", message: "must have required property 'is_draft'", keyword: "required" };
       if (vErrors === null) {
         vErrors = [err3];
       } else {
@@ -2524,7 +2525,7 @@ function validate63(data, instancePath = "") {
       errors++;
     }
     if (data.created_at === void 0) {
-      const err4 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "created_at" }, message: "must have required property 'created_at'" };
+      const err4 = { pointer: instancePath + "/created_at", message: "must have required property 'created_at'", keyword: "required" };
       if (vErrors === null) {
         vErrors = [err4];
       } else {
@@ -2533,7 +2534,7 @@ function validate63(data, instancePath = "") {
       errors++;
     }
     if (data.updated_at === void 0) {
-      const err5 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "updated_at" }, message: "must have required property 'updated_at'" };
+      const err5 = { pointer: instancePath + "/updated_at", message: "must have required property 'updated_at'", keyword: "required" };
       if (vErrors === null) {
         vErrors = [err5];
       } else {
@@ -2543,7 +2544,7 @@ function validate63(data, instancePath = "") {
     }
     for (const key0 in data) {
       if (!(key0 === "id" || key0 === "version_id" || key0 === "is_released" || key0 === "is_draft" || key0 === "created_at" || key0 === "updated_at")) {
-        const err6 = { instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" };
+        const err6 = { pointer: instancePath, member: key0, message: "must NOT have additional properties", keyword: "additionalProperties" };
         if (vErrors === null) {
           vErrors = [err6];
         } else {
@@ -2556,7 +2557,7 @@ function validate63(data, instancePath = "") {
       let data0 = data.id;
       if (typeof data0 === "string") {
         if (!pattern8.test(data0)) {
-          const err7 = { instancePath: instancePath + "/id", schemaPath: "urn:casi:schema:AgentId/pattern", keyword: "pattern", params: { pattern: "^(ca|pa)_[A-Za-z0-9]+$" }, message: 'must match pattern "^(ca|pa)_[A-Za-z0-9]+$"' };
+          const err7 = { pointer: instancePath + "/id", message: 'must match pattern "^(ca|pa)_[A-Za-z0-9]+$"', keyword: "pattern" };
           if (vErrors === null) {
             vErrors = [err7];
           } else {
@@ -2565,7 +2566,7 @@ function validate63(data, instancePath = "") {
           errors++;
         }
       } else {
-        const err8 = { instancePath: instancePath + "/id", schemaPath: "urn:casi:schema:AgentId/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        const err8 = { pointer: instancePath + "/id", message: "must be string", keyword: "type" };
         if (vErrors === null) {
           vErrors = [err8];
         } else {
@@ -2578,7 +2579,7 @@ function validate63(data, instancePath = "") {
       let data1 = data.version_id;
       if (typeof data1 === "string") {
         if (!pattern10.test(data1)) {
-          const err9 = { instancePath: instancePath + "/version_id", schemaPath: "urn:casi:schema:AgentVersionId/pattern", keyword: "pattern", params: { pattern: "^(ca|pa)_[A-Za-z0-9]+@v[0-9]+$" }, message: 'must match pattern "^(ca|pa)_[A-Za-z0-9]+@v[0-9]+$"' };
+          const err9 = { pointer: instancePath + "/version_id", message: 'must match pattern "^(ca|pa)_[A-Za-z0-9]+@v[0-9]+$"', keyword: "pattern" };
           if (vErrors === null) {
             vErrors = [err9];
           } else {
@@ -2587,7 +2588,7 @@ function validate63(data, instancePath = "") {
           errors++;
         }
       } else {
-        const err10 = { instancePath: instancePath + "/version_id", schemaPath: "urn:casi:schema:AgentVersionId/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        const err10 = { pointer: instancePath + "/version_id", message: "must be string", keyword: "type" };
         if (vErrors === null) {
           vErrors = [err10];
         } else {
@@ -2598,7 +2599,7 @@ function validate63(data, instancePath = "") {
     }
     if (data.is_released !== void 0) {
       if (typeof data.is_released !== "boolean") {
-        const err11 = { instancePath: instancePath + "/is_released", schemaPath: "#/properties/is_released/type", keyword: "type", params: { type: "boolean" }, message: "must be boolean" };
+        const err11 = { pointer: instancePath + "/is_released", message: "must be boolean", keyword: "type" };
         if (vErrors === null) {
           vErrors = [err11];
         } else {
@@ -2609,7 +2610,7 @@ function validate63(data, instancePath = "") {
     }
     if (data.is_draft !== void 0) {
       if (typeof data.is_draft !== "boolean") {
-        const err12 = { instancePath: instancePath + "/is_draft", schemaPath: "#/properties/is_draft/type", keyword: "type", params: { type: "boolean" }, message: "must be boolean" };
+        const err12 = { pointer: instancePath + "/is_draft", message: "must be boolean", keyword: "type" };
         if (vErrors === null) {
           vErrors = [err12];
         } else {
@@ -2622,7 +2623,7 @@ function validate63(data, instancePath = "") {
       let data4 = data.created_at;
       if (typeof data4 === "string") {
         if (!formats0(data4)) {
-          const err13 = { instancePath: instancePath + "/created_at", schemaPath: "urn:casi:schema:Timestamp/format", keyword: "format", params: { format: "date-time" }, message: 'must match format "date-time"' };
+          const err13 = { pointer: instancePath + "/created_at", message: 'must match format "date-time"', keyword: "format" };
           if (vErrors === null) {
             vErrors = [err13];
           } else {
@@ -2631,7 +2632,7 @@ function validate63(data, instancePath = "") {
           errors++;
         }
       } else {
-        const err14 = { instancePath: instancePath + "/created_at", schemaPath: "urn:casi:schema:Timestamp/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        const err14 = { pointer: instancePath + "/created_at", message: "must be string", keyword: "type" };
         if (vErrors === null) {
           vErrors = [err14];
         } else {
@@ -2644,7 +2645,7 @@ function validate63(data, instancePath = "") {
       let data5 = data.updated_at;
       if (typeof data5 === "string") {
         if (!formats0(data5)) {
-          const err15 = { instancePath: instancePath + "/updated_at", schemaPath: "urn:casi:schema:Timestamp/format", keyword: "format", params: { format: "date-time" }, message: 'must match format "date-time"' };
+          const err15 = { pointer: instancePath + "/updated_at", message: 'must match format "date-time"', keyword: "format" };
           if (vErrors === null) {
             vErrors = [err15];
           } else {
@@ -2653,7 +2654,7 @@ function validate63(data, instancePath = "") {
           errors++;
         }
       } else {
-        const err16 = { instancePath: instancePath + "/updated_at", schemaPath: "urn:casi:schema:Timestamp/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        const err16 = { pointer: instancePath + "/updated_at", message: "must be string", keyword: "type" };
         if (vErrors === null) {
           vErrors = [err16];
         } else {
@@ -2663,7 +2664,7 @@ function validate63(data, instancePath = "") {
       }
     }
   } else {
-    const err17 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+    const err17 = { pointer: instancePath, message: "must be object", keyword: "type" };
     if (vErrors === null) {
       vErrors = [err17];
     } else {
@@ -2681,7 +2682,7 @@ function validate64(data, instancePath = "") {
   let errors = 0;
   if (typeof data === "string") {
     if (!pattern10.test(data)) {
-      const err0 = { instancePath, schemaPath: "#/pattern", keyword: "pattern", params: { pattern: "^(ca|pa)_[A-Za-z0-9]+@v[0-9]+$" }, message: 'must match pattern "^(ca|pa)_[A-Za-z0-9]+@v[0-9]+$"' };
+      const err0 = { pointer: instancePath, message: 'must match pattern "^(ca|pa)_[A-Za-z0-9]+@v[0-9]+$"', keyword: "pattern" };
       if (vErrors === null) {
         vErrors = [err0];
       } else {
@@ -2690,7 +2691,7 @@ function validate64(data, instancePath = "") {
       errors++;
     }
   } else {
-    const err1 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+    const err1 = { pointer: instancePath, message: "must be string", keyword: "type" };
     if (vErrors === null) {
       vErrors = [err1];
     } else {
@@ -2708,7 +2709,7 @@ function validate65(data, instancePath = "") {
   let errors = 0;
   if (data && typeof data == "object" && !Array.isArray(data)) {
     if (data.data === void 0) {
-      const err0 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "data" }, message: "must have required property 'data'" };
+      const err0 = { pointer: instancePath + "/data", message: "must have required property 'data'", keyword: "required" };
       if (vErrors === null) {
         vErrors = [err0];
       } else {
@@ -2718,7 +2719,7 @@ function validate65(data, instancePath = "") {
     }
     for (const key0 in data) {
       if (!(key0 === "data")) {
-        const err1 = { instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" };
+        const err1 = { pointer: instancePath, member: key0, message: "must NOT have additional properties", keyword: "additionalProperties" };
         if (vErrors === null) {
           vErrors = [err1];
         } else {
@@ -2738,7 +2739,7 @@ function validate65(data, instancePath = "") {
           }
         }
       } else {
-        const err2 = { instancePath: instancePath + "/data", schemaPath: "#/properties/data/type", keyword: "type", params: { type: "array" }, message: "must be array" };
+        const err2 = { pointer: instancePath + "/data", message: "must be array", keyword: "type" };
         if (vErrors === null) {
           vErrors = [err2];
         } else {
@@ -2748,7 +2749,7 @@ function validate65(data, instancePath = "") {
       }
     }
   } else {
-    const err3 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+    const err3 = { pointer: instancePath, message: "must be object", keyword: "type" };
     if (vErrors === null) {
       vErrors = [err3];
     } else {
@@ -2766,7 +2767,7 @@ function validate67(data, instancePath = "") {
   let errors = 0;
   if (data && typeof data == "object" && !Array.isArray(data)) {
     if (data.id === void 0) {
-      const err0 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "id" }, message: "must have required property 'id'" };
+      const err0 = { pointer: instancePath + "/id", message: "must have required property 'id'", keyword: "required" };
       if (vErrors === null) {
         vErrors = [err0];
       } else {
@@ -2775,7 +2776,7 @@ function validate67(data, instancePath = "") {
       errors++;
     }
     if (data.version_id === void 0) {
-      const err1 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "version_id" }, message: "must have required property 'version_id'" };
+      const err1 = { pointer: instancePath + "/version_id", message: "must have required property 'version_id'", keyword: "required" };
       if (vErrors === null) {
         vErrors = [err1];
       } else {
@@ -2785,7 +2786,7 @@ function validate67(data, instancePath = "") {
     }
     for (const key0 in data) {
       if (!(key0 === "id" || key0 === "version_id")) {
-        const err2 = { instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" };
+        const err2 = { pointer: instancePath, member: key0, message: "must NOT have additional properties", keyword: "additionalProperties" };
         if (vErrors === null) {
           vErrors = [err2];
         } else {
@@ -2798,7 +2799,7 @@ function validate67(data, instancePath = "") {
       let data0 = data.id;
       if (typeof data0 === "string") {
         if (!pattern8.test(data0)) {
-          const err3 = { instancePath: instancePath + "/id", schemaPath: "urn:casi:schema:AgentId/pattern", keyword: "pattern", params: { pattern: "^(ca|pa)_[A-Za-z0-9]+$" }, message: 'must match pattern "^(ca|pa)_[A-Za-z0-9]+$"' };
+          const err3 = { pointer: instancePath + "/id", message: 'must match pattern "^(ca|pa)_[A-Za-z0-9]+$"', keyword: "pattern" };
           if (vErrors === null) {
             vErrors = [err3];
           } else {
@@ -2807,7 +2808,7 @@ function validate67(data, instancePath = "") {
           errors++;
         }
       } else {
-        const err4 = { instancePath: instancePath + "/id", schemaPath: "urn:casi:schema:AgentId/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        const err4 = { pointer: instancePath + "/id", message: "must be string", keyword: "type" };
         if (vErrors === null) {
           vErrors = [err4];
         } else {
@@ -2820,7 +2821,7 @@ function validate67(data, instancePath = "") {
       let data1 = data.version_id;
       if (typeof data1 === "string") {
         if (!pattern10.test(data1)) {
-          const err5 = { instancePath: instancePath + "/version_id", schemaPath: "urn:casi:schema:AgentVersionId/pattern", keyword: "pattern", params: { pattern: "^(ca|pa)_[A-Za-z0-9]+@v[0-9]+$" }, message: 'must match pattern "^(ca|pa)_[A-Za-z0-9]+@v[0-9]+$"' };
+          const err5 = { pointer: instancePath + "/version_id", message: 'must match pattern "^(ca|pa)_[A-Za-z0-9]+@v[0-9]+$"', keyword: "pattern" };
           if (vErrors === null) {
             vErrors = [err5];
           } else {
@@ -2829,7 +2830,7 @@ function validate67(data, instancePath = "") {
           errors++;
         }
       } else {
-        const err6 = { instancePath: instancePath + "/version_id", schemaPath: "urn:casi:schema:AgentVersionId/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        const err6 = { pointer: instancePath + "/version_id", message: "must be string", keyword: "type" };
         if (vErrors === null) {
           vErrors = [err6];
         } else {
@@ -2839,7 +2840,7 @@ function validate67(data, instancePath = "") {
       }
     }
   } else {
-    const err7 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+    const err7 = { pointer: instancePath, message: "must be object", keyword: "type" };
     if (vErrors === null) {
       vErrors = [err7];
     } else {
@@ -2857,7 +2858,7 @@ function validate68(data, instancePath = "") {
   let vErrors = null;
   let errors = 0;
   if (typeof data !== "string" && data !== null) {
-    const err0 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: schema84.type }, message: "must be string,null" };
+    const err0 = { pointer: instancePath, message: "must be string,null", keyword: "type" };
     if (vErrors === null) {
       vErrors = [err0];
     } else {
@@ -2866,7 +2867,7 @@ function validate68(data, instancePath = "") {
     errors++;
   }
   if (!(data === "office" || data === null)) {
-    const err1 = { instancePath, schemaPath: "#/enum", keyword: "enum", params: { allowedValues: schema84.enum }, message: "must be equal to one of the allowed values" };
+    const err1 = { pointer: instancePath, message: "must be equal to one of the allowed values", keyword: "enum" };
     if (vErrors === null) {
       vErrors = [err1];
     } else {
@@ -2884,7 +2885,7 @@ function validate69(data, instancePath = "") {
   let vErrors = null;
   let errors = 0;
   if (typeof data !== "string" && data !== null) {
-    const err0 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: schema85.type }, message: "must be string,null" };
+    const err0 = { pointer: instancePath, message: "must be string,null", keyword: "type" };
     if (vErrors === null) {
       vErrors = [err0];
     } else {
@@ -2893,7 +2894,7 @@ function validate69(data, instancePath = "") {
     errors++;
   }
   if (!(data === "keyboard_typing" || data === null)) {
-    const err1 = { instancePath, schemaPath: "#/enum", keyword: "enum", params: { allowedValues: schema85.enum }, message: "must be equal to one of the allowed values" };
+    const err1 = { pointer: instancePath, message: "must be equal to one of the allowed values", keyword: "enum" };
     if (vErrors === null) {
       vErrors = [err1];
     } else {
@@ -2911,7 +2912,7 @@ function validate70(data, instancePath = "") {
   let errors = 0;
   if (typeof data === "string") {
     if (func1(data) < 1) {
-      const err0 = { instancePath, schemaPath: "#/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
+      const err0 = { pointer: instancePath, message: "must NOT have fewer than 1 characters", keyword: "minLength" };
       if (vErrors === null) {
         vErrors = [err0];
       } else {
@@ -2920,7 +2921,7 @@ function validate70(data, instancePath = "") {
       errors++;
     }
   } else {
-    const err1 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+    const err1 = { pointer: instancePath, message: "must be string", keyword: "type" };
     if (vErrors === null) {
       vErrors = [err1];
     } else {
@@ -2938,7 +2939,7 @@ function validate71(data, instancePath = "") {
   let errors = 0;
   if (data && typeof data == "object" && !Array.isArray(data)) {
     if (data.is_voicemail_enabled === void 0) {
-      const err0 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "is_voicemail_enabled" }, message: "must have required property 'is_voicemail_enabled'" };
+      const err0 = { pointer: instancePath + "/is_voicemail_enabled", message: "must have required property 'is_voicemail_enabled'", keyword: "required" };
       if (vErrors === null) {
         vErrors = [err0];
       } else {
@@ -2948,7 +2949,7 @@ function validate71(data, instancePath = "") {
     }
     for (const key0 in data) {
       if (!(key0 === "is_voicemail_enabled")) {
-        const err1 = { instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" };
+        const err1 = { pointer: instancePath, member: key0, message: "must NOT have additional properties", keyword: "additionalProperties" };
         if (vErrors === null) {
           vErrors = [err1];
         } else {
@@ -2959,7 +2960,7 @@ function validate71(data, instancePath = "") {
     }
     if (data.is_voicemail_enabled !== void 0) {
       if (typeof data.is_voicemail_enabled !== "boolean") {
-        const err2 = { instancePath: instancePath + "/is_voicemail_enabled", schemaPath: "#/properties/is_voicemail_enabled/type", keyword: "type", params: { type: "boolean" }, message: "must be boolean" };
+        const err2 = { pointer: instancePath + "/is_voicemail_enabled", message: "must be boolean", keyword: "type" };
         if (vErrors === null) {
           vErrors = [err2];
         } else {
@@ -2969,7 +2970,7 @@ function validate71(data, instancePath = "") {
       }
     }
   } else {
-    const err3 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+    const err3 = { pointer: instancePath, message: "must be object", keyword: "type" };
     if (vErrors === null) {
       vErrors = [err3];
     } else {
@@ -2988,7 +2989,7 @@ function validate72(data, instancePath = "") {
   if (data && typeof data == "object" && !Array.isArray(data)) {
     for (const key0 in data) {
       if (!(key0 === "is_voicemail_enabled")) {
-        const err0 = { instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" };
+        const err0 = { pointer: instancePath, member: key0, message: "must NOT have additional properties", keyword: "additionalProperties" };
         if (vErrors === null) {
           vErrors = [err0];
         } else {
@@ -2999,7 +3000,7 @@ function validate72(data, instancePath = "") {
     }
     if (data.is_voicemail_enabled !== void 0) {
       if (typeof data.is_voicemail_enabled !== "boolean") {
-        const err1 = { instancePath: instancePath + "/is_voicemail_enabled", schemaPath: "#/properties/is_voicemail_enabled/type", keyword: "type", params: { type: "boolean" }, message: "must be boolean" };
+        const err1 = { pointer: instancePath + "/is_voicemail_enabled", message: "must be boolean", keyword: "type" };
         if (vErrors === null) {
           vErrors = [err1];
         } else {
@@ -3009,7 +3010,7 @@ function validate72(data, instancePath = "") {
       }
     }
   } else {
-    const err2 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+    const err2 = { pointer: instancePath, message: "must be object", keyword: "type" };
     if (vErrors === null) {
       vErrors = [err2];
     } else {
@@ -3029,7 +3030,7 @@ function validate74(data, instancePath = "") {
   let errors = 0;
   if (data && typeof data == "object" && !Array.isArray(data)) {
     if (data.type === void 0) {
-      const err0 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "type" }, message: "must have required property 'type'" };
+      const err0 = { pointer: instancePath + "/type", message: "must have required property 'type'", keyword: "required" };
       if (vErrors === null) {
         vErrors = [err0];
       } else {
@@ -3038,7 +3039,7 @@ function validate74(data, instancePath = "") {
       errors++;
     }
     if (data.callee_no === void 0) {
-      const err1 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "callee_no" }, message: "must have required property 'callee_no'" };
+      const err1 = { pointer: instancePath + "/callee_no", message: "must have required property 'callee_no'", keyword: "required" };
       if (vErrors === null) {
         vErrors = [err1];
       } else {
@@ -3048,7 +3049,7 @@ function validate74(data, instancePath = "") {
     }
     for (const key0 in data) {
       if (!(key0 === "type" || key0 === "callee_no" || key0 === "caller_no" || key0 === "priority")) {
-        const err2 = { instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" };
+        const err2 = { pointer: instancePath, member: key0, message: "must NOT have additional properties", keyword: "additionalProperties" };
         if (vErrors === null) {
           vErrors = [err2];
         } else {
@@ -3060,7 +3061,7 @@ function validate74(data, instancePath = "") {
     if (data.type !== void 0) {
       let data0 = data.type;
       if (typeof data0 !== "string") {
-        const err3 = { instancePath: instancePath + "/type", schemaPath: "#/properties/type/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        const err3 = { pointer: instancePath + "/type", message: "must be string", keyword: "type" };
         if (vErrors === null) {
           vErrors = [err3];
         } else {
@@ -3069,7 +3070,7 @@ function validate74(data, instancePath = "") {
         errors++;
       }
       if ("phone" !== data0) {
-        const err4 = { instancePath: instancePath + "/type", schemaPath: "#/properties/type/const", keyword: "const", params: { allowedValue: "phone" }, message: "must be equal to constant" };
+        const err4 = { pointer: instancePath + "/type", message: "must be equal to constant", keyword: "const" };
         if (vErrors === null) {
           vErrors = [err4];
         } else {
@@ -3082,7 +3083,7 @@ function validate74(data, instancePath = "") {
       let data1 = data.callee_no;
       if (typeof data1 === "string") {
         if (!pattern14.test(data1)) {
-          const err5 = { instancePath: instancePath + "/callee_no", schemaPath: "urn:casi:schema:PhoneNumber/pattern", keyword: "pattern", params: { pattern: "^\\+[1-9][0-9]{6,14}$" }, message: 'must match pattern "^\\+[1-9][0-9]{6,14}$"' };
+          const err5 = { pointer: instancePath + "/callee_no", message: 'must match pattern "^\\+[1-9][0-9]{6,14}$"', keyword: "pattern" };
           if (vErrors === null) {
             vErrors = [err5];
           } else {
@@ -3091,7 +3092,7 @@ function validate74(data, instancePath = "") {
           errors++;
         }
       } else {
-        const err6 = { instancePath: instancePath + "/callee_no", schemaPath: "urn:casi:schema:PhoneNumber/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        const err6 = { pointer: instancePath + "/callee_no", message: "must be string", keyword: "type" };
         if (vErrors === null) {
           vErrors = [err6];
         } else {
@@ -3107,7 +3108,7 @@ function validate74(data, instancePath = "") {
       const _errs9 = errors;
       if (typeof data2 === "string") {
         if (!pattern14.test(data2)) {
-          const err7 = { instancePath: instancePath + "/caller_no", schemaPath: "urn:casi:schema:PhoneNumber/pattern", keyword: "pattern", params: { pattern: "^\\+[1-9][0-9]{6,14}$" }, message: 'must match pattern "^\\+[1-9][0-9]{6,14}$"' };
+          const err7 = { pointer: instancePath + "/caller_no", message: 'must match pattern "^\\+[1-9][0-9]{6,14}$"', keyword: "pattern" };
           if (vErrors === null) {
             vErrors = [err7];
           } else {
@@ -3116,7 +3117,7 @@ function validate74(data, instancePath = "") {
           errors++;
         }
       } else {
-        const err8 = { instancePath: instancePath + "/caller_no", schemaPath: "urn:casi:schema:PhoneNumber/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        const err8 = { pointer: instancePath + "/caller_no", message: "must be string", keyword: "type" };
         if (vErrors === null) {
           vErrors = [err8];
         } else {
@@ -3128,7 +3129,7 @@ function validate74(data, instancePath = "") {
       valid2 = valid2 || _valid0;
       const _errs12 = errors;
       if (data2 !== null) {
-        const err9 = { instancePath: instancePath + "/caller_no", schemaPath: "#/properties/caller_no/anyOf/1/type", keyword: "type", params: { type: "null" }, message: "must be null" };
+        const err9 = { pointer: instancePath + "/caller_no", message: "must be null", keyword: "type" };
         if (vErrors === null) {
           vErrors = [err9];
         } else {
@@ -3139,7 +3140,7 @@ function validate74(data, instancePath = "") {
       var _valid0 = _errs12 === errors;
       valid2 = valid2 || _valid0;
       if (!valid2) {
-        const err10 = { instancePath: instancePath + "/caller_no", schemaPath: "#/properties/caller_no/anyOf", keyword: "anyOf", params: {}, message: "must match a schema in anyOf" };
+        const err10 = { pointer: instancePath + "/caller_no", message: "must match a schema in anyOf", keyword: "anyOf" };
         if (vErrors === null) {
           vErrors = [err10];
         } else {
@@ -3160,7 +3161,7 @@ function validate74(data, instancePath = "") {
     if (data.priority !== void 0) {
       let data3 = data.priority;
       if (typeof data3 !== "string") {
-        const err11 = { instancePath: instancePath + "/priority", schemaPath: "urn:casi:schema:Priority/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        const err11 = { pointer: instancePath + "/priority", message: "must be string", keyword: "type" };
         if (vErrors === null) {
           vErrors = [err11];
         } else {
@@ -3169,7 +3170,7 @@ function validate74(data, instancePath = "") {
         errors++;
       }
       if (!(data3 === "low" || data3 === "normal" || data3 === "high")) {
-        const err12 = { instancePath: instancePath + "/priority", schemaPath: "urn:casi:schema:Priority/enum", keyword: "enum", params: { allowedValues: schema93.enum }, message: "must be equal to one of the allowed values" };
+        const err12 = { pointer: instancePath + "/priority", message: "must be equal to one of the allowed values", keyword: "enum" };
         if (vErrors === null) {
           vErrors = [err12];
         } else {
@@ -3179,7 +3180,7 @@ function validate74(data, instancePath = "") {
       }
     }
   } else {
-    const err13 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+    const err13 = { pointer: instancePath, message: "must be object", keyword: "type" };
     if (vErrors === null) {
       vErrors = [err13];
     } else {
@@ -3196,7 +3197,7 @@ function validate75(data, instancePath = "") {
   let errors = 0;
   if (data && typeof data == "object" && !Array.isArray(data)) {
     if (data.type === void 0) {
-      const err0 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "type" }, message: "must have required property 'type'" };
+      const err0 = { pointer: instancePath + "/type", message: "must have required property 'type'", keyword: "required" };
       if (vErrors === null) {
         vErrors = [err0];
       } else {
@@ -3206,7 +3207,7 @@ function validate75(data, instancePath = "") {
     }
     for (const key0 in data) {
       if (!(key0 === "type" || key0 === "priority")) {
-        const err1 = { instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" };
+        const err1 = { pointer: instancePath, member: key0, message: "must NOT have additional properties", keyword: "additionalProperties" };
         if (vErrors === null) {
           vErrors = [err1];
         } else {
@@ -3218,7 +3219,7 @@ function validate75(data, instancePath = "") {
     if (data.type !== void 0) {
       let data0 = data.type;
       if (typeof data0 !== "string") {
-        const err2 = { instancePath: instancePath + "/type", schemaPath: "#/properties/type/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        const err2 = { pointer: instancePath + "/type", message: "must be string", keyword: "type" };
         if (vErrors === null) {
           vErrors = [err2];
         } else {
@@ -3227,7 +3228,7 @@ function validate75(data, instancePath = "") {
         errors++;
       }
       if ("chat_realtime" !== data0) {
-        const err3 = { instancePath: instancePath + "/type", schemaPath: "#/properties/type/const", keyword: "const", params: { allowedValue: "chat_realtime" }, message: "must be equal to constant" };
+        const err3 = { pointer: instancePath + "/type", message: "must be equal to constant", keyword: "const" };
         if (vErrors === null) {
           vErrors = [err3];
         } else {
@@ -3239,7 +3240,7 @@ function validate75(data, instancePath = "") {
     if (data.priority !== void 0) {
       let data1 = data.priority;
       if (typeof data1 !== "string") {
-        const err4 = { instancePath: instancePath + "/priority", schemaPath: "urn:casi:schema:Priority/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        const err4 = { pointer: instancePath + "/priority", message: "must be string", keyword: "type" };
         if (vErrors === null) {
           vErrors = [err4];
         } else {
@@ -3248,7 +3249,7 @@ function validate75(data, instancePath = "") {
         errors++;
       }
       if (!(data1 === "low" || data1 === "normal" || data1 === "high")) {
-        const err5 = { instancePath: instancePath + "/priority", schemaPath: "urn:casi:schema:Priority/enum", keyword: "enum", params: { allowedValues: schema93.enum }, message: "must be equal to one of the allowed values" };
+        const err5 = { pointer: instancePath + "/priority", message: "must be equal to one of the allowed values", keyword: "enum" };
         if (vErrors === null) {
           vErrors = [err5];
         } else {
@@ -3258,7 +3259,7 @@ function validate75(data, instancePath = "") {
       }
     }
   } else {
-    const err6 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+    const err6 = { pointer: instancePath, message: "must be object", keyword: "type" };
     if (vErrors === null) {
       vErrors = [err6];
     } else {
@@ -3275,7 +3276,7 @@ function validate76(data, instancePath = "") {
   let errors = 0;
   if (data && typeof data == "object" && !Array.isArray(data)) {
     if (data.type === void 0) {
-      const err0 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "type" }, message: "must have required property 'type'" };
+      const err0 = { pointer: instancePath + "/type", message: "must have required property 'type'", keyword: "required" };
       if (vErrors === null) {
         vErrors = [err0];
       } else {
@@ -3285,7 +3286,7 @@ function validate76(data, instancePath = "") {
     }
     for (const key0 in data) {
       if (!(key0 === "type" || key0 === "priority")) {
-        const err1 = { instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" };
+        const err1 = { pointer: instancePath, member: key0, message: "must NOT have additional properties", keyword: "additionalProperties" };
         if (vErrors === null) {
           vErrors = [err1];
         } else {
@@ -3297,7 +3298,7 @@ function validate76(data, instancePath = "") {
     if (data.type !== void 0) {
       let data0 = data.type;
       if (typeof data0 !== "string") {
-        const err2 = { instancePath: instancePath + "/type", schemaPath: "#/properties/type/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        const err2 = { pointer: instancePath + "/type", message: "must be string", keyword: "type" };
         if (vErrors === null) {
           vErrors = [err2];
         } else {
@@ -3306,7 +3307,7 @@ function validate76(data, instancePath = "") {
         errors++;
       }
       if ("chat_async" !== data0) {
-        const err3 = { instancePath: instancePath + "/type", schemaPath: "#/properties/type/const", keyword: "const", params: { allowedValue: "chat_async" }, message: "must be equal to constant" };
+        const err3 = { pointer: instancePath + "/type", message: "must be equal to constant", keyword: "const" };
         if (vErrors === null) {
           vErrors = [err3];
         } else {
@@ -3318,7 +3319,7 @@ function validate76(data, instancePath = "") {
     if (data.priority !== void 0) {
       let data1 = data.priority;
       if (typeof data1 !== "string") {
-        const err4 = { instancePath: instancePath + "/priority", schemaPath: "urn:casi:schema:Priority/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        const err4 = { pointer: instancePath + "/priority", message: "must be string", keyword: "type" };
         if (vErrors === null) {
           vErrors = [err4];
         } else {
@@ -3327,7 +3328,7 @@ function validate76(data, instancePath = "") {
         errors++;
       }
       if (!(data1 === "low" || data1 === "normal" || data1 === "high")) {
-        const err5 = { instancePath: instancePath + "/priority", schemaPath: "urn:casi:schema:Priority/enum", keyword: "enum", params: { allowedValues: schema93.enum }, message: "must be equal to one of the allowed values" };
+        const err5 = { pointer: instancePath + "/priority", message: "must be equal to one of the allowed values", keyword: "enum" };
         if (vErrors === null) {
           vErrors = [err5];
         } else {
@@ -3337,7 +3338,7 @@ function validate76(data, instancePath = "") {
       }
     }
   } else {
-    const err6 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+    const err6 = { pointer: instancePath, message: "must be object", keyword: "type" };
     if (vErrors === null) {
       vErrors = [err6];
     } else {
@@ -3378,7 +3379,7 @@ function validate73(data, instancePath = "") {
           props0 = true;
         }
       } else {
-        const err0 = { instancePath, schemaPath: "#/discriminator", keyword: "discriminator", params: { error: "mapping", tag: "type", tagValue: tag0 }, message: 'value of tag "type" must be in oneOf' };
+        const err0 = { pointer: instancePath + "/type", message: 'value of tag "type" must be in oneOf', keyword: "discriminator" };
         if (vErrors === null) {
           vErrors = [err0];
         } else {
@@ -3387,7 +3388,7 @@ function validate73(data, instancePath = "") {
         errors++;
       }
     } else {
-      const err1 = { instancePath, schemaPath: "#/discriminator", keyword: "discriminator", params: { error: "tag", tag: "type", tagValue: tag0 }, message: 'tag "type" must be string' };
+      const err1 = { pointer: instancePath + "/type", message: 'tag "type" must be string', keyword: "discriminator" };
       if (vErrors === null) {
         vErrors = [err1];
       } else {
@@ -3396,7 +3397,7 @@ function validate73(data, instancePath = "") {
       errors++;
     }
   } else {
-    const err2 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+    const err2 = { pointer: instancePath, message: "must be object", keyword: "type" };
     if (vErrors === null) {
       vErrors = [err2];
     } else {
@@ -3413,7 +3414,7 @@ function validate80(data, instancePath = "") {
   let vErrors = null;
   let errors = 0;
   if (typeof data !== "string") {
-    const err0 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+    const err0 = { pointer: instancePath, message: "must be string", keyword: "type" };
     if (vErrors === null) {
       vErrors = [err0];
     } else {
@@ -3422,7 +3423,7 @@ function validate80(data, instancePath = "") {
     errors++;
   }
   if (!(data === "phone" || data === "chat_realtime" || data === "chat_async")) {
-    const err1 = { instancePath, schemaPath: "#/enum", keyword: "enum", params: { allowedValues: schema42.enum }, message: "must be equal to one of the allowed values" };
+    const err1 = { pointer: instancePath, message: "must be equal to one of the allowed values", keyword: "enum" };
     if (vErrors === null) {
       vErrors = [err1];
     } else {
@@ -3440,7 +3441,7 @@ function validate81(data, instancePath = "") {
   let errors = 0;
   if (data && typeof data == "object" && !Array.isArray(data)) {
     if (data.type === void 0) {
-      const err0 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "type" }, message: "must have required property 'type'" };
+      const err0 = { pointer: instancePath + "/type", message: "must have required property 'type'", keyword: "required" };
       if (vErrors === null) {
         vErrors = [err0];
       } else {
@@ -3450,7 +3451,7 @@ function validate81(data, instancePath = "") {
     }
     for (const key0 in data) {
       if (!(key0 === "type")) {
-        const err1 = { instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" };
+        const err1 = { pointer: instancePath, member: key0, message: "must NOT have additional properties", keyword: "additionalProperties" };
         if (vErrors === null) {
           vErrors = [err1];
         } else {
@@ -3462,7 +3463,7 @@ function validate81(data, instancePath = "") {
     if (data.type !== void 0) {
       let data0 = data.type;
       if (typeof data0 !== "string") {
-        const err2 = { instancePath: instancePath + "/type", schemaPath: "#/properties/type/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        const err2 = { pointer: instancePath + "/type", message: "must be string", keyword: "type" };
         if (vErrors === null) {
           vErrors = [err2];
         } else {
@@ -3471,7 +3472,7 @@ function validate81(data, instancePath = "") {
         errors++;
       }
       if ("chat_async" !== data0) {
-        const err3 = { instancePath: instancePath + "/type", schemaPath: "#/properties/type/const", keyword: "const", params: { allowedValue: "chat_async" }, message: "must be equal to constant" };
+        const err3 = { pointer: instancePath + "/type", message: "must be equal to constant", keyword: "const" };
         if (vErrors === null) {
           vErrors = [err3];
         } else {
@@ -3481,7 +3482,7 @@ function validate81(data, instancePath = "") {
       }
     }
   } else {
-    const err4 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+    const err4 = { pointer: instancePath, message: "must be object", keyword: "type" };
     if (vErrors === null) {
       vErrors = [err4];
     } else {
@@ -3500,7 +3501,7 @@ function validate82(data, instancePath = "") {
   let errors = 0;
   if (data && typeof data == "object" && !Array.isArray(data)) {
     if (data.type === void 0) {
-      const err0 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "type" }, message: "must have required property 'type'" };
+      const err0 = { pointer: instancePath + "/type", message: "must have required property 'type'", keyword: "required" };
       if (vErrors === null) {
         vErrors = [err0];
       } else {
@@ -3510,7 +3511,7 @@ function validate82(data, instancePath = "") {
     }
     for (const key0 in data) {
       if (!(key0 === "type")) {
-        const err1 = { instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" };
+        const err1 = { pointer: instancePath, member: key0, message: "must NOT have additional properties", keyword: "additionalProperties" };
         if (vErrors === null) {
           vErrors = [err1];
         } else {
@@ -3522,7 +3523,7 @@ function validate82(data, instancePath = "") {
     if (data.type !== void 0) {
       let data0 = data.type;
       if (typeof data0 !== "string") {
-        const err2 = { instancePath: instancePath + "/type", schemaPath: "#/properties/type/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        const err2 = { pointer: instancePath + "/type", message: "must be string", keyword: "type" };
         if (vErrors === null) {
           vErrors = [err2];
         } else {
@@ -3531,7 +3532,7 @@ function validate82(data, instancePath = "") {
         errors++;
       }
       if ("chat_realtime" !== data0) {
-        const err3 = { instancePath: instancePath + "/type", schemaPath: "#/properties/type/const", keyword: "const", params: { allowedValue: "chat_realtime" }, message: "must be equal to constant" };
+        const err3 = { pointer: instancePath + "/type", message: "must be equal to constant", keyword: "const" };
         if (vErrors === null) {
           vErrors = [err3];
         } else {
@@ -3541,7 +3542,7 @@ function validate82(data, instancePath = "") {
       }
     }
   } else {
-    const err4 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+    const err4 = { pointer: instancePath, message: "must be object", keyword: "type" };
     if (vErrors === null) {
       vErrors = [err4];
     } else {
@@ -3560,7 +3561,7 @@ function validate85(data, instancePath = "") {
   let errors = 0;
   if (data && typeof data == "object" && !Array.isArray(data)) {
     if (data.type === void 0) {
-      const err0 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "type" }, message: "must have required property 'type'" };
+      const err0 = { pointer: instancePath + "/type", message: "must have required property 'type'", keyword: "required" };
       if (vErrors === null) {
         vErrors = [err0];
       } else {
@@ -3569,7 +3570,7 @@ function validate85(data, instancePath = "") {
       errors++;
     }
     if (data.data === void 0) {
-      const err1 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "data" }, message: "must have required property 'data'" };
+      const err1 = { pointer: instancePath + "/data", message: "must have required property 'data'", keyword: "required" };
       if (vErrors === null) {
         vErrors = [err1];
       } else {
@@ -3579,7 +3580,7 @@ function validate85(data, instancePath = "") {
     }
     for (const key0 in data) {
       if (!(key0 === "type" || key0 === "data")) {
-        const err2 = { instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" };
+        const err2 = { pointer: instancePath, member: key0, message: "must NOT have additional properties", keyword: "additionalProperties" };
         if (vErrors === null) {
           vErrors = [err2];
         } else {
@@ -3591,7 +3592,7 @@ function validate85(data, instancePath = "") {
     if (data.type !== void 0) {
       let data0 = data.type;
       if (typeof data0 !== "string") {
-        const err3 = { instancePath: instancePath + "/type", schemaPath: "#/properties/type/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        const err3 = { pointer: instancePath + "/type", message: "must be string", keyword: "type" };
         if (vErrors === null) {
           vErrors = [err3];
         } else {
@@ -3600,7 +3601,7 @@ function validate85(data, instancePath = "") {
         errors++;
       }
       if ("conversation.context.update" !== data0) {
-        const err4 = { instancePath: instancePath + "/type", schemaPath: "#/properties/type/const", keyword: "const", params: { allowedValue: "conversation.context.update" }, message: "must be equal to constant" };
+        const err4 = { pointer: instancePath + "/type", message: "must be equal to constant", keyword: "const" };
         if (vErrors === null) {
           vErrors = [err4];
         } else {
@@ -3614,7 +3615,7 @@ function validate85(data, instancePath = "") {
       if (data1 && typeof data1 == "object" && !Array.isArray(data1)) {
         for (const key1 in data1) {
           if (typeof data1[key1] !== "string") {
-            const err5 = { instancePath: instancePath + "/data/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"), schemaPath: "urn:casi:schema:ContextData/additionalProperties/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+            const err5 = { pointer: instancePath + "/data/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"), message: "must be string", keyword: "type" };
             if (vErrors === null) {
               vErrors = [err5];
             } else {
@@ -3624,7 +3625,7 @@ function validate85(data, instancePath = "") {
           }
         }
       } else {
-        const err6 = { instancePath: instancePath + "/data", schemaPath: "urn:casi:schema:ContextData/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+        const err6 = { pointer: instancePath + "/data", message: "must be object", keyword: "type" };
         if (vErrors === null) {
           vErrors = [err6];
         } else {
@@ -3634,7 +3635,7 @@ function validate85(data, instancePath = "") {
       }
     }
   } else {
-    const err7 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+    const err7 = { pointer: instancePath, message: "must be object", keyword: "type" };
     if (vErrors === null) {
       vErrors = [err7];
     } else {
@@ -3655,7 +3656,7 @@ function validate84(data, instancePath = "") {
       if (tag0 === "user.message.send") {
         if (data && typeof data == "object" && !Array.isArray(data)) {
           if (data.type === void 0) {
-            const err0 = { instancePath, schemaPath: "urn:casi:schema:UserMessageSend/required", keyword: "required", params: { missingProperty: "type" }, message: "must have required property 'type'" };
+            const err0 = { pointer: instancePath + "/type", message: "must have required property 'type'", keyword: "required" };
             if (vErrors === null) {
               vErrors = [err0];
             } else {
@@ -3664,7 +3665,7 @@ function validate84(data, instancePath = "") {
             errors++;
           }
           if (data.text === void 0) {
-            const err1 = { instancePath, schemaPath: "urn:casi:schema:UserMessageSend/required", keyword: "required", params: { missingProperty: "text" }, message: "must have required property 'text'" };
+            const err1 = { pointer: instancePath + "/text", message: "must have required property 'text'", keyword: "required" };
             if (vErrors === null) {
               vErrors = [err1];
             } else {
@@ -3674,7 +3675,7 @@ function validate84(data, instancePath = "") {
           }
           for (const key0 in data) {
             if (!(key0 === "type" || key0 === "text")) {
-              const err2 = { instancePath, schemaPath: "urn:casi:schema:UserMessageSend/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" };
+              const err2 = { pointer: instancePath, member: key0, message: "must NOT have additional properties", keyword: "additionalProperties" };
               if (vErrors === null) {
                 vErrors = [err2];
               } else {
@@ -3686,7 +3687,7 @@ function validate84(data, instancePath = "") {
           if (data.type !== void 0) {
             let data0 = data.type;
             if (typeof data0 !== "string") {
-              const err3 = { instancePath: instancePath + "/type", schemaPath: "urn:casi:schema:UserMessageSend/properties/type/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+              const err3 = { pointer: instancePath + "/type", message: "must be string", keyword: "type" };
               if (vErrors === null) {
                 vErrors = [err3];
               } else {
@@ -3695,7 +3696,7 @@ function validate84(data, instancePath = "") {
               errors++;
             }
             if ("user.message.send" !== data0) {
-              const err4 = { instancePath: instancePath + "/type", schemaPath: "urn:casi:schema:UserMessageSend/properties/type/const", keyword: "const", params: { allowedValue: "user.message.send" }, message: "must be equal to constant" };
+              const err4 = { pointer: instancePath + "/type", message: "must be equal to constant", keyword: "const" };
               if (vErrors === null) {
                 vErrors = [err4];
               } else {
@@ -3708,7 +3709,7 @@ function validate84(data, instancePath = "") {
             let data1 = data.text;
             if (typeof data1 === "string") {
               if (func1(data1) > 4096) {
-                const err5 = { instancePath: instancePath + "/text", schemaPath: "urn:casi:schema:UserMessageSend/properties/text/maxLength", keyword: "maxLength", params: { limit: 4096 }, message: "must NOT have more than 4096 characters" };
+                const err5 = { pointer: instancePath + "/text", message: "must NOT have more than 4096 characters", keyword: "maxLength" };
                 if (vErrors === null) {
                   vErrors = [err5];
                 } else {
@@ -3717,7 +3718,7 @@ function validate84(data, instancePath = "") {
                 errors++;
               }
               if (func1(data1) < 1) {
-                const err6 = { instancePath: instancePath + "/text", schemaPath: "urn:casi:schema:UserMessageSend/properties/text/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
+                const err6 = { pointer: instancePath + "/text", message: "must NOT have fewer than 1 characters", keyword: "minLength" };
                 if (vErrors === null) {
                   vErrors = [err6];
                 } else {
@@ -3726,7 +3727,7 @@ function validate84(data, instancePath = "") {
                 errors++;
               }
             } else {
-              const err7 = { instancePath: instancePath + "/text", schemaPath: "urn:casi:schema:UserMessageSend/properties/text/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+              const err7 = { pointer: instancePath + "/text", message: "must be string", keyword: "type" };
               if (vErrors === null) {
                 vErrors = [err7];
               } else {
@@ -3736,7 +3737,7 @@ function validate84(data, instancePath = "") {
             }
           }
         } else {
-          const err8 = { instancePath, schemaPath: "urn:casi:schema:UserMessageSend/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+          const err8 = { pointer: instancePath, message: "must be object", keyword: "type" };
           if (vErrors === null) {
             vErrors = [err8];
           } else {
@@ -3756,7 +3757,7 @@ function validate84(data, instancePath = "") {
       } else if (tag0 === "conversation.start") {
         if (data && typeof data == "object" && !Array.isArray(data)) {
           if (data.type === void 0) {
-            const err9 = { instancePath, schemaPath: "urn:casi:schema:ConversationStart/required", keyword: "required", params: { missingProperty: "type" }, message: "must have required property 'type'" };
+            const err9 = { pointer: instancePath + "/type", message: "must have required property 'type'", keyword: "required" };
             if (vErrors === null) {
               vErrors = [err9];
             } else {
@@ -3766,7 +3767,7 @@ function validate84(data, instancePath = "") {
           }
           for (const key1 in data) {
             if (!(key1 === "type")) {
-              const err10 = { instancePath, schemaPath: "urn:casi:schema:ConversationStart/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key1 }, message: "must NOT have additional properties" };
+              const err10 = { pointer: instancePath, member: key1, message: "must NOT have additional properties", keyword: "additionalProperties" };
               if (vErrors === null) {
                 vErrors = [err10];
               } else {
@@ -3778,7 +3779,7 @@ function validate84(data, instancePath = "") {
           if (data.type !== void 0) {
             let data2 = data.type;
             if (typeof data2 !== "string") {
-              const err11 = { instancePath: instancePath + "/type", schemaPath: "urn:casi:schema:ConversationStart/properties/type/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+              const err11 = { pointer: instancePath + "/type", message: "must be string", keyword: "type" };
               if (vErrors === null) {
                 vErrors = [err11];
               } else {
@@ -3787,7 +3788,7 @@ function validate84(data, instancePath = "") {
               errors++;
             }
             if ("conversation.start" !== data2) {
-              const err12 = { instancePath: instancePath + "/type", schemaPath: "urn:casi:schema:ConversationStart/properties/type/const", keyword: "const", params: { allowedValue: "conversation.start" }, message: "must be equal to constant" };
+              const err12 = { pointer: instancePath + "/type", message: "must be equal to constant", keyword: "const" };
               if (vErrors === null) {
                 vErrors = [err12];
               } else {
@@ -3797,7 +3798,7 @@ function validate84(data, instancePath = "") {
             }
           }
         } else {
-          const err13 = { instancePath, schemaPath: "urn:casi:schema:ConversationStart/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+          const err13 = { pointer: instancePath, message: "must be object", keyword: "type" };
           if (vErrors === null) {
             vErrors = [err13];
           } else {
@@ -3811,7 +3812,7 @@ function validate84(data, instancePath = "") {
       } else if (tag0 === "conversation.end") {
         if (data && typeof data == "object" && !Array.isArray(data)) {
           if (data.type === void 0) {
-            const err14 = { instancePath, schemaPath: "urn:casi:schema:ConversationEnd/required", keyword: "required", params: { missingProperty: "type" }, message: "must have required property 'type'" };
+            const err14 = { pointer: instancePath + "/type", message: "must have required property 'type'", keyword: "required" };
             if (vErrors === null) {
               vErrors = [err14];
             } else {
@@ -3821,7 +3822,7 @@ function validate84(data, instancePath = "") {
           }
           for (const key2 in data) {
             if (!(key2 === "type")) {
-              const err15 = { instancePath, schemaPath: "urn:casi:schema:ConversationEnd/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key2 }, message: "must NOT have additional properties" };
+              const err15 = { pointer: instancePath, member: key2, message: "must NOT have additional properties", keyword: "additionalProperties" };
               if (vErrors === null) {
                 vErrors = [err15];
               } else {
@@ -3833,7 +3834,7 @@ function validate84(data, instancePath = "") {
           if (data.type !== void 0) {
             let data3 = data.type;
             if (typeof data3 !== "string") {
-              const err16 = { instancePath: instancePath + "/type", schemaPath: "urn:casi:schema:ConversationEnd/properties/type/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+              const err16 = { pointer: instancePath + "/type", message: "must be string", keyword: "type" };
               if (vErrors === null) {
                 vErrors = [err16];
               } else {
@@ -3842,7 +3843,7 @@ function validate84(data, instancePath = "") {
               errors++;
             }
             if ("conversation.end" !== data3) {
-              const err17 = { instancePath: instancePath + "/type", schemaPath: "urn:casi:schema:ConversationEnd/properties/type/const", keyword: "const", params: { allowedValue: "conversation.end" }, message: "must be equal to constant" };
+              const err17 = { pointer: instancePath + "/type", message: "must be equal to constant", keyword: "const" };
               if (vErrors === null) {
                 vErrors = [err17];
               } else {
@@ -3852,7 +3853,7 @@ function validate84(data, instancePath = "") {
             }
           }
         } else {
-          const err18 = { instancePath, schemaPath: "urn:casi:schema:ConversationEnd/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+          const err18 = { pointer: instancePath, message: "must be object", keyword: "type" };
           if (vErrors === null) {
             vErrors = [err18];
           } else {
@@ -3864,7 +3865,7 @@ function validate84(data, instancePath = "") {
           props0 = true;
         }
       } else {
-        const err19 = { instancePath, schemaPath: "#/discriminator", keyword: "discriminator", params: { error: "mapping", tag: "type", tagValue: tag0 }, message: 'value of tag "type" must be in oneOf' };
+        const err19 = { pointer: instancePath + "/type", message: 'value of tag "type" must be in oneOf', keyword: "discriminator" };
         if (vErrors === null) {
           vErrors = [err19];
         } else {
@@ -3873,7 +3874,7 @@ function validate84(data, instancePath = "") {
         errors++;
       }
     } else {
-      const err20 = { instancePath, schemaPath: "#/discriminator", keyword: "discriminator", params: { error: "tag", tag: "type", tagValue: tag0 }, message: 'tag "type" must be string' };
+      const err20 = { pointer: instancePath + "/type", message: 'tag "type" must be string', keyword: "discriminator" };
       if (vErrors === null) {
         vErrors = [err20];
       } else {
@@ -3882,7 +3883,7 @@ function validate84(data, instancePath = "") {
       errors++;
     }
   } else {
-    const err21 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+    const err21 = { pointer: instancePath, message: "must be object", keyword: "type" };
     if (vErrors === null) {
       vErrors = [err21];
     } else {
@@ -3899,7 +3900,7 @@ function validate83(data, instancePath = "") {
   let errors = 0;
   if (data && typeof data == "object" && !Array.isArray(data)) {
     if (data.payload === void 0) {
-      const err0 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "payload" }, message: "must have required property 'payload'" };
+      const err0 = { pointer: instancePath + "/payload", message: "must have required property 'payload'", keyword: "required" };
       if (vErrors === null) {
         vErrors = [err0];
       } else {
@@ -3909,7 +3910,7 @@ function validate83(data, instancePath = "") {
     }
     for (const key0 in data) {
       if (!(key0 === "id" || key0 === "payload")) {
-        const err1 = { instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" };
+        const err1 = { pointer: instancePath, member: key0, message: "must NOT have additional properties", keyword: "additionalProperties" };
         if (vErrors === null) {
           vErrors = [err1];
         } else {
@@ -3922,7 +3923,7 @@ function validate83(data, instancePath = "") {
       let data0 = data.id;
       if (typeof data0 === "string") {
         if (func1(data0) > 128) {
-          const err2 = { instancePath: instancePath + "/id", schemaPath: "#/properties/id/maxLength", keyword: "maxLength", params: { limit: 128 }, message: "must NOT have more than 128 characters" };
+          const err2 = { pointer: instancePath + "/id", message: "must NOT have more than 128 characters", keyword: "maxLength" };
           if (vErrors === null) {
             vErrors = [err2];
           } else {
@@ -3931,7 +3932,7 @@ function validate83(data, instancePath = "") {
           errors++;
         }
         if (func1(data0) < 1) {
-          const err3 = { instancePath: instancePath + "/id", schemaPath: "#/properties/id/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
+          const err3 = { pointer: instancePath + "/id", message: "must NOT have fewer than 1 characters", keyword: "minLength" };
           if (vErrors === null) {
             vErrors = [err3];
           } else {
@@ -3940,7 +3941,7 @@ function validate83(data, instancePath = "") {
           errors++;
         }
       } else {
-        const err4 = { instancePath: instancePath + "/id", schemaPath: "#/properties/id/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        const err4 = { pointer: instancePath + "/id", message: "must be string", keyword: "type" };
         if (vErrors === null) {
           vErrors = [err4];
         } else {
@@ -3956,7 +3957,7 @@ function validate83(data, instancePath = "") {
       }
     }
   } else {
-    const err5 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+    const err5 = { pointer: instancePath, message: "must be object", keyword: "type" };
     if (vErrors === null) {
       vErrors = [err5];
     } else {
@@ -3976,7 +3977,7 @@ function validate88(data, instancePath = "") {
   if (data && typeof data == "object" && !Array.isArray(data)) {
     for (const key0 in data) {
       if (typeof data[key0] !== "string") {
-        const err0 = { instancePath: instancePath + "/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"), schemaPath: "#/additionalProperties/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        const err0 = { pointer: instancePath + "/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"), message: "must be string", keyword: "type" };
         if (vErrors === null) {
           vErrors = [err0];
         } else {
@@ -3986,7 +3987,7 @@ function validate88(data, instancePath = "") {
       }
     }
   } else {
-    const err1 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+    const err1 = { pointer: instancePath, message: "must be object", keyword: "type" };
     if (vErrors === null) {
       vErrors = [err1];
     } else {
@@ -4011,7 +4012,7 @@ function validate90(data, instancePath = "") {
     for (const key0 in data) {
       let data0 = data[key0];
       if (typeof data0 !== "string" && typeof data0 !== "boolean") {
-        const err0 = { instancePath: instancePath + "/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"), schemaPath: "urn:casi:schema:CustomFieldValue/type", keyword: "type", params: { type: schema47.type }, message: "must be string,boolean" };
+        const err0 = { pointer: instancePath + "/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"), message: "must be string,boolean", keyword: "type" };
         if (vErrors === null) {
           vErrors = [err0];
         } else {
@@ -4021,7 +4022,7 @@ function validate90(data, instancePath = "") {
       }
     }
   } else {
-    const err1 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+    const err1 = { pointer: instancePath, message: "must be object", keyword: "type" };
     if (vErrors === null) {
       vErrors = [err1];
     } else {
@@ -4043,7 +4044,7 @@ function validate92(data, instancePath = "") {
       if (tag0 === "phone") {
         if (data && typeof data == "object" && !Array.isArray(data)) {
           if (data.type === void 0) {
-            const err0 = { instancePath, schemaPath: "urn:casi:schema:PhoneChannel/required", keyword: "required", params: { missingProperty: "type" }, message: "must have required property 'type'" };
+            const err0 = { pointer: instancePath + "/type", message: "must have required property 'type'", keyword: "required" };
             if (vErrors === null) {
               vErrors = [err0];
             } else {
@@ -4052,7 +4053,7 @@ function validate92(data, instancePath = "") {
             errors++;
           }
           if (data.callee_no === void 0) {
-            const err1 = { instancePath, schemaPath: "urn:casi:schema:PhoneChannel/required", keyword: "required", params: { missingProperty: "callee_no" }, message: "must have required property 'callee_no'" };
+            const err1 = { pointer: instancePath + "/callee_no", message: "must have required property 'callee_no'", keyword: "required" };
             if (vErrors === null) {
               vErrors = [err1];
             } else {
@@ -4061,7 +4062,7 @@ function validate92(data, instancePath = "") {
             errors++;
           }
           if (data.caller_no === void 0) {
-            const err2 = { instancePath, schemaPath: "urn:casi:schema:PhoneChannel/required", keyword: "required", params: { missingProperty: "caller_no" }, message: "must have required property 'caller_no'" };
+            const err2 = { pointer: instancePath + "/caller_no", message: "must have required property 'caller_no'", keyword: "required" };
             if (vErrors === null) {
               vErrors = [err2];
             } else {
@@ -4070,7 +4071,7 @@ function validate92(data, instancePath = "") {
             errors++;
           }
           if (data.recording_url === void 0) {
-            const err3 = { instancePath, schemaPath: "urn:casi:schema:PhoneChannel/required", keyword: "required", params: { missingProperty: "recording_url" }, message: "must have required property 'recording_url'" };
+            const err3 = { pointer: instancePath + "/recording_url", message: "must have required property 'recording_url'", keyword: "required" };
             if (vErrors === null) {
               vErrors = [err3];
             } else {
@@ -4080,7 +4081,7 @@ function validate92(data, instancePath = "") {
           }
           for (const key0 in data) {
             if (!(key0 === "type" || key0 === "callee_no" || key0 === "caller_no" || key0 === "recording_url")) {
-              const err4 = { instancePath, schemaPath: "urn:casi:schema:PhoneChannel/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" };
+              const err4 = { pointer: instancePath, member: key0, message: "must NOT have additional properties", keyword: "additionalProperties" };
               if (vErrors === null) {
                 vErrors = [err4];
               } else {
@@ -4092,7 +4093,7 @@ function validate92(data, instancePath = "") {
           if (data.type !== void 0) {
             let data0 = data.type;
             if (typeof data0 !== "string") {
-              const err5 = { instancePath: instancePath + "/type", schemaPath: "urn:casi:schema:PhoneChannel/properties/type/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+              const err5 = { pointer: instancePath + "/type", message: "must be string", keyword: "type" };
               if (vErrors === null) {
                 vErrors = [err5];
               } else {
@@ -4101,7 +4102,7 @@ function validate92(data, instancePath = "") {
               errors++;
             }
             if ("phone" !== data0) {
-              const err6 = { instancePath: instancePath + "/type", schemaPath: "urn:casi:schema:PhoneChannel/properties/type/const", keyword: "const", params: { allowedValue: "phone" }, message: "must be equal to constant" };
+              const err6 = { pointer: instancePath + "/type", message: "must be equal to constant", keyword: "const" };
               if (vErrors === null) {
                 vErrors = [err6];
               } else {
@@ -4113,7 +4114,7 @@ function validate92(data, instancePath = "") {
           if (data.callee_no !== void 0) {
             let data1 = data.callee_no;
             if (typeof data1 !== "string" && data1 !== null) {
-              const err7 = { instancePath: instancePath + "/callee_no", schemaPath: "urn:casi:schema:PhoneChannel/properties/callee_no/type", keyword: "type", params: { type: schema120.properties.callee_no.type }, message: "must be string,null" };
+              const err7 = { pointer: instancePath + "/callee_no", message: "must be string,null", keyword: "type" };
               if (vErrors === null) {
                 vErrors = [err7];
               } else {
@@ -4125,7 +4126,7 @@ function validate92(data, instancePath = "") {
           if (data.caller_no !== void 0) {
             let data2 = data.caller_no;
             if (typeof data2 !== "string" && data2 !== null) {
-              const err8 = { instancePath: instancePath + "/caller_no", schemaPath: "urn:casi:schema:PhoneChannel/properties/caller_no/type", keyword: "type", params: { type: schema120.properties.caller_no.type }, message: "must be string,null" };
+              const err8 = { pointer: instancePath + "/caller_no", message: "must be string,null", keyword: "type" };
               if (vErrors === null) {
                 vErrors = [err8];
               } else {
@@ -4137,7 +4138,7 @@ function validate92(data, instancePath = "") {
           if (data.recording_url !== void 0) {
             let data3 = data.recording_url;
             if (typeof data3 !== "string" && data3 !== null) {
-              const err9 = { instancePath: instancePath + "/recording_url", schemaPath: "urn:casi:schema:PhoneChannel/properties/recording_url/type", keyword: "type", params: { type: schema120.properties.recording_url.type }, message: "must be string,null" };
+              const err9 = { pointer: instancePath + "/recording_url", message: "must be string,null", keyword: "type" };
               if (vErrors === null) {
                 vErrors = [err9];
               } else {
@@ -4147,7 +4148,7 @@ function validate92(data, instancePath = "") {
             }
           }
         } else {
-          const err10 = { instancePath, schemaPath: "urn:casi:schema:PhoneChannel/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+          const err10 = { pointer: instancePath, message: "must be object", keyword: "type" };
           if (vErrors === null) {
             vErrors = [err10];
           } else {
@@ -4159,7 +4160,7 @@ function validate92(data, instancePath = "") {
       } else if (tag0 === "chat_realtime") {
         if (data && typeof data == "object" && !Array.isArray(data)) {
           if (data.type === void 0) {
-            const err11 = { instancePath, schemaPath: "urn:casi:schema:ChatRealtimeChannel/required", keyword: "required", params: { missingProperty: "type" }, message: "must have required property 'type'" };
+            const err11 = { pointer: instancePath + "/type", message: "must have required property 'type'", keyword: "required" };
             if (vErrors === null) {
               vErrors = [err11];
             } else {
@@ -4169,7 +4170,7 @@ function validate92(data, instancePath = "") {
           }
           for (const key1 in data) {
             if (!(key1 === "type")) {
-              const err12 = { instancePath, schemaPath: "urn:casi:schema:ChatRealtimeChannel/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key1 }, message: "must NOT have additional properties" };
+              const err12 = { pointer: instancePath, member: key1, message: "must NOT have additional properties", keyword: "additionalProperties" };
               if (vErrors === null) {
                 vErrors = [err12];
               } else {
@@ -4181,7 +4182,7 @@ function validate92(data, instancePath = "") {
           if (data.type !== void 0) {
             let data4 = data.type;
             if (typeof data4 !== "string") {
-              const err13 = { instancePath: instancePath + "/type", schemaPath: "urn:casi:schema:ChatRealtimeChannel/properties/type/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+              const err13 = { pointer: instancePath + "/type", message: "must be string", keyword: "type" };
               if (vErrors === null) {
                 vErrors = [err13];
               } else {
@@ -4190,7 +4191,7 @@ function validate92(data, instancePath = "") {
               errors++;
             }
             if ("chat_realtime" !== data4) {
-              const err14 = { instancePath: instancePath + "/type", schemaPath: "urn:casi:schema:ChatRealtimeChannel/properties/type/const", keyword: "const", params: { allowedValue: "chat_realtime" }, message: "must be equal to constant" };
+              const err14 = { pointer: instancePath + "/type", message: "must be equal to constant", keyword: "const" };
               if (vErrors === null) {
                 vErrors = [err14];
               } else {
@@ -4200,7 +4201,7 @@ function validate92(data, instancePath = "") {
             }
           }
         } else {
-          const err15 = { instancePath, schemaPath: "urn:casi:schema:ChatRealtimeChannel/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+          const err15 = { pointer: instancePath, message: "must be object", keyword: "type" };
           if (vErrors === null) {
             vErrors = [err15];
           } else {
@@ -4214,7 +4215,7 @@ function validate92(data, instancePath = "") {
       } else if (tag0 === "chat_async") {
         if (data && typeof data == "object" && !Array.isArray(data)) {
           if (data.type === void 0) {
-            const err16 = { instancePath, schemaPath: "urn:casi:schema:ChatAsyncChannel/required", keyword: "required", params: { missingProperty: "type" }, message: "must have required property 'type'" };
+            const err16 = { pointer: instancePath + "/type", message: "must have required property 'type'", keyword: "required" };
             if (vErrors === null) {
               vErrors = [err16];
             } else {
@@ -4224,7 +4225,7 @@ function validate92(data, instancePath = "") {
           }
           for (const key2 in data) {
             if (!(key2 === "type")) {
-              const err17 = { instancePath, schemaPath: "urn:casi:schema:ChatAsyncChannel/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key2 }, message: "must NOT have additional properties" };
+              const err17 = { pointer: instancePath, member: key2, message: "must NOT have additional properties", keyword: "additionalProperties" };
               if (vErrors === null) {
                 vErrors = [err17];
               } else {
@@ -4236,7 +4237,7 @@ function validate92(data, instancePath = "") {
           if (data.type !== void 0) {
             let data5 = data.type;
             if (typeof data5 !== "string") {
-              const err18 = { instancePath: instancePath + "/type", schemaPath: "urn:casi:schema:ChatAsyncChannel/properties/type/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+              const err18 = { pointer: instancePath + "/type", message: "must be string", keyword: "type" };
               if (vErrors === null) {
                 vErrors = [err18];
               } else {
@@ -4245,7 +4246,7 @@ function validate92(data, instancePath = "") {
               errors++;
             }
             if ("chat_async" !== data5) {
-              const err19 = { instancePath: instancePath + "/type", schemaPath: "urn:casi:schema:ChatAsyncChannel/properties/type/const", keyword: "const", params: { allowedValue: "chat_async" }, message: "must be equal to constant" };
+              const err19 = { pointer: instancePath + "/type", message: "must be equal to constant", keyword: "const" };
               if (vErrors === null) {
                 vErrors = [err19];
               } else {
@@ -4255,7 +4256,7 @@ function validate92(data, instancePath = "") {
             }
           }
         } else {
-          const err20 = { instancePath, schemaPath: "urn:casi:schema:ChatAsyncChannel/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+          const err20 = { pointer: instancePath, message: "must be object", keyword: "type" };
           if (vErrors === null) {
             vErrors = [err20];
           } else {
@@ -4267,7 +4268,7 @@ function validate92(data, instancePath = "") {
           props0 = true;
         }
       } else {
-        const err21 = { instancePath, schemaPath: "#/discriminator", keyword: "discriminator", params: { error: "mapping", tag: "type", tagValue: tag0 }, message: 'value of tag "type" must be in oneOf' };
+        const err21 = { pointer: instancePath + "/type", message: 'value of tag "type" must be in oneOf', keyword: "discriminator" };
         if (vErrors === null) {
           vErrors = [err21];
         } else {
@@ -4276,7 +4277,7 @@ function validate92(data, instancePath = "") {
         errors++;
       }
     } else {
-      const err22 = { instancePath, schemaPath: "#/discriminator", keyword: "discriminator", params: { error: "tag", tag: "type", tagValue: tag0 }, message: 'tag "type" must be string' };
+      const err22 = { pointer: instancePath + "/type", message: 'tag "type" must be string', keyword: "discriminator" };
       if (vErrors === null) {
         vErrors = [err22];
       } else {
@@ -4285,7 +4286,7 @@ function validate92(data, instancePath = "") {
       errors++;
     }
   } else {
-    const err23 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+    const err23 = { pointer: instancePath, message: "must be object", keyword: "type" };
     if (vErrors === null) {
       vErrors = [err23];
     } else {
@@ -4303,7 +4304,7 @@ function validate96(data, instancePath = "") {
   let errors = 0;
   if (data && typeof data == "object" && !Array.isArray(data)) {
     if (data.id === void 0) {
-      const err0 = { instancePath, schemaPath: "urn:casi:schema:ServiceVoice/required", keyword: "required", params: { missingProperty: "id" }, message: "must have required property 'id'" };
+      const err0 = { pointer: instancePath + "/id", message: "must have required property 'id'", keyword: "required" };
       if (vErrors === null) {
         vErrors = [err0];
       } else {
@@ -4313,7 +4314,7 @@ function validate96(data, instancePath = "") {
     }
     for (const key0 in data) {
       if (!(key0 === "provider" || key0 === "id")) {
-        const err1 = { instancePath, schemaPath: "urn:casi:schema:ServiceVoice/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" };
+        const err1 = { pointer: instancePath, member: key0, message: "must NOT have additional properties", keyword: "additionalProperties" };
         if (vErrors === null) {
           vErrors = [err1];
         } else {
@@ -4325,7 +4326,7 @@ function validate96(data, instancePath = "") {
     if (data.provider !== void 0) {
       let data0 = data.provider;
       if (typeof data0 !== "string") {
-        const err2 = { instancePath: instancePath + "/provider", schemaPath: "urn:casi:schema:ServiceVoice/properties/provider/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        const err2 = { pointer: instancePath + "/provider", message: "must be string", keyword: "type" };
         if (vErrors === null) {
           vErrors = [err2];
         } else {
@@ -4334,7 +4335,7 @@ function validate96(data, instancePath = "") {
         errors++;
       }
       if (!(data0 === "service")) {
-        const err3 = { instancePath: instancePath + "/provider", schemaPath: "urn:casi:schema:ServiceVoice/properties/provider/enum", keyword: "enum", params: { allowedValues: schema126.properties.provider.enum }, message: "must be equal to one of the allowed values" };
+        const err3 = { pointer: instancePath + "/provider", message: "must be equal to one of the allowed values", keyword: "enum" };
         if (vErrors === null) {
           vErrors = [err3];
         } else {
@@ -4346,7 +4347,7 @@ function validate96(data, instancePath = "") {
     if (data.id !== void 0) {
       let data1 = data.id;
       if (typeof data1 !== "string") {
-        const err4 = { instancePath: instancePath + "/id", schemaPath: "urn:casi:schema:ServiceVoice/properties/id/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        const err4 = { pointer: instancePath + "/id", message: "must be string", keyword: "type" };
         if (vErrors === null) {
           vErrors = [err4];
         } else {
@@ -4355,7 +4356,7 @@ function validate96(data, instancePath = "") {
         errors++;
       }
       if (!(data1 === "Female 1" || data1 === "Female 2" || data1 === "Female 3" || data1 === "Male 1" || data1 === "Male 2" || data1 === "Male 3")) {
-        const err5 = { instancePath: instancePath + "/id", schemaPath: "urn:casi:schema:ServiceVoice/properties/id/enum", keyword: "enum", params: { allowedValues: schema126.properties.id.enum }, message: "must be equal to one of the allowed values" };
+        const err5 = { pointer: instancePath + "/id", message: "must be equal to one of the allowed values", keyword: "enum" };
         if (vErrors === null) {
           vErrors = [err5];
         } else {
@@ -4365,7 +4366,7 @@ function validate96(data, instancePath = "") {
       }
     }
   } else {
-    const err6 = { instancePath, schemaPath: "urn:casi:schema:ServiceVoice/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+    const err6 = { pointer: instancePath, message: "must be object", keyword: "type" };
     if (vErrors === null) {
       vErrors = [err6];
     } else {
@@ -4382,7 +4383,7 @@ function validate95(data, instancePath = "") {
   let errors = 0;
   if (data && typeof data == "object" && !Array.isArray(data)) {
     if (data.name === void 0) {
-      const err0 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "name" }, message: "must have required property 'name'" };
+      const err0 = { pointer: instancePath + "/name", message: "must have required property 'name'", keyword: "required" };
       if (vErrors === null) {
         vErrors = [err0];
       } else {
@@ -4391,7 +4392,7 @@ function validate95(data, instancePath = "") {
       errors++;
     }
     if (data.voice === void 0) {
-      const err1 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "voice" }, message: "must have required property 'voice'" };
+      const err1 = { pointer: instancePath + "/voice", message: "must have required property 'voice'", keyword: "required" };
       if (vErrors === null) {
         vErrors = [err1];
       } else {
@@ -4401,7 +4402,7 @@ function validate95(data, instancePath = "") {
     }
     for (const key0 in data) {
       if (!(key0 === "name" || key0 === "voice")) {
-        const err2 = { instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" };
+        const err2 = { pointer: instancePath, member: key0, message: "must NOT have additional properties", keyword: "additionalProperties" };
         if (vErrors === null) {
           vErrors = [err2];
         } else {
@@ -4412,7 +4413,7 @@ function validate95(data, instancePath = "") {
     }
     if (data.name !== void 0) {
       if (typeof data.name !== "string") {
-        const err3 = { instancePath: instancePath + "/name", schemaPath: "#/properties/name/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        const err3 = { pointer: instancePath + "/name", message: "must be string", keyword: "type" };
         if (vErrors === null) {
           vErrors = [err3];
         } else {
@@ -4428,7 +4429,7 @@ function validate95(data, instancePath = "") {
       }
     }
   } else {
-    const err4 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+    const err4 = { pointer: instancePath, message: "must be object", keyword: "type" };
     if (vErrors === null) {
       vErrors = [err4];
     } else {
@@ -4446,7 +4447,7 @@ function validate99(data, instancePath = "") {
   if (data && typeof data == "object" && !Array.isArray(data)) {
     for (const key0 in data) {
       if (!(key0 === "ambient_sound" || key0 === "busy_sound" || key0 === "boosted_keywords")) {
-        const err0 = { instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" };
+        const err0 = { pointer: instancePath, member: key0, message: "must NOT have additional properties", keyword: "additionalProperties" };
         if (vErrors === null) {
           vErrors = [err0];
         } else {
@@ -4458,7 +4459,7 @@ function validate99(data, instancePath = "") {
     if (data.ambient_sound !== void 0) {
       let data0 = data.ambient_sound;
       if (typeof data0 !== "string" && data0 !== null) {
-        const err1 = { instancePath: instancePath + "/ambient_sound", schemaPath: "urn:casi:schema:AmbientSound/type", keyword: "type", params: { type: schema84.type }, message: "must be string,null" };
+        const err1 = { pointer: instancePath + "/ambient_sound", message: "must be string,null", keyword: "type" };
         if (vErrors === null) {
           vErrors = [err1];
         } else {
@@ -4467,7 +4468,7 @@ function validate99(data, instancePath = "") {
         errors++;
       }
       if (!(data0 === "office" || data0 === null)) {
-        const err2 = { instancePath: instancePath + "/ambient_sound", schemaPath: "urn:casi:schema:AmbientSound/enum", keyword: "enum", params: { allowedValues: schema84.enum }, message: "must be equal to one of the allowed values" };
+        const err2 = { pointer: instancePath + "/ambient_sound", message: "must be equal to one of the allowed values", keyword: "enum" };
         if (vErrors === null) {
           vErrors = [err2];
         } else {
@@ -4479,7 +4480,7 @@ function validate99(data, instancePath = "") {
     if (data.busy_sound !== void 0) {
       let data1 = data.busy_sound;
       if (typeof data1 !== "string" && data1 !== null) {
-        const err3 = { instancePath: instancePath + "/busy_sound", schemaPath: "urn:casi:schema:BusySound/type", keyword: "type", params: { type: schema85.type }, message: "must be string,null" };
+        const err3 = { pointer: instancePath + "/busy_sound", message: "must be string,null", keyword: "type" };
         if (vErrors === null) {
           vErrors = [err3];
         } else {
@@ -4488,7 +4489,7 @@ function validate99(data, instancePath = "") {
         errors++;
       }
       if (!(data1 === "keyboard_typing" || data1 === null)) {
-        const err4 = { instancePath: instancePath + "/busy_sound", schemaPath: "urn:casi:schema:BusySound/enum", keyword: "enum", params: { allowedValues: schema85.enum }, message: "must be equal to one of the allowed values" };
+        const err4 = { pointer: instancePath + "/busy_sound", message: "must be equal to one of the allowed values", keyword: "enum" };
         if (vErrors === null) {
           vErrors = [err4];
         } else {
@@ -4503,7 +4504,7 @@ function validate99(data, instancePath = "") {
         const len0 = data2.length;
         for (let i0 = 0; i0 < len0; i0++) {
           if (typeof data2[i0] !== "string") {
-            const err5 = { instancePath: instancePath + "/boosted_keywords/" + i0, schemaPath: "#/properties/boosted_keywords/items/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+            const err5 = { pointer: instancePath + "/boosted_keywords/" + i0, message: "must be string", keyword: "type" };
             if (vErrors === null) {
               vErrors = [err5];
             } else {
@@ -4513,7 +4514,7 @@ function validate99(data, instancePath = "") {
           }
         }
       } else {
-        const err6 = { instancePath: instancePath + "/boosted_keywords", schemaPath: "#/properties/boosted_keywords/type", keyword: "type", params: { type: "array" }, message: "must be array" };
+        const err6 = { pointer: instancePath + "/boosted_keywords", message: "must be array", keyword: "type" };
         if (vErrors === null) {
           vErrors = [err6];
         } else {
@@ -4523,7 +4524,7 @@ function validate99(data, instancePath = "") {
       }
     }
   } else {
-    const err7 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+    const err7 = { pointer: instancePath, message: "must be object", keyword: "type" };
     if (vErrors === null) {
       vErrors = [err7];
     } else {
@@ -4544,7 +4545,7 @@ function validate103(data, instancePath = "") {
   let errors = 0;
   if (data && typeof data == "object" && !Array.isArray(data)) {
     if (data.text === void 0) {
-      const err0 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "text" }, message: "must have required property 'text'" };
+      const err0 = { pointer: instancePath + "/text", message: "must have required property 'text'", keyword: "required" };
       if (vErrors === null) {
         vErrors = [err0];
       } else {
@@ -4553,7 +4554,7 @@ function validate103(data, instancePath = "") {
       errors++;
     }
     if (data.routes === void 0) {
-      const err1 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "routes" }, message: "must have required property 'routes'" };
+      const err1 = { pointer: instancePath + "/routes", message: "must have required property 'routes'", keyword: "required" };
       if (vErrors === null) {
         vErrors = [err1];
       } else {
@@ -4563,7 +4564,7 @@ function validate103(data, instancePath = "") {
     }
     for (const key0 in data) {
       if (!(key0 === "text" || key0 === "routes" || key0 === "type")) {
-        const err2 = { instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" };
+        const err2 = { pointer: instancePath, member: key0, message: "must NOT have additional properties", keyword: "additionalProperties" };
         if (vErrors === null) {
           vErrors = [err2];
         } else {
@@ -4574,7 +4575,7 @@ function validate103(data, instancePath = "") {
     }
     if (data.text !== void 0) {
       if (typeof data.text !== "string") {
-        const err3 = { instancePath: instancePath + "/text", schemaPath: "#/properties/text/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        const err3 = { pointer: instancePath + "/text", message: "must be string", keyword: "type" };
         if (vErrors === null) {
           vErrors = [err3];
         } else {
@@ -4591,7 +4592,7 @@ function validate103(data, instancePath = "") {
           let data2 = data1[i0];
           if (data2 && typeof data2 == "object" && !Array.isArray(data2)) {
             if (data2.id === void 0) {
-              const err4 = { instancePath: instancePath + "/routes/" + i0, schemaPath: "urn:casi:schema:RoutedPromptRoute/required", keyword: "required", params: { missingProperty: "id" }, message: "must have required property 'id'" };
+              const err4 = { pointer: instancePath + "/routes/" + i0 + "/id", message: "must have required property 'id'", keyword: "required" };
               if (vErrors === null) {
                 vErrors = [err4];
               } else {
@@ -4600,7 +4601,7 @@ function validate103(data, instancePath = "") {
               errors++;
             }
             if (data2.name === void 0) {
-              const err5 = { instancePath: instancePath + "/routes/" + i0, schemaPath: "urn:casi:schema:RoutedPromptRoute/required", keyword: "required", params: { missingProperty: "name" }, message: "must have required property 'name'" };
+              const err5 = { pointer: instancePath + "/routes/" + i0 + "/name", message: "must have required property 'name'", keyword: "required" };
               if (vErrors === null) {
                 vErrors = [err5];
               } else {
@@ -4609,7 +4610,7 @@ function validate103(data, instancePath = "") {
               errors++;
             }
             if (data2.is_enabled === void 0) {
-              const err6 = { instancePath: instancePath + "/routes/" + i0, schemaPath: "urn:casi:schema:RoutedPromptRoute/required", keyword: "required", params: { missingProperty: "is_enabled" }, message: "must have required property 'is_enabled'" };
+              const err6 = { pointer: instancePath + "/routes/" + i0 + "/is_enabled", message: "must have required property 'is_enabled'", keyword: "required" };
               if (vErrors === null) {
                 vErrors = [err6];
               } else {
@@ -4618,7 +4619,7 @@ function validate103(data, instancePath = "") {
               errors++;
             }
             if (data2.description === void 0) {
-              const err7 = { instancePath: instancePath + "/routes/" + i0, schemaPath: "urn:casi:schema:RoutedPromptRoute/required", keyword: "required", params: { missingProperty: "description" }, message: "must have required property 'description'" };
+              const err7 = { pointer: instancePath + "/routes/" + i0 + "/description", message: "must have required property 'description'", keyword: "required" };
               if (vErrors === null) {
                 vErrors = [err7];
               } else {
@@ -4627,7 +4628,7 @@ function validate103(data, instancePath = "") {
               errors++;
             }
             if (data2.text === void 0) {
-              const err8 = { instancePath: instancePath + "/routes/" + i0, schemaPath: "urn:casi:schema:RoutedPromptRoute/required", keyword: "required", params: { missingProperty: "text" }, message: "must have required property 'text'" };
+              const err8 = { pointer: instancePath + "/routes/" + i0 + "/text", message: "must have required property 'text'", keyword: "required" };
               if (vErrors === null) {
                 vErrors = [err8];
               } else {
@@ -4637,7 +4638,7 @@ function validate103(data, instancePath = "") {
             }
             for (const key1 in data2) {
               if (!(key1 === "id" || key1 === "name" || key1 === "is_enabled" || key1 === "description" || key1 === "text")) {
-                const err9 = { instancePath: instancePath + "/routes/" + i0, schemaPath: "urn:casi:schema:RoutedPromptRoute/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key1 }, message: "must NOT have additional properties" };
+                const err9 = { pointer: instancePath + "/routes/" + i0, member: key1, message: "must NOT have additional properties", keyword: "additionalProperties" };
                 if (vErrors === null) {
                   vErrors = [err9];
                 } else {
@@ -4648,7 +4649,7 @@ function validate103(data, instancePath = "") {
             }
             if (data2.id !== void 0) {
               if (typeof data2.id !== "string") {
-                const err10 = { instancePath: instancePath + "/routes/" + i0 + "/id", schemaPath: "urn:casi:schema:RoutedPromptRoute/properties/id/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+                const err10 = { pointer: instancePath + "/routes/" + i0 + "/id", message: "must be string", keyword: "type" };
                 if (vErrors === null) {
                   vErrors = [err10];
                 } else {
@@ -4659,7 +4660,7 @@ function validate103(data, instancePath = "") {
             }
             if (data2.name !== void 0) {
               if (typeof data2.name !== "string") {
-                const err11 = { instancePath: instancePath + "/routes/" + i0 + "/name", schemaPath: "urn:casi:schema:RoutedPromptRoute/properties/name/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+                const err11 = { pointer: instancePath + "/routes/" + i0 + "/name", message: "must be string", keyword: "type" };
                 if (vErrors === null) {
                   vErrors = [err11];
                 } else {
@@ -4670,7 +4671,7 @@ function validate103(data, instancePath = "") {
             }
             if (data2.is_enabled !== void 0) {
               if (typeof data2.is_enabled !== "boolean") {
-                const err12 = { instancePath: instancePath + "/routes/" + i0 + "/is_enabled", schemaPath: "urn:casi:schema:RoutedPromptRoute/properties/is_enabled/type", keyword: "type", params: { type: "boolean" }, message: "must be boolean" };
+                const err12 = { pointer: instancePath + "/routes/" + i0 + "/is_enabled", message: "must be boolean", keyword: "type" };
                 if (vErrors === null) {
                   vErrors = [err12];
                 } else {
@@ -4681,7 +4682,7 @@ function validate103(data, instancePath = "") {
             }
             if (data2.description !== void 0) {
               if (typeof data2.description !== "string") {
-                const err13 = { instancePath: instancePath + "/routes/" + i0 + "/description", schemaPath: "urn:casi:schema:RoutedPromptRoute/properties/description/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+                const err13 = { pointer: instancePath + "/routes/" + i0 + "/description", message: "must be string", keyword: "type" };
                 if (vErrors === null) {
                   vErrors = [err13];
                 } else {
@@ -4692,7 +4693,7 @@ function validate103(data, instancePath = "") {
             }
             if (data2.text !== void 0) {
               if (typeof data2.text !== "string") {
-                const err14 = { instancePath: instancePath + "/routes/" + i0 + "/text", schemaPath: "urn:casi:schema:RoutedPromptRoute/properties/text/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+                const err14 = { pointer: instancePath + "/routes/" + i0 + "/text", message: "must be string", keyword: "type" };
                 if (vErrors === null) {
                   vErrors = [err14];
                 } else {
@@ -4702,7 +4703,7 @@ function validate103(data, instancePath = "") {
               }
             }
           } else {
-            const err15 = { instancePath: instancePath + "/routes/" + i0, schemaPath: "urn:casi:schema:RoutedPromptRoute/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+            const err15 = { pointer: instancePath + "/routes/" + i0, message: "must be object", keyword: "type" };
             if (vErrors === null) {
               vErrors = [err15];
             } else {
@@ -4712,7 +4713,7 @@ function validate103(data, instancePath = "") {
           }
         }
       } else {
-        const err16 = { instancePath: instancePath + "/routes", schemaPath: "#/properties/routes/type", keyword: "type", params: { type: "array" }, message: "must be array" };
+        const err16 = { pointer: instancePath + "/routes", message: "must be array", keyword: "type" };
         if (vErrors === null) {
           vErrors = [err16];
         } else {
@@ -4724,7 +4725,7 @@ function validate103(data, instancePath = "") {
     if (data.type !== void 0) {
       let data8 = data.type;
       if (typeof data8 !== "string") {
-        const err17 = { instancePath: instancePath + "/type", schemaPath: "#/properties/type/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        const err17 = { pointer: instancePath + "/type", message: "must be string", keyword: "type" };
         if (vErrors === null) {
           vErrors = [err17];
         } else {
@@ -4733,7 +4734,7 @@ function validate103(data, instancePath = "") {
         errors++;
       }
       if (!(data8 === "routed")) {
-        const err18 = { instancePath: instancePath + "/type", schemaPath: "#/properties/type/enum", keyword: "enum", params: { allowedValues: schema134.properties.type.enum }, message: "must be equal to one of the allowed values" };
+        const err18 = { pointer: instancePath + "/type", message: "must be equal to one of the allowed values", keyword: "enum" };
         if (vErrors === null) {
           vErrors = [err18];
         } else {
@@ -4743,7 +4744,7 @@ function validate103(data, instancePath = "") {
       }
     }
   } else {
-    const err19 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+    const err19 = { pointer: instancePath, message: "must be object", keyword: "type" };
     if (vErrors === null) {
       vErrors = [err19];
     } else {
@@ -4764,7 +4765,7 @@ function validate102(data, instancePath = "") {
   const _errs1 = errors;
   if (data && typeof data == "object" && !Array.isArray(data)) {
     if (data.text === void 0) {
-      const err0 = { instancePath, schemaPath: "urn:casi:schema:FixedPrompt/required", keyword: "required", params: { missingProperty: "text" }, message: "must have required property 'text'" };
+      const err0 = { pointer: instancePath + "/text", message: "must have required property 'text'", keyword: "required" };
       if (vErrors === null) {
         vErrors = [err0];
       } else {
@@ -4774,7 +4775,7 @@ function validate102(data, instancePath = "") {
     }
     for (const key0 in data) {
       if (!(key0 === "text" || key0 === "type")) {
-        const err1 = { instancePath, schemaPath: "urn:casi:schema:FixedPrompt/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" };
+        const err1 = { pointer: instancePath, member: key0, message: "must NOT have additional properties", keyword: "additionalProperties" };
         if (vErrors === null) {
           vErrors = [err1];
         } else {
@@ -4785,7 +4786,7 @@ function validate102(data, instancePath = "") {
     }
     if (data.text !== void 0) {
       if (typeof data.text !== "string") {
-        const err2 = { instancePath: instancePath + "/text", schemaPath: "urn:casi:schema:FixedPrompt/properties/text/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        const err2 = { pointer: instancePath + "/text", message: "must be string", keyword: "type" };
         if (vErrors === null) {
           vErrors = [err2];
         } else {
@@ -4797,7 +4798,7 @@ function validate102(data, instancePath = "") {
     if (data.type !== void 0) {
       let data1 = data.type;
       if (typeof data1 !== "string") {
-        const err3 = { instancePath: instancePath + "/type", schemaPath: "urn:casi:schema:FixedPrompt/properties/type/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        const err3 = { pointer: instancePath + "/type", message: "must be string", keyword: "type" };
         if (vErrors === null) {
           vErrors = [err3];
         } else {
@@ -4806,7 +4807,7 @@ function validate102(data, instancePath = "") {
         errors++;
       }
       if (!(data1 === "fixed")) {
-        const err4 = { instancePath: instancePath + "/type", schemaPath: "urn:casi:schema:FixedPrompt/properties/type/enum", keyword: "enum", params: { allowedValues: schema133.properties.type.enum }, message: "must be equal to one of the allowed values" };
+        const err4 = { pointer: instancePath + "/type", message: "must be equal to one of the allowed values", keyword: "enum" };
         if (vErrors === null) {
           vErrors = [err4];
         } else {
@@ -4816,7 +4817,7 @@ function validate102(data, instancePath = "") {
       }
     }
   } else {
-    const err5 = { instancePath, schemaPath: "urn:casi:schema:FixedPrompt/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+    const err5 = { pointer: instancePath, message: "must be object", keyword: "type" };
     if (vErrors === null) {
       vErrors = [err5];
     } else {
@@ -4849,7 +4850,7 @@ function validate102(data, instancePath = "") {
     }
   }
   if (!valid0) {
-    const err6 = { instancePath, schemaPath: "#/oneOf", keyword: "oneOf", params: { passingSchemas: passing0 }, message: "must match exactly one schema in oneOf" };
+    const err6 = { pointer: instancePath, message: "must match exactly one schema in oneOf", keyword: "oneOf" };
     if (vErrors === null) {
       vErrors = [err6];
     } else {
@@ -4876,7 +4877,7 @@ function validate101(data, instancePath = "") {
   if (data && typeof data == "object" && !Array.isArray(data)) {
     for (const key0 in data) {
       if (!(key0 === "model" || key0 === "prompt" || key0 === "variables")) {
-        const err0 = { instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" };
+        const err0 = { pointer: instancePath, member: key0, message: "must NOT have additional properties", keyword: "additionalProperties" };
         if (vErrors === null) {
           vErrors = [err0];
         } else {
@@ -4888,7 +4889,7 @@ function validate101(data, instancePath = "") {
     if (data.model !== void 0) {
       let data0 = data.model;
       if (typeof data0 !== "string") {
-        const err1 = { instancePath: instancePath + "/model", schemaPath: "urn:casi:schema:Model/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        const err1 = { pointer: instancePath + "/model", message: "must be string", keyword: "type" };
         if (vErrors === null) {
           vErrors = [err1];
         } else {
@@ -4897,7 +4898,7 @@ function validate101(data, instancePath = "") {
         errors++;
       }
       if (!(data0 === "provider_a/gpt-4o" || data0 === "provider_a/gpt-4o-realtime" || data0 === "provider_a/gpt-realtime" || data0 === "provider_a/gpt-4.1" || data0 === "provider_a/gpt-4.1-mini" || data0 === "provider_a/gpt-5" || data0 === "provider_a/gpt-5-mini" || data0 === "provider_b/gemini-2.5-flash" || data0 === "provider_b/gemini-2.5-flash-lite")) {
-        const err2 = { instancePath: instancePath + "/model", schemaPath: "urn:casi:schema:Model/enum", keyword: "enum", params: { allowedValues: schema131.enum }, message: "must be equal to one of the allowed values" };
+        const err2 = { pointer: instancePath + "/model", message: "must be equal to one of the allowed values", keyword: "enum" };
         if (vErrors === null) {
           vErrors = [err2];
         } else {
@@ -4920,7 +4921,7 @@ function validate101(data, instancePath = "") {
           let data3 = data2[i0];
           if (data3 && typeof data3 == "object" && !Array.isArray(data3)) {
             if (data3.name === void 0) {
-              const err3 = { instancePath: instancePath + "/variables/" + i0, schemaPath: "urn:casi:schema:PromptVariable/required", keyword: "required", params: { missingProperty: "name" }, message: "must have required property 'name'" };
+              const err3 = { pointer: instancePath + "/variables/" + i0 + "/name", message: "must have required property 'name'", keyword: "required" };
               if (vErrors === null) {
                 vErrors = [err3];
               } else {
@@ -4929,7 +4930,7 @@ function validate101(data, instancePath = "") {
               errors++;
             }
             if (data3.description === void 0) {
-              const err4 = { instancePath: instancePath + "/variables/" + i0, schemaPath: "urn:casi:schema:PromptVariable/required", keyword: "required", params: { missingProperty: "description" }, message: "must have required property 'description'" };
+              const err4 = { pointer: instancePath + "/variables/" + i0 + "/description", message: "must have required property 'description'", keyword: "required" };
               if (vErrors === null) {
                 vErrors = [err4];
               } else {
@@ -4939,7 +4940,7 @@ function validate101(data, instancePath = "") {
             }
             for (const key1 in data3) {
               if (!(key1 === "name" || key1 === "description" || key1 === "default_value")) {
-                const err5 = { instancePath: instancePath + "/variables/" + i0, schemaPath: "urn:casi:schema:PromptVariable/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key1 }, message: "must NOT have additional properties" };
+                const err5 = { pointer: instancePath + "/variables/" + i0, member: key1, message: "must NOT have additional properties", keyword: "additionalProperties" };
                 if (vErrors === null) {
                   vErrors = [err5];
                 } else {
@@ -4950,7 +4951,7 @@ function validate101(data, instancePath = "") {
             }
             if (data3.name !== void 0) {
               if (typeof data3.name !== "string") {
-                const err6 = { instancePath: instancePath + "/variables/" + i0 + "/name", schemaPath: "urn:casi:schema:PromptVariable/properties/name/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+                const err6 = { pointer: instancePath + "/variables/" + i0 + "/name", message: "must be string", keyword: "type" };
                 if (vErrors === null) {
                   vErrors = [err6];
                 } else {
@@ -4961,7 +4962,7 @@ function validate101(data, instancePath = "") {
             }
             if (data3.description !== void 0) {
               if (typeof data3.description !== "string") {
-                const err7 = { instancePath: instancePath + "/variables/" + i0 + "/description", schemaPath: "urn:casi:schema:PromptVariable/properties/description/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+                const err7 = { pointer: instancePath + "/variables/" + i0 + "/description", message: "must be string", keyword: "type" };
                 if (vErrors === null) {
                   vErrors = [err7];
                 } else {
@@ -4973,7 +4974,7 @@ function validate101(data, instancePath = "") {
             if (data3.default_value !== void 0) {
               let data6 = data3.default_value;
               if (typeof data6 !== "string" && data6 !== null) {
-                const err8 = { instancePath: instancePath + "/variables/" + i0 + "/default_value", schemaPath: "urn:casi:schema:PromptVariable/properties/default_value/type", keyword: "type", params: { type: schema136.properties.default_value.type }, message: "must be string,null" };
+                const err8 = { pointer: instancePath + "/variables/" + i0 + "/default_value", message: "must be string,null", keyword: "type" };
                 if (vErrors === null) {
                   vErrors = [err8];
                 } else {
@@ -4983,7 +4984,7 @@ function validate101(data, instancePath = "") {
               }
             }
           } else {
-            const err9 = { instancePath: instancePath + "/variables/" + i0, schemaPath: "urn:casi:schema:PromptVariable/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+            const err9 = { pointer: instancePath + "/variables/" + i0, message: "must be object", keyword: "type" };
             if (vErrors === null) {
               vErrors = [err9];
             } else {
@@ -4993,7 +4994,7 @@ function validate101(data, instancePath = "") {
           }
         }
       } else {
-        const err10 = { instancePath: instancePath + "/variables", schemaPath: "#/properties/variables/type", keyword: "type", params: { type: "array" }, message: "must be array" };
+        const err10 = { pointer: instancePath + "/variables", message: "must be array", keyword: "type" };
         if (vErrors === null) {
           vErrors = [err10];
         } else {
@@ -5003,7 +5004,7 @@ function validate101(data, instancePath = "") {
       }
     }
   } else {
-    const err11 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+    const err11 = { pointer: instancePath, message: "must be object", keyword: "type" };
     if (vErrors === null) {
       vErrors = [err11];
     } else {
@@ -5028,7 +5029,7 @@ function validate108(data, instancePath = "") {
   const _errs1 = errors;
   if (data && typeof data == "object" && !Array.isArray(data)) {
     if (data.ns === void 0) {
-      const err0 = { instancePath, schemaPath: "urn:casi:schema:SyscallTool/required", keyword: "required", params: { missingProperty: "ns" }, message: "must have required property 'ns'" };
+      const err0 = { pointer: instancePath + "/ns", message: "must have required property 'ns'", keyword: "required" };
       if (vErrors === null) {
         vErrors = [err0];
       } else {
@@ -5037,7 +5038,7 @@ function validate108(data, instancePath = "") {
       errors++;
     }
     if (data.name === void 0) {
-      const err1 = { instancePath, schemaPath: "urn:casi:schema:SyscallTool/required", keyword: "required", params: { missingProperty: "name" }, message: "must have required property 'name'" };
+      const err1 = { pointer: instancePath + "/name", message: "must have required property 'name'", keyword: "required" };
       if (vErrors === null) {
         vErrors = [err1];
       } else {
@@ -5047,7 +5048,7 @@ function validate108(data, instancePath = "") {
     }
     for (const key0 in data) {
       if (!(key0 === "ns" || key0 === "name")) {
-        const err2 = { instancePath, schemaPath: "urn:casi:schema:SyscallTool/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" };
+        const err2 = { pointer: instancePath, member: key0, message: "must NOT have additional properties", keyword: "additionalProperties" };
         if (vErrors === null) {
           vErrors = [err2];
         } else {
@@ -5059,7 +5060,7 @@ function validate108(data, instancePath = "") {
     if (data.ns !== void 0) {
       let data0 = data.ns;
       if (typeof data0 !== "string") {
-        const err3 = { instancePath: instancePath + "/ns", schemaPath: "urn:casi:schema:SyscallTool/properties/ns/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        const err3 = { pointer: instancePath + "/ns", message: "must be string", keyword: "type" };
         if (vErrors === null) {
           vErrors = [err3];
         } else {
@@ -5068,7 +5069,7 @@ function validate108(data, instancePath = "") {
         errors++;
       }
       if (!(data0 === "syscall")) {
-        const err4 = { instancePath: instancePath + "/ns", schemaPath: "urn:casi:schema:SyscallTool/properties/ns/enum", keyword: "enum", params: { allowedValues: schema139.properties.ns.enum }, message: "must be equal to one of the allowed values" };
+        const err4 = { pointer: instancePath + "/ns", message: "must be equal to one of the allowed values", keyword: "enum" };
         if (vErrors === null) {
           vErrors = [err4];
         } else {
@@ -5079,7 +5080,7 @@ function validate108(data, instancePath = "") {
     }
     if (data.name !== void 0) {
       if (typeof data.name !== "string") {
-        const err5 = { instancePath: instancePath + "/name", schemaPath: "urn:casi:schema:SyscallTool/properties/name/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        const err5 = { pointer: instancePath + "/name", message: "must be string", keyword: "type" };
         if (vErrors === null) {
           vErrors = [err5];
         } else {
@@ -5089,7 +5090,7 @@ function validate108(data, instancePath = "") {
       }
     }
   } else {
-    const err6 = { instancePath, schemaPath: "urn:casi:schema:SyscallTool/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+    const err6 = { pointer: instancePath, message: "must be object", keyword: "type" };
     if (vErrors === null) {
       vErrors = [err6];
     } else {
@@ -5105,7 +5106,7 @@ function validate108(data, instancePath = "") {
   const _errs9 = errors;
   if (data && typeof data == "object" && !Array.isArray(data)) {
     if (data.ns === void 0) {
-      const err7 = { instancePath, schemaPath: "urn:casi:schema:CrmTool/required", keyword: "required", params: { missingProperty: "ns" }, message: "must have required property 'ns'" };
+      const err7 = { pointer: instancePath + "/ns", message: "must have required property 'ns'", keyword: "required" };
       if (vErrors === null) {
         vErrors = [err7];
       } else {
@@ -5114,7 +5115,7 @@ function validate108(data, instancePath = "") {
       errors++;
     }
     if (data.name === void 0) {
-      const err8 = { instancePath, schemaPath: "urn:casi:schema:CrmTool/required", keyword: "required", params: { missingProperty: "name" }, message: "must have required property 'name'" };
+      const err8 = { pointer: instancePath + "/name", message: "must have required property 'name'", keyword: "required" };
       if (vErrors === null) {
         vErrors = [err8];
       } else {
@@ -5124,7 +5125,7 @@ function validate108(data, instancePath = "") {
     }
     for (const key1 in data) {
       if (!(key1 === "ns" || key1 === "name")) {
-        const err9 = { instancePath, schemaPath: "urn:casi:schema:CrmTool/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key1 }, message: "must NOT have additional properties" };
+        const err9 = { pointer: instancePath, member: key1, message: "must NOT have additional properties", keyword: "additionalProperties" };
         if (vErrors === null) {
           vErrors = [err9];
         } else {
@@ -5136,7 +5137,7 @@ function validate108(data, instancePath = "") {
     if (data.ns !== void 0) {
       let data2 = data.ns;
       if (typeof data2 !== "string") {
-        const err10 = { instancePath: instancePath + "/ns", schemaPath: "urn:casi:schema:CrmTool/properties/ns/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        const err10 = { pointer: instancePath + "/ns", message: "must be string", keyword: "type" };
         if (vErrors === null) {
           vErrors = [err10];
         } else {
@@ -5145,7 +5146,7 @@ function validate108(data, instancePath = "") {
         errors++;
       }
       if (!(data2 === "crm")) {
-        const err11 = { instancePath: instancePath + "/ns", schemaPath: "urn:casi:schema:CrmTool/properties/ns/enum", keyword: "enum", params: { allowedValues: schema140.properties.ns.enum }, message: "must be equal to one of the allowed values" };
+        const err11 = { pointer: instancePath + "/ns", message: "must be equal to one of the allowed values", keyword: "enum" };
         if (vErrors === null) {
           vErrors = [err11];
         } else {
@@ -5156,7 +5157,7 @@ function validate108(data, instancePath = "") {
     }
     if (data.name !== void 0) {
       if (typeof data.name !== "string") {
-        const err12 = { instancePath: instancePath + "/name", schemaPath: "urn:casi:schema:CrmTool/properties/name/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        const err12 = { pointer: instancePath + "/name", message: "must be string", keyword: "type" };
         if (vErrors === null) {
           vErrors = [err12];
         } else {
@@ -5166,7 +5167,7 @@ function validate108(data, instancePath = "") {
       }
     }
   } else {
-    const err13 = { instancePath, schemaPath: "urn:casi:schema:CrmTool/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+    const err13 = { pointer: instancePath, message: "must be object", keyword: "type" };
     if (vErrors === null) {
       vErrors = [err13];
     } else {
@@ -5184,7 +5185,7 @@ function validate108(data, instancePath = "") {
   const _errs17 = errors;
   if (data && typeof data == "object" && !Array.isArray(data)) {
     if (data.entity_id === void 0) {
-      const err14 = { instancePath, schemaPath: "urn:casi:schema:ExtapiTool/required", keyword: "required", params: { missingProperty: "entity_id" }, message: "must have required property 'entity_id'" };
+      const err14 = { pointer: instancePath + "/entity_id", message: "must have required property 'entity_id'", keyword: "required" };
       if (vErrors === null) {
         vErrors = [err14];
       } else {
@@ -5194,7 +5195,7 @@ function validate108(data, instancePath = "") {
     }
     for (const key2 in data) {
       if (!(key2 === "ns" || key2 === "entity_id")) {
-        const err15 = { instancePath, schemaPath: "urn:casi:schema:ExtapiTool/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key2 }, message: "must NOT have additional properties" };
+        const err15 = { pointer: instancePath, member: key2, message: "must NOT have additional properties", keyword: "additionalProperties" };
         if (vErrors === null) {
           vErrors = [err15];
         } else {
@@ -5206,7 +5207,7 @@ function validate108(data, instancePath = "") {
     if (data.ns !== void 0) {
       let data4 = data.ns;
       if (typeof data4 !== "string") {
-        const err16 = { instancePath: instancePath + "/ns", schemaPath: "urn:casi:schema:ExtapiTool/properties/ns/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        const err16 = { pointer: instancePath + "/ns", message: "must be string", keyword: "type" };
         if (vErrors === null) {
           vErrors = [err16];
         } else {
@@ -5215,7 +5216,7 @@ function validate108(data, instancePath = "") {
         errors++;
       }
       if (!(data4 === "extapi")) {
-        const err17 = { instancePath: instancePath + "/ns", schemaPath: "urn:casi:schema:ExtapiTool/properties/ns/enum", keyword: "enum", params: { allowedValues: schema141.properties.ns.enum }, message: "must be equal to one of the allowed values" };
+        const err17 = { pointer: instancePath + "/ns", message: "must be equal to one of the allowed values", keyword: "enum" };
         if (vErrors === null) {
           vErrors = [err17];
         } else {
@@ -5226,7 +5227,7 @@ function validate108(data, instancePath = "") {
     }
     if (data.entity_id !== void 0) {
       if (typeof data.entity_id !== "string") {
-        const err18 = { instancePath: instancePath + "/entity_id", schemaPath: "urn:casi:schema:ExtapiTool/properties/entity_id/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        const err18 = { pointer: instancePath + "/entity_id", message: "must be string", keyword: "type" };
         if (vErrors === null) {
           vErrors = [err18];
         } else {
@@ -5236,7 +5237,7 @@ function validate108(data, instancePath = "") {
       }
     }
   } else {
-    const err19 = { instancePath, schemaPath: "urn:casi:schema:ExtapiTool/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+    const err19 = { pointer: instancePath, message: "must be object", keyword: "type" };
     if (vErrors === null) {
       vErrors = [err19];
     } else {
@@ -5254,7 +5255,7 @@ function validate108(data, instancePath = "") {
   const _errs25 = errors;
   if (data && typeof data == "object" && !Array.isArray(data)) {
     if (data.entity_id === void 0) {
-      const err20 = { instancePath, schemaPath: "urn:casi:schema:ProceduralTool/required", keyword: "required", params: { missingProperty: "entity_id" }, message: "must have required property 'entity_id'" };
+      const err20 = { pointer: instancePath + "/entity_id", message: "must have required property 'entity_id'", keyword: "required" };
       if (vErrors === null) {
         vErrors = [err20];
       } else {
@@ -5264,7 +5265,7 @@ function validate108(data, instancePath = "") {
     }
     for (const key3 in data) {
       if (!(key3 === "ns" || key3 === "entity_id")) {
-        const err21 = { instancePath, schemaPath: "urn:casi:schema:ProceduralTool/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key3 }, message: "must NOT have additional properties" };
+        const err21 = { pointer: instancePath, member: key3, message: "must NOT have additional properties", keyword: "additionalProperties" };
         if (vErrors === null) {
           vErrors = [err21];
         } else {
@@ -5276,7 +5277,7 @@ function validate108(data, instancePath = "") {
     if (data.ns !== void 0) {
       let data6 = data.ns;
       if (typeof data6 !== "string") {
-        const err22 = { instancePath: instancePath + "/ns", schemaPath: "urn:casi:schema:ProceduralTool/properties/ns/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        const err22 = { pointer: instancePath + "/ns", message: "must be string", keyword: "type" };
         if (vErrors === null) {
           vErrors = [err22];
         } else {
@@ -5285,7 +5286,7 @@ function validate108(data, instancePath = "") {
         errors++;
       }
       if (!(data6 === "procedural")) {
-        const err23 = { instancePath: instancePath + "/ns", schemaPath: "urn:casi:schema:ProceduralTool/properties/ns/enum", keyword: "enum", params: { allowedValues: schema142.properties.ns.enum }, message: "must be equal to one of the allowed values" };
+        const err23 = { pointer: instancePath + "/ns", message: "must be equal to one of the allowed values", keyword: "enum" };
         if (vErrors === null) {
           vErrors = [err23];
         } else {
@@ -5296,7 +5297,7 @@ function validate108(data, instancePath = "") {
     }
     if (data.entity_id !== void 0) {
       if (typeof data.entity_id !== "string") {
-        const err24 = { instancePath: instancePath + "/entity_id", schemaPath: "urn:casi:schema:ProceduralTool/properties/entity_id/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        const err24 = { pointer: instancePath + "/entity_id", message: "must be string", keyword: "type" };
         if (vErrors === null) {
           vErrors = [err24];
         } else {
@@ -5306,7 +5307,7 @@ function validate108(data, instancePath = "") {
       }
     }
   } else {
-    const err25 = { instancePath, schemaPath: "urn:casi:schema:ProceduralTool/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+    const err25 = { pointer: instancePath, message: "must be object", keyword: "type" };
     if (vErrors === null) {
       vErrors = [err25];
     } else {
@@ -5324,7 +5325,7 @@ function validate108(data, instancePath = "") {
   const _errs33 = errors;
   if (data && typeof data == "object" && !Array.isArray(data)) {
     if (data.name === void 0) {
-      const err26 = { instancePath, schemaPath: "urn:casi:schema:ThirdpartyTool/required", keyword: "required", params: { missingProperty: "name" }, message: "must have required property 'name'" };
+      const err26 = { pointer: instancePath + "/name", message: "must have required property 'name'", keyword: "required" };
       if (vErrors === null) {
         vErrors = [err26];
       } else {
@@ -5334,7 +5335,7 @@ function validate108(data, instancePath = "") {
     }
     for (const key4 in data) {
       if (!(key4 === "ns" || key4 === "name")) {
-        const err27 = { instancePath, schemaPath: "urn:casi:schema:ThirdpartyTool/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key4 }, message: "must NOT have additional properties" };
+        const err27 = { pointer: instancePath, member: key4, message: "must NOT have additional properties", keyword: "additionalProperties" };
         if (vErrors === null) {
           vErrors = [err27];
         } else {
@@ -5346,7 +5347,7 @@ function validate108(data, instancePath = "") {
     if (data.ns !== void 0) {
       let data8 = data.ns;
       if (typeof data8 !== "string") {
-        const err28 = { instancePath: instancePath + "/ns", schemaPath: "urn:casi:schema:ThirdpartyTool/properties/ns/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        const err28 = { pointer: instancePath + "/ns", message: "must be string", keyword: "type" };
         if (vErrors === null) {
           vErrors = [err28];
         } else {
@@ -5355,7 +5356,7 @@ function validate108(data, instancePath = "") {
         errors++;
       }
       if (!(data8 === "thirdparty")) {
-        const err29 = { instancePath: instancePath + "/ns", schemaPath: "urn:casi:schema:ThirdpartyTool/properties/ns/enum", keyword: "enum", params: { allowedValues: schema143.properties.ns.enum }, message: "must be equal to one of the allowed values" };
+        const err29 = { pointer: instancePath + "/ns", message: "must be equal to one of the allowed values", keyword: "enum" };
         if (vErrors === null) {
           vErrors = [err29];
         } else {
@@ -5366,7 +5367,7 @@ function validate108(data, instancePath = "") {
     }
     if (data.name !== void 0) {
       if (typeof data.name !== "string") {
-        const err30 = { instancePath: instancePath + "/name", schemaPath: "urn:casi:schema:ThirdpartyTool/properties/name/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        const err30 = { pointer: instancePath + "/name", message: "must be string", keyword: "type" };
         if (vErrors === null) {
           vErrors = [err30];
         } else {
@@ -5376,7 +5377,7 @@ function validate108(data, instancePath = "") {
       }
     }
   } else {
-    const err31 = { instancePath, schemaPath: "urn:casi:schema:ThirdpartyTool/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+    const err31 = { pointer: instancePath, message: "must be object", keyword: "type" };
     if (vErrors === null) {
       vErrors = [err31];
     } else {
@@ -5392,7 +5393,7 @@ function validate108(data, instancePath = "") {
     }
   }
   if (!valid0) {
-    const err32 = { instancePath, schemaPath: "#/anyOf", keyword: "anyOf", params: {}, message: "must match a schema in anyOf" };
+    const err32 = { pointer: instancePath, message: "must match a schema in anyOf", keyword: "anyOf" };
     if (vErrors === null) {
       vErrors = [err32];
     } else {
@@ -5419,7 +5420,7 @@ function validate107(data, instancePath = "") {
   if (data && typeof data == "object" && !Array.isArray(data)) {
     for (const key0 in data) {
       if (!(key0 === "tools" || key0 === "transfers")) {
-        const err0 = { instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" };
+        const err0 = { pointer: instancePath, member: key0, message: "must NOT have additional properties", keyword: "additionalProperties" };
         if (vErrors === null) {
           vErrors = [err0];
         } else {
@@ -5439,7 +5440,7 @@ function validate107(data, instancePath = "") {
           }
         }
       } else {
-        const err1 = { instancePath: instancePath + "/tools", schemaPath: "#/properties/tools/type", keyword: "type", params: { type: "array" }, message: "must be array" };
+        const err1 = { pointer: instancePath + "/tools", message: "must be array", keyword: "type" };
         if (vErrors === null) {
           vErrors = [err1];
         } else {
@@ -5456,7 +5457,7 @@ function validate107(data, instancePath = "") {
           let data3 = data2[i1];
           if (data3 && typeof data3 == "object" && !Array.isArray(data3)) {
             if (data3.id === void 0) {
-              const err2 = { instancePath: instancePath + "/transfers/" + i1, schemaPath: "urn:casi:schema:TransferId/required", keyword: "required", params: { missingProperty: "id" }, message: "must have required property 'id'" };
+              const err2 = { pointer: instancePath + "/transfers/" + i1 + "/id", message: "must have required property 'id'", keyword: "required" };
               if (vErrors === null) {
                 vErrors = [err2];
               } else {
@@ -5466,7 +5467,7 @@ function validate107(data, instancePath = "") {
             }
             for (const key1 in data3) {
               if (!(key1 === "id")) {
-                const err3 = { instancePath: instancePath + "/transfers/" + i1, schemaPath: "urn:casi:schema:TransferId/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key1 }, message: "must NOT have additional properties" };
+                const err3 = { pointer: instancePath + "/transfers/" + i1, member: key1, message: "must NOT have additional properties", keyword: "additionalProperties" };
                 if (vErrors === null) {
                   vErrors = [err3];
                 } else {
@@ -5477,7 +5478,7 @@ function validate107(data, instancePath = "") {
             }
             if (data3.id !== void 0) {
               if (typeof data3.id !== "string") {
-                const err4 = { instancePath: instancePath + "/transfers/" + i1 + "/id", schemaPath: "urn:casi:schema:TransferId/properties/id/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+                const err4 = { pointer: instancePath + "/transfers/" + i1 + "/id", message: "must be string", keyword: "type" };
                 if (vErrors === null) {
                   vErrors = [err4];
                 } else {
@@ -5487,7 +5488,7 @@ function validate107(data, instancePath = "") {
               }
             }
           } else {
-            const err5 = { instancePath: instancePath + "/transfers/" + i1, schemaPath: "urn:casi:schema:TransferId/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+            const err5 = { pointer: instancePath + "/transfers/" + i1, message: "must be object", keyword: "type" };
             if (vErrors === null) {
               vErrors = [err5];
             } else {
@@ -5497,7 +5498,7 @@ function validate107(data, instancePath = "") {
           }
         }
       } else {
-        const err6 = { instancePath: instancePath + "/transfers", schemaPath: "#/properties/transfers/type", keyword: "type", params: { type: "array" }, message: "must be array" };
+        const err6 = { pointer: instancePath + "/transfers", message: "must be array", keyword: "type" };
         if (vErrors === null) {
           vErrors = [err6];
         } else {
@@ -5507,7 +5508,7 @@ function validate107(data, instancePath = "") {
       }
     }
   } else {
-    const err7 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+    const err7 = { pointer: instancePath, message: "must be object", keyword: "type" };
     if (vErrors === null) {
       vErrors = [err7];
     } else {
@@ -5526,7 +5527,7 @@ function validate111(data, instancePath = "") {
   if (data && typeof data == "object" && !Array.isArray(data)) {
     for (const key0 in data) {
       if (!(key0 === "default_language" || key0 === "supported_languages")) {
-        const err0 = { instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" };
+        const err0 = { pointer: instancePath, member: key0, message: "must NOT have additional properties", keyword: "additionalProperties" };
         if (vErrors === null) {
           vErrors = [err0];
         } else {
@@ -5538,7 +5539,7 @@ function validate111(data, instancePath = "") {
     if (data.default_language !== void 0) {
       let data0 = data.default_language;
       if (typeof data0 !== "string") {
-        const err1 = { instancePath: instancePath + "/default_language", schemaPath: "urn:casi:schema:Language/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        const err1 = { pointer: instancePath + "/default_language", message: "must be string", keyword: "type" };
         if (vErrors === null) {
           vErrors = [err1];
         } else {
@@ -5547,7 +5548,7 @@ function validate111(data, instancePath = "") {
         errors++;
       }
       if (!(data0 === "English" || data0 === "Spanish")) {
-        const err2 = { instancePath: instancePath + "/default_language", schemaPath: "urn:casi:schema:Language/enum", keyword: "enum", params: { allowedValues: schema146.enum }, message: "must be equal to one of the allowed values" };
+        const err2 = { pointer: instancePath + "/default_language", message: "must be equal to one of the allowed values", keyword: "enum" };
         if (vErrors === null) {
           vErrors = [err2];
         } else {
@@ -5563,7 +5564,7 @@ function validate111(data, instancePath = "") {
         for (let i0 = 0; i0 < len0; i0++) {
           let data2 = data1[i0];
           if (typeof data2 !== "string") {
-            const err3 = { instancePath: instancePath + "/supported_languages/" + i0, schemaPath: "urn:casi:schema:Language/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+            const err3 = { pointer: instancePath + "/supported_languages/" + i0, message: "must be string", keyword: "type" };
             if (vErrors === null) {
               vErrors = [err3];
             } else {
@@ -5572,7 +5573,7 @@ function validate111(data, instancePath = "") {
             errors++;
           }
           if (!(data2 === "English" || data2 === "Spanish")) {
-            const err4 = { instancePath: instancePath + "/supported_languages/" + i0, schemaPath: "urn:casi:schema:Language/enum", keyword: "enum", params: { allowedValues: schema146.enum }, message: "must be equal to one of the allowed values" };
+            const err4 = { pointer: instancePath + "/supported_languages/" + i0, message: "must be equal to one of the allowed values", keyword: "enum" };
             if (vErrors === null) {
               vErrors = [err4];
             } else {
@@ -5582,7 +5583,7 @@ function validate111(data, instancePath = "") {
           }
         }
       } else {
-        const err5 = { instancePath: instancePath + "/supported_languages", schemaPath: "#/properties/supported_languages/type", keyword: "type", params: { type: "array" }, message: "must be array" };
+        const err5 = { pointer: instancePath + "/supported_languages", message: "must be array", keyword: "type" };
         if (vErrors === null) {
           vErrors = [err5];
         } else {
@@ -5592,7 +5593,7 @@ function validate111(data, instancePath = "") {
       }
     }
   } else {
-    const err6 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+    const err6 = { pointer: instancePath, message: "must be object", keyword: "type" };
     if (vErrors === null) {
       vErrors = [err6];
     } else {
@@ -5610,7 +5611,7 @@ function validate94(data, instancePath = "") {
   if (data && typeof data == "object" && !Array.isArray(data)) {
     for (const key0 in data) {
       if (!(key0 === "personas" || key0 === "voice" || key0 === "runtime" || key0 === "tool" || key0 === "language" || key0 === "channel")) {
-        const err0 = { instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" };
+        const err0 = { pointer: instancePath, member: key0, message: "must NOT have additional properties", keyword: "additionalProperties" };
         if (vErrors === null) {
           vErrors = [err0];
         } else {
@@ -5630,7 +5631,7 @@ function validate94(data, instancePath = "") {
           }
         }
       } else {
-        const err1 = { instancePath: instancePath + "/personas", schemaPath: "#/properties/personas/type", keyword: "type", params: { type: "array" }, message: "must be array" };
+        const err1 = { pointer: instancePath + "/personas", message: "must be array", keyword: "type" };
         if (vErrors === null) {
           vErrors = [err1];
         } else {
@@ -5668,7 +5669,7 @@ function validate94(data, instancePath = "") {
       if (data6 && typeof data6 == "object" && !Array.isArray(data6)) {
         for (const key1 in data6) {
           if (!(key1 === "is_voicemail_enabled")) {
-            const err2 = { instancePath: instancePath + "/channel", schemaPath: "urn:casi:schema:ChannelConfigOverride/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key1 }, message: "must NOT have additional properties" };
+            const err2 = { pointer: instancePath + "/channel", member: key1, message: "must NOT have additional properties", keyword: "additionalProperties" };
             if (vErrors === null) {
               vErrors = [err2];
             } else {
@@ -5679,7 +5680,7 @@ function validate94(data, instancePath = "") {
         }
         if (data6.is_voicemail_enabled !== void 0) {
           if (typeof data6.is_voicemail_enabled !== "boolean") {
-            const err3 = { instancePath: instancePath + "/channel/is_voicemail_enabled", schemaPath: "urn:casi:schema:ChannelConfigOverride/properties/is_voicemail_enabled/type", keyword: "type", params: { type: "boolean" }, message: "must be boolean" };
+            const err3 = { pointer: instancePath + "/channel/is_voicemail_enabled", message: "must be boolean", keyword: "type" };
             if (vErrors === null) {
               vErrors = [err3];
             } else {
@@ -5689,7 +5690,7 @@ function validate94(data, instancePath = "") {
           }
         }
       } else {
-        const err4 = { instancePath: instancePath + "/channel", schemaPath: "urn:casi:schema:ChannelConfigOverride/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+        const err4 = { pointer: instancePath + "/channel", message: "must be object", keyword: "type" };
         if (vErrors === null) {
           vErrors = [err4];
         } else {
@@ -5699,7 +5700,7 @@ function validate94(data, instancePath = "") {
       }
     }
   } else {
-    const err5 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+    const err5 = { pointer: instancePath, message: "must be object", keyword: "type" };
     if (vErrors === null) {
       vErrors = [err5];
     } else {
@@ -5716,7 +5717,7 @@ function validate89(data, instancePath = "") {
   let errors = 0;
   if (data && typeof data == "object" && !Array.isArray(data)) {
     if (data.id === void 0) {
-      const err0 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "id" }, message: "must have required property 'id'" };
+      const err0 = { pointer: instancePath + "/id", message: "must have required property 'id'", keyword: "required" };
       if (vErrors === null) {
         vErrors = [err0];
       } else {
@@ -5725,7 +5726,7 @@ function validate89(data, instancePath = "") {
       errors++;
     }
     if (data.agent_id === void 0) {
-      const err1 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "agent_id" }, message: "must have required property 'agent_id'" };
+      const err1 = { pointer: instancePath + "/agent_id", message: "must have required property 'agent_id'", keyword: "required" };
       if (vErrors === null) {
         vErrors = [err1];
       } else {
@@ -5734,7 +5735,7 @@ function validate89(data, instancePath = "") {
       errors++;
     }
     if (data.livemode === void 0) {
-      const err2 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "livemode" }, message: "must have required property 'livemode'" };
+      const err2 = { pointer: instancePath + "/livemode", message: "must have required property 'livemode'", keyword: "required" };
       if (vErrors === null) {
         vErrors = [err2];
       } else {
@@ -5743,7 +5744,7 @@ function validate89(data, instancePath = "") {
       errors++;
     }
     if (data.created_at === void 0) {
-      const err3 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "created_at" }, message: "must have required property 'created_at'" };
+      const err3 = { pointer: instancePath + "/created_at", message: "must have required property 'created_at'", keyword: "required" };
       if (vErrors === null) {
         vErrors = [err3];
       } else {
@@ -5752,7 +5753,7 @@ function validate89(data, instancePath = "") {
       errors++;
     }
     if (data.direction === void 0) {
-      const err4 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "direction" }, message: "must have required property 'direction'" };
+      const err4 = { pointer: instancePath + "/direction", message: "must have required property 'direction'", keyword: "required" };
       if (vErrors === null) {
         vErrors = [err4];
       } else {
@@ -5761,7 +5762,7 @@ function validate89(data, instancePath = "") {
       errors++;
     }
     if (data.status === void 0) {
-      const err5 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "status" }, message: "must have required property 'status'" };
+      const err5 = { pointer: instancePath + "/status", message: "must have required property 'status'", keyword: "required" };
       if (vErrors === null) {
         vErrors = [err5];
       } else {
@@ -5770,7 +5771,7 @@ function validate89(data, instancePath = "") {
       errors++;
     }
     if (data.custom_fields === void 0) {
-      const err6 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "custom_fields" }, message: "must have required property 'custom_fields'" };
+      const err6 = { pointer: instancePath + "/custom_fields", message: "must have required property 'custom_fields'", keyword: "required" };
       if (vErrors === null) {
         vErrors = [err6];
       } else {
@@ -5779,7 +5780,7 @@ function validate89(data, instancePath = "") {
       errors++;
     }
     if (data.customer_id === void 0) {
-      const err7 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "customer_id" }, message: "must have required property 'customer_id'" };
+      const err7 = { pointer: instancePath + "/customer_id", message: "must have required property 'customer_id'", keyword: "required" };
       if (vErrors === null) {
         vErrors = [err7];
       } else {
@@ -5788,7 +5789,7 @@ function validate89(data, instancePath = "") {
       errors++;
     }
     if (data.channel_type === void 0) {
-      const err8 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "channel_type" }, message: "must have required property 'channel_type'" };
+      const err8 = { pointer: instancePath + "/channel_type", message: "must have required property 'channel_type'", keyword: "required" };
       if (vErrors === null) {
         vErrors = [err8];
       } else {
@@ -5797,7 +5798,7 @@ function validate89(data, instancePath = "") {
       errors++;
     }
     if (data.channel === void 0) {
-      const err9 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "channel" }, message: "must have required property 'channel'" };
+      const err9 = { pointer: instancePath + "/channel", message: "must have required property 'channel'", keyword: "required" };
       if (vErrors === null) {
         vErrors = [err9];
       } else {
@@ -5806,7 +5807,7 @@ function validate89(data, instancePath = "") {
       errors++;
     }
     if (data.override_config === void 0) {
-      const err10 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "override_config" }, message: "must have required property 'override_config'" };
+      const err10 = { pointer: instancePath + "/override_config", message: "must have required property 'override_config'", keyword: "required" };
       if (vErrors === null) {
         vErrors = [err10];
       } else {
@@ -5815,7 +5816,7 @@ function validate89(data, instancePath = "") {
       errors++;
     }
     if (data.started_at === void 0) {
-      const err11 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "started_at" }, message: "must have required property 'started_at'" };
+      const err11 = { pointer: instancePath + "/started_at", message: "must have required property 'started_at'", keyword: "required" };
       if (vErrors === null) {
         vErrors = [err11];
       } else {
@@ -5824,7 +5825,7 @@ function validate89(data, instancePath = "") {
       errors++;
     }
     if (data.completed_at === void 0) {
-      const err12 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "completed_at" }, message: "must have required property 'completed_at'" };
+      const err12 = { pointer: instancePath + "/completed_at", message: "must have required property 'completed_at'", keyword: "required" };
       if (vErrors === null) {
         vErrors = [err12];
       } else {
@@ -5833,7 +5834,7 @@ function validate89(data, instancePath = "") {
       errors++;
     }
     if (data.failure_reason === void 0) {
-      const err13 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "failure_reason" }, message: "must have required property 'failure_reason'" };
+      const err13 = { pointer: instancePath + "/failure_reason", message: "must have required property 'failure_reason'", keyword: "required" };
       if (vErrors === null) {
         vErrors = [err13];
       } else {
@@ -5842,7 +5843,7 @@ function validate89(data, instancePath = "") {
       errors++;
     }
     if (data.summary === void 0) {
-      const err14 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "summary" }, message: "must have required property 'summary'" };
+      const err14 = { pointer: instancePath + "/summary", message: "must have required property 'summary'", keyword: "required" };
       if (vErrors === null) {
         vErrors = [err14];
       } else {
@@ -5851,7 +5852,7 @@ function validate89(data, instancePath = "") {
       errors++;
     }
     if (data.duration_sec === void 0) {
-      const err15 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "duration_sec" }, message: "must have required property 'duration_sec'" };
+      const err15 = { pointer: instancePath + "/duration_sec", message: "must have required property 'duration_sec'", keyword: "required" };
       if (vErrors === null) {
         vErrors = [err15];
       } else {
@@ -5860,7 +5861,7 @@ function validate89(data, instancePath = "") {
       errors++;
     }
     if (data.sentiment === void 0) {
-      const err16 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "sentiment" }, message: "must have required property 'sentiment'" };
+      const err16 = { pointer: instancePath + "/sentiment", message: "must have required property 'sentiment'", keyword: "required" };
       if (vErrors === null) {
         vErrors = [err16];
       } else {
@@ -5870,7 +5871,7 @@ function validate89(data, instancePath = "") {
     }
     for (const key0 in data) {
       if (!func10.call(schema109.properties, key0)) {
-        const err17 = { instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" };
+        const err17 = { pointer: instancePath, member: key0, message: "must NOT have additional properties", keyword: "additionalProperties" };
         if (vErrors === null) {
           vErrors = [err17];
         } else {
@@ -5883,7 +5884,7 @@ function validate89(data, instancePath = "") {
       let data0 = data.id;
       if (typeof data0 === "string") {
         if (!pattern7.test(data0)) {
-          const err18 = { instancePath: instancePath + "/id", schemaPath: "urn:casi:schema:ConversationId/pattern", keyword: "pattern", params: { pattern: "^conv_[A-Za-z0-9]+$" }, message: 'must match pattern "^conv_[A-Za-z0-9]+$"' };
+          const err18 = { pointer: instancePath + "/id", message: 'must match pattern "^conv_[A-Za-z0-9]+$"', keyword: "pattern" };
           if (vErrors === null) {
             vErrors = [err18];
           } else {
@@ -5892,7 +5893,7 @@ function validate89(data, instancePath = "") {
           errors++;
         }
       } else {
-        const err19 = { instancePath: instancePath + "/id", schemaPath: "urn:casi:schema:ConversationId/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        const err19 = { pointer: instancePath + "/id", message: "must be string", keyword: "type" };
         if (vErrors === null) {
           vErrors = [err19];
         } else {
@@ -5905,7 +5906,7 @@ function validate89(data, instancePath = "") {
       let data1 = data.agent_id;
       if (typeof data1 === "string") {
         if (!pattern6.test(data1)) {
-          const err20 = { instancePath: instancePath + "/agent_id", schemaPath: "urn:casi:schema:ConversationalAgentVersionId/pattern", keyword: "pattern", params: { pattern: "^ca_[A-Za-z0-9]+@v[0-9]+$" }, message: 'must match pattern "^ca_[A-Za-z0-9]+@v[0-9]+$"' };
+          const err20 = { pointer: instancePath + "/agent_id", message: 'must match pattern "^ca_[A-Za-z0-9]+@v[0-9]+$"', keyword: "pattern" };
           if (vErrors === null) {
             vErrors = [err20];
           } else {
@@ -5914,7 +5915,7 @@ function validate89(data, instancePath = "") {
           errors++;
         }
       } else {
-        const err21 = { instancePath: instancePath + "/agent_id", schemaPath: "urn:casi:schema:ConversationalAgentVersionId/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        const err21 = { pointer: instancePath + "/agent_id", message: "must be string", keyword: "type" };
         if (vErrors === null) {
           vErrors = [err21];
         } else {
@@ -5925,7 +5926,7 @@ function validate89(data, instancePath = "") {
     }
     if (data.livemode !== void 0) {
       if (typeof data.livemode !== "boolean") {
-        const err22 = { instancePath: instancePath + "/livemode", schemaPath: "#/properties/livemode/type", keyword: "type", params: { type: "boolean" }, message: "must be boolean" };
+        const err22 = { pointer: instancePath + "/livemode", message: "must be boolean", keyword: "type" };
         if (vErrors === null) {
           vErrors = [err22];
         } else {
@@ -5938,7 +5939,7 @@ function validate89(data, instancePath = "") {
       let data3 = data.created_at;
       if (typeof data3 === "string") {
         if (!formats0(data3)) {
-          const err23 = { instancePath: instancePath + "/created_at", schemaPath: "urn:casi:schema:Timestamp/format", keyword: "format", params: { format: "date-time" }, message: 'must match format "date-time"' };
+          const err23 = { pointer: instancePath + "/created_at", message: 'must match format "date-time"', keyword: "format" };
           if (vErrors === null) {
             vErrors = [err23];
           } else {
@@ -5947,7 +5948,7 @@ function validate89(data, instancePath = "") {
           errors++;
         }
       } else {
-        const err24 = { instancePath: instancePath + "/created_at", schemaPath: "urn:casi:schema:Timestamp/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        const err24 = { pointer: instancePath + "/created_at", message: "must be string", keyword: "type" };
         if (vErrors === null) {
           vErrors = [err24];
         } else {
@@ -5959,7 +5960,7 @@ function validate89(data, instancePath = "") {
     if (data.direction !== void 0) {
       let data4 = data.direction;
       if (typeof data4 !== "string") {
-        const err25 = { instancePath: instancePath + "/direction", schemaPath: "urn:casi:schema:Direction/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        const err25 = { pointer: instancePath + "/direction", message: "must be string", keyword: "type" };
         if (vErrors === null) {
           vErrors = [err25];
         } else {
@@ -5968,7 +5969,7 @@ function validate89(data, instancePath = "") {
         errors++;
       }
       if (!(data4 === "inbound" || data4 === "outbound")) {
-        const err26 = { instancePath: instancePath + "/direction", schemaPath: "urn:casi:schema:Direction/enum", keyword: "enum", params: { allowedValues: schema43.enum }, message: "must be equal to one of the allowed values" };
+        const err26 = { pointer: instancePath + "/direction", message: "must be equal to one of the allowed values", keyword: "enum" };
         if (vErrors === null) {
           vErrors = [err26];
         } else {
@@ -5980,7 +5981,7 @@ function validate89(data, instancePath = "") {
     if (data.status !== void 0) {
       let data5 = data.status;
       if (typeof data5 !== "string") {
-        const err27 = { instancePath: instancePath + "/status", schemaPath: "urn:casi:schema:ConversationStatus/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        const err27 = { pointer: instancePath + "/status", message: "must be string", keyword: "type" };
         if (vErrors === null) {
           vErrors = [err27];
         } else {
@@ -5989,7 +5990,7 @@ function validate89(data, instancePath = "") {
         errors++;
       }
       if (!(data5 === "queued" || data5 === "in-progress" || data5 === "completed" || data5 === "voicemail" || data5 === "failed" || data5 === "busy" || data5 === "no-answer")) {
-        const err28 = { instancePath: instancePath + "/status", schemaPath: "urn:casi:schema:ConversationStatus/enum", keyword: "enum", params: { allowedValues: schema114.enum }, message: "must be equal to one of the allowed values" };
+        const err28 = { pointer: instancePath + "/status", message: "must be equal to one of the allowed values", keyword: "enum" };
         if (vErrors === null) {
           vErrors = [err28];
         } else {
@@ -6011,7 +6012,7 @@ function validate89(data, instancePath = "") {
       const _errs22 = errors;
       if (typeof data7 === "string") {
         if (!pattern4.test(data7)) {
-          const err29 = { instancePath: instancePath + "/customer_id", schemaPath: "urn:casi:schema:CustomerId/pattern", keyword: "pattern", params: { pattern: "^cus_[A-Za-z0-9]+$" }, message: 'must match pattern "^cus_[A-Za-z0-9]+$"' };
+          const err29 = { pointer: instancePath + "/customer_id", message: 'must match pattern "^cus_[A-Za-z0-9]+$"', keyword: "pattern" };
           if (vErrors === null) {
             vErrors = [err29];
           } else {
@@ -6020,7 +6021,7 @@ function validate89(data, instancePath = "") {
           errors++;
         }
       } else {
-        const err30 = { instancePath: instancePath + "/customer_id", schemaPath: "urn:casi:schema:CustomerId/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        const err30 = { pointer: instancePath + "/customer_id", message: "must be string", keyword: "type" };
         if (vErrors === null) {
           vErrors = [err30];
         } else {
@@ -6032,7 +6033,7 @@ function validate89(data, instancePath = "") {
       valid6 = valid6 || _valid0;
       const _errs25 = errors;
       if (data7 !== null) {
-        const err31 = { instancePath: instancePath + "/customer_id", schemaPath: "#/properties/customer_id/anyOf/1/type", keyword: "type", params: { type: "null" }, message: "must be null" };
+        const err31 = { pointer: instancePath + "/customer_id", message: "must be null", keyword: "type" };
         if (vErrors === null) {
           vErrors = [err31];
         } else {
@@ -6043,7 +6044,7 @@ function validate89(data, instancePath = "") {
       var _valid0 = _errs25 === errors;
       valid6 = valid6 || _valid0;
       if (!valid6) {
-        const err32 = { instancePath: instancePath + "/customer_id", schemaPath: "#/properties/customer_id/anyOf", keyword: "anyOf", params: {}, message: "must match a schema in anyOf" };
+        const err32 = { pointer: instancePath + "/customer_id", message: "must match a schema in anyOf", keyword: "anyOf" };
         if (vErrors === null) {
           vErrors = [err32];
         } else {
@@ -6067,7 +6068,7 @@ function validate89(data, instancePath = "") {
       let valid8 = false;
       const _errs29 = errors;
       if (typeof data8 !== "string") {
-        const err33 = { instancePath: instancePath + "/channel_type", schemaPath: "urn:casi:schema:ChannelType/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        const err33 = { pointer: instancePath + "/channel_type", message: "must be string", keyword: "type" };
         if (vErrors === null) {
           vErrors = [err33];
         } else {
@@ -6076,7 +6077,7 @@ function validate89(data, instancePath = "") {
         errors++;
       }
       if (!(data8 === "phone" || data8 === "chat_realtime" || data8 === "chat_async")) {
-        const err34 = { instancePath: instancePath + "/channel_type", schemaPath: "urn:casi:schema:ChannelType/enum", keyword: "enum", params: { allowedValues: schema42.enum }, message: "must be equal to one of the allowed values" };
+        const err34 = { pointer: instancePath + "/channel_type", message: "must be equal to one of the allowed values", keyword: "enum" };
         if (vErrors === null) {
           vErrors = [err34];
         } else {
@@ -6088,7 +6089,7 @@ function validate89(data, instancePath = "") {
       valid8 = valid8 || _valid1;
       const _errs32 = errors;
       if (data8 !== null) {
-        const err35 = { instancePath: instancePath + "/channel_type", schemaPath: "#/properties/channel_type/anyOf/1/type", keyword: "type", params: { type: "null" }, message: "must be null" };
+        const err35 = { pointer: instancePath + "/channel_type", message: "must be null", keyword: "type" };
         if (vErrors === null) {
           vErrors = [err35];
         } else {
@@ -6099,7 +6100,7 @@ function validate89(data, instancePath = "") {
       var _valid1 = _errs32 === errors;
       valid8 = valid8 || _valid1;
       if (!valid8) {
-        const err36 = { instancePath: instancePath + "/channel_type", schemaPath: "#/properties/channel_type/anyOf", keyword: "anyOf", params: {}, message: "must match a schema in anyOf" };
+        const err36 = { pointer: instancePath + "/channel_type", message: "must match a schema in anyOf", keyword: "anyOf" };
         if (vErrors === null) {
           vErrors = [err36];
         } else {
@@ -6136,7 +6137,7 @@ function validate89(data, instancePath = "") {
       valid10 = valid10 || _valid2;
       const _errs38 = errors;
       if (data10 !== null) {
-        const err37 = { instancePath: instancePath + "/override_config", schemaPath: "#/properties/override_config/anyOf/1/type", keyword: "type", params: { type: "null" }, message: "must be null" };
+        const err37 = { pointer: instancePath + "/override_config", message: "must be null", keyword: "type" };
         if (vErrors === null) {
           vErrors = [err37];
         } else {
@@ -6147,7 +6148,7 @@ function validate89(data, instancePath = "") {
       var _valid2 = _errs38 === errors;
       valid10 = valid10 || _valid2;
       if (!valid10) {
-        const err38 = { instancePath: instancePath + "/override_config", schemaPath: "#/properties/override_config/anyOf", keyword: "anyOf", params: {}, message: "must match a schema in anyOf" };
+        const err38 = { pointer: instancePath + "/override_config", message: "must match a schema in anyOf", keyword: "anyOf" };
         if (vErrors === null) {
           vErrors = [err38];
         } else {
@@ -6172,7 +6173,7 @@ function validate89(data, instancePath = "") {
       const _errs42 = errors;
       if (typeof data11 === "string") {
         if (!formats0(data11)) {
-          const err39 = { instancePath: instancePath + "/started_at", schemaPath: "urn:casi:schema:Timestamp/format", keyword: "format", params: { format: "date-time" }, message: 'must match format "date-time"' };
+          const err39 = { pointer: instancePath + "/started_at", message: 'must match format "date-time"', keyword: "format" };
           if (vErrors === null) {
             vErrors = [err39];
           } else {
@@ -6181,7 +6182,7 @@ function validate89(data, instancePath = "") {
           errors++;
         }
       } else {
-        const err40 = { instancePath: instancePath + "/started_at", schemaPath: "urn:casi:schema:Timestamp/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        const err40 = { pointer: instancePath + "/started_at", message: "must be string", keyword: "type" };
         if (vErrors === null) {
           vErrors = [err40];
         } else {
@@ -6193,7 +6194,7 @@ function validate89(data, instancePath = "") {
       valid11 = valid11 || _valid3;
       const _errs45 = errors;
       if (data11 !== null) {
-        const err41 = { instancePath: instancePath + "/started_at", schemaPath: "#/properties/started_at/anyOf/1/type", keyword: "type", params: { type: "null" }, message: "must be null" };
+        const err41 = { pointer: instancePath + "/started_at", message: "must be null", keyword: "type" };
         if (vErrors === null) {
           vErrors = [err41];
         } else {
@@ -6204,7 +6205,7 @@ function validate89(data, instancePath = "") {
       var _valid3 = _errs45 === errors;
       valid11 = valid11 || _valid3;
       if (!valid11) {
-        const err42 = { instancePath: instancePath + "/started_at", schemaPath: "#/properties/started_at/anyOf", keyword: "anyOf", params: {}, message: "must match a schema in anyOf" };
+        const err42 = { pointer: instancePath + "/started_at", message: "must match a schema in anyOf", keyword: "anyOf" };
         if (vErrors === null) {
           vErrors = [err42];
         } else {
@@ -6229,7 +6230,7 @@ function validate89(data, instancePath = "") {
       const _errs49 = errors;
       if (typeof data12 === "string") {
         if (!formats0(data12)) {
-          const err43 = { instancePath: instancePath + "/completed_at", schemaPath: "urn:casi:schema:Timestamp/format", keyword: "format", params: { format: "date-time" }, message: 'must match format "date-time"' };
+          const err43 = { pointer: instancePath + "/completed_at", message: 'must match format "date-time"', keyword: "format" };
           if (vErrors === null) {
             vErrors = [err43];
           } else {
@@ -6238,7 +6239,7 @@ function validate89(data, instancePath = "") {
           errors++;
         }
       } else {
-        const err44 = { instancePath: instancePath + "/completed_at", schemaPath: "urn:casi:schema:Timestamp/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        const err44 = { pointer: instancePath + "/completed_at", message: "must be string", keyword: "type" };
         if (vErrors === null) {
           vErrors = [err44];
         } else {
@@ -6250,7 +6251,7 @@ function validate89(data, instancePath = "") {
       valid13 = valid13 || _valid4;
       const _errs52 = errors;
       if (data12 !== null) {
-        const err45 = { instancePath: instancePath + "/completed_at", schemaPath: "#/properties/completed_at/anyOf/1/type", keyword: "type", params: { type: "null" }, message: "must be null" };
+        const err45 = { pointer: instancePath + "/completed_at", message: "must be null", keyword: "type" };
         if (vErrors === null) {
           vErrors = [err45];
         } else {
@@ -6261,7 +6262,7 @@ function validate89(data, instancePath = "") {
       var _valid4 = _errs52 === errors;
       valid13 = valid13 || _valid4;
       if (!valid13) {
-        const err46 = { instancePath: instancePath + "/completed_at", schemaPath: "#/properties/completed_at/anyOf", keyword: "anyOf", params: {}, message: "must match a schema in anyOf" };
+        const err46 = { pointer: instancePath + "/completed_at", message: "must match a schema in anyOf", keyword: "anyOf" };
         if (vErrors === null) {
           vErrors = [err46];
         } else {
@@ -6285,7 +6286,7 @@ function validate89(data, instancePath = "") {
       let valid15 = false;
       const _errs56 = errors;
       if (typeof data13 !== "string") {
-        const err47 = { instancePath: instancePath + "/failure_reason", schemaPath: "urn:casi:schema:FailureReason/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        const err47 = { pointer: instancePath + "/failure_reason", message: "must be string", keyword: "type" };
         if (vErrors === null) {
           vErrors = [err47];
         } else {
@@ -6294,7 +6295,7 @@ function validate89(data, instancePath = "") {
         errors++;
       }
       if (!(data13 === "dial_failed" || data13 === "number_marked_disconnected" || data13 === "pstn_blocked" || data13 === "dnc_rejected" || data13 === "tcpa_rejected" || data13 === "number_invalid" || data13 === "internal_error" || data13 === "telephony_error" || data13 === "agent_timeout" || data13 === "customer_requested_dnc")) {
-        const err48 = { instancePath: instancePath + "/failure_reason", schemaPath: "urn:casi:schema:FailureReason/enum", keyword: "enum", params: { allowedValues: schema151.enum }, message: "must be equal to one of the allowed values" };
+        const err48 = { pointer: instancePath + "/failure_reason", message: "must be equal to one of the allowed values", keyword: "enum" };
         if (vErrors === null) {
           vErrors = [err48];
         } else {
@@ -6306,7 +6307,7 @@ function validate89(data, instancePath = "") {
       valid15 = valid15 || _valid5;
       const _errs59 = errors;
       if (data13 !== null) {
-        const err49 = { instancePath: instancePath + "/failure_reason", schemaPath: "#/properties/failure_reason/anyOf/1/type", keyword: "type", params: { type: "null" }, message: "must be null" };
+        const err49 = { pointer: instancePath + "/failure_reason", message: "must be null", keyword: "type" };
         if (vErrors === null) {
           vErrors = [err49];
         } else {
@@ -6317,7 +6318,7 @@ function validate89(data, instancePath = "") {
       var _valid5 = _errs59 === errors;
       valid15 = valid15 || _valid5;
       if (!valid15) {
-        const err50 = { instancePath: instancePath + "/failure_reason", schemaPath: "#/properties/failure_reason/anyOf", keyword: "anyOf", params: {}, message: "must match a schema in anyOf" };
+        const err50 = { pointer: instancePath + "/failure_reason", message: "must match a schema in anyOf", keyword: "anyOf" };
         if (vErrors === null) {
           vErrors = [err50];
         } else {
@@ -6338,7 +6339,7 @@ function validate89(data, instancePath = "") {
     if (data.summary !== void 0) {
       let data14 = data.summary;
       if (typeof data14 !== "string" && data14 !== null) {
-        const err51 = { instancePath: instancePath + "/summary", schemaPath: "#/properties/summary/type", keyword: "type", params: { type: schema109.properties.summary.type }, message: "must be string,null" };
+        const err51 = { pointer: instancePath + "/summary", message: "must be string,null", keyword: "type" };
         if (vErrors === null) {
           vErrors = [err51];
         } else {
@@ -6350,7 +6351,7 @@ function validate89(data, instancePath = "") {
     if (data.duration_sec !== void 0) {
       let data15 = data.duration_sec;
       if (!(typeof data15 == "number" && isFinite(data15)) && data15 !== null) {
-        const err52 = { instancePath: instancePath + "/duration_sec", schemaPath: "#/properties/duration_sec/type", keyword: "type", params: { type: schema109.properties.duration_sec.type }, message: "must be number,null" };
+        const err52 = { pointer: instancePath + "/duration_sec", message: "must be number,null", keyword: "type" };
         if (vErrors === null) {
           vErrors = [err52];
         } else {
@@ -6360,7 +6361,7 @@ function validate89(data, instancePath = "") {
       }
       if (typeof data15 == "number" && isFinite(data15)) {
         if (data15 < 0 || isNaN(data15)) {
-          const err53 = { instancePath: instancePath + "/duration_sec", schemaPath: "#/properties/duration_sec/minimum", keyword: "minimum", params: { comparison: ">=", limit: 0 }, message: "must be >= 0" };
+          const err53 = { pointer: instancePath + "/duration_sec", message: "must be >= 0", keyword: "minimum" };
           if (vErrors === null) {
             vErrors = [err53];
           } else {
@@ -6376,7 +6377,7 @@ function validate89(data, instancePath = "") {
       let valid17 = false;
       const _errs67 = errors;
       if (typeof data16 !== "string") {
-        const err54 = { instancePath: instancePath + "/sentiment", schemaPath: "urn:casi:schema:Sentiment/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        const err54 = { pointer: instancePath + "/sentiment", message: "must be string", keyword: "type" };
         if (vErrors === null) {
           vErrors = [err54];
         } else {
@@ -6385,7 +6386,7 @@ function validate89(data, instancePath = "") {
         errors++;
       }
       if (!(data16 === "positive" || data16 === "neutral" || data16 === "negative")) {
-        const err55 = { instancePath: instancePath + "/sentiment", schemaPath: "urn:casi:schema:Sentiment/enum", keyword: "enum", params: { allowedValues: schema152.enum }, message: "must be equal to one of the allowed values" };
+        const err55 = { pointer: instancePath + "/sentiment", message: "must be equal to one of the allowed values", keyword: "enum" };
         if (vErrors === null) {
           vErrors = [err55];
         } else {
@@ -6397,7 +6398,7 @@ function validate89(data, instancePath = "") {
       valid17 = valid17 || _valid6;
       const _errs70 = errors;
       if (data16 !== null) {
-        const err56 = { instancePath: instancePath + "/sentiment", schemaPath: "#/properties/sentiment/anyOf/1/type", keyword: "type", params: { type: "null" }, message: "must be null" };
+        const err56 = { pointer: instancePath + "/sentiment", message: "must be null", keyword: "type" };
         if (vErrors === null) {
           vErrors = [err56];
         } else {
@@ -6408,7 +6409,7 @@ function validate89(data, instancePath = "") {
       var _valid6 = _errs70 === errors;
       valid17 = valid17 || _valid6;
       if (!valid17) {
-        const err57 = { instancePath: instancePath + "/sentiment", schemaPath: "#/properties/sentiment/anyOf", keyword: "anyOf", params: {}, message: "must match a schema in anyOf" };
+        const err57 = { pointer: instancePath + "/sentiment", message: "must match a schema in anyOf", keyword: "anyOf" };
         if (vErrors === null) {
           vErrors = [err57];
         } else {
@@ -6427,7 +6428,7 @@ function validate89(data, instancePath = "") {
       }
     }
   } else {
-    const err58 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+    const err58 = { pointer: instancePath, message: "must be object", keyword: "type" };
     if (vErrors === null) {
       vErrors = [err58];
     } else {
@@ -6447,7 +6448,7 @@ function validate117(data, instancePath = "") {
   let errors = 0;
   if (data && typeof data == "object" && !Array.isArray(data)) {
     if (data.boosted_keywords === void 0) {
-      const err0 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "boosted_keywords" }, message: "must have required property 'boosted_keywords'" };
+      const err0 = { pointer: instancePath + "/boosted_keywords", message: "must have required property 'boosted_keywords'", keyword: "required" };
       if (vErrors === null) {
         vErrors = [err0];
       } else {
@@ -6457,7 +6458,7 @@ function validate117(data, instancePath = "") {
     }
     for (const key0 in data) {
       if (!(key0 === "ambient_sound" || key0 === "busy_sound" || key0 === "boosted_keywords")) {
-        const err1 = { instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" };
+        const err1 = { pointer: instancePath, member: key0, message: "must NOT have additional properties", keyword: "additionalProperties" };
         if (vErrors === null) {
           vErrors = [err1];
         } else {
@@ -6469,7 +6470,7 @@ function validate117(data, instancePath = "") {
     if (data.ambient_sound !== void 0) {
       let data0 = data.ambient_sound;
       if (typeof data0 !== "string" && data0 !== null) {
-        const err2 = { instancePath: instancePath + "/ambient_sound", schemaPath: "urn:casi:schema:AmbientSound/type", keyword: "type", params: { type: schema84.type }, message: "must be string,null" };
+        const err2 = { pointer: instancePath + "/ambient_sound", message: "must be string,null", keyword: "type" };
         if (vErrors === null) {
           vErrors = [err2];
         } else {
@@ -6478,7 +6479,7 @@ function validate117(data, instancePath = "") {
         errors++;
       }
       if (!(data0 === "office" || data0 === null)) {
-        const err3 = { instancePath: instancePath + "/ambient_sound", schemaPath: "urn:casi:schema:AmbientSound/enum", keyword: "enum", params: { allowedValues: schema84.enum }, message: "must be equal to one of the allowed values" };
+        const err3 = { pointer: instancePath + "/ambient_sound", message: "must be equal to one of the allowed values", keyword: "enum" };
         if (vErrors === null) {
           vErrors = [err3];
         } else {
@@ -6490,7 +6491,7 @@ function validate117(data, instancePath = "") {
     if (data.busy_sound !== void 0) {
       let data1 = data.busy_sound;
       if (typeof data1 !== "string" && data1 !== null) {
-        const err4 = { instancePath: instancePath + "/busy_sound", schemaPath: "urn:casi:schema:BusySound/type", keyword: "type", params: { type: schema85.type }, message: "must be string,null" };
+        const err4 = { pointer: instancePath + "/busy_sound", message: "must be string,null", keyword: "type" };
         if (vErrors === null) {
           vErrors = [err4];
         } else {
@@ -6499,7 +6500,7 @@ function validate117(data, instancePath = "") {
         errors++;
       }
       if (!(data1 === "keyboard_typing" || data1 === null)) {
-        const err5 = { instancePath: instancePath + "/busy_sound", schemaPath: "urn:casi:schema:BusySound/enum", keyword: "enum", params: { allowedValues: schema85.enum }, message: "must be equal to one of the allowed values" };
+        const err5 = { pointer: instancePath + "/busy_sound", message: "must be equal to one of the allowed values", keyword: "enum" };
         if (vErrors === null) {
           vErrors = [err5];
         } else {
@@ -6514,7 +6515,7 @@ function validate117(data, instancePath = "") {
         const len0 = data2.length;
         for (let i0 = 0; i0 < len0; i0++) {
           if (typeof data2[i0] !== "string") {
-            const err6 = { instancePath: instancePath + "/boosted_keywords/" + i0, schemaPath: "#/properties/boosted_keywords/items/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+            const err6 = { pointer: instancePath + "/boosted_keywords/" + i0, message: "must be string", keyword: "type" };
             if (vErrors === null) {
               vErrors = [err6];
             } else {
@@ -6524,7 +6525,7 @@ function validate117(data, instancePath = "") {
           }
         }
       } else {
-        const err7 = { instancePath: instancePath + "/boosted_keywords", schemaPath: "#/properties/boosted_keywords/type", keyword: "type", params: { type: "array" }, message: "must be array" };
+        const err7 = { pointer: instancePath + "/boosted_keywords", message: "must be array", keyword: "type" };
         if (vErrors === null) {
           vErrors = [err7];
         } else {
@@ -6534,7 +6535,7 @@ function validate117(data, instancePath = "") {
       }
     }
   } else {
-    const err8 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+    const err8 = { pointer: instancePath, message: "must be object", keyword: "type" };
     if (vErrors === null) {
       vErrors = [err8];
     } else {
@@ -6551,7 +6552,7 @@ function validate119(data, instancePath = "") {
   let errors = 0;
   if (data && typeof data == "object" && !Array.isArray(data)) {
     if (data.model === void 0) {
-      const err0 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "model" }, message: "must have required property 'model'" };
+      const err0 = { pointer: instancePath + "/model", message: "must have required property 'model'", keyword: "required" };
       if (vErrors === null) {
         vErrors = [err0];
       } else {
@@ -6560,7 +6561,7 @@ function validate119(data, instancePath = "") {
       errors++;
     }
     if (data.prompt === void 0) {
-      const err1 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "prompt" }, message: "must have required property 'prompt'" };
+      const err1 = { pointer: instancePath + "/prompt", message: "must have required property 'prompt'", keyword: "required" };
       if (vErrors === null) {
         vErrors = [err1];
       } else {
@@ -6569,7 +6570,7 @@ function validate119(data, instancePath = "") {
       errors++;
     }
     if (data.variables === void 0) {
-      const err2 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "variables" }, message: "must have required property 'variables'" };
+      const err2 = { pointer: instancePath + "/variables", message: "must have required property 'variables'", keyword: "required" };
       if (vErrors === null) {
         vErrors = [err2];
       } else {
@@ -6579,7 +6580,7 @@ function validate119(data, instancePath = "") {
     }
     for (const key0 in data) {
       if (!(key0 === "model" || key0 === "prompt" || key0 === "variables")) {
-        const err3 = { instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" };
+        const err3 = { pointer: instancePath, member: key0, message: "must NOT have additional properties", keyword: "additionalProperties" };
         if (vErrors === null) {
           vErrors = [err3];
         } else {
@@ -6591,7 +6592,7 @@ function validate119(data, instancePath = "") {
     if (data.model !== void 0) {
       let data0 = data.model;
       if (typeof data0 !== "string") {
-        const err4 = { instancePath: instancePath + "/model", schemaPath: "urn:casi:schema:Model/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        const err4 = { pointer: instancePath + "/model", message: "must be string", keyword: "type" };
         if (vErrors === null) {
           vErrors = [err4];
         } else {
@@ -6600,7 +6601,7 @@ function validate119(data, instancePath = "") {
         errors++;
       }
       if (!(data0 === "provider_a/gpt-4o" || data0 === "provider_a/gpt-4o-realtime" || data0 === "provider_a/gpt-realtime" || data0 === "provider_a/gpt-4.1" || data0 === "provider_a/gpt-4.1-mini" || data0 === "provider_a/gpt-5" || data0 === "provider_a/gpt-5-mini" || data0 === "provider_b/gemini-2.5-flash" || data0 === "provider_b/gemini-2.5-flash-lite")) {
-        const err5 = { instancePath: instancePath + "/model", schemaPath: "urn:casi:schema:Model/enum", keyword: "enum", params: { allowedValues: schema131.enum }, message: "must be equal to one of the allowed values" };
+        const err5 = { pointer: instancePath + "/model", message: "must be equal to one of the allowed values", keyword: "enum" };
         if (vErrors === null) {
           vErrors = [err5];
         } else {
@@ -6623,7 +6624,7 @@ function validate119(data, instancePath = "") {
           let data3 = data2[i0];
           if (data3 && typeof data3 == "object" && !Array.isArray(data3)) {
             if (data3.name === void 0) {
-              const err6 = { instancePath: instancePath + "/variables/" + i0, schemaPath: "urn:casi:schema:PromptVariable/required", keyword: "required", params: { missingProperty: "name" }, message: "must have required property 'name'" };
+              const err6 = { pointer: instancePath + "/variables/" + i0 + "/name", message: "must have required property 'name'", keyword: "required" };
               if (vErrors === null) {
                 vErrors = [err6];
               } else {
@@ -6632,7 +6633,7 @@ function validate119(data, instancePath = "") {
               errors++;
             }
             if (data3.description === void 0) {
-              const err7 = { instancePath: instancePath + "/variables/" + i0, schemaPath: "urn:casi:schema:PromptVariable/required", keyword: "required", params: { missingProperty: "description" }, message: "must have required property 'description'" };
+              const err7 = { pointer: instancePath + "/variables/" + i0 + "/description", message: "must have required property 'description'", keyword: "required" };
               if (vErrors === null) {
                 vErrors = [err7];
               } else {
@@ -6642,7 +6643,7 @@ function validate119(data, instancePath = "") {
             }
             for (const key1 in data3) {
               if (!(key1 === "name" || key1 === "description" || key1 === "default_value")) {
-                const err8 = { instancePath: instancePath + "/variables/" + i0, schemaPath: "urn:casi:schema:PromptVariable/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key1 }, message: "must NOT have additional properties" };
+                const err8 = { pointer: instancePath + "/variables/" + i0, member: key1, message: "must NOT have additional properties", keyword: "additionalProperties" };
                 if (vErrors === null) {
                   vErrors = [err8];
                 } else {
@@ -6653,7 +6654,7 @@ function validate119(data, instancePath = "") {
             }
             if (data3.name !== void 0) {
               if (typeof data3.name !== "string") {
-                const err9 = { instancePath: instancePath + "/variables/" + i0 + "/name", schemaPath: "urn:casi:schema:PromptVariable/properties/name/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+                const err9 = { pointer: instancePath + "/variables/" + i0 + "/name", message: "must be string", keyword: "type" };
                 if (vErrors === null) {
                   vErrors = [err9];
                 } else {
@@ -6664,7 +6665,7 @@ function validate119(data, instancePath = "") {
             }
             if (data3.description !== void 0) {
               if (typeof data3.description !== "string") {
-                const err10 = { instancePath: instancePath + "/variables/" + i0 + "/description", schemaPath: "urn:casi:schema:PromptVariable/properties/description/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+                const err10 = { pointer: instancePath + "/variables/" + i0 + "/description", message: "must be string", keyword: "type" };
                 if (vErrors === null) {
                   vErrors = [err10];
                 } else {
@@ -6676,7 +6677,7 @@ function validate119(data, instancePath = "") {
             if (data3.default_value !== void 0) {
               let data6 = data3.default_value;
               if (typeof data6 !== "string" && data6 !== null) {
-                const err11 = { instancePath: instancePath + "/variables/" + i0 + "/default_value", schemaPath: "urn:casi:schema:PromptVariable/properties/default_value/type", keyword: "type", params: { type: schema136.properties.default_value.type }, message: "must be string,null" };
+                const err11 = { pointer: instancePath + "/variables/" + i0 + "/default_value", message: "must be string,null", keyword: "type" };
                 if (vErrors === null) {
                   vErrors = [err11];
                 } else {
@@ -6686,7 +6687,7 @@ function validate119(data, instancePath = "") {
               }
             }
           } else {
-            const err12 = { instancePath: instancePath + "/variables/" + i0, schemaPath: "urn:casi:schema:PromptVariable/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+            const err12 = { pointer: instancePath + "/variables/" + i0, message: "must be object", keyword: "type" };
             if (vErrors === null) {
               vErrors = [err12];
             } else {
@@ -6696,7 +6697,7 @@ function validate119(data, instancePath = "") {
           }
         }
       } else {
-        const err13 = { instancePath: instancePath + "/variables", schemaPath: "#/properties/variables/type", keyword: "type", params: { type: "array" }, message: "must be array" };
+        const err13 = { pointer: instancePath + "/variables", message: "must be array", keyword: "type" };
         if (vErrors === null) {
           vErrors = [err13];
         } else {
@@ -6706,7 +6707,7 @@ function validate119(data, instancePath = "") {
       }
     }
   } else {
-    const err14 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+    const err14 = { pointer: instancePath, message: "must be object", keyword: "type" };
     if (vErrors === null) {
       vErrors = [err14];
     } else {
@@ -6723,7 +6724,7 @@ function validate122(data, instancePath = "") {
   let errors = 0;
   if (data && typeof data == "object" && !Array.isArray(data)) {
     if (data.tools === void 0) {
-      const err0 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "tools" }, message: "must have required property 'tools'" };
+      const err0 = { pointer: instancePath + "/tools", message: "must have required property 'tools'", keyword: "required" };
       if (vErrors === null) {
         vErrors = [err0];
       } else {
@@ -6732,7 +6733,7 @@ function validate122(data, instancePath = "") {
       errors++;
     }
     if (data.transfers === void 0) {
-      const err1 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "transfers" }, message: "must have required property 'transfers'" };
+      const err1 = { pointer: instancePath + "/transfers", message: "must have required property 'transfers'", keyword: "required" };
       if (vErrors === null) {
         vErrors = [err1];
       } else {
@@ -6742,7 +6743,7 @@ function validate122(data, instancePath = "") {
     }
     for (const key0 in data) {
       if (!(key0 === "tools" || key0 === "transfers")) {
-        const err2 = { instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" };
+        const err2 = { pointer: instancePath, member: key0, message: "must NOT have additional properties", keyword: "additionalProperties" };
         if (vErrors === null) {
           vErrors = [err2];
         } else {
@@ -6762,7 +6763,7 @@ function validate122(data, instancePath = "") {
           }
         }
       } else {
-        const err3 = { instancePath: instancePath + "/tools", schemaPath: "#/properties/tools/type", keyword: "type", params: { type: "array" }, message: "must be array" };
+        const err3 = { pointer: instancePath + "/tools", message: "must be array", keyword: "type" };
         if (vErrors === null) {
           vErrors = [err3];
         } else {
@@ -6779,7 +6780,7 @@ function validate122(data, instancePath = "") {
           let data3 = data2[i1];
           if (data3 && typeof data3 == "object" && !Array.isArray(data3)) {
             if (data3.id === void 0) {
-              const err4 = { instancePath: instancePath + "/transfers/" + i1, schemaPath: "urn:casi:schema:TransferId/required", keyword: "required", params: { missingProperty: "id" }, message: "must have required property 'id'" };
+              const err4 = { pointer: instancePath + "/transfers/" + i1 + "/id", message: "must have required property 'id'", keyword: "required" };
               if (vErrors === null) {
                 vErrors = [err4];
               } else {
@@ -6789,7 +6790,7 @@ function validate122(data, instancePath = "") {
             }
             for (const key1 in data3) {
               if (!(key1 === "id")) {
-                const err5 = { instancePath: instancePath + "/transfers/" + i1, schemaPath: "urn:casi:schema:TransferId/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key1 }, message: "must NOT have additional properties" };
+                const err5 = { pointer: instancePath + "/transfers/" + i1, member: key1, message: "must NOT have additional properties", keyword: "additionalProperties" };
                 if (vErrors === null) {
                   vErrors = [err5];
                 } else {
@@ -6800,7 +6801,7 @@ function validate122(data, instancePath = "") {
             }
             if (data3.id !== void 0) {
               if (typeof data3.id !== "string") {
-                const err6 = { instancePath: instancePath + "/transfers/" + i1 + "/id", schemaPath: "urn:casi:schema:TransferId/properties/id/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+                const err6 = { pointer: instancePath + "/transfers/" + i1 + "/id", message: "must be string", keyword: "type" };
                 if (vErrors === null) {
                   vErrors = [err6];
                 } else {
@@ -6810,7 +6811,7 @@ function validate122(data, instancePath = "") {
               }
             }
           } else {
-            const err7 = { instancePath: instancePath + "/transfers/" + i1, schemaPath: "urn:casi:schema:TransferId/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+            const err7 = { pointer: instancePath + "/transfers/" + i1, message: "must be object", keyword: "type" };
             if (vErrors === null) {
               vErrors = [err7];
             } else {
@@ -6820,7 +6821,7 @@ function validate122(data, instancePath = "") {
           }
         }
       } else {
-        const err8 = { instancePath: instancePath + "/transfers", schemaPath: "#/properties/transfers/type", keyword: "type", params: { type: "array" }, message: "must be array" };
+        const err8 = { pointer: instancePath + "/transfers", message: "must be array", keyword: "type" };
         if (vErrors === null) {
           vErrors = [err8];
         } else {
@@ -6830,7 +6831,7 @@ function validate122(data, instancePath = "") {
       }
     }
   } else {
-    const err9 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+    const err9 = { pointer: instancePath, message: "must be object", keyword: "type" };
     if (vErrors === null) {
       vErrors = [err9];
     } else {
@@ -6847,7 +6848,7 @@ function validate125(data, instancePath = "") {
   let errors = 0;
   if (data && typeof data == "object" && !Array.isArray(data)) {
     if (data.default_language === void 0) {
-      const err0 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "default_language" }, message: "must have required property 'default_language'" };
+      const err0 = { pointer: instancePath + "/default_language", message: "must have required property 'default_language'", keyword: "required" };
       if (vErrors === null) {
         vErrors = [err0];
       } else {
@@ -6856,7 +6857,7 @@ function validate125(data, instancePath = "") {
       errors++;
     }
     if (data.supported_languages === void 0) {
-      const err1 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "supported_languages" }, message: "must have required property 'supported_languages'" };
+      const err1 = { pointer: instancePath + "/supported_languages", message: "must have required property 'supported_languages'", keyword: "required" };
       if (vErrors === null) {
         vErrors = [err1];
       } else {
@@ -6866,7 +6867,7 @@ function validate125(data, instancePath = "") {
     }
     for (const key0 in data) {
       if (!(key0 === "default_language" || key0 === "supported_languages")) {
-        const err2 = { instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" };
+        const err2 = { pointer: instancePath, member: key0, message: "must NOT have additional properties", keyword: "additionalProperties" };
         if (vErrors === null) {
           vErrors = [err2];
         } else {
@@ -6878,7 +6879,7 @@ function validate125(data, instancePath = "") {
     if (data.default_language !== void 0) {
       let data0 = data.default_language;
       if (typeof data0 !== "string") {
-        const err3 = { instancePath: instancePath + "/default_language", schemaPath: "urn:casi:schema:Language/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        const err3 = { pointer: instancePath + "/default_language", message: "must be string", keyword: "type" };
         if (vErrors === null) {
           vErrors = [err3];
         } else {
@@ -6887,7 +6888,7 @@ function validate125(data, instancePath = "") {
         errors++;
       }
       if (!(data0 === "English" || data0 === "Spanish")) {
-        const err4 = { instancePath: instancePath + "/default_language", schemaPath: "urn:casi:schema:Language/enum", keyword: "enum", params: { allowedValues: schema146.enum }, message: "must be equal to one of the allowed values" };
+        const err4 = { pointer: instancePath + "/default_language", message: "must be equal to one of the allowed values", keyword: "enum" };
         if (vErrors === null) {
           vErrors = [err4];
         } else {
@@ -6903,7 +6904,7 @@ function validate125(data, instancePath = "") {
         for (let i0 = 0; i0 < len0; i0++) {
           let data2 = data1[i0];
           if (typeof data2 !== "string") {
-            const err5 = { instancePath: instancePath + "/supported_languages/" + i0, schemaPath: "urn:casi:schema:Language/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+            const err5 = { pointer: instancePath + "/supported_languages/" + i0, message: "must be string", keyword: "type" };
             if (vErrors === null) {
               vErrors = [err5];
             } else {
@@ -6912,7 +6913,7 @@ function validate125(data, instancePath = "") {
             errors++;
           }
           if (!(data2 === "English" || data2 === "Spanish")) {
-            const err6 = { instancePath: instancePath + "/supported_languages/" + i0, schemaPath: "urn:casi:schema:Language/enum", keyword: "enum", params: { allowedValues: schema146.enum }, message: "must be equal to one of the allowed values" };
+            const err6 = { pointer: instancePath + "/supported_languages/" + i0, message: "must be equal to one of the allowed values", keyword: "enum" };
             if (vErrors === null) {
               vErrors = [err6];
             } else {
@@ -6922,7 +6923,7 @@ function validate125(data, instancePath = "") {
           }
         }
       } else {
-        const err7 = { instancePath: instancePath + "/supported_languages", schemaPath: "#/properties/supported_languages/type", keyword: "type", params: { type: "array" }, message: "must be array" };
+        const err7 = { pointer: instancePath + "/supported_languages", message: "must be array", keyword: "type" };
         if (vErrors === null) {
           vErrors = [err7];
         } else {
@@ -6932,7 +6933,7 @@ function validate125(data, instancePath = "") {
       }
     }
   } else {
-    const err8 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+    const err8 = { pointer: instancePath, message: "must be object", keyword: "type" };
     if (vErrors === null) {
       vErrors = [err8];
     } else {
@@ -6949,7 +6950,7 @@ function validate115(data, instancePath = "") {
   let errors = 0;
   if (data && typeof data == "object" && !Array.isArray(data)) {
     if (data.personas === void 0) {
-      const err0 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "personas" }, message: "must have required property 'personas'" };
+      const err0 = { pointer: instancePath + "/personas", message: "must have required property 'personas'", keyword: "required" };
       if (vErrors === null) {
         vErrors = [err0];
       } else {
@@ -6958,7 +6959,7 @@ function validate115(data, instancePath = "") {
       errors++;
     }
     if (data.voice === void 0) {
-      const err1 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "voice" }, message: "must have required property 'voice'" };
+      const err1 = { pointer: instancePath + "/voice", message: "must have required property 'voice'", keyword: "required" };
       if (vErrors === null) {
         vErrors = [err1];
       } else {
@@ -6967,7 +6968,7 @@ function validate115(data, instancePath = "") {
       errors++;
     }
     if (data.runtime === void 0) {
-      const err2 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "runtime" }, message: "must have required property 'runtime'" };
+      const err2 = { pointer: instancePath + "/runtime", message: "must have required property 'runtime'", keyword: "required" };
       if (vErrors === null) {
         vErrors = [err2];
       } else {
@@ -6976,7 +6977,7 @@ function validate115(data, instancePath = "") {
       errors++;
     }
     if (data.tool === void 0) {
-      const err3 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "tool" }, message: "must have required property 'tool'" };
+      const err3 = { pointer: instancePath + "/tool", message: "must have required property 'tool'", keyword: "required" };
       if (vErrors === null) {
         vErrors = [err3];
       } else {
@@ -6985,7 +6986,7 @@ function validate115(data, instancePath = "") {
       errors++;
     }
     if (data.language === void 0) {
-      const err4 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "language" }, message: "must have required property 'language'" };
+      const err4 = { pointer: instancePath + "/language", message: "must have required property 'language'", keyword: "required" };
       if (vErrors === null) {
         vErrors = [err4];
       } else {
@@ -6994,7 +6995,7 @@ function validate115(data, instancePath = "") {
       errors++;
     }
     if (data.channel === void 0) {
-      const err5 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "channel" }, message: "must have required property 'channel'" };
+      const err5 = { pointer: instancePath + "/channel", message: "must have required property 'channel'", keyword: "required" };
       if (vErrors === null) {
         vErrors = [err5];
       } else {
@@ -7004,7 +7005,7 @@ function validate115(data, instancePath = "") {
     }
     for (const key0 in data) {
       if (!(key0 === "personas" || key0 === "voice" || key0 === "runtime" || key0 === "tool" || key0 === "language" || key0 === "channel")) {
-        const err6 = { instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" };
+        const err6 = { pointer: instancePath, member: key0, message: "must NOT have additional properties", keyword: "additionalProperties" };
         if (vErrors === null) {
           vErrors = [err6];
         } else {
@@ -7024,7 +7025,7 @@ function validate115(data, instancePath = "") {
           }
         }
       } else {
-        const err7 = { instancePath: instancePath + "/personas", schemaPath: "#/properties/personas/type", keyword: "type", params: { type: "array" }, message: "must be array" };
+        const err7 = { pointer: instancePath + "/personas", message: "must be array", keyword: "type" };
         if (vErrors === null) {
           vErrors = [err7];
         } else {
@@ -7061,7 +7062,7 @@ function validate115(data, instancePath = "") {
       let data6 = data.channel;
       if (data6 && typeof data6 == "object" && !Array.isArray(data6)) {
         if (data6.is_voicemail_enabled === void 0) {
-          const err8 = { instancePath: instancePath + "/channel", schemaPath: "urn:casi:schema:ChannelConfig/required", keyword: "required", params: { missingProperty: "is_voicemail_enabled" }, message: "must have required property 'is_voicemail_enabled'" };
+          const err8 = { pointer: instancePath + "/channel/is_voicemail_enabled", message: "must have required property 'is_voicemail_enabled'", keyword: "required" };
           if (vErrors === null) {
             vErrors = [err8];
           } else {
@@ -7071,7 +7072,7 @@ function validate115(data, instancePath = "") {
         }
         for (const key1 in data6) {
           if (!(key1 === "is_voicemail_enabled")) {
-            const err9 = { instancePath: instancePath + "/channel", schemaPath: "urn:casi:schema:ChannelConfig/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key1 }, message: "must NOT have additional properties" };
+            const err9 = { pointer: instancePath + "/channel", member: key1, message: "must NOT have additional properties", keyword: "additionalProperties" };
             if (vErrors === null) {
               vErrors = [err9];
             } else {
@@ -7082,7 +7083,7 @@ function validate115(data, instancePath = "") {
         }
         if (data6.is_voicemail_enabled !== void 0) {
           if (typeof data6.is_voicemail_enabled !== "boolean") {
-            const err10 = { instancePath: instancePath + "/channel/is_voicemail_enabled", schemaPath: "urn:casi:schema:ChannelConfig/properties/is_voicemail_enabled/type", keyword: "type", params: { type: "boolean" }, message: "must be boolean" };
+            const err10 = { pointer: instancePath + "/channel/is_voicemail_enabled", message: "must be boolean", keyword: "type" };
             if (vErrors === null) {
               vErrors = [err10];
             } else {
@@ -7092,7 +7093,7 @@ function validate115(data, instancePath = "") {
           }
         }
       } else {
-        const err11 = { instancePath: instancePath + "/channel", schemaPath: "urn:casi:schema:ChannelConfig/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+        const err11 = { pointer: instancePath + "/channel", message: "must be object", keyword: "type" };
         if (vErrors === null) {
           vErrors = [err11];
         } else {
@@ -7102,7 +7103,7 @@ function validate115(data, instancePath = "") {
       }
     }
   } else {
-    const err12 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+    const err12 = { pointer: instancePath, message: "must be object", keyword: "type" };
     if (vErrors === null) {
       vErrors = [err12];
     } else {
@@ -7119,7 +7120,7 @@ function validate114(data, instancePath = "") {
   let errors = 0;
   if (data && typeof data == "object" && !Array.isArray(data)) {
     if (data.id === void 0) {
-      const err0 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "id" }, message: "must have required property 'id'" };
+      const err0 = { pointer: instancePath + "/id", message: "must have required property 'id'", keyword: "required" };
       if (vErrors === null) {
         vErrors = [err0];
       } else {
@@ -7128,7 +7129,7 @@ function validate114(data, instancePath = "") {
       errors++;
     }
     if (data.version_id === void 0) {
-      const err1 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "version_id" }, message: "must have required property 'version_id'" };
+      const err1 = { pointer: instancePath + "/version_id", message: "must have required property 'version_id'", keyword: "required" };
       if (vErrors === null) {
         vErrors = [err1];
       } else {
@@ -7137,7 +7138,7 @@ function validate114(data, instancePath = "") {
       errors++;
     }
     if (data.name === void 0) {
-      const err2 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "name" }, message: "must have required property 'name'" };
+      const err2 = { pointer: instancePath + "/name", message: "must have required property 'name'", keyword: "required" };
       if (vErrors === null) {
         vErrors = [err2];
       } else {
@@ -7146,7 +7147,7 @@ function validate114(data, instancePath = "") {
       errors++;
     }
     if (data.description === void 0) {
-      const err3 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "description" }, message: "must have required property 'description'" };
+      const err3 = { pointer: instancePath + "/description", message: "must have required property 'description'", keyword: "required" };
       if (vErrors === null) {
         vErrors = [err3];
       } else {
@@ -7155,7 +7156,7 @@ function validate114(data, instancePath = "") {
       errors++;
     }
     if (data.is_released === void 0) {
-      const err4 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "is_released" }, message: "must have required property 'is_released'" };
+      const err4 = { pointer: instancePath + "/is_released", message: "must have required property 'is_released'", keyword: "required" };
       if (vErrors === null) {
         vErrors = [err4];
       } else {
@@ -7164,7 +7165,7 @@ function validate114(data, instancePath = "") {
       errors++;
     }
     if (data.config === void 0) {
-      const err5 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "config" }, message: "must have required property 'config'" };
+      const err5 = { pointer: instancePath + "/config", message: "must have required property 'config'", keyword: "required" };
       if (vErrors === null) {
         vErrors = [err5];
       } else {
@@ -7173,7 +7174,7 @@ function validate114(data, instancePath = "") {
       errors++;
     }
     if (data.postprocess_agents === void 0) {
-      const err6 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "postprocess_agents" }, message: "must have required property 'postprocess_agents'" };
+      const err6 = { pointer: instancePath + "/postprocess_agents", message: "must have required property 'postprocess_agents'", keyword: "required" };
       if (vErrors === null) {
         vErrors = [err6];
       } else {
@@ -7183,7 +7184,7 @@ function validate114(data, instancePath = "") {
     }
     for (const key0 in data) {
       if (!(key0 === "id" || key0 === "version_id" || key0 === "name" || key0 === "description" || key0 === "is_released" || key0 === "config" || key0 === "postprocess_agents")) {
-        const err7 = { instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" };
+        const err7 = { pointer: instancePath, member: key0, message: "must NOT have additional properties", keyword: "additionalProperties" };
         if (vErrors === null) {
           vErrors = [err7];
         } else {
@@ -7196,7 +7197,7 @@ function validate114(data, instancePath = "") {
       let data0 = data.id;
       if (typeof data0 === "string") {
         if (!pattern19.test(data0)) {
-          const err8 = { instancePath: instancePath + "/id", schemaPath: "urn:casi:schema:ConversationalAgentId/pattern", keyword: "pattern", params: { pattern: "^ca_[A-Za-z0-9]+$" }, message: 'must match pattern "^ca_[A-Za-z0-9]+$"' };
+          const err8 = { pointer: instancePath + "/id", message: 'must match pattern "^ca_[A-Za-z0-9]+$"', keyword: "pattern" };
           if (vErrors === null) {
             vErrors = [err8];
           } else {
@@ -7205,7 +7206,7 @@ function validate114(data, instancePath = "") {
           errors++;
         }
       } else {
-        const err9 = { instancePath: instancePath + "/id", schemaPath: "urn:casi:schema:ConversationalAgentId/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        const err9 = { pointer: instancePath + "/id", message: "must be string", keyword: "type" };
         if (vErrors === null) {
           vErrors = [err9];
         } else {
@@ -7218,7 +7219,7 @@ function validate114(data, instancePath = "") {
       let data1 = data.version_id;
       if (typeof data1 === "string") {
         if (!pattern6.test(data1)) {
-          const err10 = { instancePath: instancePath + "/version_id", schemaPath: "urn:casi:schema:ConversationalAgentVersionId/pattern", keyword: "pattern", params: { pattern: "^ca_[A-Za-z0-9]+@v[0-9]+$" }, message: 'must match pattern "^ca_[A-Za-z0-9]+@v[0-9]+$"' };
+          const err10 = { pointer: instancePath + "/version_id", message: 'must match pattern "^ca_[A-Za-z0-9]+@v[0-9]+$"', keyword: "pattern" };
           if (vErrors === null) {
             vErrors = [err10];
           } else {
@@ -7227,7 +7228,7 @@ function validate114(data, instancePath = "") {
           errors++;
         }
       } else {
-        const err11 = { instancePath: instancePath + "/version_id", schemaPath: "urn:casi:schema:ConversationalAgentVersionId/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        const err11 = { pointer: instancePath + "/version_id", message: "must be string", keyword: "type" };
         if (vErrors === null) {
           vErrors = [err11];
         } else {
@@ -7238,7 +7239,7 @@ function validate114(data, instancePath = "") {
     }
     if (data.name !== void 0) {
       if (typeof data.name !== "string") {
-        const err12 = { instancePath: instancePath + "/name", schemaPath: "#/properties/name/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        const err12 = { pointer: instancePath + "/name", message: "must be string", keyword: "type" };
         if (vErrors === null) {
           vErrors = [err12];
         } else {
@@ -7249,7 +7250,7 @@ function validate114(data, instancePath = "") {
     }
     if (data.description !== void 0) {
       if (typeof data.description !== "string") {
-        const err13 = { instancePath: instancePath + "/description", schemaPath: "#/properties/description/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        const err13 = { pointer: instancePath + "/description", message: "must be string", keyword: "type" };
         if (vErrors === null) {
           vErrors = [err13];
         } else {
@@ -7260,7 +7261,7 @@ function validate114(data, instancePath = "") {
     }
     if (data.is_released !== void 0) {
       if (typeof data.is_released !== "boolean") {
-        const err14 = { instancePath: instancePath + "/is_released", schemaPath: "#/properties/is_released/type", keyword: "type", params: { type: "boolean" }, message: "must be boolean" };
+        const err14 = { pointer: instancePath + "/is_released", message: "must be boolean", keyword: "type" };
         if (vErrors === null) {
           vErrors = [err14];
         } else {
@@ -7283,7 +7284,7 @@ function validate114(data, instancePath = "") {
           let data7 = data6[i0];
           if (typeof data7 === "string") {
             if (!pattern21.test(data7)) {
-              const err15 = { instancePath: instancePath + "/postprocess_agents/" + i0, schemaPath: "urn:casi:schema:ProceduralAgentRef/pattern", keyword: "pattern", params: { pattern: "^pa_[A-Za-z0-9]+(@v[0-9]+)?$" }, message: 'must match pattern "^pa_[A-Za-z0-9]+(@v[0-9]+)?$"' };
+              const err15 = { pointer: instancePath + "/postprocess_agents/" + i0, message: 'must match pattern "^pa_[A-Za-z0-9]+(@v[0-9]+)?$"', keyword: "pattern" };
               if (vErrors === null) {
                 vErrors = [err15];
               } else {
@@ -7292,7 +7293,7 @@ function validate114(data, instancePath = "") {
               errors++;
             }
           } else {
-            const err16 = { instancePath: instancePath + "/postprocess_agents/" + i0, schemaPath: "urn:casi:schema:ProceduralAgentRef/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+            const err16 = { pointer: instancePath + "/postprocess_agents/" + i0, message: "must be string", keyword: "type" };
             if (vErrors === null) {
               vErrors = [err16];
             } else {
@@ -7302,7 +7303,7 @@ function validate114(data, instancePath = "") {
           }
         }
       } else {
-        const err17 = { instancePath: instancePath + "/postprocess_agents", schemaPath: "#/properties/postprocess_agents/type", keyword: "type", params: { type: "array" }, message: "must be array" };
+        const err17 = { pointer: instancePath + "/postprocess_agents", message: "must be array", keyword: "type" };
         if (vErrors === null) {
           vErrors = [err17];
         } else {
@@ -7312,7 +7313,7 @@ function validate114(data, instancePath = "") {
       }
     }
   } else {
-    const err18 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+    const err18 = { pointer: instancePath, message: "must be object", keyword: "type" };
     if (vErrors === null) {
       vErrors = [err18];
     } else {
@@ -7332,7 +7333,7 @@ function validate128(data, instancePath = "") {
   let errors = 0;
   if (typeof data === "string") {
     if (!pattern19.test(data)) {
-      const err0 = { instancePath, schemaPath: "#/pattern", keyword: "pattern", params: { pattern: "^ca_[A-Za-z0-9]+$" }, message: 'must match pattern "^ca_[A-Za-z0-9]+$"' };
+      const err0 = { pointer: instancePath, message: 'must match pattern "^ca_[A-Za-z0-9]+$"', keyword: "pattern" };
       if (vErrors === null) {
         vErrors = [err0];
       } else {
@@ -7341,7 +7342,7 @@ function validate128(data, instancePath = "") {
       errors++;
     }
   } else {
-    const err1 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+    const err1 = { pointer: instancePath, message: "must be string", keyword: "type" };
     if (vErrors === null) {
       vErrors = [err1];
     } else {
@@ -7360,7 +7361,7 @@ function validate129(data, instancePath = "") {
   let errors = 0;
   if (typeof data === "string") {
     if (!pattern23.test(data)) {
-      const err0 = { instancePath, schemaPath: "#/pattern", keyword: "pattern", params: { pattern: "^ca_[A-Za-z0-9]+(@v[0-9]+)?$" }, message: 'must match pattern "^ca_[A-Za-z0-9]+(@v[0-9]+)?$"' };
+      const err0 = { pointer: instancePath, message: 'must match pattern "^ca_[A-Za-z0-9]+(@v[0-9]+)?$"', keyword: "pattern" };
       if (vErrors === null) {
         vErrors = [err0];
       } else {
@@ -7369,7 +7370,7 @@ function validate129(data, instancePath = "") {
       errors++;
     }
   } else {
-    const err1 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+    const err1 = { pointer: instancePath, message: "must be string", keyword: "type" };
     if (vErrors === null) {
       vErrors = [err1];
     } else {
@@ -7387,7 +7388,7 @@ function validate130(data, instancePath = "") {
   let errors = 0;
   if (typeof data === "string") {
     if (!pattern6.test(data)) {
-      const err0 = { instancePath, schemaPath: "#/pattern", keyword: "pattern", params: { pattern: "^ca_[A-Za-z0-9]+@v[0-9]+$" }, message: 'must match pattern "^ca_[A-Za-z0-9]+@v[0-9]+$"' };
+      const err0 = { pointer: instancePath, message: 'must match pattern "^ca_[A-Za-z0-9]+@v[0-9]+$"', keyword: "pattern" };
       if (vErrors === null) {
         vErrors = [err0];
       } else {
@@ -7396,7 +7397,7 @@ function validate130(data, instancePath = "") {
       errors++;
     }
   } else {
-    const err1 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+    const err1 = { pointer: instancePath, message: "must be string", keyword: "type" };
     if (vErrors === null) {
       vErrors = [err1];
     } else {
@@ -7427,7 +7428,7 @@ function validate131(data, instancePath = "") {
       }
     }
   } else {
-    const err0 = { instancePath, schemaPath: "#/allOf/1/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+    const err0 = { pointer: instancePath, message: "must be object", keyword: "type" };
     if (vErrors === null) {
       vErrors = [err0];
     } else {
@@ -7455,7 +7456,7 @@ function validate134(data, instancePath = "") {
       }
     }
   } else {
-    const err0 = { instancePath, schemaPath: "#/allOf/1/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+    const err0 = { pointer: instancePath, message: "must be object", keyword: "type" };
     if (vErrors === null) {
       vErrors = [err0];
     } else {
@@ -7484,7 +7485,7 @@ function validate137(data, instancePath = "") {
       }
     }
   } else {
-    const err0 = { instancePath, schemaPath: "#/allOf/1/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+    const err0 = { pointer: instancePath, message: "must be object", keyword: "type" };
     if (vErrors === null) {
       vErrors = [err0];
     } else {
@@ -7502,7 +7503,7 @@ function validate140(data, instancePath = "") {
   let errors = 0;
   if (data && typeof data == "object" && !Array.isArray(data)) {
     if (data.type === void 0) {
-      const err0 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "type" }, message: "must have required property 'type'" };
+      const err0 = { pointer: instancePath + "/type", message: "must have required property 'type'", keyword: "required" };
       if (vErrors === null) {
         vErrors = [err0];
       } else {
@@ -7512,7 +7513,7 @@ function validate140(data, instancePath = "") {
     }
     for (const key0 in data) {
       if (!(key0 === "type")) {
-        const err1 = { instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" };
+        const err1 = { pointer: instancePath, member: key0, message: "must NOT have additional properties", keyword: "additionalProperties" };
         if (vErrors === null) {
           vErrors = [err1];
         } else {
@@ -7524,7 +7525,7 @@ function validate140(data, instancePath = "") {
     if (data.type !== void 0) {
       let data0 = data.type;
       if (typeof data0 !== "string") {
-        const err2 = { instancePath: instancePath + "/type", schemaPath: "#/properties/type/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        const err2 = { pointer: instancePath + "/type", message: "must be string", keyword: "type" };
         if (vErrors === null) {
           vErrors = [err2];
         } else {
@@ -7533,7 +7534,7 @@ function validate140(data, instancePath = "") {
         errors++;
       }
       if ("conversation.end" !== data0) {
-        const err3 = { instancePath: instancePath + "/type", schemaPath: "#/properties/type/const", keyword: "const", params: { allowedValue: "conversation.end" }, message: "must be equal to constant" };
+        const err3 = { pointer: instancePath + "/type", message: "must be equal to constant", keyword: "const" };
         if (vErrors === null) {
           vErrors = [err3];
         } else {
@@ -7543,7 +7544,7 @@ function validate140(data, instancePath = "") {
       }
     }
   } else {
-    const err4 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+    const err4 = { pointer: instancePath, message: "must be object", keyword: "type" };
     if (vErrors === null) {
       vErrors = [err4];
     } else {
@@ -7561,7 +7562,7 @@ function validate141(data, instancePath = "") {
   let errors = 0;
   if (data && typeof data == "object" && !Array.isArray(data)) {
     if (data.type === void 0) {
-      const err0 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "type" }, message: "must have required property 'type'" };
+      const err0 = { pointer: instancePath + "/type", message: "must have required property 'type'", keyword: "required" };
       if (vErrors === null) {
         vErrors = [err0];
       } else {
@@ -7571,7 +7572,7 @@ function validate141(data, instancePath = "") {
     }
     for (const key0 in data) {
       if (!(key0 === "type" || key0 === "ended_by")) {
-        const err1 = { instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" };
+        const err1 = { pointer: instancePath, member: key0, message: "must NOT have additional properties", keyword: "additionalProperties" };
         if (vErrors === null) {
           vErrors = [err1];
         } else {
@@ -7583,7 +7584,7 @@ function validate141(data, instancePath = "") {
     if (data.type !== void 0) {
       let data0 = data.type;
       if (typeof data0 !== "string") {
-        const err2 = { instancePath: instancePath + "/type", schemaPath: "#/properties/type/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        const err2 = { pointer: instancePath + "/type", message: "must be string", keyword: "type" };
         if (vErrors === null) {
           vErrors = [err2];
         } else {
@@ -7592,7 +7593,7 @@ function validate141(data, instancePath = "") {
         errors++;
       }
       if ("conversation.ended" !== data0) {
-        const err3 = { instancePath: instancePath + "/type", schemaPath: "#/properties/type/const", keyword: "const", params: { allowedValue: "conversation.ended" }, message: "must be equal to constant" };
+        const err3 = { pointer: instancePath + "/type", message: "must be equal to constant", keyword: "const" };
         if (vErrors === null) {
           vErrors = [err3];
         } else {
@@ -7604,7 +7605,7 @@ function validate141(data, instancePath = "") {
     if (data.ended_by !== void 0) {
       let data1 = data.ended_by;
       if (typeof data1 !== "string") {
-        const err4 = { instancePath: instancePath + "/ended_by", schemaPath: "#/properties/ended_by/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        const err4 = { pointer: instancePath + "/ended_by", message: "must be string", keyword: "type" };
         if (vErrors === null) {
           vErrors = [err4];
         } else {
@@ -7613,7 +7614,7 @@ function validate141(data, instancePath = "") {
         errors++;
       }
       if (!(data1 === "customer" || data1 === "agent" || data1 === "transfer")) {
-        const err5 = { instancePath: instancePath + "/ended_by", schemaPath: "#/properties/ended_by/enum", keyword: "enum", params: { allowedValues: schema57.properties.ended_by.enum }, message: "must be equal to one of the allowed values" };
+        const err5 = { pointer: instancePath + "/ended_by", message: "must be equal to one of the allowed values", keyword: "enum" };
         if (vErrors === null) {
           vErrors = [err5];
         } else {
@@ -7623,7 +7624,7 @@ function validate141(data, instancePath = "") {
       }
     }
   } else {
-    const err6 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+    const err6 = { pointer: instancePath, message: "must be object", keyword: "type" };
     if (vErrors === null) {
       vErrors = [err6];
     } else {
@@ -7648,7 +7649,7 @@ function validate142(data, instancePath = "") {
       let data0 = data.payload;
       if (data0 && typeof data0 == "object" && !Array.isArray(data0)) {
         if (data0.type === void 0) {
-          const err0 = { instancePath: instancePath + "/payload", schemaPath: "urn:casi:schema:ConversationEnded/required", keyword: "required", params: { missingProperty: "type" }, message: "must have required property 'type'" };
+          const err0 = { pointer: instancePath + "/payload/type", message: "must have required property 'type'", keyword: "required" };
           if (vErrors === null) {
             vErrors = [err0];
           } else {
@@ -7658,7 +7659,7 @@ function validate142(data, instancePath = "") {
         }
         for (const key0 in data0) {
           if (!(key0 === "type" || key0 === "ended_by")) {
-            const err1 = { instancePath: instancePath + "/payload", schemaPath: "urn:casi:schema:ConversationEnded/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" };
+            const err1 = { pointer: instancePath + "/payload", member: key0, message: "must NOT have additional properties", keyword: "additionalProperties" };
             if (vErrors === null) {
               vErrors = [err1];
             } else {
@@ -7670,7 +7671,7 @@ function validate142(data, instancePath = "") {
         if (data0.type !== void 0) {
           let data1 = data0.type;
           if (typeof data1 !== "string") {
-            const err2 = { instancePath: instancePath + "/payload/type", schemaPath: "urn:casi:schema:ConversationEnded/properties/type/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+            const err2 = { pointer: instancePath + "/payload/type", message: "must be string", keyword: "type" };
             if (vErrors === null) {
               vErrors = [err2];
             } else {
@@ -7679,7 +7680,7 @@ function validate142(data, instancePath = "") {
             errors++;
           }
           if ("conversation.ended" !== data1) {
-            const err3 = { instancePath: instancePath + "/payload/type", schemaPath: "urn:casi:schema:ConversationEnded/properties/type/const", keyword: "const", params: { allowedValue: "conversation.ended" }, message: "must be equal to constant" };
+            const err3 = { pointer: instancePath + "/payload/type", message: "must be equal to constant", keyword: "const" };
             if (vErrors === null) {
               vErrors = [err3];
             } else {
@@ -7691,7 +7692,7 @@ function validate142(data, instancePath = "") {
         if (data0.ended_by !== void 0) {
           let data2 = data0.ended_by;
           if (typeof data2 !== "string") {
-            const err4 = { instancePath: instancePath + "/payload/ended_by", schemaPath: "urn:casi:schema:ConversationEnded/properties/ended_by/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+            const err4 = { pointer: instancePath + "/payload/ended_by", message: "must be string", keyword: "type" };
             if (vErrors === null) {
               vErrors = [err4];
             } else {
@@ -7700,7 +7701,7 @@ function validate142(data, instancePath = "") {
             errors++;
           }
           if (!(data2 === "customer" || data2 === "agent" || data2 === "transfer")) {
-            const err5 = { instancePath: instancePath + "/payload/ended_by", schemaPath: "urn:casi:schema:ConversationEnded/properties/ended_by/enum", keyword: "enum", params: { allowedValues: schema57.properties.ended_by.enum }, message: "must be equal to one of the allowed values" };
+            const err5 = { pointer: instancePath + "/payload/ended_by", message: "must be equal to one of the allowed values", keyword: "enum" };
             if (vErrors === null) {
               vErrors = [err5];
             } else {
@@ -7710,7 +7711,7 @@ function validate142(data, instancePath = "") {
           }
         }
       } else {
-        const err6 = { instancePath: instancePath + "/payload", schemaPath: "urn:casi:schema:ConversationEnded/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+        const err6 = { pointer: instancePath + "/payload", message: "must be object", keyword: "type" };
         if (vErrors === null) {
           vErrors = [err6];
         } else {
@@ -7720,7 +7721,7 @@ function validate142(data, instancePath = "") {
       }
     }
   } else {
-    const err7 = { instancePath, schemaPath: "#/allOf/1/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+    const err7 = { pointer: instancePath, message: "must be object", keyword: "type" };
     if (vErrors === null) {
       vErrors = [err7];
     } else {
@@ -7745,7 +7746,7 @@ function validate144(data, instancePath = "") {
       let data0 = data.payload;
       if (data0 && typeof data0 == "object" && !Array.isArray(data0)) {
         if (data0.type === void 0) {
-          const err0 = { instancePath: instancePath + "/payload", schemaPath: "urn:casi:schema:ConversationEnd/required", keyword: "required", params: { missingProperty: "type" }, message: "must have required property 'type'" };
+          const err0 = { pointer: instancePath + "/payload/type", message: "must have required property 'type'", keyword: "required" };
           if (vErrors === null) {
             vErrors = [err0];
           } else {
@@ -7755,7 +7756,7 @@ function validate144(data, instancePath = "") {
         }
         for (const key0 in data0) {
           if (!(key0 === "type")) {
-            const err1 = { instancePath: instancePath + "/payload", schemaPath: "urn:casi:schema:ConversationEnd/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" };
+            const err1 = { pointer: instancePath + "/payload", member: key0, message: "must NOT have additional properties", keyword: "additionalProperties" };
             if (vErrors === null) {
               vErrors = [err1];
             } else {
@@ -7767,7 +7768,7 @@ function validate144(data, instancePath = "") {
         if (data0.type !== void 0) {
           let data1 = data0.type;
           if (typeof data1 !== "string") {
-            const err2 = { instancePath: instancePath + "/payload/type", schemaPath: "urn:casi:schema:ConversationEnd/properties/type/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+            const err2 = { pointer: instancePath + "/payload/type", message: "must be string", keyword: "type" };
             if (vErrors === null) {
               vErrors = [err2];
             } else {
@@ -7776,7 +7777,7 @@ function validate144(data, instancePath = "") {
             errors++;
           }
           if ("conversation.end" !== data1) {
-            const err3 = { instancePath: instancePath + "/payload/type", schemaPath: "urn:casi:schema:ConversationEnd/properties/type/const", keyword: "const", params: { allowedValue: "conversation.end" }, message: "must be equal to constant" };
+            const err3 = { pointer: instancePath + "/payload/type", message: "must be equal to constant", keyword: "const" };
             if (vErrors === null) {
               vErrors = [err3];
             } else {
@@ -7786,7 +7787,7 @@ function validate144(data, instancePath = "") {
           }
         }
       } else {
-        const err4 = { instancePath: instancePath + "/payload", schemaPath: "urn:casi:schema:ConversationEnd/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+        const err4 = { pointer: instancePath + "/payload", message: "must be object", keyword: "type" };
         if (vErrors === null) {
           vErrors = [err4];
         } else {
@@ -7796,7 +7797,7 @@ function validate144(data, instancePath = "") {
       }
     }
   } else {
-    const err5 = { instancePath, schemaPath: "#/allOf/1/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+    const err5 = { pointer: instancePath, message: "must be object", keyword: "type" };
     if (vErrors === null) {
       vErrors = [err5];
     } else {
@@ -7814,7 +7815,7 @@ function validate146(data, instancePath = "") {
   let errors = 0;
   if (typeof data === "string") {
     if (!pattern7.test(data)) {
-      const err0 = { instancePath, schemaPath: "#/pattern", keyword: "pattern", params: { pattern: "^conv_[A-Za-z0-9]+$" }, message: 'must match pattern "^conv_[A-Za-z0-9]+$"' };
+      const err0 = { pointer: instancePath, message: 'must match pattern "^conv_[A-Za-z0-9]+$"', keyword: "pattern" };
       if (vErrors === null) {
         vErrors = [err0];
       } else {
@@ -7823,7 +7824,7 @@ function validate146(data, instancePath = "") {
       errors++;
     }
   } else {
-    const err1 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+    const err1 = { pointer: instancePath, message: "must be string", keyword: "type" };
     if (vErrors === null) {
       vErrors = [err1];
     } else {
@@ -7843,7 +7844,7 @@ function validate148(data, instancePath = "") {
   let errors = 0;
   if (data && typeof data == "object" && !Array.isArray(data)) {
     if (data.id === void 0) {
-      const err0 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "id" }, message: "must have required property 'id'" };
+      const err0 = { pointer: instancePath + "/id", message: "must have required property 'id'", keyword: "required" };
       if (vErrors === null) {
         vErrors = [err0];
       } else {
@@ -7852,7 +7853,7 @@ function validate148(data, instancePath = "") {
       errors++;
     }
     if (data.agent_id === void 0) {
-      const err1 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "agent_id" }, message: "must have required property 'agent_id'" };
+      const err1 = { pointer: instancePath + "/agent_id", message: "must have required property 'agent_id'", keyword: "required" };
       if (vErrors === null) {
         vErrors = [err1];
       } else {
@@ -7861,7 +7862,7 @@ function validate148(data, instancePath = "") {
       errors++;
     }
     if (data.livemode === void 0) {
-      const err2 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "livemode" }, message: "must have required property 'livemode'" };
+      const err2 = { pointer: instancePath + "/livemode", message: "must have required property 'livemode'", keyword: "required" };
       if (vErrors === null) {
         vErrors = [err2];
       } else {
@@ -7870,7 +7871,7 @@ function validate148(data, instancePath = "") {
       errors++;
     }
     if (data.created_at === void 0) {
-      const err3 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "created_at" }, message: "must have required property 'created_at'" };
+      const err3 = { pointer: instancePath + "/created_at", message: "must have required property 'created_at'", keyword: "required" };
       if (vErrors === null) {
         vErrors = [err3];
       } else {
@@ -7879,7 +7880,7 @@ function validate148(data, instancePath = "") {
       errors++;
     }
     if (data.direction === void 0) {
-      const err4 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "direction" }, message: "must have required property 'direction'" };
+      const err4 = { pointer: instancePath + "/direction", message: "must have required property 'direction'", keyword: "required" };
       if (vErrors === null) {
         vErrors = [err4];
       } else {
@@ -7888,7 +7889,7 @@ function validate148(data, instancePath = "") {
       errors++;
     }
     if (data.status === void 0) {
-      const err5 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "status" }, message: "must have required property 'status'" };
+      const err5 = { pointer: instancePath + "/status", message: "must have required property 'status'", keyword: "required" };
       if (vErrors === null) {
         vErrors = [err5];
       } else {
@@ -7897,7 +7898,7 @@ function validate148(data, instancePath = "") {
       errors++;
     }
     if (data.custom_fields === void 0) {
-      const err6 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "custom_fields" }, message: "must have required property 'custom_fields'" };
+      const err6 = { pointer: instancePath + "/custom_fields", message: "must have required property 'custom_fields'", keyword: "required" };
       if (vErrors === null) {
         vErrors = [err6];
       } else {
@@ -7906,7 +7907,7 @@ function validate148(data, instancePath = "") {
       errors++;
     }
     if (data.customer_id === void 0) {
-      const err7 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "customer_id" }, message: "must have required property 'customer_id'" };
+      const err7 = { pointer: instancePath + "/customer_id", message: "must have required property 'customer_id'", keyword: "required" };
       if (vErrors === null) {
         vErrors = [err7];
       } else {
@@ -7915,7 +7916,7 @@ function validate148(data, instancePath = "") {
       errors++;
     }
     if (data.channel_type === void 0) {
-      const err8 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "channel_type" }, message: "must have required property 'channel_type'" };
+      const err8 = { pointer: instancePath + "/channel_type", message: "must have required property 'channel_type'", keyword: "required" };
       if (vErrors === null) {
         vErrors = [err8];
       } else {
@@ -7924,7 +7925,7 @@ function validate148(data, instancePath = "") {
       errors++;
     }
     if (data.started_at === void 0) {
-      const err9 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "started_at" }, message: "must have required property 'started_at'" };
+      const err9 = { pointer: instancePath + "/started_at", message: "must have required property 'started_at'", keyword: "required" };
       if (vErrors === null) {
         vErrors = [err9];
       } else {
@@ -7933,7 +7934,7 @@ function validate148(data, instancePath = "") {
       errors++;
     }
     if (data.completed_at === void 0) {
-      const err10 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "completed_at" }, message: "must have required property 'completed_at'" };
+      const err10 = { pointer: instancePath + "/completed_at", message: "must have required property 'completed_at'", keyword: "required" };
       if (vErrors === null) {
         vErrors = [err10];
       } else {
@@ -7942,7 +7943,7 @@ function validate148(data, instancePath = "") {
       errors++;
     }
     if (data.failure_reason === void 0) {
-      const err11 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "failure_reason" }, message: "must have required property 'failure_reason'" };
+      const err11 = { pointer: instancePath + "/failure_reason", message: "must have required property 'failure_reason'", keyword: "required" };
       if (vErrors === null) {
         vErrors = [err11];
       } else {
@@ -7951,7 +7952,7 @@ function validate148(data, instancePath = "") {
       errors++;
     }
     if (data.duration_sec === void 0) {
-      const err12 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "duration_sec" }, message: "must have required property 'duration_sec'" };
+      const err12 = { pointer: instancePath + "/duration_sec", message: "must have required property 'duration_sec'", keyword: "required" };
       if (vErrors === null) {
         vErrors = [err12];
       } else {
@@ -7960,7 +7961,7 @@ function validate148(data, instancePath = "") {
       errors++;
     }
     if (data.sentiment === void 0) {
-      const err13 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "sentiment" }, message: "must have required property 'sentiment'" };
+      const err13 = { pointer: instancePath + "/sentiment", message: "must have required property 'sentiment'", keyword: "required" };
       if (vErrors === null) {
         vErrors = [err13];
       } else {
@@ -7970,7 +7971,7 @@ function validate148(data, instancePath = "") {
     }
     for (const key0 in data) {
       if (!func10.call(schema184.properties, key0)) {
-        const err14 = { instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" };
+        const err14 = { pointer: instancePath, member: key0, message: "must NOT have additional properties", keyword: "additionalProperties" };
         if (vErrors === null) {
           vErrors = [err14];
         } else {
@@ -7983,7 +7984,7 @@ function validate148(data, instancePath = "") {
       let data0 = data.id;
       if (typeof data0 === "string") {
         if (!pattern7.test(data0)) {
-          const err15 = { instancePath: instancePath + "/id", schemaPath: "urn:casi:schema:ConversationId/pattern", keyword: "pattern", params: { pattern: "^conv_[A-Za-z0-9]+$" }, message: 'must match pattern "^conv_[A-Za-z0-9]+$"' };
+          const err15 = { pointer: instancePath + "/id", message: 'must match pattern "^conv_[A-Za-z0-9]+$"', keyword: "pattern" };
           if (vErrors === null) {
             vErrors = [err15];
           } else {
@@ -7992,7 +7993,7 @@ function validate148(data, instancePath = "") {
           errors++;
         }
       } else {
-        const err16 = { instancePath: instancePath + "/id", schemaPath: "urn:casi:schema:ConversationId/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        const err16 = { pointer: instancePath + "/id", message: "must be string", keyword: "type" };
         if (vErrors === null) {
           vErrors = [err16];
         } else {
@@ -8005,7 +8006,7 @@ function validate148(data, instancePath = "") {
       let data1 = data.agent_id;
       if (typeof data1 === "string") {
         if (!pattern6.test(data1)) {
-          const err17 = { instancePath: instancePath + "/agent_id", schemaPath: "urn:casi:schema:ConversationalAgentVersionId/pattern", keyword: "pattern", params: { pattern: "^ca_[A-Za-z0-9]+@v[0-9]+$" }, message: 'must match pattern "^ca_[A-Za-z0-9]+@v[0-9]+$"' };
+          const err17 = { pointer: instancePath + "/agent_id", message: 'must match pattern "^ca_[A-Za-z0-9]+@v[0-9]+$"', keyword: "pattern" };
           if (vErrors === null) {
             vErrors = [err17];
           } else {
@@ -8014,7 +8015,7 @@ function validate148(data, instancePath = "") {
           errors++;
         }
       } else {
-        const err18 = { instancePath: instancePath + "/agent_id", schemaPath: "urn:casi:schema:ConversationalAgentVersionId/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        const err18 = { pointer: instancePath + "/agent_id", message: "must be string", keyword: "type" };
         if (vErrors === null) {
           vErrors = [err18];
         } else {
@@ -8025,7 +8026,7 @@ function validate148(data, instancePath = "") {
     }
     if (data.livemode !== void 0) {
       if (typeof data.livemode !== "boolean") {
-        const err19 = { instancePath: instancePath + "/livemode", schemaPath: "#/properties/livemode/type", keyword: "type", params: { type: "boolean" }, message: "must be boolean" };
+        const err19 = { pointer: instancePath + "/livemode", message: "must be boolean", keyword: "type" };
         if (vErrors === null) {
           vErrors = [err19];
         } else {
@@ -8038,7 +8039,7 @@ function validate148(data, instancePath = "") {
       let data3 = data.created_at;
       if (typeof data3 === "string") {
         if (!formats0(data3)) {
-          const err20 = { instancePath: instancePath + "/created_at", schemaPath: "urn:casi:schema:Timestamp/format", keyword: "format", params: { format: "date-time" }, message: 'must match format "date-time"' };
+          const err20 = { pointer: instancePath + "/created_at", message: 'must match format "date-time"', keyword: "format" };
           if (vErrors === null) {
             vErrors = [err20];
           } else {
@@ -8047,7 +8048,7 @@ function validate148(data, instancePath = "") {
           errors++;
         }
       } else {
-        const err21 = { instancePath: instancePath + "/created_at", schemaPath: "urn:casi:schema:Timestamp/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        const err21 = { pointer: instancePath + "/created_at", message: "must be string", keyword: "type" };
         if (vErrors === null) {
           vErrors = [err21];
         } else {
@@ -8059,7 +8060,7 @@ function validate148(data, instancePath = "") {
     if (data.direction !== void 0) {
       let data4 = data.direction;
       if (typeof data4 !== "string") {
-        const err22 = { instancePath: instancePath + "/direction", schemaPath: "urn:casi:schema:Direction/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        const err22 = { pointer: instancePath + "/direction", message: "must be string", keyword: "type" };
         if (vErrors === null) {
           vErrors = [err22];
         } else {
@@ -8068,7 +8069,7 @@ function validate148(data, instancePath = "") {
         errors++;
       }
       if (!(data4 === "inbound" || data4 === "outbound")) {
-        const err23 = { instancePath: instancePath + "/direction", schemaPath: "urn:casi:schema:Direction/enum", keyword: "enum", params: { allowedValues: schema43.enum }, message: "must be equal to one of the allowed values" };
+        const err23 = { pointer: instancePath + "/direction", message: "must be equal to one of the allowed values", keyword: "enum" };
         if (vErrors === null) {
           vErrors = [err23];
         } else {
@@ -8080,7 +8081,7 @@ function validate148(data, instancePath = "") {
     if (data.status !== void 0) {
       let data5 = data.status;
       if (typeof data5 !== "string") {
-        const err24 = { instancePath: instancePath + "/status", schemaPath: "urn:casi:schema:ConversationStatus/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        const err24 = { pointer: instancePath + "/status", message: "must be string", keyword: "type" };
         if (vErrors === null) {
           vErrors = [err24];
         } else {
@@ -8089,7 +8090,7 @@ function validate148(data, instancePath = "") {
         errors++;
       }
       if (!(data5 === "queued" || data5 === "in-progress" || data5 === "completed" || data5 === "voicemail" || data5 === "failed" || data5 === "busy" || data5 === "no-answer")) {
-        const err25 = { instancePath: instancePath + "/status", schemaPath: "urn:casi:schema:ConversationStatus/enum", keyword: "enum", params: { allowedValues: schema114.enum }, message: "must be equal to one of the allowed values" };
+        const err25 = { pointer: instancePath + "/status", message: "must be equal to one of the allowed values", keyword: "enum" };
         if (vErrors === null) {
           vErrors = [err25];
         } else {
@@ -8111,7 +8112,7 @@ function validate148(data, instancePath = "") {
       const _errs22 = errors;
       if (typeof data7 === "string") {
         if (!pattern4.test(data7)) {
-          const err26 = { instancePath: instancePath + "/customer_id", schemaPath: "urn:casi:schema:CustomerId/pattern", keyword: "pattern", params: { pattern: "^cus_[A-Za-z0-9]+$" }, message: 'must match pattern "^cus_[A-Za-z0-9]+$"' };
+          const err26 = { pointer: instancePath + "/customer_id", message: 'must match pattern "^cus_[A-Za-z0-9]+$"', keyword: "pattern" };
           if (vErrors === null) {
             vErrors = [err26];
           } else {
@@ -8120,7 +8121,7 @@ function validate148(data, instancePath = "") {
           errors++;
         }
       } else {
-        const err27 = { instancePath: instancePath + "/customer_id", schemaPath: "urn:casi:schema:CustomerId/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        const err27 = { pointer: instancePath + "/customer_id", message: "must be string", keyword: "type" };
         if (vErrors === null) {
           vErrors = [err27];
         } else {
@@ -8132,7 +8133,7 @@ function validate148(data, instancePath = "") {
       valid6 = valid6 || _valid0;
       const _errs25 = errors;
       if (data7 !== null) {
-        const err28 = { instancePath: instancePath + "/customer_id", schemaPath: "#/properties/customer_id/anyOf/1/type", keyword: "type", params: { type: "null" }, message: "must be null" };
+        const err28 = { pointer: instancePath + "/customer_id", message: "must be null", keyword: "type" };
         if (vErrors === null) {
           vErrors = [err28];
         } else {
@@ -8143,7 +8144,7 @@ function validate148(data, instancePath = "") {
       var _valid0 = _errs25 === errors;
       valid6 = valid6 || _valid0;
       if (!valid6) {
-        const err29 = { instancePath: instancePath + "/customer_id", schemaPath: "#/properties/customer_id/anyOf", keyword: "anyOf", params: {}, message: "must match a schema in anyOf" };
+        const err29 = { pointer: instancePath + "/customer_id", message: "must match a schema in anyOf", keyword: "anyOf" };
         if (vErrors === null) {
           vErrors = [err29];
         } else {
@@ -8167,7 +8168,7 @@ function validate148(data, instancePath = "") {
       let valid8 = false;
       const _errs29 = errors;
       if (typeof data8 !== "string") {
-        const err30 = { instancePath: instancePath + "/channel_type", schemaPath: "urn:casi:schema:ChannelType/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        const err30 = { pointer: instancePath + "/channel_type", message: "must be string", keyword: "type" };
         if (vErrors === null) {
           vErrors = [err30];
         } else {
@@ -8176,7 +8177,7 @@ function validate148(data, instancePath = "") {
         errors++;
       }
       if (!(data8 === "phone" || data8 === "chat_realtime" || data8 === "chat_async")) {
-        const err31 = { instancePath: instancePath + "/channel_type", schemaPath: "urn:casi:schema:ChannelType/enum", keyword: "enum", params: { allowedValues: schema42.enum }, message: "must be equal to one of the allowed values" };
+        const err31 = { pointer: instancePath + "/channel_type", message: "must be equal to one of the allowed values", keyword: "enum" };
         if (vErrors === null) {
           vErrors = [err31];
         } else {
@@ -8188,7 +8189,7 @@ function validate148(data, instancePath = "") {
       valid8 = valid8 || _valid1;
       const _errs32 = errors;
       if (data8 !== null) {
-        const err32 = { instancePath: instancePath + "/channel_type", schemaPath: "#/properties/channel_type/anyOf/1/type", keyword: "type", params: { type: "null" }, message: "must be null" };
+        const err32 = { pointer: instancePath + "/channel_type", message: "must be null", keyword: "type" };
         if (vErrors === null) {
           vErrors = [err32];
         } else {
@@ -8199,7 +8200,7 @@ function validate148(data, instancePath = "") {
       var _valid1 = _errs32 === errors;
       valid8 = valid8 || _valid1;
       if (!valid8) {
-        const err33 = { instancePath: instancePath + "/channel_type", schemaPath: "#/properties/channel_type/anyOf", keyword: "anyOf", params: {}, message: "must match a schema in anyOf" };
+        const err33 = { pointer: instancePath + "/channel_type", message: "must match a schema in anyOf", keyword: "anyOf" };
         if (vErrors === null) {
           vErrors = [err33];
         } else {
@@ -8224,7 +8225,7 @@ function validate148(data, instancePath = "") {
       const _errs36 = errors;
       if (typeof data9 === "string") {
         if (!formats0(data9)) {
-          const err34 = { instancePath: instancePath + "/started_at", schemaPath: "urn:casi:schema:Timestamp/format", keyword: "format", params: { format: "date-time" }, message: 'must match format "date-time"' };
+          const err34 = { pointer: instancePath + "/started_at", message: 'must match format "date-time"', keyword: "format" };
           if (vErrors === null) {
             vErrors = [err34];
           } else {
@@ -8233,7 +8234,7 @@ function validate148(data, instancePath = "") {
           errors++;
         }
       } else {
-        const err35 = { instancePath: instancePath + "/started_at", schemaPath: "urn:casi:schema:Timestamp/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        const err35 = { pointer: instancePath + "/started_at", message: "must be string", keyword: "type" };
         if (vErrors === null) {
           vErrors = [err35];
         } else {
@@ -8245,7 +8246,7 @@ function validate148(data, instancePath = "") {
       valid10 = valid10 || _valid2;
       const _errs39 = errors;
       if (data9 !== null) {
-        const err36 = { instancePath: instancePath + "/started_at", schemaPath: "#/properties/started_at/anyOf/1/type", keyword: "type", params: { type: "null" }, message: "must be null" };
+        const err36 = { pointer: instancePath + "/started_at", message: "must be null", keyword: "type" };
         if (vErrors === null) {
           vErrors = [err36];
         } else {
@@ -8256,7 +8257,7 @@ function validate148(data, instancePath = "") {
       var _valid2 = _errs39 === errors;
       valid10 = valid10 || _valid2;
       if (!valid10) {
-        const err37 = { instancePath: instancePath + "/started_at", schemaPath: "#/properties/started_at/anyOf", keyword: "anyOf", params: {}, message: "must match a schema in anyOf" };
+        const err37 = { pointer: instancePath + "/started_at", message: "must match a schema in anyOf", keyword: "anyOf" };
         if (vErrors === null) {
           vErrors = [err37];
         } else {
@@ -8281,7 +8282,7 @@ function validate148(data, instancePath = "") {
       const _errs43 = errors;
       if (typeof data10 === "string") {
         if (!formats0(data10)) {
-          const err38 = { instancePath: instancePath + "/completed_at", schemaPath: "urn:casi:schema:Timestamp/format", keyword: "format", params: { format: "date-time" }, message: 'must match format "date-time"' };
+          const err38 = { pointer: instancePath + "/completed_at", message: 'must match format "date-time"', keyword: "format" };
           if (vErrors === null) {
             vErrors = [err38];
           } else {
@@ -8290,7 +8291,7 @@ function validate148(data, instancePath = "") {
           errors++;
         }
       } else {
-        const err39 = { instancePath: instancePath + "/completed_at", schemaPath: "urn:casi:schema:Timestamp/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        const err39 = { pointer: instancePath + "/completed_at", message: "must be string", keyword: "type" };
         if (vErrors === null) {
           vErrors = [err39];
         } else {
@@ -8302,7 +8303,7 @@ function validate148(data, instancePath = "") {
       valid12 = valid12 || _valid3;
       const _errs46 = errors;
       if (data10 !== null) {
-        const err40 = { instancePath: instancePath + "/completed_at", schemaPath: "#/properties/completed_at/anyOf/1/type", keyword: "type", params: { type: "null" }, message: "must be null" };
+        const err40 = { pointer: instancePath + "/completed_at", message: "must be null", keyword: "type" };
         if (vErrors === null) {
           vErrors = [err40];
         } else {
@@ -8313,7 +8314,7 @@ function validate148(data, instancePath = "") {
       var _valid3 = _errs46 === errors;
       valid12 = valid12 || _valid3;
       if (!valid12) {
-        const err41 = { instancePath: instancePath + "/completed_at", schemaPath: "#/properties/completed_at/anyOf", keyword: "anyOf", params: {}, message: "must match a schema in anyOf" };
+        const err41 = { pointer: instancePath + "/completed_at", message: "must match a schema in anyOf", keyword: "anyOf" };
         if (vErrors === null) {
           vErrors = [err41];
         } else {
@@ -8337,7 +8338,7 @@ function validate148(data, instancePath = "") {
       let valid14 = false;
       const _errs50 = errors;
       if (typeof data11 !== "string") {
-        const err42 = { instancePath: instancePath + "/failure_reason", schemaPath: "urn:casi:schema:FailureReason/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        const err42 = { pointer: instancePath + "/failure_reason", message: "must be string", keyword: "type" };
         if (vErrors === null) {
           vErrors = [err42];
         } else {
@@ -8346,7 +8347,7 @@ function validate148(data, instancePath = "") {
         errors++;
       }
       if (!(data11 === "dial_failed" || data11 === "number_marked_disconnected" || data11 === "pstn_blocked" || data11 === "dnc_rejected" || data11 === "tcpa_rejected" || data11 === "number_invalid" || data11 === "internal_error" || data11 === "telephony_error" || data11 === "agent_timeout" || data11 === "customer_requested_dnc")) {
-        const err43 = { instancePath: instancePath + "/failure_reason", schemaPath: "urn:casi:schema:FailureReason/enum", keyword: "enum", params: { allowedValues: schema151.enum }, message: "must be equal to one of the allowed values" };
+        const err43 = { pointer: instancePath + "/failure_reason", message: "must be equal to one of the allowed values", keyword: "enum" };
         if (vErrors === null) {
           vErrors = [err43];
         } else {
@@ -8358,7 +8359,7 @@ function validate148(data, instancePath = "") {
       valid14 = valid14 || _valid4;
       const _errs53 = errors;
       if (data11 !== null) {
-        const err44 = { instancePath: instancePath + "/failure_reason", schemaPath: "#/properties/failure_reason/anyOf/1/type", keyword: "type", params: { type: "null" }, message: "must be null" };
+        const err44 = { pointer: instancePath + "/failure_reason", message: "must be null", keyword: "type" };
         if (vErrors === null) {
           vErrors = [err44];
         } else {
@@ -8369,7 +8370,7 @@ function validate148(data, instancePath = "") {
       var _valid4 = _errs53 === errors;
       valid14 = valid14 || _valid4;
       if (!valid14) {
-        const err45 = { instancePath: instancePath + "/failure_reason", schemaPath: "#/properties/failure_reason/anyOf", keyword: "anyOf", params: {}, message: "must match a schema in anyOf" };
+        const err45 = { pointer: instancePath + "/failure_reason", message: "must match a schema in anyOf", keyword: "anyOf" };
         if (vErrors === null) {
           vErrors = [err45];
         } else {
@@ -8390,7 +8391,7 @@ function validate148(data, instancePath = "") {
     if (data.duration_sec !== void 0) {
       let data12 = data.duration_sec;
       if (!(typeof data12 == "number" && isFinite(data12)) && data12 !== null) {
-        const err46 = { instancePath: instancePath + "/duration_sec", schemaPath: "#/properties/duration_sec/type", keyword: "type", params: { type: schema184.properties.duration_sec.type }, message: "must be number,null" };
+        const err46 = { pointer: instancePath + "/duration_sec", message: "must be number,null", keyword: "type" };
         if (vErrors === null) {
           vErrors = [err46];
         } else {
@@ -8400,7 +8401,7 @@ function validate148(data, instancePath = "") {
       }
       if (typeof data12 == "number" && isFinite(data12)) {
         if (data12 < 0 || isNaN(data12)) {
-          const err47 = { instancePath: instancePath + "/duration_sec", schemaPath: "#/properties/duration_sec/minimum", keyword: "minimum", params: { comparison: ">=", limit: 0 }, message: "must be >= 0" };
+          const err47 = { pointer: instancePath + "/duration_sec", message: "must be >= 0", keyword: "minimum" };
           if (vErrors === null) {
             vErrors = [err47];
           } else {
@@ -8416,7 +8417,7 @@ function validate148(data, instancePath = "") {
       let valid16 = false;
       const _errs59 = errors;
       if (typeof data13 !== "string") {
-        const err48 = { instancePath: instancePath + "/sentiment", schemaPath: "urn:casi:schema:Sentiment/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        const err48 = { pointer: instancePath + "/sentiment", message: "must be string", keyword: "type" };
         if (vErrors === null) {
           vErrors = [err48];
         } else {
@@ -8425,7 +8426,7 @@ function validate148(data, instancePath = "") {
         errors++;
       }
       if (!(data13 === "positive" || data13 === "neutral" || data13 === "negative")) {
-        const err49 = { instancePath: instancePath + "/sentiment", schemaPath: "urn:casi:schema:Sentiment/enum", keyword: "enum", params: { allowedValues: schema152.enum }, message: "must be equal to one of the allowed values" };
+        const err49 = { pointer: instancePath + "/sentiment", message: "must be equal to one of the allowed values", keyword: "enum" };
         if (vErrors === null) {
           vErrors = [err49];
         } else {
@@ -8437,7 +8438,7 @@ function validate148(data, instancePath = "") {
       valid16 = valid16 || _valid5;
       const _errs62 = errors;
       if (data13 !== null) {
-        const err50 = { instancePath: instancePath + "/sentiment", schemaPath: "#/properties/sentiment/anyOf/1/type", keyword: "type", params: { type: "null" }, message: "must be null" };
+        const err50 = { pointer: instancePath + "/sentiment", message: "must be null", keyword: "type" };
         if (vErrors === null) {
           vErrors = [err50];
         } else {
@@ -8448,7 +8449,7 @@ function validate148(data, instancePath = "") {
       var _valid5 = _errs62 === errors;
       valid16 = valid16 || _valid5;
       if (!valid16) {
-        const err51 = { instancePath: instancePath + "/sentiment", schemaPath: "#/properties/sentiment/anyOf", keyword: "anyOf", params: {}, message: "must match a schema in anyOf" };
+        const err51 = { pointer: instancePath + "/sentiment", message: "must match a schema in anyOf", keyword: "anyOf" };
         if (vErrors === null) {
           vErrors = [err51];
         } else {
@@ -8467,7 +8468,7 @@ function validate148(data, instancePath = "") {
       }
     }
   } else {
-    const err52 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+    const err52 = { pointer: instancePath, message: "must be object", keyword: "type" };
     if (vErrors === null) {
       vErrors = [err52];
     } else {
@@ -8484,7 +8485,7 @@ function validate147(data, instancePath = "") {
   let errors = 0;
   if (data && typeof data == "object" && !Array.isArray(data)) {
     if (data.data === void 0) {
-      const err0 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "data" }, message: "must have required property 'data'" };
+      const err0 = { pointer: instancePath + "/data", message: "must have required property 'data'", keyword: "required" };
       if (vErrors === null) {
         vErrors = [err0];
       } else {
@@ -8493,7 +8494,7 @@ function validate147(data, instancePath = "") {
       errors++;
     }
     if (data.cursor === void 0) {
-      const err1 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "cursor" }, message: "must have required property 'cursor'" };
+      const err1 = { pointer: instancePath + "/cursor", message: "must have required property 'cursor'", keyword: "required" };
       if (vErrors === null) {
         vErrors = [err1];
       } else {
@@ -8503,7 +8504,7 @@ function validate147(data, instancePath = "") {
     }
     for (const key0 in data) {
       if (!(key0 === "data" || key0 === "cursor")) {
-        const err2 = { instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" };
+        const err2 = { pointer: instancePath, member: key0, message: "must NOT have additional properties", keyword: "additionalProperties" };
         if (vErrors === null) {
           vErrors = [err2];
         } else {
@@ -8523,7 +8524,7 @@ function validate147(data, instancePath = "") {
           }
         }
       } else {
-        const err3 = { instancePath: instancePath + "/data", schemaPath: "#/properties/data/type", keyword: "type", params: { type: "array" }, message: "must be array" };
+        const err3 = { pointer: instancePath + "/data", message: "must be array", keyword: "type" };
         if (vErrors === null) {
           vErrors = [err3];
         } else {
@@ -8535,7 +8536,7 @@ function validate147(data, instancePath = "") {
     if (data.cursor !== void 0) {
       let data2 = data.cursor;
       if (typeof data2 !== "string" && data2 !== null) {
-        const err4 = { instancePath: instancePath + "/cursor", schemaPath: "#/properties/cursor/type", keyword: "type", params: { type: schema183.properties.cursor.type }, message: "must be string,null" };
+        const err4 = { pointer: instancePath + "/cursor", message: "must be string,null", keyword: "type" };
         if (vErrors === null) {
           vErrors = [err4];
         } else {
@@ -8545,7 +8546,7 @@ function validate147(data, instancePath = "") {
       }
     }
   } else {
-    const err5 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+    const err5 = { pointer: instancePath, message: "must be object", keyword: "type" };
     if (vErrors === null) {
       vErrors = [err5];
     } else {
@@ -8575,7 +8576,7 @@ function validate151(data, instancePath = "") {
       }
     }
   } else {
-    const err0 = { instancePath, schemaPath: "#/allOf/1/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+    const err0 = { pointer: instancePath, message: "must be object", keyword: "type" };
     if (vErrors === null) {
       vErrors = [err0];
     } else {
@@ -8593,7 +8594,7 @@ function validate154(data, instancePath = "") {
   let errors = 0;
   if (data && typeof data == "object" && !Array.isArray(data)) {
     if (data.type === void 0) {
-      const err0 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "type" }, message: "must have required property 'type'" };
+      const err0 = { pointer: instancePath + "/type", message: "must have required property 'type'", keyword: "required" };
       if (vErrors === null) {
         vErrors = [err0];
       } else {
@@ -8603,7 +8604,7 @@ function validate154(data, instancePath = "") {
     }
     for (const key0 in data) {
       if (!(key0 === "type")) {
-        const err1 = { instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" };
+        const err1 = { pointer: instancePath, member: key0, message: "must NOT have additional properties", keyword: "additionalProperties" };
         if (vErrors === null) {
           vErrors = [err1];
         } else {
@@ -8615,7 +8616,7 @@ function validate154(data, instancePath = "") {
     if (data.type !== void 0) {
       let data0 = data.type;
       if (typeof data0 !== "string") {
-        const err2 = { instancePath: instancePath + "/type", schemaPath: "#/properties/type/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        const err2 = { pointer: instancePath + "/type", message: "must be string", keyword: "type" };
         if (vErrors === null) {
           vErrors = [err2];
         } else {
@@ -8624,7 +8625,7 @@ function validate154(data, instancePath = "") {
         errors++;
       }
       if ("conversation.start" !== data0) {
-        const err3 = { instancePath: instancePath + "/type", schemaPath: "#/properties/type/const", keyword: "const", params: { allowedValue: "conversation.start" }, message: "must be equal to constant" };
+        const err3 = { pointer: instancePath + "/type", message: "must be equal to constant", keyword: "const" };
         if (vErrors === null) {
           vErrors = [err3];
         } else {
@@ -8634,7 +8635,7 @@ function validate154(data, instancePath = "") {
       }
     }
   } else {
-    const err4 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+    const err4 = { pointer: instancePath, message: "must be object", keyword: "type" };
     if (vErrors === null) {
       vErrors = [err4];
     } else {
@@ -8652,7 +8653,7 @@ function validate155(data, instancePath = "") {
   let errors = 0;
   if (data && typeof data == "object" && !Array.isArray(data)) {
     if (data.type === void 0) {
-      const err0 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "type" }, message: "must have required property 'type'" };
+      const err0 = { pointer: instancePath + "/type", message: "must have required property 'type'", keyword: "required" };
       if (vErrors === null) {
         vErrors = [err0];
       } else {
@@ -8662,7 +8663,7 @@ function validate155(data, instancePath = "") {
     }
     for (const key0 in data) {
       if (!(key0 === "type")) {
-        const err1 = { instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" };
+        const err1 = { pointer: instancePath, member: key0, message: "must NOT have additional properties", keyword: "additionalProperties" };
         if (vErrors === null) {
           vErrors = [err1];
         } else {
@@ -8674,7 +8675,7 @@ function validate155(data, instancePath = "") {
     if (data.type !== void 0) {
       let data0 = data.type;
       if (typeof data0 !== "string") {
-        const err2 = { instancePath: instancePath + "/type", schemaPath: "#/properties/type/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        const err2 = { pointer: instancePath + "/type", message: "must be string", keyword: "type" };
         if (vErrors === null) {
           vErrors = [err2];
         } else {
@@ -8683,7 +8684,7 @@ function validate155(data, instancePath = "") {
         errors++;
       }
       if ("conversation.started" !== data0) {
-        const err3 = { instancePath: instancePath + "/type", schemaPath: "#/properties/type/const", keyword: "const", params: { allowedValue: "conversation.started" }, message: "must be equal to constant" };
+        const err3 = { pointer: instancePath + "/type", message: "must be equal to constant", keyword: "const" };
         if (vErrors === null) {
           vErrors = [err3];
         } else {
@@ -8693,7 +8694,7 @@ function validate155(data, instancePath = "") {
       }
     }
   } else {
-    const err4 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+    const err4 = { pointer: instancePath, message: "must be object", keyword: "type" };
     if (vErrors === null) {
       vErrors = [err4];
     } else {
@@ -8718,7 +8719,7 @@ function validate156(data, instancePath = "") {
       let data0 = data.payload;
       if (data0 && typeof data0 == "object" && !Array.isArray(data0)) {
         if (data0.type === void 0) {
-          const err0 = { instancePath: instancePath + "/payload", schemaPath: "urn:casi:schema:ConversationStarted/required", keyword: "required", params: { missingProperty: "type" }, message: "must have required property 'type'" };
+          const err0 = { pointer: instancePath + "/payload/type", message: "must have required property 'type'", keyword: "required" };
           if (vErrors === null) {
             vErrors = [err0];
           } else {
@@ -8728,7 +8729,7 @@ function validate156(data, instancePath = "") {
         }
         for (const key0 in data0) {
           if (!(key0 === "type")) {
-            const err1 = { instancePath: instancePath + "/payload", schemaPath: "urn:casi:schema:ConversationStarted/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" };
+            const err1 = { pointer: instancePath + "/payload", member: key0, message: "must NOT have additional properties", keyword: "additionalProperties" };
             if (vErrors === null) {
               vErrors = [err1];
             } else {
@@ -8740,7 +8741,7 @@ function validate156(data, instancePath = "") {
         if (data0.type !== void 0) {
           let data1 = data0.type;
           if (typeof data1 !== "string") {
-            const err2 = { instancePath: instancePath + "/payload/type", schemaPath: "urn:casi:schema:ConversationStarted/properties/type/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+            const err2 = { pointer: instancePath + "/payload/type", message: "must be string", keyword: "type" };
             if (vErrors === null) {
               vErrors = [err2];
             } else {
@@ -8749,7 +8750,7 @@ function validate156(data, instancePath = "") {
             errors++;
           }
           if ("conversation.started" !== data1) {
-            const err3 = { instancePath: instancePath + "/payload/type", schemaPath: "urn:casi:schema:ConversationStarted/properties/type/const", keyword: "const", params: { allowedValue: "conversation.started" }, message: "must be equal to constant" };
+            const err3 = { pointer: instancePath + "/payload/type", message: "must be equal to constant", keyword: "const" };
             if (vErrors === null) {
               vErrors = [err3];
             } else {
@@ -8759,7 +8760,7 @@ function validate156(data, instancePath = "") {
           }
         }
       } else {
-        const err4 = { instancePath: instancePath + "/payload", schemaPath: "urn:casi:schema:ConversationStarted/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+        const err4 = { pointer: instancePath + "/payload", message: "must be object", keyword: "type" };
         if (vErrors === null) {
           vErrors = [err4];
         } else {
@@ -8769,7 +8770,7 @@ function validate156(data, instancePath = "") {
       }
     }
   } else {
-    const err5 = { instancePath, schemaPath: "#/allOf/1/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+    const err5 = { pointer: instancePath, message: "must be object", keyword: "type" };
     if (vErrors === null) {
       vErrors = [err5];
     } else {
@@ -8794,7 +8795,7 @@ function validate158(data, instancePath = "") {
       let data0 = data.payload;
       if (data0 && typeof data0 == "object" && !Array.isArray(data0)) {
         if (data0.type === void 0) {
-          const err0 = { instancePath: instancePath + "/payload", schemaPath: "urn:casi:schema:ConversationStart/required", keyword: "required", params: { missingProperty: "type" }, message: "must have required property 'type'" };
+          const err0 = { pointer: instancePath + "/payload/type", message: "must have required property 'type'", keyword: "required" };
           if (vErrors === null) {
             vErrors = [err0];
           } else {
@@ -8804,7 +8805,7 @@ function validate158(data, instancePath = "") {
         }
         for (const key0 in data0) {
           if (!(key0 === "type")) {
-            const err1 = { instancePath: instancePath + "/payload", schemaPath: "urn:casi:schema:ConversationStart/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" };
+            const err1 = { pointer: instancePath + "/payload", member: key0, message: "must NOT have additional properties", keyword: "additionalProperties" };
             if (vErrors === null) {
               vErrors = [err1];
             } else {
@@ -8816,7 +8817,7 @@ function validate158(data, instancePath = "") {
         if (data0.type !== void 0) {
           let data1 = data0.type;
           if (typeof data1 !== "string") {
-            const err2 = { instancePath: instancePath + "/payload/type", schemaPath: "urn:casi:schema:ConversationStart/properties/type/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+            const err2 = { pointer: instancePath + "/payload/type", message: "must be string", keyword: "type" };
             if (vErrors === null) {
               vErrors = [err2];
             } else {
@@ -8825,7 +8826,7 @@ function validate158(data, instancePath = "") {
             errors++;
           }
           if ("conversation.start" !== data1) {
-            const err3 = { instancePath: instancePath + "/payload/type", schemaPath: "urn:casi:schema:ConversationStart/properties/type/const", keyword: "const", params: { allowedValue: "conversation.start" }, message: "must be equal to constant" };
+            const err3 = { pointer: instancePath + "/payload/type", message: "must be equal to constant", keyword: "const" };
             if (vErrors === null) {
               vErrors = [err3];
             } else {
@@ -8835,7 +8836,7 @@ function validate158(data, instancePath = "") {
           }
         }
       } else {
-        const err4 = { instancePath: instancePath + "/payload", schemaPath: "urn:casi:schema:ConversationStart/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+        const err4 = { pointer: instancePath + "/payload", message: "must be object", keyword: "type" };
         if (vErrors === null) {
           vErrors = [err4];
         } else {
@@ -8845,7 +8846,7 @@ function validate158(data, instancePath = "") {
       }
     }
   } else {
-    const err5 = { instancePath, schemaPath: "#/allOf/1/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+    const err5 = { pointer: instancePath, message: "must be object", keyword: "type" };
     if (vErrors === null) {
       vErrors = [err5];
     } else {
@@ -8862,7 +8863,7 @@ function validate160(data, instancePath = "") {
   let vErrors = null;
   let errors = 0;
   if (typeof data !== "string") {
-    const err0 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+    const err0 = { pointer: instancePath, message: "must be string", keyword: "type" };
     if (vErrors === null) {
       vErrors = [err0];
     } else {
@@ -8871,7 +8872,7 @@ function validate160(data, instancePath = "") {
     errors++;
   }
   if (!(data === "queued" || data === "in-progress" || data === "completed" || data === "voicemail" || data === "failed" || data === "busy" || data === "no-answer")) {
-    const err1 = { instancePath, schemaPath: "#/enum", keyword: "enum", params: { allowedValues: schema114.enum }, message: "must be equal to one of the allowed values" };
+    const err1 = { pointer: instancePath, message: "must be equal to one of the allowed values", keyword: "enum" };
     if (vErrors === null) {
       vErrors = [err1];
     } else {
@@ -8889,7 +8890,7 @@ function validate161(data, instancePath = "") {
   let errors = 0;
   if (data && typeof data == "object" && !Array.isArray(data)) {
     if (data.token === void 0) {
-      const err0 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "token" }, message: "must have required property 'token'" };
+      const err0 = { pointer: instancePath + "/token", message: "must have required property 'token'", keyword: "required" };
       if (vErrors === null) {
         vErrors = [err0];
       } else {
@@ -8898,7 +8899,7 @@ function validate161(data, instancePath = "") {
       errors++;
     }
     if (data.expires_at === void 0) {
-      const err1 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "expires_at" }, message: "must have required property 'expires_at'" };
+      const err1 = { pointer: instancePath + "/expires_at", message: "must have required property 'expires_at'", keyword: "required" };
       if (vErrors === null) {
         vErrors = [err1];
       } else {
@@ -8908,7 +8909,7 @@ function validate161(data, instancePath = "") {
     }
     for (const key0 in data) {
       if (!(key0 === "token" || key0 === "expires_at")) {
-        const err2 = { instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" };
+        const err2 = { pointer: instancePath, member: key0, message: "must NOT have additional properties", keyword: "additionalProperties" };
         if (vErrors === null) {
           vErrors = [err2];
         } else {
@@ -8921,7 +8922,7 @@ function validate161(data, instancePath = "") {
       let data0 = data.token;
       if (typeof data0 === "string") {
         if (func1(data0) < 1) {
-          const err3 = { instancePath: instancePath + "/token", schemaPath: "#/properties/token/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
+          const err3 = { pointer: instancePath + "/token", message: "must NOT have fewer than 1 characters", keyword: "minLength" };
           if (vErrors === null) {
             vErrors = [err3];
           } else {
@@ -8930,7 +8931,7 @@ function validate161(data, instancePath = "") {
           errors++;
         }
       } else {
-        const err4 = { instancePath: instancePath + "/token", schemaPath: "#/properties/token/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        const err4 = { pointer: instancePath + "/token", message: "must be string", keyword: "type" };
         if (vErrors === null) {
           vErrors = [err4];
         } else {
@@ -8943,7 +8944,7 @@ function validate161(data, instancePath = "") {
       let data1 = data.expires_at;
       if (typeof data1 === "string") {
         if (!formats0(data1)) {
-          const err5 = { instancePath: instancePath + "/expires_at", schemaPath: "urn:casi:schema:Timestamp/format", keyword: "format", params: { format: "date-time" }, message: 'must match format "date-time"' };
+          const err5 = { pointer: instancePath + "/expires_at", message: 'must match format "date-time"', keyword: "format" };
           if (vErrors === null) {
             vErrors = [err5];
           } else {
@@ -8952,7 +8953,7 @@ function validate161(data, instancePath = "") {
           errors++;
         }
       } else {
-        const err6 = { instancePath: instancePath + "/expires_at", schemaPath: "urn:casi:schema:Timestamp/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        const err6 = { pointer: instancePath + "/expires_at", message: "must be string", keyword: "type" };
         if (vErrors === null) {
           vErrors = [err6];
         } else {
@@ -8962,7 +8963,7 @@ function validate161(data, instancePath = "") {
       }
     }
   } else {
-    const err7 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+    const err7 = { pointer: instancePath, message: "must be object", keyword: "type" };
     if (vErrors === null) {
       vErrors = [err7];
     } else {
@@ -8980,7 +8981,7 @@ function validate162(data, instancePath = "") {
   let errors = 0;
   if (data && typeof data == "object" && !Array.isArray(data)) {
     for (const key0 in data) {
-      const err0 = { instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" };
+      const err0 = { pointer: instancePath, member: key0, message: "must NOT have additional properties", keyword: "additionalProperties" };
       if (vErrors === null) {
         vErrors = [err0];
       } else {
@@ -8989,7 +8990,7 @@ function validate162(data, instancePath = "") {
       errors++;
     }
   } else {
-    const err1 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+    const err1 = { pointer: instancePath, message: "must be object", keyword: "type" };
     if (vErrors === null) {
       vErrors = [err1];
     } else {
@@ -9007,7 +9008,7 @@ function validate163(data, instancePath = "") {
   let errors = 0;
   if (data && typeof data == "object" && !Array.isArray(data)) {
     if (data.name === void 0) {
-      const err0 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "name" }, message: "must have required property 'name'" };
+      const err0 = { pointer: instancePath + "/name", message: "must have required property 'name'", keyword: "required" };
       if (vErrors === null) {
         vErrors = [err0];
       } else {
@@ -9016,7 +9017,7 @@ function validate163(data, instancePath = "") {
       errors++;
     }
     if (data.config === void 0) {
-      const err1 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "config" }, message: "must have required property 'config'" };
+      const err1 = { pointer: instancePath + "/config", message: "must have required property 'config'", keyword: "required" };
       if (vErrors === null) {
         vErrors = [err1];
       } else {
@@ -9026,7 +9027,7 @@ function validate163(data, instancePath = "") {
     }
     for (const key0 in data) {
       if (!(key0 === "name" || key0 === "description" || key0 === "config" || key0 === "postprocess_agents")) {
-        const err2 = { instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" };
+        const err2 = { pointer: instancePath, member: key0, message: "must NOT have additional properties", keyword: "additionalProperties" };
         if (vErrors === null) {
           vErrors = [err2];
         } else {
@@ -9039,7 +9040,7 @@ function validate163(data, instancePath = "") {
       let data0 = data.name;
       if (typeof data0 === "string") {
         if (func1(data0) > 256) {
-          const err3 = { instancePath: instancePath + "/name", schemaPath: "urn:casi:schema:Name/maxLength", keyword: "maxLength", params: { limit: 256 }, message: "must NOT have more than 256 characters" };
+          const err3 = { pointer: instancePath + "/name", message: "must NOT have more than 256 characters", keyword: "maxLength" };
           if (vErrors === null) {
             vErrors = [err3];
           } else {
@@ -9048,7 +9049,7 @@ function validate163(data, instancePath = "") {
           errors++;
         }
         if (func1(data0) < 1) {
-          const err4 = { instancePath: instancePath + "/name", schemaPath: "urn:casi:schema:Name/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
+          const err4 = { pointer: instancePath + "/name", message: "must NOT have fewer than 1 characters", keyword: "minLength" };
           if (vErrors === null) {
             vErrors = [err4];
           } else {
@@ -9057,7 +9058,7 @@ function validate163(data, instancePath = "") {
           errors++;
         }
       } else {
-        const err5 = { instancePath: instancePath + "/name", schemaPath: "urn:casi:schema:Name/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        const err5 = { pointer: instancePath + "/name", message: "must be string", keyword: "type" };
         if (vErrors === null) {
           vErrors = [err5];
         } else {
@@ -9070,7 +9071,7 @@ function validate163(data, instancePath = "") {
       let data1 = data.description;
       if (typeof data1 === "string") {
         if (func1(data1) > 4096) {
-          const err6 = { instancePath: instancePath + "/description", schemaPath: "urn:casi:schema:Description/maxLength", keyword: "maxLength", params: { limit: 4096 }, message: "must NOT have more than 4096 characters" };
+          const err6 = { pointer: instancePath + "/description", message: "must NOT have more than 4096 characters", keyword: "maxLength" };
           if (vErrors === null) {
             vErrors = [err6];
           } else {
@@ -9079,7 +9080,7 @@ function validate163(data, instancePath = "") {
           errors++;
         }
       } else {
-        const err7 = { instancePath: instancePath + "/description", schemaPath: "urn:casi:schema:Description/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        const err7 = { pointer: instancePath + "/description", message: "must be string", keyword: "type" };
         if (vErrors === null) {
           vErrors = [err7];
         } else {
@@ -9102,7 +9103,7 @@ function validate163(data, instancePath = "") {
           let data4 = data3[i0];
           if (typeof data4 === "string") {
             if (!pattern21.test(data4)) {
-              const err8 = { instancePath: instancePath + "/postprocess_agents/" + i0, schemaPath: "urn:casi:schema:ProceduralAgentRef/pattern", keyword: "pattern", params: { pattern: "^pa_[A-Za-z0-9]+(@v[0-9]+)?$" }, message: 'must match pattern "^pa_[A-Za-z0-9]+(@v[0-9]+)?$"' };
+              const err8 = { pointer: instancePath + "/postprocess_agents/" + i0, message: 'must match pattern "^pa_[A-Za-z0-9]+(@v[0-9]+)?$"', keyword: "pattern" };
               if (vErrors === null) {
                 vErrors = [err8];
               } else {
@@ -9111,7 +9112,7 @@ function validate163(data, instancePath = "") {
               errors++;
             }
           } else {
-            const err9 = { instancePath: instancePath + "/postprocess_agents/" + i0, schemaPath: "urn:casi:schema:ProceduralAgentRef/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+            const err9 = { pointer: instancePath + "/postprocess_agents/" + i0, message: "must be string", keyword: "type" };
             if (vErrors === null) {
               vErrors = [err9];
             } else {
@@ -9121,7 +9122,7 @@ function validate163(data, instancePath = "") {
           }
         }
       } else {
-        const err10 = { instancePath: instancePath + "/postprocess_agents", schemaPath: "#/properties/postprocess_agents/type", keyword: "type", params: { type: "array" }, message: "must be array" };
+        const err10 = { pointer: instancePath + "/postprocess_agents", message: "must be array", keyword: "type" };
         if (vErrors === null) {
           vErrors = [err10];
         } else {
@@ -9131,7 +9132,7 @@ function validate163(data, instancePath = "") {
       }
     }
   } else {
-    const err11 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+    const err11 = { pointer: instancePath, message: "must be object", keyword: "type" };
     if (vErrors === null) {
       vErrors = [err11];
     } else {
@@ -9149,7 +9150,7 @@ function validate165(data, instancePath = "") {
   let errors = 0;
   if (data && typeof data == "object" && !Array.isArray(data)) {
     for (const key0 in data) {
-      const err0 = { instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" };
+      const err0 = { pointer: instancePath, member: key0, message: "must NOT have additional properties", keyword: "additionalProperties" };
       if (vErrors === null) {
         vErrors = [err0];
       } else {
@@ -9158,7 +9159,7 @@ function validate165(data, instancePath = "") {
       errors++;
     }
   } else {
-    const err1 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+    const err1 = { pointer: instancePath, message: "must be object", keyword: "type" };
     if (vErrors === null) {
       vErrors = [err1];
     } else {
@@ -9176,7 +9177,7 @@ function validate166(data, instancePath = "") {
   let errors = 0;
   if (data && typeof data == "object" && !Array.isArray(data)) {
     if (data.agent_id === void 0) {
-      const err0 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "agent_id" }, message: "must have required property 'agent_id'" };
+      const err0 = { pointer: instancePath + "/agent_id", message: "must have required property 'agent_id'", keyword: "required" };
       if (vErrors === null) {
         vErrors = [err0];
       } else {
@@ -9185,7 +9186,7 @@ function validate166(data, instancePath = "") {
       errors++;
     }
     if (data.channel === void 0) {
-      const err1 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "channel" }, message: "must have required property 'channel'" };
+      const err1 = { pointer: instancePath + "/channel", message: "must have required property 'channel'", keyword: "required" };
       if (vErrors === null) {
         vErrors = [err1];
       } else {
@@ -9195,7 +9196,7 @@ function validate166(data, instancePath = "") {
     }
     for (const key0 in data) {
       if (!(key0 === "agent_id" || key0 === "channel" || key0 === "livemode" || key0 === "override_config" || key0 === "context")) {
-        const err2 = { instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" };
+        const err2 = { pointer: instancePath, member: key0, message: "must NOT have additional properties", keyword: "additionalProperties" };
         if (vErrors === null) {
           vErrors = [err2];
         } else {
@@ -9208,7 +9209,7 @@ function validate166(data, instancePath = "") {
       let data0 = data.agent_id;
       if (typeof data0 === "string") {
         if (!pattern23.test(data0)) {
-          const err3 = { instancePath: instancePath + "/agent_id", schemaPath: "urn:casi:schema:ConversationalAgentRef/pattern", keyword: "pattern", params: { pattern: "^ca_[A-Za-z0-9]+(@v[0-9]+)?$" }, message: 'must match pattern "^ca_[A-Za-z0-9]+(@v[0-9]+)?$"' };
+          const err3 = { pointer: instancePath + "/agent_id", message: 'must match pattern "^ca_[A-Za-z0-9]+(@v[0-9]+)?$"', keyword: "pattern" };
           if (vErrors === null) {
             vErrors = [err3];
           } else {
@@ -9217,7 +9218,7 @@ function validate166(data, instancePath = "") {
           errors++;
         }
       } else {
-        const err4 = { instancePath: instancePath + "/agent_id", schemaPath: "urn:casi:schema:ConversationalAgentRef/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        const err4 = { pointer: instancePath + "/agent_id", message: "must be string", keyword: "type" };
         if (vErrors === null) {
           vErrors = [err4];
         } else {
@@ -9234,7 +9235,7 @@ function validate166(data, instancePath = "") {
     }
     if (data.livemode !== void 0) {
       if (typeof data.livemode !== "boolean") {
-        const err5 = { instancePath: instancePath + "/livemode", schemaPath: "#/properties/livemode/type", keyword: "type", params: { type: "boolean" }, message: "must be boolean" };
+        const err5 = { pointer: instancePath + "/livemode", message: "must be boolean", keyword: "type" };
         if (vErrors === null) {
           vErrors = [err5];
         } else {
@@ -9252,7 +9253,7 @@ function validate166(data, instancePath = "") {
     if (data.context !== void 0) {
       let data4 = data.context;
       if (!(data4 && typeof data4 == "object" && !Array.isArray(data4))) {
-        const err6 = { instancePath: instancePath + "/context", schemaPath: "#/properties/context/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+        const err6 = { pointer: instancePath + "/context", message: "must be object", keyword: "type" };
         if (vErrors === null) {
           vErrors = [err6];
         } else {
@@ -9262,7 +9263,7 @@ function validate166(data, instancePath = "") {
       }
     }
   } else {
-    const err7 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+    const err7 = { pointer: instancePath, message: "must be object", keyword: "type" };
     if (vErrors === null) {
       vErrors = [err7];
     } else {
@@ -9282,7 +9283,7 @@ function validate170(data, instancePath = "") {
   let errors = 0;
   if (data && typeof data == "object" && !Array.isArray(data)) {
     if (data.token === void 0) {
-      const err0 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "token" }, message: "must have required property 'token'" };
+      const err0 = { pointer: instancePath + "/token", message: "must have required property 'token'", keyword: "required" };
       if (vErrors === null) {
         vErrors = [err0];
       } else {
@@ -9291,7 +9292,7 @@ function validate170(data, instancePath = "") {
       errors++;
     }
     if (data.events_url === void 0) {
-      const err1 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "events_url" }, message: "must have required property 'events_url'" };
+      const err1 = { pointer: instancePath + "/events_url", message: "must have required property 'events_url'", keyword: "required" };
       if (vErrors === null) {
         vErrors = [err1];
       } else {
@@ -9300,7 +9301,7 @@ function validate170(data, instancePath = "") {
       errors++;
     }
     if (data.type === void 0) {
-      const err2 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "type" }, message: "must have required property 'type'" };
+      const err2 = { pointer: instancePath + "/type", message: "must have required property 'type'", keyword: "required" };
       if (vErrors === null) {
         vErrors = [err2];
       } else {
@@ -9309,7 +9310,7 @@ function validate170(data, instancePath = "") {
       errors++;
     }
     if (data.callee_no === void 0) {
-      const err3 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "callee_no" }, message: "must have required property 'callee_no'" };
+      const err3 = { pointer: instancePath + "/callee_no", message: "must have required property 'callee_no'", keyword: "required" };
       if (vErrors === null) {
         vErrors = [err3];
       } else {
@@ -9318,7 +9319,7 @@ function validate170(data, instancePath = "") {
       errors++;
     }
     if (data.caller_no === void 0) {
-      const err4 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "caller_no" }, message: "must have required property 'caller_no'" };
+      const err4 = { pointer: instancePath + "/caller_no", message: "must have required property 'caller_no'", keyword: "required" };
       if (vErrors === null) {
         vErrors = [err4];
       } else {
@@ -9328,7 +9329,7 @@ function validate170(data, instancePath = "") {
     }
     for (const key0 in data) {
       if (!(key0 === "token" || key0 === "events_url" || key0 === "session_url" || key0 === "type" || key0 === "callee_no" || key0 === "caller_no")) {
-        const err5 = { instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" };
+        const err5 = { pointer: instancePath, member: key0, message: "must NOT have additional properties", keyword: "additionalProperties" };
         if (vErrors === null) {
           vErrors = [err5];
         } else {
@@ -9341,7 +9342,7 @@ function validate170(data, instancePath = "") {
       let data0 = data.token;
       if (typeof data0 === "string") {
         if (func1(data0) < 1) {
-          const err6 = { instancePath: instancePath + "/token", schemaPath: "#/properties/token/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
+          const err6 = { pointer: instancePath + "/token", message: "must NOT have fewer than 1 characters", keyword: "minLength" };
           if (vErrors === null) {
             vErrors = [err6];
           } else {
@@ -9350,7 +9351,7 @@ function validate170(data, instancePath = "") {
           errors++;
         }
       } else {
-        const err7 = { instancePath: instancePath + "/token", schemaPath: "#/properties/token/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        const err7 = { pointer: instancePath + "/token", message: "must be string", keyword: "type" };
         if (vErrors === null) {
           vErrors = [err7];
         } else {
@@ -9363,7 +9364,7 @@ function validate170(data, instancePath = "") {
       let data1 = data.events_url;
       if (typeof data1 === "string") {
         if (!formats20(data1)) {
-          const err8 = { instancePath: instancePath + "/events_url", schemaPath: "#/properties/events_url/format", keyword: "format", params: { format: "uri" }, message: 'must match format "uri"' };
+          const err8 = { pointer: instancePath + "/events_url", message: 'must match format "uri"', keyword: "format" };
           if (vErrors === null) {
             vErrors = [err8];
           } else {
@@ -9372,7 +9373,7 @@ function validate170(data, instancePath = "") {
           errors++;
         }
       } else {
-        const err9 = { instancePath: instancePath + "/events_url", schemaPath: "#/properties/events_url/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        const err9 = { pointer: instancePath + "/events_url", message: "must be string", keyword: "type" };
         if (vErrors === null) {
           vErrors = [err9];
         } else {
@@ -9385,7 +9386,7 @@ function validate170(data, instancePath = "") {
       let data2 = data.session_url;
       if (typeof data2 === "string") {
         if (!formats20(data2)) {
-          const err10 = { instancePath: instancePath + "/session_url", schemaPath: "#/properties/session_url/format", keyword: "format", params: { format: "uri" }, message: 'must match format "uri"' };
+          const err10 = { pointer: instancePath + "/session_url", message: 'must match format "uri"', keyword: "format" };
           if (vErrors === null) {
             vErrors = [err10];
           } else {
@@ -9394,7 +9395,7 @@ function validate170(data, instancePath = "") {
           errors++;
         }
       } else {
-        const err11 = { instancePath: instancePath + "/session_url", schemaPath: "#/properties/session_url/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        const err11 = { pointer: instancePath + "/session_url", message: "must be string", keyword: "type" };
         if (vErrors === null) {
           vErrors = [err11];
         } else {
@@ -9406,7 +9407,7 @@ function validate170(data, instancePath = "") {
     if (data.type !== void 0) {
       let data3 = data.type;
       if (typeof data3 !== "string") {
-        const err12 = { instancePath: instancePath + "/type", schemaPath: "urn:casi:schema:ChannelType/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        const err12 = { pointer: instancePath + "/type", message: "must be string", keyword: "type" };
         if (vErrors === null) {
           vErrors = [err12];
         } else {
@@ -9415,7 +9416,7 @@ function validate170(data, instancePath = "") {
         errors++;
       }
       if (!(data3 === "phone" || data3 === "chat_realtime" || data3 === "chat_async")) {
-        const err13 = { instancePath: instancePath + "/type", schemaPath: "urn:casi:schema:ChannelType/enum", keyword: "enum", params: { allowedValues: schema42.enum }, message: "must be equal to one of the allowed values" };
+        const err13 = { pointer: instancePath + "/type", message: "must be equal to one of the allowed values", keyword: "enum" };
         if (vErrors === null) {
           vErrors = [err13];
         } else {
@@ -9427,7 +9428,7 @@ function validate170(data, instancePath = "") {
     if (data.callee_no !== void 0) {
       let data4 = data.callee_no;
       if (typeof data4 !== "string" && data4 !== null) {
-        const err14 = { instancePath: instancePath + "/callee_no", schemaPath: "#/properties/callee_no/type", keyword: "type", params: { type: schema216.properties.callee_no.type }, message: "must be string,null" };
+        const err14 = { pointer: instancePath + "/callee_no", message: "must be string,null", keyword: "type" };
         if (vErrors === null) {
           vErrors = [err14];
         } else {
@@ -9439,7 +9440,7 @@ function validate170(data, instancePath = "") {
     if (data.caller_no !== void 0) {
       let data5 = data.caller_no;
       if (typeof data5 !== "string" && data5 !== null) {
-        const err15 = { instancePath: instancePath + "/caller_no", schemaPath: "#/properties/caller_no/type", keyword: "type", params: { type: schema216.properties.caller_no.type }, message: "must be string,null" };
+        const err15 = { pointer: instancePath + "/caller_no", message: "must be string,null", keyword: "type" };
         if (vErrors === null) {
           vErrors = [err15];
         } else {
@@ -9449,7 +9450,7 @@ function validate170(data, instancePath = "") {
       }
     }
   } else {
-    const err16 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+    const err16 = { pointer: instancePath, message: "must be object", keyword: "type" };
     if (vErrors === null) {
       vErrors = [err16];
     } else {
@@ -9466,7 +9467,7 @@ function validate169(data, instancePath = "") {
   let errors = 0;
   if (data && typeof data == "object" && !Array.isArray(data)) {
     if (data.id === void 0) {
-      const err0 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "id" }, message: "must have required property 'id'" };
+      const err0 = { pointer: instancePath + "/id", message: "must have required property 'id'", keyword: "required" };
       if (vErrors === null) {
         vErrors = [err0];
       } else {
@@ -9475,7 +9476,7 @@ function validate169(data, instancePath = "") {
       errors++;
     }
     if (data.channel === void 0) {
-      const err1 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "channel" }, message: "must have required property 'channel'" };
+      const err1 = { pointer: instancePath + "/channel", message: "must have required property 'channel'", keyword: "required" };
       if (vErrors === null) {
         vErrors = [err1];
       } else {
@@ -9485,7 +9486,7 @@ function validate169(data, instancePath = "") {
     }
     for (const key0 in data) {
       if (!(key0 === "id" || key0 === "channel")) {
-        const err2 = { instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" };
+        const err2 = { pointer: instancePath, member: key0, message: "must NOT have additional properties", keyword: "additionalProperties" };
         if (vErrors === null) {
           vErrors = [err2];
         } else {
@@ -9498,7 +9499,7 @@ function validate169(data, instancePath = "") {
       let data0 = data.id;
       if (typeof data0 === "string") {
         if (!pattern7.test(data0)) {
-          const err3 = { instancePath: instancePath + "/id", schemaPath: "urn:casi:schema:ConversationId/pattern", keyword: "pattern", params: { pattern: "^conv_[A-Za-z0-9]+$" }, message: 'must match pattern "^conv_[A-Za-z0-9]+$"' };
+          const err3 = { pointer: instancePath + "/id", message: 'must match pattern "^conv_[A-Za-z0-9]+$"', keyword: "pattern" };
           if (vErrors === null) {
             vErrors = [err3];
           } else {
@@ -9507,7 +9508,7 @@ function validate169(data, instancePath = "") {
           errors++;
         }
       } else {
-        const err4 = { instancePath: instancePath + "/id", schemaPath: "urn:casi:schema:ConversationId/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        const err4 = { pointer: instancePath + "/id", message: "must be string", keyword: "type" };
         if (vErrors === null) {
           vErrors = [err4];
         } else {
@@ -9523,7 +9524,7 @@ function validate169(data, instancePath = "") {
       }
     }
   } else {
-    const err5 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+    const err5 = { pointer: instancePath, message: "must be object", keyword: "type" };
     if (vErrors === null) {
       vErrors = [err5];
     } else {
@@ -9542,7 +9543,7 @@ function validate172(data, instancePath = "") {
   let errors = 0;
   if (data && typeof data == "object" && !Array.isArray(data)) {
     for (const key0 in data) {
-      const err0 = { instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" };
+      const err0 = { pointer: instancePath, member: key0, message: "must NOT have additional properties", keyword: "additionalProperties" };
       if (vErrors === null) {
         vErrors = [err0];
       } else {
@@ -9551,7 +9552,7 @@ function validate172(data, instancePath = "") {
       errors++;
     }
   } else {
-    const err1 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+    const err1 = { pointer: instancePath, message: "must be object", keyword: "type" };
     if (vErrors === null) {
       vErrors = [err1];
     } else {
@@ -9572,7 +9573,7 @@ function validate175(data, instancePath = "") {
   let errors = 0;
   if (data && typeof data == "object" && !Array.isArray(data)) {
     if (data.prompt === void 0) {
-      const err0 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "prompt" }, message: "must have required property 'prompt'" };
+      const err0 = { pointer: instancePath + "/prompt", message: "must have required property 'prompt'", keyword: "required" };
       if (vErrors === null) {
         vErrors = [err0];
       } else {
@@ -9582,7 +9583,7 @@ function validate175(data, instancePath = "") {
     }
     for (const key0 in data) {
       if (!(key0 === "prompt" || key0 === "reasoning_effort")) {
-        const err1 = { instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" };
+        const err1 = { pointer: instancePath, member: key0, message: "must NOT have additional properties", keyword: "additionalProperties" };
         if (vErrors === null) {
           vErrors = [err1];
         } else {
@@ -9595,7 +9596,7 @@ function validate175(data, instancePath = "") {
       let data0 = data.prompt;
       if (data0 && typeof data0 == "object" && !Array.isArray(data0)) {
         if (data0.text === void 0) {
-          const err2 = { instancePath: instancePath + "/prompt", schemaPath: "urn:casi:schema:FixedPrompt/required", keyword: "required", params: { missingProperty: "text" }, message: "must have required property 'text'" };
+          const err2 = { pointer: instancePath + "/prompt/text", message: "must have required property 'text'", keyword: "required" };
           if (vErrors === null) {
             vErrors = [err2];
           } else {
@@ -9605,7 +9606,7 @@ function validate175(data, instancePath = "") {
         }
         for (const key1 in data0) {
           if (!(key1 === "text" || key1 === "type")) {
-            const err3 = { instancePath: instancePath + "/prompt", schemaPath: "urn:casi:schema:FixedPrompt/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key1 }, message: "must NOT have additional properties" };
+            const err3 = { pointer: instancePath + "/prompt", member: key1, message: "must NOT have additional properties", keyword: "additionalProperties" };
             if (vErrors === null) {
               vErrors = [err3];
             } else {
@@ -9616,7 +9617,7 @@ function validate175(data, instancePath = "") {
         }
         if (data0.text !== void 0) {
           if (typeof data0.text !== "string") {
-            const err4 = { instancePath: instancePath + "/prompt/text", schemaPath: "urn:casi:schema:FixedPrompt/properties/text/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+            const err4 = { pointer: instancePath + "/prompt/text", message: "must be string", keyword: "type" };
             if (vErrors === null) {
               vErrors = [err4];
             } else {
@@ -9628,7 +9629,7 @@ function validate175(data, instancePath = "") {
         if (data0.type !== void 0) {
           let data2 = data0.type;
           if (typeof data2 !== "string") {
-            const err5 = { instancePath: instancePath + "/prompt/type", schemaPath: "urn:casi:schema:FixedPrompt/properties/type/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+            const err5 = { pointer: instancePath + "/prompt/type", message: "must be string", keyword: "type" };
             if (vErrors === null) {
               vErrors = [err5];
             } else {
@@ -9637,7 +9638,7 @@ function validate175(data, instancePath = "") {
             errors++;
           }
           if (!(data2 === "fixed")) {
-            const err6 = { instancePath: instancePath + "/prompt/type", schemaPath: "urn:casi:schema:FixedPrompt/properties/type/enum", keyword: "enum", params: { allowedValues: schema133.properties.type.enum }, message: "must be equal to one of the allowed values" };
+            const err6 = { pointer: instancePath + "/prompt/type", message: "must be equal to one of the allowed values", keyword: "enum" };
             if (vErrors === null) {
               vErrors = [err6];
             } else {
@@ -9647,7 +9648,7 @@ function validate175(data, instancePath = "") {
           }
         }
       } else {
-        const err7 = { instancePath: instancePath + "/prompt", schemaPath: "urn:casi:schema:FixedPrompt/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+        const err7 = { pointer: instancePath + "/prompt", message: "must be object", keyword: "type" };
         if (vErrors === null) {
           vErrors = [err7];
         } else {
@@ -9659,7 +9660,7 @@ function validate175(data, instancePath = "") {
     if (data.reasoning_effort !== void 0) {
       let data3 = data.reasoning_effort;
       if (typeof data3 !== "string") {
-        const err8 = { instancePath: instancePath + "/reasoning_effort", schemaPath: "#/properties/reasoning_effort/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        const err8 = { pointer: instancePath + "/reasoning_effort", message: "must be string", keyword: "type" };
         if (vErrors === null) {
           vErrors = [err8];
         } else {
@@ -9668,7 +9669,7 @@ function validate175(data, instancePath = "") {
         errors++;
       }
       if (!(data3 === "minimal" || data3 === "low" || data3 === "medium" || data3 === "high")) {
-        const err9 = { instancePath: instancePath + "/reasoning_effort", schemaPath: "#/properties/reasoning_effort/enum", keyword: "enum", params: { allowedValues: schema224.properties.reasoning_effort.enum }, message: "must be equal to one of the allowed values" };
+        const err9 = { pointer: instancePath + "/reasoning_effort", message: "must be equal to one of the allowed values", keyword: "enum" };
         if (vErrors === null) {
           vErrors = [err9];
         } else {
@@ -9678,7 +9679,7 @@ function validate175(data, instancePath = "") {
       }
     }
   } else {
-    const err10 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+    const err10 = { pointer: instancePath, message: "must be object", keyword: "type" };
     if (vErrors === null) {
       vErrors = [err10];
     } else {
@@ -9696,7 +9697,7 @@ function validate177(data, instancePath = "") {
   if (data && typeof data == "object" && !Array.isArray(data)) {
     for (const key0 in data) {
       if (!(key0 === "tools")) {
-        const err0 = { instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" };
+        const err0 = { pointer: instancePath, member: key0, message: "must NOT have additional properties", keyword: "additionalProperties" };
         if (vErrors === null) {
           vErrors = [err0];
         } else {
@@ -9716,7 +9717,7 @@ function validate177(data, instancePath = "") {
           }
         }
       } else {
-        const err1 = { instancePath: instancePath + "/tools", schemaPath: "#/properties/tools/type", keyword: "type", params: { type: "array" }, message: "must be array" };
+        const err1 = { pointer: instancePath + "/tools", message: "must be array", keyword: "type" };
         if (vErrors === null) {
           vErrors = [err1];
         } else {
@@ -9726,7 +9727,7 @@ function validate177(data, instancePath = "") {
       }
     }
   } else {
-    const err2 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+    const err2 = { pointer: instancePath, message: "must be object", keyword: "type" };
     if (vErrors === null) {
       vErrors = [err2];
     } else {
@@ -9743,7 +9744,7 @@ function validate174(data, instancePath = "") {
   let errors = 0;
   if (data && typeof data == "object" && !Array.isArray(data)) {
     if (data.runtime === void 0) {
-      const err0 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "runtime" }, message: "must have required property 'runtime'" };
+      const err0 = { pointer: instancePath + "/runtime", message: "must have required property 'runtime'", keyword: "required" };
       if (vErrors === null) {
         vErrors = [err0];
       } else {
@@ -9753,7 +9754,7 @@ function validate174(data, instancePath = "") {
     }
     for (const key0 in data) {
       if (!(key0 === "filter_statuses" || key0 === "runtime" || key0 === "tool" || key0 === "output" || key0 === "filter_condition")) {
-        const err1 = { instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" };
+        const err1 = { pointer: instancePath, member: key0, message: "must NOT have additional properties", keyword: "additionalProperties" };
         if (vErrors === null) {
           vErrors = [err1];
         } else {
@@ -9769,7 +9770,7 @@ function validate174(data, instancePath = "") {
         for (let i0 = 0; i0 < len0; i0++) {
           let data1 = data0[i0];
           if (typeof data1 !== "string") {
-            const err2 = { instancePath: instancePath + "/filter_statuses/" + i0, schemaPath: "urn:casi:schema:ConversationStatus/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+            const err2 = { pointer: instancePath + "/filter_statuses/" + i0, message: "must be string", keyword: "type" };
             if (vErrors === null) {
               vErrors = [err2];
             } else {
@@ -9778,7 +9779,7 @@ function validate174(data, instancePath = "") {
             errors++;
           }
           if (!(data1 === "queued" || data1 === "in-progress" || data1 === "completed" || data1 === "voicemail" || data1 === "failed" || data1 === "busy" || data1 === "no-answer")) {
-            const err3 = { instancePath: instancePath + "/filter_statuses/" + i0, schemaPath: "urn:casi:schema:ConversationStatus/enum", keyword: "enum", params: { allowedValues: schema114.enum }, message: "must be equal to one of the allowed values" };
+            const err3 = { pointer: instancePath + "/filter_statuses/" + i0, message: "must be equal to one of the allowed values", keyword: "enum" };
             if (vErrors === null) {
               vErrors = [err3];
             } else {
@@ -9788,7 +9789,7 @@ function validate174(data, instancePath = "") {
           }
         }
       } else {
-        const err4 = { instancePath: instancePath + "/filter_statuses", schemaPath: "#/properties/filter_statuses/type", keyword: "type", params: { type: "array" }, message: "must be array" };
+        const err4 = { pointer: instancePath + "/filter_statuses", message: "must be array", keyword: "type" };
         if (vErrors === null) {
           vErrors = [err4];
         } else {
@@ -9814,7 +9815,7 @@ function validate174(data, instancePath = "") {
       if (data4 && typeof data4 == "object" && !Array.isArray(data4)) {
         for (const key1 in data4) {
           if (!(key1 === "chat_channel" || key1 === "output_schema" || key1 === "post_url")) {
-            const err5 = { instancePath: instancePath + "/output", schemaPath: "urn:casi:schema:ProceduralOutputConfig/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key1 }, message: "must NOT have additional properties" };
+            const err5 = { pointer: instancePath + "/output", member: key1, message: "must NOT have additional properties", keyword: "additionalProperties" };
             if (vErrors === null) {
               vErrors = [err5];
             } else {
@@ -9826,7 +9827,7 @@ function validate174(data, instancePath = "") {
         if (data4.chat_channel !== void 0) {
           let data5 = data4.chat_channel;
           if (typeof data5 !== "string" && data5 !== null) {
-            const err6 = { instancePath: instancePath + "/output/chat_channel", schemaPath: "urn:casi:schema:ProceduralOutputConfig/properties/chat_channel/type", keyword: "type", params: { type: schema227.properties.chat_channel.type }, message: "must be string,null" };
+            const err6 = { pointer: instancePath + "/output/chat_channel", message: "must be string,null", keyword: "type" };
             if (vErrors === null) {
               vErrors = [err6];
             } else {
@@ -9838,7 +9839,7 @@ function validate174(data, instancePath = "") {
         if (data4.output_schema !== void 0) {
           let data6 = data4.output_schema;
           if (!(data6 && typeof data6 == "object" && !Array.isArray(data6)) && data6 !== null) {
-            const err7 = { instancePath: instancePath + "/output/output_schema", schemaPath: "urn:casi:schema:ProceduralOutputConfig/properties/output_schema/type", keyword: "type", params: { type: schema227.properties.output_schema.type }, message: "must be object,null" };
+            const err7 = { pointer: instancePath + "/output/output_schema", message: "must be object,null", keyword: "type" };
             if (vErrors === null) {
               vErrors = [err7];
             } else {
@@ -9850,7 +9851,7 @@ function validate174(data, instancePath = "") {
         if (data4.post_url !== void 0) {
           let data7 = data4.post_url;
           if (typeof data7 !== "string" && data7 !== null) {
-            const err8 = { instancePath: instancePath + "/output/post_url", schemaPath: "urn:casi:schema:ProceduralOutputConfig/properties/post_url/type", keyword: "type", params: { type: schema227.properties.post_url.type }, message: "must be string,null" };
+            const err8 = { pointer: instancePath + "/output/post_url", message: "must be string,null", keyword: "type" };
             if (vErrors === null) {
               vErrors = [err8];
             } else {
@@ -9860,7 +9861,7 @@ function validate174(data, instancePath = "") {
           }
           if (typeof data7 === "string") {
             if (!formats20(data7)) {
-              const err9 = { instancePath: instancePath + "/output/post_url", schemaPath: "urn:casi:schema:ProceduralOutputConfig/properties/post_url/format", keyword: "format", params: { format: "uri" }, message: 'must match format "uri"' };
+              const err9 = { pointer: instancePath + "/output/post_url", message: 'must match format "uri"', keyword: "format" };
               if (vErrors === null) {
                 vErrors = [err9];
               } else {
@@ -9871,7 +9872,7 @@ function validate174(data, instancePath = "") {
           }
         }
       } else {
-        const err10 = { instancePath: instancePath + "/output", schemaPath: "urn:casi:schema:ProceduralOutputConfig/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+        const err10 = { pointer: instancePath + "/output", message: "must be object", keyword: "type" };
         if (vErrors === null) {
           vErrors = [err10];
         } else {
@@ -9883,7 +9884,7 @@ function validate174(data, instancePath = "") {
     if (data.filter_condition !== void 0) {
       let data8 = data.filter_condition;
       if (typeof data8 !== "string" && data8 !== null) {
-        const err11 = { instancePath: instancePath + "/filter_condition", schemaPath: "#/properties/filter_condition/type", keyword: "type", params: { type: schema222.properties.filter_condition.type }, message: "must be string,null" };
+        const err11 = { pointer: instancePath + "/filter_condition", message: "must be string,null", keyword: "type" };
         if (vErrors === null) {
           vErrors = [err11];
         } else {
@@ -9893,7 +9894,7 @@ function validate174(data, instancePath = "") {
       }
     }
   } else {
-    const err12 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+    const err12 = { pointer: instancePath, message: "must be object", keyword: "type" };
     if (vErrors === null) {
       vErrors = [err12];
     } else {
@@ -9910,7 +9911,7 @@ function validate173(data, instancePath = "") {
   let errors = 0;
   if (data && typeof data == "object" && !Array.isArray(data)) {
     if (data.name === void 0) {
-      const err0 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "name" }, message: "must have required property 'name'" };
+      const err0 = { pointer: instancePath + "/name", message: "must have required property 'name'", keyword: "required" };
       if (vErrors === null) {
         vErrors = [err0];
       } else {
@@ -9919,7 +9920,7 @@ function validate173(data, instancePath = "") {
       errors++;
     }
     if (data.config === void 0) {
-      const err1 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "config" }, message: "must have required property 'config'" };
+      const err1 = { pointer: instancePath + "/config", message: "must have required property 'config'", keyword: "required" };
       if (vErrors === null) {
         vErrors = [err1];
       } else {
@@ -9929,7 +9930,7 @@ function validate173(data, instancePath = "") {
     }
     for (const key0 in data) {
       if (!(key0 === "name" || key0 === "description" || key0 === "config")) {
-        const err2 = { instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" };
+        const err2 = { pointer: instancePath, member: key0, message: "must NOT have additional properties", keyword: "additionalProperties" };
         if (vErrors === null) {
           vErrors = [err2];
         } else {
@@ -9942,7 +9943,7 @@ function validate173(data, instancePath = "") {
       let data0 = data.name;
       if (typeof data0 === "string") {
         if (func1(data0) > 256) {
-          const err3 = { instancePath: instancePath + "/name", schemaPath: "urn:casi:schema:Name/maxLength", keyword: "maxLength", params: { limit: 256 }, message: "must NOT have more than 256 characters" };
+          const err3 = { pointer: instancePath + "/name", message: "must NOT have more than 256 characters", keyword: "maxLength" };
           if (vErrors === null) {
             vErrors = [err3];
           } else {
@@ -9951,7 +9952,7 @@ function validate173(data, instancePath = "") {
           errors++;
         }
         if (func1(data0) < 1) {
-          const err4 = { instancePath: instancePath + "/name", schemaPath: "urn:casi:schema:Name/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
+          const err4 = { pointer: instancePath + "/name", message: "must NOT have fewer than 1 characters", keyword: "minLength" };
           if (vErrors === null) {
             vErrors = [err4];
           } else {
@@ -9960,7 +9961,7 @@ function validate173(data, instancePath = "") {
           errors++;
         }
       } else {
-        const err5 = { instancePath: instancePath + "/name", schemaPath: "urn:casi:schema:Name/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        const err5 = { pointer: instancePath + "/name", message: "must be string", keyword: "type" };
         if (vErrors === null) {
           vErrors = [err5];
         } else {
@@ -9973,7 +9974,7 @@ function validate173(data, instancePath = "") {
       let data1 = data.description;
       if (typeof data1 === "string") {
         if (func1(data1) > 4096) {
-          const err6 = { instancePath: instancePath + "/description", schemaPath: "urn:casi:schema:Description/maxLength", keyword: "maxLength", params: { limit: 4096 }, message: "must NOT have more than 4096 characters" };
+          const err6 = { pointer: instancePath + "/description", message: "must NOT have more than 4096 characters", keyword: "maxLength" };
           if (vErrors === null) {
             vErrors = [err6];
           } else {
@@ -9982,7 +9983,7 @@ function validate173(data, instancePath = "") {
           errors++;
         }
       } else {
-        const err7 = { instancePath: instancePath + "/description", schemaPath: "urn:casi:schema:Description/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        const err7 = { pointer: instancePath + "/description", message: "must be string", keyword: "type" };
         if (vErrors === null) {
           vErrors = [err7];
         } else {
@@ -9998,7 +9999,7 @@ function validate173(data, instancePath = "") {
       }
     }
   } else {
-    const err8 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+    const err8 = { pointer: instancePath, message: "must be object", keyword: "type" };
     if (vErrors === null) {
       vErrors = [err8];
     } else {
@@ -10016,7 +10017,7 @@ function validate181(data, instancePath = "") {
   let errors = 0;
   if (data && typeof data == "object" && !Array.isArray(data)) {
     if (data.ns === void 0) {
-      const err0 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "ns" }, message: "must have required property 'ns'" };
+      const err0 = { pointer: instancePath + "/ns", message: "must have required property 'ns'", keyword: "required" };
       if (vErrors === null) {
         vErrors = [err0];
       } else {
@@ -10025,7 +10026,7 @@ function validate181(data, instancePath = "") {
       errors++;
     }
     if (data.name === void 0) {
-      const err1 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "name" }, message: "must have required property 'name'" };
+      const err1 = { pointer: instancePath + "/name", message: "must have required property 'name'", keyword: "required" };
       if (vErrors === null) {
         vErrors = [err1];
       } else {
@@ -10035,7 +10036,7 @@ function validate181(data, instancePath = "") {
     }
     for (const key0 in data) {
       if (!(key0 === "ns" || key0 === "name")) {
-        const err2 = { instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" };
+        const err2 = { pointer: instancePath, member: key0, message: "must NOT have additional properties", keyword: "additionalProperties" };
         if (vErrors === null) {
           vErrors = [err2];
         } else {
@@ -10047,7 +10048,7 @@ function validate181(data, instancePath = "") {
     if (data.ns !== void 0) {
       let data0 = data.ns;
       if (typeof data0 !== "string") {
-        const err3 = { instancePath: instancePath + "/ns", schemaPath: "#/properties/ns/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        const err3 = { pointer: instancePath + "/ns", message: "must be string", keyword: "type" };
         if (vErrors === null) {
           vErrors = [err3];
         } else {
@@ -10056,7 +10057,7 @@ function validate181(data, instancePath = "") {
         errors++;
       }
       if (!(data0 === "crm")) {
-        const err4 = { instancePath: instancePath + "/ns", schemaPath: "#/properties/ns/enum", keyword: "enum", params: { allowedValues: schema140.properties.ns.enum }, message: "must be equal to one of the allowed values" };
+        const err4 = { pointer: instancePath + "/ns", message: "must be equal to one of the allowed values", keyword: "enum" };
         if (vErrors === null) {
           vErrors = [err4];
         } else {
@@ -10067,7 +10068,7 @@ function validate181(data, instancePath = "") {
     }
     if (data.name !== void 0) {
       if (typeof data.name !== "string") {
-        const err5 = { instancePath: instancePath + "/name", schemaPath: "#/properties/name/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        const err5 = { pointer: instancePath + "/name", message: "must be string", keyword: "type" };
         if (vErrors === null) {
           vErrors = [err5];
         } else {
@@ -10077,7 +10078,7 @@ function validate181(data, instancePath = "") {
       }
     }
   } else {
-    const err6 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+    const err6 = { pointer: instancePath, message: "must be object", keyword: "type" };
     if (vErrors === null) {
       vErrors = [err6];
     } else {
@@ -10096,7 +10097,7 @@ function validate182(data, instancePath = "") {
   let errors = 0;
   if (data && typeof data == "object" && !Array.isArray(data)) {
     if (data.id === void 0) {
-      const err0 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "id" }, message: "must have required property 'id'" };
+      const err0 = { pointer: instancePath + "/id", message: "must have required property 'id'", keyword: "required" };
       if (vErrors === null) {
         vErrors = [err0];
       } else {
@@ -10105,7 +10106,7 @@ function validate182(data, instancePath = "") {
       errors++;
     }
     if (data.created_at === void 0) {
-      const err1 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "created_at" }, message: "must have required property 'created_at'" };
+      const err1 = { pointer: instancePath + "/created_at", message: "must have required property 'created_at'", keyword: "required" };
       if (vErrors === null) {
         vErrors = [err1];
       } else {
@@ -10114,7 +10115,7 @@ function validate182(data, instancePath = "") {
       errors++;
     }
     if (data.updated_at === void 0) {
-      const err2 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "updated_at" }, message: "must have required property 'updated_at'" };
+      const err2 = { pointer: instancePath + "/updated_at", message: "must have required property 'updated_at'", keyword: "required" };
       if (vErrors === null) {
         vErrors = [err2];
       } else {
@@ -10123,7 +10124,7 @@ function validate182(data, instancePath = "") {
       errors++;
     }
     if (data.organization_id === void 0) {
-      const err3 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "organization_id" }, message: "must have required property 'organization_id'" };
+      const err3 = { pointer: instancePath + "/organization_id", message: "must have required property 'organization_id'", keyword: "required" };
       if (vErrors === null) {
         vErrors = [err3];
       } else {
@@ -10132,7 +10133,7 @@ function validate182(data, instancePath = "") {
       errors++;
     }
     if (data.phone_no === void 0) {
-      const err4 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "phone_no" }, message: "must have required property 'phone_no'" };
+      const err4 = { pointer: instancePath + "/phone_no", message: "must have required property 'phone_no'", keyword: "required" };
       if (vErrors === null) {
         vErrors = [err4];
       } else {
@@ -10141,7 +10142,7 @@ function validate182(data, instancePath = "") {
       errors++;
     }
     if (data.email === void 0) {
-      const err5 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "email" }, message: "must have required property 'email'" };
+      const err5 = { pointer: instancePath + "/email", message: "must have required property 'email'", keyword: "required" };
       if (vErrors === null) {
         vErrors = [err5];
       } else {
@@ -10150,7 +10151,7 @@ function validate182(data, instancePath = "") {
       errors++;
     }
     if (data.name === void 0) {
-      const err6 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "name" }, message: "must have required property 'name'" };
+      const err6 = { pointer: instancePath + "/name", message: "must have required property 'name'", keyword: "required" };
       if (vErrors === null) {
         vErrors = [err6];
       } else {
@@ -10159,7 +10160,7 @@ function validate182(data, instancePath = "") {
       errors++;
     }
     if (data.external_id === void 0) {
-      const err7 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "external_id" }, message: "must have required property 'external_id'" };
+      const err7 = { pointer: instancePath + "/external_id", message: "must have required property 'external_id'", keyword: "required" };
       if (vErrors === null) {
         vErrors = [err7];
       } else {
@@ -10168,7 +10169,7 @@ function validate182(data, instancePath = "") {
       errors++;
     }
     if (data.helpdesk_user_id === void 0) {
-      const err8 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "helpdesk_user_id" }, message: "must have required property 'helpdesk_user_id'" };
+      const err8 = { pointer: instancePath + "/helpdesk_user_id", message: "must have required property 'helpdesk_user_id'", keyword: "required" };
       if (vErrors === null) {
         vErrors = [err8];
       } else {
@@ -10177,7 +10178,7 @@ function validate182(data, instancePath = "") {
       errors++;
     }
     if (data.crm_lead_id === void 0) {
-      const err9 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "crm_lead_id" }, message: "must have required property 'crm_lead_id'" };
+      const err9 = { pointer: instancePath + "/crm_lead_id", message: "must have required property 'crm_lead_id'", keyword: "required" };
       if (vErrors === null) {
         vErrors = [err9];
       } else {
@@ -10186,7 +10187,7 @@ function validate182(data, instancePath = "") {
       errors++;
     }
     if (data.crm_contact_id === void 0) {
-      const err10 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "crm_contact_id" }, message: "must have required property 'crm_contact_id'" };
+      const err10 = { pointer: instancePath + "/crm_contact_id", message: "must have required property 'crm_contact_id'", keyword: "required" };
       if (vErrors === null) {
         vErrors = [err10];
       } else {
@@ -10195,7 +10196,7 @@ function validate182(data, instancePath = "") {
       errors++;
     }
     if (data.preferred_language === void 0) {
-      const err11 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "preferred_language" }, message: "must have required property 'preferred_language'" };
+      const err11 = { pointer: instancePath + "/preferred_language", message: "must have required property 'preferred_language'", keyword: "required" };
       if (vErrors === null) {
         vErrors = [err11];
       } else {
@@ -10204,7 +10205,7 @@ function validate182(data, instancePath = "") {
       errors++;
     }
     if (data.extra === void 0) {
-      const err12 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "extra" }, message: "must have required property 'extra'" };
+      const err12 = { pointer: instancePath + "/extra", message: "must have required property 'extra'", keyword: "required" };
       if (vErrors === null) {
         vErrors = [err12];
       } else {
@@ -10214,7 +10215,7 @@ function validate182(data, instancePath = "") {
     }
     for (const key0 in data) {
       if (!func10.call(schema229.properties, key0)) {
-        const err13 = { instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" };
+        const err13 = { pointer: instancePath, member: key0, message: "must NOT have additional properties", keyword: "additionalProperties" };
         if (vErrors === null) {
           vErrors = [err13];
         } else {
@@ -10227,7 +10228,7 @@ function validate182(data, instancePath = "") {
       let data0 = data.id;
       if (typeof data0 === "string") {
         if (!pattern4.test(data0)) {
-          const err14 = { instancePath: instancePath + "/id", schemaPath: "urn:casi:schema:CustomerId/pattern", keyword: "pattern", params: { pattern: "^cus_[A-Za-z0-9]+$" }, message: 'must match pattern "^cus_[A-Za-z0-9]+$"' };
+          const err14 = { pointer: instancePath + "/id", message: 'must match pattern "^cus_[A-Za-z0-9]+$"', keyword: "pattern" };
           if (vErrors === null) {
             vErrors = [err14];
           } else {
@@ -10236,7 +10237,7 @@ function validate182(data, instancePath = "") {
           errors++;
         }
       } else {
-        const err15 = { instancePath: instancePath + "/id", schemaPath: "urn:casi:schema:CustomerId/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        const err15 = { pointer: instancePath + "/id", message: "must be string", keyword: "type" };
         if (vErrors === null) {
           vErrors = [err15];
         } else {
@@ -10249,7 +10250,7 @@ function validate182(data, instancePath = "") {
       let data1 = data.created_at;
       if (typeof data1 === "string") {
         if (!formats0(data1)) {
-          const err16 = { instancePath: instancePath + "/created_at", schemaPath: "urn:casi:schema:Timestamp/format", keyword: "format", params: { format: "date-time" }, message: 'must match format "date-time"' };
+          const err16 = { pointer: instancePath + "/created_at", message: 'must match format "date-time"', keyword: "format" };
           if (vErrors === null) {
             vErrors = [err16];
           } else {
@@ -10258,7 +10259,7 @@ function validate182(data, instancePath = "") {
           errors++;
         }
       } else {
-        const err17 = { instancePath: instancePath + "/created_at", schemaPath: "urn:casi:schema:Timestamp/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        const err17 = { pointer: instancePath + "/created_at", message: "must be string", keyword: "type" };
         if (vErrors === null) {
           vErrors = [err17];
         } else {
@@ -10271,7 +10272,7 @@ function validate182(data, instancePath = "") {
       let data2 = data.updated_at;
       if (typeof data2 === "string") {
         if (!formats0(data2)) {
-          const err18 = { instancePath: instancePath + "/updated_at", schemaPath: "urn:casi:schema:Timestamp/format", keyword: "format", params: { format: "date-time" }, message: 'must match format "date-time"' };
+          const err18 = { pointer: instancePath + "/updated_at", message: 'must match format "date-time"', keyword: "format" };
           if (vErrors === null) {
             vErrors = [err18];
           } else {
@@ -10280,7 +10281,7 @@ function validate182(data, instancePath = "") {
           errors++;
         }
       } else {
-        const err19 = { instancePath: instancePath + "/updated_at", schemaPath: "urn:casi:schema:Timestamp/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        const err19 = { pointer: instancePath + "/updated_at", message: "must be string", keyword: "type" };
         if (vErrors === null) {
           vErrors = [err19];
         } else {
@@ -10291,7 +10292,7 @@ function validate182(data, instancePath = "") {
     }
     if (data.organization_id !== void 0) {
       if (typeof data.organization_id !== "string") {
-        const err20 = { instancePath: instancePath + "/organization_id", schemaPath: "#/properties/organization_id/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        const err20 = { pointer: instancePath + "/organization_id", message: "must be string", keyword: "type" };
         if (vErrors === null) {
           vErrors = [err20];
         } else {
@@ -10302,7 +10303,7 @@ function validate182(data, instancePath = "") {
     }
     if (data.phone_no !== void 0) {
       if (typeof data.phone_no !== "string") {
-        const err21 = { instancePath: instancePath + "/phone_no", schemaPath: "#/properties/phone_no/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        const err21 = { pointer: instancePath + "/phone_no", message: "must be string", keyword: "type" };
         if (vErrors === null) {
           vErrors = [err21];
         } else {
@@ -10314,7 +10315,7 @@ function validate182(data, instancePath = "") {
     if (data.email !== void 0) {
       let data5 = data.email;
       if (typeof data5 !== "string" && data5 !== null) {
-        const err22 = { instancePath: instancePath + "/email", schemaPath: "#/properties/email/type", keyword: "type", params: { type: schema229.properties.email.type }, message: "must be string,null" };
+        const err22 = { pointer: instancePath + "/email", message: "must be string,null", keyword: "type" };
         if (vErrors === null) {
           vErrors = [err22];
         } else {
@@ -10326,7 +10327,7 @@ function validate182(data, instancePath = "") {
     if (data.name !== void 0) {
       let data6 = data.name;
       if (typeof data6 !== "string" && data6 !== null) {
-        const err23 = { instancePath: instancePath + "/name", schemaPath: "#/properties/name/type", keyword: "type", params: { type: schema229.properties.name.type }, message: "must be string,null" };
+        const err23 = { pointer: instancePath + "/name", message: "must be string,null", keyword: "type" };
         if (vErrors === null) {
           vErrors = [err23];
         } else {
@@ -10338,7 +10339,7 @@ function validate182(data, instancePath = "") {
     if (data.external_id !== void 0) {
       let data7 = data.external_id;
       if (typeof data7 !== "string" && data7 !== null) {
-        const err24 = { instancePath: instancePath + "/external_id", schemaPath: "#/properties/external_id/type", keyword: "type", params: { type: schema229.properties.external_id.type }, message: "must be string,null" };
+        const err24 = { pointer: instancePath + "/external_id", message: "must be string,null", keyword: "type" };
         if (vErrors === null) {
           vErrors = [err24];
         } else {
@@ -10350,7 +10351,7 @@ function validate182(data, instancePath = "") {
     if (data.helpdesk_user_id !== void 0) {
       let data8 = data.helpdesk_user_id;
       if (typeof data8 !== "string" && data8 !== null) {
-        const err25 = { instancePath: instancePath + "/helpdesk_user_id", schemaPath: "#/properties/helpdesk_user_id/type", keyword: "type", params: { type: schema229.properties.helpdesk_user_id.type }, message: "must be string,null" };
+        const err25 = { pointer: instancePath + "/helpdesk_user_id", message: "must be string,null", keyword: "type" };
         if (vErrors === null) {
           vErrors = [err25];
         } else {
@@ -10362,7 +10363,7 @@ function validate182(data, instancePath = "") {
     if (data.crm_lead_id !== void 0) {
       let data9 = data.crm_lead_id;
       if (typeof data9 !== "string" && data9 !== null) {
-        const err26 = { instancePath: instancePath + "/crm_lead_id", schemaPath: "#/properties/crm_lead_id/type", keyword: "type", params: { type: schema229.properties.crm_lead_id.type }, message: "must be string,null" };
+        const err26 = { pointer: instancePath + "/crm_lead_id", message: "must be string,null", keyword: "type" };
         if (vErrors === null) {
           vErrors = [err26];
         } else {
@@ -10374,7 +10375,7 @@ function validate182(data, instancePath = "") {
     if (data.crm_contact_id !== void 0) {
       let data10 = data.crm_contact_id;
       if (typeof data10 !== "string" && data10 !== null) {
-        const err27 = { instancePath: instancePath + "/crm_contact_id", schemaPath: "#/properties/crm_contact_id/type", keyword: "type", params: { type: schema229.properties.crm_contact_id.type }, message: "must be string,null" };
+        const err27 = { pointer: instancePath + "/crm_contact_id", message: "must be string,null", keyword: "type" };
         if (vErrors === null) {
           vErrors = [err27];
         } else {
@@ -10386,7 +10387,7 @@ function validate182(data, instancePath = "") {
     if (data.preferred_language !== void 0) {
       let data11 = data.preferred_language;
       if (typeof data11 !== "string" && data11 !== null) {
-        const err28 = { instancePath: instancePath + "/preferred_language", schemaPath: "#/properties/preferred_language/type", keyword: "type", params: { type: schema229.properties.preferred_language.type }, message: "must be string,null" };
+        const err28 = { pointer: instancePath + "/preferred_language", message: "must be string,null", keyword: "type" };
         if (vErrors === null) {
           vErrors = [err28];
         } else {
@@ -10398,7 +10399,7 @@ function validate182(data, instancePath = "") {
     if (data.extra !== void 0) {
       let data12 = data.extra;
       if (!(data12 && typeof data12 == "object" && !Array.isArray(data12)) && data12 !== null) {
-        const err29 = { instancePath: instancePath + "/extra", schemaPath: "#/properties/extra/type", keyword: "type", params: { type: schema229.properties.extra.type }, message: "must be object,null" };
+        const err29 = { pointer: instancePath + "/extra", message: "must be object,null", keyword: "type" };
         if (vErrors === null) {
           vErrors = [err29];
         } else {
@@ -10408,7 +10409,7 @@ function validate182(data, instancePath = "") {
       }
     }
   } else {
-    const err30 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+    const err30 = { pointer: instancePath, message: "must be object", keyword: "type" };
     if (vErrors === null) {
       vErrors = [err30];
     } else {
@@ -10426,7 +10427,7 @@ function validate183(data, instancePath = "") {
   let errors = 0;
   if (typeof data === "string") {
     if (!pattern4.test(data)) {
-      const err0 = { instancePath, schemaPath: "#/pattern", keyword: "pattern", params: { pattern: "^cus_[A-Za-z0-9]+$" }, message: 'must match pattern "^cus_[A-Za-z0-9]+$"' };
+      const err0 = { pointer: instancePath, message: 'must match pattern "^cus_[A-Za-z0-9]+$"', keyword: "pattern" };
       if (vErrors === null) {
         vErrors = [err0];
       } else {
@@ -10435,7 +10436,7 @@ function validate183(data, instancePath = "") {
       errors++;
     }
   } else {
-    const err1 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+    const err1 = { pointer: instancePath, message: "must be string", keyword: "type" };
     if (vErrors === null) {
       vErrors = [err1];
     } else {
@@ -10453,7 +10454,7 @@ function validate184(data, instancePath = "") {
   let vErrors = null;
   let errors = 0;
   if (typeof data !== "string" && typeof data !== "boolean") {
-    const err0 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: schema47.type }, message: "must be string,boolean" };
+    const err0 = { pointer: instancePath, message: "must be string,boolean", keyword: "type" };
     if (vErrors === null) {
       vErrors = [err0];
     } else {
@@ -10471,7 +10472,7 @@ function validate185(data, instancePath = "") {
   let errors = 0;
   if (data && typeof data == "object" && !Array.isArray(data)) {
     if (data.id === void 0) {
-      const err0 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "id" }, message: "must have required property 'id'" };
+      const err0 = { pointer: instancePath + "/id", message: "must have required property 'id'", keyword: "required" };
       if (vErrors === null) {
         vErrors = [err0];
       } else {
@@ -10480,7 +10481,7 @@ function validate185(data, instancePath = "") {
       errors++;
     }
     if (data.deleted === void 0) {
-      const err1 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "deleted" }, message: "must have required property 'deleted'" };
+      const err1 = { pointer: instancePath + "/deleted", message: "must have required property 'deleted'", keyword: "required" };
       if (vErrors === null) {
         vErrors = [err1];
       } else {
@@ -10490,7 +10491,7 @@ function validate185(data, instancePath = "") {
     }
     for (const key0 in data) {
       if (!(key0 === "id" || key0 === "deleted")) {
-        const err2 = { instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" };
+        const err2 = { pointer: instancePath, member: key0, message: "must NOT have additional properties", keyword: "additionalProperties" };
         if (vErrors === null) {
           vErrors = [err2];
         } else {
@@ -10501,7 +10502,7 @@ function validate185(data, instancePath = "") {
     }
     if (data.id !== void 0) {
       if (typeof data.id !== "string") {
-        const err3 = { instancePath: instancePath + "/id", schemaPath: "#/properties/id/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        const err3 = { pointer: instancePath + "/id", message: "must be string", keyword: "type" };
         if (vErrors === null) {
           vErrors = [err3];
         } else {
@@ -10513,7 +10514,7 @@ function validate185(data, instancePath = "") {
     if (data.deleted !== void 0) {
       let data1 = data.deleted;
       if (typeof data1 !== "boolean") {
-        const err4 = { instancePath: instancePath + "/deleted", schemaPath: "#/properties/deleted/type", keyword: "type", params: { type: "boolean" }, message: "must be boolean" };
+        const err4 = { pointer: instancePath + "/deleted", message: "must be boolean", keyword: "type" };
         if (vErrors === null) {
           vErrors = [err4];
         } else {
@@ -10522,7 +10523,7 @@ function validate185(data, instancePath = "") {
         errors++;
       }
       if (true !== data1) {
-        const err5 = { instancePath: instancePath + "/deleted", schemaPath: "#/properties/deleted/const", keyword: "const", params: { allowedValue: true }, message: "must be equal to constant" };
+        const err5 = { pointer: instancePath + "/deleted", message: "must be equal to constant", keyword: "const" };
         if (vErrors === null) {
           vErrors = [err5];
         } else {
@@ -10532,7 +10533,7 @@ function validate185(data, instancePath = "") {
       }
     }
   } else {
-    const err6 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+    const err6 = { pointer: instancePath, message: "must be object", keyword: "type" };
     if (vErrors === null) {
       vErrors = [err6];
     } else {
@@ -10551,7 +10552,7 @@ function validate186(data, instancePath = "") {
   let errors = 0;
   if (data && typeof data == "object" && !Array.isArray(data)) {
     if (data.id === void 0) {
-      const err0 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "id" }, message: "must have required property 'id'" };
+      const err0 = { pointer: instancePath + "/id", message: "must have required property 'id'", keyword: "required" };
       if (vErrors === null) {
         vErrors = [err0];
       } else {
@@ -10561,7 +10562,7 @@ function validate186(data, instancePath = "") {
     }
     for (const key0 in data) {
       if (!(key0 === "id")) {
-        const err1 = { instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" };
+        const err1 = { pointer: instancePath, member: key0, message: "must NOT have additional properties", keyword: "additionalProperties" };
         if (vErrors === null) {
           vErrors = [err1];
         } else {
@@ -10574,7 +10575,7 @@ function validate186(data, instancePath = "") {
       let data0 = data.id;
       if (typeof data0 === "string") {
         if (!pattern34.test(data0)) {
-          const err2 = { instancePath: instancePath + "/id", schemaPath: "urn:casi:schema:ProceduralAgentId/pattern", keyword: "pattern", params: { pattern: "^pa_[A-Za-z0-9]+$" }, message: 'must match pattern "^pa_[A-Za-z0-9]+$"' };
+          const err2 = { pointer: instancePath + "/id", message: 'must match pattern "^pa_[A-Za-z0-9]+$"', keyword: "pattern" };
           if (vErrors === null) {
             vErrors = [err2];
           } else {
@@ -10583,7 +10584,7 @@ function validate186(data, instancePath = "") {
           errors++;
         }
       } else {
-        const err3 = { instancePath: instancePath + "/id", schemaPath: "urn:casi:schema:ProceduralAgentId/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        const err3 = { pointer: instancePath + "/id", message: "must be string", keyword: "type" };
         if (vErrors === null) {
           vErrors = [err3];
         } else {
@@ -10593,7 +10594,7 @@ function validate186(data, instancePath = "") {
       }
     }
   } else {
-    const err4 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+    const err4 = { pointer: instancePath, message: "must be object", keyword: "type" };
     if (vErrors === null) {
       vErrors = [err4];
     } else {
@@ -10611,7 +10612,7 @@ function validate187(data, instancePath = "") {
   let errors = 0;
   if (data && typeof data == "object" && !Array.isArray(data)) {
     for (const key0 in data) {
-      const err0 = { instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" };
+      const err0 = { pointer: instancePath, member: key0, message: "must NOT have additional properties", keyword: "additionalProperties" };
       if (vErrors === null) {
         vErrors = [err0];
       } else {
@@ -10620,7 +10621,7 @@ function validate187(data, instancePath = "") {
       errors++;
     }
   } else {
-    const err1 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+    const err1 = { pointer: instancePath, message: "must be object", keyword: "type" };
     if (vErrors === null) {
       vErrors = [err1];
     } else {
@@ -10638,7 +10639,7 @@ function validate188(data, instancePath = "") {
   let errors = 0;
   if (typeof data === "string") {
     if (func1(data) > 4096) {
-      const err0 = { instancePath, schemaPath: "#/maxLength", keyword: "maxLength", params: { limit: 4096 }, message: "must NOT have more than 4096 characters" };
+      const err0 = { pointer: instancePath, message: "must NOT have more than 4096 characters", keyword: "maxLength" };
       if (vErrors === null) {
         vErrors = [err0];
       } else {
@@ -10647,7 +10648,7 @@ function validate188(data, instancePath = "") {
       errors++;
     }
   } else {
-    const err1 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+    const err1 = { pointer: instancePath, message: "must be string", keyword: "type" };
     if (vErrors === null) {
       vErrors = [err1];
     } else {
@@ -10664,7 +10665,7 @@ function validate189(data, instancePath = "") {
   let vErrors = null;
   let errors = 0;
   if (typeof data !== "string") {
-    const err0 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+    const err0 = { pointer: instancePath, message: "must be string", keyword: "type" };
     if (vErrors === null) {
       vErrors = [err0];
     } else {
@@ -10673,7 +10674,7 @@ function validate189(data, instancePath = "") {
     errors++;
   }
   if (!(data === "inbound" || data === "outbound")) {
-    const err1 = { instancePath, schemaPath: "#/enum", keyword: "enum", params: { allowedValues: schema43.enum }, message: "must be equal to one of the allowed values" };
+    const err1 = { pointer: instancePath, message: "must be equal to one of the allowed values", keyword: "enum" };
     if (vErrors === null) {
       vErrors = [err1];
     } else {
@@ -10692,7 +10693,7 @@ function validate190(data, instancePath = "") {
   let errors = 0;
   if (data && typeof data == "object" && !Array.isArray(data)) {
     if (data.code === void 0) {
-      const err0 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "code" }, message: "must have required property 'code'" };
+      const err0 = { pointer: instancePath + "/code", message: "must have required property 'code'", keyword: "required" };
       if (vErrors === null) {
         vErrors = [err0];
       } else {
@@ -10701,7 +10702,7 @@ function validate190(data, instancePath = "") {
       errors++;
     }
     if (data.transient === void 0) {
-      const err1 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "transient" }, message: "must have required property 'transient'" };
+      const err1 = { pointer: instancePath + "/transient", message: "must have required property 'transient'", keyword: "required" };
       if (vErrors === null) {
         vErrors = [err1];
       } else {
@@ -10710,7 +10711,7 @@ function validate190(data, instancePath = "") {
       errors++;
     }
     if (data.message === void 0) {
-      const err2 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "message" }, message: "must have required property 'message'" };
+      const err2 = { pointer: instancePath + "/message", message: "must have required property 'message'", keyword: "required" };
       if (vErrors === null) {
         vErrors = [err2];
       } else {
@@ -10720,7 +10721,7 @@ function validate190(data, instancePath = "") {
     }
     for (const key0 in data) {
       if (!(key0 === "code" || key0 === "transient" || key0 === "message" || key0 === "data")) {
-        const err3 = { instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" };
+        const err3 = { pointer: instancePath, member: key0, message: "must NOT have additional properties", keyword: "additionalProperties" };
         if (vErrors === null) {
           vErrors = [err3];
         } else {
@@ -10735,7 +10736,7 @@ function validate190(data, instancePath = "") {
       let valid1 = false;
       const _errs4 = errors;
       if (typeof data0 !== "string") {
-        const err4 = { instancePath: instancePath + "/code", schemaPath: "urn:casi:schema:ErrorCode/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        const err4 = { pointer: instancePath + "/code", message: "must be string", keyword: "type" };
         if (vErrors === null) {
           vErrors = [err4];
         } else {
@@ -10744,7 +10745,7 @@ function validate190(data, instancePath = "") {
         errors++;
       }
       if (!(data0 === "invalid_request" || data0 === "malformed_json" || data0 === "missing_service_version" || data0 === "unsupported_service_version" || data0 === "language_not_supported" || data0 === "agent_not_released" || data0 === "unknown_event_id" || data0 === "unauthorized" || data0 === "token_expired" || data0 === "forbidden" || data0 === "not_found" || data0 === "route_not_found" || data0 === "event_stream_expired" || data0 === "method_not_allowed" || data0 === "conversation_ended" || data0 === "payload_too_large" || data0 === "teapot" || data0 === "rate_limited" || data0 === "internal_error" || data0 === "service_unavailable")) {
-        const err5 = { instancePath: instancePath + "/code", schemaPath: "urn:casi:schema:ErrorCode/enum", keyword: "enum", params: { allowedValues: schema242.enum }, message: "must be equal to one of the allowed values" };
+        const err5 = { pointer: instancePath + "/code", message: "must be equal to one of the allowed values", keyword: "enum" };
         if (vErrors === null) {
           vErrors = [err5];
         } else {
@@ -10756,7 +10757,7 @@ function validate190(data, instancePath = "") {
       valid1 = valid1 || _valid0;
       const _errs7 = errors;
       if (typeof data0 !== "string") {
-        const err6 = { instancePath: instancePath + "/code", schemaPath: "#/properties/code/anyOf/1/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        const err6 = { pointer: instancePath + "/code", message: "must be string", keyword: "type" };
         if (vErrors === null) {
           vErrors = [err6];
         } else {
@@ -10767,7 +10768,7 @@ function validate190(data, instancePath = "") {
       var _valid0 = _errs7 === errors;
       valid1 = valid1 || _valid0;
       if (!valid1) {
-        const err7 = { instancePath: instancePath + "/code", schemaPath: "#/properties/code/anyOf", keyword: "anyOf", params: {}, message: "must match a schema in anyOf" };
+        const err7 = { pointer: instancePath + "/code", message: "must match a schema in anyOf", keyword: "anyOf" };
         if (vErrors === null) {
           vErrors = [err7];
         } else {
@@ -10787,7 +10788,7 @@ function validate190(data, instancePath = "") {
     }
     if (data.transient !== void 0) {
       if (typeof data.transient !== "boolean") {
-        const err8 = { instancePath: instancePath + "/transient", schemaPath: "#/properties/transient/type", keyword: "type", params: { type: "boolean" }, message: "must be boolean" };
+        const err8 = { pointer: instancePath + "/transient", message: "must be boolean", keyword: "type" };
         if (vErrors === null) {
           vErrors = [err8];
         } else {
@@ -10798,7 +10799,7 @@ function validate190(data, instancePath = "") {
     }
     if (data.message !== void 0) {
       if (typeof data.message !== "string") {
-        const err9 = { instancePath: instancePath + "/message", schemaPath: "#/properties/message/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        const err9 = { pointer: instancePath + "/message", message: "must be string", keyword: "type" };
         if (vErrors === null) {
           vErrors = [err9];
         } else {
@@ -10808,7 +10809,7 @@ function validate190(data, instancePath = "") {
       }
     }
   } else {
-    const err10 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+    const err10 = { pointer: instancePath, message: "must be object", keyword: "type" };
     if (vErrors === null) {
       vErrors = [err10];
     } else {
@@ -10825,7 +10826,7 @@ function validate191(data, instancePath = "") {
   let vErrors = null;
   let errors = 0;
   if (typeof data !== "string") {
-    const err0 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+    const err0 = { pointer: instancePath, message: "must be string", keyword: "type" };
     if (vErrors === null) {
       vErrors = [err0];
     } else {
@@ -10834,7 +10835,7 @@ function validate191(data, instancePath = "") {
     errors++;
   }
   if (!(data === "invalid_request" || data === "malformed_json" || data === "missing_service_version" || data === "unsupported_service_version" || data === "language_not_supported" || data === "agent_not_released" || data === "unknown_event_id" || data === "unauthorized" || data === "token_expired" || data === "forbidden" || data === "not_found" || data === "route_not_found" || data === "event_stream_expired" || data === "method_not_allowed" || data === "conversation_ended" || data === "payload_too_large" || data === "teapot" || data === "rate_limited" || data === "internal_error" || data === "service_unavailable")) {
-    const err1 = { instancePath, schemaPath: "#/enum", keyword: "enum", params: { allowedValues: schema242.enum }, message: "must be equal to one of the allowed values" };
+    const err1 = { pointer: instancePath, message: "must be equal to one of the allowed values", keyword: "enum" };
     if (vErrors === null) {
       vErrors = [err1];
     } else {
@@ -10852,7 +10853,7 @@ function validate192(data, instancePath = "") {
   let errors = 0;
   if (typeof data === "string") {
     if (!pattern5.test(data)) {
-      const err0 = { instancePath, schemaPath: "#/pattern", keyword: "pattern", params: { pattern: "^ev_[A-Za-z0-9]+$" }, message: 'must match pattern "^ev_[A-Za-z0-9]+$"' };
+      const err0 = { pointer: instancePath, message: 'must match pattern "^ev_[A-Za-z0-9]+$"', keyword: "pattern" };
       if (vErrors === null) {
         vErrors = [err0];
       } else {
@@ -10861,7 +10862,7 @@ function validate192(data, instancePath = "") {
       errors++;
     }
   } else {
-    const err1 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+    const err1 = { pointer: instancePath, message: "must be string", keyword: "type" };
     if (vErrors === null) {
       vErrors = [err1];
     } else {
@@ -10879,7 +10880,7 @@ function validate193(data, instancePath = "") {
   let errors = 0;
   if (data && typeof data == "object" && !Array.isArray(data)) {
     if (data.entity_id === void 0) {
-      const err0 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "entity_id" }, message: "must have required property 'entity_id'" };
+      const err0 = { pointer: instancePath + "/entity_id", message: "must have required property 'entity_id'", keyword: "required" };
       if (vErrors === null) {
         vErrors = [err0];
       } else {
@@ -10889,7 +10890,7 @@ function validate193(data, instancePath = "") {
     }
     for (const key0 in data) {
       if (!(key0 === "ns" || key0 === "entity_id")) {
-        const err1 = { instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" };
+        const err1 = { pointer: instancePath, member: key0, message: "must NOT have additional properties", keyword: "additionalProperties" };
         if (vErrors === null) {
           vErrors = [err1];
         } else {
@@ -10901,7 +10902,7 @@ function validate193(data, instancePath = "") {
     if (data.ns !== void 0) {
       let data0 = data.ns;
       if (typeof data0 !== "string") {
-        const err2 = { instancePath: instancePath + "/ns", schemaPath: "#/properties/ns/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        const err2 = { pointer: instancePath + "/ns", message: "must be string", keyword: "type" };
         if (vErrors === null) {
           vErrors = [err2];
         } else {
@@ -10910,7 +10911,7 @@ function validate193(data, instancePath = "") {
         errors++;
       }
       if (!(data0 === "extapi")) {
-        const err3 = { instancePath: instancePath + "/ns", schemaPath: "#/properties/ns/enum", keyword: "enum", params: { allowedValues: schema141.properties.ns.enum }, message: "must be equal to one of the allowed values" };
+        const err3 = { pointer: instancePath + "/ns", message: "must be equal to one of the allowed values", keyword: "enum" };
         if (vErrors === null) {
           vErrors = [err3];
         } else {
@@ -10921,7 +10922,7 @@ function validate193(data, instancePath = "") {
     }
     if (data.entity_id !== void 0) {
       if (typeof data.entity_id !== "string") {
-        const err4 = { instancePath: instancePath + "/entity_id", schemaPath: "#/properties/entity_id/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        const err4 = { pointer: instancePath + "/entity_id", message: "must be string", keyword: "type" };
         if (vErrors === null) {
           vErrors = [err4];
         } else {
@@ -10931,7 +10932,7 @@ function validate193(data, instancePath = "") {
       }
     }
   } else {
-    const err5 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+    const err5 = { pointer: instancePath, message: "must be object", keyword: "type" };
     if (vErrors === null) {
       vErrors = [err5];
     } else {
@@ -10948,7 +10949,7 @@ function validate194(data, instancePath = "") {
   let vErrors = null;
   let errors = 0;
   if (typeof data !== "string") {
-    const err0 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+    const err0 = { pointer: instancePath, message: "must be string", keyword: "type" };
     if (vErrors === null) {
       vErrors = [err0];
     } else {
@@ -10957,7 +10958,7 @@ function validate194(data, instancePath = "") {
     errors++;
   }
   if (!(data === "dial_failed" || data === "number_marked_disconnected" || data === "pstn_blocked" || data === "dnc_rejected" || data === "tcpa_rejected" || data === "number_invalid" || data === "internal_error" || data === "telephony_error" || data === "agent_timeout" || data === "customer_requested_dnc")) {
-    const err1 = { instancePath, schemaPath: "#/enum", keyword: "enum", params: { allowedValues: schema151.enum }, message: "must be equal to one of the allowed values" };
+    const err1 = { pointer: instancePath, message: "must be equal to one of the allowed values", keyword: "enum" };
     if (vErrors === null) {
       vErrors = [err1];
     } else {
@@ -10975,7 +10976,7 @@ function validate195(data, instancePath = "") {
   let errors = 0;
   if (data && typeof data == "object" && !Array.isArray(data)) {
     if (data.text === void 0) {
-      const err0 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "text" }, message: "must have required property 'text'" };
+      const err0 = { pointer: instancePath + "/text", message: "must have required property 'text'", keyword: "required" };
       if (vErrors === null) {
         vErrors = [err0];
       } else {
@@ -10985,7 +10986,7 @@ function validate195(data, instancePath = "") {
     }
     for (const key0 in data) {
       if (!(key0 === "text" || key0 === "type")) {
-        const err1 = { instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" };
+        const err1 = { pointer: instancePath, member: key0, message: "must NOT have additional properties", keyword: "additionalProperties" };
         if (vErrors === null) {
           vErrors = [err1];
         } else {
@@ -10996,7 +10997,7 @@ function validate195(data, instancePath = "") {
     }
     if (data.text !== void 0) {
       if (typeof data.text !== "string") {
-        const err2 = { instancePath: instancePath + "/text", schemaPath: "#/properties/text/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        const err2 = { pointer: instancePath + "/text", message: "must be string", keyword: "type" };
         if (vErrors === null) {
           vErrors = [err2];
         } else {
@@ -11008,7 +11009,7 @@ function validate195(data, instancePath = "") {
     if (data.type !== void 0) {
       let data1 = data.type;
       if (typeof data1 !== "string") {
-        const err3 = { instancePath: instancePath + "/type", schemaPath: "#/properties/type/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        const err3 = { pointer: instancePath + "/type", message: "must be string", keyword: "type" };
         if (vErrors === null) {
           vErrors = [err3];
         } else {
@@ -11017,7 +11018,7 @@ function validate195(data, instancePath = "") {
         errors++;
       }
       if (!(data1 === "fixed")) {
-        const err4 = { instancePath: instancePath + "/type", schemaPath: "#/properties/type/enum", keyword: "enum", params: { allowedValues: schema133.properties.type.enum }, message: "must be equal to one of the allowed values" };
+        const err4 = { pointer: instancePath + "/type", message: "must be equal to one of the allowed values", keyword: "enum" };
         if (vErrors === null) {
           vErrors = [err4];
         } else {
@@ -11027,7 +11028,7 @@ function validate195(data, instancePath = "") {
       }
     }
   } else {
-    const err5 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+    const err5 = { pointer: instancePath, message: "must be object", keyword: "type" };
     if (vErrors === null) {
       vErrors = [err5];
     } else {
@@ -11045,7 +11046,7 @@ function validate196(data, instancePath = "") {
   let errors = 0;
   if (typeof data === "string") {
     if (func1(data) < 1) {
-      const err0 = { instancePath, schemaPath: "#/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
+      const err0 = { pointer: instancePath, message: "must NOT have fewer than 1 characters", keyword: "minLength" };
       if (vErrors === null) {
         vErrors = [err0];
       } else {
@@ -11054,7 +11055,7 @@ function validate196(data, instancePath = "") {
       errors++;
     }
   } else {
-    const err1 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+    const err1 = { pointer: instancePath, message: "must be string", keyword: "type" };
     if (vErrors === null) {
       vErrors = [err1];
     } else {
@@ -11072,7 +11073,7 @@ function validate197(data, instancePath = "") {
   let errors = 0;
   if (data && typeof data == "object" && !Array.isArray(data)) {
     if (data.id === void 0) {
-      const err0 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "id" }, message: "must have required property 'id'" };
+      const err0 = { pointer: instancePath + "/id", message: "must have required property 'id'", keyword: "required" };
       if (vErrors === null) {
         vErrors = [err0];
       } else {
@@ -11082,7 +11083,7 @@ function validate197(data, instancePath = "") {
     }
     for (const key0 in data) {
       if (!(key0 === "id")) {
-        const err1 = { instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" };
+        const err1 = { pointer: instancePath, member: key0, message: "must NOT have additional properties", keyword: "additionalProperties" };
         if (vErrors === null) {
           vErrors = [err1];
         } else {
@@ -11095,7 +11096,7 @@ function validate197(data, instancePath = "") {
       let data0 = data.id;
       if (typeof data0 === "string") {
         if (!pattern23.test(data0)) {
-          const err2 = { instancePath: instancePath + "/id", schemaPath: "urn:casi:schema:ConversationalAgentRef/pattern", keyword: "pattern", params: { pattern: "^ca_[A-Za-z0-9]+(@v[0-9]+)?$" }, message: 'must match pattern "^ca_[A-Za-z0-9]+(@v[0-9]+)?$"' };
+          const err2 = { pointer: instancePath + "/id", message: 'must match pattern "^ca_[A-Za-z0-9]+(@v[0-9]+)?$"', keyword: "pattern" };
           if (vErrors === null) {
             vErrors = [err2];
           } else {
@@ -11104,7 +11105,7 @@ function validate197(data, instancePath = "") {
           errors++;
         }
       } else {
-        const err3 = { instancePath: instancePath + "/id", schemaPath: "urn:casi:schema:ConversationalAgentRef/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        const err3 = { pointer: instancePath + "/id", message: "must be string", keyword: "type" };
         if (vErrors === null) {
           vErrors = [err3];
         } else {
@@ -11114,7 +11115,7 @@ function validate197(data, instancePath = "") {
       }
     }
   } else {
-    const err4 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+    const err4 = { pointer: instancePath, message: "must be object", keyword: "type" };
     if (vErrors === null) {
       vErrors = [err4];
     } else {
@@ -11132,7 +11133,7 @@ function validate198(data, instancePath = "") {
   let errors = 0;
   if (data && typeof data == "object" && !Array.isArray(data)) {
     for (const key0 in data) {
-      const err0 = { instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" };
+      const err0 = { pointer: instancePath, member: key0, message: "must NOT have additional properties", keyword: "additionalProperties" };
       if (vErrors === null) {
         vErrors = [err0];
       } else {
@@ -11141,7 +11142,7 @@ function validate198(data, instancePath = "") {
       errors++;
     }
   } else {
-    const err1 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+    const err1 = { pointer: instancePath, message: "must be object", keyword: "type" };
     if (vErrors === null) {
       vErrors = [err1];
     } else {
@@ -11159,7 +11160,7 @@ function validate199(data, instancePath = "") {
   let errors = 0;
   if (data && typeof data == "object" && !Array.isArray(data)) {
     if (data.conversation_id === void 0) {
-      const err0 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "conversation_id" }, message: "must have required property 'conversation_id'" };
+      const err0 = { pointer: instancePath + "/conversation_id", message: "must have required property 'conversation_id'", keyword: "required" };
       if (vErrors === null) {
         vErrors = [err0];
       } else {
@@ -11169,7 +11170,7 @@ function validate199(data, instancePath = "") {
     }
     for (const key0 in data) {
       if (!(key0 === "conversation_id")) {
-        const err1 = { instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" };
+        const err1 = { pointer: instancePath, member: key0, message: "must NOT have additional properties", keyword: "additionalProperties" };
         if (vErrors === null) {
           vErrors = [err1];
         } else {
@@ -11182,7 +11183,7 @@ function validate199(data, instancePath = "") {
       let data0 = data.conversation_id;
       if (typeof data0 === "string") {
         if (!pattern7.test(data0)) {
-          const err2 = { instancePath: instancePath + "/conversation_id", schemaPath: "urn:casi:schema:ConversationId/pattern", keyword: "pattern", params: { pattern: "^conv_[A-Za-z0-9]+$" }, message: 'must match pattern "^conv_[A-Za-z0-9]+$"' };
+          const err2 = { pointer: instancePath + "/conversation_id", message: 'must match pattern "^conv_[A-Za-z0-9]+$"', keyword: "pattern" };
           if (vErrors === null) {
             vErrors = [err2];
           } else {
@@ -11191,7 +11192,7 @@ function validate199(data, instancePath = "") {
           errors++;
         }
       } else {
-        const err3 = { instancePath: instancePath + "/conversation_id", schemaPath: "urn:casi:schema:ConversationId/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        const err3 = { pointer: instancePath + "/conversation_id", message: "must be string", keyword: "type" };
         if (vErrors === null) {
           vErrors = [err3];
         } else {
@@ -11201,7 +11202,7 @@ function validate199(data, instancePath = "") {
       }
     }
   } else {
-    const err4 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+    const err4 = { pointer: instancePath, message: "must be object", keyword: "type" };
     if (vErrors === null) {
       vErrors = [err4];
     } else {
@@ -11219,7 +11220,7 @@ function validate200(data, instancePath = "") {
   let errors = 0;
   if (data && typeof data == "object" && !Array.isArray(data)) {
     for (const key0 in data) {
-      const err0 = { instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" };
+      const err0 = { pointer: instancePath, member: key0, message: "must NOT have additional properties", keyword: "additionalProperties" };
       if (vErrors === null) {
         vErrors = [err0];
       } else {
@@ -11228,7 +11229,7 @@ function validate200(data, instancePath = "") {
       errors++;
     }
   } else {
-    const err1 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+    const err1 = { pointer: instancePath, message: "must be object", keyword: "type" };
     if (vErrors === null) {
       vErrors = [err1];
     } else {
@@ -11246,7 +11247,7 @@ function validate201(data, instancePath = "") {
   let errors = 0;
   if (data && typeof data == "object" && !Array.isArray(data)) {
     if (data.customer_id === void 0) {
-      const err0 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "customer_id" }, message: "must have required property 'customer_id'" };
+      const err0 = { pointer: instancePath + "/customer_id", message: "must have required property 'customer_id'", keyword: "required" };
       if (vErrors === null) {
         vErrors = [err0];
       } else {
@@ -11256,7 +11257,7 @@ function validate201(data, instancePath = "") {
     }
     for (const key0 in data) {
       if (!(key0 === "customer_id")) {
-        const err1 = { instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" };
+        const err1 = { pointer: instancePath, member: key0, message: "must NOT have additional properties", keyword: "additionalProperties" };
         if (vErrors === null) {
           vErrors = [err1];
         } else {
@@ -11269,7 +11270,7 @@ function validate201(data, instancePath = "") {
       let data0 = data.customer_id;
       if (typeof data0 === "string") {
         if (!pattern4.test(data0)) {
-          const err2 = { instancePath: instancePath + "/customer_id", schemaPath: "urn:casi:schema:CustomerId/pattern", keyword: "pattern", params: { pattern: "^cus_[A-Za-z0-9]+$" }, message: 'must match pattern "^cus_[A-Za-z0-9]+$"' };
+          const err2 = { pointer: instancePath + "/customer_id", message: 'must match pattern "^cus_[A-Za-z0-9]+$"', keyword: "pattern" };
           if (vErrors === null) {
             vErrors = [err2];
           } else {
@@ -11278,7 +11279,7 @@ function validate201(data, instancePath = "") {
           errors++;
         }
       } else {
-        const err3 = { instancePath: instancePath + "/customer_id", schemaPath: "urn:casi:schema:CustomerId/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        const err3 = { pointer: instancePath + "/customer_id", message: "must be string", keyword: "type" };
         if (vErrors === null) {
           vErrors = [err3];
         } else {
@@ -11288,7 +11289,7 @@ function validate201(data, instancePath = "") {
       }
     }
   } else {
-    const err4 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+    const err4 = { pointer: instancePath, message: "must be object", keyword: "type" };
     if (vErrors === null) {
       vErrors = [err4];
     } else {
@@ -11306,7 +11307,7 @@ function validate202(data, instancePath = "") {
   let errors = 0;
   if (data && typeof data == "object" && !Array.isArray(data)) {
     for (const key0 in data) {
-      const err0 = { instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" };
+      const err0 = { pointer: instancePath, member: key0, message: "must NOT have additional properties", keyword: "additionalProperties" };
       if (vErrors === null) {
         vErrors = [err0];
       } else {
@@ -11315,7 +11316,7 @@ function validate202(data, instancePath = "") {
       errors++;
     }
   } else {
-    const err1 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+    const err1 = { pointer: instancePath, message: "must be object", keyword: "type" };
     if (vErrors === null) {
       vErrors = [err1];
     } else {
@@ -11333,7 +11334,7 @@ function validate203(data, instancePath = "") {
   let errors = 0;
   if (data && typeof data == "object" && !Array.isArray(data)) {
     if (data.id === void 0) {
-      const err0 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "id" }, message: "must have required property 'id'" };
+      const err0 = { pointer: instancePath + "/id", message: "must have required property 'id'", keyword: "required" };
       if (vErrors === null) {
         vErrors = [err0];
       } else {
@@ -11343,7 +11344,7 @@ function validate203(data, instancePath = "") {
     }
     for (const key0 in data) {
       if (!(key0 === "id")) {
-        const err1 = { instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" };
+        const err1 = { pointer: instancePath, member: key0, message: "must NOT have additional properties", keyword: "additionalProperties" };
         if (vErrors === null) {
           vErrors = [err1];
         } else {
@@ -11356,7 +11357,7 @@ function validate203(data, instancePath = "") {
       let data0 = data.id;
       if (typeof data0 === "string") {
         if (!pattern21.test(data0)) {
-          const err2 = { instancePath: instancePath + "/id", schemaPath: "urn:casi:schema:ProceduralAgentRef/pattern", keyword: "pattern", params: { pattern: "^pa_[A-Za-z0-9]+(@v[0-9]+)?$" }, message: 'must match pattern "^pa_[A-Za-z0-9]+(@v[0-9]+)?$"' };
+          const err2 = { pointer: instancePath + "/id", message: 'must match pattern "^pa_[A-Za-z0-9]+(@v[0-9]+)?$"', keyword: "pattern" };
           if (vErrors === null) {
             vErrors = [err2];
           } else {
@@ -11365,7 +11366,7 @@ function validate203(data, instancePath = "") {
           errors++;
         }
       } else {
-        const err3 = { instancePath: instancePath + "/id", schemaPath: "urn:casi:schema:ProceduralAgentRef/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        const err3 = { pointer: instancePath + "/id", message: "must be string", keyword: "type" };
         if (vErrors === null) {
           vErrors = [err3];
         } else {
@@ -11375,7 +11376,7 @@ function validate203(data, instancePath = "") {
       }
     }
   } else {
-    const err4 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+    const err4 = { pointer: instancePath, message: "must be object", keyword: "type" };
     if (vErrors === null) {
       vErrors = [err4];
     } else {
@@ -11393,7 +11394,7 @@ function validate204(data, instancePath = "") {
   let errors = 0;
   if (data && typeof data == "object" && !Array.isArray(data)) {
     for (const key0 in data) {
-      const err0 = { instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" };
+      const err0 = { pointer: instancePath, member: key0, message: "must NOT have additional properties", keyword: "additionalProperties" };
       if (vErrors === null) {
         vErrors = [err0];
       } else {
@@ -11402,7 +11403,7 @@ function validate204(data, instancePath = "") {
       errors++;
     }
   } else {
-    const err1 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+    const err1 = { pointer: instancePath, message: "must be object", keyword: "type" };
     if (vErrors === null) {
       vErrors = [err1];
     } else {
@@ -11421,7 +11422,7 @@ function validate205(data, instancePath = "") {
   let errors = 0;
   if (data && typeof data == "object" && !Array.isArray(data)) {
     if (data.procedure_id === void 0) {
-      const err0 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "procedure_id" }, message: "must have required property 'procedure_id'" };
+      const err0 = { pointer: instancePath + "/procedure_id", message: "must have required property 'procedure_id'", keyword: "required" };
       if (vErrors === null) {
         vErrors = [err0];
       } else {
@@ -11431,7 +11432,7 @@ function validate205(data, instancePath = "") {
     }
     for (const key0 in data) {
       if (!(key0 === "procedure_id")) {
-        const err1 = { instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" };
+        const err1 = { pointer: instancePath, member: key0, message: "must NOT have additional properties", keyword: "additionalProperties" };
         if (vErrors === null) {
           vErrors = [err1];
         } else {
@@ -11444,7 +11445,7 @@ function validate205(data, instancePath = "") {
       let data0 = data.procedure_id;
       if (typeof data0 === "string") {
         if (func1(data0) > 128) {
-          const err2 = { instancePath: instancePath + "/procedure_id", schemaPath: "urn:casi:schema:ProcedureId/maxLength", keyword: "maxLength", params: { limit: 128 }, message: "must NOT have more than 128 characters" };
+          const err2 = { pointer: instancePath + "/procedure_id", message: "must NOT have more than 128 characters", keyword: "maxLength" };
           if (vErrors === null) {
             vErrors = [err2];
           } else {
@@ -11453,7 +11454,7 @@ function validate205(data, instancePath = "") {
           errors++;
         }
         if (func1(data0) < 1) {
-          const err3 = { instancePath: instancePath + "/procedure_id", schemaPath: "urn:casi:schema:ProcedureId/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
+          const err3 = { pointer: instancePath + "/procedure_id", message: "must NOT have fewer than 1 characters", keyword: "minLength" };
           if (vErrors === null) {
             vErrors = [err3];
           } else {
@@ -11462,7 +11463,7 @@ function validate205(data, instancePath = "") {
           errors++;
         }
         if (!pattern40.test(data0)) {
-          const err4 = { instancePath: instancePath + "/procedure_id", schemaPath: "urn:casi:schema:ProcedureId/pattern", keyword: "pattern", params: { pattern: "^[A-Za-z0-9_-]+$" }, message: 'must match pattern "^[A-Za-z0-9_-]+$"' };
+          const err4 = { pointer: instancePath + "/procedure_id", message: 'must match pattern "^[A-Za-z0-9_-]+$"', keyword: "pattern" };
           if (vErrors === null) {
             vErrors = [err4];
           } else {
@@ -11471,7 +11472,7 @@ function validate205(data, instancePath = "") {
           errors++;
         }
       } else {
-        const err5 = { instancePath: instancePath + "/procedure_id", schemaPath: "urn:casi:schema:ProcedureId/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        const err5 = { pointer: instancePath + "/procedure_id", message: "must be string", keyword: "type" };
         if (vErrors === null) {
           vErrors = [err5];
         } else {
@@ -11481,7 +11482,7 @@ function validate205(data, instancePath = "") {
       }
     }
   } else {
-    const err6 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+    const err6 = { pointer: instancePath, message: "must be object", keyword: "type" };
     if (vErrors === null) {
       vErrors = [err6];
     } else {
@@ -11499,7 +11500,7 @@ function validate206(data, instancePath = "") {
   let errors = 0;
   if (data && typeof data == "object" && !Array.isArray(data)) {
     for (const key0 in data) {
-      const err0 = { instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" };
+      const err0 = { pointer: instancePath, member: key0, message: "must NOT have additional properties", keyword: "additionalProperties" };
       if (vErrors === null) {
         vErrors = [err0];
       } else {
@@ -11508,7 +11509,7 @@ function validate206(data, instancePath = "") {
       errors++;
     }
   } else {
-    const err1 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+    const err1 = { pointer: instancePath, message: "must be object", keyword: "type" };
     if (vErrors === null) {
       vErrors = [err1];
     } else {
@@ -11526,7 +11527,7 @@ function validate207(data, instancePath = "") {
   let errors = 0;
   if (data && typeof data == "object" && !Array.isArray(data)) {
     if (data.data === void 0) {
-      const err0 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "data" }, message: "must have required property 'data'" };
+      const err0 = { pointer: instancePath + "/data", message: "must have required property 'data'", keyword: "required" };
       if (vErrors === null) {
         vErrors = [err0];
       } else {
@@ -11536,7 +11537,7 @@ function validate207(data, instancePath = "") {
     }
     for (const key0 in data) {
       if (!(key0 === "data" || key0 === "trigger_response")) {
-        const err1 = { instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" };
+        const err1 = { pointer: instancePath, member: key0, message: "must NOT have additional properties", keyword: "additionalProperties" };
         if (vErrors === null) {
           vErrors = [err1];
         } else {
@@ -11550,7 +11551,7 @@ function validate207(data, instancePath = "") {
       if (data0 && typeof data0 == "object" && !Array.isArray(data0)) {
         for (const key1 in data0) {
           if (typeof data0[key1] !== "string") {
-            const err2 = { instancePath: instancePath + "/data/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"), schemaPath: "urn:casi:schema:ContextData/additionalProperties/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+            const err2 = { pointer: instancePath + "/data/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"), message: "must be string", keyword: "type" };
             if (vErrors === null) {
               vErrors = [err2];
             } else {
@@ -11560,7 +11561,7 @@ function validate207(data, instancePath = "") {
           }
         }
       } else {
-        const err3 = { instancePath: instancePath + "/data", schemaPath: "urn:casi:schema:ContextData/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+        const err3 = { pointer: instancePath + "/data", message: "must be object", keyword: "type" };
         if (vErrors === null) {
           vErrors = [err3];
         } else {
@@ -11571,7 +11572,7 @@ function validate207(data, instancePath = "") {
     }
     if (data.trigger_response !== void 0) {
       if (typeof data.trigger_response !== "boolean") {
-        const err4 = { instancePath: instancePath + "/trigger_response", schemaPath: "#/properties/trigger_response/type", keyword: "type", params: { type: "boolean" }, message: "must be boolean" };
+        const err4 = { pointer: instancePath + "/trigger_response", message: "must be boolean", keyword: "type" };
         if (vErrors === null) {
           vErrors = [err4];
         } else {
@@ -11581,7 +11582,7 @@ function validate207(data, instancePath = "") {
       }
     }
   } else {
-    const err5 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+    const err5 = { pointer: instancePath, message: "must be object", keyword: "type" };
     if (vErrors === null) {
       vErrors = [err5];
     } else {
@@ -11599,7 +11600,7 @@ function validate208(data, instancePath = "") {
   let errors = 0;
   if (data && typeof data == "object" && !Array.isArray(data)) {
     if (data.conversation_id === void 0) {
-      const err0 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "conversation_id" }, message: "must have required property 'conversation_id'" };
+      const err0 = { pointer: instancePath + "/conversation_id", message: "must have required property 'conversation_id'", keyword: "required" };
       if (vErrors === null) {
         vErrors = [err0];
       } else {
@@ -11608,7 +11609,7 @@ function validate208(data, instancePath = "") {
       errors++;
     }
     if (data.event_id === void 0) {
-      const err1 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "event_id" }, message: "must have required property 'event_id'" };
+      const err1 = { pointer: instancePath + "/event_id", message: "must have required property 'event_id'", keyword: "required" };
       if (vErrors === null) {
         vErrors = [err1];
       } else {
@@ -11617,7 +11618,7 @@ function validate208(data, instancePath = "") {
       errors++;
     }
     if (data.context === void 0) {
-      const err2 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "context" }, message: "must have required property 'context'" };
+      const err2 = { pointer: instancePath + "/context", message: "must have required property 'context'", keyword: "required" };
       if (vErrors === null) {
         vErrors = [err2];
       } else {
@@ -11627,7 +11628,7 @@ function validate208(data, instancePath = "") {
     }
     for (const key0 in data) {
       if (!(key0 === "conversation_id" || key0 === "event_id" || key0 === "context")) {
-        const err3 = { instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" };
+        const err3 = { pointer: instancePath, member: key0, message: "must NOT have additional properties", keyword: "additionalProperties" };
         if (vErrors === null) {
           vErrors = [err3];
         } else {
@@ -11640,7 +11641,7 @@ function validate208(data, instancePath = "") {
       let data0 = data.conversation_id;
       if (typeof data0 === "string") {
         if (!pattern7.test(data0)) {
-          const err4 = { instancePath: instancePath + "/conversation_id", schemaPath: "urn:casi:schema:ConversationId/pattern", keyword: "pattern", params: { pattern: "^conv_[A-Za-z0-9]+$" }, message: 'must match pattern "^conv_[A-Za-z0-9]+$"' };
+          const err4 = { pointer: instancePath + "/conversation_id", message: 'must match pattern "^conv_[A-Za-z0-9]+$"', keyword: "pattern" };
           if (vErrors === null) {
             vErrors = [err4];
           } else {
@@ -11649,7 +11650,7 @@ function validate208(data, instancePath = "") {
           errors++;
         }
       } else {
-        const err5 = { instancePath: instancePath + "/conversation_id", schemaPath: "urn:casi:schema:ConversationId/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        const err5 = { pointer: instancePath + "/conversation_id", message: "must be string", keyword: "type" };
         if (vErrors === null) {
           vErrors = [err5];
         } else {
@@ -11662,7 +11663,7 @@ function validate208(data, instancePath = "") {
       let data1 = data.event_id;
       if (typeof data1 === "string") {
         if (!pattern5.test(data1)) {
-          const err6 = { instancePath: instancePath + "/event_id", schemaPath: "urn:casi:schema:EventId/pattern", keyword: "pattern", params: { pattern: "^ev_[A-Za-z0-9]+$" }, message: 'must match pattern "^ev_[A-Za-z0-9]+$"' };
+          const err6 = { pointer: instancePath + "/event_id", message: 'must match pattern "^ev_[A-Za-z0-9]+$"', keyword: "pattern" };
           if (vErrors === null) {
             vErrors = [err6];
           } else {
@@ -11671,7 +11672,7 @@ function validate208(data, instancePath = "") {
           errors++;
         }
       } else {
-        const err7 = { instancePath: instancePath + "/event_id", schemaPath: "urn:casi:schema:EventId/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        const err7 = { pointer: instancePath + "/event_id", message: "must be string", keyword: "type" };
         if (vErrors === null) {
           vErrors = [err7];
         } else {
@@ -11683,7 +11684,7 @@ function validate208(data, instancePath = "") {
     if (data.context !== void 0) {
       let data2 = data.context;
       if (!(data2 && typeof data2 == "object" && !Array.isArray(data2))) {
-        const err8 = { instancePath: instancePath + "/context", schemaPath: "#/properties/context/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+        const err8 = { pointer: instancePath + "/context", message: "must be object", keyword: "type" };
         if (vErrors === null) {
           vErrors = [err8];
         } else {
@@ -11693,7 +11694,7 @@ function validate208(data, instancePath = "") {
       }
     }
   } else {
-    const err9 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+    const err9 = { pointer: instancePath, message: "must be object", keyword: "type" };
     if (vErrors === null) {
       vErrors = [err9];
     } else {
@@ -11711,7 +11712,7 @@ function validate209(data, instancePath = "") {
   let errors = 0;
   if (data && typeof data == "object" && !Array.isArray(data)) {
     if (data.conversation_id === void 0) {
-      const err0 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "conversation_id" }, message: "must have required property 'conversation_id'" };
+      const err0 = { pointer: instancePath + "/conversation_id", message: "must have required property 'conversation_id'", keyword: "required" };
       if (vErrors === null) {
         vErrors = [err0];
       } else {
@@ -11721,7 +11722,7 @@ function validate209(data, instancePath = "") {
     }
     for (const key0 in data) {
       if (!(key0 === "conversation_id")) {
-        const err1 = { instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" };
+        const err1 = { pointer: instancePath, member: key0, message: "must NOT have additional properties", keyword: "additionalProperties" };
         if (vErrors === null) {
           vErrors = [err1];
         } else {
@@ -11734,7 +11735,7 @@ function validate209(data, instancePath = "") {
       let data0 = data.conversation_id;
       if (typeof data0 === "string") {
         if (!pattern7.test(data0)) {
-          const err2 = { instancePath: instancePath + "/conversation_id", schemaPath: "urn:casi:schema:ConversationId/pattern", keyword: "pattern", params: { pattern: "^conv_[A-Za-z0-9]+$" }, message: 'must match pattern "^conv_[A-Za-z0-9]+$"' };
+          const err2 = { pointer: instancePath + "/conversation_id", message: 'must match pattern "^conv_[A-Za-z0-9]+$"', keyword: "pattern" };
           if (vErrors === null) {
             vErrors = [err2];
           } else {
@@ -11743,7 +11744,7 @@ function validate209(data, instancePath = "") {
           errors++;
         }
       } else {
-        const err3 = { instancePath: instancePath + "/conversation_id", schemaPath: "urn:casi:schema:ConversationId/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        const err3 = { pointer: instancePath + "/conversation_id", message: "must be string", keyword: "type" };
         if (vErrors === null) {
           vErrors = [err3];
         } else {
@@ -11753,7 +11754,7 @@ function validate209(data, instancePath = "") {
       }
     }
   } else {
-    const err4 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+    const err4 = { pointer: instancePath, message: "must be object", keyword: "type" };
     if (vErrors === null) {
       vErrors = [err4];
     } else {
@@ -11771,7 +11772,7 @@ function validate210(data, instancePath = "") {
   let errors = 0;
   if (data && typeof data == "object" && !Array.isArray(data)) {
     for (const key0 in data) {
-      const err0 = { instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" };
+      const err0 = { pointer: instancePath, member: key0, message: "must NOT have additional properties", keyword: "additionalProperties" };
       if (vErrors === null) {
         vErrors = [err0];
       } else {
@@ -11780,7 +11781,7 @@ function validate210(data, instancePath = "") {
       errors++;
     }
   } else {
-    const err1 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+    const err1 = { pointer: instancePath, message: "must be object", keyword: "type" };
     if (vErrors === null) {
       vErrors = [err1];
     } else {
@@ -11797,7 +11798,7 @@ function validate211(data, instancePath = "") {
   let vErrors = null;
   let errors = 0;
   if (typeof data !== "string") {
-    const err0 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+    const err0 = { pointer: instancePath, message: "must be string", keyword: "type" };
     if (vErrors === null) {
       vErrors = [err0];
     } else {
@@ -11806,7 +11807,7 @@ function validate211(data, instancePath = "") {
     errors++;
   }
   if (!(data === "English" || data === "Spanish")) {
-    const err1 = { instancePath, schemaPath: "#/enum", keyword: "enum", params: { allowedValues: schema146.enum }, message: "must be equal to one of the allowed values" };
+    const err1 = { pointer: instancePath, message: "must be equal to one of the allowed values", keyword: "enum" };
     if (vErrors === null) {
       vErrors = [err1];
     } else {
@@ -11826,7 +11827,7 @@ function validate212(data, instancePath = "") {
   let errors = 0;
   if (data && typeof data == "object" && !Array.isArray(data)) {
     if (data.id === void 0) {
-      const err0 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "id" }, message: "must have required property 'id'" };
+      const err0 = { pointer: instancePath + "/id", message: "must have required property 'id'", keyword: "required" };
       if (vErrors === null) {
         vErrors = [err0];
       } else {
@@ -11836,7 +11837,7 @@ function validate212(data, instancePath = "") {
     }
     for (const key0 in data) {
       if (!(key0 === "id")) {
-        const err1 = { instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" };
+        const err1 = { pointer: instancePath, member: key0, message: "must NOT have additional properties", keyword: "additionalProperties" };
         if (vErrors === null) {
           vErrors = [err1];
         } else {
@@ -11849,7 +11850,7 @@ function validate212(data, instancePath = "") {
       let data0 = data.id;
       if (typeof data0 === "string") {
         if (!pattern19.test(data0)) {
-          const err2 = { instancePath: instancePath + "/id", schemaPath: "urn:casi:schema:ConversationalAgentId/pattern", keyword: "pattern", params: { pattern: "^ca_[A-Za-z0-9]+$" }, message: 'must match pattern "^ca_[A-Za-z0-9]+$"' };
+          const err2 = { pointer: instancePath + "/id", message: 'must match pattern "^ca_[A-Za-z0-9]+$"', keyword: "pattern" };
           if (vErrors === null) {
             vErrors = [err2];
           } else {
@@ -11858,7 +11859,7 @@ function validate212(data, instancePath = "") {
           errors++;
         }
       } else {
-        const err3 = { instancePath: instancePath + "/id", schemaPath: "urn:casi:schema:ConversationalAgentId/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        const err3 = { pointer: instancePath + "/id", message: "must be string", keyword: "type" };
         if (vErrors === null) {
           vErrors = [err3];
         } else {
@@ -11868,7 +11869,7 @@ function validate212(data, instancePath = "") {
       }
     }
   } else {
-    const err4 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+    const err4 = { pointer: instancePath, message: "must be object", keyword: "type" };
     if (vErrors === null) {
       vErrors = [err4];
     } else {
@@ -11886,7 +11887,7 @@ function validate213(data, instancePath = "") {
   let errors = 0;
   if (data && typeof data == "object" && !Array.isArray(data)) {
     for (const key0 in data) {
-      const err0 = { instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" };
+      const err0 = { pointer: instancePath, member: key0, message: "must NOT have additional properties", keyword: "additionalProperties" };
       if (vErrors === null) {
         vErrors = [err0];
       } else {
@@ -11895,7 +11896,7 @@ function validate213(data, instancePath = "") {
       errors++;
     }
   } else {
-    const err1 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+    const err1 = { pointer: instancePath, message: "must be object", keyword: "type" };
     if (vErrors === null) {
       vErrors = [err1];
     } else {
@@ -11914,7 +11915,7 @@ function validate214(data, instancePath = "") {
   if (data && typeof data == "object" && !Array.isArray(data)) {
     for (const key0 in data) {
       if (!(key0 === "completed_at_gte" || key0 === "completed_at_lt" || key0 === "created_at_gte" || key0 === "created_at_lt" || key0 === "cursor" || key0 === "limit")) {
-        const err0 = { instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" };
+        const err0 = { pointer: instancePath, member: key0, message: "must NOT have additional properties", keyword: "additionalProperties" };
         if (vErrors === null) {
           vErrors = [err0];
         } else {
@@ -11927,7 +11928,7 @@ function validate214(data, instancePath = "") {
       let data0 = data.completed_at_gte;
       if (typeof data0 === "string") {
         if (!formats0(data0)) {
-          const err1 = { instancePath: instancePath + "/completed_at_gte", schemaPath: "#/properties/completed_at_gte/format", keyword: "format", params: { format: "date-time" }, message: 'must match format "date-time"' };
+          const err1 = { pointer: instancePath + "/completed_at_gte", message: 'must match format "date-time"', keyword: "format" };
           if (vErrors === null) {
             vErrors = [err1];
           } else {
@@ -11936,7 +11937,7 @@ function validate214(data, instancePath = "") {
           errors++;
         }
       } else {
-        const err2 = { instancePath: instancePath + "/completed_at_gte", schemaPath: "#/properties/completed_at_gte/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        const err2 = { pointer: instancePath + "/completed_at_gte", message: "must be string", keyword: "type" };
         if (vErrors === null) {
           vErrors = [err2];
         } else {
@@ -11949,7 +11950,7 @@ function validate214(data, instancePath = "") {
       let data1 = data.completed_at_lt;
       if (typeof data1 === "string") {
         if (!formats0(data1)) {
-          const err3 = { instancePath: instancePath + "/completed_at_lt", schemaPath: "#/properties/completed_at_lt/format", keyword: "format", params: { format: "date-time" }, message: 'must match format "date-time"' };
+          const err3 = { pointer: instancePath + "/completed_at_lt", message: 'must match format "date-time"', keyword: "format" };
           if (vErrors === null) {
             vErrors = [err3];
           } else {
@@ -11958,7 +11959,7 @@ function validate214(data, instancePath = "") {
           errors++;
         }
       } else {
-        const err4 = { instancePath: instancePath + "/completed_at_lt", schemaPath: "#/properties/completed_at_lt/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        const err4 = { pointer: instancePath + "/completed_at_lt", message: "must be string", keyword: "type" };
         if (vErrors === null) {
           vErrors = [err4];
         } else {
@@ -11971,7 +11972,7 @@ function validate214(data, instancePath = "") {
       let data2 = data.created_at_gte;
       if (typeof data2 === "string") {
         if (!formats0(data2)) {
-          const err5 = { instancePath: instancePath + "/created_at_gte", schemaPath: "#/properties/created_at_gte/format", keyword: "format", params: { format: "date-time" }, message: 'must match format "date-time"' };
+          const err5 = { pointer: instancePath + "/created_at_gte", message: 'must match format "date-time"', keyword: "format" };
           if (vErrors === null) {
             vErrors = [err5];
           } else {
@@ -11980,7 +11981,7 @@ function validate214(data, instancePath = "") {
           errors++;
         }
       } else {
-        const err6 = { instancePath: instancePath + "/created_at_gte", schemaPath: "#/properties/created_at_gte/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        const err6 = { pointer: instancePath + "/created_at_gte", message: "must be string", keyword: "type" };
         if (vErrors === null) {
           vErrors = [err6];
         } else {
@@ -11993,7 +11994,7 @@ function validate214(data, instancePath = "") {
       let data3 = data.created_at_lt;
       if (typeof data3 === "string") {
         if (!formats0(data3)) {
-          const err7 = { instancePath: instancePath + "/created_at_lt", schemaPath: "#/properties/created_at_lt/format", keyword: "format", params: { format: "date-time" }, message: 'must match format "date-time"' };
+          const err7 = { pointer: instancePath + "/created_at_lt", message: 'must match format "date-time"', keyword: "format" };
           if (vErrors === null) {
             vErrors = [err7];
           } else {
@@ -12002,7 +12003,7 @@ function validate214(data, instancePath = "") {
           errors++;
         }
       } else {
-        const err8 = { instancePath: instancePath + "/created_at_lt", schemaPath: "#/properties/created_at_lt/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        const err8 = { pointer: instancePath + "/created_at_lt", message: "must be string", keyword: "type" };
         if (vErrors === null) {
           vErrors = [err8];
         } else {
@@ -12015,7 +12016,7 @@ function validate214(data, instancePath = "") {
       let data4 = data.cursor;
       if (typeof data4 === "string") {
         if (func1(data4) > 512) {
-          const err9 = { instancePath: instancePath + "/cursor", schemaPath: "#/properties/cursor/maxLength", keyword: "maxLength", params: { limit: 512 }, message: "must NOT have more than 512 characters" };
+          const err9 = { pointer: instancePath + "/cursor", message: "must NOT have more than 512 characters", keyword: "maxLength" };
           if (vErrors === null) {
             vErrors = [err9];
           } else {
@@ -12024,7 +12025,7 @@ function validate214(data, instancePath = "") {
           errors++;
         }
         if (func1(data4) < 1) {
-          const err10 = { instancePath: instancePath + "/cursor", schemaPath: "#/properties/cursor/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
+          const err10 = { pointer: instancePath + "/cursor", message: "must NOT have fewer than 1 characters", keyword: "minLength" };
           if (vErrors === null) {
             vErrors = [err10];
           } else {
@@ -12033,7 +12034,7 @@ function validate214(data, instancePath = "") {
           errors++;
         }
       } else {
-        const err11 = { instancePath: instancePath + "/cursor", schemaPath: "#/properties/cursor/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        const err11 = { pointer: instancePath + "/cursor", message: "must be string", keyword: "type" };
         if (vErrors === null) {
           vErrors = [err11];
         } else {
@@ -12045,7 +12046,7 @@ function validate214(data, instancePath = "") {
     if (data.limit !== void 0) {
       let data5 = data.limit;
       if (!(typeof data5 == "number" && (!(data5 % 1) && !isNaN(data5)) && isFinite(data5))) {
-        const err12 = { instancePath: instancePath + "/limit", schemaPath: "#/properties/limit/type", keyword: "type", params: { type: "integer" }, message: "must be integer" };
+        const err12 = { pointer: instancePath + "/limit", message: "must be integer", keyword: "type" };
         if (vErrors === null) {
           vErrors = [err12];
         } else {
@@ -12055,7 +12056,7 @@ function validate214(data, instancePath = "") {
       }
       if (typeof data5 == "number" && isFinite(data5)) {
         if (data5 > 100 || isNaN(data5)) {
-          const err13 = { instancePath: instancePath + "/limit", schemaPath: "#/properties/limit/maximum", keyword: "maximum", params: { comparison: "<=", limit: 100 }, message: "must be <= 100" };
+          const err13 = { pointer: instancePath + "/limit", message: "must be <= 100", keyword: "maximum" };
           if (vErrors === null) {
             vErrors = [err13];
           } else {
@@ -12064,7 +12065,7 @@ function validate214(data, instancePath = "") {
           errors++;
         }
         if (data5 < 1 || isNaN(data5)) {
-          const err14 = { instancePath: instancePath + "/limit", schemaPath: "#/properties/limit/minimum", keyword: "minimum", params: { comparison: ">=", limit: 1 }, message: "must be >= 1" };
+          const err14 = { pointer: instancePath + "/limit", message: "must be >= 1", keyword: "minimum" };
           if (vErrors === null) {
             vErrors = [err14];
           } else {
@@ -12075,7 +12076,7 @@ function validate214(data, instancePath = "") {
       }
     }
   } else {
-    const err15 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+    const err15 = { pointer: instancePath, message: "must be object", keyword: "type" };
     if (vErrors === null) {
       vErrors = [err15];
     } else {
@@ -12093,7 +12094,7 @@ function validate215(data, instancePath = "") {
   let errors = 0;
   if (data && typeof data == "object" && !Array.isArray(data)) {
     for (const key0 in data) {
-      const err0 = { instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" };
+      const err0 = { pointer: instancePath, member: key0, message: "must NOT have additional properties", keyword: "additionalProperties" };
       if (vErrors === null) {
         vErrors = [err0];
       } else {
@@ -12102,7 +12103,7 @@ function validate215(data, instancePath = "") {
       errors++;
     }
   } else {
-    const err1 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+    const err1 = { pointer: instancePath, message: "must be object", keyword: "type" };
     if (vErrors === null) {
       vErrors = [err1];
     } else {
@@ -12120,7 +12121,7 @@ function validate216(data, instancePath = "") {
   let errors = 0;
   if (data && typeof data == "object" && !Array.isArray(data)) {
     if (data.id === void 0) {
-      const err0 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "id" }, message: "must have required property 'id'" };
+      const err0 = { pointer: instancePath + "/id", message: "must have required property 'id'", keyword: "required" };
       if (vErrors === null) {
         vErrors = [err0];
       } else {
@@ -12130,7 +12131,7 @@ function validate216(data, instancePath = "") {
     }
     for (const key0 in data) {
       if (!(key0 === "id")) {
-        const err1 = { instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" };
+        const err1 = { pointer: instancePath, member: key0, message: "must NOT have additional properties", keyword: "additionalProperties" };
         if (vErrors === null) {
           vErrors = [err1];
         } else {
@@ -12143,7 +12144,7 @@ function validate216(data, instancePath = "") {
       let data0 = data.id;
       if (typeof data0 === "string") {
         if (!pattern34.test(data0)) {
-          const err2 = { instancePath: instancePath + "/id", schemaPath: "urn:casi:schema:ProceduralAgentId/pattern", keyword: "pattern", params: { pattern: "^pa_[A-Za-z0-9]+$" }, message: 'must match pattern "^pa_[A-Za-z0-9]+$"' };
+          const err2 = { pointer: instancePath + "/id", message: 'must match pattern "^pa_[A-Za-z0-9]+$"', keyword: "pattern" };
           if (vErrors === null) {
             vErrors = [err2];
           } else {
@@ -12152,7 +12153,7 @@ function validate216(data, instancePath = "") {
           errors++;
         }
       } else {
-        const err3 = { instancePath: instancePath + "/id", schemaPath: "urn:casi:schema:ProceduralAgentId/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        const err3 = { pointer: instancePath + "/id", message: "must be string", keyword: "type" };
         if (vErrors === null) {
           vErrors = [err3];
         } else {
@@ -12162,7 +12163,7 @@ function validate216(data, instancePath = "") {
       }
     }
   } else {
-    const err4 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+    const err4 = { pointer: instancePath, message: "must be object", keyword: "type" };
     if (vErrors === null) {
       vErrors = [err4];
     } else {
@@ -12180,7 +12181,7 @@ function validate217(data, instancePath = "") {
   let errors = 0;
   if (data && typeof data == "object" && !Array.isArray(data)) {
     for (const key0 in data) {
-      const err0 = { instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" };
+      const err0 = { pointer: instancePath, member: key0, message: "must NOT have additional properties", keyword: "additionalProperties" };
       if (vErrors === null) {
         vErrors = [err0];
       } else {
@@ -12189,7 +12190,7 @@ function validate217(data, instancePath = "") {
       errors++;
     }
   } else {
-    const err1 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+    const err1 = { pointer: instancePath, message: "must be object", keyword: "type" };
     if (vErrors === null) {
       vErrors = [err1];
     } else {
@@ -12208,7 +12209,7 @@ function validate218(data, instancePath = "") {
   if (data && typeof data == "object" && !Array.isArray(data)) {
     for (const key0 in data) {
       if (!(key0 === "agent_id" || key0 === "conversation_id" || key0 === "created_at_gte" || key0 === "created_at_lt" || key0 === "cursor" || key0 === "limit")) {
-        const err0 = { instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" };
+        const err0 = { pointer: instancePath, member: key0, message: "must NOT have additional properties", keyword: "additionalProperties" };
         if (vErrors === null) {
           vErrors = [err0];
         } else {
@@ -12221,7 +12222,7 @@ function validate218(data, instancePath = "") {
       let data0 = data.agent_id;
       if (typeof data0 === "string") {
         if (!pattern34.test(data0)) {
-          const err1 = { instancePath: instancePath + "/agent_id", schemaPath: "urn:casi:schema:ProceduralAgentId/pattern", keyword: "pattern", params: { pattern: "^pa_[A-Za-z0-9]+$" }, message: 'must match pattern "^pa_[A-Za-z0-9]+$"' };
+          const err1 = { pointer: instancePath + "/agent_id", message: 'must match pattern "^pa_[A-Za-z0-9]+$"', keyword: "pattern" };
           if (vErrors === null) {
             vErrors = [err1];
           } else {
@@ -12230,7 +12231,7 @@ function validate218(data, instancePath = "") {
           errors++;
         }
       } else {
-        const err2 = { instancePath: instancePath + "/agent_id", schemaPath: "urn:casi:schema:ProceduralAgentId/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        const err2 = { pointer: instancePath + "/agent_id", message: "must be string", keyword: "type" };
         if (vErrors === null) {
           vErrors = [err2];
         } else {
@@ -12243,7 +12244,7 @@ function validate218(data, instancePath = "") {
       let data1 = data.conversation_id;
       if (typeof data1 === "string") {
         if (!pattern7.test(data1)) {
-          const err3 = { instancePath: instancePath + "/conversation_id", schemaPath: "urn:casi:schema:ConversationId/pattern", keyword: "pattern", params: { pattern: "^conv_[A-Za-z0-9]+$" }, message: 'must match pattern "^conv_[A-Za-z0-9]+$"' };
+          const err3 = { pointer: instancePath + "/conversation_id", message: 'must match pattern "^conv_[A-Za-z0-9]+$"', keyword: "pattern" };
           if (vErrors === null) {
             vErrors = [err3];
           } else {
@@ -12252,7 +12253,7 @@ function validate218(data, instancePath = "") {
           errors++;
         }
       } else {
-        const err4 = { instancePath: instancePath + "/conversation_id", schemaPath: "urn:casi:schema:ConversationId/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        const err4 = { pointer: instancePath + "/conversation_id", message: "must be string", keyword: "type" };
         if (vErrors === null) {
           vErrors = [err4];
         } else {
@@ -12265,7 +12266,7 @@ function validate218(data, instancePath = "") {
       let data2 = data.created_at_gte;
       if (typeof data2 === "string") {
         if (!formats0(data2)) {
-          const err5 = { instancePath: instancePath + "/created_at_gte", schemaPath: "#/properties/created_at_gte/format", keyword: "format", params: { format: "date-time" }, message: 'must match format "date-time"' };
+          const err5 = { pointer: instancePath + "/created_at_gte", message: 'must match format "date-time"', keyword: "format" };
           if (vErrors === null) {
             vErrors = [err5];
           } else {
@@ -12274,7 +12275,7 @@ function validate218(data, instancePath = "") {
           errors++;
         }
       } else {
-        const err6 = { instancePath: instancePath + "/created_at_gte", schemaPath: "#/properties/created_at_gte/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        const err6 = { pointer: instancePath + "/created_at_gte", message: "must be string", keyword: "type" };
         if (vErrors === null) {
           vErrors = [err6];
         } else {
@@ -12287,7 +12288,7 @@ function validate218(data, instancePath = "") {
       let data3 = data.created_at_lt;
       if (typeof data3 === "string") {
         if (!formats0(data3)) {
-          const err7 = { instancePath: instancePath + "/created_at_lt", schemaPath: "#/properties/created_at_lt/format", keyword: "format", params: { format: "date-time" }, message: 'must match format "date-time"' };
+          const err7 = { pointer: instancePath + "/created_at_lt", message: 'must match format "date-time"', keyword: "format" };
           if (vErrors === null) {
             vErrors = [err7];
           } else {
@@ -12296,7 +12297,7 @@ function validate218(data, instancePath = "") {
           errors++;
         }
       } else {
-        const err8 = { instancePath: instancePath + "/created_at_lt", schemaPath: "#/properties/created_at_lt/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        const err8 = { pointer: instancePath + "/created_at_lt", message: "must be string", keyword: "type" };
         if (vErrors === null) {
           vErrors = [err8];
         } else {
@@ -12309,7 +12310,7 @@ function validate218(data, instancePath = "") {
       let data4 = data.cursor;
       if (typeof data4 === "string") {
         if (func1(data4) > 512) {
-          const err9 = { instancePath: instancePath + "/cursor", schemaPath: "#/properties/cursor/maxLength", keyword: "maxLength", params: { limit: 512 }, message: "must NOT have more than 512 characters" };
+          const err9 = { pointer: instancePath + "/cursor", message: "must NOT have more than 512 characters", keyword: "maxLength" };
           if (vErrors === null) {
             vErrors = [err9];
           } else {
@@ -12318,7 +12319,7 @@ function validate218(data, instancePath = "") {
           errors++;
         }
         if (func1(data4) < 1) {
-          const err10 = { instancePath: instancePath + "/cursor", schemaPath: "#/properties/cursor/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
+          const err10 = { pointer: instancePath + "/cursor", message: "must NOT have fewer than 1 characters", keyword: "minLength" };
           if (vErrors === null) {
             vErrors = [err10];
           } else {
@@ -12327,7 +12328,7 @@ function validate218(data, instancePath = "") {
           errors++;
         }
       } else {
-        const err11 = { instancePath: instancePath + "/cursor", schemaPath: "#/properties/cursor/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        const err11 = { pointer: instancePath + "/cursor", message: "must be string", keyword: "type" };
         if (vErrors === null) {
           vErrors = [err11];
         } else {
@@ -12339,7 +12340,7 @@ function validate218(data, instancePath = "") {
     if (data.limit !== void 0) {
       let data5 = data.limit;
       if (!(typeof data5 == "number" && (!(data5 % 1) && !isNaN(data5)) && isFinite(data5))) {
-        const err12 = { instancePath: instancePath + "/limit", schemaPath: "#/properties/limit/type", keyword: "type", params: { type: "integer" }, message: "must be integer" };
+        const err12 = { pointer: instancePath + "/limit", message: "must be integer", keyword: "type" };
         if (vErrors === null) {
           vErrors = [err12];
         } else {
@@ -12349,7 +12350,7 @@ function validate218(data, instancePath = "") {
       }
       if (typeof data5 == "number" && isFinite(data5)) {
         if (data5 > 100 || isNaN(data5)) {
-          const err13 = { instancePath: instancePath + "/limit", schemaPath: "#/properties/limit/maximum", keyword: "maximum", params: { comparison: "<=", limit: 100 }, message: "must be <= 100" };
+          const err13 = { pointer: instancePath + "/limit", message: "must be <= 100", keyword: "maximum" };
           if (vErrors === null) {
             vErrors = [err13];
           } else {
@@ -12358,7 +12359,7 @@ function validate218(data, instancePath = "") {
           errors++;
         }
         if (data5 < 1 || isNaN(data5)) {
-          const err14 = { instancePath: instancePath + "/limit", schemaPath: "#/properties/limit/minimum", keyword: "minimum", params: { comparison: ">=", limit: 1 }, message: "must be >= 1" };
+          const err14 = { pointer: instancePath + "/limit", message: "must be >= 1", keyword: "minimum" };
           if (vErrors === null) {
             vErrors = [err14];
           } else {
@@ -12369,7 +12370,7 @@ function validate218(data, instancePath = "") {
       }
     }
   } else {
-    const err15 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+    const err15 = { pointer: instancePath, message: "must be object", keyword: "type" };
     if (vErrors === null) {
       vErrors = [err15];
     } else {
@@ -12386,7 +12387,7 @@ function validate219(data, instancePath = "") {
   let vErrors = null;
   let errors = 0;
   if (typeof data !== "string") {
-    const err0 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+    const err0 = { pointer: instancePath, message: "must be string", keyword: "type" };
     if (vErrors === null) {
       vErrors = [err0];
     } else {
@@ -12395,7 +12396,7 @@ function validate219(data, instancePath = "") {
     errors++;
   }
   if (!(data === "provider_a/gpt-4o" || data === "provider_a/gpt-4o-realtime" || data === "provider_a/gpt-realtime" || data === "provider_a/gpt-4.1" || data === "provider_a/gpt-4.1-mini" || data === "provider_a/gpt-5" || data === "provider_a/gpt-5-mini" || data === "provider_b/gemini-2.5-flash" || data === "provider_b/gemini-2.5-flash-lite")) {
-    const err1 = { instancePath, schemaPath: "#/enum", keyword: "enum", params: { allowedValues: schema131.enum }, message: "must be equal to one of the allowed values" };
+    const err1 = { pointer: instancePath, message: "must be equal to one of the allowed values", keyword: "enum" };
     if (vErrors === null) {
       vErrors = [err1];
     } else {
@@ -12413,7 +12414,7 @@ function validate220(data, instancePath = "") {
   let errors = 0;
   if (typeof data === "string") {
     if (func1(data) > 256) {
-      const err0 = { instancePath, schemaPath: "#/maxLength", keyword: "maxLength", params: { limit: 256 }, message: "must NOT have more than 256 characters" };
+      const err0 = { pointer: instancePath, message: "must NOT have more than 256 characters", keyword: "maxLength" };
       if (vErrors === null) {
         vErrors = [err0];
       } else {
@@ -12422,7 +12423,7 @@ function validate220(data, instancePath = "") {
       errors++;
     }
     if (func1(data) < 1) {
-      const err1 = { instancePath, schemaPath: "#/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
+      const err1 = { pointer: instancePath, message: "must NOT have fewer than 1 characters", keyword: "minLength" };
       if (vErrors === null) {
         vErrors = [err1];
       } else {
@@ -12431,7 +12432,7 @@ function validate220(data, instancePath = "") {
       errors++;
     }
   } else {
-    const err2 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+    const err2 = { pointer: instancePath, message: "must be string", keyword: "type" };
     if (vErrors === null) {
       vErrors = [err2];
     } else {
@@ -12449,7 +12450,7 @@ function validate221(data, instancePath = "") {
   let errors = 0;
   if (data && typeof data == "object" && !Array.isArray(data)) {
     if (data.conversation_id === void 0) {
-      const err0 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "conversation_id" }, message: "must have required property 'conversation_id'" };
+      const err0 = { pointer: instancePath + "/conversation_id", message: "must have required property 'conversation_id'", keyword: "required" };
       if (vErrors === null) {
         vErrors = [err0];
       } else {
@@ -12459,7 +12460,7 @@ function validate221(data, instancePath = "") {
     }
     for (const key0 in data) {
       if (!(key0 === "conversation_id")) {
-        const err1 = { instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" };
+        const err1 = { pointer: instancePath, member: key0, message: "must NOT have additional properties", keyword: "additionalProperties" };
         if (vErrors === null) {
           vErrors = [err1];
         } else {
@@ -12472,7 +12473,7 @@ function validate221(data, instancePath = "") {
       let data0 = data.conversation_id;
       if (typeof data0 === "string") {
         if (!pattern7.test(data0)) {
-          const err2 = { instancePath: instancePath + "/conversation_id", schemaPath: "urn:casi:schema:ConversationId/pattern", keyword: "pattern", params: { pattern: "^conv_[A-Za-z0-9]+$" }, message: 'must match pattern "^conv_[A-Za-z0-9]+$"' };
+          const err2 = { pointer: instancePath + "/conversation_id", message: 'must match pattern "^conv_[A-Za-z0-9]+$"', keyword: "pattern" };
           if (vErrors === null) {
             vErrors = [err2];
           } else {
@@ -12481,7 +12482,7 @@ function validate221(data, instancePath = "") {
           errors++;
         }
       } else {
-        const err3 = { instancePath: instancePath + "/conversation_id", schemaPath: "urn:casi:schema:ConversationId/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        const err3 = { pointer: instancePath + "/conversation_id", message: "must be string", keyword: "type" };
         if (vErrors === null) {
           vErrors = [err3];
         } else {
@@ -12491,7 +12492,7 @@ function validate221(data, instancePath = "") {
       }
     }
   } else {
-    const err4 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+    const err4 = { pointer: instancePath, message: "must be object", keyword: "type" };
     if (vErrors === null) {
       vErrors = [err4];
     } else {
@@ -12511,7 +12512,7 @@ function validate222(data, instancePath = "") {
   if (data && typeof data == "object" && !Array.isArray(data)) {
     for (const key0 in data) {
       if (!(key0 === "last_event_id" || key0 === "service_version" || key0 === "token")) {
-        const err0 = { instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" };
+        const err0 = { pointer: instancePath, member: key0, message: "must NOT have additional properties", keyword: "additionalProperties" };
         if (vErrors === null) {
           vErrors = [err0];
         } else {
@@ -12524,7 +12525,7 @@ function validate222(data, instancePath = "") {
       let data0 = data.last_event_id;
       if (typeof data0 === "string") {
         if (!pattern5.test(data0)) {
-          const err1 = { instancePath: instancePath + "/last_event_id", schemaPath: "urn:casi:schema:EventId/pattern", keyword: "pattern", params: { pattern: "^ev_[A-Za-z0-9]+$" }, message: 'must match pattern "^ev_[A-Za-z0-9]+$"' };
+          const err1 = { pointer: instancePath + "/last_event_id", message: 'must match pattern "^ev_[A-Za-z0-9]+$"', keyword: "pattern" };
           if (vErrors === null) {
             vErrors = [err1];
           } else {
@@ -12533,7 +12534,7 @@ function validate222(data, instancePath = "") {
           errors++;
         }
       } else {
-        const err2 = { instancePath: instancePath + "/last_event_id", schemaPath: "urn:casi:schema:EventId/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        const err2 = { pointer: instancePath + "/last_event_id", message: "must be string", keyword: "type" };
         if (vErrors === null) {
           vErrors = [err2];
         } else {
@@ -12545,7 +12546,7 @@ function validate222(data, instancePath = "") {
     if (data.service_version !== void 0) {
       let data1 = data.service_version;
       if (typeof data1 !== "string") {
-        const err3 = { instancePath: instancePath + "/service_version", schemaPath: "urn:casi:schema:ServiceVersion/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        const err3 = { pointer: instancePath + "/service_version", message: "must be string", keyword: "type" };
         if (vErrors === null) {
           vErrors = [err3];
         } else {
@@ -12554,7 +12555,7 @@ function validate222(data, instancePath = "") {
         errors++;
       }
       if (!(data1 === "2025-06-19")) {
-        const err4 = { instancePath: instancePath + "/service_version", schemaPath: "urn:casi:schema:ServiceVersion/enum", keyword: "enum", params: { allowedValues: schema290.enum }, message: "must be equal to one of the allowed values" };
+        const err4 = { pointer: instancePath + "/service_version", message: "must be equal to one of the allowed values", keyword: "enum" };
         if (vErrors === null) {
           vErrors = [err4];
         } else {
@@ -12567,7 +12568,7 @@ function validate222(data, instancePath = "") {
       let data2 = data.token;
       if (typeof data2 === "string") {
         if (func1(data2) < 1) {
-          const err5 = { instancePath: instancePath + "/token", schemaPath: "#/properties/token/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
+          const err5 = { pointer: instancePath + "/token", message: "must NOT have fewer than 1 characters", keyword: "minLength" };
           if (vErrors === null) {
             vErrors = [err5];
           } else {
@@ -12576,7 +12577,7 @@ function validate222(data, instancePath = "") {
           errors++;
         }
       } else {
-        const err6 = { instancePath: instancePath + "/token", schemaPath: "#/properties/token/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        const err6 = { pointer: instancePath + "/token", message: "must be string", keyword: "type" };
         if (vErrors === null) {
           vErrors = [err6];
         } else {
@@ -12586,7 +12587,7 @@ function validate222(data, instancePath = "") {
       }
     }
   } else {
-    const err7 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+    const err7 = { pointer: instancePath, message: "must be object", keyword: "type" };
     if (vErrors === null) {
       vErrors = [err7];
     } else {
@@ -12606,7 +12607,7 @@ function validate223(data, instancePath = "") {
   let errors = 0;
   if (data && typeof data == "object" && !Array.isArray(data)) {
     if (data.type === void 0) {
-      const err0 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "type" }, message: "must have required property 'type'" };
+      const err0 = { pointer: instancePath + "/type", message: "must have required property 'type'", keyword: "required" };
       if (vErrors === null) {
         vErrors = [err0];
       } else {
@@ -12615,7 +12616,7 @@ function validate223(data, instancePath = "") {
       errors++;
     }
     if (data.callee_no === void 0) {
-      const err1 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "callee_no" }, message: "must have required property 'callee_no'" };
+      const err1 = { pointer: instancePath + "/callee_no", message: "must have required property 'callee_no'", keyword: "required" };
       if (vErrors === null) {
         vErrors = [err1];
       } else {
@@ -12624,7 +12625,7 @@ function validate223(data, instancePath = "") {
       errors++;
     }
     if (data.caller_no === void 0) {
-      const err2 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "caller_no" }, message: "must have required property 'caller_no'" };
+      const err2 = { pointer: instancePath + "/caller_no", message: "must have required property 'caller_no'", keyword: "required" };
       if (vErrors === null) {
         vErrors = [err2];
       } else {
@@ -12633,7 +12634,7 @@ function validate223(data, instancePath = "") {
       errors++;
     }
     if (data.recording_url === void 0) {
-      const err3 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "recording_url" }, message: "must have required property 'recording_url'" };
+      const err3 = { pointer: instancePath + "/recording_url", message: "must have required property 'recording_url'", keyword: "required" };
       if (vErrors === null) {
         vErrors = [err3];
       } else {
@@ -12643,7 +12644,7 @@ function validate223(data, instancePath = "") {
     }
     for (const key0 in data) {
       if (!(key0 === "type" || key0 === "callee_no" || key0 === "caller_no" || key0 === "recording_url")) {
-        const err4 = { instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" };
+        const err4 = { pointer: instancePath, member: key0, message: "must NOT have additional properties", keyword: "additionalProperties" };
         if (vErrors === null) {
           vErrors = [err4];
         } else {
@@ -12655,7 +12656,7 @@ function validate223(data, instancePath = "") {
     if (data.type !== void 0) {
       let data0 = data.type;
       if (typeof data0 !== "string") {
-        const err5 = { instancePath: instancePath + "/type", schemaPath: "#/properties/type/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        const err5 = { pointer: instancePath + "/type", message: "must be string", keyword: "type" };
         if (vErrors === null) {
           vErrors = [err5];
         } else {
@@ -12664,7 +12665,7 @@ function validate223(data, instancePath = "") {
         errors++;
       }
       if ("phone" !== data0) {
-        const err6 = { instancePath: instancePath + "/type", schemaPath: "#/properties/type/const", keyword: "const", params: { allowedValue: "phone" }, message: "must be equal to constant" };
+        const err6 = { pointer: instancePath + "/type", message: "must be equal to constant", keyword: "const" };
         if (vErrors === null) {
           vErrors = [err6];
         } else {
@@ -12676,7 +12677,7 @@ function validate223(data, instancePath = "") {
     if (data.callee_no !== void 0) {
       let data1 = data.callee_no;
       if (typeof data1 !== "string" && data1 !== null) {
-        const err7 = { instancePath: instancePath + "/callee_no", schemaPath: "#/properties/callee_no/type", keyword: "type", params: { type: schema120.properties.callee_no.type }, message: "must be string,null" };
+        const err7 = { pointer: instancePath + "/callee_no", message: "must be string,null", keyword: "type" };
         if (vErrors === null) {
           vErrors = [err7];
         } else {
@@ -12688,7 +12689,7 @@ function validate223(data, instancePath = "") {
     if (data.caller_no !== void 0) {
       let data2 = data.caller_no;
       if (typeof data2 !== "string" && data2 !== null) {
-        const err8 = { instancePath: instancePath + "/caller_no", schemaPath: "#/properties/caller_no/type", keyword: "type", params: { type: schema120.properties.caller_no.type }, message: "must be string,null" };
+        const err8 = { pointer: instancePath + "/caller_no", message: "must be string,null", keyword: "type" };
         if (vErrors === null) {
           vErrors = [err8];
         } else {
@@ -12700,7 +12701,7 @@ function validate223(data, instancePath = "") {
     if (data.recording_url !== void 0) {
       let data3 = data.recording_url;
       if (typeof data3 !== "string" && data3 !== null) {
-        const err9 = { instancePath: instancePath + "/recording_url", schemaPath: "#/properties/recording_url/type", keyword: "type", params: { type: schema120.properties.recording_url.type }, message: "must be string,null" };
+        const err9 = { pointer: instancePath + "/recording_url", message: "must be string,null", keyword: "type" };
         if (vErrors === null) {
           vErrors = [err9];
         } else {
@@ -12710,7 +12711,7 @@ function validate223(data, instancePath = "") {
       }
     }
   } else {
-    const err10 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+    const err10 = { pointer: instancePath, message: "must be object", keyword: "type" };
     if (vErrors === null) {
       vErrors = [err10];
     } else {
@@ -12729,7 +12730,7 @@ function validate224(data, instancePath = "") {
   let errors = 0;
   if (typeof data === "string") {
     if (!pattern14.test(data)) {
-      const err0 = { instancePath, schemaPath: "#/pattern", keyword: "pattern", params: { pattern: "^\\+[1-9][0-9]{6,14}$" }, message: 'must match pattern "^\\+[1-9][0-9]{6,14}$"' };
+      const err0 = { pointer: instancePath, message: 'must match pattern "^\\+[1-9][0-9]{6,14}$"', keyword: "pattern" };
       if (vErrors === null) {
         vErrors = [err0];
       } else {
@@ -12738,7 +12739,7 @@ function validate224(data, instancePath = "") {
       errors++;
     }
   } else {
-    const err1 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+    const err1 = { pointer: instancePath, message: "must be string", keyword: "type" };
     if (vErrors === null) {
       vErrors = [err1];
     } else {
@@ -12755,7 +12756,7 @@ function validate225(data, instancePath = "") {
   let vErrors = null;
   let errors = 0;
   if (typeof data !== "string") {
-    const err0 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+    const err0 = { pointer: instancePath, message: "must be string", keyword: "type" };
     if (vErrors === null) {
       vErrors = [err0];
     } else {
@@ -12764,7 +12765,7 @@ function validate225(data, instancePath = "") {
     errors++;
   }
   if (!(data === "low" || data === "normal" || data === "high")) {
-    const err1 = { instancePath, schemaPath: "#/enum", keyword: "enum", params: { allowedValues: schema93.enum }, message: "must be equal to one of the allowed values" };
+    const err1 = { pointer: instancePath, message: "must be equal to one of the allowed values", keyword: "enum" };
     if (vErrors === null) {
       vErrors = [err1];
     } else {
@@ -12783,7 +12784,7 @@ function validate226(data, instancePath = "") {
   let errors = 0;
   if (data && typeof data == "object" && !Array.isArray(data)) {
     if (data.id === void 0) {
-      const err0 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "id" }, message: "must have required property 'id'" };
+      const err0 = { pointer: instancePath + "/id", message: "must have required property 'id'", keyword: "required" };
       if (vErrors === null) {
         vErrors = [err0];
       } else {
@@ -12792,7 +12793,7 @@ function validate226(data, instancePath = "") {
       errors++;
     }
     if (data.version_id === void 0) {
-      const err1 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "version_id" }, message: "must have required property 'version_id'" };
+      const err1 = { pointer: instancePath + "/version_id", message: "must have required property 'version_id'", keyword: "required" };
       if (vErrors === null) {
         vErrors = [err1];
       } else {
@@ -12801,7 +12802,7 @@ function validate226(data, instancePath = "") {
       errors++;
     }
     if (data.name === void 0) {
-      const err2 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "name" }, message: "must have required property 'name'" };
+      const err2 = { pointer: instancePath + "/name", message: "must have required property 'name'", keyword: "required" };
       if (vErrors === null) {
         vErrors = [err2];
       } else {
@@ -12810,7 +12811,7 @@ function validate226(data, instancePath = "") {
       errors++;
     }
     if (data.description === void 0) {
-      const err3 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "description" }, message: "must have required property 'description'" };
+      const err3 = { pointer: instancePath + "/description", message: "must have required property 'description'", keyword: "required" };
       if (vErrors === null) {
         vErrors = [err3];
       } else {
@@ -12819,7 +12820,7 @@ function validate226(data, instancePath = "") {
       errors++;
     }
     if (data.is_released === void 0) {
-      const err4 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "is_released" }, message: "must have required property 'is_released'" };
+      const err4 = { pointer: instancePath + "/is_released", message: "must have required property 'is_released'", keyword: "required" };
       if (vErrors === null) {
         vErrors = [err4];
       } else {
@@ -12828,7 +12829,7 @@ function validate226(data, instancePath = "") {
       errors++;
     }
     if (data.config === void 0) {
-      const err5 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "config" }, message: "must have required property 'config'" };
+      const err5 = { pointer: instancePath + "/config", message: "must have required property 'config'", keyword: "required" };
       if (vErrors === null) {
         vErrors = [err5];
       } else {
@@ -12838,7 +12839,7 @@ function validate226(data, instancePath = "") {
     }
     for (const key0 in data) {
       if (!(key0 === "id" || key0 === "version_id" || key0 === "name" || key0 === "description" || key0 === "is_released" || key0 === "config")) {
-        const err6 = { instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" };
+        const err6 = { pointer: instancePath, member: key0, message: "must NOT have additional properties", keyword: "additionalProperties" };
         if (vErrors === null) {
           vErrors = [err6];
         } else {
@@ -12851,7 +12852,7 @@ function validate226(data, instancePath = "") {
       let data0 = data.id;
       if (typeof data0 === "string") {
         if (!pattern34.test(data0)) {
-          const err7 = { instancePath: instancePath + "/id", schemaPath: "urn:casi:schema:ProceduralAgentId/pattern", keyword: "pattern", params: { pattern: "^pa_[A-Za-z0-9]+$" }, message: 'must match pattern "^pa_[A-Za-z0-9]+$"' };
+          const err7 = { pointer: instancePath + "/id", message: 'must match pattern "^pa_[A-Za-z0-9]+$"', keyword: "pattern" };
           if (vErrors === null) {
             vErrors = [err7];
           } else {
@@ -12860,7 +12861,7 @@ function validate226(data, instancePath = "") {
           errors++;
         }
       } else {
-        const err8 = { instancePath: instancePath + "/id", schemaPath: "urn:casi:schema:ProceduralAgentId/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        const err8 = { pointer: instancePath + "/id", message: "must be string", keyword: "type" };
         if (vErrors === null) {
           vErrors = [err8];
         } else {
@@ -12873,7 +12874,7 @@ function validate226(data, instancePath = "") {
       let data1 = data.version_id;
       if (typeof data1 === "string") {
         if (!pattern52.test(data1)) {
-          const err9 = { instancePath: instancePath + "/version_id", schemaPath: "urn:casi:schema:ProceduralAgentVersionId/pattern", keyword: "pattern", params: { pattern: "^pa_[A-Za-z0-9]+@v[0-9]+$" }, message: 'must match pattern "^pa_[A-Za-z0-9]+@v[0-9]+$"' };
+          const err9 = { pointer: instancePath + "/version_id", message: 'must match pattern "^pa_[A-Za-z0-9]+@v[0-9]+$"', keyword: "pattern" };
           if (vErrors === null) {
             vErrors = [err9];
           } else {
@@ -12882,7 +12883,7 @@ function validate226(data, instancePath = "") {
           errors++;
         }
       } else {
-        const err10 = { instancePath: instancePath + "/version_id", schemaPath: "urn:casi:schema:ProceduralAgentVersionId/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        const err10 = { pointer: instancePath + "/version_id", message: "must be string", keyword: "type" };
         if (vErrors === null) {
           vErrors = [err10];
         } else {
@@ -12893,7 +12894,7 @@ function validate226(data, instancePath = "") {
     }
     if (data.name !== void 0) {
       if (typeof data.name !== "string") {
-        const err11 = { instancePath: instancePath + "/name", schemaPath: "#/properties/name/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        const err11 = { pointer: instancePath + "/name", message: "must be string", keyword: "type" };
         if (vErrors === null) {
           vErrors = [err11];
         } else {
@@ -12904,7 +12905,7 @@ function validate226(data, instancePath = "") {
     }
     if (data.description !== void 0) {
       if (typeof data.description !== "string") {
-        const err12 = { instancePath: instancePath + "/description", schemaPath: "#/properties/description/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        const err12 = { pointer: instancePath + "/description", message: "must be string", keyword: "type" };
         if (vErrors === null) {
           vErrors = [err12];
         } else {
@@ -12915,7 +12916,7 @@ function validate226(data, instancePath = "") {
     }
     if (data.is_released !== void 0) {
       if (typeof data.is_released !== "boolean") {
-        const err13 = { instancePath: instancePath + "/is_released", schemaPath: "#/properties/is_released/type", keyword: "type", params: { type: "boolean" }, message: "must be boolean" };
+        const err13 = { pointer: instancePath + "/is_released", message: "must be boolean", keyword: "type" };
         if (vErrors === null) {
           vErrors = [err13];
         } else {
@@ -12931,7 +12932,7 @@ function validate226(data, instancePath = "") {
       }
     }
   } else {
-    const err14 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+    const err14 = { pointer: instancePath, message: "must be object", keyword: "type" };
     if (vErrors === null) {
       vErrors = [err14];
     } else {
@@ -12950,7 +12951,7 @@ function validate228(data, instancePath = "") {
   let errors = 0;
   if (typeof data === "string") {
     if (!pattern34.test(data)) {
-      const err0 = { instancePath, schemaPath: "#/pattern", keyword: "pattern", params: { pattern: "^pa_[A-Za-z0-9]+$" }, message: 'must match pattern "^pa_[A-Za-z0-9]+$"' };
+      const err0 = { pointer: instancePath, message: 'must match pattern "^pa_[A-Za-z0-9]+$"', keyword: "pattern" };
       if (vErrors === null) {
         vErrors = [err0];
       } else {
@@ -12959,7 +12960,7 @@ function validate228(data, instancePath = "") {
       errors++;
     }
   } else {
-    const err1 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+    const err1 = { pointer: instancePath, message: "must be string", keyword: "type" };
     if (vErrors === null) {
       vErrors = [err1];
     } else {
@@ -12977,7 +12978,7 @@ function validate230(data, instancePath = "") {
   let errors = 0;
   if (data && typeof data == "object" && !Array.isArray(data)) {
     if (data.id === void 0) {
-      const err0 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "id" }, message: "must have required property 'id'" };
+      const err0 = { pointer: instancePath + "/id", message: "must have required property 'id'", keyword: "required" };
       if (vErrors === null) {
         vErrors = [err0];
       } else {
@@ -12986,7 +12987,7 @@ function validate230(data, instancePath = "") {
       errors++;
     }
     if (data.created_at === void 0) {
-      const err1 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "created_at" }, message: "must have required property 'created_at'" };
+      const err1 = { pointer: instancePath + "/created_at", message: "must have required property 'created_at'", keyword: "required" };
       if (vErrors === null) {
         vErrors = [err1];
       } else {
@@ -12995,7 +12996,7 @@ function validate230(data, instancePath = "") {
       errors++;
     }
     if (data.updated_at === void 0) {
-      const err2 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "updated_at" }, message: "must have required property 'updated_at'" };
+      const err2 = { pointer: instancePath + "/updated_at", message: "must have required property 'updated_at'", keyword: "required" };
       if (vErrors === null) {
         vErrors = [err2];
       } else {
@@ -13004,7 +13005,7 @@ function validate230(data, instancePath = "") {
       errors++;
     }
     if (data.name === void 0) {
-      const err3 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "name" }, message: "must have required property 'name'" };
+      const err3 = { pointer: instancePath + "/name", message: "must have required property 'name'", keyword: "required" };
       if (vErrors === null) {
         vErrors = [err3];
       } else {
@@ -13013,7 +13014,7 @@ function validate230(data, instancePath = "") {
       errors++;
     }
     if (data.description === void 0) {
-      const err4 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "description" }, message: "must have required property 'description'" };
+      const err4 = { pointer: instancePath + "/description", message: "must have required property 'description'", keyword: "required" };
       if (vErrors === null) {
         vErrors = [err4];
       } else {
@@ -13022,7 +13023,7 @@ function validate230(data, instancePath = "") {
       errors++;
     }
     if (data.released_version_id === void 0) {
-      const err5 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "released_version_id" }, message: "must have required property 'released_version_id'" };
+      const err5 = { pointer: instancePath + "/released_version_id", message: "must have required property 'released_version_id'", keyword: "required" };
       if (vErrors === null) {
         vErrors = [err5];
       } else {
@@ -13031,7 +13032,7 @@ function validate230(data, instancePath = "") {
       errors++;
     }
     if (data.latest_version_id === void 0) {
-      const err6 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "latest_version_id" }, message: "must have required property 'latest_version_id'" };
+      const err6 = { pointer: instancePath + "/latest_version_id", message: "must have required property 'latest_version_id'", keyword: "required" };
       if (vErrors === null) {
         vErrors = [err6];
       } else {
@@ -13041,7 +13042,7 @@ function validate230(data, instancePath = "") {
     }
     for (const key0 in data) {
       if (!(key0 === "id" || key0 === "created_at" || key0 === "updated_at" || key0 === "name" || key0 === "description" || key0 === "released_version_id" || key0 === "latest_version_id")) {
-        const err7 = { instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" };
+        const err7 = { pointer: instancePath, member: key0, message: "must NOT have additional properties", keyword: "additionalProperties" };
         if (vErrors === null) {
           vErrors = [err7];
         } else {
@@ -13054,7 +13055,7 @@ function validate230(data, instancePath = "") {
       let data0 = data.id;
       if (typeof data0 === "string") {
         if (!pattern34.test(data0)) {
-          const err8 = { instancePath: instancePath + "/id", schemaPath: "urn:casi:schema:ProceduralAgentId/pattern", keyword: "pattern", params: { pattern: "^pa_[A-Za-z0-9]+$" }, message: 'must match pattern "^pa_[A-Za-z0-9]+$"' };
+          const err8 = { pointer: instancePath + "/id", message: 'must match pattern "^pa_[A-Za-z0-9]+$"', keyword: "pattern" };
           if (vErrors === null) {
             vErrors = [err8];
           } else {
@@ -13063,7 +13064,7 @@ function validate230(data, instancePath = "") {
           errors++;
         }
       } else {
-        const err9 = { instancePath: instancePath + "/id", schemaPath: "urn:casi:schema:ProceduralAgentId/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        const err9 = { pointer: instancePath + "/id", message: "must be string", keyword: "type" };
         if (vErrors === null) {
           vErrors = [err9];
         } else {
@@ -13076,7 +13077,7 @@ function validate230(data, instancePath = "") {
       let data1 = data.created_at;
       if (typeof data1 === "string") {
         if (!formats0(data1)) {
-          const err10 = { instancePath: instancePath + "/created_at", schemaPath: "urn:casi:schema:Timestamp/format", keyword: "format", params: { format: "date-time" }, message: 'must match format "date-time"' };
+          const err10 = { pointer: instancePath + "/created_at", message: 'must match format "date-time"', keyword: "format" };
           if (vErrors === null) {
             vErrors = [err10];
           } else {
@@ -13085,7 +13086,7 @@ function validate230(data, instancePath = "") {
           errors++;
         }
       } else {
-        const err11 = { instancePath: instancePath + "/created_at", schemaPath: "urn:casi:schema:Timestamp/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        const err11 = { pointer: instancePath + "/created_at", message: "must be string", keyword: "type" };
         if (vErrors === null) {
           vErrors = [err11];
         } else {
@@ -13098,7 +13099,7 @@ function validate230(data, instancePath = "") {
       let data2 = data.updated_at;
       if (typeof data2 === "string") {
         if (!formats0(data2)) {
-          const err12 = { instancePath: instancePath + "/updated_at", schemaPath: "urn:casi:schema:Timestamp/format", keyword: "format", params: { format: "date-time" }, message: 'must match format "date-time"' };
+          const err12 = { pointer: instancePath + "/updated_at", message: 'must match format "date-time"', keyword: "format" };
           if (vErrors === null) {
             vErrors = [err12];
           } else {
@@ -13107,7 +13108,7 @@ function validate230(data, instancePath = "") {
           errors++;
         }
       } else {
-        const err13 = { instancePath: instancePath + "/updated_at", schemaPath: "urn:casi:schema:Timestamp/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        const err13 = { pointer: instancePath + "/updated_at", message: "must be string", keyword: "type" };
         if (vErrors === null) {
           vErrors = [err13];
         } else {
@@ -13118,7 +13119,7 @@ function validate230(data, instancePath = "") {
     }
     if (data.name !== void 0) {
       if (typeof data.name !== "string") {
-        const err14 = { instancePath: instancePath + "/name", schemaPath: "#/properties/name/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        const err14 = { pointer: instancePath + "/name", message: "must be string", keyword: "type" };
         if (vErrors === null) {
           vErrors = [err14];
         } else {
@@ -13129,7 +13130,7 @@ function validate230(data, instancePath = "") {
     }
     if (data.description !== void 0) {
       if (typeof data.description !== "string") {
-        const err15 = { instancePath: instancePath + "/description", schemaPath: "#/properties/description/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        const err15 = { pointer: instancePath + "/description", message: "must be string", keyword: "type" };
         if (vErrors === null) {
           vErrors = [err15];
         } else {
@@ -13142,7 +13143,7 @@ function validate230(data, instancePath = "") {
       let data5 = data.released_version_id;
       if (typeof data5 === "string") {
         if (!pattern52.test(data5)) {
-          const err16 = { instancePath: instancePath + "/released_version_id", schemaPath: "urn:casi:schema:ProceduralAgentVersionId/pattern", keyword: "pattern", params: { pattern: "^pa_[A-Za-z0-9]+@v[0-9]+$" }, message: 'must match pattern "^pa_[A-Za-z0-9]+@v[0-9]+$"' };
+          const err16 = { pointer: instancePath + "/released_version_id", message: 'must match pattern "^pa_[A-Za-z0-9]+@v[0-9]+$"', keyword: "pattern" };
           if (vErrors === null) {
             vErrors = [err16];
           } else {
@@ -13151,7 +13152,7 @@ function validate230(data, instancePath = "") {
           errors++;
         }
       } else {
-        const err17 = { instancePath: instancePath + "/released_version_id", schemaPath: "urn:casi:schema:ProceduralAgentVersionId/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        const err17 = { pointer: instancePath + "/released_version_id", message: "must be string", keyword: "type" };
         if (vErrors === null) {
           vErrors = [err17];
         } else {
@@ -13164,7 +13165,7 @@ function validate230(data, instancePath = "") {
       let data6 = data.latest_version_id;
       if (typeof data6 === "string") {
         if (!pattern52.test(data6)) {
-          const err18 = { instancePath: instancePath + "/latest_version_id", schemaPath: "urn:casi:schema:ProceduralAgentVersionId/pattern", keyword: "pattern", params: { pattern: "^pa_[A-Za-z0-9]+@v[0-9]+$" }, message: 'must match pattern "^pa_[A-Za-z0-9]+@v[0-9]+$"' };
+          const err18 = { pointer: instancePath + "/latest_version_id", message: 'must match pattern "^pa_[A-Za-z0-9]+@v[0-9]+$"', keyword: "pattern" };
           if (vErrors === null) {
             vErrors = [err18];
           } else {
@@ -13173,7 +13174,7 @@ function validate230(data, instancePath = "") {
           errors++;
         }
       } else {
-        const err19 = { instancePath: instancePath + "/latest_version_id", schemaPath: "urn:casi:schema:ProceduralAgentVersionId/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        const err19 = { pointer: instancePath + "/latest_version_id", message: "must be string", keyword: "type" };
         if (vErrors === null) {
           vErrors = [err19];
         } else {
@@ -13183,7 +13184,7 @@ function validate230(data, instancePath = "") {
       }
     }
   } else {
-    const err20 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+    const err20 = { pointer: instancePath, message: "must be object", keyword: "type" };
     if (vErrors === null) {
       vErrors = [err20];
     } else {
@@ -13200,7 +13201,7 @@ function validate229(data, instancePath = "") {
   let errors = 0;
   if (data && typeof data == "object" && !Array.isArray(data)) {
     if (data.data === void 0) {
-      const err0 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "data" }, message: "must have required property 'data'" };
+      const err0 = { pointer: instancePath + "/data", message: "must have required property 'data'", keyword: "required" };
       if (vErrors === null) {
         vErrors = [err0];
       } else {
@@ -13210,7 +13211,7 @@ function validate229(data, instancePath = "") {
     }
     for (const key0 in data) {
       if (!(key0 === "data")) {
-        const err1 = { instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" };
+        const err1 = { pointer: instancePath, member: key0, message: "must NOT have additional properties", keyword: "additionalProperties" };
         if (vErrors === null) {
           vErrors = [err1];
         } else {
@@ -13230,7 +13231,7 @@ function validate229(data, instancePath = "") {
           }
         }
       } else {
-        const err2 = { instancePath: instancePath + "/data", schemaPath: "#/properties/data/type", keyword: "type", params: { type: "array" }, message: "must be array" };
+        const err2 = { pointer: instancePath + "/data", message: "must be array", keyword: "type" };
         if (vErrors === null) {
           vErrors = [err2];
         } else {
@@ -13240,7 +13241,7 @@ function validate229(data, instancePath = "") {
       }
     }
   } else {
-    const err3 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+    const err3 = { pointer: instancePath, message: "must be object", keyword: "type" };
     if (vErrors === null) {
       vErrors = [err3];
     } else {
@@ -13259,7 +13260,7 @@ function validate232(data, instancePath = "") {
   let errors = 0;
   if (typeof data === "string") {
     if (!pattern21.test(data)) {
-      const err0 = { instancePath, schemaPath: "#/pattern", keyword: "pattern", params: { pattern: "^pa_[A-Za-z0-9]+(@v[0-9]+)?$" }, message: 'must match pattern "^pa_[A-Za-z0-9]+(@v[0-9]+)?$"' };
+      const err0 = { pointer: instancePath, message: 'must match pattern "^pa_[A-Za-z0-9]+(@v[0-9]+)?$"', keyword: "pattern" };
       if (vErrors === null) {
         vErrors = [err0];
       } else {
@@ -13268,7 +13269,7 @@ function validate232(data, instancePath = "") {
       errors++;
     }
   } else {
-    const err1 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+    const err1 = { pointer: instancePath, message: "must be string", keyword: "type" };
     if (vErrors === null) {
       vErrors = [err1];
     } else {
@@ -13286,7 +13287,7 @@ function validate233(data, instancePath = "") {
   let errors = 0;
   if (typeof data === "string") {
     if (!pattern52.test(data)) {
-      const err0 = { instancePath, schemaPath: "#/pattern", keyword: "pattern", params: { pattern: "^pa_[A-Za-z0-9]+@v[0-9]+$" }, message: 'must match pattern "^pa_[A-Za-z0-9]+@v[0-9]+$"' };
+      const err0 = { pointer: instancePath, message: 'must match pattern "^pa_[A-Za-z0-9]+@v[0-9]+$"', keyword: "pattern" };
       if (vErrors === null) {
         vErrors = [err0];
       } else {
@@ -13295,7 +13296,7 @@ function validate233(data, instancePath = "") {
       errors++;
     }
   } else {
-    const err1 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+    const err1 = { pointer: instancePath, message: "must be string", keyword: "type" };
     if (vErrors === null) {
       vErrors = [err1];
     } else {
@@ -13314,7 +13315,7 @@ function validate234(data, instancePath = "") {
   if (data && typeof data == "object" && !Array.isArray(data)) {
     for (const key0 in data) {
       if (!(key0 === "chat_channel" || key0 === "output_schema" || key0 === "post_url")) {
-        const err0 = { instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" };
+        const err0 = { pointer: instancePath, member: key0, message: "must NOT have additional properties", keyword: "additionalProperties" };
         if (vErrors === null) {
           vErrors = [err0];
         } else {
@@ -13326,7 +13327,7 @@ function validate234(data, instancePath = "") {
     if (data.chat_channel !== void 0) {
       let data0 = data.chat_channel;
       if (typeof data0 !== "string" && data0 !== null) {
-        const err1 = { instancePath: instancePath + "/chat_channel", schemaPath: "#/properties/chat_channel/type", keyword: "type", params: { type: schema227.properties.chat_channel.type }, message: "must be string,null" };
+        const err1 = { pointer: instancePath + "/chat_channel", message: "must be string,null", keyword: "type" };
         if (vErrors === null) {
           vErrors = [err1];
         } else {
@@ -13338,7 +13339,7 @@ function validate234(data, instancePath = "") {
     if (data.output_schema !== void 0) {
       let data1 = data.output_schema;
       if (!(data1 && typeof data1 == "object" && !Array.isArray(data1)) && data1 !== null) {
-        const err2 = { instancePath: instancePath + "/output_schema", schemaPath: "#/properties/output_schema/type", keyword: "type", params: { type: schema227.properties.output_schema.type }, message: "must be object,null" };
+        const err2 = { pointer: instancePath + "/output_schema", message: "must be object,null", keyword: "type" };
         if (vErrors === null) {
           vErrors = [err2];
         } else {
@@ -13350,7 +13351,7 @@ function validate234(data, instancePath = "") {
     if (data.post_url !== void 0) {
       let data2 = data.post_url;
       if (typeof data2 !== "string" && data2 !== null) {
-        const err3 = { instancePath: instancePath + "/post_url", schemaPath: "#/properties/post_url/type", keyword: "type", params: { type: schema227.properties.post_url.type }, message: "must be string,null" };
+        const err3 = { pointer: instancePath + "/post_url", message: "must be string,null", keyword: "type" };
         if (vErrors === null) {
           vErrors = [err3];
         } else {
@@ -13360,7 +13361,7 @@ function validate234(data, instancePath = "") {
       }
       if (typeof data2 === "string") {
         if (!formats20(data2)) {
-          const err4 = { instancePath: instancePath + "/post_url", schemaPath: "#/properties/post_url/format", keyword: "format", params: { format: "uri" }, message: 'must match format "uri"' };
+          const err4 = { pointer: instancePath + "/post_url", message: 'must match format "uri"', keyword: "format" };
           if (vErrors === null) {
             vErrors = [err4];
           } else {
@@ -13371,7 +13372,7 @@ function validate234(data, instancePath = "") {
       }
     }
   } else {
-    const err5 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+    const err5 = { pointer: instancePath, message: "must be object", keyword: "type" };
     if (vErrors === null) {
       vErrors = [err5];
     } else {
@@ -13390,7 +13391,7 @@ function validate235(data, instancePath = "") {
   let errors = 0;
   if (data && typeof data == "object" && !Array.isArray(data)) {
     if (data.entity_id === void 0) {
-      const err0 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "entity_id" }, message: "must have required property 'entity_id'" };
+      const err0 = { pointer: instancePath + "/entity_id", message: "must have required property 'entity_id'", keyword: "required" };
       if (vErrors === null) {
         vErrors = [err0];
       } else {
@@ -13400,7 +13401,7 @@ function validate235(data, instancePath = "") {
     }
     for (const key0 in data) {
       if (!(key0 === "ns" || key0 === "entity_id")) {
-        const err1 = { instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" };
+        const err1 = { pointer: instancePath, member: key0, message: "must NOT have additional properties", keyword: "additionalProperties" };
         if (vErrors === null) {
           vErrors = [err1];
         } else {
@@ -13412,7 +13413,7 @@ function validate235(data, instancePath = "") {
     if (data.ns !== void 0) {
       let data0 = data.ns;
       if (typeof data0 !== "string") {
-        const err2 = { instancePath: instancePath + "/ns", schemaPath: "#/properties/ns/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        const err2 = { pointer: instancePath + "/ns", message: "must be string", keyword: "type" };
         if (vErrors === null) {
           vErrors = [err2];
         } else {
@@ -13421,7 +13422,7 @@ function validate235(data, instancePath = "") {
         errors++;
       }
       if (!(data0 === "procedural")) {
-        const err3 = { instancePath: instancePath + "/ns", schemaPath: "#/properties/ns/enum", keyword: "enum", params: { allowedValues: schema142.properties.ns.enum }, message: "must be equal to one of the allowed values" };
+        const err3 = { pointer: instancePath + "/ns", message: "must be equal to one of the allowed values", keyword: "enum" };
         if (vErrors === null) {
           vErrors = [err3];
         } else {
@@ -13432,7 +13433,7 @@ function validate235(data, instancePath = "") {
     }
     if (data.entity_id !== void 0) {
       if (typeof data.entity_id !== "string") {
-        const err4 = { instancePath: instancePath + "/entity_id", schemaPath: "#/properties/entity_id/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        const err4 = { pointer: instancePath + "/entity_id", message: "must be string", keyword: "type" };
         if (vErrors === null) {
           vErrors = [err4];
         } else {
@@ -13442,7 +13443,7 @@ function validate235(data, instancePath = "") {
       }
     }
   } else {
-    const err5 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+    const err5 = { pointer: instancePath, message: "must be object", keyword: "type" };
     if (vErrors === null) {
       vErrors = [err5];
     } else {
@@ -13463,7 +13464,7 @@ function validate236(data, instancePath = "") {
   let errors = 0;
   if (data && typeof data == "object" && !Array.isArray(data)) {
     if (data.id === void 0) {
-      const err0 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "id" }, message: "must have required property 'id'" };
+      const err0 = { pointer: instancePath + "/id", message: "must have required property 'id'", keyword: "required" };
       if (vErrors === null) {
         vErrors = [err0];
       } else {
@@ -13472,7 +13473,7 @@ function validate236(data, instancePath = "") {
       errors++;
     }
     if (data.livemode === void 0) {
-      const err1 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "livemode" }, message: "must have required property 'livemode'" };
+      const err1 = { pointer: instancePath + "/livemode", message: "must have required property 'livemode'", keyword: "required" };
       if (vErrors === null) {
         vErrors = [err1];
       } else {
@@ -13481,7 +13482,7 @@ function validate236(data, instancePath = "") {
       errors++;
     }
     if (data.name === void 0) {
-      const err2 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "name" }, message: "must have required property 'name'" };
+      const err2 = { pointer: instancePath + "/name", message: "must have required property 'name'", keyword: "required" };
       if (vErrors === null) {
         vErrors = [err2];
       } else {
@@ -13490,7 +13491,7 @@ function validate236(data, instancePath = "") {
       errors++;
     }
     if (data.conversation_id === void 0) {
-      const err3 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "conversation_id" }, message: "must have required property 'conversation_id'" };
+      const err3 = { pointer: instancePath + "/conversation_id", message: "must have required property 'conversation_id'", keyword: "required" };
       if (vErrors === null) {
         vErrors = [err3];
       } else {
@@ -13499,7 +13500,7 @@ function validate236(data, instancePath = "") {
       errors++;
     }
     if (data.created_at === void 0) {
-      const err4 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "created_at" }, message: "must have required property 'created_at'" };
+      const err4 = { pointer: instancePath + "/created_at", message: "must have required property 'created_at'", keyword: "required" };
       if (vErrors === null) {
         vErrors = [err4];
       } else {
@@ -13508,7 +13509,7 @@ function validate236(data, instancePath = "") {
       errors++;
     }
     if (data.status === void 0) {
-      const err5 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "status" }, message: "must have required property 'status'" };
+      const err5 = { pointer: instancePath + "/status", message: "must have required property 'status'", keyword: "required" };
       if (vErrors === null) {
         vErrors = [err5];
       } else {
@@ -13517,7 +13518,7 @@ function validate236(data, instancePath = "") {
       errors++;
     }
     if (data.agent_id === void 0) {
-      const err6 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "agent_id" }, message: "must have required property 'agent_id'" };
+      const err6 = { pointer: instancePath + "/agent_id", message: "must have required property 'agent_id'", keyword: "required" };
       if (vErrors === null) {
         vErrors = [err6];
       } else {
@@ -13526,7 +13527,7 @@ function validate236(data, instancePath = "") {
       errors++;
     }
     if (data.agent_version_id === void 0) {
-      const err7 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "agent_version_id" }, message: "must have required property 'agent_version_id'" };
+      const err7 = { pointer: instancePath + "/agent_version_id", message: "must have required property 'agent_version_id'", keyword: "required" };
       if (vErrors === null) {
         vErrors = [err7];
       } else {
@@ -13535,7 +13536,7 @@ function validate236(data, instancePath = "") {
       errors++;
     }
     if (data.error === void 0) {
-      const err8 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "error" }, message: "must have required property 'error'" };
+      const err8 = { pointer: instancePath + "/error", message: "must have required property 'error'", keyword: "required" };
       if (vErrors === null) {
         vErrors = [err8];
       } else {
@@ -13544,7 +13545,7 @@ function validate236(data, instancePath = "") {
       errors++;
     }
     if (data.input === void 0) {
-      const err9 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "input" }, message: "must have required property 'input'" };
+      const err9 = { pointer: instancePath + "/input", message: "must have required property 'input'", keyword: "required" };
       if (vErrors === null) {
         vErrors = [err9];
       } else {
@@ -13553,7 +13554,7 @@ function validate236(data, instancePath = "") {
       errors++;
     }
     if (data.output === void 0) {
-      const err10 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "output" }, message: "must have required property 'output'" };
+      const err10 = { pointer: instancePath + "/output", message: "must have required property 'output'", keyword: "required" };
       if (vErrors === null) {
         vErrors = [err10];
       } else {
@@ -13562,7 +13563,7 @@ function validate236(data, instancePath = "") {
       errors++;
     }
     if (data.summary === void 0) {
-      const err11 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "summary" }, message: "must have required property 'summary'" };
+      const err11 = { pointer: instancePath + "/summary", message: "must have required property 'summary'", keyword: "required" };
       if (vErrors === null) {
         vErrors = [err11];
       } else {
@@ -13572,7 +13573,7 @@ function validate236(data, instancePath = "") {
     }
     for (const key0 in data) {
       if (!func10.call(schema309.properties, key0)) {
-        const err12 = { instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" };
+        const err12 = { pointer: instancePath, member: key0, message: "must NOT have additional properties", keyword: "additionalProperties" };
         if (vErrors === null) {
           vErrors = [err12];
         } else {
@@ -13585,7 +13586,7 @@ function validate236(data, instancePath = "") {
       let data0 = data.id;
       if (typeof data0 === "string") {
         if (func1(data0) > 128) {
-          const err13 = { instancePath: instancePath + "/id", schemaPath: "urn:casi:schema:ProcedureId/maxLength", keyword: "maxLength", params: { limit: 128 }, message: "must NOT have more than 128 characters" };
+          const err13 = { pointer: instancePath + "/id", message: "must NOT have more than 128 characters", keyword: "maxLength" };
           if (vErrors === null) {
             vErrors = [err13];
           } else {
@@ -13594,7 +13595,7 @@ function validate236(data, instancePath = "") {
           errors++;
         }
         if (func1(data0) < 1) {
-          const err14 = { instancePath: instancePath + "/id", schemaPath: "urn:casi:schema:ProcedureId/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
+          const err14 = { pointer: instancePath + "/id", message: "must NOT have fewer than 1 characters", keyword: "minLength" };
           if (vErrors === null) {
             vErrors = [err14];
           } else {
@@ -13603,7 +13604,7 @@ function validate236(data, instancePath = "") {
           errors++;
         }
         if (!pattern40.test(data0)) {
-          const err15 = { instancePath: instancePath + "/id", schemaPath: "urn:casi:schema:ProcedureId/pattern", keyword: "pattern", params: { pattern: "^[A-Za-z0-9_-]+$" }, message: 'must match pattern "^[A-Za-z0-9_-]+$"' };
+          const err15 = { pointer: instancePath + "/id", message: 'must match pattern "^[A-Za-z0-9_-]+$"', keyword: "pattern" };
           if (vErrors === null) {
             vErrors = [err15];
           } else {
@@ -13612,7 +13613,7 @@ function validate236(data, instancePath = "") {
           errors++;
         }
       } else {
-        const err16 = { instancePath: instancePath + "/id", schemaPath: "urn:casi:schema:ProcedureId/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        const err16 = { pointer: instancePath + "/id", message: "must be string", keyword: "type" };
         if (vErrors === null) {
           vErrors = [err16];
         } else {
@@ -13623,7 +13624,7 @@ function validate236(data, instancePath = "") {
     }
     if (data.livemode !== void 0) {
       if (typeof data.livemode !== "boolean") {
-        const err17 = { instancePath: instancePath + "/livemode", schemaPath: "#/properties/livemode/type", keyword: "type", params: { type: "boolean" }, message: "must be boolean" };
+        const err17 = { pointer: instancePath + "/livemode", message: "must be boolean", keyword: "type" };
         if (vErrors === null) {
           vErrors = [err17];
         } else {
@@ -13634,7 +13635,7 @@ function validate236(data, instancePath = "") {
     }
     if (data.name !== void 0) {
       if (typeof data.name !== "string") {
-        const err18 = { instancePath: instancePath + "/name", schemaPath: "#/properties/name/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        const err18 = { pointer: instancePath + "/name", message: "must be string", keyword: "type" };
         if (vErrors === null) {
           vErrors = [err18];
         } else {
@@ -13647,7 +13648,7 @@ function validate236(data, instancePath = "") {
       let data3 = data.conversation_id;
       if (typeof data3 === "string") {
         if (!pattern7.test(data3)) {
-          const err19 = { instancePath: instancePath + "/conversation_id", schemaPath: "urn:casi:schema:ConversationId/pattern", keyword: "pattern", params: { pattern: "^conv_[A-Za-z0-9]+$" }, message: 'must match pattern "^conv_[A-Za-z0-9]+$"' };
+          const err19 = { pointer: instancePath + "/conversation_id", message: 'must match pattern "^conv_[A-Za-z0-9]+$"', keyword: "pattern" };
           if (vErrors === null) {
             vErrors = [err19];
           } else {
@@ -13656,7 +13657,7 @@ function validate236(data, instancePath = "") {
           errors++;
         }
       } else {
-        const err20 = { instancePath: instancePath + "/conversation_id", schemaPath: "urn:casi:schema:ConversationId/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        const err20 = { pointer: instancePath + "/conversation_id", message: "must be string", keyword: "type" };
         if (vErrors === null) {
           vErrors = [err20];
         } else {
@@ -13669,7 +13670,7 @@ function validate236(data, instancePath = "") {
       let data4 = data.created_at;
       if (typeof data4 === "string") {
         if (!formats0(data4)) {
-          const err21 = { instancePath: instancePath + "/created_at", schemaPath: "urn:casi:schema:Timestamp/format", keyword: "format", params: { format: "date-time" }, message: 'must match format "date-time"' };
+          const err21 = { pointer: instancePath + "/created_at", message: 'must match format "date-time"', keyword: "format" };
           if (vErrors === null) {
             vErrors = [err21];
           } else {
@@ -13678,7 +13679,7 @@ function validate236(data, instancePath = "") {
           errors++;
         }
       } else {
-        const err22 = { instancePath: instancePath + "/created_at", schemaPath: "urn:casi:schema:Timestamp/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        const err22 = { pointer: instancePath + "/created_at", message: "must be string", keyword: "type" };
         if (vErrors === null) {
           vErrors = [err22];
         } else {
@@ -13690,7 +13691,7 @@ function validate236(data, instancePath = "") {
     if (data.status !== void 0) {
       let data5 = data.status;
       if (typeof data5 !== "string") {
-        const err23 = { instancePath: instancePath + "/status", schemaPath: "urn:casi:schema:ProcedureStatus/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        const err23 = { pointer: instancePath + "/status", message: "must be string", keyword: "type" };
         if (vErrors === null) {
           vErrors = [err23];
         } else {
@@ -13699,7 +13700,7 @@ function validate236(data, instancePath = "") {
         errors++;
       }
       if (!(data5 === "pending" || data5 === "running" || data5 === "success" || data5 === "failed" || data5 === "skipped" || data5 === "cancelled")) {
-        const err24 = { instancePath: instancePath + "/status", schemaPath: "urn:casi:schema:ProcedureStatus/enum", keyword: "enum", params: { allowedValues: schema313.enum }, message: "must be equal to one of the allowed values" };
+        const err24 = { pointer: instancePath + "/status", message: "must be equal to one of the allowed values", keyword: "enum" };
         if (vErrors === null) {
           vErrors = [err24];
         } else {
@@ -13715,7 +13716,7 @@ function validate236(data, instancePath = "") {
       const _errs20 = errors;
       if (typeof data6 === "string") {
         if (!pattern34.test(data6)) {
-          const err25 = { instancePath: instancePath + "/agent_id", schemaPath: "urn:casi:schema:ProceduralAgentId/pattern", keyword: "pattern", params: { pattern: "^pa_[A-Za-z0-9]+$" }, message: 'must match pattern "^pa_[A-Za-z0-9]+$"' };
+          const err25 = { pointer: instancePath + "/agent_id", message: 'must match pattern "^pa_[A-Za-z0-9]+$"', keyword: "pattern" };
           if (vErrors === null) {
             vErrors = [err25];
           } else {
@@ -13724,7 +13725,7 @@ function validate236(data, instancePath = "") {
           errors++;
         }
       } else {
-        const err26 = { instancePath: instancePath + "/agent_id", schemaPath: "urn:casi:schema:ProceduralAgentId/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        const err26 = { pointer: instancePath + "/agent_id", message: "must be string", keyword: "type" };
         if (vErrors === null) {
           vErrors = [err26];
         } else {
@@ -13736,7 +13737,7 @@ function validate236(data, instancePath = "") {
       valid5 = valid5 || _valid0;
       const _errs23 = errors;
       if (data6 !== null) {
-        const err27 = { instancePath: instancePath + "/agent_id", schemaPath: "#/properties/agent_id/anyOf/1/type", keyword: "type", params: { type: "null" }, message: "must be null" };
+        const err27 = { pointer: instancePath + "/agent_id", message: "must be null", keyword: "type" };
         if (vErrors === null) {
           vErrors = [err27];
         } else {
@@ -13747,7 +13748,7 @@ function validate236(data, instancePath = "") {
       var _valid0 = _errs23 === errors;
       valid5 = valid5 || _valid0;
       if (!valid5) {
-        const err28 = { instancePath: instancePath + "/agent_id", schemaPath: "#/properties/agent_id/anyOf", keyword: "anyOf", params: {}, message: "must match a schema in anyOf" };
+        const err28 = { pointer: instancePath + "/agent_id", message: "must match a schema in anyOf", keyword: "anyOf" };
         if (vErrors === null) {
           vErrors = [err28];
         } else {
@@ -13772,7 +13773,7 @@ function validate236(data, instancePath = "") {
       const _errs27 = errors;
       if (typeof data7 === "string") {
         if (!pattern52.test(data7)) {
-          const err29 = { instancePath: instancePath + "/agent_version_id", schemaPath: "urn:casi:schema:ProceduralAgentVersionId/pattern", keyword: "pattern", params: { pattern: "^pa_[A-Za-z0-9]+@v[0-9]+$" }, message: 'must match pattern "^pa_[A-Za-z0-9]+@v[0-9]+$"' };
+          const err29 = { pointer: instancePath + "/agent_version_id", message: 'must match pattern "^pa_[A-Za-z0-9]+@v[0-9]+$"', keyword: "pattern" };
           if (vErrors === null) {
             vErrors = [err29];
           } else {
@@ -13781,7 +13782,7 @@ function validate236(data, instancePath = "") {
           errors++;
         }
       } else {
-        const err30 = { instancePath: instancePath + "/agent_version_id", schemaPath: "urn:casi:schema:ProceduralAgentVersionId/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        const err30 = { pointer: instancePath + "/agent_version_id", message: "must be string", keyword: "type" };
         if (vErrors === null) {
           vErrors = [err30];
         } else {
@@ -13793,7 +13794,7 @@ function validate236(data, instancePath = "") {
       valid7 = valid7 || _valid1;
       const _errs30 = errors;
       if (data7 !== null) {
-        const err31 = { instancePath: instancePath + "/agent_version_id", schemaPath: "#/properties/agent_version_id/anyOf/1/type", keyword: "type", params: { type: "null" }, message: "must be null" };
+        const err31 = { pointer: instancePath + "/agent_version_id", message: "must be null", keyword: "type" };
         if (vErrors === null) {
           vErrors = [err31];
         } else {
@@ -13804,7 +13805,7 @@ function validate236(data, instancePath = "") {
       var _valid1 = _errs30 === errors;
       valid7 = valid7 || _valid1;
       if (!valid7) {
-        const err32 = { instancePath: instancePath + "/agent_version_id", schemaPath: "#/properties/agent_version_id/anyOf", keyword: "anyOf", params: {}, message: "must match a schema in anyOf" };
+        const err32 = { pointer: instancePath + "/agent_version_id", message: "must match a schema in anyOf", keyword: "anyOf" };
         if (vErrors === null) {
           vErrors = [err32];
         } else {
@@ -13825,7 +13826,7 @@ function validate236(data, instancePath = "") {
     if (data.error !== void 0) {
       let data8 = data.error;
       if (typeof data8 !== "string" && data8 !== null) {
-        const err33 = { instancePath: instancePath + "/error", schemaPath: "#/properties/error/type", keyword: "type", params: { type: schema309.properties.error.type }, message: "must be string,null" };
+        const err33 = { pointer: instancePath + "/error", message: "must be string,null", keyword: "type" };
         if (vErrors === null) {
           vErrors = [err33];
         } else {
@@ -13837,7 +13838,7 @@ function validate236(data, instancePath = "") {
     if (data.input !== void 0) {
       let data9 = data.input;
       if (!(data9 && typeof data9 == "object" && !Array.isArray(data9)) && data9 !== null) {
-        const err34 = { instancePath: instancePath + "/input", schemaPath: "#/properties/input/type", keyword: "type", params: { type: schema309.properties.input.type }, message: "must be object,null" };
+        const err34 = { pointer: instancePath + "/input", message: "must be object,null", keyword: "type" };
         if (vErrors === null) {
           vErrors = [err34];
         } else {
@@ -13849,7 +13850,7 @@ function validate236(data, instancePath = "") {
     if (data.output !== void 0) {
       let data10 = data.output;
       if (!(data10 && typeof data10 == "object" && !Array.isArray(data10)) && data10 !== null) {
-        const err35 = { instancePath: instancePath + "/output", schemaPath: "#/properties/output/type", keyword: "type", params: { type: schema309.properties.output.type }, message: "must be object,null" };
+        const err35 = { pointer: instancePath + "/output", message: "must be object,null", keyword: "type" };
         if (vErrors === null) {
           vErrors = [err35];
         } else {
@@ -13861,7 +13862,7 @@ function validate236(data, instancePath = "") {
     if (data.summary !== void 0) {
       let data11 = data.summary;
       if (typeof data11 !== "string" && data11 !== null) {
-        const err36 = { instancePath: instancePath + "/summary", schemaPath: "#/properties/summary/type", keyword: "type", params: { type: schema309.properties.summary.type }, message: "must be string,null" };
+        const err36 = { pointer: instancePath + "/summary", message: "must be string,null", keyword: "type" };
         if (vErrors === null) {
           vErrors = [err36];
         } else {
@@ -13871,7 +13872,7 @@ function validate236(data, instancePath = "") {
       }
     }
   } else {
-    const err37 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+    const err37 = { pointer: instancePath, message: "must be object", keyword: "type" };
     if (vErrors === null) {
       vErrors = [err37];
     } else {
@@ -13889,7 +13890,7 @@ function validate237(data, instancePath = "") {
   let errors = 0;
   if (typeof data === "string") {
     if (func1(data) > 128) {
-      const err0 = { instancePath, schemaPath: "#/maxLength", keyword: "maxLength", params: { limit: 128 }, message: "must NOT have more than 128 characters" };
+      const err0 = { pointer: instancePath, message: "must NOT have more than 128 characters", keyword: "maxLength" };
       if (vErrors === null) {
         vErrors = [err0];
       } else {
@@ -13898,7 +13899,7 @@ function validate237(data, instancePath = "") {
       errors++;
     }
     if (func1(data) < 1) {
-      const err1 = { instancePath, schemaPath: "#/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
+      const err1 = { pointer: instancePath, message: "must NOT have fewer than 1 characters", keyword: "minLength" };
       if (vErrors === null) {
         vErrors = [err1];
       } else {
@@ -13907,7 +13908,7 @@ function validate237(data, instancePath = "") {
       errors++;
     }
     if (!pattern40.test(data)) {
-      const err2 = { instancePath, schemaPath: "#/pattern", keyword: "pattern", params: { pattern: "^[A-Za-z0-9_-]+$" }, message: 'must match pattern "^[A-Za-z0-9_-]+$"' };
+      const err2 = { pointer: instancePath, message: 'must match pattern "^[A-Za-z0-9_-]+$"', keyword: "pattern" };
       if (vErrors === null) {
         vErrors = [err2];
       } else {
@@ -13916,7 +13917,7 @@ function validate237(data, instancePath = "") {
       errors++;
     }
   } else {
-    const err3 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+    const err3 = { pointer: instancePath, message: "must be string", keyword: "type" };
     if (vErrors === null) {
       vErrors = [err3];
     } else {
@@ -13936,7 +13937,7 @@ function validate239(data, instancePath = "") {
   let errors = 0;
   if (data && typeof data == "object" && !Array.isArray(data)) {
     if (data.id === void 0) {
-      const err0 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "id" }, message: "must have required property 'id'" };
+      const err0 = { pointer: instancePath + "/id", message: "must have required property 'id'", keyword: "required" };
       if (vErrors === null) {
         vErrors = [err0];
       } else {
@@ -13945,7 +13946,7 @@ function validate239(data, instancePath = "") {
       errors++;
     }
     if (data.livemode === void 0) {
-      const err1 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "livemode" }, message: "must have required property 'livemode'" };
+      const err1 = { pointer: instancePath + "/livemode", message: "must have required property 'livemode'", keyword: "required" };
       if (vErrors === null) {
         vErrors = [err1];
       } else {
@@ -13954,7 +13955,7 @@ function validate239(data, instancePath = "") {
       errors++;
     }
     if (data.name === void 0) {
-      const err2 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "name" }, message: "must have required property 'name'" };
+      const err2 = { pointer: instancePath + "/name", message: "must have required property 'name'", keyword: "required" };
       if (vErrors === null) {
         vErrors = [err2];
       } else {
@@ -13963,7 +13964,7 @@ function validate239(data, instancePath = "") {
       errors++;
     }
     if (data.conversation_id === void 0) {
-      const err3 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "conversation_id" }, message: "must have required property 'conversation_id'" };
+      const err3 = { pointer: instancePath + "/conversation_id", message: "must have required property 'conversation_id'", keyword: "required" };
       if (vErrors === null) {
         vErrors = [err3];
       } else {
@@ -13972,7 +13973,7 @@ function validate239(data, instancePath = "") {
       errors++;
     }
     if (data.agent_id === void 0) {
-      const err4 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "agent_id" }, message: "must have required property 'agent_id'" };
+      const err4 = { pointer: instancePath + "/agent_id", message: "must have required property 'agent_id'", keyword: "required" };
       if (vErrors === null) {
         vErrors = [err4];
       } else {
@@ -13981,7 +13982,7 @@ function validate239(data, instancePath = "") {
       errors++;
     }
     if (data.created_at === void 0) {
-      const err5 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "created_at" }, message: "must have required property 'created_at'" };
+      const err5 = { pointer: instancePath + "/created_at", message: "must have required property 'created_at'", keyword: "required" };
       if (vErrors === null) {
         vErrors = [err5];
       } else {
@@ -13990,7 +13991,7 @@ function validate239(data, instancePath = "") {
       errors++;
     }
     if (data.status === void 0) {
-      const err6 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "status" }, message: "must have required property 'status'" };
+      const err6 = { pointer: instancePath + "/status", message: "must have required property 'status'", keyword: "required" };
       if (vErrors === null) {
         vErrors = [err6];
       } else {
@@ -13999,7 +14000,7 @@ function validate239(data, instancePath = "") {
       errors++;
     }
     if (data.output === void 0) {
-      const err7 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "output" }, message: "must have required property 'output'" };
+      const err7 = { pointer: instancePath + "/output", message: "must have required property 'output'", keyword: "required" };
       if (vErrors === null) {
         vErrors = [err7];
       } else {
@@ -14008,7 +14009,7 @@ function validate239(data, instancePath = "") {
       errors++;
     }
     if (data.error === void 0) {
-      const err8 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "error" }, message: "must have required property 'error'" };
+      const err8 = { pointer: instancePath + "/error", message: "must have required property 'error'", keyword: "required" };
       if (vErrors === null) {
         vErrors = [err8];
       } else {
@@ -14018,7 +14019,7 @@ function validate239(data, instancePath = "") {
     }
     for (const key0 in data) {
       if (!func10.call(schema318.properties, key0)) {
-        const err9 = { instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" };
+        const err9 = { pointer: instancePath, member: key0, message: "must NOT have additional properties", keyword: "additionalProperties" };
         if (vErrors === null) {
           vErrors = [err9];
         } else {
@@ -14031,7 +14032,7 @@ function validate239(data, instancePath = "") {
       let data0 = data.id;
       if (typeof data0 === "string") {
         if (func1(data0) > 128) {
-          const err10 = { instancePath: instancePath + "/id", schemaPath: "urn:casi:schema:ProcedureId/maxLength", keyword: "maxLength", params: { limit: 128 }, message: "must NOT have more than 128 characters" };
+          const err10 = { pointer: instancePath + "/id", message: "must NOT have more than 128 characters", keyword: "maxLength" };
           if (vErrors === null) {
             vErrors = [err10];
           } else {
@@ -14040,7 +14041,7 @@ function validate239(data, instancePath = "") {
           errors++;
         }
         if (func1(data0) < 1) {
-          const err11 = { instancePath: instancePath + "/id", schemaPath: "urn:casi:schema:ProcedureId/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
+          const err11 = { pointer: instancePath + "/id", message: "must NOT have fewer than 1 characters", keyword: "minLength" };
           if (vErrors === null) {
             vErrors = [err11];
           } else {
@@ -14049,7 +14050,7 @@ function validate239(data, instancePath = "") {
           errors++;
         }
         if (!pattern40.test(data0)) {
-          const err12 = { instancePath: instancePath + "/id", schemaPath: "urn:casi:schema:ProcedureId/pattern", keyword: "pattern", params: { pattern: "^[A-Za-z0-9_-]+$" }, message: 'must match pattern "^[A-Za-z0-9_-]+$"' };
+          const err12 = { pointer: instancePath + "/id", message: 'must match pattern "^[A-Za-z0-9_-]+$"', keyword: "pattern" };
           if (vErrors === null) {
             vErrors = [err12];
           } else {
@@ -14058,7 +14059,7 @@ function validate239(data, instancePath = "") {
           errors++;
         }
       } else {
-        const err13 = { instancePath: instancePath + "/id", schemaPath: "urn:casi:schema:ProcedureId/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        const err13 = { pointer: instancePath + "/id", message: "must be string", keyword: "type" };
         if (vErrors === null) {
           vErrors = [err13];
         } else {
@@ -14069,7 +14070,7 @@ function validate239(data, instancePath = "") {
     }
     if (data.livemode !== void 0) {
       if (typeof data.livemode !== "boolean") {
-        const err14 = { instancePath: instancePath + "/livemode", schemaPath: "#/properties/livemode/type", keyword: "type", params: { type: "boolean" }, message: "must be boolean" };
+        const err14 = { pointer: instancePath + "/livemode", message: "must be boolean", keyword: "type" };
         if (vErrors === null) {
           vErrors = [err14];
         } else {
@@ -14080,7 +14081,7 @@ function validate239(data, instancePath = "") {
     }
     if (data.name !== void 0) {
       if (typeof data.name !== "string") {
-        const err15 = { instancePath: instancePath + "/name", schemaPath: "#/properties/name/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        const err15 = { pointer: instancePath + "/name", message: "must be string", keyword: "type" };
         if (vErrors === null) {
           vErrors = [err15];
         } else {
@@ -14093,7 +14094,7 @@ function validate239(data, instancePath = "") {
       let data3 = data.conversation_id;
       if (typeof data3 === "string") {
         if (!pattern7.test(data3)) {
-          const err16 = { instancePath: instancePath + "/conversation_id", schemaPath: "urn:casi:schema:ConversationId/pattern", keyword: "pattern", params: { pattern: "^conv_[A-Za-z0-9]+$" }, message: 'must match pattern "^conv_[A-Za-z0-9]+$"' };
+          const err16 = { pointer: instancePath + "/conversation_id", message: 'must match pattern "^conv_[A-Za-z0-9]+$"', keyword: "pattern" };
           if (vErrors === null) {
             vErrors = [err16];
           } else {
@@ -14102,7 +14103,7 @@ function validate239(data, instancePath = "") {
           errors++;
         }
       } else {
-        const err17 = { instancePath: instancePath + "/conversation_id", schemaPath: "urn:casi:schema:ConversationId/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        const err17 = { pointer: instancePath + "/conversation_id", message: "must be string", keyword: "type" };
         if (vErrors === null) {
           vErrors = [err17];
         } else {
@@ -14118,7 +14119,7 @@ function validate239(data, instancePath = "") {
       const _errs14 = errors;
       if (typeof data4 === "string") {
         if (!pattern34.test(data4)) {
-          const err18 = { instancePath: instancePath + "/agent_id", schemaPath: "urn:casi:schema:ProceduralAgentId/pattern", keyword: "pattern", params: { pattern: "^pa_[A-Za-z0-9]+$" }, message: 'must match pattern "^pa_[A-Za-z0-9]+$"' };
+          const err18 = { pointer: instancePath + "/agent_id", message: 'must match pattern "^pa_[A-Za-z0-9]+$"', keyword: "pattern" };
           if (vErrors === null) {
             vErrors = [err18];
           } else {
@@ -14127,7 +14128,7 @@ function validate239(data, instancePath = "") {
           errors++;
         }
       } else {
-        const err19 = { instancePath: instancePath + "/agent_id", schemaPath: "urn:casi:schema:ProceduralAgentId/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        const err19 = { pointer: instancePath + "/agent_id", message: "must be string", keyword: "type" };
         if (vErrors === null) {
           vErrors = [err19];
         } else {
@@ -14139,7 +14140,7 @@ function validate239(data, instancePath = "") {
       valid3 = valid3 || _valid0;
       const _errs17 = errors;
       if (data4 !== null) {
-        const err20 = { instancePath: instancePath + "/agent_id", schemaPath: "#/properties/agent_id/anyOf/1/type", keyword: "type", params: { type: "null" }, message: "must be null" };
+        const err20 = { pointer: instancePath + "/agent_id", message: "must be null", keyword: "type" };
         if (vErrors === null) {
           vErrors = [err20];
         } else {
@@ -14150,7 +14151,7 @@ function validate239(data, instancePath = "") {
       var _valid0 = _errs17 === errors;
       valid3 = valid3 || _valid0;
       if (!valid3) {
-        const err21 = { instancePath: instancePath + "/agent_id", schemaPath: "#/properties/agent_id/anyOf", keyword: "anyOf", params: {}, message: "must match a schema in anyOf" };
+        const err21 = { pointer: instancePath + "/agent_id", message: "must match a schema in anyOf", keyword: "anyOf" };
         if (vErrors === null) {
           vErrors = [err21];
         } else {
@@ -14172,7 +14173,7 @@ function validate239(data, instancePath = "") {
       let data5 = data.created_at;
       if (typeof data5 === "string") {
         if (!formats0(data5)) {
-          const err22 = { instancePath: instancePath + "/created_at", schemaPath: "urn:casi:schema:Timestamp/format", keyword: "format", params: { format: "date-time" }, message: 'must match format "date-time"' };
+          const err22 = { pointer: instancePath + "/created_at", message: 'must match format "date-time"', keyword: "format" };
           if (vErrors === null) {
             vErrors = [err22];
           } else {
@@ -14181,7 +14182,7 @@ function validate239(data, instancePath = "") {
           errors++;
         }
       } else {
-        const err23 = { instancePath: instancePath + "/created_at", schemaPath: "urn:casi:schema:Timestamp/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        const err23 = { pointer: instancePath + "/created_at", message: "must be string", keyword: "type" };
         if (vErrors === null) {
           vErrors = [err23];
         } else {
@@ -14193,7 +14194,7 @@ function validate239(data, instancePath = "") {
     if (data.status !== void 0) {
       let data6 = data.status;
       if (typeof data6 !== "string") {
-        const err24 = { instancePath: instancePath + "/status", schemaPath: "urn:casi:schema:ProcedureStatus/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        const err24 = { pointer: instancePath + "/status", message: "must be string", keyword: "type" };
         if (vErrors === null) {
           vErrors = [err24];
         } else {
@@ -14202,7 +14203,7 @@ function validate239(data, instancePath = "") {
         errors++;
       }
       if (!(data6 === "pending" || data6 === "running" || data6 === "success" || data6 === "failed" || data6 === "skipped" || data6 === "cancelled")) {
-        const err25 = { instancePath: instancePath + "/status", schemaPath: "urn:casi:schema:ProcedureStatus/enum", keyword: "enum", params: { allowedValues: schema313.enum }, message: "must be equal to one of the allowed values" };
+        const err25 = { pointer: instancePath + "/status", message: "must be equal to one of the allowed values", keyword: "enum" };
         if (vErrors === null) {
           vErrors = [err25];
         } else {
@@ -14214,7 +14215,7 @@ function validate239(data, instancePath = "") {
     if (data.output !== void 0) {
       let data7 = data.output;
       if (!(data7 && typeof data7 == "object" && !Array.isArray(data7)) && data7 !== null) {
-        const err26 = { instancePath: instancePath + "/output", schemaPath: "#/properties/output/type", keyword: "type", params: { type: schema318.properties.output.type }, message: "must be object,null" };
+        const err26 = { pointer: instancePath + "/output", message: "must be object,null", keyword: "type" };
         if (vErrors === null) {
           vErrors = [err26];
         } else {
@@ -14226,7 +14227,7 @@ function validate239(data, instancePath = "") {
     if (data.error !== void 0) {
       let data8 = data.error;
       if (typeof data8 !== "string" && data8 !== null) {
-        const err27 = { instancePath: instancePath + "/error", schemaPath: "#/properties/error/type", keyword: "type", params: { type: schema318.properties.error.type }, message: "must be string,null" };
+        const err27 = { pointer: instancePath + "/error", message: "must be string,null", keyword: "type" };
         if (vErrors === null) {
           vErrors = [err27];
         } else {
@@ -14236,7 +14237,7 @@ function validate239(data, instancePath = "") {
       }
     }
   } else {
-    const err28 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+    const err28 = { pointer: instancePath, message: "must be object", keyword: "type" };
     if (vErrors === null) {
       vErrors = [err28];
     } else {
@@ -14253,7 +14254,7 @@ function validate238(data, instancePath = "") {
   let errors = 0;
   if (data && typeof data == "object" && !Array.isArray(data)) {
     if (data.page === void 0) {
-      const err0 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "page" }, message: "must have required property 'page'" };
+      const err0 = { pointer: instancePath + "/page", message: "must have required property 'page'", keyword: "required" };
       if (vErrors === null) {
         vErrors = [err0];
       } else {
@@ -14262,7 +14263,7 @@ function validate238(data, instancePath = "") {
       errors++;
     }
     if (data.cursor === void 0) {
-      const err1 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "cursor" }, message: "must have required property 'cursor'" };
+      const err1 = { pointer: instancePath + "/cursor", message: "must have required property 'cursor'", keyword: "required" };
       if (vErrors === null) {
         vErrors = [err1];
       } else {
@@ -14272,7 +14273,7 @@ function validate238(data, instancePath = "") {
     }
     for (const key0 in data) {
       if (!(key0 === "page" || key0 === "cursor")) {
-        const err2 = { instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" };
+        const err2 = { pointer: instancePath, member: key0, message: "must NOT have additional properties", keyword: "additionalProperties" };
         if (vErrors === null) {
           vErrors = [err2];
         } else {
@@ -14292,7 +14293,7 @@ function validate238(data, instancePath = "") {
           }
         }
       } else {
-        const err3 = { instancePath: instancePath + "/page", schemaPath: "#/properties/page/type", keyword: "type", params: { type: "array" }, message: "must be array" };
+        const err3 = { pointer: instancePath + "/page", message: "must be array", keyword: "type" };
         if (vErrors === null) {
           vErrors = [err3];
         } else {
@@ -14304,7 +14305,7 @@ function validate238(data, instancePath = "") {
     if (data.cursor !== void 0) {
       let data2 = data.cursor;
       if (typeof data2 !== "string" && data2 !== null) {
-        const err4 = { instancePath: instancePath + "/cursor", schemaPath: "#/properties/cursor/type", keyword: "type", params: { type: schema317.properties.cursor.type }, message: "must be string,null" };
+        const err4 = { pointer: instancePath + "/cursor", message: "must be string,null", keyword: "type" };
         if (vErrors === null) {
           vErrors = [err4];
         } else {
@@ -14314,7 +14315,7 @@ function validate238(data, instancePath = "") {
       }
     }
   } else {
-    const err5 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+    const err5 = { pointer: instancePath, message: "must be object", keyword: "type" };
     if (vErrors === null) {
       vErrors = [err5];
     } else {
@@ -14332,7 +14333,7 @@ function validate241(data, instancePath = "") {
   let vErrors = null;
   let errors = 0;
   if (typeof data !== "string") {
-    const err0 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+    const err0 = { pointer: instancePath, message: "must be string", keyword: "type" };
     if (vErrors === null) {
       vErrors = [err0];
     } else {
@@ -14341,7 +14342,7 @@ function validate241(data, instancePath = "") {
     errors++;
   }
   if (!(data === "pending" || data === "running" || data === "success" || data === "failed" || data === "skipped" || data === "cancelled")) {
-    const err1 = { instancePath, schemaPath: "#/enum", keyword: "enum", params: { allowedValues: schema313.enum }, message: "must be equal to one of the allowed values" };
+    const err1 = { pointer: instancePath, message: "must be equal to one of the allowed values", keyword: "enum" };
     if (vErrors === null) {
       vErrors = [err1];
     } else {
@@ -14360,7 +14361,7 @@ function validate242(data, instancePath = "") {
   let errors = 0;
   if (data && typeof data == "object" && !Array.isArray(data)) {
     if (data.name === void 0) {
-      const err0 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "name" }, message: "must have required property 'name'" };
+      const err0 = { pointer: instancePath + "/name", message: "must have required property 'name'", keyword: "required" };
       if (vErrors === null) {
         vErrors = [err0];
       } else {
@@ -14369,7 +14370,7 @@ function validate242(data, instancePath = "") {
       errors++;
     }
     if (data.description === void 0) {
-      const err1 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "description" }, message: "must have required property 'description'" };
+      const err1 = { pointer: instancePath + "/description", message: "must have required property 'description'", keyword: "required" };
       if (vErrors === null) {
         vErrors = [err1];
       } else {
@@ -14379,7 +14380,7 @@ function validate242(data, instancePath = "") {
     }
     for (const key0 in data) {
       if (!(key0 === "name" || key0 === "description" || key0 === "default_value")) {
-        const err2 = { instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" };
+        const err2 = { pointer: instancePath, member: key0, message: "must NOT have additional properties", keyword: "additionalProperties" };
         if (vErrors === null) {
           vErrors = [err2];
         } else {
@@ -14390,7 +14391,7 @@ function validate242(data, instancePath = "") {
     }
     if (data.name !== void 0) {
       if (typeof data.name !== "string") {
-        const err3 = { instancePath: instancePath + "/name", schemaPath: "#/properties/name/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        const err3 = { pointer: instancePath + "/name", message: "must be string", keyword: "type" };
         if (vErrors === null) {
           vErrors = [err3];
         } else {
@@ -14401,7 +14402,7 @@ function validate242(data, instancePath = "") {
     }
     if (data.description !== void 0) {
       if (typeof data.description !== "string") {
-        const err4 = { instancePath: instancePath + "/description", schemaPath: "#/properties/description/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        const err4 = { pointer: instancePath + "/description", message: "must be string", keyword: "type" };
         if (vErrors === null) {
           vErrors = [err4];
         } else {
@@ -14413,7 +14414,7 @@ function validate242(data, instancePath = "") {
     if (data.default_value !== void 0) {
       let data2 = data.default_value;
       if (typeof data2 !== "string" && data2 !== null) {
-        const err5 = { instancePath: instancePath + "/default_value", schemaPath: "#/properties/default_value/type", keyword: "type", params: { type: schema136.properties.default_value.type }, message: "must be string,null" };
+        const err5 = { pointer: instancePath + "/default_value", message: "must be string,null", keyword: "type" };
         if (vErrors === null) {
           vErrors = [err5];
         } else {
@@ -14423,7 +14424,7 @@ function validate242(data, instancePath = "") {
       }
     }
   } else {
-    const err6 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+    const err6 = { pointer: instancePath, message: "must be object", keyword: "type" };
     if (vErrors === null) {
       vErrors = [err6];
     } else {
@@ -14441,7 +14442,7 @@ function validate243(data, instancePath = "") {
   let errors = 0;
   if (data && typeof data == "object" && !Array.isArray(data)) {
     if (data.conversation_id === void 0) {
-      const err0 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "conversation_id" }, message: "must have required property 'conversation_id'" };
+      const err0 = { pointer: instancePath + "/conversation_id", message: "must have required property 'conversation_id'", keyword: "required" };
       if (vErrors === null) {
         vErrors = [err0];
       } else {
@@ -14451,7 +14452,7 @@ function validate243(data, instancePath = "") {
     }
     for (const key0 in data) {
       if (!(key0 === "conversation_id")) {
-        const err1 = { instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" };
+        const err1 = { pointer: instancePath, member: key0, message: "must NOT have additional properties", keyword: "additionalProperties" };
         if (vErrors === null) {
           vErrors = [err1];
         } else {
@@ -14464,7 +14465,7 @@ function validate243(data, instancePath = "") {
       let data0 = data.conversation_id;
       if (typeof data0 === "string") {
         if (!pattern7.test(data0)) {
-          const err2 = { instancePath: instancePath + "/conversation_id", schemaPath: "urn:casi:schema:ConversationId/pattern", keyword: "pattern", params: { pattern: "^conv_[A-Za-z0-9]+$" }, message: 'must match pattern "^conv_[A-Za-z0-9]+$"' };
+          const err2 = { pointer: instancePath + "/conversation_id", message: 'must match pattern "^conv_[A-Za-z0-9]+$"', keyword: "pattern" };
           if (vErrors === null) {
             vErrors = [err2];
           } else {
@@ -14473,7 +14474,7 @@ function validate243(data, instancePath = "") {
           errors++;
         }
       } else {
-        const err3 = { instancePath: instancePath + "/conversation_id", schemaPath: "urn:casi:schema:ConversationId/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        const err3 = { pointer: instancePath + "/conversation_id", message: "must be string", keyword: "type" };
         if (vErrors === null) {
           vErrors = [err3];
         } else {
@@ -14483,7 +14484,7 @@ function validate243(data, instancePath = "") {
       }
     }
   } else {
-    const err4 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+    const err4 = { pointer: instancePath, message: "must be object", keyword: "type" };
     if (vErrors === null) {
       vErrors = [err4];
     } else {
@@ -14501,7 +14502,7 @@ function validate244(data, instancePath = "") {
   let errors = 0;
   if (data && typeof data == "object" && !Array.isArray(data)) {
     for (const key0 in data) {
-      const err0 = { instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" };
+      const err0 = { pointer: instancePath, member: key0, message: "must NOT have additional properties", keyword: "additionalProperties" };
       if (vErrors === null) {
         vErrors = [err0];
       } else {
@@ -14510,7 +14511,7 @@ function validate244(data, instancePath = "") {
       errors++;
     }
   } else {
-    const err1 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+    const err1 = { pointer: instancePath, message: "must be object", keyword: "type" };
     if (vErrors === null) {
       vErrors = [err1];
     } else {
@@ -14528,7 +14529,7 @@ function validate245(data, instancePath = "") {
   let errors = 0;
   if (data && typeof data == "object" && !Array.isArray(data)) {
     if (data.version_id === void 0) {
-      const err0 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "version_id" }, message: "must have required property 'version_id'" };
+      const err0 = { pointer: instancePath + "/version_id", message: "must have required property 'version_id'", keyword: "required" };
       if (vErrors === null) {
         vErrors = [err0];
       } else {
@@ -14538,7 +14539,7 @@ function validate245(data, instancePath = "") {
     }
     for (const key0 in data) {
       if (!(key0 === "version_id")) {
-        const err1 = { instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" };
+        const err1 = { pointer: instancePath, member: key0, message: "must NOT have additional properties", keyword: "additionalProperties" };
         if (vErrors === null) {
           vErrors = [err1];
         } else {
@@ -14551,7 +14552,7 @@ function validate245(data, instancePath = "") {
       let data0 = data.version_id;
       if (typeof data0 === "string") {
         if (!pattern6.test(data0)) {
-          const err2 = { instancePath: instancePath + "/version_id", schemaPath: "urn:casi:schema:ConversationalAgentVersionId/pattern", keyword: "pattern", params: { pattern: "^ca_[A-Za-z0-9]+@v[0-9]+$" }, message: 'must match pattern "^ca_[A-Za-z0-9]+@v[0-9]+$"' };
+          const err2 = { pointer: instancePath + "/version_id", message: 'must match pattern "^ca_[A-Za-z0-9]+@v[0-9]+$"', keyword: "pattern" };
           if (vErrors === null) {
             vErrors = [err2];
           } else {
@@ -14560,7 +14561,7 @@ function validate245(data, instancePath = "") {
           errors++;
         }
       } else {
-        const err3 = { instancePath: instancePath + "/version_id", schemaPath: "urn:casi:schema:ConversationalAgentVersionId/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        const err3 = { pointer: instancePath + "/version_id", message: "must be string", keyword: "type" };
         if (vErrors === null) {
           vErrors = [err3];
         } else {
@@ -14570,7 +14571,7 @@ function validate245(data, instancePath = "") {
       }
     }
   } else {
-    const err4 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+    const err4 = { pointer: instancePath, message: "must be object", keyword: "type" };
     if (vErrors === null) {
       vErrors = [err4];
     } else {
@@ -14588,7 +14589,7 @@ function validate246(data, instancePath = "") {
   let errors = 0;
   if (data && typeof data == "object" && !Array.isArray(data)) {
     for (const key0 in data) {
-      const err0 = { instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" };
+      const err0 = { pointer: instancePath, member: key0, message: "must NOT have additional properties", keyword: "additionalProperties" };
       if (vErrors === null) {
         vErrors = [err0];
       } else {
@@ -14597,7 +14598,7 @@ function validate246(data, instancePath = "") {
       errors++;
     }
   } else {
-    const err1 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+    const err1 = { pointer: instancePath, message: "must be object", keyword: "type" };
     if (vErrors === null) {
       vErrors = [err1];
     } else {
@@ -14615,7 +14616,7 @@ function validate247(data, instancePath = "") {
   let errors = 0;
   if (data && typeof data == "object" && !Array.isArray(data)) {
     if (data.version_id === void 0) {
-      const err0 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "version_id" }, message: "must have required property 'version_id'" };
+      const err0 = { pointer: instancePath + "/version_id", message: "must have required property 'version_id'", keyword: "required" };
       if (vErrors === null) {
         vErrors = [err0];
       } else {
@@ -14625,7 +14626,7 @@ function validate247(data, instancePath = "") {
     }
     for (const key0 in data) {
       if (!(key0 === "version_id")) {
-        const err1 = { instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" };
+        const err1 = { pointer: instancePath, member: key0, message: "must NOT have additional properties", keyword: "additionalProperties" };
         if (vErrors === null) {
           vErrors = [err1];
         } else {
@@ -14638,7 +14639,7 @@ function validate247(data, instancePath = "") {
       let data0 = data.version_id;
       if (typeof data0 === "string") {
         if (!pattern52.test(data0)) {
-          const err2 = { instancePath: instancePath + "/version_id", schemaPath: "urn:casi:schema:ProceduralAgentVersionId/pattern", keyword: "pattern", params: { pattern: "^pa_[A-Za-z0-9]+@v[0-9]+$" }, message: 'must match pattern "^pa_[A-Za-z0-9]+@v[0-9]+$"' };
+          const err2 = { pointer: instancePath + "/version_id", message: 'must match pattern "^pa_[A-Za-z0-9]+@v[0-9]+$"', keyword: "pattern" };
           if (vErrors === null) {
             vErrors = [err2];
           } else {
@@ -14647,7 +14648,7 @@ function validate247(data, instancePath = "") {
           errors++;
         }
       } else {
-        const err3 = { instancePath: instancePath + "/version_id", schemaPath: "urn:casi:schema:ProceduralAgentVersionId/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        const err3 = { pointer: instancePath + "/version_id", message: "must be string", keyword: "type" };
         if (vErrors === null) {
           vErrors = [err3];
         } else {
@@ -14657,7 +14658,7 @@ function validate247(data, instancePath = "") {
       }
     }
   } else {
-    const err4 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+    const err4 = { pointer: instancePath, message: "must be object", keyword: "type" };
     if (vErrors === null) {
       vErrors = [err4];
     } else {
@@ -14675,7 +14676,7 @@ function validate248(data, instancePath = "") {
   let errors = 0;
   if (data && typeof data == "object" && !Array.isArray(data)) {
     for (const key0 in data) {
-      const err0 = { instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" };
+      const err0 = { pointer: instancePath, member: key0, message: "must NOT have additional properties", keyword: "additionalProperties" };
       if (vErrors === null) {
         vErrors = [err0];
       } else {
@@ -14684,7 +14685,7 @@ function validate248(data, instancePath = "") {
       errors++;
     }
   } else {
-    const err1 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+    const err1 = { pointer: instancePath, message: "must be object", keyword: "type" };
     if (vErrors === null) {
       vErrors = [err1];
     } else {
@@ -14703,7 +14704,7 @@ function validate249(data, instancePath = "") {
   let errors = 0;
   if (data && typeof data == "object" && !Array.isArray(data)) {
     if (data.id === void 0) {
-      const err0 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "id" }, message: "must have required property 'id'" };
+      const err0 = { pointer: instancePath + "/id", message: "must have required property 'id'", keyword: "required" };
       if (vErrors === null) {
         vErrors = [err0];
       } else {
@@ -14712,7 +14713,7 @@ function validate249(data, instancePath = "") {
       errors++;
     }
     if (data.name === void 0) {
-      const err1 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "name" }, message: "must have required property 'name'" };
+      const err1 = { pointer: instancePath + "/name", message: "must have required property 'name'", keyword: "required" };
       if (vErrors === null) {
         vErrors = [err1];
       } else {
@@ -14721,7 +14722,7 @@ function validate249(data, instancePath = "") {
       errors++;
     }
     if (data.is_enabled === void 0) {
-      const err2 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "is_enabled" }, message: "must have required property 'is_enabled'" };
+      const err2 = { pointer: instancePath + "/is_enabled", message: "must have required property 'is_enabled'", keyword: "required" };
       if (vErrors === null) {
         vErrors = [err2];
       } else {
@@ -14730,7 +14731,7 @@ function validate249(data, instancePath = "") {
       errors++;
     }
     if (data.description === void 0) {
-      const err3 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "description" }, message: "must have required property 'description'" };
+      const err3 = { pointer: instancePath + "/description", message: "must have required property 'description'", keyword: "required" };
       if (vErrors === null) {
         vErrors = [err3];
       } else {
@@ -14739,7 +14740,7 @@ function validate249(data, instancePath = "") {
       errors++;
     }
     if (data.text === void 0) {
-      const err4 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "text" }, message: "must have required property 'text'" };
+      const err4 = { pointer: instancePath + "/text", message: "must have required property 'text'", keyword: "required" };
       if (vErrors === null) {
         vErrors = [err4];
       } else {
@@ -14749,7 +14750,7 @@ function validate249(data, instancePath = "") {
     }
     for (const key0 in data) {
       if (!(key0 === "id" || key0 === "name" || key0 === "is_enabled" || key0 === "description" || key0 === "text")) {
-        const err5 = { instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" };
+        const err5 = { pointer: instancePath, member: key0, message: "must NOT have additional properties", keyword: "additionalProperties" };
         if (vErrors === null) {
           vErrors = [err5];
         } else {
@@ -14760,7 +14761,7 @@ function validate249(data, instancePath = "") {
     }
     if (data.id !== void 0) {
       if (typeof data.id !== "string") {
-        const err6 = { instancePath: instancePath + "/id", schemaPath: "#/properties/id/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        const err6 = { pointer: instancePath + "/id", message: "must be string", keyword: "type" };
         if (vErrors === null) {
           vErrors = [err6];
         } else {
@@ -14771,7 +14772,7 @@ function validate249(data, instancePath = "") {
     }
     if (data.name !== void 0) {
       if (typeof data.name !== "string") {
-        const err7 = { instancePath: instancePath + "/name", schemaPath: "#/properties/name/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        const err7 = { pointer: instancePath + "/name", message: "must be string", keyword: "type" };
         if (vErrors === null) {
           vErrors = [err7];
         } else {
@@ -14782,7 +14783,7 @@ function validate249(data, instancePath = "") {
     }
     if (data.is_enabled !== void 0) {
       if (typeof data.is_enabled !== "boolean") {
-        const err8 = { instancePath: instancePath + "/is_enabled", schemaPath: "#/properties/is_enabled/type", keyword: "type", params: { type: "boolean" }, message: "must be boolean" };
+        const err8 = { pointer: instancePath + "/is_enabled", message: "must be boolean", keyword: "type" };
         if (vErrors === null) {
           vErrors = [err8];
         } else {
@@ -14793,7 +14794,7 @@ function validate249(data, instancePath = "") {
     }
     if (data.description !== void 0) {
       if (typeof data.description !== "string") {
-        const err9 = { instancePath: instancePath + "/description", schemaPath: "#/properties/description/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        const err9 = { pointer: instancePath + "/description", message: "must be string", keyword: "type" };
         if (vErrors === null) {
           vErrors = [err9];
         } else {
@@ -14804,7 +14805,7 @@ function validate249(data, instancePath = "") {
     }
     if (data.text !== void 0) {
       if (typeof data.text !== "string") {
-        const err10 = { instancePath: instancePath + "/text", schemaPath: "#/properties/text/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        const err10 = { pointer: instancePath + "/text", message: "must be string", keyword: "type" };
         if (vErrors === null) {
           vErrors = [err10];
         } else {
@@ -14814,7 +14815,7 @@ function validate249(data, instancePath = "") {
       }
     }
   } else {
-    const err11 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+    const err11 = { pointer: instancePath, message: "must be object", keyword: "type" };
     if (vErrors === null) {
       vErrors = [err11];
     } else {
@@ -14833,7 +14834,7 @@ function validate250(data, instancePath = "") {
   let vErrors = null;
   let errors = 0;
   if (typeof data !== "string") {
-    const err0 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+    const err0 = { pointer: instancePath, message: "must be string", keyword: "type" };
     if (vErrors === null) {
       vErrors = [err0];
     } else {
@@ -14842,7 +14843,7 @@ function validate250(data, instancePath = "") {
     errors++;
   }
   if (!(data === "positive" || data === "neutral" || data === "negative")) {
-    const err1 = { instancePath, schemaPath: "#/enum", keyword: "enum", params: { allowedValues: schema152.enum }, message: "must be equal to one of the allowed values" };
+    const err1 = { pointer: instancePath, message: "must be equal to one of the allowed values", keyword: "enum" };
     if (vErrors === null) {
       vErrors = [err1];
     } else {
@@ -14860,7 +14861,7 @@ function validate251(data, instancePath = "") {
   let errors = 0;
   if (data && typeof data == "object" && !Array.isArray(data)) {
     if (data.type === void 0) {
-      const err0 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "type" }, message: "must have required property 'type'" };
+      const err0 = { pointer: instancePath + "/type", message: "must have required property 'type'", keyword: "required" };
       if (vErrors === null) {
         vErrors = [err0];
       } else {
@@ -14869,7 +14870,7 @@ function validate251(data, instancePath = "") {
       errors++;
     }
     if (data.error === void 0) {
-      const err1 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "error" }, message: "must have required property 'error'" };
+      const err1 = { pointer: instancePath + "/error", message: "must have required property 'error'", keyword: "required" };
       if (vErrors === null) {
         vErrors = [err1];
       } else {
@@ -14879,7 +14880,7 @@ function validate251(data, instancePath = "") {
     }
     for (const key0 in data) {
       if (!(key0 === "type" || key0 === "error" || key0 === "source_event_id")) {
-        const err2 = { instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" };
+        const err2 = { pointer: instancePath, member: key0, message: "must NOT have additional properties", keyword: "additionalProperties" };
         if (vErrors === null) {
           vErrors = [err2];
         } else {
@@ -14891,7 +14892,7 @@ function validate251(data, instancePath = "") {
     if (data.type !== void 0) {
       let data0 = data.type;
       if (typeof data0 !== "string") {
-        const err3 = { instancePath: instancePath + "/type", schemaPath: "#/properties/type/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        const err3 = { pointer: instancePath + "/type", message: "must be string", keyword: "type" };
         if (vErrors === null) {
           vErrors = [err3];
         } else {
@@ -14900,7 +14901,7 @@ function validate251(data, instancePath = "") {
         errors++;
       }
       if ("server.error" !== data0) {
-        const err4 = { instancePath: instancePath + "/type", schemaPath: "#/properties/type/const", keyword: "const", params: { allowedValue: "server.error" }, message: "must be equal to constant" };
+        const err4 = { pointer: instancePath + "/type", message: "must be equal to constant", keyword: "const" };
         if (vErrors === null) {
           vErrors = [err4];
         } else {
@@ -14911,7 +14912,7 @@ function validate251(data, instancePath = "") {
     }
     if (data.error !== void 0) {
       if (typeof data.error !== "string") {
-        const err5 = { instancePath: instancePath + "/error", schemaPath: "#/properties/error/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        const err5 = { pointer: instancePath + "/error", message: "must be string", keyword: "type" };
         if (vErrors === null) {
           vErrors = [err5];
         } else {
@@ -14922,7 +14923,7 @@ function validate251(data, instancePath = "") {
     }
     if (data.source_event_id !== void 0) {
       if (typeof data.source_event_id !== "string") {
-        const err6 = { instancePath: instancePath + "/source_event_id", schemaPath: "#/properties/source_event_id/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        const err6 = { pointer: instancePath + "/source_event_id", message: "must be string", keyword: "type" };
         if (vErrors === null) {
           vErrors = [err6];
         } else {
@@ -14932,7 +14933,7 @@ function validate251(data, instancePath = "") {
       }
     }
   } else {
-    const err7 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+    const err7 = { pointer: instancePath, message: "must be object", keyword: "type" };
     if (vErrors === null) {
       vErrors = [err7];
     } else {
@@ -14957,7 +14958,7 @@ function validate252(data, instancePath = "") {
       let data0 = data.payload;
       if (data0 && typeof data0 == "object" && !Array.isArray(data0)) {
         if (data0.type === void 0) {
-          const err0 = { instancePath: instancePath + "/payload", schemaPath: "urn:casi:schema:ServerError/required", keyword: "required", params: { missingProperty: "type" }, message: "must have required property 'type'" };
+          const err0 = { pointer: instancePath + "/payload/type", message: "must have required property 'type'", keyword: "required" };
           if (vErrors === null) {
             vErrors = [err0];
           } else {
@@ -14966,7 +14967,7 @@ function validate252(data, instancePath = "") {
           errors++;
         }
         if (data0.error === void 0) {
-          const err1 = { instancePath: instancePath + "/payload", schemaPath: "urn:casi:schema:ServerError/required", keyword: "required", params: { missingProperty: "error" }, message: "must have required property 'error'" };
+          const err1 = { pointer: instancePath + "/payload/error", message: "must have required property 'error'", keyword: "required" };
           if (vErrors === null) {
             vErrors = [err1];
           } else {
@@ -14976,7 +14977,7 @@ function validate252(data, instancePath = "") {
         }
         for (const key0 in data0) {
           if (!(key0 === "type" || key0 === "error" || key0 === "source_event_id")) {
-            const err2 = { instancePath: instancePath + "/payload", schemaPath: "urn:casi:schema:ServerError/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" };
+            const err2 = { pointer: instancePath + "/payload", member: key0, message: "must NOT have additional properties", keyword: "additionalProperties" };
             if (vErrors === null) {
               vErrors = [err2];
             } else {
@@ -14988,7 +14989,7 @@ function validate252(data, instancePath = "") {
         if (data0.type !== void 0) {
           let data1 = data0.type;
           if (typeof data1 !== "string") {
-            const err3 = { instancePath: instancePath + "/payload/type", schemaPath: "urn:casi:schema:ServerError/properties/type/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+            const err3 = { pointer: instancePath + "/payload/type", message: "must be string", keyword: "type" };
             if (vErrors === null) {
               vErrors = [err3];
             } else {
@@ -14997,7 +14998,7 @@ function validate252(data, instancePath = "") {
             errors++;
           }
           if ("server.error" !== data1) {
-            const err4 = { instancePath: instancePath + "/payload/type", schemaPath: "urn:casi:schema:ServerError/properties/type/const", keyword: "const", params: { allowedValue: "server.error" }, message: "must be equal to constant" };
+            const err4 = { pointer: instancePath + "/payload/type", message: "must be equal to constant", keyword: "const" };
             if (vErrors === null) {
               vErrors = [err4];
             } else {
@@ -15008,7 +15009,7 @@ function validate252(data, instancePath = "") {
         }
         if (data0.error !== void 0) {
           if (typeof data0.error !== "string") {
-            const err5 = { instancePath: instancePath + "/payload/error", schemaPath: "urn:casi:schema:ServerError/properties/error/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+            const err5 = { pointer: instancePath + "/payload/error", message: "must be string", keyword: "type" };
             if (vErrors === null) {
               vErrors = [err5];
             } else {
@@ -15019,7 +15020,7 @@ function validate252(data, instancePath = "") {
         }
         if (data0.source_event_id !== void 0) {
           if (typeof data0.source_event_id !== "string") {
-            const err6 = { instancePath: instancePath + "/payload/source_event_id", schemaPath: "urn:casi:schema:ServerError/properties/source_event_id/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+            const err6 = { pointer: instancePath + "/payload/source_event_id", message: "must be string", keyword: "type" };
             if (vErrors === null) {
               vErrors = [err6];
             } else {
@@ -15029,7 +15030,7 @@ function validate252(data, instancePath = "") {
           }
         }
       } else {
-        const err7 = { instancePath: instancePath + "/payload", schemaPath: "urn:casi:schema:ServerError/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+        const err7 = { pointer: instancePath + "/payload", message: "must be object", keyword: "type" };
         if (vErrors === null) {
           vErrors = [err7];
         } else {
@@ -15039,7 +15040,7 @@ function validate252(data, instancePath = "") {
       }
     }
   } else {
-    const err8 = { instancePath, schemaPath: "#/allOf/1/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+    const err8 = { pointer: instancePath, message: "must be object", keyword: "type" };
     if (vErrors === null) {
       vErrors = [err8];
     } else {
@@ -15066,7 +15067,7 @@ function validate254(data, instancePath = "") {
       }
     }
   } else {
-    const err0 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "array" }, message: "must be array" };
+    const err0 = { pointer: instancePath, message: "must be array", keyword: "type" };
     if (vErrors === null) {
       vErrors = [err0];
     } else {
@@ -15083,7 +15084,7 @@ function validate256(data, instancePath = "") {
   let vErrors = null;
   let errors = 0;
   if (typeof data !== "string") {
-    const err0 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+    const err0 = { pointer: instancePath, message: "must be string", keyword: "type" };
     if (vErrors === null) {
       vErrors = [err0];
     } else {
@@ -15092,7 +15093,7 @@ function validate256(data, instancePath = "") {
     errors++;
   }
   if (!(data === "2025-06-19")) {
-    const err1 = { instancePath, schemaPath: "#/enum", keyword: "enum", params: { allowedValues: schema290.enum }, message: "must be equal to one of the allowed values" };
+    const err1 = { pointer: instancePath, message: "must be equal to one of the allowed values", keyword: "enum" };
     if (vErrors === null) {
       vErrors = [err1];
     } else {
@@ -15110,7 +15111,7 @@ function validate257(data, instancePath = "") {
   let errors = 0;
   if (data && typeof data == "object" && !Array.isArray(data)) {
     if (data.id === void 0) {
-      const err0 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "id" }, message: "must have required property 'id'" };
+      const err0 = { pointer: instancePath + "/id", message: "must have required property 'id'", keyword: "required" };
       if (vErrors === null) {
         vErrors = [err0];
       } else {
@@ -15120,7 +15121,7 @@ function validate257(data, instancePath = "") {
     }
     for (const key0 in data) {
       if (!(key0 === "provider" || key0 === "id")) {
-        const err1 = { instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" };
+        const err1 = { pointer: instancePath, member: key0, message: "must NOT have additional properties", keyword: "additionalProperties" };
         if (vErrors === null) {
           vErrors = [err1];
         } else {
@@ -15132,7 +15133,7 @@ function validate257(data, instancePath = "") {
     if (data.provider !== void 0) {
       let data0 = data.provider;
       if (typeof data0 !== "string") {
-        const err2 = { instancePath: instancePath + "/provider", schemaPath: "#/properties/provider/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        const err2 = { pointer: instancePath + "/provider", message: "must be string", keyword: "type" };
         if (vErrors === null) {
           vErrors = [err2];
         } else {
@@ -15141,7 +15142,7 @@ function validate257(data, instancePath = "") {
         errors++;
       }
       if (!(data0 === "service")) {
-        const err3 = { instancePath: instancePath + "/provider", schemaPath: "#/properties/provider/enum", keyword: "enum", params: { allowedValues: schema126.properties.provider.enum }, message: "must be equal to one of the allowed values" };
+        const err3 = { pointer: instancePath + "/provider", message: "must be equal to one of the allowed values", keyword: "enum" };
         if (vErrors === null) {
           vErrors = [err3];
         } else {
@@ -15153,7 +15154,7 @@ function validate257(data, instancePath = "") {
     if (data.id !== void 0) {
       let data1 = data.id;
       if (typeof data1 !== "string") {
-        const err4 = { instancePath: instancePath + "/id", schemaPath: "#/properties/id/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        const err4 = { pointer: instancePath + "/id", message: "must be string", keyword: "type" };
         if (vErrors === null) {
           vErrors = [err4];
         } else {
@@ -15162,7 +15163,7 @@ function validate257(data, instancePath = "") {
         errors++;
       }
       if (!(data1 === "Female 1" || data1 === "Female 2" || data1 === "Female 3" || data1 === "Male 1" || data1 === "Male 2" || data1 === "Male 3")) {
-        const err5 = { instancePath: instancePath + "/id", schemaPath: "#/properties/id/enum", keyword: "enum", params: { allowedValues: schema126.properties.id.enum }, message: "must be equal to one of the allowed values" };
+        const err5 = { pointer: instancePath + "/id", message: "must be equal to one of the allowed values", keyword: "enum" };
         if (vErrors === null) {
           vErrors = [err5];
         } else {
@@ -15172,7 +15173,7 @@ function validate257(data, instancePath = "") {
       }
     }
   } else {
-    const err6 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+    const err6 = { pointer: instancePath, message: "must be object", keyword: "type" };
     if (vErrors === null) {
       vErrors = [err6];
     } else {
@@ -15194,7 +15195,7 @@ function validate258(data, instancePath = "") {
       let data0 = data["last-event-id"];
       if (typeof data0 === "string") {
         if (!pattern5.test(data0)) {
-          const err0 = { instancePath: instancePath + "/last-event-id", schemaPath: "urn:casi:schema:EventId/pattern", keyword: "pattern", params: { pattern: "^ev_[A-Za-z0-9]+$" }, message: 'must match pattern "^ev_[A-Za-z0-9]+$"' };
+          const err0 = { pointer: instancePath + "/last-event-id", message: 'must match pattern "^ev_[A-Za-z0-9]+$"', keyword: "pattern" };
           if (vErrors === null) {
             vErrors = [err0];
           } else {
@@ -15203,7 +15204,7 @@ function validate258(data, instancePath = "") {
           errors++;
         }
       } else {
-        const err1 = { instancePath: instancePath + "/last-event-id", schemaPath: "urn:casi:schema:EventId/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        const err1 = { pointer: instancePath + "/last-event-id", message: "must be string", keyword: "type" };
         if (vErrors === null) {
           vErrors = [err1];
         } else {
@@ -15213,7 +15214,7 @@ function validate258(data, instancePath = "") {
       }
     }
   } else {
-    const err2 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+    const err2 = { pointer: instancePath, message: "must be object", keyword: "type" };
     if (vErrors === null) {
       vErrors = [err2];
     } else {
@@ -15231,7 +15232,7 @@ function validate259(data, instancePath = "") {
   let errors = 0;
   if (data && typeof data == "object" && !Array.isArray(data)) {
     if (data.conversation_id === void 0) {
-      const err0 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "conversation_id" }, message: "must have required property 'conversation_id'" };
+      const err0 = { pointer: instancePath + "/conversation_id", message: "must have required property 'conversation_id'", keyword: "required" };
       if (vErrors === null) {
         vErrors = [err0];
       } else {
@@ -15241,7 +15242,7 @@ function validate259(data, instancePath = "") {
     }
     for (const key0 in data) {
       if (!(key0 === "conversation_id")) {
-        const err1 = { instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" };
+        const err1 = { pointer: instancePath, member: key0, message: "must NOT have additional properties", keyword: "additionalProperties" };
         if (vErrors === null) {
           vErrors = [err1];
         } else {
@@ -15254,7 +15255,7 @@ function validate259(data, instancePath = "") {
       let data0 = data.conversation_id;
       if (typeof data0 === "string") {
         if (!pattern7.test(data0)) {
-          const err2 = { instancePath: instancePath + "/conversation_id", schemaPath: "urn:casi:schema:ConversationId/pattern", keyword: "pattern", params: { pattern: "^conv_[A-Za-z0-9]+$" }, message: 'must match pattern "^conv_[A-Za-z0-9]+$"' };
+          const err2 = { pointer: instancePath + "/conversation_id", message: 'must match pattern "^conv_[A-Za-z0-9]+$"', keyword: "pattern" };
           if (vErrors === null) {
             vErrors = [err2];
           } else {
@@ -15263,7 +15264,7 @@ function validate259(data, instancePath = "") {
           errors++;
         }
       } else {
-        const err3 = { instancePath: instancePath + "/conversation_id", schemaPath: "urn:casi:schema:ConversationId/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        const err3 = { pointer: instancePath + "/conversation_id", message: "must be string", keyword: "type" };
         if (vErrors === null) {
           vErrors = [err3];
         } else {
@@ -15273,7 +15274,7 @@ function validate259(data, instancePath = "") {
       }
     }
   } else {
-    const err4 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+    const err4 = { pointer: instancePath, message: "must be object", keyword: "type" };
     if (vErrors === null) {
       vErrors = [err4];
     } else {
@@ -15292,7 +15293,7 @@ function validate260(data, instancePath = "") {
   if (data && typeof data == "object" && !Array.isArray(data)) {
     for (const key0 in data) {
       if (!(key0 === "service_version" || key0 === "token")) {
-        const err0 = { instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" };
+        const err0 = { pointer: instancePath, member: key0, message: "must NOT have additional properties", keyword: "additionalProperties" };
         if (vErrors === null) {
           vErrors = [err0];
         } else {
@@ -15304,7 +15305,7 @@ function validate260(data, instancePath = "") {
     if (data.service_version !== void 0) {
       let data0 = data.service_version;
       if (typeof data0 !== "string") {
-        const err1 = { instancePath: instancePath + "/service_version", schemaPath: "urn:casi:schema:ServiceVersion/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        const err1 = { pointer: instancePath + "/service_version", message: "must be string", keyword: "type" };
         if (vErrors === null) {
           vErrors = [err1];
         } else {
@@ -15313,7 +15314,7 @@ function validate260(data, instancePath = "") {
         errors++;
       }
       if (!(data0 === "2025-06-19")) {
-        const err2 = { instancePath: instancePath + "/service_version", schemaPath: "urn:casi:schema:ServiceVersion/enum", keyword: "enum", params: { allowedValues: schema290.enum }, message: "must be equal to one of the allowed values" };
+        const err2 = { pointer: instancePath + "/service_version", message: "must be equal to one of the allowed values", keyword: "enum" };
         if (vErrors === null) {
           vErrors = [err2];
         } else {
@@ -15326,7 +15327,7 @@ function validate260(data, instancePath = "") {
       let data1 = data.token;
       if (typeof data1 === "string") {
         if (func1(data1) < 1) {
-          const err3 = { instancePath: instancePath + "/token", schemaPath: "#/properties/token/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
+          const err3 = { pointer: instancePath + "/token", message: "must NOT have fewer than 1 characters", keyword: "minLength" };
           if (vErrors === null) {
             vErrors = [err3];
           } else {
@@ -15335,7 +15336,7 @@ function validate260(data, instancePath = "") {
           errors++;
         }
       } else {
-        const err4 = { instancePath: instancePath + "/token", schemaPath: "#/properties/token/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        const err4 = { pointer: instancePath + "/token", message: "must be string", keyword: "type" };
         if (vErrors === null) {
           vErrors = [err4];
         } else {
@@ -15345,7 +15346,7 @@ function validate260(data, instancePath = "") {
       }
     }
   } else {
-    const err5 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+    const err5 = { pointer: instancePath, message: "must be object", keyword: "type" };
     if (vErrors === null) {
       vErrors = [err5];
     } else {
@@ -15363,7 +15364,7 @@ function validate261(data, instancePath = "") {
   let errors = 0;
   if (data && typeof data == "object" && !Array.isArray(data)) {
     if (data.ns === void 0) {
-      const err0 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "ns" }, message: "must have required property 'ns'" };
+      const err0 = { pointer: instancePath + "/ns", message: "must have required property 'ns'", keyword: "required" };
       if (vErrors === null) {
         vErrors = [err0];
       } else {
@@ -15372,7 +15373,7 @@ function validate261(data, instancePath = "") {
       errors++;
     }
     if (data.name === void 0) {
-      const err1 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "name" }, message: "must have required property 'name'" };
+      const err1 = { pointer: instancePath + "/name", message: "must have required property 'name'", keyword: "required" };
       if (vErrors === null) {
         vErrors = [err1];
       } else {
@@ -15382,7 +15383,7 @@ function validate261(data, instancePath = "") {
     }
     for (const key0 in data) {
       if (!(key0 === "ns" || key0 === "name")) {
-        const err2 = { instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" };
+        const err2 = { pointer: instancePath, member: key0, message: "must NOT have additional properties", keyword: "additionalProperties" };
         if (vErrors === null) {
           vErrors = [err2];
         } else {
@@ -15394,7 +15395,7 @@ function validate261(data, instancePath = "") {
     if (data.ns !== void 0) {
       let data0 = data.ns;
       if (typeof data0 !== "string") {
-        const err3 = { instancePath: instancePath + "/ns", schemaPath: "#/properties/ns/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        const err3 = { pointer: instancePath + "/ns", message: "must be string", keyword: "type" };
         if (vErrors === null) {
           vErrors = [err3];
         } else {
@@ -15403,7 +15404,7 @@ function validate261(data, instancePath = "") {
         errors++;
       }
       if (!(data0 === "syscall")) {
-        const err4 = { instancePath: instancePath + "/ns", schemaPath: "#/properties/ns/enum", keyword: "enum", params: { allowedValues: schema139.properties.ns.enum }, message: "must be equal to one of the allowed values" };
+        const err4 = { pointer: instancePath + "/ns", message: "must be equal to one of the allowed values", keyword: "enum" };
         if (vErrors === null) {
           vErrors = [err4];
         } else {
@@ -15414,7 +15415,7 @@ function validate261(data, instancePath = "") {
     }
     if (data.name !== void 0) {
       if (typeof data.name !== "string") {
-        const err5 = { instancePath: instancePath + "/name", schemaPath: "#/properties/name/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        const err5 = { pointer: instancePath + "/name", message: "must be string", keyword: "type" };
         if (vErrors === null) {
           vErrors = [err5];
         } else {
@@ -15424,7 +15425,7 @@ function validate261(data, instancePath = "") {
       }
     }
   } else {
-    const err6 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+    const err6 = { pointer: instancePath, message: "must be object", keyword: "type" };
     if (vErrors === null) {
       vErrors = [err6];
     } else {
@@ -15442,7 +15443,7 @@ function validate262(data, instancePath = "") {
   let errors = 0;
   if (data && typeof data == "object" && !Array.isArray(data)) {
     if (data.name === void 0) {
-      const err0 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "name" }, message: "must have required property 'name'" };
+      const err0 = { pointer: instancePath + "/name", message: "must have required property 'name'", keyword: "required" };
       if (vErrors === null) {
         vErrors = [err0];
       } else {
@@ -15452,7 +15453,7 @@ function validate262(data, instancePath = "") {
     }
     for (const key0 in data) {
       if (!(key0 === "ns" || key0 === "name")) {
-        const err1 = { instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" };
+        const err1 = { pointer: instancePath, member: key0, message: "must NOT have additional properties", keyword: "additionalProperties" };
         if (vErrors === null) {
           vErrors = [err1];
         } else {
@@ -15464,7 +15465,7 @@ function validate262(data, instancePath = "") {
     if (data.ns !== void 0) {
       let data0 = data.ns;
       if (typeof data0 !== "string") {
-        const err2 = { instancePath: instancePath + "/ns", schemaPath: "#/properties/ns/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        const err2 = { pointer: instancePath + "/ns", message: "must be string", keyword: "type" };
         if (vErrors === null) {
           vErrors = [err2];
         } else {
@@ -15473,7 +15474,7 @@ function validate262(data, instancePath = "") {
         errors++;
       }
       if (!(data0 === "thirdparty")) {
-        const err3 = { instancePath: instancePath + "/ns", schemaPath: "#/properties/ns/enum", keyword: "enum", params: { allowedValues: schema143.properties.ns.enum }, message: "must be equal to one of the allowed values" };
+        const err3 = { pointer: instancePath + "/ns", message: "must be equal to one of the allowed values", keyword: "enum" };
         if (vErrors === null) {
           vErrors = [err3];
         } else {
@@ -15484,7 +15485,7 @@ function validate262(data, instancePath = "") {
     }
     if (data.name !== void 0) {
       if (typeof data.name !== "string") {
-        const err4 = { instancePath: instancePath + "/name", schemaPath: "#/properties/name/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        const err4 = { pointer: instancePath + "/name", message: "must be string", keyword: "type" };
         if (vErrors === null) {
           vErrors = [err4];
         } else {
@@ -15494,7 +15495,7 @@ function validate262(data, instancePath = "") {
       }
     }
   } else {
-    const err5 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+    const err5 = { pointer: instancePath, message: "must be object", keyword: "type" };
     if (vErrors === null) {
       vErrors = [err5];
     } else {
@@ -15512,7 +15513,7 @@ function validate263(data, instancePath = "") {
   let errors = 0;
   if (typeof data === "string") {
     if (!formats0(data)) {
-      const err0 = { instancePath, schemaPath: "#/format", keyword: "format", params: { format: "date-time" }, message: 'must match format "date-time"' };
+      const err0 = { pointer: instancePath, message: 'must match format "date-time"', keyword: "format" };
       if (vErrors === null) {
         vErrors = [err0];
       } else {
@@ -15521,7 +15522,7 @@ function validate263(data, instancePath = "") {
       errors++;
     }
   } else {
-    const err1 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+    const err1 = { pointer: instancePath, message: "must be string", keyword: "type" };
     if (vErrors === null) {
       vErrors = [err1];
     } else {
@@ -15542,7 +15543,7 @@ function validate264(data, instancePath = "") {
   let errors = 0;
   if (data && typeof data == "object" && !Array.isArray(data)) {
     if (data.id === void 0) {
-      const err0 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "id" }, message: "must have required property 'id'" };
+      const err0 = { pointer: instancePath + "/id", message: "must have required property 'id'", keyword: "required" };
       if (vErrors === null) {
         vErrors = [err0];
       } else {
@@ -15552,7 +15553,7 @@ function validate264(data, instancePath = "") {
     }
     for (const key0 in data) {
       if (!(key0 === "id")) {
-        const err1 = { instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" };
+        const err1 = { pointer: instancePath, member: key0, message: "must NOT have additional properties", keyword: "additionalProperties" };
         if (vErrors === null) {
           vErrors = [err1];
         } else {
@@ -15563,7 +15564,7 @@ function validate264(data, instancePath = "") {
     }
     if (data.id !== void 0) {
       if (typeof data.id !== "string") {
-        const err2 = { instancePath: instancePath + "/id", schemaPath: "#/properties/id/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        const err2 = { pointer: instancePath + "/id", message: "must be string", keyword: "type" };
         if (vErrors === null) {
           vErrors = [err2];
         } else {
@@ -15573,7 +15574,7 @@ function validate264(data, instancePath = "") {
       }
     }
   } else {
-    const err3 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+    const err3 = { pointer: instancePath, message: "must be object", keyword: "type" };
     if (vErrors === null) {
       vErrors = [err3];
     } else {
@@ -15591,7 +15592,7 @@ function validate265(data, instancePath = "") {
   let errors = 0;
   if (data && typeof data == "object" && !Array.isArray(data)) {
     if (data.id === void 0) {
-      const err0 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "id" }, message: "must have required property 'id'" };
+      const err0 = { pointer: instancePath + "/id", message: "must have required property 'id'", keyword: "required" };
       if (vErrors === null) {
         vErrors = [err0];
       } else {
@@ -15601,7 +15602,7 @@ function validate265(data, instancePath = "") {
     }
     for (const key0 in data) {
       if (!(key0 === "id")) {
-        const err1 = { instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" };
+        const err1 = { pointer: instancePath, member: key0, message: "must NOT have additional properties", keyword: "additionalProperties" };
         if (vErrors === null) {
           vErrors = [err1];
         } else {
@@ -15614,7 +15615,7 @@ function validate265(data, instancePath = "") {
       let data0 = data.id;
       if (typeof data0 === "string") {
         if (!pattern23.test(data0)) {
-          const err2 = { instancePath: instancePath + "/id", schemaPath: "urn:casi:schema:ConversationalAgentRef/pattern", keyword: "pattern", params: { pattern: "^ca_[A-Za-z0-9]+(@v[0-9]+)?$" }, message: 'must match pattern "^ca_[A-Za-z0-9]+(@v[0-9]+)?$"' };
+          const err2 = { pointer: instancePath + "/id", message: 'must match pattern "^ca_[A-Za-z0-9]+(@v[0-9]+)?$"', keyword: "pattern" };
           if (vErrors === null) {
             vErrors = [err2];
           } else {
@@ -15623,7 +15624,7 @@ function validate265(data, instancePath = "") {
           errors++;
         }
       } else {
-        const err3 = { instancePath: instancePath + "/id", schemaPath: "urn:casi:schema:ConversationalAgentRef/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        const err3 = { pointer: instancePath + "/id", message: "must be string", keyword: "type" };
         if (vErrors === null) {
           vErrors = [err3];
         } else {
@@ -15633,7 +15634,7 @@ function validate265(data, instancePath = "") {
       }
     }
   } else {
-    const err4 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+    const err4 = { pointer: instancePath, message: "must be object", keyword: "type" };
     if (vErrors === null) {
       vErrors = [err4];
     } else {
@@ -15651,7 +15652,7 @@ function validate266(data, instancePath = "") {
   let errors = 0;
   if (data && typeof data == "object" && !Array.isArray(data)) {
     for (const key0 in data) {
-      const err0 = { instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" };
+      const err0 = { pointer: instancePath, member: key0, message: "must NOT have additional properties", keyword: "additionalProperties" };
       if (vErrors === null) {
         vErrors = [err0];
       } else {
@@ -15660,7 +15661,7 @@ function validate266(data, instancePath = "") {
       errors++;
     }
   } else {
-    const err1 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+    const err1 = { pointer: instancePath, message: "must be object", keyword: "type" };
     if (vErrors === null) {
       vErrors = [err1];
     } else {
@@ -15680,7 +15681,7 @@ function validate267(data, instancePath = "") {
   if (data && typeof data == "object" && !Array.isArray(data)) {
     for (const key0 in data) {
       if (!(key0 === "name" || key0 === "description" || key0 === "config" || key0 === "postprocess_agents")) {
-        const err0 = { instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" };
+        const err0 = { pointer: instancePath, member: key0, message: "must NOT have additional properties", keyword: "additionalProperties" };
         if (vErrors === null) {
           vErrors = [err0];
         } else {
@@ -15696,7 +15697,7 @@ function validate267(data, instancePath = "") {
       const _errs4 = errors;
       if (typeof data0 === "string") {
         if (func1(data0) > 256) {
-          const err1 = { instancePath: instancePath + "/name", schemaPath: "urn:casi:schema:Name/maxLength", keyword: "maxLength", params: { limit: 256 }, message: "must NOT have more than 256 characters" };
+          const err1 = { pointer: instancePath + "/name", message: "must NOT have more than 256 characters", keyword: "maxLength" };
           if (vErrors === null) {
             vErrors = [err1];
           } else {
@@ -15705,7 +15706,7 @@ function validate267(data, instancePath = "") {
           errors++;
         }
         if (func1(data0) < 1) {
-          const err2 = { instancePath: instancePath + "/name", schemaPath: "urn:casi:schema:Name/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
+          const err2 = { pointer: instancePath + "/name", message: "must NOT have fewer than 1 characters", keyword: "minLength" };
           if (vErrors === null) {
             vErrors = [err2];
           } else {
@@ -15714,7 +15715,7 @@ function validate267(data, instancePath = "") {
           errors++;
         }
       } else {
-        const err3 = { instancePath: instancePath + "/name", schemaPath: "urn:casi:schema:Name/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        const err3 = { pointer: instancePath + "/name", message: "must be string", keyword: "type" };
         if (vErrors === null) {
           vErrors = [err3];
         } else {
@@ -15726,7 +15727,7 @@ function validate267(data, instancePath = "") {
       valid1 = valid1 || _valid0;
       const _errs7 = errors;
       if (data0 !== null) {
-        const err4 = { instancePath: instancePath + "/name", schemaPath: "#/properties/name/anyOf/1/type", keyword: "type", params: { type: "null" }, message: "must be null" };
+        const err4 = { pointer: instancePath + "/name", message: "must be null", keyword: "type" };
         if (vErrors === null) {
           vErrors = [err4];
         } else {
@@ -15737,7 +15738,7 @@ function validate267(data, instancePath = "") {
       var _valid0 = _errs7 === errors;
       valid1 = valid1 || _valid0;
       if (!valid1) {
-        const err5 = { instancePath: instancePath + "/name", schemaPath: "#/properties/name/anyOf", keyword: "anyOf", params: {}, message: "must match a schema in anyOf" };
+        const err5 = { pointer: instancePath + "/name", message: "must match a schema in anyOf", keyword: "anyOf" };
         if (vErrors === null) {
           vErrors = [err5];
         } else {
@@ -15762,7 +15763,7 @@ function validate267(data, instancePath = "") {
       const _errs11 = errors;
       if (typeof data1 === "string") {
         if (func1(data1) > 4096) {
-          const err6 = { instancePath: instancePath + "/description", schemaPath: "urn:casi:schema:Description/maxLength", keyword: "maxLength", params: { limit: 4096 }, message: "must NOT have more than 4096 characters" };
+          const err6 = { pointer: instancePath + "/description", message: "must NOT have more than 4096 characters", keyword: "maxLength" };
           if (vErrors === null) {
             vErrors = [err6];
           } else {
@@ -15771,7 +15772,7 @@ function validate267(data, instancePath = "") {
           errors++;
         }
       } else {
-        const err7 = { instancePath: instancePath + "/description", schemaPath: "urn:casi:schema:Description/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        const err7 = { pointer: instancePath + "/description", message: "must be string", keyword: "type" };
         if (vErrors === null) {
           vErrors = [err7];
         } else {
@@ -15783,7 +15784,7 @@ function validate267(data, instancePath = "") {
       valid3 = valid3 || _valid1;
       const _errs14 = errors;
       if (data1 !== null) {
-        const err8 = { instancePath: instancePath + "/description", schemaPath: "#/properties/description/anyOf/1/type", keyword: "type", params: { type: "null" }, message: "must be null" };
+        const err8 = { pointer: instancePath + "/description", message: "must be null", keyword: "type" };
         if (vErrors === null) {
           vErrors = [err8];
         } else {
@@ -15794,7 +15795,7 @@ function validate267(data, instancePath = "") {
       var _valid1 = _errs14 === errors;
       valid3 = valid3 || _valid1;
       if (!valid3) {
-        const err9 = { instancePath: instancePath + "/description", schemaPath: "#/properties/description/anyOf", keyword: "anyOf", params: {}, message: "must match a schema in anyOf" };
+        const err9 = { pointer: instancePath + "/description", message: "must match a schema in anyOf", keyword: "anyOf" };
         if (vErrors === null) {
           vErrors = [err9];
         } else {
@@ -15825,7 +15826,7 @@ function validate267(data, instancePath = "") {
       valid5 = valid5 || _valid2;
       const _errs19 = errors;
       if (data2 !== null) {
-        const err10 = { instancePath: instancePath + "/config", schemaPath: "#/properties/config/anyOf/1/type", keyword: "type", params: { type: "null" }, message: "must be null" };
+        const err10 = { pointer: instancePath + "/config", message: "must be null", keyword: "type" };
         if (vErrors === null) {
           vErrors = [err10];
         } else {
@@ -15836,7 +15837,7 @@ function validate267(data, instancePath = "") {
       var _valid2 = _errs19 === errors;
       valid5 = valid5 || _valid2;
       if (!valid5) {
-        const err11 = { instancePath: instancePath + "/config", schemaPath: "#/properties/config/anyOf", keyword: "anyOf", params: {}, message: "must match a schema in anyOf" };
+        const err11 = { pointer: instancePath + "/config", message: "must match a schema in anyOf", keyword: "anyOf" };
         if (vErrors === null) {
           vErrors = [err11];
         } else {
@@ -15857,7 +15858,7 @@ function validate267(data, instancePath = "") {
     if (data.postprocess_agents !== void 0) {
       let data3 = data.postprocess_agents;
       if (!Array.isArray(data3) && data3 !== null) {
-        const err12 = { instancePath: instancePath + "/postprocess_agents", schemaPath: "#/properties/postprocess_agents/type", keyword: "type", params: { type: schema356.properties.postprocess_agents.type }, message: "must be array,null" };
+        const err12 = { pointer: instancePath + "/postprocess_agents", message: "must be array,null", keyword: "type" };
         if (vErrors === null) {
           vErrors = [err12];
         } else {
@@ -15871,7 +15872,7 @@ function validate267(data, instancePath = "") {
           let data4 = data3[i0];
           if (typeof data4 === "string") {
             if (!pattern21.test(data4)) {
-              const err13 = { instancePath: instancePath + "/postprocess_agents/" + i0, schemaPath: "urn:casi:schema:ProceduralAgentRef/pattern", keyword: "pattern", params: { pattern: "^pa_[A-Za-z0-9]+(@v[0-9]+)?$" }, message: 'must match pattern "^pa_[A-Za-z0-9]+(@v[0-9]+)?$"' };
+              const err13 = { pointer: instancePath + "/postprocess_agents/" + i0, message: 'must match pattern "^pa_[A-Za-z0-9]+(@v[0-9]+)?$"', keyword: "pattern" };
               if (vErrors === null) {
                 vErrors = [err13];
               } else {
@@ -15880,7 +15881,7 @@ function validate267(data, instancePath = "") {
               errors++;
             }
           } else {
-            const err14 = { instancePath: instancePath + "/postprocess_agents/" + i0, schemaPath: "urn:casi:schema:ProceduralAgentRef/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+            const err14 = { pointer: instancePath + "/postprocess_agents/" + i0, message: "must be string", keyword: "type" };
             if (vErrors === null) {
               vErrors = [err14];
             } else {
@@ -15892,7 +15893,7 @@ function validate267(data, instancePath = "") {
       }
     }
   } else {
-    const err15 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+    const err15 = { pointer: instancePath, message: "must be object", keyword: "type" };
     if (vErrors === null) {
       vErrors = [err15];
     } else {
@@ -15910,7 +15911,7 @@ function validate269(data, instancePath = "") {
   let errors = 0;
   if (data && typeof data == "object" && !Array.isArray(data)) {
     if (data.id === void 0) {
-      const err0 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "id" }, message: "must have required property 'id'" };
+      const err0 = { pointer: instancePath + "/id", message: "must have required property 'id'", keyword: "required" };
       if (vErrors === null) {
         vErrors = [err0];
       } else {
@@ -15920,7 +15921,7 @@ function validate269(data, instancePath = "") {
     }
     for (const key0 in data) {
       if (!(key0 === "id")) {
-        const err1 = { instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" };
+        const err1 = { pointer: instancePath, member: key0, message: "must NOT have additional properties", keyword: "additionalProperties" };
         if (vErrors === null) {
           vErrors = [err1];
         } else {
@@ -15933,7 +15934,7 @@ function validate269(data, instancePath = "") {
       let data0 = data.id;
       if (typeof data0 === "string") {
         if (!pattern21.test(data0)) {
-          const err2 = { instancePath: instancePath + "/id", schemaPath: "urn:casi:schema:ProceduralAgentRef/pattern", keyword: "pattern", params: { pattern: "^pa_[A-Za-z0-9]+(@v[0-9]+)?$" }, message: 'must match pattern "^pa_[A-Za-z0-9]+(@v[0-9]+)?$"' };
+          const err2 = { pointer: instancePath + "/id", message: 'must match pattern "^pa_[A-Za-z0-9]+(@v[0-9]+)?$"', keyword: "pattern" };
           if (vErrors === null) {
             vErrors = [err2];
           } else {
@@ -15942,7 +15943,7 @@ function validate269(data, instancePath = "") {
           errors++;
         }
       } else {
-        const err3 = { instancePath: instancePath + "/id", schemaPath: "urn:casi:schema:ProceduralAgentRef/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        const err3 = { pointer: instancePath + "/id", message: "must be string", keyword: "type" };
         if (vErrors === null) {
           vErrors = [err3];
         } else {
@@ -15952,7 +15953,7 @@ function validate269(data, instancePath = "") {
       }
     }
   } else {
-    const err4 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+    const err4 = { pointer: instancePath, message: "must be object", keyword: "type" };
     if (vErrors === null) {
       vErrors = [err4];
     } else {
@@ -15970,7 +15971,7 @@ function validate270(data, instancePath = "") {
   let errors = 0;
   if (data && typeof data == "object" && !Array.isArray(data)) {
     for (const key0 in data) {
-      const err0 = { instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" };
+      const err0 = { pointer: instancePath, member: key0, message: "must NOT have additional properties", keyword: "additionalProperties" };
       if (vErrors === null) {
         vErrors = [err0];
       } else {
@@ -15979,7 +15980,7 @@ function validate270(data, instancePath = "") {
       errors++;
     }
   } else {
-    const err1 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+    const err1 = { pointer: instancePath, message: "must be object", keyword: "type" };
     if (vErrors === null) {
       vErrors = [err1];
     } else {
@@ -15998,7 +15999,7 @@ function validate271(data, instancePath = "") {
   if (data && typeof data == "object" && !Array.isArray(data)) {
     for (const key0 in data) {
       if (!(key0 === "name" || key0 === "description" || key0 === "config")) {
-        const err0 = { instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" };
+        const err0 = { pointer: instancePath, member: key0, message: "must NOT have additional properties", keyword: "additionalProperties" };
         if (vErrors === null) {
           vErrors = [err0];
         } else {
@@ -16014,7 +16015,7 @@ function validate271(data, instancePath = "") {
       const _errs4 = errors;
       if (typeof data0 === "string") {
         if (func1(data0) > 256) {
-          const err1 = { instancePath: instancePath + "/name", schemaPath: "urn:casi:schema:Name/maxLength", keyword: "maxLength", params: { limit: 256 }, message: "must NOT have more than 256 characters" };
+          const err1 = { pointer: instancePath + "/name", message: "must NOT have more than 256 characters", keyword: "maxLength" };
           if (vErrors === null) {
             vErrors = [err1];
           } else {
@@ -16023,7 +16024,7 @@ function validate271(data, instancePath = "") {
           errors++;
         }
         if (func1(data0) < 1) {
-          const err2 = { instancePath: instancePath + "/name", schemaPath: "urn:casi:schema:Name/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
+          const err2 = { pointer: instancePath + "/name", message: "must NOT have fewer than 1 characters", keyword: "minLength" };
           if (vErrors === null) {
             vErrors = [err2];
           } else {
@@ -16032,7 +16033,7 @@ function validate271(data, instancePath = "") {
           errors++;
         }
       } else {
-        const err3 = { instancePath: instancePath + "/name", schemaPath: "urn:casi:schema:Name/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        const err3 = { pointer: instancePath + "/name", message: "must be string", keyword: "type" };
         if (vErrors === null) {
           vErrors = [err3];
         } else {
@@ -16044,7 +16045,7 @@ function validate271(data, instancePath = "") {
       valid1 = valid1 || _valid0;
       const _errs7 = errors;
       if (data0 !== null) {
-        const err4 = { instancePath: instancePath + "/name", schemaPath: "#/properties/name/anyOf/1/type", keyword: "type", params: { type: "null" }, message: "must be null" };
+        const err4 = { pointer: instancePath + "/name", message: "must be null", keyword: "type" };
         if (vErrors === null) {
           vErrors = [err4];
         } else {
@@ -16055,7 +16056,7 @@ function validate271(data, instancePath = "") {
       var _valid0 = _errs7 === errors;
       valid1 = valid1 || _valid0;
       if (!valid1) {
-        const err5 = { instancePath: instancePath + "/name", schemaPath: "#/properties/name/anyOf", keyword: "anyOf", params: {}, message: "must match a schema in anyOf" };
+        const err5 = { pointer: instancePath + "/name", message: "must match a schema in anyOf", keyword: "anyOf" };
         if (vErrors === null) {
           vErrors = [err5];
         } else {
@@ -16080,7 +16081,7 @@ function validate271(data, instancePath = "") {
       const _errs11 = errors;
       if (typeof data1 === "string") {
         if (func1(data1) > 4096) {
-          const err6 = { instancePath: instancePath + "/description", schemaPath: "urn:casi:schema:Description/maxLength", keyword: "maxLength", params: { limit: 4096 }, message: "must NOT have more than 4096 characters" };
+          const err6 = { pointer: instancePath + "/description", message: "must NOT have more than 4096 characters", keyword: "maxLength" };
           if (vErrors === null) {
             vErrors = [err6];
           } else {
@@ -16089,7 +16090,7 @@ function validate271(data, instancePath = "") {
           errors++;
         }
       } else {
-        const err7 = { instancePath: instancePath + "/description", schemaPath: "urn:casi:schema:Description/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        const err7 = { pointer: instancePath + "/description", message: "must be string", keyword: "type" };
         if (vErrors === null) {
           vErrors = [err7];
         } else {
@@ -16101,7 +16102,7 @@ function validate271(data, instancePath = "") {
       valid3 = valid3 || _valid1;
       const _errs14 = errors;
       if (data1 !== null) {
-        const err8 = { instancePath: instancePath + "/description", schemaPath: "#/properties/description/anyOf/1/type", keyword: "type", params: { type: "null" }, message: "must be null" };
+        const err8 = { pointer: instancePath + "/description", message: "must be null", keyword: "type" };
         if (vErrors === null) {
           vErrors = [err8];
         } else {
@@ -16112,7 +16113,7 @@ function validate271(data, instancePath = "") {
       var _valid1 = _errs14 === errors;
       valid3 = valid3 || _valid1;
       if (!valid3) {
-        const err9 = { instancePath: instancePath + "/description", schemaPath: "#/properties/description/anyOf", keyword: "anyOf", params: {}, message: "must match a schema in anyOf" };
+        const err9 = { pointer: instancePath + "/description", message: "must match a schema in anyOf", keyword: "anyOf" };
         if (vErrors === null) {
           vErrors = [err9];
         } else {
@@ -16143,7 +16144,7 @@ function validate271(data, instancePath = "") {
       valid5 = valid5 || _valid2;
       const _errs19 = errors;
       if (data2 !== null) {
-        const err10 = { instancePath: instancePath + "/config", schemaPath: "#/properties/config/anyOf/1/type", keyword: "type", params: { type: "null" }, message: "must be null" };
+        const err10 = { pointer: instancePath + "/config", message: "must be null", keyword: "type" };
         if (vErrors === null) {
           vErrors = [err10];
         } else {
@@ -16154,7 +16155,7 @@ function validate271(data, instancePath = "") {
       var _valid2 = _errs19 === errors;
       valid5 = valid5 || _valid2;
       if (!valid5) {
-        const err11 = { instancePath: instancePath + "/config", schemaPath: "#/properties/config/anyOf", keyword: "anyOf", params: {}, message: "must match a schema in anyOf" };
+        const err11 = { pointer: instancePath + "/config", message: "must match a schema in anyOf", keyword: "anyOf" };
         if (vErrors === null) {
           vErrors = [err11];
         } else {
@@ -16173,7 +16174,7 @@ function validate271(data, instancePath = "") {
       }
     }
   } else {
-    const err12 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+    const err12 = { pointer: instancePath, message: "must be object", keyword: "type" };
     if (vErrors === null) {
       vErrors = [err12];
     } else {
@@ -16191,7 +16192,7 @@ function validate273(data, instancePath = "") {
   let errors = 0;
   if (data && typeof data == "object" && !Array.isArray(data)) {
     if (data.type === void 0) {
-      const err0 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "type" }, message: "must have required property 'type'" };
+      const err0 = { pointer: instancePath + "/type", message: "must have required property 'type'", keyword: "required" };
       if (vErrors === null) {
         vErrors = [err0];
       } else {
@@ -16200,7 +16201,7 @@ function validate273(data, instancePath = "") {
       errors++;
     }
     if (data.digits === void 0) {
-      const err1 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "digits" }, message: "must have required property 'digits'" };
+      const err1 = { pointer: instancePath + "/digits", message: "must have required property 'digits'", keyword: "required" };
       if (vErrors === null) {
         vErrors = [err1];
       } else {
@@ -16210,7 +16211,7 @@ function validate273(data, instancePath = "") {
     }
     for (const key0 in data) {
       if (!(key0 === "type" || key0 === "digits")) {
-        const err2 = { instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" };
+        const err2 = { pointer: instancePath, member: key0, message: "must NOT have additional properties", keyword: "additionalProperties" };
         if (vErrors === null) {
           vErrors = [err2];
         } else {
@@ -16222,7 +16223,7 @@ function validate273(data, instancePath = "") {
     if (data.type !== void 0) {
       let data0 = data.type;
       if (typeof data0 !== "string") {
-        const err3 = { instancePath: instancePath + "/type", schemaPath: "#/properties/type/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        const err3 = { pointer: instancePath + "/type", message: "must be string", keyword: "type" };
         if (vErrors === null) {
           vErrors = [err3];
         } else {
@@ -16231,7 +16232,7 @@ function validate273(data, instancePath = "") {
         errors++;
       }
       if ("user.dtmf.received" !== data0) {
-        const err4 = { instancePath: instancePath + "/type", schemaPath: "#/properties/type/const", keyword: "const", params: { allowedValue: "user.dtmf.received" }, message: "must be equal to constant" };
+        const err4 = { pointer: instancePath + "/type", message: "must be equal to constant", keyword: "const" };
         if (vErrors === null) {
           vErrors = [err4];
         } else {
@@ -16242,7 +16243,7 @@ function validate273(data, instancePath = "") {
     }
     if (data.digits !== void 0) {
       if (typeof data.digits !== "string") {
-        const err5 = { instancePath: instancePath + "/digits", schemaPath: "#/properties/digits/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        const err5 = { pointer: instancePath + "/digits", message: "must be string", keyword: "type" };
         if (vErrors === null) {
           vErrors = [err5];
         } else {
@@ -16252,7 +16253,7 @@ function validate273(data, instancePath = "") {
       }
     }
   } else {
-    const err6 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+    const err6 = { pointer: instancePath, message: "must be object", keyword: "type" };
     if (vErrors === null) {
       vErrors = [err6];
     } else {
@@ -16277,7 +16278,7 @@ function validate274(data, instancePath = "") {
       let data0 = data.payload;
       if (data0 && typeof data0 == "object" && !Array.isArray(data0)) {
         if (data0.type === void 0) {
-          const err0 = { instancePath: instancePath + "/payload", schemaPath: "urn:casi:schema:UserDtmfReceived/required", keyword: "required", params: { missingProperty: "type" }, message: "must have required property 'type'" };
+          const err0 = { pointer: instancePath + "/payload/type", message: "must have required property 'type'", keyword: "required" };
           if (vErrors === null) {
             vErrors = [err0];
           } else {
@@ -16286,7 +16287,7 @@ function validate274(data, instancePath = "") {
           errors++;
         }
         if (data0.digits === void 0) {
-          const err1 = { instancePath: instancePath + "/payload", schemaPath: "urn:casi:schema:UserDtmfReceived/required", keyword: "required", params: { missingProperty: "digits" }, message: "must have required property 'digits'" };
+          const err1 = { pointer: instancePath + "/payload/digits", message: "must have required property 'digits'", keyword: "required" };
           if (vErrors === null) {
             vErrors = [err1];
           } else {
@@ -16296,7 +16297,7 @@ function validate274(data, instancePath = "") {
         }
         for (const key0 in data0) {
           if (!(key0 === "type" || key0 === "digits")) {
-            const err2 = { instancePath: instancePath + "/payload", schemaPath: "urn:casi:schema:UserDtmfReceived/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" };
+            const err2 = { pointer: instancePath + "/payload", member: key0, message: "must NOT have additional properties", keyword: "additionalProperties" };
             if (vErrors === null) {
               vErrors = [err2];
             } else {
@@ -16308,7 +16309,7 @@ function validate274(data, instancePath = "") {
         if (data0.type !== void 0) {
           let data1 = data0.type;
           if (typeof data1 !== "string") {
-            const err3 = { instancePath: instancePath + "/payload/type", schemaPath: "urn:casi:schema:UserDtmfReceived/properties/type/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+            const err3 = { pointer: instancePath + "/payload/type", message: "must be string", keyword: "type" };
             if (vErrors === null) {
               vErrors = [err3];
             } else {
@@ -16317,7 +16318,7 @@ function validate274(data, instancePath = "") {
             errors++;
           }
           if ("user.dtmf.received" !== data1) {
-            const err4 = { instancePath: instancePath + "/payload/type", schemaPath: "urn:casi:schema:UserDtmfReceived/properties/type/const", keyword: "const", params: { allowedValue: "user.dtmf.received" }, message: "must be equal to constant" };
+            const err4 = { pointer: instancePath + "/payload/type", message: "must be equal to constant", keyword: "const" };
             if (vErrors === null) {
               vErrors = [err4];
             } else {
@@ -16328,7 +16329,7 @@ function validate274(data, instancePath = "") {
         }
         if (data0.digits !== void 0) {
           if (typeof data0.digits !== "string") {
-            const err5 = { instancePath: instancePath + "/payload/digits", schemaPath: "urn:casi:schema:UserDtmfReceived/properties/digits/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+            const err5 = { pointer: instancePath + "/payload/digits", message: "must be string", keyword: "type" };
             if (vErrors === null) {
               vErrors = [err5];
             } else {
@@ -16338,7 +16339,7 @@ function validate274(data, instancePath = "") {
           }
         }
       } else {
-        const err6 = { instancePath: instancePath + "/payload", schemaPath: "urn:casi:schema:UserDtmfReceived/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+        const err6 = { pointer: instancePath + "/payload", message: "must be object", keyword: "type" };
         if (vErrors === null) {
           vErrors = [err6];
         } else {
@@ -16348,7 +16349,7 @@ function validate274(data, instancePath = "") {
       }
     }
   } else {
-    const err7 = { instancePath, schemaPath: "#/allOf/1/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+    const err7 = { pointer: instancePath, message: "must be object", keyword: "type" };
     if (vErrors === null) {
       vErrors = [err7];
     } else {
@@ -16366,7 +16367,7 @@ function validate276(data, instancePath = "") {
   let errors = 0;
   if (data && typeof data == "object" && !Array.isArray(data)) {
     if (data.type === void 0) {
-      const err0 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "type" }, message: "must have required property 'type'" };
+      const err0 = { pointer: instancePath + "/type", message: "must have required property 'type'", keyword: "required" };
       if (vErrors === null) {
         vErrors = [err0];
       } else {
@@ -16375,7 +16376,7 @@ function validate276(data, instancePath = "") {
       errors++;
     }
     if (data.text === void 0) {
-      const err1 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "text" }, message: "must have required property 'text'" };
+      const err1 = { pointer: instancePath + "/text", message: "must have required property 'text'", keyword: "required" };
       if (vErrors === null) {
         vErrors = [err1];
       } else {
@@ -16385,7 +16386,7 @@ function validate276(data, instancePath = "") {
     }
     for (const key0 in data) {
       if (!(key0 === "type" || key0 === "text")) {
-        const err2 = { instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" };
+        const err2 = { pointer: instancePath, member: key0, message: "must NOT have additional properties", keyword: "additionalProperties" };
         if (vErrors === null) {
           vErrors = [err2];
         } else {
@@ -16397,7 +16398,7 @@ function validate276(data, instancePath = "") {
     if (data.type !== void 0) {
       let data0 = data.type;
       if (typeof data0 !== "string") {
-        const err3 = { instancePath: instancePath + "/type", schemaPath: "#/properties/type/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        const err3 = { pointer: instancePath + "/type", message: "must be string", keyword: "type" };
         if (vErrors === null) {
           vErrors = [err3];
         } else {
@@ -16406,7 +16407,7 @@ function validate276(data, instancePath = "") {
         errors++;
       }
       if ("user.message.received" !== data0) {
-        const err4 = { instancePath: instancePath + "/type", schemaPath: "#/properties/type/const", keyword: "const", params: { allowedValue: "user.message.received" }, message: "must be equal to constant" };
+        const err4 = { pointer: instancePath + "/type", message: "must be equal to constant", keyword: "const" };
         if (vErrors === null) {
           vErrors = [err4];
         } else {
@@ -16417,7 +16418,7 @@ function validate276(data, instancePath = "") {
     }
     if (data.text !== void 0) {
       if (typeof data.text !== "string") {
-        const err5 = { instancePath: instancePath + "/text", schemaPath: "#/properties/text/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        const err5 = { pointer: instancePath + "/text", message: "must be string", keyword: "type" };
         if (vErrors === null) {
           vErrors = [err5];
         } else {
@@ -16427,7 +16428,7 @@ function validate276(data, instancePath = "") {
       }
     }
   } else {
-    const err6 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+    const err6 = { pointer: instancePath, message: "must be object", keyword: "type" };
     if (vErrors === null) {
       vErrors = [err6];
     } else {
@@ -16452,7 +16453,7 @@ function validate277(data, instancePath = "") {
       let data0 = data.payload;
       if (data0 && typeof data0 == "object" && !Array.isArray(data0)) {
         if (data0.type === void 0) {
-          const err0 = { instancePath: instancePath + "/payload", schemaPath: "urn:casi:schema:UserMessageReceived/required", keyword: "required", params: { missingProperty: "type" }, message: "must have required property 'type'" };
+          const err0 = { pointer: instancePath + "/payload/type", message: "must have required property 'type'", keyword: "required" };
           if (vErrors === null) {
             vErrors = [err0];
           } else {
@@ -16461,7 +16462,7 @@ function validate277(data, instancePath = "") {
           errors++;
         }
         if (data0.text === void 0) {
-          const err1 = { instancePath: instancePath + "/payload", schemaPath: "urn:casi:schema:UserMessageReceived/required", keyword: "required", params: { missingProperty: "text" }, message: "must have required property 'text'" };
+          const err1 = { pointer: instancePath + "/payload/text", message: "must have required property 'text'", keyword: "required" };
           if (vErrors === null) {
             vErrors = [err1];
           } else {
@@ -16471,7 +16472,7 @@ function validate277(data, instancePath = "") {
         }
         for (const key0 in data0) {
           if (!(key0 === "type" || key0 === "text")) {
-            const err2 = { instancePath: instancePath + "/payload", schemaPath: "urn:casi:schema:UserMessageReceived/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" };
+            const err2 = { pointer: instancePath + "/payload", member: key0, message: "must NOT have additional properties", keyword: "additionalProperties" };
             if (vErrors === null) {
               vErrors = [err2];
             } else {
@@ -16483,7 +16484,7 @@ function validate277(data, instancePath = "") {
         if (data0.type !== void 0) {
           let data1 = data0.type;
           if (typeof data1 !== "string") {
-            const err3 = { instancePath: instancePath + "/payload/type", schemaPath: "urn:casi:schema:UserMessageReceived/properties/type/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+            const err3 = { pointer: instancePath + "/payload/type", message: "must be string", keyword: "type" };
             if (vErrors === null) {
               vErrors = [err3];
             } else {
@@ -16492,7 +16493,7 @@ function validate277(data, instancePath = "") {
             errors++;
           }
           if ("user.message.received" !== data1) {
-            const err4 = { instancePath: instancePath + "/payload/type", schemaPath: "urn:casi:schema:UserMessageReceived/properties/type/const", keyword: "const", params: { allowedValue: "user.message.received" }, message: "must be equal to constant" };
+            const err4 = { pointer: instancePath + "/payload/type", message: "must be equal to constant", keyword: "const" };
             if (vErrors === null) {
               vErrors = [err4];
             } else {
@@ -16503,7 +16504,7 @@ function validate277(data, instancePath = "") {
         }
         if (data0.text !== void 0) {
           if (typeof data0.text !== "string") {
-            const err5 = { instancePath: instancePath + "/payload/text", schemaPath: "urn:casi:schema:UserMessageReceived/properties/text/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+            const err5 = { pointer: instancePath + "/payload/text", message: "must be string", keyword: "type" };
             if (vErrors === null) {
               vErrors = [err5];
             } else {
@@ -16513,7 +16514,7 @@ function validate277(data, instancePath = "") {
           }
         }
       } else {
-        const err6 = { instancePath: instancePath + "/payload", schemaPath: "urn:casi:schema:UserMessageReceived/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+        const err6 = { pointer: instancePath + "/payload", message: "must be object", keyword: "type" };
         if (vErrors === null) {
           vErrors = [err6];
         } else {
@@ -16523,7 +16524,7 @@ function validate277(data, instancePath = "") {
       }
     }
   } else {
-    const err7 = { instancePath, schemaPath: "#/allOf/1/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+    const err7 = { pointer: instancePath, message: "must be object", keyword: "type" };
     if (vErrors === null) {
       vErrors = [err7];
     } else {
@@ -16541,7 +16542,7 @@ function validate279(data, instancePath = "") {
   let errors = 0;
   if (data && typeof data == "object" && !Array.isArray(data)) {
     if (data.type === void 0) {
-      const err0 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "type" }, message: "must have required property 'type'" };
+      const err0 = { pointer: instancePath + "/type", message: "must have required property 'type'", keyword: "required" };
       if (vErrors === null) {
         vErrors = [err0];
       } else {
@@ -16550,7 +16551,7 @@ function validate279(data, instancePath = "") {
       errors++;
     }
     if (data.text === void 0) {
-      const err1 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "text" }, message: "must have required property 'text'" };
+      const err1 = { pointer: instancePath + "/text", message: "must have required property 'text'", keyword: "required" };
       if (vErrors === null) {
         vErrors = [err1];
       } else {
@@ -16560,7 +16561,7 @@ function validate279(data, instancePath = "") {
     }
     for (const key0 in data) {
       if (!(key0 === "type" || key0 === "text")) {
-        const err2 = { instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" };
+        const err2 = { pointer: instancePath, member: key0, message: "must NOT have additional properties", keyword: "additionalProperties" };
         if (vErrors === null) {
           vErrors = [err2];
         } else {
@@ -16572,7 +16573,7 @@ function validate279(data, instancePath = "") {
     if (data.type !== void 0) {
       let data0 = data.type;
       if (typeof data0 !== "string") {
-        const err3 = { instancePath: instancePath + "/type", schemaPath: "#/properties/type/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        const err3 = { pointer: instancePath + "/type", message: "must be string", keyword: "type" };
         if (vErrors === null) {
           vErrors = [err3];
         } else {
@@ -16581,7 +16582,7 @@ function validate279(data, instancePath = "") {
         errors++;
       }
       if ("user.message.send" !== data0) {
-        const err4 = { instancePath: instancePath + "/type", schemaPath: "#/properties/type/const", keyword: "const", params: { allowedValue: "user.message.send" }, message: "must be equal to constant" };
+        const err4 = { pointer: instancePath + "/type", message: "must be equal to constant", keyword: "const" };
         if (vErrors === null) {
           vErrors = [err4];
         } else {
@@ -16594,7 +16595,7 @@ function validate279(data, instancePath = "") {
       let data1 = data.text;
       if (typeof data1 === "string") {
         if (func1(data1) > 4096) {
-          const err5 = { instancePath: instancePath + "/text", schemaPath: "#/properties/text/maxLength", keyword: "maxLength", params: { limit: 4096 }, message: "must NOT have more than 4096 characters" };
+          const err5 = { pointer: instancePath + "/text", message: "must NOT have more than 4096 characters", keyword: "maxLength" };
           if (vErrors === null) {
             vErrors = [err5];
           } else {
@@ -16603,7 +16604,7 @@ function validate279(data, instancePath = "") {
           errors++;
         }
         if (func1(data1) < 1) {
-          const err6 = { instancePath: instancePath + "/text", schemaPath: "#/properties/text/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
+          const err6 = { pointer: instancePath + "/text", message: "must NOT have fewer than 1 characters", keyword: "minLength" };
           if (vErrors === null) {
             vErrors = [err6];
           } else {
@@ -16612,7 +16613,7 @@ function validate279(data, instancePath = "") {
           errors++;
         }
       } else {
-        const err7 = { instancePath: instancePath + "/text", schemaPath: "#/properties/text/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        const err7 = { pointer: instancePath + "/text", message: "must be string", keyword: "type" };
         if (vErrors === null) {
           vErrors = [err7];
         } else {
@@ -16622,7 +16623,7 @@ function validate279(data, instancePath = "") {
       }
     }
   } else {
-    const err8 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+    const err8 = { pointer: instancePath, message: "must be object", keyword: "type" };
     if (vErrors === null) {
       vErrors = [err8];
     } else {
@@ -16647,7 +16648,7 @@ function validate280(data, instancePath = "") {
       let data0 = data.payload;
       if (data0 && typeof data0 == "object" && !Array.isArray(data0)) {
         if (data0.type === void 0) {
-          const err0 = { instancePath: instancePath + "/payload", schemaPath: "urn:casi:schema:UserMessageSend/required", keyword: "required", params: { missingProperty: "type" }, message: "must have required property 'type'" };
+          const err0 = { pointer: instancePath + "/payload/type", message: "must have required property 'type'", keyword: "required" };
           if (vErrors === null) {
             vErrors = [err0];
           } else {
@@ -16656,7 +16657,7 @@ function validate280(data, instancePath = "") {
           errors++;
         }
         if (data0.text === void 0) {
-          const err1 = { instancePath: instancePath + "/payload", schemaPath: "urn:casi:schema:UserMessageSend/required", keyword: "required", params: { missingProperty: "text" }, message: "must have required property 'text'" };
+          const err1 = { pointer: instancePath + "/payload/text", message: "must have required property 'text'", keyword: "required" };
           if (vErrors === null) {
             vErrors = [err1];
           } else {
@@ -16666,7 +16667,7 @@ function validate280(data, instancePath = "") {
         }
         for (const key0 in data0) {
           if (!(key0 === "type" || key0 === "text")) {
-            const err2 = { instancePath: instancePath + "/payload", schemaPath: "urn:casi:schema:UserMessageSend/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" };
+            const err2 = { pointer: instancePath + "/payload", member: key0, message: "must NOT have additional properties", keyword: "additionalProperties" };
             if (vErrors === null) {
               vErrors = [err2];
             } else {
@@ -16678,7 +16679,7 @@ function validate280(data, instancePath = "") {
         if (data0.type !== void 0) {
           let data1 = data0.type;
           if (typeof data1 !== "string") {
-            const err3 = { instancePath: instancePath + "/payload/type", schemaPath: "urn:casi:schema:UserMessageSend/properties/type/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+            const err3 = { pointer: instancePath + "/payload/type", message: "must be string", keyword: "type" };
             if (vErrors === null) {
               vErrors = [err3];
             } else {
@@ -16687,7 +16688,7 @@ function validate280(data, instancePath = "") {
             errors++;
           }
           if ("user.message.send" !== data1) {
-            const err4 = { instancePath: instancePath + "/payload/type", schemaPath: "urn:casi:schema:UserMessageSend/properties/type/const", keyword: "const", params: { allowedValue: "user.message.send" }, message: "must be equal to constant" };
+            const err4 = { pointer: instancePath + "/payload/type", message: "must be equal to constant", keyword: "const" };
             if (vErrors === null) {
               vErrors = [err4];
             } else {
@@ -16700,7 +16701,7 @@ function validate280(data, instancePath = "") {
           let data2 = data0.text;
           if (typeof data2 === "string") {
             if (func1(data2) > 4096) {
-              const err5 = { instancePath: instancePath + "/payload/text", schemaPath: "urn:casi:schema:UserMessageSend/properties/text/maxLength", keyword: "maxLength", params: { limit: 4096 }, message: "must NOT have more than 4096 characters" };
+              const err5 = { pointer: instancePath + "/payload/text", message: "must NOT have more than 4096 characters", keyword: "maxLength" };
               if (vErrors === null) {
                 vErrors = [err5];
               } else {
@@ -16709,7 +16710,7 @@ function validate280(data, instancePath = "") {
               errors++;
             }
             if (func1(data2) < 1) {
-              const err6 = { instancePath: instancePath + "/payload/text", schemaPath: "urn:casi:schema:UserMessageSend/properties/text/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
+              const err6 = { pointer: instancePath + "/payload/text", message: "must NOT have fewer than 1 characters", keyword: "minLength" };
               if (vErrors === null) {
                 vErrors = [err6];
               } else {
@@ -16718,7 +16719,7 @@ function validate280(data, instancePath = "") {
               errors++;
             }
           } else {
-            const err7 = { instancePath: instancePath + "/payload/text", schemaPath: "urn:casi:schema:UserMessageSend/properties/text/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+            const err7 = { pointer: instancePath + "/payload/text", message: "must be string", keyword: "type" };
             if (vErrors === null) {
               vErrors = [err7];
             } else {
@@ -16728,7 +16729,7 @@ function validate280(data, instancePath = "") {
           }
         }
       } else {
-        const err8 = { instancePath: instancePath + "/payload", schemaPath: "urn:casi:schema:UserMessageSend/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+        const err8 = { pointer: instancePath + "/payload", message: "must be object", keyword: "type" };
         if (vErrors === null) {
           vErrors = [err8];
         } else {
@@ -16738,7 +16739,7 @@ function validate280(data, instancePath = "") {
       }
     }
   } else {
-    const err9 = { instancePath, schemaPath: "#/allOf/1/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+    const err9 = { pointer: instancePath, message: "must be object", keyword: "type" };
     if (vErrors === null) {
       vErrors = [err9];
     } else {
@@ -16776,7 +16777,7 @@ function validate2110(data, instancePath = "") {
         let data0 = data[key0];
         const _errs2 = errors;
         if (typeof data0 !== "string" && typeof data0 !== "boolean") {
-          validate2110.errors = [{ instancePath: instancePath + "/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"), schemaPath: "urn:casi:schema:CustomFieldValue/type", keyword: "type", params: { type: schema38.type }, message: "must be string,boolean" }];
+          validate2110.errors = [casiRefused];
           return false;
         }
         var valid0 = _errs2 === errors;
@@ -16785,7 +16786,7 @@ function validate2110(data, instancePath = "") {
         }
       }
     } else {
-      validate2110.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
+      validate2110.errors = [casiRefused];
       return false;
     }
   }
@@ -16807,13 +16808,13 @@ function validate2310(data, instancePath = "") {
             if (data && typeof data == "object" && !Array.isArray(data)) {
               let missing0;
               if (data.type === void 0 && (missing0 = "type") || data.callee_no === void 0 && (missing0 = "callee_no") || data.caller_no === void 0 && (missing0 = "caller_no") || data.recording_url === void 0 && (missing0 = "recording_url")) {
-                validate2310.errors = [{ instancePath, schemaPath: "urn:casi:schema:PhoneChannel/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
+                validate2310.errors = [casiRefused];
                 return false;
               } else {
                 const _errs5 = errors;
                 for (const key0 in data) {
                   if (!(key0 === "type" || key0 === "callee_no" || key0 === "caller_no" || key0 === "recording_url")) {
-                    validate2310.errors = [{ instancePath, schemaPath: "urn:casi:schema:PhoneChannel/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" }];
+                    validate2310.errors = [casiRefused];
                     return false;
                     break;
                   }
@@ -16823,11 +16824,11 @@ function validate2310(data, instancePath = "") {
                     let data0 = data.type;
                     const _errs6 = errors;
                     if (typeof data0 !== "string") {
-                      validate2310.errors = [{ instancePath: instancePath + "/type", schemaPath: "urn:casi:schema:PhoneChannel/properties/type/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+                      validate2310.errors = [casiRefused];
                       return false;
                     }
                     if ("phone" !== data0) {
-                      validate2310.errors = [{ instancePath: instancePath + "/type", schemaPath: "urn:casi:schema:PhoneChannel/properties/type/const", keyword: "const", params: { allowedValue: "phone" }, message: "must be equal to constant" }];
+                      validate2310.errors = [casiRefused];
                       return false;
                     }
                     var valid3 = _errs6 === errors;
@@ -16839,7 +16840,7 @@ function validate2310(data, instancePath = "") {
                       let data1 = data.callee_no;
                       const _errs8 = errors;
                       if (typeof data1 !== "string" && data1 !== null) {
-                        validate2310.errors = [{ instancePath: instancePath + "/callee_no", schemaPath: "urn:casi:schema:PhoneChannel/properties/callee_no/type", keyword: "type", params: { type: schema422.properties.callee_no.type }, message: "must be string,null" }];
+                        validate2310.errors = [casiRefused];
                         return false;
                       }
                       var valid3 = _errs8 === errors;
@@ -16851,7 +16852,7 @@ function validate2310(data, instancePath = "") {
                         let data2 = data.caller_no;
                         const _errs10 = errors;
                         if (typeof data2 !== "string" && data2 !== null) {
-                          validate2310.errors = [{ instancePath: instancePath + "/caller_no", schemaPath: "urn:casi:schema:PhoneChannel/properties/caller_no/type", keyword: "type", params: { type: schema422.properties.caller_no.type }, message: "must be string,null" }];
+                          validate2310.errors = [casiRefused];
                           return false;
                         }
                         var valid3 = _errs10 === errors;
@@ -16863,7 +16864,7 @@ function validate2310(data, instancePath = "") {
                           let data3 = data.recording_url;
                           const _errs12 = errors;
                           if (typeof data3 !== "string" && data3 !== null) {
-                            validate2310.errors = [{ instancePath: instancePath + "/recording_url", schemaPath: "urn:casi:schema:PhoneChannel/properties/recording_url/type", keyword: "type", params: { type: schema422.properties.recording_url.type }, message: "must be string,null" }];
+                            validate2310.errors = [casiRefused];
                             return false;
                           }
                           var valid3 = _errs12 === errors;
@@ -16876,7 +16877,7 @@ function validate2310(data, instancePath = "") {
                 }
               }
             } else {
-              validate2310.errors = [{ instancePath, schemaPath: "urn:casi:schema:PhoneChannel/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
+              validate2310.errors = [casiRefused];
               return false;
             }
           }
@@ -16887,13 +16888,13 @@ function validate2310(data, instancePath = "") {
             if (data && typeof data == "object" && !Array.isArray(data)) {
               let missing1;
               if (data.type === void 0 && (missing1 = "type")) {
-                validate2310.errors = [{ instancePath, schemaPath: "urn:casi:schema:ChatRealtimeChannel/required", keyword: "required", params: { missingProperty: missing1 }, message: "must have required property '" + missing1 + "'" }];
+                validate2310.errors = [casiRefused];
                 return false;
               } else {
                 const _errs17 = errors;
                 for (const key1 in data) {
                   if (!(key1 === "type")) {
-                    validate2310.errors = [{ instancePath, schemaPath: "urn:casi:schema:ChatRealtimeChannel/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key1 }, message: "must NOT have additional properties" }];
+                    validate2310.errors = [casiRefused];
                     return false;
                     break;
                   }
@@ -16902,18 +16903,18 @@ function validate2310(data, instancePath = "") {
                   if (data.type !== void 0) {
                     let data4 = data.type;
                     if (typeof data4 !== "string") {
-                      validate2310.errors = [{ instancePath: instancePath + "/type", schemaPath: "urn:casi:schema:ChatRealtimeChannel/properties/type/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+                      validate2310.errors = [casiRefused];
                       return false;
                     }
                     if ("chat_realtime" !== data4) {
-                      validate2310.errors = [{ instancePath: instancePath + "/type", schemaPath: "urn:casi:schema:ChatRealtimeChannel/properties/type/const", keyword: "const", params: { allowedValue: "chat_realtime" }, message: "must be equal to constant" }];
+                      validate2310.errors = [casiRefused];
                       return false;
                     }
                   }
                 }
               }
             } else {
-              validate2310.errors = [{ instancePath, schemaPath: "urn:casi:schema:ChatRealtimeChannel/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
+              validate2310.errors = [casiRefused];
               return false;
             }
           }
@@ -16926,13 +16927,13 @@ function validate2310(data, instancePath = "") {
             if (data && typeof data == "object" && !Array.isArray(data)) {
               let missing2;
               if (data.type === void 0 && (missing2 = "type")) {
-                validate2310.errors = [{ instancePath, schemaPath: "urn:casi:schema:ChatAsyncChannel/required", keyword: "required", params: { missingProperty: missing2 }, message: "must have required property '" + missing2 + "'" }];
+                validate2310.errors = [casiRefused];
                 return false;
               } else {
                 const _errs23 = errors;
                 for (const key2 in data) {
                   if (!(key2 === "type")) {
-                    validate2310.errors = [{ instancePath, schemaPath: "urn:casi:schema:ChatAsyncChannel/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key2 }, message: "must NOT have additional properties" }];
+                    validate2310.errors = [casiRefused];
                     return false;
                     break;
                   }
@@ -16941,18 +16942,18 @@ function validate2310(data, instancePath = "") {
                   if (data.type !== void 0) {
                     let data5 = data.type;
                     if (typeof data5 !== "string") {
-                      validate2310.errors = [{ instancePath: instancePath + "/type", schemaPath: "urn:casi:schema:ChatAsyncChannel/properties/type/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+                      validate2310.errors = [casiRefused];
                       return false;
                     }
                     if ("chat_async" !== data5) {
-                      validate2310.errors = [{ instancePath: instancePath + "/type", schemaPath: "urn:casi:schema:ChatAsyncChannel/properties/type/const", keyword: "const", params: { allowedValue: "chat_async" }, message: "must be equal to constant" }];
+                      validate2310.errors = [casiRefused];
                       return false;
                     }
                   }
                 }
               }
             } else {
-              validate2310.errors = [{ instancePath, schemaPath: "urn:casi:schema:ChatAsyncChannel/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
+              validate2310.errors = [casiRefused];
               return false;
             }
           }
@@ -16960,15 +16961,15 @@ function validate2310(data, instancePath = "") {
             props0 = true;
           }
         } else {
-          validate2310.errors = [{ instancePath, schemaPath: "#/discriminator", keyword: "discriminator", params: { error: "mapping", tag: "type", tagValue: tag0 }, message: 'value of tag "type" must be in oneOf' }];
+          validate2310.errors = [casiRefused];
           return false;
         }
       } else {
-        validate2310.errors = [{ instancePath, schemaPath: "#/discriminator", keyword: "discriminator", params: { error: "tag", tag: "type", tagValue: tag0 }, message: 'tag "type" must be string' }];
+        validate2310.errors = [casiRefused];
         return false;
       }
     } else {
-      validate2310.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
+      validate2310.errors = [casiRefused];
       return false;
     }
   }
@@ -16985,13 +16986,13 @@ function validate272(data, instancePath = "") {
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
       if (data.id === void 0 && (missing0 = "id")) {
-        validate272.errors = [{ instancePath, schemaPath: "urn:casi:schema:ServiceVoice/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
+        validate272.errors = [casiRefused];
         return false;
       } else {
         const _errs2 = errors;
         for (const key0 in data) {
           if (!(key0 === "provider" || key0 === "id")) {
-            validate272.errors = [{ instancePath, schemaPath: "urn:casi:schema:ServiceVoice/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" }];
+            validate272.errors = [casiRefused];
             return false;
             break;
           }
@@ -17001,11 +17002,11 @@ function validate272(data, instancePath = "") {
             let data0 = data.provider;
             const _errs3 = errors;
             if (typeof data0 !== "string") {
-              validate272.errors = [{ instancePath: instancePath + "/provider", schemaPath: "urn:casi:schema:ServiceVoice/properties/provider/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+              validate272.errors = [casiRefused];
               return false;
             }
             if (!(data0 === "service")) {
-              validate272.errors = [{ instancePath: instancePath + "/provider", schemaPath: "urn:casi:schema:ServiceVoice/properties/provider/enum", keyword: "enum", params: { allowedValues: schema48.properties.provider.enum }, message: "must be equal to one of the allowed values" }];
+              validate272.errors = [casiRefused];
               return false;
             }
             var valid1 = _errs3 === errors;
@@ -17017,11 +17018,11 @@ function validate272(data, instancePath = "") {
               let data1 = data.id;
               const _errs5 = errors;
               if (typeof data1 !== "string") {
-                validate272.errors = [{ instancePath: instancePath + "/id", schemaPath: "urn:casi:schema:ServiceVoice/properties/id/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+                validate272.errors = [casiRefused];
                 return false;
               }
               if (!(data1 === "Female 1" || data1 === "Female 2" || data1 === "Female 3" || data1 === "Male 1" || data1 === "Male 2" || data1 === "Male 3")) {
-                validate272.errors = [{ instancePath: instancePath + "/id", schemaPath: "urn:casi:schema:ServiceVoice/properties/id/enum", keyword: "enum", params: { allowedValues: schema48.properties.id.enum }, message: "must be equal to one of the allowed values" }];
+                validate272.errors = [casiRefused];
                 return false;
               }
               var valid1 = _errs5 === errors;
@@ -17032,7 +17033,7 @@ function validate272(data, instancePath = "") {
         }
       }
     } else {
-      validate272.errors = [{ instancePath, schemaPath: "urn:casi:schema:ServiceVoice/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
+      validate272.errors = [casiRefused];
       return false;
     }
   }
@@ -17047,13 +17048,13 @@ function validate26(data, instancePath = "") {
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
       if (data.name === void 0 && (missing0 = "name") || data.voice === void 0 && (missing0 = "voice")) {
-        validate26.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
+        validate26.errors = [casiRefused];
         return false;
       } else {
         const _errs1 = errors;
         for (const key0 in data) {
           if (!(key0 === "name" || key0 === "voice")) {
-            validate26.errors = [{ instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" }];
+            validate26.errors = [casiRefused];
             return false;
             break;
           }
@@ -17062,7 +17063,7 @@ function validate26(data, instancePath = "") {
           if (data.name !== void 0) {
             const _errs2 = errors;
             if (typeof data.name !== "string") {
-              validate26.errors = [{ instancePath: instancePath + "/name", schemaPath: "#/properties/name/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+              validate26.errors = [casiRefused];
               return false;
             }
             var valid0 = _errs2 === errors;
@@ -17084,7 +17085,7 @@ function validate26(data, instancePath = "") {
         }
       }
     } else {
-      validate26.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
+      validate26.errors = [casiRefused];
       return false;
     }
   }
@@ -17102,7 +17103,7 @@ function validate302(data, instancePath = "") {
       const _errs1 = errors;
       for (const key0 in data) {
         if (!(key0 === "ambient_sound" || key0 === "busy_sound" || key0 === "boosted_keywords")) {
-          validate302.errors = [{ instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" }];
+          validate302.errors = [casiRefused];
           return false;
           break;
         }
@@ -17112,11 +17113,11 @@ function validate302(data, instancePath = "") {
           let data0 = data.ambient_sound;
           const _errs2 = errors;
           if (typeof data0 !== "string" && data0 !== null) {
-            validate302.errors = [{ instancePath: instancePath + "/ambient_sound", schemaPath: "urn:casi:schema:AmbientSound/type", keyword: "type", params: { type: schema50.type }, message: "must be string,null" }];
+            validate302.errors = [casiRefused];
             return false;
           }
           if (!(data0 === "office" || data0 === null)) {
-            validate302.errors = [{ instancePath: instancePath + "/ambient_sound", schemaPath: "urn:casi:schema:AmbientSound/enum", keyword: "enum", params: { allowedValues: schema50.enum }, message: "must be equal to one of the allowed values" }];
+            validate302.errors = [casiRefused];
             return false;
           }
           var valid0 = _errs2 === errors;
@@ -17128,11 +17129,11 @@ function validate302(data, instancePath = "") {
             let data1 = data.busy_sound;
             const _errs5 = errors;
             if (typeof data1 !== "string" && data1 !== null) {
-              validate302.errors = [{ instancePath: instancePath + "/busy_sound", schemaPath: "urn:casi:schema:BusySound/type", keyword: "type", params: { type: schema51.type }, message: "must be string,null" }];
+              validate302.errors = [casiRefused];
               return false;
             }
             if (!(data1 === "keyboard_typing" || data1 === null)) {
-              validate302.errors = [{ instancePath: instancePath + "/busy_sound", schemaPath: "urn:casi:schema:BusySound/enum", keyword: "enum", params: { allowedValues: schema51.enum }, message: "must be equal to one of the allowed values" }];
+              validate302.errors = [casiRefused];
               return false;
             }
             var valid0 = _errs5 === errors;
@@ -17150,7 +17151,7 @@ function validate302(data, instancePath = "") {
                   for (let i0 = 0; i0 < len0; i0++) {
                     const _errs10 = errors;
                     if (typeof data2[i0] !== "string") {
-                      validate302.errors = [{ instancePath: instancePath + "/boosted_keywords/" + i0, schemaPath: "#/properties/boosted_keywords/items/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+                      validate302.errors = [casiRefused];
                       return false;
                     }
                     var valid3 = _errs10 === errors;
@@ -17159,7 +17160,7 @@ function validate302(data, instancePath = "") {
                     }
                   }
                 } else {
-                  validate302.errors = [{ instancePath: instancePath + "/boosted_keywords", schemaPath: "#/properties/boosted_keywords/type", keyword: "type", params: { type: "array" }, message: "must be array" }];
+                  validate302.errors = [casiRefused];
                   return false;
                 }
               }
@@ -17171,7 +17172,7 @@ function validate302(data, instancePath = "") {
         }
       }
     } else {
-      validate302.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
+      validate302.errors = [casiRefused];
       return false;
     }
   }
@@ -17190,13 +17191,13 @@ function validate34(data, instancePath = "") {
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
       if (data.text === void 0 && (missing0 = "text") || data.routes === void 0 && (missing0 = "routes")) {
-        validate34.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
+        validate34.errors = [casiRefused];
         return false;
       } else {
         const _errs1 = errors;
         for (const key0 in data) {
           if (!(key0 === "text" || key0 === "routes" || key0 === "type")) {
-            validate34.errors = [{ instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" }];
+            validate34.errors = [casiRefused];
             return false;
             break;
           }
@@ -17205,7 +17206,7 @@ function validate34(data, instancePath = "") {
           if (data.text !== void 0) {
             const _errs2 = errors;
             if (typeof data.text !== "string") {
-              validate34.errors = [{ instancePath: instancePath + "/text", schemaPath: "#/properties/text/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+              validate34.errors = [casiRefused];
               return false;
             }
             var valid0 = _errs2 === errors;
@@ -17228,13 +17229,13 @@ function validate34(data, instancePath = "") {
                       if (data2 && typeof data2 == "object" && !Array.isArray(data2)) {
                         let missing1;
                         if (data2.id === void 0 && (missing1 = "id") || data2.name === void 0 && (missing1 = "name") || data2.is_enabled === void 0 && (missing1 = "is_enabled") || data2.description === void 0 && (missing1 = "description") || data2.text === void 0 && (missing1 = "text")) {
-                          validate34.errors = [{ instancePath: instancePath + "/routes/" + i0, schemaPath: "urn:casi:schema:RoutedPromptRoute/required", keyword: "required", params: { missingProperty: missing1 }, message: "must have required property '" + missing1 + "'" }];
+                          validate34.errors = [casiRefused];
                           return false;
                         } else {
                           const _errs9 = errors;
                           for (const key1 in data2) {
                             if (!(key1 === "id" || key1 === "name" || key1 === "is_enabled" || key1 === "description" || key1 === "text")) {
-                              validate34.errors = [{ instancePath: instancePath + "/routes/" + i0, schemaPath: "urn:casi:schema:RoutedPromptRoute/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key1 }, message: "must NOT have additional properties" }];
+                              validate34.errors = [casiRefused];
                               return false;
                               break;
                             }
@@ -17243,7 +17244,7 @@ function validate34(data, instancePath = "") {
                             if (data2.id !== void 0) {
                               const _errs10 = errors;
                               if (typeof data2.id !== "string") {
-                                validate34.errors = [{ instancePath: instancePath + "/routes/" + i0 + "/id", schemaPath: "urn:casi:schema:RoutedPromptRoute/properties/id/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+                                validate34.errors = [casiRefused];
                                 return false;
                               }
                               var valid3 = _errs10 === errors;
@@ -17254,7 +17255,7 @@ function validate34(data, instancePath = "") {
                               if (data2.name !== void 0) {
                                 const _errs12 = errors;
                                 if (typeof data2.name !== "string") {
-                                  validate34.errors = [{ instancePath: instancePath + "/routes/" + i0 + "/name", schemaPath: "urn:casi:schema:RoutedPromptRoute/properties/name/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+                                  validate34.errors = [casiRefused];
                                   return false;
                                 }
                                 var valid3 = _errs12 === errors;
@@ -17265,7 +17266,7 @@ function validate34(data, instancePath = "") {
                                 if (data2.is_enabled !== void 0) {
                                   const _errs14 = errors;
                                   if (typeof data2.is_enabled !== "boolean") {
-                                    validate34.errors = [{ instancePath: instancePath + "/routes/" + i0 + "/is_enabled", schemaPath: "urn:casi:schema:RoutedPromptRoute/properties/is_enabled/type", keyword: "type", params: { type: "boolean" }, message: "must be boolean" }];
+                                    validate34.errors = [casiRefused];
                                     return false;
                                   }
                                   var valid3 = _errs14 === errors;
@@ -17276,7 +17277,7 @@ function validate34(data, instancePath = "") {
                                   if (data2.description !== void 0) {
                                     const _errs16 = errors;
                                     if (typeof data2.description !== "string") {
-                                      validate34.errors = [{ instancePath: instancePath + "/routes/" + i0 + "/description", schemaPath: "urn:casi:schema:RoutedPromptRoute/properties/description/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+                                      validate34.errors = [casiRefused];
                                       return false;
                                     }
                                     var valid3 = _errs16 === errors;
@@ -17287,7 +17288,7 @@ function validate34(data, instancePath = "") {
                                     if (data2.text !== void 0) {
                                       const _errs18 = errors;
                                       if (typeof data2.text !== "string") {
-                                        validate34.errors = [{ instancePath: instancePath + "/routes/" + i0 + "/text", schemaPath: "urn:casi:schema:RoutedPromptRoute/properties/text/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+                                        validate34.errors = [casiRefused];
                                         return false;
                                       }
                                       var valid3 = _errs18 === errors;
@@ -17301,7 +17302,7 @@ function validate34(data, instancePath = "") {
                           }
                         }
                       } else {
-                        validate34.errors = [{ instancePath: instancePath + "/routes/" + i0, schemaPath: "urn:casi:schema:RoutedPromptRoute/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
+                        validate34.errors = [casiRefused];
                         return false;
                       }
                     }
@@ -17311,7 +17312,7 @@ function validate34(data, instancePath = "") {
                     }
                   }
                 } else {
-                  validate34.errors = [{ instancePath: instancePath + "/routes", schemaPath: "#/properties/routes/type", keyword: "type", params: { type: "array" }, message: "must be array" }];
+                  validate34.errors = [casiRefused];
                   return false;
                 }
               }
@@ -17324,11 +17325,11 @@ function validate34(data, instancePath = "") {
                 let data8 = data.type;
                 const _errs20 = errors;
                 if (typeof data8 !== "string") {
-                  validate34.errors = [{ instancePath: instancePath + "/type", schemaPath: "#/properties/type/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+                  validate34.errors = [casiRefused];
                   return false;
                 }
                 if (!(data8 === "routed")) {
-                  validate34.errors = [{ instancePath: instancePath + "/type", schemaPath: "#/properties/type/enum", keyword: "enum", params: { allowedValues: schema56.properties.type.enum }, message: "must be equal to one of the allowed values" }];
+                  validate34.errors = [casiRefused];
                   return false;
                 }
                 var valid0 = _errs20 === errors;
@@ -17340,7 +17341,7 @@ function validate34(data, instancePath = "") {
         }
       }
     } else {
-      validate34.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
+      validate34.errors = [casiRefused];
       return false;
     }
   }
@@ -17360,7 +17361,7 @@ function validate33(data, instancePath = "") {
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
       if (data.text === void 0 && (missing0 = "text")) {
-        const err0 = { instancePath, schemaPath: "urn:casi:schema:FixedPrompt/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" };
+        const err0 = casiRefused;
         if (vErrors === null) {
           vErrors = [err0];
         } else {
@@ -17371,7 +17372,7 @@ function validate33(data, instancePath = "") {
         const _errs4 = errors;
         for (const key0 in data) {
           if (!(key0 === "text" || key0 === "type")) {
-            const err1 = { instancePath, schemaPath: "urn:casi:schema:FixedPrompt/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" };
+            const err1 = casiRefused;
             if (vErrors === null) {
               vErrors = [err1];
             } else {
@@ -17385,7 +17386,7 @@ function validate33(data, instancePath = "") {
           if (data.text !== void 0) {
             const _errs5 = errors;
             if (typeof data.text !== "string") {
-              const err2 = { instancePath: instancePath + "/text", schemaPath: "urn:casi:schema:FixedPrompt/properties/text/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+              const err2 = casiRefused;
               if (vErrors === null) {
                 vErrors = [err2];
               } else {
@@ -17402,7 +17403,7 @@ function validate33(data, instancePath = "") {
               let data1 = data.type;
               const _errs7 = errors;
               if (typeof data1 !== "string") {
-                const err3 = { instancePath: instancePath + "/type", schemaPath: "urn:casi:schema:FixedPrompt/properties/type/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+                const err3 = casiRefused;
                 if (vErrors === null) {
                   vErrors = [err3];
                 } else {
@@ -17411,7 +17412,7 @@ function validate33(data, instancePath = "") {
                 errors++;
               }
               if (!(data1 === "fixed")) {
-                const err4 = { instancePath: instancePath + "/type", schemaPath: "urn:casi:schema:FixedPrompt/properties/type/enum", keyword: "enum", params: { allowedValues: schema55.properties.type.enum }, message: "must be equal to one of the allowed values" };
+                const err4 = casiRefused;
                 if (vErrors === null) {
                   vErrors = [err4];
                 } else {
@@ -17427,7 +17428,7 @@ function validate33(data, instancePath = "") {
         }
       }
     } else {
-      const err5 = { instancePath, schemaPath: "urn:casi:schema:FixedPrompt/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+      const err5 = casiRefused;
       if (vErrors === null) {
         vErrors = [err5];
       } else {
@@ -17461,7 +17462,7 @@ function validate33(data, instancePath = "") {
     }
   }
   if (!valid0) {
-    const err6 = { instancePath, schemaPath: "#/oneOf", keyword: "oneOf", params: { passingSchemas: passing0 }, message: "must match exactly one schema in oneOf" };
+    const err6 = casiRefused;
     if (vErrors === null) {
       vErrors = [err6];
     } else {
@@ -17492,7 +17493,7 @@ function validate322(data, instancePath = "") {
       const _errs1 = errors;
       for (const key0 in data) {
         if (!(key0 === "model" || key0 === "prompt" || key0 === "variables")) {
-          validate322.errors = [{ instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" }];
+          validate322.errors = [casiRefused];
           return false;
           break;
         }
@@ -17502,11 +17503,11 @@ function validate322(data, instancePath = "") {
           let data0 = data.model;
           const _errs2 = errors;
           if (typeof data0 !== "string") {
-            validate322.errors = [{ instancePath: instancePath + "/model", schemaPath: "urn:casi:schema:Model/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+            validate322.errors = [casiRefused];
             return false;
           }
           if (!(data0 === "provider_a/gpt-4o" || data0 === "provider_a/gpt-4o-realtime" || data0 === "provider_a/gpt-realtime" || data0 === "provider_a/gpt-4.1" || data0 === "provider_a/gpt-4.1-mini" || data0 === "provider_a/gpt-5" || data0 === "provider_a/gpt-5-mini" || data0 === "provider_b/gemini-2.5-flash" || data0 === "provider_b/gemini-2.5-flash-lite")) {
-            validate322.errors = [{ instancePath: instancePath + "/model", schemaPath: "urn:casi:schema:Model/enum", keyword: "enum", params: { allowedValues: schema53.enum }, message: "must be equal to one of the allowed values" }];
+            validate322.errors = [casiRefused];
             return false;
           }
           var valid0 = _errs2 === errors;
@@ -17540,13 +17541,13 @@ function validate322(data, instancePath = "") {
                       if (data3 && typeof data3 == "object" && !Array.isArray(data3)) {
                         let missing0;
                         if (data3.name === void 0 && (missing0 = "name") || data3.description === void 0 && (missing0 = "description")) {
-                          validate322.errors = [{ instancePath: instancePath + "/variables/" + i0, schemaPath: "urn:casi:schema:PromptVariable/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
+                          validate322.errors = [casiRefused];
                           return false;
                         } else {
                           const _errs11 = errors;
                           for (const key1 in data3) {
                             if (!(key1 === "name" || key1 === "description" || key1 === "default_value")) {
-                              validate322.errors = [{ instancePath: instancePath + "/variables/" + i0, schemaPath: "urn:casi:schema:PromptVariable/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key1 }, message: "must NOT have additional properties" }];
+                              validate322.errors = [casiRefused];
                               return false;
                               break;
                             }
@@ -17555,7 +17556,7 @@ function validate322(data, instancePath = "") {
                             if (data3.name !== void 0) {
                               const _errs12 = errors;
                               if (typeof data3.name !== "string") {
-                                validate322.errors = [{ instancePath: instancePath + "/variables/" + i0 + "/name", schemaPath: "urn:casi:schema:PromptVariable/properties/name/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+                                validate322.errors = [casiRefused];
                                 return false;
                               }
                               var valid4 = _errs12 === errors;
@@ -17566,7 +17567,7 @@ function validate322(data, instancePath = "") {
                               if (data3.description !== void 0) {
                                 const _errs14 = errors;
                                 if (typeof data3.description !== "string") {
-                                  validate322.errors = [{ instancePath: instancePath + "/variables/" + i0 + "/description", schemaPath: "urn:casi:schema:PromptVariable/properties/description/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+                                  validate322.errors = [casiRefused];
                                   return false;
                                 }
                                 var valid4 = _errs14 === errors;
@@ -17578,7 +17579,7 @@ function validate322(data, instancePath = "") {
                                   let data6 = data3.default_value;
                                   const _errs16 = errors;
                                   if (typeof data6 !== "string" && data6 !== null) {
-                                    validate322.errors = [{ instancePath: instancePath + "/variables/" + i0 + "/default_value", schemaPath: "urn:casi:schema:PromptVariable/properties/default_value/type", keyword: "type", params: { type: schema58.properties.default_value.type }, message: "must be string,null" }];
+                                    validate322.errors = [casiRefused];
                                     return false;
                                   }
                                   var valid4 = _errs16 === errors;
@@ -17590,7 +17591,7 @@ function validate322(data, instancePath = "") {
                           }
                         }
                       } else {
-                        validate322.errors = [{ instancePath: instancePath + "/variables/" + i0, schemaPath: "urn:casi:schema:PromptVariable/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
+                        validate322.errors = [casiRefused];
                         return false;
                       }
                     }
@@ -17600,7 +17601,7 @@ function validate322(data, instancePath = "") {
                     }
                   }
                 } else {
-                  validate322.errors = [{ instancePath: instancePath + "/variables", schemaPath: "#/properties/variables/type", keyword: "type", params: { type: "array" }, message: "must be array" }];
+                  validate322.errors = [casiRefused];
                   return false;
                 }
               }
@@ -17612,7 +17613,7 @@ function validate322(data, instancePath = "") {
         }
       }
     } else {
-      validate322.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
+      validate322.errors = [casiRefused];
       return false;
     }
   }
@@ -17636,7 +17637,7 @@ function validate39(data, instancePath = "") {
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
       if (data.ns === void 0 && (missing0 = "ns") || data.name === void 0 && (missing0 = "name")) {
-        const err0 = { instancePath, schemaPath: "urn:casi:schema:SyscallTool/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" };
+        const err0 = casiRefused;
         if (vErrors === null) {
           vErrors = [err0];
         } else {
@@ -17647,7 +17648,7 @@ function validate39(data, instancePath = "") {
         const _errs4 = errors;
         for (const key0 in data) {
           if (!(key0 === "ns" || key0 === "name")) {
-            const err1 = { instancePath, schemaPath: "urn:casi:schema:SyscallTool/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" };
+            const err1 = casiRefused;
             if (vErrors === null) {
               vErrors = [err1];
             } else {
@@ -17662,7 +17663,7 @@ function validate39(data, instancePath = "") {
             let data0 = data.ns;
             const _errs5 = errors;
             if (typeof data0 !== "string") {
-              const err2 = { instancePath: instancePath + "/ns", schemaPath: "urn:casi:schema:SyscallTool/properties/ns/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+              const err2 = casiRefused;
               if (vErrors === null) {
                 vErrors = [err2];
               } else {
@@ -17671,7 +17672,7 @@ function validate39(data, instancePath = "") {
               errors++;
             }
             if (!(data0 === "syscall")) {
-              const err3 = { instancePath: instancePath + "/ns", schemaPath: "urn:casi:schema:SyscallTool/properties/ns/enum", keyword: "enum", params: { allowedValues: schema61.properties.ns.enum }, message: "must be equal to one of the allowed values" };
+              const err3 = casiRefused;
               if (vErrors === null) {
                 vErrors = [err3];
               } else {
@@ -17687,7 +17688,7 @@ function validate39(data, instancePath = "") {
             if (data.name !== void 0) {
               const _errs7 = errors;
               if (typeof data.name !== "string") {
-                const err4 = { instancePath: instancePath + "/name", schemaPath: "urn:casi:schema:SyscallTool/properties/name/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+                const err4 = casiRefused;
                 if (vErrors === null) {
                   vErrors = [err4];
                 } else {
@@ -17703,7 +17704,7 @@ function validate39(data, instancePath = "") {
         }
       }
     } else {
-      const err5 = { instancePath, schemaPath: "urn:casi:schema:SyscallTool/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+      const err5 = casiRefused;
       if (vErrors === null) {
         vErrors = [err5];
       } else {
@@ -17723,7 +17724,7 @@ function validate39(data, instancePath = "") {
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing1;
       if (data.ns === void 0 && (missing1 = "ns") || data.name === void 0 && (missing1 = "name")) {
-        const err6 = { instancePath, schemaPath: "urn:casi:schema:CrmTool/required", keyword: "required", params: { missingProperty: missing1 }, message: "must have required property '" + missing1 + "'" };
+        const err6 = casiRefused;
         if (vErrors === null) {
           vErrors = [err6];
         } else {
@@ -17734,7 +17735,7 @@ function validate39(data, instancePath = "") {
         const _errs12 = errors;
         for (const key1 in data) {
           if (!(key1 === "ns" || key1 === "name")) {
-            const err7 = { instancePath, schemaPath: "urn:casi:schema:CrmTool/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key1 }, message: "must NOT have additional properties" };
+            const err7 = casiRefused;
             if (vErrors === null) {
               vErrors = [err7];
             } else {
@@ -17749,7 +17750,7 @@ function validate39(data, instancePath = "") {
             let data2 = data.ns;
             const _errs13 = errors;
             if (typeof data2 !== "string") {
-              const err8 = { instancePath: instancePath + "/ns", schemaPath: "urn:casi:schema:CrmTool/properties/ns/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+              const err8 = casiRefused;
               if (vErrors === null) {
                 vErrors = [err8];
               } else {
@@ -17758,7 +17759,7 @@ function validate39(data, instancePath = "") {
               errors++;
             }
             if (!(data2 === "crm")) {
-              const err9 = { instancePath: instancePath + "/ns", schemaPath: "urn:casi:schema:CrmTool/properties/ns/enum", keyword: "enum", params: { allowedValues: schema62.properties.ns.enum }, message: "must be equal to one of the allowed values" };
+              const err9 = casiRefused;
               if (vErrors === null) {
                 vErrors = [err9];
               } else {
@@ -17774,7 +17775,7 @@ function validate39(data, instancePath = "") {
             if (data.name !== void 0) {
               const _errs15 = errors;
               if (typeof data.name !== "string") {
-                const err10 = { instancePath: instancePath + "/name", schemaPath: "urn:casi:schema:CrmTool/properties/name/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+                const err10 = casiRefused;
                 if (vErrors === null) {
                   vErrors = [err10];
                 } else {
@@ -17790,7 +17791,7 @@ function validate39(data, instancePath = "") {
         }
       }
     } else {
-      const err11 = { instancePath, schemaPath: "urn:casi:schema:CrmTool/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+      const err11 = casiRefused;
       if (vErrors === null) {
         vErrors = [err11];
       } else {
@@ -17812,7 +17813,7 @@ function validate39(data, instancePath = "") {
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing2;
       if (data.entity_id === void 0 && (missing2 = "entity_id")) {
-        const err12 = { instancePath, schemaPath: "urn:casi:schema:ExtapiTool/required", keyword: "required", params: { missingProperty: missing2 }, message: "must have required property '" + missing2 + "'" };
+        const err12 = casiRefused;
         if (vErrors === null) {
           vErrors = [err12];
         } else {
@@ -17823,7 +17824,7 @@ function validate39(data, instancePath = "") {
         const _errs20 = errors;
         for (const key2 in data) {
           if (!(key2 === "ns" || key2 === "entity_id")) {
-            const err13 = { instancePath, schemaPath: "urn:casi:schema:ExtapiTool/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key2 }, message: "must NOT have additional properties" };
+            const err13 = casiRefused;
             if (vErrors === null) {
               vErrors = [err13];
             } else {
@@ -17838,7 +17839,7 @@ function validate39(data, instancePath = "") {
             let data4 = data.ns;
             const _errs21 = errors;
             if (typeof data4 !== "string") {
-              const err14 = { instancePath: instancePath + "/ns", schemaPath: "urn:casi:schema:ExtapiTool/properties/ns/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+              const err14 = casiRefused;
               if (vErrors === null) {
                 vErrors = [err14];
               } else {
@@ -17847,7 +17848,7 @@ function validate39(data, instancePath = "") {
               errors++;
             }
             if (!(data4 === "extapi")) {
-              const err15 = { instancePath: instancePath + "/ns", schemaPath: "urn:casi:schema:ExtapiTool/properties/ns/enum", keyword: "enum", params: { allowedValues: schema63.properties.ns.enum }, message: "must be equal to one of the allowed values" };
+              const err15 = casiRefused;
               if (vErrors === null) {
                 vErrors = [err15];
               } else {
@@ -17863,7 +17864,7 @@ function validate39(data, instancePath = "") {
             if (data.entity_id !== void 0) {
               const _errs23 = errors;
               if (typeof data.entity_id !== "string") {
-                const err16 = { instancePath: instancePath + "/entity_id", schemaPath: "urn:casi:schema:ExtapiTool/properties/entity_id/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+                const err16 = casiRefused;
                 if (vErrors === null) {
                   vErrors = [err16];
                 } else {
@@ -17879,7 +17880,7 @@ function validate39(data, instancePath = "") {
         }
       }
     } else {
-      const err17 = { instancePath, schemaPath: "urn:casi:schema:ExtapiTool/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+      const err17 = casiRefused;
       if (vErrors === null) {
         vErrors = [err17];
       } else {
@@ -17901,7 +17902,7 @@ function validate39(data, instancePath = "") {
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing3;
       if (data.entity_id === void 0 && (missing3 = "entity_id")) {
-        const err18 = { instancePath, schemaPath: "urn:casi:schema:ProceduralTool/required", keyword: "required", params: { missingProperty: missing3 }, message: "must have required property '" + missing3 + "'" };
+        const err18 = casiRefused;
         if (vErrors === null) {
           vErrors = [err18];
         } else {
@@ -17912,7 +17913,7 @@ function validate39(data, instancePath = "") {
         const _errs28 = errors;
         for (const key3 in data) {
           if (!(key3 === "ns" || key3 === "entity_id")) {
-            const err19 = { instancePath, schemaPath: "urn:casi:schema:ProceduralTool/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key3 }, message: "must NOT have additional properties" };
+            const err19 = casiRefused;
             if (vErrors === null) {
               vErrors = [err19];
             } else {
@@ -17927,7 +17928,7 @@ function validate39(data, instancePath = "") {
             let data6 = data.ns;
             const _errs29 = errors;
             if (typeof data6 !== "string") {
-              const err20 = { instancePath: instancePath + "/ns", schemaPath: "urn:casi:schema:ProceduralTool/properties/ns/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+              const err20 = casiRefused;
               if (vErrors === null) {
                 vErrors = [err20];
               } else {
@@ -17936,7 +17937,7 @@ function validate39(data, instancePath = "") {
               errors++;
             }
             if (!(data6 === "procedural")) {
-              const err21 = { instancePath: instancePath + "/ns", schemaPath: "urn:casi:schema:ProceduralTool/properties/ns/enum", keyword: "enum", params: { allowedValues: schema64.properties.ns.enum }, message: "must be equal to one of the allowed values" };
+              const err21 = casiRefused;
               if (vErrors === null) {
                 vErrors = [err21];
               } else {
@@ -17952,7 +17953,7 @@ function validate39(data, instancePath = "") {
             if (data.entity_id !== void 0) {
               const _errs31 = errors;
               if (typeof data.entity_id !== "string") {
-                const err22 = { instancePath: instancePath + "/entity_id", schemaPath: "urn:casi:schema:ProceduralTool/properties/entity_id/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+                const err22 = casiRefused;
                 if (vErrors === null) {
                   vErrors = [err22];
                 } else {
@@ -17968,7 +17969,7 @@ function validate39(data, instancePath = "") {
         }
       }
     } else {
-      const err23 = { instancePath, schemaPath: "urn:casi:schema:ProceduralTool/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+      const err23 = casiRefused;
       if (vErrors === null) {
         vErrors = [err23];
       } else {
@@ -17990,7 +17991,7 @@ function validate39(data, instancePath = "") {
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing4;
       if (data.name === void 0 && (missing4 = "name")) {
-        const err24 = { instancePath, schemaPath: "urn:casi:schema:ThirdpartyTool/required", keyword: "required", params: { missingProperty: missing4 }, message: "must have required property '" + missing4 + "'" };
+        const err24 = casiRefused;
         if (vErrors === null) {
           vErrors = [err24];
         } else {
@@ -18001,7 +18002,7 @@ function validate39(data, instancePath = "") {
         const _errs36 = errors;
         for (const key4 in data) {
           if (!(key4 === "ns" || key4 === "name")) {
-            const err25 = { instancePath, schemaPath: "urn:casi:schema:ThirdpartyTool/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key4 }, message: "must NOT have additional properties" };
+            const err25 = casiRefused;
             if (vErrors === null) {
               vErrors = [err25];
             } else {
@@ -18016,7 +18017,7 @@ function validate39(data, instancePath = "") {
             let data8 = data.ns;
             const _errs37 = errors;
             if (typeof data8 !== "string") {
-              const err26 = { instancePath: instancePath + "/ns", schemaPath: "urn:casi:schema:ThirdpartyTool/properties/ns/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+              const err26 = casiRefused;
               if (vErrors === null) {
                 vErrors = [err26];
               } else {
@@ -18025,7 +18026,7 @@ function validate39(data, instancePath = "") {
               errors++;
             }
             if (!(data8 === "thirdparty")) {
-              const err27 = { instancePath: instancePath + "/ns", schemaPath: "urn:casi:schema:ThirdpartyTool/properties/ns/enum", keyword: "enum", params: { allowedValues: schema65.properties.ns.enum }, message: "must be equal to one of the allowed values" };
+              const err27 = casiRefused;
               if (vErrors === null) {
                 vErrors = [err27];
               } else {
@@ -18041,7 +18042,7 @@ function validate39(data, instancePath = "") {
             if (data.name !== void 0) {
               const _errs39 = errors;
               if (typeof data.name !== "string") {
-                const err28 = { instancePath: instancePath + "/name", schemaPath: "urn:casi:schema:ThirdpartyTool/properties/name/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+                const err28 = casiRefused;
                 if (vErrors === null) {
                   vErrors = [err28];
                 } else {
@@ -18057,7 +18058,7 @@ function validate39(data, instancePath = "") {
         }
       }
     } else {
-      const err29 = { instancePath, schemaPath: "urn:casi:schema:ThirdpartyTool/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+      const err29 = casiRefused;
       if (vErrors === null) {
         vErrors = [err29];
       } else {
@@ -18074,7 +18075,7 @@ function validate39(data, instancePath = "") {
     }
   }
   if (!valid0) {
-    const err30 = { instancePath, schemaPath: "#/anyOf", keyword: "anyOf", params: {}, message: "must match a schema in anyOf" };
+    const err30 = casiRefused;
     if (vErrors === null) {
       vErrors = [err30];
     } else {
@@ -18105,7 +18106,7 @@ function validate38(data, instancePath = "") {
       const _errs1 = errors;
       for (const key0 in data) {
         if (!(key0 === "tools" || key0 === "transfers")) {
-          validate38.errors = [{ instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" }];
+          validate38.errors = [casiRefused];
           return false;
           break;
         }
@@ -18130,7 +18131,7 @@ function validate38(data, instancePath = "") {
                 }
               }
             } else {
-              validate38.errors = [{ instancePath: instancePath + "/tools", schemaPath: "#/properties/tools/type", keyword: "type", params: { type: "array" }, message: "must be array" }];
+              validate38.errors = [casiRefused];
               return false;
             }
           }
@@ -18154,13 +18155,13 @@ function validate38(data, instancePath = "") {
                     if (data3 && typeof data3 == "object" && !Array.isArray(data3)) {
                       let missing0;
                       if (data3.id === void 0 && (missing0 = "id")) {
-                        validate38.errors = [{ instancePath: instancePath + "/transfers/" + i1, schemaPath: "urn:casi:schema:TransferId/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
+                        validate38.errors = [casiRefused];
                         return false;
                       } else {
                         const _errs10 = errors;
                         for (const key1 in data3) {
                           if (!(key1 === "id")) {
-                            validate38.errors = [{ instancePath: instancePath + "/transfers/" + i1, schemaPath: "urn:casi:schema:TransferId/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key1 }, message: "must NOT have additional properties" }];
+                            validate38.errors = [casiRefused];
                             return false;
                             break;
                           }
@@ -18168,14 +18169,14 @@ function validate38(data, instancePath = "") {
                         if (_errs10 === errors) {
                           if (data3.id !== void 0) {
                             if (typeof data3.id !== "string") {
-                              validate38.errors = [{ instancePath: instancePath + "/transfers/" + i1 + "/id", schemaPath: "urn:casi:schema:TransferId/properties/id/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+                              validate38.errors = [casiRefused];
                               return false;
                             }
                           }
                         }
                       }
                     } else {
-                      validate38.errors = [{ instancePath: instancePath + "/transfers/" + i1, schemaPath: "urn:casi:schema:TransferId/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
+                      validate38.errors = [casiRefused];
                       return false;
                     }
                   }
@@ -18185,7 +18186,7 @@ function validate38(data, instancePath = "") {
                   }
                 }
               } else {
-                validate38.errors = [{ instancePath: instancePath + "/transfers", schemaPath: "#/properties/transfers/type", keyword: "type", params: { type: "array" }, message: "must be array" }];
+                validate38.errors = [casiRefused];
                 return false;
               }
             }
@@ -18196,7 +18197,7 @@ function validate38(data, instancePath = "") {
         }
       }
     } else {
-      validate38.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
+      validate38.errors = [casiRefused];
       return false;
     }
   }
@@ -18213,7 +18214,7 @@ function validate42(data, instancePath = "") {
       const _errs1 = errors;
       for (const key0 in data) {
         if (!(key0 === "default_language" || key0 === "supported_languages")) {
-          validate42.errors = [{ instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" }];
+          validate42.errors = [casiRefused];
           return false;
           break;
         }
@@ -18223,11 +18224,11 @@ function validate42(data, instancePath = "") {
           let data0 = data.default_language;
           const _errs2 = errors;
           if (typeof data0 !== "string") {
-            validate42.errors = [{ instancePath: instancePath + "/default_language", schemaPath: "urn:casi:schema:Language/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+            validate42.errors = [casiRefused];
             return false;
           }
           if (!(data0 === "English" || data0 === "Spanish")) {
-            validate42.errors = [{ instancePath: instancePath + "/default_language", schemaPath: "urn:casi:schema:Language/enum", keyword: "enum", params: { allowedValues: schema68.enum }, message: "must be equal to one of the allowed values" }];
+            validate42.errors = [casiRefused];
             return false;
           }
           var valid0 = _errs2 === errors;
@@ -18246,11 +18247,11 @@ function validate42(data, instancePath = "") {
                   let data2 = data1[i0];
                   const _errs7 = errors;
                   if (typeof data2 !== "string") {
-                    validate42.errors = [{ instancePath: instancePath + "/supported_languages/" + i0, schemaPath: "urn:casi:schema:Language/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+                    validate42.errors = [casiRefused];
                     return false;
                   }
                   if (!(data2 === "English" || data2 === "Spanish")) {
-                    validate42.errors = [{ instancePath: instancePath + "/supported_languages/" + i0, schemaPath: "urn:casi:schema:Language/enum", keyword: "enum", params: { allowedValues: schema68.enum }, message: "must be equal to one of the allowed values" }];
+                    validate42.errors = [casiRefused];
                     return false;
                   }
                   var valid2 = _errs7 === errors;
@@ -18259,7 +18260,7 @@ function validate42(data, instancePath = "") {
                   }
                 }
               } else {
-                validate42.errors = [{ instancePath: instancePath + "/supported_languages", schemaPath: "#/properties/supported_languages/type", keyword: "type", params: { type: "array" }, message: "must be array" }];
+                validate42.errors = [casiRefused];
                 return false;
               }
             }
@@ -18270,7 +18271,7 @@ function validate42(data, instancePath = "") {
         }
       }
     } else {
-      validate42.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
+      validate42.errors = [casiRefused];
       return false;
     }
   }
@@ -18286,7 +18287,7 @@ function validate253(data, instancePath = "") {
       const _errs1 = errors;
       for (const key0 in data) {
         if (!(key0 === "personas" || key0 === "voice" || key0 === "runtime" || key0 === "tool" || key0 === "language" || key0 === "channel")) {
-          validate253.errors = [{ instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" }];
+          validate253.errors = [casiRefused];
           return false;
           break;
         }
@@ -18311,7 +18312,7 @@ function validate253(data, instancePath = "") {
                 }
               }
             } else {
-              validate253.errors = [{ instancePath: instancePath + "/personas", schemaPath: "#/properties/personas/type", keyword: "type", params: { type: "array" }, message: "must be array" }];
+              validate253.errors = [casiRefused];
               return false;
             }
           }
@@ -18373,7 +18374,7 @@ function validate253(data, instancePath = "") {
                         const _errs12 = errors;
                         for (const key1 in data6) {
                           if (!(key1 === "is_voicemail_enabled")) {
-                            validate253.errors = [{ instancePath: instancePath + "/channel", schemaPath: "urn:casi:schema:ChannelConfigOverride/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key1 }, message: "must NOT have additional properties" }];
+                            validate253.errors = [casiRefused];
                             return false;
                             break;
                           }
@@ -18381,13 +18382,13 @@ function validate253(data, instancePath = "") {
                         if (_errs12 === errors) {
                           if (data6.is_voicemail_enabled !== void 0) {
                             if (typeof data6.is_voicemail_enabled !== "boolean") {
-                              validate253.errors = [{ instancePath: instancePath + "/channel/is_voicemail_enabled", schemaPath: "urn:casi:schema:ChannelConfigOverride/properties/is_voicemail_enabled/type", keyword: "type", params: { type: "boolean" }, message: "must be boolean" }];
+                              validate253.errors = [casiRefused];
                               return false;
                             }
                           }
                         }
                       } else {
-                        validate253.errors = [{ instancePath: instancePath + "/channel", schemaPath: "urn:casi:schema:ChannelConfigOverride/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
+                        validate253.errors = [casiRefused];
                         return false;
                       }
                     }
@@ -18402,7 +18403,7 @@ function validate253(data, instancePath = "") {
         }
       }
     } else {
-      validate253.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
+      validate253.errors = [casiRefused];
       return false;
     }
   }
@@ -18417,13 +18418,13 @@ function validate2010(data, instancePath = "") {
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
       if (data.id === void 0 && (missing0 = "id") || data.agent_id === void 0 && (missing0 = "agent_id") || data.livemode === void 0 && (missing0 = "livemode") || data.created_at === void 0 && (missing0 = "created_at") || data.direction === void 0 && (missing0 = "direction") || data.status === void 0 && (missing0 = "status") || data.custom_fields === void 0 && (missing0 = "custom_fields") || data.customer_id === void 0 && (missing0 = "customer_id") || data.channel_type === void 0 && (missing0 = "channel_type") || data.channel === void 0 && (missing0 = "channel") || data.override_config === void 0 && (missing0 = "override_config") || data.started_at === void 0 && (missing0 = "started_at") || data.completed_at === void 0 && (missing0 = "completed_at") || data.failure_reason === void 0 && (missing0 = "failure_reason") || data.summary === void 0 && (missing0 = "summary") || data.duration_sec === void 0 && (missing0 = "duration_sec") || data.sentiment === void 0 && (missing0 = "sentiment")) {
-        validate2010.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
+        validate2010.errors = [casiRefused];
         return false;
       } else {
         const _errs1 = errors;
         for (const key0 in data) {
           if (!func12.call(schema31.properties, key0)) {
-            validate2010.errors = [{ instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" }];
+            validate2010.errors = [casiRefused];
             return false;
             break;
           }
@@ -18436,11 +18437,11 @@ function validate2010(data, instancePath = "") {
             if (errors === _errs3) {
               if (typeof data0 === "string") {
                 if (!pattern42.test(data0)) {
-                  validate2010.errors = [{ instancePath: instancePath + "/id", schemaPath: "urn:casi:schema:ConversationId/pattern", keyword: "pattern", params: { pattern: "^conv_[A-Za-z0-9]+$" }, message: 'must match pattern "^conv_[A-Za-z0-9]+$"' }];
+                  validate2010.errors = [casiRefused];
                   return false;
                 }
               } else {
-                validate2010.errors = [{ instancePath: instancePath + "/id", schemaPath: "urn:casi:schema:ConversationId/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+                validate2010.errors = [casiRefused];
                 return false;
               }
             }
@@ -18456,11 +18457,11 @@ function validate2010(data, instancePath = "") {
               if (errors === _errs6) {
                 if (typeof data1 === "string") {
                   if (!pattern53.test(data1)) {
-                    validate2010.errors = [{ instancePath: instancePath + "/agent_id", schemaPath: "urn:casi:schema:ConversationalAgentVersionId/pattern", keyword: "pattern", params: { pattern: "^ca_[A-Za-z0-9]+@v[0-9]+$" }, message: 'must match pattern "^ca_[A-Za-z0-9]+@v[0-9]+$"' }];
+                    validate2010.errors = [casiRefused];
                     return false;
                   }
                 } else {
-                  validate2010.errors = [{ instancePath: instancePath + "/agent_id", schemaPath: "urn:casi:schema:ConversationalAgentVersionId/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+                  validate2010.errors = [casiRefused];
                   return false;
                 }
               }
@@ -18472,7 +18473,7 @@ function validate2010(data, instancePath = "") {
               if (data.livemode !== void 0) {
                 const _errs8 = errors;
                 if (typeof data.livemode !== "boolean") {
-                  validate2010.errors = [{ instancePath: instancePath + "/livemode", schemaPath: "#/properties/livemode/type", keyword: "type", params: { type: "boolean" }, message: "must be boolean" }];
+                  validate2010.errors = [casiRefused];
                   return false;
                 }
                 var valid0 = _errs8 === errors;
@@ -18488,11 +18489,11 @@ function validate2010(data, instancePath = "") {
                     if (errors === _errs11) {
                       if (typeof data3 === "string") {
                         if (!formats02(data3)) {
-                          validate2010.errors = [{ instancePath: instancePath + "/created_at", schemaPath: "urn:casi:schema:Timestamp/format", keyword: "format", params: { format: "date-time" }, message: 'must match format "date-time"' }];
+                          validate2010.errors = [casiRefused];
                           return false;
                         }
                       } else {
-                        validate2010.errors = [{ instancePath: instancePath + "/created_at", schemaPath: "urn:casi:schema:Timestamp/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+                        validate2010.errors = [casiRefused];
                         return false;
                       }
                     }
@@ -18506,11 +18507,11 @@ function validate2010(data, instancePath = "") {
                     let data4 = data.direction;
                     const _errs13 = errors;
                     if (typeof data4 !== "string") {
-                      validate2010.errors = [{ instancePath: instancePath + "/direction", schemaPath: "urn:casi:schema:Direction/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+                      validate2010.errors = [casiRefused];
                       return false;
                     }
                     if (!(data4 === "inbound" || data4 === "outbound")) {
-                      validate2010.errors = [{ instancePath: instancePath + "/direction", schemaPath: "urn:casi:schema:Direction/enum", keyword: "enum", params: { allowedValues: schema35.enum }, message: "must be equal to one of the allowed values" }];
+                      validate2010.errors = [casiRefused];
                       return false;
                     }
                     var valid0 = _errs13 === errors;
@@ -18522,11 +18523,11 @@ function validate2010(data, instancePath = "") {
                       let data5 = data.status;
                       const _errs16 = errors;
                       if (typeof data5 !== "string") {
-                        validate2010.errors = [{ instancePath: instancePath + "/status", schemaPath: "urn:casi:schema:ConversationStatus/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+                        validate2010.errors = [casiRefused];
                         return false;
                       }
                       if (!(data5 === "queued" || data5 === "in-progress" || data5 === "completed" || data5 === "voicemail" || data5 === "failed" || data5 === "busy" || data5 === "no-answer")) {
-                        validate2010.errors = [{ instancePath: instancePath + "/status", schemaPath: "urn:casi:schema:ConversationStatus/enum", keyword: "enum", params: { allowedValues: schema36.enum }, message: "must be equal to one of the allowed values" }];
+                        validate2010.errors = [casiRefused];
                         return false;
                       }
                       var valid0 = _errs16 === errors;
@@ -18555,7 +18556,7 @@ function validate2010(data, instancePath = "") {
                           if (errors === _errs23) {
                             if (typeof data7 === "string") {
                               if (!pattern62.test(data7)) {
-                                const err0 = { instancePath: instancePath + "/customer_id", schemaPath: "urn:casi:schema:CustomerId/pattern", keyword: "pattern", params: { pattern: "^cus_[A-Za-z0-9]+$" }, message: 'must match pattern "^cus_[A-Za-z0-9]+$"' };
+                                const err0 = casiRefused;
                                 if (vErrors === null) {
                                   vErrors = [err0];
                                 } else {
@@ -18564,7 +18565,7 @@ function validate2010(data, instancePath = "") {
                                 errors++;
                               }
                             } else {
-                              const err1 = { instancePath: instancePath + "/customer_id", schemaPath: "urn:casi:schema:CustomerId/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+                              const err1 = casiRefused;
                               if (vErrors === null) {
                                 vErrors = [err1];
                               } else {
@@ -18577,7 +18578,7 @@ function validate2010(data, instancePath = "") {
                           valid6 = valid6 || _valid0;
                           const _errs25 = errors;
                           if (data7 !== null) {
-                            const err2 = { instancePath: instancePath + "/customer_id", schemaPath: "#/properties/customer_id/anyOf/1/type", keyword: "type", params: { type: "null" }, message: "must be null" };
+                            const err2 = casiRefused;
                             if (vErrors === null) {
                               vErrors = [err2];
                             } else {
@@ -18588,7 +18589,7 @@ function validate2010(data, instancePath = "") {
                           var _valid0 = _errs25 === errors;
                           valid6 = valid6 || _valid0;
                           if (!valid6) {
-                            const err3 = { instancePath: instancePath + "/customer_id", schemaPath: "#/properties/customer_id/anyOf", keyword: "anyOf", params: {}, message: "must match a schema in anyOf" };
+                            const err3 = casiRefused;
                             if (vErrors === null) {
                               vErrors = [err3];
                             } else {
@@ -18619,7 +18620,7 @@ function validate2010(data, instancePath = "") {
                             let valid8 = false;
                             const _errs29 = errors;
                             if (typeof data8 !== "string") {
-                              const err4 = { instancePath: instancePath + "/channel_type", schemaPath: "urn:casi:schema:ChannelType/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+                              const err4 = casiRefused;
                               if (vErrors === null) {
                                 vErrors = [err4];
                               } else {
@@ -18628,7 +18629,7 @@ function validate2010(data, instancePath = "") {
                               errors++;
                             }
                             if (!(data8 === "phone" || data8 === "chat_realtime" || data8 === "chat_async")) {
-                              const err5 = { instancePath: instancePath + "/channel_type", schemaPath: "urn:casi:schema:ChannelType/enum", keyword: "enum", params: { allowedValues: schema40.enum }, message: "must be equal to one of the allowed values" };
+                              const err5 = casiRefused;
                               if (vErrors === null) {
                                 vErrors = [err5];
                               } else {
@@ -18640,7 +18641,7 @@ function validate2010(data, instancePath = "") {
                             valid8 = valid8 || _valid1;
                             const _errs32 = errors;
                             if (data8 !== null) {
-                              const err6 = { instancePath: instancePath + "/channel_type", schemaPath: "#/properties/channel_type/anyOf/1/type", keyword: "type", params: { type: "null" }, message: "must be null" };
+                              const err6 = casiRefused;
                               if (vErrors === null) {
                                 vErrors = [err6];
                               } else {
@@ -18651,7 +18652,7 @@ function validate2010(data, instancePath = "") {
                             var _valid1 = _errs32 === errors;
                             valid8 = valid8 || _valid1;
                             if (!valid8) {
-                              const err7 = { instancePath: instancePath + "/channel_type", schemaPath: "#/properties/channel_type/anyOf", keyword: "anyOf", params: {}, message: "must match a schema in anyOf" };
+                              const err7 = casiRefused;
                               if (vErrors === null) {
                                 vErrors = [err7];
                               } else {
@@ -18700,7 +18701,7 @@ function validate2010(data, instancePath = "") {
                                 valid10 = valid10 || _valid2;
                                 const _errs38 = errors;
                                 if (data10 !== null) {
-                                  const err8 = { instancePath: instancePath + "/override_config", schemaPath: "#/properties/override_config/anyOf/1/type", keyword: "type", params: { type: "null" }, message: "must be null" };
+                                  const err8 = casiRefused;
                                   if (vErrors === null) {
                                     vErrors = [err8];
                                   } else {
@@ -18711,7 +18712,7 @@ function validate2010(data, instancePath = "") {
                                 var _valid2 = _errs38 === errors;
                                 valid10 = valid10 || _valid2;
                                 if (!valid10) {
-                                  const err9 = { instancePath: instancePath + "/override_config", schemaPath: "#/properties/override_config/anyOf", keyword: "anyOf", params: {}, message: "must match a schema in anyOf" };
+                                  const err9 = casiRefused;
                                   if (vErrors === null) {
                                     vErrors = [err9];
                                   } else {
@@ -18746,7 +18747,7 @@ function validate2010(data, instancePath = "") {
                                     if (errors === _errs43) {
                                       if (typeof data11 === "string") {
                                         if (!formats02(data11)) {
-                                          const err10 = { instancePath: instancePath + "/started_at", schemaPath: "urn:casi:schema:Timestamp/format", keyword: "format", params: { format: "date-time" }, message: 'must match format "date-time"' };
+                                          const err10 = casiRefused;
                                           if (vErrors === null) {
                                             vErrors = [err10];
                                           } else {
@@ -18755,7 +18756,7 @@ function validate2010(data, instancePath = "") {
                                           errors++;
                                         }
                                       } else {
-                                        const err11 = { instancePath: instancePath + "/started_at", schemaPath: "urn:casi:schema:Timestamp/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+                                        const err11 = casiRefused;
                                         if (vErrors === null) {
                                           vErrors = [err11];
                                         } else {
@@ -18769,7 +18770,7 @@ function validate2010(data, instancePath = "") {
                                   valid11 = valid11 || _valid3;
                                   const _errs45 = errors;
                                   if (data11 !== null) {
-                                    const err12 = { instancePath: instancePath + "/started_at", schemaPath: "#/properties/started_at/anyOf/1/type", keyword: "type", params: { type: "null" }, message: "must be null" };
+                                    const err12 = casiRefused;
                                     if (vErrors === null) {
                                       vErrors = [err12];
                                     } else {
@@ -18780,7 +18781,7 @@ function validate2010(data, instancePath = "") {
                                   var _valid3 = _errs45 === errors;
                                   valid11 = valid11 || _valid3;
                                   if (!valid11) {
-                                    const err13 = { instancePath: instancePath + "/started_at", schemaPath: "#/properties/started_at/anyOf", keyword: "anyOf", params: {}, message: "must match a schema in anyOf" };
+                                    const err13 = casiRefused;
                                     if (vErrors === null) {
                                       vErrors = [err13];
                                     } else {
@@ -18815,7 +18816,7 @@ function validate2010(data, instancePath = "") {
                                       if (errors === _errs50) {
                                         if (typeof data12 === "string") {
                                           if (!formats02(data12)) {
-                                            const err14 = { instancePath: instancePath + "/completed_at", schemaPath: "urn:casi:schema:Timestamp/format", keyword: "format", params: { format: "date-time" }, message: 'must match format "date-time"' };
+                                            const err14 = casiRefused;
                                             if (vErrors === null) {
                                               vErrors = [err14];
                                             } else {
@@ -18824,7 +18825,7 @@ function validate2010(data, instancePath = "") {
                                             errors++;
                                           }
                                         } else {
-                                          const err15 = { instancePath: instancePath + "/completed_at", schemaPath: "urn:casi:schema:Timestamp/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+                                          const err15 = casiRefused;
                                           if (vErrors === null) {
                                             vErrors = [err15];
                                           } else {
@@ -18838,7 +18839,7 @@ function validate2010(data, instancePath = "") {
                                     valid13 = valid13 || _valid4;
                                     const _errs52 = errors;
                                     if (data12 !== null) {
-                                      const err16 = { instancePath: instancePath + "/completed_at", schemaPath: "#/properties/completed_at/anyOf/1/type", keyword: "type", params: { type: "null" }, message: "must be null" };
+                                      const err16 = casiRefused;
                                       if (vErrors === null) {
                                         vErrors = [err16];
                                       } else {
@@ -18849,7 +18850,7 @@ function validate2010(data, instancePath = "") {
                                     var _valid4 = _errs52 === errors;
                                     valid13 = valid13 || _valid4;
                                     if (!valid13) {
-                                      const err17 = { instancePath: instancePath + "/completed_at", schemaPath: "#/properties/completed_at/anyOf", keyword: "anyOf", params: {}, message: "must match a schema in anyOf" };
+                                      const err17 = casiRefused;
                                       if (vErrors === null) {
                                         vErrors = [err17];
                                       } else {
@@ -18880,7 +18881,7 @@ function validate2010(data, instancePath = "") {
                                       let valid15 = false;
                                       const _errs56 = errors;
                                       if (typeof data13 !== "string") {
-                                        const err18 = { instancePath: instancePath + "/failure_reason", schemaPath: "urn:casi:schema:FailureReason/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+                                        const err18 = casiRefused;
                                         if (vErrors === null) {
                                           vErrors = [err18];
                                         } else {
@@ -18889,7 +18890,7 @@ function validate2010(data, instancePath = "") {
                                         errors++;
                                       }
                                       if (!(data13 === "dial_failed" || data13 === "number_marked_disconnected" || data13 === "pstn_blocked" || data13 === "dnc_rejected" || data13 === "tcpa_rejected" || data13 === "number_invalid" || data13 === "internal_error" || data13 === "telephony_error" || data13 === "agent_timeout" || data13 === "customer_requested_dnc")) {
-                                        const err19 = { instancePath: instancePath + "/failure_reason", schemaPath: "urn:casi:schema:FailureReason/enum", keyword: "enum", params: { allowedValues: schema73.enum }, message: "must be equal to one of the allowed values" };
+                                        const err19 = casiRefused;
                                         if (vErrors === null) {
                                           vErrors = [err19];
                                         } else {
@@ -18901,7 +18902,7 @@ function validate2010(data, instancePath = "") {
                                       valid15 = valid15 || _valid5;
                                       const _errs59 = errors;
                                       if (data13 !== null) {
-                                        const err20 = { instancePath: instancePath + "/failure_reason", schemaPath: "#/properties/failure_reason/anyOf/1/type", keyword: "type", params: { type: "null" }, message: "must be null" };
+                                        const err20 = casiRefused;
                                         if (vErrors === null) {
                                           vErrors = [err20];
                                         } else {
@@ -18912,7 +18913,7 @@ function validate2010(data, instancePath = "") {
                                       var _valid5 = _errs59 === errors;
                                       valid15 = valid15 || _valid5;
                                       if (!valid15) {
-                                        const err21 = { instancePath: instancePath + "/failure_reason", schemaPath: "#/properties/failure_reason/anyOf", keyword: "anyOf", params: {}, message: "must match a schema in anyOf" };
+                                        const err21 = casiRefused;
                                         if (vErrors === null) {
                                           vErrors = [err21];
                                         } else {
@@ -18940,7 +18941,7 @@ function validate2010(data, instancePath = "") {
                                         let data14 = data.summary;
                                         const _errs61 = errors;
                                         if (typeof data14 !== "string" && data14 !== null) {
-                                          validate2010.errors = [{ instancePath: instancePath + "/summary", schemaPath: "#/properties/summary/type", keyword: "type", params: { type: schema31.properties.summary.type }, message: "must be string,null" }];
+                                          validate2010.errors = [casiRefused];
                                           return false;
                                         }
                                         var valid0 = _errs61 === errors;
@@ -18952,13 +18953,13 @@ function validate2010(data, instancePath = "") {
                                           let data15 = data.duration_sec;
                                           const _errs63 = errors;
                                           if (!(typeof data15 == "number" && isFinite(data15)) && data15 !== null) {
-                                            validate2010.errors = [{ instancePath: instancePath + "/duration_sec", schemaPath: "#/properties/duration_sec/type", keyword: "type", params: { type: schema31.properties.duration_sec.type }, message: "must be number,null" }];
+                                            validate2010.errors = [casiRefused];
                                             return false;
                                           }
                                           if (errors === _errs63) {
                                             if (typeof data15 == "number" && isFinite(data15)) {
                                               if (data15 < 0 || isNaN(data15)) {
-                                                validate2010.errors = [{ instancePath: instancePath + "/duration_sec", schemaPath: "#/properties/duration_sec/minimum", keyword: "minimum", params: { comparison: ">=", limit: 0 }, message: "must be >= 0" }];
+                                                validate2010.errors = [casiRefused];
                                                 return false;
                                               }
                                             }
@@ -18975,7 +18976,7 @@ function validate2010(data, instancePath = "") {
                                             let valid17 = false;
                                             const _errs67 = errors;
                                             if (typeof data16 !== "string") {
-                                              const err22 = { instancePath: instancePath + "/sentiment", schemaPath: "urn:casi:schema:Sentiment/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+                                              const err22 = casiRefused;
                                               if (vErrors === null) {
                                                 vErrors = [err22];
                                               } else {
@@ -18984,7 +18985,7 @@ function validate2010(data, instancePath = "") {
                                               errors++;
                                             }
                                             if (!(data16 === "positive" || data16 === "neutral" || data16 === "negative")) {
-                                              const err23 = { instancePath: instancePath + "/sentiment", schemaPath: "urn:casi:schema:Sentiment/enum", keyword: "enum", params: { allowedValues: schema74.enum }, message: "must be equal to one of the allowed values" };
+                                              const err23 = casiRefused;
                                               if (vErrors === null) {
                                                 vErrors = [err23];
                                               } else {
@@ -18996,7 +18997,7 @@ function validate2010(data, instancePath = "") {
                                             valid17 = valid17 || _valid6;
                                             const _errs70 = errors;
                                             if (data16 !== null) {
-                                              const err24 = { instancePath: instancePath + "/sentiment", schemaPath: "#/properties/sentiment/anyOf/1/type", keyword: "type", params: { type: "null" }, message: "must be null" };
+                                              const err24 = casiRefused;
                                               if (vErrors === null) {
                                                 vErrors = [err24];
                                               } else {
@@ -19007,7 +19008,7 @@ function validate2010(data, instancePath = "") {
                                             var _valid6 = _errs70 === errors;
                                             valid17 = valid17 || _valid6;
                                             if (!valid17) {
-                                              const err25 = { instancePath: instancePath + "/sentiment", schemaPath: "#/properties/sentiment/anyOf", keyword: "anyOf", params: {}, message: "must match a schema in anyOf" };
+                                              const err25 = casiRefused;
                                               if (vErrors === null) {
                                                 vErrors = [err25];
                                               } else {
@@ -19049,7 +19050,7 @@ function validate2010(data, instancePath = "") {
         }
       }
     } else {
-      validate2010.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
+      validate2010.errors = [casiRefused];
       return false;
     }
   }
@@ -19067,13 +19068,13 @@ function validate482(data, instancePath = "") {
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
       if (data.boosted_keywords === void 0 && (missing0 = "boosted_keywords")) {
-        validate482.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
+        validate482.errors = [casiRefused];
         return false;
       } else {
         const _errs1 = errors;
         for (const key0 in data) {
           if (!(key0 === "ambient_sound" || key0 === "busy_sound" || key0 === "boosted_keywords")) {
-            validate482.errors = [{ instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" }];
+            validate482.errors = [casiRefused];
             return false;
             break;
           }
@@ -19083,11 +19084,11 @@ function validate482(data, instancePath = "") {
             let data0 = data.ambient_sound;
             const _errs2 = errors;
             if (typeof data0 !== "string" && data0 !== null) {
-              validate482.errors = [{ instancePath: instancePath + "/ambient_sound", schemaPath: "urn:casi:schema:AmbientSound/type", keyword: "type", params: { type: schema50.type }, message: "must be string,null" }];
+              validate482.errors = [casiRefused];
               return false;
             }
             if (!(data0 === "office" || data0 === null)) {
-              validate482.errors = [{ instancePath: instancePath + "/ambient_sound", schemaPath: "urn:casi:schema:AmbientSound/enum", keyword: "enum", params: { allowedValues: schema50.enum }, message: "must be equal to one of the allowed values" }];
+              validate482.errors = [casiRefused];
               return false;
             }
             var valid0 = _errs2 === errors;
@@ -19099,11 +19100,11 @@ function validate482(data, instancePath = "") {
               let data1 = data.busy_sound;
               const _errs5 = errors;
               if (typeof data1 !== "string" && data1 !== null) {
-                validate482.errors = [{ instancePath: instancePath + "/busy_sound", schemaPath: "urn:casi:schema:BusySound/type", keyword: "type", params: { type: schema51.type }, message: "must be string,null" }];
+                validate482.errors = [casiRefused];
                 return false;
               }
               if (!(data1 === "keyboard_typing" || data1 === null)) {
-                validate482.errors = [{ instancePath: instancePath + "/busy_sound", schemaPath: "urn:casi:schema:BusySound/enum", keyword: "enum", params: { allowedValues: schema51.enum }, message: "must be equal to one of the allowed values" }];
+                validate482.errors = [casiRefused];
                 return false;
               }
               var valid0 = _errs5 === errors;
@@ -19121,7 +19122,7 @@ function validate482(data, instancePath = "") {
                     for (let i0 = 0; i0 < len0; i0++) {
                       const _errs10 = errors;
                       if (typeof data2[i0] !== "string") {
-                        validate482.errors = [{ instancePath: instancePath + "/boosted_keywords/" + i0, schemaPath: "#/properties/boosted_keywords/items/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+                        validate482.errors = [casiRefused];
                         return false;
                       }
                       var valid3 = _errs10 === errors;
@@ -19130,7 +19131,7 @@ function validate482(data, instancePath = "") {
                       }
                     }
                   } else {
-                    validate482.errors = [{ instancePath: instancePath + "/boosted_keywords", schemaPath: "#/properties/boosted_keywords/type", keyword: "type", params: { type: "array" }, message: "must be array" }];
+                    validate482.errors = [casiRefused];
                     return false;
                   }
                 }
@@ -19143,7 +19144,7 @@ function validate482(data, instancePath = "") {
         }
       }
     } else {
-      validate482.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
+      validate482.errors = [casiRefused];
       return false;
     }
   }
@@ -19158,13 +19159,13 @@ function validate50(data, instancePath = "") {
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
       if (data.model === void 0 && (missing0 = "model") || data.prompt === void 0 && (missing0 = "prompt") || data.variables === void 0 && (missing0 = "variables")) {
-        validate50.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
+        validate50.errors = [casiRefused];
         return false;
       } else {
         const _errs1 = errors;
         for (const key0 in data) {
           if (!(key0 === "model" || key0 === "prompt" || key0 === "variables")) {
-            validate50.errors = [{ instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" }];
+            validate50.errors = [casiRefused];
             return false;
             break;
           }
@@ -19174,11 +19175,11 @@ function validate50(data, instancePath = "") {
             let data0 = data.model;
             const _errs2 = errors;
             if (typeof data0 !== "string") {
-              validate50.errors = [{ instancePath: instancePath + "/model", schemaPath: "urn:casi:schema:Model/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+              validate50.errors = [casiRefused];
               return false;
             }
             if (!(data0 === "provider_a/gpt-4o" || data0 === "provider_a/gpt-4o-realtime" || data0 === "provider_a/gpt-realtime" || data0 === "provider_a/gpt-4.1" || data0 === "provider_a/gpt-4.1-mini" || data0 === "provider_a/gpt-5" || data0 === "provider_a/gpt-5-mini" || data0 === "provider_b/gemini-2.5-flash" || data0 === "provider_b/gemini-2.5-flash-lite")) {
-              validate50.errors = [{ instancePath: instancePath + "/model", schemaPath: "urn:casi:schema:Model/enum", keyword: "enum", params: { allowedValues: schema53.enum }, message: "must be equal to one of the allowed values" }];
+              validate50.errors = [casiRefused];
               return false;
             }
             var valid0 = _errs2 === errors;
@@ -19212,13 +19213,13 @@ function validate50(data, instancePath = "") {
                         if (data3 && typeof data3 == "object" && !Array.isArray(data3)) {
                           let missing1;
                           if (data3.name === void 0 && (missing1 = "name") || data3.description === void 0 && (missing1 = "description")) {
-                            validate50.errors = [{ instancePath: instancePath + "/variables/" + i0, schemaPath: "urn:casi:schema:PromptVariable/required", keyword: "required", params: { missingProperty: missing1 }, message: "must have required property '" + missing1 + "'" }];
+                            validate50.errors = [casiRefused];
                             return false;
                           } else {
                             const _errs11 = errors;
                             for (const key1 in data3) {
                               if (!(key1 === "name" || key1 === "description" || key1 === "default_value")) {
-                                validate50.errors = [{ instancePath: instancePath + "/variables/" + i0, schemaPath: "urn:casi:schema:PromptVariable/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key1 }, message: "must NOT have additional properties" }];
+                                validate50.errors = [casiRefused];
                                 return false;
                                 break;
                               }
@@ -19227,7 +19228,7 @@ function validate50(data, instancePath = "") {
                               if (data3.name !== void 0) {
                                 const _errs12 = errors;
                                 if (typeof data3.name !== "string") {
-                                  validate50.errors = [{ instancePath: instancePath + "/variables/" + i0 + "/name", schemaPath: "urn:casi:schema:PromptVariable/properties/name/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+                                  validate50.errors = [casiRefused];
                                   return false;
                                 }
                                 var valid4 = _errs12 === errors;
@@ -19238,7 +19239,7 @@ function validate50(data, instancePath = "") {
                                 if (data3.description !== void 0) {
                                   const _errs14 = errors;
                                   if (typeof data3.description !== "string") {
-                                    validate50.errors = [{ instancePath: instancePath + "/variables/" + i0 + "/description", schemaPath: "urn:casi:schema:PromptVariable/properties/description/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+                                    validate50.errors = [casiRefused];
                                     return false;
                                   }
                                   var valid4 = _errs14 === errors;
@@ -19250,7 +19251,7 @@ function validate50(data, instancePath = "") {
                                     let data6 = data3.default_value;
                                     const _errs16 = errors;
                                     if (typeof data6 !== "string" && data6 !== null) {
-                                      validate50.errors = [{ instancePath: instancePath + "/variables/" + i0 + "/default_value", schemaPath: "urn:casi:schema:PromptVariable/properties/default_value/type", keyword: "type", params: { type: schema58.properties.default_value.type }, message: "must be string,null" }];
+                                      validate50.errors = [casiRefused];
                                       return false;
                                     }
                                     var valid4 = _errs16 === errors;
@@ -19262,7 +19263,7 @@ function validate50(data, instancePath = "") {
                             }
                           }
                         } else {
-                          validate50.errors = [{ instancePath: instancePath + "/variables/" + i0, schemaPath: "urn:casi:schema:PromptVariable/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
+                          validate50.errors = [casiRefused];
                           return false;
                         }
                       }
@@ -19272,7 +19273,7 @@ function validate50(data, instancePath = "") {
                       }
                     }
                   } else {
-                    validate50.errors = [{ instancePath: instancePath + "/variables", schemaPath: "#/properties/variables/type", keyword: "type", params: { type: "array" }, message: "must be array" }];
+                    validate50.errors = [casiRefused];
                     return false;
                   }
                 }
@@ -19285,7 +19286,7 @@ function validate50(data, instancePath = "") {
         }
       }
     } else {
-      validate50.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
+      validate50.errors = [casiRefused];
       return false;
     }
   }
@@ -19300,13 +19301,13 @@ function validate53(data, instancePath = "") {
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
       if (data.tools === void 0 && (missing0 = "tools") || data.transfers === void 0 && (missing0 = "transfers")) {
-        validate53.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
+        validate53.errors = [casiRefused];
         return false;
       } else {
         const _errs1 = errors;
         for (const key0 in data) {
           if (!(key0 === "tools" || key0 === "transfers")) {
-            validate53.errors = [{ instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" }];
+            validate53.errors = [casiRefused];
             return false;
             break;
           }
@@ -19331,7 +19332,7 @@ function validate53(data, instancePath = "") {
                   }
                 }
               } else {
-                validate53.errors = [{ instancePath: instancePath + "/tools", schemaPath: "#/properties/tools/type", keyword: "type", params: { type: "array" }, message: "must be array" }];
+                validate53.errors = [casiRefused];
                 return false;
               }
             }
@@ -19355,13 +19356,13 @@ function validate53(data, instancePath = "") {
                       if (data3 && typeof data3 == "object" && !Array.isArray(data3)) {
                         let missing1;
                         if (data3.id === void 0 && (missing1 = "id")) {
-                          validate53.errors = [{ instancePath: instancePath + "/transfers/" + i1, schemaPath: "urn:casi:schema:TransferId/required", keyword: "required", params: { missingProperty: missing1 }, message: "must have required property '" + missing1 + "'" }];
+                          validate53.errors = [casiRefused];
                           return false;
                         } else {
                           const _errs10 = errors;
                           for (const key1 in data3) {
                             if (!(key1 === "id")) {
-                              validate53.errors = [{ instancePath: instancePath + "/transfers/" + i1, schemaPath: "urn:casi:schema:TransferId/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key1 }, message: "must NOT have additional properties" }];
+                              validate53.errors = [casiRefused];
                               return false;
                               break;
                             }
@@ -19369,14 +19370,14 @@ function validate53(data, instancePath = "") {
                           if (_errs10 === errors) {
                             if (data3.id !== void 0) {
                               if (typeof data3.id !== "string") {
-                                validate53.errors = [{ instancePath: instancePath + "/transfers/" + i1 + "/id", schemaPath: "urn:casi:schema:TransferId/properties/id/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+                                validate53.errors = [casiRefused];
                                 return false;
                               }
                             }
                           }
                         }
                       } else {
-                        validate53.errors = [{ instancePath: instancePath + "/transfers/" + i1, schemaPath: "urn:casi:schema:TransferId/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
+                        validate53.errors = [casiRefused];
                         return false;
                       }
                     }
@@ -19386,7 +19387,7 @@ function validate53(data, instancePath = "") {
                     }
                   }
                 } else {
-                  validate53.errors = [{ instancePath: instancePath + "/transfers", schemaPath: "#/properties/transfers/type", keyword: "type", params: { type: "array" }, message: "must be array" }];
+                  validate53.errors = [casiRefused];
                   return false;
                 }
               }
@@ -19398,7 +19399,7 @@ function validate53(data, instancePath = "") {
         }
       }
     } else {
-      validate53.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
+      validate53.errors = [casiRefused];
       return false;
     }
   }
@@ -19413,13 +19414,13 @@ function validate56(data, instancePath = "") {
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
       if (data.default_language === void 0 && (missing0 = "default_language") || data.supported_languages === void 0 && (missing0 = "supported_languages")) {
-        validate56.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
+        validate56.errors = [casiRefused];
         return false;
       } else {
         const _errs1 = errors;
         for (const key0 in data) {
           if (!(key0 === "default_language" || key0 === "supported_languages")) {
-            validate56.errors = [{ instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" }];
+            validate56.errors = [casiRefused];
             return false;
             break;
           }
@@ -19429,11 +19430,11 @@ function validate56(data, instancePath = "") {
             let data0 = data.default_language;
             const _errs2 = errors;
             if (typeof data0 !== "string") {
-              validate56.errors = [{ instancePath: instancePath + "/default_language", schemaPath: "urn:casi:schema:Language/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+              validate56.errors = [casiRefused];
               return false;
             }
             if (!(data0 === "English" || data0 === "Spanish")) {
-              validate56.errors = [{ instancePath: instancePath + "/default_language", schemaPath: "urn:casi:schema:Language/enum", keyword: "enum", params: { allowedValues: schema68.enum }, message: "must be equal to one of the allowed values" }];
+              validate56.errors = [casiRefused];
               return false;
             }
             var valid0 = _errs2 === errors;
@@ -19452,11 +19453,11 @@ function validate56(data, instancePath = "") {
                     let data2 = data1[i0];
                     const _errs7 = errors;
                     if (typeof data2 !== "string") {
-                      validate56.errors = [{ instancePath: instancePath + "/supported_languages/" + i0, schemaPath: "urn:casi:schema:Language/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+                      validate56.errors = [casiRefused];
                       return false;
                     }
                     if (!(data2 === "English" || data2 === "Spanish")) {
-                      validate56.errors = [{ instancePath: instancePath + "/supported_languages/" + i0, schemaPath: "urn:casi:schema:Language/enum", keyword: "enum", params: { allowedValues: schema68.enum }, message: "must be equal to one of the allowed values" }];
+                      validate56.errors = [casiRefused];
                       return false;
                     }
                     var valid2 = _errs7 === errors;
@@ -19465,7 +19466,7 @@ function validate56(data, instancePath = "") {
                     }
                   }
                 } else {
-                  validate56.errors = [{ instancePath: instancePath + "/supported_languages", schemaPath: "#/properties/supported_languages/type", keyword: "type", params: { type: "array" }, message: "must be array" }];
+                  validate56.errors = [casiRefused];
                   return false;
                 }
               }
@@ -19477,7 +19478,7 @@ function validate56(data, instancePath = "") {
         }
       }
     } else {
-      validate56.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
+      validate56.errors = [casiRefused];
       return false;
     }
   }
@@ -19492,13 +19493,13 @@ function validate46(data, instancePath = "") {
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
       if (data.personas === void 0 && (missing0 = "personas") || data.voice === void 0 && (missing0 = "voice") || data.runtime === void 0 && (missing0 = "runtime") || data.tool === void 0 && (missing0 = "tool") || data.language === void 0 && (missing0 = "language") || data.channel === void 0 && (missing0 = "channel")) {
-        validate46.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
+        validate46.errors = [casiRefused];
         return false;
       } else {
         const _errs1 = errors;
         for (const key0 in data) {
           if (!(key0 === "personas" || key0 === "voice" || key0 === "runtime" || key0 === "tool" || key0 === "language" || key0 === "channel")) {
-            validate46.errors = [{ instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" }];
+            validate46.errors = [casiRefused];
             return false;
             break;
           }
@@ -19523,7 +19524,7 @@ function validate46(data, instancePath = "") {
                   }
                 }
               } else {
-                validate46.errors = [{ instancePath: instancePath + "/personas", schemaPath: "#/properties/personas/type", keyword: "type", params: { type: "array" }, message: "must be array" }];
+                validate46.errors = [casiRefused];
                 return false;
               }
             }
@@ -19584,13 +19585,13 @@ function validate46(data, instancePath = "") {
                         if (data6 && typeof data6 == "object" && !Array.isArray(data6)) {
                           let missing1;
                           if (data6.is_voicemail_enabled === void 0 && (missing1 = "is_voicemail_enabled")) {
-                            validate46.errors = [{ instancePath: instancePath + "/channel", schemaPath: "urn:casi:schema:ChannelConfig/required", keyword: "required", params: { missingProperty: missing1 }, message: "must have required property '" + missing1 + "'" }];
+                            validate46.errors = [casiRefused];
                             return false;
                           } else {
                             const _errs12 = errors;
                             for (const key1 in data6) {
                               if (!(key1 === "is_voicemail_enabled")) {
-                                validate46.errors = [{ instancePath: instancePath + "/channel", schemaPath: "urn:casi:schema:ChannelConfig/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key1 }, message: "must NOT have additional properties" }];
+                                validate46.errors = [casiRefused];
                                 return false;
                                 break;
                               }
@@ -19598,14 +19599,14 @@ function validate46(data, instancePath = "") {
                             if (_errs12 === errors) {
                               if (data6.is_voicemail_enabled !== void 0) {
                                 if (typeof data6.is_voicemail_enabled !== "boolean") {
-                                  validate46.errors = [{ instancePath: instancePath + "/channel/is_voicemail_enabled", schemaPath: "urn:casi:schema:ChannelConfig/properties/is_voicemail_enabled/type", keyword: "type", params: { type: "boolean" }, message: "must be boolean" }];
+                                  validate46.errors = [casiRefused];
                                   return false;
                                 }
                               }
                             }
                           }
                         } else {
-                          validate46.errors = [{ instancePath: instancePath + "/channel", schemaPath: "urn:casi:schema:ChannelConfig/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
+                          validate46.errors = [casiRefused];
                           return false;
                         }
                       }
@@ -19621,7 +19622,7 @@ function validate46(data, instancePath = "") {
         }
       }
     } else {
-      validate46.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
+      validate46.errors = [casiRefused];
       return false;
     }
   }
@@ -19636,13 +19637,13 @@ function validate452(data, instancePath = "") {
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
       if (data.id === void 0 && (missing0 = "id") || data.version_id === void 0 && (missing0 = "version_id") || data.name === void 0 && (missing0 = "name") || data.description === void 0 && (missing0 = "description") || data.is_released === void 0 && (missing0 = "is_released") || data.config === void 0 && (missing0 = "config") || data.postprocess_agents === void 0 && (missing0 = "postprocess_agents")) {
-        validate452.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
+        validate452.errors = [casiRefused];
         return false;
       } else {
         const _errs1 = errors;
         for (const key0 in data) {
           if (!(key0 === "id" || key0 === "version_id" || key0 === "name" || key0 === "description" || key0 === "is_released" || key0 === "config" || key0 === "postprocess_agents")) {
-            validate452.errors = [{ instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" }];
+            validate452.errors = [casiRefused];
             return false;
             break;
           }
@@ -19655,11 +19656,11 @@ function validate452(data, instancePath = "") {
             if (errors === _errs3) {
               if (typeof data0 === "string") {
                 if (!pattern72.test(data0)) {
-                  validate452.errors = [{ instancePath: instancePath + "/id", schemaPath: "urn:casi:schema:ConversationalAgentId/pattern", keyword: "pattern", params: { pattern: "^ca_[A-Za-z0-9]+$" }, message: 'must match pattern "^ca_[A-Za-z0-9]+$"' }];
+                  validate452.errors = [casiRefused];
                   return false;
                 }
               } else {
-                validate452.errors = [{ instancePath: instancePath + "/id", schemaPath: "urn:casi:schema:ConversationalAgentId/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+                validate452.errors = [casiRefused];
                 return false;
               }
             }
@@ -19675,11 +19676,11 @@ function validate452(data, instancePath = "") {
               if (errors === _errs6) {
                 if (typeof data1 === "string") {
                   if (!pattern53.test(data1)) {
-                    validate452.errors = [{ instancePath: instancePath + "/version_id", schemaPath: "urn:casi:schema:ConversationalAgentVersionId/pattern", keyword: "pattern", params: { pattern: "^ca_[A-Za-z0-9]+@v[0-9]+$" }, message: 'must match pattern "^ca_[A-Za-z0-9]+@v[0-9]+$"' }];
+                    validate452.errors = [casiRefused];
                     return false;
                   }
                 } else {
-                  validate452.errors = [{ instancePath: instancePath + "/version_id", schemaPath: "urn:casi:schema:ConversationalAgentVersionId/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+                  validate452.errors = [casiRefused];
                   return false;
                 }
               }
@@ -19691,7 +19692,7 @@ function validate452(data, instancePath = "") {
               if (data.name !== void 0) {
                 const _errs8 = errors;
                 if (typeof data.name !== "string") {
-                  validate452.errors = [{ instancePath: instancePath + "/name", schemaPath: "#/properties/name/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+                  validate452.errors = [casiRefused];
                   return false;
                 }
                 var valid0 = _errs8 === errors;
@@ -19702,7 +19703,7 @@ function validate452(data, instancePath = "") {
                 if (data.description !== void 0) {
                   const _errs10 = errors;
                   if (typeof data.description !== "string") {
-                    validate452.errors = [{ instancePath: instancePath + "/description", schemaPath: "#/properties/description/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+                    validate452.errors = [casiRefused];
                     return false;
                   }
                   var valid0 = _errs10 === errors;
@@ -19713,7 +19714,7 @@ function validate452(data, instancePath = "") {
                   if (data.is_released !== void 0) {
                     const _errs12 = errors;
                     if (typeof data.is_released !== "boolean") {
-                      validate452.errors = [{ instancePath: instancePath + "/is_released", schemaPath: "#/properties/is_released/type", keyword: "type", params: { type: "boolean" }, message: "must be boolean" }];
+                      validate452.errors = [casiRefused];
                       return false;
                     }
                     var valid0 = _errs12 === errors;
@@ -19746,11 +19747,11 @@ function validate452(data, instancePath = "") {
                               if (errors === _errs18) {
                                 if (typeof data7 === "string") {
                                   if (!pattern9.test(data7)) {
-                                    validate452.errors = [{ instancePath: instancePath + "/postprocess_agents/" + i0, schemaPath: "urn:casi:schema:ProceduralAgentRef/pattern", keyword: "pattern", params: { pattern: "^pa_[A-Za-z0-9]+(@v[0-9]+)?$" }, message: 'must match pattern "^pa_[A-Za-z0-9]+(@v[0-9]+)?$"' }];
+                                    validate452.errors = [casiRefused];
                                     return false;
                                   }
                                 } else {
-                                  validate452.errors = [{ instancePath: instancePath + "/postprocess_agents/" + i0, schemaPath: "urn:casi:schema:ProceduralAgentRef/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+                                  validate452.errors = [casiRefused];
                                   return false;
                                 }
                               }
@@ -19760,7 +19761,7 @@ function validate452(data, instancePath = "") {
                               }
                             }
                           } else {
-                            validate452.errors = [{ instancePath: instancePath + "/postprocess_agents", schemaPath: "#/properties/postprocess_agents/type", keyword: "type", params: { type: "array" }, message: "must be array" }];
+                            validate452.errors = [casiRefused];
                             return false;
                           }
                         }
@@ -19777,7 +19778,7 @@ function validate452(data, instancePath = "") {
         }
       }
     } else {
-      validate452.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
+      validate452.errors = [casiRefused];
       return false;
     }
   }
@@ -19796,13 +19797,13 @@ function validate59(data, instancePath = "") {
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
       if (data.name === void 0 && (missing0 = "name") || data.config === void 0 && (missing0 = "config")) {
-        validate59.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
+        validate59.errors = [casiRefused];
         return false;
       } else {
         const _errs1 = errors;
         for (const key0 in data) {
           if (!(key0 === "name" || key0 === "description" || key0 === "config" || key0 === "postprocess_agents")) {
-            validate59.errors = [{ instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" }];
+            validate59.errors = [casiRefused];
             return false;
             break;
           }
@@ -19815,16 +19816,16 @@ function validate59(data, instancePath = "") {
             if (errors === _errs3) {
               if (typeof data0 === "string") {
                 if (func2(data0) > 256) {
-                  validate59.errors = [{ instancePath: instancePath + "/name", schemaPath: "urn:casi:schema:Name/maxLength", keyword: "maxLength", params: { limit: 256 }, message: "must NOT have more than 256 characters" }];
+                  validate59.errors = [casiRefused];
                   return false;
                 } else {
                   if (func2(data0) < 1) {
-                    validate59.errors = [{ instancePath: instancePath + "/name", schemaPath: "urn:casi:schema:Name/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" }];
+                    validate59.errors = [casiRefused];
                     return false;
                   }
                 }
               } else {
-                validate59.errors = [{ instancePath: instancePath + "/name", schemaPath: "urn:casi:schema:Name/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+                validate59.errors = [casiRefused];
                 return false;
               }
             }
@@ -19840,11 +19841,11 @@ function validate59(data, instancePath = "") {
               if (errors === _errs6) {
                 if (typeof data1 === "string") {
                   if (func2(data1) > 4096) {
-                    validate59.errors = [{ instancePath: instancePath + "/description", schemaPath: "urn:casi:schema:Description/maxLength", keyword: "maxLength", params: { limit: 4096 }, message: "must NOT have more than 4096 characters" }];
+                    validate59.errors = [casiRefused];
                     return false;
                   }
                 } else {
-                  validate59.errors = [{ instancePath: instancePath + "/description", schemaPath: "urn:casi:schema:Description/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+                  validate59.errors = [casiRefused];
                   return false;
                 }
               }
@@ -19878,11 +19879,11 @@ function validate59(data, instancePath = "") {
                         if (errors === _errs12) {
                           if (typeof data4 === "string") {
                             if (!pattern9.test(data4)) {
-                              validate59.errors = [{ instancePath: instancePath + "/postprocess_agents/" + i0, schemaPath: "urn:casi:schema:ProceduralAgentRef/pattern", keyword: "pattern", params: { pattern: "^pa_[A-Za-z0-9]+(@v[0-9]+)?$" }, message: 'must match pattern "^pa_[A-Za-z0-9]+(@v[0-9]+)?$"' }];
+                              validate59.errors = [casiRefused];
                               return false;
                             }
                           } else {
-                            validate59.errors = [{ instancePath: instancePath + "/postprocess_agents/" + i0, schemaPath: "urn:casi:schema:ProceduralAgentRef/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+                            validate59.errors = [casiRefused];
                             return false;
                           }
                         }
@@ -19892,7 +19893,7 @@ function validate59(data, instancePath = "") {
                         }
                       }
                     } else {
-                      validate59.errors = [{ instancePath: instancePath + "/postprocess_agents", schemaPath: "#/properties/postprocess_agents/type", keyword: "type", params: { type: "array" }, message: "must be array" }];
+                      validate59.errors = [casiRefused];
                       return false;
                     }
                   }
@@ -19906,7 +19907,7 @@ function validate59(data, instancePath = "") {
         }
       }
     } else {
-      validate59.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
+      validate59.errors = [casiRefused];
       return false;
     }
   }
@@ -19925,13 +19926,13 @@ function validate632(data, instancePath = "") {
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
       if (data.type === void 0 && (missing0 = "type") || data.callee_no === void 0 && (missing0 = "callee_no")) {
-        validate632.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
+        validate632.errors = [casiRefused];
         return false;
       } else {
         const _errs1 = errors;
         for (const key0 in data) {
           if (!(key0 === "type" || key0 === "callee_no" || key0 === "caller_no" || key0 === "priority")) {
-            validate632.errors = [{ instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" }];
+            validate632.errors = [casiRefused];
             return false;
             break;
           }
@@ -19941,11 +19942,11 @@ function validate632(data, instancePath = "") {
             let data0 = data.type;
             const _errs2 = errors;
             if (typeof data0 !== "string") {
-              validate632.errors = [{ instancePath: instancePath + "/type", schemaPath: "#/properties/type/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+              validate632.errors = [casiRefused];
               return false;
             }
             if ("phone" !== data0) {
-              validate632.errors = [{ instancePath: instancePath + "/type", schemaPath: "#/properties/type/const", keyword: "const", params: { allowedValue: "phone" }, message: "must be equal to constant" }];
+              validate632.errors = [casiRefused];
               return false;
             }
             var valid0 = _errs2 === errors;
@@ -19960,11 +19961,11 @@ function validate632(data, instancePath = "") {
               if (errors === _errs5) {
                 if (typeof data1 === "string") {
                   if (!pattern12.test(data1)) {
-                    validate632.errors = [{ instancePath: instancePath + "/callee_no", schemaPath: "urn:casi:schema:PhoneNumber/pattern", keyword: "pattern", params: { pattern: "^\\+[1-9][0-9]{6,14}$" }, message: 'must match pattern "^\\+[1-9][0-9]{6,14}$"' }];
+                    validate632.errors = [casiRefused];
                     return false;
                   }
                 } else {
-                  validate632.errors = [{ instancePath: instancePath + "/callee_no", schemaPath: "urn:casi:schema:PhoneNumber/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+                  validate632.errors = [casiRefused];
                   return false;
                 }
               }
@@ -19983,7 +19984,7 @@ function validate632(data, instancePath = "") {
                 if (errors === _errs10) {
                   if (typeof data2 === "string") {
                     if (!pattern12.test(data2)) {
-                      const err0 = { instancePath: instancePath + "/caller_no", schemaPath: "urn:casi:schema:PhoneNumber/pattern", keyword: "pattern", params: { pattern: "^\\+[1-9][0-9]{6,14}$" }, message: 'must match pattern "^\\+[1-9][0-9]{6,14}$"' };
+                      const err0 = casiRefused;
                       if (vErrors === null) {
                         vErrors = [err0];
                       } else {
@@ -19992,7 +19993,7 @@ function validate632(data, instancePath = "") {
                       errors++;
                     }
                   } else {
-                    const err1 = { instancePath: instancePath + "/caller_no", schemaPath: "urn:casi:schema:PhoneNumber/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+                    const err1 = casiRefused;
                     if (vErrors === null) {
                       vErrors = [err1];
                     } else {
@@ -20005,7 +20006,7 @@ function validate632(data, instancePath = "") {
                 valid2 = valid2 || _valid0;
                 const _errs12 = errors;
                 if (data2 !== null) {
-                  const err2 = { instancePath: instancePath + "/caller_no", schemaPath: "#/properties/caller_no/anyOf/1/type", keyword: "type", params: { type: "null" }, message: "must be null" };
+                  const err2 = casiRefused;
                   if (vErrors === null) {
                     vErrors = [err2];
                   } else {
@@ -20016,7 +20017,7 @@ function validate632(data, instancePath = "") {
                 var _valid0 = _errs12 === errors;
                 valid2 = valid2 || _valid0;
                 if (!valid2) {
-                  const err3 = { instancePath: instancePath + "/caller_no", schemaPath: "#/properties/caller_no/anyOf", keyword: "anyOf", params: {}, message: "must match a schema in anyOf" };
+                  const err3 = casiRefused;
                   if (vErrors === null) {
                     vErrors = [err3];
                   } else {
@@ -20044,11 +20045,11 @@ function validate632(data, instancePath = "") {
                   let data3 = data.priority;
                   const _errs14 = errors;
                   if (typeof data3 !== "string") {
-                    validate632.errors = [{ instancePath: instancePath + "/priority", schemaPath: "urn:casi:schema:Priority/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+                    validate632.errors = [casiRefused];
                     return false;
                   }
                   if (!(data3 === "low" || data3 === "normal" || data3 === "high")) {
-                    validate632.errors = [{ instancePath: instancePath + "/priority", schemaPath: "urn:casi:schema:Priority/enum", keyword: "enum", params: { allowedValues: schema102.enum }, message: "must be equal to one of the allowed values" }];
+                    validate632.errors = [casiRefused];
                     return false;
                   }
                   var valid0 = _errs14 === errors;
@@ -20061,7 +20062,7 @@ function validate632(data, instancePath = "") {
         }
       }
     } else {
-      validate632.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
+      validate632.errors = [casiRefused];
       return false;
     }
   }
@@ -20076,13 +20077,13 @@ function validate642(data, instancePath = "") {
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
       if (data.type === void 0 && (missing0 = "type")) {
-        validate642.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
+        validate642.errors = [casiRefused];
         return false;
       } else {
         const _errs1 = errors;
         for (const key0 in data) {
           if (!(key0 === "type" || key0 === "priority")) {
-            validate642.errors = [{ instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" }];
+            validate642.errors = [casiRefused];
             return false;
             break;
           }
@@ -20092,11 +20093,11 @@ function validate642(data, instancePath = "") {
             let data0 = data.type;
             const _errs2 = errors;
             if (typeof data0 !== "string") {
-              validate642.errors = [{ instancePath: instancePath + "/type", schemaPath: "#/properties/type/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+              validate642.errors = [casiRefused];
               return false;
             }
             if ("chat_realtime" !== data0) {
-              validate642.errors = [{ instancePath: instancePath + "/type", schemaPath: "#/properties/type/const", keyword: "const", params: { allowedValue: "chat_realtime" }, message: "must be equal to constant" }];
+              validate642.errors = [casiRefused];
               return false;
             }
             var valid0 = _errs2 === errors;
@@ -20108,11 +20109,11 @@ function validate642(data, instancePath = "") {
               let data1 = data.priority;
               const _errs4 = errors;
               if (typeof data1 !== "string") {
-                validate642.errors = [{ instancePath: instancePath + "/priority", schemaPath: "urn:casi:schema:Priority/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+                validate642.errors = [casiRefused];
                 return false;
               }
               if (!(data1 === "low" || data1 === "normal" || data1 === "high")) {
-                validate642.errors = [{ instancePath: instancePath + "/priority", schemaPath: "urn:casi:schema:Priority/enum", keyword: "enum", params: { allowedValues: schema102.enum }, message: "must be equal to one of the allowed values" }];
+                validate642.errors = [casiRefused];
                 return false;
               }
               var valid0 = _errs4 === errors;
@@ -20123,7 +20124,7 @@ function validate642(data, instancePath = "") {
         }
       }
     } else {
-      validate642.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
+      validate642.errors = [casiRefused];
       return false;
     }
   }
@@ -20138,13 +20139,13 @@ function validate652(data, instancePath = "") {
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
       if (data.type === void 0 && (missing0 = "type")) {
-        validate652.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
+        validate652.errors = [casiRefused];
         return false;
       } else {
         const _errs1 = errors;
         for (const key0 in data) {
           if (!(key0 === "type" || key0 === "priority")) {
-            validate652.errors = [{ instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" }];
+            validate652.errors = [casiRefused];
             return false;
             break;
           }
@@ -20154,11 +20155,11 @@ function validate652(data, instancePath = "") {
             let data0 = data.type;
             const _errs2 = errors;
             if (typeof data0 !== "string") {
-              validate652.errors = [{ instancePath: instancePath + "/type", schemaPath: "#/properties/type/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+              validate652.errors = [casiRefused];
               return false;
             }
             if ("chat_async" !== data0) {
-              validate652.errors = [{ instancePath: instancePath + "/type", schemaPath: "#/properties/type/const", keyword: "const", params: { allowedValue: "chat_async" }, message: "must be equal to constant" }];
+              validate652.errors = [casiRefused];
               return false;
             }
             var valid0 = _errs2 === errors;
@@ -20170,11 +20171,11 @@ function validate652(data, instancePath = "") {
               let data1 = data.priority;
               const _errs4 = errors;
               if (typeof data1 !== "string") {
-                validate652.errors = [{ instancePath: instancePath + "/priority", schemaPath: "urn:casi:schema:Priority/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+                validate652.errors = [casiRefused];
                 return false;
               }
               if (!(data1 === "low" || data1 === "normal" || data1 === "high")) {
-                validate652.errors = [{ instancePath: instancePath + "/priority", schemaPath: "urn:casi:schema:Priority/enum", keyword: "enum", params: { allowedValues: schema102.enum }, message: "must be equal to one of the allowed values" }];
+                validate652.errors = [casiRefused];
                 return false;
               }
               var valid0 = _errs4 === errors;
@@ -20185,7 +20186,7 @@ function validate652(data, instancePath = "") {
         }
       }
     } else {
-      validate652.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
+      validate652.errors = [casiRefused];
       return false;
     }
   }
@@ -20223,15 +20224,15 @@ function validate62(data, instancePath = "") {
             props0 = true;
           }
         } else {
-          validate62.errors = [{ instancePath, schemaPath: "#/discriminator", keyword: "discriminator", params: { error: "mapping", tag: "type", tagValue: tag0 }, message: 'value of tag "type" must be in oneOf' }];
+          validate62.errors = [casiRefused];
           return false;
         }
       } else {
-        validate62.errors = [{ instancePath, schemaPath: "#/discriminator", keyword: "discriminator", params: { error: "tag", tag: "type", tagValue: tag0 }, message: 'tag "type" must be string' }];
+        validate62.errors = [casiRefused];
         return false;
       }
     } else {
-      validate62.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
+      validate62.errors = [casiRefused];
       return false;
     }
   }
@@ -20246,13 +20247,13 @@ function validate61(data, instancePath = "") {
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
       if (data.agent_id === void 0 && (missing0 = "agent_id") || data.channel === void 0 && (missing0 = "channel")) {
-        validate61.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
+        validate61.errors = [casiRefused];
         return false;
       } else {
         const _errs1 = errors;
         for (const key0 in data) {
           if (!(key0 === "agent_id" || key0 === "channel" || key0 === "livemode" || key0 === "override_config" || key0 === "context")) {
-            validate61.errors = [{ instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" }];
+            validate61.errors = [casiRefused];
             return false;
             break;
           }
@@ -20265,11 +20266,11 @@ function validate61(data, instancePath = "") {
             if (errors === _errs3) {
               if (typeof data0 === "string") {
                 if (!pattern11.test(data0)) {
-                  validate61.errors = [{ instancePath: instancePath + "/agent_id", schemaPath: "urn:casi:schema:ConversationalAgentRef/pattern", keyword: "pattern", params: { pattern: "^ca_[A-Za-z0-9]+(@v[0-9]+)?$" }, message: 'must match pattern "^ca_[A-Za-z0-9]+(@v[0-9]+)?$"' }];
+                  validate61.errors = [casiRefused];
                   return false;
                 }
               } else {
-                validate61.errors = [{ instancePath: instancePath + "/agent_id", schemaPath: "urn:casi:schema:ConversationalAgentRef/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+                validate61.errors = [casiRefused];
                 return false;
               }
             }
@@ -20292,7 +20293,7 @@ function validate61(data, instancePath = "") {
               if (data.livemode !== void 0) {
                 const _errs6 = errors;
                 if (typeof data.livemode !== "boolean") {
-                  validate61.errors = [{ instancePath: instancePath + "/livemode", schemaPath: "#/properties/livemode/type", keyword: "type", params: { type: "boolean" }, message: "must be boolean" }];
+                  validate61.errors = [casiRefused];
                   return false;
                 }
                 var valid0 = _errs6 === errors;
@@ -20315,7 +20316,7 @@ function validate61(data, instancePath = "") {
                     let data4 = data.context;
                     const _errs9 = errors;
                     if (!(data4 && typeof data4 == "object" && !Array.isArray(data4))) {
-                      validate61.errors = [{ instancePath: instancePath + "/context", schemaPath: "#/properties/context/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
+                      validate61.errors = [casiRefused];
                       return false;
                     }
                     var valid0 = _errs9 === errors;
@@ -20329,7 +20330,7 @@ function validate61(data, instancePath = "") {
         }
       }
     } else {
-      validate61.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
+      validate61.errors = [casiRefused];
       return false;
     }
   }
@@ -20348,13 +20349,13 @@ function validate732(data, instancePath = "") {
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
       if (data.prompt === void 0 && (missing0 = "prompt")) {
-        validate732.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
+        validate732.errors = [casiRefused];
         return false;
       } else {
         const _errs1 = errors;
         for (const key0 in data) {
           if (!(key0 === "prompt" || key0 === "reasoning_effort")) {
-            validate732.errors = [{ instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" }];
+            validate732.errors = [casiRefused];
             return false;
             break;
           }
@@ -20368,13 +20369,13 @@ function validate732(data, instancePath = "") {
               if (data0 && typeof data0 == "object" && !Array.isArray(data0)) {
                 let missing1;
                 if (data0.text === void 0 && (missing1 = "text")) {
-                  validate732.errors = [{ instancePath: instancePath + "/prompt", schemaPath: "urn:casi:schema:FixedPrompt/required", keyword: "required", params: { missingProperty: missing1 }, message: "must have required property '" + missing1 + "'" }];
+                  validate732.errors = [casiRefused];
                   return false;
                 } else {
                   const _errs5 = errors;
                   for (const key1 in data0) {
                     if (!(key1 === "text" || key1 === "type")) {
-                      validate732.errors = [{ instancePath: instancePath + "/prompt", schemaPath: "urn:casi:schema:FixedPrompt/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key1 }, message: "must NOT have additional properties" }];
+                      validate732.errors = [casiRefused];
                       return false;
                       break;
                     }
@@ -20383,7 +20384,7 @@ function validate732(data, instancePath = "") {
                     if (data0.text !== void 0) {
                       const _errs6 = errors;
                       if (typeof data0.text !== "string") {
-                        validate732.errors = [{ instancePath: instancePath + "/prompt/text", schemaPath: "urn:casi:schema:FixedPrompt/properties/text/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+                        validate732.errors = [casiRefused];
                         return false;
                       }
                       var valid2 = _errs6 === errors;
@@ -20395,11 +20396,11 @@ function validate732(data, instancePath = "") {
                         let data2 = data0.type;
                         const _errs8 = errors;
                         if (typeof data2 !== "string") {
-                          validate732.errors = [{ instancePath: instancePath + "/prompt/type", schemaPath: "urn:casi:schema:FixedPrompt/properties/type/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+                          validate732.errors = [casiRefused];
                           return false;
                         }
                         if (!(data2 === "fixed")) {
-                          validate732.errors = [{ instancePath: instancePath + "/prompt/type", schemaPath: "urn:casi:schema:FixedPrompt/properties/type/enum", keyword: "enum", params: { allowedValues: schema55.properties.type.enum }, message: "must be equal to one of the allowed values" }];
+                          validate732.errors = [casiRefused];
                           return false;
                         }
                         var valid2 = _errs8 === errors;
@@ -20410,7 +20411,7 @@ function validate732(data, instancePath = "") {
                   }
                 }
               } else {
-                validate732.errors = [{ instancePath: instancePath + "/prompt", schemaPath: "urn:casi:schema:FixedPrompt/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
+                validate732.errors = [casiRefused];
                 return false;
               }
             }
@@ -20423,11 +20424,11 @@ function validate732(data, instancePath = "") {
               let data3 = data.reasoning_effort;
               const _errs10 = errors;
               if (typeof data3 !== "string") {
-                validate732.errors = [{ instancePath: instancePath + "/reasoning_effort", schemaPath: "#/properties/reasoning_effort/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+                validate732.errors = [casiRefused];
                 return false;
               }
               if (!(data3 === "minimal" || data3 === "low" || data3 === "medium" || data3 === "high")) {
-                validate732.errors = [{ instancePath: instancePath + "/reasoning_effort", schemaPath: "#/properties/reasoning_effort/enum", keyword: "enum", params: { allowedValues: schema112.properties.reasoning_effort.enum }, message: "must be equal to one of the allowed values" }];
+                validate732.errors = [casiRefused];
                 return false;
               }
               var valid0 = _errs10 === errors;
@@ -20438,7 +20439,7 @@ function validate732(data, instancePath = "") {
         }
       }
     } else {
-      validate732.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
+      validate732.errors = [casiRefused];
       return false;
     }
   }
@@ -20454,7 +20455,7 @@ function validate752(data, instancePath = "") {
       const _errs1 = errors;
       for (const key0 in data) {
         if (!(key0 === "tools")) {
-          validate752.errors = [{ instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" }];
+          validate752.errors = [casiRefused];
           return false;
           break;
         }
@@ -20479,14 +20480,14 @@ function validate752(data, instancePath = "") {
                 }
               }
             } else {
-              validate752.errors = [{ instancePath: instancePath + "/tools", schemaPath: "#/properties/tools/type", keyword: "type", params: { type: "array" }, message: "must be array" }];
+              validate752.errors = [casiRefused];
               return false;
             }
           }
         }
       }
     } else {
-      validate752.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
+      validate752.errors = [casiRefused];
       return false;
     }
   }
@@ -20502,13 +20503,13 @@ function validate722(data, instancePath = "") {
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
       if (data.runtime === void 0 && (missing0 = "runtime")) {
-        validate722.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
+        validate722.errors = [casiRefused];
         return false;
       } else {
         const _errs1 = errors;
         for (const key0 in data) {
           if (!(key0 === "filter_statuses" || key0 === "runtime" || key0 === "tool" || key0 === "output" || key0 === "filter_condition")) {
-            validate722.errors = [{ instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" }];
+            validate722.errors = [casiRefused];
             return false;
             break;
           }
@@ -20525,11 +20526,11 @@ function validate722(data, instancePath = "") {
                   let data1 = data0[i0];
                   const _errs4 = errors;
                   if (typeof data1 !== "string") {
-                    validate722.errors = [{ instancePath: instancePath + "/filter_statuses/" + i0, schemaPath: "urn:casi:schema:ConversationStatus/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+                    validate722.errors = [casiRefused];
                     return false;
                   }
                   if (!(data1 === "queued" || data1 === "in-progress" || data1 === "completed" || data1 === "voicemail" || data1 === "failed" || data1 === "busy" || data1 === "no-answer")) {
-                    validate722.errors = [{ instancePath: instancePath + "/filter_statuses/" + i0, schemaPath: "urn:casi:schema:ConversationStatus/enum", keyword: "enum", params: { allowedValues: schema36.enum }, message: "must be equal to one of the allowed values" }];
+                    validate722.errors = [casiRefused];
                     return false;
                   }
                   var valid1 = _errs4 === errors;
@@ -20538,7 +20539,7 @@ function validate722(data, instancePath = "") {
                   }
                 }
               } else {
-                validate722.errors = [{ instancePath: instancePath + "/filter_statuses", schemaPath: "#/properties/filter_statuses/type", keyword: "type", params: { type: "array" }, message: "must be array" }];
+                validate722.errors = [casiRefused];
                 return false;
               }
             }
@@ -20578,7 +20579,7 @@ function validate722(data, instancePath = "") {
                       const _errs12 = errors;
                       for (const key1 in data4) {
                         if (!(key1 === "chat_channel" || key1 === "output_schema" || key1 === "post_url")) {
-                          validate722.errors = [{ instancePath: instancePath + "/output", schemaPath: "urn:casi:schema:ProceduralOutputConfig/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key1 }, message: "must NOT have additional properties" }];
+                          validate722.errors = [casiRefused];
                           return false;
                           break;
                         }
@@ -20588,7 +20589,7 @@ function validate722(data, instancePath = "") {
                           let data5 = data4.chat_channel;
                           const _errs13 = errors;
                           if (typeof data5 !== "string" && data5 !== null) {
-                            validate722.errors = [{ instancePath: instancePath + "/output/chat_channel", schemaPath: "urn:casi:schema:ProceduralOutputConfig/properties/chat_channel/type", keyword: "type", params: { type: schema115.properties.chat_channel.type }, message: "must be string,null" }];
+                            validate722.errors = [casiRefused];
                             return false;
                           }
                           var valid4 = _errs13 === errors;
@@ -20600,7 +20601,7 @@ function validate722(data, instancePath = "") {
                             let data6 = data4.output_schema;
                             const _errs15 = errors;
                             if (!(data6 && typeof data6 == "object" && !Array.isArray(data6)) && data6 !== null) {
-                              validate722.errors = [{ instancePath: instancePath + "/output/output_schema", schemaPath: "urn:casi:schema:ProceduralOutputConfig/properties/output_schema/type", keyword: "type", params: { type: schema115.properties.output_schema.type }, message: "must be object,null" }];
+                              validate722.errors = [casiRefused];
                               return false;
                             }
                             var valid4 = _errs15 === errors;
@@ -20612,14 +20613,14 @@ function validate722(data, instancePath = "") {
                               let data7 = data4.post_url;
                               const _errs17 = errors;
                               if (typeof data7 !== "string" && data7 !== null) {
-                                validate722.errors = [{ instancePath: instancePath + "/output/post_url", schemaPath: "urn:casi:schema:ProceduralOutputConfig/properties/post_url/type", keyword: "type", params: { type: schema115.properties.post_url.type }, message: "must be string,null" }];
+                                validate722.errors = [casiRefused];
                                 return false;
                               }
                               if (errors === _errs17) {
                                 if (errors === _errs17) {
                                   if (typeof data7 === "string") {
                                     if (!formats6(data7)) {
-                                      validate722.errors = [{ instancePath: instancePath + "/output/post_url", schemaPath: "urn:casi:schema:ProceduralOutputConfig/properties/post_url/format", keyword: "format", params: { format: "uri" }, message: 'must match format "uri"' }];
+                                      validate722.errors = [casiRefused];
                                       return false;
                                     }
                                   }
@@ -20633,7 +20634,7 @@ function validate722(data, instancePath = "") {
                         }
                       }
                     } else {
-                      validate722.errors = [{ instancePath: instancePath + "/output", schemaPath: "urn:casi:schema:ProceduralOutputConfig/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
+                      validate722.errors = [casiRefused];
                       return false;
                     }
                   }
@@ -20646,7 +20647,7 @@ function validate722(data, instancePath = "") {
                     let data8 = data.filter_condition;
                     const _errs19 = errors;
                     if (typeof data8 !== "string" && data8 !== null) {
-                      validate722.errors = [{ instancePath: instancePath + "/filter_condition", schemaPath: "#/properties/filter_condition/type", keyword: "type", params: { type: schema110.properties.filter_condition.type }, message: "must be string,null" }];
+                      validate722.errors = [casiRefused];
                       return false;
                     }
                     var valid0 = _errs19 === errors;
@@ -20660,7 +20661,7 @@ function validate722(data, instancePath = "") {
         }
       }
     } else {
-      validate722.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
+      validate722.errors = [casiRefused];
       return false;
     }
   }
@@ -20675,13 +20676,13 @@ function validate712(data, instancePath = "") {
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
       if (data.name === void 0 && (missing0 = "name") || data.config === void 0 && (missing0 = "config")) {
-        validate712.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
+        validate712.errors = [casiRefused];
         return false;
       } else {
         const _errs1 = errors;
         for (const key0 in data) {
           if (!(key0 === "name" || key0 === "description" || key0 === "config")) {
-            validate712.errors = [{ instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" }];
+            validate712.errors = [casiRefused];
             return false;
             break;
           }
@@ -20694,16 +20695,16 @@ function validate712(data, instancePath = "") {
             if (errors === _errs3) {
               if (typeof data0 === "string") {
                 if (func2(data0) > 256) {
-                  validate712.errors = [{ instancePath: instancePath + "/name", schemaPath: "urn:casi:schema:Name/maxLength", keyword: "maxLength", params: { limit: 256 }, message: "must NOT have more than 256 characters" }];
+                  validate712.errors = [casiRefused];
                   return false;
                 } else {
                   if (func2(data0) < 1) {
-                    validate712.errors = [{ instancePath: instancePath + "/name", schemaPath: "urn:casi:schema:Name/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" }];
+                    validate712.errors = [casiRefused];
                     return false;
                   }
                 }
               } else {
-                validate712.errors = [{ instancePath: instancePath + "/name", schemaPath: "urn:casi:schema:Name/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+                validate712.errors = [casiRefused];
                 return false;
               }
             }
@@ -20719,11 +20720,11 @@ function validate712(data, instancePath = "") {
               if (errors === _errs6) {
                 if (typeof data1 === "string") {
                   if (func2(data1) > 4096) {
-                    validate712.errors = [{ instancePath: instancePath + "/description", schemaPath: "urn:casi:schema:Description/maxLength", keyword: "maxLength", params: { limit: 4096 }, message: "must NOT have more than 4096 characters" }];
+                    validate712.errors = [casiRefused];
                     return false;
                   }
                 } else {
-                  validate712.errors = [{ instancePath: instancePath + "/description", schemaPath: "urn:casi:schema:Description/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+                  validate712.errors = [casiRefused];
                   return false;
                 }
               }
@@ -20747,7 +20748,7 @@ function validate712(data, instancePath = "") {
         }
       }
     } else {
-      validate712.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
+      validate712.errors = [casiRefused];
       return false;
     }
   }
@@ -20764,13 +20765,13 @@ function validate79(data, instancePath = "") {
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
       if (data.code === void 0 && (missing0 = "code") || data.transient === void 0 && (missing0 = "transient") || data.message === void 0 && (missing0 = "message")) {
-        validate79.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
+        validate79.errors = [casiRefused];
         return false;
       } else {
         const _errs1 = errors;
         for (const key0 in data) {
           if (!(key0 === "code" || key0 === "transient" || key0 === "message" || key0 === "data")) {
-            validate79.errors = [{ instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" }];
+            validate79.errors = [casiRefused];
             return false;
             break;
           }
@@ -20783,7 +20784,7 @@ function validate79(data, instancePath = "") {
             let valid1 = false;
             const _errs4 = errors;
             if (typeof data0 !== "string") {
-              const err0 = { instancePath: instancePath + "/code", schemaPath: "urn:casi:schema:ErrorCode/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+              const err0 = casiRefused;
               if (vErrors === null) {
                 vErrors = [err0];
               } else {
@@ -20792,7 +20793,7 @@ function validate79(data, instancePath = "") {
               errors++;
             }
             if (!(data0 === "invalid_request" || data0 === "malformed_json" || data0 === "missing_service_version" || data0 === "unsupported_service_version" || data0 === "language_not_supported" || data0 === "agent_not_released" || data0 === "unknown_event_id" || data0 === "unauthorized" || data0 === "token_expired" || data0 === "forbidden" || data0 === "not_found" || data0 === "route_not_found" || data0 === "event_stream_expired" || data0 === "method_not_allowed" || data0 === "conversation_ended" || data0 === "payload_too_large" || data0 === "teapot" || data0 === "rate_limited" || data0 === "internal_error" || data0 === "service_unavailable")) {
-              const err1 = { instancePath: instancePath + "/code", schemaPath: "urn:casi:schema:ErrorCode/enum", keyword: "enum", params: { allowedValues: schema117.enum }, message: "must be equal to one of the allowed values" };
+              const err1 = casiRefused;
               if (vErrors === null) {
                 vErrors = [err1];
               } else {
@@ -20804,7 +20805,7 @@ function validate79(data, instancePath = "") {
             valid1 = valid1 || _valid0;
             const _errs7 = errors;
             if (typeof data0 !== "string") {
-              const err2 = { instancePath: instancePath + "/code", schemaPath: "#/properties/code/anyOf/1/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+              const err2 = casiRefused;
               if (vErrors === null) {
                 vErrors = [err2];
               } else {
@@ -20815,7 +20816,7 @@ function validate79(data, instancePath = "") {
             var _valid0 = _errs7 === errors;
             valid1 = valid1 || _valid0;
             if (!valid1) {
-              const err3 = { instancePath: instancePath + "/code", schemaPath: "#/properties/code/anyOf", keyword: "anyOf", params: {}, message: "must match a schema in anyOf" };
+              const err3 = casiRefused;
               if (vErrors === null) {
                 vErrors = [err3];
               } else {
@@ -20842,7 +20843,7 @@ function validate79(data, instancePath = "") {
             if (data.transient !== void 0) {
               const _errs9 = errors;
               if (typeof data.transient !== "boolean") {
-                validate79.errors = [{ instancePath: instancePath + "/transient", schemaPath: "#/properties/transient/type", keyword: "type", params: { type: "boolean" }, message: "must be boolean" }];
+                validate79.errors = [casiRefused];
                 return false;
               }
               var valid0 = _errs9 === errors;
@@ -20853,7 +20854,7 @@ function validate79(data, instancePath = "") {
               if (data.message !== void 0) {
                 const _errs11 = errors;
                 if (typeof data.message !== "string") {
-                  validate79.errors = [{ instancePath: instancePath + "/message", schemaPath: "#/properties/message/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+                  validate79.errors = [casiRefused];
                   return false;
                 }
                 var valid0 = _errs11 === errors;
@@ -20865,7 +20866,7 @@ function validate79(data, instancePath = "") {
         }
       }
     } else {
-      validate79.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
+      validate79.errors = [casiRefused];
       return false;
     }
   }
@@ -20883,13 +20884,13 @@ function validate802(data, instancePath = "") {
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
       if (data.id === void 0 && (missing0 = "id") || data.version_id === void 0 && (missing0 = "version_id") || data.name === void 0 && (missing0 = "name") || data.description === void 0 && (missing0 = "description") || data.is_released === void 0 && (missing0 = "is_released") || data.config === void 0 && (missing0 = "config")) {
-        validate802.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
+        validate802.errors = [casiRefused];
         return false;
       } else {
         const _errs1 = errors;
         for (const key0 in data) {
           if (!(key0 === "id" || key0 === "version_id" || key0 === "name" || key0 === "description" || key0 === "is_released" || key0 === "config")) {
-            validate802.errors = [{ instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" }];
+            validate802.errors = [casiRefused];
             return false;
             break;
           }
@@ -20902,11 +20903,11 @@ function validate802(data, instancePath = "") {
             if (errors === _errs3) {
               if (typeof data0 === "string") {
                 if (!pattern142.test(data0)) {
-                  validate802.errors = [{ instancePath: instancePath + "/id", schemaPath: "urn:casi:schema:ProceduralAgentId/pattern", keyword: "pattern", params: { pattern: "^pa_[A-Za-z0-9]+$" }, message: 'must match pattern "^pa_[A-Za-z0-9]+$"' }];
+                  validate802.errors = [casiRefused];
                   return false;
                 }
               } else {
-                validate802.errors = [{ instancePath: instancePath + "/id", schemaPath: "urn:casi:schema:ProceduralAgentId/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+                validate802.errors = [casiRefused];
                 return false;
               }
             }
@@ -20922,11 +20923,11 @@ function validate802(data, instancePath = "") {
               if (errors === _errs6) {
                 if (typeof data1 === "string") {
                   if (!pattern15.test(data1)) {
-                    validate802.errors = [{ instancePath: instancePath + "/version_id", schemaPath: "urn:casi:schema:ProceduralAgentVersionId/pattern", keyword: "pattern", params: { pattern: "^pa_[A-Za-z0-9]+@v[0-9]+$" }, message: 'must match pattern "^pa_[A-Za-z0-9]+@v[0-9]+$"' }];
+                    validate802.errors = [casiRefused];
                     return false;
                   }
                 } else {
-                  validate802.errors = [{ instancePath: instancePath + "/version_id", schemaPath: "urn:casi:schema:ProceduralAgentVersionId/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+                  validate802.errors = [casiRefused];
                   return false;
                 }
               }
@@ -20938,7 +20939,7 @@ function validate802(data, instancePath = "") {
               if (data.name !== void 0) {
                 const _errs8 = errors;
                 if (typeof data.name !== "string") {
-                  validate802.errors = [{ instancePath: instancePath + "/name", schemaPath: "#/properties/name/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+                  validate802.errors = [casiRefused];
                   return false;
                 }
                 var valid0 = _errs8 === errors;
@@ -20949,7 +20950,7 @@ function validate802(data, instancePath = "") {
                 if (data.description !== void 0) {
                   const _errs10 = errors;
                   if (typeof data.description !== "string") {
-                    validate802.errors = [{ instancePath: instancePath + "/description", schemaPath: "#/properties/description/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+                    validate802.errors = [casiRefused];
                     return false;
                   }
                   var valid0 = _errs10 === errors;
@@ -20960,7 +20961,7 @@ function validate802(data, instancePath = "") {
                   if (data.is_released !== void 0) {
                     const _errs12 = errors;
                     if (typeof data.is_released !== "boolean") {
-                      validate802.errors = [{ instancePath: instancePath + "/is_released", schemaPath: "#/properties/is_released/type", keyword: "type", params: { type: "boolean" }, message: "must be boolean" }];
+                      validate802.errors = [casiRefused];
                       return false;
                     }
                     var valid0 = _errs12 === errors;
@@ -20986,7 +20987,7 @@ function validate802(data, instancePath = "") {
         }
       }
     } else {
-      validate802.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
+      validate802.errors = [casiRefused];
       return false;
     }
   }
@@ -21012,7 +21013,7 @@ function validate822(data, instancePath = "") {
       const _errs1 = errors;
       for (const key0 in data) {
         if (!(key0 === "name" || key0 === "description" || key0 === "config" || key0 === "postprocess_agents")) {
-          validate822.errors = [{ instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" }];
+          validate822.errors = [casiRefused];
           return false;
           break;
         }
@@ -21028,7 +21029,7 @@ function validate822(data, instancePath = "") {
           if (errors === _errs5) {
             if (typeof data0 === "string") {
               if (func2(data0) > 256) {
-                const err0 = { instancePath: instancePath + "/name", schemaPath: "urn:casi:schema:Name/maxLength", keyword: "maxLength", params: { limit: 256 }, message: "must NOT have more than 256 characters" };
+                const err0 = casiRefused;
                 if (vErrors === null) {
                   vErrors = [err0];
                 } else {
@@ -21037,7 +21038,7 @@ function validate822(data, instancePath = "") {
                 errors++;
               } else {
                 if (func2(data0) < 1) {
-                  const err1 = { instancePath: instancePath + "/name", schemaPath: "urn:casi:schema:Name/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
+                  const err1 = casiRefused;
                   if (vErrors === null) {
                     vErrors = [err1];
                   } else {
@@ -21047,7 +21048,7 @@ function validate822(data, instancePath = "") {
                 }
               }
             } else {
-              const err2 = { instancePath: instancePath + "/name", schemaPath: "urn:casi:schema:Name/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+              const err2 = casiRefused;
               if (vErrors === null) {
                 vErrors = [err2];
               } else {
@@ -21060,7 +21061,7 @@ function validate822(data, instancePath = "") {
           valid1 = valid1 || _valid0;
           const _errs7 = errors;
           if (data0 !== null) {
-            const err3 = { instancePath: instancePath + "/name", schemaPath: "#/properties/name/anyOf/1/type", keyword: "type", params: { type: "null" }, message: "must be null" };
+            const err3 = casiRefused;
             if (vErrors === null) {
               vErrors = [err3];
             } else {
@@ -21071,7 +21072,7 @@ function validate822(data, instancePath = "") {
           var _valid0 = _errs7 === errors;
           valid1 = valid1 || _valid0;
           if (!valid1) {
-            const err4 = { instancePath: instancePath + "/name", schemaPath: "#/properties/name/anyOf", keyword: "anyOf", params: {}, message: "must match a schema in anyOf" };
+            const err4 = casiRefused;
             if (vErrors === null) {
               vErrors = [err4];
             } else {
@@ -21105,7 +21106,7 @@ function validate822(data, instancePath = "") {
             if (errors === _errs12) {
               if (typeof data1 === "string") {
                 if (func2(data1) > 4096) {
-                  const err5 = { instancePath: instancePath + "/description", schemaPath: "urn:casi:schema:Description/maxLength", keyword: "maxLength", params: { limit: 4096 }, message: "must NOT have more than 4096 characters" };
+                  const err5 = casiRefused;
                   if (vErrors === null) {
                     vErrors = [err5];
                   } else {
@@ -21114,7 +21115,7 @@ function validate822(data, instancePath = "") {
                   errors++;
                 }
               } else {
-                const err6 = { instancePath: instancePath + "/description", schemaPath: "urn:casi:schema:Description/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+                const err6 = casiRefused;
                 if (vErrors === null) {
                   vErrors = [err6];
                 } else {
@@ -21127,7 +21128,7 @@ function validate822(data, instancePath = "") {
             valid3 = valid3 || _valid1;
             const _errs14 = errors;
             if (data1 !== null) {
-              const err7 = { instancePath: instancePath + "/description", schemaPath: "#/properties/description/anyOf/1/type", keyword: "type", params: { type: "null" }, message: "must be null" };
+              const err7 = casiRefused;
               if (vErrors === null) {
                 vErrors = [err7];
               } else {
@@ -21138,7 +21139,7 @@ function validate822(data, instancePath = "") {
             var _valid1 = _errs14 === errors;
             valid3 = valid3 || _valid1;
             if (!valid3) {
-              const err8 = { instancePath: instancePath + "/description", schemaPath: "#/properties/description/anyOf", keyword: "anyOf", params: {}, message: "must match a schema in anyOf" };
+              const err8 = casiRefused;
               if (vErrors === null) {
                 vErrors = [err8];
               } else {
@@ -21176,7 +21177,7 @@ function validate822(data, instancePath = "") {
               valid5 = valid5 || _valid2;
               const _errs19 = errors;
               if (data2 !== null) {
-                const err9 = { instancePath: instancePath + "/config", schemaPath: "#/properties/config/anyOf/1/type", keyword: "type", params: { type: "null" }, message: "must be null" };
+                const err9 = casiRefused;
                 if (vErrors === null) {
                   vErrors = [err9];
                 } else {
@@ -21187,7 +21188,7 @@ function validate822(data, instancePath = "") {
               var _valid2 = _errs19 === errors;
               valid5 = valid5 || _valid2;
               if (!valid5) {
-                const err10 = { instancePath: instancePath + "/config", schemaPath: "#/properties/config/anyOf", keyword: "anyOf", params: {}, message: "must match a schema in anyOf" };
+                const err10 = casiRefused;
                 if (vErrors === null) {
                   vErrors = [err10];
                 } else {
@@ -21215,7 +21216,7 @@ function validate822(data, instancePath = "") {
                 let data3 = data.postprocess_agents;
                 const _errs21 = errors;
                 if (!Array.isArray(data3) && data3 !== null) {
-                  validate822.errors = [{ instancePath: instancePath + "/postprocess_agents", schemaPath: "#/properties/postprocess_agents/type", keyword: "type", params: { type: schema121.properties.postprocess_agents.type }, message: "must be array,null" }];
+                  validate822.errors = [casiRefused];
                   return false;
                 }
                 if (errors === _errs21) {
@@ -21229,11 +21230,11 @@ function validate822(data, instancePath = "") {
                       if (errors === _errs24) {
                         if (typeof data4 === "string") {
                           if (!pattern9.test(data4)) {
-                            validate822.errors = [{ instancePath: instancePath + "/postprocess_agents/" + i0, schemaPath: "urn:casi:schema:ProceduralAgentRef/pattern", keyword: "pattern", params: { pattern: "^pa_[A-Za-z0-9]+(@v[0-9]+)?$" }, message: 'must match pattern "^pa_[A-Za-z0-9]+(@v[0-9]+)?$"' }];
+                            validate822.errors = [casiRefused];
                             return false;
                           }
                         } else {
-                          validate822.errors = [{ instancePath: instancePath + "/postprocess_agents/" + i0, schemaPath: "urn:casi:schema:ProceduralAgentRef/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+                          validate822.errors = [casiRefused];
                           return false;
                         }
                       }
@@ -21253,7 +21254,7 @@ function validate822(data, instancePath = "") {
         }
       }
     } else {
-      validate822.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
+      validate822.errors = [casiRefused];
       return false;
     }
   }
@@ -21270,7 +21271,7 @@ function validate842(data, instancePath = "") {
       const _errs1 = errors;
       for (const key0 in data) {
         if (!(key0 === "name" || key0 === "description" || key0 === "config")) {
-          validate842.errors = [{ instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" }];
+          validate842.errors = [casiRefused];
           return false;
           break;
         }
@@ -21286,7 +21287,7 @@ function validate842(data, instancePath = "") {
           if (errors === _errs5) {
             if (typeof data0 === "string") {
               if (func2(data0) > 256) {
-                const err0 = { instancePath: instancePath + "/name", schemaPath: "urn:casi:schema:Name/maxLength", keyword: "maxLength", params: { limit: 256 }, message: "must NOT have more than 256 characters" };
+                const err0 = casiRefused;
                 if (vErrors === null) {
                   vErrors = [err0];
                 } else {
@@ -21295,7 +21296,7 @@ function validate842(data, instancePath = "") {
                 errors++;
               } else {
                 if (func2(data0) < 1) {
-                  const err1 = { instancePath: instancePath + "/name", schemaPath: "urn:casi:schema:Name/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
+                  const err1 = casiRefused;
                   if (vErrors === null) {
                     vErrors = [err1];
                   } else {
@@ -21305,7 +21306,7 @@ function validate842(data, instancePath = "") {
                 }
               }
             } else {
-              const err2 = { instancePath: instancePath + "/name", schemaPath: "urn:casi:schema:Name/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+              const err2 = casiRefused;
               if (vErrors === null) {
                 vErrors = [err2];
               } else {
@@ -21318,7 +21319,7 @@ function validate842(data, instancePath = "") {
           valid1 = valid1 || _valid0;
           const _errs7 = errors;
           if (data0 !== null) {
-            const err3 = { instancePath: instancePath + "/name", schemaPath: "#/properties/name/anyOf/1/type", keyword: "type", params: { type: "null" }, message: "must be null" };
+            const err3 = casiRefused;
             if (vErrors === null) {
               vErrors = [err3];
             } else {
@@ -21329,7 +21330,7 @@ function validate842(data, instancePath = "") {
           var _valid0 = _errs7 === errors;
           valid1 = valid1 || _valid0;
           if (!valid1) {
-            const err4 = { instancePath: instancePath + "/name", schemaPath: "#/properties/name/anyOf", keyword: "anyOf", params: {}, message: "must match a schema in anyOf" };
+            const err4 = casiRefused;
             if (vErrors === null) {
               vErrors = [err4];
             } else {
@@ -21363,7 +21364,7 @@ function validate842(data, instancePath = "") {
             if (errors === _errs12) {
               if (typeof data1 === "string") {
                 if (func2(data1) > 4096) {
-                  const err5 = { instancePath: instancePath + "/description", schemaPath: "urn:casi:schema:Description/maxLength", keyword: "maxLength", params: { limit: 4096 }, message: "must NOT have more than 4096 characters" };
+                  const err5 = casiRefused;
                   if (vErrors === null) {
                     vErrors = [err5];
                   } else {
@@ -21372,7 +21373,7 @@ function validate842(data, instancePath = "") {
                   errors++;
                 }
               } else {
-                const err6 = { instancePath: instancePath + "/description", schemaPath: "urn:casi:schema:Description/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+                const err6 = casiRefused;
                 if (vErrors === null) {
                   vErrors = [err6];
                 } else {
@@ -21385,7 +21386,7 @@ function validate842(data, instancePath = "") {
             valid3 = valid3 || _valid1;
             const _errs14 = errors;
             if (data1 !== null) {
-              const err7 = { instancePath: instancePath + "/description", schemaPath: "#/properties/description/anyOf/1/type", keyword: "type", params: { type: "null" }, message: "must be null" };
+              const err7 = casiRefused;
               if (vErrors === null) {
                 vErrors = [err7];
               } else {
@@ -21396,7 +21397,7 @@ function validate842(data, instancePath = "") {
             var _valid1 = _errs14 === errors;
             valid3 = valid3 || _valid1;
             if (!valid3) {
-              const err8 = { instancePath: instancePath + "/description", schemaPath: "#/properties/description/anyOf", keyword: "anyOf", params: {}, message: "must match a schema in anyOf" };
+              const err8 = casiRefused;
               if (vErrors === null) {
                 vErrors = [err8];
               } else {
@@ -21434,7 +21435,7 @@ function validate842(data, instancePath = "") {
               valid5 = valid5 || _valid2;
               const _errs19 = errors;
               if (data2 !== null) {
-                const err9 = { instancePath: instancePath + "/config", schemaPath: "#/properties/config/anyOf/1/type", keyword: "type", params: { type: "null" }, message: "must be null" };
+                const err9 = casiRefused;
                 if (vErrors === null) {
                   vErrors = [err9];
                 } else {
@@ -21445,7 +21446,7 @@ function validate842(data, instancePath = "") {
               var _valid2 = _errs19 === errors;
               valid5 = valid5 || _valid2;
               if (!valid5) {
-                const err10 = { instancePath: instancePath + "/config", schemaPath: "#/properties/config/anyOf", keyword: "anyOf", params: {}, message: "must match a schema in anyOf" };
+                const err10 = casiRefused;
                 if (vErrors === null) {
                   vErrors = [err10];
                 } else {
@@ -21472,7 +21473,7 @@ function validate842(data, instancePath = "") {
         }
       }
     } else {
-      validate842.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
+      validate842.errors = [casiRefused];
       return false;
     }
   }

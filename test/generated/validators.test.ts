@@ -328,6 +328,57 @@ describe('the issues of a refused value', () => {
     }
   });
 
+  it("are runtime ajv's, converted, on mutations of every example (members dropped, retyped, added)", async () => {
+    const { loadSpecs } = await import('../../generator/load/index.js');
+    const { buildIr } = await import('../../generator/ir/build.js');
+    const { createAjv, schemaId } = await import('../../generator/schema/ajv.js');
+    const specs = await loadSpecs(resolve(ROOT, 'spec/openapi.yaml'), resolve(ROOT, 'spec/asyncapi.yaml'));
+    const ajv = createAjv(buildIr(specs), { standalone: false });
+    const seeds = [
+      ...[...mediaTypes().flatMap(({ where, media }) => examplesOf(media, where)), ...invalidExamples()].map((c) => ({
+        name: schemaName(c.schema),
+        value: c.value as unknown,
+      })),
+      ...messages().flatMap((m) => m.examples.map((e) => ({ name: m.key, value: e.payload as unknown }))),
+      ...messages().flatMap((m) => m.examples.map((e) => ({ name: m.envelope, value: e.payload as unknown }))),
+    ].filter((seed): seed is { name: string; value: unknown } => seed.name !== undefined);
+    /** Every value one edit away from `value`: each member dropped, set to another type, and a member added. */
+    const mutations = (value: unknown): unknown[] => {
+      if (typeof value !== 'object' || value === null) return [];
+      const out: unknown[] = [];
+      const entries = Object.entries(value);
+      const rebuild = (edit: (copy: Record<string, unknown>) => void): unknown => {
+        const copy: Record<string, unknown> = Array.isArray(value) ? ([...value] as never) : { ...value };
+        edit(copy);
+        return copy;
+      };
+      if (!Array.isArray(value)) out.push(rebuild((copy) => Object.assign(copy, { 'extra/~member': 1 })));
+      for (const [key, member] of entries) {
+        if (!Array.isArray(value)) out.push(rebuild((copy) => delete copy[key]));
+        for (const other of [42, 'text', null, true, [], {}])
+          if (typeof other !== typeof member) out.push(rebuild((copy) => Object.assign(copy, { [key]: other })));
+        for (const inner of mutations(member)) out.push(rebuild((copy) => Object.assign(copy, { [key]: inner })));
+      }
+      return out;
+    };
+    let refused = 0;
+    for (const { name, value } of seeds) {
+      const validator = exported(name);
+      const runtime = ajv.getSchema(schemaId(name));
+      if (validator === undefined || runtime === undefined) throw new Error(`no validator ${name}`);
+      for (const mutated of [value, ...mutations(value)]) {
+        const verdict = runtime(mutated);
+        expect(validator(mutated), `${name}: ${JSON.stringify(mutated)}`).toBe(verdict);
+        if (verdict) continue;
+        refused++;
+        expect(validator.errors, `${name}: ${JSON.stringify(mutated)}`).toEqual(
+          generated.issuesFromAjv(runtime.errors),
+        );
+      }
+    }
+    expect(refused).toBeGreaterThan(1000);
+  });
+
   it('are the same from the client module, which has no separate check', () => {
     for (const value of [manyProblems, { ...envelope, payload: { type: 'agent.nope' } }]) {
       expect(events.validateServerEvent(value)).toBe(false);

@@ -3,7 +3,8 @@
  * `new Function` (`*.raw.gen.ts`), each wrapped by a typed module with one `Validator` per schema and message.
  * Each schema is compiled with `allErrors` (every problem listed). A schema that tries alternatives on valid values
  * (`triesAlternatives`) is also compiled to stop at the first problem: that check gives the verdict, and the
- * `allErrors` function runs only when a refused value's issues are read.
+ * `allErrors` function runs only for a refused value, to list its issues. The error objects of ajv's code are
+ * rewritten to be those issues (`withIssueObjects`).
  */
 import standaloneCodeModule from 'ajv/dist/standalone/index.js';
 import { build } from 'esbuild';
@@ -14,6 +15,7 @@ import { createAjv, FORMATS_BINDING, schemaId, shareCompiledAjv, validatableSche
 import { triesAlternatives } from '../../schema/alternatives.js';
 import { type EmittedFile, withHeader } from '../shared/files.js';
 import { createProject, emitTypeScript, literal } from '../shared/ts.js';
+import { withIssueObjects } from './issues.js';
 
 const standaloneCode = standaloneCodeModule as unknown as typeof standaloneCodeModule.default;
 
@@ -116,10 +118,11 @@ async function validatorModule(
     ],
   });
   return [
-    // Plain ajv output: type-checking it would add nothing, and `fromAjv` gives it its types.
+    // ajv's output, its errors issues: type-checking it would add nothing, and `fromCompiled` gives it its types.
     withHeader(
       `src/${base}.raw.gen.ts`,
-      `// @ts-nocheck\n${inClosure(withoutDeadState(bundled.outputFiles[0]?.text ?? ''))}`,
+      // The checks (module `casi:fast`) give verdicts only: their errors are never read.
+      `// @ts-nocheck\n${inClosure(withIssueObjects(withoutDeadState(bundled.outputFiles[0]?.text ?? ''), 'casi:fast'))}`,
     ),
     emitTypeScript(
       createProject(),
@@ -225,12 +228,12 @@ function validatorStatements(rawModule: string, entries: Entries, registry: bool
   file.push({
     kind: StructureKind.ImportDeclaration,
     moduleSpecifier: './runtime/shared/validation.js',
-    namedImports: ['fromAjv'],
+    namedImports: ['fromCompiled'],
   });
   file.push({
     kind: StructureKind.ImportDeclaration,
     moduleSpecifier: './runtime/shared/validation.js',
-    namedImports: ['AjvValidateLike', 'Validator'],
+    namedImports: ['CompiledValidate', 'Validator'],
     isTypeOnly: true,
   });
   file.push({
@@ -242,7 +245,7 @@ function validatorStatements(rawModule: string, entries: Entries, registry: bool
   file.push({ kind: StructureKind.ExportDeclaration, moduleSpecifier: './runtime/shared/validation.js' });
   for (const { name, kind, check } of entries) {
     const type = kind === 'request' ? 'unknown' : `types.${name}`;
-    const checkArgument = check ? `, raw.${checkName(name)} as AjvValidateLike` : '';
+    const checkArgument = check ? `, raw.${checkName(name)} as CompiledValidate` : '';
     file.push({
       kind: StructureKind.VariableStatement,
       isExported: true,
@@ -252,7 +255,7 @@ function validatorStatements(rawModule: string, entries: Entries, registry: bool
         {
           name: validatorName(name),
           type: `Validator<${type}>`,
-          initializer: `/* @__PURE__ */ fromAjv<${type}>(raw.${validatorName(name)} as AjvValidateLike, ${literal(name)}${checkArgument})`,
+          initializer: `/* @__PURE__ */ fromCompiled<${type}>(raw.${validatorName(name)} as CompiledValidate, ${literal(name)}${checkArgument})`,
         },
       ],
     });

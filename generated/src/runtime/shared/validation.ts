@@ -49,10 +49,18 @@ export interface AjvErrorLike {
   readonly params: Readonly<Record<string, unknown>>;
 }
 
-/** An ajv validate function (runtime-compiled or standalone). */
-export interface AjvValidateLike {
+/**
+ * An issue as precompiled code builds it: about the member `member` of `pointer` when `member` is set (an unknown
+ * member's name, escaped only for the issues that remain, see `issuesOf`).
+ */
+export interface CompiledIssue extends ValidationIssue {
+  readonly member?: string;
+}
+
+/** A precompiled validate function: ajv's standalone code whose errors are built as issues. */
+export interface CompiledValidate {
   (data: unknown): boolean;
-  errors?: readonly AjvErrorLike[] | null;
+  errors?: CompiledIssue[] | null;
 }
 
 /** `name` as a JSON pointer segment (RFC 6901: `~` is `~0`, `/` is `~1`). */
@@ -90,14 +98,34 @@ export function issuesFromAjv(errors: readonly AjvErrorLike[] | null | undefined
   return issues;
 }
 
+/** The issues of a refused value from `issues`, each `member` appended to its pointer. */
+function issuesOf(issues: CompiledIssue[] | null | undefined): ValidationIssue[] {
+  if (!issues) return [];
+  for (let i = 0; i < issues.length; i++) {
+    const issue = issues[i] as CompiledIssue;
+    if (issue.member !== undefined)
+      issues[i] = {
+        pointer: `${issue.pointer}/${pointerSegment(issue.member)}`,
+        message: issue.message,
+        keyword: issue.keyword,
+      };
+  }
+  return issues;
+}
+
 /**
- * Wraps ajv validate functions as a `Validator<T>` named `schemaName`. `validate` is compiled with `allErrors`
- * and lists every problem. `check`, when given, is the same schema compiled to stop at the first problem and
- * gives the verdict; `validate` then runs only for a refused value, to list its issues. The issues are converted
- * from ajv's errors when the value is refused (a validator whose schema refers to this one overwrites
- * `validate.errors` when it runs), and `errors` is a plain property: no accessor runs when it is read.
+ * Wraps precompiled validate functions as a `Validator<T>` named `schemaName`. `validate` is compiled with
+ * `allErrors` and lists every problem, as issues. `check`, when given, is the same schema compiled to stop at the
+ * first problem and gives the verdict; `validate` then runs only for a refused value, to list its issues. The
+ * issues are taken when the value is refused (a validator whose schema refers to this one overwrites
+ * `validate.errors` when it runs; each call builds a new list), and `errors` is a plain property: no accessor runs
+ * when it is read.
  */
-export function fromAjv<T>(validate: AjvValidateLike, schemaName: string, check?: AjvValidateLike): Validator<T> {
+export function fromCompiled<T>(
+  validate: CompiledValidate,
+  schemaName: string,
+  check?: CompiledValidate,
+): Validator<T> {
   const validator = (
     check === undefined
       ? (data: unknown): data is T => {
@@ -105,7 +133,7 @@ export function fromAjv<T>(validate: AjvValidateLike, schemaName: string, check?
             validator.errors = null;
             return true;
           }
-          validator.errors = issuesFromAjv(validate.errors);
+          validator.errors = issuesOf(validate.errors);
           return false;
         }
       : (data: unknown): data is T => {
@@ -113,7 +141,7 @@ export function fromAjv<T>(validate: AjvValidateLike, schemaName: string, check?
             validator.errors = null;
             return true;
           }
-          validator.errors = validate(data) ? [] : issuesFromAjv(validate.errors);
+          validator.errors = validate(data) ? [] : issuesOf(validate.errors);
           return false;
         }
   ) as Validator<T>;

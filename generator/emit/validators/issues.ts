@@ -1,0 +1,194 @@
+/**
+ * A pass over the bundled ajv code: every error object ajv builds becomes the issue the validators report
+ * (`{ pointer, message, keyword }`), so that no `schemaPath` or `params` is built and a refused value's errors need
+ * no conversion. The issue is the one `issuesFromAjv` (templates/shared/validation.ts) makes from ajv's error: the
+ * pointer names the member of `required`, `additionalProperties` and a discriminator's tag. A member known only at
+ * run time (an unknown member's name, which may need escaping) is left in `member`, and `fromCompiled` appends it
+ * to the pointer of the issues that remain: alternatives that fail build many errors that are then dropped.
+ */
+
+/** What the error objects of code that only gives a verdict become: one shared object, never read. */
+const REFUSED = 'casiRefused';
+const REFUSED_CONSTANT = `const ${REFUSED} = { pointer: "", message: "refused (this check lists no issues)", keyword: "check" };`;
+
+/** The params member that names the member an error is about, by keyword (`memberOf` in the runtime). */
+const MEMBER_PARAM: Readonly<Record<string, string>> = {
+  required: 'missingProperty',
+  dependentRequired: 'missingProperty',
+  dependencies: 'missingProperty',
+  additionalProperties: 'additionalProperty',
+  discriminator: 'tag',
+};
+
+/** `name` as a JSON pointer segment (RFC 6901: `~` is `~0`, `/` is `~1`). */
+function pointerSegment(name: string): string {
+  return name.replace(/~/g, '~0').replace(/\//g, '~1');
+}
+
+/** A double-quoted string literal, as ajv writes them. */
+const STRING = /^"(?:[^"\\]|\\.)*"$/;
+
+/**
+ * Reads a JavaScript expression of ajv's code from `start` up to the first `terminator` outside brackets and string
+ * literals; returns the expression and the index of the terminator. Fails when there is none.
+ */
+function readUntil(code: string, start: number, terminator: string): { text: string; end: number } {
+  let depth = 0;
+  for (let i = start; i < code.length; i++) {
+    const c = code[i];
+    if (depth === 0 && code.startsWith(terminator, i)) return { text: code.slice(start, i), end: i };
+    if (c === '"' || c === "'" || c === '`') {
+      for (i++; i < code.length && code[i] !== c; i++) if (code[i] === '\\') i++;
+    } else if (c === '(' || c === '[' || c === '{') depth++;
+    else if (c === ')' || c === ']' || c === '}') {
+      if (depth === 0) break;
+      depth--;
+    } else if (c === '\n') break;
+  }
+  throw new Error(
+    `an ajv error object of unexpected form in the bundled validators: ${code.slice(start - 20, start + 200)}`,
+  );
+}
+
+/** Expects `text` at `at` in `code`; returns the index after it. */
+function expectAt(code: string, at: number, text: string): number {
+  if (!code.startsWith(text, at))
+    throw new Error(
+      `an ajv error object of unexpected form in the bundled validators: ${code.slice(at - 80, at + 120)}`,
+    );
+  return at + text.length;
+}
+
+/** The members of an object literal `{ a: x, b: y }` of ajv's params, by name. */
+function membersOf(params: string): Map<string, string> {
+  const members = new Map<string, string>();
+  const body = params.slice(1, -1).trim();
+  let at = 0;
+  while (at < body.length) {
+    const name = /^([A-Za-z_$][\w$]*): /.exec(body.slice(at));
+    if (!name?.[1]) throw new Error(`ajv params of unexpected form in the bundled validators: ${params}`);
+    at += name[0].length;
+    const { text, end } = readUntil(`${body},`, at, ',');
+    members.set(name[1], text.trim());
+    at = end + 1;
+    while (body[at] === ' ') at++;
+  }
+  return members;
+}
+
+/**
+ * The members of the issue before `message` for an error at `path` about `member`: the pointer `path + "/" +
+ * member` (folded into one literal where both are literals), or for a member that may need escaping the pointer
+ * `path` and the member apart.
+ */
+function pointerTo(path: string, member: string, plain: ReadonlySet<string>): string {
+  if (STRING.test(member)) {
+    const segment = JSON.stringify(`/${pointerSegment(JSON.parse(member) as string)}`);
+    const last = / \+ ("(?:[^"\\]|\\.)*")$/.exec(path);
+    return last?.[1]
+      ? `pointer: ${path.slice(0, last.index)} + ${JSON.stringify((JSON.parse(last[1]) as string) + JSON.parse(segment))}`
+      : `pointer: ${path} + ${segment}`;
+  }
+  if (!/^[A-Za-z_$][\w$]*$/.test(member))
+    throw new Error(`an ajv error names its member by an unexpected expression: ${member}`);
+  return plain.has(member) ? `pointer: ${path} + "/" + ${member}` : `pointer: ${path}, member: ${member}`;
+}
+
+/**
+ * The `missingN` variables of ajv's `required` code whose every assignment is a member name that needs no escape
+ * in a pointer (`missing0 = "type"`): their pointer is built at once.
+ */
+function plainMissingVariables(esm: string): Set<string> {
+  const plain = new Set<string>();
+  const escaped = new Set<string>();
+  for (const [, name, value] of esm.matchAll(/\b(missing\d+) = ([^\s;)]+)/g)) {
+    if (!name) continue;
+    const literal = value !== undefined && STRING.test(value) ? (JSON.parse(value) as string) : undefined;
+    if (literal === undefined || literal !== pointerSegment(literal)) escaped.add(name);
+    else plain.add(name);
+  }
+  for (const name of escaped) plain.delete(name);
+  return plain;
+}
+
+/** One error object of ajv's code, read from the `{` at `at`: its parts and the index after its closing `}`. */
+function readErrorObject(
+  esm: string,
+  at: number,
+): { path: string; keyword: string; params: string; message: string; end: number } {
+  let i = at + '{ instancePath'.length;
+  let path = 'instancePath';
+  if (esm.startsWith(': ', i)) {
+    const read = readUntil(esm, i + 2, ', schemaPath: ');
+    if (!read.text.startsWith('instancePath')) throw new Error(`an instancePath of unexpected form: ${read.text}`);
+    path = read.text;
+    i = read.end;
+  }
+  i = expectAt(esm, i, ', schemaPath: ');
+  i = readUntil(esm, i, ', keyword: ').end;
+  i = expectAt(esm, i, ', keyword: ');
+  const keyword = readUntil(esm, i, ', params: ');
+  if (!STRING.test(keyword.text)) throw new Error(`an ajv error with a computed keyword: ${keyword.text}`);
+  i = expectAt(esm, keyword.end, ', params: ');
+  const params = readUntil(esm, i, ', message: ');
+  if (!params.text.startsWith('{') || !params.text.endsWith('}'))
+    throw new Error(`ajv params of unexpected form: ${params.text}`);
+  i = expectAt(esm, params.end, ', message: ');
+  const message = readUntil(esm, i, ' }');
+  return {
+    path,
+    keyword: keyword.text,
+    params: params.text,
+    message: message.text,
+    end: expectAt(esm, message.end, ' }'),
+  };
+}
+
+/**
+ * `esm` with each ajv error object `{ instancePath, schemaPath, keyword, params, message }` replaced by the issue
+ * `{ pointer, message, keyword }`. In the code of the bundled module `verdictOnly` (esbuild's `// <module>`
+ * comment opens it), whose functions only give a verdict and whose errors nobody reads, each becomes one shared
+ * object instead, so that an alternative that fails builds nothing. Fails on an error object of any other form,
+ * and when an error is still read or built in another way afterwards.
+ */
+export function withIssueObjects(esm: string, verdictOnly?: string): string {
+  if (esm.includes(REFUSED)) throw new Error(`the bundled validators already name ${REFUSED}`);
+  const plain = plainMissingVariables(esm);
+  const sections = esm.split(/^(?=\/\/ [\w:.-]+$)/m);
+  const out: string[] = [];
+  let refused = false;
+  for (const section of sections) {
+    const onlyVerdict = verdictOnly !== undefined && section.startsWith(`// ${verdictOnly}\n`);
+    let from = 0;
+    for (let at = section.indexOf('{ instancePath'); at !== -1; at = section.indexOf('{ instancePath', from)) {
+      out.push(section.slice(from, at));
+      const error = readErrorObject(section, at);
+      from = error.end;
+      if (onlyVerdict) {
+        out.push(REFUSED);
+        refused = true;
+        continue;
+      }
+      const memberParam = MEMBER_PARAM[JSON.parse(error.keyword) as string];
+      let where = `pointer: ${error.path}`;
+      if (memberParam !== undefined) {
+        const member = membersOf(error.params).get(memberParam);
+        if (member === undefined)
+          throw new Error(`an ajv ${error.keyword} error without ${memberParam}: ${error.params}`);
+        where = pointerTo(error.path, member, plain);
+      }
+      out.push(`{ ${where}, message: ${error.message}, keyword: ${error.keyword} }`);
+    }
+    out.push(section.slice(from));
+  }
+  const code = out.join('');
+  const left =
+    /\bschemaPath\b|\binstancePath:|\bparams: \{|\berr\w*\.(?:instancePath|schemaPath|keyword|params|message)\b/.exec(
+      code,
+    );
+  if (left)
+    throw new Error(
+      `ajv errors still read or built in the bundled validators (${left[0]}): ${code.slice(left.index - 80, left.index + 80)}`,
+    );
+  return refused ? `${REFUSED_CONSTANT}\n${code}` : code;
+}

@@ -1,0 +1,89 @@
+/** `withIssueObjects`: the error objects of the bundled ajv code become issues `{ pointer, message, keyword }`. */
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { withIssueObjects } from '../../generator/emit/validators/issues.js';
+
+const ROOT = resolve(import.meta.dirname, '../..');
+
+describe('withIssueObjects', () => {
+  it('gives each error the pointer issuesFromAjv computes, without schemaPath and params', () => {
+    const code = [
+      'function validate1(data, instancePath = "") {',
+      '  const err0 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "a/b~c" }, message: "must have required property \'a/b~c\'" };',
+      '  const err1 = { instancePath: instancePath + "/payload", schemaPath: "#/p/required", keyword: "required", params: { missingProperty: "type" }, message: "must have required property \'type\'" };',
+      '  const err2 = { instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" };',
+      '  const err3 = { instancePath: instancePath + "/id", schemaPath: "#/properties/id/pattern", keyword: "pattern", params: { pattern: "^ev_[a-z]{2}$" }, message: \'must match pattern "^ev_[a-z]{2}$"\' };',
+      '  validate1.errors = [{ instancePath, schemaPath: "#/discriminator", keyword: "discriminator", params: { error: "tag", tag: "type", tagValue: tag0 }, message: \'tag "type" must be string\' }];',
+      '  const err4 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property \'" + missing0 + "\'" };',
+      '  if (data.x === void 0 && (missing0 = "x")) {}',
+      '  const err5 = { instancePath, schemaPath: "#/enum", keyword: "enum", params: { allowedValues: schema3.enum }, message: "must be equal to one of the allowed values" };',
+      '}',
+    ].join('\n');
+    expect(withIssueObjects(code).split('\n')).toEqual([
+      'function validate1(data, instancePath = "") {',
+      '  const err0 = { pointer: instancePath + "/a~1b~0c", message: "must have required property \'a/b~c\'", keyword: "required" };',
+      '  const err1 = { pointer: instancePath + "/payload/type", message: "must have required property \'type\'", keyword: "required" };',
+      '  const err2 = { pointer: instancePath, member: key0, message: "must NOT have additional properties", keyword: "additionalProperties" };',
+      '  const err3 = { pointer: instancePath + "/id", message: \'must match pattern "^ev_[a-z]{2}$"\', keyword: "pattern" };',
+      '  validate1.errors = [{ pointer: instancePath + "/type", message: \'tag "type" must be string\', keyword: "discriminator" }];',
+      '  const err4 = { pointer: instancePath + "/" + missing0, message: "must have required property \'" + missing0 + "\'", keyword: "required" };',
+      '  if (data.x === void 0 && (missing0 = "x")) {}',
+      '  const err5 = { pointer: instancePath, message: "must be equal to one of the allowed values", keyword: "enum" };',
+      '}',
+    ]);
+  });
+
+  it('leaves a required member to escape at run time when one of its names needs it', () => {
+    const code = [
+      'if (data["a/b"] === void 0 && (missing0 = "a/b")) {',
+      '  const err0 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing0 }, message: "m" };',
+      '}',
+    ].join('\n');
+    expect(withIssueObjects(code)).toContain(
+      '{ pointer: instancePath, member: missing0, message: "m", keyword: "required" }',
+    );
+  });
+
+  it('makes the errors of the verdict-only module one shared object', () => {
+    const code = [
+      '// casi:full',
+      'const err0 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };',
+      '// casi:fast',
+      'validate2.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];',
+      '',
+    ].join('\n');
+    const out = withIssueObjects(code, 'casi:fast').split('\n');
+    expect(out[0]).toMatch(/^const casiRefused = \{ pointer: "", message: ".*", keyword: "check" \};$/);
+    expect(out.slice(1)).toEqual([
+      '// casi:full',
+      'const err0 = { pointer: instancePath, message: "must be object", keyword: "type" };',
+      '// casi:fast',
+      'validate2.errors = [casiRefused];',
+      '',
+    ]);
+  });
+
+  it('refuses error objects and error reads it does not recognise', () => {
+    const error = (rest: string) => `const e = { instancePath, schemaPath: "#/x", ${rest} };`;
+    expect(() => withIssueObjects(error('keyword: kw, params: {}, message: "m"'))).toThrow(/computed keyword/);
+    expect(() => withIssueObjects(error('keyword: "x", message: "m"'))).toThrow(/unexpected form/);
+    expect(() => withIssueObjects(error('keyword: "required", params: {}, message: "m"'))).toThrow(
+      /without missingProperty/,
+    );
+    expect(() =>
+      withIssueObjects(error('keyword: "required", params: { missingProperty: a.b }, message: "m"')),
+    ).toThrow(/unexpected expression/);
+    expect(() => withIssueObjects('if (err0.instancePath === undefined) err0.instancePath = p;')).toThrow(
+      /still read or built/,
+    );
+  });
+
+  it('left no ajv error object in the committed modules', () => {
+    for (const file of ['validators.raw.gen.ts', 'validators.events.raw.gen.ts']) {
+      const code = readFileSync(resolve(ROOT, 'generated/src', file), 'utf8');
+      expect(code, file).not.toMatch(/schemaPath|instancePath:|params: \{/);
+      expect(code, file).toMatch(/\{ pointer: instancePath \+ "\/[a-z_]+", message: "[^"]+", keyword: "required" \}/);
+    }
+  });
+});
