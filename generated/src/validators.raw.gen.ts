@@ -3151,7 +3151,7 @@ function validate74(data, instancePath = "") {
         errors = _errs8;
         if (vErrors !== null) {
           if (_errs8) {
-            vErrors.length = _errs8;
+            while (vErrors.length > _errs8) vErrors.pop();
           } else {
             vErrors = null;
           }
@@ -4861,7 +4861,7 @@ function validate102(data, instancePath = "") {
     errors = _errs0;
     if (vErrors !== null) {
       if (_errs0) {
-        vErrors.length = _errs0;
+        while (vErrors.length > _errs0) vErrors.pop();
       } else {
         vErrors = null;
       }
@@ -5404,7 +5404,7 @@ function validate108(data, instancePath = "") {
     errors = _errs0;
     if (vErrors !== null) {
       if (_errs0) {
-        vErrors.length = _errs0;
+        while (vErrors.length > _errs0) vErrors.pop();
       } else {
         vErrors = null;
       }
@@ -6055,7 +6055,7 @@ function validate89(data, instancePath = "") {
         errors = _errs21;
         if (vErrors !== null) {
           if (_errs21) {
-            vErrors.length = _errs21;
+            while (vErrors.length > _errs21) vErrors.pop();
           } else {
             vErrors = null;
           }
@@ -6111,7 +6111,7 @@ function validate89(data, instancePath = "") {
         errors = _errs28;
         if (vErrors !== null) {
           if (_errs28) {
-            vErrors.length = _errs28;
+            while (vErrors.length > _errs28) vErrors.pop();
           } else {
             vErrors = null;
           }
@@ -6159,7 +6159,7 @@ function validate89(data, instancePath = "") {
         errors = _errs36;
         if (vErrors !== null) {
           if (_errs36) {
-            vErrors.length = _errs36;
+            while (vErrors.length > _errs36) vErrors.pop();
           } else {
             vErrors = null;
           }
@@ -6216,7 +6216,7 @@ function validate89(data, instancePath = "") {
         errors = _errs41;
         if (vErrors !== null) {
           if (_errs41) {
-            vErrors.length = _errs41;
+            while (vErrors.length > _errs41) vErrors.pop();
           } else {
             vErrors = null;
           }
@@ -6273,7 +6273,7 @@ function validate89(data, instancePath = "") {
         errors = _errs48;
         if (vErrors !== null) {
           if (_errs48) {
-            vErrors.length = _errs48;
+            while (vErrors.length > _errs48) vErrors.pop();
           } else {
             vErrors = null;
           }
@@ -6329,7 +6329,7 @@ function validate89(data, instancePath = "") {
         errors = _errs55;
         if (vErrors !== null) {
           if (_errs55) {
-            vErrors.length = _errs55;
+            while (vErrors.length > _errs55) vErrors.pop();
           } else {
             vErrors = null;
           }
@@ -6420,7 +6420,7 @@ function validate89(data, instancePath = "") {
         errors = _errs66;
         if (vErrors !== null) {
           if (_errs66) {
-            vErrors.length = _errs66;
+            while (vErrors.length > _errs66) vErrors.pop();
           } else {
             vErrors = null;
           }
@@ -8155,7 +8155,7 @@ function validate148(data, instancePath = "") {
         errors = _errs21;
         if (vErrors !== null) {
           if (_errs21) {
-            vErrors.length = _errs21;
+            while (vErrors.length > _errs21) vErrors.pop();
           } else {
             vErrors = null;
           }
@@ -8211,7 +8211,7 @@ function validate148(data, instancePath = "") {
         errors = _errs28;
         if (vErrors !== null) {
           if (_errs28) {
-            vErrors.length = _errs28;
+            while (vErrors.length > _errs28) vErrors.pop();
           } else {
             vErrors = null;
           }
@@ -8268,7 +8268,7 @@ function validate148(data, instancePath = "") {
         errors = _errs35;
         if (vErrors !== null) {
           if (_errs35) {
-            vErrors.length = _errs35;
+            while (vErrors.length > _errs35) vErrors.pop();
           } else {
             vErrors = null;
           }
@@ -8325,7 +8325,7 @@ function validate148(data, instancePath = "") {
         errors = _errs42;
         if (vErrors !== null) {
           if (_errs42) {
-            vErrors.length = _errs42;
+            while (vErrors.length > _errs42) vErrors.pop();
           } else {
             vErrors = null;
           }
@@ -8381,7 +8381,7 @@ function validate148(data, instancePath = "") {
         errors = _errs49;
         if (vErrors !== null) {
           if (_errs49) {
-            vErrors.length = _errs49;
+            while (vErrors.length > _errs49) vErrors.pop();
           } else {
             vErrors = null;
           }
@@ -8460,7 +8460,7 @@ function validate148(data, instancePath = "") {
         errors = _errs58;
         if (vErrors !== null) {
           if (_errs58) {
-            vErrors.length = _errs58;
+            while (vErrors.length > _errs58) vErrors.pop();
           } else {
             vErrors = null;
           }
@@ -10779,7 +10779,7 @@ function validate190(data, instancePath = "") {
         errors = _errs3;
         if (vErrors !== null) {
           if (_errs3) {
-            vErrors.length = _errs3;
+            while (vErrors.length > _errs3) vErrors.pop();
           } else {
             vErrors = null;
           }
@@ -13759,7 +13759,7 @@ function validate236(data, instancePath = "") {
         errors = _errs19;
         if (vErrors !== null) {
           if (_errs19) {
-            vErrors.length = _errs19;
+            while (vErrors.length > _errs19) vErrors.pop();
           } else {
             vErrors = null;
           }
@@ -13816,7 +13816,7 @@ function validate236(data, instancePath = "") {
         errors = _errs26;
         if (vErrors !== null) {
           if (_errs26) {
-            vErrors.length = _errs26;
+            while (vErrors.length > _errs26) vErrors.pop();
           } else {
             vErrors = null;
           }
@@ -14162,7 +14162,7 @@ function validate239(data, instancePath = "") {
         errors = _errs13;
         if (vErrors !== null) {
           if (_errs13) {
-            vErrors.length = _errs13;
+            while (vErrors.length > _errs13) vErrors.pop();
           } else {
             vErrors = null;
           }
@@ -15749,7 +15749,7 @@ function validate267(data, instancePath = "") {
         errors = _errs3;
         if (vErrors !== null) {
           if (_errs3) {
-            vErrors.length = _errs3;
+            while (vErrors.length > _errs3) vErrors.pop();
           } else {
             vErrors = null;
           }
@@ -15806,7 +15806,7 @@ function validate267(data, instancePath = "") {
         errors = _errs10;
         if (vErrors !== null) {
           if (_errs10) {
-            vErrors.length = _errs10;
+            while (vErrors.length > _errs10) vErrors.pop();
           } else {
             vErrors = null;
           }
@@ -15848,7 +15848,7 @@ function validate267(data, instancePath = "") {
         errors = _errs17;
         if (vErrors !== null) {
           if (_errs17) {
-            vErrors.length = _errs17;
+            while (vErrors.length > _errs17) vErrors.pop();
           } else {
             vErrors = null;
           }
@@ -16067,7 +16067,7 @@ function validate271(data, instancePath = "") {
         errors = _errs3;
         if (vErrors !== null) {
           if (_errs3) {
-            vErrors.length = _errs3;
+            while (vErrors.length > _errs3) vErrors.pop();
           } else {
             vErrors = null;
           }
@@ -16124,7 +16124,7 @@ function validate271(data, instancePath = "") {
         errors = _errs10;
         if (vErrors !== null) {
           if (_errs10) {
-            vErrors.length = _errs10;
+            while (vErrors.length > _errs10) vErrors.pop();
           } else {
             vErrors = null;
           }
@@ -16166,7 +16166,7 @@ function validate271(data, instancePath = "") {
         errors = _errs17;
         if (vErrors !== null) {
           if (_errs17) {
-            vErrors.length = _errs17;
+            while (vErrors.length > _errs17) vErrors.pop();
           } else {
             vErrors = null;
           }
@@ -17475,7 +17475,7 @@ function validate33(data, instancePath = "") {
     errors = _errs0;
     if (vErrors !== null) {
       if (_errs0) {
-        vErrors.length = _errs0;
+        while (vErrors.length > _errs0) vErrors.pop();
       } else {
         vErrors = null;
       }
@@ -18088,7 +18088,7 @@ function validate39(data, instancePath = "") {
     errors = _errs0;
     if (vErrors !== null) {
       if (_errs0) {
-        vErrors.length = _errs0;
+        while (vErrors.length > _errs0) vErrors.pop();
       } else {
         vErrors = null;
       }
@@ -18602,7 +18602,7 @@ function validate2010(data, instancePath = "") {
                             errors = _errs21;
                             if (vErrors !== null) {
                               if (_errs21) {
-                                vErrors.length = _errs21;
+                                while (vErrors.length > _errs21) vErrors.pop();
                               } else {
                                 vErrors = null;
                               }
@@ -18665,7 +18665,7 @@ function validate2010(data, instancePath = "") {
                               errors = _errs28;
                               if (vErrors !== null) {
                                 if (_errs28) {
-                                  vErrors.length = _errs28;
+                                  while (vErrors.length > _errs28) vErrors.pop();
                                 } else {
                                   vErrors = null;
                                 }
@@ -18725,7 +18725,7 @@ function validate2010(data, instancePath = "") {
                                   errors = _errs36;
                                   if (vErrors !== null) {
                                     if (_errs36) {
-                                      vErrors.length = _errs36;
+                                      while (vErrors.length > _errs36) vErrors.pop();
                                     } else {
                                       vErrors = null;
                                     }
@@ -18794,7 +18794,7 @@ function validate2010(data, instancePath = "") {
                                     errors = _errs41;
                                     if (vErrors !== null) {
                                       if (_errs41) {
-                                        vErrors.length = _errs41;
+                                        while (vErrors.length > _errs41) vErrors.pop();
                                       } else {
                                         vErrors = null;
                                       }
@@ -18863,7 +18863,7 @@ function validate2010(data, instancePath = "") {
                                       errors = _errs48;
                                       if (vErrors !== null) {
                                         if (_errs48) {
-                                          vErrors.length = _errs48;
+                                          while (vErrors.length > _errs48) vErrors.pop();
                                         } else {
                                           vErrors = null;
                                         }
@@ -18926,7 +18926,7 @@ function validate2010(data, instancePath = "") {
                                         errors = _errs55;
                                         if (vErrors !== null) {
                                           if (_errs55) {
-                                            vErrors.length = _errs55;
+                                            while (vErrors.length > _errs55) vErrors.pop();
                                           } else {
                                             vErrors = null;
                                           }
@@ -19021,7 +19021,7 @@ function validate2010(data, instancePath = "") {
                                               errors = _errs66;
                                               if (vErrors !== null) {
                                                 if (_errs66) {
-                                                  vErrors.length = _errs66;
+                                                  while (vErrors.length > _errs66) vErrors.pop();
                                                 } else {
                                                   vErrors = null;
                                                 }
@@ -20030,7 +20030,7 @@ function validate632(data, instancePath = "") {
                   errors = _errs8;
                   if (vErrors !== null) {
                     if (_errs8) {
-                      vErrors.length = _errs8;
+                      while (vErrors.length > _errs8) vErrors.pop();
                     } else {
                       vErrors = null;
                     }
@@ -20829,7 +20829,7 @@ function validate79(data, instancePath = "") {
               errors = _errs3;
               if (vErrors !== null) {
                 if (_errs3) {
-                  vErrors.length = _errs3;
+                  while (vErrors.length > _errs3) vErrors.pop();
                 } else {
                   vErrors = null;
                 }
@@ -21085,7 +21085,7 @@ function validate822(data, instancePath = "") {
             errors = _errs3;
             if (vErrors !== null) {
               if (_errs3) {
-                vErrors.length = _errs3;
+                while (vErrors.length > _errs3) vErrors.pop();
               } else {
                 vErrors = null;
               }
@@ -21152,7 +21152,7 @@ function validate822(data, instancePath = "") {
               errors = _errs10;
               if (vErrors !== null) {
                 if (_errs10) {
-                  vErrors.length = _errs10;
+                  while (vErrors.length > _errs10) vErrors.pop();
                 } else {
                   vErrors = null;
                 }
@@ -21201,7 +21201,7 @@ function validate822(data, instancePath = "") {
                 errors = _errs17;
                 if (vErrors !== null) {
                   if (_errs17) {
-                    vErrors.length = _errs17;
+                    while (vErrors.length > _errs17) vErrors.pop();
                   } else {
                     vErrors = null;
                   }
@@ -21343,7 +21343,7 @@ function validate842(data, instancePath = "") {
             errors = _errs3;
             if (vErrors !== null) {
               if (_errs3) {
-                vErrors.length = _errs3;
+                while (vErrors.length > _errs3) vErrors.pop();
               } else {
                 vErrors = null;
               }
@@ -21410,7 +21410,7 @@ function validate842(data, instancePath = "") {
               errors = _errs10;
               if (vErrors !== null) {
                 if (_errs10) {
-                  vErrors.length = _errs10;
+                  while (vErrors.length > _errs10) vErrors.pop();
                 } else {
                   vErrors = null;
                 }
@@ -21459,7 +21459,7 @@ function validate842(data, instancePath = "") {
                 errors = _errs17;
                 if (vErrors !== null) {
                   if (_errs17) {
-                    vErrors.length = _errs17;
+                    while (vErrors.length > _errs17) vErrors.pop();
                   } else {
                     vErrors = null;
                   }

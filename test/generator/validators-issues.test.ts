@@ -2,7 +2,7 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { withIssueObjects } from '../../generator/emit/validators/issues.js';
+import { withErrorsDroppedByPop, withIssueObjects } from '../../generator/emit/validators/issues.js';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 
@@ -84,6 +84,35 @@ describe('withIssueObjects', () => {
       const code = readFileSync(resolve(ROOT, 'generated/src', file), 'utf8');
       expect(code, file).not.toMatch(/schemaPath|instancePath:|params: \{/);
       expect(code, file).toMatch(/\{ pointer: instancePath \+ "\/[a-z_]+", message: "[^"]+", keyword: "required" \}/);
+    }
+  });
+});
+
+describe('withErrorsDroppedByPop', () => {
+  it('drops the errors of the alternatives tried by popping them, and refuses any other shortening', () => {
+    expect(withErrorsDroppedByPop('if (_errs3) {\n  vErrors.length = _errs3;\n}')).toBe(
+      'if (_errs3) {\n  while (vErrors.length > _errs3) vErrors.pop();\n}',
+    );
+    expect(() => withErrorsDroppedByPop('list.length = 0;')).toThrow(/shortened in an unexpected way/);
+  });
+
+  it('keeps the same errors as setting the length', () => {
+    const code = withErrorsDroppedByPop('vErrors.length = _errs0;');
+    for (const [length, kept] of [
+      [3, 1],
+      [2, 2],
+      [4, 0],
+    ]) {
+      const vErrors = Array.from({ length: length as number }, (_, i) => i);
+      new Function('vErrors', '_errs0', code)(vErrors, kept);
+      expect(vErrors).toEqual(Array.from({ length: kept as number }, (_, i) => i));
+    }
+  });
+
+  it('left no length set in the committed modules', () => {
+    for (const file of ['validators.raw.gen.ts', 'validators.events.raw.gen.ts']) {
+      const code = readFileSync(resolve(ROOT, 'generated/src', file), 'utf8');
+      expect(code, file).not.toMatch(/\.length = /);
     }
   });
 });
