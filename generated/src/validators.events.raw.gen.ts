@@ -460,10 +460,6 @@ var pattern5 = new RegExp("^ev_[A-Za-z0-9]+$", "u");
 var pattern6 = new RegExp("^ca_[A-Za-z0-9]+@v[0-9]+$", "u");
 var pattern7 = new RegExp("^conv_[A-Za-z0-9]+$", "u");
 var formats0 = formats["date-time"];
-var schema57 = { "type": "object", "description": "The conversation has ended; the last event of the conversation.", "additionalProperties": false, "required": ["type"], "properties": { "type": { "type": "string", "const": "conversation.ended" }, "ended_by": { "type": "string", "enum": ["customer", "agent", "transfer"], "description": "Who ended it; absent when the service did (a failure or a timeout)." } }, "$id": "urn:casi:schema:ConversationEnded" };
-var schema43 = { "type": "string", "description": "From the service's point of view.", "enum": ["inbound", "outbound"], "$id": "urn:casi:schema:Direction" };
-var schema41 = { "type": "object", "description": "The channel of a conversation being set up.", "additionalProperties": false, "required": ["type"], "properties": { "type": { "$ref": "urn:casi:schema:ChannelType" }, "callee_no": { "type": ["string", "null"] }, "caller_no": { "type": ["string", "null"] }, "recording_url": { "type": ["string", "null"] } }, "$id": "urn:casi:schema:SetupChannel" };
-var schema42 = { "type": "string", "enum": ["phone", "chat_realtime", "chat_async"], "$id": "urn:casi:schema:ChannelType" };
 function validate25(data, instancePath = "") {
   ;
   let vErrors = null;
@@ -772,8 +768,6 @@ function validate27(data, instancePath = "") {
   validate27.errors = vErrors;
   return errors === 0;
 }
-var schema46 = { "type": "object", "description": "A custom field of the conversation changed.", "additionalProperties": false, "required": ["type", "key", "new_value"], "properties": { "type": { "type": "string", "const": "conversation.custom_fields.updated" }, "key": { "type": "string" }, "new_value": { "$ref": "urn:casi:schema:CustomFieldValue" }, "old_value": { "type": ["string", "boolean", "null"], "description": "The previous value, if any." } }, "$id": "urn:casi:schema:ConversationCustomFieldsUpdated" };
-var schema47 = { "type": ["string", "boolean"], "description": "The value of a custom field.", "$id": "urn:casi:schema:CustomFieldValue" };
 function validate28(data, instancePath = "") {
   ;
   let vErrors = null;

@@ -161,10 +161,6 @@ var pattern5 = new RegExp("^ev_[A-Za-z0-9]+$", "u");
 var pattern6 = new RegExp("^ca_[A-Za-z0-9]+@v[0-9]+$", "u");
 var pattern7 = new RegExp("^conv_[A-Za-z0-9]+$", "u");
 var formats0 = formats["date-time"];
-var schema57 = { "type": "object", "description": "The conversation has ended; the last event of the conversation.", "additionalProperties": false, "required": ["type"], "properties": { "type": { "type": "string", "const": "conversation.ended" }, "ended_by": { "type": "string", "enum": ["customer", "agent", "transfer"], "description": "Who ended it; absent when the service did (a failure or a timeout)." } }, "$id": "urn:casi:schema:ConversationEnded" };
-var schema43 = { "type": "string", "description": "From the service's point of view.", "enum": ["inbound", "outbound"], "$id": "urn:casi:schema:Direction" };
-var schema41 = { "type": "object", "description": "The channel of a conversation being set up.", "additionalProperties": false, "required": ["type"], "properties": { "type": { "$ref": "urn:casi:schema:ChannelType" }, "callee_no": { "type": ["string", "null"] }, "caller_no": { "type": ["string", "null"] }, "recording_url": { "type": ["string", "null"] } }, "$id": "urn:casi:schema:SetupChannel" };
-var schema42 = { "type": "string", "enum": ["phone", "chat_realtime", "chat_async"], "$id": "urn:casi:schema:ChannelType" };
 function validate25(data, instancePath = "") {
   ;
   let vErrors = null;
@@ -473,8 +469,6 @@ function validate27(data, instancePath = "") {
   validate27.errors = vErrors;
   return errors === 0;
 }
-var schema46 = { "type": "object", "description": "A custom field of the conversation changed.", "additionalProperties": false, "required": ["type", "key", "new_value"], "properties": { "type": { "type": "string", "const": "conversation.custom_fields.updated" }, "key": { "type": "string" }, "new_value": { "$ref": "urn:casi:schema:CustomFieldValue" }, "old_value": { "type": ["string", "boolean", "null"], "description": "The previous value, if any." } }, "$id": "urn:casi:schema:ConversationCustomFieldsUpdated" };
-var schema47 = { "type": ["string", "boolean"], "description": "The value of a custom field.", "$id": "urn:casi:schema:CustomFieldValue" };
 function validate28(data, instancePath = "") {
   ;
   let vErrors = null;
@@ -2852,7 +2846,6 @@ function validate67(data, instancePath = "") {
   return errors === 0;
 }
 var validateAmbientSound = validate68;
-var schema84 = { "type": ["string", "null"], "description": "Background sound of the call.", "enum": ["office", null], "$id": "urn:casi:schema:AmbientSound" };
 function validate68(data, instancePath = "") {
   ;
   let vErrors = null;
@@ -2879,7 +2872,6 @@ function validate68(data, instancePath = "") {
   return errors === 0;
 }
 var validateBusySound = validate69;
-var schema85 = { "type": ["string", "null"], "description": "Sound played while the agent thinks or runs tool calls.", "enum": ["keyboard_typing", null], "$id": "urn:casi:schema:BusySound" };
 function validate69(data, instancePath = "") {
   ;
   let vErrors = null;
@@ -3022,7 +3014,6 @@ function validate72(data, instancePath = "") {
   return errors === 0;
 }
 var validateChannelRequest = validate73;
-var schema93 = { "type": "string", "description": "Queue priority of the conversation.", "x-casi-inferred": true, "enum": ["low", "normal", "high"], "default": "normal", "$id": "urn:casi:schema:Priority" };
 var pattern14 = new RegExp("^\\+[1-9][0-9]{6,14}$", "u");
 function validate74(data, instancePath = "") {
   ;
@@ -4000,9 +3991,6 @@ function validate88(data, instancePath = "") {
 }
 var validateConversation = validate89;
 var schema109 = { "type": "object", "description": "The full conversation record.", "additionalProperties": false, "required": ["id", "agent_id", "livemode", "created_at", "direction", "status", "custom_fields", "customer_id", "channel_type", "channel", "override_config", "started_at", "completed_at", "failure_reason", "summary", "duration_sec", "sentiment"], "properties": { "id": { "$ref": "urn:casi:schema:ConversationId" }, "agent_id": { "$ref": "urn:casi:schema:ConversationalAgentVersionId" }, "livemode": { "type": "boolean" }, "created_at": { "$ref": "urn:casi:schema:Timestamp" }, "direction": { "$ref": "urn:casi:schema:Direction" }, "status": { "$ref": "urn:casi:schema:ConversationStatus" }, "custom_fields": { "$ref": "urn:casi:schema:CustomFields" }, "customer_id": { "anyOf": [{ "$ref": "urn:casi:schema:CustomerId" }, { "type": "null" }] }, "channel_type": { "anyOf": [{ "$ref": "urn:casi:schema:ChannelType" }, { "type": "null" }] }, "channel": { "$ref": "urn:casi:schema:ConversationChannel" }, "override_config": { "anyOf": [{ "$ref": "urn:casi:schema:ConversationalAgentConfigOverride" }, { "type": "null" }] }, "started_at": { "anyOf": [{ "$ref": "urn:casi:schema:Timestamp" }, { "type": "null" }] }, "completed_at": { "anyOf": [{ "$ref": "urn:casi:schema:Timestamp" }, { "type": "null" }] }, "failure_reason": { "description": "Set only when `status` is `failed`.", "anyOf": [{ "$ref": "urn:casi:schema:FailureReason" }, { "type": "null" }] }, "summary": { "type": ["string", "null"] }, "duration_sec": { "type": ["number", "null"], "minimum": 0, "description": "Seconds." }, "sentiment": { "anyOf": [{ "$ref": "urn:casi:schema:Sentiment" }, { "type": "null" }] } }, "$id": "urn:casi:schema:Conversation" };
-var schema114 = { "type": "string", "enum": ["queued", "in-progress", "completed", "voicemail", "failed", "busy", "no-answer"], "$id": "urn:casi:schema:ConversationStatus" };
-var schema151 = { "type": "string", "enum": ["dial_failed", "number_marked_disconnected", "pstn_blocked", "dnc_rejected", "tcpa_rejected", "number_invalid", "internal_error", "telephony_error", "agent_timeout", "customer_requested_dnc"], "$id": "urn:casi:schema:FailureReason" };
-var schema152 = { "type": "string", "description": "The customer's overall sentiment.", "x-casi-inferred": true, "enum": ["positive", "neutral", "negative"], "$id": "urn:casi:schema:Sentiment" };
 var func10 = Object.prototype.hasOwnProperty;
 function validate90(data, instancePath = "") {
   ;
@@ -4033,7 +4021,6 @@ function validate90(data, instancePath = "") {
   validate90.errors = vErrors;
   return errors === 0;
 }
-var schema120 = { "type": "object", "additionalProperties": false, "required": ["type", "callee_no", "caller_no", "recording_url"], "properties": { "type": { "type": "string", "const": "phone" }, "callee_no": { "type": ["string", "null"] }, "caller_no": { "type": ["string", "null"] }, "recording_url": { "type": ["string", "null"] } }, "$id": "urn:casi:schema:PhoneChannel" };
 function validate92(data, instancePath = "") {
   ;
   let vErrors = null;
@@ -4297,7 +4284,6 @@ function validate92(data, instancePath = "") {
   validate92.errors = vErrors;
   return errors === 0;
 }
-var schema126 = { "type": "object", "description": "A voice of the service itself (`provider` = `service`).", "additionalProperties": false, "required": ["id"], "properties": { "provider": { "type": "string", "enum": ["service"], "default": "service" }, "id": { "type": "string", "enum": ["Female 1", "Female 2", "Female 3", "Male 1", "Male 2", "Male 3"] } }, "$id": "urn:casi:schema:ServiceVoice" };
 function validate96(data, instancePath = "") {
   ;
   let vErrors = null;
@@ -4535,10 +4521,6 @@ function validate99(data, instancePath = "") {
   validate99.errors = vErrors;
   return errors === 0;
 }
-var schema131 = { "type": "string", "description": "The language model, `<provider>/<model>` (provider prefixes are neutralised).", "enum": ["provider_a/gpt-4o", "provider_a/gpt-4o-realtime", "provider_a/gpt-realtime", "provider_a/gpt-4.1", "provider_a/gpt-4.1-mini", "provider_a/gpt-5", "provider_a/gpt-5-mini", "provider_b/gemini-2.5-flash", "provider_b/gemini-2.5-flash-lite"], "$id": "urn:casi:schema:Model" };
-var schema136 = { "type": "object", "additionalProperties": false, "required": ["name", "description"], "properties": { "name": { "type": "string", "description": "Name as referenced in the prompt template." }, "description": { "type": "string", "description": "What the variable represents." }, "default_value": { "type": ["string", "null"], "description": "Used when no value is provided at runtime.", "default": null } }, "$id": "urn:casi:schema:PromptVariable" };
-var schema133 = { "type": "object", "additionalProperties": false, "required": ["text"], "properties": { "text": { "type": "string", "description": "The system prompt." }, "type": { "type": "string", "enum": ["fixed"], "default": "fixed" } }, "$id": "urn:casi:schema:FixedPrompt" };
-var schema134 = { "type": "object", "additionalProperties": false, "required": ["text", "routes"], "properties": { "text": { "type": "string", "description": "Router prompt that selects a route." }, "routes": { "type": "array", "items": { "$ref": "urn:casi:schema:RoutedPromptRoute" } }, "type": { "type": "string", "enum": ["routed"], "default": "routed" } }, "$id": "urn:casi:schema:RoutedPrompt" };
 function validate103(data, instancePath = "") {
   ;
   let vErrors = null;
@@ -5015,11 +4997,6 @@ function validate101(data, instancePath = "") {
   validate101.errors = vErrors;
   return errors === 0;
 }
-var schema139 = { "type": "object", "description": "A system tool.", "additionalProperties": false, "required": ["ns", "name"], "properties": { "ns": { "type": "string", "enum": ["syscall"] }, "name": { "type": "string" } }, "$id": "urn:casi:schema:SyscallTool" };
-var schema140 = { "type": "object", "description": "A CRM tool (same shape as `syscall`).", "additionalProperties": false, "required": ["ns", "name"], "properties": { "ns": { "type": "string", "enum": ["crm"] }, "name": { "type": "string" } }, "$id": "urn:casi:schema:CrmTool" };
-var schema141 = { "type": "object", "description": "An API tool.", "additionalProperties": false, "required": ["entity_id"], "properties": { "ns": { "type": "string", "enum": ["extapi"], "default": "extapi" }, "entity_id": { "type": "string" } }, "$id": "urn:casi:schema:ExtapiTool" };
-var schema142 = { "type": "object", "description": "A procedural agent used as a tool.", "additionalProperties": false, "required": ["entity_id"], "properties": { "ns": { "type": "string", "enum": ["procedural"], "default": "procedural" }, "entity_id": { "type": "string" } }, "$id": "urn:casi:schema:ProceduralTool" };
-var schema143 = { "type": "object", "description": "A third-party tool.", "additionalProperties": false, "required": ["name"], "properties": { "ns": { "type": "string", "enum": ["thirdparty"], "default": "thirdparty" }, "name": { "type": "string" } }, "$id": "urn:casi:schema:ThirdpartyTool" };
 function validate108(data, instancePath = "") {
   ;
   let vErrors = null;
@@ -5519,7 +5496,6 @@ function validate107(data, instancePath = "") {
   validate107.errors = vErrors;
   return errors === 0;
 }
-var schema146 = { "type": "string", "enum": ["English", "Spanish"], "$id": "urn:casi:schema:Language" };
 function validate111(data, instancePath = "") {
   ;
   let vErrors = null;
@@ -7836,7 +7812,6 @@ function validate146(data, instancePath = "") {
   return errors === 0;
 }
 var validateConversationList = validate147;
-var schema183 = { "type": "object", "additionalProperties": false, "required": ["data", "cursor"], "properties": { "data": { "type": "array", "items": { "$ref": "urn:casi:schema:ConversationListItem" } }, "cursor": { "type": ["string", "null"], "description": "Pass it as `cursor` for the next page; null on the last page." } }, "$id": "urn:casi:schema:ConversationList" };
 var schema184 = { "type": "object", "description": "A conversation in a list; omits `channel`, `override_config` and `summary`.", "additionalProperties": false, "required": ["id", "agent_id", "livemode", "created_at", "direction", "status", "custom_fields", "customer_id", "channel_type", "started_at", "completed_at", "failure_reason", "duration_sec", "sentiment"], "properties": { "id": { "$ref": "urn:casi:schema:ConversationId" }, "agent_id": { "$ref": "urn:casi:schema:ConversationalAgentVersionId" }, "livemode": { "type": "boolean" }, "created_at": { "$ref": "urn:casi:schema:Timestamp" }, "direction": { "$ref": "urn:casi:schema:Direction" }, "status": { "$ref": "urn:casi:schema:ConversationStatus" }, "custom_fields": { "$ref": "urn:casi:schema:CustomFields" }, "customer_id": { "anyOf": [{ "$ref": "urn:casi:schema:CustomerId" }, { "type": "null" }] }, "channel_type": { "anyOf": [{ "$ref": "urn:casi:schema:ChannelType" }, { "type": "null" }] }, "started_at": { "anyOf": [{ "$ref": "urn:casi:schema:Timestamp" }, { "type": "null" }] }, "completed_at": { "anyOf": [{ "$ref": "urn:casi:schema:Timestamp" }, { "type": "null" }] }, "failure_reason": { "anyOf": [{ "$ref": "urn:casi:schema:FailureReason" }, { "type": "null" }] }, "duration_sec": { "type": ["number", "null"], "minimum": 0 }, "sentiment": { "anyOf": [{ "$ref": "urn:casi:schema:Sentiment" }, { "type": "null" }] } }, "$id": "urn:casi:schema:ConversationListItem" };
 function validate148(data, instancePath = "") {
   ;
@@ -9275,7 +9250,6 @@ function validate166(data, instancePath = "") {
   return errors === 0;
 }
 var validateCreateConversationResponse = validate169;
-var schema216 = { "type": "object", "additionalProperties": false, "required": ["token", "events_url", "type", "callee_no", "caller_no"], "properties": { "token": { "type": "string", "description": "The ephemeral access token (`?token=` on the stream and session).", "minLength": 1 }, "events_url": { "type": "string", "format": "uri", "description": "The event stream address, without the token." }, "session_url": { "type": "string", "format": "uri", "description": "The WebSocket session address, without the token.", "x-casi-inferred": true }, "type": { "$ref": "urn:casi:schema:ChannelType" }, "callee_no": { "type": ["string", "null"] }, "caller_no": { "type": ["string", "null"] } }, "$id": "urn:casi:schema:CreatedConversationChannel" };
 var formats20 = formats.uri;
 function validate170(data, instancePath = "") {
   ;
@@ -9564,9 +9538,6 @@ function validate172(data, instancePath = "") {
   return errors === 0;
 }
 var validateCreateProceduralAgentRequest = validate173;
-var schema222 = { "type": "object", "description": 'The configuration of a procedural agent. Allowed values beyond the members the source shows are inferred\n(DECISIONS.md, "Procedural agent configuration").\n', "x-casi-inferred": true, "additionalProperties": false, "required": ["runtime"], "properties": { "filter_statuses": { "type": "array", "description": "Conversation statuses the agent runs for; empty runs for every status.", "default": [], "items": { "$ref": "urn:casi:schema:ConversationStatus" } }, "runtime": { "$ref": "urn:casi:schema:ProceduralRuntimeConfig" }, "tool": { "$ref": "urn:casi:schema:ProceduralToolConfig" }, "output": { "$ref": "urn:casi:schema:ProceduralOutputConfig" }, "filter_condition": { "type": ["string", "null"], "description": "A natural-language condition the conversation must meet for the agent to run; null runs always.", "default": null } }, "$id": "urn:casi:schema:ProceduralAgentConfig" };
-var schema227 = { "type": "object", "additionalProperties": false, "properties": { "chat_channel": { "type": ["string", "null"], "description": "A chat channel the result is posted to.", "default": null }, "output_schema": { "type": ["object", "null"], "description": "A JSON Schema the procedure's `output` follows.", "default": null }, "post_url": { "type": ["string", "null"], "format": "uri", "description": "An address the result is POSTed to.", "default": null } }, "$id": "urn:casi:schema:ProceduralOutputConfig" };
-var schema224 = { "type": "object", "additionalProperties": false, "required": ["prompt"], "properties": { "prompt": { "$ref": "urn:casi:schema:FixedPrompt" }, "reasoning_effort": { "type": "string", "enum": ["minimal", "low", "medium", "high"], "default": "medium" } }, "$id": "urn:casi:schema:ProceduralRuntimeConfig" };
 function validate175(data, instancePath = "") {
   ;
   let vErrors = null;
@@ -10686,7 +10657,6 @@ function validate189(data, instancePath = "") {
   return errors === 0;
 }
 var validateError = validate190;
-var schema242 = { "type": "string", "description": "The `Error.code` values this version uses, with the status each comes with (`x-casi-error-codes`).", "x-casi-inferred": true, "enum": ["invalid_request", "malformed_json", "missing_service_version", "unsupported_service_version", "language_not_supported", "agent_not_released", "unknown_event_id", "unauthorized", "token_expired", "forbidden", "not_found", "route_not_found", "event_stream_expired", "method_not_allowed", "conversation_ended", "payload_too_large", "teapot", "rate_limited", "internal_error", "service_unavailable"], "x-casi-error-codes": { "invalid_request": { "status": 400, "transient": false, "description": "A parameter or the body does not match the schema; `data` lists each problem as `{in, pointer, message}`." }, "malformed_json": { "status": 400, "transient": false, "description": "The body is not valid JSON." }, "missing_service_version": { "status": 400, "transient": false, "description": "The `Service-Version` header is missing." }, "unsupported_service_version": { "status": 400, "transient": false, "description": "`Service-Version` is not `2025-06-19`." }, "language_not_supported": { "status": 400, "transient": false, "description": "`default_language` is not one of `supported_languages`." }, "agent_not_released": { "status": 400, "transient": false, "description": "`ca_<id>` names an agent with no released version." }, "unknown_event_id": { "status": 400, "transient": false, "description": "`Last-Event-ID` or `last_event_id` names no event of the conversation." }, "unauthorized": { "status": 401, "transient": false, "description": "The API key or token is missing", "malformed or unknown.": null }, "token_expired": { "status": 401, "transient": false, "description": "The conversation token has expired or was replaced by a refresh." }, "forbidden": { "status": 403, "transient": false, "description": "The key lacks permission: a read-only key on a write, or a token used for another conversation." }, "not_found": { "status": 404, "transient": false, "description": "The resource does not exist or belongs to another organisation." }, "route_not_found": { "status": 404, "transient": false, "description": "No endpoint has this path." }, "event_stream_expired": { "status": 404, "transient": false, "description": "The conversation ended more than 24 hours ago; its events are gone." }, "method_not_allowed": { "status": 405, "transient": false, "description": "The endpoint exists but not with this method." }, "conversation_ended": { "status": 409, "transient": false, "description": "The conversation has ended; it takes no more context or client events." }, "payload_too_large": { "status": 413, "transient": false, "description": "The body exceeds 1 MiB." }, "teapot": { "status": 418, "transient": false, "description": "The fixed teapot answer; no endpoint of this version returns it." }, "rate_limited": { "status": 429, "transient": true, "description": "Too many requests; wait `Retry-After` seconds." }, "internal_error": { "status": 500, "transient": true, "description": "A server-side failure; retry later." }, "service_unavailable": { "status": 503, "transient": true, "description": "The service is temporarily unavailable; retry later." } }, "$id": "urn:casi:schema:ErrorCode" };
 function validate190(data, instancePath = "") {
   ;
   let vErrors = null;
@@ -12504,7 +12474,6 @@ function validate221(data, instancePath = "") {
   return errors === 0;
 }
 var validateOpenConversationSessionQuery = validate222;
-var schema290 = { "type": "string", "description": "The API version. Versioning is date-based; the only allowed value is `2025-06-19`.", "enum": ["2025-06-19"], "$id": "urn:casi:schema:ServiceVersion" };
 function validate222(data, instancePath = "") {
   ;
   let vErrors = null;
@@ -13457,7 +13426,6 @@ function validate235(data, instancePath = "") {
 var validateProceduralToolConfig = validate177;
 var validateProcedure = validate236;
 var schema309 = { "type": "object", "description": "The full record of one execution of a procedural agent.", "additionalProperties": false, "required": ["id", "livemode", "name", "conversation_id", "created_at", "status", "agent_id", "agent_version_id", "error", "input", "output", "summary"], "properties": { "id": { "$ref": "urn:casi:schema:ProcedureId" }, "livemode": { "type": "boolean" }, "name": { "type": "string" }, "conversation_id": { "$ref": "urn:casi:schema:ConversationId" }, "created_at": { "$ref": "urn:casi:schema:Timestamp" }, "status": { "$ref": "urn:casi:schema:ProcedureStatus" }, "agent_id": { "anyOf": [{ "$ref": "urn:casi:schema:ProceduralAgentId" }, { "type": "null" }] }, "agent_version_id": { "anyOf": [{ "$ref": "urn:casi:schema:ProceduralAgentVersionId" }, { "type": "null" }] }, "error": { "type": ["string", "null"], "description": "The error message when the procedure failed." }, "input": { "type": ["object", "null"], "description": 'What the procedure was given (DECISIONS.md, "Procedures").', "x-casi-inferred": true }, "output": { "type": ["object", "null"], "description": "What the procedure produced; follows the agent's `output_schema` when it has one.", "x-casi-inferred": true }, "summary": { "type": ["string", "null"] } }, "$id": "urn:casi:schema:Procedure" };
-var schema313 = { "type": "string", "enum": ["pending", "running", "success", "failed", "skipped", "cancelled"], "$id": "urn:casi:schema:ProcedureStatus" };
 function validate236(data, instancePath = "") {
   ;
   let vErrors = null;
@@ -13929,7 +13897,6 @@ function validate237(data, instancePath = "") {
   return errors === 0;
 }
 var validateProcedureList = validate238;
-var schema317 = { "type": "object", "additionalProperties": false, "required": ["page", "cursor"], "properties": { "page": { "type": "array", "items": { "$ref": "urn:casi:schema:ProcedureListItem" } }, "cursor": { "type": ["string", "null"], "description": "Pass it as `cursor` for the next page; null on the last page." } }, "$id": "urn:casi:schema:ProcedureList" };
 var schema318 = { "type": "object", "additionalProperties": false, "required": ["id", "livemode", "name", "conversation_id", "agent_id", "created_at", "status", "output", "error"], "properties": { "id": { "$ref": "urn:casi:schema:ProcedureId" }, "livemode": { "type": "boolean" }, "name": { "type": "string" }, "conversation_id": { "$ref": "urn:casi:schema:ConversationId" }, "agent_id": { "anyOf": [{ "$ref": "urn:casi:schema:ProceduralAgentId" }, { "type": "null" }] }, "created_at": { "$ref": "urn:casi:schema:Timestamp" }, "status": { "$ref": "urn:casi:schema:ProcedureStatus" }, "output": { "type": ["object", "null"] }, "error": { "type": ["string", "null"] } }, "$id": "urn:casi:schema:ProcedureListItem" };
 function validate239(data, instancePath = "") {
   ;
@@ -15673,7 +15640,6 @@ function validate266(data, instancePath = "") {
   return errors === 0;
 }
 var validateUpdateConversationalAgentRequest = validate267;
-var schema356 = { "type": "object", "description": "Every member optional, default null; absent or null members keep their value.", "additionalProperties": false, "properties": { "name": { "anyOf": [{ "$ref": "urn:casi:schema:Name" }, { "type": "null" }], "default": null }, "description": { "anyOf": [{ "$ref": "urn:casi:schema:Description" }, { "type": "null" }], "default": null }, "config": { "anyOf": [{ "$ref": "urn:casi:schema:ConversationalAgentConfig" }, { "type": "null" }], "default": null }, "postprocess_agents": { "type": ["array", "null"], "default": null, "items": { "$ref": "urn:casi:schema:ProceduralAgentRef" } } }, "$id": "urn:casi:schema:UpdateConversationalAgentRequest" };
 function validate267(data, instancePath = "") {
   ;
   let vErrors = null;
@@ -16756,17 +16722,11 @@ var validateVoiceConfigOverride = validate99;
 // casi:fast
 var checkConversation = validate2010;
 var schema31 = { "type": "object", "description": "The full conversation record.", "additionalProperties": false, "required": ["id", "agent_id", "livemode", "created_at", "direction", "status", "custom_fields", "customer_id", "channel_type", "channel", "override_config", "started_at", "completed_at", "failure_reason", "summary", "duration_sec", "sentiment"], "properties": { "id": { "$ref": "urn:casi:schema:ConversationId" }, "agent_id": { "$ref": "urn:casi:schema:ConversationalAgentVersionId" }, "livemode": { "type": "boolean" }, "created_at": { "$ref": "urn:casi:schema:Timestamp" }, "direction": { "$ref": "urn:casi:schema:Direction" }, "status": { "$ref": "urn:casi:schema:ConversationStatus" }, "custom_fields": { "$ref": "urn:casi:schema:CustomFields" }, "customer_id": { "anyOf": [{ "$ref": "urn:casi:schema:CustomerId" }, { "type": "null" }] }, "channel_type": { "anyOf": [{ "$ref": "urn:casi:schema:ChannelType" }, { "type": "null" }] }, "channel": { "$ref": "urn:casi:schema:ConversationChannel" }, "override_config": { "anyOf": [{ "$ref": "urn:casi:schema:ConversationalAgentConfigOverride" }, { "type": "null" }] }, "started_at": { "anyOf": [{ "$ref": "urn:casi:schema:Timestamp" }, { "type": "null" }] }, "completed_at": { "anyOf": [{ "$ref": "urn:casi:schema:Timestamp" }, { "type": "null" }] }, "failure_reason": { "description": "Set only when `status` is `failed`.", "anyOf": [{ "$ref": "urn:casi:schema:FailureReason" }, { "type": "null" }] }, "summary": { "type": ["string", "null"] }, "duration_sec": { "type": ["number", "null"], "minimum": 0, "description": "Seconds." }, "sentiment": { "anyOf": [{ "$ref": "urn:casi:schema:Sentiment" }, { "type": "null" }] } }, "$id": "urn:casi:schema:Conversation" };
-var schema35 = { "type": "string", "description": "From the service's point of view.", "enum": ["inbound", "outbound"], "$id": "urn:casi:schema:Direction" };
-var schema36 = { "type": "string", "enum": ["queued", "in-progress", "completed", "voicemail", "failed", "busy", "no-answer"], "$id": "urn:casi:schema:ConversationStatus" };
-var schema40 = { "type": "string", "enum": ["phone", "chat_realtime", "chat_async"], "$id": "urn:casi:schema:ChannelType" };
-var schema73 = { "type": "string", "enum": ["dial_failed", "number_marked_disconnected", "pstn_blocked", "dnc_rejected", "tcpa_rejected", "number_invalid", "internal_error", "telephony_error", "agent_timeout", "customer_requested_dnc"], "$id": "urn:casi:schema:FailureReason" };
-var schema74 = { "type": "string", "description": "The customer's overall sentiment.", "x-casi-inferred": true, "enum": ["positive", "neutral", "negative"], "$id": "urn:casi:schema:Sentiment" };
 var func12 = Object.prototype.hasOwnProperty;
 var pattern42 = new RegExp("^conv_[A-Za-z0-9]+$", "u");
 var pattern53 = new RegExp("^ca_[A-Za-z0-9]+@v[0-9]+$", "u");
 var pattern62 = new RegExp("^cus_[A-Za-z0-9]+$", "u");
 var formats02 = formats["date-time"];
-var schema38 = { "type": ["string", "boolean"], "description": "The value of a custom field.", "$id": "urn:casi:schema:CustomFieldValue" };
 function validate2110(data, instancePath = "") {
   ;
   let vErrors = null;
@@ -16793,7 +16753,6 @@ function validate2110(data, instancePath = "") {
   validate2110.errors = vErrors;
   return errors === 0;
 }
-var schema422 = { "type": "object", "additionalProperties": false, "required": ["type", "callee_no", "caller_no", "recording_url"], "properties": { "type": { "type": "string", "const": "phone" }, "callee_no": { "type": ["string", "null"] }, "caller_no": { "type": ["string", "null"] }, "recording_url": { "type": ["string", "null"] } }, "$id": "urn:casi:schema:PhoneChannel" };
 function validate2310(data, instancePath = "") {
   ;
   let vErrors = null;
@@ -16976,7 +16935,6 @@ function validate2310(data, instancePath = "") {
   validate2310.errors = vErrors;
   return errors === 0;
 }
-var schema48 = { "type": "object", "description": "A voice of the service itself (`provider` = `service`).", "additionalProperties": false, "required": ["id"], "properties": { "provider": { "type": "string", "enum": ["service"], "default": "service" }, "id": { "type": "string", "enum": ["Female 1", "Female 2", "Female 3", "Male 1", "Male 2", "Male 3"] } }, "$id": "urn:casi:schema:ServiceVoice" };
 function validate272(data, instancePath = "") {
   ;
   let vErrors = null;
@@ -17092,8 +17050,6 @@ function validate26(data, instancePath = "") {
   validate26.errors = vErrors;
   return errors === 0;
 }
-var schema50 = { "type": ["string", "null"], "description": "Background sound of the call.", "enum": ["office", null], "$id": "urn:casi:schema:AmbientSound" };
-var schema51 = { "type": ["string", "null"], "description": "Sound played while the agent thinks or runs tool calls.", "enum": ["keyboard_typing", null], "$id": "urn:casi:schema:BusySound" };
 function validate302(data, instancePath = "") {
   ;
   let vErrors = null;
@@ -17179,10 +17135,6 @@ function validate302(data, instancePath = "") {
   validate302.errors = vErrors;
   return errors === 0;
 }
-var schema53 = { "type": "string", "description": "The language model, `<provider>/<model>` (provider prefixes are neutralised).", "enum": ["provider_a/gpt-4o", "provider_a/gpt-4o-realtime", "provider_a/gpt-realtime", "provider_a/gpt-4.1", "provider_a/gpt-4.1-mini", "provider_a/gpt-5", "provider_a/gpt-5-mini", "provider_b/gemini-2.5-flash", "provider_b/gemini-2.5-flash-lite"], "$id": "urn:casi:schema:Model" };
-var schema58 = { "type": "object", "additionalProperties": false, "required": ["name", "description"], "properties": { "name": { "type": "string", "description": "Name as referenced in the prompt template." }, "description": { "type": "string", "description": "What the variable represents." }, "default_value": { "type": ["string", "null"], "description": "Used when no value is provided at runtime.", "default": null } }, "$id": "urn:casi:schema:PromptVariable" };
-var schema55 = { "type": "object", "additionalProperties": false, "required": ["text"], "properties": { "text": { "type": "string", "description": "The system prompt." }, "type": { "type": "string", "enum": ["fixed"], "default": "fixed" } }, "$id": "urn:casi:schema:FixedPrompt" };
-var schema56 = { "type": "object", "additionalProperties": false, "required": ["text", "routes"], "properties": { "text": { "type": "string", "description": "Router prompt that selects a route." }, "routes": { "type": "array", "items": { "$ref": "urn:casi:schema:RoutedPromptRoute" } }, "type": { "type": "string", "enum": ["routed"], "default": "routed" } }, "$id": "urn:casi:schema:RoutedPrompt" };
 function validate34(data, instancePath = "") {
   ;
   let vErrors = null;
@@ -17620,11 +17572,6 @@ function validate322(data, instancePath = "") {
   validate322.errors = vErrors;
   return errors === 0;
 }
-var schema61 = { "type": "object", "description": "A system tool.", "additionalProperties": false, "required": ["ns", "name"], "properties": { "ns": { "type": "string", "enum": ["syscall"] }, "name": { "type": "string" } }, "$id": "urn:casi:schema:SyscallTool" };
-var schema62 = { "type": "object", "description": "A CRM tool (same shape as `syscall`).", "additionalProperties": false, "required": ["ns", "name"], "properties": { "ns": { "type": "string", "enum": ["crm"] }, "name": { "type": "string" } }, "$id": "urn:casi:schema:CrmTool" };
-var schema63 = { "type": "object", "description": "An API tool.", "additionalProperties": false, "required": ["entity_id"], "properties": { "ns": { "type": "string", "enum": ["extapi"], "default": "extapi" }, "entity_id": { "type": "string" } }, "$id": "urn:casi:schema:ExtapiTool" };
-var schema64 = { "type": "object", "description": "A procedural agent used as a tool.", "additionalProperties": false, "required": ["entity_id"], "properties": { "ns": { "type": "string", "enum": ["procedural"], "default": "procedural" }, "entity_id": { "type": "string" } }, "$id": "urn:casi:schema:ProceduralTool" };
-var schema65 = { "type": "object", "description": "A third-party tool.", "additionalProperties": false, "required": ["name"], "properties": { "ns": { "type": "string", "enum": ["thirdparty"], "default": "thirdparty" }, "name": { "type": "string" } }, "$id": "urn:casi:schema:ThirdpartyTool" };
 function validate39(data, instancePath = "") {
   ;
   let vErrors = null;
@@ -18204,7 +18151,6 @@ function validate38(data, instancePath = "") {
   validate38.errors = vErrors;
   return errors === 0;
 }
-var schema68 = { "type": "string", "enum": ["English", "Spanish"], "$id": "urn:casi:schema:Language" };
 function validate42(data, instancePath = "") {
   ;
   let vErrors = null;
@@ -19916,7 +19862,6 @@ function validate59(data, instancePath = "") {
 }
 var checkCreateConversationRequest = validate61;
 var pattern11 = new RegExp("^ca_[A-Za-z0-9]+(@v[0-9]+)?$", "u");
-var schema102 = { "type": "string", "description": "Queue priority of the conversation.", "x-casi-inferred": true, "enum": ["low", "normal", "high"], "default": "normal", "$id": "urn:casi:schema:Priority" };
 var pattern12 = new RegExp("^\\+[1-9][0-9]{6,14}$", "u");
 function validate632(data, instancePath = "") {
   ;
@@ -20338,9 +20283,6 @@ function validate61(data, instancePath = "") {
   return errors === 0;
 }
 var checkCreateProceduralAgentRequest = validate712;
-var schema110 = { "type": "object", "description": 'The configuration of a procedural agent. Allowed values beyond the members the source shows are inferred\n(DECISIONS.md, "Procedural agent configuration").\n', "x-casi-inferred": true, "additionalProperties": false, "required": ["runtime"], "properties": { "filter_statuses": { "type": "array", "description": "Conversation statuses the agent runs for; empty runs for every status.", "default": [], "items": { "$ref": "urn:casi:schema:ConversationStatus" } }, "runtime": { "$ref": "urn:casi:schema:ProceduralRuntimeConfig" }, "tool": { "$ref": "urn:casi:schema:ProceduralToolConfig" }, "output": { "$ref": "urn:casi:schema:ProceduralOutputConfig" }, "filter_condition": { "type": ["string", "null"], "description": "A natural-language condition the conversation must meet for the agent to run; null runs always.", "default": null } }, "$id": "urn:casi:schema:ProceduralAgentConfig" };
-var schema115 = { "type": "object", "additionalProperties": false, "properties": { "chat_channel": { "type": ["string", "null"], "description": "A chat channel the result is posted to.", "default": null }, "output_schema": { "type": ["object", "null"], "description": "A JSON Schema the procedure's `output` follows.", "default": null }, "post_url": { "type": ["string", "null"], "format": "uri", "description": "An address the result is POSTed to.", "default": null } }, "$id": "urn:casi:schema:ProceduralOutputConfig" };
-var schema112 = { "type": "object", "additionalProperties": false, "required": ["prompt"], "properties": { "prompt": { "$ref": "urn:casi:schema:FixedPrompt" }, "reasoning_effort": { "type": "string", "enum": ["minimal", "low", "medium", "high"], "default": "medium" } }, "$id": "urn:casi:schema:ProceduralRuntimeConfig" };
 function validate732(data, instancePath = "") {
   ;
   let vErrors = null;
@@ -20756,7 +20698,6 @@ function validate712(data, instancePath = "") {
   return errors === 0;
 }
 var checkError = validate79;
-var schema117 = { "type": "string", "description": "The `Error.code` values this version uses, with the status each comes with (`x-casi-error-codes`).", "x-casi-inferred": true, "enum": ["invalid_request", "malformed_json", "missing_service_version", "unsupported_service_version", "language_not_supported", "agent_not_released", "unknown_event_id", "unauthorized", "token_expired", "forbidden", "not_found", "route_not_found", "event_stream_expired", "method_not_allowed", "conversation_ended", "payload_too_large", "teapot", "rate_limited", "internal_error", "service_unavailable"], "x-casi-error-codes": { "invalid_request": { "status": 400, "transient": false, "description": "A parameter or the body does not match the schema; `data` lists each problem as `{in, pointer, message}`." }, "malformed_json": { "status": 400, "transient": false, "description": "The body is not valid JSON." }, "missing_service_version": { "status": 400, "transient": false, "description": "The `Service-Version` header is missing." }, "unsupported_service_version": { "status": 400, "transient": false, "description": "`Service-Version` is not `2025-06-19`." }, "language_not_supported": { "status": 400, "transient": false, "description": "`default_language` is not one of `supported_languages`." }, "agent_not_released": { "status": 400, "transient": false, "description": "`ca_<id>` names an agent with no released version." }, "unknown_event_id": { "status": 400, "transient": false, "description": "`Last-Event-ID` or `last_event_id` names no event of the conversation." }, "unauthorized": { "status": 401, "transient": false, "description": "The API key or token is missing", "malformed or unknown.": null }, "token_expired": { "status": 401, "transient": false, "description": "The conversation token has expired or was replaced by a refresh." }, "forbidden": { "status": 403, "transient": false, "description": "The key lacks permission: a read-only key on a write, or a token used for another conversation." }, "not_found": { "status": 404, "transient": false, "description": "The resource does not exist or belongs to another organisation." }, "route_not_found": { "status": 404, "transient": false, "description": "No endpoint has this path." }, "event_stream_expired": { "status": 404, "transient": false, "description": "The conversation ended more than 24 hours ago; its events are gone." }, "method_not_allowed": { "status": 405, "transient": false, "description": "The endpoint exists but not with this method." }, "conversation_ended": { "status": 409, "transient": false, "description": "The conversation has ended; it takes no more context or client events." }, "payload_too_large": { "status": 413, "transient": false, "description": "The body exceeds 1 MiB." }, "teapot": { "status": 418, "transient": false, "description": "The fixed teapot answer; no endpoint of this version returns it." }, "rate_limited": { "status": 429, "transient": true, "description": "Too many requests; wait `Retry-After` seconds." }, "internal_error": { "status": 500, "transient": true, "description": "A server-side failure; retry later." }, "service_unavailable": { "status": 503, "transient": true, "description": "The service is temporarily unavailable; retry later." } }, "$id": "urn:casi:schema:ErrorCode" };
 function validate79(data, instancePath = "") {
   ;
   let vErrors = null;
@@ -21003,7 +20944,6 @@ var checkToolConfig = validate53;
 var checkToolConfigOverride = validate38;
 var checkToolIdentifier = validate39;
 var checkUpdateConversationalAgentRequest = validate822;
-var schema121 = { "type": "object", "description": "Every member optional, default null; absent or null members keep their value.", "additionalProperties": false, "properties": { "name": { "anyOf": [{ "$ref": "urn:casi:schema:Name" }, { "type": "null" }], "default": null }, "description": { "anyOf": [{ "$ref": "urn:casi:schema:Description" }, { "type": "null" }], "default": null }, "config": { "anyOf": [{ "$ref": "urn:casi:schema:ConversationalAgentConfig" }, { "type": "null" }], "default": null }, "postprocess_agents": { "type": ["array", "null"], "default": null, "items": { "$ref": "urn:casi:schema:ProceduralAgentRef" } } }, "$id": "urn:casi:schema:UpdateConversationalAgentRequest" };
 function validate822(data, instancePath = "") {
   ;
   let vErrors = null;

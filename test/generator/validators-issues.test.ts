@@ -2,7 +2,11 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { withErrorsDroppedByPop, withIssueObjects } from '../../generator/emit/validators/issues.js';
+import {
+  withErrorsDroppedByPop,
+  withIssueObjects,
+  withoutUnusedSchemas,
+} from '../../generator/emit/validators/issues.js';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 
@@ -113,6 +117,32 @@ describe('withErrorsDroppedByPop', () => {
     for (const file of ['validators.raw.gen.ts', 'validators.events.raw.gen.ts']) {
       const code = readFileSync(resolve(ROOT, 'generated/src', file), 'utf8');
       expect(code, file).not.toMatch(/\.length = /);
+    }
+  });
+});
+
+describe('withoutUnusedSchemas', () => {
+  it('drops the schema values no code reads, and keeps the others', () => {
+    const code = [
+      'var schema1 = { "enum": ["a", "b"] };',
+      'var schema12 = { "type": "string" };',
+      'function validate1(data) { return schema1.enum.includes(data); }',
+      '',
+    ].join('\n');
+    expect(withoutUnusedSchemas(code)).toBe(
+      [
+        'var schema1 = { "enum": ["a", "b"] };',
+        'function validate1(data) { return schema1.enum.includes(data); }',
+        '',
+      ].join('\n'),
+    );
+  });
+
+  it('left only schema values that are read in the committed modules', () => {
+    for (const file of ['validators.raw.gen.ts', 'validators.events.raw.gen.ts']) {
+      const code = readFileSync(resolve(ROOT, 'generated/src', file), 'utf8');
+      for (const [, name] of code.matchAll(/^var (schema\d+) = /gm))
+        expect(code.split(new RegExp(`\\b${name}\\b`)).length, `${file} ${name}`).toBeGreaterThan(2);
     }
   });
 });

@@ -15,7 +15,7 @@ import { createAjv, FORMATS_BINDING, schemaId, shareCompiledAjv, validatableSche
 import { triesAlternatives } from '../../schema/alternatives.js';
 import { type EmittedFile, withHeader } from '../shared/files.js';
 import { createProject, emitTypeScript, literal } from '../shared/ts.js';
-import { withErrorsDroppedByPop, withIssueObjects } from './issues.js';
+import { withErrorsDroppedByPop, withIssueObjects, withoutUnusedSchemas } from './issues.js';
 
 const standaloneCode = standaloneCodeModule as unknown as typeof standaloneCodeModule.default;
 
@@ -122,7 +122,11 @@ async function validatorModule(
     withHeader(
       `src/${base}.raw.gen.ts`,
       // The checks (module `casi:fast`) give verdicts only: their errors are never read.
-      `// @ts-nocheck\n${inClosure(withErrorsDroppedByPop(withIssueObjects(withoutDeadState(bundled.outputFiles[0]?.text ?? ''), 'casi:fast')))}`,
+      `// @ts-nocheck\n${inClosure(
+        withoutUnusedSchemas(
+          withErrorsDroppedByPop(withIssueObjects(withoutDeadState(bundled.outputFiles[0]?.text ?? ''), 'casi:fast')),
+        ),
+      )}`,
     ),
     emitTypeScript(
       createProject(),

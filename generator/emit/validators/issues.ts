@@ -207,3 +207,16 @@ export function withErrorsDroppedByPop(esm: string): string {
   if (left) throw new Error(`an array shortened in an unexpected way: ${code.slice(left.index - 80, left.index + 80)}`);
   return code;
 }
+
+/** A schema ajv's code keeps as a value, on one line: `var schema12 = { … };`. */
+const SCHEMA_DECLARATION = /^var (schema\d+) = .*;\n/gm;
+
+/**
+ * `esm` without the schema values no code reads any more: ajv keeps a schema for the `params` of its errors
+ * (`allowedValues: schema43.enum`), which issues do not have. Each is an object built when the module loads.
+ */
+export function withoutUnusedSchemas(esm: string): string {
+  return esm.replace(SCHEMA_DECLARATION, (declaration: string, name: string) =>
+    esm.split(new RegExp(`\\b${name}\\b`)).length === 2 ? '' : declaration,
+  );
+}
