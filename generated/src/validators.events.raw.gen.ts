@@ -456,9 +456,9 @@ function validate83(data, instancePath = "") {
   return errors === 0;
 }
 var validateServerEvent = validate22;
-var pattern5 = new RegExp("^ev_[A-Za-z0-9]+$", "u");
-var pattern6 = new RegExp("^ca_[A-Za-z0-9]+@v[0-9]+$", "u");
-var pattern7 = new RegExp("^conv_[A-Za-z0-9]+$", "u");
+var pattern5 = new RegExp("^ev_[A-Za-z0-9]+$", "");
+var pattern6 = new RegExp("^ca_[A-Za-z0-9]+@v[0-9]+$", "");
+var pattern7 = new RegExp("^conv_[A-Za-z0-9]+$", "");
 var formats0 = formats["date-time"];
 function validate25(data, instancePath = "") {
   ;
@@ -1426,7 +1426,7 @@ function validate32(data, instancePath = "") {
   validate32.errors = vErrors;
   return errors === 0;
 }
-var pattern4 = new RegExp("^cus_[A-Za-z0-9]+$", "u");
+var pattern4 = new RegExp("^cus_[A-Za-z0-9]+$", "");
 function validate20(data, instancePath = "") {
   ;
   let vErrors = null;

@@ -42,7 +42,7 @@ var require_ucs2length = __commonJS({
 
 // casi:full
 var validateAgentCustomerLoaded = validate20;
-var pattern4 = new RegExp("^cus_[A-Za-z0-9]+$", "u");
+var pattern4 = new RegExp("^cus_[A-Za-z0-9]+$", "");
 function validate20(data, instancePath = "") {
   ;
   let vErrors = null;
@@ -157,9 +157,9 @@ function validate20(data, instancePath = "") {
   return errors === 0;
 }
 var validateAgentCustomerLoadedEvent = validate21;
-var pattern5 = new RegExp("^ev_[A-Za-z0-9]+$", "u");
-var pattern6 = new RegExp("^ca_[A-Za-z0-9]+@v[0-9]+$", "u");
-var pattern7 = new RegExp("^conv_[A-Za-z0-9]+$", "u");
+var pattern5 = new RegExp("^ev_[A-Za-z0-9]+$", "");
+var pattern6 = new RegExp("^ca_[A-Za-z0-9]+@v[0-9]+$", "");
+var pattern7 = new RegExp("^conv_[A-Za-z0-9]+$", "");
 var formats0 = formats["date-time"];
 function validate25(data, instancePath = "") {
   ;
@@ -2155,7 +2155,7 @@ function validate45(data, instancePath = "") {
   return errors === 0;
 }
 var validateAgentId = validate47;
-var pattern8 = new RegExp("^(ca|pa)_[A-Za-z0-9]+$", "u");
+var pattern8 = new RegExp("^(ca|pa)_[A-Za-z0-9]+$", "");
 function validate47(data, instancePath = "") {
   ;
   let vErrors = null;
@@ -2476,7 +2476,7 @@ function validate60(data, instancePath = "") {
   return errors === 0;
 }
 var validateAgentVersion = validate63;
-var pattern10 = new RegExp("^(ca|pa)_[A-Za-z0-9]+@v[0-9]+$", "u");
+var pattern10 = new RegExp("^(ca|pa)_[A-Za-z0-9]+@v[0-9]+$", "");
 function validate63(data, instancePath = "") {
   ;
   let vErrors = null;
@@ -3014,7 +3014,7 @@ function validate72(data, instancePath = "") {
   return errors === 0;
 }
 var validateChannelRequest = validate73;
-var pattern14 = new RegExp("^\\+[1-9][0-9]{6,14}$", "u");
+var pattern14 = new RegExp("^\\+[1-9][0-9]{6,14}$", "");
 function validate74(data, instancePath = "") {
   ;
   let vErrors = null;
@@ -6416,8 +6416,8 @@ function validate89(data, instancePath = "") {
   return errors === 0;
 }
 var validateConversationalAgent = validate114;
-var pattern19 = new RegExp("^ca_[A-Za-z0-9]+$", "u");
-var pattern21 = new RegExp("^pa_[A-Za-z0-9]+(@v[0-9]+)?$", "u");
+var pattern19 = new RegExp("^ca_[A-Za-z0-9]+$", "");
+var pattern21 = new RegExp("^pa_[A-Za-z0-9]+(@v[0-9]+)?$", "");
 function validate117(data, instancePath = "") {
   ;
   let vErrors = null;
@@ -7330,7 +7330,7 @@ function validate128(data, instancePath = "") {
   return errors === 0;
 }
 var validateConversationalAgentRef = validate129;
-var pattern23 = new RegExp("^ca_[A-Za-z0-9]+(@v[0-9]+)?$", "u");
+var pattern23 = new RegExp("^ca_[A-Za-z0-9]+(@v[0-9]+)?$", "");
 function validate129(data, instancePath = "") {
   ;
   let vErrors = null;
@@ -10516,7 +10516,7 @@ function validate185(data, instancePath = "") {
   return errors === 0;
 }
 var validateDeleteProceduralAgentParams = validate186;
-var pattern34 = new RegExp("^pa_[A-Za-z0-9]+$", "u");
+var pattern34 = new RegExp("^pa_[A-Za-z0-9]+$", "");
 function validate186(data, instancePath = "") {
   ;
   let vErrors = null;
@@ -11385,7 +11385,7 @@ function validate204(data, instancePath = "") {
   return errors === 0;
 }
 var validateGetProcedureParams = validate205;
-var pattern40 = new RegExp("^[A-Za-z0-9_-]+$", "u");
+var pattern40 = new RegExp("^[A-Za-z0-9_-]+$", "");
 function validate205(data, instancePath = "") {
   ;
   let vErrors = null;
@@ -12746,7 +12746,7 @@ function validate225(data, instancePath = "") {
   return errors === 0;
 }
 var validateProceduralAgent = validate226;
-var pattern52 = new RegExp("^pa_[A-Za-z0-9]+@v[0-9]+$", "u");
+var pattern52 = new RegExp("^pa_[A-Za-z0-9]+@v[0-9]+$", "");
 function validate226(data, instancePath = "") {
   ;
   let vErrors = null;
@@ -16723,9 +16723,9 @@ var validateVoiceConfigOverride = validate99;
 var checkConversation = validate2010;
 var schema31 = { "type": "object", "description": "The full conversation record.", "additionalProperties": false, "required": ["id", "agent_id", "livemode", "created_at", "direction", "status", "custom_fields", "customer_id", "channel_type", "channel", "override_config", "started_at", "completed_at", "failure_reason", "summary", "duration_sec", "sentiment"], "properties": { "id": { "$ref": "urn:casi:schema:ConversationId" }, "agent_id": { "$ref": "urn:casi:schema:ConversationalAgentVersionId" }, "livemode": { "type": "boolean" }, "created_at": { "$ref": "urn:casi:schema:Timestamp" }, "direction": { "$ref": "urn:casi:schema:Direction" }, "status": { "$ref": "urn:casi:schema:ConversationStatus" }, "custom_fields": { "$ref": "urn:casi:schema:CustomFields" }, "customer_id": { "anyOf": [{ "$ref": "urn:casi:schema:CustomerId" }, { "type": "null" }] }, "channel_type": { "anyOf": [{ "$ref": "urn:casi:schema:ChannelType" }, { "type": "null" }] }, "channel": { "$ref": "urn:casi:schema:ConversationChannel" }, "override_config": { "anyOf": [{ "$ref": "urn:casi:schema:ConversationalAgentConfigOverride" }, { "type": "null" }] }, "started_at": { "anyOf": [{ "$ref": "urn:casi:schema:Timestamp" }, { "type": "null" }] }, "completed_at": { "anyOf": [{ "$ref": "urn:casi:schema:Timestamp" }, { "type": "null" }] }, "failure_reason": { "description": "Set only when `status` is `failed`.", "anyOf": [{ "$ref": "urn:casi:schema:FailureReason" }, { "type": "null" }] }, "summary": { "type": ["string", "null"] }, "duration_sec": { "type": ["number", "null"], "minimum": 0, "description": "Seconds." }, "sentiment": { "anyOf": [{ "$ref": "urn:casi:schema:Sentiment" }, { "type": "null" }] } }, "$id": "urn:casi:schema:Conversation" };
 var func12 = Object.prototype.hasOwnProperty;
-var pattern42 = new RegExp("^conv_[A-Za-z0-9]+$", "u");
-var pattern53 = new RegExp("^ca_[A-Za-z0-9]+@v[0-9]+$", "u");
-var pattern62 = new RegExp("^cus_[A-Za-z0-9]+$", "u");
+var pattern42 = new RegExp("^conv_[A-Za-z0-9]+$", "");
+var pattern53 = new RegExp("^ca_[A-Za-z0-9]+@v[0-9]+$", "");
+var pattern62 = new RegExp("^cus_[A-Za-z0-9]+$", "");
 var formats02 = formats["date-time"];
 function validate2110(data, instancePath = "") {
   ;
@@ -19004,8 +19004,8 @@ function validate2010(data, instancePath = "") {
   return errors === 0;
 }
 var checkConversationalAgent = validate452;
-var pattern72 = new RegExp("^ca_[A-Za-z0-9]+$", "u");
-var pattern9 = new RegExp("^pa_[A-Za-z0-9]+(@v[0-9]+)?$", "u");
+var pattern72 = new RegExp("^ca_[A-Za-z0-9]+$", "");
+var pattern9 = new RegExp("^pa_[A-Za-z0-9]+(@v[0-9]+)?$", "");
 function validate482(data, instancePath = "") {
   ;
   let vErrors = null;
@@ -19861,8 +19861,8 @@ function validate59(data, instancePath = "") {
   return errors === 0;
 }
 var checkCreateConversationRequest = validate61;
-var pattern11 = new RegExp("^ca_[A-Za-z0-9]+(@v[0-9]+)?$", "u");
-var pattern12 = new RegExp("^\\+[1-9][0-9]{6,14}$", "u");
+var pattern11 = new RegExp("^ca_[A-Za-z0-9]+(@v[0-9]+)?$", "");
+var pattern12 = new RegExp("^\\+[1-9][0-9]{6,14}$", "");
 function validate632(data, instancePath = "") {
   ;
   let vErrors = null;
@@ -20815,8 +20815,8 @@ function validate79(data, instancePath = "") {
   return errors === 0;
 }
 var checkProceduralAgent = validate802;
-var pattern142 = new RegExp("^pa_[A-Za-z0-9]+$", "u");
-var pattern15 = new RegExp("^pa_[A-Za-z0-9]+@v[0-9]+$", "u");
+var pattern142 = new RegExp("^pa_[A-Za-z0-9]+$", "");
+var pattern15 = new RegExp("^pa_[A-Za-z0-9]+@v[0-9]+$", "");
 function validate802(data, instancePath = "") {
   ;
   let vErrors = null;

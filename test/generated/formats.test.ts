@@ -2,23 +2,13 @@
 import { fullFormats } from 'ajv-formats/dist/formats.js';
 import { describe, expect, it } from 'vitest';
 import { formats, isDateTime, isEmail, isUri } from '../../templates/shared/formats.js';
+import { random } from './random.js';
 
 /** ajv-formats' full-mode check of `name` (what the validators used before these functions). */
 function reference(name: 'date-time' | 'uri' | 'email'): (value: string) => boolean {
   const format = fullFormats[name] as RegExp | ((value: string) => boolean) | { validate: (value: string) => boolean };
   if (format instanceof RegExp) return (value) => format.test(value);
   return typeof format === 'function' ? format : format.validate;
-}
-
-/** A small deterministic generator (mulberry32), so that a failure names a reproducible input. */
-function random(seed: number): () => number {
-  let state = seed;
-  return () => {
-    state = (state + 0x6d2b79f5) | 0;
-    let t = Math.imul(state ^ (state >>> 15), 1 | state);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 describe('date-time', () => {

@@ -16,6 +16,7 @@ import { triesAlternatives } from '../../schema/alternatives.js';
 import { type EmittedFile, withHeader } from '../shared/files.js';
 import { createProject, emitTypeScript, literal } from '../shared/ts.js';
 import { withErrorsDroppedByPop, withIssueObjects, withoutUnusedSchemas } from './issues.js';
+import { withoutNeedlessUnicodeFlag } from './patterns.js';
 
 const standaloneCode = standaloneCodeModule as unknown as typeof standaloneCodeModule.default;
 
@@ -123,8 +124,10 @@ async function validatorModule(
       `src/${base}.raw.gen.ts`,
       // The checks (module `casi:fast`) give verdicts only: their errors are never read.
       `// @ts-nocheck\n${inClosure(
-        withoutUnusedSchemas(
-          withErrorsDroppedByPop(withIssueObjects(withoutDeadState(bundled.outputFiles[0]?.text ?? ''), 'casi:fast')),
+        withoutNeedlessUnicodeFlag(
+          withoutUnusedSchemas(
+            withErrorsDroppedByPop(withIssueObjects(withoutDeadState(bundled.outputFiles[0]?.text ?? ''), 'casi:fast')),
+          ),
         ),
       )}`,
     ),
