@@ -17031,7 +17031,7 @@ function validate26(data, instancePath = "") {
           if (valid0) {
             if (data.voice !== void 0) {
               const _errs4 = errors;
-              if (!validate272(data.voice, instancePath + "/voice")) {
+              if (!validate272(data.voice)) {
                 vErrors = vErrors === null ? validate272.errors : vErrors.concat(validate272.errors);
                 errors = vErrors.length;
               }
@@ -17396,7 +17396,7 @@ function validate33(data, instancePath = "") {
     var props0 = true;
   }
   const _errs9 = errors;
-  if (!validate34(data, instancePath)) {
+  if (!validate34(data)) {
     vErrors = vErrors === null ? validate34.errors : vErrors.concat(validate34.errors);
     errors = vErrors.length;
   }
@@ -17469,7 +17469,7 @@ function validate322(data, instancePath = "") {
         if (valid0) {
           if (data.prompt !== void 0) {
             const _errs5 = errors;
-            if (!validate33(data.prompt, instancePath + "/prompt")) {
+            if (!validate33(data.prompt)) {
               vErrors = vErrors === null ? validate33.errors : vErrors.concat(validate33.errors);
               errors = vErrors.length;
             }
@@ -18068,7 +18068,7 @@ function validate38(data, instancePath = "") {
               const len0 = data0.length;
               for (let i0 = 0; i0 < len0; i0++) {
                 const _errs4 = errors;
-                if (!validate39(data0[i0], instancePath + "/tools/" + i0)) {
+                if (!validate39(data0[i0])) {
                   vErrors = vErrors === null ? validate39.errors : vErrors.concat(validate39.errors);
                   errors = vErrors.length;
                 }
@@ -18248,7 +18248,7 @@ function validate253(data, instancePath = "") {
               const len0 = data0.length;
               for (let i0 = 0; i0 < len0; i0++) {
                 const _errs4 = errors;
-                if (!validate26(data0[i0], instancePath + "/personas/" + i0)) {
+                if (!validate26(data0[i0])) {
                   vErrors = vErrors === null ? validate26.errors : vErrors.concat(validate26.errors);
                   errors = vErrors.length;
                 }
@@ -18269,7 +18269,7 @@ function validate253(data, instancePath = "") {
         if (valid0) {
           if (data.voice !== void 0) {
             const _errs5 = errors;
-            if (!validate302(data.voice, instancePath + "/voice")) {
+            if (!validate302(data.voice)) {
               vErrors = vErrors === null ? validate302.errors : vErrors.concat(validate302.errors);
               errors = vErrors.length;
             }
@@ -18280,7 +18280,7 @@ function validate253(data, instancePath = "") {
           if (valid0) {
             if (data.runtime !== void 0) {
               const _errs6 = errors;
-              if (!validate322(data.runtime, instancePath + "/runtime")) {
+              if (!validate322(data.runtime)) {
                 vErrors = vErrors === null ? validate322.errors : vErrors.concat(validate322.errors);
                 errors = vErrors.length;
               }
@@ -18291,7 +18291,7 @@ function validate253(data, instancePath = "") {
             if (valid0) {
               if (data.tool !== void 0) {
                 const _errs7 = errors;
-                if (!validate38(data.tool, instancePath + "/tool")) {
+                if (!validate38(data.tool)) {
                   vErrors = vErrors === null ? validate38.errors : vErrors.concat(validate38.errors);
                   errors = vErrors.length;
                 }
@@ -18302,7 +18302,7 @@ function validate253(data, instancePath = "") {
               if (valid0) {
                 if (data.language !== void 0) {
                   const _errs8 = errors;
-                  if (!validate42(data.language, instancePath + "/language")) {
+                  if (!validate42(data.language)) {
                     vErrors = vErrors === null ? validate42.errors : vErrors.concat(validate42.errors);
                     errors = vErrors.length;
                   }
@@ -18483,7 +18483,7 @@ function validate2010(data, instancePath = "") {
                     if (valid0) {
                       if (data.custom_fields !== void 0) {
                         const _errs19 = errors;
-                        if (!validate2110(data.custom_fields, instancePath + "/custom_fields")) {
+                        if (!validate2110(data.custom_fields)) {
                           vErrors = vErrors === null ? validate2110.errors : vErrors.concat(validate2110.errors);
                           errors = vErrors.length;
                         }
@@ -18624,7 +18624,7 @@ function validate2010(data, instancePath = "") {
                           if (valid0) {
                             if (data.channel !== void 0) {
                               const _errs34 = errors;
-                              if (!validate2310(data.channel, instancePath + "/channel")) {
+                              if (!validate2310(data.channel)) {
                                 vErrors = vErrors === null ? validate2310.errors : vErrors.concat(validate2310.errors);
                                 errors = vErrors.length;
                               }
@@ -18639,7 +18639,7 @@ function validate2010(data, instancePath = "") {
                                 const _errs36 = errors;
                                 let valid10 = false;
                                 const _errs37 = errors;
-                                if (!validate253(data10, instancePath + "/override_config")) {
+                                if (!validate253(data10)) {
                                   vErrors = vErrors === null ? validate253.errors : vErrors.concat(validate253.errors);
                                   errors = vErrors.length;
                                 }
@@ -19135,7 +19135,7 @@ function validate50(data, instancePath = "") {
           if (valid0) {
             if (data.prompt !== void 0) {
               const _errs5 = errors;
-              if (!validate33(data.prompt, instancePath + "/prompt")) {
+              if (!validate33(data.prompt)) {
                 vErrors = vErrors === null ? validate33.errors : vErrors.concat(validate33.errors);
                 errors = vErrors.length;
               }
@@ -19268,7 +19268,7 @@ function validate53(data, instancePath = "") {
                 const len0 = data0.length;
                 for (let i0 = 0; i0 < len0; i0++) {
                   const _errs4 = errors;
-                  if (!validate39(data0[i0], instancePath + "/tools/" + i0)) {
+                  if (!validate39(data0[i0])) {
                     vErrors = vErrors === null ? validate39.errors : vErrors.concat(validate39.errors);
                     errors = vErrors.length;
                   }
@@ -19460,7 +19460,7 @@ function validate46(data, instancePath = "") {
                 const len0 = data0.length;
                 for (let i0 = 0; i0 < len0; i0++) {
                   const _errs4 = errors;
-                  if (!validate26(data0[i0], instancePath + "/personas/" + i0)) {
+                  if (!validate26(data0[i0])) {
                     vErrors = vErrors === null ? validate26.errors : vErrors.concat(validate26.errors);
                     errors = vErrors.length;
                   }
@@ -19481,7 +19481,7 @@ function validate46(data, instancePath = "") {
           if (valid0) {
             if (data.voice !== void 0) {
               const _errs5 = errors;
-              if (!validate482(data.voice, instancePath + "/voice")) {
+              if (!validate482(data.voice)) {
                 vErrors = vErrors === null ? validate482.errors : vErrors.concat(validate482.errors);
                 errors = vErrors.length;
               }
@@ -19492,7 +19492,7 @@ function validate46(data, instancePath = "") {
             if (valid0) {
               if (data.runtime !== void 0) {
                 const _errs6 = errors;
-                if (!validate50(data.runtime, instancePath + "/runtime")) {
+                if (!validate50(data.runtime)) {
                   vErrors = vErrors === null ? validate50.errors : vErrors.concat(validate50.errors);
                   errors = vErrors.length;
                 }
@@ -19503,7 +19503,7 @@ function validate46(data, instancePath = "") {
               if (valid0) {
                 if (data.tool !== void 0) {
                   const _errs7 = errors;
-                  if (!validate53(data.tool, instancePath + "/tool")) {
+                  if (!validate53(data.tool)) {
                     vErrors = vErrors === null ? validate53.errors : vErrors.concat(validate53.errors);
                     errors = vErrors.length;
                   }
@@ -19514,7 +19514,7 @@ function validate46(data, instancePath = "") {
                 if (valid0) {
                   if (data.language !== void 0) {
                     const _errs8 = errors;
-                    if (!validate56(data.language, instancePath + "/language")) {
+                    if (!validate56(data.language)) {
                       vErrors = vErrors === null ? validate56.errors : vErrors.concat(validate56.errors);
                       errors = vErrors.length;
                     }
@@ -19670,7 +19670,7 @@ function validate452(data, instancePath = "") {
                   if (valid0) {
                     if (data.config !== void 0) {
                       const _errs14 = errors;
-                      if (!validate46(data.config, instancePath + "/config")) {
+                      if (!validate46(data.config)) {
                         vErrors = vErrors === null ? validate46.errors : vErrors.concat(validate46.errors);
                         errors = vErrors.length;
                       }
@@ -19802,7 +19802,7 @@ function validate59(data, instancePath = "") {
             if (valid0) {
               if (data.config !== void 0) {
                 const _errs8 = errors;
-                if (!validate46(data.config, instancePath + "/config")) {
+                if (!validate46(data.config)) {
                   vErrors = vErrors === null ? validate46.errors : vErrors.concat(validate46.errors);
                   errors = vErrors.length;
                 }
@@ -20147,13 +20147,13 @@ function validate62(data, instancePath = "") {
       const tag0 = data.type;
       if (typeof tag0 == "string") {
         if (tag0 === "phone") {
-          if (!validate632(data, instancePath)) {
+          if (!validate632(data)) {
             vErrors = vErrors === null ? validate632.errors : vErrors.concat(validate632.errors);
             errors = vErrors.length;
           }
           var props0 = true;
         } else if (tag0 === "chat_realtime") {
-          if (!validate642(data, instancePath)) {
+          if (!validate642(data)) {
             vErrors = vErrors === null ? validate642.errors : vErrors.concat(validate642.errors);
             errors = vErrors.length;
           }
@@ -20161,7 +20161,7 @@ function validate62(data, instancePath = "") {
             props0 = true;
           }
         } else if (tag0 === "chat_async") {
-          if (!validate652(data, instancePath)) {
+          if (!validate652(data)) {
             vErrors = vErrors === null ? validate652.errors : vErrors.concat(validate652.errors);
             errors = vErrors.length;
           }
@@ -20226,7 +20226,7 @@ function validate61(data, instancePath = "") {
           if (valid0) {
             if (data.channel !== void 0) {
               const _errs5 = errors;
-              if (!validate62(data.channel, instancePath + "/channel")) {
+              if (!validate62(data.channel)) {
                 vErrors = vErrors === null ? validate62.errors : vErrors.concat(validate62.errors);
                 errors = vErrors.length;
               }
@@ -20248,7 +20248,7 @@ function validate61(data, instancePath = "") {
               if (valid0) {
                 if (data.override_config !== void 0) {
                   const _errs8 = errors;
-                  if (!validate253(data.override_config, instancePath + "/override_config")) {
+                  if (!validate253(data.override_config)) {
                     vErrors = vErrors === null ? validate253.errors : vErrors.concat(validate253.errors);
                     errors = vErrors.length;
                   }
@@ -20412,7 +20412,7 @@ function validate752(data, instancePath = "") {
               const len0 = data0.length;
               for (let i0 = 0; i0 < len0; i0++) {
                 const _errs4 = errors;
-                if (!validate39(data0[i0], instancePath + "/tools/" + i0)) {
+                if (!validate39(data0[i0])) {
                   vErrors = vErrors === null ? validate39.errors : vErrors.concat(validate39.errors);
                   errors = vErrors.length;
                 }
@@ -20492,7 +20492,7 @@ function validate722(data, instancePath = "") {
           if (valid0) {
             if (data.runtime !== void 0) {
               const _errs7 = errors;
-              if (!validate732(data.runtime, instancePath + "/runtime")) {
+              if (!validate732(data.runtime)) {
                 vErrors = vErrors === null ? validate732.errors : vErrors.concat(validate732.errors);
                 errors = vErrors.length;
               }
@@ -20503,7 +20503,7 @@ function validate722(data, instancePath = "") {
             if (valid0) {
               if (data.tool !== void 0) {
                 const _errs8 = errors;
-                if (!validate752(data.tool, instancePath + "/tool")) {
+                if (!validate752(data.tool)) {
                   vErrors = vErrors === null ? validate752.errors : vErrors.concat(validate752.errors);
                   errors = vErrors.length;
                 }
@@ -20677,7 +20677,7 @@ function validate712(data, instancePath = "") {
             if (valid0) {
               if (data.config !== void 0) {
                 const _errs8 = errors;
-                if (!validate722(data.config, instancePath + "/config")) {
+                if (!validate722(data.config)) {
                   vErrors = vErrors === null ? validate722.errors : vErrors.concat(validate722.errors);
                   errors = vErrors.length;
                 }
@@ -20912,7 +20912,7 @@ function validate802(data, instancePath = "") {
                   if (valid0) {
                     if (data.config !== void 0) {
                       const _errs14 = errors;
-                      if (!validate722(data.config, instancePath + "/config")) {
+                      if (!validate722(data.config)) {
                         vErrors = vErrors === null ? validate722.errors : vErrors.concat(validate722.errors);
                         errors = vErrors.length;
                       }
@@ -21109,7 +21109,7 @@ function validate822(data, instancePath = "") {
               const _errs17 = errors;
               let valid5 = false;
               const _errs18 = errors;
-              if (!validate46(data2, instancePath + "/config")) {
+              if (!validate46(data2)) {
                 vErrors = vErrors === null ? validate46.errors : vErrors.concat(validate46.errors);
                 errors = vErrors.length;
               }
@@ -21367,7 +21367,7 @@ function validate842(data, instancePath = "") {
               const _errs17 = errors;
               let valid5 = false;
               const _errs18 = errors;
-              if (!validate722(data2, instancePath + "/config")) {
+              if (!validate722(data2)) {
                 vErrors = vErrors === null ? validate722.errors : vErrors.concat(validate722.errors);
                 errors = vErrors.length;
               }

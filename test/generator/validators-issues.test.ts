@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import {
   withErrorsDroppedByPop,
   withIssueObjects,
+  withoutPathsInVerdicts,
   withoutUnusedSchemas,
 } from '../../generator/emit/validators/issues.js';
 
@@ -144,5 +145,44 @@ describe('withoutUnusedSchemas', () => {
       for (const [, name] of code.matchAll(/^var (schema\d+) = /gm))
         expect(code.split(new RegExp(`\\b${name}\\b`)).length, `${file} ${name}`).toBeGreaterThan(2);
     }
+  });
+});
+
+describe('withoutPathsInVerdicts', () => {
+  const full = [
+    '// casi:full',
+    'function validate1(data, instancePath = "") {',
+    '  if (!validate2(data.tools[i0], instancePath + "/tools/" + i0)) {}',
+    '}',
+  ];
+
+  it('drops the instancePath the verdict-only functions pass to one another, and only theirs', () => {
+    const code = [
+      ...full,
+      '// casi:fast',
+      'function validate3(data, instancePath = "") {',
+      '  if (!validate4(data, instancePath)) {}',
+      '  if (!validate5(data[key1], instancePath + "/data/" + key1.replace(/~/g, "~0").replace(/\\//g, "~1"))) {}',
+      '  if (!validate6(f(a, b), instancePath + "/x")) {}',
+      '  validate3.errors = [casiRefused];',
+      '}',
+      '',
+    ].join('\n');
+    expect(withoutPathsInVerdicts(code, 'casi:fast').split('\n')).toEqual([
+      ...full,
+      '// casi:fast',
+      'function validate3(data, instancePath = "") {',
+      '  if (!validate4(data)) {}',
+      '  if (!validate5(data[key1])) {}',
+      '  if (!validate6(f(a, b))) {}',
+      '  validate3.errors = [casiRefused];',
+      '}',
+      '',
+    ]);
+  });
+
+  it('fails when the verdict-only functions use instancePath in another way', () => {
+    const code = ['// casi:fast', 'function validate3(data, instancePath = "") {', '  return instancePath;', '}'];
+    expect(() => withoutPathsInVerdicts(code.join('\n'), 'casi:fast')).toThrow(/instancePath still used/);
   });
 });

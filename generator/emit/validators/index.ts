@@ -15,7 +15,7 @@ import { createAjv, FORMATS_BINDING, schemaId, shareCompiledAjv, validatableSche
 import { triesAlternatives } from '../../schema/alternatives.js';
 import { type EmittedFile, withHeader } from '../shared/files.js';
 import { createProject, emitTypeScript, literal } from '../shared/ts.js';
-import { withErrorsDroppedByPop, withIssueObjects, withoutUnusedSchemas } from './issues.js';
+import { withErrorsDroppedByPop, withIssueObjects, withoutPathsInVerdicts, withoutUnusedSchemas } from './issues.js';
 import { withoutNeedlessUnicodeFlag } from './patterns.js';
 
 const standaloneCode = standaloneCodeModule as unknown as typeof standaloneCodeModule.default;
@@ -120,23 +120,27 @@ async function validatorModule(
   });
   return [
     // ajv's output, its errors issues: type-checking it would add nothing, and `fromCompiled` gives it its types.
-    withHeader(
-      `src/${base}.raw.gen.ts`,
-      // The checks (module `casi:fast`) give verdicts only: their errors are never read.
-      `// @ts-nocheck\n${inClosure(
-        withoutNeedlessUnicodeFlag(
-          withoutUnusedSchemas(
-            withErrorsDroppedByPop(withIssueObjects(withoutDeadState(bundled.outputFiles[0]?.text ?? ''), 'casi:fast')),
-          ),
-        ),
-      )}`,
-    ),
+    withHeader(`src/${base}.raw.gen.ts`, `// @ts-nocheck\n${rewritten(bundled.outputFiles[0]?.text ?? '')}`),
     emitTypeScript(
       createProject(),
       `src/${base}.gen.ts`,
       validatorStatements(`./${base}.raw.gen.js`, entries, registry),
     ),
   ];
+}
+
+/** The bundled module of the checks (`sources.fast`): they give verdicts only, their errors are never read. */
+const VERDICT_MODULE = 'casi:fast';
+
+/** The bundled ajv code after every pass, each of which fails on code it does not recognise. */
+function rewritten(esm: string): string {
+  let code = withoutDeadState(esm);
+  code = withIssueObjects(code, VERDICT_MODULE);
+  code = withoutPathsInVerdicts(code, VERDICT_MODULE);
+  code = withErrorsDroppedByPop(code);
+  code = withoutUnusedSchemas(code);
+  code = withoutNeedlessUnicodeFlag(code);
+  return inClosure(code);
 }
 
 /** The second parameter of every ajv function: options of which these schemas only ever read `instancePath`. */

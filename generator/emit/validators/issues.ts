@@ -144,6 +144,11 @@ function readErrorObject(
   };
 }
 
+/** The bundled code cut where each module's code opens (esbuild's `// <module>` comment). */
+function modulesOf(esm: string): string[] {
+  return esm.split(/^(?=\/\/ [\w:.-]+$)/m);
+}
+
 /**
  * `esm` with each ajv error object `{ instancePath, schemaPath, keyword, params, message }` replaced by the issue
  * `{ pointer, message, keyword }`. In the code of the bundled module `verdictOnly` (esbuild's `// <module>`
@@ -154,7 +159,7 @@ function readErrorObject(
 export function withIssueObjects(esm: string, verdictOnly?: string): string {
   if (esm.includes(REFUSED)) throw new Error(`the bundled validators already name ${REFUSED}`);
   const plain = plainMissingVariables(esm);
-  const sections = esm.split(/^(?=\/\/ [\w:.-]+$)/m);
+  const sections = modulesOf(esm);
   const out: string[] = [];
   let refused = false;
   for (const section of sections) {
@@ -219,4 +224,36 @@ export function withoutUnusedSchemas(esm: string): string {
   return esm.replace(SCHEMA_DECLARATION, (declaration: string, name: string) =>
     esm.split(new RegExp(`\\b${name}\\b`)).length === 2 ? '' : declaration,
   );
+}
+
+/**
+ * `esm` where the functions of the bundled module `verdictOnly` (after `withIssueObjects`, their errors hold no
+ * pointer) no longer pass `instancePath` to one another: building `instancePath + "/tools/" + i0` on each call
+ * is work for a location nobody reads. Fails when `instancePath` is still used there in any other way.
+ */
+export function withoutPathsInVerdicts(esm: string, verdictOnly: string): string {
+  return modulesOf(esm)
+    .map((section) => {
+      if (!section.startsWith(`// ${verdictOnly}\n`)) return section;
+      const out: string[] = [];
+      let from = 0;
+      for (const call of section.matchAll(/\bvalidate\d+\(/g)) {
+        const open = (call.index ?? 0) + call[0].length;
+        if (open < from || /^function /.test(section.slice(Math.max(0, (call.index ?? 0) - 9), call.index))) continue;
+        const data = readUntil(section, open, ', ');
+        const path = readUntil(section, data.end + 2, ')');
+        if (!path.text.startsWith('instancePath')) continue;
+        out.push(section.slice(from, data.end));
+        from = path.end;
+      }
+      out.push(section.slice(from));
+      const code = out.join('');
+      const left = /\binstancePath\b(?! = ""\) \{)/.exec(code);
+      if (left)
+        throw new Error(
+          `instancePath still used by the verdict-only functions: ${code.slice(left.index - 80, left.index + 80)}`,
+        );
+      return code;
+    })
+    .join('');
 }
