@@ -3118,18 +3118,20 @@ function validate74(data, instancePath = "") {
       }
       var _valid0 = _errs9 === errors;
       valid2 = valid2 || _valid0;
-      const _errs12 = errors;
-      if (data2 !== null) {
-        const err9 = { pointer: instancePath + "/caller_no", message: "must be null", keyword: "type" };
-        if (vErrors === null) {
-          vErrors = [err9];
-        } else {
-          vErrors.push(err9);
+      if (!valid2) {
+        const _errs12 = errors;
+        if (data2 !== null) {
+          const err9 = { pointer: instancePath + "/caller_no", message: "must be null", keyword: "type" };
+          if (vErrors === null) {
+            vErrors = [err9];
+          } else {
+            vErrors.push(err9);
+          }
+          errors++;
         }
-        errors++;
+        var _valid0 = _errs12 === errors;
+        valid2 = valid2 || _valid0;
       }
-      var _valid0 = _errs12 === errors;
-      valid2 = valid2 || _valid0;
       if (!valid2) {
         const err10 = { pointer: instancePath + "/caller_no", message: "must match a schema in anyOf", keyword: "anyOf" };
         if (vErrors === null) {
@@ -5080,293 +5082,301 @@ function validate108(data, instancePath = "") {
   if (_valid0) {
     var props0 = true;
   }
-  const _errs9 = errors;
-  if (data && typeof data == "object" && !Array.isArray(data)) {
-    if (data.ns === void 0) {
-      const err7 = { pointer: instancePath + "/ns", message: "must have required property 'ns'", keyword: "required" };
-      if (vErrors === null) {
-        vErrors = [err7];
-      } else {
-        vErrors.push(err7);
-      }
-      errors++;
-    }
-    if (data.name === void 0) {
-      const err8 = { pointer: instancePath + "/name", message: "must have required property 'name'", keyword: "required" };
-      if (vErrors === null) {
-        vErrors = [err8];
-      } else {
-        vErrors.push(err8);
-      }
-      errors++;
-    }
-    for (const key1 in data) {
-      if (!(key1 === "ns" || key1 === "name")) {
-        const err9 = { pointer: instancePath, member: key1, message: "must NOT have additional properties", keyword: "additionalProperties" };
+  if (!valid0) {
+    const _errs9 = errors;
+    if (data && typeof data == "object" && !Array.isArray(data)) {
+      if (data.ns === void 0) {
+        const err7 = { pointer: instancePath + "/ns", message: "must have required property 'ns'", keyword: "required" };
         if (vErrors === null) {
-          vErrors = [err9];
+          vErrors = [err7];
         } else {
-          vErrors.push(err9);
+          vErrors.push(err7);
         }
         errors++;
       }
-    }
-    if (data.ns !== void 0) {
-      let data2 = data.ns;
-      if (typeof data2 !== "string") {
-        const err10 = { pointer: instancePath + "/ns", message: "must be string", keyword: "type" };
+      if (data.name === void 0) {
+        const err8 = { pointer: instancePath + "/name", message: "must have required property 'name'", keyword: "required" };
         if (vErrors === null) {
-          vErrors = [err10];
+          vErrors = [err8];
         } else {
-          vErrors.push(err10);
+          vErrors.push(err8);
         }
         errors++;
       }
-      if (!(data2 === "crm")) {
-        const err11 = { pointer: instancePath + "/ns", message: "must be equal to one of the allowed values", keyword: "enum" };
-        if (vErrors === null) {
-          vErrors = [err11];
-        } else {
-          vErrors.push(err11);
+      for (const key1 in data) {
+        if (!(key1 === "ns" || key1 === "name")) {
+          const err9 = { pointer: instancePath, member: key1, message: "must NOT have additional properties", keyword: "additionalProperties" };
+          if (vErrors === null) {
+            vErrors = [err9];
+          } else {
+            vErrors.push(err9);
+          }
+          errors++;
         }
-        errors++;
       }
-    }
-    if (data.name !== void 0) {
-      if (typeof data.name !== "string") {
-        const err12 = { pointer: instancePath + "/name", message: "must be string", keyword: "type" };
-        if (vErrors === null) {
-          vErrors = [err12];
-        } else {
-          vErrors.push(err12);
+      if (data.ns !== void 0) {
+        let data2 = data.ns;
+        if (typeof data2 !== "string") {
+          const err10 = { pointer: instancePath + "/ns", message: "must be string", keyword: "type" };
+          if (vErrors === null) {
+            vErrors = [err10];
+          } else {
+            vErrors.push(err10);
+          }
+          errors++;
         }
-        errors++;
+        if (!(data2 === "crm")) {
+          const err11 = { pointer: instancePath + "/ns", message: "must be equal to one of the allowed values", keyword: "enum" };
+          if (vErrors === null) {
+            vErrors = [err11];
+          } else {
+            vErrors.push(err11);
+          }
+          errors++;
+        }
       }
-    }
-  } else {
-    const err13 = { pointer: instancePath, message: "must be object", keyword: "type" };
-    if (vErrors === null) {
-      vErrors = [err13];
+      if (data.name !== void 0) {
+        if (typeof data.name !== "string") {
+          const err12 = { pointer: instancePath + "/name", message: "must be string", keyword: "type" };
+          if (vErrors === null) {
+            vErrors = [err12];
+          } else {
+            vErrors.push(err12);
+          }
+          errors++;
+        }
+      }
     } else {
-      vErrors.push(err13);
-    }
-    errors++;
-  }
-  var _valid0 = _errs9 === errors;
-  valid0 = valid0 || _valid0;
-  if (_valid0) {
-    if (props0 !== true) {
-      props0 = true;
-    }
-  }
-  const _errs17 = errors;
-  if (data && typeof data == "object" && !Array.isArray(data)) {
-    if (data.entity_id === void 0) {
-      const err14 = { pointer: instancePath + "/entity_id", message: "must have required property 'entity_id'", keyword: "required" };
+      const err13 = { pointer: instancePath, message: "must be object", keyword: "type" };
       if (vErrors === null) {
-        vErrors = [err14];
+        vErrors = [err13];
       } else {
-        vErrors.push(err14);
+        vErrors.push(err13);
       }
       errors++;
     }
-    for (const key2 in data) {
-      if (!(key2 === "ns" || key2 === "entity_id")) {
-        const err15 = { pointer: instancePath, member: key2, message: "must NOT have additional properties", keyword: "additionalProperties" };
-        if (vErrors === null) {
-          vErrors = [err15];
-        } else {
-          vErrors.push(err15);
-        }
-        errors++;
+    var _valid0 = _errs9 === errors;
+    valid0 = valid0 || _valid0;
+    if (_valid0) {
+      if (props0 !== true) {
+        props0 = true;
       }
     }
-    if (data.ns !== void 0) {
-      let data4 = data.ns;
-      if (typeof data4 !== "string") {
-        const err16 = { pointer: instancePath + "/ns", message: "must be string", keyword: "type" };
+  }
+  if (!valid0) {
+    const _errs17 = errors;
+    if (data && typeof data == "object" && !Array.isArray(data)) {
+      if (data.entity_id === void 0) {
+        const err14 = { pointer: instancePath + "/entity_id", message: "must have required property 'entity_id'", keyword: "required" };
         if (vErrors === null) {
-          vErrors = [err16];
+          vErrors = [err14];
         } else {
-          vErrors.push(err16);
+          vErrors.push(err14);
         }
         errors++;
       }
-      if (!(data4 === "extapi")) {
-        const err17 = { pointer: instancePath + "/ns", message: "must be equal to one of the allowed values", keyword: "enum" };
-        if (vErrors === null) {
-          vErrors = [err17];
-        } else {
-          vErrors.push(err17);
+      for (const key2 in data) {
+        if (!(key2 === "ns" || key2 === "entity_id")) {
+          const err15 = { pointer: instancePath, member: key2, message: "must NOT have additional properties", keyword: "additionalProperties" };
+          if (vErrors === null) {
+            vErrors = [err15];
+          } else {
+            vErrors.push(err15);
+          }
+          errors++;
         }
-        errors++;
       }
-    }
-    if (data.entity_id !== void 0) {
-      if (typeof data.entity_id !== "string") {
-        const err18 = { pointer: instancePath + "/entity_id", message: "must be string", keyword: "type" };
-        if (vErrors === null) {
-          vErrors = [err18];
-        } else {
-          vErrors.push(err18);
+      if (data.ns !== void 0) {
+        let data4 = data.ns;
+        if (typeof data4 !== "string") {
+          const err16 = { pointer: instancePath + "/ns", message: "must be string", keyword: "type" };
+          if (vErrors === null) {
+            vErrors = [err16];
+          } else {
+            vErrors.push(err16);
+          }
+          errors++;
         }
-        errors++;
+        if (!(data4 === "extapi")) {
+          const err17 = { pointer: instancePath + "/ns", message: "must be equal to one of the allowed values", keyword: "enum" };
+          if (vErrors === null) {
+            vErrors = [err17];
+          } else {
+            vErrors.push(err17);
+          }
+          errors++;
+        }
       }
-    }
-  } else {
-    const err19 = { pointer: instancePath, message: "must be object", keyword: "type" };
-    if (vErrors === null) {
-      vErrors = [err19];
+      if (data.entity_id !== void 0) {
+        if (typeof data.entity_id !== "string") {
+          const err18 = { pointer: instancePath + "/entity_id", message: "must be string", keyword: "type" };
+          if (vErrors === null) {
+            vErrors = [err18];
+          } else {
+            vErrors.push(err18);
+          }
+          errors++;
+        }
+      }
     } else {
-      vErrors.push(err19);
-    }
-    errors++;
-  }
-  var _valid0 = _errs17 === errors;
-  valid0 = valid0 || _valid0;
-  if (_valid0) {
-    if (props0 !== true) {
-      props0 = true;
-    }
-  }
-  const _errs25 = errors;
-  if (data && typeof data == "object" && !Array.isArray(data)) {
-    if (data.entity_id === void 0) {
-      const err20 = { pointer: instancePath + "/entity_id", message: "must have required property 'entity_id'", keyword: "required" };
+      const err19 = { pointer: instancePath, message: "must be object", keyword: "type" };
       if (vErrors === null) {
-        vErrors = [err20];
+        vErrors = [err19];
       } else {
-        vErrors.push(err20);
+        vErrors.push(err19);
       }
       errors++;
     }
-    for (const key3 in data) {
-      if (!(key3 === "ns" || key3 === "entity_id")) {
-        const err21 = { pointer: instancePath, member: key3, message: "must NOT have additional properties", keyword: "additionalProperties" };
-        if (vErrors === null) {
-          vErrors = [err21];
-        } else {
-          vErrors.push(err21);
-        }
-        errors++;
+    var _valid0 = _errs17 === errors;
+    valid0 = valid0 || _valid0;
+    if (_valid0) {
+      if (props0 !== true) {
+        props0 = true;
       }
     }
-    if (data.ns !== void 0) {
-      let data6 = data.ns;
-      if (typeof data6 !== "string") {
-        const err22 = { pointer: instancePath + "/ns", message: "must be string", keyword: "type" };
+  }
+  if (!valid0) {
+    const _errs25 = errors;
+    if (data && typeof data == "object" && !Array.isArray(data)) {
+      if (data.entity_id === void 0) {
+        const err20 = { pointer: instancePath + "/entity_id", message: "must have required property 'entity_id'", keyword: "required" };
         if (vErrors === null) {
-          vErrors = [err22];
+          vErrors = [err20];
         } else {
-          vErrors.push(err22);
+          vErrors.push(err20);
         }
         errors++;
       }
-      if (!(data6 === "procedural")) {
-        const err23 = { pointer: instancePath + "/ns", message: "must be equal to one of the allowed values", keyword: "enum" };
-        if (vErrors === null) {
-          vErrors = [err23];
-        } else {
-          vErrors.push(err23);
+      for (const key3 in data) {
+        if (!(key3 === "ns" || key3 === "entity_id")) {
+          const err21 = { pointer: instancePath, member: key3, message: "must NOT have additional properties", keyword: "additionalProperties" };
+          if (vErrors === null) {
+            vErrors = [err21];
+          } else {
+            vErrors.push(err21);
+          }
+          errors++;
         }
-        errors++;
       }
-    }
-    if (data.entity_id !== void 0) {
-      if (typeof data.entity_id !== "string") {
-        const err24 = { pointer: instancePath + "/entity_id", message: "must be string", keyword: "type" };
-        if (vErrors === null) {
-          vErrors = [err24];
-        } else {
-          vErrors.push(err24);
+      if (data.ns !== void 0) {
+        let data6 = data.ns;
+        if (typeof data6 !== "string") {
+          const err22 = { pointer: instancePath + "/ns", message: "must be string", keyword: "type" };
+          if (vErrors === null) {
+            vErrors = [err22];
+          } else {
+            vErrors.push(err22);
+          }
+          errors++;
         }
-        errors++;
+        if (!(data6 === "procedural")) {
+          const err23 = { pointer: instancePath + "/ns", message: "must be equal to one of the allowed values", keyword: "enum" };
+          if (vErrors === null) {
+            vErrors = [err23];
+          } else {
+            vErrors.push(err23);
+          }
+          errors++;
+        }
       }
-    }
-  } else {
-    const err25 = { pointer: instancePath, message: "must be object", keyword: "type" };
-    if (vErrors === null) {
-      vErrors = [err25];
+      if (data.entity_id !== void 0) {
+        if (typeof data.entity_id !== "string") {
+          const err24 = { pointer: instancePath + "/entity_id", message: "must be string", keyword: "type" };
+          if (vErrors === null) {
+            vErrors = [err24];
+          } else {
+            vErrors.push(err24);
+          }
+          errors++;
+        }
+      }
     } else {
-      vErrors.push(err25);
-    }
-    errors++;
-  }
-  var _valid0 = _errs25 === errors;
-  valid0 = valid0 || _valid0;
-  if (_valid0) {
-    if (props0 !== true) {
-      props0 = true;
-    }
-  }
-  const _errs33 = errors;
-  if (data && typeof data == "object" && !Array.isArray(data)) {
-    if (data.name === void 0) {
-      const err26 = { pointer: instancePath + "/name", message: "must have required property 'name'", keyword: "required" };
+      const err25 = { pointer: instancePath, message: "must be object", keyword: "type" };
       if (vErrors === null) {
-        vErrors = [err26];
+        vErrors = [err25];
       } else {
-        vErrors.push(err26);
+        vErrors.push(err25);
       }
       errors++;
     }
-    for (const key4 in data) {
-      if (!(key4 === "ns" || key4 === "name")) {
-        const err27 = { pointer: instancePath, member: key4, message: "must NOT have additional properties", keyword: "additionalProperties" };
-        if (vErrors === null) {
-          vErrors = [err27];
-        } else {
-          vErrors.push(err27);
-        }
-        errors++;
+    var _valid0 = _errs25 === errors;
+    valid0 = valid0 || _valid0;
+    if (_valid0) {
+      if (props0 !== true) {
+        props0 = true;
       }
     }
-    if (data.ns !== void 0) {
-      let data8 = data.ns;
-      if (typeof data8 !== "string") {
-        const err28 = { pointer: instancePath + "/ns", message: "must be string", keyword: "type" };
-        if (vErrors === null) {
-          vErrors = [err28];
-        } else {
-          vErrors.push(err28);
-        }
-        errors++;
-      }
-      if (!(data8 === "thirdparty")) {
-        const err29 = { pointer: instancePath + "/ns", message: "must be equal to one of the allowed values", keyword: "enum" };
-        if (vErrors === null) {
-          vErrors = [err29];
-        } else {
-          vErrors.push(err29);
-        }
-        errors++;
-      }
-    }
-    if (data.name !== void 0) {
-      if (typeof data.name !== "string") {
-        const err30 = { pointer: instancePath + "/name", message: "must be string", keyword: "type" };
-        if (vErrors === null) {
-          vErrors = [err30];
-        } else {
-          vErrors.push(err30);
-        }
-        errors++;
-      }
-    }
-  } else {
-    const err31 = { pointer: instancePath, message: "must be object", keyword: "type" };
-    if (vErrors === null) {
-      vErrors = [err31];
-    } else {
-      vErrors.push(err31);
-    }
-    errors++;
   }
-  var _valid0 = _errs33 === errors;
-  valid0 = valid0 || _valid0;
-  if (_valid0) {
-    if (props0 !== true) {
-      props0 = true;
+  if (!valid0) {
+    const _errs33 = errors;
+    if (data && typeof data == "object" && !Array.isArray(data)) {
+      if (data.name === void 0) {
+        const err26 = { pointer: instancePath + "/name", message: "must have required property 'name'", keyword: "required" };
+        if (vErrors === null) {
+          vErrors = [err26];
+        } else {
+          vErrors.push(err26);
+        }
+        errors++;
+      }
+      for (const key4 in data) {
+        if (!(key4 === "ns" || key4 === "name")) {
+          const err27 = { pointer: instancePath, member: key4, message: "must NOT have additional properties", keyword: "additionalProperties" };
+          if (vErrors === null) {
+            vErrors = [err27];
+          } else {
+            vErrors.push(err27);
+          }
+          errors++;
+        }
+      }
+      if (data.ns !== void 0) {
+        let data8 = data.ns;
+        if (typeof data8 !== "string") {
+          const err28 = { pointer: instancePath + "/ns", message: "must be string", keyword: "type" };
+          if (vErrors === null) {
+            vErrors = [err28];
+          } else {
+            vErrors.push(err28);
+          }
+          errors++;
+        }
+        if (!(data8 === "thirdparty")) {
+          const err29 = { pointer: instancePath + "/ns", message: "must be equal to one of the allowed values", keyword: "enum" };
+          if (vErrors === null) {
+            vErrors = [err29];
+          } else {
+            vErrors.push(err29);
+          }
+          errors++;
+        }
+      }
+      if (data.name !== void 0) {
+        if (typeof data.name !== "string") {
+          const err30 = { pointer: instancePath + "/name", message: "must be string", keyword: "type" };
+          if (vErrors === null) {
+            vErrors = [err30];
+          } else {
+            vErrors.push(err30);
+          }
+          errors++;
+        }
+      }
+    } else {
+      const err31 = { pointer: instancePath, message: "must be object", keyword: "type" };
+      if (vErrors === null) {
+        vErrors = [err31];
+      } else {
+        vErrors.push(err31);
+      }
+      errors++;
+    }
+    var _valid0 = _errs33 === errors;
+    valid0 = valid0 || _valid0;
+    if (_valid0) {
+      if (props0 !== true) {
+        props0 = true;
+      }
     }
   }
   if (!valid0) {
@@ -6007,18 +6017,20 @@ function validate89(data, instancePath = "") {
       }
       var _valid0 = _errs22 === errors;
       valid6 = valid6 || _valid0;
-      const _errs25 = errors;
-      if (data7 !== null) {
-        const err31 = { pointer: instancePath + "/customer_id", message: "must be null", keyword: "type" };
-        if (vErrors === null) {
-          vErrors = [err31];
-        } else {
-          vErrors.push(err31);
+      if (!valid6) {
+        const _errs25 = errors;
+        if (data7 !== null) {
+          const err31 = { pointer: instancePath + "/customer_id", message: "must be null", keyword: "type" };
+          if (vErrors === null) {
+            vErrors = [err31];
+          } else {
+            vErrors.push(err31);
+          }
+          errors++;
         }
-        errors++;
+        var _valid0 = _errs25 === errors;
+        valid6 = valid6 || _valid0;
       }
-      var _valid0 = _errs25 === errors;
-      valid6 = valid6 || _valid0;
       if (!valid6) {
         const err32 = { pointer: instancePath + "/customer_id", message: "must match a schema in anyOf", keyword: "anyOf" };
         if (vErrors === null) {
@@ -6063,18 +6075,20 @@ function validate89(data, instancePath = "") {
       }
       var _valid1 = _errs29 === errors;
       valid8 = valid8 || _valid1;
-      const _errs32 = errors;
-      if (data8 !== null) {
-        const err35 = { pointer: instancePath + "/channel_type", message: "must be null", keyword: "type" };
-        if (vErrors === null) {
-          vErrors = [err35];
-        } else {
-          vErrors.push(err35);
+      if (!valid8) {
+        const _errs32 = errors;
+        if (data8 !== null) {
+          const err35 = { pointer: instancePath + "/channel_type", message: "must be null", keyword: "type" };
+          if (vErrors === null) {
+            vErrors = [err35];
+          } else {
+            vErrors.push(err35);
+          }
+          errors++;
         }
-        errors++;
+        var _valid1 = _errs32 === errors;
+        valid8 = valid8 || _valid1;
       }
-      var _valid1 = _errs32 === errors;
-      valid8 = valid8 || _valid1;
       if (!valid8) {
         const err36 = { pointer: instancePath + "/channel_type", message: "must match a schema in anyOf", keyword: "anyOf" };
         if (vErrors === null) {
@@ -6111,18 +6125,20 @@ function validate89(data, instancePath = "") {
       }
       var _valid2 = _errs37 === errors;
       valid10 = valid10 || _valid2;
-      const _errs38 = errors;
-      if (data10 !== null) {
-        const err37 = { pointer: instancePath + "/override_config", message: "must be null", keyword: "type" };
-        if (vErrors === null) {
-          vErrors = [err37];
-        } else {
-          vErrors.push(err37);
+      if (!valid10) {
+        const _errs38 = errors;
+        if (data10 !== null) {
+          const err37 = { pointer: instancePath + "/override_config", message: "must be null", keyword: "type" };
+          if (vErrors === null) {
+            vErrors = [err37];
+          } else {
+            vErrors.push(err37);
+          }
+          errors++;
         }
-        errors++;
+        var _valid2 = _errs38 === errors;
+        valid10 = valid10 || _valid2;
       }
-      var _valid2 = _errs38 === errors;
-      valid10 = valid10 || _valid2;
       if (!valid10) {
         const err38 = { pointer: instancePath + "/override_config", message: "must match a schema in anyOf", keyword: "anyOf" };
         if (vErrors === null) {
@@ -6168,18 +6184,20 @@ function validate89(data, instancePath = "") {
       }
       var _valid3 = _errs42 === errors;
       valid11 = valid11 || _valid3;
-      const _errs45 = errors;
-      if (data11 !== null) {
-        const err41 = { pointer: instancePath + "/started_at", message: "must be null", keyword: "type" };
-        if (vErrors === null) {
-          vErrors = [err41];
-        } else {
-          vErrors.push(err41);
+      if (!valid11) {
+        const _errs45 = errors;
+        if (data11 !== null) {
+          const err41 = { pointer: instancePath + "/started_at", message: "must be null", keyword: "type" };
+          if (vErrors === null) {
+            vErrors = [err41];
+          } else {
+            vErrors.push(err41);
+          }
+          errors++;
         }
-        errors++;
+        var _valid3 = _errs45 === errors;
+        valid11 = valid11 || _valid3;
       }
-      var _valid3 = _errs45 === errors;
-      valid11 = valid11 || _valid3;
       if (!valid11) {
         const err42 = { pointer: instancePath + "/started_at", message: "must match a schema in anyOf", keyword: "anyOf" };
         if (vErrors === null) {
@@ -6225,18 +6243,20 @@ function validate89(data, instancePath = "") {
       }
       var _valid4 = _errs49 === errors;
       valid13 = valid13 || _valid4;
-      const _errs52 = errors;
-      if (data12 !== null) {
-        const err45 = { pointer: instancePath + "/completed_at", message: "must be null", keyword: "type" };
-        if (vErrors === null) {
-          vErrors = [err45];
-        } else {
-          vErrors.push(err45);
+      if (!valid13) {
+        const _errs52 = errors;
+        if (data12 !== null) {
+          const err45 = { pointer: instancePath + "/completed_at", message: "must be null", keyword: "type" };
+          if (vErrors === null) {
+            vErrors = [err45];
+          } else {
+            vErrors.push(err45);
+          }
+          errors++;
         }
-        errors++;
+        var _valid4 = _errs52 === errors;
+        valid13 = valid13 || _valid4;
       }
-      var _valid4 = _errs52 === errors;
-      valid13 = valid13 || _valid4;
       if (!valid13) {
         const err46 = { pointer: instancePath + "/completed_at", message: "must match a schema in anyOf", keyword: "anyOf" };
         if (vErrors === null) {
@@ -6281,18 +6301,20 @@ function validate89(data, instancePath = "") {
       }
       var _valid5 = _errs56 === errors;
       valid15 = valid15 || _valid5;
-      const _errs59 = errors;
-      if (data13 !== null) {
-        const err49 = { pointer: instancePath + "/failure_reason", message: "must be null", keyword: "type" };
-        if (vErrors === null) {
-          vErrors = [err49];
-        } else {
-          vErrors.push(err49);
+      if (!valid15) {
+        const _errs59 = errors;
+        if (data13 !== null) {
+          const err49 = { pointer: instancePath + "/failure_reason", message: "must be null", keyword: "type" };
+          if (vErrors === null) {
+            vErrors = [err49];
+          } else {
+            vErrors.push(err49);
+          }
+          errors++;
         }
-        errors++;
+        var _valid5 = _errs59 === errors;
+        valid15 = valid15 || _valid5;
       }
-      var _valid5 = _errs59 === errors;
-      valid15 = valid15 || _valid5;
       if (!valid15) {
         const err50 = { pointer: instancePath + "/failure_reason", message: "must match a schema in anyOf", keyword: "anyOf" };
         if (vErrors === null) {
@@ -6372,18 +6394,20 @@ function validate89(data, instancePath = "") {
       }
       var _valid6 = _errs67 === errors;
       valid17 = valid17 || _valid6;
-      const _errs70 = errors;
-      if (data16 !== null) {
-        const err56 = { pointer: instancePath + "/sentiment", message: "must be null", keyword: "type" };
-        if (vErrors === null) {
-          vErrors = [err56];
-        } else {
-          vErrors.push(err56);
+      if (!valid17) {
+        const _errs70 = errors;
+        if (data16 !== null) {
+          const err56 = { pointer: instancePath + "/sentiment", message: "must be null", keyword: "type" };
+          if (vErrors === null) {
+            vErrors = [err56];
+          } else {
+            vErrors.push(err56);
+          }
+          errors++;
         }
-        errors++;
+        var _valid6 = _errs70 === errors;
+        valid17 = valid17 || _valid6;
       }
-      var _valid6 = _errs70 === errors;
-      valid17 = valid17 || _valid6;
       if (!valid17) {
         const err57 = { pointer: instancePath + "/sentiment", message: "must match a schema in anyOf", keyword: "anyOf" };
         if (vErrors === null) {
@@ -8106,18 +8130,20 @@ function validate148(data, instancePath = "") {
       }
       var _valid0 = _errs22 === errors;
       valid6 = valid6 || _valid0;
-      const _errs25 = errors;
-      if (data7 !== null) {
-        const err28 = { pointer: instancePath + "/customer_id", message: "must be null", keyword: "type" };
-        if (vErrors === null) {
-          vErrors = [err28];
-        } else {
-          vErrors.push(err28);
+      if (!valid6) {
+        const _errs25 = errors;
+        if (data7 !== null) {
+          const err28 = { pointer: instancePath + "/customer_id", message: "must be null", keyword: "type" };
+          if (vErrors === null) {
+            vErrors = [err28];
+          } else {
+            vErrors.push(err28);
+          }
+          errors++;
         }
-        errors++;
+        var _valid0 = _errs25 === errors;
+        valid6 = valid6 || _valid0;
       }
-      var _valid0 = _errs25 === errors;
-      valid6 = valid6 || _valid0;
       if (!valid6) {
         const err29 = { pointer: instancePath + "/customer_id", message: "must match a schema in anyOf", keyword: "anyOf" };
         if (vErrors === null) {
@@ -8162,18 +8188,20 @@ function validate148(data, instancePath = "") {
       }
       var _valid1 = _errs29 === errors;
       valid8 = valid8 || _valid1;
-      const _errs32 = errors;
-      if (data8 !== null) {
-        const err32 = { pointer: instancePath + "/channel_type", message: "must be null", keyword: "type" };
-        if (vErrors === null) {
-          vErrors = [err32];
-        } else {
-          vErrors.push(err32);
+      if (!valid8) {
+        const _errs32 = errors;
+        if (data8 !== null) {
+          const err32 = { pointer: instancePath + "/channel_type", message: "must be null", keyword: "type" };
+          if (vErrors === null) {
+            vErrors = [err32];
+          } else {
+            vErrors.push(err32);
+          }
+          errors++;
         }
-        errors++;
+        var _valid1 = _errs32 === errors;
+        valid8 = valid8 || _valid1;
       }
-      var _valid1 = _errs32 === errors;
-      valid8 = valid8 || _valid1;
       if (!valid8) {
         const err33 = { pointer: instancePath + "/channel_type", message: "must match a schema in anyOf", keyword: "anyOf" };
         if (vErrors === null) {
@@ -8219,18 +8247,20 @@ function validate148(data, instancePath = "") {
       }
       var _valid2 = _errs36 === errors;
       valid10 = valid10 || _valid2;
-      const _errs39 = errors;
-      if (data9 !== null) {
-        const err36 = { pointer: instancePath + "/started_at", message: "must be null", keyword: "type" };
-        if (vErrors === null) {
-          vErrors = [err36];
-        } else {
-          vErrors.push(err36);
+      if (!valid10) {
+        const _errs39 = errors;
+        if (data9 !== null) {
+          const err36 = { pointer: instancePath + "/started_at", message: "must be null", keyword: "type" };
+          if (vErrors === null) {
+            vErrors = [err36];
+          } else {
+            vErrors.push(err36);
+          }
+          errors++;
         }
-        errors++;
+        var _valid2 = _errs39 === errors;
+        valid10 = valid10 || _valid2;
       }
-      var _valid2 = _errs39 === errors;
-      valid10 = valid10 || _valid2;
       if (!valid10) {
         const err37 = { pointer: instancePath + "/started_at", message: "must match a schema in anyOf", keyword: "anyOf" };
         if (vErrors === null) {
@@ -8276,18 +8306,20 @@ function validate148(data, instancePath = "") {
       }
       var _valid3 = _errs43 === errors;
       valid12 = valid12 || _valid3;
-      const _errs46 = errors;
-      if (data10 !== null) {
-        const err40 = { pointer: instancePath + "/completed_at", message: "must be null", keyword: "type" };
-        if (vErrors === null) {
-          vErrors = [err40];
-        } else {
-          vErrors.push(err40);
+      if (!valid12) {
+        const _errs46 = errors;
+        if (data10 !== null) {
+          const err40 = { pointer: instancePath + "/completed_at", message: "must be null", keyword: "type" };
+          if (vErrors === null) {
+            vErrors = [err40];
+          } else {
+            vErrors.push(err40);
+          }
+          errors++;
         }
-        errors++;
+        var _valid3 = _errs46 === errors;
+        valid12 = valid12 || _valid3;
       }
-      var _valid3 = _errs46 === errors;
-      valid12 = valid12 || _valid3;
       if (!valid12) {
         const err41 = { pointer: instancePath + "/completed_at", message: "must match a schema in anyOf", keyword: "anyOf" };
         if (vErrors === null) {
@@ -8332,18 +8364,20 @@ function validate148(data, instancePath = "") {
       }
       var _valid4 = _errs50 === errors;
       valid14 = valid14 || _valid4;
-      const _errs53 = errors;
-      if (data11 !== null) {
-        const err44 = { pointer: instancePath + "/failure_reason", message: "must be null", keyword: "type" };
-        if (vErrors === null) {
-          vErrors = [err44];
-        } else {
-          vErrors.push(err44);
+      if (!valid14) {
+        const _errs53 = errors;
+        if (data11 !== null) {
+          const err44 = { pointer: instancePath + "/failure_reason", message: "must be null", keyword: "type" };
+          if (vErrors === null) {
+            vErrors = [err44];
+          } else {
+            vErrors.push(err44);
+          }
+          errors++;
         }
-        errors++;
+        var _valid4 = _errs53 === errors;
+        valid14 = valid14 || _valid4;
       }
-      var _valid4 = _errs53 === errors;
-      valid14 = valid14 || _valid4;
       if (!valid14) {
         const err45 = { pointer: instancePath + "/failure_reason", message: "must match a schema in anyOf", keyword: "anyOf" };
         if (vErrors === null) {
@@ -8411,18 +8445,20 @@ function validate148(data, instancePath = "") {
       }
       var _valid5 = _errs59 === errors;
       valid16 = valid16 || _valid5;
-      const _errs62 = errors;
-      if (data13 !== null) {
-        const err50 = { pointer: instancePath + "/sentiment", message: "must be null", keyword: "type" };
-        if (vErrors === null) {
-          vErrors = [err50];
-        } else {
-          vErrors.push(err50);
+      if (!valid16) {
+        const _errs62 = errors;
+        if (data13 !== null) {
+          const err50 = { pointer: instancePath + "/sentiment", message: "must be null", keyword: "type" };
+          if (vErrors === null) {
+            vErrors = [err50];
+          } else {
+            vErrors.push(err50);
+          }
+          errors++;
         }
-        errors++;
+        var _valid5 = _errs62 === errors;
+        valid16 = valid16 || _valid5;
       }
-      var _valid5 = _errs62 === errors;
-      valid16 = valid16 || _valid5;
       if (!valid16) {
         const err51 = { pointer: instancePath + "/sentiment", message: "must match a schema in anyOf", keyword: "anyOf" };
         if (vErrors === null) {
@@ -10725,18 +10761,20 @@ function validate190(data, instancePath = "") {
       }
       var _valid0 = _errs4 === errors;
       valid1 = valid1 || _valid0;
-      const _errs7 = errors;
-      if (typeof data0 !== "string") {
-        const err6 = { pointer: instancePath + "/code", message: "must be string", keyword: "type" };
-        if (vErrors === null) {
-          vErrors = [err6];
-        } else {
-          vErrors.push(err6);
+      if (!valid1) {
+        const _errs7 = errors;
+        if (typeof data0 !== "string") {
+          const err6 = { pointer: instancePath + "/code", message: "must be string", keyword: "type" };
+          if (vErrors === null) {
+            vErrors = [err6];
+          } else {
+            vErrors.push(err6);
+          }
+          errors++;
         }
-        errors++;
+        var _valid0 = _errs7 === errors;
+        valid1 = valid1 || _valid0;
       }
-      var _valid0 = _errs7 === errors;
-      valid1 = valid1 || _valid0;
       if (!valid1) {
         const err7 = { pointer: instancePath + "/code", message: "must match a schema in anyOf", keyword: "anyOf" };
         if (vErrors === null) {
@@ -13703,18 +13741,20 @@ function validate236(data, instancePath = "") {
       }
       var _valid0 = _errs20 === errors;
       valid5 = valid5 || _valid0;
-      const _errs23 = errors;
-      if (data6 !== null) {
-        const err27 = { pointer: instancePath + "/agent_id", message: "must be null", keyword: "type" };
-        if (vErrors === null) {
-          vErrors = [err27];
-        } else {
-          vErrors.push(err27);
+      if (!valid5) {
+        const _errs23 = errors;
+        if (data6 !== null) {
+          const err27 = { pointer: instancePath + "/agent_id", message: "must be null", keyword: "type" };
+          if (vErrors === null) {
+            vErrors = [err27];
+          } else {
+            vErrors.push(err27);
+          }
+          errors++;
         }
-        errors++;
+        var _valid0 = _errs23 === errors;
+        valid5 = valid5 || _valid0;
       }
-      var _valid0 = _errs23 === errors;
-      valid5 = valid5 || _valid0;
       if (!valid5) {
         const err28 = { pointer: instancePath + "/agent_id", message: "must match a schema in anyOf", keyword: "anyOf" };
         if (vErrors === null) {
@@ -13760,18 +13800,20 @@ function validate236(data, instancePath = "") {
       }
       var _valid1 = _errs27 === errors;
       valid7 = valid7 || _valid1;
-      const _errs30 = errors;
-      if (data7 !== null) {
-        const err31 = { pointer: instancePath + "/agent_version_id", message: "must be null", keyword: "type" };
-        if (vErrors === null) {
-          vErrors = [err31];
-        } else {
-          vErrors.push(err31);
+      if (!valid7) {
+        const _errs30 = errors;
+        if (data7 !== null) {
+          const err31 = { pointer: instancePath + "/agent_version_id", message: "must be null", keyword: "type" };
+          if (vErrors === null) {
+            vErrors = [err31];
+          } else {
+            vErrors.push(err31);
+          }
+          errors++;
         }
-        errors++;
+        var _valid1 = _errs30 === errors;
+        valid7 = valid7 || _valid1;
       }
-      var _valid1 = _errs30 === errors;
-      valid7 = valid7 || _valid1;
       if (!valid7) {
         const err32 = { pointer: instancePath + "/agent_version_id", message: "must match a schema in anyOf", keyword: "anyOf" };
         if (vErrors === null) {
@@ -14105,18 +14147,20 @@ function validate239(data, instancePath = "") {
       }
       var _valid0 = _errs14 === errors;
       valid3 = valid3 || _valid0;
-      const _errs17 = errors;
-      if (data4 !== null) {
-        const err20 = { pointer: instancePath + "/agent_id", message: "must be null", keyword: "type" };
-        if (vErrors === null) {
-          vErrors = [err20];
-        } else {
-          vErrors.push(err20);
+      if (!valid3) {
+        const _errs17 = errors;
+        if (data4 !== null) {
+          const err20 = { pointer: instancePath + "/agent_id", message: "must be null", keyword: "type" };
+          if (vErrors === null) {
+            vErrors = [err20];
+          } else {
+            vErrors.push(err20);
+          }
+          errors++;
         }
-        errors++;
+        var _valid0 = _errs17 === errors;
+        valid3 = valid3 || _valid0;
       }
-      var _valid0 = _errs17 === errors;
-      valid3 = valid3 || _valid0;
       if (!valid3) {
         const err21 = { pointer: instancePath + "/agent_id", message: "must match a schema in anyOf", keyword: "anyOf" };
         if (vErrors === null) {
@@ -15691,18 +15735,20 @@ function validate267(data, instancePath = "") {
       }
       var _valid0 = _errs4 === errors;
       valid1 = valid1 || _valid0;
-      const _errs7 = errors;
-      if (data0 !== null) {
-        const err4 = { pointer: instancePath + "/name", message: "must be null", keyword: "type" };
-        if (vErrors === null) {
-          vErrors = [err4];
-        } else {
-          vErrors.push(err4);
+      if (!valid1) {
+        const _errs7 = errors;
+        if (data0 !== null) {
+          const err4 = { pointer: instancePath + "/name", message: "must be null", keyword: "type" };
+          if (vErrors === null) {
+            vErrors = [err4];
+          } else {
+            vErrors.push(err4);
+          }
+          errors++;
         }
-        errors++;
+        var _valid0 = _errs7 === errors;
+        valid1 = valid1 || _valid0;
       }
-      var _valid0 = _errs7 === errors;
-      valid1 = valid1 || _valid0;
       if (!valid1) {
         const err5 = { pointer: instancePath + "/name", message: "must match a schema in anyOf", keyword: "anyOf" };
         if (vErrors === null) {
@@ -15748,18 +15794,20 @@ function validate267(data, instancePath = "") {
       }
       var _valid1 = _errs11 === errors;
       valid3 = valid3 || _valid1;
-      const _errs14 = errors;
-      if (data1 !== null) {
-        const err8 = { pointer: instancePath + "/description", message: "must be null", keyword: "type" };
-        if (vErrors === null) {
-          vErrors = [err8];
-        } else {
-          vErrors.push(err8);
+      if (!valid3) {
+        const _errs14 = errors;
+        if (data1 !== null) {
+          const err8 = { pointer: instancePath + "/description", message: "must be null", keyword: "type" };
+          if (vErrors === null) {
+            vErrors = [err8];
+          } else {
+            vErrors.push(err8);
+          }
+          errors++;
         }
-        errors++;
+        var _valid1 = _errs14 === errors;
+        valid3 = valid3 || _valid1;
       }
-      var _valid1 = _errs14 === errors;
-      valid3 = valid3 || _valid1;
       if (!valid3) {
         const err9 = { pointer: instancePath + "/description", message: "must match a schema in anyOf", keyword: "anyOf" };
         if (vErrors === null) {
@@ -15790,18 +15838,20 @@ function validate267(data, instancePath = "") {
       }
       var _valid2 = _errs18 === errors;
       valid5 = valid5 || _valid2;
-      const _errs19 = errors;
-      if (data2 !== null) {
-        const err10 = { pointer: instancePath + "/config", message: "must be null", keyword: "type" };
-        if (vErrors === null) {
-          vErrors = [err10];
-        } else {
-          vErrors.push(err10);
+      if (!valid5) {
+        const _errs19 = errors;
+        if (data2 !== null) {
+          const err10 = { pointer: instancePath + "/config", message: "must be null", keyword: "type" };
+          if (vErrors === null) {
+            vErrors = [err10];
+          } else {
+            vErrors.push(err10);
+          }
+          errors++;
         }
-        errors++;
+        var _valid2 = _errs19 === errors;
+        valid5 = valid5 || _valid2;
       }
-      var _valid2 = _errs19 === errors;
-      valid5 = valid5 || _valid2;
       if (!valid5) {
         const err11 = { pointer: instancePath + "/config", message: "must match a schema in anyOf", keyword: "anyOf" };
         if (vErrors === null) {
@@ -16009,18 +16059,20 @@ function validate271(data, instancePath = "") {
       }
       var _valid0 = _errs4 === errors;
       valid1 = valid1 || _valid0;
-      const _errs7 = errors;
-      if (data0 !== null) {
-        const err4 = { pointer: instancePath + "/name", message: "must be null", keyword: "type" };
-        if (vErrors === null) {
-          vErrors = [err4];
-        } else {
-          vErrors.push(err4);
+      if (!valid1) {
+        const _errs7 = errors;
+        if (data0 !== null) {
+          const err4 = { pointer: instancePath + "/name", message: "must be null", keyword: "type" };
+          if (vErrors === null) {
+            vErrors = [err4];
+          } else {
+            vErrors.push(err4);
+          }
+          errors++;
         }
-        errors++;
+        var _valid0 = _errs7 === errors;
+        valid1 = valid1 || _valid0;
       }
-      var _valid0 = _errs7 === errors;
-      valid1 = valid1 || _valid0;
       if (!valid1) {
         const err5 = { pointer: instancePath + "/name", message: "must match a schema in anyOf", keyword: "anyOf" };
         if (vErrors === null) {
@@ -16066,18 +16118,20 @@ function validate271(data, instancePath = "") {
       }
       var _valid1 = _errs11 === errors;
       valid3 = valid3 || _valid1;
-      const _errs14 = errors;
-      if (data1 !== null) {
-        const err8 = { pointer: instancePath + "/description", message: "must be null", keyword: "type" };
-        if (vErrors === null) {
-          vErrors = [err8];
-        } else {
-          vErrors.push(err8);
+      if (!valid3) {
+        const _errs14 = errors;
+        if (data1 !== null) {
+          const err8 = { pointer: instancePath + "/description", message: "must be null", keyword: "type" };
+          if (vErrors === null) {
+            vErrors = [err8];
+          } else {
+            vErrors.push(err8);
+          }
+          errors++;
         }
-        errors++;
+        var _valid1 = _errs14 === errors;
+        valid3 = valid3 || _valid1;
       }
-      var _valid1 = _errs14 === errors;
-      valid3 = valid3 || _valid1;
       if (!valid3) {
         const err9 = { pointer: instancePath + "/description", message: "must match a schema in anyOf", keyword: "anyOf" };
         if (vErrors === null) {
@@ -16108,18 +16162,20 @@ function validate271(data, instancePath = "") {
       }
       var _valid2 = _errs18 === errors;
       valid5 = valid5 || _valid2;
-      const _errs19 = errors;
-      if (data2 !== null) {
-        const err10 = { pointer: instancePath + "/config", message: "must be null", keyword: "type" };
-        if (vErrors === null) {
-          vErrors = [err10];
-        } else {
-          vErrors.push(err10);
+      if (!valid5) {
+        const _errs19 = errors;
+        if (data2 !== null) {
+          const err10 = { pointer: instancePath + "/config", message: "must be null", keyword: "type" };
+          if (vErrors === null) {
+            vErrors = [err10];
+          } else {
+            vErrors.push(err10);
+          }
+          errors++;
         }
-        errors++;
+        var _valid2 = _errs19 === errors;
+        valid5 = valid5 || _valid2;
       }
-      var _valid2 = _errs19 === errors;
-      valid5 = valid5 || _valid2;
       if (!valid5) {
         const err11 = { pointer: instancePath + "/config", message: "must match a schema in anyOf", keyword: "anyOf" };
         if (vErrors === null) {
@@ -17665,360 +17721,368 @@ function validate39(data, instancePath = "") {
   if (_valid0) {
     var props0 = true;
   }
-  const _errs9 = errors;
-  const _errs10 = errors;
-  if (errors === _errs10) {
-    if (data && typeof data == "object" && !Array.isArray(data)) {
-      let missing1;
-      if (data.ns === void 0 && (missing1 = "ns") || data.name === void 0 && (missing1 = "name")) {
-        const err6 = casiRefused;
-        if (vErrors === null) {
-          vErrors = [err6];
-        } else {
-          vErrors.push(err6);
-        }
-        errors++;
-      } else {
-        const _errs12 = errors;
-        for (const key1 in data) {
-          if (!(key1 === "ns" || key1 === "name")) {
-            const err7 = casiRefused;
-            if (vErrors === null) {
-              vErrors = [err7];
-            } else {
-              vErrors.push(err7);
-            }
-            errors++;
-            break;
-          }
-        }
-        if (_errs12 === errors) {
-          if (data.ns !== void 0) {
-            let data2 = data.ns;
-            const _errs13 = errors;
-            if (typeof data2 !== "string") {
-              const err8 = casiRefused;
-              if (vErrors === null) {
-                vErrors = [err8];
-              } else {
-                vErrors.push(err8);
-              }
-              errors++;
-            }
-            if (!(data2 === "crm")) {
-              const err9 = casiRefused;
-              if (vErrors === null) {
-                vErrors = [err9];
-              } else {
-                vErrors.push(err9);
-              }
-              errors++;
-            }
-            var valid4 = _errs13 === errors;
+  if (!valid0) {
+    const _errs9 = errors;
+    const _errs10 = errors;
+    if (errors === _errs10) {
+      if (data && typeof data == "object" && !Array.isArray(data)) {
+        let missing1;
+        if (data.ns === void 0 && (missing1 = "ns") || data.name === void 0 && (missing1 = "name")) {
+          const err6 = casiRefused;
+          if (vErrors === null) {
+            vErrors = [err6];
           } else {
-            var valid4 = true;
+            vErrors.push(err6);
           }
-          if (valid4) {
-            if (data.name !== void 0) {
-              const _errs15 = errors;
-              if (typeof data.name !== "string") {
-                const err10 = casiRefused;
+          errors++;
+        } else {
+          const _errs12 = errors;
+          for (const key1 in data) {
+            if (!(key1 === "ns" || key1 === "name")) {
+              const err7 = casiRefused;
+              if (vErrors === null) {
+                vErrors = [err7];
+              } else {
+                vErrors.push(err7);
+              }
+              errors++;
+              break;
+            }
+          }
+          if (_errs12 === errors) {
+            if (data.ns !== void 0) {
+              let data2 = data.ns;
+              const _errs13 = errors;
+              if (typeof data2 !== "string") {
+                const err8 = casiRefused;
                 if (vErrors === null) {
-                  vErrors = [err10];
+                  vErrors = [err8];
                 } else {
-                  vErrors.push(err10);
+                  vErrors.push(err8);
                 }
                 errors++;
               }
-              var valid4 = _errs15 === errors;
+              if (!(data2 === "crm")) {
+                const err9 = casiRefused;
+                if (vErrors === null) {
+                  vErrors = [err9];
+                } else {
+                  vErrors.push(err9);
+                }
+                errors++;
+              }
+              var valid4 = _errs13 === errors;
             } else {
               var valid4 = true;
             }
+            if (valid4) {
+              if (data.name !== void 0) {
+                const _errs15 = errors;
+                if (typeof data.name !== "string") {
+                  const err10 = casiRefused;
+                  if (vErrors === null) {
+                    vErrors = [err10];
+                  } else {
+                    vErrors.push(err10);
+                  }
+                  errors++;
+                }
+                var valid4 = _errs15 === errors;
+              } else {
+                var valid4 = true;
+              }
+            }
           }
         }
-      }
-    } else {
-      const err11 = casiRefused;
-      if (vErrors === null) {
-        vErrors = [err11];
       } else {
-        vErrors.push(err11);
-      }
-      errors++;
-    }
-  }
-  var _valid0 = _errs9 === errors;
-  valid0 = valid0 || _valid0;
-  if (_valid0) {
-    if (props0 !== true) {
-      props0 = true;
-    }
-  }
-  const _errs17 = errors;
-  const _errs18 = errors;
-  if (errors === _errs18) {
-    if (data && typeof data == "object" && !Array.isArray(data)) {
-      let missing2;
-      if (data.entity_id === void 0 && (missing2 = "entity_id")) {
-        const err12 = casiRefused;
+        const err11 = casiRefused;
         if (vErrors === null) {
-          vErrors = [err12];
+          vErrors = [err11];
         } else {
-          vErrors.push(err12);
+          vErrors.push(err11);
         }
         errors++;
-      } else {
-        const _errs20 = errors;
-        for (const key2 in data) {
-          if (!(key2 === "ns" || key2 === "entity_id")) {
-            const err13 = casiRefused;
-            if (vErrors === null) {
-              vErrors = [err13];
-            } else {
-              vErrors.push(err13);
-            }
-            errors++;
-            break;
-          }
-        }
-        if (_errs20 === errors) {
-          if (data.ns !== void 0) {
-            let data4 = data.ns;
-            const _errs21 = errors;
-            if (typeof data4 !== "string") {
-              const err14 = casiRefused;
-              if (vErrors === null) {
-                vErrors = [err14];
-              } else {
-                vErrors.push(err14);
-              }
-              errors++;
-            }
-            if (!(data4 === "extapi")) {
-              const err15 = casiRefused;
-              if (vErrors === null) {
-                vErrors = [err15];
-              } else {
-                vErrors.push(err15);
-              }
-              errors++;
-            }
-            var valid6 = _errs21 === errors;
+      }
+    }
+    var _valid0 = _errs9 === errors;
+    valid0 = valid0 || _valid0;
+    if (_valid0) {
+      if (props0 !== true) {
+        props0 = true;
+      }
+    }
+  }
+  if (!valid0) {
+    const _errs17 = errors;
+    const _errs18 = errors;
+    if (errors === _errs18) {
+      if (data && typeof data == "object" && !Array.isArray(data)) {
+        let missing2;
+        if (data.entity_id === void 0 && (missing2 = "entity_id")) {
+          const err12 = casiRefused;
+          if (vErrors === null) {
+            vErrors = [err12];
           } else {
-            var valid6 = true;
+            vErrors.push(err12);
           }
-          if (valid6) {
-            if (data.entity_id !== void 0) {
-              const _errs23 = errors;
-              if (typeof data.entity_id !== "string") {
-                const err16 = casiRefused;
+          errors++;
+        } else {
+          const _errs20 = errors;
+          for (const key2 in data) {
+            if (!(key2 === "ns" || key2 === "entity_id")) {
+              const err13 = casiRefused;
+              if (vErrors === null) {
+                vErrors = [err13];
+              } else {
+                vErrors.push(err13);
+              }
+              errors++;
+              break;
+            }
+          }
+          if (_errs20 === errors) {
+            if (data.ns !== void 0) {
+              let data4 = data.ns;
+              const _errs21 = errors;
+              if (typeof data4 !== "string") {
+                const err14 = casiRefused;
                 if (vErrors === null) {
-                  vErrors = [err16];
+                  vErrors = [err14];
                 } else {
-                  vErrors.push(err16);
+                  vErrors.push(err14);
                 }
                 errors++;
               }
-              var valid6 = _errs23 === errors;
+              if (!(data4 === "extapi")) {
+                const err15 = casiRefused;
+                if (vErrors === null) {
+                  vErrors = [err15];
+                } else {
+                  vErrors.push(err15);
+                }
+                errors++;
+              }
+              var valid6 = _errs21 === errors;
             } else {
               var valid6 = true;
             }
+            if (valid6) {
+              if (data.entity_id !== void 0) {
+                const _errs23 = errors;
+                if (typeof data.entity_id !== "string") {
+                  const err16 = casiRefused;
+                  if (vErrors === null) {
+                    vErrors = [err16];
+                  } else {
+                    vErrors.push(err16);
+                  }
+                  errors++;
+                }
+                var valid6 = _errs23 === errors;
+              } else {
+                var valid6 = true;
+              }
+            }
           }
         }
-      }
-    } else {
-      const err17 = casiRefused;
-      if (vErrors === null) {
-        vErrors = [err17];
       } else {
-        vErrors.push(err17);
-      }
-      errors++;
-    }
-  }
-  var _valid0 = _errs17 === errors;
-  valid0 = valid0 || _valid0;
-  if (_valid0) {
-    if (props0 !== true) {
-      props0 = true;
-    }
-  }
-  const _errs25 = errors;
-  const _errs26 = errors;
-  if (errors === _errs26) {
-    if (data && typeof data == "object" && !Array.isArray(data)) {
-      let missing3;
-      if (data.entity_id === void 0 && (missing3 = "entity_id")) {
-        const err18 = casiRefused;
+        const err17 = casiRefused;
         if (vErrors === null) {
-          vErrors = [err18];
+          vErrors = [err17];
         } else {
-          vErrors.push(err18);
+          vErrors.push(err17);
         }
         errors++;
-      } else {
-        const _errs28 = errors;
-        for (const key3 in data) {
-          if (!(key3 === "ns" || key3 === "entity_id")) {
-            const err19 = casiRefused;
-            if (vErrors === null) {
-              vErrors = [err19];
-            } else {
-              vErrors.push(err19);
-            }
-            errors++;
-            break;
-          }
-        }
-        if (_errs28 === errors) {
-          if (data.ns !== void 0) {
-            let data6 = data.ns;
-            const _errs29 = errors;
-            if (typeof data6 !== "string") {
-              const err20 = casiRefused;
-              if (vErrors === null) {
-                vErrors = [err20];
-              } else {
-                vErrors.push(err20);
-              }
-              errors++;
-            }
-            if (!(data6 === "procedural")) {
-              const err21 = casiRefused;
-              if (vErrors === null) {
-                vErrors = [err21];
-              } else {
-                vErrors.push(err21);
-              }
-              errors++;
-            }
-            var valid8 = _errs29 === errors;
+      }
+    }
+    var _valid0 = _errs17 === errors;
+    valid0 = valid0 || _valid0;
+    if (_valid0) {
+      if (props0 !== true) {
+        props0 = true;
+      }
+    }
+  }
+  if (!valid0) {
+    const _errs25 = errors;
+    const _errs26 = errors;
+    if (errors === _errs26) {
+      if (data && typeof data == "object" && !Array.isArray(data)) {
+        let missing3;
+        if (data.entity_id === void 0 && (missing3 = "entity_id")) {
+          const err18 = casiRefused;
+          if (vErrors === null) {
+            vErrors = [err18];
           } else {
-            var valid8 = true;
+            vErrors.push(err18);
           }
-          if (valid8) {
-            if (data.entity_id !== void 0) {
-              const _errs31 = errors;
-              if (typeof data.entity_id !== "string") {
-                const err22 = casiRefused;
+          errors++;
+        } else {
+          const _errs28 = errors;
+          for (const key3 in data) {
+            if (!(key3 === "ns" || key3 === "entity_id")) {
+              const err19 = casiRefused;
+              if (vErrors === null) {
+                vErrors = [err19];
+              } else {
+                vErrors.push(err19);
+              }
+              errors++;
+              break;
+            }
+          }
+          if (_errs28 === errors) {
+            if (data.ns !== void 0) {
+              let data6 = data.ns;
+              const _errs29 = errors;
+              if (typeof data6 !== "string") {
+                const err20 = casiRefused;
                 if (vErrors === null) {
-                  vErrors = [err22];
+                  vErrors = [err20];
                 } else {
-                  vErrors.push(err22);
+                  vErrors.push(err20);
                 }
                 errors++;
               }
-              var valid8 = _errs31 === errors;
+              if (!(data6 === "procedural")) {
+                const err21 = casiRefused;
+                if (vErrors === null) {
+                  vErrors = [err21];
+                } else {
+                  vErrors.push(err21);
+                }
+                errors++;
+              }
+              var valid8 = _errs29 === errors;
             } else {
               var valid8 = true;
             }
+            if (valid8) {
+              if (data.entity_id !== void 0) {
+                const _errs31 = errors;
+                if (typeof data.entity_id !== "string") {
+                  const err22 = casiRefused;
+                  if (vErrors === null) {
+                    vErrors = [err22];
+                  } else {
+                    vErrors.push(err22);
+                  }
+                  errors++;
+                }
+                var valid8 = _errs31 === errors;
+              } else {
+                var valid8 = true;
+              }
+            }
           }
         }
-      }
-    } else {
-      const err23 = casiRefused;
-      if (vErrors === null) {
-        vErrors = [err23];
       } else {
-        vErrors.push(err23);
-      }
-      errors++;
-    }
-  }
-  var _valid0 = _errs25 === errors;
-  valid0 = valid0 || _valid0;
-  if (_valid0) {
-    if (props0 !== true) {
-      props0 = true;
-    }
-  }
-  const _errs33 = errors;
-  const _errs34 = errors;
-  if (errors === _errs34) {
-    if (data && typeof data == "object" && !Array.isArray(data)) {
-      let missing4;
-      if (data.name === void 0 && (missing4 = "name")) {
-        const err24 = casiRefused;
+        const err23 = casiRefused;
         if (vErrors === null) {
-          vErrors = [err24];
+          vErrors = [err23];
         } else {
-          vErrors.push(err24);
+          vErrors.push(err23);
         }
         errors++;
-      } else {
-        const _errs36 = errors;
-        for (const key4 in data) {
-          if (!(key4 === "ns" || key4 === "name")) {
-            const err25 = casiRefused;
-            if (vErrors === null) {
-              vErrors = [err25];
-            } else {
-              vErrors.push(err25);
-            }
-            errors++;
-            break;
-          }
-        }
-        if (_errs36 === errors) {
-          if (data.ns !== void 0) {
-            let data8 = data.ns;
-            const _errs37 = errors;
-            if (typeof data8 !== "string") {
-              const err26 = casiRefused;
-              if (vErrors === null) {
-                vErrors = [err26];
-              } else {
-                vErrors.push(err26);
-              }
-              errors++;
-            }
-            if (!(data8 === "thirdparty")) {
-              const err27 = casiRefused;
-              if (vErrors === null) {
-                vErrors = [err27];
-              } else {
-                vErrors.push(err27);
-              }
-              errors++;
-            }
-            var valid10 = _errs37 === errors;
+      }
+    }
+    var _valid0 = _errs25 === errors;
+    valid0 = valid0 || _valid0;
+    if (_valid0) {
+      if (props0 !== true) {
+        props0 = true;
+      }
+    }
+  }
+  if (!valid0) {
+    const _errs33 = errors;
+    const _errs34 = errors;
+    if (errors === _errs34) {
+      if (data && typeof data == "object" && !Array.isArray(data)) {
+        let missing4;
+        if (data.name === void 0 && (missing4 = "name")) {
+          const err24 = casiRefused;
+          if (vErrors === null) {
+            vErrors = [err24];
           } else {
-            var valid10 = true;
+            vErrors.push(err24);
           }
-          if (valid10) {
-            if (data.name !== void 0) {
-              const _errs39 = errors;
-              if (typeof data.name !== "string") {
-                const err28 = casiRefused;
+          errors++;
+        } else {
+          const _errs36 = errors;
+          for (const key4 in data) {
+            if (!(key4 === "ns" || key4 === "name")) {
+              const err25 = casiRefused;
+              if (vErrors === null) {
+                vErrors = [err25];
+              } else {
+                vErrors.push(err25);
+              }
+              errors++;
+              break;
+            }
+          }
+          if (_errs36 === errors) {
+            if (data.ns !== void 0) {
+              let data8 = data.ns;
+              const _errs37 = errors;
+              if (typeof data8 !== "string") {
+                const err26 = casiRefused;
                 if (vErrors === null) {
-                  vErrors = [err28];
+                  vErrors = [err26];
                 } else {
-                  vErrors.push(err28);
+                  vErrors.push(err26);
                 }
                 errors++;
               }
-              var valid10 = _errs39 === errors;
+              if (!(data8 === "thirdparty")) {
+                const err27 = casiRefused;
+                if (vErrors === null) {
+                  vErrors = [err27];
+                } else {
+                  vErrors.push(err27);
+                }
+                errors++;
+              }
+              var valid10 = _errs37 === errors;
             } else {
               var valid10 = true;
             }
+            if (valid10) {
+              if (data.name !== void 0) {
+                const _errs39 = errors;
+                if (typeof data.name !== "string") {
+                  const err28 = casiRefused;
+                  if (vErrors === null) {
+                    vErrors = [err28];
+                  } else {
+                    vErrors.push(err28);
+                  }
+                  errors++;
+                }
+                var valid10 = _errs39 === errors;
+              } else {
+                var valid10 = true;
+              }
+            }
           }
         }
-      }
-    } else {
-      const err29 = casiRefused;
-      if (vErrors === null) {
-        vErrors = [err29];
       } else {
-        vErrors.push(err29);
+        const err29 = casiRefused;
+        if (vErrors === null) {
+          vErrors = [err29];
+        } else {
+          vErrors.push(err29);
+        }
+        errors++;
       }
-      errors++;
     }
-  }
-  var _valid0 = _errs33 === errors;
-  valid0 = valid0 || _valid0;
-  if (_valid0) {
-    if (props0 !== true) {
-      props0 = true;
+    var _valid0 = _errs33 === errors;
+    valid0 = valid0 || _valid0;
+    if (_valid0) {
+      if (props0 !== true) {
+        props0 = true;
+      }
     }
   }
   if (!valid0) {
@@ -18522,18 +18586,20 @@ function validate2010(data, instancePath = "") {
                           }
                           var _valid0 = _errs22 === errors;
                           valid6 = valid6 || _valid0;
-                          const _errs25 = errors;
-                          if (data7 !== null) {
-                            const err2 = casiRefused;
-                            if (vErrors === null) {
-                              vErrors = [err2];
-                            } else {
-                              vErrors.push(err2);
+                          if (!valid6) {
+                            const _errs25 = errors;
+                            if (data7 !== null) {
+                              const err2 = casiRefused;
+                              if (vErrors === null) {
+                                vErrors = [err2];
+                              } else {
+                                vErrors.push(err2);
+                              }
+                              errors++;
                             }
-                            errors++;
+                            var _valid0 = _errs25 === errors;
+                            valid6 = valid6 || _valid0;
                           }
-                          var _valid0 = _errs25 === errors;
-                          valid6 = valid6 || _valid0;
                           if (!valid6) {
                             const err3 = casiRefused;
                             if (vErrors === null) {
@@ -18585,18 +18651,20 @@ function validate2010(data, instancePath = "") {
                             }
                             var _valid1 = _errs29 === errors;
                             valid8 = valid8 || _valid1;
-                            const _errs32 = errors;
-                            if (data8 !== null) {
-                              const err6 = casiRefused;
-                              if (vErrors === null) {
-                                vErrors = [err6];
-                              } else {
-                                vErrors.push(err6);
+                            if (!valid8) {
+                              const _errs32 = errors;
+                              if (data8 !== null) {
+                                const err6 = casiRefused;
+                                if (vErrors === null) {
+                                  vErrors = [err6];
+                                } else {
+                                  vErrors.push(err6);
+                                }
+                                errors++;
                               }
-                              errors++;
+                              var _valid1 = _errs32 === errors;
+                              valid8 = valid8 || _valid1;
                             }
-                            var _valid1 = _errs32 === errors;
-                            valid8 = valid8 || _valid1;
                             if (!valid8) {
                               const err7 = casiRefused;
                               if (vErrors === null) {
@@ -18645,18 +18713,20 @@ function validate2010(data, instancePath = "") {
                                 }
                                 var _valid2 = _errs37 === errors;
                                 valid10 = valid10 || _valid2;
-                                const _errs38 = errors;
-                                if (data10 !== null) {
-                                  const err8 = casiRefused;
-                                  if (vErrors === null) {
-                                    vErrors = [err8];
-                                  } else {
-                                    vErrors.push(err8);
+                                if (!valid10) {
+                                  const _errs38 = errors;
+                                  if (data10 !== null) {
+                                    const err8 = casiRefused;
+                                    if (vErrors === null) {
+                                      vErrors = [err8];
+                                    } else {
+                                      vErrors.push(err8);
+                                    }
+                                    errors++;
                                   }
-                                  errors++;
+                                  var _valid2 = _errs38 === errors;
+                                  valid10 = valid10 || _valid2;
                                 }
-                                var _valid2 = _errs38 === errors;
-                                valid10 = valid10 || _valid2;
                                 if (!valid10) {
                                   const err9 = casiRefused;
                                   if (vErrors === null) {
@@ -18714,18 +18784,20 @@ function validate2010(data, instancePath = "") {
                                   }
                                   var _valid3 = _errs42 === errors;
                                   valid11 = valid11 || _valid3;
-                                  const _errs45 = errors;
-                                  if (data11 !== null) {
-                                    const err12 = casiRefused;
-                                    if (vErrors === null) {
-                                      vErrors = [err12];
-                                    } else {
-                                      vErrors.push(err12);
+                                  if (!valid11) {
+                                    const _errs45 = errors;
+                                    if (data11 !== null) {
+                                      const err12 = casiRefused;
+                                      if (vErrors === null) {
+                                        vErrors = [err12];
+                                      } else {
+                                        vErrors.push(err12);
+                                      }
+                                      errors++;
                                     }
-                                    errors++;
+                                    var _valid3 = _errs45 === errors;
+                                    valid11 = valid11 || _valid3;
                                   }
-                                  var _valid3 = _errs45 === errors;
-                                  valid11 = valid11 || _valid3;
                                   if (!valid11) {
                                     const err13 = casiRefused;
                                     if (vErrors === null) {
@@ -18783,18 +18855,20 @@ function validate2010(data, instancePath = "") {
                                     }
                                     var _valid4 = _errs49 === errors;
                                     valid13 = valid13 || _valid4;
-                                    const _errs52 = errors;
-                                    if (data12 !== null) {
-                                      const err16 = casiRefused;
-                                      if (vErrors === null) {
-                                        vErrors = [err16];
-                                      } else {
-                                        vErrors.push(err16);
+                                    if (!valid13) {
+                                      const _errs52 = errors;
+                                      if (data12 !== null) {
+                                        const err16 = casiRefused;
+                                        if (vErrors === null) {
+                                          vErrors = [err16];
+                                        } else {
+                                          vErrors.push(err16);
+                                        }
+                                        errors++;
                                       }
-                                      errors++;
+                                      var _valid4 = _errs52 === errors;
+                                      valid13 = valid13 || _valid4;
                                     }
-                                    var _valid4 = _errs52 === errors;
-                                    valid13 = valid13 || _valid4;
                                     if (!valid13) {
                                       const err17 = casiRefused;
                                       if (vErrors === null) {
@@ -18846,18 +18920,20 @@ function validate2010(data, instancePath = "") {
                                       }
                                       var _valid5 = _errs56 === errors;
                                       valid15 = valid15 || _valid5;
-                                      const _errs59 = errors;
-                                      if (data13 !== null) {
-                                        const err20 = casiRefused;
-                                        if (vErrors === null) {
-                                          vErrors = [err20];
-                                        } else {
-                                          vErrors.push(err20);
+                                      if (!valid15) {
+                                        const _errs59 = errors;
+                                        if (data13 !== null) {
+                                          const err20 = casiRefused;
+                                          if (vErrors === null) {
+                                            vErrors = [err20];
+                                          } else {
+                                            vErrors.push(err20);
+                                          }
+                                          errors++;
                                         }
-                                        errors++;
+                                        var _valid5 = _errs59 === errors;
+                                        valid15 = valid15 || _valid5;
                                       }
-                                      var _valid5 = _errs59 === errors;
-                                      valid15 = valid15 || _valid5;
                                       if (!valid15) {
                                         const err21 = casiRefused;
                                         if (vErrors === null) {
@@ -18941,18 +19017,20 @@ function validate2010(data, instancePath = "") {
                                             }
                                             var _valid6 = _errs67 === errors;
                                             valid17 = valid17 || _valid6;
-                                            const _errs70 = errors;
-                                            if (data16 !== null) {
-                                              const err24 = casiRefused;
-                                              if (vErrors === null) {
-                                                vErrors = [err24];
-                                              } else {
-                                                vErrors.push(err24);
+                                            if (!valid17) {
+                                              const _errs70 = errors;
+                                              if (data16 !== null) {
+                                                const err24 = casiRefused;
+                                                if (vErrors === null) {
+                                                  vErrors = [err24];
+                                                } else {
+                                                  vErrors.push(err24);
+                                                }
+                                                errors++;
                                               }
-                                              errors++;
+                                              var _valid6 = _errs70 === errors;
+                                              valid17 = valid17 || _valid6;
                                             }
-                                            var _valid6 = _errs70 === errors;
-                                            valid17 = valid17 || _valid6;
                                             if (!valid17) {
                                               const err25 = casiRefused;
                                               if (vErrors === null) {
@@ -19949,18 +20027,20 @@ function validate632(data, instancePath = "") {
                 }
                 var _valid0 = _errs9 === errors;
                 valid2 = valid2 || _valid0;
-                const _errs12 = errors;
-                if (data2 !== null) {
-                  const err2 = casiRefused;
-                  if (vErrors === null) {
-                    vErrors = [err2];
-                  } else {
-                    vErrors.push(err2);
+                if (!valid2) {
+                  const _errs12 = errors;
+                  if (data2 !== null) {
+                    const err2 = casiRefused;
+                    if (vErrors === null) {
+                      vErrors = [err2];
+                    } else {
+                      vErrors.push(err2);
+                    }
+                    errors++;
                   }
-                  errors++;
+                  var _valid0 = _errs12 === errors;
+                  valid2 = valid2 || _valid0;
                 }
-                var _valid0 = _errs12 === errors;
-                valid2 = valid2 || _valid0;
                 if (!valid2) {
                   const err3 = casiRefused;
                   if (vErrors === null) {
@@ -20744,18 +20824,20 @@ function validate79(data, instancePath = "") {
             }
             var _valid0 = _errs4 === errors;
             valid1 = valid1 || _valid0;
-            const _errs7 = errors;
-            if (typeof data0 !== "string") {
-              const err2 = casiRefused;
-              if (vErrors === null) {
-                vErrors = [err2];
-              } else {
-                vErrors.push(err2);
+            if (!valid1) {
+              const _errs7 = errors;
+              if (typeof data0 !== "string") {
+                const err2 = casiRefused;
+                if (vErrors === null) {
+                  vErrors = [err2];
+                } else {
+                  vErrors.push(err2);
+                }
+                errors++;
               }
-              errors++;
+              var _valid0 = _errs7 === errors;
+              valid1 = valid1 || _valid0;
             }
-            var _valid0 = _errs7 === errors;
-            valid1 = valid1 || _valid0;
             if (!valid1) {
               const err3 = casiRefused;
               if (vErrors === null) {
@@ -20999,18 +21081,20 @@ function validate822(data, instancePath = "") {
           }
           var _valid0 = _errs4 === errors;
           valid1 = valid1 || _valid0;
-          const _errs7 = errors;
-          if (data0 !== null) {
-            const err3 = casiRefused;
-            if (vErrors === null) {
-              vErrors = [err3];
-            } else {
-              vErrors.push(err3);
+          if (!valid1) {
+            const _errs7 = errors;
+            if (data0 !== null) {
+              const err3 = casiRefused;
+              if (vErrors === null) {
+                vErrors = [err3];
+              } else {
+                vErrors.push(err3);
+              }
+              errors++;
             }
-            errors++;
+            var _valid0 = _errs7 === errors;
+            valid1 = valid1 || _valid0;
           }
-          var _valid0 = _errs7 === errors;
-          valid1 = valid1 || _valid0;
           if (!valid1) {
             const err4 = casiRefused;
             if (vErrors === null) {
@@ -21066,18 +21150,20 @@ function validate822(data, instancePath = "") {
             }
             var _valid1 = _errs11 === errors;
             valid3 = valid3 || _valid1;
-            const _errs14 = errors;
-            if (data1 !== null) {
-              const err7 = casiRefused;
-              if (vErrors === null) {
-                vErrors = [err7];
-              } else {
-                vErrors.push(err7);
+            if (!valid3) {
+              const _errs14 = errors;
+              if (data1 !== null) {
+                const err7 = casiRefused;
+                if (vErrors === null) {
+                  vErrors = [err7];
+                } else {
+                  vErrors.push(err7);
+                }
+                errors++;
               }
-              errors++;
+              var _valid1 = _errs14 === errors;
+              valid3 = valid3 || _valid1;
             }
-            var _valid1 = _errs14 === errors;
-            valid3 = valid3 || _valid1;
             if (!valid3) {
               const err8 = casiRefused;
               if (vErrors === null) {
@@ -21115,18 +21201,20 @@ function validate822(data, instancePath = "") {
               }
               var _valid2 = _errs18 === errors;
               valid5 = valid5 || _valid2;
-              const _errs19 = errors;
-              if (data2 !== null) {
-                const err9 = casiRefused;
-                if (vErrors === null) {
-                  vErrors = [err9];
-                } else {
-                  vErrors.push(err9);
+              if (!valid5) {
+                const _errs19 = errors;
+                if (data2 !== null) {
+                  const err9 = casiRefused;
+                  if (vErrors === null) {
+                    vErrors = [err9];
+                  } else {
+                    vErrors.push(err9);
+                  }
+                  errors++;
                 }
-                errors++;
+                var _valid2 = _errs19 === errors;
+                valid5 = valid5 || _valid2;
               }
-              var _valid2 = _errs19 === errors;
-              valid5 = valid5 || _valid2;
               if (!valid5) {
                 const err10 = casiRefused;
                 if (vErrors === null) {
@@ -21257,18 +21345,20 @@ function validate842(data, instancePath = "") {
           }
           var _valid0 = _errs4 === errors;
           valid1 = valid1 || _valid0;
-          const _errs7 = errors;
-          if (data0 !== null) {
-            const err3 = casiRefused;
-            if (vErrors === null) {
-              vErrors = [err3];
-            } else {
-              vErrors.push(err3);
+          if (!valid1) {
+            const _errs7 = errors;
+            if (data0 !== null) {
+              const err3 = casiRefused;
+              if (vErrors === null) {
+                vErrors = [err3];
+              } else {
+                vErrors.push(err3);
+              }
+              errors++;
             }
-            errors++;
+            var _valid0 = _errs7 === errors;
+            valid1 = valid1 || _valid0;
           }
-          var _valid0 = _errs7 === errors;
-          valid1 = valid1 || _valid0;
           if (!valid1) {
             const err4 = casiRefused;
             if (vErrors === null) {
@@ -21324,18 +21414,20 @@ function validate842(data, instancePath = "") {
             }
             var _valid1 = _errs11 === errors;
             valid3 = valid3 || _valid1;
-            const _errs14 = errors;
-            if (data1 !== null) {
-              const err7 = casiRefused;
-              if (vErrors === null) {
-                vErrors = [err7];
-              } else {
-                vErrors.push(err7);
+            if (!valid3) {
+              const _errs14 = errors;
+              if (data1 !== null) {
+                const err7 = casiRefused;
+                if (vErrors === null) {
+                  vErrors = [err7];
+                } else {
+                  vErrors.push(err7);
+                }
+                errors++;
               }
-              errors++;
+              var _valid1 = _errs14 === errors;
+              valid3 = valid3 || _valid1;
             }
-            var _valid1 = _errs14 === errors;
-            valid3 = valid3 || _valid1;
             if (!valid3) {
               const err8 = casiRefused;
               if (vErrors === null) {
@@ -21373,18 +21465,20 @@ function validate842(data, instancePath = "") {
               }
               var _valid2 = _errs18 === errors;
               valid5 = valid5 || _valid2;
-              const _errs19 = errors;
-              if (data2 !== null) {
-                const err9 = casiRefused;
-                if (vErrors === null) {
-                  vErrors = [err9];
-                } else {
-                  vErrors.push(err9);
+              if (!valid5) {
+                const _errs19 = errors;
+                if (data2 !== null) {
+                  const err9 = casiRefused;
+                  if (vErrors === null) {
+                    vErrors = [err9];
+                  } else {
+                    vErrors.push(err9);
+                  }
+                  errors++;
                 }
-                errors++;
+                var _valid2 = _errs19 === errors;
+                valid5 = valid5 || _valid2;
               }
-              var _valid2 = _errs19 === errors;
-              valid5 = valid5 || _valid2;
               if (!valid5) {
                 const err10 = casiRefused;
                 if (vErrors === null) {

@@ -15,6 +15,7 @@ import { createAjv, FORMATS_BINDING, schemaId, shareCompiledAjv, validatableSche
 import { triesAlternatives } from '../../schema/alternatives.js';
 import { type EmittedFile, withHeader } from '../shared/files.js';
 import { createProject, emitTypeScript, literal } from '../shared/ts.js';
+import { withAnyOfStoppingAtFirstPass } from './any-of.js';
 import { withErrorsDroppedByPop, withIssueObjects, withoutPathsInVerdicts, withoutUnusedSchemas } from './issues.js';
 import { withoutNeedlessUnicodeFlag } from './patterns.js';
 
@@ -138,6 +139,7 @@ function rewritten(esm: string): string {
   code = withIssueObjects(code, VERDICT_MODULE);
   code = withoutPathsInVerdicts(code, VERDICT_MODULE);
   code = withErrorsDroppedByPop(code);
+  code = withAnyOfStoppingAtFirstPass(code);
   code = withoutUnusedSchemas(code);
   code = withoutNeedlessUnicodeFlag(code);
   return inClosure(code);
