@@ -195,7 +195,7 @@ function validate84(data, instancePath = "") {
           if (data.text !== void 0) {
             let data1 = data.text;
             if (typeof data1 === "string") {
-              if (func1(data1) > 4096) {
+              if (data1.length > 4096 && func1(data1) > 4096) {
                 const err5 = { pointer: instancePath + "/text", message: "must NOT have more than 4096 characters", keyword: "maxLength" };
                 if (vErrors === null) {
                   vErrors = [err5];
@@ -204,7 +204,7 @@ function validate84(data, instancePath = "") {
                 }
                 errors++;
               }
-              if (func1(data1) < 1) {
+              if (data1.length < 2 && func1(data1) < 1) {
                 const err6 = { pointer: instancePath + "/text", message: "must NOT have fewer than 1 characters", keyword: "minLength" };
                 if (vErrors === null) {
                   vErrors = [err6];
@@ -409,7 +409,7 @@ function validate83(data, instancePath = "") {
     if (data.id !== void 0) {
       let data0 = data.id;
       if (typeof data0 === "string") {
-        if (func1(data0) > 128) {
+        if (data0.length > 128 && func1(data0) > 128) {
           const err2 = { pointer: instancePath + "/id", message: "must NOT have more than 128 characters", keyword: "maxLength" };
           if (vErrors === null) {
             vErrors = [err2];
@@ -418,7 +418,7 @@ function validate83(data, instancePath = "") {
           }
           errors++;
         }
-        if (func1(data0) < 1) {
+        if (data0.length < 2 && func1(data0) < 1) {
           const err3 = { pointer: instancePath + "/id", message: "must NOT have fewer than 1 characters", keyword: "minLength" };
           if (vErrors === null) {
             vErrors = [err3];
@@ -957,7 +957,7 @@ function validate29(data, instancePath = "") {
     if (data.generation_id !== void 0) {
       let data2 = data.generation_id;
       if (typeof data2 === "string") {
-        if (func1(data2) < 1) {
+        if (data2.length < 2 && func1(data2) < 1) {
           const err7 = { pointer: instancePath + "/generation_id", message: "must NOT have fewer than 1 characters", keyword: "minLength" };
           if (vErrors === null) {
             vErrors = [err7];
@@ -1106,7 +1106,7 @@ function validate30(data, instancePath = "") {
     if (data.generation_id !== void 0) {
       let data4 = data.generation_id;
       if (typeof data4 === "string") {
-        if (func1(data4) < 1) {
+        if (data4.length < 2 && func1(data4) < 1) {
           const err11 = { pointer: instancePath + "/generation_id", message: "must NOT have fewer than 1 characters", keyword: "minLength" };
           if (vErrors === null) {
             vErrors = [err11];
@@ -1213,7 +1213,7 @@ function validate31(data, instancePath = "") {
     if (data.call_id !== void 0) {
       let data1 = data.call_id;
       if (typeof data1 === "string") {
-        if (func1(data1) < 1) {
+        if (data1.length < 2 && func1(data1) < 1) {
           const err7 = { pointer: instancePath + "/call_id", message: "must NOT have fewer than 1 characters", keyword: "minLength" };
           if (vErrors === null) {
             vErrors = [err7];
@@ -1351,7 +1351,7 @@ function validate32(data, instancePath = "") {
     if (data.call_id !== void 0) {
       let data1 = data.call_id;
       if (typeof data1 === "string") {
-        if (func1(data1) < 1) {
+        if (data1.length < 2 && func1(data1) < 1) {
           const err8 = { pointer: instancePath + "/call_id", message: "must NOT have fewer than 1 characters", keyword: "minLength" };
           if (vErrors === null) {
             vErrors = [err8];

@@ -659,7 +659,7 @@ function validate29(data, instancePath = "") {
     if (data.generation_id !== void 0) {
       let data2 = data.generation_id;
       if (typeof data2 === "string") {
-        if (func1(data2) < 1) {
+        if (data2.length < 2 && func1(data2) < 1) {
           const err7 = { pointer: instancePath + "/generation_id", message: "must NOT have fewer than 1 characters", keyword: "minLength" };
           if (vErrors === null) {
             vErrors = [err7];
@@ -808,7 +808,7 @@ function validate30(data, instancePath = "") {
     if (data.generation_id !== void 0) {
       let data4 = data.generation_id;
       if (typeof data4 === "string") {
-        if (func1(data4) < 1) {
+        if (data4.length < 2 && func1(data4) < 1) {
           const err11 = { pointer: instancePath + "/generation_id", message: "must NOT have fewer than 1 characters", keyword: "minLength" };
           if (vErrors === null) {
             vErrors = [err11];
@@ -915,7 +915,7 @@ function validate31(data, instancePath = "") {
     if (data.call_id !== void 0) {
       let data1 = data.call_id;
       if (typeof data1 === "string") {
-        if (func1(data1) < 1) {
+        if (data1.length < 2 && func1(data1) < 1) {
           const err7 = { pointer: instancePath + "/call_id", message: "must NOT have fewer than 1 characters", keyword: "minLength" };
           if (vErrors === null) {
             vErrors = [err7];
@@ -1053,7 +1053,7 @@ function validate32(data, instancePath = "") {
     if (data.call_id !== void 0) {
       let data1 = data.call_id;
       if (typeof data1 === "string") {
-        if (func1(data1) < 1) {
+        if (data1.length < 2 && func1(data1) < 1) {
           const err8 = { pointer: instancePath + "/call_id", message: "must NOT have fewer than 1 characters", keyword: "minLength" };
           if (vErrors === null) {
             vErrors = [err8];
@@ -2903,7 +2903,7 @@ function validate70(data, instancePath = "") {
   let vErrors = null;
   let errors = 0;
   if (typeof data === "string") {
-    if (func1(data) < 1) {
+    if (data.length < 2 && func1(data) < 1) {
       const err0 = { pointer: instancePath, message: "must NOT have fewer than 1 characters", keyword: "minLength" };
       if (vErrors === null) {
         vErrors = [err0];
@@ -3701,7 +3701,7 @@ function validate84(data, instancePath = "") {
           if (data.text !== void 0) {
             let data1 = data.text;
             if (typeof data1 === "string") {
-              if (func1(data1) > 4096) {
+              if (data1.length > 4096 && func1(data1) > 4096) {
                 const err5 = { pointer: instancePath + "/text", message: "must NOT have more than 4096 characters", keyword: "maxLength" };
                 if (vErrors === null) {
                   vErrors = [err5];
@@ -3710,7 +3710,7 @@ function validate84(data, instancePath = "") {
                 }
                 errors++;
               }
-              if (func1(data1) < 1) {
+              if (data1.length < 2 && func1(data1) < 1) {
                 const err6 = { pointer: instancePath + "/text", message: "must NOT have fewer than 1 characters", keyword: "minLength" };
                 if (vErrors === null) {
                   vErrors = [err6];
@@ -3915,7 +3915,7 @@ function validate83(data, instancePath = "") {
     if (data.id !== void 0) {
       let data0 = data.id;
       if (typeof data0 === "string") {
-        if (func1(data0) > 128) {
+        if (data0.length > 128 && func1(data0) > 128) {
           const err2 = { pointer: instancePath + "/id", message: "must NOT have more than 128 characters", keyword: "maxLength" };
           if (vErrors === null) {
             vErrors = [err2];
@@ -3924,7 +3924,7 @@ function validate83(data, instancePath = "") {
           }
           errors++;
         }
-        if (func1(data0) < 1) {
+        if (data0.length < 2 && func1(data0) < 1) {
           const err3 = { pointer: instancePath + "/id", message: "must NOT have fewer than 1 characters", keyword: "minLength" };
           if (vErrors === null) {
             vErrors = [err3];
@@ -8932,7 +8932,7 @@ function validate161(data, instancePath = "") {
     if (data.token !== void 0) {
       let data0 = data.token;
       if (typeof data0 === "string") {
-        if (func1(data0) < 1) {
+        if (data0.length < 2 && func1(data0) < 1) {
           const err3 = { pointer: instancePath + "/token", message: "must NOT have fewer than 1 characters", keyword: "minLength" };
           if (vErrors === null) {
             vErrors = [err3];
@@ -9050,7 +9050,7 @@ function validate163(data, instancePath = "") {
     if (data.name !== void 0) {
       let data0 = data.name;
       if (typeof data0 === "string") {
-        if (func1(data0) > 256) {
+        if (data0.length > 256 && func1(data0) > 256) {
           const err3 = { pointer: instancePath + "/name", message: "must NOT have more than 256 characters", keyword: "maxLength" };
           if (vErrors === null) {
             vErrors = [err3];
@@ -9059,7 +9059,7 @@ function validate163(data, instancePath = "") {
           }
           errors++;
         }
-        if (func1(data0) < 1) {
+        if (data0.length < 2 && func1(data0) < 1) {
           const err4 = { pointer: instancePath + "/name", message: "must NOT have fewer than 1 characters", keyword: "minLength" };
           if (vErrors === null) {
             vErrors = [err4];
@@ -9081,7 +9081,7 @@ function validate163(data, instancePath = "") {
     if (data.description !== void 0) {
       let data1 = data.description;
       if (typeof data1 === "string") {
-        if (func1(data1) > 4096) {
+        if (data1.length > 4096 && func1(data1) > 4096) {
           const err6 = { pointer: instancePath + "/description", message: "must NOT have more than 4096 characters", keyword: "maxLength" };
           if (vErrors === null) {
             vErrors = [err6];
@@ -9351,7 +9351,7 @@ function validate170(data, instancePath = "") {
     if (data.token !== void 0) {
       let data0 = data.token;
       if (typeof data0 === "string") {
-        if (func1(data0) < 1) {
+        if (data0.length < 2 && func1(data0) < 1) {
           const err6 = { pointer: instancePath + "/token", message: "must NOT have fewer than 1 characters", keyword: "minLength" };
           if (vErrors === null) {
             vErrors = [err6];
@@ -9949,7 +9949,7 @@ function validate173(data, instancePath = "") {
     if (data.name !== void 0) {
       let data0 = data.name;
       if (typeof data0 === "string") {
-        if (func1(data0) > 256) {
+        if (data0.length > 256 && func1(data0) > 256) {
           const err3 = { pointer: instancePath + "/name", message: "must NOT have more than 256 characters", keyword: "maxLength" };
           if (vErrors === null) {
             vErrors = [err3];
@@ -9958,7 +9958,7 @@ function validate173(data, instancePath = "") {
           }
           errors++;
         }
-        if (func1(data0) < 1) {
+        if (data0.length < 2 && func1(data0) < 1) {
           const err4 = { pointer: instancePath + "/name", message: "must NOT have fewer than 1 characters", keyword: "minLength" };
           if (vErrors === null) {
             vErrors = [err4];
@@ -9980,7 +9980,7 @@ function validate173(data, instancePath = "") {
     if (data.description !== void 0) {
       let data1 = data.description;
       if (typeof data1 === "string") {
-        if (func1(data1) > 4096) {
+        if (data1.length > 4096 && func1(data1) > 4096) {
           const err6 = { pointer: instancePath + "/description", message: "must NOT have more than 4096 characters", keyword: "maxLength" };
           if (vErrors === null) {
             vErrors = [err6];
@@ -10645,7 +10645,7 @@ function validate188(data, instancePath = "") {
   let vErrors = null;
   let errors = 0;
   if (typeof data === "string") {
-    if (func1(data) > 4096) {
+    if (data.length > 4096 && func1(data) > 4096) {
       const err0 = { pointer: instancePath, message: "must NOT have more than 4096 characters", keyword: "maxLength" };
       if (vErrors === null) {
         vErrors = [err0];
@@ -11053,7 +11053,7 @@ function validate196(data, instancePath = "") {
   let vErrors = null;
   let errors = 0;
   if (typeof data === "string") {
-    if (func1(data) < 1) {
+    if (data.length < 2 && func1(data) < 1) {
       const err0 = { pointer: instancePath, message: "must NOT have fewer than 1 characters", keyword: "minLength" };
       if (vErrors === null) {
         vErrors = [err0];
@@ -11452,7 +11452,7 @@ function validate205(data, instancePath = "") {
     if (data.procedure_id !== void 0) {
       let data0 = data.procedure_id;
       if (typeof data0 === "string") {
-        if (func1(data0) > 128) {
+        if (data0.length > 128 && func1(data0) > 128) {
           const err2 = { pointer: instancePath + "/procedure_id", message: "must NOT have more than 128 characters", keyword: "maxLength" };
           if (vErrors === null) {
             vErrors = [err2];
@@ -11461,7 +11461,7 @@ function validate205(data, instancePath = "") {
           }
           errors++;
         }
-        if (func1(data0) < 1) {
+        if (data0.length < 2 && func1(data0) < 1) {
           const err3 = { pointer: instancePath + "/procedure_id", message: "must NOT have fewer than 1 characters", keyword: "minLength" };
           if (vErrors === null) {
             vErrors = [err3];
@@ -12023,7 +12023,7 @@ function validate214(data, instancePath = "") {
     if (data.cursor !== void 0) {
       let data4 = data.cursor;
       if (typeof data4 === "string") {
-        if (func1(data4) > 512) {
+        if (data4.length > 512 && func1(data4) > 512) {
           const err9 = { pointer: instancePath + "/cursor", message: "must NOT have more than 512 characters", keyword: "maxLength" };
           if (vErrors === null) {
             vErrors = [err9];
@@ -12032,7 +12032,7 @@ function validate214(data, instancePath = "") {
           }
           errors++;
         }
-        if (func1(data4) < 1) {
+        if (data4.length < 2 && func1(data4) < 1) {
           const err10 = { pointer: instancePath + "/cursor", message: "must NOT have fewer than 1 characters", keyword: "minLength" };
           if (vErrors === null) {
             vErrors = [err10];
@@ -12317,7 +12317,7 @@ function validate218(data, instancePath = "") {
     if (data.cursor !== void 0) {
       let data4 = data.cursor;
       if (typeof data4 === "string") {
-        if (func1(data4) > 512) {
+        if (data4.length > 512 && func1(data4) > 512) {
           const err9 = { pointer: instancePath + "/cursor", message: "must NOT have more than 512 characters", keyword: "maxLength" };
           if (vErrors === null) {
             vErrors = [err9];
@@ -12326,7 +12326,7 @@ function validate218(data, instancePath = "") {
           }
           errors++;
         }
-        if (func1(data4) < 1) {
+        if (data4.length < 2 && func1(data4) < 1) {
           const err10 = { pointer: instancePath + "/cursor", message: "must NOT have fewer than 1 characters", keyword: "minLength" };
           if (vErrors === null) {
             vErrors = [err10];
@@ -12421,7 +12421,7 @@ function validate220(data, instancePath = "") {
   let vErrors = null;
   let errors = 0;
   if (typeof data === "string") {
-    if (func1(data) > 256) {
+    if (data.length > 256 && func1(data) > 256) {
       const err0 = { pointer: instancePath, message: "must NOT have more than 256 characters", keyword: "maxLength" };
       if (vErrors === null) {
         vErrors = [err0];
@@ -12430,7 +12430,7 @@ function validate220(data, instancePath = "") {
       }
       errors++;
     }
-    if (func1(data) < 1) {
+    if (data.length < 2 && func1(data) < 1) {
       const err1 = { pointer: instancePath, message: "must NOT have fewer than 1 characters", keyword: "minLength" };
       if (vErrors === null) {
         vErrors = [err1];
@@ -12574,7 +12574,7 @@ function validate222(data, instancePath = "") {
     if (data.token !== void 0) {
       let data2 = data.token;
       if (typeof data2 === "string") {
-        if (func1(data2) < 1) {
+        if (data2.length < 2 && func1(data2) < 1) {
           const err5 = { pointer: instancePath + "/token", message: "must NOT have fewer than 1 characters", keyword: "minLength" };
           if (vErrors === null) {
             vErrors = [err5];
@@ -13591,7 +13591,7 @@ function validate236(data, instancePath = "") {
     if (data.id !== void 0) {
       let data0 = data.id;
       if (typeof data0 === "string") {
-        if (func1(data0) > 128) {
+        if (data0.length > 128 && func1(data0) > 128) {
           const err13 = { pointer: instancePath + "/id", message: "must NOT have more than 128 characters", keyword: "maxLength" };
           if (vErrors === null) {
             vErrors = [err13];
@@ -13600,7 +13600,7 @@ function validate236(data, instancePath = "") {
           }
           errors++;
         }
-        if (func1(data0) < 1) {
+        if (data0.length < 2 && func1(data0) < 1) {
           const err14 = { pointer: instancePath + "/id", message: "must NOT have fewer than 1 characters", keyword: "minLength" };
           if (vErrors === null) {
             vErrors = [err14];
@@ -13899,7 +13899,7 @@ function validate237(data, instancePath = "") {
   let vErrors = null;
   let errors = 0;
   if (typeof data === "string") {
-    if (func1(data) > 128) {
+    if (data.length > 128 && func1(data) > 128) {
       const err0 = { pointer: instancePath, message: "must NOT have more than 128 characters", keyword: "maxLength" };
       if (vErrors === null) {
         vErrors = [err0];
@@ -13908,7 +13908,7 @@ function validate237(data, instancePath = "") {
       }
       errors++;
     }
-    if (func1(data) < 1) {
+    if (data.length < 2 && func1(data) < 1) {
       const err1 = { pointer: instancePath, message: "must NOT have fewer than 1 characters", keyword: "minLength" };
       if (vErrors === null) {
         vErrors = [err1];
@@ -14040,7 +14040,7 @@ function validate239(data, instancePath = "") {
     if (data.id !== void 0) {
       let data0 = data.id;
       if (typeof data0 === "string") {
-        if (func1(data0) > 128) {
+        if (data0.length > 128 && func1(data0) > 128) {
           const err10 = { pointer: instancePath + "/id", message: "must NOT have more than 128 characters", keyword: "maxLength" };
           if (vErrors === null) {
             vErrors = [err10];
@@ -14049,7 +14049,7 @@ function validate239(data, instancePath = "") {
           }
           errors++;
         }
-        if (func1(data0) < 1) {
+        if (data0.length < 2 && func1(data0) < 1) {
           const err11 = { pointer: instancePath + "/id", message: "must NOT have fewer than 1 characters", keyword: "minLength" };
           if (vErrors === null) {
             vErrors = [err11];
@@ -15337,7 +15337,7 @@ function validate260(data, instancePath = "") {
     if (data.token !== void 0) {
       let data1 = data.token;
       if (typeof data1 === "string") {
-        if (func1(data1) < 1) {
+        if (data1.length < 2 && func1(data1) < 1) {
           const err3 = { pointer: instancePath + "/token", message: "must NOT have fewer than 1 characters", keyword: "minLength" };
           if (vErrors === null) {
             vErrors = [err3];
@@ -15706,7 +15706,7 @@ function validate267(data, instancePath = "") {
       let valid1 = false;
       const _errs4 = errors;
       if (typeof data0 === "string") {
-        if (func1(data0) > 256) {
+        if (data0.length > 256 && func1(data0) > 256) {
           const err1 = { pointer: instancePath + "/name", message: "must NOT have more than 256 characters", keyword: "maxLength" };
           if (vErrors === null) {
             vErrors = [err1];
@@ -15715,7 +15715,7 @@ function validate267(data, instancePath = "") {
           }
           errors++;
         }
-        if (func1(data0) < 1) {
+        if (data0.length < 2 && func1(data0) < 1) {
           const err2 = { pointer: instancePath + "/name", message: "must NOT have fewer than 1 characters", keyword: "minLength" };
           if (vErrors === null) {
             vErrors = [err2];
@@ -15774,7 +15774,7 @@ function validate267(data, instancePath = "") {
       let valid3 = false;
       const _errs11 = errors;
       if (typeof data1 === "string") {
-        if (func1(data1) > 4096) {
+        if (data1.length > 4096 && func1(data1) > 4096) {
           const err6 = { pointer: instancePath + "/description", message: "must NOT have more than 4096 characters", keyword: "maxLength" };
           if (vErrors === null) {
             vErrors = [err6];
@@ -16030,7 +16030,7 @@ function validate271(data, instancePath = "") {
       let valid1 = false;
       const _errs4 = errors;
       if (typeof data0 === "string") {
-        if (func1(data0) > 256) {
+        if (data0.length > 256 && func1(data0) > 256) {
           const err1 = { pointer: instancePath + "/name", message: "must NOT have more than 256 characters", keyword: "maxLength" };
           if (vErrors === null) {
             vErrors = [err1];
@@ -16039,7 +16039,7 @@ function validate271(data, instancePath = "") {
           }
           errors++;
         }
-        if (func1(data0) < 1) {
+        if (data0.length < 2 && func1(data0) < 1) {
           const err2 = { pointer: instancePath + "/name", message: "must NOT have fewer than 1 characters", keyword: "minLength" };
           if (vErrors === null) {
             vErrors = [err2];
@@ -16098,7 +16098,7 @@ function validate271(data, instancePath = "") {
       let valid3 = false;
       const _errs11 = errors;
       if (typeof data1 === "string") {
-        if (func1(data1) > 4096) {
+        if (data1.length > 4096 && func1(data1) > 4096) {
           const err6 = { pointer: instancePath + "/description", message: "must NOT have more than 4096 characters", keyword: "maxLength" };
           if (vErrors === null) {
             vErrors = [err6];
@@ -16616,7 +16616,7 @@ function validate279(data, instancePath = "") {
     if (data.text !== void 0) {
       let data1 = data.text;
       if (typeof data1 === "string") {
-        if (func1(data1) > 4096) {
+        if (data1.length > 4096 && func1(data1) > 4096) {
           const err5 = { pointer: instancePath + "/text", message: "must NOT have more than 4096 characters", keyword: "maxLength" };
           if (vErrors === null) {
             vErrors = [err5];
@@ -16625,7 +16625,7 @@ function validate279(data, instancePath = "") {
           }
           errors++;
         }
-        if (func1(data1) < 1) {
+        if (data1.length < 2 && func1(data1) < 1) {
           const err6 = { pointer: instancePath + "/text", message: "must NOT have fewer than 1 characters", keyword: "minLength" };
           if (vErrors === null) {
             vErrors = [err6];
@@ -16722,7 +16722,7 @@ function validate280(data, instancePath = "") {
         if (data0.text !== void 0) {
           let data2 = data0.text;
           if (typeof data2 === "string") {
-            if (func1(data2) > 4096) {
+            if (data2.length > 4096 && func1(data2) > 4096) {
               const err5 = { pointer: instancePath + "/payload/text", message: "must NOT have more than 4096 characters", keyword: "maxLength" };
               if (vErrors === null) {
                 vErrors = [err5];
@@ -16731,7 +16731,7 @@ function validate280(data, instancePath = "") {
               }
               errors++;
             }
-            if (func1(data2) < 1) {
+            if (data2.length < 2 && func1(data2) < 1) {
               const err6 = { pointer: instancePath + "/payload/text", message: "must NOT have fewer than 1 characters", keyword: "minLength" };
               if (vErrors === null) {
                 vErrors = [err6];
@@ -19839,11 +19839,11 @@ function validate59(data, instancePath = "") {
             const _errs3 = errors;
             if (errors === _errs3) {
               if (typeof data0 === "string") {
-                if (func2(data0) > 256) {
+                if (data0.length > 256 && func2(data0) > 256) {
                   validate59.errors = [casiRefused];
                   return false;
                 } else {
-                  if (func2(data0) < 1) {
+                  if (data0.length < 2 && func2(data0) < 1) {
                     validate59.errors = [casiRefused];
                     return false;
                   }
@@ -19864,7 +19864,7 @@ function validate59(data, instancePath = "") {
               const _errs6 = errors;
               if (errors === _errs6) {
                 if (typeof data1 === "string") {
-                  if (func2(data1) > 4096) {
+                  if (data1.length > 4096 && func2(data1) > 4096) {
                     validate59.errors = [casiRefused];
                     return false;
                   }
@@ -20716,11 +20716,11 @@ function validate712(data, instancePath = "") {
             const _errs3 = errors;
             if (errors === _errs3) {
               if (typeof data0 === "string") {
-                if (func2(data0) > 256) {
+                if (data0.length > 256 && func2(data0) > 256) {
                   validate712.errors = [casiRefused];
                   return false;
                 } else {
-                  if (func2(data0) < 1) {
+                  if (data0.length < 2 && func2(data0) < 1) {
                     validate712.errors = [casiRefused];
                     return false;
                   }
@@ -20741,7 +20741,7 @@ function validate712(data, instancePath = "") {
               const _errs6 = errors;
               if (errors === _errs6) {
                 if (typeof data1 === "string") {
-                  if (func2(data1) > 4096) {
+                  if (data1.length > 4096 && func2(data1) > 4096) {
                     validate712.errors = [casiRefused];
                     return false;
                   }
@@ -21050,7 +21050,7 @@ function validate822(data, instancePath = "") {
           const _errs5 = errors;
           if (errors === _errs5) {
             if (typeof data0 === "string") {
-              if (func2(data0) > 256) {
+              if (data0.length > 256 && func2(data0) > 256) {
                 const err0 = casiRefused;
                 if (vErrors === null) {
                   vErrors = [err0];
@@ -21059,7 +21059,7 @@ function validate822(data, instancePath = "") {
                 }
                 errors++;
               } else {
-                if (func2(data0) < 1) {
+                if (data0.length < 2 && func2(data0) < 1) {
                   const err1 = casiRefused;
                   if (vErrors === null) {
                     vErrors = [err1];
@@ -21129,7 +21129,7 @@ function validate822(data, instancePath = "") {
             const _errs12 = errors;
             if (errors === _errs12) {
               if (typeof data1 === "string") {
-                if (func2(data1) > 4096) {
+                if (data1.length > 4096 && func2(data1) > 4096) {
                   const err5 = casiRefused;
                   if (vErrors === null) {
                     vErrors = [err5];
@@ -21314,7 +21314,7 @@ function validate842(data, instancePath = "") {
           const _errs5 = errors;
           if (errors === _errs5) {
             if (typeof data0 === "string") {
-              if (func2(data0) > 256) {
+              if (data0.length > 256 && func2(data0) > 256) {
                 const err0 = casiRefused;
                 if (vErrors === null) {
                   vErrors = [err0];
@@ -21323,7 +21323,7 @@ function validate842(data, instancePath = "") {
                 }
                 errors++;
               } else {
-                if (func2(data0) < 1) {
+                if (data0.length < 2 && func2(data0) < 1) {
                   const err1 = casiRefused;
                   if (vErrors === null) {
                     vErrors = [err1];
@@ -21393,7 +21393,7 @@ function validate842(data, instancePath = "") {
             const _errs12 = errors;
             if (errors === _errs12) {
               if (typeof data1 === "string") {
-                if (func2(data1) > 4096) {
+                if (data1.length > 4096 && func2(data1) > 4096) {
                   const err5 = casiRefused;
                   if (vErrors === null) {
                     vErrors = [err5];

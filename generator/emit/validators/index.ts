@@ -17,6 +17,7 @@ import { type EmittedFile, withHeader } from '../shared/files.js';
 import { createProject, emitTypeScript, literal } from '../shared/ts.js';
 import { withAnyOfStoppingAtFirstPass } from './any-of.js';
 import { withErrorsDroppedByPop, withIssueObjects, withoutPathsInVerdicts, withoutUnusedSchemas } from './issues.js';
+import { withLengthsCountedOnlyWhenNeeded } from './lengths.js';
 import { withoutNeedlessUnicodeFlag } from './patterns.js';
 
 const standaloneCode = standaloneCodeModule as unknown as typeof standaloneCodeModule.default;
@@ -142,6 +143,7 @@ function rewritten(esm: string): string {
   code = withAnyOfStoppingAtFirstPass(code);
   code = withoutUnusedSchemas(code);
   code = withoutNeedlessUnicodeFlag(code);
+  code = withLengthsCountedOnlyWhenNeeded(code);
   return inClosure(code);
 }
 
