@@ -17088,8 +17088,7 @@ function validate26(data, instancePath = "") {
             if (data.voice !== void 0) {
               const _errs4 = errors;
               if (!validate272(data.voice)) {
-                vErrors = vErrors === null ? validate272.errors : vErrors.concat(validate272.errors);
-                errors = vErrors.length;
+                errors++;
               }
               var valid0 = _errs4 === errors;
             } else {
@@ -17369,23 +17368,11 @@ function validate33(data, instancePath = "") {
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
       if (data.text === void 0 && (missing0 = "text")) {
-        const err0 = casiRefused;
-        if (vErrors === null) {
-          vErrors = [err0];
-        } else {
-          vErrors.push(err0);
-        }
         errors++;
       } else {
         const _errs4 = errors;
         for (const key0 in data) {
           if (!(key0 === "text" || key0 === "type")) {
-            const err1 = casiRefused;
-            if (vErrors === null) {
-              vErrors = [err1];
-            } else {
-              vErrors.push(err1);
-            }
             errors++;
             break;
           }
@@ -17394,12 +17381,6 @@ function validate33(data, instancePath = "") {
           if (data.text !== void 0) {
             const _errs5 = errors;
             if (typeof data.text !== "string") {
-              const err2 = casiRefused;
-              if (vErrors === null) {
-                vErrors = [err2];
-              } else {
-                vErrors.push(err2);
-              }
               errors++;
             }
             var valid2 = _errs5 === errors;
@@ -17411,21 +17392,9 @@ function validate33(data, instancePath = "") {
               let data1 = data.type;
               const _errs7 = errors;
               if (typeof data1 !== "string") {
-                const err3 = casiRefused;
-                if (vErrors === null) {
-                  vErrors = [err3];
-                } else {
-                  vErrors.push(err3);
-                }
                 errors++;
               }
               if (!(data1 === "fixed")) {
-                const err4 = casiRefused;
-                if (vErrors === null) {
-                  vErrors = [err4];
-                } else {
-                  vErrors.push(err4);
-                }
                 errors++;
               }
               var valid2 = _errs7 === errors;
@@ -17436,12 +17405,6 @@ function validate33(data, instancePath = "") {
         }
       }
     } else {
-      const err5 = casiRefused;
-      if (vErrors === null) {
-        vErrors = [err5];
-      } else {
-        vErrors.push(err5);
-      }
       errors++;
     }
   }
@@ -17453,8 +17416,7 @@ function validate33(data, instancePath = "") {
   }
   const _errs9 = errors;
   if (!validate34(data)) {
-    vErrors = vErrors === null ? validate34.errors : vErrors.concat(validate34.errors);
-    errors = vErrors.length;
+    errors++;
   }
   var _valid0 = _errs9 === errors;
   if (_valid0 && valid0) {
@@ -17470,24 +17432,11 @@ function validate33(data, instancePath = "") {
     }
   }
   if (!valid0) {
-    const err6 = casiRefused;
-    if (vErrors === null) {
-      vErrors = [err6];
-    } else {
-      vErrors.push(err6);
-    }
     errors++;
     validate33.errors = vErrors;
     return false;
   } else {
     errors = _errs0;
-    if (vErrors !== null) {
-      if (_errs0) {
-        while (vErrors.length > _errs0) vErrors.pop();
-      } else {
-        vErrors = null;
-      }
-    }
   }
   validate33.errors = vErrors;
   return errors === 0;
@@ -17526,8 +17475,7 @@ function validate322(data, instancePath = "") {
           if (data.prompt !== void 0) {
             const _errs5 = errors;
             if (!validate33(data.prompt)) {
-              vErrors = vErrors === null ? validate33.errors : vErrors.concat(validate33.errors);
-              errors = vErrors.length;
+              errors++;
             }
             var valid0 = _errs5 === errors;
           } else {
@@ -17640,23 +17588,11 @@ function validate39(data, instancePath = "") {
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
       if (data.ns === void 0 && (missing0 = "ns") || data.name === void 0 && (missing0 = "name")) {
-        const err0 = casiRefused;
-        if (vErrors === null) {
-          vErrors = [err0];
-        } else {
-          vErrors.push(err0);
-        }
         errors++;
       } else {
         const _errs4 = errors;
         for (const key0 in data) {
           if (!(key0 === "ns" || key0 === "name")) {
-            const err1 = casiRefused;
-            if (vErrors === null) {
-              vErrors = [err1];
-            } else {
-              vErrors.push(err1);
-            }
             errors++;
             break;
           }
@@ -17666,21 +17602,9 @@ function validate39(data, instancePath = "") {
             let data0 = data.ns;
             const _errs5 = errors;
             if (typeof data0 !== "string") {
-              const err2 = casiRefused;
-              if (vErrors === null) {
-                vErrors = [err2];
-              } else {
-                vErrors.push(err2);
-              }
               errors++;
             }
             if (!(data0 === "syscall")) {
-              const err3 = casiRefused;
-              if (vErrors === null) {
-                vErrors = [err3];
-              } else {
-                vErrors.push(err3);
-              }
               errors++;
             }
             var valid2 = _errs5 === errors;
@@ -17691,12 +17615,6 @@ function validate39(data, instancePath = "") {
             if (data.name !== void 0) {
               const _errs7 = errors;
               if (typeof data.name !== "string") {
-                const err4 = casiRefused;
-                if (vErrors === null) {
-                  vErrors = [err4];
-                } else {
-                  vErrors.push(err4);
-                }
                 errors++;
               }
               var valid2 = _errs7 === errors;
@@ -17707,12 +17625,6 @@ function validate39(data, instancePath = "") {
         }
       }
     } else {
-      const err5 = casiRefused;
-      if (vErrors === null) {
-        vErrors = [err5];
-      } else {
-        vErrors.push(err5);
-      }
       errors++;
     }
   }
@@ -17728,23 +17640,11 @@ function validate39(data, instancePath = "") {
       if (data && typeof data == "object" && !Array.isArray(data)) {
         let missing1;
         if (data.ns === void 0 && (missing1 = "ns") || data.name === void 0 && (missing1 = "name")) {
-          const err6 = casiRefused;
-          if (vErrors === null) {
-            vErrors = [err6];
-          } else {
-            vErrors.push(err6);
-          }
           errors++;
         } else {
           const _errs12 = errors;
           for (const key1 in data) {
             if (!(key1 === "ns" || key1 === "name")) {
-              const err7 = casiRefused;
-              if (vErrors === null) {
-                vErrors = [err7];
-              } else {
-                vErrors.push(err7);
-              }
               errors++;
               break;
             }
@@ -17754,21 +17654,9 @@ function validate39(data, instancePath = "") {
               let data2 = data.ns;
               const _errs13 = errors;
               if (typeof data2 !== "string") {
-                const err8 = casiRefused;
-                if (vErrors === null) {
-                  vErrors = [err8];
-                } else {
-                  vErrors.push(err8);
-                }
                 errors++;
               }
               if (!(data2 === "crm")) {
-                const err9 = casiRefused;
-                if (vErrors === null) {
-                  vErrors = [err9];
-                } else {
-                  vErrors.push(err9);
-                }
                 errors++;
               }
               var valid4 = _errs13 === errors;
@@ -17779,12 +17667,6 @@ function validate39(data, instancePath = "") {
               if (data.name !== void 0) {
                 const _errs15 = errors;
                 if (typeof data.name !== "string") {
-                  const err10 = casiRefused;
-                  if (vErrors === null) {
-                    vErrors = [err10];
-                  } else {
-                    vErrors.push(err10);
-                  }
                   errors++;
                 }
                 var valid4 = _errs15 === errors;
@@ -17795,12 +17677,6 @@ function validate39(data, instancePath = "") {
           }
         }
       } else {
-        const err11 = casiRefused;
-        if (vErrors === null) {
-          vErrors = [err11];
-        } else {
-          vErrors.push(err11);
-        }
         errors++;
       }
     }
@@ -17819,23 +17695,11 @@ function validate39(data, instancePath = "") {
       if (data && typeof data == "object" && !Array.isArray(data)) {
         let missing2;
         if (data.entity_id === void 0 && (missing2 = "entity_id")) {
-          const err12 = casiRefused;
-          if (vErrors === null) {
-            vErrors = [err12];
-          } else {
-            vErrors.push(err12);
-          }
           errors++;
         } else {
           const _errs20 = errors;
           for (const key2 in data) {
             if (!(key2 === "ns" || key2 === "entity_id")) {
-              const err13 = casiRefused;
-              if (vErrors === null) {
-                vErrors = [err13];
-              } else {
-                vErrors.push(err13);
-              }
               errors++;
               break;
             }
@@ -17845,21 +17709,9 @@ function validate39(data, instancePath = "") {
               let data4 = data.ns;
               const _errs21 = errors;
               if (typeof data4 !== "string") {
-                const err14 = casiRefused;
-                if (vErrors === null) {
-                  vErrors = [err14];
-                } else {
-                  vErrors.push(err14);
-                }
                 errors++;
               }
               if (!(data4 === "extapi")) {
-                const err15 = casiRefused;
-                if (vErrors === null) {
-                  vErrors = [err15];
-                } else {
-                  vErrors.push(err15);
-                }
                 errors++;
               }
               var valid6 = _errs21 === errors;
@@ -17870,12 +17722,6 @@ function validate39(data, instancePath = "") {
               if (data.entity_id !== void 0) {
                 const _errs23 = errors;
                 if (typeof data.entity_id !== "string") {
-                  const err16 = casiRefused;
-                  if (vErrors === null) {
-                    vErrors = [err16];
-                  } else {
-                    vErrors.push(err16);
-                  }
                   errors++;
                 }
                 var valid6 = _errs23 === errors;
@@ -17886,12 +17732,6 @@ function validate39(data, instancePath = "") {
           }
         }
       } else {
-        const err17 = casiRefused;
-        if (vErrors === null) {
-          vErrors = [err17];
-        } else {
-          vErrors.push(err17);
-        }
         errors++;
       }
     }
@@ -17910,23 +17750,11 @@ function validate39(data, instancePath = "") {
       if (data && typeof data == "object" && !Array.isArray(data)) {
         let missing3;
         if (data.entity_id === void 0 && (missing3 = "entity_id")) {
-          const err18 = casiRefused;
-          if (vErrors === null) {
-            vErrors = [err18];
-          } else {
-            vErrors.push(err18);
-          }
           errors++;
         } else {
           const _errs28 = errors;
           for (const key3 in data) {
             if (!(key3 === "ns" || key3 === "entity_id")) {
-              const err19 = casiRefused;
-              if (vErrors === null) {
-                vErrors = [err19];
-              } else {
-                vErrors.push(err19);
-              }
               errors++;
               break;
             }
@@ -17936,21 +17764,9 @@ function validate39(data, instancePath = "") {
               let data6 = data.ns;
               const _errs29 = errors;
               if (typeof data6 !== "string") {
-                const err20 = casiRefused;
-                if (vErrors === null) {
-                  vErrors = [err20];
-                } else {
-                  vErrors.push(err20);
-                }
                 errors++;
               }
               if (!(data6 === "procedural")) {
-                const err21 = casiRefused;
-                if (vErrors === null) {
-                  vErrors = [err21];
-                } else {
-                  vErrors.push(err21);
-                }
                 errors++;
               }
               var valid8 = _errs29 === errors;
@@ -17961,12 +17777,6 @@ function validate39(data, instancePath = "") {
               if (data.entity_id !== void 0) {
                 const _errs31 = errors;
                 if (typeof data.entity_id !== "string") {
-                  const err22 = casiRefused;
-                  if (vErrors === null) {
-                    vErrors = [err22];
-                  } else {
-                    vErrors.push(err22);
-                  }
                   errors++;
                 }
                 var valid8 = _errs31 === errors;
@@ -17977,12 +17787,6 @@ function validate39(data, instancePath = "") {
           }
         }
       } else {
-        const err23 = casiRefused;
-        if (vErrors === null) {
-          vErrors = [err23];
-        } else {
-          vErrors.push(err23);
-        }
         errors++;
       }
     }
@@ -18001,23 +17805,11 @@ function validate39(data, instancePath = "") {
       if (data && typeof data == "object" && !Array.isArray(data)) {
         let missing4;
         if (data.name === void 0 && (missing4 = "name")) {
-          const err24 = casiRefused;
-          if (vErrors === null) {
-            vErrors = [err24];
-          } else {
-            vErrors.push(err24);
-          }
           errors++;
         } else {
           const _errs36 = errors;
           for (const key4 in data) {
             if (!(key4 === "ns" || key4 === "name")) {
-              const err25 = casiRefused;
-              if (vErrors === null) {
-                vErrors = [err25];
-              } else {
-                vErrors.push(err25);
-              }
               errors++;
               break;
             }
@@ -18027,21 +17819,9 @@ function validate39(data, instancePath = "") {
               let data8 = data.ns;
               const _errs37 = errors;
               if (typeof data8 !== "string") {
-                const err26 = casiRefused;
-                if (vErrors === null) {
-                  vErrors = [err26];
-                } else {
-                  vErrors.push(err26);
-                }
                 errors++;
               }
               if (!(data8 === "thirdparty")) {
-                const err27 = casiRefused;
-                if (vErrors === null) {
-                  vErrors = [err27];
-                } else {
-                  vErrors.push(err27);
-                }
                 errors++;
               }
               var valid10 = _errs37 === errors;
@@ -18052,12 +17832,6 @@ function validate39(data, instancePath = "") {
               if (data.name !== void 0) {
                 const _errs39 = errors;
                 if (typeof data.name !== "string") {
-                  const err28 = casiRefused;
-                  if (vErrors === null) {
-                    vErrors = [err28];
-                  } else {
-                    vErrors.push(err28);
-                  }
                   errors++;
                 }
                 var valid10 = _errs39 === errors;
@@ -18068,12 +17842,6 @@ function validate39(data, instancePath = "") {
           }
         }
       } else {
-        const err29 = casiRefused;
-        if (vErrors === null) {
-          vErrors = [err29];
-        } else {
-          vErrors.push(err29);
-        }
         errors++;
       }
     }
@@ -18086,24 +17854,11 @@ function validate39(data, instancePath = "") {
     }
   }
   if (!valid0) {
-    const err30 = casiRefused;
-    if (vErrors === null) {
-      vErrors = [err30];
-    } else {
-      vErrors.push(err30);
-    }
     errors++;
     validate39.errors = vErrors;
     return false;
   } else {
     errors = _errs0;
-    if (vErrors !== null) {
-      if (_errs0) {
-        while (vErrors.length > _errs0) vErrors.pop();
-      } else {
-        vErrors = null;
-      }
-    }
   }
   validate39.errors = vErrors;
   return errors === 0;
@@ -18133,8 +17888,7 @@ function validate38(data, instancePath = "") {
               for (let i0 = 0; i0 < len0; i0++) {
                 const _errs4 = errors;
                 if (!validate39(data0[i0])) {
-                  vErrors = vErrors === null ? validate39.errors : vErrors.concat(validate39.errors);
-                  errors = vErrors.length;
+                  errors++;
                 }
                 var valid1 = _errs4 === errors;
                 if (!valid1) {
@@ -18313,8 +18067,7 @@ function validate253(data, instancePath = "") {
               for (let i0 = 0; i0 < len0; i0++) {
                 const _errs4 = errors;
                 if (!validate26(data0[i0])) {
-                  vErrors = vErrors === null ? validate26.errors : vErrors.concat(validate26.errors);
-                  errors = vErrors.length;
+                  errors++;
                 }
                 var valid1 = _errs4 === errors;
                 if (!valid1) {
@@ -18334,8 +18087,7 @@ function validate253(data, instancePath = "") {
           if (data.voice !== void 0) {
             const _errs5 = errors;
             if (!validate302(data.voice)) {
-              vErrors = vErrors === null ? validate302.errors : vErrors.concat(validate302.errors);
-              errors = vErrors.length;
+              errors++;
             }
             var valid0 = _errs5 === errors;
           } else {
@@ -18345,8 +18097,7 @@ function validate253(data, instancePath = "") {
             if (data.runtime !== void 0) {
               const _errs6 = errors;
               if (!validate322(data.runtime)) {
-                vErrors = vErrors === null ? validate322.errors : vErrors.concat(validate322.errors);
-                errors = vErrors.length;
+                errors++;
               }
               var valid0 = _errs6 === errors;
             } else {
@@ -18356,8 +18107,7 @@ function validate253(data, instancePath = "") {
               if (data.tool !== void 0) {
                 const _errs7 = errors;
                 if (!validate38(data.tool)) {
-                  vErrors = vErrors === null ? validate38.errors : vErrors.concat(validate38.errors);
-                  errors = vErrors.length;
+                  errors++;
                 }
                 var valid0 = _errs7 === errors;
               } else {
@@ -18367,8 +18117,7 @@ function validate253(data, instancePath = "") {
                 if (data.language !== void 0) {
                   const _errs8 = errors;
                   if (!validate42(data.language)) {
-                    vErrors = vErrors === null ? validate42.errors : vErrors.concat(validate42.errors);
-                    errors = vErrors.length;
+                    errors++;
                   }
                   var valid0 = _errs8 === errors;
                 } else {
@@ -18548,8 +18297,7 @@ function validate2010(data, instancePath = "") {
                       if (data.custom_fields !== void 0) {
                         const _errs19 = errors;
                         if (!validate2110(data.custom_fields)) {
-                          vErrors = vErrors === null ? validate2110.errors : vErrors.concat(validate2110.errors);
-                          errors = vErrors.length;
+                          errors++;
                         }
                         var valid0 = _errs19 === errors;
                       } else {
@@ -18566,21 +18314,9 @@ function validate2010(data, instancePath = "") {
                           if (errors === _errs23) {
                             if (typeof data7 === "string") {
                               if (!pattern62.test(data7)) {
-                                const err0 = casiRefused;
-                                if (vErrors === null) {
-                                  vErrors = [err0];
-                                } else {
-                                  vErrors.push(err0);
-                                }
                                 errors++;
                               }
                             } else {
-                              const err1 = casiRefused;
-                              if (vErrors === null) {
-                                vErrors = [err1];
-                              } else {
-                                vErrors.push(err1);
-                              }
                               errors++;
                             }
                           }
@@ -18589,36 +18325,17 @@ function validate2010(data, instancePath = "") {
                           if (!valid6) {
                             const _errs25 = errors;
                             if (data7 !== null) {
-                              const err2 = casiRefused;
-                              if (vErrors === null) {
-                                vErrors = [err2];
-                              } else {
-                                vErrors.push(err2);
-                              }
                               errors++;
                             }
                             var _valid0 = _errs25 === errors;
                             valid6 = valid6 || _valid0;
                           }
                           if (!valid6) {
-                            const err3 = casiRefused;
-                            if (vErrors === null) {
-                              vErrors = [err3];
-                            } else {
-                              vErrors.push(err3);
-                            }
                             errors++;
                             validate2010.errors = vErrors;
                             return false;
                           } else {
                             errors = _errs21;
-                            if (vErrors !== null) {
-                              if (_errs21) {
-                                while (vErrors.length > _errs21) vErrors.pop();
-                              } else {
-                                vErrors = null;
-                              }
-                            }
                           }
                           var valid0 = _errs20 === errors;
                         } else {
@@ -18632,21 +18349,9 @@ function validate2010(data, instancePath = "") {
                             let valid8 = false;
                             const _errs29 = errors;
                             if (typeof data8 !== "string") {
-                              const err4 = casiRefused;
-                              if (vErrors === null) {
-                                vErrors = [err4];
-                              } else {
-                                vErrors.push(err4);
-                              }
                               errors++;
                             }
                             if (!(data8 === "phone" || data8 === "chat_realtime" || data8 === "chat_async")) {
-                              const err5 = casiRefused;
-                              if (vErrors === null) {
-                                vErrors = [err5];
-                              } else {
-                                vErrors.push(err5);
-                              }
                               errors++;
                             }
                             var _valid1 = _errs29 === errors;
@@ -18654,36 +18359,17 @@ function validate2010(data, instancePath = "") {
                             if (!valid8) {
                               const _errs32 = errors;
                               if (data8 !== null) {
-                                const err6 = casiRefused;
-                                if (vErrors === null) {
-                                  vErrors = [err6];
-                                } else {
-                                  vErrors.push(err6);
-                                }
                                 errors++;
                               }
                               var _valid1 = _errs32 === errors;
                               valid8 = valid8 || _valid1;
                             }
                             if (!valid8) {
-                              const err7 = casiRefused;
-                              if (vErrors === null) {
-                                vErrors = [err7];
-                              } else {
-                                vErrors.push(err7);
-                              }
                               errors++;
                               validate2010.errors = vErrors;
                               return false;
                             } else {
                               errors = _errs28;
-                              if (vErrors !== null) {
-                                if (_errs28) {
-                                  while (vErrors.length > _errs28) vErrors.pop();
-                                } else {
-                                  vErrors = null;
-                                }
-                              }
                             }
                             var valid0 = _errs27 === errors;
                           } else {
@@ -18693,8 +18379,7 @@ function validate2010(data, instancePath = "") {
                             if (data.channel !== void 0) {
                               const _errs34 = errors;
                               if (!validate2310(data.channel)) {
-                                vErrors = vErrors === null ? validate2310.errors : vErrors.concat(validate2310.errors);
-                                errors = vErrors.length;
+                                errors++;
                               }
                               var valid0 = _errs34 === errors;
                             } else {
@@ -18708,44 +18393,24 @@ function validate2010(data, instancePath = "") {
                                 let valid10 = false;
                                 const _errs37 = errors;
                                 if (!validate253(data10)) {
-                                  vErrors = vErrors === null ? validate253.errors : vErrors.concat(validate253.errors);
-                                  errors = vErrors.length;
+                                  errors++;
                                 }
                                 var _valid2 = _errs37 === errors;
                                 valid10 = valid10 || _valid2;
                                 if (!valid10) {
                                   const _errs38 = errors;
                                   if (data10 !== null) {
-                                    const err8 = casiRefused;
-                                    if (vErrors === null) {
-                                      vErrors = [err8];
-                                    } else {
-                                      vErrors.push(err8);
-                                    }
                                     errors++;
                                   }
                                   var _valid2 = _errs38 === errors;
                                   valid10 = valid10 || _valid2;
                                 }
                                 if (!valid10) {
-                                  const err9 = casiRefused;
-                                  if (vErrors === null) {
-                                    vErrors = [err9];
-                                  } else {
-                                    vErrors.push(err9);
-                                  }
                                   errors++;
                                   validate2010.errors = vErrors;
                                   return false;
                                 } else {
                                   errors = _errs36;
-                                  if (vErrors !== null) {
-                                    if (_errs36) {
-                                      while (vErrors.length > _errs36) vErrors.pop();
-                                    } else {
-                                      vErrors = null;
-                                    }
-                                  }
                                 }
                                 var valid0 = _errs35 === errors;
                               } else {
@@ -18763,21 +18428,9 @@ function validate2010(data, instancePath = "") {
                                     if (errors === _errs43) {
                                       if (typeof data11 === "string") {
                                         if (!formats02(data11)) {
-                                          const err10 = casiRefused;
-                                          if (vErrors === null) {
-                                            vErrors = [err10];
-                                          } else {
-                                            vErrors.push(err10);
-                                          }
                                           errors++;
                                         }
                                       } else {
-                                        const err11 = casiRefused;
-                                        if (vErrors === null) {
-                                          vErrors = [err11];
-                                        } else {
-                                          vErrors.push(err11);
-                                        }
                                         errors++;
                                       }
                                     }
@@ -18787,36 +18440,17 @@ function validate2010(data, instancePath = "") {
                                   if (!valid11) {
                                     const _errs45 = errors;
                                     if (data11 !== null) {
-                                      const err12 = casiRefused;
-                                      if (vErrors === null) {
-                                        vErrors = [err12];
-                                      } else {
-                                        vErrors.push(err12);
-                                      }
                                       errors++;
                                     }
                                     var _valid3 = _errs45 === errors;
                                     valid11 = valid11 || _valid3;
                                   }
                                   if (!valid11) {
-                                    const err13 = casiRefused;
-                                    if (vErrors === null) {
-                                      vErrors = [err13];
-                                    } else {
-                                      vErrors.push(err13);
-                                    }
                                     errors++;
                                     validate2010.errors = vErrors;
                                     return false;
                                   } else {
                                     errors = _errs41;
-                                    if (vErrors !== null) {
-                                      if (_errs41) {
-                                        while (vErrors.length > _errs41) vErrors.pop();
-                                      } else {
-                                        vErrors = null;
-                                      }
-                                    }
                                   }
                                   var valid0 = _errs40 === errors;
                                 } else {
@@ -18834,21 +18468,9 @@ function validate2010(data, instancePath = "") {
                                       if (errors === _errs50) {
                                         if (typeof data12 === "string") {
                                           if (!formats02(data12)) {
-                                            const err14 = casiRefused;
-                                            if (vErrors === null) {
-                                              vErrors = [err14];
-                                            } else {
-                                              vErrors.push(err14);
-                                            }
                                             errors++;
                                           }
                                         } else {
-                                          const err15 = casiRefused;
-                                          if (vErrors === null) {
-                                            vErrors = [err15];
-                                          } else {
-                                            vErrors.push(err15);
-                                          }
                                           errors++;
                                         }
                                       }
@@ -18858,36 +18480,17 @@ function validate2010(data, instancePath = "") {
                                     if (!valid13) {
                                       const _errs52 = errors;
                                       if (data12 !== null) {
-                                        const err16 = casiRefused;
-                                        if (vErrors === null) {
-                                          vErrors = [err16];
-                                        } else {
-                                          vErrors.push(err16);
-                                        }
                                         errors++;
                                       }
                                       var _valid4 = _errs52 === errors;
                                       valid13 = valid13 || _valid4;
                                     }
                                     if (!valid13) {
-                                      const err17 = casiRefused;
-                                      if (vErrors === null) {
-                                        vErrors = [err17];
-                                      } else {
-                                        vErrors.push(err17);
-                                      }
                                       errors++;
                                       validate2010.errors = vErrors;
                                       return false;
                                     } else {
                                       errors = _errs48;
-                                      if (vErrors !== null) {
-                                        if (_errs48) {
-                                          while (vErrors.length > _errs48) vErrors.pop();
-                                        } else {
-                                          vErrors = null;
-                                        }
-                                      }
                                     }
                                     var valid0 = _errs47 === errors;
                                   } else {
@@ -18901,21 +18504,9 @@ function validate2010(data, instancePath = "") {
                                       let valid15 = false;
                                       const _errs56 = errors;
                                       if (typeof data13 !== "string") {
-                                        const err18 = casiRefused;
-                                        if (vErrors === null) {
-                                          vErrors = [err18];
-                                        } else {
-                                          vErrors.push(err18);
-                                        }
                                         errors++;
                                       }
                                       if (!(data13 === "dial_failed" || data13 === "number_marked_disconnected" || data13 === "pstn_blocked" || data13 === "dnc_rejected" || data13 === "tcpa_rejected" || data13 === "number_invalid" || data13 === "internal_error" || data13 === "telephony_error" || data13 === "agent_timeout" || data13 === "customer_requested_dnc")) {
-                                        const err19 = casiRefused;
-                                        if (vErrors === null) {
-                                          vErrors = [err19];
-                                        } else {
-                                          vErrors.push(err19);
-                                        }
                                         errors++;
                                       }
                                       var _valid5 = _errs56 === errors;
@@ -18923,36 +18514,17 @@ function validate2010(data, instancePath = "") {
                                       if (!valid15) {
                                         const _errs59 = errors;
                                         if (data13 !== null) {
-                                          const err20 = casiRefused;
-                                          if (vErrors === null) {
-                                            vErrors = [err20];
-                                          } else {
-                                            vErrors.push(err20);
-                                          }
                                           errors++;
                                         }
                                         var _valid5 = _errs59 === errors;
                                         valid15 = valid15 || _valid5;
                                       }
                                       if (!valid15) {
-                                        const err21 = casiRefused;
-                                        if (vErrors === null) {
-                                          vErrors = [err21];
-                                        } else {
-                                          vErrors.push(err21);
-                                        }
                                         errors++;
                                         validate2010.errors = vErrors;
                                         return false;
                                       } else {
                                         errors = _errs55;
-                                        if (vErrors !== null) {
-                                          if (_errs55) {
-                                            while (vErrors.length > _errs55) vErrors.pop();
-                                          } else {
-                                            vErrors = null;
-                                          }
-                                        }
                                       }
                                       var valid0 = _errs54 === errors;
                                     } else {
@@ -18998,21 +18570,9 @@ function validate2010(data, instancePath = "") {
                                             let valid17 = false;
                                             const _errs67 = errors;
                                             if (typeof data16 !== "string") {
-                                              const err22 = casiRefused;
-                                              if (vErrors === null) {
-                                                vErrors = [err22];
-                                              } else {
-                                                vErrors.push(err22);
-                                              }
                                               errors++;
                                             }
                                             if (!(data16 === "positive" || data16 === "neutral" || data16 === "negative")) {
-                                              const err23 = casiRefused;
-                                              if (vErrors === null) {
-                                                vErrors = [err23];
-                                              } else {
-                                                vErrors.push(err23);
-                                              }
                                               errors++;
                                             }
                                             var _valid6 = _errs67 === errors;
@@ -19020,36 +18580,17 @@ function validate2010(data, instancePath = "") {
                                             if (!valid17) {
                                               const _errs70 = errors;
                                               if (data16 !== null) {
-                                                const err24 = casiRefused;
-                                                if (vErrors === null) {
-                                                  vErrors = [err24];
-                                                } else {
-                                                  vErrors.push(err24);
-                                                }
                                                 errors++;
                                               }
                                               var _valid6 = _errs70 === errors;
                                               valid17 = valid17 || _valid6;
                                             }
                                             if (!valid17) {
-                                              const err25 = casiRefused;
-                                              if (vErrors === null) {
-                                                vErrors = [err25];
-                                              } else {
-                                                vErrors.push(err25);
-                                              }
                                               errors++;
                                               validate2010.errors = vErrors;
                                               return false;
                                             } else {
                                               errors = _errs66;
-                                              if (vErrors !== null) {
-                                                if (_errs66) {
-                                                  while (vErrors.length > _errs66) vErrors.pop();
-                                                } else {
-                                                  vErrors = null;
-                                                }
-                                              }
                                             }
                                             var valid0 = _errs65 === errors;
                                           } else {
@@ -19214,8 +18755,7 @@ function validate50(data, instancePath = "") {
             if (data.prompt !== void 0) {
               const _errs5 = errors;
               if (!validate33(data.prompt)) {
-                vErrors = vErrors === null ? validate33.errors : vErrors.concat(validate33.errors);
-                errors = vErrors.length;
+                errors++;
               }
               var valid0 = _errs5 === errors;
             } else {
@@ -19347,8 +18887,7 @@ function validate53(data, instancePath = "") {
                 for (let i0 = 0; i0 < len0; i0++) {
                   const _errs4 = errors;
                   if (!validate39(data0[i0])) {
-                    vErrors = vErrors === null ? validate39.errors : vErrors.concat(validate39.errors);
-                    errors = vErrors.length;
+                    errors++;
                   }
                   var valid1 = _errs4 === errors;
                   if (!valid1) {
@@ -19539,8 +19078,7 @@ function validate46(data, instancePath = "") {
                 for (let i0 = 0; i0 < len0; i0++) {
                   const _errs4 = errors;
                   if (!validate26(data0[i0])) {
-                    vErrors = vErrors === null ? validate26.errors : vErrors.concat(validate26.errors);
-                    errors = vErrors.length;
+                    errors++;
                   }
                   var valid1 = _errs4 === errors;
                   if (!valid1) {
@@ -19560,8 +19098,7 @@ function validate46(data, instancePath = "") {
             if (data.voice !== void 0) {
               const _errs5 = errors;
               if (!validate482(data.voice)) {
-                vErrors = vErrors === null ? validate482.errors : vErrors.concat(validate482.errors);
-                errors = vErrors.length;
+                errors++;
               }
               var valid0 = _errs5 === errors;
             } else {
@@ -19571,8 +19108,7 @@ function validate46(data, instancePath = "") {
               if (data.runtime !== void 0) {
                 const _errs6 = errors;
                 if (!validate50(data.runtime)) {
-                  vErrors = vErrors === null ? validate50.errors : vErrors.concat(validate50.errors);
-                  errors = vErrors.length;
+                  errors++;
                 }
                 var valid0 = _errs6 === errors;
               } else {
@@ -19582,8 +19118,7 @@ function validate46(data, instancePath = "") {
                 if (data.tool !== void 0) {
                   const _errs7 = errors;
                   if (!validate53(data.tool)) {
-                    vErrors = vErrors === null ? validate53.errors : vErrors.concat(validate53.errors);
-                    errors = vErrors.length;
+                    errors++;
                   }
                   var valid0 = _errs7 === errors;
                 } else {
@@ -19593,8 +19128,7 @@ function validate46(data, instancePath = "") {
                   if (data.language !== void 0) {
                     const _errs8 = errors;
                     if (!validate56(data.language)) {
-                      vErrors = vErrors === null ? validate56.errors : vErrors.concat(validate56.errors);
-                      errors = vErrors.length;
+                      errors++;
                     }
                     var valid0 = _errs8 === errors;
                   } else {
@@ -19749,8 +19283,7 @@ function validate452(data, instancePath = "") {
                     if (data.config !== void 0) {
                       const _errs14 = errors;
                       if (!validate46(data.config)) {
-                        vErrors = vErrors === null ? validate46.errors : vErrors.concat(validate46.errors);
-                        errors = vErrors.length;
+                        errors++;
                       }
                       var valid0 = _errs14 === errors;
                     } else {
@@ -19881,8 +19414,7 @@ function validate59(data, instancePath = "") {
               if (data.config !== void 0) {
                 const _errs8 = errors;
                 if (!validate46(data.config)) {
-                  vErrors = vErrors === null ? validate46.errors : vErrors.concat(validate46.errors);
-                  errors = vErrors.length;
+                  errors++;
                 }
                 var valid0 = _errs8 === errors;
               } else {
@@ -20007,21 +19539,9 @@ function validate632(data, instancePath = "") {
                 if (errors === _errs10) {
                   if (typeof data2 === "string") {
                     if (!pattern12.test(data2)) {
-                      const err0 = casiRefused;
-                      if (vErrors === null) {
-                        vErrors = [err0];
-                      } else {
-                        vErrors.push(err0);
-                      }
                       errors++;
                     }
                   } else {
-                    const err1 = casiRefused;
-                    if (vErrors === null) {
-                      vErrors = [err1];
-                    } else {
-                      vErrors.push(err1);
-                    }
                     errors++;
                   }
                 }
@@ -20030,36 +19550,17 @@ function validate632(data, instancePath = "") {
                 if (!valid2) {
                   const _errs12 = errors;
                   if (data2 !== null) {
-                    const err2 = casiRefused;
-                    if (vErrors === null) {
-                      vErrors = [err2];
-                    } else {
-                      vErrors.push(err2);
-                    }
                     errors++;
                   }
                   var _valid0 = _errs12 === errors;
                   valid2 = valid2 || _valid0;
                 }
                 if (!valid2) {
-                  const err3 = casiRefused;
-                  if (vErrors === null) {
-                    vErrors = [err3];
-                  } else {
-                    vErrors.push(err3);
-                  }
                   errors++;
                   validate632.errors = vErrors;
                   return false;
                 } else {
                   errors = _errs8;
-                  if (vErrors !== null) {
-                    if (_errs8) {
-                      while (vErrors.length > _errs8) vErrors.pop();
-                    } else {
-                      vErrors = null;
-                    }
-                  }
                 }
                 var valid0 = _errs7 === errors;
               } else {
@@ -20228,22 +19729,19 @@ function validate62(data, instancePath = "") {
       if (typeof tag0 == "string") {
         if (tag0 === "phone") {
           if (!validate632(data)) {
-            vErrors = vErrors === null ? validate632.errors : vErrors.concat(validate632.errors);
-            errors = vErrors.length;
+            errors++;
           }
           var props0 = true;
         } else if (tag0 === "chat_realtime") {
           if (!validate642(data)) {
-            vErrors = vErrors === null ? validate642.errors : vErrors.concat(validate642.errors);
-            errors = vErrors.length;
+            errors++;
           }
           if (props0 !== true) {
             props0 = true;
           }
         } else if (tag0 === "chat_async") {
           if (!validate652(data)) {
-            vErrors = vErrors === null ? validate652.errors : vErrors.concat(validate652.errors);
-            errors = vErrors.length;
+            errors++;
           }
           if (props0 !== true) {
             props0 = true;
@@ -20307,8 +19805,7 @@ function validate61(data, instancePath = "") {
             if (data.channel !== void 0) {
               const _errs5 = errors;
               if (!validate62(data.channel)) {
-                vErrors = vErrors === null ? validate62.errors : vErrors.concat(validate62.errors);
-                errors = vErrors.length;
+                errors++;
               }
               var valid0 = _errs5 === errors;
             } else {
@@ -20329,8 +19826,7 @@ function validate61(data, instancePath = "") {
                 if (data.override_config !== void 0) {
                   const _errs8 = errors;
                   if (!validate253(data.override_config)) {
-                    vErrors = vErrors === null ? validate253.errors : vErrors.concat(validate253.errors);
-                    errors = vErrors.length;
+                    errors++;
                   }
                   var valid0 = _errs8 === errors;
                 } else {
@@ -20493,8 +19989,7 @@ function validate752(data, instancePath = "") {
               for (let i0 = 0; i0 < len0; i0++) {
                 const _errs4 = errors;
                 if (!validate39(data0[i0])) {
-                  vErrors = vErrors === null ? validate39.errors : vErrors.concat(validate39.errors);
-                  errors = vErrors.length;
+                  errors++;
                 }
                 var valid1 = _errs4 === errors;
                 if (!valid1) {
@@ -20573,8 +20068,7 @@ function validate722(data, instancePath = "") {
             if (data.runtime !== void 0) {
               const _errs7 = errors;
               if (!validate732(data.runtime)) {
-                vErrors = vErrors === null ? validate732.errors : vErrors.concat(validate732.errors);
-                errors = vErrors.length;
+                errors++;
               }
               var valid0 = _errs7 === errors;
             } else {
@@ -20584,8 +20078,7 @@ function validate722(data, instancePath = "") {
               if (data.tool !== void 0) {
                 const _errs8 = errors;
                 if (!validate752(data.tool)) {
-                  vErrors = vErrors === null ? validate752.errors : vErrors.concat(validate752.errors);
-                  errors = vErrors.length;
+                  errors++;
                 }
                 var valid0 = _errs8 === errors;
               } else {
@@ -20758,8 +20251,7 @@ function validate712(data, instancePath = "") {
               if (data.config !== void 0) {
                 const _errs8 = errors;
                 if (!validate722(data.config)) {
-                  vErrors = vErrors === null ? validate722.errors : vErrors.concat(validate722.errors);
-                  errors = vErrors.length;
+                  errors++;
                 }
                 var valid0 = _errs8 === errors;
               } else {
@@ -20805,21 +20297,9 @@ function validate79(data, instancePath = "") {
             let valid1 = false;
             const _errs4 = errors;
             if (typeof data0 !== "string") {
-              const err0 = casiRefused;
-              if (vErrors === null) {
-                vErrors = [err0];
-              } else {
-                vErrors.push(err0);
-              }
               errors++;
             }
             if (!(data0 === "invalid_request" || data0 === "malformed_json" || data0 === "missing_service_version" || data0 === "unsupported_service_version" || data0 === "language_not_supported" || data0 === "agent_not_released" || data0 === "unknown_event_id" || data0 === "unauthorized" || data0 === "token_expired" || data0 === "forbidden" || data0 === "not_found" || data0 === "route_not_found" || data0 === "event_stream_expired" || data0 === "method_not_allowed" || data0 === "conversation_ended" || data0 === "payload_too_large" || data0 === "teapot" || data0 === "rate_limited" || data0 === "internal_error" || data0 === "service_unavailable")) {
-              const err1 = casiRefused;
-              if (vErrors === null) {
-                vErrors = [err1];
-              } else {
-                vErrors.push(err1);
-              }
               errors++;
             }
             var _valid0 = _errs4 === errors;
@@ -20827,36 +20307,17 @@ function validate79(data, instancePath = "") {
             if (!valid1) {
               const _errs7 = errors;
               if (typeof data0 !== "string") {
-                const err2 = casiRefused;
-                if (vErrors === null) {
-                  vErrors = [err2];
-                } else {
-                  vErrors.push(err2);
-                }
                 errors++;
               }
               var _valid0 = _errs7 === errors;
               valid1 = valid1 || _valid0;
             }
             if (!valid1) {
-              const err3 = casiRefused;
-              if (vErrors === null) {
-                vErrors = [err3];
-              } else {
-                vErrors.push(err3);
-              }
               errors++;
               validate79.errors = vErrors;
               return false;
             } else {
               errors = _errs3;
-              if (vErrors !== null) {
-                if (_errs3) {
-                  while (vErrors.length > _errs3) vErrors.pop();
-                } else {
-                  vErrors = null;
-                }
-              }
             }
             var valid0 = _errs2 === errors;
           } else {
@@ -20995,8 +20456,7 @@ function validate802(data, instancePath = "") {
                     if (data.config !== void 0) {
                       const _errs14 = errors;
                       if (!validate722(data.config)) {
-                        vErrors = vErrors === null ? validate722.errors : vErrors.concat(validate722.errors);
-                        errors = vErrors.length;
+                        errors++;
                       }
                       var valid0 = _errs14 === errors;
                     } else {
@@ -21051,31 +20511,13 @@ function validate822(data, instancePath = "") {
           if (errors === _errs5) {
             if (typeof data0 === "string") {
               if (data0.length > 256 && func2(data0) > 256) {
-                const err0 = casiRefused;
-                if (vErrors === null) {
-                  vErrors = [err0];
-                } else {
-                  vErrors.push(err0);
-                }
                 errors++;
               } else {
                 if (data0.length < 2 && func2(data0) < 1) {
-                  const err1 = casiRefused;
-                  if (vErrors === null) {
-                    vErrors = [err1];
-                  } else {
-                    vErrors.push(err1);
-                  }
                   errors++;
                 }
               }
             } else {
-              const err2 = casiRefused;
-              if (vErrors === null) {
-                vErrors = [err2];
-              } else {
-                vErrors.push(err2);
-              }
               errors++;
             }
           }
@@ -21084,36 +20526,17 @@ function validate822(data, instancePath = "") {
           if (!valid1) {
             const _errs7 = errors;
             if (data0 !== null) {
-              const err3 = casiRefused;
-              if (vErrors === null) {
-                vErrors = [err3];
-              } else {
-                vErrors.push(err3);
-              }
               errors++;
             }
             var _valid0 = _errs7 === errors;
             valid1 = valid1 || _valid0;
           }
           if (!valid1) {
-            const err4 = casiRefused;
-            if (vErrors === null) {
-              vErrors = [err4];
-            } else {
-              vErrors.push(err4);
-            }
             errors++;
             validate822.errors = vErrors;
             return false;
           } else {
             errors = _errs3;
-            if (vErrors !== null) {
-              if (_errs3) {
-                while (vErrors.length > _errs3) vErrors.pop();
-              } else {
-                vErrors = null;
-              }
-            }
           }
           var valid0 = _errs2 === errors;
         } else {
@@ -21130,21 +20553,9 @@ function validate822(data, instancePath = "") {
             if (errors === _errs12) {
               if (typeof data1 === "string") {
                 if (data1.length > 4096 && func2(data1) > 4096) {
-                  const err5 = casiRefused;
-                  if (vErrors === null) {
-                    vErrors = [err5];
-                  } else {
-                    vErrors.push(err5);
-                  }
                   errors++;
                 }
               } else {
-                const err6 = casiRefused;
-                if (vErrors === null) {
-                  vErrors = [err6];
-                } else {
-                  vErrors.push(err6);
-                }
                 errors++;
               }
             }
@@ -21153,36 +20564,17 @@ function validate822(data, instancePath = "") {
             if (!valid3) {
               const _errs14 = errors;
               if (data1 !== null) {
-                const err7 = casiRefused;
-                if (vErrors === null) {
-                  vErrors = [err7];
-                } else {
-                  vErrors.push(err7);
-                }
                 errors++;
               }
               var _valid1 = _errs14 === errors;
               valid3 = valid3 || _valid1;
             }
             if (!valid3) {
-              const err8 = casiRefused;
-              if (vErrors === null) {
-                vErrors = [err8];
-              } else {
-                vErrors.push(err8);
-              }
               errors++;
               validate822.errors = vErrors;
               return false;
             } else {
               errors = _errs10;
-              if (vErrors !== null) {
-                if (_errs10) {
-                  while (vErrors.length > _errs10) vErrors.pop();
-                } else {
-                  vErrors = null;
-                }
-              }
             }
             var valid0 = _errs9 === errors;
           } else {
@@ -21196,44 +20588,24 @@ function validate822(data, instancePath = "") {
               let valid5 = false;
               const _errs18 = errors;
               if (!validate46(data2)) {
-                vErrors = vErrors === null ? validate46.errors : vErrors.concat(validate46.errors);
-                errors = vErrors.length;
+                errors++;
               }
               var _valid2 = _errs18 === errors;
               valid5 = valid5 || _valid2;
               if (!valid5) {
                 const _errs19 = errors;
                 if (data2 !== null) {
-                  const err9 = casiRefused;
-                  if (vErrors === null) {
-                    vErrors = [err9];
-                  } else {
-                    vErrors.push(err9);
-                  }
                   errors++;
                 }
                 var _valid2 = _errs19 === errors;
                 valid5 = valid5 || _valid2;
               }
               if (!valid5) {
-                const err10 = casiRefused;
-                if (vErrors === null) {
-                  vErrors = [err10];
-                } else {
-                  vErrors.push(err10);
-                }
                 errors++;
                 validate822.errors = vErrors;
                 return false;
               } else {
                 errors = _errs17;
-                if (vErrors !== null) {
-                  if (_errs17) {
-                    while (vErrors.length > _errs17) vErrors.pop();
-                  } else {
-                    vErrors = null;
-                  }
-                }
               }
               var valid0 = _errs16 === errors;
             } else {
@@ -21315,31 +20687,13 @@ function validate842(data, instancePath = "") {
           if (errors === _errs5) {
             if (typeof data0 === "string") {
               if (data0.length > 256 && func2(data0) > 256) {
-                const err0 = casiRefused;
-                if (vErrors === null) {
-                  vErrors = [err0];
-                } else {
-                  vErrors.push(err0);
-                }
                 errors++;
               } else {
                 if (data0.length < 2 && func2(data0) < 1) {
-                  const err1 = casiRefused;
-                  if (vErrors === null) {
-                    vErrors = [err1];
-                  } else {
-                    vErrors.push(err1);
-                  }
                   errors++;
                 }
               }
             } else {
-              const err2 = casiRefused;
-              if (vErrors === null) {
-                vErrors = [err2];
-              } else {
-                vErrors.push(err2);
-              }
               errors++;
             }
           }
@@ -21348,36 +20702,17 @@ function validate842(data, instancePath = "") {
           if (!valid1) {
             const _errs7 = errors;
             if (data0 !== null) {
-              const err3 = casiRefused;
-              if (vErrors === null) {
-                vErrors = [err3];
-              } else {
-                vErrors.push(err3);
-              }
               errors++;
             }
             var _valid0 = _errs7 === errors;
             valid1 = valid1 || _valid0;
           }
           if (!valid1) {
-            const err4 = casiRefused;
-            if (vErrors === null) {
-              vErrors = [err4];
-            } else {
-              vErrors.push(err4);
-            }
             errors++;
             validate842.errors = vErrors;
             return false;
           } else {
             errors = _errs3;
-            if (vErrors !== null) {
-              if (_errs3) {
-                while (vErrors.length > _errs3) vErrors.pop();
-              } else {
-                vErrors = null;
-              }
-            }
           }
           var valid0 = _errs2 === errors;
         } else {
@@ -21394,21 +20729,9 @@ function validate842(data, instancePath = "") {
             if (errors === _errs12) {
               if (typeof data1 === "string") {
                 if (data1.length > 4096 && func2(data1) > 4096) {
-                  const err5 = casiRefused;
-                  if (vErrors === null) {
-                    vErrors = [err5];
-                  } else {
-                    vErrors.push(err5);
-                  }
                   errors++;
                 }
               } else {
-                const err6 = casiRefused;
-                if (vErrors === null) {
-                  vErrors = [err6];
-                } else {
-                  vErrors.push(err6);
-                }
                 errors++;
               }
             }
@@ -21417,36 +20740,17 @@ function validate842(data, instancePath = "") {
             if (!valid3) {
               const _errs14 = errors;
               if (data1 !== null) {
-                const err7 = casiRefused;
-                if (vErrors === null) {
-                  vErrors = [err7];
-                } else {
-                  vErrors.push(err7);
-                }
                 errors++;
               }
               var _valid1 = _errs14 === errors;
               valid3 = valid3 || _valid1;
             }
             if (!valid3) {
-              const err8 = casiRefused;
-              if (vErrors === null) {
-                vErrors = [err8];
-              } else {
-                vErrors.push(err8);
-              }
               errors++;
               validate842.errors = vErrors;
               return false;
             } else {
               errors = _errs10;
-              if (vErrors !== null) {
-                if (_errs10) {
-                  while (vErrors.length > _errs10) vErrors.pop();
-                } else {
-                  vErrors = null;
-                }
-              }
             }
             var valid0 = _errs9 === errors;
           } else {
@@ -21460,44 +20764,24 @@ function validate842(data, instancePath = "") {
               let valid5 = false;
               const _errs18 = errors;
               if (!validate722(data2)) {
-                vErrors = vErrors === null ? validate722.errors : vErrors.concat(validate722.errors);
-                errors = vErrors.length;
+                errors++;
               }
               var _valid2 = _errs18 === errors;
               valid5 = valid5 || _valid2;
               if (!valid5) {
                 const _errs19 = errors;
                 if (data2 !== null) {
-                  const err9 = casiRefused;
-                  if (vErrors === null) {
-                    vErrors = [err9];
-                  } else {
-                    vErrors.push(err9);
-                  }
                   errors++;
                 }
                 var _valid2 = _errs19 === errors;
                 valid5 = valid5 || _valid2;
               }
               if (!valid5) {
-                const err10 = casiRefused;
-                if (vErrors === null) {
-                  vErrors = [err10];
-                } else {
-                  vErrors.push(err10);
-                }
                 errors++;
                 validate842.errors = vErrors;
                 return false;
               } else {
                 errors = _errs17;
-                if (vErrors !== null) {
-                  if (_errs17) {
-                    while (vErrors.length > _errs17) vErrors.pop();
-                  } else {
-                    vErrors = null;
-                  }
-                }
               }
               var valid0 = _errs16 === errors;
             } else {

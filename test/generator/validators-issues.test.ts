@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import {
   withErrorsDroppedByPop,
   withIssueObjects,
+  withoutErrorListsInVerdicts,
   withoutPathsInVerdicts,
   withoutUnusedSchemas,
 } from '../../generator/emit/validators/issues.js';
@@ -184,5 +185,77 @@ describe('withoutPathsInVerdicts', () => {
   it('fails when the verdict-only functions use instancePath in another way', () => {
     const code = ['// casi:fast', 'function validate3(data, instancePath = "") {', '  return instancePath;', '}'];
     expect(() => withoutPathsInVerdicts(code.join('\n'), 'casi:fast')).toThrow(/instancePath still used/);
+  });
+});
+
+describe('withoutErrorListsInVerdicts', () => {
+  /** ajv's verdict-only code: a problem, a function called, an anyOf that passed after one alternative failed. */
+  const check = [
+    '// casi:fast',
+    'function validate3(data) {',
+    '  let vErrors = null;',
+    '  let errors = 0;',
+    '  const _errs0 = errors;',
+    '  if (typeof data !== "object") {',
+    '    const err0 = casiRefused;',
+    '    if (vErrors === null) {',
+    '      vErrors = [err0];',
+    '    } else {',
+    '      vErrors.push(err0);',
+    '    }',
+    '    errors++;',
+    '  }',
+    '  if (!validate4(data)) {',
+    '    vErrors = vErrors === null ? validate4.errors : vErrors.concat(validate4.errors);',
+    '    errors = vErrors.length;',
+    '  }',
+    '  if (data === 1) {',
+    '    errors = _errs0;',
+    '    if (vErrors !== null) {',
+    '      if (_errs0) {',
+    '        vErrors.length = _errs0;',
+    '      } else {',
+    '        vErrors = null;',
+    '      }',
+    '    }',
+    '  }',
+    '  validate3.errors = vErrors;',
+    '  return errors === 0;',
+    '}',
+    '',
+  ];
+
+  it('counts the problems without listing them', () => {
+    expect(withoutErrorListsInVerdicts(check.join('\n'), 'casi:fast').split('\n')).toEqual([
+      ...check.slice(0, 6),
+      '    errors++;',
+      '  }',
+      '  if (!validate4(data)) {',
+      '    errors++;',
+      '  }',
+      '  if (data === 1) {',
+      '    errors = _errs0;',
+      '  }',
+      ...check.slice(-4),
+    ]);
+  });
+
+  it('gives the same verdicts', () => {
+    const run = (code: string) =>
+      new Function('casiRefused', 'validate4', `${code}\nreturn validate3;`)(
+        {},
+        Object.assign((data: unknown) => data !== 'no', { errors: [{}] }),
+      ) as (data: unknown) => boolean;
+    const before = run(check.join('\n'));
+    const after = run(withoutErrorListsInVerdicts(check.join('\n'), 'casi:fast'));
+    for (const value of [1, 'no', {}, 2, null]) expect(after(value), String(value)).toBe(before(value));
+  });
+
+  it('fails when the list is used in another way, and leaves the other modules alone', () => {
+    const other = ['// casi:full', 'vErrors.splice(0);', ''].join('\n');
+    expect(withoutErrorListsInVerdicts(other, 'casi:fast')).toBe(other);
+    expect(() =>
+      withoutErrorListsInVerdicts(['// casi:fast', 'vErrors.splice(0);', ''].join('\n'), 'casi:fast'),
+    ).toThrow(/error list still used/);
   });
 });

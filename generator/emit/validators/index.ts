@@ -16,7 +16,13 @@ import { triesAlternatives } from '../../schema/alternatives.js';
 import { type EmittedFile, withHeader } from '../shared/files.js';
 import { createProject, emitTypeScript, literal } from '../shared/ts.js';
 import { withAnyOfStoppingAtFirstPass } from './any-of.js';
-import { withErrorsDroppedByPop, withIssueObjects, withoutPathsInVerdicts, withoutUnusedSchemas } from './issues.js';
+import {
+  withErrorsDroppedByPop,
+  withIssueObjects,
+  withoutErrorListsInVerdicts,
+  withoutPathsInVerdicts,
+  withoutUnusedSchemas,
+} from './issues.js';
 import { withLengthsCountedOnlyWhenNeeded } from './lengths.js';
 import { withoutNeedlessUnicodeFlag } from './patterns.js';
 
@@ -139,6 +145,7 @@ function rewritten(esm: string): string {
   let code = withoutDeadState(esm);
   code = withIssueObjects(code, VERDICT_MODULE);
   code = withoutPathsInVerdicts(code, VERDICT_MODULE);
+  code = withoutErrorListsInVerdicts(code, VERDICT_MODULE);
   code = withErrorsDroppedByPop(code);
   code = withAnyOfStoppingAtFirstPass(code);
   code = withoutUnusedSchemas(code);

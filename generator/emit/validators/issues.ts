@@ -257,3 +257,41 @@ export function withoutPathsInVerdicts(esm: string, verdictOnly: string): string
     })
     .join('');
 }
+
+/** In verdict-only code: adding an error to the list, the list of a function called, dropping errors from it. */
+const VERDICT_LIST_EDITS: readonly [RegExp, string][] = [
+  [
+    /^(\s*)const (err\d+) = casiRefused;\n\1if \(vErrors === null\) \{\n\1 {2}vErrors = \[\2\];\n\1\} else \{\n\1 {2}vErrors\.push\(\2\);\n\1\}\n/gm,
+    '',
+  ],
+  [
+    /^(\s*)vErrors = vErrors === null \? (validate\d+)\.errors : vErrors\.concat\(\2\.errors\);\n\1errors = vErrors\.length;$/gm,
+    '$1errors++;',
+  ],
+  [
+    /^(\s*)if \(vErrors !== null\) \{\n\1 {2}if \((_errs\d+)\) \{\n\1 {4}vErrors\.length = \2;\n\1 {2}\} else \{\n\1 {4}vErrors = null;\n\1 {2}\}\n\1\}\n/gm,
+    '',
+  ],
+];
+
+/**
+ * `esm` where the functions of the bundled module `verdictOnly` (after `withIssueObjects`) keep no list of errors:
+ * nobody reads it, and an alternative that fails allocated one. `errors` still counts: each problem, and each
+ * function called that refuses its value, adds one (it added the length of that function's list), which keeps
+ * every test the code makes of it (`errors === 0`, `_errs3 === errors`) and every reset (`errors = _errs3`).
+ * Fails when the list is still used in another way.
+ */
+export function withoutErrorListsInVerdicts(esm: string, verdictOnly: string): string {
+  return modulesOf(esm)
+    .map((section) => {
+      if (!section.startsWith(`// ${verdictOnly}\n`)) return section;
+      let code = section;
+      for (const [pattern, replacement] of VERDICT_LIST_EDITS) code = code.replace(pattern, replacement);
+      const left = /^.*\bvErrors\b.*$/m.exec(
+        code.replace(/^\s*(?:let vErrors = null;|validate\d+\.errors = vErrors;)$/gm, ''),
+      );
+      if (left) throw new Error(`the error list still used by the verdict-only functions: ${left[0]}`);
+      return code;
+    })
+    .join('');
+}
