@@ -2,6 +2,13 @@
 // @ts-nocheck
 import { formats } from "./runtime/shared/formats.js";
 const { validateClientEvent, validateServerEvent } = /* @__PURE__ */ (() => {
+function casiSegment(name) {
+  for (let i = 0; i < name.length; i++) {
+    const c = name.charCodeAt(i);
+    if (c === 126 || c === 47) return name.replace(/~/g, "~0").replace(/\//g, "~1");
+  }
+  return name;
+}
 var __getOwnPropNames = Object.getOwnPropertyNames;
 var __commonJS = (cb, mod) => function __require() {
   try {
@@ -67,7 +74,7 @@ function validate85(data, instancePath = "") {
     }
     for (const key0 in data) {
       if (!(key0 === "type" || key0 === "data")) {
-        const err2 = { pointer: instancePath, member: key0, message: "must NOT have additional properties", keyword: "additionalProperties" };
+        const err2 = { pointer: instancePath + "/" + casiSegment(key0), message: "must NOT have additional properties", keyword: "additionalProperties" };
         if (vErrors === null) {
           vErrors = [err2];
         } else {
@@ -162,7 +169,7 @@ function validate84(data, instancePath = "") {
           }
           for (const key0 in data) {
             if (!(key0 === "type" || key0 === "text")) {
-              const err2 = { pointer: instancePath, member: key0, message: "must NOT have additional properties", keyword: "additionalProperties" };
+              const err2 = { pointer: instancePath + "/" + casiSegment(key0), message: "must NOT have additional properties", keyword: "additionalProperties" };
               if (vErrors === null) {
                 vErrors = [err2];
               } else {
@@ -254,7 +261,7 @@ function validate84(data, instancePath = "") {
           }
           for (const key1 in data) {
             if (!(key1 === "type")) {
-              const err10 = { pointer: instancePath, member: key1, message: "must NOT have additional properties", keyword: "additionalProperties" };
+              const err10 = { pointer: instancePath + "/" + casiSegment(key1), message: "must NOT have additional properties", keyword: "additionalProperties" };
               if (vErrors === null) {
                 vErrors = [err10];
               } else {
@@ -309,7 +316,7 @@ function validate84(data, instancePath = "") {
           }
           for (const key2 in data) {
             if (!(key2 === "type")) {
-              const err15 = { pointer: instancePath, member: key2, message: "must NOT have additional properties", keyword: "additionalProperties" };
+              const err15 = { pointer: instancePath + "/" + casiSegment(key2), message: "must NOT have additional properties", keyword: "additionalProperties" };
               if (vErrors === null) {
                 vErrors = [err15];
               } else {
@@ -397,7 +404,7 @@ function validate83(data, instancePath = "") {
     }
     for (const key0 in data) {
       if (!(key0 === "id" || key0 === "payload")) {
-        const err1 = { pointer: instancePath, member: key0, message: "must NOT have additional properties", keyword: "additionalProperties" };
+        const err1 = { pointer: instancePath + "/" + casiSegment(key0), message: "must NOT have additional properties", keyword: "additionalProperties" };
         if (vErrors === null) {
           vErrors = [err1];
         } else {
@@ -476,7 +483,7 @@ function validate25(data, instancePath = "") {
     }
     for (const key0 in data) {
       if (!(key0 === "type" || key0 === "callee_no" || key0 === "caller_no" || key0 === "recording_url")) {
-        const err1 = { pointer: instancePath, member: key0, message: "must NOT have additional properties", keyword: "additionalProperties" };
+        const err1 = { pointer: instancePath + "/" + casiSegment(key0), message: "must NOT have additional properties", keyword: "additionalProperties" };
         if (vErrors === null) {
           vErrors = [err1];
         } else {
@@ -588,7 +595,7 @@ function validate24(data, instancePath = "") {
     }
     for (const key0 in data) {
       if (!(key0 === "type" || key0 === "channel" || key0 === "direction")) {
-        const err3 = { pointer: instancePath, member: key0, message: "must NOT have additional properties", keyword: "additionalProperties" };
+        const err3 = { pointer: instancePath + "/" + casiSegment(key0), message: "must NOT have additional properties", keyword: "additionalProperties" };
         if (vErrors === null) {
           vErrors = [err3];
         } else {
@@ -691,7 +698,7 @@ function validate27(data, instancePath = "") {
     }
     for (const key0 in data) {
       if (!(key0 === "type" || key0 === "data" || key0 === "trigger_response")) {
-        const err3 = { pointer: instancePath, member: key0, message: "must NOT have additional properties", keyword: "additionalProperties" };
+        const err3 = { pointer: instancePath + "/" + casiSegment(key0), message: "must NOT have additional properties", keyword: "additionalProperties" };
         if (vErrors === null) {
           vErrors = [err3];
         } else {
@@ -802,7 +809,7 @@ function validate28(data, instancePath = "") {
     }
     for (const key0 in data) {
       if (!(key0 === "type" || key0 === "key" || key0 === "new_value" || key0 === "old_value")) {
-        const err3 = { pointer: instancePath, member: key0, message: "must NOT have additional properties", keyword: "additionalProperties" };
+        const err3 = { pointer: instancePath + "/" + casiSegment(key0), message: "must NOT have additional properties", keyword: "additionalProperties" };
         if (vErrors === null) {
           vErrors = [err3];
         } else {
@@ -913,7 +920,7 @@ function validate29(data, instancePath = "") {
     }
     for (const key0 in data) {
       if (!(key0 === "type" || key0 === "text_delta" || key0 === "generation_id")) {
-        const err3 = { pointer: instancePath, member: key0, message: "must NOT have additional properties", keyword: "additionalProperties" };
+        const err3 = { pointer: instancePath + "/" + casiSegment(key0), message: "must NOT have additional properties", keyword: "additionalProperties" };
         if (vErrors === null) {
           vErrors = [err3];
         } else {
@@ -1040,7 +1047,7 @@ function validate30(data, instancePath = "") {
     }
     for (const key0 in data) {
       if (!(key0 === "type" || key0 === "text" || key0 === "interrupted" || key0 === "has_tool_calls" || key0 === "generation_id")) {
-        const err5 = { pointer: instancePath, member: key0, message: "must NOT have additional properties", keyword: "additionalProperties" };
+        const err5 = { pointer: instancePath + "/" + casiSegment(key0), message: "must NOT have additional properties", keyword: "additionalProperties" };
         if (vErrors === null) {
           vErrors = [err5];
         } else {
@@ -1180,7 +1187,7 @@ function validate31(data, instancePath = "") {
     }
     for (const key0 in data) {
       if (!(key0 === "type" || key0 === "call_id" || key0 === "name" || key0 === "arguments")) {
-        const err4 = { pointer: instancePath, member: key0, message: "must NOT have additional properties", keyword: "additionalProperties" };
+        const err4 = { pointer: instancePath + "/" + casiSegment(key0), message: "must NOT have additional properties", keyword: "additionalProperties" };
         if (vErrors === null) {
           vErrors = [err4];
         } else {
@@ -1318,7 +1325,7 @@ function validate32(data, instancePath = "") {
     }
     for (const key0 in data) {
       if (!(key0 === "type" || key0 === "call_id" || key0 === "name" || key0 === "arguments" || key0 === "result" || key0 === "error")) {
-        const err5 = { pointer: instancePath, member: key0, message: "must NOT have additional properties", keyword: "additionalProperties" };
+        const err5 = { pointer: instancePath + "/" + casiSegment(key0), message: "must NOT have additional properties", keyword: "additionalProperties" };
         if (vErrors === null) {
           vErrors = [err5];
         } else {
@@ -1443,7 +1450,7 @@ function validate20(data, instancePath = "") {
     }
     for (const key0 in data) {
       if (!(key0 === "type" || key0 === "name" || key0 === "email" || key0 === "phone_no" || key0 === "customer_id")) {
-        const err1 = { pointer: instancePath, member: key0, message: "must NOT have additional properties", keyword: "additionalProperties" };
+        const err1 = { pointer: instancePath + "/" + casiSegment(key0), message: "must NOT have additional properties", keyword: "additionalProperties" };
         if (vErrors === null) {
           vErrors = [err1];
         } else {
@@ -1566,7 +1573,7 @@ function validate23(data, instancePath = "") {
           }
           for (const key0 in data) {
             if (!(key0 === "type")) {
-              const err1 = { pointer: instancePath, member: key0, message: "must NOT have additional properties", keyword: "additionalProperties" };
+              const err1 = { pointer: instancePath + "/" + casiSegment(key0), message: "must NOT have additional properties", keyword: "additionalProperties" };
               if (vErrors === null) {
                 vErrors = [err1];
               } else {
@@ -1621,7 +1628,7 @@ function validate23(data, instancePath = "") {
           }
           for (const key1 in data) {
             if (!(key1 === "type" || key1 === "ended_by")) {
-              const err6 = { pointer: instancePath, member: key1, message: "must NOT have additional properties", keyword: "additionalProperties" };
+              const err6 = { pointer: instancePath + "/" + casiSegment(key1), message: "must NOT have additional properties", keyword: "additionalProperties" };
               if (vErrors === null) {
                 vErrors = [err6];
               } else {
@@ -1754,7 +1761,7 @@ function validate23(data, instancePath = "") {
           }
           for (const key2 in data) {
             if (!(key2 === "type" || key2 === "data")) {
-              const err14 = { pointer: instancePath, member: key2, message: "must NOT have additional properties", keyword: "additionalProperties" };
+              const err14 = { pointer: instancePath + "/" + casiSegment(key2), message: "must NOT have additional properties", keyword: "additionalProperties" };
               if (vErrors === null) {
                 vErrors = [err14];
               } else {
@@ -1830,7 +1837,7 @@ function validate23(data, instancePath = "") {
           }
           for (const key3 in data) {
             if (!(key3 === "type" || key3 === "text")) {
-              const err21 = { pointer: instancePath, member: key3, message: "must NOT have additional properties", keyword: "additionalProperties" };
+              const err21 = { pointer: instancePath + "/" + casiSegment(key3), message: "must NOT have additional properties", keyword: "additionalProperties" };
               if (vErrors === null) {
                 vErrors = [err21];
               } else {
@@ -1905,7 +1912,7 @@ function validate23(data, instancePath = "") {
           }
           for (const key4 in data) {
             if (!(key4 === "type" || key4 === "error" || key4 === "source_event_id")) {
-              const err28 = { pointer: instancePath, member: key4, message: "must NOT have additional properties", keyword: "additionalProperties" };
+              const err28 = { pointer: instancePath + "/" + casiSegment(key4), message: "must NOT have additional properties", keyword: "additionalProperties" };
               if (vErrors === null) {
                 vErrors = [err28];
               } else {
@@ -1991,7 +1998,7 @@ function validate23(data, instancePath = "") {
           }
           for (const key5 in data) {
             if (!(key5 === "type" || key5 === "digits")) {
-              const err36 = { pointer: instancePath, member: key5, message: "must NOT have additional properties", keyword: "additionalProperties" };
+              const err36 = { pointer: instancePath + "/" + casiSegment(key5), message: "must NOT have additional properties", keyword: "additionalProperties" };
               if (vErrors === null) {
                 vErrors = [err36];
               } else {
@@ -2066,7 +2073,7 @@ function validate23(data, instancePath = "") {
           }
           for (const key6 in data) {
             if (!(key6 === "type" || key6 === "digits")) {
-              const err43 = { pointer: instancePath, member: key6, message: "must NOT have additional properties", keyword: "additionalProperties" };
+              const err43 = { pointer: instancePath + "/" + casiSegment(key6), message: "must NOT have additional properties", keyword: "additionalProperties" };
               if (vErrors === null) {
                 vErrors = [err43];
               } else {
@@ -2227,7 +2234,7 @@ function validate22(data, instancePath = "") {
     }
     for (const key0 in data) {
       if (!(key0 === "id" || key0 === "created_at" || key0 === "agent_id" || key0 === "livemode" || key0 === "conversation_id" || key0 === "experimental" || key0 === "payload")) {
-        const err7 = { pointer: instancePath, member: key0, message: "must NOT have additional properties", keyword: "additionalProperties" };
+        const err7 = { pointer: instancePath + "/" + casiSegment(key0), message: "must NOT have additional properties", keyword: "additionalProperties" };
         if (vErrors === null) {
           vErrors = [err7];
         } else {

@@ -2,6 +2,13 @@
 // @ts-nocheck
 import { formats } from "./runtime/shared/formats.js";
 const { checkConversation, checkConversationalAgent, checkConversationalAgentConfig, checkConversationalAgentConfigOverride, checkCreateConversationRequest, checkCreateConversationalAgentRequest, checkCreateProceduralAgentRequest, checkError, checkProceduralAgent, checkProceduralAgentConfig, checkProceduralToolConfig, checkPrompt, checkRuntimeConfig, checkRuntimeConfigOverride, checkToolConfig, checkToolConfigOverride, checkToolIdentifier, checkUpdateConversationalAgentRequest, checkUpdateProceduralAgentRequest, validateAgentCustomerLoaded, validateAgentCustomerLoadedEvent, validateAgentDtmfSent, validateAgentDtmfSentEvent, validateAgentId, validateAgentMessageCompleted, validateAgentMessageCompletedEvent, validateAgentMessageDelta, validateAgentMessageDeltaEvent, validateAgentNoticeSent, validateAgentNoticeSentEvent, validateAgentToolCallCreated, validateAgentToolCallCreatedEvent, validateAgentToolCallReturned, validateAgentToolCallReturnedEvent, validateAgentVersion, validateAgentVersionId, validateAgentVersionList, validateAgentWriteResponse, validateAmbientSound, validateBusySound, validateCallId, validateChannelConfig, validateChannelConfigOverride, validateChannelRequest, validateChannelType, validateChatAsyncChannel, validateChatAsyncChannelRequest, validateChatRealtimeChannel, validateChatRealtimeChannelRequest, validateClientEvent, validateClientEventPayload, validateContextData, validateConversation, validateConversationChannel, validateConversationContextUpdate, validateConversationContextUpdateEvent, validateConversationContextUpdated, validateConversationContextUpdatedEvent, validateConversationCustomFieldsUpdated, validateConversationCustomFieldsUpdatedEvent, validateConversationEnd, validateConversationEndEvent, validateConversationEnded, validateConversationEndedEvent, validateConversationId, validateConversationList, validateConversationListItem, validateConversationSetup, validateConversationSetupEvent, validateConversationStart, validateConversationStartEvent, validateConversationStarted, validateConversationStartedEvent, validateConversationStatus, validateConversationToken, validateConversationalAgent, validateConversationalAgentConfig, validateConversationalAgentConfigOverride, validateConversationalAgentId, validateConversationalAgentRef, validateConversationalAgentVersionId, validateCreateConversationQuery, validateCreateConversationRequest, validateCreateConversationResponse, validateCreateConversationalAgentQuery, validateCreateConversationalAgentRequest, validateCreateProceduralAgentQuery, validateCreateProceduralAgentRequest, validateCreatedConversationChannel, validateCrmTool, validateCustomFieldValue, validateCustomFields, validateCustomer, validateCustomerId, validateDeleteProceduralAgentParams, validateDeleteProceduralAgentQuery, validateDeletedResponse, validateDescription, validateDirection, validateError, validateErrorCode, validateEventId, validateExtapiTool, validateFailureReason, validateFixedPrompt, validateGenerationId, validateGetConversationParams, validateGetConversationQuery, validateGetConversationalAgentParams, validateGetConversationalAgentQuery, validateGetCustomerParams, validateGetCustomerQuery, validateGetProceduralAgentParams, validateGetProceduralAgentQuery, validateGetProcedureParams, validateGetProcedureQuery, validateInjectContextRequest, validateInjectContextResponse, validateInjectConversationContextParams, validateInjectConversationContextQuery, validateLanguage, validateLanguageConfig, validateLanguageConfigOverride, validateListConversationalAgentVersionsParams, validateListConversationalAgentVersionsQuery, validateListConversationsQuery, validateListProceduralAgentVersionsParams, validateListProceduralAgentVersionsQuery, validateListProceduralAgentsQuery, validateListProceduresQuery, validateModel, validateName, validateOpenConversationSessionParams, validateOpenConversationSessionQuery, validatePersona, validatePersonaVoice, validatePhoneChannel, validatePhoneChannelRequest, validatePhoneNumber, validatePriority, validateProceduralAgent, validateProceduralAgentConfig, validateProceduralAgentId, validateProceduralAgentList, validateProceduralAgentListItem, validateProceduralAgentRef, validateProceduralAgentVersionId, validateProceduralOutputConfig, validateProceduralRuntimeConfig, validateProceduralTool, validateProceduralToolConfig, validateProcedure, validateProcedureId, validateProcedureList, validateProcedureListItem, validateProcedureStatus, validatePrompt, validatePromptVariable, validateRefreshConversationTokenParams, validateRefreshConversationTokenQuery, validateReleaseConversationalAgentParams, validateReleaseConversationalAgentQuery, validateReleaseProceduralAgentParams, validateReleaseProceduralAgentQuery, validateRoutedPrompt, validateRoutedPromptRoute, validateRuntimeConfig, validateRuntimeConfigOverride, validateSentiment, validateServerError, validateServerErrorEvent, validateServerEvent, validateServerEventPayload, validateServerEventStream, validateServiceVersion, validateServiceVoice, validateSetupChannel, validateStreamConversationEventsHeaders, validateStreamConversationEventsParams, validateStreamConversationEventsQuery, validateSyscallTool, validateThirdpartyTool, validateTimestamp, validateToolConfig, validateToolConfigOverride, validateToolIdentifier, validateTransferId, validateUpdateConversationalAgentParams, validateUpdateConversationalAgentQuery, validateUpdateConversationalAgentRequest, validateUpdateProceduralAgentParams, validateUpdateProceduralAgentQuery, validateUpdateProceduralAgentRequest, validateUserDtmfReceived, validateUserDtmfReceivedEvent, validateUserMessageReceived, validateUserMessageReceivedEvent, validateUserMessageSend, validateUserMessageSendEvent, validateVoiceConfig, validateVoiceConfigOverride } = /* @__PURE__ */ (() => {
+function casiSegment(name) {
+  for (let i = 0; i < name.length; i++) {
+    const c = name.charCodeAt(i);
+    if (c === 126 || c === 47) return name.replace(/~/g, "~0").replace(/\//g, "~1");
+  }
+  return name;
+}
 const casiRefused = { pointer: "", message: "refused (this check lists no issues)", keyword: "check" };
 var __getOwnPropNames = Object.getOwnPropertyNames;
 var __commonJS = (cb, mod) => function __require() {
@@ -59,7 +66,7 @@ function validate20(data, instancePath = "") {
     }
     for (const key0 in data) {
       if (!(key0 === "type" || key0 === "name" || key0 === "email" || key0 === "phone_no" || key0 === "customer_id")) {
-        const err1 = { pointer: instancePath, member: key0, message: "must NOT have additional properties", keyword: "additionalProperties" };
+        const err1 = { pointer: instancePath + "/" + casiSegment(key0), message: "must NOT have additional properties", keyword: "additionalProperties" };
         if (vErrors === null) {
           vErrors = [err1];
         } else {
@@ -177,7 +184,7 @@ function validate25(data, instancePath = "") {
     }
     for (const key0 in data) {
       if (!(key0 === "type" || key0 === "callee_no" || key0 === "caller_no" || key0 === "recording_url")) {
-        const err1 = { pointer: instancePath, member: key0, message: "must NOT have additional properties", keyword: "additionalProperties" };
+        const err1 = { pointer: instancePath + "/" + casiSegment(key0), message: "must NOT have additional properties", keyword: "additionalProperties" };
         if (vErrors === null) {
           vErrors = [err1];
         } else {
@@ -289,7 +296,7 @@ function validate24(data, instancePath = "") {
     }
     for (const key0 in data) {
       if (!(key0 === "type" || key0 === "channel" || key0 === "direction")) {
-        const err3 = { pointer: instancePath, member: key0, message: "must NOT have additional properties", keyword: "additionalProperties" };
+        const err3 = { pointer: instancePath + "/" + casiSegment(key0), message: "must NOT have additional properties", keyword: "additionalProperties" };
         if (vErrors === null) {
           vErrors = [err3];
         } else {
@@ -392,7 +399,7 @@ function validate27(data, instancePath = "") {
     }
     for (const key0 in data) {
       if (!(key0 === "type" || key0 === "data" || key0 === "trigger_response")) {
-        const err3 = { pointer: instancePath, member: key0, message: "must NOT have additional properties", keyword: "additionalProperties" };
+        const err3 = { pointer: instancePath + "/" + casiSegment(key0), message: "must NOT have additional properties", keyword: "additionalProperties" };
         if (vErrors === null) {
           vErrors = [err3];
         } else {
@@ -503,7 +510,7 @@ function validate28(data, instancePath = "") {
     }
     for (const key0 in data) {
       if (!(key0 === "type" || key0 === "key" || key0 === "new_value" || key0 === "old_value")) {
-        const err3 = { pointer: instancePath, member: key0, message: "must NOT have additional properties", keyword: "additionalProperties" };
+        const err3 = { pointer: instancePath + "/" + casiSegment(key0), message: "must NOT have additional properties", keyword: "additionalProperties" };
         if (vErrors === null) {
           vErrors = [err3];
         } else {
@@ -615,7 +622,7 @@ function validate29(data, instancePath = "") {
     }
     for (const key0 in data) {
       if (!(key0 === "type" || key0 === "text_delta" || key0 === "generation_id")) {
-        const err3 = { pointer: instancePath, member: key0, message: "must NOT have additional properties", keyword: "additionalProperties" };
+        const err3 = { pointer: instancePath + "/" + casiSegment(key0), message: "must NOT have additional properties", keyword: "additionalProperties" };
         if (vErrors === null) {
           vErrors = [err3];
         } else {
@@ -742,7 +749,7 @@ function validate30(data, instancePath = "") {
     }
     for (const key0 in data) {
       if (!(key0 === "type" || key0 === "text" || key0 === "interrupted" || key0 === "has_tool_calls" || key0 === "generation_id")) {
-        const err5 = { pointer: instancePath, member: key0, message: "must NOT have additional properties", keyword: "additionalProperties" };
+        const err5 = { pointer: instancePath + "/" + casiSegment(key0), message: "must NOT have additional properties", keyword: "additionalProperties" };
         if (vErrors === null) {
           vErrors = [err5];
         } else {
@@ -882,7 +889,7 @@ function validate31(data, instancePath = "") {
     }
     for (const key0 in data) {
       if (!(key0 === "type" || key0 === "call_id" || key0 === "name" || key0 === "arguments")) {
-        const err4 = { pointer: instancePath, member: key0, message: "must NOT have additional properties", keyword: "additionalProperties" };
+        const err4 = { pointer: instancePath + "/" + casiSegment(key0), message: "must NOT have additional properties", keyword: "additionalProperties" };
         if (vErrors === null) {
           vErrors = [err4];
         } else {
@@ -1020,7 +1027,7 @@ function validate32(data, instancePath = "") {
     }
     for (const key0 in data) {
       if (!(key0 === "type" || key0 === "call_id" || key0 === "name" || key0 === "arguments" || key0 === "result" || key0 === "error")) {
-        const err5 = { pointer: instancePath, member: key0, message: "must NOT have additional properties", keyword: "additionalProperties" };
+        const err5 = { pointer: instancePath + "/" + casiSegment(key0), message: "must NOT have additional properties", keyword: "additionalProperties" };
         if (vErrors === null) {
           vErrors = [err5];
         } else {
@@ -1154,7 +1161,7 @@ function validate23(data, instancePath = "") {
           }
           for (const key0 in data) {
             if (!(key0 === "type")) {
-              const err1 = { pointer: instancePath, member: key0, message: "must NOT have additional properties", keyword: "additionalProperties" };
+              const err1 = { pointer: instancePath + "/" + casiSegment(key0), message: "must NOT have additional properties", keyword: "additionalProperties" };
               if (vErrors === null) {
                 vErrors = [err1];
               } else {
@@ -1209,7 +1216,7 @@ function validate23(data, instancePath = "") {
           }
           for (const key1 in data) {
             if (!(key1 === "type" || key1 === "ended_by")) {
-              const err6 = { pointer: instancePath, member: key1, message: "must NOT have additional properties", keyword: "additionalProperties" };
+              const err6 = { pointer: instancePath + "/" + casiSegment(key1), message: "must NOT have additional properties", keyword: "additionalProperties" };
               if (vErrors === null) {
                 vErrors = [err6];
               } else {
@@ -1342,7 +1349,7 @@ function validate23(data, instancePath = "") {
           }
           for (const key2 in data) {
             if (!(key2 === "type" || key2 === "data")) {
-              const err14 = { pointer: instancePath, member: key2, message: "must NOT have additional properties", keyword: "additionalProperties" };
+              const err14 = { pointer: instancePath + "/" + casiSegment(key2), message: "must NOT have additional properties", keyword: "additionalProperties" };
               if (vErrors === null) {
                 vErrors = [err14];
               } else {
@@ -1418,7 +1425,7 @@ function validate23(data, instancePath = "") {
           }
           for (const key3 in data) {
             if (!(key3 === "type" || key3 === "text")) {
-              const err21 = { pointer: instancePath, member: key3, message: "must NOT have additional properties", keyword: "additionalProperties" };
+              const err21 = { pointer: instancePath + "/" + casiSegment(key3), message: "must NOT have additional properties", keyword: "additionalProperties" };
               if (vErrors === null) {
                 vErrors = [err21];
               } else {
@@ -1493,7 +1500,7 @@ function validate23(data, instancePath = "") {
           }
           for (const key4 in data) {
             if (!(key4 === "type" || key4 === "error" || key4 === "source_event_id")) {
-              const err28 = { pointer: instancePath, member: key4, message: "must NOT have additional properties", keyword: "additionalProperties" };
+              const err28 = { pointer: instancePath + "/" + casiSegment(key4), message: "must NOT have additional properties", keyword: "additionalProperties" };
               if (vErrors === null) {
                 vErrors = [err28];
               } else {
@@ -1579,7 +1586,7 @@ function validate23(data, instancePath = "") {
           }
           for (const key5 in data) {
             if (!(key5 === "type" || key5 === "digits")) {
-              const err36 = { pointer: instancePath, member: key5, message: "must NOT have additional properties", keyword: "additionalProperties" };
+              const err36 = { pointer: instancePath + "/" + casiSegment(key5), message: "must NOT have additional properties", keyword: "additionalProperties" };
               if (vErrors === null) {
                 vErrors = [err36];
               } else {
@@ -1654,7 +1661,7 @@ function validate23(data, instancePath = "") {
           }
           for (const key6 in data) {
             if (!(key6 === "type" || key6 === "digits")) {
-              const err43 = { pointer: instancePath, member: key6, message: "must NOT have additional properties", keyword: "additionalProperties" };
+              const err43 = { pointer: instancePath + "/" + casiSegment(key6), message: "must NOT have additional properties", keyword: "additionalProperties" };
               if (vErrors === null) {
                 vErrors = [err43];
               } else {
@@ -1815,7 +1822,7 @@ function validate22(data, instancePath = "") {
     }
     for (const key0 in data) {
       if (!(key0 === "id" || key0 === "created_at" || key0 === "agent_id" || key0 === "livemode" || key0 === "conversation_id" || key0 === "experimental" || key0 === "payload")) {
-        const err7 = { pointer: instancePath, member: key0, message: "must NOT have additional properties", keyword: "additionalProperties" };
+        const err7 = { pointer: instancePath + "/" + casiSegment(key0), message: "must NOT have additional properties", keyword: "additionalProperties" };
         if (vErrors === null) {
           vErrors = [err7];
         } else {
@@ -2005,7 +2012,7 @@ function validate44(data, instancePath = "") {
     }
     for (const key0 in data) {
       if (!(key0 === "type" || key0 === "digits")) {
-        const err2 = { pointer: instancePath, member: key0, message: "must NOT have additional properties", keyword: "additionalProperties" };
+        const err2 = { pointer: instancePath + "/" + casiSegment(key0), message: "must NOT have additional properties", keyword: "additionalProperties" };
         if (vErrors === null) {
           vErrors = [err2];
         } else {
@@ -2091,7 +2098,7 @@ function validate45(data, instancePath = "") {
         }
         for (const key0 in data0) {
           if (!(key0 === "type" || key0 === "digits")) {
-            const err2 = { pointer: instancePath + "/payload", member: key0, message: "must NOT have additional properties", keyword: "additionalProperties" };
+            const err2 = { pointer: instancePath + "/payload" + "/" + casiSegment(key0), message: "must NOT have additional properties", keyword: "additionalProperties" };
             if (vErrors === null) {
               vErrors = [err2];
             } else {
@@ -2266,7 +2273,7 @@ function validate54(data, instancePath = "") {
     }
     for (const key0 in data) {
       if (!(key0 === "type" || key0 === "data")) {
-        const err2 = { pointer: instancePath, member: key0, message: "must NOT have additional properties", keyword: "additionalProperties" };
+        const err2 = { pointer: instancePath + "/" + casiSegment(key0), message: "must NOT have additional properties", keyword: "additionalProperties" };
         if (vErrors === null) {
           vErrors = [err2];
         } else {
@@ -2353,7 +2360,7 @@ function validate55(data, instancePath = "") {
         }
         for (const key0 in data0) {
           if (!(key0 === "type" || key0 === "data")) {
-            const err2 = { pointer: instancePath + "/payload", member: key0, message: "must NOT have additional properties", keyword: "additionalProperties" };
+            const err2 = { pointer: instancePath + "/payload" + "/" + casiSegment(key0), message: "must NOT have additional properties", keyword: "additionalProperties" };
             if (vErrors === null) {
               vErrors = [err2];
             } else {
@@ -2538,7 +2545,7 @@ function validate63(data, instancePath = "") {
     }
     for (const key0 in data) {
       if (!(key0 === "id" || key0 === "version_id" || key0 === "is_released" || key0 === "is_draft" || key0 === "created_at" || key0 === "updated_at")) {
-        const err6 = { pointer: instancePath, member: key0, message: "must NOT have additional properties", keyword: "additionalProperties" };
+        const err6 = { pointer: instancePath + "/" + casiSegment(key0), message: "must NOT have additional properties", keyword: "additionalProperties" };
         if (vErrors === null) {
           vErrors = [err6];
         } else {
@@ -2713,7 +2720,7 @@ function validate65(data, instancePath = "") {
     }
     for (const key0 in data) {
       if (!(key0 === "data")) {
-        const err1 = { pointer: instancePath, member: key0, message: "must NOT have additional properties", keyword: "additionalProperties" };
+        const err1 = { pointer: instancePath + "/" + casiSegment(key0), message: "must NOT have additional properties", keyword: "additionalProperties" };
         if (vErrors === null) {
           vErrors = [err1];
         } else {
@@ -2780,7 +2787,7 @@ function validate67(data, instancePath = "") {
     }
     for (const key0 in data) {
       if (!(key0 === "id" || key0 === "version_id")) {
-        const err2 = { pointer: instancePath, member: key0, message: "must NOT have additional properties", keyword: "additionalProperties" };
+        const err2 = { pointer: instancePath + "/" + casiSegment(key0), message: "must NOT have additional properties", keyword: "additionalProperties" };
         if (vErrors === null) {
           vErrors = [err2];
         } else {
@@ -2941,7 +2948,7 @@ function validate71(data, instancePath = "") {
     }
     for (const key0 in data) {
       if (!(key0 === "is_voicemail_enabled")) {
-        const err1 = { pointer: instancePath, member: key0, message: "must NOT have additional properties", keyword: "additionalProperties" };
+        const err1 = { pointer: instancePath + "/" + casiSegment(key0), message: "must NOT have additional properties", keyword: "additionalProperties" };
         if (vErrors === null) {
           vErrors = [err1];
         } else {
@@ -2981,7 +2988,7 @@ function validate72(data, instancePath = "") {
   if (data && typeof data == "object" && !Array.isArray(data)) {
     for (const key0 in data) {
       if (!(key0 === "is_voicemail_enabled")) {
-        const err0 = { pointer: instancePath, member: key0, message: "must NOT have additional properties", keyword: "additionalProperties" };
+        const err0 = { pointer: instancePath + "/" + casiSegment(key0), message: "must NOT have additional properties", keyword: "additionalProperties" };
         if (vErrors === null) {
           vErrors = [err0];
         } else {
@@ -3040,7 +3047,7 @@ function validate74(data, instancePath = "") {
     }
     for (const key0 in data) {
       if (!(key0 === "type" || key0 === "callee_no" || key0 === "caller_no" || key0 === "priority")) {
-        const err2 = { pointer: instancePath, member: key0, message: "must NOT have additional properties", keyword: "additionalProperties" };
+        const err2 = { pointer: instancePath + "/" + casiSegment(key0), message: "must NOT have additional properties", keyword: "additionalProperties" };
         if (vErrors === null) {
           vErrors = [err2];
         } else {
@@ -3200,7 +3207,7 @@ function validate75(data, instancePath = "") {
     }
     for (const key0 in data) {
       if (!(key0 === "type" || key0 === "priority")) {
-        const err1 = { pointer: instancePath, member: key0, message: "must NOT have additional properties", keyword: "additionalProperties" };
+        const err1 = { pointer: instancePath + "/" + casiSegment(key0), message: "must NOT have additional properties", keyword: "additionalProperties" };
         if (vErrors === null) {
           vErrors = [err1];
         } else {
@@ -3279,7 +3286,7 @@ function validate76(data, instancePath = "") {
     }
     for (const key0 in data) {
       if (!(key0 === "type" || key0 === "priority")) {
-        const err1 = { pointer: instancePath, member: key0, message: "must NOT have additional properties", keyword: "additionalProperties" };
+        const err1 = { pointer: instancePath + "/" + casiSegment(key0), message: "must NOT have additional properties", keyword: "additionalProperties" };
         if (vErrors === null) {
           vErrors = [err1];
         } else {
@@ -3444,7 +3451,7 @@ function validate81(data, instancePath = "") {
     }
     for (const key0 in data) {
       if (!(key0 === "type")) {
-        const err1 = { pointer: instancePath, member: key0, message: "must NOT have additional properties", keyword: "additionalProperties" };
+        const err1 = { pointer: instancePath + "/" + casiSegment(key0), message: "must NOT have additional properties", keyword: "additionalProperties" };
         if (vErrors === null) {
           vErrors = [err1];
         } else {
@@ -3504,7 +3511,7 @@ function validate82(data, instancePath = "") {
     }
     for (const key0 in data) {
       if (!(key0 === "type")) {
-        const err1 = { pointer: instancePath, member: key0, message: "must NOT have additional properties", keyword: "additionalProperties" };
+        const err1 = { pointer: instancePath + "/" + casiSegment(key0), message: "must NOT have additional properties", keyword: "additionalProperties" };
         if (vErrors === null) {
           vErrors = [err1];
         } else {
@@ -3573,7 +3580,7 @@ function validate85(data, instancePath = "") {
     }
     for (const key0 in data) {
       if (!(key0 === "type" || key0 === "data")) {
-        const err2 = { pointer: instancePath, member: key0, message: "must NOT have additional properties", keyword: "additionalProperties" };
+        const err2 = { pointer: instancePath + "/" + casiSegment(key0), message: "must NOT have additional properties", keyword: "additionalProperties" };
         if (vErrors === null) {
           vErrors = [err2];
         } else {
@@ -3668,7 +3675,7 @@ function validate84(data, instancePath = "") {
           }
           for (const key0 in data) {
             if (!(key0 === "type" || key0 === "text")) {
-              const err2 = { pointer: instancePath, member: key0, message: "must NOT have additional properties", keyword: "additionalProperties" };
+              const err2 = { pointer: instancePath + "/" + casiSegment(key0), message: "must NOT have additional properties", keyword: "additionalProperties" };
               if (vErrors === null) {
                 vErrors = [err2];
               } else {
@@ -3760,7 +3767,7 @@ function validate84(data, instancePath = "") {
           }
           for (const key1 in data) {
             if (!(key1 === "type")) {
-              const err10 = { pointer: instancePath, member: key1, message: "must NOT have additional properties", keyword: "additionalProperties" };
+              const err10 = { pointer: instancePath + "/" + casiSegment(key1), message: "must NOT have additional properties", keyword: "additionalProperties" };
               if (vErrors === null) {
                 vErrors = [err10];
               } else {
@@ -3815,7 +3822,7 @@ function validate84(data, instancePath = "") {
           }
           for (const key2 in data) {
             if (!(key2 === "type")) {
-              const err15 = { pointer: instancePath, member: key2, message: "must NOT have additional properties", keyword: "additionalProperties" };
+              const err15 = { pointer: instancePath + "/" + casiSegment(key2), message: "must NOT have additional properties", keyword: "additionalProperties" };
               if (vErrors === null) {
                 vErrors = [err15];
               } else {
@@ -3903,7 +3910,7 @@ function validate83(data, instancePath = "") {
     }
     for (const key0 in data) {
       if (!(key0 === "id" || key0 === "payload")) {
-        const err1 = { pointer: instancePath, member: key0, message: "must NOT have additional properties", keyword: "additionalProperties" };
+        const err1 = { pointer: instancePath + "/" + casiSegment(key0), message: "must NOT have additional properties", keyword: "additionalProperties" };
         if (vErrors === null) {
           vErrors = [err1];
         } else {
@@ -4070,7 +4077,7 @@ function validate92(data, instancePath = "") {
           }
           for (const key0 in data) {
             if (!(key0 === "type" || key0 === "callee_no" || key0 === "caller_no" || key0 === "recording_url")) {
-              const err4 = { pointer: instancePath, member: key0, message: "must NOT have additional properties", keyword: "additionalProperties" };
+              const err4 = { pointer: instancePath + "/" + casiSegment(key0), message: "must NOT have additional properties", keyword: "additionalProperties" };
               if (vErrors === null) {
                 vErrors = [err4];
               } else {
@@ -4159,7 +4166,7 @@ function validate92(data, instancePath = "") {
           }
           for (const key1 in data) {
             if (!(key1 === "type")) {
-              const err12 = { pointer: instancePath, member: key1, message: "must NOT have additional properties", keyword: "additionalProperties" };
+              const err12 = { pointer: instancePath + "/" + casiSegment(key1), message: "must NOT have additional properties", keyword: "additionalProperties" };
               if (vErrors === null) {
                 vErrors = [err12];
               } else {
@@ -4214,7 +4221,7 @@ function validate92(data, instancePath = "") {
           }
           for (const key2 in data) {
             if (!(key2 === "type")) {
-              const err17 = { pointer: instancePath, member: key2, message: "must NOT have additional properties", keyword: "additionalProperties" };
+              const err17 = { pointer: instancePath + "/" + casiSegment(key2), message: "must NOT have additional properties", keyword: "additionalProperties" };
               if (vErrors === null) {
                 vErrors = [err17];
               } else {
@@ -4302,7 +4309,7 @@ function validate96(data, instancePath = "") {
     }
     for (const key0 in data) {
       if (!(key0 === "provider" || key0 === "id")) {
-        const err1 = { pointer: instancePath, member: key0, message: "must NOT have additional properties", keyword: "additionalProperties" };
+        const err1 = { pointer: instancePath + "/" + casiSegment(key0), message: "must NOT have additional properties", keyword: "additionalProperties" };
         if (vErrors === null) {
           vErrors = [err1];
         } else {
@@ -4390,7 +4397,7 @@ function validate95(data, instancePath = "") {
     }
     for (const key0 in data) {
       if (!(key0 === "name" || key0 === "voice")) {
-        const err2 = { pointer: instancePath, member: key0, message: "must NOT have additional properties", keyword: "additionalProperties" };
+        const err2 = { pointer: instancePath + "/" + casiSegment(key0), message: "must NOT have additional properties", keyword: "additionalProperties" };
         if (vErrors === null) {
           vErrors = [err2];
         } else {
@@ -4435,7 +4442,7 @@ function validate99(data, instancePath = "") {
   if (data && typeof data == "object" && !Array.isArray(data)) {
     for (const key0 in data) {
       if (!(key0 === "ambient_sound" || key0 === "busy_sound" || key0 === "boosted_keywords")) {
-        const err0 = { pointer: instancePath, member: key0, message: "must NOT have additional properties", keyword: "additionalProperties" };
+        const err0 = { pointer: instancePath + "/" + casiSegment(key0), message: "must NOT have additional properties", keyword: "additionalProperties" };
         if (vErrors === null) {
           vErrors = [err0];
         } else {
@@ -4548,7 +4555,7 @@ function validate103(data, instancePath = "") {
     }
     for (const key0 in data) {
       if (!(key0 === "text" || key0 === "routes" || key0 === "type")) {
-        const err2 = { pointer: instancePath, member: key0, message: "must NOT have additional properties", keyword: "additionalProperties" };
+        const err2 = { pointer: instancePath + "/" + casiSegment(key0), message: "must NOT have additional properties", keyword: "additionalProperties" };
         if (vErrors === null) {
           vErrors = [err2];
         } else {
@@ -4622,7 +4629,7 @@ function validate103(data, instancePath = "") {
             }
             for (const key1 in data2) {
               if (!(key1 === "id" || key1 === "name" || key1 === "is_enabled" || key1 === "description" || key1 === "text")) {
-                const err9 = { pointer: instancePath + "/routes/" + i0, member: key1, message: "must NOT have additional properties", keyword: "additionalProperties" };
+                const err9 = { pointer: instancePath + "/routes/" + i0 + "/" + casiSegment(key1), message: "must NOT have additional properties", keyword: "additionalProperties" };
                 if (vErrors === null) {
                   vErrors = [err9];
                 } else {
@@ -4759,7 +4766,7 @@ function validate102(data, instancePath = "") {
     }
     for (const key0 in data) {
       if (!(key0 === "text" || key0 === "type")) {
-        const err1 = { pointer: instancePath, member: key0, message: "must NOT have additional properties", keyword: "additionalProperties" };
+        const err1 = { pointer: instancePath + "/" + casiSegment(key0), message: "must NOT have additional properties", keyword: "additionalProperties" };
         if (vErrors === null) {
           vErrors = [err1];
         } else {
@@ -4861,7 +4868,7 @@ function validate101(data, instancePath = "") {
   if (data && typeof data == "object" && !Array.isArray(data)) {
     for (const key0 in data) {
       if (!(key0 === "model" || key0 === "prompt" || key0 === "variables")) {
-        const err0 = { pointer: instancePath, member: key0, message: "must NOT have additional properties", keyword: "additionalProperties" };
+        const err0 = { pointer: instancePath + "/" + casiSegment(key0), message: "must NOT have additional properties", keyword: "additionalProperties" };
         if (vErrors === null) {
           vErrors = [err0];
         } else {
@@ -4924,7 +4931,7 @@ function validate101(data, instancePath = "") {
             }
             for (const key1 in data3) {
               if (!(key1 === "name" || key1 === "description" || key1 === "default_value")) {
-                const err5 = { pointer: instancePath + "/variables/" + i0, member: key1, message: "must NOT have additional properties", keyword: "additionalProperties" };
+                const err5 = { pointer: instancePath + "/variables/" + i0 + "/" + casiSegment(key1), message: "must NOT have additional properties", keyword: "additionalProperties" };
                 if (vErrors === null) {
                   vErrors = [err5];
                 } else {
@@ -5027,7 +5034,7 @@ function validate108(data, instancePath = "") {
     }
     for (const key0 in data) {
       if (!(key0 === "ns" || key0 === "name")) {
-        const err2 = { pointer: instancePath, member: key0, message: "must NOT have additional properties", keyword: "additionalProperties" };
+        const err2 = { pointer: instancePath + "/" + casiSegment(key0), message: "must NOT have additional properties", keyword: "additionalProperties" };
         if (vErrors === null) {
           vErrors = [err2];
         } else {
@@ -5105,7 +5112,7 @@ function validate108(data, instancePath = "") {
       }
       for (const key1 in data) {
         if (!(key1 === "ns" || key1 === "name")) {
-          const err9 = { pointer: instancePath, member: key1, message: "must NOT have additional properties", keyword: "additionalProperties" };
+          const err9 = { pointer: instancePath + "/" + casiSegment(key1), message: "must NOT have additional properties", keyword: "additionalProperties" };
           if (vErrors === null) {
             vErrors = [err9];
           } else {
@@ -5177,7 +5184,7 @@ function validate108(data, instancePath = "") {
       }
       for (const key2 in data) {
         if (!(key2 === "ns" || key2 === "entity_id")) {
-          const err15 = { pointer: instancePath, member: key2, message: "must NOT have additional properties", keyword: "additionalProperties" };
+          const err15 = { pointer: instancePath + "/" + casiSegment(key2), message: "must NOT have additional properties", keyword: "additionalProperties" };
           if (vErrors === null) {
             vErrors = [err15];
           } else {
@@ -5249,7 +5256,7 @@ function validate108(data, instancePath = "") {
       }
       for (const key3 in data) {
         if (!(key3 === "ns" || key3 === "entity_id")) {
-          const err21 = { pointer: instancePath, member: key3, message: "must NOT have additional properties", keyword: "additionalProperties" };
+          const err21 = { pointer: instancePath + "/" + casiSegment(key3), message: "must NOT have additional properties", keyword: "additionalProperties" };
           if (vErrors === null) {
             vErrors = [err21];
           } else {
@@ -5321,7 +5328,7 @@ function validate108(data, instancePath = "") {
       }
       for (const key4 in data) {
         if (!(key4 === "ns" || key4 === "name")) {
-          const err27 = { pointer: instancePath, member: key4, message: "must NOT have additional properties", keyword: "additionalProperties" };
+          const err27 = { pointer: instancePath + "/" + casiSegment(key4), message: "must NOT have additional properties", keyword: "additionalProperties" };
           if (vErrors === null) {
             vErrors = [err27];
           } else {
@@ -5407,7 +5414,7 @@ function validate107(data, instancePath = "") {
   if (data && typeof data == "object" && !Array.isArray(data)) {
     for (const key0 in data) {
       if (!(key0 === "tools" || key0 === "transfers")) {
-        const err0 = { pointer: instancePath, member: key0, message: "must NOT have additional properties", keyword: "additionalProperties" };
+        const err0 = { pointer: instancePath + "/" + casiSegment(key0), message: "must NOT have additional properties", keyword: "additionalProperties" };
         if (vErrors === null) {
           vErrors = [err0];
         } else {
@@ -5454,7 +5461,7 @@ function validate107(data, instancePath = "") {
             }
             for (const key1 in data3) {
               if (!(key1 === "id")) {
-                const err3 = { pointer: instancePath + "/transfers/" + i1, member: key1, message: "must NOT have additional properties", keyword: "additionalProperties" };
+                const err3 = { pointer: instancePath + "/transfers/" + i1 + "/" + casiSegment(key1), message: "must NOT have additional properties", keyword: "additionalProperties" };
                 if (vErrors === null) {
                   vErrors = [err3];
                 } else {
@@ -5513,7 +5520,7 @@ function validate111(data, instancePath = "") {
   if (data && typeof data == "object" && !Array.isArray(data)) {
     for (const key0 in data) {
       if (!(key0 === "default_language" || key0 === "supported_languages")) {
-        const err0 = { pointer: instancePath, member: key0, message: "must NOT have additional properties", keyword: "additionalProperties" };
+        const err0 = { pointer: instancePath + "/" + casiSegment(key0), message: "must NOT have additional properties", keyword: "additionalProperties" };
         if (vErrors === null) {
           vErrors = [err0];
         } else {
@@ -5597,7 +5604,7 @@ function validate94(data, instancePath = "") {
   if (data && typeof data == "object" && !Array.isArray(data)) {
     for (const key0 in data) {
       if (!(key0 === "personas" || key0 === "voice" || key0 === "runtime" || key0 === "tool" || key0 === "language" || key0 === "channel")) {
-        const err0 = { pointer: instancePath, member: key0, message: "must NOT have additional properties", keyword: "additionalProperties" };
+        const err0 = { pointer: instancePath + "/" + casiSegment(key0), message: "must NOT have additional properties", keyword: "additionalProperties" };
         if (vErrors === null) {
           vErrors = [err0];
         } else {
@@ -5655,7 +5662,7 @@ function validate94(data, instancePath = "") {
       if (data6 && typeof data6 == "object" && !Array.isArray(data6)) {
         for (const key1 in data6) {
           if (!(key1 === "is_voicemail_enabled")) {
-            const err2 = { pointer: instancePath + "/channel", member: key1, message: "must NOT have additional properties", keyword: "additionalProperties" };
+            const err2 = { pointer: instancePath + "/channel" + "/" + casiSegment(key1), message: "must NOT have additional properties", keyword: "additionalProperties" };
             if (vErrors === null) {
               vErrors = [err2];
             } else {
@@ -5857,7 +5864,7 @@ function validate89(data, instancePath = "") {
     }
     for (const key0 in data) {
       if (!func10.call(schema109.properties, key0)) {
-        const err17 = { pointer: instancePath, member: key0, message: "must NOT have additional properties", keyword: "additionalProperties" };
+        const err17 = { pointer: instancePath + "/" + casiSegment(key0), message: "must NOT have additional properties", keyword: "additionalProperties" };
         if (vErrors === null) {
           vErrors = [err17];
         } else {
@@ -6458,7 +6465,7 @@ function validate117(data, instancePath = "") {
     }
     for (const key0 in data) {
       if (!(key0 === "ambient_sound" || key0 === "busy_sound" || key0 === "boosted_keywords")) {
-        const err1 = { pointer: instancePath, member: key0, message: "must NOT have additional properties", keyword: "additionalProperties" };
+        const err1 = { pointer: instancePath + "/" + casiSegment(key0), message: "must NOT have additional properties", keyword: "additionalProperties" };
         if (vErrors === null) {
           vErrors = [err1];
         } else {
@@ -6580,7 +6587,7 @@ function validate119(data, instancePath = "") {
     }
     for (const key0 in data) {
       if (!(key0 === "model" || key0 === "prompt" || key0 === "variables")) {
-        const err3 = { pointer: instancePath, member: key0, message: "must NOT have additional properties", keyword: "additionalProperties" };
+        const err3 = { pointer: instancePath + "/" + casiSegment(key0), message: "must NOT have additional properties", keyword: "additionalProperties" };
         if (vErrors === null) {
           vErrors = [err3];
         } else {
@@ -6643,7 +6650,7 @@ function validate119(data, instancePath = "") {
             }
             for (const key1 in data3) {
               if (!(key1 === "name" || key1 === "description" || key1 === "default_value")) {
-                const err8 = { pointer: instancePath + "/variables/" + i0, member: key1, message: "must NOT have additional properties", keyword: "additionalProperties" };
+                const err8 = { pointer: instancePath + "/variables/" + i0 + "/" + casiSegment(key1), message: "must NOT have additional properties", keyword: "additionalProperties" };
                 if (vErrors === null) {
                   vErrors = [err8];
                 } else {
@@ -6743,7 +6750,7 @@ function validate122(data, instancePath = "") {
     }
     for (const key0 in data) {
       if (!(key0 === "tools" || key0 === "transfers")) {
-        const err2 = { pointer: instancePath, member: key0, message: "must NOT have additional properties", keyword: "additionalProperties" };
+        const err2 = { pointer: instancePath + "/" + casiSegment(key0), message: "must NOT have additional properties", keyword: "additionalProperties" };
         if (vErrors === null) {
           vErrors = [err2];
         } else {
@@ -6790,7 +6797,7 @@ function validate122(data, instancePath = "") {
             }
             for (const key1 in data3) {
               if (!(key1 === "id")) {
-                const err5 = { pointer: instancePath + "/transfers/" + i1, member: key1, message: "must NOT have additional properties", keyword: "additionalProperties" };
+                const err5 = { pointer: instancePath + "/transfers/" + i1 + "/" + casiSegment(key1), message: "must NOT have additional properties", keyword: "additionalProperties" };
                 if (vErrors === null) {
                   vErrors = [err5];
                 } else {
@@ -6867,7 +6874,7 @@ function validate125(data, instancePath = "") {
     }
     for (const key0 in data) {
       if (!(key0 === "default_language" || key0 === "supported_languages")) {
-        const err2 = { pointer: instancePath, member: key0, message: "must NOT have additional properties", keyword: "additionalProperties" };
+        const err2 = { pointer: instancePath + "/" + casiSegment(key0), message: "must NOT have additional properties", keyword: "additionalProperties" };
         if (vErrors === null) {
           vErrors = [err2];
         } else {
@@ -7005,7 +7012,7 @@ function validate115(data, instancePath = "") {
     }
     for (const key0 in data) {
       if (!(key0 === "personas" || key0 === "voice" || key0 === "runtime" || key0 === "tool" || key0 === "language" || key0 === "channel")) {
-        const err6 = { pointer: instancePath, member: key0, message: "must NOT have additional properties", keyword: "additionalProperties" };
+        const err6 = { pointer: instancePath + "/" + casiSegment(key0), message: "must NOT have additional properties", keyword: "additionalProperties" };
         if (vErrors === null) {
           vErrors = [err6];
         } else {
@@ -7072,7 +7079,7 @@ function validate115(data, instancePath = "") {
         }
         for (const key1 in data6) {
           if (!(key1 === "is_voicemail_enabled")) {
-            const err9 = { pointer: instancePath + "/channel", member: key1, message: "must NOT have additional properties", keyword: "additionalProperties" };
+            const err9 = { pointer: instancePath + "/channel" + "/" + casiSegment(key1), message: "must NOT have additional properties", keyword: "additionalProperties" };
             if (vErrors === null) {
               vErrors = [err9];
             } else {
@@ -7184,7 +7191,7 @@ function validate114(data, instancePath = "") {
     }
     for (const key0 in data) {
       if (!(key0 === "id" || key0 === "version_id" || key0 === "name" || key0 === "description" || key0 === "is_released" || key0 === "config" || key0 === "postprocess_agents")) {
-        const err7 = { pointer: instancePath, member: key0, message: "must NOT have additional properties", keyword: "additionalProperties" };
+        const err7 = { pointer: instancePath + "/" + casiSegment(key0), message: "must NOT have additional properties", keyword: "additionalProperties" };
         if (vErrors === null) {
           vErrors = [err7];
         } else {
@@ -7513,7 +7520,7 @@ function validate140(data, instancePath = "") {
     }
     for (const key0 in data) {
       if (!(key0 === "type")) {
-        const err1 = { pointer: instancePath, member: key0, message: "must NOT have additional properties", keyword: "additionalProperties" };
+        const err1 = { pointer: instancePath + "/" + casiSegment(key0), message: "must NOT have additional properties", keyword: "additionalProperties" };
         if (vErrors === null) {
           vErrors = [err1];
         } else {
@@ -7572,7 +7579,7 @@ function validate141(data, instancePath = "") {
     }
     for (const key0 in data) {
       if (!(key0 === "type" || key0 === "ended_by")) {
-        const err1 = { pointer: instancePath, member: key0, message: "must NOT have additional properties", keyword: "additionalProperties" };
+        const err1 = { pointer: instancePath + "/" + casiSegment(key0), message: "must NOT have additional properties", keyword: "additionalProperties" };
         if (vErrors === null) {
           vErrors = [err1];
         } else {
@@ -7659,7 +7666,7 @@ function validate142(data, instancePath = "") {
         }
         for (const key0 in data0) {
           if (!(key0 === "type" || key0 === "ended_by")) {
-            const err1 = { pointer: instancePath + "/payload", member: key0, message: "must NOT have additional properties", keyword: "additionalProperties" };
+            const err1 = { pointer: instancePath + "/payload" + "/" + casiSegment(key0), message: "must NOT have additional properties", keyword: "additionalProperties" };
             if (vErrors === null) {
               vErrors = [err1];
             } else {
@@ -7756,7 +7763,7 @@ function validate144(data, instancePath = "") {
         }
         for (const key0 in data0) {
           if (!(key0 === "type")) {
-            const err1 = { pointer: instancePath + "/payload", member: key0, message: "must NOT have additional properties", keyword: "additionalProperties" };
+            const err1 = { pointer: instancePath + "/payload" + "/" + casiSegment(key0), message: "must NOT have additional properties", keyword: "additionalProperties" };
             if (vErrors === null) {
               vErrors = [err1];
             } else {
@@ -7970,7 +7977,7 @@ function validate148(data, instancePath = "") {
     }
     for (const key0 in data) {
       if (!func10.call(schema184.properties, key0)) {
-        const err14 = { pointer: instancePath, member: key0, message: "must NOT have additional properties", keyword: "additionalProperties" };
+        const err14 = { pointer: instancePath + "/" + casiSegment(key0), message: "must NOT have additional properties", keyword: "additionalProperties" };
         if (vErrors === null) {
           vErrors = [err14];
         } else {
@@ -8515,7 +8522,7 @@ function validate147(data, instancePath = "") {
     }
     for (const key0 in data) {
       if (!(key0 === "data" || key0 === "cursor")) {
-        const err2 = { pointer: instancePath, member: key0, message: "must NOT have additional properties", keyword: "additionalProperties" };
+        const err2 = { pointer: instancePath + "/" + casiSegment(key0), message: "must NOT have additional properties", keyword: "additionalProperties" };
         if (vErrors === null) {
           vErrors = [err2];
         } else {
@@ -8615,7 +8622,7 @@ function validate154(data, instancePath = "") {
     }
     for (const key0 in data) {
       if (!(key0 === "type")) {
-        const err1 = { pointer: instancePath, member: key0, message: "must NOT have additional properties", keyword: "additionalProperties" };
+        const err1 = { pointer: instancePath + "/" + casiSegment(key0), message: "must NOT have additional properties", keyword: "additionalProperties" };
         if (vErrors === null) {
           vErrors = [err1];
         } else {
@@ -8674,7 +8681,7 @@ function validate155(data, instancePath = "") {
     }
     for (const key0 in data) {
       if (!(key0 === "type")) {
-        const err1 = { pointer: instancePath, member: key0, message: "must NOT have additional properties", keyword: "additionalProperties" };
+        const err1 = { pointer: instancePath + "/" + casiSegment(key0), message: "must NOT have additional properties", keyword: "additionalProperties" };
         if (vErrors === null) {
           vErrors = [err1];
         } else {
@@ -8740,7 +8747,7 @@ function validate156(data, instancePath = "") {
         }
         for (const key0 in data0) {
           if (!(key0 === "type")) {
-            const err1 = { pointer: instancePath + "/payload", member: key0, message: "must NOT have additional properties", keyword: "additionalProperties" };
+            const err1 = { pointer: instancePath + "/payload" + "/" + casiSegment(key0), message: "must NOT have additional properties", keyword: "additionalProperties" };
             if (vErrors === null) {
               vErrors = [err1];
             } else {
@@ -8816,7 +8823,7 @@ function validate158(data, instancePath = "") {
         }
         for (const key0 in data0) {
           if (!(key0 === "type")) {
-            const err1 = { pointer: instancePath + "/payload", member: key0, message: "must NOT have additional properties", keyword: "additionalProperties" };
+            const err1 = { pointer: instancePath + "/payload" + "/" + casiSegment(key0), message: "must NOT have additional properties", keyword: "additionalProperties" };
             if (vErrors === null) {
               vErrors = [err1];
             } else {
@@ -8920,7 +8927,7 @@ function validate161(data, instancePath = "") {
     }
     for (const key0 in data) {
       if (!(key0 === "token" || key0 === "expires_at")) {
-        const err2 = { pointer: instancePath, member: key0, message: "must NOT have additional properties", keyword: "additionalProperties" };
+        const err2 = { pointer: instancePath + "/" + casiSegment(key0), message: "must NOT have additional properties", keyword: "additionalProperties" };
         if (vErrors === null) {
           vErrors = [err2];
         } else {
@@ -8992,7 +8999,7 @@ function validate162(data, instancePath = "") {
   let errors = 0;
   if (data && typeof data == "object" && !Array.isArray(data)) {
     for (const key0 in data) {
-      const err0 = { pointer: instancePath, member: key0, message: "must NOT have additional properties", keyword: "additionalProperties" };
+      const err0 = { pointer: instancePath + "/" + casiSegment(key0), message: "must NOT have additional properties", keyword: "additionalProperties" };
       if (vErrors === null) {
         vErrors = [err0];
       } else {
@@ -9038,7 +9045,7 @@ function validate163(data, instancePath = "") {
     }
     for (const key0 in data) {
       if (!(key0 === "name" || key0 === "description" || key0 === "config" || key0 === "postprocess_agents")) {
-        const err2 = { pointer: instancePath, member: key0, message: "must NOT have additional properties", keyword: "additionalProperties" };
+        const err2 = { pointer: instancePath + "/" + casiSegment(key0), message: "must NOT have additional properties", keyword: "additionalProperties" };
         if (vErrors === null) {
           vErrors = [err2];
         } else {
@@ -9161,7 +9168,7 @@ function validate165(data, instancePath = "") {
   let errors = 0;
   if (data && typeof data == "object" && !Array.isArray(data)) {
     for (const key0 in data) {
-      const err0 = { pointer: instancePath, member: key0, message: "must NOT have additional properties", keyword: "additionalProperties" };
+      const err0 = { pointer: instancePath + "/" + casiSegment(key0), message: "must NOT have additional properties", keyword: "additionalProperties" };
       if (vErrors === null) {
         vErrors = [err0];
       } else {
@@ -9207,7 +9214,7 @@ function validate166(data, instancePath = "") {
     }
     for (const key0 in data) {
       if (!(key0 === "agent_id" || key0 === "channel" || key0 === "livemode" || key0 === "override_config" || key0 === "context")) {
-        const err2 = { pointer: instancePath, member: key0, message: "must NOT have additional properties", keyword: "additionalProperties" };
+        const err2 = { pointer: instancePath + "/" + casiSegment(key0), message: "must NOT have additional properties", keyword: "additionalProperties" };
         if (vErrors === null) {
           vErrors = [err2];
         } else {
@@ -9339,7 +9346,7 @@ function validate170(data, instancePath = "") {
     }
     for (const key0 in data) {
       if (!(key0 === "token" || key0 === "events_url" || key0 === "session_url" || key0 === "type" || key0 === "callee_no" || key0 === "caller_no")) {
-        const err5 = { pointer: instancePath, member: key0, message: "must NOT have additional properties", keyword: "additionalProperties" };
+        const err5 = { pointer: instancePath + "/" + casiSegment(key0), message: "must NOT have additional properties", keyword: "additionalProperties" };
         if (vErrors === null) {
           vErrors = [err5];
         } else {
@@ -9496,7 +9503,7 @@ function validate169(data, instancePath = "") {
     }
     for (const key0 in data) {
       if (!(key0 === "id" || key0 === "channel")) {
-        const err2 = { pointer: instancePath, member: key0, message: "must NOT have additional properties", keyword: "additionalProperties" };
+        const err2 = { pointer: instancePath + "/" + casiSegment(key0), message: "must NOT have additional properties", keyword: "additionalProperties" };
         if (vErrors === null) {
           vErrors = [err2];
         } else {
@@ -9553,7 +9560,7 @@ function validate172(data, instancePath = "") {
   let errors = 0;
   if (data && typeof data == "object" && !Array.isArray(data)) {
     for (const key0 in data) {
-      const err0 = { pointer: instancePath, member: key0, message: "must NOT have additional properties", keyword: "additionalProperties" };
+      const err0 = { pointer: instancePath + "/" + casiSegment(key0), message: "must NOT have additional properties", keyword: "additionalProperties" };
       if (vErrors === null) {
         vErrors = [err0];
       } else {
@@ -9590,7 +9597,7 @@ function validate175(data, instancePath = "") {
     }
     for (const key0 in data) {
       if (!(key0 === "prompt" || key0 === "reasoning_effort")) {
-        const err1 = { pointer: instancePath, member: key0, message: "must NOT have additional properties", keyword: "additionalProperties" };
+        const err1 = { pointer: instancePath + "/" + casiSegment(key0), message: "must NOT have additional properties", keyword: "additionalProperties" };
         if (vErrors === null) {
           vErrors = [err1];
         } else {
@@ -9613,7 +9620,7 @@ function validate175(data, instancePath = "") {
         }
         for (const key1 in data0) {
           if (!(key1 === "text" || key1 === "type")) {
-            const err3 = { pointer: instancePath + "/prompt", member: key1, message: "must NOT have additional properties", keyword: "additionalProperties" };
+            const err3 = { pointer: instancePath + "/prompt" + "/" + casiSegment(key1), message: "must NOT have additional properties", keyword: "additionalProperties" };
             if (vErrors === null) {
               vErrors = [err3];
             } else {
@@ -9704,7 +9711,7 @@ function validate177(data, instancePath = "") {
   if (data && typeof data == "object" && !Array.isArray(data)) {
     for (const key0 in data) {
       if (!(key0 === "tools")) {
-        const err0 = { pointer: instancePath, member: key0, message: "must NOT have additional properties", keyword: "additionalProperties" };
+        const err0 = { pointer: instancePath + "/" + casiSegment(key0), message: "must NOT have additional properties", keyword: "additionalProperties" };
         if (vErrors === null) {
           vErrors = [err0];
         } else {
@@ -9761,7 +9768,7 @@ function validate174(data, instancePath = "") {
     }
     for (const key0 in data) {
       if (!(key0 === "filter_statuses" || key0 === "runtime" || key0 === "tool" || key0 === "output" || key0 === "filter_condition")) {
-        const err1 = { pointer: instancePath, member: key0, message: "must NOT have additional properties", keyword: "additionalProperties" };
+        const err1 = { pointer: instancePath + "/" + casiSegment(key0), message: "must NOT have additional properties", keyword: "additionalProperties" };
         if (vErrors === null) {
           vErrors = [err1];
         } else {
@@ -9822,7 +9829,7 @@ function validate174(data, instancePath = "") {
       if (data4 && typeof data4 == "object" && !Array.isArray(data4)) {
         for (const key1 in data4) {
           if (!(key1 === "chat_channel" || key1 === "output_schema" || key1 === "post_url")) {
-            const err5 = { pointer: instancePath + "/output", member: key1, message: "must NOT have additional properties", keyword: "additionalProperties" };
+            const err5 = { pointer: instancePath + "/output" + "/" + casiSegment(key1), message: "must NOT have additional properties", keyword: "additionalProperties" };
             if (vErrors === null) {
               vErrors = [err5];
             } else {
@@ -9937,7 +9944,7 @@ function validate173(data, instancePath = "") {
     }
     for (const key0 in data) {
       if (!(key0 === "name" || key0 === "description" || key0 === "config")) {
-        const err2 = { pointer: instancePath, member: key0, message: "must NOT have additional properties", keyword: "additionalProperties" };
+        const err2 = { pointer: instancePath + "/" + casiSegment(key0), message: "must NOT have additional properties", keyword: "additionalProperties" };
         if (vErrors === null) {
           vErrors = [err2];
         } else {
@@ -10043,7 +10050,7 @@ function validate181(data, instancePath = "") {
     }
     for (const key0 in data) {
       if (!(key0 === "ns" || key0 === "name")) {
-        const err2 = { pointer: instancePath, member: key0, message: "must NOT have additional properties", keyword: "additionalProperties" };
+        const err2 = { pointer: instancePath + "/" + casiSegment(key0), message: "must NOT have additional properties", keyword: "additionalProperties" };
         if (vErrors === null) {
           vErrors = [err2];
         } else {
@@ -10222,7 +10229,7 @@ function validate182(data, instancePath = "") {
     }
     for (const key0 in data) {
       if (!func10.call(schema229.properties, key0)) {
-        const err13 = { pointer: instancePath, member: key0, message: "must NOT have additional properties", keyword: "additionalProperties" };
+        const err13 = { pointer: instancePath + "/" + casiSegment(key0), message: "must NOT have additional properties", keyword: "additionalProperties" };
         if (vErrors === null) {
           vErrors = [err13];
         } else {
@@ -10498,7 +10505,7 @@ function validate185(data, instancePath = "") {
     }
     for (const key0 in data) {
       if (!(key0 === "id" || key0 === "deleted")) {
-        const err2 = { pointer: instancePath, member: key0, message: "must NOT have additional properties", keyword: "additionalProperties" };
+        const err2 = { pointer: instancePath + "/" + casiSegment(key0), message: "must NOT have additional properties", keyword: "additionalProperties" };
         if (vErrors === null) {
           vErrors = [err2];
         } else {
@@ -10569,7 +10576,7 @@ function validate186(data, instancePath = "") {
     }
     for (const key0 in data) {
       if (!(key0 === "id")) {
-        const err1 = { pointer: instancePath, member: key0, message: "must NOT have additional properties", keyword: "additionalProperties" };
+        const err1 = { pointer: instancePath + "/" + casiSegment(key0), message: "must NOT have additional properties", keyword: "additionalProperties" };
         if (vErrors === null) {
           vErrors = [err1];
         } else {
@@ -10619,7 +10626,7 @@ function validate187(data, instancePath = "") {
   let errors = 0;
   if (data && typeof data == "object" && !Array.isArray(data)) {
     for (const key0 in data) {
-      const err0 = { pointer: instancePath, member: key0, message: "must NOT have additional properties", keyword: "additionalProperties" };
+      const err0 = { pointer: instancePath + "/" + casiSegment(key0), message: "must NOT have additional properties", keyword: "additionalProperties" };
       if (vErrors === null) {
         vErrors = [err0];
       } else {
@@ -10727,7 +10734,7 @@ function validate190(data, instancePath = "") {
     }
     for (const key0 in data) {
       if (!(key0 === "code" || key0 === "transient" || key0 === "message" || key0 === "data")) {
-        const err3 = { pointer: instancePath, member: key0, message: "must NOT have additional properties", keyword: "additionalProperties" };
+        const err3 = { pointer: instancePath + "/" + casiSegment(key0), message: "must NOT have additional properties", keyword: "additionalProperties" };
         if (vErrors === null) {
           vErrors = [err3];
         } else {
@@ -10898,7 +10905,7 @@ function validate193(data, instancePath = "") {
     }
     for (const key0 in data) {
       if (!(key0 === "ns" || key0 === "entity_id")) {
-        const err1 = { pointer: instancePath, member: key0, message: "must NOT have additional properties", keyword: "additionalProperties" };
+        const err1 = { pointer: instancePath + "/" + casiSegment(key0), message: "must NOT have additional properties", keyword: "additionalProperties" };
         if (vErrors === null) {
           vErrors = [err1];
         } else {
@@ -10994,7 +11001,7 @@ function validate195(data, instancePath = "") {
     }
     for (const key0 in data) {
       if (!(key0 === "text" || key0 === "type")) {
-        const err1 = { pointer: instancePath, member: key0, message: "must NOT have additional properties", keyword: "additionalProperties" };
+        const err1 = { pointer: instancePath + "/" + casiSegment(key0), message: "must NOT have additional properties", keyword: "additionalProperties" };
         if (vErrors === null) {
           vErrors = [err1];
         } else {
@@ -11091,7 +11098,7 @@ function validate197(data, instancePath = "") {
     }
     for (const key0 in data) {
       if (!(key0 === "id")) {
-        const err1 = { pointer: instancePath, member: key0, message: "must NOT have additional properties", keyword: "additionalProperties" };
+        const err1 = { pointer: instancePath + "/" + casiSegment(key0), message: "must NOT have additional properties", keyword: "additionalProperties" };
         if (vErrors === null) {
           vErrors = [err1];
         } else {
@@ -11141,7 +11148,7 @@ function validate198(data, instancePath = "") {
   let errors = 0;
   if (data && typeof data == "object" && !Array.isArray(data)) {
     for (const key0 in data) {
-      const err0 = { pointer: instancePath, member: key0, message: "must NOT have additional properties", keyword: "additionalProperties" };
+      const err0 = { pointer: instancePath + "/" + casiSegment(key0), message: "must NOT have additional properties", keyword: "additionalProperties" };
       if (vErrors === null) {
         vErrors = [err0];
       } else {
@@ -11178,7 +11185,7 @@ function validate199(data, instancePath = "") {
     }
     for (const key0 in data) {
       if (!(key0 === "conversation_id")) {
-        const err1 = { pointer: instancePath, member: key0, message: "must NOT have additional properties", keyword: "additionalProperties" };
+        const err1 = { pointer: instancePath + "/" + casiSegment(key0), message: "must NOT have additional properties", keyword: "additionalProperties" };
         if (vErrors === null) {
           vErrors = [err1];
         } else {
@@ -11228,7 +11235,7 @@ function validate200(data, instancePath = "") {
   let errors = 0;
   if (data && typeof data == "object" && !Array.isArray(data)) {
     for (const key0 in data) {
-      const err0 = { pointer: instancePath, member: key0, message: "must NOT have additional properties", keyword: "additionalProperties" };
+      const err0 = { pointer: instancePath + "/" + casiSegment(key0), message: "must NOT have additional properties", keyword: "additionalProperties" };
       if (vErrors === null) {
         vErrors = [err0];
       } else {
@@ -11265,7 +11272,7 @@ function validate201(data, instancePath = "") {
     }
     for (const key0 in data) {
       if (!(key0 === "customer_id")) {
-        const err1 = { pointer: instancePath, member: key0, message: "must NOT have additional properties", keyword: "additionalProperties" };
+        const err1 = { pointer: instancePath + "/" + casiSegment(key0), message: "must NOT have additional properties", keyword: "additionalProperties" };
         if (vErrors === null) {
           vErrors = [err1];
         } else {
@@ -11315,7 +11322,7 @@ function validate202(data, instancePath = "") {
   let errors = 0;
   if (data && typeof data == "object" && !Array.isArray(data)) {
     for (const key0 in data) {
-      const err0 = { pointer: instancePath, member: key0, message: "must NOT have additional properties", keyword: "additionalProperties" };
+      const err0 = { pointer: instancePath + "/" + casiSegment(key0), message: "must NOT have additional properties", keyword: "additionalProperties" };
       if (vErrors === null) {
         vErrors = [err0];
       } else {
@@ -11352,7 +11359,7 @@ function validate203(data, instancePath = "") {
     }
     for (const key0 in data) {
       if (!(key0 === "id")) {
-        const err1 = { pointer: instancePath, member: key0, message: "must NOT have additional properties", keyword: "additionalProperties" };
+        const err1 = { pointer: instancePath + "/" + casiSegment(key0), message: "must NOT have additional properties", keyword: "additionalProperties" };
         if (vErrors === null) {
           vErrors = [err1];
         } else {
@@ -11402,7 +11409,7 @@ function validate204(data, instancePath = "") {
   let errors = 0;
   if (data && typeof data == "object" && !Array.isArray(data)) {
     for (const key0 in data) {
-      const err0 = { pointer: instancePath, member: key0, message: "must NOT have additional properties", keyword: "additionalProperties" };
+      const err0 = { pointer: instancePath + "/" + casiSegment(key0), message: "must NOT have additional properties", keyword: "additionalProperties" };
       if (vErrors === null) {
         vErrors = [err0];
       } else {
@@ -11440,7 +11447,7 @@ function validate205(data, instancePath = "") {
     }
     for (const key0 in data) {
       if (!(key0 === "procedure_id")) {
-        const err1 = { pointer: instancePath, member: key0, message: "must NOT have additional properties", keyword: "additionalProperties" };
+        const err1 = { pointer: instancePath + "/" + casiSegment(key0), message: "must NOT have additional properties", keyword: "additionalProperties" };
         if (vErrors === null) {
           vErrors = [err1];
         } else {
@@ -11508,7 +11515,7 @@ function validate206(data, instancePath = "") {
   let errors = 0;
   if (data && typeof data == "object" && !Array.isArray(data)) {
     for (const key0 in data) {
-      const err0 = { pointer: instancePath, member: key0, message: "must NOT have additional properties", keyword: "additionalProperties" };
+      const err0 = { pointer: instancePath + "/" + casiSegment(key0), message: "must NOT have additional properties", keyword: "additionalProperties" };
       if (vErrors === null) {
         vErrors = [err0];
       } else {
@@ -11545,7 +11552,7 @@ function validate207(data, instancePath = "") {
     }
     for (const key0 in data) {
       if (!(key0 === "data" || key0 === "trigger_response")) {
-        const err1 = { pointer: instancePath, member: key0, message: "must NOT have additional properties", keyword: "additionalProperties" };
+        const err1 = { pointer: instancePath + "/" + casiSegment(key0), message: "must NOT have additional properties", keyword: "additionalProperties" };
         if (vErrors === null) {
           vErrors = [err1];
         } else {
@@ -11636,7 +11643,7 @@ function validate208(data, instancePath = "") {
     }
     for (const key0 in data) {
       if (!(key0 === "conversation_id" || key0 === "event_id" || key0 === "context")) {
-        const err3 = { pointer: instancePath, member: key0, message: "must NOT have additional properties", keyword: "additionalProperties" };
+        const err3 = { pointer: instancePath + "/" + casiSegment(key0), message: "must NOT have additional properties", keyword: "additionalProperties" };
         if (vErrors === null) {
           vErrors = [err3];
         } else {
@@ -11730,7 +11737,7 @@ function validate209(data, instancePath = "") {
     }
     for (const key0 in data) {
       if (!(key0 === "conversation_id")) {
-        const err1 = { pointer: instancePath, member: key0, message: "must NOT have additional properties", keyword: "additionalProperties" };
+        const err1 = { pointer: instancePath + "/" + casiSegment(key0), message: "must NOT have additional properties", keyword: "additionalProperties" };
         if (vErrors === null) {
           vErrors = [err1];
         } else {
@@ -11780,7 +11787,7 @@ function validate210(data, instancePath = "") {
   let errors = 0;
   if (data && typeof data == "object" && !Array.isArray(data)) {
     for (const key0 in data) {
-      const err0 = { pointer: instancePath, member: key0, message: "must NOT have additional properties", keyword: "additionalProperties" };
+      const err0 = { pointer: instancePath + "/" + casiSegment(key0), message: "must NOT have additional properties", keyword: "additionalProperties" };
       if (vErrors === null) {
         vErrors = [err0];
       } else {
@@ -11845,7 +11852,7 @@ function validate212(data, instancePath = "") {
     }
     for (const key0 in data) {
       if (!(key0 === "id")) {
-        const err1 = { pointer: instancePath, member: key0, message: "must NOT have additional properties", keyword: "additionalProperties" };
+        const err1 = { pointer: instancePath + "/" + casiSegment(key0), message: "must NOT have additional properties", keyword: "additionalProperties" };
         if (vErrors === null) {
           vErrors = [err1];
         } else {
@@ -11895,7 +11902,7 @@ function validate213(data, instancePath = "") {
   let errors = 0;
   if (data && typeof data == "object" && !Array.isArray(data)) {
     for (const key0 in data) {
-      const err0 = { pointer: instancePath, member: key0, message: "must NOT have additional properties", keyword: "additionalProperties" };
+      const err0 = { pointer: instancePath + "/" + casiSegment(key0), message: "must NOT have additional properties", keyword: "additionalProperties" };
       if (vErrors === null) {
         vErrors = [err0];
       } else {
@@ -11923,7 +11930,7 @@ function validate214(data, instancePath = "") {
   if (data && typeof data == "object" && !Array.isArray(data)) {
     for (const key0 in data) {
       if (!(key0 === "completed_at_gte" || key0 === "completed_at_lt" || key0 === "created_at_gte" || key0 === "created_at_lt" || key0 === "cursor" || key0 === "limit")) {
-        const err0 = { pointer: instancePath, member: key0, message: "must NOT have additional properties", keyword: "additionalProperties" };
+        const err0 = { pointer: instancePath + "/" + casiSegment(key0), message: "must NOT have additional properties", keyword: "additionalProperties" };
         if (vErrors === null) {
           vErrors = [err0];
         } else {
@@ -12102,7 +12109,7 @@ function validate215(data, instancePath = "") {
   let errors = 0;
   if (data && typeof data == "object" && !Array.isArray(data)) {
     for (const key0 in data) {
-      const err0 = { pointer: instancePath, member: key0, message: "must NOT have additional properties", keyword: "additionalProperties" };
+      const err0 = { pointer: instancePath + "/" + casiSegment(key0), message: "must NOT have additional properties", keyword: "additionalProperties" };
       if (vErrors === null) {
         vErrors = [err0];
       } else {
@@ -12139,7 +12146,7 @@ function validate216(data, instancePath = "") {
     }
     for (const key0 in data) {
       if (!(key0 === "id")) {
-        const err1 = { pointer: instancePath, member: key0, message: "must NOT have additional properties", keyword: "additionalProperties" };
+        const err1 = { pointer: instancePath + "/" + casiSegment(key0), message: "must NOT have additional properties", keyword: "additionalProperties" };
         if (vErrors === null) {
           vErrors = [err1];
         } else {
@@ -12189,7 +12196,7 @@ function validate217(data, instancePath = "") {
   let errors = 0;
   if (data && typeof data == "object" && !Array.isArray(data)) {
     for (const key0 in data) {
-      const err0 = { pointer: instancePath, member: key0, message: "must NOT have additional properties", keyword: "additionalProperties" };
+      const err0 = { pointer: instancePath + "/" + casiSegment(key0), message: "must NOT have additional properties", keyword: "additionalProperties" };
       if (vErrors === null) {
         vErrors = [err0];
       } else {
@@ -12217,7 +12224,7 @@ function validate218(data, instancePath = "") {
   if (data && typeof data == "object" && !Array.isArray(data)) {
     for (const key0 in data) {
       if (!(key0 === "agent_id" || key0 === "conversation_id" || key0 === "created_at_gte" || key0 === "created_at_lt" || key0 === "cursor" || key0 === "limit")) {
-        const err0 = { pointer: instancePath, member: key0, message: "must NOT have additional properties", keyword: "additionalProperties" };
+        const err0 = { pointer: instancePath + "/" + casiSegment(key0), message: "must NOT have additional properties", keyword: "additionalProperties" };
         if (vErrors === null) {
           vErrors = [err0];
         } else {
@@ -12468,7 +12475,7 @@ function validate221(data, instancePath = "") {
     }
     for (const key0 in data) {
       if (!(key0 === "conversation_id")) {
-        const err1 = { pointer: instancePath, member: key0, message: "must NOT have additional properties", keyword: "additionalProperties" };
+        const err1 = { pointer: instancePath + "/" + casiSegment(key0), message: "must NOT have additional properties", keyword: "additionalProperties" };
         if (vErrors === null) {
           vErrors = [err1];
         } else {
@@ -12519,7 +12526,7 @@ function validate222(data, instancePath = "") {
   if (data && typeof data == "object" && !Array.isArray(data)) {
     for (const key0 in data) {
       if (!(key0 === "last_event_id" || key0 === "service_version" || key0 === "token")) {
-        const err0 = { pointer: instancePath, member: key0, message: "must NOT have additional properties", keyword: "additionalProperties" };
+        const err0 = { pointer: instancePath + "/" + casiSegment(key0), message: "must NOT have additional properties", keyword: "additionalProperties" };
         if (vErrors === null) {
           vErrors = [err0];
         } else {
@@ -12651,7 +12658,7 @@ function validate223(data, instancePath = "") {
     }
     for (const key0 in data) {
       if (!(key0 === "type" || key0 === "callee_no" || key0 === "caller_no" || key0 === "recording_url")) {
-        const err4 = { pointer: instancePath, member: key0, message: "must NOT have additional properties", keyword: "additionalProperties" };
+        const err4 = { pointer: instancePath + "/" + casiSegment(key0), message: "must NOT have additional properties", keyword: "additionalProperties" };
         if (vErrors === null) {
           vErrors = [err4];
         } else {
@@ -12846,7 +12853,7 @@ function validate226(data, instancePath = "") {
     }
     for (const key0 in data) {
       if (!(key0 === "id" || key0 === "version_id" || key0 === "name" || key0 === "description" || key0 === "is_released" || key0 === "config")) {
-        const err6 = { pointer: instancePath, member: key0, message: "must NOT have additional properties", keyword: "additionalProperties" };
+        const err6 = { pointer: instancePath + "/" + casiSegment(key0), message: "must NOT have additional properties", keyword: "additionalProperties" };
         if (vErrors === null) {
           vErrors = [err6];
         } else {
@@ -13049,7 +13056,7 @@ function validate230(data, instancePath = "") {
     }
     for (const key0 in data) {
       if (!(key0 === "id" || key0 === "created_at" || key0 === "updated_at" || key0 === "name" || key0 === "description" || key0 === "released_version_id" || key0 === "latest_version_id")) {
-        const err7 = { pointer: instancePath, member: key0, message: "must NOT have additional properties", keyword: "additionalProperties" };
+        const err7 = { pointer: instancePath + "/" + casiSegment(key0), message: "must NOT have additional properties", keyword: "additionalProperties" };
         if (vErrors === null) {
           vErrors = [err7];
         } else {
@@ -13218,7 +13225,7 @@ function validate229(data, instancePath = "") {
     }
     for (const key0 in data) {
       if (!(key0 === "data")) {
-        const err1 = { pointer: instancePath, member: key0, message: "must NOT have additional properties", keyword: "additionalProperties" };
+        const err1 = { pointer: instancePath + "/" + casiSegment(key0), message: "must NOT have additional properties", keyword: "additionalProperties" };
         if (vErrors === null) {
           vErrors = [err1];
         } else {
@@ -13322,7 +13329,7 @@ function validate234(data, instancePath = "") {
   if (data && typeof data == "object" && !Array.isArray(data)) {
     for (const key0 in data) {
       if (!(key0 === "chat_channel" || key0 === "output_schema" || key0 === "post_url")) {
-        const err0 = { pointer: instancePath, member: key0, message: "must NOT have additional properties", keyword: "additionalProperties" };
+        const err0 = { pointer: instancePath + "/" + casiSegment(key0), message: "must NOT have additional properties", keyword: "additionalProperties" };
         if (vErrors === null) {
           vErrors = [err0];
         } else {
@@ -13408,7 +13415,7 @@ function validate235(data, instancePath = "") {
     }
     for (const key0 in data) {
       if (!(key0 === "ns" || key0 === "entity_id")) {
-        const err1 = { pointer: instancePath, member: key0, message: "must NOT have additional properties", keyword: "additionalProperties" };
+        const err1 = { pointer: instancePath + "/" + casiSegment(key0), message: "must NOT have additional properties", keyword: "additionalProperties" };
         if (vErrors === null) {
           vErrors = [err1];
         } else {
@@ -13579,7 +13586,7 @@ function validate236(data, instancePath = "") {
     }
     for (const key0 in data) {
       if (!func10.call(schema309.properties, key0)) {
-        const err12 = { pointer: instancePath, member: key0, message: "must NOT have additional properties", keyword: "additionalProperties" };
+        const err12 = { pointer: instancePath + "/" + casiSegment(key0), message: "must NOT have additional properties", keyword: "additionalProperties" };
         if (vErrors === null) {
           vErrors = [err12];
         } else {
@@ -14028,7 +14035,7 @@ function validate239(data, instancePath = "") {
     }
     for (const key0 in data) {
       if (!func10.call(schema318.properties, key0)) {
-        const err9 = { pointer: instancePath, member: key0, message: "must NOT have additional properties", keyword: "additionalProperties" };
+        const err9 = { pointer: instancePath + "/" + casiSegment(key0), message: "must NOT have additional properties", keyword: "additionalProperties" };
         if (vErrors === null) {
           vErrors = [err9];
         } else {
@@ -14284,7 +14291,7 @@ function validate238(data, instancePath = "") {
     }
     for (const key0 in data) {
       if (!(key0 === "page" || key0 === "cursor")) {
-        const err2 = { pointer: instancePath, member: key0, message: "must NOT have additional properties", keyword: "additionalProperties" };
+        const err2 = { pointer: instancePath + "/" + casiSegment(key0), message: "must NOT have additional properties", keyword: "additionalProperties" };
         if (vErrors === null) {
           vErrors = [err2];
         } else {
@@ -14391,7 +14398,7 @@ function validate242(data, instancePath = "") {
     }
     for (const key0 in data) {
       if (!(key0 === "name" || key0 === "description" || key0 === "default_value")) {
-        const err2 = { pointer: instancePath, member: key0, message: "must NOT have additional properties", keyword: "additionalProperties" };
+        const err2 = { pointer: instancePath + "/" + casiSegment(key0), message: "must NOT have additional properties", keyword: "additionalProperties" };
         if (vErrors === null) {
           vErrors = [err2];
         } else {
@@ -14463,7 +14470,7 @@ function validate243(data, instancePath = "") {
     }
     for (const key0 in data) {
       if (!(key0 === "conversation_id")) {
-        const err1 = { pointer: instancePath, member: key0, message: "must NOT have additional properties", keyword: "additionalProperties" };
+        const err1 = { pointer: instancePath + "/" + casiSegment(key0), message: "must NOT have additional properties", keyword: "additionalProperties" };
         if (vErrors === null) {
           vErrors = [err1];
         } else {
@@ -14513,7 +14520,7 @@ function validate244(data, instancePath = "") {
   let errors = 0;
   if (data && typeof data == "object" && !Array.isArray(data)) {
     for (const key0 in data) {
-      const err0 = { pointer: instancePath, member: key0, message: "must NOT have additional properties", keyword: "additionalProperties" };
+      const err0 = { pointer: instancePath + "/" + casiSegment(key0), message: "must NOT have additional properties", keyword: "additionalProperties" };
       if (vErrors === null) {
         vErrors = [err0];
       } else {
@@ -14550,7 +14557,7 @@ function validate245(data, instancePath = "") {
     }
     for (const key0 in data) {
       if (!(key0 === "version_id")) {
-        const err1 = { pointer: instancePath, member: key0, message: "must NOT have additional properties", keyword: "additionalProperties" };
+        const err1 = { pointer: instancePath + "/" + casiSegment(key0), message: "must NOT have additional properties", keyword: "additionalProperties" };
         if (vErrors === null) {
           vErrors = [err1];
         } else {
@@ -14600,7 +14607,7 @@ function validate246(data, instancePath = "") {
   let errors = 0;
   if (data && typeof data == "object" && !Array.isArray(data)) {
     for (const key0 in data) {
-      const err0 = { pointer: instancePath, member: key0, message: "must NOT have additional properties", keyword: "additionalProperties" };
+      const err0 = { pointer: instancePath + "/" + casiSegment(key0), message: "must NOT have additional properties", keyword: "additionalProperties" };
       if (vErrors === null) {
         vErrors = [err0];
       } else {
@@ -14637,7 +14644,7 @@ function validate247(data, instancePath = "") {
     }
     for (const key0 in data) {
       if (!(key0 === "version_id")) {
-        const err1 = { pointer: instancePath, member: key0, message: "must NOT have additional properties", keyword: "additionalProperties" };
+        const err1 = { pointer: instancePath + "/" + casiSegment(key0), message: "must NOT have additional properties", keyword: "additionalProperties" };
         if (vErrors === null) {
           vErrors = [err1];
         } else {
@@ -14687,7 +14694,7 @@ function validate248(data, instancePath = "") {
   let errors = 0;
   if (data && typeof data == "object" && !Array.isArray(data)) {
     for (const key0 in data) {
-      const err0 = { pointer: instancePath, member: key0, message: "must NOT have additional properties", keyword: "additionalProperties" };
+      const err0 = { pointer: instancePath + "/" + casiSegment(key0), message: "must NOT have additional properties", keyword: "additionalProperties" };
       if (vErrors === null) {
         vErrors = [err0];
       } else {
@@ -14761,7 +14768,7 @@ function validate249(data, instancePath = "") {
     }
     for (const key0 in data) {
       if (!(key0 === "id" || key0 === "name" || key0 === "is_enabled" || key0 === "description" || key0 === "text")) {
-        const err5 = { pointer: instancePath, member: key0, message: "must NOT have additional properties", keyword: "additionalProperties" };
+        const err5 = { pointer: instancePath + "/" + casiSegment(key0), message: "must NOT have additional properties", keyword: "additionalProperties" };
         if (vErrors === null) {
           vErrors = [err5];
         } else {
@@ -14891,7 +14898,7 @@ function validate251(data, instancePath = "") {
     }
     for (const key0 in data) {
       if (!(key0 === "type" || key0 === "error" || key0 === "source_event_id")) {
-        const err2 = { pointer: instancePath, member: key0, message: "must NOT have additional properties", keyword: "additionalProperties" };
+        const err2 = { pointer: instancePath + "/" + casiSegment(key0), message: "must NOT have additional properties", keyword: "additionalProperties" };
         if (vErrors === null) {
           vErrors = [err2];
         } else {
@@ -14988,7 +14995,7 @@ function validate252(data, instancePath = "") {
         }
         for (const key0 in data0) {
           if (!(key0 === "type" || key0 === "error" || key0 === "source_event_id")) {
-            const err2 = { pointer: instancePath + "/payload", member: key0, message: "must NOT have additional properties", keyword: "additionalProperties" };
+            const err2 = { pointer: instancePath + "/payload" + "/" + casiSegment(key0), message: "must NOT have additional properties", keyword: "additionalProperties" };
             if (vErrors === null) {
               vErrors = [err2];
             } else {
@@ -15132,7 +15139,7 @@ function validate257(data, instancePath = "") {
     }
     for (const key0 in data) {
       if (!(key0 === "provider" || key0 === "id")) {
-        const err1 = { pointer: instancePath, member: key0, message: "must NOT have additional properties", keyword: "additionalProperties" };
+        const err1 = { pointer: instancePath + "/" + casiSegment(key0), message: "must NOT have additional properties", keyword: "additionalProperties" };
         if (vErrors === null) {
           vErrors = [err1];
         } else {
@@ -15253,7 +15260,7 @@ function validate259(data, instancePath = "") {
     }
     for (const key0 in data) {
       if (!(key0 === "conversation_id")) {
-        const err1 = { pointer: instancePath, member: key0, message: "must NOT have additional properties", keyword: "additionalProperties" };
+        const err1 = { pointer: instancePath + "/" + casiSegment(key0), message: "must NOT have additional properties", keyword: "additionalProperties" };
         if (vErrors === null) {
           vErrors = [err1];
         } else {
@@ -15304,7 +15311,7 @@ function validate260(data, instancePath = "") {
   if (data && typeof data == "object" && !Array.isArray(data)) {
     for (const key0 in data) {
       if (!(key0 === "service_version" || key0 === "token")) {
-        const err0 = { pointer: instancePath, member: key0, message: "must NOT have additional properties", keyword: "additionalProperties" };
+        const err0 = { pointer: instancePath + "/" + casiSegment(key0), message: "must NOT have additional properties", keyword: "additionalProperties" };
         if (vErrors === null) {
           vErrors = [err0];
         } else {
@@ -15394,7 +15401,7 @@ function validate261(data, instancePath = "") {
     }
     for (const key0 in data) {
       if (!(key0 === "ns" || key0 === "name")) {
-        const err2 = { pointer: instancePath, member: key0, message: "must NOT have additional properties", keyword: "additionalProperties" };
+        const err2 = { pointer: instancePath + "/" + casiSegment(key0), message: "must NOT have additional properties", keyword: "additionalProperties" };
         if (vErrors === null) {
           vErrors = [err2];
         } else {
@@ -15464,7 +15471,7 @@ function validate262(data, instancePath = "") {
     }
     for (const key0 in data) {
       if (!(key0 === "ns" || key0 === "name")) {
-        const err1 = { pointer: instancePath, member: key0, message: "must NOT have additional properties", keyword: "additionalProperties" };
+        const err1 = { pointer: instancePath + "/" + casiSegment(key0), message: "must NOT have additional properties", keyword: "additionalProperties" };
         if (vErrors === null) {
           vErrors = [err1];
         } else {
@@ -15564,7 +15571,7 @@ function validate264(data, instancePath = "") {
     }
     for (const key0 in data) {
       if (!(key0 === "id")) {
-        const err1 = { pointer: instancePath, member: key0, message: "must NOT have additional properties", keyword: "additionalProperties" };
+        const err1 = { pointer: instancePath + "/" + casiSegment(key0), message: "must NOT have additional properties", keyword: "additionalProperties" };
         if (vErrors === null) {
           vErrors = [err1];
         } else {
@@ -15613,7 +15620,7 @@ function validate265(data, instancePath = "") {
     }
     for (const key0 in data) {
       if (!(key0 === "id")) {
-        const err1 = { pointer: instancePath, member: key0, message: "must NOT have additional properties", keyword: "additionalProperties" };
+        const err1 = { pointer: instancePath + "/" + casiSegment(key0), message: "must NOT have additional properties", keyword: "additionalProperties" };
         if (vErrors === null) {
           vErrors = [err1];
         } else {
@@ -15663,7 +15670,7 @@ function validate266(data, instancePath = "") {
   let errors = 0;
   if (data && typeof data == "object" && !Array.isArray(data)) {
     for (const key0 in data) {
-      const err0 = { pointer: instancePath, member: key0, message: "must NOT have additional properties", keyword: "additionalProperties" };
+      const err0 = { pointer: instancePath + "/" + casiSegment(key0), message: "must NOT have additional properties", keyword: "additionalProperties" };
       if (vErrors === null) {
         vErrors = [err0];
       } else {
@@ -15691,7 +15698,7 @@ function validate267(data, instancePath = "") {
   if (data && typeof data == "object" && !Array.isArray(data)) {
     for (const key0 in data) {
       if (!(key0 === "name" || key0 === "description" || key0 === "config" || key0 === "postprocess_agents")) {
-        const err0 = { pointer: instancePath, member: key0, message: "must NOT have additional properties", keyword: "additionalProperties" };
+        const err0 = { pointer: instancePath + "/" + casiSegment(key0), message: "must NOT have additional properties", keyword: "additionalProperties" };
         if (vErrors === null) {
           vErrors = [err0];
         } else {
@@ -15937,7 +15944,7 @@ function validate269(data, instancePath = "") {
     }
     for (const key0 in data) {
       if (!(key0 === "id")) {
-        const err1 = { pointer: instancePath, member: key0, message: "must NOT have additional properties", keyword: "additionalProperties" };
+        const err1 = { pointer: instancePath + "/" + casiSegment(key0), message: "must NOT have additional properties", keyword: "additionalProperties" };
         if (vErrors === null) {
           vErrors = [err1];
         } else {
@@ -15987,7 +15994,7 @@ function validate270(data, instancePath = "") {
   let errors = 0;
   if (data && typeof data == "object" && !Array.isArray(data)) {
     for (const key0 in data) {
-      const err0 = { pointer: instancePath, member: key0, message: "must NOT have additional properties", keyword: "additionalProperties" };
+      const err0 = { pointer: instancePath + "/" + casiSegment(key0), message: "must NOT have additional properties", keyword: "additionalProperties" };
       if (vErrors === null) {
         vErrors = [err0];
       } else {
@@ -16015,7 +16022,7 @@ function validate271(data, instancePath = "") {
   if (data && typeof data == "object" && !Array.isArray(data)) {
     for (const key0 in data) {
       if (!(key0 === "name" || key0 === "description" || key0 === "config")) {
-        const err0 = { pointer: instancePath, member: key0, message: "must NOT have additional properties", keyword: "additionalProperties" };
+        const err0 = { pointer: instancePath + "/" + casiSegment(key0), message: "must NOT have additional properties", keyword: "additionalProperties" };
         if (vErrors === null) {
           vErrors = [err0];
         } else {
@@ -16233,7 +16240,7 @@ function validate273(data, instancePath = "") {
     }
     for (const key0 in data) {
       if (!(key0 === "type" || key0 === "digits")) {
-        const err2 = { pointer: instancePath, member: key0, message: "must NOT have additional properties", keyword: "additionalProperties" };
+        const err2 = { pointer: instancePath + "/" + casiSegment(key0), message: "must NOT have additional properties", keyword: "additionalProperties" };
         if (vErrors === null) {
           vErrors = [err2];
         } else {
@@ -16319,7 +16326,7 @@ function validate274(data, instancePath = "") {
         }
         for (const key0 in data0) {
           if (!(key0 === "type" || key0 === "digits")) {
-            const err2 = { pointer: instancePath + "/payload", member: key0, message: "must NOT have additional properties", keyword: "additionalProperties" };
+            const err2 = { pointer: instancePath + "/payload" + "/" + casiSegment(key0), message: "must NOT have additional properties", keyword: "additionalProperties" };
             if (vErrors === null) {
               vErrors = [err2];
             } else {
@@ -16408,7 +16415,7 @@ function validate276(data, instancePath = "") {
     }
     for (const key0 in data) {
       if (!(key0 === "type" || key0 === "text")) {
-        const err2 = { pointer: instancePath, member: key0, message: "must NOT have additional properties", keyword: "additionalProperties" };
+        const err2 = { pointer: instancePath + "/" + casiSegment(key0), message: "must NOT have additional properties", keyword: "additionalProperties" };
         if (vErrors === null) {
           vErrors = [err2];
         } else {
@@ -16494,7 +16501,7 @@ function validate277(data, instancePath = "") {
         }
         for (const key0 in data0) {
           if (!(key0 === "type" || key0 === "text")) {
-            const err2 = { pointer: instancePath + "/payload", member: key0, message: "must NOT have additional properties", keyword: "additionalProperties" };
+            const err2 = { pointer: instancePath + "/payload" + "/" + casiSegment(key0), message: "must NOT have additional properties", keyword: "additionalProperties" };
             if (vErrors === null) {
               vErrors = [err2];
             } else {
@@ -16583,7 +16590,7 @@ function validate279(data, instancePath = "") {
     }
     for (const key0 in data) {
       if (!(key0 === "type" || key0 === "text")) {
-        const err2 = { pointer: instancePath, member: key0, message: "must NOT have additional properties", keyword: "additionalProperties" };
+        const err2 = { pointer: instancePath + "/" + casiSegment(key0), message: "must NOT have additional properties", keyword: "additionalProperties" };
         if (vErrors === null) {
           vErrors = [err2];
         } else {
@@ -16689,7 +16696,7 @@ function validate280(data, instancePath = "") {
         }
         for (const key0 in data0) {
           if (!(key0 === "type" || key0 === "text")) {
-            const err2 = { pointer: instancePath + "/payload", member: key0, message: "must NOT have additional properties", keyword: "additionalProperties" };
+            const err2 = { pointer: instancePath + "/payload" + "/" + casiSegment(key0), message: "must NOT have additional properties", keyword: "additionalProperties" };
             if (vErrors === null) {
               vErrors = [err2];
             } else {

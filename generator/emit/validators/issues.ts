@@ -2,14 +2,25 @@
  * A pass over the bundled ajv code: every error object ajv builds becomes the issue the validators report
  * (`{ pointer, message, keyword }`), so that no `schemaPath` or `params` is built and a refused value's errors need
  * no conversion. The issue is the one `issuesFromAjv` (templates/shared/validation.ts) makes from ajv's error: the
- * pointer names the member of `required`, `additionalProperties` and a discriminator's tag. A member known only at
- * run time (an unknown member's name, which may need escaping) is left in `member`, and `fromCompiled` appends it
- * to the pointer of the issues that remain: alternatives that fail build many errors that are then dropped.
+ * pointer names the member of `required`, `additionalProperties` and a discriminator's tag, a name known only at
+ * run time (an unknown member's) escaped by a function the pass adds to the code.
  */
 
 /** What the error objects of code that only gives a verdict become: one shared object, never read. */
 const REFUSED = 'casiRefused';
 const REFUSED_CONSTANT = `const ${REFUSED} = { pointer: "", message: "refused (this check lists no issues)", keyword: "check" };`;
+
+/** The function that escapes a member name known only at run time as a pointer segment, in the bundled code. */
+const SEGMENT = 'casiSegment';
+const SEGMENT_FUNCTION = [
+  `function ${SEGMENT}(name) {`,
+  '  for (let i = 0; i < name.length; i++) {',
+  '    const c = name.charCodeAt(i);',
+  '    if (c === 126 || c === 47) return name.replace(/~/g, "~0").replace(/\\//g, "~1");',
+  '  }',
+  '  return name;',
+  '}',
+].join('\n');
 
 /** The params member that names the member an error is about, by keyword (`memberOf` in the runtime). */
 const MEMBER_PARAM: Readonly<Record<string, string>> = {
@@ -77,9 +88,8 @@ function membersOf(params: string): Map<string, string> {
 }
 
 /**
- * The members of the issue before `message` for an error at `path` about `member`: the pointer `path + "/" +
- * member` (folded into one literal where both are literals), or for a member that may need escaping the pointer
- * `path` and the member apart.
+ * The pointer member of the issue for an error at `path` about `member`: `path + "/" + member`, folded into one
+ * literal where both are literals, the member escaped at run time where it may need it.
  */
 function pointerTo(path: string, member: string, plain: ReadonlySet<string>): string {
   if (STRING.test(member)) {
@@ -91,7 +101,7 @@ function pointerTo(path: string, member: string, plain: ReadonlySet<string>): st
   }
   if (!/^[A-Za-z_$][\w$]*$/.test(member))
     throw new Error(`an ajv error names its member by an unexpected expression: ${member}`);
-  return plain.has(member) ? `pointer: ${path} + "/" + ${member}` : `pointer: ${path}, member: ${member}`;
+  return plain.has(member) ? `pointer: ${path} + "/" + ${member}` : `pointer: ${path} + "/" + ${SEGMENT}(${member})`;
 }
 
 /**
@@ -157,7 +167,8 @@ function modulesOf(esm: string): string[] {
  * and when an error is still read or built in another way afterwards.
  */
 export function withIssueObjects(esm: string, verdictOnly?: string): string {
-  if (esm.includes(REFUSED)) throw new Error(`the bundled validators already name ${REFUSED}`);
+  for (const name of [REFUSED, SEGMENT])
+    if (esm.includes(name)) throw new Error(`the bundled validators already name ${name}`);
   const plain = plainMissingVariables(esm);
   const sections = modulesOf(esm);
   const out: string[] = [];
@@ -195,7 +206,8 @@ export function withIssueObjects(esm: string, verdictOnly?: string): string {
     throw new Error(
       `ajv errors still read or built in the bundled validators (${left[0]}): ${code.slice(left.index - 80, left.index + 80)}`,
     );
-  return refused ? `${REFUSED_CONSTANT}\n${code}` : code;
+  const helpers = [...(code.includes(`${SEGMENT}(`) ? [SEGMENT_FUNCTION] : []), ...(refused ? [REFUSED_CONSTANT] : [])];
+  return [...helpers, code].join('\n');
 }
 
 /** How ajv drops the errors of the alternatives tried once one of them passes. */

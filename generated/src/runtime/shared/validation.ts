@@ -49,18 +49,10 @@ export interface AjvErrorLike {
   readonly params: Readonly<Record<string, unknown>>;
 }
 
-/**
- * An issue as precompiled code builds it: about the member `member` of `pointer` when `member` is set (an unknown
- * member's name, escaped only for the issues that remain, see `issuesOf`).
- */
-export interface CompiledIssue extends ValidationIssue {
-  readonly member?: string;
-}
-
 /** A precompiled validate function: ajv's standalone code whose errors are built as issues. */
 export interface CompiledValidate {
   (data: unknown): boolean;
-  errors?: CompiledIssue[] | null;
+  errors?: ValidationIssue[] | null;
 }
 
 /** `name` as a JSON pointer segment (RFC 6901: `~` is `~0`, `/` is `~1`). */
@@ -98,21 +90,6 @@ export function issuesFromAjv(errors: readonly AjvErrorLike[] | null | undefined
   return issues;
 }
 
-/** The issues of a refused value from `issues`, each `member` appended to its pointer. */
-function issuesOf(issues: CompiledIssue[] | null | undefined): ValidationIssue[] {
-  if (!issues) return [];
-  for (let i = 0; i < issues.length; i++) {
-    const issue = issues[i] as CompiledIssue;
-    if (issue.member !== undefined)
-      issues[i] = {
-        pointer: `${issue.pointer}/${pointerSegment(issue.member)}`,
-        message: issue.message,
-        keyword: issue.keyword,
-      };
-  }
-  return issues;
-}
-
 /**
  * Wraps precompiled validate functions as a `Validator<T>` named `schemaName`. `validate` is compiled with
  * `allErrors` and lists every problem, as issues. `check`, when given, is the same schema compiled to stop at the
@@ -133,7 +110,7 @@ export function fromCompiled<T>(
             validator.errors = null;
             return true;
           }
-          validator.errors = issuesOf(validate.errors);
+          validator.errors = validate.errors ?? [];
           return false;
         }
       : (data: unknown): data is T => {
@@ -141,7 +118,7 @@ export function fromCompiled<T>(
             validator.errors = null;
             return true;
           }
-          validator.errors = validate(data) ? [] : issuesOf(validate.errors);
+          validator.errors = validate(data) ? [] : (validate.errors ?? []);
           return false;
         }
   ) as Validator<T>;
