@@ -5,7 +5,8 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { inClosure, withoutDeadState } from '../../generator/emit/validators/index.js';
+import { inClosure } from '../../generator/emit/validators/closure.js';
+import { withoutDeadState } from '../../generator/emit/validators/dead-state.js';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 

@@ -15,16 +15,7 @@ import { createAjv, FORMATS_BINDING, schemaId, shareCompiledAjv, validatableSche
 import { triesAlternatives } from '../../schema/alternatives.js';
 import { type EmittedFile, withHeader } from '../shared/files.js';
 import { createProject, emitTypeScript, literal } from '../shared/ts.js';
-import { withAnyOfStoppingAtFirstPass } from './any-of.js';
-import {
-  withErrorsDroppedByPop,
-  withIssueObjects,
-  withoutErrorListsInVerdicts,
-  withoutPathsInVerdicts,
-  withoutUnusedSchemas,
-} from './issues.js';
-import { withLengthsCountedOnlyWhenNeeded } from './lengths.js';
-import { withoutNeedlessUnicodeFlag } from './patterns.js';
+import { rewritten } from './rewrite.js';
 
 const standaloneCode = standaloneCodeModule as unknown as typeof standaloneCodeModule.default;
 
@@ -135,108 +126,6 @@ async function validatorModule(
       validatorStatements(`./${base}.raw.gen.js`, entries, registry),
     ),
   ];
-}
-
-/** The bundled module of the checks (`sources.fast`): they give verdicts only, their errors are never read. */
-const VERDICT_MODULE = 'casi:fast';
-
-/** The bundled ajv code after every pass, each of which fails on code it does not recognise. */
-function rewritten(esm: string): string {
-  let code = withoutDeadState(esm);
-  code = withIssueObjects(code, VERDICT_MODULE);
-  code = withoutPathsInVerdicts(code, VERDICT_MODULE);
-  code = withoutErrorListsInVerdicts(code, VERDICT_MODULE);
-  code = withErrorsDroppedByPop(code);
-  code = withAnyOfStoppingAtFirstPass(code);
-  code = withoutUnusedSchemas(code);
-  code = withoutNeedlessUnicodeFlag(code);
-  code = withLengthsCountedOnlyWhenNeeded(code);
-  return inClosure(code);
-}
-
-/** The second parameter of every ajv function: options of which these schemas only ever read `instancePath`. */
-const OPTIONS =
-  'data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {})';
-/** A call of one ajv function from another, passing the options object (`instancePath` alone or with a value). */
-const CALL =
-  /\b(validate\d+)\(([^()]*?), \{ instancePath(?:: ([^{}]*?))?, parentData(?:: [^{},]*)?, parentDataProperty(?:: [^{},]*)?, rootData, dynamicAnchors \}\)/g;
-/** What each ajv function does first for `unevaluatedProperties`/`unevaluatedItems`, and what it records for them. */
-const EVALUATED = [
-  /\n {2}const evaluated0 = validate\d+\.evaluated;\n {2}if \(evaluated0\.dynamicProps\) \{\n {4}evaluated0\.props = void 0;\n {2}\}\n {2}if \(evaluated0\.dynamicItems\) \{\n {4}evaluated0\.items = void 0;\n {2}\}/g,
-  /\n {2}evaluated0\.(?:props|items) = (?:props|items)\d+;/g,
-  /\nvalidate\d+\.evaluated = \{[^\n]*\};/g,
-];
-
-/**
- * ajv's bundled code without the state these schemas never read, so that each call does less. Ajv2020 always
- * compiles for `$dynamicRef` and `unevaluated*`: every function takes an options object (`parentData`,
- * `rootData`, `dynamicAnchors`, read by keywords the specs do not use) and each call of one function from another
- * allocates it; here the functions take `instancePath` alone. And every function reads and writes its
- * `evaluated` record, which only `unevaluatedProperties`/`unevaluatedItems` consult: when the code has neither
- * keyword, the record goes. Any form this does not recognise fails the generation, rather than half a rewrite.
- */
-export function withoutDeadState(esm: string): string {
-  const functions = esm.match(/\bfunction validate\d+\(/g)?.length ?? 0;
-  let code = esm.replaceAll(OPTIONS, 'data, instancePath = "")');
-  if (code.split('instancePath = "")').length - 1 !== functions)
-    throw new Error('an ajv function with unexpected parameters in the bundled validators');
-  code = code.replace(
-    CALL,
-    (_, callee: string, data: string, path?: string) => `${callee}(${data}, ${path ?? 'instancePath'})`,
-  );
-  const left = /\b(?:parentData|parentDataProperty|rootData|dynamicAnchors)\b/.exec(code);
-  if (left)
-    throw new Error(`ajv options left in the bundled validators: ${code.slice(left.index - 80, left.index + 80)}`);
-  if (/unevaluated(?:Properties|Items)|\$dynamicRef/.test(code)) return code;
-  for (const pattern of EVALUATED) code = code.replace(pattern, '');
-  const evaluated = /\bevaluated\d*\b/.exec(code);
-  if (evaluated)
-    throw new Error(
-      `ajv's evaluated record left in the bundled validators: ${code.slice(evaluated.index - 80, evaluated.index + 80)}`,
-    );
-  return code;
-}
-
-/**
- * The bundled module `esm` with its body moved into a function: its imports and one `export { … }` stay at the top
- * level, every other binding becomes a local of the function. The code is unchanged, but V8 runs it faster there:
- * ajv's functions refer to themselves (`validate20.errors = …`, `validate20.evaluated`) and to each other, and a
- * load of a module-scope binding costs more in optimized code than one of a function's (5–10 % of a validation).
- * Bundlers could not drop unused validators of the flat module either (its top level assigns properties).
- */
-export function inClosure(esm: string): string {
-  const imports: string[] = [];
-  const exports: { local: string; name: string }[] = [];
-  const body: string[] = [];
-  const lines = esm.split('\n');
-  for (let i = 0; i < lines.length; i++) {
-    const line = lines[i] as string;
-    if (/^import\s/.test(line)) {
-      if (!line.trimEnd().endsWith(';')) throw new Error(`a multi-line import in the bundled validators: ${line}`);
-      imports.push(line);
-    } else if (line === 'export {') {
-      for (i++; lines[i] !== '};'; i++) {
-        const spec = /^\s*([\w$]+)(?:\s+as\s+([\w$]+))?,?$/.exec(lines[i] ?? '');
-        if (!spec?.[1]) throw new Error(`an unexpected export in the bundled validators: ${lines[i]}`);
-        exports.push({ local: spec[1], name: spec[2] ?? spec[1] });
-      }
-    } else if (/^export\s/.test(line)) {
-      throw new Error(`an unexpected export in the bundled validators: ${line}`);
-    } else {
-      body.push(line);
-    }
-  }
-  const names = exports.map((e) => e.name).join(', ');
-  const returned = exports.map((e) => (e.local === e.name ? e.name : `${e.name}: ${e.local}`)).join(', ');
-  return [
-    ...imports,
-    `const { ${names} } = /* @__PURE__ */ (() => {`,
-    ...body,
-    `return { ${returned} };`,
-    '})();',
-    `export { ${names} };`,
-    '',
-  ].join('\n');
 }
 
 /** The typed validators module: one `Validator` per entry, and the registry. */
