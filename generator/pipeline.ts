@@ -1,6 +1,6 @@
 /** The pipeline: load → check → ir → emit. Each stage is timed so the CLI can report progress. */
 
-import { completeCheck, hasErrors } from './check/index.js';
+import { completeCheck, hasErrors, modelOf } from './check/index.js';
 import { type Diagnostic, InputError } from './diagnostics.js';
 import { emitClient } from './emit/client/index.js';
 import { emitPackage } from './emit/package/index.js';
@@ -19,16 +19,17 @@ import { type StageListener, startLint, timed } from './stages.js';
 export type { StageListener } from './stages.js';
 
 /**
- * Loads and checks both documents; returns the specs and every diagnostic (errors included). `linting` is the
- * validators' run if the caller has started it already (see startLint).
+ * Loads and checks both documents; returns the specs, their IR when they have one, and every diagnostic (errors
+ * included). `linting` is the validators' run if the caller has started it already (see startLint).
  */
 export async function loadAndCheck(
   options: GenerateOptions,
   onStage?: StageListener,
   linting = startLint(options, onStage),
-): Promise<{ specs: LoadedSpecs; diagnostics: Diagnostic[] }> {
+): Promise<{ specs: LoadedSpecs; ir: Ir | undefined; diagnostics: Diagnostic[] }> {
   const specs = await timed('load', onStage, () => loadSpecs(options.openapi, options.asyncapi));
-  return { specs, diagnostics: completeCheck(specs, await linting) };
+  const ir = await timed('ir', onStage, () => modelOf(specs));
+  return { specs, ir, diagnostics: completeCheck(specs, await linting, ir) };
 }
 
 /** Loads, checks and builds the IR; throws InputError with the diagnostics when a document has errors. */
@@ -36,10 +37,10 @@ export async function buildModel(
   options: GenerateOptions,
   onStage?: StageListener,
 ): Promise<{ ir: Ir; diagnostics: Diagnostic[] }> {
-  const { specs, diagnostics } = await loadAndCheck(options, onStage);
+  const { specs, ir, diagnostics } = await loadAndCheck(options, onStage);
   if (hasErrors(diagnostics)) throw new InputError('the specs have errors; nothing was generated', diagnostics);
-  const ir = await timed('ir', onStage, () => buildIr(specs));
-  return { ir, diagnostics };
+  // Without an IR but without errors either, building it again throws the reason.
+  return { ir: ir ?? buildIr(specs), diagnostics };
 }
 
 /**

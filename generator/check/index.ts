@@ -10,19 +10,15 @@ import { checkExamples } from './examples.js';
 export async function checkSpecs(specs: LoadedSpecs): Promise<Diagnostic[]> {
   // Loaded on demand: the validators are heavy, and the CLI runs them in a worker thread instead.
   const { lintSpecs } = await import('./lint.mjs');
-  return completeCheck(specs, await lintSpecs(specs.openapi.file, specs.asyncapi.file));
+  return completeCheck(specs, await lintSpecs(specs.openapi.file, specs.asyncapi.file), modelOf(specs));
 }
 
 /**
  * Completes what the validators found (`lints`, here or from the worker): places diagnostics that came
  * without a line by their pointer, adds the consistency checks and the examples' (against the schemas of `ir`,
- * built here when not given and when the documents allow), and sorts.
+ * when the documents have one), and sorts.
  */
-export function completeCheck(
-  specs: LoadedSpecs,
-  lints: readonly Diagnostic[],
-  ir: Ir | undefined = modelOf(specs),
-): Diagnostic[] {
+export function completeCheck(specs: LoadedSpecs, lints: readonly Diagnostic[], ir: Ir | undefined): Diagnostic[] {
   const docs = [specs.openapi, specs.asyncapi];
   const placed = lints.map((d) => {
     if (d.line > 0) return d;
@@ -34,7 +30,7 @@ export function completeCheck(
 }
 
 /** The IR of documents that have one; for documents too broken for it, the other checks say why. */
-function modelOf(specs: LoadedSpecs): Ir | undefined {
+export function modelOf(specs: LoadedSpecs): Ir | undefined {
   try {
     return buildIr(specs);
   } catch {
