@@ -13,6 +13,7 @@ import {
 } from '../../templates/client/errors.js';
 import { type StreamEventsOptions, streamEvents } from '../../templates/client/sse.js';
 import { ValidationError } from '../../templates/shared/validation.js';
+import { random } from '../generated/random.js';
 import { conversationEvents, envelope, isEnded, type TestEvent, validateTestEvent } from './helpers/events.js';
 import { sendJson, startHttpServer, type TestServer } from './helpers/http-server.js';
 import { closed, openSse, resumeIndex, sseMessage } from './helpers/sse.js';
@@ -80,17 +81,6 @@ async function collect<E>(stream: AsyncIterable<E>, limit = 100_000): Promise<E[
     if (out.length >= limit) break;
   }
   return out;
-}
-
-/** A deterministic pseudo-random sequence (mulberry32). */
-function random(seed: number): () => number {
-  let a = seed;
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 describe.each(TRANSPORTS)('streamEvents over $name', ({ name, transport }) => {

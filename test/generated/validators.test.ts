@@ -195,15 +195,17 @@ describe('AsyncAPI message examples', () => {
   });
 });
 
+/** The members every server event carries, valid. */
+const envelope = {
+  id: 'ev_1',
+  created_at: '2025-07-02T14:00:05.000Z',
+  agent_id: 'ca_7Qk2Lm9Xa@v1',
+  livemode: true,
+  conversation_id: 'conv_9Xr4Tb2Kp',
+  experimental: false,
+};
+
 describe('validation issues', () => {
-  const envelope = {
-    id: 'ev_1',
-    created_at: '2025-07-02T14:00:05.000Z',
-    agent_id: 'ca_7Qk2Lm9Xa@v1',
-    livemode: true,
-    conversation_id: 'conv_9Xr4Tb2Kp',
-    experimental: false,
-  };
   const delta = { type: 'agent.message.delta', text_delta: 'Hi', generation_id: 'gen_1' };
 
   /** The issues of one failed call, each checked to be exactly `{ pointer, message, keyword }` of strings. */
@@ -297,14 +299,6 @@ describe('the issues of a refused value', () => {
     };
   });
 
-  const envelope = {
-    id: 'ev_1',
-    created_at: '2025-07-02T14:00:05.000Z',
-    agent_id: 'ca_7Qk2Lm9Xa@v1',
-    livemode: true,
-    conversation_id: 'conv_9Xr4Tb2Kp',
-    experimental: false,
-  };
   const manyProblems = {
     ...envelope,
     id: 'event-1',
