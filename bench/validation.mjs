@@ -35,21 +35,21 @@ function verdictThenReport(check, full, location) {
 /**
  * The contenders for a spec schema, each as `(value) => true | <first issue's location>`: `true` for a valid value;
  * for an invalid one, the pointer or path of its first issue, so that no tool skips the work of reporting. The
- * generated module compiles a separate check only for schemas that try alternatives (`triesAlternatives`); ajv at
- * run time does the same, and for those schemas `ajvOnePass` is ajv with one `allErrors` function for both.
+ * generated module compiles a separate check only for schemas that try alternatives (`triesAlternatives`), and
+ * its `allErrors` function runs it first; ajv at run time runs the same two compilations in turn, and for those
+ * schemas `ajvOnePass` is ajv with one `allErrors` function for both.
  */
 function toolsFor(schema) {
   const generated = validators[schema];
-  const rawCheck = raw[`check${schema}`];
   const rawFull = raw[`validate${schema}`];
-  const check = rawCheck === undefined ? undefined : ajv.check.getSchema(schemaId(schema));
+  const check = raw[`check${schema}`] === undefined ? undefined : ajv.check.getSchema(schemaId(schema));
   const full = ajv.full.getSchema(schemaId(schema));
   const zod = zodSchemas[schema];
   if (!generated || !rawFull || !full || !zod) throw new Error(`no validator for ${schema}`);
   const instancePath = (error) => error.instancePath;
   return {
     generated: (value) => generated(value) || generated.errors[0].pointer,
-    generatedRaw: verdictThenReport(rawCheck, rawFull, instancePath),
+    generatedRaw: verdictThenReport(undefined, rawFull, instancePath),
     ajv: verdictThenReport(check, full, instancePath),
     ...(check === undefined ? {} : { ajvOnePass: verdictThenReport(undefined, full, instancePath) }),
     zod: (value) => {
@@ -120,10 +120,12 @@ writeSection('validation', {
     'with `allErrors`; schemas that try alternatives on valid values (an `anyOf` or `oneOf` without',
     'discriminator, as `ToolIdentifier` in the configuration and, through `override_config`, in',
     '`CreateConversationRequest`; not `ServerEvent`) also get a check that stops at the first problem, which',
-    'gives the verdict; for a refused value, the validator then runs the `allErrors` function, whose code builds',
-    'the issues (`{ pointer, message, keyword }`) where ajv builds its error objects. The raw rows call the',
-    'functions of `validators.raw.gen.ts` the same way without the wrapper. ajv compiled at run time does the same job with the same options (`createAjv`: `allErrors: false`',
-    'for the verdict where there is a check, `allErrors: true` for the report, the same formats); the "one',
+    'gives the verdict: the generated `allErrors` function of such a schema runs its check first and returns at',
+    'once when it passes (at every level: inside a refused value, the valid parts are not reported on), and',
+    'otherwise goes on to build the issues (`{ pointer, message, keyword }`) where ajv builds its error objects.',
+    'The raw rows call the `allErrors` functions of `validators.raw.gen.ts` without the wrapper. ajv compiled at',
+    'run time does the same job with the same options (`createAjv`: `allErrors: false`',
+    'for the verdict where there is a check, then `allErrors: true` for the report, the same formats); the "one',
     '`allErrors` function" rows, for the schemas with a check, use that function alone for both (one pass on',
     'invalid payloads, every alternative checked to its end on valid ones). zod uses `safeParse` (on failure, the path of',
     `\`issues[0]\`). Each of ${rounds} rounds measures each tool for 100 ms, round-robin; median and range over the rounds.`,

@@ -4747,6 +4747,10 @@ function validate103(data, instancePath = "") {
   return errors === 0;
 }
 function validate102(data, instancePath = "") {
+  if (validate33(data)) {
+    validate102.errors = null;
+    return true;
+  }
   ;
   let vErrors = null;
   let errors = 0;
@@ -4862,6 +4866,10 @@ function validate102(data, instancePath = "") {
   return errors === 0;
 }
 function validate101(data, instancePath = "") {
+  if (validate322(data)) {
+    validate101.errors = null;
+    return true;
+  }
   ;
   let vErrors = null;
   let errors = 0;
@@ -5007,6 +5015,10 @@ function validate101(data, instancePath = "") {
   return errors === 0;
 }
 function validate108(data, instancePath = "") {
+  if (validate39(data)) {
+    validate108.errors = null;
+    return true;
+  }
   ;
   let vErrors = null;
   let errors = 0;
@@ -5408,6 +5420,10 @@ function validate108(data, instancePath = "") {
   return errors === 0;
 }
 function validate107(data, instancePath = "") {
+  if (validate38(data)) {
+    validate107.errors = null;
+    return true;
+  }
   ;
   let vErrors = null;
   let errors = 0;
@@ -5598,6 +5614,10 @@ function validate111(data, instancePath = "") {
   return errors === 0;
 }
 function validate94(data, instancePath = "") {
+  if (validate253(data)) {
+    validate94.errors = null;
+    return true;
+  }
   ;
   let vErrors = null;
   let errors = 0;
@@ -5705,6 +5725,10 @@ function validate94(data, instancePath = "") {
   return errors === 0;
 }
 function validate89(data, instancePath = "") {
+  if (validate2010(data)) {
+    validate89.errors = null;
+    return true;
+  }
   ;
   let vErrors = null;
   let errors = 0;
@@ -6554,6 +6578,10 @@ function validate117(data, instancePath = "") {
   return errors === 0;
 }
 function validate119(data, instancePath = "") {
+  if (validate50(data)) {
+    validate119.errors = null;
+    return true;
+  }
   ;
   let vErrors = null;
   let errors = 0;
@@ -6726,6 +6754,10 @@ function validate119(data, instancePath = "") {
   return errors === 0;
 }
 function validate122(data, instancePath = "") {
+  if (validate53(data)) {
+    validate122.errors = null;
+    return true;
+  }
   ;
   let vErrors = null;
   let errors = 0;
@@ -6952,6 +6984,10 @@ function validate125(data, instancePath = "") {
   return errors === 0;
 }
 function validate115(data, instancePath = "") {
+  if (validate46(data)) {
+    validate115.errors = null;
+    return true;
+  }
   ;
   let vErrors = null;
   let errors = 0;
@@ -7122,6 +7158,10 @@ function validate115(data, instancePath = "") {
   return errors === 0;
 }
 function validate114(data, instancePath = "") {
+  if (validate452(data)) {
+    validate114.errors = null;
+    return true;
+  }
   ;
   let vErrors = null;
   let errors = 0;
@@ -9021,6 +9061,10 @@ function validate162(data, instancePath = "") {
 }
 var validateCreateConversationalAgentRequest = validate163;
 function validate163(data, instancePath = "") {
+  if (validate59(data)) {
+    validate163.errors = null;
+    return true;
+  }
   ;
   let vErrors = null;
   let errors = 0;
@@ -9190,6 +9234,10 @@ function validate165(data, instancePath = "") {
 }
 var validateCreateConversationRequest = validate166;
 function validate166(data, instancePath = "") {
+  if (validate61(data)) {
+    validate166.errors = null;
+    return true;
+  }
   ;
   let vErrors = null;
   let errors = 0;
@@ -9705,6 +9753,10 @@ function validate175(data, instancePath = "") {
   return errors === 0;
 }
 function validate177(data, instancePath = "") {
+  if (validate752(data)) {
+    validate177.errors = null;
+    return true;
+  }
   ;
   let vErrors = null;
   let errors = 0;
@@ -9753,6 +9805,10 @@ function validate177(data, instancePath = "") {
   return errors === 0;
 }
 function validate174(data, instancePath = "") {
+  if (validate722(data)) {
+    validate174.errors = null;
+    return true;
+  }
   ;
   let vErrors = null;
   let errors = 0;
@@ -9920,6 +9976,10 @@ function validate174(data, instancePath = "") {
   return errors === 0;
 }
 function validate173(data, instancePath = "") {
+  if (validate712(data)) {
+    validate173.errors = null;
+    return true;
+  }
   ;
   let vErrors = null;
   let errors = 0;
@@ -10701,6 +10761,10 @@ function validate189(data, instancePath = "") {
 }
 var validateError = validate190;
 function validate190(data, instancePath = "") {
+  if (validate79(data)) {
+    validate190.errors = null;
+    return true;
+  }
   ;
   let vErrors = null;
   let errors = 0;
@@ -12793,6 +12857,10 @@ function validate225(data, instancePath = "") {
 var validateProceduralAgent = validate226;
 var pattern52 = new RegExp("^pa_[A-Za-z0-9]+@v[0-9]+$", "");
 function validate226(data, instancePath = "") {
+  if (validate802(data)) {
+    validate226.errors = null;
+    return true;
+  }
   ;
   let vErrors = null;
   let errors = 0;
@@ -15692,6 +15760,10 @@ function validate266(data, instancePath = "") {
 }
 var validateUpdateConversationalAgentRequest = validate267;
 function validate267(data, instancePath = "") {
+  if (validate822(data)) {
+    validate267.errors = null;
+    return true;
+  }
   ;
   let vErrors = null;
   let errors = 0;
@@ -16016,6 +16088,10 @@ function validate270(data, instancePath = "") {
 }
 var validateUpdateProceduralAgentRequest = validate271;
 function validate271(data, instancePath = "") {
+  if (validate842(data)) {
+    validate271.errors = null;
+    return true;
+  }
   ;
   let vErrors = null;
   let errors = 0;

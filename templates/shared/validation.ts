@@ -90,37 +90,21 @@ export function issuesFromAjv(errors: readonly AjvErrorLike[] | null | undefined
 }
 
 /**
- * Wraps precompiled validate functions as a `Validator<T>` named `schemaName`. `validate` is compiled with
- * `allErrors` and lists every problem, as issues. `check`, when given, is the same schema compiled to stop at the
- * first problem and gives the verdict; `validate` then runs only for a refused value, to list its issues. The
- * issues are taken when the value is refused (a validator whose schema refers to this one overwrites
- * `validate.errors` when it runs; each call builds a new list), and `errors` is a plain property: no accessor runs
- * when it is read.
+ * Wraps a precompiled validate function as a `Validator<T>` named `schemaName`. `validate` is compiled with
+ * `allErrors` and lists every problem, as issues (a schema that tries alternatives first runs its check that stops
+ * at the first problem, so a valid value costs no more than the verdict). The issues are taken when the value is
+ * refused (a validator whose schema refers to this one overwrites `validate.errors` when it runs; each call builds
+ * a new list), and `errors` is a plain property: no accessor runs when it is read.
  */
-export function fromCompiled<T>(
-  validate: CompiledValidate,
-  schemaName: string,
-  check?: CompiledValidate,
-): Validator<T> {
-  const validator = (
-    check === undefined
-      ? (data: unknown): data is T => {
-          if (validate(data)) {
-            validator.errors = null;
-            return true;
-          }
-          validator.errors = validate.errors ?? [];
-          return false;
-        }
-      : (data: unknown): data is T => {
-          if (check(data)) {
-            validator.errors = null;
-            return true;
-          }
-          validator.errors = validate(data) ? [] : (validate.errors ?? []);
-          return false;
-        }
-  ) as Validator<T>;
+export function fromCompiled<T>(validate: CompiledValidate, schemaName: string): Validator<T> {
+  const validator = ((data: unknown): data is T => {
+    if (validate(data)) {
+      validator.errors = null;
+      return true;
+    }
+    validator.errors = validate.errors ?? [];
+    return false;
+  }) as Validator<T>;
   validator.errors = null;
   Object.defineProperty(validator, 'schemaName', { value: schemaName, enumerable: true });
   return validator;

@@ -2,9 +2,9 @@
  * Emits the precompiled validators: ajv standalone code bundled into ESM modules with no `require` and no
  * `new Function` (`*.raw.gen.ts`), each wrapped by a typed module with one `Validator` per schema and message.
  * Each schema is compiled with `allErrors` (every problem listed). A schema that tries alternatives on valid values
- * (`triesAlternatives`) is also compiled to stop at the first problem: that check gives the verdict, and the
- * `allErrors` function runs only for a refused value, to list its issues. The error objects of ajv's code are
- * rewritten to be those issues (`withIssueObjects`).
+ * (`triesAlternatives`) is also compiled to stop at the first problem: the `allErrors` function runs that check
+ * first (`withVerdictFirst`) and goes on only for a refused value, to list its issues. The error objects of ajv's
+ * code are rewritten to be those issues (`withIssueObjects`).
  */
 import standaloneCodeModule from 'ajv/dist/standalone/index.js';
 import { build } from 'esbuild';
@@ -154,9 +154,8 @@ function validatorStatements(rawModule: string, entries: Entries, registry: bool
     isTypeOnly: true,
   });
   file.push({ kind: StructureKind.ExportDeclaration, moduleSpecifier: './runtime/shared/validation.js' });
-  for (const { name, kind, check } of entries) {
+  for (const { name, kind } of entries) {
     const type = kind === 'request' ? 'unknown' : `types.${name}`;
-    const checkArgument = check ? `, raw.${checkName(name)} as CompiledValidate` : '';
     file.push({
       kind: StructureKind.VariableStatement,
       isExported: true,
@@ -166,7 +165,7 @@ function validatorStatements(rawModule: string, entries: Entries, registry: bool
         {
           name: validatorName(name),
           type: `Validator<${type}>`,
-          initializer: `/* @__PURE__ */ fromCompiled<${type}>(raw.${validatorName(name)} as CompiledValidate, ${literal(name)}${checkArgument})`,
+          initializer: `/* @__PURE__ */ fromCompiled<${type}>(raw.${validatorName(name)} as CompiledValidate, ${literal(name)})`,
         },
       ],
     });

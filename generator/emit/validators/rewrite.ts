@@ -11,6 +11,7 @@ import {
 } from './issues.js';
 import { withLengthsCountedOnlyWhenNeeded } from './lengths.js';
 import { withoutNeedlessUnicodeFlag } from './patterns.js';
+import { withVerdictFirst } from './verdict-first.js';
 
 /** The bundled module of the checks (`sources.fast`): they give verdicts only, their errors are never read. */
 const VERDICT_MODULE = 'casi:fast';
@@ -26,5 +27,6 @@ export function rewritten(esm: string): string {
   code = withoutUnusedSchemas(code);
   code = withoutNeedlessUnicodeFlag(code);
   code = withLengthsCountedOnlyWhenNeeded(code);
+  code = withVerdictFirst(code);
   return inClosure(code);
 }
