@@ -9,7 +9,6 @@ function casiSegment(name) {
   }
   return name;
 }
-const casiRefused = { pointer: "", message: "refused (this check lists no issues)", keyword: "check" };
 var __getOwnPropNames = Object.getOwnPropertyNames;
 var __commonJS = (cb, mod) => function __require() {
   try {
@@ -16868,7 +16867,6 @@ var pattern62 = new RegExp("^cus_[A-Za-z0-9]+$", "");
 var formats02 = formats["date-time"];
 function validate2110(data, instancePath = "") {
   ;
-  let vErrors = null;
   let errors = 0;
   if (errors === 0) {
     if (data && typeof data == "object" && !Array.isArray(data)) {
@@ -16876,7 +16874,6 @@ function validate2110(data, instancePath = "") {
         let data0 = data[key0];
         const _errs2 = errors;
         if (typeof data0 !== "string" && typeof data0 !== "boolean") {
-          validate2110.errors = [casiRefused];
           return false;
         }
         var valid0 = _errs2 === errors;
@@ -16885,16 +16882,13 @@ function validate2110(data, instancePath = "") {
         }
       }
     } else {
-      validate2110.errors = [casiRefused];
       return false;
     }
   }
-  validate2110.errors = vErrors;
   return errors === 0;
 }
 function validate2310(data, instancePath = "") {
   ;
-  let vErrors = null;
   let errors = 0;
   if (errors === 0) {
     if (data && typeof data == "object" && !Array.isArray(data)) {
@@ -16906,13 +16900,11 @@ function validate2310(data, instancePath = "") {
             if (data && typeof data == "object" && !Array.isArray(data)) {
               let missing0;
               if (data.type === void 0 && (missing0 = "type") || data.callee_no === void 0 && (missing0 = "callee_no") || data.caller_no === void 0 && (missing0 = "caller_no") || data.recording_url === void 0 && (missing0 = "recording_url")) {
-                validate2310.errors = [casiRefused];
                 return false;
               } else {
                 const _errs5 = errors;
                 for (const key0 in data) {
                   if (!(key0 === "type" || key0 === "callee_no" || key0 === "caller_no" || key0 === "recording_url")) {
-                    validate2310.errors = [casiRefused];
                     return false;
                     break;
                   }
@@ -16922,11 +16914,9 @@ function validate2310(data, instancePath = "") {
                     let data0 = data.type;
                     const _errs6 = errors;
                     if (typeof data0 !== "string") {
-                      validate2310.errors = [casiRefused];
                       return false;
                     }
                     if ("phone" !== data0) {
-                      validate2310.errors = [casiRefused];
                       return false;
                     }
                     var valid3 = _errs6 === errors;
@@ -16938,7 +16928,6 @@ function validate2310(data, instancePath = "") {
                       let data1 = data.callee_no;
                       const _errs8 = errors;
                       if (typeof data1 !== "string" && data1 !== null) {
-                        validate2310.errors = [casiRefused];
                         return false;
                       }
                       var valid3 = _errs8 === errors;
@@ -16950,7 +16939,6 @@ function validate2310(data, instancePath = "") {
                         let data2 = data.caller_no;
                         const _errs10 = errors;
                         if (typeof data2 !== "string" && data2 !== null) {
-                          validate2310.errors = [casiRefused];
                           return false;
                         }
                         var valid3 = _errs10 === errors;
@@ -16962,7 +16950,6 @@ function validate2310(data, instancePath = "") {
                           let data3 = data.recording_url;
                           const _errs12 = errors;
                           if (typeof data3 !== "string" && data3 !== null) {
-                            validate2310.errors = [casiRefused];
                             return false;
                           }
                           var valid3 = _errs12 === errors;
@@ -16975,7 +16962,6 @@ function validate2310(data, instancePath = "") {
                 }
               }
             } else {
-              validate2310.errors = [casiRefused];
               return false;
             }
           }
@@ -16986,13 +16972,11 @@ function validate2310(data, instancePath = "") {
             if (data && typeof data == "object" && !Array.isArray(data)) {
               let missing1;
               if (data.type === void 0 && (missing1 = "type")) {
-                validate2310.errors = [casiRefused];
                 return false;
               } else {
                 const _errs17 = errors;
                 for (const key1 in data) {
                   if (!(key1 === "type")) {
-                    validate2310.errors = [casiRefused];
                     return false;
                     break;
                   }
@@ -17001,18 +16985,15 @@ function validate2310(data, instancePath = "") {
                   if (data.type !== void 0) {
                     let data4 = data.type;
                     if (typeof data4 !== "string") {
-                      validate2310.errors = [casiRefused];
                       return false;
                     }
                     if ("chat_realtime" !== data4) {
-                      validate2310.errors = [casiRefused];
                       return false;
                     }
                   }
                 }
               }
             } else {
-              validate2310.errors = [casiRefused];
               return false;
             }
           }
@@ -17025,13 +17006,11 @@ function validate2310(data, instancePath = "") {
             if (data && typeof data == "object" && !Array.isArray(data)) {
               let missing2;
               if (data.type === void 0 && (missing2 = "type")) {
-                validate2310.errors = [casiRefused];
                 return false;
               } else {
                 const _errs23 = errors;
                 for (const key2 in data) {
                   if (!(key2 === "type")) {
-                    validate2310.errors = [casiRefused];
                     return false;
                     break;
                   }
@@ -17040,18 +17019,15 @@ function validate2310(data, instancePath = "") {
                   if (data.type !== void 0) {
                     let data5 = data.type;
                     if (typeof data5 !== "string") {
-                      validate2310.errors = [casiRefused];
                       return false;
                     }
                     if ("chat_async" !== data5) {
-                      validate2310.errors = [casiRefused];
                       return false;
                     }
                   }
                 }
               }
             } else {
-              validate2310.errors = [casiRefused];
               return false;
             }
           }
@@ -17059,37 +17035,30 @@ function validate2310(data, instancePath = "") {
             props0 = true;
           }
         } else {
-          validate2310.errors = [casiRefused];
           return false;
         }
       } else {
-        validate2310.errors = [casiRefused];
         return false;
       }
     } else {
-      validate2310.errors = [casiRefused];
       return false;
     }
   }
-  validate2310.errors = vErrors;
   return errors === 0;
 }
 function validate272(data, instancePath = "") {
   ;
-  let vErrors = null;
   let errors = 0;
   const _errs0 = errors;
   if (errors === _errs0) {
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
       if (data.id === void 0 && (missing0 = "id")) {
-        validate272.errors = [casiRefused];
         return false;
       } else {
         const _errs2 = errors;
         for (const key0 in data) {
           if (!(key0 === "provider" || key0 === "id")) {
-            validate272.errors = [casiRefused];
             return false;
             break;
           }
@@ -17099,11 +17068,9 @@ function validate272(data, instancePath = "") {
             let data0 = data.provider;
             const _errs3 = errors;
             if (typeof data0 !== "string") {
-              validate272.errors = [casiRefused];
               return false;
             }
             if (!(data0 === "service")) {
-              validate272.errors = [casiRefused];
               return false;
             }
             var valid1 = _errs3 === errors;
@@ -17115,11 +17082,9 @@ function validate272(data, instancePath = "") {
               let data1 = data.id;
               const _errs5 = errors;
               if (typeof data1 !== "string") {
-                validate272.errors = [casiRefused];
                 return false;
               }
               if (!(data1 === "Female 1" || data1 === "Female 2" || data1 === "Female 3" || data1 === "Male 1" || data1 === "Male 2" || data1 === "Male 3")) {
-                validate272.errors = [casiRefused];
                 return false;
               }
               var valid1 = _errs5 === errors;
@@ -17130,28 +17095,23 @@ function validate272(data, instancePath = "") {
         }
       }
     } else {
-      validate272.errors = [casiRefused];
       return false;
     }
   }
-  validate272.errors = vErrors;
   return errors === 0;
 }
 function validate26(data, instancePath = "") {
   ;
-  let vErrors = null;
   let errors = 0;
   if (errors === 0) {
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
       if (data.name === void 0 && (missing0 = "name") || data.voice === void 0 && (missing0 = "voice")) {
-        validate26.errors = [casiRefused];
         return false;
       } else {
         const _errs1 = errors;
         for (const key0 in data) {
           if (!(key0 === "name" || key0 === "voice")) {
-            validate26.errors = [casiRefused];
             return false;
             break;
           }
@@ -17160,7 +17120,6 @@ function validate26(data, instancePath = "") {
           if (data.name !== void 0) {
             const _errs2 = errors;
             if (typeof data.name !== "string") {
-              validate26.errors = [casiRefused];
               return false;
             }
             var valid0 = _errs2 === errors;
@@ -17181,23 +17140,19 @@ function validate26(data, instancePath = "") {
         }
       }
     } else {
-      validate26.errors = [casiRefused];
       return false;
     }
   }
-  validate26.errors = vErrors;
   return errors === 0;
 }
 function validate302(data, instancePath = "") {
   ;
-  let vErrors = null;
   let errors = 0;
   if (errors === 0) {
     if (data && typeof data == "object" && !Array.isArray(data)) {
       const _errs1 = errors;
       for (const key0 in data) {
         if (!(key0 === "ambient_sound" || key0 === "busy_sound" || key0 === "boosted_keywords")) {
-          validate302.errors = [casiRefused];
           return false;
           break;
         }
@@ -17207,11 +17162,9 @@ function validate302(data, instancePath = "") {
           let data0 = data.ambient_sound;
           const _errs2 = errors;
           if (typeof data0 !== "string" && data0 !== null) {
-            validate302.errors = [casiRefused];
             return false;
           }
           if (!(data0 === "office" || data0 === null)) {
-            validate302.errors = [casiRefused];
             return false;
           }
           var valid0 = _errs2 === errors;
@@ -17223,11 +17176,9 @@ function validate302(data, instancePath = "") {
             let data1 = data.busy_sound;
             const _errs5 = errors;
             if (typeof data1 !== "string" && data1 !== null) {
-              validate302.errors = [casiRefused];
               return false;
             }
             if (!(data1 === "keyboard_typing" || data1 === null)) {
-              validate302.errors = [casiRefused];
               return false;
             }
             var valid0 = _errs5 === errors;
@@ -17245,7 +17196,6 @@ function validate302(data, instancePath = "") {
                   for (let i0 = 0; i0 < len0; i0++) {
                     const _errs10 = errors;
                     if (typeof data2[i0] !== "string") {
-                      validate302.errors = [casiRefused];
                       return false;
                     }
                     var valid3 = _errs10 === errors;
@@ -17254,7 +17204,6 @@ function validate302(data, instancePath = "") {
                     }
                   }
                 } else {
-                  validate302.errors = [casiRefused];
                   return false;
                 }
               }
@@ -17266,28 +17215,23 @@ function validate302(data, instancePath = "") {
         }
       }
     } else {
-      validate302.errors = [casiRefused];
       return false;
     }
   }
-  validate302.errors = vErrors;
   return errors === 0;
 }
 function validate34(data, instancePath = "") {
   ;
-  let vErrors = null;
   let errors = 0;
   if (errors === 0) {
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
       if (data.text === void 0 && (missing0 = "text") || data.routes === void 0 && (missing0 = "routes")) {
-        validate34.errors = [casiRefused];
         return false;
       } else {
         const _errs1 = errors;
         for (const key0 in data) {
           if (!(key0 === "text" || key0 === "routes" || key0 === "type")) {
-            validate34.errors = [casiRefused];
             return false;
             break;
           }
@@ -17296,7 +17240,6 @@ function validate34(data, instancePath = "") {
           if (data.text !== void 0) {
             const _errs2 = errors;
             if (typeof data.text !== "string") {
-              validate34.errors = [casiRefused];
               return false;
             }
             var valid0 = _errs2 === errors;
@@ -17319,13 +17262,11 @@ function validate34(data, instancePath = "") {
                       if (data2 && typeof data2 == "object" && !Array.isArray(data2)) {
                         let missing1;
                         if (data2.id === void 0 && (missing1 = "id") || data2.name === void 0 && (missing1 = "name") || data2.is_enabled === void 0 && (missing1 = "is_enabled") || data2.description === void 0 && (missing1 = "description") || data2.text === void 0 && (missing1 = "text")) {
-                          validate34.errors = [casiRefused];
                           return false;
                         } else {
                           const _errs9 = errors;
                           for (const key1 in data2) {
                             if (!(key1 === "id" || key1 === "name" || key1 === "is_enabled" || key1 === "description" || key1 === "text")) {
-                              validate34.errors = [casiRefused];
                               return false;
                               break;
                             }
@@ -17334,7 +17275,6 @@ function validate34(data, instancePath = "") {
                             if (data2.id !== void 0) {
                               const _errs10 = errors;
                               if (typeof data2.id !== "string") {
-                                validate34.errors = [casiRefused];
                                 return false;
                               }
                               var valid3 = _errs10 === errors;
@@ -17345,7 +17285,6 @@ function validate34(data, instancePath = "") {
                               if (data2.name !== void 0) {
                                 const _errs12 = errors;
                                 if (typeof data2.name !== "string") {
-                                  validate34.errors = [casiRefused];
                                   return false;
                                 }
                                 var valid3 = _errs12 === errors;
@@ -17356,7 +17295,6 @@ function validate34(data, instancePath = "") {
                                 if (data2.is_enabled !== void 0) {
                                   const _errs14 = errors;
                                   if (typeof data2.is_enabled !== "boolean") {
-                                    validate34.errors = [casiRefused];
                                     return false;
                                   }
                                   var valid3 = _errs14 === errors;
@@ -17367,7 +17305,6 @@ function validate34(data, instancePath = "") {
                                   if (data2.description !== void 0) {
                                     const _errs16 = errors;
                                     if (typeof data2.description !== "string") {
-                                      validate34.errors = [casiRefused];
                                       return false;
                                     }
                                     var valid3 = _errs16 === errors;
@@ -17378,7 +17315,6 @@ function validate34(data, instancePath = "") {
                                     if (data2.text !== void 0) {
                                       const _errs18 = errors;
                                       if (typeof data2.text !== "string") {
-                                        validate34.errors = [casiRefused];
                                         return false;
                                       }
                                       var valid3 = _errs18 === errors;
@@ -17392,7 +17328,6 @@ function validate34(data, instancePath = "") {
                           }
                         }
                       } else {
-                        validate34.errors = [casiRefused];
                         return false;
                       }
                     }
@@ -17402,7 +17337,6 @@ function validate34(data, instancePath = "") {
                     }
                   }
                 } else {
-                  validate34.errors = [casiRefused];
                   return false;
                 }
               }
@@ -17415,11 +17349,9 @@ function validate34(data, instancePath = "") {
                 let data8 = data.type;
                 const _errs20 = errors;
                 if (typeof data8 !== "string") {
-                  validate34.errors = [casiRefused];
                   return false;
                 }
                 if (!(data8 === "routed")) {
-                  validate34.errors = [casiRefused];
                   return false;
                 }
                 var valid0 = _errs20 === errors;
@@ -17431,16 +17363,13 @@ function validate34(data, instancePath = "") {
         }
       }
     } else {
-      validate34.errors = [casiRefused];
       return false;
     }
   }
-  validate34.errors = vErrors;
   return errors === 0;
 }
 function validate33(data, instancePath = "") {
   ;
-  let vErrors = null;
   let errors = 0;
   const _errs0 = errors;
   let valid0 = false;
@@ -17516,24 +17445,20 @@ function validate33(data, instancePath = "") {
   }
   if (!valid0) {
     errors++;
-    validate33.errors = vErrors;
     return false;
   } else {
     errors = _errs0;
   }
-  validate33.errors = vErrors;
   return errors === 0;
 }
 function validate322(data, instancePath = "") {
   ;
-  let vErrors = null;
   let errors = 0;
   if (errors === 0) {
     if (data && typeof data == "object" && !Array.isArray(data)) {
       const _errs1 = errors;
       for (const key0 in data) {
         if (!(key0 === "model" || key0 === "prompt" || key0 === "variables")) {
-          validate322.errors = [casiRefused];
           return false;
           break;
         }
@@ -17543,11 +17468,9 @@ function validate322(data, instancePath = "") {
           let data0 = data.model;
           const _errs2 = errors;
           if (typeof data0 !== "string") {
-            validate322.errors = [casiRefused];
             return false;
           }
           if (!(data0 === "provider_a/gpt-4o" || data0 === "provider_a/gpt-4o-realtime" || data0 === "provider_a/gpt-realtime" || data0 === "provider_a/gpt-4.1" || data0 === "provider_a/gpt-4.1-mini" || data0 === "provider_a/gpt-5" || data0 === "provider_a/gpt-5-mini" || data0 === "provider_b/gemini-2.5-flash" || data0 === "provider_b/gemini-2.5-flash-lite")) {
-            validate322.errors = [casiRefused];
             return false;
           }
           var valid0 = _errs2 === errors;
@@ -17580,13 +17503,11 @@ function validate322(data, instancePath = "") {
                       if (data3 && typeof data3 == "object" && !Array.isArray(data3)) {
                         let missing0;
                         if (data3.name === void 0 && (missing0 = "name") || data3.description === void 0 && (missing0 = "description")) {
-                          validate322.errors = [casiRefused];
                           return false;
                         } else {
                           const _errs11 = errors;
                           for (const key1 in data3) {
                             if (!(key1 === "name" || key1 === "description" || key1 === "default_value")) {
-                              validate322.errors = [casiRefused];
                               return false;
                               break;
                             }
@@ -17595,7 +17516,6 @@ function validate322(data, instancePath = "") {
                             if (data3.name !== void 0) {
                               const _errs12 = errors;
                               if (typeof data3.name !== "string") {
-                                validate322.errors = [casiRefused];
                                 return false;
                               }
                               var valid4 = _errs12 === errors;
@@ -17606,7 +17526,6 @@ function validate322(data, instancePath = "") {
                               if (data3.description !== void 0) {
                                 const _errs14 = errors;
                                 if (typeof data3.description !== "string") {
-                                  validate322.errors = [casiRefused];
                                   return false;
                                 }
                                 var valid4 = _errs14 === errors;
@@ -17618,7 +17537,6 @@ function validate322(data, instancePath = "") {
                                   let data6 = data3.default_value;
                                   const _errs16 = errors;
                                   if (typeof data6 !== "string" && data6 !== null) {
-                                    validate322.errors = [casiRefused];
                                     return false;
                                   }
                                   var valid4 = _errs16 === errors;
@@ -17630,7 +17548,6 @@ function validate322(data, instancePath = "") {
                           }
                         }
                       } else {
-                        validate322.errors = [casiRefused];
                         return false;
                       }
                     }
@@ -17640,7 +17557,6 @@ function validate322(data, instancePath = "") {
                     }
                   }
                 } else {
-                  validate322.errors = [casiRefused];
                   return false;
                 }
               }
@@ -17652,16 +17568,13 @@ function validate322(data, instancePath = "") {
         }
       }
     } else {
-      validate322.errors = [casiRefused];
       return false;
     }
   }
-  validate322.errors = vErrors;
   return errors === 0;
 }
 function validate39(data, instancePath = "") {
   ;
-  let vErrors = null;
   let errors = 0;
   const _errs0 = errors;
   let valid0 = false;
@@ -17938,24 +17851,20 @@ function validate39(data, instancePath = "") {
   }
   if (!valid0) {
     errors++;
-    validate39.errors = vErrors;
     return false;
   } else {
     errors = _errs0;
   }
-  validate39.errors = vErrors;
   return errors === 0;
 }
 function validate38(data, instancePath = "") {
   ;
-  let vErrors = null;
   let errors = 0;
   if (errors === 0) {
     if (data && typeof data == "object" && !Array.isArray(data)) {
       const _errs1 = errors;
       for (const key0 in data) {
         if (!(key0 === "tools" || key0 === "transfers")) {
-          validate38.errors = [casiRefused];
           return false;
           break;
         }
@@ -17979,7 +17888,6 @@ function validate38(data, instancePath = "") {
                 }
               }
             } else {
-              validate38.errors = [casiRefused];
               return false;
             }
           }
@@ -18003,13 +17911,11 @@ function validate38(data, instancePath = "") {
                     if (data3 && typeof data3 == "object" && !Array.isArray(data3)) {
                       let missing0;
                       if (data3.id === void 0 && (missing0 = "id")) {
-                        validate38.errors = [casiRefused];
                         return false;
                       } else {
                         const _errs10 = errors;
                         for (const key1 in data3) {
                           if (!(key1 === "id")) {
-                            validate38.errors = [casiRefused];
                             return false;
                             break;
                           }
@@ -18017,14 +17923,12 @@ function validate38(data, instancePath = "") {
                         if (_errs10 === errors) {
                           if (data3.id !== void 0) {
                             if (typeof data3.id !== "string") {
-                              validate38.errors = [casiRefused];
                               return false;
                             }
                           }
                         }
                       }
                     } else {
-                      validate38.errors = [casiRefused];
                       return false;
                     }
                   }
@@ -18034,7 +17938,6 @@ function validate38(data, instancePath = "") {
                   }
                 }
               } else {
-                validate38.errors = [casiRefused];
                 return false;
               }
             }
@@ -18045,23 +17948,19 @@ function validate38(data, instancePath = "") {
         }
       }
     } else {
-      validate38.errors = [casiRefused];
       return false;
     }
   }
-  validate38.errors = vErrors;
   return errors === 0;
 }
 function validate42(data, instancePath = "") {
   ;
-  let vErrors = null;
   let errors = 0;
   if (errors === 0) {
     if (data && typeof data == "object" && !Array.isArray(data)) {
       const _errs1 = errors;
       for (const key0 in data) {
         if (!(key0 === "default_language" || key0 === "supported_languages")) {
-          validate42.errors = [casiRefused];
           return false;
           break;
         }
@@ -18071,11 +17970,9 @@ function validate42(data, instancePath = "") {
           let data0 = data.default_language;
           const _errs2 = errors;
           if (typeof data0 !== "string") {
-            validate42.errors = [casiRefused];
             return false;
           }
           if (!(data0 === "English" || data0 === "Spanish")) {
-            validate42.errors = [casiRefused];
             return false;
           }
           var valid0 = _errs2 === errors;
@@ -18094,11 +17991,9 @@ function validate42(data, instancePath = "") {
                   let data2 = data1[i0];
                   const _errs7 = errors;
                   if (typeof data2 !== "string") {
-                    validate42.errors = [casiRefused];
                     return false;
                   }
                   if (!(data2 === "English" || data2 === "Spanish")) {
-                    validate42.errors = [casiRefused];
                     return false;
                   }
                   var valid2 = _errs7 === errors;
@@ -18107,7 +18002,6 @@ function validate42(data, instancePath = "") {
                   }
                 }
               } else {
-                validate42.errors = [casiRefused];
                 return false;
               }
             }
@@ -18118,23 +18012,19 @@ function validate42(data, instancePath = "") {
         }
       }
     } else {
-      validate42.errors = [casiRefused];
       return false;
     }
   }
-  validate42.errors = vErrors;
   return errors === 0;
 }
 function validate253(data, instancePath = "") {
   ;
-  let vErrors = null;
   let errors = 0;
   if (errors === 0) {
     if (data && typeof data == "object" && !Array.isArray(data)) {
       const _errs1 = errors;
       for (const key0 in data) {
         if (!(key0 === "personas" || key0 === "voice" || key0 === "runtime" || key0 === "tool" || key0 === "language" || key0 === "channel")) {
-          validate253.errors = [casiRefused];
           return false;
           break;
         }
@@ -18158,7 +18048,6 @@ function validate253(data, instancePath = "") {
                 }
               }
             } else {
-              validate253.errors = [casiRefused];
               return false;
             }
           }
@@ -18216,7 +18105,6 @@ function validate253(data, instancePath = "") {
                         const _errs12 = errors;
                         for (const key1 in data6) {
                           if (!(key1 === "is_voicemail_enabled")) {
-                            validate253.errors = [casiRefused];
                             return false;
                             break;
                           }
@@ -18224,13 +18112,11 @@ function validate253(data, instancePath = "") {
                         if (_errs12 === errors) {
                           if (data6.is_voicemail_enabled !== void 0) {
                             if (typeof data6.is_voicemail_enabled !== "boolean") {
-                              validate253.errors = [casiRefused];
                               return false;
                             }
                           }
                         }
                       } else {
-                        validate253.errors = [casiRefused];
                         return false;
                       }
                     }
@@ -18245,28 +18131,23 @@ function validate253(data, instancePath = "") {
         }
       }
     } else {
-      validate253.errors = [casiRefused];
       return false;
     }
   }
-  validate253.errors = vErrors;
   return errors === 0;
 }
 function validate2010(data, instancePath = "") {
   ;
-  let vErrors = null;
   let errors = 0;
   if (errors === 0) {
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
       if (data.id === void 0 && (missing0 = "id") || data.agent_id === void 0 && (missing0 = "agent_id") || data.livemode === void 0 && (missing0 = "livemode") || data.created_at === void 0 && (missing0 = "created_at") || data.direction === void 0 && (missing0 = "direction") || data.status === void 0 && (missing0 = "status") || data.custom_fields === void 0 && (missing0 = "custom_fields") || data.customer_id === void 0 && (missing0 = "customer_id") || data.channel_type === void 0 && (missing0 = "channel_type") || data.channel === void 0 && (missing0 = "channel") || data.override_config === void 0 && (missing0 = "override_config") || data.started_at === void 0 && (missing0 = "started_at") || data.completed_at === void 0 && (missing0 = "completed_at") || data.failure_reason === void 0 && (missing0 = "failure_reason") || data.summary === void 0 && (missing0 = "summary") || data.duration_sec === void 0 && (missing0 = "duration_sec") || data.sentiment === void 0 && (missing0 = "sentiment")) {
-        validate2010.errors = [casiRefused];
         return false;
       } else {
         const _errs1 = errors;
         for (const key0 in data) {
           if (!func12.call(schema31.properties, key0)) {
-            validate2010.errors = [casiRefused];
             return false;
             break;
           }
@@ -18279,11 +18160,9 @@ function validate2010(data, instancePath = "") {
             if (errors === _errs3) {
               if (typeof data0 === "string") {
                 if (!pattern42.test(data0)) {
-                  validate2010.errors = [casiRefused];
                   return false;
                 }
               } else {
-                validate2010.errors = [casiRefused];
                 return false;
               }
             }
@@ -18299,11 +18178,9 @@ function validate2010(data, instancePath = "") {
               if (errors === _errs6) {
                 if (typeof data1 === "string") {
                   if (!pattern53.test(data1)) {
-                    validate2010.errors = [casiRefused];
                     return false;
                   }
                 } else {
-                  validate2010.errors = [casiRefused];
                   return false;
                 }
               }
@@ -18315,7 +18192,6 @@ function validate2010(data, instancePath = "") {
               if (data.livemode !== void 0) {
                 const _errs8 = errors;
                 if (typeof data.livemode !== "boolean") {
-                  validate2010.errors = [casiRefused];
                   return false;
                 }
                 var valid0 = _errs8 === errors;
@@ -18331,11 +18207,9 @@ function validate2010(data, instancePath = "") {
                     if (errors === _errs11) {
                       if (typeof data3 === "string") {
                         if (!formats02(data3)) {
-                          validate2010.errors = [casiRefused];
                           return false;
                         }
                       } else {
-                        validate2010.errors = [casiRefused];
                         return false;
                       }
                     }
@@ -18349,11 +18223,9 @@ function validate2010(data, instancePath = "") {
                     let data4 = data.direction;
                     const _errs13 = errors;
                     if (typeof data4 !== "string") {
-                      validate2010.errors = [casiRefused];
                       return false;
                     }
                     if (!(data4 === "inbound" || data4 === "outbound")) {
-                      validate2010.errors = [casiRefused];
                       return false;
                     }
                     var valid0 = _errs13 === errors;
@@ -18365,11 +18237,9 @@ function validate2010(data, instancePath = "") {
                       let data5 = data.status;
                       const _errs16 = errors;
                       if (typeof data5 !== "string") {
-                        validate2010.errors = [casiRefused];
                         return false;
                       }
                       if (!(data5 === "queued" || data5 === "in-progress" || data5 === "completed" || data5 === "voicemail" || data5 === "failed" || data5 === "busy" || data5 === "no-answer")) {
-                        validate2010.errors = [casiRefused];
                         return false;
                       }
                       var valid0 = _errs16 === errors;
@@ -18415,7 +18285,6 @@ function validate2010(data, instancePath = "") {
                           }
                           if (!valid6) {
                             errors++;
-                            validate2010.errors = vErrors;
                             return false;
                           } else {
                             errors = _errs21;
@@ -18449,7 +18318,6 @@ function validate2010(data, instancePath = "") {
                             }
                             if (!valid8) {
                               errors++;
-                              validate2010.errors = vErrors;
                               return false;
                             } else {
                               errors = _errs28;
@@ -18490,7 +18358,6 @@ function validate2010(data, instancePath = "") {
                                 }
                                 if (!valid10) {
                                   errors++;
-                                  validate2010.errors = vErrors;
                                   return false;
                                 } else {
                                   errors = _errs36;
@@ -18530,7 +18397,6 @@ function validate2010(data, instancePath = "") {
                                   }
                                   if (!valid11) {
                                     errors++;
-                                    validate2010.errors = vErrors;
                                     return false;
                                   } else {
                                     errors = _errs41;
@@ -18570,7 +18436,6 @@ function validate2010(data, instancePath = "") {
                                     }
                                     if (!valid13) {
                                       errors++;
-                                      validate2010.errors = vErrors;
                                       return false;
                                     } else {
                                       errors = _errs48;
@@ -18604,7 +18469,6 @@ function validate2010(data, instancePath = "") {
                                       }
                                       if (!valid15) {
                                         errors++;
-                                        validate2010.errors = vErrors;
                                         return false;
                                       } else {
                                         errors = _errs55;
@@ -18618,7 +18482,6 @@ function validate2010(data, instancePath = "") {
                                         let data14 = data.summary;
                                         const _errs61 = errors;
                                         if (typeof data14 !== "string" && data14 !== null) {
-                                          validate2010.errors = [casiRefused];
                                           return false;
                                         }
                                         var valid0 = _errs61 === errors;
@@ -18630,13 +18493,11 @@ function validate2010(data, instancePath = "") {
                                           let data15 = data.duration_sec;
                                           const _errs63 = errors;
                                           if (!(typeof data15 == "number" && isFinite(data15)) && data15 !== null) {
-                                            validate2010.errors = [casiRefused];
                                             return false;
                                           }
                                           if (errors === _errs63) {
                                             if (typeof data15 == "number" && isFinite(data15)) {
                                               if (data15 < 0 || isNaN(data15)) {
-                                                validate2010.errors = [casiRefused];
                                                 return false;
                                               }
                                             }
@@ -18670,7 +18531,6 @@ function validate2010(data, instancePath = "") {
                                             }
                                             if (!valid17) {
                                               errors++;
-                                              validate2010.errors = vErrors;
                                               return false;
                                             } else {
                                               errors = _errs66;
@@ -18698,11 +18558,9 @@ function validate2010(data, instancePath = "") {
         }
       }
     } else {
-      validate2010.errors = [casiRefused];
       return false;
     }
   }
-  validate2010.errors = vErrors;
   return errors === 0;
 }
 var checkConversationalAgent = validate452;
@@ -18710,19 +18568,16 @@ var pattern72 = new RegExp("^ca_[A-Za-z0-9]+$", "");
 var pattern9 = new RegExp("^pa_[A-Za-z0-9]+(@v[0-9]+)?$", "");
 function validate482(data, instancePath = "") {
   ;
-  let vErrors = null;
   let errors = 0;
   if (errors === 0) {
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
       if (data.boosted_keywords === void 0 && (missing0 = "boosted_keywords")) {
-        validate482.errors = [casiRefused];
         return false;
       } else {
         const _errs1 = errors;
         for (const key0 in data) {
           if (!(key0 === "ambient_sound" || key0 === "busy_sound" || key0 === "boosted_keywords")) {
-            validate482.errors = [casiRefused];
             return false;
             break;
           }
@@ -18732,11 +18587,9 @@ function validate482(data, instancePath = "") {
             let data0 = data.ambient_sound;
             const _errs2 = errors;
             if (typeof data0 !== "string" && data0 !== null) {
-              validate482.errors = [casiRefused];
               return false;
             }
             if (!(data0 === "office" || data0 === null)) {
-              validate482.errors = [casiRefused];
               return false;
             }
             var valid0 = _errs2 === errors;
@@ -18748,11 +18601,9 @@ function validate482(data, instancePath = "") {
               let data1 = data.busy_sound;
               const _errs5 = errors;
               if (typeof data1 !== "string" && data1 !== null) {
-                validate482.errors = [casiRefused];
                 return false;
               }
               if (!(data1 === "keyboard_typing" || data1 === null)) {
-                validate482.errors = [casiRefused];
                 return false;
               }
               var valid0 = _errs5 === errors;
@@ -18770,7 +18621,6 @@ function validate482(data, instancePath = "") {
                     for (let i0 = 0; i0 < len0; i0++) {
                       const _errs10 = errors;
                       if (typeof data2[i0] !== "string") {
-                        validate482.errors = [casiRefused];
                         return false;
                       }
                       var valid3 = _errs10 === errors;
@@ -18779,7 +18629,6 @@ function validate482(data, instancePath = "") {
                       }
                     }
                   } else {
-                    validate482.errors = [casiRefused];
                     return false;
                   }
                 }
@@ -18792,28 +18641,23 @@ function validate482(data, instancePath = "") {
         }
       }
     } else {
-      validate482.errors = [casiRefused];
       return false;
     }
   }
-  validate482.errors = vErrors;
   return errors === 0;
 }
 function validate50(data, instancePath = "") {
   ;
-  let vErrors = null;
   let errors = 0;
   if (errors === 0) {
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
       if (data.model === void 0 && (missing0 = "model") || data.prompt === void 0 && (missing0 = "prompt") || data.variables === void 0 && (missing0 = "variables")) {
-        validate50.errors = [casiRefused];
         return false;
       } else {
         const _errs1 = errors;
         for (const key0 in data) {
           if (!(key0 === "model" || key0 === "prompt" || key0 === "variables")) {
-            validate50.errors = [casiRefused];
             return false;
             break;
           }
@@ -18823,11 +18667,9 @@ function validate50(data, instancePath = "") {
             let data0 = data.model;
             const _errs2 = errors;
             if (typeof data0 !== "string") {
-              validate50.errors = [casiRefused];
               return false;
             }
             if (!(data0 === "provider_a/gpt-4o" || data0 === "provider_a/gpt-4o-realtime" || data0 === "provider_a/gpt-realtime" || data0 === "provider_a/gpt-4.1" || data0 === "provider_a/gpt-4.1-mini" || data0 === "provider_a/gpt-5" || data0 === "provider_a/gpt-5-mini" || data0 === "provider_b/gemini-2.5-flash" || data0 === "provider_b/gemini-2.5-flash-lite")) {
-              validate50.errors = [casiRefused];
               return false;
             }
             var valid0 = _errs2 === errors;
@@ -18860,13 +18702,11 @@ function validate50(data, instancePath = "") {
                         if (data3 && typeof data3 == "object" && !Array.isArray(data3)) {
                           let missing1;
                           if (data3.name === void 0 && (missing1 = "name") || data3.description === void 0 && (missing1 = "description")) {
-                            validate50.errors = [casiRefused];
                             return false;
                           } else {
                             const _errs11 = errors;
                             for (const key1 in data3) {
                               if (!(key1 === "name" || key1 === "description" || key1 === "default_value")) {
-                                validate50.errors = [casiRefused];
                                 return false;
                                 break;
                               }
@@ -18875,7 +18715,6 @@ function validate50(data, instancePath = "") {
                               if (data3.name !== void 0) {
                                 const _errs12 = errors;
                                 if (typeof data3.name !== "string") {
-                                  validate50.errors = [casiRefused];
                                   return false;
                                 }
                                 var valid4 = _errs12 === errors;
@@ -18886,7 +18725,6 @@ function validate50(data, instancePath = "") {
                                 if (data3.description !== void 0) {
                                   const _errs14 = errors;
                                   if (typeof data3.description !== "string") {
-                                    validate50.errors = [casiRefused];
                                     return false;
                                   }
                                   var valid4 = _errs14 === errors;
@@ -18898,7 +18736,6 @@ function validate50(data, instancePath = "") {
                                     let data6 = data3.default_value;
                                     const _errs16 = errors;
                                     if (typeof data6 !== "string" && data6 !== null) {
-                                      validate50.errors = [casiRefused];
                                       return false;
                                     }
                                     var valid4 = _errs16 === errors;
@@ -18910,7 +18747,6 @@ function validate50(data, instancePath = "") {
                             }
                           }
                         } else {
-                          validate50.errors = [casiRefused];
                           return false;
                         }
                       }
@@ -18920,7 +18756,6 @@ function validate50(data, instancePath = "") {
                       }
                     }
                   } else {
-                    validate50.errors = [casiRefused];
                     return false;
                   }
                 }
@@ -18933,28 +18768,23 @@ function validate50(data, instancePath = "") {
         }
       }
     } else {
-      validate50.errors = [casiRefused];
       return false;
     }
   }
-  validate50.errors = vErrors;
   return errors === 0;
 }
 function validate53(data, instancePath = "") {
   ;
-  let vErrors = null;
   let errors = 0;
   if (errors === 0) {
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
       if (data.tools === void 0 && (missing0 = "tools") || data.transfers === void 0 && (missing0 = "transfers")) {
-        validate53.errors = [casiRefused];
         return false;
       } else {
         const _errs1 = errors;
         for (const key0 in data) {
           if (!(key0 === "tools" || key0 === "transfers")) {
-            validate53.errors = [casiRefused];
             return false;
             break;
           }
@@ -18978,7 +18808,6 @@ function validate53(data, instancePath = "") {
                   }
                 }
               } else {
-                validate53.errors = [casiRefused];
                 return false;
               }
             }
@@ -19002,13 +18831,11 @@ function validate53(data, instancePath = "") {
                       if (data3 && typeof data3 == "object" && !Array.isArray(data3)) {
                         let missing1;
                         if (data3.id === void 0 && (missing1 = "id")) {
-                          validate53.errors = [casiRefused];
                           return false;
                         } else {
                           const _errs10 = errors;
                           for (const key1 in data3) {
                             if (!(key1 === "id")) {
-                              validate53.errors = [casiRefused];
                               return false;
                               break;
                             }
@@ -19016,14 +18843,12 @@ function validate53(data, instancePath = "") {
                           if (_errs10 === errors) {
                             if (data3.id !== void 0) {
                               if (typeof data3.id !== "string") {
-                                validate53.errors = [casiRefused];
                                 return false;
                               }
                             }
                           }
                         }
                       } else {
-                        validate53.errors = [casiRefused];
                         return false;
                       }
                     }
@@ -19033,7 +18858,6 @@ function validate53(data, instancePath = "") {
                     }
                   }
                 } else {
-                  validate53.errors = [casiRefused];
                   return false;
                 }
               }
@@ -19045,28 +18869,23 @@ function validate53(data, instancePath = "") {
         }
       }
     } else {
-      validate53.errors = [casiRefused];
       return false;
     }
   }
-  validate53.errors = vErrors;
   return errors === 0;
 }
 function validate56(data, instancePath = "") {
   ;
-  let vErrors = null;
   let errors = 0;
   if (errors === 0) {
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
       if (data.default_language === void 0 && (missing0 = "default_language") || data.supported_languages === void 0 && (missing0 = "supported_languages")) {
-        validate56.errors = [casiRefused];
         return false;
       } else {
         const _errs1 = errors;
         for (const key0 in data) {
           if (!(key0 === "default_language" || key0 === "supported_languages")) {
-            validate56.errors = [casiRefused];
             return false;
             break;
           }
@@ -19076,11 +18895,9 @@ function validate56(data, instancePath = "") {
             let data0 = data.default_language;
             const _errs2 = errors;
             if (typeof data0 !== "string") {
-              validate56.errors = [casiRefused];
               return false;
             }
             if (!(data0 === "English" || data0 === "Spanish")) {
-              validate56.errors = [casiRefused];
               return false;
             }
             var valid0 = _errs2 === errors;
@@ -19099,11 +18916,9 @@ function validate56(data, instancePath = "") {
                     let data2 = data1[i0];
                     const _errs7 = errors;
                     if (typeof data2 !== "string") {
-                      validate56.errors = [casiRefused];
                       return false;
                     }
                     if (!(data2 === "English" || data2 === "Spanish")) {
-                      validate56.errors = [casiRefused];
                       return false;
                     }
                     var valid2 = _errs7 === errors;
@@ -19112,7 +18927,6 @@ function validate56(data, instancePath = "") {
                     }
                   }
                 } else {
-                  validate56.errors = [casiRefused];
                   return false;
                 }
               }
@@ -19124,28 +18938,23 @@ function validate56(data, instancePath = "") {
         }
       }
     } else {
-      validate56.errors = [casiRefused];
       return false;
     }
   }
-  validate56.errors = vErrors;
   return errors === 0;
 }
 function validate46(data, instancePath = "") {
   ;
-  let vErrors = null;
   let errors = 0;
   if (errors === 0) {
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
       if (data.personas === void 0 && (missing0 = "personas") || data.voice === void 0 && (missing0 = "voice") || data.runtime === void 0 && (missing0 = "runtime") || data.tool === void 0 && (missing0 = "tool") || data.language === void 0 && (missing0 = "language") || data.channel === void 0 && (missing0 = "channel")) {
-        validate46.errors = [casiRefused];
         return false;
       } else {
         const _errs1 = errors;
         for (const key0 in data) {
           if (!(key0 === "personas" || key0 === "voice" || key0 === "runtime" || key0 === "tool" || key0 === "language" || key0 === "channel")) {
-            validate46.errors = [casiRefused];
             return false;
             break;
           }
@@ -19169,7 +18978,6 @@ function validate46(data, instancePath = "") {
                   }
                 }
               } else {
-                validate46.errors = [casiRefused];
                 return false;
               }
             }
@@ -19226,13 +19034,11 @@ function validate46(data, instancePath = "") {
                         if (data6 && typeof data6 == "object" && !Array.isArray(data6)) {
                           let missing1;
                           if (data6.is_voicemail_enabled === void 0 && (missing1 = "is_voicemail_enabled")) {
-                            validate46.errors = [casiRefused];
                             return false;
                           } else {
                             const _errs12 = errors;
                             for (const key1 in data6) {
                               if (!(key1 === "is_voicemail_enabled")) {
-                                validate46.errors = [casiRefused];
                                 return false;
                                 break;
                               }
@@ -19240,14 +19046,12 @@ function validate46(data, instancePath = "") {
                             if (_errs12 === errors) {
                               if (data6.is_voicemail_enabled !== void 0) {
                                 if (typeof data6.is_voicemail_enabled !== "boolean") {
-                                  validate46.errors = [casiRefused];
                                   return false;
                                 }
                               }
                             }
                           }
                         } else {
-                          validate46.errors = [casiRefused];
                           return false;
                         }
                       }
@@ -19263,28 +19067,23 @@ function validate46(data, instancePath = "") {
         }
       }
     } else {
-      validate46.errors = [casiRefused];
       return false;
     }
   }
-  validate46.errors = vErrors;
   return errors === 0;
 }
 function validate452(data, instancePath = "") {
   ;
-  let vErrors = null;
   let errors = 0;
   if (errors === 0) {
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
       if (data.id === void 0 && (missing0 = "id") || data.version_id === void 0 && (missing0 = "version_id") || data.name === void 0 && (missing0 = "name") || data.description === void 0 && (missing0 = "description") || data.is_released === void 0 && (missing0 = "is_released") || data.config === void 0 && (missing0 = "config") || data.postprocess_agents === void 0 && (missing0 = "postprocess_agents")) {
-        validate452.errors = [casiRefused];
         return false;
       } else {
         const _errs1 = errors;
         for (const key0 in data) {
           if (!(key0 === "id" || key0 === "version_id" || key0 === "name" || key0 === "description" || key0 === "is_released" || key0 === "config" || key0 === "postprocess_agents")) {
-            validate452.errors = [casiRefused];
             return false;
             break;
           }
@@ -19297,11 +19096,9 @@ function validate452(data, instancePath = "") {
             if (errors === _errs3) {
               if (typeof data0 === "string") {
                 if (!pattern72.test(data0)) {
-                  validate452.errors = [casiRefused];
                   return false;
                 }
               } else {
-                validate452.errors = [casiRefused];
                 return false;
               }
             }
@@ -19317,11 +19114,9 @@ function validate452(data, instancePath = "") {
               if (errors === _errs6) {
                 if (typeof data1 === "string") {
                   if (!pattern53.test(data1)) {
-                    validate452.errors = [casiRefused];
                     return false;
                   }
                 } else {
-                  validate452.errors = [casiRefused];
                   return false;
                 }
               }
@@ -19333,7 +19128,6 @@ function validate452(data, instancePath = "") {
               if (data.name !== void 0) {
                 const _errs8 = errors;
                 if (typeof data.name !== "string") {
-                  validate452.errors = [casiRefused];
                   return false;
                 }
                 var valid0 = _errs8 === errors;
@@ -19344,7 +19138,6 @@ function validate452(data, instancePath = "") {
                 if (data.description !== void 0) {
                   const _errs10 = errors;
                   if (typeof data.description !== "string") {
-                    validate452.errors = [casiRefused];
                     return false;
                   }
                   var valid0 = _errs10 === errors;
@@ -19355,7 +19148,6 @@ function validate452(data, instancePath = "") {
                   if (data.is_released !== void 0) {
                     const _errs12 = errors;
                     if (typeof data.is_released !== "boolean") {
-                      validate452.errors = [casiRefused];
                       return false;
                     }
                     var valid0 = _errs12 === errors;
@@ -19387,11 +19179,9 @@ function validate452(data, instancePath = "") {
                               if (errors === _errs18) {
                                 if (typeof data7 === "string") {
                                   if (!pattern9.test(data7)) {
-                                    validate452.errors = [casiRefused];
                                     return false;
                                   }
                                 } else {
-                                  validate452.errors = [casiRefused];
                                   return false;
                                 }
                               }
@@ -19401,7 +19191,6 @@ function validate452(data, instancePath = "") {
                               }
                             }
                           } else {
-                            validate452.errors = [casiRefused];
                             return false;
                           }
                         }
@@ -19418,11 +19207,9 @@ function validate452(data, instancePath = "") {
         }
       }
     } else {
-      validate452.errors = [casiRefused];
       return false;
     }
   }
-  validate452.errors = vErrors;
   return errors === 0;
 }
 var checkConversationalAgentConfig = validate46;
@@ -19431,19 +19218,16 @@ var checkCreateConversationalAgentRequest = validate59;
 var func2 = require_ucs2length().default;
 function validate59(data, instancePath = "") {
   ;
-  let vErrors = null;
   let errors = 0;
   if (errors === 0) {
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
       if (data.name === void 0 && (missing0 = "name") || data.config === void 0 && (missing0 = "config")) {
-        validate59.errors = [casiRefused];
         return false;
       } else {
         const _errs1 = errors;
         for (const key0 in data) {
           if (!(key0 === "name" || key0 === "description" || key0 === "config" || key0 === "postprocess_agents")) {
-            validate59.errors = [casiRefused];
             return false;
             break;
           }
@@ -19456,16 +19240,13 @@ function validate59(data, instancePath = "") {
             if (errors === _errs3) {
               if (typeof data0 === "string") {
                 if (data0.length > 256 && func2(data0) > 256) {
-                  validate59.errors = [casiRefused];
                   return false;
                 } else {
                   if (data0.length < 2 && func2(data0) < 1) {
-                    validate59.errors = [casiRefused];
                     return false;
                   }
                 }
               } else {
-                validate59.errors = [casiRefused];
                 return false;
               }
             }
@@ -19481,11 +19262,9 @@ function validate59(data, instancePath = "") {
               if (errors === _errs6) {
                 if (typeof data1 === "string") {
                   if (data1.length > 4096 && func2(data1) > 4096) {
-                    validate59.errors = [casiRefused];
                     return false;
                   }
                 } else {
-                  validate59.errors = [casiRefused];
                   return false;
                 }
               }
@@ -19518,11 +19297,9 @@ function validate59(data, instancePath = "") {
                         if (errors === _errs12) {
                           if (typeof data4 === "string") {
                             if (!pattern9.test(data4)) {
-                              validate59.errors = [casiRefused];
                               return false;
                             }
                           } else {
-                            validate59.errors = [casiRefused];
                             return false;
                           }
                         }
@@ -19532,7 +19309,6 @@ function validate59(data, instancePath = "") {
                         }
                       }
                     } else {
-                      validate59.errors = [casiRefused];
                       return false;
                     }
                   }
@@ -19546,11 +19322,9 @@ function validate59(data, instancePath = "") {
         }
       }
     } else {
-      validate59.errors = [casiRefused];
       return false;
     }
   }
-  validate59.errors = vErrors;
   return errors === 0;
 }
 var checkCreateConversationRequest = validate61;
@@ -19558,19 +19332,16 @@ var pattern11 = new RegExp("^ca_[A-Za-z0-9]+(@v[0-9]+)?$", "");
 var pattern12 = new RegExp("^\\+[1-9][0-9]{6,14}$", "");
 function validate632(data, instancePath = "") {
   ;
-  let vErrors = null;
   let errors = 0;
   if (errors === 0) {
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
       if (data.type === void 0 && (missing0 = "type") || data.callee_no === void 0 && (missing0 = "callee_no")) {
-        validate632.errors = [casiRefused];
         return false;
       } else {
         const _errs1 = errors;
         for (const key0 in data) {
           if (!(key0 === "type" || key0 === "callee_no" || key0 === "caller_no" || key0 === "priority")) {
-            validate632.errors = [casiRefused];
             return false;
             break;
           }
@@ -19580,11 +19351,9 @@ function validate632(data, instancePath = "") {
             let data0 = data.type;
             const _errs2 = errors;
             if (typeof data0 !== "string") {
-              validate632.errors = [casiRefused];
               return false;
             }
             if ("phone" !== data0) {
-              validate632.errors = [casiRefused];
               return false;
             }
             var valid0 = _errs2 === errors;
@@ -19599,11 +19368,9 @@ function validate632(data, instancePath = "") {
               if (errors === _errs5) {
                 if (typeof data1 === "string") {
                   if (!pattern12.test(data1)) {
-                    validate632.errors = [casiRefused];
                     return false;
                   }
                 } else {
-                  validate632.errors = [casiRefused];
                   return false;
                 }
               }
@@ -19640,7 +19407,6 @@ function validate632(data, instancePath = "") {
                 }
                 if (!valid2) {
                   errors++;
-                  validate632.errors = vErrors;
                   return false;
                 } else {
                   errors = _errs8;
@@ -19654,11 +19420,9 @@ function validate632(data, instancePath = "") {
                   let data3 = data.priority;
                   const _errs14 = errors;
                   if (typeof data3 !== "string") {
-                    validate632.errors = [casiRefused];
                     return false;
                   }
                   if (!(data3 === "low" || data3 === "normal" || data3 === "high")) {
-                    validate632.errors = [casiRefused];
                     return false;
                   }
                   var valid0 = _errs14 === errors;
@@ -19671,28 +19435,23 @@ function validate632(data, instancePath = "") {
         }
       }
     } else {
-      validate632.errors = [casiRefused];
       return false;
     }
   }
-  validate632.errors = vErrors;
   return errors === 0;
 }
 function validate642(data, instancePath = "") {
   ;
-  let vErrors = null;
   let errors = 0;
   if (errors === 0) {
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
       if (data.type === void 0 && (missing0 = "type")) {
-        validate642.errors = [casiRefused];
         return false;
       } else {
         const _errs1 = errors;
         for (const key0 in data) {
           if (!(key0 === "type" || key0 === "priority")) {
-            validate642.errors = [casiRefused];
             return false;
             break;
           }
@@ -19702,11 +19461,9 @@ function validate642(data, instancePath = "") {
             let data0 = data.type;
             const _errs2 = errors;
             if (typeof data0 !== "string") {
-              validate642.errors = [casiRefused];
               return false;
             }
             if ("chat_realtime" !== data0) {
-              validate642.errors = [casiRefused];
               return false;
             }
             var valid0 = _errs2 === errors;
@@ -19718,11 +19475,9 @@ function validate642(data, instancePath = "") {
               let data1 = data.priority;
               const _errs4 = errors;
               if (typeof data1 !== "string") {
-                validate642.errors = [casiRefused];
                 return false;
               }
               if (!(data1 === "low" || data1 === "normal" || data1 === "high")) {
-                validate642.errors = [casiRefused];
                 return false;
               }
               var valid0 = _errs4 === errors;
@@ -19733,28 +19488,23 @@ function validate642(data, instancePath = "") {
         }
       }
     } else {
-      validate642.errors = [casiRefused];
       return false;
     }
   }
-  validate642.errors = vErrors;
   return errors === 0;
 }
 function validate652(data, instancePath = "") {
   ;
-  let vErrors = null;
   let errors = 0;
   if (errors === 0) {
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
       if (data.type === void 0 && (missing0 = "type")) {
-        validate652.errors = [casiRefused];
         return false;
       } else {
         const _errs1 = errors;
         for (const key0 in data) {
           if (!(key0 === "type" || key0 === "priority")) {
-            validate652.errors = [casiRefused];
             return false;
             break;
           }
@@ -19764,11 +19514,9 @@ function validate652(data, instancePath = "") {
             let data0 = data.type;
             const _errs2 = errors;
             if (typeof data0 !== "string") {
-              validate652.errors = [casiRefused];
               return false;
             }
             if ("chat_async" !== data0) {
-              validate652.errors = [casiRefused];
               return false;
             }
             var valid0 = _errs2 === errors;
@@ -19780,11 +19528,9 @@ function validate652(data, instancePath = "") {
               let data1 = data.priority;
               const _errs4 = errors;
               if (typeof data1 !== "string") {
-                validate652.errors = [casiRefused];
                 return false;
               }
               if (!(data1 === "low" || data1 === "normal" || data1 === "high")) {
-                validate652.errors = [casiRefused];
                 return false;
               }
               var valid0 = _errs4 === errors;
@@ -19795,16 +19541,13 @@ function validate652(data, instancePath = "") {
         }
       }
     } else {
-      validate652.errors = [casiRefused];
       return false;
     }
   }
-  validate652.errors = vErrors;
   return errors === 0;
 }
 function validate62(data, instancePath = "") {
   ;
-  let vErrors = null;
   let errors = 0;
   if (errors === 0) {
     if (data && typeof data == "object" && !Array.isArray(data)) {
@@ -19830,36 +19573,29 @@ function validate62(data, instancePath = "") {
             props0 = true;
           }
         } else {
-          validate62.errors = [casiRefused];
           return false;
         }
       } else {
-        validate62.errors = [casiRefused];
         return false;
       }
     } else {
-      validate62.errors = [casiRefused];
       return false;
     }
   }
-  validate62.errors = vErrors;
   return errors === 0;
 }
 function validate61(data, instancePath = "") {
   ;
-  let vErrors = null;
   let errors = 0;
   if (errors === 0) {
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
       if (data.agent_id === void 0 && (missing0 = "agent_id") || data.channel === void 0 && (missing0 = "channel")) {
-        validate61.errors = [casiRefused];
         return false;
       } else {
         const _errs1 = errors;
         for (const key0 in data) {
           if (!(key0 === "agent_id" || key0 === "channel" || key0 === "livemode" || key0 === "override_config" || key0 === "context")) {
-            validate61.errors = [casiRefused];
             return false;
             break;
           }
@@ -19872,11 +19608,9 @@ function validate61(data, instancePath = "") {
             if (errors === _errs3) {
               if (typeof data0 === "string") {
                 if (!pattern11.test(data0)) {
-                  validate61.errors = [casiRefused];
                   return false;
                 }
               } else {
-                validate61.errors = [casiRefused];
                 return false;
               }
             }
@@ -19898,7 +19632,6 @@ function validate61(data, instancePath = "") {
               if (data.livemode !== void 0) {
                 const _errs6 = errors;
                 if (typeof data.livemode !== "boolean") {
-                  validate61.errors = [casiRefused];
                   return false;
                 }
                 var valid0 = _errs6 === errors;
@@ -19920,7 +19653,6 @@ function validate61(data, instancePath = "") {
                     let data4 = data.context;
                     const _errs9 = errors;
                     if (!(data4 && typeof data4 == "object" && !Array.isArray(data4))) {
-                      validate61.errors = [casiRefused];
                       return false;
                     }
                     var valid0 = _errs9 === errors;
@@ -19934,29 +19666,24 @@ function validate61(data, instancePath = "") {
         }
       }
     } else {
-      validate61.errors = [casiRefused];
       return false;
     }
   }
-  validate61.errors = vErrors;
   return errors === 0;
 }
 var checkCreateProceduralAgentRequest = validate712;
 function validate732(data, instancePath = "") {
   ;
-  let vErrors = null;
   let errors = 0;
   if (errors === 0) {
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
       if (data.prompt === void 0 && (missing0 = "prompt")) {
-        validate732.errors = [casiRefused];
         return false;
       } else {
         const _errs1 = errors;
         for (const key0 in data) {
           if (!(key0 === "prompt" || key0 === "reasoning_effort")) {
-            validate732.errors = [casiRefused];
             return false;
             break;
           }
@@ -19970,13 +19697,11 @@ function validate732(data, instancePath = "") {
               if (data0 && typeof data0 == "object" && !Array.isArray(data0)) {
                 let missing1;
                 if (data0.text === void 0 && (missing1 = "text")) {
-                  validate732.errors = [casiRefused];
                   return false;
                 } else {
                   const _errs5 = errors;
                   for (const key1 in data0) {
                     if (!(key1 === "text" || key1 === "type")) {
-                      validate732.errors = [casiRefused];
                       return false;
                       break;
                     }
@@ -19985,7 +19710,6 @@ function validate732(data, instancePath = "") {
                     if (data0.text !== void 0) {
                       const _errs6 = errors;
                       if (typeof data0.text !== "string") {
-                        validate732.errors = [casiRefused];
                         return false;
                       }
                       var valid2 = _errs6 === errors;
@@ -19997,11 +19721,9 @@ function validate732(data, instancePath = "") {
                         let data2 = data0.type;
                         const _errs8 = errors;
                         if (typeof data2 !== "string") {
-                          validate732.errors = [casiRefused];
                           return false;
                         }
                         if (!(data2 === "fixed")) {
-                          validate732.errors = [casiRefused];
                           return false;
                         }
                         var valid2 = _errs8 === errors;
@@ -20012,7 +19734,6 @@ function validate732(data, instancePath = "") {
                   }
                 }
               } else {
-                validate732.errors = [casiRefused];
                 return false;
               }
             }
@@ -20025,11 +19746,9 @@ function validate732(data, instancePath = "") {
               let data3 = data.reasoning_effort;
               const _errs10 = errors;
               if (typeof data3 !== "string") {
-                validate732.errors = [casiRefused];
                 return false;
               }
               if (!(data3 === "minimal" || data3 === "low" || data3 === "medium" || data3 === "high")) {
-                validate732.errors = [casiRefused];
                 return false;
               }
               var valid0 = _errs10 === errors;
@@ -20040,23 +19759,19 @@ function validate732(data, instancePath = "") {
         }
       }
     } else {
-      validate732.errors = [casiRefused];
       return false;
     }
   }
-  validate732.errors = vErrors;
   return errors === 0;
 }
 function validate752(data, instancePath = "") {
   ;
-  let vErrors = null;
   let errors = 0;
   if (errors === 0) {
     if (data && typeof data == "object" && !Array.isArray(data)) {
       const _errs1 = errors;
       for (const key0 in data) {
         if (!(key0 === "tools")) {
-          validate752.errors = [casiRefused];
           return false;
           break;
         }
@@ -20080,36 +19795,30 @@ function validate752(data, instancePath = "") {
                 }
               }
             } else {
-              validate752.errors = [casiRefused];
               return false;
             }
           }
         }
       }
     } else {
-      validate752.errors = [casiRefused];
       return false;
     }
   }
-  validate752.errors = vErrors;
   return errors === 0;
 }
 var formats6 = formats.uri;
 function validate722(data, instancePath = "") {
   ;
-  let vErrors = null;
   let errors = 0;
   if (errors === 0) {
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
       if (data.runtime === void 0 && (missing0 = "runtime")) {
-        validate722.errors = [casiRefused];
         return false;
       } else {
         const _errs1 = errors;
         for (const key0 in data) {
           if (!(key0 === "filter_statuses" || key0 === "runtime" || key0 === "tool" || key0 === "output" || key0 === "filter_condition")) {
-            validate722.errors = [casiRefused];
             return false;
             break;
           }
@@ -20126,11 +19835,9 @@ function validate722(data, instancePath = "") {
                   let data1 = data0[i0];
                   const _errs4 = errors;
                   if (typeof data1 !== "string") {
-                    validate722.errors = [casiRefused];
                     return false;
                   }
                   if (!(data1 === "queued" || data1 === "in-progress" || data1 === "completed" || data1 === "voicemail" || data1 === "failed" || data1 === "busy" || data1 === "no-answer")) {
-                    validate722.errors = [casiRefused];
                     return false;
                   }
                   var valid1 = _errs4 === errors;
@@ -20139,7 +19846,6 @@ function validate722(data, instancePath = "") {
                   }
                 }
               } else {
-                validate722.errors = [casiRefused];
                 return false;
               }
             }
@@ -20177,7 +19883,6 @@ function validate722(data, instancePath = "") {
                       const _errs12 = errors;
                       for (const key1 in data4) {
                         if (!(key1 === "chat_channel" || key1 === "output_schema" || key1 === "post_url")) {
-                          validate722.errors = [casiRefused];
                           return false;
                           break;
                         }
@@ -20187,7 +19892,6 @@ function validate722(data, instancePath = "") {
                           let data5 = data4.chat_channel;
                           const _errs13 = errors;
                           if (typeof data5 !== "string" && data5 !== null) {
-                            validate722.errors = [casiRefused];
                             return false;
                           }
                           var valid4 = _errs13 === errors;
@@ -20199,7 +19903,6 @@ function validate722(data, instancePath = "") {
                             let data6 = data4.output_schema;
                             const _errs15 = errors;
                             if (!(data6 && typeof data6 == "object" && !Array.isArray(data6)) && data6 !== null) {
-                              validate722.errors = [casiRefused];
                               return false;
                             }
                             var valid4 = _errs15 === errors;
@@ -20211,14 +19914,12 @@ function validate722(data, instancePath = "") {
                               let data7 = data4.post_url;
                               const _errs17 = errors;
                               if (typeof data7 !== "string" && data7 !== null) {
-                                validate722.errors = [casiRefused];
                                 return false;
                               }
                               if (errors === _errs17) {
                                 if (errors === _errs17) {
                                   if (typeof data7 === "string") {
                                     if (!formats6(data7)) {
-                                      validate722.errors = [casiRefused];
                                       return false;
                                     }
                                   }
@@ -20232,7 +19933,6 @@ function validate722(data, instancePath = "") {
                         }
                       }
                     } else {
-                      validate722.errors = [casiRefused];
                       return false;
                     }
                   }
@@ -20245,7 +19945,6 @@ function validate722(data, instancePath = "") {
                     let data8 = data.filter_condition;
                     const _errs19 = errors;
                     if (typeof data8 !== "string" && data8 !== null) {
-                      validate722.errors = [casiRefused];
                       return false;
                     }
                     var valid0 = _errs19 === errors;
@@ -20259,28 +19958,23 @@ function validate722(data, instancePath = "") {
         }
       }
     } else {
-      validate722.errors = [casiRefused];
       return false;
     }
   }
-  validate722.errors = vErrors;
   return errors === 0;
 }
 function validate712(data, instancePath = "") {
   ;
-  let vErrors = null;
   let errors = 0;
   if (errors === 0) {
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
       if (data.name === void 0 && (missing0 = "name") || data.config === void 0 && (missing0 = "config")) {
-        validate712.errors = [casiRefused];
         return false;
       } else {
         const _errs1 = errors;
         for (const key0 in data) {
           if (!(key0 === "name" || key0 === "description" || key0 === "config")) {
-            validate712.errors = [casiRefused];
             return false;
             break;
           }
@@ -20293,16 +19987,13 @@ function validate712(data, instancePath = "") {
             if (errors === _errs3) {
               if (typeof data0 === "string") {
                 if (data0.length > 256 && func2(data0) > 256) {
-                  validate712.errors = [casiRefused];
                   return false;
                 } else {
                   if (data0.length < 2 && func2(data0) < 1) {
-                    validate712.errors = [casiRefused];
                     return false;
                   }
                 }
               } else {
-                validate712.errors = [casiRefused];
                 return false;
               }
             }
@@ -20318,11 +20009,9 @@ function validate712(data, instancePath = "") {
               if (errors === _errs6) {
                 if (typeof data1 === "string") {
                   if (data1.length > 4096 && func2(data1) > 4096) {
-                    validate712.errors = [casiRefused];
                     return false;
                   }
                 } else {
-                  validate712.errors = [casiRefused];
                   return false;
                 }
               }
@@ -20345,29 +20034,24 @@ function validate712(data, instancePath = "") {
         }
       }
     } else {
-      validate712.errors = [casiRefused];
       return false;
     }
   }
-  validate712.errors = vErrors;
   return errors === 0;
 }
 var checkError = validate79;
 function validate79(data, instancePath = "") {
   ;
-  let vErrors = null;
   let errors = 0;
   if (errors === 0) {
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
       if (data.code === void 0 && (missing0 = "code") || data.transient === void 0 && (missing0 = "transient") || data.message === void 0 && (missing0 = "message")) {
-        validate79.errors = [casiRefused];
         return false;
       } else {
         const _errs1 = errors;
         for (const key0 in data) {
           if (!(key0 === "code" || key0 === "transient" || key0 === "message" || key0 === "data")) {
-            validate79.errors = [casiRefused];
             return false;
             break;
           }
@@ -20397,7 +20081,6 @@ function validate79(data, instancePath = "") {
             }
             if (!valid1) {
               errors++;
-              validate79.errors = vErrors;
               return false;
             } else {
               errors = _errs3;
@@ -20410,7 +20093,6 @@ function validate79(data, instancePath = "") {
             if (data.transient !== void 0) {
               const _errs9 = errors;
               if (typeof data.transient !== "boolean") {
-                validate79.errors = [casiRefused];
                 return false;
               }
               var valid0 = _errs9 === errors;
@@ -20421,7 +20103,6 @@ function validate79(data, instancePath = "") {
               if (data.message !== void 0) {
                 const _errs11 = errors;
                 if (typeof data.message !== "string") {
-                  validate79.errors = [casiRefused];
                   return false;
                 }
                 var valid0 = _errs11 === errors;
@@ -20433,11 +20114,9 @@ function validate79(data, instancePath = "") {
         }
       }
     } else {
-      validate79.errors = [casiRefused];
       return false;
     }
   }
-  validate79.errors = vErrors;
   return errors === 0;
 }
 var checkProceduralAgent = validate802;
@@ -20445,19 +20124,16 @@ var pattern142 = new RegExp("^pa_[A-Za-z0-9]+$", "");
 var pattern15 = new RegExp("^pa_[A-Za-z0-9]+@v[0-9]+$", "");
 function validate802(data, instancePath = "") {
   ;
-  let vErrors = null;
   let errors = 0;
   if (errors === 0) {
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
       if (data.id === void 0 && (missing0 = "id") || data.version_id === void 0 && (missing0 = "version_id") || data.name === void 0 && (missing0 = "name") || data.description === void 0 && (missing0 = "description") || data.is_released === void 0 && (missing0 = "is_released") || data.config === void 0 && (missing0 = "config")) {
-        validate802.errors = [casiRefused];
         return false;
       } else {
         const _errs1 = errors;
         for (const key0 in data) {
           if (!(key0 === "id" || key0 === "version_id" || key0 === "name" || key0 === "description" || key0 === "is_released" || key0 === "config")) {
-            validate802.errors = [casiRefused];
             return false;
             break;
           }
@@ -20470,11 +20146,9 @@ function validate802(data, instancePath = "") {
             if (errors === _errs3) {
               if (typeof data0 === "string") {
                 if (!pattern142.test(data0)) {
-                  validate802.errors = [casiRefused];
                   return false;
                 }
               } else {
-                validate802.errors = [casiRefused];
                 return false;
               }
             }
@@ -20490,11 +20164,9 @@ function validate802(data, instancePath = "") {
               if (errors === _errs6) {
                 if (typeof data1 === "string") {
                   if (!pattern15.test(data1)) {
-                    validate802.errors = [casiRefused];
                     return false;
                   }
                 } else {
-                  validate802.errors = [casiRefused];
                   return false;
                 }
               }
@@ -20506,7 +20178,6 @@ function validate802(data, instancePath = "") {
               if (data.name !== void 0) {
                 const _errs8 = errors;
                 if (typeof data.name !== "string") {
-                  validate802.errors = [casiRefused];
                   return false;
                 }
                 var valid0 = _errs8 === errors;
@@ -20517,7 +20188,6 @@ function validate802(data, instancePath = "") {
                 if (data.description !== void 0) {
                   const _errs10 = errors;
                   if (typeof data.description !== "string") {
-                    validate802.errors = [casiRefused];
                     return false;
                   }
                   var valid0 = _errs10 === errors;
@@ -20528,7 +20198,6 @@ function validate802(data, instancePath = "") {
                   if (data.is_released !== void 0) {
                     const _errs12 = errors;
                     if (typeof data.is_released !== "boolean") {
-                      validate802.errors = [casiRefused];
                       return false;
                     }
                     var valid0 = _errs12 === errors;
@@ -20553,11 +20222,9 @@ function validate802(data, instancePath = "") {
         }
       }
     } else {
-      validate802.errors = [casiRefused];
       return false;
     }
   }
-  validate802.errors = vErrors;
   return errors === 0;
 }
 var checkProceduralAgentConfig = validate722;
@@ -20571,14 +20238,12 @@ var checkToolIdentifier = validate39;
 var checkUpdateConversationalAgentRequest = validate822;
 function validate822(data, instancePath = "") {
   ;
-  let vErrors = null;
   let errors = 0;
   if (errors === 0) {
     if (data && typeof data == "object" && !Array.isArray(data)) {
       const _errs1 = errors;
       for (const key0 in data) {
         if (!(key0 === "name" || key0 === "description" || key0 === "config" || key0 === "postprocess_agents")) {
-          validate822.errors = [casiRefused];
           return false;
           break;
         }
@@ -20616,7 +20281,6 @@ function validate822(data, instancePath = "") {
           }
           if (!valid1) {
             errors++;
-            validate822.errors = vErrors;
             return false;
           } else {
             errors = _errs3;
@@ -20654,7 +20318,6 @@ function validate822(data, instancePath = "") {
             }
             if (!valid3) {
               errors++;
-              validate822.errors = vErrors;
               return false;
             } else {
               errors = _errs10;
@@ -20685,7 +20348,6 @@ function validate822(data, instancePath = "") {
               }
               if (!valid5) {
                 errors++;
-                validate822.errors = vErrors;
                 return false;
               } else {
                 errors = _errs17;
@@ -20699,7 +20361,6 @@ function validate822(data, instancePath = "") {
                 let data3 = data.postprocess_agents;
                 const _errs21 = errors;
                 if (!Array.isArray(data3) && data3 !== null) {
-                  validate822.errors = [casiRefused];
                   return false;
                 }
                 if (errors === _errs21) {
@@ -20713,11 +20374,9 @@ function validate822(data, instancePath = "") {
                       if (errors === _errs24) {
                         if (typeof data4 === "string") {
                           if (!pattern9.test(data4)) {
-                            validate822.errors = [casiRefused];
                             return false;
                           }
                         } else {
-                          validate822.errors = [casiRefused];
                           return false;
                         }
                       }
@@ -20737,24 +20396,20 @@ function validate822(data, instancePath = "") {
         }
       }
     } else {
-      validate822.errors = [casiRefused];
       return false;
     }
   }
-  validate822.errors = vErrors;
   return errors === 0;
 }
 var checkUpdateProceduralAgentRequest = validate842;
 function validate842(data, instancePath = "") {
   ;
-  let vErrors = null;
   let errors = 0;
   if (errors === 0) {
     if (data && typeof data == "object" && !Array.isArray(data)) {
       const _errs1 = errors;
       for (const key0 in data) {
         if (!(key0 === "name" || key0 === "description" || key0 === "config")) {
-          validate842.errors = [casiRefused];
           return false;
           break;
         }
@@ -20792,7 +20447,6 @@ function validate842(data, instancePath = "") {
           }
           if (!valid1) {
             errors++;
-            validate842.errors = vErrors;
             return false;
           } else {
             errors = _errs3;
@@ -20830,7 +20484,6 @@ function validate842(data, instancePath = "") {
             }
             if (!valid3) {
               errors++;
-              validate842.errors = vErrors;
               return false;
             } else {
               errors = _errs10;
@@ -20861,7 +20514,6 @@ function validate842(data, instancePath = "") {
               }
               if (!valid5) {
                 errors++;
-                validate842.errors = vErrors;
                 return false;
               } else {
                 errors = _errs17;
@@ -20874,11 +20526,9 @@ function validate842(data, instancePath = "") {
         }
       }
     } else {
-      validate842.errors = [casiRefused];
       return false;
     }
   }
-  validate842.errors = vErrors;
   return errors === 0;
 }
 

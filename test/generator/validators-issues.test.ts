@@ -227,9 +227,10 @@ describe('withoutErrorListsInVerdicts', () => {
     '',
   ];
 
-  it('counts the problems without listing them', () => {
+  it('counts the problems without listing them, and sets no errors', () => {
     expect(withoutErrorListsInVerdicts(check.join('\n'), 'casi:fast').split('\n')).toEqual([
-      ...check.slice(0, 6),
+      ...check.slice(0, 2),
+      ...check.slice(3, 6),
       '    errors++;',
       '  }',
       '  if (!validate4(data)) {',
@@ -238,8 +239,20 @@ describe('withoutErrorListsInVerdicts', () => {
       '  if (data === 1) {',
       '    errors = _errs0;',
       '  }',
-      ...check.slice(-4),
+      ...check.slice(-3),
     ]);
+  });
+
+  it('drops the shared refused error once nothing refers to it', () => {
+    const error = '{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "m" }';
+    const refusing = ['// casi:fast', 'function validate5(data) {', `  validate5.errors = [${error}];`, '}', ''];
+    expect(withoutErrorListsInVerdicts(withIssueObjects(refusing.join('\n'), 'casi:fast'), 'casi:fast')).toBe(
+      ['// casi:fast', 'function validate5(data) {', '}', ''].join('\n'),
+    );
+    const stillRead = `${withIssueObjects(refusing.join('\n'), 'casi:fast')}keep(casiRefused);\n`;
+    expect(withoutErrorListsInVerdicts(stillRead, 'casi:fast')).toMatch(
+      /^const casiRefused = [^\n]*\n\/\/ casi:fast\n/,
+    );
   });
 
   it('gives the same verdicts', () => {

@@ -270,7 +270,10 @@ export function withoutPathsInVerdicts(esm: string, verdictOnly: string): string
     .join('');
 }
 
-/** In verdict-only code: adding an error to the list, the list of a function called, dropping errors from it. */
+/**
+ * In verdict-only code: adding an error to the list, the list of a function called, dropping errors from it, the
+ * list itself and the function's `errors`.
+ */
 const VERDICT_LIST_EDITS: readonly [RegExp, string][] = [
   [
     /^(\s*)const (err\d+) = casiRefused;\n\1if \(vErrors === null\) \{\n\1 {2}vErrors = \[\2\];\n\1\} else \{\n\1 {2}vErrors\.push\(\2\);\n\1\}\n/gm,
@@ -284,26 +287,27 @@ const VERDICT_LIST_EDITS: readonly [RegExp, string][] = [
     /^(\s*)if \(vErrors !== null\) \{\n\1 {2}if \((_errs\d+)\) \{\n\1 {4}vErrors\.length = \2;\n\1 {2}\} else \{\n\1 {4}vErrors = null;\n\1 {2}\}\n\1\}\n/gm,
     '',
   ],
+  [/^\s*(?:let vErrors = null;|validate\d+\.errors = (?:vErrors|\[casiRefused\]);)\n/gm, ''],
 ];
 
 /**
- * `esm` where the functions of the bundled module `verdictOnly` (after `withIssueObjects`) keep no list of errors:
- * nobody reads it, and an alternative that fails allocated one. `errors` still counts: each problem, and each
- * function called that refuses its value, adds one (it added the length of that function's list), which keeps
- * every test the code makes of it (`errors === 0`, `_errs3 === errors`) and every reset (`errors = _errs3`).
- * Fails when the list is still used in another way.
+ * `esm` where the functions of the bundled module `verdictOnly` (after `withIssueObjects`) keep no errors: no list
+ * (an alternative that fails allocated one) and no `errors` property, which nobody reads (the `allErrors` function
+ * that runs a check reads its verdict; `withVerdictFirst`). `errors` still counts: each problem, and each function
+ * called that refuses its value, adds one (it added the length of that function's list), which keeps every test
+ * the code makes of it (`errors === 0`, `_errs3 === errors`) and every reset (`errors = _errs3`). The shared
+ * `casiRefused` error goes when nothing refers to it any more. Fails when the list is still used in another way.
  */
 export function withoutErrorListsInVerdicts(esm: string, verdictOnly: string): string {
-  return modulesOf(esm)
+  const code = modulesOf(esm)
     .map((section) => {
       if (!section.startsWith(`// ${verdictOnly}\n`)) return section;
       let code = section;
       for (const [pattern, replacement] of VERDICT_LIST_EDITS) code = code.replace(pattern, replacement);
-      const left = /^.*\bvErrors\b.*$/m.exec(
-        code.replace(/^\s*(?:let vErrors = null;|validate\d+\.errors = vErrors;)$/gm, ''),
-      );
+      const left = /^.*(?:\bvErrors\b|\.errors\b).*$/m.exec(code);
       if (left) throw new Error(`the error list still used by the verdict-only functions: ${left[0]}`);
       return code;
     })
     .join('');
+  return code.split(REFUSED).length === 2 ? code.replace(`${REFUSED_CONSTANT}\n`, '') : code;
 }
