@@ -1,6 +1,7 @@
 /**
- * The REST core of a client: typed calls sent with `fetch` directly (auth and version headers, timeouts, retries,
- * errors), and an openapi-fetch client with the same headers as `raw`.
+ * The REST core of a client: typed calls (auth and version headers, timeouts, retries, errors) sent over
+ * `node:http` in Node (`rest-node.ts`, loaded at the first call) and over `fetch` elsewhere or when a `fetch` is
+ * given, and an openapi-fetch client with the same headers as `raw`.
  */
 import createClient, {
   type Client,
@@ -10,9 +11,9 @@ import createClient, {
   type MethodResponse,
 } from 'openapi-fetch';
 import { ApiConnectionError, ApiTimeoutError, ApiUserAbortError, CasiError, errorFromResponse } from './errors.js';
+import { type Exchange, fetchExchange, type Outgoing, TimedOut } from './exchange.js';
 import { type RetryPolicy, withRetry } from './retry.js';
-import { forwardAbort } from './signals.js';
-import { defaultFetch, type FetchLike, type TransportOptions } from './transport.js';
+import { defaultFetch, type FetchLike, hasNodeHttp, type TransportOptions } from './transport.js';
 import { buildUrl, safePathSerializer, type UrlParams } from './url.js';
 
 /** HTTP methods as openapi-fetch names them. */
@@ -25,8 +26,9 @@ export interface CoreOptions {
   /** Sent as `Authorization: Bearer <apiKey>` (omit in browsers; use the conversation token for events). */
   apiKey?: string | undefined;
   /**
-   * A fetch taking one `Request` (default `globalThis.fetch`, called with a URL and an init). It also carries event
-   * streams when given; without it, Node reads them with `node:http`.
+   * A fetch taking one `Request`, for every call and event stream. Without it, Node sends them with `node:http` /
+   * `node:https` (a call with other `RequestInit` members, such as `cache` or `redirect`, with `globalThis.fetch`),
+   * and other runtimes with `globalThis.fetch`.
    */
   fetch?: FetchLike | undefined;
   /** Per-attempt timeout in ms (default 60000; `Infinity` disables it). */
@@ -144,37 +146,34 @@ export function createCore<Paths extends {}>(options: CoreOptions): Core<Paths> 
     options.fetch === undefined
       ? (url, init) => fetch(url, init)
       : (url, init) => resolved.fetch(new Request(url, init));
-
-  /** One attempt: a fresh fetch with its own timeout, its outcome turned into data or one of our errors. */
-  async function attempt(url: string, init: RequestInit, call: CallOptions): Promise<unknown> {
-    const timeoutMs = call.timeoutMs ?? resolved.timeoutMs;
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    let timedOut = false;
-    let unlink: (() => void) | undefined;
-    let signal = call.signal;
-    if (Number.isFinite(timeoutMs)) {
-      const controller = new AbortController();
-      unlink = forwardAbort(call.signal, controller);
-      signal = controller.signal;
-      timer = setTimeout(() => {
-        timedOut = true;
-        controller.abort();
-      }, timeoutMs);
+  const viaFetch = fetchExchange(send);
+  /** The transport of calls without other `RequestInit` members, once chosen (at the first call). */
+  let chosen: Exchange | undefined;
+  const transport = async (): Promise<Exchange> => {
+    if (chosen === undefined) {
+      const viaNode =
+        options.fetch === undefined && hasNodeHttp() ? (await import('./rest-node.js')).nodeExchange() : undefined;
+      chosen = viaNode ?? viaFetch;
     }
+    return chosen;
+  };
+
+  /** One attempt: a fresh request with its own timeout, its outcome turned into data or one of our errors. */
+  async function attempt(url: string, outgoing: Outgoing, extra: RequestInit, call: CallOptions): Promise<unknown> {
+    const timeoutMs = call.timeoutMs ?? resolved.timeoutMs;
     try {
-      const response = await send(url, signal === undefined ? init : { ...init, signal });
-      const text = await response.text();
-      if (!response.ok) throw errorFromResponse(response.status, parseErrorBody(text), response.headers);
-      return text === '' ? undefined : JSON.parse(text);
+      const exchange = Object.keys(extra).length === 0 ? (chosen ?? (await transport())) : fetchExchange(send, extra);
+      const answer = await exchange(url, outgoing, { signal: call.signal, timeoutMs });
+      if (answer.status < 200 || answer.status > 299) {
+        throw errorFromResponse(answer.status, parseErrorBody(answer.text), answer.headers());
+      }
+      return answer.text === '' ? undefined : JSON.parse(answer.text);
     } catch (error) {
       if (error instanceof CasiError) throw error;
       if (call.signal?.aborted) throw new ApiUserAbortError();
-      if (timedOut) throw new ApiTimeoutError(`Request timed out after ${timeoutMs} ms.`);
+      if (error instanceof TimedOut) throw new ApiTimeoutError(`Request timed out after ${timeoutMs} ms.`);
       if (error instanceof SyntaxError) throw new CasiError('The response body is not valid JSON.', { cause: error });
       throw new ApiConnectionError(undefined, { cause: error });
-    } finally {
-      clearTimeout(timer);
-      unlink?.();
     }
   }
 
@@ -201,14 +200,13 @@ export function createCore<Paths extends {}>(options: CoreOptions): Core<Paths> 
         return Promise.reject(error);
       }
       const base = body === undefined ? headers : jsonHeaders;
-      const init: RequestInit = {
-        ...rest,
+      const outgoing: Outgoing = {
         method: method.toUpperCase(),
         headers: extra === undefined && params?.header === undefined ? base : mergeHeaders(base, extra, params?.header),
         body: body === undefined ? undefined : JSON.stringify(body),
       };
       const call: CallOptions = { signal, timeoutMs };
-      return withRetry(() => attempt(url, init, call), {
+      return withRetry(() => attempt(url, outgoing, rest, call), {
         ...resolved.retry,
         maxRetries: maxRetries ?? resolved.maxRetries,
         signal,

@@ -5,42 +5,37 @@
  * between them, once per chunk. The modules come from `process.getBuiltinModule`, so no bundler resolves `node:http`
  * and a browser bundle only carries this file as a chunk it never loads.
  */
-import type { ClientRequest, IncomingMessage, OutgoingHttpHeaders } from 'node:http';
+import type { ClientRequest, IncomingMessage } from 'node:http';
+import { headersOf, type NodeRequest, nodeRequestFor, type RequestFor, readText, redirected } from './node-http.js';
 import { acceptAnswer, type SseBody, type SseConnect } from './sse-reader.js';
-import { hasNodeHttp } from './transport.js';
 
-type RequestFunction = typeof import('node:http').request;
-
-/** Redirects followed before giving up, as fetch does. */
-const MAX_REDIRECTS = 20;
-const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
-/** Headers fetch drops when a redirect leaves the origin. */
-const CROSS_ORIGIN_DROPPED = ['authorization', 'proxy-authorization', 'cookie'];
 /** Text held while the reader is busy before the socket is paused (the reader resumes it). */
 const HIGH_WATER_MARK = 64 * 1024;
 
 /** The `node:http` transport, or `undefined` outside Node. */
 export function nodeTransport(): SseConnect | undefined {
-  if (!hasNodeHttp()) return undefined;
-  const http = process.getBuiltinModule('node:http');
-  const https = process.getBuiltinModule('node:https');
-  const requestFor = (url: URL): RequestFunction | undefined =>
-    url.protocol === 'http:' ? http.request : url.protocol === 'https:' ? https.request : undefined;
-  return async (request, signal) => {
-    let url = request.url;
-    const headers: OutgoingHttpHeaders = Object.fromEntries(request.headers);
+  const requestFor = nodeRequestFor();
+  if (requestFor === undefined) return undefined;
+  return async (sse, signal) => {
+    let request: NodeRequest = {
+      url: sse.url,
+      method: 'GET',
+      headers: Object.fromEntries(sse.headers),
+      body: undefined,
+    };
     for (let redirects = 0; ; redirects++) {
-      const send = requestFor(url);
-      if (send === undefined) throw new TypeError(`Unsupported protocol ${url.protocol}`);
-      const { req, res } = await get(send, url, headers, signal);
-      const location = res.headers.location;
-      if (REDIRECT_STATUSES.has(res.statusCode ?? 0) && location !== undefined) {
+      const { req, res } = await get(requestFor, request, signal);
+      let next: NodeRequest | undefined;
+      try {
+        next = redirected(request, res, redirects);
+      } catch (error) {
+        req.destroy();
+        throw error;
+      }
+      if (next !== undefined) {
         res.resume();
         req.destroy();
-        if (redirects === MAX_REDIRECTS) throw new TypeError('Too many redirects.');
-        const next = new URL(location, url);
-        if (next.origin !== url.origin) for (const name of CROSS_ORIGIN_DROPPED) delete headers[name];
-        url = next;
+        request = next;
         continue;
       }
       const accepted = await acceptAnswer({
@@ -63,29 +58,13 @@ export function nodeTransport(): SseConnect | undefined {
 }
 
 /** Sends one GET and resolves once the status and headers are in. */
-function get(send: RequestFunction, url: URL, headers: OutgoingHttpHeaders, signal: AbortSignal) {
+function get(requestFor: RequestFor, request: NodeRequest, signal: AbortSignal) {
   return new Promise<{ req: ClientRequest; res: IncomingMessage }>((resolve, reject) => {
-    const req = send(url, { headers, signal });
+    const req = requestFor(request.url)(request.url, { headers: request.headers, signal });
     req.on('error', reject);
     req.once('response', (res) => resolve({ req, res }));
     req.end();
   });
-}
-
-/** The response headers as a `Headers` (for `ApiError.headers`). */
-function headersOf(res: IncomingMessage): Headers {
-  const headers = new Headers();
-  const raw = res.rawHeaders;
-  for (let i = 0; i + 1 < raw.length; i += 2) headers.append(raw[i] as string, raw[i + 1] as string);
-  return headers;
-}
-
-/** The whole body as UTF-8 text. */
-async function readText(res: IncomingMessage): Promise<string> {
-  res.setEncoding('utf8');
-  let text = '';
-  for await (const chunk of res) text += chunk as string;
-  return text;
 }
 
 /**

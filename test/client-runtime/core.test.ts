@@ -5,6 +5,7 @@ import { createCore } from '../../templates/client/core.js';
 import { CasiError, NotFoundError } from '../../templates/client/errors.js';
 import { readBody, sendJson, startHttpServer, type TestServer } from './helpers/http-server.js';
 import type { Item, paths } from './helpers/paths.js';
+import { REST_TRANSPORTS } from './helpers/transports.js';
 
 let server: TestServer;
 const seen: { url: string; headers: IncomingMessage['headers']; body: string }[] = [];
@@ -26,15 +27,16 @@ beforeAll(async () => {
 });
 afterAll(() => server.close());
 
-const core = (apiKey?: string) =>
-  createCore<paths>({
-    baseUrl: server.url,
-    apiKey,
-    serviceVersion: '2025-06-19',
-    defaultHeaders: { 'x-team': 'blue' },
-  });
+describe.each(REST_TRANSPORTS)('createCore over $transport', ({ fetch: givenFetch }) => {
+  const core = (apiKey?: string) =>
+    createCore<paths>({
+      baseUrl: server.url,
+      apiKey,
+      serviceVersion: '2025-06-19',
+      defaultHeaders: { 'x-team': 'blue' },
+      fetch: givenFetch,
+    });
 
-describe('createCore', () => {
   it('sends the API key, the version and the default headers, and returns the data', async () => {
     const item = await core('sk_test').request('get', '/items/{item_id}', { params: { path: { item_id: 'it_1' } } });
     expect(item).toEqual({ id: 'it_1', name: 'one' });
@@ -156,10 +158,11 @@ describe('createCore', () => {
 
   it('infers request and response types from paths', () => {
     const c = core();
-    expectTypeOf(
-      c.request('get', '/items/{item_id}', { params: { path: { item_id: 'x' } } }),
-    ).resolves.toEqualTypeOf<Item>();
-    expectTypeOf(c.request('post', '/items', { body: { name: 'x' } })).resolves.toEqualTypeOf<Item>();
+    // Functions, never called: a type test sends nothing.
+    const retrieve = () => c.request('get', '/items/{item_id}', { params: { path: { item_id: 'x' } } });
+    expectTypeOf(retrieve).returns.resolves.toEqualTypeOf<Item>();
+    const create = () => c.request('post', '/items', { body: { name: 'x' } });
+    expectTypeOf(create).returns.resolves.toEqualTypeOf<Item>();
     // @ts-expect-error the body is required
     void (() => c.request('post', '/items'));
     // @ts-expect-error the path parameter is required

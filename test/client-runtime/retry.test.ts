@@ -14,6 +14,7 @@ import {
 import { backoffDelay, isRetryable, retryAfterMs } from '../../templates/client/retry.js';
 import { readBody, sendJson, startHttpServer, type TestServer } from './helpers/http-server.js';
 import type { paths } from './helpers/paths.js';
+import { REST_TRANSPORTS } from './helpers/transports.js';
 
 type Answer = { status: number; body?: unknown; headers?: Record<string, string> } | 'drop' | { delayMs: number };
 
@@ -26,152 +27,155 @@ afterEach(async () => {
 const item = { id: 'it_1', name: 'one' };
 const error = (code: string, transient: boolean) => ({ code, transient, message: code });
 
-/** A server answering each call with the next scripted answer (the last one repeats); records bodies. */
-async function scripted(answers: Answer[]) {
-  const bodies: string[] = [];
-  server = await startHttpServer(async (req, res) => {
-    bodies.push(await readBody(req));
-    const answer = answers[Math.min(bodies.length - 1, answers.length - 1)];
-    if (answer === 'drop' || answer === undefined) {
-      req.socket.destroy();
-    } else if ('delayMs' in answer) {
-      setTimeout(() => sendJson(res, 200, item), answer.delayMs).unref();
-    } else {
-      sendJson(res, answer.status, answer.body ?? item, answer.headers);
-    }
-  });
-  const core = createCore<paths>({
-    baseUrl: server.url,
-    apiKey: 'k',
-    serviceVersion: '2025-06-19',
-    retry: { baseDelayMs: 5, maxDelayMs: 20 },
-  });
-  return { core, bodies };
-}
+describe.each(REST_TRANSPORTS)('over $transport', ({ fetch: givenFetch }) => {
+  /** A server answering each call with the next scripted answer (the last one repeats); records bodies. */
+  async function scripted(answers: Answer[]) {
+    const bodies: string[] = [];
+    server = await startHttpServer(async (req, res) => {
+      bodies.push(await readBody(req));
+      const answer = answers[Math.min(bodies.length - 1, answers.length - 1)];
+      if (answer === 'drop' || answer === undefined) {
+        req.socket.destroy();
+      } else if ('delayMs' in answer) {
+        setTimeout(() => sendJson(res, 200, item), answer.delayMs).unref();
+      } else {
+        sendJson(res, answer.status, answer.body ?? item, answer.headers);
+      }
+    });
+    const core = createCore<paths>({
+      baseUrl: server.url,
+      apiKey: 'k',
+      serviceVersion: '2025-06-19',
+      retry: { baseDelayMs: 5, maxDelayMs: 20 },
+      fetch: givenFetch,
+    });
+    return { core, bodies };
+  }
 
-const get = (core: Awaited<ReturnType<typeof scripted>>['core'], init: object = {}) =>
-  core.request('get', '/items/{item_id}', { params: { path: { item_id: 'it_1' } }, ...init });
+  const get = (core: Awaited<ReturnType<typeof scripted>>['core'], init: object = {}) =>
+    core.request('get', '/items/{item_id}', { params: { path: { item_id: 'it_1' } }, ...init });
 
-describe('retries', () => {
-  it('waits at least Retry-After on a 429, then retries', async () => {
-    const { core, bodies } = await scripted([
-      { status: 429, body: error('rate_limited', true), headers: { 'retry-after': '1' } },
-      { status: 200 },
-    ]);
-    const started = Date.now();
-    await expect(get(core)).resolves.toEqual(item);
-    expect(Date.now() - started).toBeGreaterThanOrEqual(1000);
-    expect(bodies).toHaveLength(2);
-  });
+  describe('retries', () => {
+    it('waits at least Retry-After on a 429, then retries', async () => {
+      const { core, bodies } = await scripted([
+        { status: 429, body: error('rate_limited', true), headers: { 'retry-after': '1' } },
+        { status: 200 },
+      ]);
+      const started = Date.now();
+      await expect(get(core)).resolves.toEqual(item);
+      expect(Date.now() - started).toBeGreaterThanOrEqual(1000);
+      expect(bodies).toHaveLength(2);
+    });
 
-  it('honours retry-after-ms', async () => {
-    const { core, bodies } = await scripted([
-      { status: 429, body: error('rate_limited', true), headers: { 'retry-after-ms': '300', 'retry-after': '30' } },
-      { status: 200 },
-    ]);
-    const started = Date.now();
-    await get(core);
-    expect(Date.now() - started).toBeGreaterThanOrEqual(300);
-    expect(Date.now() - started).toBeLessThan(5000);
-    expect(bodies).toHaveLength(2);
-  });
+    it('honours retry-after-ms', async () => {
+      const { core, bodies } = await scripted([
+        { status: 429, body: error('rate_limited', true), headers: { 'retry-after-ms': '300', 'retry-after': '30' } },
+        { status: 200 },
+      ]);
+      const started = Date.now();
+      await get(core);
+      expect(Date.now() - started).toBeGreaterThanOrEqual(300);
+      expect(Date.now() - started).toBeLessThan(5000);
+      expect(bodies).toHaveLength(2);
+    });
 
-  it('retries a transient 503 until it succeeds', async () => {
-    const unavailable = { status: 503, body: error('service_unavailable', true) };
-    const { core, bodies } = await scripted([unavailable, unavailable, { status: 200 }]);
-    await expect(get(core)).resolves.toEqual(item);
-    expect(bodies).toHaveLength(3);
-  });
+    it('retries a transient 503 until it succeeds', async () => {
+      const unavailable = { status: 503, body: error('service_unavailable', true) };
+      const { core, bodies } = await scripted([unavailable, unavailable, { status: 200 }]);
+      await expect(get(core)).resolves.toEqual(item);
+      expect(bodies).toHaveLength(3);
+    });
 
-  it('gives up after maxRetries and throws the last error', async () => {
-    const { core, bodies } = await scripted([{ status: 503, body: error('service_unavailable', true) }]);
-    await expect(get(core)).rejects.toBeInstanceOf(InternalServerError);
-    expect(bodies).toHaveLength(3);
-  });
+    it('gives up after maxRetries and throws the last error', async () => {
+      const { core, bodies } = await scripted([{ status: 503, body: error('service_unavailable', true) }]);
+      await expect(get(core)).rejects.toBeInstanceOf(InternalServerError);
+      expect(bodies).toHaveLength(3);
+    });
 
-  it('never retries when the body says transient: false, even on a 5xx', async () => {
-    const { core, bodies } = await scripted([{ status: 500, body: error('internal_error', false) }]);
-    await expect(get(core)).rejects.toBeInstanceOf(InternalServerError);
-    expect(bodies).toHaveLength(1);
-  });
+    it('never retries when the body says transient: false, even on a 5xx', async () => {
+      const { core, bodies } = await scripted([{ status: 500, body: error('internal_error', false) }]);
+      await expect(get(core)).rejects.toBeInstanceOf(InternalServerError);
+      expect(bodies).toHaveLength(1);
+    });
 
-  it('does not retry a 400 with transient: false', async () => {
-    const { core, bodies } = await scripted([{ status: 400, body: error('invalid_request', false) }]);
-    await expect(get(core)).rejects.toBeInstanceOf(BadRequestError);
-    expect(bodies).toHaveLength(1);
-  });
+    it('does not retry a 400 with transient: false', async () => {
+      const { core, bodies } = await scripted([{ status: 400, body: error('invalid_request', false) }]);
+      await expect(get(core)).rejects.toBeInstanceOf(BadRequestError);
+      expect(bodies).toHaveLength(1);
+    });
 
-  it('retries a 409 that says transient: true', async () => {
-    const { core, bodies } = await scripted([{ status: 409, body: error('busy', true) }, { status: 200 }]);
-    await expect(get(core)).resolves.toEqual(item);
-    expect(bodies).toHaveLength(2);
-  });
+    it('retries a 409 that says transient: true', async () => {
+      const { core, bodies } = await scripted([{ status: 409, body: error('busy', true) }, { status: 200 }]);
+      await expect(get(core)).resolves.toEqual(item);
+      expect(bodies).toHaveLength(2);
+    });
 
-  it('does not retry a 409 without a body saying so', async () => {
-    const { core, bodies } = await scripted([{ status: 409, body: 'conflict' }]);
-    await expect(get(core)).rejects.toBeInstanceOf(ConflictError);
-    expect(bodies).toHaveLength(1);
-  });
+    it('does not retry a 409 without a body saying so', async () => {
+      const { core, bodies } = await scripted([{ status: 409, body: 'conflict' }]);
+      await expect(get(core)).rejects.toBeInstanceOf(ConflictError);
+      expect(bodies).toHaveLength(1);
+    });
 
-  it('retries a 5xx whose body is not the Error shape', async () => {
-    const { core, bodies } = await scripted([{ status: 502, body: 'bad gateway' }, { status: 200 }]);
-    await expect(get(core)).resolves.toEqual(item);
-    expect(bodies).toHaveLength(2);
-  });
+    it('retries a 5xx whose body is not the Error shape', async () => {
+      const { core, bodies } = await scripted([{ status: 502, body: 'bad gateway' }, { status: 200 }]);
+      await expect(get(core)).resolves.toEqual(item);
+      expect(bodies).toHaveLength(2);
+    });
 
-  it('retries dropped connections and re-sends the body', async () => {
-    const { core, bodies } = await scripted(['drop', 'drop', { status: 200 }]);
-    await expect(core.request('post', '/items', { body: { name: 'again' } })).resolves.toEqual(item);
-    expect(bodies).toEqual(['{"name":"again"}', '{"name":"again"}', '{"name":"again"}']);
-  });
+    it('retries dropped connections and re-sends the body', async () => {
+      const { core, bodies } = await scripted(['drop', 'drop', { status: 200 }]);
+      await expect(core.request('post', '/items', { body: { name: 'again' } })).resolves.toEqual(item);
+      expect(bodies).toEqual(['{"name":"again"}', '{"name":"again"}', '{"name":"again"}']);
+    });
 
-  it('throws ApiConnectionError when the connection keeps dropping', async () => {
-    const { core, bodies } = await scripted(['drop']);
-    await expect(get(core)).rejects.toBeInstanceOf(ApiConnectionError);
-    expect(bodies).toHaveLength(3);
-  });
+    it('throws ApiConnectionError when the connection keeps dropping', async () => {
+      const { core, bodies } = await scripted(['drop']);
+      await expect(get(core)).rejects.toBeInstanceOf(ApiConnectionError);
+      expect(bodies).toHaveLength(3);
+    });
 
-  it('takes a per-call maxRetries', async () => {
-    const { core, bodies } = await scripted([{ status: 503, body: error('service_unavailable', true) }]);
-    await expect(get(core, { maxRetries: 0 })).rejects.toBeInstanceOf(InternalServerError);
-    expect(bodies).toHaveLength(1);
-    await expect(get(core, { maxRetries: 4 })).rejects.toBeInstanceOf(InternalServerError);
-    expect(bodies).toHaveLength(6);
-  });
+    it('takes a per-call maxRetries', async () => {
+      const { core, bodies } = await scripted([{ status: 503, body: error('service_unavailable', true) }]);
+      await expect(get(core, { maxRetries: 0 })).rejects.toBeInstanceOf(InternalServerError);
+      expect(bodies).toHaveLength(1);
+      await expect(get(core, { maxRetries: 4 })).rejects.toBeInstanceOf(InternalServerError);
+      expect(bodies).toHaveLength(6);
+    });
 
-  it('stops waiting when the signal aborts during a retry wait', async () => {
-    const { core, bodies } = await scripted([
-      { status: 429, body: error('rate_limited', true), headers: { 'retry-after': '20' } },
-    ]);
-    const controller = new AbortController();
-    setTimeout(() => controller.abort(), 200);
-    const started = Date.now();
-    await expect(get(core, { signal: controller.signal })).rejects.toBeInstanceOf(ApiUserAbortError);
-    expect(Date.now() - started).toBeLessThan(2000);
-    expect(bodies).toHaveLength(1);
-  });
+    it('stops waiting when the signal aborts during a retry wait', async () => {
+      const { core, bodies } = await scripted([
+        { status: 429, body: error('rate_limited', true), headers: { 'retry-after': '20' } },
+      ]);
+      const controller = new AbortController();
+      setTimeout(() => controller.abort(), 200);
+      const started = Date.now();
+      await expect(get(core, { signal: controller.signal })).rejects.toBeInstanceOf(ApiUserAbortError);
+      expect(Date.now() - started).toBeLessThan(2000);
+      expect(bodies).toHaveLength(1);
+    });
 
-  it('throws ApiUserAbortError when the signal aborts the request itself', async () => {
-    const { core } = await scripted([{ delayMs: 5000 }]);
-    const controller = new AbortController();
-    setTimeout(() => controller.abort(), 100);
-    await expect(get(core, { signal: controller.signal })).rejects.toBeInstanceOf(ApiUserAbortError);
-  });
+    it('throws ApiUserAbortError when the signal aborts the request itself', async () => {
+      const { core } = await scripted([{ delayMs: 5000 }]);
+      const controller = new AbortController();
+      setTimeout(() => controller.abort(), 100);
+      await expect(get(core, { signal: controller.signal })).rejects.toBeInstanceOf(ApiUserAbortError);
+    });
 
-  it('throws ApiTimeoutError after timeoutMs, retrying timeouts', async () => {
-    const { core, bodies } = await scripted([{ delayMs: 5000 }]);
-    const started = Date.now();
-    await expect(get(core, { timeoutMs: 150, maxRetries: 0 })).rejects.toBeInstanceOf(ApiTimeoutError);
-    expect(Date.now() - started).toBeLessThan(2000);
-    expect(bodies).toHaveLength(1);
-    await expect(get(core, { timeoutMs: 100, maxRetries: 1 })).rejects.toBeInstanceOf(ApiTimeoutError);
-    expect(bodies).toHaveLength(3);
-  });
+    it('throws ApiTimeoutError after timeoutMs, retrying timeouts', async () => {
+      const { core, bodies } = await scripted([{ delayMs: 5000 }]);
+      const started = Date.now();
+      await expect(get(core, { timeoutMs: 150, maxRetries: 0 })).rejects.toBeInstanceOf(ApiTimeoutError);
+      expect(Date.now() - started).toBeLessThan(2000);
+      expect(bodies).toHaveLength(1);
+      await expect(get(core, { timeoutMs: 100, maxRetries: 1 })).rejects.toBeInstanceOf(ApiTimeoutError);
+      expect(bodies).toHaveLength(3);
+    });
 
-  it('succeeds when a retry after a timeout is fast', async () => {
-    const { core, bodies } = await scripted([{ delayMs: 5000 }, { status: 200 }]);
-    await expect(get(core, { timeoutMs: 150 })).resolves.toEqual(item);
-    expect(bodies).toHaveLength(2);
+    it('succeeds when a retry after a timeout is fast', async () => {
+      const { core, bodies } = await scripted([{ delayMs: 5000 }, { status: 200 }]);
+      await expect(get(core, { timeoutMs: 150 })).resolves.toEqual(item);
+      expect(bodies).toHaveLength(2);
+    });
   });
 });
 

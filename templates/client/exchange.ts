@@ -1,0 +1,67 @@
+/**
+ * One attempt of a REST call as a transport sends it (`Exchange`): the request goes out, the whole answer comes
+ * back as text, and the attempt's timeout cancels it. Over fetch here; over `node:http` in `rest-node.ts`.
+ */
+import { forwardAbort } from './signals.js';
+
+/** What one attempt sends: the method, the headers by lower-case name, and the body as text. */
+export interface Outgoing {
+  readonly method: string;
+  readonly headers: Readonly<Record<string, string>>;
+  readonly body: string | undefined;
+}
+
+/** What one attempt gets back: the status, the body as text, and the headers (read only for errors). */
+export interface Answer {
+  readonly status: number;
+  readonly text: string;
+  headers(): Headers;
+}
+
+/** How one attempt may be stopped: the caller's signal, and a timeout (`Infinity`: none). */
+export interface Limits {
+  readonly signal: AbortSignal | undefined;
+  readonly timeoutMs: number;
+}
+
+/** The rejection of an attempt whose timeout passed first (its request is cancelled). */
+export class TimedOut extends Error {
+  constructor(readonly timeoutMs: number) {
+    super(`Timed out after ${timeoutMs} ms.`);
+  }
+}
+
+/**
+ * Sends one attempt to `url` and reads the whole answer; rejects with `TimedOut` once `limits.timeoutMs` has
+ * passed, with the signal's reason once it aborts, and with the transport's error when the connection fails.
+ */
+export type Exchange = (url: string, request: Outgoing, limits: Limits) => Promise<Answer>;
+
+/** The fetch transport: `send` is called with the URL and an init holding `extra` (any other `RequestInit`). */
+export function fetchExchange(send: (url: string, init: RequestInit) => Promise<Response>, extra: RequestInit = {}) {
+  return async (url: string, request: Outgoing, limits: Limits): Promise<Answer> => {
+    const init: RequestInit = { ...extra, method: request.method, headers: request.headers, body: request.body };
+    if (!Number.isFinite(limits.timeoutMs)) return answerOf(await send(url, { ...init, signal: limits.signal }));
+    const controller = new AbortController();
+    const unlink = forwardAbort(limits.signal, controller);
+    let timedOut = false;
+    const timer = setTimeout(() => {
+      timedOut = true;
+      controller.abort();
+    }, limits.timeoutMs);
+    try {
+      return answerOf(await send(url, { ...init, signal: controller.signal }));
+    } catch (error) {
+      throw timedOut ? new TimedOut(limits.timeoutMs) : error;
+    } finally {
+      clearTimeout(timer);
+      unlink();
+    }
+  };
+
+  /** The answer with its whole body read (within the attempt's timeout). */
+  async function answerOf(response: Response): Promise<Answer> {
+    const text = await response.text();
+    return { status: response.status, text, headers: () => response.headers };
+  }
+}
