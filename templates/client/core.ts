@@ -11,7 +11,7 @@ import createClient, {
   type MethodResponse,
 } from 'openapi-fetch';
 import { ApiConnectionError, ApiTimeoutError, ApiUserAbortError, CasiError, errorFromResponse } from './errors.js';
-import { type Exchange, fetchExchange, type Outgoing, TimedOut } from './exchange.js';
+import { type Exchange, fetchExchange, isTimeout, type Outgoing } from './exchange.js';
 import { type RetryPolicy, withRetry } from './retry.js';
 import { defaultFetch, type FetchLike, hasNodeHttp, type TransportOptions } from './transport.js';
 import { buildUrl, safePathSerializer, type UrlParams } from './url.js';
@@ -150,11 +150,8 @@ export function createCore<Paths extends {}>(options: CoreOptions): Core<Paths> 
   /** The transport of calls without other `RequestInit` members, once chosen (at the first call). */
   let chosen: Exchange | undefined;
   const transport = async (): Promise<Exchange> => {
-    if (chosen === undefined) {
-      const viaNode =
-        options.fetch === undefined && hasNodeHttp() ? (await import('./rest-node.js')).nodeExchange() : undefined;
-      chosen = viaNode ?? viaFetch;
-    }
+    chosen ??=
+      options.fetch === undefined && hasNodeHttp() ? (await import('./rest-node.js')).nodeExchange() : viaFetch;
     return chosen;
   };
 
@@ -171,7 +168,7 @@ export function createCore<Paths extends {}>(options: CoreOptions): Core<Paths> 
     } catch (error) {
       if (error instanceof CasiError) throw error;
       if (call.signal?.aborted) throw new ApiUserAbortError();
-      if (error instanceof TimedOut) throw new ApiTimeoutError(`Request timed out after ${timeoutMs} ms.`);
+      if (isTimeout(error)) throw new ApiTimeoutError(`Request timed out after ${timeoutMs} ms.`);
       if (error instanceof SyntaxError) throw new CasiError('The response body is not valid JSON.', { cause: error });
       throw new ApiConnectionError(undefined, { cause: error });
     }

@@ -1,20 +1,19 @@
 /**
  * What the Node transports (`rest-node.ts`, `sse-node.ts`) share: `node:http` / `node:https` taken from
  * `process.getBuiltinModule` (so no bundler resolves them), redirects followed as fetch follows them, and the
- * answer's headers and text.
+ * answer's headers and text. Their modules are loaded only where `hasNodeHttp()` holds, and import nothing of the
+ * core at run time, so that a browser bundle keeps the core's modules together and never loads these.
  */
 import type { IncomingMessage, OutgoingHttpHeaders } from 'node:http';
-import { hasNodeHttp } from './transport.js';
 
 /** `http.request` or `https.request`. */
 export type RequestFunction = typeof import('node:http').request;
 
-/** The request function for a URL's protocol, or `undefined` outside Node; it throws for other protocols. */
+/** The request function for a URL's protocol; it throws for other protocols. */
 export type RequestFor = (url: URL) => RequestFunction;
 
-/** `node:http` / `node:https` by protocol, or `undefined` outside Node. */
-export function nodeRequestFor(): RequestFor | undefined {
-  if (!hasNodeHttp()) return undefined;
+/** `node:http` / `node:https` by protocol (in Node only: see `hasNodeHttp`). */
+export function nodeRequestFor(): RequestFor {
   const http = process.getBuiltinModule('node:http');
   const https = process.getBuiltinModule('node:https');
   return (url) => {

@@ -84,7 +84,9 @@ describe('the Node REST transport', () => {
     expect(other.seen.map((s) => [s.url, s.headers.authorization, s.headers['service-version']])).toEqual([
       ['/landed', undefined, '2025-06-19'],
     ]);
-    const looping = await start((_req, res) => res.writeHead(307, { location: '/loop' }).end());
+    const looping = await start((_req, res) => {
+      res.writeHead(307, { location: '/loop' }).end();
+    });
     const error = await get(coreFor(looping.server)).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ApiConnectionError);
     expect(looping.seen).toHaveLength(21);

@@ -25,16 +25,23 @@ export interface Limits {
   readonly timeoutMs: number;
 }
 
-/** The rejection of an attempt whose timeout passed first (its request is cancelled). */
-export class TimedOut extends Error {
-  constructor(readonly timeoutMs: number) {
-    super(`Timed out after ${timeoutMs} ms.`);
-  }
+/**
+ * The rejection of an attempt whose timeout passed first (its request is cancelled): a `DOMException` named
+ * `TimeoutError`, as `AbortSignal.timeout` gives. Each transport makes its own, so that the Node one (a chunk of
+ * its own in a browser bundle) needs nothing from this module at run time.
+ */
+export function timedOut(timeoutMs: number): DOMException {
+  return new DOMException(`Timed out after ${timeoutMs} ms.`, 'TimeoutError');
+}
+
+/** Whether `error` is an attempt's timeout (`timedOut`). */
+export function isTimeout(error: unknown): boolean {
+  return error instanceof DOMException && error.name === 'TimeoutError';
 }
 
 /**
- * Sends one attempt to `url` and reads the whole answer; rejects with `TimedOut` once `limits.timeoutMs` has
- * passed, with the signal's reason once it aborts, and with the transport's error when the connection fails.
+ * Sends one attempt to `url` and reads the whole answer; rejects with a timeout (`isTimeout`) once
+ * `limits.timeoutMs` has passed, with the signal's reason once it aborts, and with the transport's error when the connection fails.
  */
 export type Exchange = (url: string, request: Outgoing, limits: Limits) => Promise<Answer>;
 
@@ -45,15 +52,15 @@ export function fetchExchange(send: (url: string, init: RequestInit) => Promise<
     if (!Number.isFinite(limits.timeoutMs)) return answerOf(await send(url, { ...init, signal: limits.signal }));
     const controller = new AbortController();
     const unlink = forwardAbort(limits.signal, controller);
-    let timedOut = false;
+    let expired = false;
     const timer = setTimeout(() => {
-      timedOut = true;
+      expired = true;
       controller.abort();
     }, limits.timeoutMs);
     try {
       return answerOf(await send(url, { ...init, signal: controller.signal }));
     } catch (error) {
-      throw timedOut ? new TimedOut(limits.timeoutMs) : error;
+      throw expired ? timedOut(limits.timeoutMs) : error;
     } finally {
       clearTimeout(timer);
       unlink();

@@ -6,13 +6,12 @@
  * takes about half the time. Loaded with `import()`, so a browser bundle only carries it as a chunk it never loads.
  */
 import type { IncomingMessage } from 'node:http';
-import { type Answer, type Exchange, TimedOut } from './exchange.js';
+import type { Answer, Exchange } from './exchange.js';
 import { headersOf, type NodeRequest, nodeRequestFor, type RequestFor, redirected } from './node-http.js';
 
-/** The `node:http` transport, or `undefined` outside Node. */
-export function nodeExchange(): Exchange | undefined {
+/** The `node:http` transport (in Node only: see `hasNodeHttp`). */
+export function nodeExchange(): Exchange {
   const requestFor = nodeRequestFor();
-  if (requestFor === undefined) return undefined;
   return (url, outgoing, limits) =>
     new Promise<Answer>((resolve, reject) => {
       const signal = limits.signal;
@@ -29,7 +28,11 @@ export function nodeExchange(): Exchange | undefined {
       };
       const onAbort = () => finish(signal?.reason);
       const timer = Number.isFinite(limits.timeoutMs)
-        ? setTimeout(() => finish(new TimedOut(limits.timeoutMs)), limits.timeoutMs)
+        ? // As `timedOut` in exchange.ts, which this chunk does not import.
+          setTimeout(
+            () => finish(new DOMException(`Timed out after ${limits.timeoutMs} ms.`, 'TimeoutError')),
+            limits.timeoutMs,
+          )
         : undefined;
       if (signal?.aborted) return finish(signal.reason);
       signal?.addEventListener('abort', onAbort, { once: true });

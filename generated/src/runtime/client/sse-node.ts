@@ -13,10 +13,9 @@ import { acceptAnswer, type SseBody, type SseConnect } from './sse-reader.js';
 /** Text held while the reader is busy before the socket is paused (the reader resumes it). */
 const HIGH_WATER_MARK = 64 * 1024;
 
-/** The `node:http` transport, or `undefined` outside Node. */
-export function nodeTransport(): SseConnect | undefined {
+/** The `node:http` transport (in Node only: see `hasNodeHttp`). */
+export function nodeTransport(): SseConnect {
   const requestFor = nodeRequestFor();
-  if (requestFor === undefined) return undefined;
   return async (sse, signal) => {
     let request: NodeRequest = {
       url: sse.url,
