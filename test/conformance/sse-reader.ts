@@ -15,7 +15,8 @@ export function openPaused(url: string, apiKey: string): Promise<PausedSubscribe
   return new Promise((resolve, reject) => {
     const request = get(
       url,
-      { headers: { Authorization: `Bearer ${apiKey}`, Accept: 'text/event-stream' } },
+      // A connection of its own (not one kept alive by the client's calls through the global agent).
+      { headers: { Authorization: `Bearer ${apiKey}`, Accept: 'text/event-stream' }, agent: false },
       (response) => {
         response.pause();
         resolve({
