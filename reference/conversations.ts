@@ -22,6 +22,7 @@ import { toConversation, toConversationListItem, toCreateResponse } from './conv
 import type { CustomerDirectory } from './customers.js';
 import { withConversationalDefaults } from './defaults.js';
 import { notFound, type ServiceError, serviceError } from './errors.js';
+import { viewPerRecord } from './freeze.js';
 import { newId } from './ids.js';
 import { decodeCursor, pageLimit, timeFilter, toPage } from './lists.js';
 import { deepMerge, isPlainObject } from './merge.js';
@@ -31,6 +32,9 @@ import type { ScriptedAgent } from './scripted-agent.js';
 import type { ConversationRecord } from './store/records.js';
 import type { Store } from './store/types.js';
 import type { TokenService } from './tokens.js';
+
+/** `GET /conversations/{conversation_id}`: each record's view built once (see `viewPerRecord`). */
+const conversationView = viewPerRecord(toConversation);
 
 /** The create body as it may arrive: the members with a default may be absent. */
 export type CreateConversationInput = Omit<CreateConversationRequest, 'livemode'> & { readonly livemode?: boolean };
@@ -121,7 +125,7 @@ export class ConversationService {
 
   /** `GET /conversations/{conversation_id}`. */
   async get(org: string, id: string): Promise<Conversation> {
-    return toConversation(await this.record(org, id));
+    return conversationView(await this.record(org, id));
   }
 
   /** The stored record; 404 for an unknown id or another organisation's conversation. */

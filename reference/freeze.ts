@@ -1,4 +1,4 @@
-/** Deep freezing of the records and events the store and the bus share without copying. */
+/** Deep freezing of the records and events the store and the bus share without copying, and views of them. */
 
 /**
  * Freezes `value` and everything reachable from it; returns it. An object that is already frozen is taken as
@@ -10,4 +10,21 @@ export function deepFreeze<T>(value: T): T {
   Object.freeze(value);
   for (const child of Object.values(value)) deepFreeze(child);
   return value;
+}
+
+/**
+ * `view` built once per record and frozen: a record is replaced, never changed, so its view stays right for as
+ * long as it lives. Members taken from the (deeply frozen) record keep the view deeply frozen, which lets the HTTP
+ * layer serialise it and check it once.
+ */
+export function viewPerRecord<R extends object, V extends object>(view: (record: R) => V): (record: R) => V {
+  const views = new WeakMap<R, V>();
+  return (record) => {
+    let built = views.get(record);
+    if (built === undefined) {
+      built = deepFreeze(view(record));
+      views.set(record, built);
+    }
+    return built;
+  };
 }

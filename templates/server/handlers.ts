@@ -64,6 +64,10 @@ export interface SessionRequest<
 /** An HTTP answer; the generated code narrows it to a union of `{ status: 200; body: X } | …`. */
 export interface HttpResult {
   readonly status: number;
+  /**
+   * The body (JSON unless the response declares another media type). A frozen body is taken as immutable, deeply:
+   * it is serialised, and checked when responses are validated, once for as long as it lives.
+   */
   readonly body?: unknown;
   readonly headers?: Readonly<Record<string, string>>;
 }

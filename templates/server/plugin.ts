@@ -5,6 +5,7 @@ import { createCloseables, type Track } from './closeables.js';
 import { applyCors, preflightHeaders } from './cors.js';
 import { toErrorAnswer } from './error-handler.js';
 import { HttpError } from './errors.js';
+import { jsonOf } from './frozen.js';
 import type { CasiRequest, HttpHandler, HttpResult, IncomingRequest, SseHandler } from './handlers.js';
 import { allowedMethods, notFound } from './not-found.js';
 import { type CasiRoutesOptions, type ResolvedOptions, resolveOptions } from './options.js';
@@ -188,9 +189,9 @@ function sendResult(reply: FastifyReply, route: RouteDefinition, result: HttpRes
   if (result.headers !== undefined) reply.headers(result.headers);
   if (result.body === undefined) return reply.send();
   const contentType = findResponse(route, result.status)?.contentType;
-  if (contentType === undefined) return reply.type(JSON_CONTENT_TYPE).send(JSON.stringify(result.body));
+  if (contentType === undefined) return reply.type(JSON_CONTENT_TYPE).send(jsonOf(result.body));
   if (!/[/+]json$/i.test(contentType)) return reply.type(contentType).send(result.body);
-  return reply.type(`${contentType}; charset=utf-8`).send(JSON.stringify(result.body));
+  return reply.type(`${contentType}; charset=utf-8`).send(jsonOf(result.body));
 }
 
 /** Sends an `Error` answer. */

@@ -1,5 +1,6 @@
 /** Response checking (on in tests): is the status declared, and does the body or event match its schema? */
 import { formatIssues, type ValidationIssue, type Validator } from '../shared/validation.js';
+import { accepts } from './frozen.js';
 import type { ResponseDefinition, RouteDefinition } from './route.js';
 
 /** What went wrong with an answer the server was about to send. */
@@ -62,7 +63,7 @@ export function checkEvent(route: RouteDefinition, event: unknown, onInvalid: On
 }
 
 function validate(validator: Validator<unknown> | undefined, value: unknown): readonly ValidationIssue[] | null {
-  if (validator === undefined || validator(value)) return null;
+  if (validator === undefined || accepts(validator, value)) return null;
   const issues = validator.errors ?? [];
   return issues.length > 0 ? issues : [{ pointer: '', message: `does not match ${validator.schemaName}`, keyword: '' }];
 }

@@ -1,6 +1,7 @@
 /** A Server-Sent Events stream over a hijacked Fastify reply: framing, heartbeats, backpressure, disconnects. */
 import type { ServerResponse } from 'node:http';
 import type { FastifyReply } from 'fastify';
+import { isFrozenObject, jsonOf } from './frozen.js';
 import { formatComment, formatMessage, formatRetry, type SseMessage } from './sse-format.js';
 
 /** Options of `SseStream.open`. */
@@ -71,10 +72,10 @@ const frames = new WeakMap<object, { readonly id?: string; readonly event?: stri
 
 /** The message `sendJson` writes: from the cache for a frozen object (same id and event), else formatted now. */
 function jsonMessage(data: unknown, fields: Omit<SseMessage, 'data'>): string {
-  const frozen = typeof data === 'object' && data !== null && Object.isFrozen(data);
+  const frozen = isFrozenObject(data);
   const cached = frozen ? frames.get(data) : undefined;
   if (cached !== undefined && cached.id === fields.id && cached.event === fields.event) return cached.text;
-  const json = JSON.stringify(data);
+  const json = jsonOf(data) as string | undefined;
   if (json === undefined) throw new TypeError('SSE data must be JSON-serialisable');
   const text = formatMessage({ id: fields.id, event: fields.event, data: json });
   if (frozen) frames.set(data, { id: fields.id, event: fields.event, text });

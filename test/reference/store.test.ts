@@ -1,5 +1,6 @@
-/** The in-memory collection: frozen records shared in and out; the list query (filters, ranges, order, keyset). */
+/** The in-memory collection: frozen records shared in and out; the list query (filters, ranges, order, keyset); views per record. */
 import { describe, expect, it } from 'vitest';
+import { viewPerRecord } from '../../reference/freeze.js';
 import { MemoryCollection } from '../../reference/store/memory.js';
 import type { ListQuery } from '../../reference/store/types.js';
 
@@ -102,5 +103,26 @@ describe('MemoryCollection', () => {
   ])('list: %s', async (_name, query, ids) => {
     const rows = await filled();
     expect((await rows.list(query)).map((r) => r.id)).toEqual(ids);
+  });
+});
+
+describe('viewPerRecord', () => {
+  it('builds a record’s view once, frozen, and a new one for the record that replaces it', async () => {
+    const rows = await filled();
+    let built = 0;
+    const view = viewPerRecord((r: Row) => {
+      built++;
+      return { id: r.id, tags: r.tags };
+    });
+    const first = view((await rows.get('r1')) as Row);
+    expect(view((await rows.get('r1')) as Row)).toBe(first);
+    expect(built).toBe(1);
+    expect(Object.isFrozen(first)).toBe(true);
+    expect(Object.isFrozen(first.tags)).toBe(true);
+    await rows.put({ ...((await rows.get('r1')) as Row), tags: ['new'] });
+    const second = view((await rows.get('r1')) as Row);
+    expect(second).not.toBe(first);
+    expect(second).toEqual({ id: 'r1', tags: ['new'] });
+    expect(built).toBe(2);
   });
 });
