@@ -4,9 +4,9 @@
  * awaited (backpressure), until `conversation.ended` (or retention purges the log), then the response ends.
  *
  * Events go out together, up to `SSE_BATCH_LENGTH` characters per write: the events already in the log, those
- * logged in the same event-loop turn (the memory bus wakes its readers once per turn), and, while events come faster than
- * one per `SSE_WRITE_INTERVAL_MS`, those logged within that interval of the subscriber's previous write. An event
- * logged after a quieter spell is written at the end of its turn, without waiting.
+ * logged in the same event-loop turn (the memory bus wakes its readers once per turn), and, while events come
+ * faster than one per `SSE_WRITE_INTERVAL_MS`, those logged within that interval of the subscriber's previous
+ * write. An event logged after a quieter spell is written at the end of its turn, without waiting.
  */
 import type { Handlers } from '../../generated/src/server.gen.js';
 import type { Principal } from '../auth.js';
