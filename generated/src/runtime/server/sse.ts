@@ -2,7 +2,7 @@
 /** A Server-Sent Events stream over a hijacked Fastify reply: framing, heartbeats, backpressure, disconnects. */
 import type { ServerResponse } from 'node:http';
 import type { FastifyReply } from 'fastify';
-import { isFrozenObject, jsonOf } from './frozen.js';
+import { isFrozenObject } from './frozen.js';
 import { formatComment, formatMessage, formatRetry, type SseMessage } from './sse-format.js';
 
 /** Options of `SseStream.open`. */
@@ -76,7 +76,8 @@ function jsonMessage(data: unknown, fields: Omit<SseMessage, 'data'>): string {
   const frozen = isFrozenObject(data);
   const cached = frozen ? frames.get(data) : undefined;
   if (cached !== undefined && cached.id === fields.id && cached.event === fields.event) return cached.text;
-  const json = jsonOf(data) as string | undefined;
+  // Not `jsonOf`: the frame below is what is kept, once, for a frozen value.
+  const json = JSON.stringify(data) as string | undefined;
   if (json === undefined) throw new TypeError('SSE data must be JSON-serialisable');
   const text = formatMessage({ id: fields.id, event: fields.event, data: json });
   if (frozen) frames.set(data, { id: fields.id, event: fields.event, text });
