@@ -29,7 +29,7 @@ export interface Limits {
  * `TimeoutError`, as `AbortSignal.timeout` gives. Each transport makes its own, so that the Node one (a chunk of
  * its own in a browser bundle) needs nothing from this module at run time.
  */
-export function timedOut(timeoutMs: number): DOMException {
+function timedOut(timeoutMs: number): DOMException {
   return new DOMException(`Timed out after ${timeoutMs} ms.`, 'TimeoutError');
 }
 
