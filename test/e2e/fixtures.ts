@@ -6,6 +6,7 @@ import type {
   ProceduralAgentConfig,
   ServerEvent,
 } from '../../generated/src/types.gen.js';
+import { type Harness, startServer } from './harness.js';
 
 /** Longest wait for any awaited event in these tests. */
 export const WAIT_MS = 5_000;
@@ -62,6 +63,12 @@ export async function createScenarioAgents(client: Client, extraProcedural: stri
   const draft = await client.conversationalAgents.update(agent.id, { description: 'Order support (v2).' });
   await client.conversationalAgents.release(draft.version_id);
   return { proceduralId: procedural.id, agentId: agent.id, releasedVersion: draft.version_id };
+}
+
+/** A fresh reference server (see `startServer`) and the scenario agents created on it. */
+export async function startScenario(): Promise<{ h: Harness; agents: ScenarioAgents }> {
+  const h = await startServer();
+  return { h, agents: await createScenarioAgents(h.writer) };
 }
 
 /** Starts a conversation with the agent's released version. */

@@ -7,28 +7,22 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MessageAssembler, ToolCallTracker } from '../../generated/src/client.gen.js';
 import type { ServerEvent } from '../../generated/src/types.gen.js';
 import {
-  createScenarioAgents,
   idsOf,
   readUntil,
   readUntilType,
   type ScenarioAgents,
   startConversation,
+  startScenario,
   TOOL,
   typesOf,
   WAIT_MS,
 } from './fixtures.js';
-import { type Harness, startServer } from './harness.js';
+import type { Harness } from './harness.js';
 
 let h: Harness;
 let agents: ScenarioAgents;
-
-beforeAll(async () => {
-  h = await startServer();
-  agents = await createScenarioAgents(h.writer);
-});
-afterAll(async () => {
-  await h.close();
-});
+beforeAll(async () => ({ h, agents } = await startScenario()));
+afterAll(() => h.close());
 
 describe('chat_realtime scenario', () => {
   const sessionEvents: ServerEvent[] = [];

@@ -4,8 +4,8 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ServerEvent } from '../../generated/src/types.gen.js';
-import { createScenarioAgents, readUntil, type ScenarioAgents, startConversation, typesOf } from './fixtures.js';
-import { type Harness, startServer } from './harness.js';
+import { readUntil, type ScenarioAgents, startConversation, startScenario, typesOf } from './fixtures.js';
+import type { Harness } from './harness.js';
 
 /** Milliseconds between the steps of a call (README: "one step every 2 s"). */
 const STEP_MS = 2_000;
@@ -29,14 +29,8 @@ const TEST_NUMBERS: readonly (readonly [string, string, string | null, boolean])
 
 let h: Harness;
 let agents: ScenarioAgents;
-
-beforeAll(async () => {
-  h = await startServer();
-  agents = await createScenarioAgents(h.writer);
-});
-afterAll(async () => {
-  await h.close();
-});
+beforeAll(async () => ({ h, agents } = await startScenario()));
+afterAll(() => h.close());
 
 /** Reads a conversation's whole stream with its token (as a browser would), once it has ended. */
 async function streamOf(conversationId: string, token: string): Promise<ServerEvent[]> {

@@ -8,27 +8,21 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import type { ClientEvent, ServerEvent } from '../../generated/src/types.gen.js';
 import {
-  createScenarioAgents,
   idsOf,
   readUntil,
   readUntilType,
   type ScenarioAgents,
   startConversation,
+  startScenario,
   typesOf,
   WAIT_MS,
 } from './fixtures.js';
-import { type Harness, KEYS, startServer } from './harness.js';
+import { type Harness, KEYS } from './harness.js';
 
 let h: Harness;
 let agents: ScenarioAgents;
-
-beforeAll(async () => {
-  h = await startServer();
-  agents = await createScenarioAgents(h.writer);
-});
-afterAll(async () => {
-  await h.close();
-});
+beforeAll(async () => ({ h, agents } = await startScenario()));
+afterAll(() => h.close());
 
 /** A raw `ws` connection to a session: every text frame it receives, parsed, and a way to wait for one. */
 async function rawSession(conversationId: string) {

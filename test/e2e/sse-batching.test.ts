@@ -7,19 +7,13 @@
 import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SSE_BATCH_LENGTH, SSE_WRITE_INTERVAL_MS } from '../../reference/http/events-stream.js';
-import { createScenarioAgents, type ScenarioAgents, startConversation, WAIT_MS } from './fixtures.js';
-import { type Harness, startServer } from './harness.js';
+import { type ScenarioAgents, startConversation, startScenario, WAIT_MS } from './fixtures.js';
+import type { Harness } from './harness.js';
 
 let h: Harness;
 let agents: ScenarioAgents;
-
-beforeAll(async () => {
-  h = await startServer();
-  agents = await createScenarioAgents(h.writer);
-});
-afterAll(async () => {
-  await h.close();
-});
+beforeAll(async () => ({ h, agents } = await startScenario()));
+afterAll(() => h.close());
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
