@@ -540,6 +540,28 @@ describe.each(TRANSPORTS)('streamEvents over $name', ({ name, transport }) => {
 });
 
 describe('streamEvents', () => {
+  it('drops and resumes a connection whose body read does not settle when it is aborted', async () => {
+    // Node's fetch can leave a read of an aborted response pending for ever (nodejs/node#56917): this first answer
+    // sends nothing and ignores the abort the same way.
+    let answered = 0;
+    const stalling = (request: Request) =>
+      answered++ === 0
+        ? Promise.resolve(
+            new Response(new ReadableStream({ pull: () => new Promise<void>(() => {}) }), {
+              headers: { 'content-type': 'text/event-stream' },
+            }),
+          )
+        : fetch(request);
+    const events = conversationEvents(3);
+    const { options, requests } = await serveWith({ fetch: stalling }, (_req, res) => {
+      openSse(res);
+      res.end(events.map(sseMessage).join(''));
+    });
+    expect(await collect(streamEvents({ ...options, idleTimeoutMs: 150 }))).toEqual(events);
+    expect(answered).toBe(2);
+    expect(requests).toHaveLength(1);
+  });
+
   it('can be iterated only once', async () => {
     const stream = streamEvents({ url: 'http://127.0.0.1:9/never' });
     const iterator = stream[Symbol.asyncIterator]();

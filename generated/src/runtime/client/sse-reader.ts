@@ -172,8 +172,17 @@ export function fetchTransport(fetch: FetchLike): SseConnect {
     if (response.body === null) throw new ApiConnectionError('The event stream has no body.');
     const reader = response.body.getReader();
     const decoder = new TextDecoder();
+    // A read pending when the connection aborts rejects with the abort itself: Node's fetch can leave such a read
+    // pending for ever (nodejs/node#56917), which would stall the stream instead of reconnecting it.
+    let failRead: ((reason: unknown) => void) | undefined;
+    signal.addEventListener('abort', () => failRead?.(signal.reason), { once: true });
     return {
-      read: () => reader.read().then(({ done, value }) => (done ? undefined : decoder.decode(value, STREAM))),
+      read: () =>
+        new Promise<string | undefined>((resolve, reject) => {
+          if (signal.aborted) return reject(signal.reason);
+          failRead = reject;
+          reader.read().then(({ done, value }) => resolve(done ? undefined : decoder.decode(value, STREAM)), reject);
+        }),
       cancel: () => {
         reader.cancel().catch(() => {});
       },
