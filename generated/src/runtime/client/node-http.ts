@@ -69,10 +69,17 @@ export function headersOf(res: IncomingMessage): Headers {
   return headers;
 }
 
-/** The whole body as UTF-8 text. */
-export async function readText(res: IncomingMessage): Promise<string> {
-  res.setEncoding('utf8');
-  let text = '';
-  for await (const chunk of res) text += chunk as string;
-  return text;
+/** The whole body as UTF-8 text, as fetch's `text()` reads it; rejects when the connection closes before it ends. */
+export function readText(res: IncomingMessage): Promise<string> {
+  return new Promise((resolve, reject) => {
+    let text = '';
+    res.setEncoding('utf8');
+    res.on('data', (chunk: string) => {
+      text += chunk;
+    });
+    // A byte order mark opening the body is not text (fetch's decoder drops it the same way).
+    res.once('end', () => resolve(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text));
+    res.once('error', reject);
+    res.once('close', () => reject(new Error('The connection closed before the body ended.')));
+  });
 }

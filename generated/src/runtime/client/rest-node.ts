@@ -7,7 +7,7 @@
  */
 import type { IncomingMessage } from 'node:http';
 import type { Answer, Exchange } from './exchange.js';
-import { headersOf, type NodeRequest, nodeRequestFor, type RequestFor, redirected } from './node-http.js';
+import { headersOf, type NodeRequest, nodeRequestFor, type RequestFor, readText, redirected } from './node-http.js';
 
 /** The `node:http` transport (in Node only: see `hasNodeHttp`). */
 export function nodeExchange(): Exchange {
@@ -70,20 +70,5 @@ async function send(
     res.resume();
     return send(requestFor, next, redirects + 1, onRequest);
   }
-  return { status: res.statusCode ?? 0, text: await bodyText(res), headers: () => headersOf(res) };
-}
-
-/** The whole body as UTF-8 text; rejects when the connection closes before it ends. */
-function bodyText(res: IncomingMessage): Promise<string> {
-  return new Promise((resolve, reject) => {
-    let text = '';
-    res.setEncoding('utf8');
-    res.on('data', (chunk: string) => {
-      text += chunk;
-    });
-    // A byte order mark opening the body is not text (fetch's decoder drops it the same way).
-    res.once('end', () => resolve(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text));
-    res.once('error', reject);
-    res.once('close', () => reject(new Error('The connection closed before the body ended.')));
-  });
+  return { status: res.statusCode ?? 0, text: await readText(res), headers: () => headersOf(res) };
 }
