@@ -1,3 +1,5 @@
+import { createRequire } from 'node:module';
+import { ts } from 'ts-morph';
 import { describe, expect, it } from 'vitest';
 import { GENERATED_HEADER } from '../../generator/emit/shared/files.js';
 import { resolveOptions } from '../../generator/options.js';
@@ -56,5 +58,19 @@ describe('emit: the real spec', () => {
     expect(paths.some((p) => p.startsWith('src/runtime/client/'))).toBe(true);
     expect(paths.some((p) => p.startsWith('src/runtime/server/'))).toBe(true);
     expect(paths.some((p) => p.endsWith('.test.ts'))).toBe(false);
+  });
+});
+
+describe('emit: the TypeScript openapi-typescript prints with', () => {
+  it('is the one ts-morph bundles, and `typescript` stays the real package for everything else', async () => {
+    await emit(SPEC);
+    const require = createRequire(import.meta.url);
+    const fromOpenapiTypescript = createRequire(require.resolve('openapi-typescript'));
+    const typescriptPath = fromOpenapiTypescript.resolve('typescript');
+    expect(require.cache[typescriptPath]?.exports).not.toBe(ts);
+    expect(fromOpenapiTypescript('typescript').version).toMatch(/^5\.9\./);
+    // openapi-typescript's node constants were made by the stand-in: each TypeScript copy has its own node classes.
+    const { NEVER } = fromOpenapiTypescript('./lib/ts.cjs');
+    expect(NEVER.constructor).toBe(ts.factory.createKeywordTypeNode(ts.SyntaxKind.NeverKeyword).constructor);
   });
 });
