@@ -124,9 +124,10 @@ try {
       `alone (${kb(output.oat)}); @hey-api/openapi-ts emits types, an SDK and zod schemas (${kb(output.hey)}). ` +
       'Every run is a fresh process; each round runs every tool once, in turn, after one warm-up round. "Specs just ' +
       'edited" copies both specs with a unique comment for each run, so the check cache misses, as after an edit; ' +
-      "the CLI runs from its cached bundle (built once on first use), with V8's code cache for the CommonJS modules " +
-      'it loads and the AsyncAPI meta-schema precompiled (both kept by the code of the dependencies, not by the ' +
-      'specs, and filled in the warm-up round). "Unchanged" is a second generate of the same ' +
+      'the CLI runs from its cached bundles, built once on first use: its own code, and, for each thread, one ' +
+      "CommonJS file of the packages it uses (ts-morph, openapi-typescript, ajv; Redocly, the AsyncAPI parser), with V8's " +
+      'code cache for them and the AsyncAPI meta-schema precompiled (all kept by the code of the toolkit and its ' +
+      'dependencies, not by the specs, and filled in the warm-up round). "Unchanged" is a second generate of the same ' +
       'specs (as `npm test` runs `casi check` then `casi generate --check`). Ratio: median time over ' +
       "openapi-typescript's and over hey-api's.",
     goal: 'whole package in ≤ 3× openapi-typescript (types only); faster than hey-api while emitting more',

@@ -13,7 +13,8 @@ import { Script } from 'node:vm';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const NODE_MODULES = join(ROOT, 'node_modules');
-const CACHE = join(NODE_MODULES, '.cache', 'casi', 'v8', `${process.version}-${process.arch}`);
+const BUNDLES = join(NODE_MODULES, '.cache', 'casi');
+const CACHE = join(BUNDLES, 'v8', `${process.version}-${process.arch}`);
 
 /** Scripts compiled in this thread without usable cached code: their code is stored by `flushCompileCache`. */
 const fresh = [];
@@ -32,7 +33,10 @@ export function enableCompileCache({ storeOnExit = true } = {}) {
     if (!filename.startsWith(NODE_MODULES) || (!filename.endsWith('.js') && !filename.endsWith('.cjs'))) {
       return original.call(this, content, filename);
     }
-    const file = join(CACHE, `${createHash('sha1').update(filename).update('\0').update(content).digest('hex')}.bin`);
+    const file = join(
+      CACHE,
+      `${createHash('sha1').update(filename).update('\0').update(identity(filename, content)).digest('hex')}.bin`,
+    );
     let cachedData;
     try {
       cachedData = readFileSync(file);
@@ -60,6 +64,15 @@ export function enableCompileCache({ storeOnExit = true } = {}) {
   compile.casiCompileCache = true;
   Module.prototype._compile = compile;
   if (storeOnExit) process.once('exit', flushCompileCache);
+}
+
+/**
+ * What identifies a module's text besides its path: the text itself, but for the bundles bin/compiled.mjs writes,
+ * which are never rewritten (each build has a folder of its own), so their length will do: hashing megabytes of
+ * bundle on every start would cost more than it guards.
+ */
+function identity(filename, content) {
+  return filename.startsWith(BUNDLES) ? String(content.length) : content;
 }
 
 /** The `require` a module gets from Node: relative to it, with `resolve`, `main`, `cache` and `extensions`. */

@@ -4746,7 +4746,7 @@ function validate103(data, instancePath = "") {
   return errors === 0;
 }
 function validate102(data, instancePath = "") {
-  if (validate33(data)) {
+  if (validate13(data)) {
     validate102.errors = null;
     return true;
   }
@@ -4865,7 +4865,7 @@ function validate102(data, instancePath = "") {
   return errors === 0;
 }
 function validate101(data, instancePath = "") {
-  if (validate322(data)) {
+  if (validate12(data)) {
     validate101.errors = null;
     return true;
   }
@@ -5014,7 +5014,7 @@ function validate101(data, instancePath = "") {
   return errors === 0;
 }
 function validate108(data, instancePath = "") {
-  if (validate39(data)) {
+  if (validate19(data)) {
     validate108.errors = null;
     return true;
   }
@@ -5419,7 +5419,7 @@ function validate108(data, instancePath = "") {
   return errors === 0;
 }
 function validate107(data, instancePath = "") {
-  if (validate38(data)) {
+  if (validate18(data)) {
     validate107.errors = null;
     return true;
   }
@@ -5613,7 +5613,7 @@ function validate111(data, instancePath = "") {
   return errors === 0;
 }
 function validate94(data, instancePath = "") {
-  if (validate253(data)) {
+  if (validate5(data)) {
     validate94.errors = null;
     return true;
   }
@@ -5724,7 +5724,7 @@ function validate94(data, instancePath = "") {
   return errors === 0;
 }
 function validate89(data, instancePath = "") {
-  if (validate2010(data)) {
+  if (validate0(data)) {
     validate89.errors = null;
     return true;
   }
@@ -6577,7 +6577,7 @@ function validate117(data, instancePath = "") {
   return errors === 0;
 }
 function validate119(data, instancePath = "") {
-  if (validate50(data)) {
+  if (validate302(data)) {
     validate119.errors = null;
     return true;
   }
@@ -6753,7 +6753,7 @@ function validate119(data, instancePath = "") {
   return errors === 0;
 }
 function validate122(data, instancePath = "") {
-  if (validate53(data)) {
+  if (validate33(data)) {
     validate122.errors = null;
     return true;
   }
@@ -6983,7 +6983,7 @@ function validate125(data, instancePath = "") {
   return errors === 0;
 }
 function validate115(data, instancePath = "") {
-  if (validate46(data)) {
+  if (validate26(data)) {
     validate115.errors = null;
     return true;
   }
@@ -7157,7 +7157,7 @@ function validate115(data, instancePath = "") {
   return errors === 0;
 }
 function validate114(data, instancePath = "") {
-  if (validate452(data)) {
+  if (validate253(data)) {
     validate114.errors = null;
     return true;
   }
@@ -9060,7 +9060,7 @@ function validate162(data, instancePath = "") {
 }
 var validateCreateConversationalAgentRequest = validate163;
 function validate163(data, instancePath = "") {
-  if (validate59(data)) {
+  if (validate39(data)) {
     validate163.errors = null;
     return true;
   }
@@ -9233,7 +9233,7 @@ function validate165(data, instancePath = "") {
 }
 var validateCreateConversationRequest = validate166;
 function validate166(data, instancePath = "") {
-  if (validate61(data)) {
+  if (validate41(data)) {
     validate166.errors = null;
     return true;
   }
@@ -9752,7 +9752,7 @@ function validate175(data, instancePath = "") {
   return errors === 0;
 }
 function validate177(data, instancePath = "") {
-  if (validate752(data)) {
+  if (validate552(data)) {
     validate177.errors = null;
     return true;
   }
@@ -9804,7 +9804,7 @@ function validate177(data, instancePath = "") {
   return errors === 0;
 }
 function validate174(data, instancePath = "") {
-  if (validate722(data)) {
+  if (validate52(data)) {
     validate174.errors = null;
     return true;
   }
@@ -9975,7 +9975,7 @@ function validate174(data, instancePath = "") {
   return errors === 0;
 }
 function validate173(data, instancePath = "") {
-  if (validate712(data)) {
+  if (validate512(data)) {
     validate173.errors = null;
     return true;
   }
@@ -10760,7 +10760,7 @@ function validate189(data, instancePath = "") {
 }
 var validateError = validate190;
 function validate190(data, instancePath = "") {
-  if (validate79(data)) {
+  if (validate59(data)) {
     validate190.errors = null;
     return true;
   }
@@ -12856,7 +12856,7 @@ function validate225(data, instancePath = "") {
 var validateProceduralAgent = validate226;
 var pattern52 = new RegExp("^pa_[A-Za-z0-9]+@v[0-9]+$", "");
 function validate226(data, instancePath = "") {
-  if (validate802(data)) {
+  if (validate602(data)) {
     validate226.errors = null;
     return true;
   }
@@ -15759,7 +15759,7 @@ function validate266(data, instancePath = "") {
 }
 var validateUpdateConversationalAgentRequest = validate267;
 function validate267(data, instancePath = "") {
-  if (validate822(data)) {
+  if (validate62(data)) {
     validate267.errors = null;
     return true;
   }
@@ -16087,7 +16087,7 @@ function validate270(data, instancePath = "") {
 }
 var validateUpdateProceduralAgentRequest = validate271;
 function validate271(data, instancePath = "") {
-  if (validate842(data)) {
+  if (validate642(data)) {
     validate271.errors = null;
     return true;
   }
@@ -16858,14 +16858,14 @@ var validateVoiceConfig = validate117;
 var validateVoiceConfigOverride = validate99;
 
 // casi:fast
-var checkConversation = validate2010;
-var schema31 = { "type": "object", "description": "The full conversation record.", "additionalProperties": false, "required": ["id", "agent_id", "livemode", "created_at", "direction", "status", "custom_fields", "customer_id", "channel_type", "channel", "override_config", "started_at", "completed_at", "failure_reason", "summary", "duration_sec", "sentiment"], "properties": { "id": { "$ref": "urn:casi:schema:ConversationId" }, "agent_id": { "$ref": "urn:casi:schema:ConversationalAgentVersionId" }, "livemode": { "type": "boolean" }, "created_at": { "$ref": "urn:casi:schema:Timestamp" }, "direction": { "$ref": "urn:casi:schema:Direction" }, "status": { "$ref": "urn:casi:schema:ConversationStatus" }, "custom_fields": { "$ref": "urn:casi:schema:CustomFields" }, "customer_id": { "anyOf": [{ "$ref": "urn:casi:schema:CustomerId" }, { "type": "null" }] }, "channel_type": { "anyOf": [{ "$ref": "urn:casi:schema:ChannelType" }, { "type": "null" }] }, "channel": { "$ref": "urn:casi:schema:ConversationChannel" }, "override_config": { "anyOf": [{ "$ref": "urn:casi:schema:ConversationalAgentConfigOverride" }, { "type": "null" }] }, "started_at": { "anyOf": [{ "$ref": "urn:casi:schema:Timestamp" }, { "type": "null" }] }, "completed_at": { "anyOf": [{ "$ref": "urn:casi:schema:Timestamp" }, { "type": "null" }] }, "failure_reason": { "description": "Set only when `status` is `failed`.", "anyOf": [{ "$ref": "urn:casi:schema:FailureReason" }, { "type": "null" }] }, "summary": { "type": ["string", "null"] }, "duration_sec": { "type": ["number", "null"], "minimum": 0, "description": "Seconds." }, "sentiment": { "anyOf": [{ "$ref": "urn:casi:schema:Sentiment" }, { "type": "null" }] } }, "$id": "urn:casi:schema:Conversation" };
-var func12 = Object.prototype.hasOwnProperty;
-var pattern42 = new RegExp("^conv_[A-Za-z0-9]+$", "");
-var pattern53 = new RegExp("^ca_[A-Za-z0-9]+@v[0-9]+$", "");
-var pattern62 = new RegExp("^cus_[A-Za-z0-9]+$", "");
+var checkConversation = validate0;
+var schema0 = { "type": "object", "description": "The full conversation record.", "additionalProperties": false, "required": ["id", "agent_id", "livemode", "created_at", "direction", "status", "custom_fields", "customer_id", "channel_type", "channel", "override_config", "started_at", "completed_at", "failure_reason", "summary", "duration_sec", "sentiment"], "properties": { "id": { "$ref": "urn:casi:schema:ConversationId" }, "agent_id": { "$ref": "urn:casi:schema:ConversationalAgentVersionId" }, "livemode": { "type": "boolean" }, "created_at": { "$ref": "urn:casi:schema:Timestamp" }, "direction": { "$ref": "urn:casi:schema:Direction" }, "status": { "$ref": "urn:casi:schema:ConversationStatus" }, "custom_fields": { "$ref": "urn:casi:schema:CustomFields" }, "customer_id": { "anyOf": [{ "$ref": "urn:casi:schema:CustomerId" }, { "type": "null" }] }, "channel_type": { "anyOf": [{ "$ref": "urn:casi:schema:ChannelType" }, { "type": "null" }] }, "channel": { "$ref": "urn:casi:schema:ConversationChannel" }, "override_config": { "anyOf": [{ "$ref": "urn:casi:schema:ConversationalAgentConfigOverride" }, { "type": "null" }] }, "started_at": { "anyOf": [{ "$ref": "urn:casi:schema:Timestamp" }, { "type": "null" }] }, "completed_at": { "anyOf": [{ "$ref": "urn:casi:schema:Timestamp" }, { "type": "null" }] }, "failure_reason": { "description": "Set only when `status` is `failed`.", "anyOf": [{ "$ref": "urn:casi:schema:FailureReason" }, { "type": "null" }] }, "summary": { "type": ["string", "null"] }, "duration_sec": { "type": ["number", "null"], "minimum": 0, "description": "Seconds." }, "sentiment": { "anyOf": [{ "$ref": "urn:casi:schema:Sentiment" }, { "type": "null" }] } }, "$id": "urn:casi:schema:Conversation" };
+var func0 = Object.prototype.hasOwnProperty;
+var pattern0 = new RegExp("^conv_[A-Za-z0-9]+$", "");
+var pattern1 = new RegExp("^ca_[A-Za-z0-9]+@v[0-9]+$", "");
+var pattern2 = new RegExp("^cus_[A-Za-z0-9]+$", "");
 var formats02 = formats["date-time"];
-function validate2110(data, instancePath = "") {
+function validate1(data, instancePath = "") {
   ;
   let errors = 0;
   if (errors === 0) {
@@ -16887,7 +16887,7 @@ function validate2110(data, instancePath = "") {
   }
   return errors === 0;
 }
-function validate2310(data, instancePath = "") {
+function validate3(data, instancePath = "") {
   ;
   let errors = 0;
   if (errors === 0) {
@@ -17046,7 +17046,7 @@ function validate2310(data, instancePath = "") {
   }
   return errors === 0;
 }
-function validate272(data, instancePath = "") {
+function validate7(data, instancePath = "") {
   ;
   let errors = 0;
   const _errs0 = errors;
@@ -17100,7 +17100,7 @@ function validate272(data, instancePath = "") {
   }
   return errors === 0;
 }
-function validate26(data, instancePath = "") {
+function validate6(data, instancePath = "") {
   ;
   let errors = 0;
   if (errors === 0) {
@@ -17129,7 +17129,7 @@ function validate26(data, instancePath = "") {
           if (valid0) {
             if (data.voice !== void 0) {
               const _errs4 = errors;
-              if (!validate272(data.voice)) {
+              if (!validate7(data.voice)) {
                 errors++;
               }
               var valid0 = _errs4 === errors;
@@ -17145,7 +17145,7 @@ function validate26(data, instancePath = "") {
   }
   return errors === 0;
 }
-function validate302(data, instancePath = "") {
+function validate10(data, instancePath = "") {
   ;
   let errors = 0;
   if (errors === 0) {
@@ -17220,7 +17220,7 @@ function validate302(data, instancePath = "") {
   }
   return errors === 0;
 }
-function validate34(data, instancePath = "") {
+function validate14(data, instancePath = "") {
   ;
   let errors = 0;
   if (errors === 0) {
@@ -17368,7 +17368,7 @@ function validate34(data, instancePath = "") {
   }
   return errors === 0;
 }
-function validate33(data, instancePath = "") {
+function validate13(data, instancePath = "") {
   ;
   let errors = 0;
   const _errs0 = errors;
@@ -17427,7 +17427,7 @@ function validate33(data, instancePath = "") {
     var props0 = true;
   }
   const _errs9 = errors;
-  if (!validate34(data)) {
+  if (!validate14(data)) {
     errors++;
   }
   var _valid0 = _errs9 === errors;
@@ -17451,7 +17451,7 @@ function validate33(data, instancePath = "") {
   }
   return errors === 0;
 }
-function validate322(data, instancePath = "") {
+function validate12(data, instancePath = "") {
   ;
   let errors = 0;
   if (errors === 0) {
@@ -17480,7 +17480,7 @@ function validate322(data, instancePath = "") {
         if (valid0) {
           if (data.prompt !== void 0) {
             const _errs5 = errors;
-            if (!validate33(data.prompt)) {
+            if (!validate13(data.prompt)) {
               errors++;
             }
             var valid0 = _errs5 === errors;
@@ -17573,7 +17573,7 @@ function validate322(data, instancePath = "") {
   }
   return errors === 0;
 }
-function validate39(data, instancePath = "") {
+function validate19(data, instancePath = "") {
   ;
   let errors = 0;
   const _errs0 = errors;
@@ -17857,7 +17857,7 @@ function validate39(data, instancePath = "") {
   }
   return errors === 0;
 }
-function validate38(data, instancePath = "") {
+function validate18(data, instancePath = "") {
   ;
   let errors = 0;
   if (errors === 0) {
@@ -17879,7 +17879,7 @@ function validate38(data, instancePath = "") {
               const len0 = data0.length;
               for (let i0 = 0; i0 < len0; i0++) {
                 const _errs4 = errors;
-                if (!validate39(data0[i0])) {
+                if (!validate19(data0[i0])) {
                   errors++;
                 }
                 var valid1 = _errs4 === errors;
@@ -17953,7 +17953,7 @@ function validate38(data, instancePath = "") {
   }
   return errors === 0;
 }
-function validate42(data, instancePath = "") {
+function validate227(data, instancePath = "") {
   ;
   let errors = 0;
   if (errors === 0) {
@@ -18017,7 +18017,7 @@ function validate42(data, instancePath = "") {
   }
   return errors === 0;
 }
-function validate253(data, instancePath = "") {
+function validate5(data, instancePath = "") {
   ;
   let errors = 0;
   if (errors === 0) {
@@ -18039,7 +18039,7 @@ function validate253(data, instancePath = "") {
               const len0 = data0.length;
               for (let i0 = 0; i0 < len0; i0++) {
                 const _errs4 = errors;
-                if (!validate26(data0[i0])) {
+                if (!validate6(data0[i0])) {
                   errors++;
                 }
                 var valid1 = _errs4 === errors;
@@ -18058,7 +18058,7 @@ function validate253(data, instancePath = "") {
         if (valid0) {
           if (data.voice !== void 0) {
             const _errs5 = errors;
-            if (!validate302(data.voice)) {
+            if (!validate10(data.voice)) {
               errors++;
             }
             var valid0 = _errs5 === errors;
@@ -18068,7 +18068,7 @@ function validate253(data, instancePath = "") {
           if (valid0) {
             if (data.runtime !== void 0) {
               const _errs6 = errors;
-              if (!validate322(data.runtime)) {
+              if (!validate12(data.runtime)) {
                 errors++;
               }
               var valid0 = _errs6 === errors;
@@ -18078,7 +18078,7 @@ function validate253(data, instancePath = "") {
             if (valid0) {
               if (data.tool !== void 0) {
                 const _errs7 = errors;
-                if (!validate38(data.tool)) {
+                if (!validate18(data.tool)) {
                   errors++;
                 }
                 var valid0 = _errs7 === errors;
@@ -18088,7 +18088,7 @@ function validate253(data, instancePath = "") {
               if (valid0) {
                 if (data.language !== void 0) {
                   const _errs8 = errors;
-                  if (!validate42(data.language)) {
+                  if (!validate227(data.language)) {
                     errors++;
                   }
                   var valid0 = _errs8 === errors;
@@ -18136,7 +18136,7 @@ function validate253(data, instancePath = "") {
   }
   return errors === 0;
 }
-function validate2010(data, instancePath = "") {
+function validate0(data, instancePath = "") {
   ;
   let errors = 0;
   if (errors === 0) {
@@ -18147,7 +18147,7 @@ function validate2010(data, instancePath = "") {
       } else {
         const _errs1 = errors;
         for (const key0 in data) {
-          if (!func12.call(schema31.properties, key0)) {
+          if (!func0.call(schema0.properties, key0)) {
             return false;
             break;
           }
@@ -18159,7 +18159,7 @@ function validate2010(data, instancePath = "") {
             const _errs3 = errors;
             if (errors === _errs3) {
               if (typeof data0 === "string") {
-                if (!pattern42.test(data0)) {
+                if (!pattern0.test(data0)) {
                   return false;
                 }
               } else {
@@ -18177,7 +18177,7 @@ function validate2010(data, instancePath = "") {
               const _errs6 = errors;
               if (errors === _errs6) {
                 if (typeof data1 === "string") {
-                  if (!pattern53.test(data1)) {
+                  if (!pattern1.test(data1)) {
                     return false;
                   }
                 } else {
@@ -18249,7 +18249,7 @@ function validate2010(data, instancePath = "") {
                     if (valid0) {
                       if (data.custom_fields !== void 0) {
                         const _errs19 = errors;
-                        if (!validate2110(data.custom_fields)) {
+                        if (!validate1(data.custom_fields)) {
                           errors++;
                         }
                         var valid0 = _errs19 === errors;
@@ -18266,7 +18266,7 @@ function validate2010(data, instancePath = "") {
                           const _errs23 = errors;
                           if (errors === _errs23) {
                             if (typeof data7 === "string") {
-                              if (!pattern62.test(data7)) {
+                              if (!pattern2.test(data7)) {
                                 errors++;
                               }
                             } else {
@@ -18329,7 +18329,7 @@ function validate2010(data, instancePath = "") {
                           if (valid0) {
                             if (data.channel !== void 0) {
                               const _errs34 = errors;
-                              if (!validate2310(data.channel)) {
+                              if (!validate3(data.channel)) {
                                 errors++;
                               }
                               var valid0 = _errs34 === errors;
@@ -18343,7 +18343,7 @@ function validate2010(data, instancePath = "") {
                                 const _errs36 = errors;
                                 let valid10 = false;
                                 const _errs37 = errors;
-                                if (!validate253(data10)) {
+                                if (!validate5(data10)) {
                                   errors++;
                                 }
                                 var _valid2 = _errs37 === errors;
@@ -18563,10 +18563,10 @@ function validate2010(data, instancePath = "") {
   }
   return errors === 0;
 }
-var checkConversationalAgent = validate452;
-var pattern72 = new RegExp("^ca_[A-Za-z0-9]+$", "");
-var pattern9 = new RegExp("^pa_[A-Za-z0-9]+(@v[0-9]+)?$", "");
-function validate482(data, instancePath = "") {
+var checkConversationalAgent = validate253;
+var pattern3 = new RegExp("^ca_[A-Za-z0-9]+$", "");
+var pattern53 = new RegExp("^pa_[A-Za-z0-9]+(@v[0-9]+)?$", "");
+function validate282(data, instancePath = "") {
   ;
   let errors = 0;
   if (errors === 0) {
@@ -18646,7 +18646,7 @@ function validate482(data, instancePath = "") {
   }
   return errors === 0;
 }
-function validate50(data, instancePath = "") {
+function validate302(data, instancePath = "") {
   ;
   let errors = 0;
   if (errors === 0) {
@@ -18679,7 +18679,7 @@ function validate50(data, instancePath = "") {
           if (valid0) {
             if (data.prompt !== void 0) {
               const _errs5 = errors;
-              if (!validate33(data.prompt)) {
+              if (!validate13(data.prompt)) {
                 errors++;
               }
               var valid0 = _errs5 === errors;
@@ -18773,7 +18773,7 @@ function validate50(data, instancePath = "") {
   }
   return errors === 0;
 }
-function validate53(data, instancePath = "") {
+function validate33(data, instancePath = "") {
   ;
   let errors = 0;
   if (errors === 0) {
@@ -18799,7 +18799,7 @@ function validate53(data, instancePath = "") {
                 const len0 = data0.length;
                 for (let i0 = 0; i0 < len0; i0++) {
                   const _errs4 = errors;
-                  if (!validate39(data0[i0])) {
+                  if (!validate19(data0[i0])) {
                     errors++;
                   }
                   var valid1 = _errs4 === errors;
@@ -18874,7 +18874,7 @@ function validate53(data, instancePath = "") {
   }
   return errors === 0;
 }
-function validate56(data, instancePath = "") {
+function validate36(data, instancePath = "") {
   ;
   let errors = 0;
   if (errors === 0) {
@@ -18943,7 +18943,7 @@ function validate56(data, instancePath = "") {
   }
   return errors === 0;
 }
-function validate46(data, instancePath = "") {
+function validate26(data, instancePath = "") {
   ;
   let errors = 0;
   if (errors === 0) {
@@ -18969,7 +18969,7 @@ function validate46(data, instancePath = "") {
                 const len0 = data0.length;
                 for (let i0 = 0; i0 < len0; i0++) {
                   const _errs4 = errors;
-                  if (!validate26(data0[i0])) {
+                  if (!validate6(data0[i0])) {
                     errors++;
                   }
                   var valid1 = _errs4 === errors;
@@ -18988,7 +18988,7 @@ function validate46(data, instancePath = "") {
           if (valid0) {
             if (data.voice !== void 0) {
               const _errs5 = errors;
-              if (!validate482(data.voice)) {
+              if (!validate282(data.voice)) {
                 errors++;
               }
               var valid0 = _errs5 === errors;
@@ -18998,7 +18998,7 @@ function validate46(data, instancePath = "") {
             if (valid0) {
               if (data.runtime !== void 0) {
                 const _errs6 = errors;
-                if (!validate50(data.runtime)) {
+                if (!validate302(data.runtime)) {
                   errors++;
                 }
                 var valid0 = _errs6 === errors;
@@ -19008,7 +19008,7 @@ function validate46(data, instancePath = "") {
               if (valid0) {
                 if (data.tool !== void 0) {
                   const _errs7 = errors;
-                  if (!validate53(data.tool)) {
+                  if (!validate33(data.tool)) {
                     errors++;
                   }
                   var valid0 = _errs7 === errors;
@@ -19018,7 +19018,7 @@ function validate46(data, instancePath = "") {
                 if (valid0) {
                   if (data.language !== void 0) {
                     const _errs8 = errors;
-                    if (!validate56(data.language)) {
+                    if (!validate36(data.language)) {
                       errors++;
                     }
                     var valid0 = _errs8 === errors;
@@ -19072,7 +19072,7 @@ function validate46(data, instancePath = "") {
   }
   return errors === 0;
 }
-function validate452(data, instancePath = "") {
+function validate253(data, instancePath = "") {
   ;
   let errors = 0;
   if (errors === 0) {
@@ -19095,7 +19095,7 @@ function validate452(data, instancePath = "") {
             const _errs3 = errors;
             if (errors === _errs3) {
               if (typeof data0 === "string") {
-                if (!pattern72.test(data0)) {
+                if (!pattern3.test(data0)) {
                   return false;
                 }
               } else {
@@ -19113,7 +19113,7 @@ function validate452(data, instancePath = "") {
               const _errs6 = errors;
               if (errors === _errs6) {
                 if (typeof data1 === "string") {
-                  if (!pattern53.test(data1)) {
+                  if (!pattern1.test(data1)) {
                     return false;
                   }
                 } else {
@@ -19157,7 +19157,7 @@ function validate452(data, instancePath = "") {
                   if (valid0) {
                     if (data.config !== void 0) {
                       const _errs14 = errors;
-                      if (!validate46(data.config)) {
+                      if (!validate26(data.config)) {
                         errors++;
                       }
                       var valid0 = _errs14 === errors;
@@ -19178,7 +19178,7 @@ function validate452(data, instancePath = "") {
                               const _errs18 = errors;
                               if (errors === _errs18) {
                                 if (typeof data7 === "string") {
-                                  if (!pattern9.test(data7)) {
+                                  if (!pattern53.test(data7)) {
                                     return false;
                                   }
                                 } else {
@@ -19212,11 +19212,11 @@ function validate452(data, instancePath = "") {
   }
   return errors === 0;
 }
-var checkConversationalAgentConfig = validate46;
-var checkConversationalAgentConfigOverride = validate253;
-var checkCreateConversationalAgentRequest = validate59;
-var func2 = require_ucs2length().default;
-function validate59(data, instancePath = "") {
+var checkConversationalAgentConfig = validate26;
+var checkConversationalAgentConfigOverride = validate5;
+var checkCreateConversationalAgentRequest = validate39;
+var func12 = require_ucs2length().default;
+function validate39(data, instancePath = "") {
   ;
   let errors = 0;
   if (errors === 0) {
@@ -19239,10 +19239,10 @@ function validate59(data, instancePath = "") {
             const _errs3 = errors;
             if (errors === _errs3) {
               if (typeof data0 === "string") {
-                if (data0.length > 256 && func2(data0) > 256) {
+                if (data0.length > 256 && func12(data0) > 256) {
                   return false;
                 } else {
-                  if (data0.length < 2 && func2(data0) < 1) {
+                  if (data0.length < 2 && func12(data0) < 1) {
                     return false;
                   }
                 }
@@ -19261,7 +19261,7 @@ function validate59(data, instancePath = "") {
               const _errs6 = errors;
               if (errors === _errs6) {
                 if (typeof data1 === "string") {
-                  if (data1.length > 4096 && func2(data1) > 4096) {
+                  if (data1.length > 4096 && func12(data1) > 4096) {
                     return false;
                   }
                 } else {
@@ -19275,7 +19275,7 @@ function validate59(data, instancePath = "") {
             if (valid0) {
               if (data.config !== void 0) {
                 const _errs8 = errors;
-                if (!validate46(data.config)) {
+                if (!validate26(data.config)) {
                   errors++;
                 }
                 var valid0 = _errs8 === errors;
@@ -19296,7 +19296,7 @@ function validate59(data, instancePath = "") {
                         const _errs12 = errors;
                         if (errors === _errs12) {
                           if (typeof data4 === "string") {
-                            if (!pattern9.test(data4)) {
+                            if (!pattern53.test(data4)) {
                               return false;
                             }
                           } else {
@@ -19327,10 +19327,10 @@ function validate59(data, instancePath = "") {
   }
   return errors === 0;
 }
-var checkCreateConversationRequest = validate61;
-var pattern11 = new RegExp("^ca_[A-Za-z0-9]+(@v[0-9]+)?$", "");
-var pattern12 = new RegExp("^\\+[1-9][0-9]{6,14}$", "");
-function validate632(data, instancePath = "") {
+var checkCreateConversationRequest = validate41;
+var pattern72 = new RegExp("^ca_[A-Za-z0-9]+(@v[0-9]+)?$", "");
+var pattern82 = new RegExp("^\\+[1-9][0-9]{6,14}$", "");
+function validate43(data, instancePath = "") {
   ;
   let errors = 0;
   if (errors === 0) {
@@ -19367,7 +19367,7 @@ function validate632(data, instancePath = "") {
               const _errs5 = errors;
               if (errors === _errs5) {
                 if (typeof data1 === "string") {
-                  if (!pattern12.test(data1)) {
+                  if (!pattern82.test(data1)) {
                     return false;
                   }
                 } else {
@@ -19388,7 +19388,7 @@ function validate632(data, instancePath = "") {
                 const _errs10 = errors;
                 if (errors === _errs10) {
                   if (typeof data2 === "string") {
-                    if (!pattern12.test(data2)) {
+                    if (!pattern82.test(data2)) {
                       errors++;
                     }
                   } else {
@@ -19440,7 +19440,7 @@ function validate632(data, instancePath = "") {
   }
   return errors === 0;
 }
-function validate642(data, instancePath = "") {
+function validate442(data, instancePath = "") {
   ;
   let errors = 0;
   if (errors === 0) {
@@ -19493,7 +19493,7 @@ function validate642(data, instancePath = "") {
   }
   return errors === 0;
 }
-function validate652(data, instancePath = "") {
+function validate452(data, instancePath = "") {
   ;
   let errors = 0;
   if (errors === 0) {
@@ -19546,7 +19546,7 @@ function validate652(data, instancePath = "") {
   }
   return errors === 0;
 }
-function validate62(data, instancePath = "") {
+function validate42(data, instancePath = "") {
   ;
   let errors = 0;
   if (errors === 0) {
@@ -19554,19 +19554,19 @@ function validate62(data, instancePath = "") {
       const tag0 = data.type;
       if (typeof tag0 == "string") {
         if (tag0 === "phone") {
-          if (!validate632(data)) {
+          if (!validate43(data)) {
             errors++;
           }
           var props0 = true;
         } else if (tag0 === "chat_realtime") {
-          if (!validate642(data)) {
+          if (!validate442(data)) {
             errors++;
           }
           if (props0 !== true) {
             props0 = true;
           }
         } else if (tag0 === "chat_async") {
-          if (!validate652(data)) {
+          if (!validate452(data)) {
             errors++;
           }
           if (props0 !== true) {
@@ -19584,7 +19584,7 @@ function validate62(data, instancePath = "") {
   }
   return errors === 0;
 }
-function validate61(data, instancePath = "") {
+function validate41(data, instancePath = "") {
   ;
   let errors = 0;
   if (errors === 0) {
@@ -19607,7 +19607,7 @@ function validate61(data, instancePath = "") {
             const _errs3 = errors;
             if (errors === _errs3) {
               if (typeof data0 === "string") {
-                if (!pattern11.test(data0)) {
+                if (!pattern72.test(data0)) {
                   return false;
                 }
               } else {
@@ -19621,7 +19621,7 @@ function validate61(data, instancePath = "") {
           if (valid0) {
             if (data.channel !== void 0) {
               const _errs5 = errors;
-              if (!validate62(data.channel)) {
+              if (!validate42(data.channel)) {
                 errors++;
               }
               var valid0 = _errs5 === errors;
@@ -19641,7 +19641,7 @@ function validate61(data, instancePath = "") {
               if (valid0) {
                 if (data.override_config !== void 0) {
                   const _errs8 = errors;
-                  if (!validate253(data.override_config)) {
+                  if (!validate5(data.override_config)) {
                     errors++;
                   }
                   var valid0 = _errs8 === errors;
@@ -19671,8 +19671,8 @@ function validate61(data, instancePath = "") {
   }
   return errors === 0;
 }
-var checkCreateProceduralAgentRequest = validate712;
-function validate732(data, instancePath = "") {
+var checkCreateProceduralAgentRequest = validate512;
+function validate53(data, instancePath = "") {
   ;
   let errors = 0;
   if (errors === 0) {
@@ -19764,7 +19764,7 @@ function validate732(data, instancePath = "") {
   }
   return errors === 0;
 }
-function validate752(data, instancePath = "") {
+function validate552(data, instancePath = "") {
   ;
   let errors = 0;
   if (errors === 0) {
@@ -19786,7 +19786,7 @@ function validate752(data, instancePath = "") {
               const len0 = data0.length;
               for (let i0 = 0; i0 < len0; i0++) {
                 const _errs4 = errors;
-                if (!validate39(data0[i0])) {
+                if (!validate19(data0[i0])) {
                   errors++;
                 }
                 var valid1 = _errs4 === errors;
@@ -19807,7 +19807,7 @@ function validate752(data, instancePath = "") {
   return errors === 0;
 }
 var formats6 = formats.uri;
-function validate722(data, instancePath = "") {
+function validate52(data, instancePath = "") {
   ;
   let errors = 0;
   if (errors === 0) {
@@ -19856,7 +19856,7 @@ function validate722(data, instancePath = "") {
           if (valid0) {
             if (data.runtime !== void 0) {
               const _errs7 = errors;
-              if (!validate732(data.runtime)) {
+              if (!validate53(data.runtime)) {
                 errors++;
               }
               var valid0 = _errs7 === errors;
@@ -19866,7 +19866,7 @@ function validate722(data, instancePath = "") {
             if (valid0) {
               if (data.tool !== void 0) {
                 const _errs8 = errors;
-                if (!validate752(data.tool)) {
+                if (!validate552(data.tool)) {
                   errors++;
                 }
                 var valid0 = _errs8 === errors;
@@ -19963,7 +19963,7 @@ function validate722(data, instancePath = "") {
   }
   return errors === 0;
 }
-function validate712(data, instancePath = "") {
+function validate512(data, instancePath = "") {
   ;
   let errors = 0;
   if (errors === 0) {
@@ -19986,10 +19986,10 @@ function validate712(data, instancePath = "") {
             const _errs3 = errors;
             if (errors === _errs3) {
               if (typeof data0 === "string") {
-                if (data0.length > 256 && func2(data0) > 256) {
+                if (data0.length > 256 && func12(data0) > 256) {
                   return false;
                 } else {
-                  if (data0.length < 2 && func2(data0) < 1) {
+                  if (data0.length < 2 && func12(data0) < 1) {
                     return false;
                   }
                 }
@@ -20008,7 +20008,7 @@ function validate712(data, instancePath = "") {
               const _errs6 = errors;
               if (errors === _errs6) {
                 if (typeof data1 === "string") {
-                  if (data1.length > 4096 && func2(data1) > 4096) {
+                  if (data1.length > 4096 && func12(data1) > 4096) {
                     return false;
                   }
                 } else {
@@ -20022,7 +20022,7 @@ function validate712(data, instancePath = "") {
             if (valid0) {
               if (data.config !== void 0) {
                 const _errs8 = errors;
-                if (!validate722(data.config)) {
+                if (!validate52(data.config)) {
                   errors++;
                 }
                 var valid0 = _errs8 === errors;
@@ -20039,8 +20039,8 @@ function validate712(data, instancePath = "") {
   }
   return errors === 0;
 }
-var checkError = validate79;
-function validate79(data, instancePath = "") {
+var checkError = validate59;
+function validate59(data, instancePath = "") {
   ;
   let errors = 0;
   if (errors === 0) {
@@ -20119,10 +20119,10 @@ function validate79(data, instancePath = "") {
   }
   return errors === 0;
 }
-var checkProceduralAgent = validate802;
-var pattern142 = new RegExp("^pa_[A-Za-z0-9]+$", "");
-var pattern15 = new RegExp("^pa_[A-Za-z0-9]+@v[0-9]+$", "");
-function validate802(data, instancePath = "") {
+var checkProceduralAgent = validate602;
+var pattern102 = new RegExp("^pa_[A-Za-z0-9]+$", "");
+var pattern11 = new RegExp("^pa_[A-Za-z0-9]+@v[0-9]+$", "");
+function validate602(data, instancePath = "") {
   ;
   let errors = 0;
   if (errors === 0) {
@@ -20145,7 +20145,7 @@ function validate802(data, instancePath = "") {
             const _errs3 = errors;
             if (errors === _errs3) {
               if (typeof data0 === "string") {
-                if (!pattern142.test(data0)) {
+                if (!pattern102.test(data0)) {
                   return false;
                 }
               } else {
@@ -20163,7 +20163,7 @@ function validate802(data, instancePath = "") {
               const _errs6 = errors;
               if (errors === _errs6) {
                 if (typeof data1 === "string") {
-                  if (!pattern15.test(data1)) {
+                  if (!pattern11.test(data1)) {
                     return false;
                   }
                 } else {
@@ -20207,7 +20207,7 @@ function validate802(data, instancePath = "") {
                   if (valid0) {
                     if (data.config !== void 0) {
                       const _errs14 = errors;
-                      if (!validate722(data.config)) {
+                      if (!validate52(data.config)) {
                         errors++;
                       }
                       var valid0 = _errs14 === errors;
@@ -20227,16 +20227,16 @@ function validate802(data, instancePath = "") {
   }
   return errors === 0;
 }
-var checkProceduralAgentConfig = validate722;
-var checkProceduralToolConfig = validate752;
-var checkPrompt = validate33;
-var checkRuntimeConfig = validate50;
-var checkRuntimeConfigOverride = validate322;
-var checkToolConfig = validate53;
-var checkToolConfigOverride = validate38;
-var checkToolIdentifier = validate39;
-var checkUpdateConversationalAgentRequest = validate822;
-function validate822(data, instancePath = "") {
+var checkProceduralAgentConfig = validate52;
+var checkProceduralToolConfig = validate552;
+var checkPrompt = validate13;
+var checkRuntimeConfig = validate302;
+var checkRuntimeConfigOverride = validate12;
+var checkToolConfig = validate33;
+var checkToolConfigOverride = validate18;
+var checkToolIdentifier = validate19;
+var checkUpdateConversationalAgentRequest = validate62;
+function validate62(data, instancePath = "") {
   ;
   let errors = 0;
   if (errors === 0) {
@@ -20258,10 +20258,10 @@ function validate822(data, instancePath = "") {
           const _errs5 = errors;
           if (errors === _errs5) {
             if (typeof data0 === "string") {
-              if (data0.length > 256 && func2(data0) > 256) {
+              if (data0.length > 256 && func12(data0) > 256) {
                 errors++;
               } else {
-                if (data0.length < 2 && func2(data0) < 1) {
+                if (data0.length < 2 && func12(data0) < 1) {
                   errors++;
                 }
               }
@@ -20299,7 +20299,7 @@ function validate822(data, instancePath = "") {
             const _errs12 = errors;
             if (errors === _errs12) {
               if (typeof data1 === "string") {
-                if (data1.length > 4096 && func2(data1) > 4096) {
+                if (data1.length > 4096 && func12(data1) > 4096) {
                   errors++;
                 }
               } else {
@@ -20333,7 +20333,7 @@ function validate822(data, instancePath = "") {
               const _errs17 = errors;
               let valid5 = false;
               const _errs18 = errors;
-              if (!validate46(data2)) {
+              if (!validate26(data2)) {
                 errors++;
               }
               var _valid2 = _errs18 === errors;
@@ -20373,7 +20373,7 @@ function validate822(data, instancePath = "") {
                       const _errs24 = errors;
                       if (errors === _errs24) {
                         if (typeof data4 === "string") {
-                          if (!pattern9.test(data4)) {
+                          if (!pattern53.test(data4)) {
                             return false;
                           }
                         } else {
@@ -20401,8 +20401,8 @@ function validate822(data, instancePath = "") {
   }
   return errors === 0;
 }
-var checkUpdateProceduralAgentRequest = validate842;
-function validate842(data, instancePath = "") {
+var checkUpdateProceduralAgentRequest = validate642;
+function validate642(data, instancePath = "") {
   ;
   let errors = 0;
   if (errors === 0) {
@@ -20424,10 +20424,10 @@ function validate842(data, instancePath = "") {
           const _errs5 = errors;
           if (errors === _errs5) {
             if (typeof data0 === "string") {
-              if (data0.length > 256 && func2(data0) > 256) {
+              if (data0.length > 256 && func12(data0) > 256) {
                 errors++;
               } else {
-                if (data0.length < 2 && func2(data0) < 1) {
+                if (data0.length < 2 && func12(data0) < 1) {
                   errors++;
                 }
               }
@@ -20465,7 +20465,7 @@ function validate842(data, instancePath = "") {
             const _errs12 = errors;
             if (errors === _errs12) {
               if (typeof data1 === "string") {
-                if (data1.length > 4096 && func2(data1) > 4096) {
+                if (data1.length > 4096 && func12(data1) > 4096) {
                   errors++;
                 }
               } else {
@@ -20499,7 +20499,7 @@ function validate842(data, instancePath = "") {
               const _errs17 = errors;
               let valid5 = false;
               const _errs18 = errors;
-              if (!validate722(data2)) {
+              if (!validate52(data2)) {
                 errors++;
               }
               var _valid2 = _errs18 === errors;

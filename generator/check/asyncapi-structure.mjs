@@ -8,13 +8,14 @@ import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { packages } from './packages.mjs';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const CACHE = join(ROOT, 'node_modules', '.cache', 'casi', 'asyncapi');
 const RULES = ['asyncapi-document-resolved', 'asyncapi-document-unresolved'];
 
 const fromParser = createRequire(createRequire(import.meta.url).resolve('@asyncapi/parser'));
-const { documentStructure, getSchema } = fromParser('./ruleset/functions/documentStructure.js');
+const { documentStructure, getSchema } = packages.asyncapiDocumentStructure;
 /** Resolves as @stoplight/spectral-functions does: its schema function compiles the meta-schema with these. */
 const fromSpectral = createRequire(fromParser.resolve('@stoplight/spectral-functions'));
 
@@ -23,7 +24,7 @@ const fromSpectral = createRequire(fromParser.resolve('@stoplight/spectral-funct
  * `given`, options) are the parser's own.
  */
 export function structureRules() {
-  const { coreRuleset } = fromParser('./ruleset/ruleset.js');
+  const { coreRuleset } = packages.asyncapiRuleset;
   const rules = {};
   for (const name of RULES) {
     const rule = coreRuleset.rules[name];

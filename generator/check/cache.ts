@@ -15,7 +15,14 @@ const CACHE = join(TOOLKIT_ROOT, 'node_modules', '.cache', 'casi', 'check');
 const KEEP = 20;
 const VALIDATORS = ['@redocly/openapi-core', '@asyncapi/parser'];
 /** The worker's sources beside this file: how the validators are set up is part of what they find. */
-const LINT_SOURCES = ['lint.mjs', 'lint-openapi.mjs', 'lint-asyncapi.mjs', 'asyncapi-structure.mjs'];
+const LINT_SOURCES = [
+  'lint.mjs',
+  'lint-openapi.mjs',
+  'lint-asyncapi.mjs',
+  'asyncapi-structure.mjs',
+  'packages.mjs',
+  'packages.cjs',
+];
 
 /** A lookup: the cached findings when there are some, and `store` to record fresh ones. */
 export interface LintCacheEntry {

@@ -1,10 +1,9 @@
 // @asyncapi/parser's validation of the AsyncAPI document, in plain JavaScript so that a worker thread runs it
 // without a TypeScript loader. Returns diagnostics (see ../diagnostics.ts).
-import { createRequire } from 'node:module';
 import { structureRules } from './asyncapi-structure.mjs';
+import { packages } from './packages.mjs';
 
-// @asyncapi/parser is CommonJS: `require` spares the ESM loader's export scan of its files.
-const { fromFile, Parser } = createRequire(import.meta.url)('@asyncapi/parser');
+const { fromFile, Parser } = packages.asyncapiParser;
 
 /**
  * Parses and validates the AsyncAPI document (and the OpenAPI schemas it references). Parser errors (severity 0)

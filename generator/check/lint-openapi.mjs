@@ -1,6 +1,8 @@
 // Redocly's lint of the OpenAPI document, in plain JavaScript so that a worker thread runs it without a TypeScript
 // loader. Returns diagnostics (see ../diagnostics.ts).
-import { createConfig, getLineColLocation, lint } from '@redocly/openapi-core';
+import { packages } from './packages.mjs';
+
+const { createConfig, getLineColLocation, lint } = packages.redocly;
 
 /**
  * Lints the OpenAPI document with Redocly's `recommended` rules; its errors are errors, its warnings warnings. The

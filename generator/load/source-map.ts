@@ -1,8 +1,11 @@
 /** Parses YAML with positions, so that any JSON pointer can be turned into a line and column. */
 import { readFile } from 'node:fs/promises';
-import { CORE_SCHEMA, load } from 'js-yaml';
-import { isMap, isScalar, isSeq, LineCounter, type Node, parseDocument } from 'yaml';
+import type { Node } from 'yaml';
 import { type Diagnostic, InputError } from '../diagnostics.js';
+import { jsYaml, yaml } from '../packages.js';
+
+const { CORE_SCHEMA, load } = jsYaml;
+const { isMap, isScalar, isSeq, LineCounter, parseDocument } = yaml;
 
 /** A parsed YAML document with its positions. */
 export interface SourceDocument {

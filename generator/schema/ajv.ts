@@ -1,12 +1,12 @@
 /** One ajv (JSON Schema 2020-12) setup for every schema of the spec: used to precompile and by `casi validate`. */
-import Ajv2020Module, { _, Name } from 'ajv/dist/2020.js';
 import { formats } from '../../templates/shared/formats.js';
 import { eventSchema } from '../ir/events.js';
 import type { Ir, JsonSchema } from '../ir/model.js';
+import { ajv2020 } from '../packages.js';
 import { requestPartSchemas } from './operations.js';
 
 // ajv is CommonJS with a default export.
-const Ajv2020 = Ajv2020Module as unknown as typeof Ajv2020Module.default;
+const { _, Name, default: Ajv2020 } = ajv2020;
 type Ajv = InstanceType<typeof Ajv2020>;
 
 /**
@@ -91,13 +91,16 @@ function annotationKeywords(schemas: readonly { schema: JsonSchema }[]): string[
  * the spec's annotation keywords are declared as a vocabulary; everything else stays strict. Formats come from
  * `templates/shared/formats.ts`. `allErrors` (default true) lists every problem; false stops at the first one,
  * for a fast verdict. `standalone` also adds the request-part schemas and makes ajv keep the source code.
+ * `validated` skips checking the schemas against the JSON Schema meta-schema, for schemas another instance has
+ * just checked.
  */
-export function createAjv(ir: Ir, options: { standalone: boolean; allErrors?: boolean }): Ajv {
+export function createAjv(ir: Ir, options: { standalone: boolean; allErrors?: boolean; validated?: boolean }): Ajv {
   const entries = validatableSchemas(ir, { requests: options.standalone });
   const ajv = new Ajv2020({
     strict: true,
     allowUnionTypes: true,
     allErrors: options.allErrors ?? true,
+    validateSchema: !options.validated,
     discriminator: true,
     code: options.standalone
       ? { source: true, esm: true, lines: false, optimize: true, formats: _`${new Name(FORMATS_BINDING)}` }

@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -8,10 +8,13 @@ import { ROOT } from './helpers.js';
 // bin/compiled.mjs runs the CLI from a cached bundle; here it runs a small TypeScript entry of its own.
 const dir = join(ROOT, 'test-artifacts', `compiled-${process.pid}`);
 const entry = `test-artifacts/compiled-${process.pid}/entry.ts`;
-const manifest = join(ROOT, 'node_modules/.cache/casi', `${entry.replace(/[^a-z0-9]+/gi, '-')}.json`);
+const cjsEntry = `test-artifacts/compiled-${process.pid}/entry.cjs`;
+const CACHE = join(ROOT, 'node_modules/.cache/casi');
+const manifestOf = (path: string) => join(CACHE, `${path.replace(/[^a-z0-9]+/gi, '-')}.json`);
+const manifest = manifestOf(entry);
 
-function run(env: Record<string, string> = {}): string {
-  const script = `import(${JSON.stringify(pathToFileURL(join(ROOT, 'bin/compiled.mjs')).href)}).then((m) => m.importCompiled(${JSON.stringify(entry)}))`;
+function run(env: Record<string, string> = {}, call = `importCompiled(${JSON.stringify(entry)})`): string {
+  const script = `import(${JSON.stringify(pathToFileURL(join(ROOT, 'bin/compiled.mjs')).href)}).then((m) => m.${call})`;
   return execFileSync(process.execPath, ['--input-type=module', '-e', script], {
     cwd: ROOT,
     env: { ...process.env, ...env },
@@ -19,7 +22,13 @@ function run(env: Record<string, string> = {}): string {
   });
 }
 
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
+afterAll(() => {
+  rmSync(dir, { recursive: true, force: true });
+  // This run's builds and manifests: their names come from the entries' paths, which hold this process's id.
+  for (const name of readdirSync(CACHE))
+    if (name.startsWith(`test-artifacts-compiled-${process.pid}-`))
+      rmSync(join(CACHE, name), { recursive: true, force: true });
+});
 
 describe('compiled entry points', () => {
   it('builds once, reuses the bundle, rebuilds when an input changes, and keeps each module its own URL', () => {
@@ -53,5 +62,40 @@ describe('compiled entry points', () => {
     );
     expect(JSON.parse(run({ CASI_CACHE: '0' })).word).toBe('third word');
     expect(readFileSync(manifest, 'utf8')).toBe(before);
+  });
+
+  it('bundles a CommonJS entry with the packages it requires, as one CommonJS file, and rebuilds it on change', () => {
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(join(dir, 'part.cjs'), "exports.word = 'one';\n");
+    writeFileSync(
+      join(dir, 'entry.cjs'),
+      "const yaml = require('yaml');\nmodule.exports = { word: require('./part.cjs').word, text: yaml.stringify({ a: 1 }), file: __filename };\n",
+    );
+    const call = (env: Record<string, string> = {}) =>
+      JSON.parse(
+        run(env, `requireBundled(${JSON.stringify(cjsEntry)})).then((m) => console.log(JSON.stringify(m))`),
+      ) as { word: string; text: string; file: string };
+    const first = call();
+    expect(first.word).toBe('one');
+    expect(first.text).toBe('a: 1\n');
+    const built = JSON.parse(readFileSync(manifestOf(cjsEntry), 'utf8')) as { out: string; inputs: { path: string }[] };
+    // Loaded from the bundle, which holds the package's own modules.
+    expect(first.file).toBe(join(CACHE, built.out));
+    expect(built.out.endsWith('.cjs')).toBe(true);
+    expect(built.inputs.some((i) => i.path.startsWith('node_modules/yaml/'))).toBe(true);
+    expect(readFileSync(first.file, 'utf8')).toContain('.word = "one"');
+
+    expect(call().file).toBe(first.file);
+    writeFileSync(join(dir, 'part.cjs'), "exports.word = 'two';\n");
+    const second = call();
+    expect(second.word).toBe('two');
+    expect(second.file).not.toBe(first.file);
+
+    // CASI_CACHE=0: the entry as it is, and no build.
+    const before = readFileSync(manifestOf(cjsEntry), 'utf8');
+    writeFileSync(join(dir, 'part.cjs'), "exports.word = 'three';\n");
+    const plain = call({ CASI_CACHE: '0' });
+    expect(plain).toMatchObject({ word: 'three', file: join(dir, 'entry.cjs') });
+    expect(readFileSync(manifestOf(cjsEntry), 'utf8')).toBe(before);
   });
 });

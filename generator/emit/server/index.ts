@@ -3,8 +3,9 @@
  * validators), a typed `Handlers` interface (one handler per operationId), and `registerRoutes`, which hands both
  * to the runtime's Fastify plugin.
  */
-import { type StatementStructures, StructureKind, VariableDeclarationKind } from 'ts-morph';
+import type { StatementStructures } from 'ts-morph';
 import type { Ir, IrOperation, IrResponse } from '../../ir/model.js';
+import { tsMorph } from '../../packages.js';
 import { partSchema, partSchemaName, queryCoercion, type RequestPart, refName } from '../../schema/operations.js';
 import type { EmittedFile } from '../shared/files.js';
 import {
@@ -18,6 +19,8 @@ import {
 } from '../shared/operation-types.js';
 import { createProject, docText, emitTypeScript, literal } from '../shared/ts.js';
 import { validatorName } from '../validators/index.js';
+
+const { StructureKind, VariableDeclarationKind } = tsMorph;
 
 const V = 'validators';
 

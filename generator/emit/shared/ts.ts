@@ -1,9 +1,12 @@
 /** ts-morph helpers shared by the emitters: one project with fixed printer settings, and names. */
-import { IndentationText, NewLineKind, Project, QuoteKind, type StatementStructures } from 'ts-morph';
+import type { Project as ProjectType, StatementStructures } from 'ts-morph';
+import { tsMorph } from '../../packages.js';
 import { type EmittedFile, withHeader } from './files.js';
 
+const { IndentationText, NewLineKind, Project, QuoteKind } = tsMorph;
+
 /** An in-memory ts-morph project printing 2 spaces, single quotes and LF. */
-export function createProject(): Project {
+export function createProject(): ProjectType {
   return new Project({
     useInMemoryFileSystem: true,
     manipulationSettings: {
@@ -20,7 +23,7 @@ export function createProject(): Project {
  * single insertion, so statements are never added one by one) and returns it with the generated header.
  */
 export function emitTypeScript(
-  project: Project,
+  project: ProjectType,
   path: string,
   statements: readonly StatementStructures[],
 ): EmittedFile {

@@ -1,35 +1,12 @@
 /** Emits `types.gen.ts`: openapi-typescript's REST types, a named alias per schema, and the event unions. */
-import Module, { createRequire } from 'node:module';
-import { type StatementStructures, StructureKind, ts, VariableDeclarationKind } from 'ts-morph';
+import type { StatementStructures } from 'ts-morph';
 import type { Ir, IrEvent } from '../../ir/model.js';
+import { openapiTypescript, tsMorph } from '../../packages.js';
 import { type EmittedFile, withHeader, withoutHeader } from '../shared/files.js';
 import { createProject, docText, emitTypeScript, literal } from '../shared/ts.js';
 
-const { default: openapiTS, astToString } = loadOpenapiTypescript();
-
-/**
- * openapi-typescript's CommonJS build, loaded with `require` (imported as ESM, it would import `typescript`, 9 MB of
- * CommonJS, through the ESM loader, which first scans the whole file for its exports), and given the TypeScript
- * that ts-morph bundles for its `require('typescript')`: one compiler loads instead of two, about 0.3 s of start-up
- * each. openapi-typescript only uses the node factory and the printer of that API. The stand-in is in the module
- * cache while openapi-typescript loads (it requires `typescript` at load time only), so nothing else gets it.
- */
-function loadOpenapiTypescript(): typeof import('openapi-typescript') {
-  const require = createRequire(import.meta.url);
-  const typescriptPath = createRequire(require.resolve('openapi-typescript')).resolve('typescript');
-  // Loaded already (by whoever embeds the generator): nothing to save.
-  if (require.cache[typescriptPath]) return require('openapi-typescript');
-  const standIn = new Module(typescriptPath);
-  standIn.filename = typescriptPath;
-  standIn.loaded = true;
-  standIn.exports = ts;
-  require.cache[typescriptPath] = standIn;
-  try {
-    return require('openapi-typescript');
-  } finally {
-    delete require.cache[typescriptPath];
-  }
-}
+const { default: openapiTS, astToString } = openapiTypescript;
+const { StructureKind, VariableDeclarationKind } = tsMorph;
 
 /** Envelope schemas replaced by the discriminated event unions of the same name. */
 const ENVELOPES = { server: 'ServerEvent', client: 'ClientEvent' } as const;

@@ -6,18 +6,21 @@
  * first (`withVerdictFirst`) and goes on only for a refused value, to list its issues. The error objects of ajv's
  * code are rewritten to be those issues (`withIssueObjects`).
  */
-import standaloneCodeModule from 'ajv/dist/standalone/index.js';
 import { build } from 'esbuild';
-import { type StatementStructures, StructureKind, VariableDeclarationKind } from 'ts-morph';
+import type { StatementStructures } from 'ts-morph';
 import type { Ir } from '../../ir/model.js';
 import { TOOLKIT_ROOT } from '../../options.js';
+import { ajvStandalone, tsMorph } from '../../packages.js';
 import { createAjv, FORMATS_BINDING, schemaId, shareCompiledAjv, validatableSchemas } from '../../schema/ajv.js';
 import { triesAlternatives } from '../../schema/alternatives.js';
 import { type EmittedFile, withHeader } from '../shared/files.js';
 import { createProject, emitTypeScript, literal } from '../shared/ts.js';
 import { rewritten } from './rewrite.js';
 
-const standaloneCode = standaloneCodeModule as unknown as typeof standaloneCodeModule.default;
+const { StructureKind, VariableDeclarationKind } = tsMorph;
+
+// ajv is CommonJS with a default export.
+const standaloneCode = ajvStandalone.default;
 
 /** The exported name of the validator of `name`. */
 export function validatorName(name: string): string {
@@ -47,7 +50,8 @@ export async function emitValidators(ir: Ir): Promise<EmittedFile[]> {
   }));
   const ajv = {
     full: createAjv(ir, { standalone: true }),
-    fast: createAjv(ir, { standalone: true, allErrors: false }),
+    // The same schemas: `full` has checked them against the meta-schema.
+    fast: createAjv(ir, { standalone: true, allErrors: false, validated: true }),
   };
   const events = entries.filter((e) => EVENT_ENVELOPES.includes(e.name));
   const files = [
