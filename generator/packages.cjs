@@ -1,37 +1,9 @@
-// The packages the generator's stages use, in one CommonJS module: `packages.ts` loads it through `requireBundled`
-// (bin/compiled.mjs), which inlines all of them (ts-morph and its TypeScript, openapi-typescript and its Redocly,
-// ajv, the YAML parsers) into one cached file. One copy of ajv serves the compiler, its code generator and
-// standalone code, whose objects must come from the same copy.
-const { createRequire } = require('node:module');
-const tsMorph = require('ts-morph');
-
+// The packages that read the documents and compile their schemas, in one CommonJS module: `packages.ts` loads it
+// through `requireBundled` (bin/compiled.mjs), which inlines them into one cached file. One copy of ajv serves the
+// compiler, its code generator and standalone code, whose objects must come from the same copy.
 module.exports = {
-  tsMorph,
-  openapiTypescript: withTypescriptOf(tsMorph, () => require('openapi-typescript')),
   ajv2020: require('ajv/dist/2020.js'),
   ajvStandalone: require('ajv/dist/standalone/index.js'),
   jsYaml: require('js-yaml'),
   yaml: require('yaml'),
 };
-
-/**
- * Loads openapi-typescript with the TypeScript that ts-morph bundles standing in for its `require('typescript')`:
- * one compiler loads instead of two (about 0.3 s of start-up each); it only uses the node factory and the printer.
- * The stand-in is in the module cache only while openapi-typescript loads (it requires `typescript` then), so
- * nothing else gets it. (The bundle leaves `typescript` out, so that this works the same there.)
- */
-function withTypescriptOf({ ts }, load) {
-  const typescriptPath = createRequire(require.resolve('openapi-typescript')).resolve('typescript');
-  // Loaded already (by whoever embeds the generator): nothing to save.
-  if (require.cache[typescriptPath]) return load();
-  const standIn = new module.constructor(typescriptPath);
-  standIn.filename = typescriptPath;
-  standIn.loaded = true;
-  standIn.exports = ts;
-  require.cache[typescriptPath] = standIn;
-  try {
-    return load();
-  } finally {
-    delete require.cache[typescriptPath];
-  }
-}

@@ -2,10 +2,10 @@
 import { readFile } from 'node:fs/promises';
 import type { Node } from 'yaml';
 import { type Diagnostic, InputError } from '../diagnostics.js';
-import { jsYaml, yaml } from '../packages.js';
+import { packages } from '../packages.js';
 
-const { CORE_SCHEMA, load } = jsYaml;
-const { isMap, isScalar, isSeq, LineCounter, parseDocument } = yaml;
+const { CORE_SCHEMA, load } = packages.jsYaml;
+const { isMap, isScalar, isSeq, LineCounter, parseDocument } = packages.yaml;
 
 /** A parsed YAML document with its positions. */
 export interface SourceDocument {

@@ -2,11 +2,11 @@
 import { formats } from '../../templates/shared/formats.js';
 import { eventSchema } from '../ir/events.js';
 import type { Ir, JsonSchema } from '../ir/model.js';
-import { ajv2020 } from '../packages.js';
+import { packages } from '../packages.js';
 import { requestPartSchemas } from './operations.js';
 
 // ajv is CommonJS with a default export.
-const { _, Name, default: Ajv2020 } = ajv2020;
+const { _, Name, default: Ajv2020 } = packages.ajv2020;
 type Ajv = InstanceType<typeof Ajv2020>;
 
 /**

@@ -72,7 +72,8 @@ describe('emit: the TypeScript openapi-typescript prints with', () => {
 
   it('is given as a stand-in while openapi-typescript loads, and `typescript` stays the real package after', () => {
     // The source of the packages module, as CASI_CACHE=0 loads it (the emitters above used its bundle).
-    const packages = require('../../generator/packages.cjs') as typeof import('../../generator/packages.js');
+    const packages =
+      require('../../generator/emit/packages.cjs') as typeof import('../../generator/emit/packages.js')['emitPackages'];
     const { ts } = packages.tsMorph;
     // openapi-typescript's node constants were made by the stand-in: each TypeScript copy has its own node classes.
     const { NEVER } = fromOpenapiTypescript('./lib/ts.cjs');

@@ -8,13 +8,13 @@
 import type { StatementStructures } from 'ts-morph';
 import type { Ir, IrOperation } from '../../ir/model.js';
 import { camelCase } from '../../names.js';
-import { tsMorph } from '../../packages.js';
+import { emitPackages } from '../packages.js';
 import type { EmittedFile } from '../shared/files.js';
 import { bodyType, queryType, responseBodyType, successResponse, TYPES } from '../shared/operation-types.js';
 import { createProject, docText, emitTypeScript, literal } from '../shared/ts.js';
 import { validatorName } from '../validators/index.js';
 
-const { StructureKind, VariableDeclarationKind } = tsMorph;
+const { StructureKind, VariableDeclarationKind } = emitPackages.tsMorph;
 
 const RUNTIME = './runtime/client/index.js';
 

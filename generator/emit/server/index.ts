@@ -5,8 +5,8 @@
  */
 import type { StatementStructures } from 'ts-morph';
 import type { Ir, IrOperation, IrResponse } from '../../ir/model.js';
-import { tsMorph } from '../../packages.js';
 import { partSchema, partSchemaName, queryCoercion, type RequestPart, refName } from '../../schema/operations.js';
+import { emitPackages } from '../packages.js';
 import type { EmittedFile } from '../shared/files.js';
 import {
   bodyType,
@@ -20,7 +20,7 @@ import {
 import { createProject, docText, emitTypeScript, literal } from '../shared/ts.js';
 import { validatorName } from '../validators/index.js';
 
-const { StructureKind, VariableDeclarationKind } = tsMorph;
+const { StructureKind, VariableDeclarationKind } = emitPackages.tsMorph;
 
 const V = 'validators';
 

@@ -1,9 +1,9 @@
 /** ts-morph helpers shared by the emitters: one project with fixed printer settings, and names. */
 import type { Project as ProjectType, StatementStructures } from 'ts-morph';
-import { tsMorph } from '../../packages.js';
+import { emitPackages } from '../packages.js';
 import { type EmittedFile, withHeader } from './files.js';
 
-const { IndentationText, NewLineKind, Project, QuoteKind } = tsMorph;
+const { IndentationText, NewLineKind, Project, QuoteKind } = emitPackages.tsMorph;
 
 /** An in-memory ts-morph project printing 2 spaces, single quotes and LF. */
 export function createProject(): ProjectType {

@@ -10,17 +10,18 @@ import { build } from 'esbuild';
 import type { StatementStructures } from 'ts-morph';
 import type { Ir } from '../../ir/model.js';
 import { TOOLKIT_ROOT } from '../../options.js';
-import { ajvStandalone, tsMorph } from '../../packages.js';
+import { packages } from '../../packages.js';
 import { createAjv, FORMATS_BINDING, schemaId, shareCompiledAjv, validatableSchemas } from '../../schema/ajv.js';
 import { triesAlternatives } from '../../schema/alternatives.js';
+import { emitPackages } from '../packages.js';
 import { type EmittedFile, withHeader } from '../shared/files.js';
 import { createProject, emitTypeScript, literal } from '../shared/ts.js';
 import { rewritten } from './rewrite.js';
 
-const { StructureKind, VariableDeclarationKind } = tsMorph;
+const { StructureKind, VariableDeclarationKind } = emitPackages.tsMorph;
 
 // ajv is CommonJS with a default export.
-const standaloneCode = ajvStandalone.default;
+const standaloneCode = packages.ajvStandalone.default;
 
 /** The exported name of the validator of `name`. */
 export function validatorName(name: string): string {
