@@ -55,10 +55,13 @@ export async function emitValidators(ir: Ir): Promise<EmittedFile[]> {
     fast: createAjv(ir, { standalone: true, allErrors: false, validated: true }),
   };
   const events = entries.filter((e) => EVENT_ENVELOPES.includes(e.name));
-  const files = [
-    ...(await validatorModule(ajv, 'validators', entries, true)),
-    ...(await validatorModule(ajv, 'validators.events', events, false)),
-  ];
+  // esbuild bundles the two modules at once.
+  const files = (
+    await Promise.all([
+      validatorModule(ajv, 'validators', entries, true),
+      validatorModule(ajv, 'validators.events', events, false),
+    ])
+  ).flat();
   // Every schema is compiled now: the check of the spec's examples validates with them.
   shareCompiledAjv(ir, ajv.full);
   return files;
