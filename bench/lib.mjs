@@ -2,7 +2,7 @@
 import { spawnSync } from 'node:child_process';
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus } from 'node:os';
-import { resolve } from 'node:path';
+import { dirname, resolve } from 'node:path';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 
@@ -184,9 +184,10 @@ const bundleDirs = [];
  * so that packages left external still resolve from node_modules) and returns its path: how the benchmarks load
  * generated code as a compiled package would run it (tsx's on-the-fly transform adds `__name` wrappers that slow
  * hot functions down). `packages: 'external'` leaves every package to node_modules; packages named in `stubs`
- * become empty modules (for code paths the entry never takes).
+ * become empty modules (for code paths the entry never takes); `replace` gives some files (paths relative to the
+ * root) other contents.
  */
-export async function bundleForNode(entry, { external = [], stubs = [], packages } = {}) {
+export async function bundleForNode(entry, { external = [], stubs = [], packages, replace = {} } = {}) {
   const { build } = await import('esbuild');
   const { mkdirSync, mkdtempSync } = await import('node:fs');
   const dir = resolve(ROOT, 'bench/.build');
@@ -218,6 +219,18 @@ export async function bundleForNode(entry, { external = [], stubs = [], packages
             stubs.includes(args.path) ? { path: args.path, namespace: 'stub' } : undefined,
           );
           b.onLoad({ filter: /.*/, namespace: 'stub' }, () => ({ contents: 'module.exports = {};', loader: 'js' }));
+        },
+      },
+      {
+        name: 'replace',
+        setup(b) {
+          const replaced = new Map(Object.entries(replace).map(([path, contents]) => [resolve(ROOT, path), contents]));
+          if (replaced.size === 0) return;
+          b.onLoad({ filter: /.*/ }, (args) =>
+            replaced.has(args.path)
+              ? { contents: replaced.get(args.path), loader: 'ts', resolveDir: dirname(args.path) }
+              : undefined,
+          );
         },
       },
     ],
