@@ -1,6 +1,6 @@
 // Loads an entry point from an esbuild bundle kept under node_modules/.cache/casi/: a TypeScript entry (the CLI)
-// without a TypeScript loader in the process, or a CommonJS entry with the packages it requires inlined (the
-// document validators). The first start builds it (a fraction of a second to a second); a bundle is rebuilt when
+// without a TypeScript loader in the process, or a CommonJS entry with the packages it requires inlined (those of
+// the generator and of the document validators). The first start builds it (a fraction of a second to a second); a bundle is rebuilt when
 // any file it was built from changes (size or modification time), and one that cannot be made or stored falls back
 // to tsx, or to the entry as it is. CASI_CACHE=0 always does.
 import { randomBytes } from 'node:crypto';
