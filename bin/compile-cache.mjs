@@ -1,8 +1,9 @@
-// A V8 code cache for the CommonJS modules `casi` loads from node_modules (TypeScript twice, ts-morph, ajv,
-// Redocly, the AsyncAPI parser: tens of megabytes of JavaScript that every start would parse and compile again),
-// kept under node_modules/.cache/casi/v8. Node 22 has this built in (`module.enableCompileCache()`); on Node 20
-// the CommonJS loader's compile step is wrapped the same way. A module is compiled with its cached code when there
-// is some for its exact text; the code V8 compiled while the command ran is stored when the thread exits. Anything
+// A V8 code cache for the CommonJS modules `casi` loads from node_modules (the bundles bin/compiled.mjs makes of
+// ts-morph and its TypeScript, openapi-typescript, ajv, Redocly and the AsyncAPI parser, and any other module: tens
+// of megabytes of JavaScript that every start would parse and compile again), kept under
+// node_modules/.cache/casi/v8. Node 22 has this built in (`module.enableCompileCache()`); on Node 20 the CommonJS
+// loader's compile step is wrapped the same way. A module is compiled with its cached code when there is some for
+// its exact text; the code V8 compiled while the command ran is stored when the thread exits. Anything
 // unusual (ES module syntax, an unreadable or rejected cache) takes Node's own path. CASI_CACHE=0 turns it off.
 import { createHash, randomBytes } from 'node:crypto';
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
