@@ -3,12 +3,15 @@
 // `conversation.context.updated` each, carrying its sequence number). Two runs: publishers unpaced (the most
 // events per second delivered to every subscriber), then paced at three quarters, half and a quarter of that rate
 // (delivery latency as load falls). Each checks
-// that every subscriber gets every event exactly once, all in the same order. Three processes: the server, the
-// subscribers (this script again, forked with `--subscribers`) and the publishers (this process), so that the
-// publishers' pacing and the subscribers' work do not wait for each other in one event loop.
+// that every subscriber gets every event exactly once, all in the same order. Processes: the server, the
+// subscribers (this script again, forked with `--subscribers`: one process per core, each with its share) and the
+// publishers (this process), so that the publishers' pacing and the subscribers' work do not wait for each other in
+// one event loop.
 // Usage: node bench/fanout.mjs [subscribers] [events] [rate events/s; default: unpaced, then 3/4, 1/2 and 1/4 of its rate]
+// BENCH_SUBSCRIBER_PROCESSES=<n> sets how many subscriber processes share the subscribers (default: one per core).
 import { fork } from 'node:child_process';
 import { setMaxListeners } from 'node:events';
+import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { bundleForNode, cpuMsOf, ROOT, registerTypeScript, writeSection } from './lib.mjs';
 import { call, createConversation, startReference } from './reference-setup.mjs';
@@ -20,8 +23,21 @@ const CONNECT_MS = 60_000;
 /** Concurrent publishers (the server orders their events under the conversation's lock). */
 const PUBLISHERS = 4;
 
-/** Percentile `p` (0–1) of a sorted sample. */
-const percentile = (sorted, p) => sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))];
+/** Subscriber processes: one per core by default, each with its share of the subscribers and its own event loop. */
+const SUBSCRIBER_PROCESSES = Number(process.env.BENCH_SUBSCRIBER_PROCESSES ?? availableParallelism());
+
+/** Percentile `p` (0–1) of a sample given as `[value, count]` pairs: the value at rank ⌊p·n⌋ in sorted order. */
+function percentile(counts, p) {
+  const sorted = [...counts].sort((a, b) => a[0] - b[0]);
+  const total = sorted.reduce((sum, [, n]) => sum + n, 0);
+  const rank = Math.min(total - 1, Math.floor(p * total));
+  let seen = 0;
+  for (const [value, n] of sorted) {
+    seen += n;
+    if (seen > rank) return value;
+  }
+  return undefined;
+}
 const sleep = (ms) => new Promise((done) => setTimeout(done, ms));
 /** CPU milliseconds (user + system) this process has used. */
 const ownCpuMs = () => {
@@ -33,9 +49,10 @@ if (process.argv[2] === '--subscribers') await subscriberProcess();
 else await main();
 
 /**
- * The subscriber process: told `{ clientBundle, baseUrl, id, subscribers, eventCount }`, opens the streams, says
- * `connected` once each has its first event, and answers `{ received, duplicates, orders, p50, p99, max, cpuMs }`
- * when every stream has every event (or on `abort`); `cpuMs` is its CPU time from `connected` on.
+ * A subscriber process: told `{ clientBundle, baseUrl, id, subscribers, eventCount }`, opens its streams, says
+ * `connected` once each has its first event, and answers `{ received, duplicates, orders, latencies, cpuMs }` when
+ * every stream has every event (or on `abort`): `orders` the distinct order hashes, `latencies` `[ms, count]` pairs
+ * (latency is whole milliseconds), `cpuMs` its CPU time from `connected` on.
  */
 async function subscriberProcess() {
   const job = await new Promise((resolve) => process.once('message', resolve));
@@ -57,14 +74,13 @@ async function subscriberProcess() {
   );
   const outcomes = await Promise.all(runs);
   const cpuMs = ownCpuMs() - cpuAtStart;
-  const sorted = latencies.filter((v) => !Number.isNaN(v)).sort();
+  const counts = new Map();
+  for (const ms of latencies) if (!Number.isNaN(ms)) counts.set(ms, (counts.get(ms) ?? 0) + 1);
   process.send({
     received: outcomes.reduce((sum, o) => sum + o.received, 0),
     duplicates: outcomes.reduce((sum, o) => sum + o.duplicates, 0),
-    orders: new Set(outcomes.map((o) => o.order)).size,
-    p50: percentile(sorted, 0.5),
-    p99: percentile(sorted, 0.99),
-    max: sorted[sorted.length - 1],
+    orders: [...new Set(outcomes.map((o) => o.order))],
+    latencies: [...counts],
     cpuMs,
   });
   process.disconnect();
@@ -102,6 +118,37 @@ async function subscribe(client, id, signal, latencies, offset, eventCount, conn
   return { received, duplicates, order };
 }
 
+/**
+ * Forks a subscriber process: `send(job)`, `next(ms)` (its next message, or undefined after `ms` or once it has
+ * exited), `abort()` and `exited`.
+ */
+function subscriberChild() {
+  const child = fork(fileURLToPath(import.meta.url), ['--subscribers'], { stdio: 'inherit' });
+  const messages = [];
+  let wake = () => undefined;
+  child.on('message', (message) => {
+    messages.push(message);
+    wake();
+  });
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  return {
+    exited,
+    send: (job) => child.send(job),
+    abort: () => {
+      if (child.connected) child.send('abort', () => undefined);
+    },
+    next(ms) {
+      if (messages.length > 0) return Promise.resolve(messages.shift());
+      let timer;
+      const timeout = new Promise((resolve) => (timer = setTimeout(resolve, ms)));
+      return Promise.race([new Promise((resolve) => (wake = resolve)), timeout, exited]).then(() => {
+        clearTimeout(timer);
+        return messages.shift();
+      });
+    },
+  };
+}
+
 /** The publisher process: both runs, then the RESULTS.md section. */
 async function main() {
   const subscribers = Number(process.argv[2] ?? 500);
@@ -116,34 +163,30 @@ async function main() {
   /** One run on a fresh server and conversation; `rate` 0 publishes back to back. Resolves to its summary. */
   async function fanOut(rate) {
     const server = await startReference({ validateResponses: false, env: { CASI_CHAT_ASYNC_IDLE_SECONDS: '86400' } });
-    const child = fork(fileURLToPath(import.meta.url), ['--subscribers'], { stdio: 'inherit' });
-    const messages = [];
-    let wake = () => undefined;
-    child.on('message', (message) => {
-      messages.push(message);
-      wake();
-    });
-    const exited = new Promise((resolve) => child.once('exit', resolve));
-    /** The next message of the subscriber process, or undefined after `ms` (or once it has exited). */
-    const nextMessage = (ms) => {
-      if (messages.length > 0) return Promise.resolve(messages.shift());
-      let timer;
-      const timeout = new Promise((resolve) => (timer = setTimeout(resolve, ms)));
-      return Promise.race([new Promise((resolve) => (wake = resolve)), timeout, exited]).then(() => {
-        clearTimeout(timer);
-        return messages.shift();
-      });
-    };
+    const shares = Array.from(
+      { length: SUBSCRIBER_PROCESSES },
+      (_, i) =>
+        Math.floor((subscribers * (i + 1)) / SUBSCRIBER_PROCESSES) -
+        Math.floor((subscribers * i) / SUBSCRIBER_PROCESSES),
+    ).filter((share) => share > 0);
+    const children = shares.map(() => subscriberChild());
     let stopped = false;
+    const abortAll = () => {
+      for (const child of children) child.abort();
+    };
     const deadline = setTimeout(() => {
       stopped = true;
-      child.send('abort', () => undefined);
+      abortAll();
     }, DEADLINE_MS);
     try {
       const id = await createConversation(server.baseUrl, agentConfig);
-      child.send({ clientBundle, baseUrl: server.baseUrl, id, subscribers, eventCount });
-      if ((await nextMessage(CONNECT_MS)) !== 'connected') {
-        throw new Error(`the ${subscribers} subscribers were not connected within ${CONNECT_MS} ms`);
+      for (const [i, share] of shares.entries()) {
+        children[i].send({ clientBundle, baseUrl: server.baseUrl, id, subscribers: share, eventCount });
+      }
+      for (const child of children) {
+        if ((await child.next(CONNECT_MS)) !== 'connected') {
+          throw new Error(`the ${subscribers} subscribers were not connected within ${CONNECT_MS} ms`);
+        }
       }
 
       const start = performance.now();
@@ -160,8 +203,23 @@ async function main() {
       };
       await Promise.all(Array.from({ length: PUBLISHERS }, publish));
       const published = performance.now();
-      const outcome = await nextMessage(DEADLINE_MS);
-      if (outcome === undefined) throw new Error('the subscriber process ended without a summary');
+      const outcomes = [];
+      for (const child of children) {
+        const summary = await child.next(DEADLINE_MS);
+        if (summary === undefined) throw new Error('a subscriber process ended without a summary');
+        outcomes.push(summary);
+      }
+      const sum = (key) => outcomes.reduce((total, o) => total + o[key], 0);
+      const latencies = outcomes.flatMap((o) => o.latencies);
+      const outcome = {
+        received: sum('received'),
+        duplicates: sum('duplicates'),
+        orders: new Set(outcomes.flatMap((o) => o.orders)).size,
+        cpuMs: sum('cpuMs'),
+        p50: percentile(latencies, 0.5),
+        p99: percentile(latencies, 0.99),
+        max: Math.max(...latencies.map(([ms]) => ms)),
+      };
       const seconds = (performance.now() - start) / 1000;
       const perDelivery = (ms) => (ms * 1000) / Math.max(1, outcome.received);
       const summary = {
@@ -191,8 +249,8 @@ async function main() {
       return summary;
     } finally {
       clearTimeout(deadline);
-      if (child.connected) child.send('abort', () => undefined);
-      await exited;
+      abortAll();
+      await Promise.all(children.map((child) => child.exited));
       await server.close();
     }
   }
@@ -233,7 +291,8 @@ async function main() {
     title: `SSE fan-out (${subscribers} subscribers, ${eventCount} events)`,
     note: [
       'One `chat_async` conversation on the reference server (bundled; `casi serve` defaults, so responses and events',
-      `are not validated by the server) in a child process; ${subscribers} subscribers in a second child process, each`,
+      `are not validated by the server) in a child process; ${subscribers} subscribers spread over ${SUBSCRIBER_PROCESSES}`,
+      'other child processes (one per core, each with its own event loop, as subscribers in real use each have theirs), each subscriber',
       "the generated client's `conversations.events(id)` (no `fetch` option, so its Node transport: node:http,",
       'eventsource-parser, JSON, `validateServerEvent` on every event, the ledger of delivered ids).',
       `${PUBLISHERS} publishers in this process POST \`/conversations/{id}/context\` ${eventCount} times,`,
@@ -241,10 +300,10 @@ async function main() {
       'on fresh servers, paced at three quarters, half and a quarter of the rate reached (latency as load falls; at',
       'three quarters both processes are close to saturation). The publishers have their own process',
       "so that their pacing does not wait behind the subscribers' work. Latency: receipt `Date.now()` minus the event's",
-      '`created_at` (same machine clock, 1 ms resolution); it includes the wait of each event in the subscriber',
-      "process's one event loop, behind the other subscribers' deliveries. Zero loss: every subscriber must get every",
+      '`created_at` (same machine clock, 1 ms resolution); it includes the wait of each event in its subscriber',
+      "process's event loop, behind the other subscribers' deliveries there. Zero loss: every subscriber must get every",
       'event exactly once, all in one order ("1 order(s)"). CPU: user + system time of the server and of the',
-      'subscriber process while events flow, per delivery. One run per mode; the three processes share the 2 cores.',
+      'subscriber processes while events flow, per delivery. One run per mode; all the processes share the 2 cores.',
     ].join(' '),
     goal: 'p99 delivery latency ≤ 50 ms, zero loss',
     command: `node bench/fanout.mjs ${process.argv.slice(2).join(' ') || `${subscribers} ${eventCount}`}`.trim(),
