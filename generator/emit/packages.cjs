@@ -3,9 +3,11 @@
 // Redocly) into one cached file.
 const { createRequire } = require('node:module');
 
+const tsMorph = require('ts-morph');
+
 module.exports = {
-  tsMorph: require('ts-morph'),
-  openapiTypescript: withTypescriptOf(require('ts-morph'), () => require('openapi-typescript')),
+  tsMorph,
+  openapiTypescript: withTypescriptOf(tsMorph, () => require('openapi-typescript')),
 };
 
 /**
