@@ -7,8 +7,20 @@ const tsMorph = require('ts-morph');
 
 module.exports = {
   tsMorph,
-  openapiTypescript: withTypescriptOf(tsMorph, () => require('openapi-typescript')),
+  openapiTypescript: withTypescriptOf(tsMorph, loadTransform),
+  withTypescriptOf,
 };
+
+/**
+ * The parts of openapi-typescript that turn a document into TypeScript nodes and print them (its package root
+ * would also load its own Redocly, which casi does not call: types/rest.ts).
+ */
+function loadTransform() {
+  const { scanDiscriminators, resolveRef } = require('openapi-typescript/dist/lib/utils.cjs');
+  const { astToString } = require('openapi-typescript/dist/lib/ts.cjs');
+  const transformSchema = require('openapi-typescript/dist/transform/index.cjs');
+  return { transformSchema, scanDiscriminators, resolveRef, astToString };
+}
 
 /**
  * Loads openapi-typescript with the TypeScript that ts-morph bundles standing in for its `require('typescript')`:

@@ -4,23 +4,16 @@ import type { Ir, IrEvent } from '../../ir/model.js';
 import { emitPackages } from '../packages.js';
 import { type EmittedFile, withHeader, withoutHeader } from '../shared/files.js';
 import { createProject, docText, emitTypeScript, literal } from '../shared/ts.js';
+import { restTypes } from './rest.js';
 
-const { default: openapiTS, astToString } = emitPackages.openapiTypescript;
 const { StructureKind, VariableDeclarationKind } = emitPackages.tsMorph;
 
 /** Envelope schemas replaced by the discriminated event unions of the same name. */
 const ENVELOPES = { server: 'ServerEvent', client: 'ClientEvent' } as const;
 
 /** Builds the types file from the IR. */
-export async function emitTypes(ir: Ir): Promise<EmittedFile[]> {
-  const rest = astToString(
-    await openapiTS(structuredClone(ir.openapi) as never, {
-      alphabetize: true,
-      silent: true,
-      defaultNonNullable: false,
-      emptyObjectsUnknown: true,
-    }),
-  );
+export function emitTypes(ir: Ir): EmittedFile[] {
+  const rest = restTypes(ir.openapi);
   // openapi-typescript's output is already printed; only the declarations added here go through ts-morph.
   const statements: StatementStructures[] = [];
   addSchemaAliases(statements, ir);
