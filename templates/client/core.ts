@@ -13,7 +13,7 @@ import createClient, {
 import { ApiConnectionError, ApiTimeoutError, ApiUserAbortError, CasiError, errorFromResponse } from './errors.js';
 import { type Exchange, fetchExchange, isTimeout, type Outgoing } from './exchange.js';
 import { type RetryPolicy, withRetry } from './retry.js';
-import { defaultFetch, type FetchLike, hasNodeHttp, type TransportOptions } from './transport.js';
+import { defaultFetch, type FetchLike, fetchHolding, hasNodeHttp, type TransportOptions } from './transport.js';
 import { buildUrl, safePathSerializer, type UrlParams } from './url.js';
 
 /** HTTP methods as openapi-fetch names them. */
@@ -145,7 +145,7 @@ export function createCore<Paths extends {}>(options: CoreOptions): Core<Paths> 
   const send: (url: string, init: RequestInit) => Promise<Response> =
     options.fetch === undefined
       ? (url, init) => fetch(url, init)
-      : (url, init) => resolved.fetch(new Request(url, init));
+      : (url, init) => fetchHolding(resolved.fetch, new Request(url, init));
   const viaFetch = fetchExchange(send);
   /** The transport of calls without other `RequestInit` members, once chosen (at the first call). */
   let chosen: Exchange | undefined;

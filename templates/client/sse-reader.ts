@@ -11,7 +11,7 @@ import { HEALTHY_CONNECTION_MS, ReconnectBudget } from './reconnect.js';
 import { sleep } from './retry.js';
 import { forwardAbort } from './signals.js';
 import type { StreamEventsOptions } from './sse.js';
-import { authorizationHeader, defaultFetch, type FetchLike, resolveToken } from './transport.js';
+import { authorizationHeader, defaultFetch, type FetchLike, fetchHolding, resolveToken } from './transport.js';
 import { withQuery } from './url.js';
 
 /** One GET of the stream, as every transport sends it. */
@@ -157,7 +157,7 @@ function parseErrorBody(text: string): unknown {
 /** The fetch transport: one `Request` per connection, the body read with its reader and a `TextDecoder`. */
 export function fetchTransport(fetch: FetchLike): SseConnect {
   return async (request, signal) => {
-    const response = await fetch(new Request(request.url, { headers: request.headers, signal }));
+    const response = await fetchHolding(fetch, new Request(request.url, { headers: request.headers, signal }));
     const accepted = await acceptAnswer({
       status: response.status,
       contentType: response.headers.get('content-type'),

@@ -22,6 +22,23 @@ export interface TransportOptions {
 /** The default fetch, looked up at call time so polyfills installed later are used. */
 export const defaultFetch: FetchLike = (input) => globalThis.fetch(input);
 
+/** Requests in flight, kept reachable until their answer settles (see `fetchHolding`). */
+const inFlight = new Set<Request>();
+
+/**
+ * `fetch(request)`, with `request` kept reachable until the answer settles. Node's fetch works on a copy of the
+ * Request, whose signal follows the original's only while the original lives (nodejs/undici#4068): a Request
+ * collected mid-flight would leave an abort (a cancel, a timeout) unheard, and the call waiting for ever.
+ */
+export async function fetchHolding(fetch: FetchLike, request: Request): Promise<Response> {
+  inFlight.add(request);
+  try {
+    return await fetch(request);
+  } finally {
+    inFlight.delete(request);
+  }
+}
+
 /** True in Node (≥ 20.16) and runtimes that mimic it: `node:http` can be had without an import to resolve. */
 export function hasNodeHttp(): boolean {
   return typeof process !== 'undefined' && typeof process.getBuiltinModule === 'function';

@@ -15,6 +15,7 @@ import { type StreamEventsOptions, streamEvents } from '../../templates/client/s
 import { ValidationError } from '../../templates/shared/validation.js';
 import { random } from '../generated/random.js';
 import { conversationEvents, envelope, isEnded, type TestEvent, validateTestEvent } from './helpers/events.js';
+import { collectGarbage } from './helpers/gc.js';
 import { sendJson, startHttpServer, type TestServer } from './helpers/http-server.js';
 import { closed, openSse, resumeIndex, sseMessage } from './helpers/sse.js';
 
@@ -513,6 +514,26 @@ describe.each(TRANSPORTS)('streamEvents over $name', ({ name, transport }) => {
       ApiUserAbortError,
     );
     await gone;
+  });
+
+  it('stops with ApiUserAbortError when the signal aborts after a garbage collection, before the answer', async () => {
+    let arrived: () => void = () => {};
+    const arrival = new Promise<void>((resolve) => (arrived = resolve));
+    const { options } = await serve(() => arrived()); // and never answers
+    const controller = new AbortController();
+    const outcome = collect(streamEvents({ ...options, signal: controller.signal })).catch((e: unknown) => e);
+    await arrival;
+    // Node's fetch follows the signal of a copy of the Request; a collected original would cut the link.
+    for (let i = 0; i < 3; i++) {
+      collectGarbage();
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+    controller.abort();
+    const settled = await Promise.race([
+      outcome,
+      new Promise((resolve) => setTimeout(() => resolve('pending'), 5_000)),
+    ]);
+    expect(settled).toBeInstanceOf(ApiUserAbortError);
   });
 
   it('drops and resumes a connection whose answer does not come within idleTimeoutMs', async () => {

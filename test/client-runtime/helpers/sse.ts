@@ -22,7 +22,10 @@ export function openSse(res: ServerResponse, retryMs = 1): void {
   res.write(`retry: ${retryMs}\n\n: heartbeat\n\n`);
 }
 
-/** Resolves when the request's connection closes (the client went away). */
+/** Resolves when the request's connection closes (the client went away), or at once if it has already. */
 export function closed(req: IncomingMessage): Promise<void> {
-  return new Promise((resolve) => req.socket.once('close', () => resolve()));
+  return new Promise((resolve) => {
+    if (req.socket.destroyed) resolve();
+    else req.socket.once('close', () => resolve());
+  });
 }
