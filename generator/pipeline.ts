@@ -32,15 +32,18 @@ export async function loadAndCheck(
   return { specs, ir, diagnostics: completeCheck(specs, await linting, ir) };
 }
 
-/** Loads, checks and builds the IR; throws InputError with the diagnostics when a document has errors. */
+/**
+ * Loads, checks and builds the IR; throws InputError with the diagnostics when a document has errors. `files` are
+ * the files the documents were read from (see LoadedSpecs).
+ */
 export async function buildModel(
   options: GenerateOptions,
   onStage?: StageListener,
-): Promise<{ ir: Ir; diagnostics: Diagnostic[] }> {
+): Promise<{ ir: Ir; diagnostics: Diagnostic[]; files: readonly string[] }> {
   const { specs, ir, diagnostics } = await loadAndCheck(options, onStage);
   if (hasErrors(diagnostics)) throw new InputError('the specs have errors; nothing was generated', diagnostics);
   // Without an IR but without errors either, building it again throws the reason.
-  return { ir: ir ?? buildIr(specs), diagnostics };
+  return { ir: ir ?? buildIr(specs), diagnostics, files: specs.files };
 }
 
 /**

@@ -5,7 +5,6 @@ import type { Ir } from '../ir/model.js';
 import type { LoadedSpecs } from '../load/index.js';
 import { checkConsistency } from './consistency.js';
 import { checkExamples } from './examples.js';
-import { checkReferences } from './references.js';
 
 /** Runs every check; the result is sorted. Generation stops when any diagnostic is an error. */
 export async function checkSpecs(specs: LoadedSpecs): Promise<Diagnostic[]> {
@@ -16,7 +15,7 @@ export async function checkSpecs(specs: LoadedSpecs): Promise<Diagnostic[]> {
 
 /**
  * Completes what the validators found (`lints`, here or from the worker): places diagnostics that came
- * without a line by their pointer, adds the reference and consistency checks and the examples' (against the schemas of `ir`,
+ * without a line by their pointer, adds the consistency checks and the examples' (against the schemas of `ir`,
  * when the documents have one), and sorts.
  */
 export function completeCheck(specs: LoadedSpecs, lints: readonly Diagnostic[], ir: Ir | undefined): Diagnostic[] {
@@ -27,12 +26,7 @@ export function completeCheck(specs: LoadedSpecs, lints: readonly Diagnostic[], 
     return { ...d, ...doc.locate(d.pointer) };
   });
   const examples = ir === undefined ? [] : checkExamples(specs.openapi, ir);
-  return sortDiagnostics([
-    ...placed,
-    ...checkReferences(specs.openapi, specs.asyncapi),
-    ...checkConsistency(specs.openapi, specs.asyncapi),
-    ...examples,
-  ]);
+  return sortDiagnostics([...placed, ...checkConsistency(specs.openapi, specs.asyncapi), ...examples]);
 }
 
 /** The IR of documents that have one; for documents too broken for it, the other checks say why. */

@@ -9,13 +9,16 @@ import { writeOutput } from '../write.js';
 const DEBOUNCE_MS = 150;
 const say = (text: string) => process.stderr.write(`casi: ${text}\n`);
 
-/** One regeneration in this process (the modules stay loaded, so later runs are fast); errors are printed, not thrown. */
-async function regenerate(options: GenerateOptions): Promise<void> {
+/**
+ * One regeneration in this process (the modules stay loaded, so later runs are fast); errors are printed, not thrown.
+ * Resolves with the files the specs were read from, when they could be read.
+ */
+async function regenerate(options: GenerateOptions): Promise<readonly string[]> {
   const started = performance.now();
   const timings: string[] = [];
   try {
     const onStage = (stage: string, ms: number) => timings.push(`${stage} ${ms.toFixed(0)} ms`);
-    const { ir, diagnostics } = await buildModel(options, onStage);
+    const { ir, diagnostics, files } = await buildModel(options, onStage);
     for (const d of diagnostics) process.stderr.write(`${formatDiagnostic(d)}\n`);
     const diff = await writeOutput(options.out, await emitAll(ir, options, onStage));
     const out = relative(process.cwd(), options.out) || '.';
@@ -25,16 +28,21 @@ async function regenerate(options: GenerateOptions): Promise<void> {
     say(
       `${changed.length ? `updated ${listed}` : 'no file changed'} in ${(performance.now() - started).toFixed(0)} ms (${timings.join(', ')})`,
     );
+    return files;
   } catch (error) {
     if (!(error instanceof InputError)) throw error;
     for (const d of error.diagnostics) process.stderr.write(`${formatDiagnostic(d)}\n`);
     say(`${error.message}; waiting for the next change`);
+    return [];
   }
 }
 
-/** Watches the two specs' folders and the templates; runs until interrupted (Ctrl-C), then returns 0. */
+/**
+ * Watches the folders of the two specs and of every file they reference (added as references appear), and the
+ * templates; runs until interrupted (Ctrl-C), then returns 0.
+ */
 export async function runWatch(options: GenerateOptions): Promise<number> {
-  await regenerate(options);
+  const specFolders = new Map<string, FSWatcher>();
   let timer: NodeJS.Timeout | undefined;
   let running = Promise.resolve();
   const changedFiles = new Set<string>();
@@ -44,35 +52,34 @@ export async function runWatch(options: GenerateOptions): Promise<number> {
     timer = setTimeout(() => {
       const files = [...changedFiles].join(', ');
       changedFiles.clear();
-      running = running.then(() => {
+      running = running.then(async () => {
         say(`${files} changed`);
-        return regenerate(options);
+        watchFoldersOf(await regenerate(options));
       });
     }, DEBOUNCE_MS);
   };
-  const folders = [...new Set([dirname(options.openapi), dirname(options.asyncapi)])];
-  const watchers: FSWatcher[] = [
-    ...folders.map((folder) =>
-      watch(
-        folder,
-        (_event, name) =>
-          name && /\.(ya?ml|json)$/.test(name) && schedule(relative(process.cwd(), `${folder}/${name}`)),
-      ),
-    ),
-    watch(
-      options.templates,
-      { recursive: true },
-      (_event, name) => name?.endsWith('.ts') && schedule(`templates/${name}`),
-    ),
-  ];
+  const watchFoldersOf = (files: readonly string[]) => {
+    for (const folder of files.map((file) => dirname(file))) {
+      if (specFolders.has(folder)) continue;
+      const onChange = (_event: string, name: string | null) =>
+        name && /\.(ya?ml|json)$/.test(name) && schedule(relative(process.cwd(), `${folder}/${name}`));
+      specFolders.set(folder, watch(folder, onChange));
+    }
+  };
+  watchFoldersOf([options.openapi, options.asyncapi, ...(await regenerate(options))]);
+  const templates = watch(
+    options.templates,
+    { recursive: true },
+    (_event, name) => name?.endsWith('.ts') && schedule(`templates/${name}`),
+  );
   say(
-    `watching ${[...folders, options.templates].map((f) => relative(process.cwd(), f) || '.').join(', ')}; Ctrl-C to stop`,
+    `watching ${[...specFolders.keys(), options.templates].map((f) => relative(process.cwd(), f) || '.').join(', ')}; Ctrl-C to stop`,
   );
   await new Promise<void>((resolve) => {
     process.once('SIGINT', resolve);
     process.once('SIGTERM', resolve);
   });
-  for (const watcher of watchers) watcher.close();
+  for (const watcher of [...specFolders.values(), templates]) watcher.close();
   clearTimeout(timer);
   await running;
   return 0;

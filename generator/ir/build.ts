@@ -6,7 +6,7 @@ import type { Ir, IrErrorCode, IrSchema, JsonSchema } from './model.js';
 import { buildOperations, serviceVersionOf } from './operations.js';
 
 /** Builds the IR. Call it only on documents that passed `check`. */
-export function buildIr(specs: LoadedSpecs): Ir {
+export function buildIr(specs: Pick<LoadedSpecs, 'openapi' | 'asyncapi'>): Ir {
   const { openapi, asyncapi } = specs;
   const info = (openapi.value.info ?? {}) as Record<string, unknown>;
   return {

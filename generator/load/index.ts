@@ -1,39 +1,31 @@
 /** The `load` stage: reads both spec documents and resolves their references. */
-import { dirname, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import { InputError } from '../diagnostics.js';
-import { pointerTokens, readSourceDocument, type SourceDocument } from './source-map.js';
+import { bundleSpecs } from './bundle.js';
+import { splitRef, valueAt } from './refs.js';
+import { readSourceDocument, type SourceDocument } from './source-map.js';
 
+export { splitRef, valueAt } from './refs.js';
 export type { SourceDocument } from './source-map.js';
 
 /** Both documents, parsed, with positions. */
 export interface LoadedSpecs {
   readonly openapi: SourceDocument;
   readonly asyncapi: SourceDocument;
+  /** Every file they were read from: the two documents, then the files they reference. */
+  readonly files: readonly string[];
 }
 
-/** Reads `openapiFile` and `asyncapiFile`; throws InputError (with file:line diagnostics) when either is unreadable. */
+/**
+ * Reads `openapiFile` and `asyncapiFile` and bundles the files they reference (bundle.ts); throws InputError (with
+ * file:line diagnostics) when a document or a referenced file is unreadable or cannot be bundled.
+ */
 export async function loadSpecs(openapiFile: string, asyncapiFile: string): Promise<LoadedSpecs> {
   const [openapi, asyncapi] = await Promise.all([
     readSourceDocument(resolve(openapiFile)),
     readSourceDocument(resolve(asyncapiFile)),
   ]);
-  return { openapi, asyncapi };
-}
-
-/** Returns the value at `pointer` in `root`, or undefined. */
-export function valueAt(root: unknown, pointer: string): unknown {
-  let node = root;
-  for (const token of pointerTokens(pointer)) {
-    if (node === null || typeof node !== 'object') return undefined;
-    node = (node as Record<string, unknown>)[token];
-  }
-  return node;
-}
-
-/** Splits `./other.yaml#/a/b` or `#/a/b` into the file it names (relative to `from`) and the pointer. */
-export function splitRef(ref: string, from: string): { file: string; pointer: string } {
-  const [path = '', pointer = ''] = ref.split('#');
-  return { file: path ? resolve(dirname(from), path) : from, pointer };
+  return bundleSpecs({ openapi, asyncapi });
 }
 
 /** Follows local `$ref`s (`#/…`) in `doc` until a value that is not a reference; fails on a dangling one. */

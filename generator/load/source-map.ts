@@ -12,8 +12,11 @@ export interface SourceDocument {
   readonly file: string;
   readonly text: string;
   readonly value: Record<string, unknown>;
-  /** Line and column (1-based) of the node at `pointer`, or of its closest existing parent. */
-  locate(pointer: string): { line: number; column: number };
+  /**
+   * Line and column (1-based) of the node at `pointer`, or of its closest existing parent; and the file, when the
+   * node was bundled in from another one (load/bundle.ts).
+   */
+  locate(pointer: string): { file?: string; line: number; column: number };
 }
 
 /** Splits an RFC 6901 pointer (`/a/b~1c`) into its unescaped tokens. */

@@ -2,7 +2,6 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { checkConsistency } from '../../generator/check/consistency.js';
 import { checkSpecs, hasErrors } from '../../generator/check/index.js';
-import { checkReferences } from '../../generator/check/references.js';
 import { loadSpecs } from '../../generator/load/index.js';
 import { parseSourceDocument } from '../../generator/load/source-map.js';
 import { fixture, SPEC } from './helpers.js';
@@ -70,70 +69,6 @@ describe('check: cross-document consistency', () => {
     expect(hit, JSON.stringify(diagnostics)).toBeDefined();
     expect(hit?.line).toBeGreaterThan(1);
     expect(hit?.severity).toBe('error');
-  });
-});
-
-describe('check: references stay within the two documents', () => {
-  it('accepts the fixture (local refs, and refs into the OpenAPI document) and the real spec', async () => {
-    const f = edited({});
-    expect(checkReferences(f.openapi, f.asyncapi)).toEqual([]);
-    const real = await loadSpecs(SPEC.openapi, SPEC.asyncapi);
-    expect(checkReferences(real.openapi, real.asyncapi)).toEqual([]);
-  });
-
-  it('reports a ref of the OpenAPI document to another file, at its line and pointer', () => {
-    const f = edited({
-      openapi: (s) =>
-        s.replace(
-          "schema: {$ref: '#/components/schemas/CreateWidgetRequest'}",
-          "schema: {$ref: './shared.yaml#/Create'}",
-        ),
-    });
-    const [hit, ...rest] = checkReferences(f.openapi, f.asyncapi);
-    expect(rest).toEqual([]);
-    expect(hit).toMatchObject({
-      severity: 'error',
-      file: widgets.openapi,
-      line:
-        openapiText
-          .split('\n')
-          .findIndex((l) => l.includes("schema: {$ref: '#/components/schemas/CreateWidgetRequest'}")) + 1,
-      pointer: '/paths/~1widgets/post/requestBody/content/application~1json/schema/$ref',
-      rule: 'references',
-    });
-    expect(hit?.message).toMatch(
-      /`\$ref: \.\/shared\.yaml#\/Create` points to another file; the OpenAPI document must be self-contained/,
-    );
-  });
-
-  it('reports a ref of the AsyncAPI document to a file other than the OpenAPI document', () => {
-    const f = edited({
-      asyncapi: (s) =>
-        s.replace(
-          "payload: {$ref: './openapi.yaml#/components/schemas/WidgetChanged'}",
-          "payload: {$ref: './events.yaml#/WidgetChanged'}",
-        ),
-    });
-    const found = checkReferences(f.openapi, f.asyncapi);
-    expect(found.map((d) => [d.file, d.rule])).toEqual([[widgets.asyncapi, 'references']]);
-    expect(found[0]?.message).toMatch(/may refer only to itself and to the OpenAPI document \(openapi\.yaml\)/);
-  });
-
-  it('does not take a `$ref` member of an example, a default or an extension for a reference', () => {
-    const f = edited({
-      openapi: (s) =>
-        s
-          .replace(
-            "schema: {$ref: '#/components/schemas/CreateWidgetRequest'}",
-            "schema: {$ref: '#/components/schemas/CreateWidgetRequest', x-note: {$ref: './a.yaml'}, default: {$ref: './b.yaml'}}\n            example: {$ref: './c.yaml'}",
-          )
-          .replace('one: {value: {name: Bolt}}', "one: {value: {name: Bolt, $ref: './d.yaml'}}"),
-    });
-    expect(f.openapi.value).toHaveProperty(
-      ['paths', '/widgets', 'post', 'requestBody', 'content', 'application/json', 'example', '$ref'],
-      './c.yaml',
-    );
-    expect(checkReferences(f.openapi, f.asyncapi)).toEqual([]);
   });
 });
 

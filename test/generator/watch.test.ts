@@ -8,9 +8,9 @@ import { ROOT } from './helpers.js';
 const work = mkdtempSync(join(tmpdir(), 'casi-watch-'));
 afterAll(() => rmSync(work, { recursive: true, force: true }));
 
-it('regenerates on a spec change, names the changed files, and stops on SIGINT with 0', async () => {
+it('regenerates on a change of a spec or of a file it references, names the changed files, and stops on SIGINT with 0', async () => {
   const spec = join(work, 'spec');
-  cpSync(join(ROOT, 'test/fixtures/widgets'), spec, { recursive: true });
+  cpSync(join(ROOT, 'test/fixtures/split'), spec, { recursive: true });
   const out = join(work, 'out');
   const child = spawn(
     process.execPath,
@@ -39,6 +39,14 @@ it('regenerates on a spec change, names the changed files, and stops on SIGINT w
     writeFileSync(file, readFileSync(file, 'utf8').replace('summary: Read a widget', 'summary: Read one widget'));
     await waitFor(/openapi\.yaml changed[\s\S]*updated [^\n]*src\/client\.gen\.ts/);
     expect(readFileSync(join(out, 'src/client.gen.ts'), 'utf8')).toContain('Read one widget');
+    // A schema kept in a file of its own (schemas/), referenced from both documents.
+    const schema = join(spec, 'schemas/events.yaml');
+    writeFileSync(
+      schema,
+      readFileSync(schema, 'utf8').replace('name: {type: string}', 'name: {type: string, description: The new name.}'),
+    );
+    await waitFor(/schemas\/events\.yaml changed[\s\S]*updated [^\n]*src\/types\.gen\.ts/);
+    expect(readFileSync(join(out, 'src/types.gen.ts'), 'utf8')).toContain('The new name.');
   } finally {
     child.kill('SIGINT');
   }

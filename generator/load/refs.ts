@@ -1,0 +1,75 @@
+/** References and pointers: what a `$ref` names, where the `$ref`s of a document are, what each one stands for. */
+import { dirname, resolve } from 'node:path';
+import { pointerTokens } from './source-map.js';
+
+export type Path = readonly (string | number)[];
+
+/** Returns the value at `pointer` in `root`, or undefined. */
+export function valueAt(root: unknown, pointer: string): unknown {
+  let node = root;
+  for (const token of pointerTokens(pointer)) {
+    if (node === null || typeof node !== 'object') return undefined;
+    node = (node as Record<string, unknown>)[token];
+  }
+  return node;
+}
+
+/** Splits `./other.yaml#/a/b` or `#/a/b` into the file it names (relative to `from`) and the pointer. */
+export function splitRef(ref: string, from: string): { file: string; pointer: string } {
+  const [path = '', pointer = ''] = ref.split('#');
+  return { file: path ? resolve(dirname(from), path) : from, pointer };
+}
+
+/** Members whose values are data, not descriptions: a `$ref` inside them is just a member of an example. */
+const LITERALS = new Set(['example', 'default', 'const', 'enum']);
+
+/** True when `value`, at `key` under the path `path`, is data (an example, a default, an extension). */
+export function isLiteral(path: Path, key: string, value: unknown): boolean {
+  if (LITERALS.has(key) || key.startsWith('x-')) return true;
+  if (key === 'examples' && Array.isArray(value)) return true; // JSON Schema and AsyncAPI message examples
+  return key === 'value' && path.at(-2) === 'examples'; // an OpenAPI Example object's value
+}
+
+/** Every string `$ref` in `value`, with the path of the object that holds it. */
+export function* refsIn(value: unknown, path: Path = []): Generator<{ ref: string; path: Path }> {
+  if (value === null || typeof value !== 'object') return;
+  const ref = (value as { $ref?: unknown }).$ref;
+  if (typeof ref === 'string') yield { ref, path };
+  for (const [key, child] of Object.entries(value)) {
+    if (child === null || typeof child !== 'object' || isLiteral(path, key, child)) continue;
+    yield* refsIn(child, [...path, Array.isArray(value) ? Number(key) : key]);
+  }
+}
+
+/** Members whose value is one schema (JSON Schema 2020-12, and AsyncAPI's Multi Format Schema `schema`). */
+const SCHEMA_MEMBERS = new Set([
+  'schema',
+  'items',
+  'not',
+  'additionalProperties',
+  'contains',
+  'if',
+  'then',
+  'else',
+  'propertyNames',
+  'unevaluatedItems',
+  'unevaluatedProperties',
+  'contentSchema',
+]);
+/** Members whose value is a list of schemas. */
+const SCHEMA_LISTS = new Set(['allOf', 'anyOf', 'oneOf', 'prefixItems']);
+/** Members whose value maps names to schemas. */
+const SCHEMA_MAPS = new Set(['properties', 'patternProperties', '$defs', 'dependentSchemas']);
+
+/**
+ * True when the value at `path` stands where a schema goes: a component schema, a media type's or parameter's
+ * `schema`, a subschema of a schema; in an AsyncAPI document also a message's `payload` and `headers`.
+ */
+export function isSchemaPosition(path: Path, asyncapi: boolean): boolean {
+  const [last, parent] = [path.at(-1), path.at(-2)];
+  if (path.length === 3 && path[0] === 'components' && path[1] === 'schemas') return true;
+  if (typeof last === 'number') return typeof parent === 'string' && SCHEMA_LISTS.has(parent);
+  if (last === undefined) return false;
+  if (SCHEMA_MEMBERS.has(last) || (typeof parent === 'string' && SCHEMA_MAPS.has(parent))) return true;
+  return asyncapi && (last === 'payload' || last === 'headers') && path.includes('messages');
+}
