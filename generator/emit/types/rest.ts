@@ -1,8 +1,8 @@
 /**
  * The REST types: openapi-typescript's transform, run on the checked document as it is. Its `openapiTS()` entry
  * would first lint and bundle the document with its own Redocly (a second lint of what `check` has just passed,
- * and a bundle of a document the reference check keeps self-contained); the output is the same
- * (test/generator/emit.test.ts compares the two).
+ * and a bundle of a document `load` has bundled already); the output is the same (test/generator/rest-types.test.ts
+ * compares the two).
  */
 import type { GlobalContext, OpenAPI3 } from 'openapi-typescript';
 import { emitPackages } from '../packages.js';
