@@ -43,15 +43,17 @@ async function readReferencedFiles(specs: Specs): Promise<Map<string, SourceDocu
     const found: SourceDocument[] = [];
     for (const doc of pending) {
       for (const { ref, path } of refsIn(doc.value)) {
+        if (/^[a-z][a-z0-9+.-]*:/i.test(ref)) {
+          problems.push(refProblem(doc, path, `\`$ref: ${ref}\` is a URL; casi reads local files only`));
+          continue;
+        }
         const { file } = splitRef(ref, doc.file);
         if (files.has(file)) continue;
-        files.set(file, doc); // claimed; replaced once read
         try {
           const read = await readSourceDocument(file);
           files.set(file, read);
           found.push(read);
         } catch (error) {
-          files.delete(file);
           if (error instanceof InputError && error.diagnostics.length > 0) problems.push(...error.diagnostics);
           else problems.push(refProblem(doc, path, `\`$ref: ${ref}\`: ${(error as Error).message}`));
         }
@@ -155,7 +157,8 @@ class Bundler {
   private mapping(mapping: unknown, place: Place): unknown {
     if (mapping === null || typeof mapping !== 'object') return mapping;
     const entries = Object.entries(mapping).map(([tag, ref]) => {
-      if (typeof ref !== 'string' || !ref.includes('#') || ref.startsWith('#')) return [tag, ref];
+      const toFile = typeof ref === 'string' && !ref.startsWith('#') && /#|\.(ya?ml|json)$/i.test(ref);
+      if (!toFile) return [tag, ref]; // a local reference, or a schema name
       const resolved = this.resolve({ $ref: ref }, ref, {
         ...this.into(this.into(place, 'mapping'), tag),
         schema: true,

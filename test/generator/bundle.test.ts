@@ -43,6 +43,28 @@ describe('load: schemas in files of their own', () => {
     ).toEqual({ $ref: './openapi.yaml#/components/schemas/WidgetChanged' });
   });
 
+  it('points a discriminator mapping to a whole file at the component it became', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'casi-bundle-'));
+    try {
+      cpSync(join(split.openapi, '..'), dir, { recursive: true });
+      const openapi = join(dir, 'openapi.yaml');
+      const text = readFileSync(openapi, 'utf8');
+      writeFileSync(
+        openapi,
+        text.replace(
+          "widget.changed: './schemas/events.yaml#/WidgetChanged'",
+          "widget.changed: './schemas/Widget.yaml'",
+        ),
+      );
+      const specs = await loadSpecs(openapi, join(dir, 'asyncapi.yaml'));
+      expect(valueAt(specs.openapi.value, '/components/schemas/ServerEventPayload/discriminator/mapping')).toEqual({
+        'widget.changed': '#/components/schemas/Widget',
+      });
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it('places what is in a schema from another file in that file', async () => {
     const { openapi } = await loadSpecs(split.openapi, split.asyncapi);
     expect(openapi.locate('/components/schemas/WidgetChanged/properties/name')).toEqual({
@@ -105,6 +127,17 @@ describe('load: references that cannot be bundled', () => {
       rule: 'references',
     });
     expect(only?.message).toMatch(/^`\$ref: \.\/schemas\/Gadget\.yaml`: cannot read .*Gadget\.yaml/);
+  });
+
+  it('refuses a URL', async () => {
+    const spec = variant((s) =>
+      s.replace("{$ref: './schemas/Widget.yaml'}", "{$ref: 'https://example.com/Widget.yaml'}"),
+    );
+    const found = await problems(spec);
+    expect(found.map((d) => [d.line, d.pointer])).toEqual([
+      [lineOf(spec.text, 'example.com'), '/components/schemas/Widget/$ref'],
+    ]);
+    expect(found[0]?.message).toBe('`$ref: https://example.com/Widget.yaml` is a URL; casi reads local files only');
   });
 
   it('names a pointer to nothing', async () => {
