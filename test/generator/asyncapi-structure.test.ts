@@ -59,6 +59,15 @@ describe('AsyncAPI structure rules from the precompiled meta-schema', () => {
     });
   }
 
+  it("validates as the parser's full parse does, on every broken and valid document", async () => {
+    const { fromFile, Parser } = await import('@asyncapi/parser');
+    for (const path of [...Object.values(cases).map((c) => c.file()), SPEC.asyncapi, widgets]) {
+      const parser = new Parser();
+      const parsed = await fromFile(parser, path).parse();
+      expect(await fromFile(parser, path).validate()).toEqual(parsed.diagnostics);
+    }
+  });
+
   it('finds nothing more or less than the parser in the valid documents', async () => {
     for (const path of [SPEC.asyncapi, widgets, fixture('streams').asyncapi]) {
       expect(await lintAsyncApi(path)).toEqual(await stockLint(path));
