@@ -116,6 +116,50 @@ describe('casi schemas, check, generate', () => {
     expect(edited.stderr).toContain('src/types.gen.ts (differs)');
   }, 120_000);
 
+  it('checks and generates specs whose schemas live in files of their own, or names the $ref it cannot follow', async () => {
+    const split = fixture('split');
+    const out = join(work, 'out-split');
+    const args = ['--openapi', split.openapi, '--asyncapi', split.asyncapi];
+    const checked = await casi(['check', ...args]);
+    expect(checked.stdout).toContain('0 error(s)');
+    expect(checked.code).toBe(0);
+    expect((await casi(['generate', ...args, '--out', out])).code).toBe(0);
+    // The same package as the same schemas written inline.
+    const widgets = fixture('widgets');
+    const same = await casi([
+      'generate',
+      '--check',
+      '--openapi',
+      widgets.openapi,
+      '--asyncapi',
+      widgets.asyncapi,
+      '--out',
+      out,
+    ]);
+    expect(same.code).toBe(0);
+
+    const dir = join(work, 'split-missing');
+    cpSync(join(split.openapi, '..'), dir, { recursive: true });
+    rmSync(join(dir, 'schemas/events.yaml'));
+    const missing = await casi([
+      'generate',
+      '--openapi',
+      join(dir, 'openapi.yaml'),
+      '--asyncapi',
+      join(dir, 'asyncapi.yaml'),
+      '--out',
+      join(work, 'out-missing'),
+    ]);
+    expect(missing.code).toBe(1);
+    expect(missing.stderr).toMatch(
+      /openapi\.yaml:\d+:\d+ error `\$ref: \.\/schemas\/events\.yaml#\/WidgetChanged`: cannot read /,
+    );
+    expect(missing.stderr).toMatch(
+      /asyncapi\.yaml:\d+:\d+ error `\$ref: \.\/schemas\/events\.yaml#\/WidgetChanged`: cannot read /,
+    );
+    expect(missing.stderr).not.toMatch(/^\s+at /m);
+  }, 120_000);
+
   it('prints help for every command', async () => {
     const commands = ['generate', 'check', 'validate', 'schemas', 'serve'];
     const results = await Promise.all(commands.map((command) => casi([command, '--help'])));
