@@ -12,7 +12,7 @@ import {
   RateLimitError,
 } from '../../templates/client/errors.js';
 import { backoffDelay, isRetryable, retryAfterMs } from '../../templates/client/retry.js';
-import { collectGarbage } from './helpers/gc.js';
+import { abortAfterCollections } from './helpers/gc.js';
 import { readBody, sendJson, startHttpServer, type TestServer } from './helpers/http-server.js';
 import type { paths } from './helpers/paths.js';
 import { REST_TRANSPORTS } from './helpers/transports.js';
@@ -168,16 +168,7 @@ describe.each(REST_TRANSPORTS)('over $transport', ({ fetch: givenFetch }) => {
       const outcome = get(core, { signal: controller.signal, maxRetries: 0 }).catch((e: unknown) => e);
       for (let i = 0; i < 200 && bodies.length === 0; i++) await new Promise((resolve) => setTimeout(resolve, 10));
       expect(bodies).toHaveLength(1);
-      // Node's fetch follows the signal of a copy of the Request; a collected original would cut the link.
-      for (let i = 0; i < 3; i++) {
-        collectGarbage();
-        await new Promise((resolve) => setTimeout(resolve, 10));
-      }
-      controller.abort();
-      const settled = await Promise.race([
-        outcome,
-        new Promise((resolve) => setTimeout(() => resolve('pending'), 3000)),
-      ]);
+      const settled = await abortAfterCollections(controller, outcome, 3000);
       expect(settled).toBeInstanceOf(ApiUserAbortError);
     });
 

@@ -15,7 +15,7 @@ import { type StreamEventsOptions, streamEvents } from '../../templates/client/s
 import { ValidationError } from '../../templates/shared/validation.js';
 import { random } from '../generated/random.js';
 import { conversationEvents, envelope, isEnded, type TestEvent, validateTestEvent } from './helpers/events.js';
-import { collectGarbage } from './helpers/gc.js';
+import { abortAfterCollections } from './helpers/gc.js';
 import { sendJson, startHttpServer, type TestServer } from './helpers/http-server.js';
 import { closed, openSse, resumeIndex, sseMessage } from './helpers/sse.js';
 
@@ -523,16 +523,7 @@ describe.each(TRANSPORTS)('streamEvents over $name', ({ name, transport }) => {
     const controller = new AbortController();
     const outcome = collect(streamEvents({ ...options, signal: controller.signal })).catch((e: unknown) => e);
     await arrival;
-    // Node's fetch follows the signal of a copy of the Request; a collected original would cut the link.
-    for (let i = 0; i < 3; i++) {
-      collectGarbage();
-      await new Promise((resolve) => setTimeout(resolve, 10));
-    }
-    controller.abort();
-    const settled = await Promise.race([
-      outcome,
-      new Promise((resolve) => setTimeout(() => resolve('pending'), 5_000)),
-    ]);
+    const settled = await abortAfterCollections(controller, outcome, 5_000);
     expect(settled).toBeInstanceOf(ApiUserAbortError);
   });
 
