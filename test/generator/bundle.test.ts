@@ -11,6 +11,23 @@ import { fixture } from './helpers.js';
 const split = fixture('split');
 const widgets = fixture('widgets');
 
+const dirs: string[] = [];
+afterAll(() => {
+  for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
+});
+
+/** A copy of the split fixture with `edit` applied to its OpenAPI document and `files` written beside it. */
+function variant(edit: (openapi: string) => string, files: Record<string, string> = {}) {
+  const dir = mkdtempSync(join(tmpdir(), 'casi-bundle-'));
+  dirs.push(dir);
+  cpSync(join(split.openapi, '..'), dir, { recursive: true });
+  const openapi = join(dir, 'openapi.yaml');
+  const text = edit(readFileSync(openapi, 'utf8'));
+  writeFileSync(openapi, text);
+  for (const [name, content] of Object.entries(files)) writeFileSync(join(dir, name), content);
+  return { openapi, asyncapi: join(dir, 'asyncapi.yaml'), text };
+}
+
 async function emit(spec: { openapi: string; asyncapi: string }) {
   const options = resolveOptions({ ...spec, out: '/nonexistent' });
   return emitAll((await buildModel(options)).ir, options);
@@ -44,25 +61,13 @@ describe('load: schemas in files of their own', () => {
   });
 
   it('points a discriminator mapping to a whole file at the component it became', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'casi-bundle-'));
-    try {
-      cpSync(join(split.openapi, '..'), dir, { recursive: true });
-      const openapi = join(dir, 'openapi.yaml');
-      const text = readFileSync(openapi, 'utf8');
-      writeFileSync(
-        openapi,
-        text.replace(
-          "widget.changed: './schemas/events.yaml#/WidgetChanged'",
-          "widget.changed: './schemas/Widget.yaml'",
-        ),
-      );
-      const specs = await loadSpecs(openapi, join(dir, 'asyncapi.yaml'));
-      expect(valueAt(specs.openapi.value, '/components/schemas/ServerEventPayload/discriminator/mapping')).toEqual({
-        'widget.changed': '#/components/schemas/Widget',
-      });
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
-    }
+    const spec = variant((s) =>
+      s.replace("widget.changed: './schemas/events.yaml#/WidgetChanged'", "widget.changed: './schemas/Widget.yaml'"),
+    );
+    const specs = await loadSpecs(spec.openapi, spec.asyncapi);
+    expect(valueAt(specs.openapi.value, '/components/schemas/ServerEventPayload/discriminator/mapping')).toEqual({
+      'widget.changed': '#/components/schemas/Widget',
+    });
   });
 
   it('places what is in a schema from another file in that file', async () => {
@@ -87,23 +92,6 @@ describe('load: schemas in files of their own', () => {
 });
 
 describe('load: references that cannot be bundled', () => {
-  const dirs: string[] = [];
-  afterAll(() => {
-    for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
-  });
-
-  /** A copy of the split fixture with `edit` applied to its OpenAPI document and `files` written beside it. */
-  function variant(edit: (openapi: string) => string, files: Record<string, string> = {}) {
-    const dir = mkdtempSync(join(tmpdir(), 'casi-bundle-'));
-    dirs.push(dir);
-    cpSync(join(split.openapi, '..'), dir, { recursive: true });
-    const openapi = join(dir, 'openapi.yaml');
-    const text = edit(readFileSync(openapi, 'utf8'));
-    writeFileSync(openapi, text);
-    for (const [name, content] of Object.entries(files)) writeFileSync(join(dir, name), content);
-    return { openapi, asyncapi: join(dir, 'asyncapi.yaml'), text };
-  }
-
   async function problems(spec: { openapi: string; asyncapi: string }) {
     const error = await loadSpecs(spec.openapi, spec.asyncapi).then(
       () => undefined,
