@@ -6,10 +6,17 @@
  * there; anywhere else (a parameter, a response, …) the value it names takes its place. Documents without such
  * references come back as they are.
  */
+import { readFileSync } from 'node:fs';
 import { basename, dirname, relative } from 'node:path';
 import { type Diagnostic, InputError } from '../diagnostics.js';
 import { isLiteral, isSchemaPosition, type Path, refsIn, splitRef, valueAt } from './refs.js';
-import { pointerTokens, readSourceDocument, type SourceDocument, toPointer } from './source-map.js';
+import {
+  parseSourceDocument,
+  pointerTokens,
+  readSourceDocument,
+  type SourceDocument,
+  toPointer,
+} from './source-map.js';
 
 /** Both documents, parsed, with positions. */
 interface Specs {
@@ -96,7 +103,7 @@ class Bundler {
 
   constructor(
     private readonly specs: Specs,
-    private readonly files: ReadonlyMap<string, SourceDocument>,
+    private readonly files: Map<string, SourceDocument>,
   ) {
     const { openapi, asyncapi } = specs;
     const own = ((openapi.value.components as Obj | undefined)?.schemas ?? {}) as Obj;
@@ -184,7 +191,12 @@ class Bundler {
       if (place.target === 'asyncapi') return { ...holder, $ref: `#${pointer}` };
       return problem('refers into the AsyncAPI document from a schema of the OpenAPI one');
     }
-    const doc = this.files.get(file) as SourceDocument;
+    const doc = this.document(file);
+    if (typeof doc === 'string') return problem(doc);
+    if (typeof doc.value.openapi === 'string')
+      return problem(
+        `points into ${this.shown(file)}, an OpenAPI document other than the one given (${this.shown(openapi.file)})`,
+      );
     const target = valueAt(doc.value, pointer);
     if (target === undefined) return problem(`points to nothing in ${this.shown(file)}`);
     const key = `${file}#${pointer}`;
@@ -208,6 +220,22 @@ class Bundler {
     return inlined !== null && typeof inlined === 'object' && !Array.isArray(inlined)
       ? { ...inlined, ...siblings }
       : inlined;
+  }
+
+  /**
+   * The document of `file`, read before bundling; or read now, for a file that only a discriminator mapping names
+   * (the references read first are `$ref`s). Why it cannot be read, when it cannot.
+   */
+  private document(file: string): SourceDocument | string {
+    const known = this.files.get(file);
+    if (known) return known;
+    try {
+      const read = parseSourceDocument(file, readFileSync(file, 'utf8'));
+      this.files.set(file, read);
+      return read;
+    } catch (error) {
+      return `cannot be read: ${(error as Error).message}`;
+    }
   }
 
   /** Adds the schema at `pointer` of `doc` to the component schemas (once) and returns its name. */

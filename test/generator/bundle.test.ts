@@ -70,6 +70,21 @@ describe('load: schemas in files of their own', () => {
     });
   });
 
+  it('reads a file that only a discriminator mapping names, and names one it cannot read', async () => {
+    const mapped = (file: string) =>
+      variant((s) => s.replace("widget.changed: './schemas/events.yaml#/WidgetChanged'", `widget.changed: '${file}'`), {
+        'Mapped.yaml': 'type: object\n',
+      });
+    const good = mapped('./Mapped.yaml');
+    const read = await loadSpecs(good.openapi, good.asyncapi);
+    expect(valueAt(read.openapi.value, '/components/schemas/Mapped')).toEqual({ type: 'object' });
+    const spec = mapped('./Unmapped.yaml');
+    const found = await loadSpecs(spec.openapi, spec.asyncapi).catch((e: InputError) => e.diagnostics);
+    expect(found).toMatchObject([
+      { file: spec.openapi, message: expect.stringMatching(/^`\$ref: \.\/Unmapped\.yaml` cannot be read: /) },
+    ]);
+  });
+
   it('places what is in a schema from another file in that file', async () => {
     const { openapi } = await loadSpecs(split.openapi, split.asyncapi);
     expect(openapi.locate('/components/schemas/WidgetChanged/properties/name')).toEqual({
@@ -159,6 +174,15 @@ describe('load: references that cannot be bundled', () => {
       expect(d.message).toMatch(
         /would become the component schema Error, which is taken by .*openapi\.yaml#\/components\/schemas\/Error; rename one/,
       );
+  });
+
+  it('refuses references into an OpenAPI document other than the one given', async () => {
+    const [spec, other] = [variant((s) => s), variant((s) => s)];
+    const found = await problems({ openapi: other.openapi, asyncapi: spec.asyncapi });
+    expect(found.map((d) => d.file)).toEqual(found.map(() => spec.asyncapi));
+    const intoOther = found.filter((d) => d.message.startsWith('`$ref: ./openapi.yaml#/components/schemas/'));
+    expect(intoOther.length).toBeGreaterThan(0);
+    for (const d of intoOther) expect(d.message).toContain(', an OpenAPI document other than the one given (');
   });
 
   it('refuses a cycle of inlined values', async () => {
