@@ -1,4 +1,4 @@
-/** `npm run docs` as a process: usage errors exit 2, unreadable specs exit 1 with the reason, nothing written. */
+/** `npm run docs` as a process: `--help` exits 0, usage errors exit 2, unreadable specs exit 1 with the reason, nothing written. */
 import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -31,6 +31,15 @@ describe('npm run docs', () => {
     expect(result.code).toBe(2);
     expect(result.stderr).toContain("Unknown option '--nope'");
     expect(result.stderr).toContain('usage: npm run docs');
+  }, 60_000);
+
+  it('prints the usage for --help and -h, exit 0, building nothing', async () => {
+    for (const flag of ['--help', '-h']) {
+      const result = await docs([flag, '--out', join(out, 'help')]);
+      expect(result.code).toBe(0);
+      expect(result.stdout).toContain('usage: npm run docs');
+      expect(existsSync(join(out, 'help'))).toBe(false);
+    }
   }, 60_000);
 
   it('exits 1 naming the spec it cannot read, and writes nothing', async () => {
