@@ -20,27 +20,6 @@ export function splitRef(ref: string, from: string): { file: string; pointer: st
   return { file: path ? resolve(dirname(from), path) : from, pointer };
 }
 
-/** Members whose values are data, not descriptions: a `$ref` inside them is just a member of an example. */
-const LITERALS = new Set(['example', 'default', 'const', 'enum']);
-
-/** True when `value`, at `key` under the path `path`, is data (an example, a default, an extension). */
-export function isLiteral(path: Path, key: string, value: unknown): boolean {
-  if (LITERALS.has(key) || key.startsWith('x-')) return true;
-  if (key === 'examples' && Array.isArray(value)) return true; // JSON Schema and AsyncAPI message examples
-  return key === 'value' && path.at(-2) === 'examples'; // an OpenAPI Example object's value
-}
-
-/** Every string `$ref` in `value`, with the path of the object that holds it. */
-export function* refsIn(value: unknown, path: Path = []): Generator<{ ref: string; path: Path }> {
-  if (value === null || typeof value !== 'object') return;
-  const ref = (value as { $ref?: unknown }).$ref;
-  if (typeof ref === 'string') yield { ref, path };
-  for (const [key, child] of Object.entries(value)) {
-    if (child === null || typeof child !== 'object' || isLiteral(path, key, child)) continue;
-    yield* refsIn(child, [...path, Array.isArray(value) ? Number(key) : key]);
-  }
-}
-
 /** Members whose value is one schema (JSON Schema 2020-12, and AsyncAPI's Multi Format Schema `schema`). */
 const SCHEMA_MEMBERS = new Set([
   'schema',
@@ -60,6 +39,32 @@ const SCHEMA_MEMBERS = new Set([
 const SCHEMA_LISTS = new Set(['allOf', 'anyOf', 'oneOf', 'prefixItems']);
 /** Members whose value maps names to schemas. */
 const SCHEMA_MAPS = new Set(['properties', 'patternProperties', '$defs', 'dependentSchemas']);
+
+/** Members whose values are data, not descriptions: a `$ref` inside them is just a member of an example. */
+const LITERALS = new Set(['example', 'default', 'const', 'enum']);
+
+/**
+ * True when `value`, at `key` under the path `path`, is data (an example, a default, an extension). A key that names
+ * a property, a component or a definition is a name, whatever it spells (`properties: {default: …}`).
+ */
+export function isLiteral(path: Path, key: string, value: unknown): boolean {
+  const parent = path.at(-1);
+  if ((typeof parent === 'string' && SCHEMA_MAPS.has(parent)) || path.at(-2) === 'components') return false;
+  if (LITERALS.has(key) || key.startsWith('x-')) return true;
+  if (key === 'examples' && Array.isArray(value)) return true; // JSON Schema and AsyncAPI message examples
+  return key === 'value' && path.at(-2) === 'examples'; // an OpenAPI Example object's value
+}
+
+/** Every string `$ref` in `value`, with the path of the object that holds it. */
+export function* refsIn(value: unknown, path: Path = []): Generator<{ ref: string; path: Path }> {
+  if (value === null || typeof value !== 'object') return;
+  const ref = (value as { $ref?: unknown }).$ref;
+  if (typeof ref === 'string') yield { ref, path };
+  for (const [key, child] of Object.entries(value)) {
+    if (child === null || typeof child !== 'object' || isLiteral(path, key, child)) continue;
+    yield* refsIn(child, [...path, Array.isArray(value) ? Number(key) : key]);
+  }
+}
 
 /**
  * True when the value at `path` stands where a schema goes: a component schema, a media type's or parameter's

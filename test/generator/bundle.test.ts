@@ -85,6 +85,21 @@ describe('load: schemas in files of their own', () => {
     ]);
   });
 
+  it('follows a $ref under a property named like a keyword, and leaves one inside an example or a default', async () => {
+    const spec = variant((s) =>
+      s.replace(
+        '        name: {type: string, maxLength: 20}',
+        "        name: {type: string, maxLength: 20}\n        default: {$ref: './schemas/Widget.yaml'}\n        example: {type: object, default: {$ref: './nowhere.yaml'}, example: {$ref: './nowhere.yaml'}}",
+      ),
+    );
+    const { openapi } = await loadSpecs(spec.openapi, spec.asyncapi);
+    const properties = valueAt(openapi.value, '/components/schemas/CreateWidgetRequest/properties');
+    expect(properties).toMatchObject({
+      default: { $ref: '#/components/schemas/Widget' },
+      example: { default: { $ref: './nowhere.yaml' }, example: { $ref: './nowhere.yaml' } },
+    });
+  });
+
   it('places what is in a schema from another file in that file', async () => {
     const { openapi } = await loadSpecs(split.openapi, split.asyncapi);
     expect(openapi.locate('/components/schemas/WidgetChanged/properties/name')).toEqual({
