@@ -32,29 +32,27 @@ export async function loadAndCheck(
   return { specs, ir, diagnostics: completeCheck(specs, await linting, ir) };
 }
 
-/**
- * Loads, checks and builds the IR; throws InputError with the diagnostics when a document has errors. `files` are
- * the files the documents were read from (see LoadedSpecs).
- */
+/** Loads, checks and builds the IR; throws InputError with the diagnostics when a document has errors. */
 export async function buildModel(
   options: GenerateOptions,
   onStage?: StageListener,
-): Promise<{ ir: Ir; diagnostics: Diagnostic[]; files: readonly string[] }> {
+): Promise<{ ir: Ir; diagnostics: Diagnostic[] }> {
   const { specs, ir, diagnostics } = await loadAndCheck(options, onStage);
   if (hasErrors(diagnostics)) throw new InputError('the specs have errors; nothing was generated', diagnostics);
   // Without an IR but without errors either, building it again throws the reason.
-  return { ir: ir ?? buildIr(specs), diagnostics, files: specs.files };
+  return { ir: ir ?? buildIr(specs), diagnostics };
 }
 
 /**
  * The whole pipeline, the document validators of `check` running in a worker thread (`linting`, see startLint)
  * while the IR is built and emitted on this one; nothing is returned (so nothing is written) unless the check passes.
+ * `sources` are the files the specs were read from (see LoadedSpecs).
  */
 export async function generate(
   options: GenerateOptions,
   onStage?: StageListener,
   linting = startLint(options, onStage),
-): Promise<{ files: EmittedFile[]; diagnostics: Diagnostic[] }> {
+): Promise<{ files: EmittedFile[]; diagnostics: Diagnostic[]; sources: readonly string[] }> {
   const specs = await timed('load', onStage, () => loadSpecs(options.openapi, options.asyncapi));
   let ir: Ir | undefined;
   let files: EmittedFile[] | undefined;
@@ -68,7 +66,7 @@ export async function generate(
   const diagnostics = completeCheck(specs, await linting, ir);
   if (hasErrors(diagnostics)) throw new InputError('the specs have errors; nothing was generated', diagnostics);
   if (!files) throw emitError;
-  return { files, diagnostics };
+  return { files, diagnostics, sources: specs.files };
 }
 
 /** Runs every emitter on the IR; the result is sorted by path. */

@@ -24,17 +24,22 @@ export async function timed<T>(
 }
 
 /**
- * Starts Redocly and the AsyncAPI parser on both documents in a worker thread, or takes their findings from the
- * check cache when the documents are unchanged (the stage then reads `check (cached)`). A rejection is also
+ * Starts Redocly and the AsyncAPI parser on both documents in a worker thread (`lint`: by default one of its own),
+ * or takes their findings from the check cache when the documents are unchanged (the stage then reads
+ * `check (cached)`). A rejection is also
  * reported when the promise is awaited, so an early failure elsewhere leaves no unhandled rejection.
  */
-export function startLint(options: GenerateOptions, onStage?: StageListener): Promise<readonly Diagnostic[]> {
+export function startLint(
+  options: GenerateOptions,
+  onStage?: StageListener,
+  lint: (openapi: string, asyncapi: string) => Promise<readonly Diagnostic[]> = lintInWorker,
+): Promise<readonly Diagnostic[]> {
   const cache = lintCache(options.openapi, options.asyncapi);
   const { cached } = cache;
   const linting = cached
     ? timed('check (cached)', onStage, () => cached)
     : timed('check', onStage, async () => {
-        const diagnostics = await lintInWorker(options.openapi, options.asyncapi);
+        const diagnostics = await lint(options.openapi, options.asyncapi);
         cache.store(diagnostics);
         return diagnostics;
       });
