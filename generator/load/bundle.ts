@@ -59,7 +59,8 @@ async function readReferencedFiles(specs: Specs): Promise<Map<string, SourceDocu
         try {
           const read = await readSourceDocument(file);
           files.set(file, read);
-          found.push(read);
+          // Another OpenAPI document: only the pointers into it are read (in the one given), not what it refers to.
+          if (typeof read.value.openapi !== 'string') found.push(read);
         } catch (error) {
           if (error instanceof InputError && error.diagnostics.length > 0) problems.push(...error.diagnostics);
           else problems.push(refProblem(doc, path, `\`$ref: ${ref}\`: ${(error as Error).message}`));
@@ -193,10 +194,14 @@ class Bundler {
     }
     const doc = this.document(file);
     if (typeof doc === 'string') return problem(doc);
-    if (typeof doc.value.openapi === 'string')
+    if (typeof doc.value.openapi === 'string') {
+      // The AsyncAPI document names its OpenAPI document by path (`./openapi.yaml`); given another (`--openapi`),
+      // its references are read in the one given, by pointer.
+      if (place.target === 'asyncapi') return { ...holder, $ref: pointTo(pointer) };
       return problem(
         `points into ${this.shown(file)}, an OpenAPI document other than the one given (${this.shown(openapi.file)})`,
       );
+    }
     const target = valueAt(doc.value, pointer);
     if (target === undefined) return problem(`points to nothing in ${this.shown(file)}`);
     const key = `${file}#${pointer}`;

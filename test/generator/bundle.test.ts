@@ -1,12 +1,13 @@
 import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, dirname, join, relative } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { InputError } from '../../generator/diagnostics.js';
+import { buildIr } from '../../generator/ir/build.js';
 import { loadSpecs, valueAt } from '../../generator/load/index.js';
 import { resolveOptions } from '../../generator/options.js';
 import { buildModel, emitAll } from '../../generator/pipeline.js';
-import { fixture } from './helpers.js';
+import { fixture, SPEC } from './helpers.js';
 
 const split = fixture('split');
 const widgets = fixture('widgets');
@@ -191,13 +192,37 @@ describe('load: references that cannot be bundled', () => {
       );
   });
 
-  it('refuses references into an OpenAPI document other than the one given', async () => {
-    const [spec, other] = [variant((s) => s), variant((s) => s)];
-    const found = await problems({ openapi: other.openapi, asyncapi: spec.asyncapi });
-    expect(found.map((d) => d.file)).toEqual(found.map(() => spec.asyncapi));
-    const intoOther = found.filter((d) => d.message.startsWith('`$ref: ./openapi.yaml#/components/schemas/'));
-    expect(intoOther.length).toBeGreaterThan(0);
-    for (const d of intoOther) expect(d.message).toContain(', an OpenAPI document other than the one given (');
+  it("reads the AsyncAPI document's references to its OpenAPI document in the one given, wherever that is", async () => {
+    // The real spec's OpenAPI document alone, edited, elsewhere; the AsyncAPI document stays in spec/.
+    const dir = mkdtempSync(join(tmpdir(), 'casi-bundle-'));
+    dirs.push(dir);
+    const openapi = join(dir, 'openapi.yaml');
+    writeFileSync(
+      openapi,
+      readFileSync(SPEC.openapi, 'utf8').replace(/^info:\n {2}title: .*$/m, 'info:\n  title: Edited'),
+    );
+    const specs = await loadSpecs(openapi, SPEC.asyncapi);
+    const refs = JSON.stringify(specs.asyncapi.value).match(/"\$ref":"[^"#]+#/g) ?? [];
+    expect(refs.length).toBeGreaterThan(0);
+    expect(new Set(refs)).toEqual(new Set([`"$ref":"${relative(dirname(SPEC.asyncapi), openapi)}#`]));
+    expect(buildIr(specs).title).toBe('Edited');
+  });
+
+  it("refuses a schema file's reference into an OpenAPI document other than the one given", async () => {
+    const spec = variant((s) => s);
+    // Another OpenAPI document beside the spec's folder.
+    const elsewhere = `${dirname(spec.openapi)}-elsewhere`;
+    dirs.push(elsewhere);
+    cpSync(widgets.openapi, join(elsewhere, 'openapi.yaml'));
+    const intoElsewhere = `../../${basename(elsewhere)}/openapi.yaml#/components/schemas/Error`;
+    writeFileSync(join(spec.openapi, '../schemas/Widget.yaml'), `allOf: [{$ref: '${intoElsewhere}'}]\n`);
+    const found = await problems(spec);
+    expect(found).toMatchObject([
+      {
+        file: join(spec.openapi, '../schemas/Widget.yaml'),
+        message: expect.stringContaining(', an OpenAPI document other than the one given ('),
+      },
+    ]);
   });
 
   it('refuses a cycle of inlined values', async () => {
