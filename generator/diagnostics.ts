@@ -16,9 +16,14 @@ export interface Diagnostic {
   readonly rule: string;
 }
 
+/** A file as diagnostics show it: relative to `cwd` (itself when it is `cwd`). */
+export function shownPath(file: string, cwd = process.cwd()): string {
+  return relative(cwd, file) || file;
+}
+
 /** Formats a diagnostic as `file:line:column severity message (rule) at pointer`, the path relative to `cwd`. */
 export function formatDiagnostic(d: Diagnostic, cwd = process.cwd()): string {
-  const where = `${relative(cwd, d.file) || d.file}:${d.line}:${d.column}`;
+  const where = `${shownPath(d.file, cwd)}:${d.line}:${d.column}`;
   const at = d.pointer ? ` at #${d.pointer}` : '';
   return `${where} ${d.severity} ${d.message} (${d.rule})${at}`;
 }

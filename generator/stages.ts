@@ -26,8 +26,8 @@ export async function timed<T>(
 /**
  * Starts Redocly and the AsyncAPI parser on both documents in a worker thread (`lint`: by default one of its own),
  * or takes their findings from the check cache when the documents are unchanged (the stage then reads
- * `check (cached)`). A rejection is also
- * reported when the promise is awaited, so an early failure elsewhere leaves no unhandled rejection.
+ * `check (cached)`). A rejection is also reported when the promise is awaited, so an early failure elsewhere leaves
+ * no unhandled rejection.
  */
 export function startLint(
   options: GenerateOptions,

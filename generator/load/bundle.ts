@@ -8,7 +8,8 @@
  */
 import { readFileSync } from 'node:fs';
 import { basename, dirname, relative } from 'node:path';
-import { type Diagnostic, InputError } from '../diagnostics.js';
+import { type Diagnostic, InputError, shownPath } from '../diagnostics.js';
+import type { LoadedSpecs } from './index.js';
 import { isLiteral, isSchemaPosition, type Path, refsIn, splitRef, valueAt } from './refs.js';
 import {
   parseSourceDocument,
@@ -18,21 +19,13 @@ import {
   toPointer,
 } from './source-map.js';
 
-/** Both documents, parsed, with positions. */
-interface Specs {
-  readonly openapi: SourceDocument;
-  readonly asyncapi: SourceDocument;
-}
-
-/** Both documents bundled, and every file they were read from (themselves first). */
-export interface Bundled extends Specs {
-  readonly files: readonly string[];
-}
+/** Both documents, as read. */
+type Specs = Pick<LoadedSpecs, 'openapi' | 'asyncapi'>;
 
 type Obj = Record<string, unknown>;
 
 /** Returns `specs` with every reference to another file resolved as described above. */
-export async function bundleSpecs(specs: Specs): Promise<Bundled> {
+export async function bundleSpecs(specs: Specs): Promise<LoadedSpecs> {
   const files = await readReferencedFiles(specs);
   const bundled = files.size === 2 ? specs : new Bundler(specs, files).run();
   return { ...bundled, files: [...files.keys()] };
@@ -270,7 +263,6 @@ class Bundler {
   /** A file (or `file#pointer`) as diagnostics show it: relative to the working directory. */
   private shown(place: string): string {
     const [file = '', pointer] = place.split('#');
-    const shown = relative(process.cwd(), file) || file;
-    return pointer === undefined ? shown : `${shown}#${pointer}`;
+    return pointer === undefined ? shownPath(file) : `${shownPath(file)}#${pointer}`;
   }
 }
