@@ -56,7 +56,6 @@ function precompiled(schema) {
 }
 
 function loadOrCompile(schema) {
-  const ajvModule = fromSpectral('ajv');
   const versions = ['ajv', 'ajv-formats'].map((name) => fromSpectral(`${name}/package.json`).version).join(' ');
   const key = createHash('sha256').update(versions).update(JSON.stringify(schema)).digest('hex').slice(0, 32);
   const file = join(CACHE, `${key}.cjs`);
@@ -65,6 +64,8 @@ function loadOrCompile(schema) {
   } catch {
     // Not compiled yet (or unreadable): compile below.
   }
+  // Required only here: loading ajv costs more than running the cached code.
+  const ajvModule = fromSpectral('ajv');
   const Ajv = ajvModule.default ?? ajvModule;
   // The options of the schema function's ajv (spectral-functions/dist/schema/ajv.js) but for `allErrors` and the
   // error messages, which do not change the verdict; `code.source` keeps the code for the cache.
