@@ -47,9 +47,9 @@ var require_ucs2length = __commonJS({
 // casi:formats
 
 // casi:full
-var validateClientEvent = validate83;
-var func1 = require_ucs2length().default;
-function validate85(data, instancePath = "") {
+var validateClientEvent = validate63;
+var func0 = require_ucs2length().default;
+function validate65(data, instancePath = "") {
   ;
   let vErrors = null;
   let errors = 0;
@@ -137,10 +137,10 @@ function validate85(data, instancePath = "") {
     }
     errors++;
   }
-  validate85.errors = vErrors;
+  validate65.errors = vErrors;
   return errors === 0;
 }
-function validate84(data, instancePath = "") {
+function validate64(data, instancePath = "") {
   ;
   let vErrors = null;
   let errors = 0;
@@ -202,7 +202,7 @@ function validate84(data, instancePath = "") {
           if (data.text !== void 0) {
             let data1 = data.text;
             if (typeof data1 === "string") {
-              if (data1.length > 4096 && func1(data1) > 4096) {
+              if (data1.length > 4096 && func0(data1) > 4096) {
                 const err5 = { pointer: instancePath + "/text", message: "must NOT have more than 4096 characters", keyword: "maxLength" };
                 if (vErrors === null) {
                   vErrors = [err5];
@@ -211,7 +211,7 @@ function validate84(data, instancePath = "") {
                 }
                 errors++;
               }
-              if (data1.length < 2 && func1(data1) < 1) {
+              if (data1.length < 2 && func0(data1) < 1) {
                 const err6 = { pointer: instancePath + "/text", message: "must NOT have fewer than 1 characters", keyword: "minLength" };
                 if (vErrors === null) {
                   vErrors = [err6];
@@ -241,8 +241,8 @@ function validate84(data, instancePath = "") {
         }
         var props0 = true;
       } else if (tag0 === "conversation.context.update") {
-        if (!validate85(data, instancePath)) {
-          vErrors = vErrors === null ? validate85.errors : vErrors.concat(validate85.errors);
+        if (!validate65(data, instancePath)) {
+          vErrors = vErrors === null ? validate65.errors : vErrors.concat(validate65.errors);
           errors = vErrors.length;
         }
         if (props0 !== true) {
@@ -385,10 +385,10 @@ function validate84(data, instancePath = "") {
     }
     errors++;
   }
-  validate84.errors = vErrors;
+  validate64.errors = vErrors;
   return errors === 0;
 }
-function validate83(data, instancePath = "") {
+function validate63(data, instancePath = "") {
   ;
   let vErrors = null;
   let errors = 0;
@@ -416,7 +416,7 @@ function validate83(data, instancePath = "") {
     if (data.id !== void 0) {
       let data0 = data.id;
       if (typeof data0 === "string") {
-        if (data0.length > 128 && func1(data0) > 128) {
+        if (data0.length > 128 && func0(data0) > 128) {
           const err2 = { pointer: instancePath + "/id", message: "must NOT have more than 128 characters", keyword: "maxLength" };
           if (vErrors === null) {
             vErrors = [err2];
@@ -425,7 +425,7 @@ function validate83(data, instancePath = "") {
           }
           errors++;
         }
-        if (data0.length < 2 && func1(data0) < 1) {
+        if (data0.length < 2 && func0(data0) < 1) {
           const err3 = { pointer: instancePath + "/id", message: "must NOT have fewer than 1 characters", keyword: "minLength" };
           if (vErrors === null) {
             vErrors = [err3];
@@ -445,8 +445,8 @@ function validate83(data, instancePath = "") {
       }
     }
     if (data.payload !== void 0) {
-      if (!validate84(data.payload, instancePath + "/payload")) {
-        vErrors = vErrors === null ? validate84.errors : vErrors.concat(validate84.errors);
+      if (!validate64(data.payload, instancePath + "/payload")) {
+        vErrors = vErrors === null ? validate64.errors : vErrors.concat(validate64.errors);
         errors = vErrors.length;
       }
     }
@@ -459,15 +459,15 @@ function validate83(data, instancePath = "") {
     }
     errors++;
   }
-  validate83.errors = vErrors;
+  validate63.errors = vErrors;
   return errors === 0;
 }
-var validateServerEvent = validate22;
-var pattern5 = new RegExp("^ev_[A-Za-z0-9]+$", "");
-var pattern6 = new RegExp("^ca_[A-Za-z0-9]+@v[0-9]+$", "");
-var pattern7 = new RegExp("^conv_[A-Za-z0-9]+$", "");
+var validateServerEvent = validate2;
+var pattern1 = new RegExp("^ev_[A-Za-z0-9]+$", "");
+var pattern2 = new RegExp("^ca_[A-Za-z0-9]+@v[0-9]+$", "");
+var pattern3 = new RegExp("^conv_[A-Za-z0-9]+$", "");
 var formats0 = formats["date-time"];
-function validate25(data, instancePath = "") {
+function validate5(data, instancePath = "") {
   ;
   let vErrors = null;
   let errors = 0;
@@ -558,10 +558,10 @@ function validate25(data, instancePath = "") {
     }
     errors++;
   }
-  validate25.errors = vErrors;
+  validate5.errors = vErrors;
   return errors === 0;
 }
-function validate24(data, instancePath = "") {
+function validate4(data, instancePath = "") {
   ;
   let vErrors = null;
   let errors = 0;
@@ -626,8 +626,8 @@ function validate24(data, instancePath = "") {
       }
     }
     if (data.channel !== void 0) {
-      if (!validate25(data.channel, instancePath + "/channel")) {
-        vErrors = vErrors === null ? validate25.errors : vErrors.concat(validate25.errors);
+      if (!validate5(data.channel, instancePath + "/channel")) {
+        vErrors = vErrors === null ? validate5.errors : vErrors.concat(validate5.errors);
         errors = vErrors.length;
       }
     }
@@ -661,10 +661,10 @@ function validate24(data, instancePath = "") {
     }
     errors++;
   }
-  validate24.errors = vErrors;
+  validate4.errors = vErrors;
   return errors === 0;
 }
-function validate27(data, instancePath = "") {
+function validate7(data, instancePath = "") {
   ;
   let vErrors = null;
   let errors = 0;
@@ -772,10 +772,10 @@ function validate27(data, instancePath = "") {
     }
     errors++;
   }
-  validate27.errors = vErrors;
+  validate7.errors = vErrors;
   return errors === 0;
 }
-function validate28(data, instancePath = "") {
+function validate8(data, instancePath = "") {
   ;
   let vErrors = null;
   let errors = 0;
@@ -883,10 +883,10 @@ function validate28(data, instancePath = "") {
     }
     errors++;
   }
-  validate28.errors = vErrors;
+  validate8.errors = vErrors;
   return errors === 0;
 }
-function validate29(data, instancePath = "") {
+function validate9(data, instancePath = "") {
   ;
   let vErrors = null;
   let errors = 0;
@@ -964,7 +964,7 @@ function validate29(data, instancePath = "") {
     if (data.generation_id !== void 0) {
       let data2 = data.generation_id;
       if (typeof data2 === "string") {
-        if (data2.length < 2 && func1(data2) < 1) {
+        if (data2.length < 2 && func0(data2) < 1) {
           const err7 = { pointer: instancePath + "/generation_id", message: "must NOT have fewer than 1 characters", keyword: "minLength" };
           if (vErrors === null) {
             vErrors = [err7];
@@ -992,10 +992,10 @@ function validate29(data, instancePath = "") {
     }
     errors++;
   }
-  validate29.errors = vErrors;
+  validate9.errors = vErrors;
   return errors === 0;
 }
-function validate30(data, instancePath = "") {
+function validate10(data, instancePath = "") {
   ;
   let vErrors = null;
   let errors = 0;
@@ -1113,7 +1113,7 @@ function validate30(data, instancePath = "") {
     if (data.generation_id !== void 0) {
       let data4 = data.generation_id;
       if (typeof data4 === "string") {
-        if (data4.length < 2 && func1(data4) < 1) {
+        if (data4.length < 2 && func0(data4) < 1) {
           const err11 = { pointer: instancePath + "/generation_id", message: "must NOT have fewer than 1 characters", keyword: "minLength" };
           if (vErrors === null) {
             vErrors = [err11];
@@ -1141,10 +1141,10 @@ function validate30(data, instancePath = "") {
     }
     errors++;
   }
-  validate30.errors = vErrors;
+  validate10.errors = vErrors;
   return errors === 0;
 }
-function validate31(data, instancePath = "") {
+function validate11(data, instancePath = "") {
   ;
   let vErrors = null;
   let errors = 0;
@@ -1220,7 +1220,7 @@ function validate31(data, instancePath = "") {
     if (data.call_id !== void 0) {
       let data1 = data.call_id;
       if (typeof data1 === "string") {
-        if (data1.length < 2 && func1(data1) < 1) {
+        if (data1.length < 2 && func0(data1) < 1) {
           const err7 = { pointer: instancePath + "/call_id", message: "must NOT have fewer than 1 characters", keyword: "minLength" };
           if (vErrors === null) {
             vErrors = [err7];
@@ -1270,10 +1270,10 @@ function validate31(data, instancePath = "") {
     }
     errors++;
   }
-  validate31.errors = vErrors;
+  validate11.errors = vErrors;
   return errors === 0;
 }
-function validate32(data, instancePath = "") {
+function validate12(data, instancePath = "") {
   ;
   let vErrors = null;
   let errors = 0;
@@ -1358,7 +1358,7 @@ function validate32(data, instancePath = "") {
     if (data.call_id !== void 0) {
       let data1 = data.call_id;
       if (typeof data1 === "string") {
-        if (data1.length < 2 && func1(data1) < 1) {
+        if (data1.length < 2 && func0(data1) < 1) {
           const err8 = { pointer: instancePath + "/call_id", message: "must NOT have fewer than 1 characters", keyword: "minLength" };
           if (vErrors === null) {
             vErrors = [err8];
@@ -1430,11 +1430,11 @@ function validate32(data, instancePath = "") {
     }
     errors++;
   }
-  validate32.errors = vErrors;
+  validate12.errors = vErrors;
   return errors === 0;
 }
-var pattern4 = new RegExp("^cus_[A-Za-z0-9]+$", "");
-function validate20(data, instancePath = "") {
+var pattern0 = new RegExp("^cus_[A-Za-z0-9]+$", "");
+function validate0(data, instancePath = "") {
   ;
   let vErrors = null;
   let errors = 0;
@@ -1516,7 +1516,7 @@ function validate20(data, instancePath = "") {
     if (data.customer_id !== void 0) {
       let data4 = data.customer_id;
       if (typeof data4 === "string") {
-        if (!pattern4.test(data4)) {
+        if (!pattern0.test(data4)) {
           const err7 = { pointer: instancePath + "/customer_id", message: 'must match pattern "^cus_[A-Za-z0-9]+$"', keyword: "pattern" };
           if (vErrors === null) {
             vErrors = [err7];
@@ -1544,10 +1544,10 @@ function validate20(data, instancePath = "") {
     }
     errors++;
   }
-  validate20.errors = vErrors;
+  validate0.errors = vErrors;
   return errors === 0;
 }
-function validate23(data, instancePath = "") {
+function validate3(data, instancePath = "") {
   ;
   let vErrors = null;
   let errors = 0;
@@ -1555,8 +1555,8 @@ function validate23(data, instancePath = "") {
     const tag0 = data.type;
     if (typeof tag0 == "string") {
       if (tag0 === "conversation.setup") {
-        if (!validate24(data, instancePath)) {
-          vErrors = vErrors === null ? validate24.errors : vErrors.concat(validate24.errors);
+        if (!validate4(data, instancePath)) {
+          vErrors = vErrors === null ? validate4.errors : vErrors.concat(validate4.errors);
           errors = vErrors.length;
         }
         var props0 = true;
@@ -1692,48 +1692,48 @@ function validate23(data, instancePath = "") {
           props0 = true;
         }
       } else if (tag0 === "conversation.context.updated") {
-        if (!validate27(data, instancePath)) {
-          vErrors = vErrors === null ? validate27.errors : vErrors.concat(validate27.errors);
+        if (!validate7(data, instancePath)) {
+          vErrors = vErrors === null ? validate7.errors : vErrors.concat(validate7.errors);
           errors = vErrors.length;
         }
         if (props0 !== true) {
           props0 = true;
         }
       } else if (tag0 === "conversation.custom_fields.updated") {
-        if (!validate28(data, instancePath)) {
-          vErrors = vErrors === null ? validate28.errors : vErrors.concat(validate28.errors);
+        if (!validate8(data, instancePath)) {
+          vErrors = vErrors === null ? validate8.errors : vErrors.concat(validate8.errors);
           errors = vErrors.length;
         }
         if (props0 !== true) {
           props0 = true;
         }
       } else if (tag0 === "agent.message.delta") {
-        if (!validate29(data, instancePath)) {
-          vErrors = vErrors === null ? validate29.errors : vErrors.concat(validate29.errors);
+        if (!validate9(data, instancePath)) {
+          vErrors = vErrors === null ? validate9.errors : vErrors.concat(validate9.errors);
           errors = vErrors.length;
         }
         if (props0 !== true) {
           props0 = true;
         }
       } else if (tag0 === "agent.message.completed") {
-        if (!validate30(data, instancePath)) {
-          vErrors = vErrors === null ? validate30.errors : vErrors.concat(validate30.errors);
+        if (!validate10(data, instancePath)) {
+          vErrors = vErrors === null ? validate10.errors : vErrors.concat(validate10.errors);
           errors = vErrors.length;
         }
         if (props0 !== true) {
           props0 = true;
         }
       } else if (tag0 === "agent.tool_call.created") {
-        if (!validate31(data, instancePath)) {
-          vErrors = vErrors === null ? validate31.errors : vErrors.concat(validate31.errors);
+        if (!validate11(data, instancePath)) {
+          vErrors = vErrors === null ? validate11.errors : vErrors.concat(validate11.errors);
           errors = vErrors.length;
         }
         if (props0 !== true) {
           props0 = true;
         }
       } else if (tag0 === "agent.tool_call.returned") {
-        if (!validate32(data, instancePath)) {
-          vErrors = vErrors === null ? validate32.errors : vErrors.concat(validate32.errors);
+        if (!validate12(data, instancePath)) {
+          vErrors = vErrors === null ? validate12.errors : vErrors.concat(validate12.errors);
           errors = vErrors.length;
         }
         if (props0 !== true) {
@@ -2127,8 +2127,8 @@ function validate23(data, instancePath = "") {
           props0 = true;
         }
       } else if (tag0 === "agent.customer.loaded") {
-        if (!validate20(data, instancePath)) {
-          vErrors = vErrors === null ? validate20.errors : vErrors.concat(validate20.errors);
+        if (!validate0(data, instancePath)) {
+          vErrors = vErrors === null ? validate0.errors : vErrors.concat(validate0.errors);
           errors = vErrors.length;
         }
         if (props0 !== true) {
@@ -2161,10 +2161,10 @@ function validate23(data, instancePath = "") {
     }
     errors++;
   }
-  validate23.errors = vErrors;
+  validate3.errors = vErrors;
   return errors === 0;
 }
-function validate22(data, instancePath = "") {
+function validate2(data, instancePath = "") {
   ;
   let vErrors = null;
   let errors = 0;
@@ -2246,7 +2246,7 @@ function validate22(data, instancePath = "") {
     if (data.id !== void 0) {
       let data0 = data.id;
       if (typeof data0 === "string") {
-        if (!pattern5.test(data0)) {
+        if (!pattern1.test(data0)) {
           const err8 = { pointer: instancePath + "/id", message: 'must match pattern "^ev_[A-Za-z0-9]+$"', keyword: "pattern" };
           if (vErrors === null) {
             vErrors = [err8];
@@ -2290,7 +2290,7 @@ function validate22(data, instancePath = "") {
     if (data.agent_id !== void 0) {
       let data2 = data.agent_id;
       if (typeof data2 === "string") {
-        if (!pattern6.test(data2)) {
+        if (!pattern2.test(data2)) {
           const err12 = { pointer: instancePath + "/agent_id", message: 'must match pattern "^ca_[A-Za-z0-9]+@v[0-9]+$"', keyword: "pattern" };
           if (vErrors === null) {
             vErrors = [err12];
@@ -2323,7 +2323,7 @@ function validate22(data, instancePath = "") {
     if (data.conversation_id !== void 0) {
       let data4 = data.conversation_id;
       if (typeof data4 === "string") {
-        if (!pattern7.test(data4)) {
+        if (!pattern3.test(data4)) {
           const err15 = { pointer: instancePath + "/conversation_id", message: 'must match pattern "^conv_[A-Za-z0-9]+$"', keyword: "pattern" };
           if (vErrors === null) {
             vErrors = [err15];
@@ -2354,8 +2354,8 @@ function validate22(data, instancePath = "") {
       }
     }
     if (data.payload !== void 0) {
-      if (!validate23(data.payload, instancePath + "/payload")) {
-        vErrors = vErrors === null ? validate23.errors : vErrors.concat(validate23.errors);
+      if (!validate3(data.payload, instancePath + "/payload")) {
+        vErrors = vErrors === null ? validate3.errors : vErrors.concat(validate3.errors);
         errors = vErrors.length;
       }
     }
@@ -2368,7 +2368,7 @@ function validate22(data, instancePath = "") {
     }
     errors++;
   }
-  validate22.errors = vErrors;
+  validate2.errors = vErrors;
   return errors === 0;
 }
 

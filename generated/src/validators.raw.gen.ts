@@ -47,9 +47,9 @@ var require_ucs2length = __commonJS({
 // casi:formats
 
 // casi:full
-var validateAgentCustomerLoaded = validate20;
-var pattern4 = new RegExp("^cus_[A-Za-z0-9]+$", "");
-function validate20(data, instancePath = "") {
+var validateAgentCustomerLoaded = validate0;
+var pattern0 = new RegExp("^cus_[A-Za-z0-9]+$", "");
+function validate0(data, instancePath = "") {
   ;
   let vErrors = null;
   let errors = 0;
@@ -131,7 +131,7 @@ function validate20(data, instancePath = "") {
     if (data.customer_id !== void 0) {
       let data4 = data.customer_id;
       if (typeof data4 === "string") {
-        if (!pattern4.test(data4)) {
+        if (!pattern0.test(data4)) {
           const err7 = { pointer: instancePath + "/customer_id", message: 'must match pattern "^cus_[A-Za-z0-9]+$"', keyword: "pattern" };
           if (vErrors === null) {
             vErrors = [err7];
@@ -159,15 +159,15 @@ function validate20(data, instancePath = "") {
     }
     errors++;
   }
-  validate20.errors = vErrors;
+  validate0.errors = vErrors;
   return errors === 0;
 }
-var validateAgentCustomerLoadedEvent = validate21;
-var pattern5 = new RegExp("^ev_[A-Za-z0-9]+$", "");
-var pattern6 = new RegExp("^ca_[A-Za-z0-9]+@v[0-9]+$", "");
-var pattern7 = new RegExp("^conv_[A-Za-z0-9]+$", "");
+var validateAgentCustomerLoadedEvent = validate1;
+var pattern1 = new RegExp("^ev_[A-Za-z0-9]+$", "");
+var pattern2 = new RegExp("^ca_[A-Za-z0-9]+@v[0-9]+$", "");
+var pattern3 = new RegExp("^conv_[A-Za-z0-9]+$", "");
 var formats0 = formats["date-time"];
-function validate25(data, instancePath = "") {
+function validate5(data, instancePath = "") {
   ;
   let vErrors = null;
   let errors = 0;
@@ -258,10 +258,10 @@ function validate25(data, instancePath = "") {
     }
     errors++;
   }
-  validate25.errors = vErrors;
+  validate5.errors = vErrors;
   return errors === 0;
 }
-function validate24(data, instancePath = "") {
+function validate4(data, instancePath = "") {
   ;
   let vErrors = null;
   let errors = 0;
@@ -326,8 +326,8 @@ function validate24(data, instancePath = "") {
       }
     }
     if (data.channel !== void 0) {
-      if (!validate25(data.channel, instancePath + "/channel")) {
-        vErrors = vErrors === null ? validate25.errors : vErrors.concat(validate25.errors);
+      if (!validate5(data.channel, instancePath + "/channel")) {
+        vErrors = vErrors === null ? validate5.errors : vErrors.concat(validate5.errors);
         errors = vErrors.length;
       }
     }
@@ -361,10 +361,10 @@ function validate24(data, instancePath = "") {
     }
     errors++;
   }
-  validate24.errors = vErrors;
+  validate4.errors = vErrors;
   return errors === 0;
 }
-function validate27(data, instancePath = "") {
+function validate7(data, instancePath = "") {
   ;
   let vErrors = null;
   let errors = 0;
@@ -472,10 +472,10 @@ function validate27(data, instancePath = "") {
     }
     errors++;
   }
-  validate27.errors = vErrors;
+  validate7.errors = vErrors;
   return errors === 0;
 }
-function validate28(data, instancePath = "") {
+function validate8(data, instancePath = "") {
   ;
   let vErrors = null;
   let errors = 0;
@@ -583,11 +583,11 @@ function validate28(data, instancePath = "") {
     }
     errors++;
   }
-  validate28.errors = vErrors;
+  validate8.errors = vErrors;
   return errors === 0;
 }
-var func1 = require_ucs2length().default;
-function validate29(data, instancePath = "") {
+var func0 = require_ucs2length().default;
+function validate9(data, instancePath = "") {
   ;
   let vErrors = null;
   let errors = 0;
@@ -665,7 +665,7 @@ function validate29(data, instancePath = "") {
     if (data.generation_id !== void 0) {
       let data2 = data.generation_id;
       if (typeof data2 === "string") {
-        if (data2.length < 2 && func1(data2) < 1) {
+        if (data2.length < 2 && func0(data2) < 1) {
           const err7 = { pointer: instancePath + "/generation_id", message: "must NOT have fewer than 1 characters", keyword: "minLength" };
           if (vErrors === null) {
             vErrors = [err7];
@@ -693,10 +693,10 @@ function validate29(data, instancePath = "") {
     }
     errors++;
   }
-  validate29.errors = vErrors;
+  validate9.errors = vErrors;
   return errors === 0;
 }
-function validate30(data, instancePath = "") {
+function validate10(data, instancePath = "") {
   ;
   let vErrors = null;
   let errors = 0;
@@ -814,7 +814,7 @@ function validate30(data, instancePath = "") {
     if (data.generation_id !== void 0) {
       let data4 = data.generation_id;
       if (typeof data4 === "string") {
-        if (data4.length < 2 && func1(data4) < 1) {
+        if (data4.length < 2 && func0(data4) < 1) {
           const err11 = { pointer: instancePath + "/generation_id", message: "must NOT have fewer than 1 characters", keyword: "minLength" };
           if (vErrors === null) {
             vErrors = [err11];
@@ -842,10 +842,10 @@ function validate30(data, instancePath = "") {
     }
     errors++;
   }
-  validate30.errors = vErrors;
+  validate10.errors = vErrors;
   return errors === 0;
 }
-function validate31(data, instancePath = "") {
+function validate11(data, instancePath = "") {
   ;
   let vErrors = null;
   let errors = 0;
@@ -921,7 +921,7 @@ function validate31(data, instancePath = "") {
     if (data.call_id !== void 0) {
       let data1 = data.call_id;
       if (typeof data1 === "string") {
-        if (data1.length < 2 && func1(data1) < 1) {
+        if (data1.length < 2 && func0(data1) < 1) {
           const err7 = { pointer: instancePath + "/call_id", message: "must NOT have fewer than 1 characters", keyword: "minLength" };
           if (vErrors === null) {
             vErrors = [err7];
@@ -971,10 +971,10 @@ function validate31(data, instancePath = "") {
     }
     errors++;
   }
-  validate31.errors = vErrors;
+  validate11.errors = vErrors;
   return errors === 0;
 }
-function validate32(data, instancePath = "") {
+function validate12(data, instancePath = "") {
   ;
   let vErrors = null;
   let errors = 0;
@@ -1059,7 +1059,7 @@ function validate32(data, instancePath = "") {
     if (data.call_id !== void 0) {
       let data1 = data.call_id;
       if (typeof data1 === "string") {
-        if (data1.length < 2 && func1(data1) < 1) {
+        if (data1.length < 2 && func0(data1) < 1) {
           const err8 = { pointer: instancePath + "/call_id", message: "must NOT have fewer than 1 characters", keyword: "minLength" };
           if (vErrors === null) {
             vErrors = [err8];
@@ -1131,10 +1131,10 @@ function validate32(data, instancePath = "") {
     }
     errors++;
   }
-  validate32.errors = vErrors;
+  validate12.errors = vErrors;
   return errors === 0;
 }
-function validate23(data, instancePath = "") {
+function validate3(data, instancePath = "") {
   ;
   let vErrors = null;
   let errors = 0;
@@ -1142,8 +1142,8 @@ function validate23(data, instancePath = "") {
     const tag0 = data.type;
     if (typeof tag0 == "string") {
       if (tag0 === "conversation.setup") {
-        if (!validate24(data, instancePath)) {
-          vErrors = vErrors === null ? validate24.errors : vErrors.concat(validate24.errors);
+        if (!validate4(data, instancePath)) {
+          vErrors = vErrors === null ? validate4.errors : vErrors.concat(validate4.errors);
           errors = vErrors.length;
         }
         var props0 = true;
@@ -1279,48 +1279,48 @@ function validate23(data, instancePath = "") {
           props0 = true;
         }
       } else if (tag0 === "conversation.context.updated") {
-        if (!validate27(data, instancePath)) {
-          vErrors = vErrors === null ? validate27.errors : vErrors.concat(validate27.errors);
+        if (!validate7(data, instancePath)) {
+          vErrors = vErrors === null ? validate7.errors : vErrors.concat(validate7.errors);
           errors = vErrors.length;
         }
         if (props0 !== true) {
           props0 = true;
         }
       } else if (tag0 === "conversation.custom_fields.updated") {
-        if (!validate28(data, instancePath)) {
-          vErrors = vErrors === null ? validate28.errors : vErrors.concat(validate28.errors);
+        if (!validate8(data, instancePath)) {
+          vErrors = vErrors === null ? validate8.errors : vErrors.concat(validate8.errors);
           errors = vErrors.length;
         }
         if (props0 !== true) {
           props0 = true;
         }
       } else if (tag0 === "agent.message.delta") {
-        if (!validate29(data, instancePath)) {
-          vErrors = vErrors === null ? validate29.errors : vErrors.concat(validate29.errors);
+        if (!validate9(data, instancePath)) {
+          vErrors = vErrors === null ? validate9.errors : vErrors.concat(validate9.errors);
           errors = vErrors.length;
         }
         if (props0 !== true) {
           props0 = true;
         }
       } else if (tag0 === "agent.message.completed") {
-        if (!validate30(data, instancePath)) {
-          vErrors = vErrors === null ? validate30.errors : vErrors.concat(validate30.errors);
+        if (!validate10(data, instancePath)) {
+          vErrors = vErrors === null ? validate10.errors : vErrors.concat(validate10.errors);
           errors = vErrors.length;
         }
         if (props0 !== true) {
           props0 = true;
         }
       } else if (tag0 === "agent.tool_call.created") {
-        if (!validate31(data, instancePath)) {
-          vErrors = vErrors === null ? validate31.errors : vErrors.concat(validate31.errors);
+        if (!validate11(data, instancePath)) {
+          vErrors = vErrors === null ? validate11.errors : vErrors.concat(validate11.errors);
           errors = vErrors.length;
         }
         if (props0 !== true) {
           props0 = true;
         }
       } else if (tag0 === "agent.tool_call.returned") {
-        if (!validate32(data, instancePath)) {
-          vErrors = vErrors === null ? validate32.errors : vErrors.concat(validate32.errors);
+        if (!validate12(data, instancePath)) {
+          vErrors = vErrors === null ? validate12.errors : vErrors.concat(validate12.errors);
           errors = vErrors.length;
         }
         if (props0 !== true) {
@@ -1714,8 +1714,8 @@ function validate23(data, instancePath = "") {
           props0 = true;
         }
       } else if (tag0 === "agent.customer.loaded") {
-        if (!validate20(data, instancePath)) {
-          vErrors = vErrors === null ? validate20.errors : vErrors.concat(validate20.errors);
+        if (!validate0(data, instancePath)) {
+          vErrors = vErrors === null ? validate0.errors : vErrors.concat(validate0.errors);
           errors = vErrors.length;
         }
         if (props0 !== true) {
@@ -1748,10 +1748,10 @@ function validate23(data, instancePath = "") {
     }
     errors++;
   }
-  validate23.errors = vErrors;
+  validate3.errors = vErrors;
   return errors === 0;
 }
-function validate22(data, instancePath = "") {
+function validate2(data, instancePath = "") {
   ;
   let vErrors = null;
   let errors = 0;
@@ -1833,7 +1833,7 @@ function validate22(data, instancePath = "") {
     if (data.id !== void 0) {
       let data0 = data.id;
       if (typeof data0 === "string") {
-        if (!pattern5.test(data0)) {
+        if (!pattern1.test(data0)) {
           const err8 = { pointer: instancePath + "/id", message: 'must match pattern "^ev_[A-Za-z0-9]+$"', keyword: "pattern" };
           if (vErrors === null) {
             vErrors = [err8];
@@ -1877,7 +1877,7 @@ function validate22(data, instancePath = "") {
     if (data.agent_id !== void 0) {
       let data2 = data.agent_id;
       if (typeof data2 === "string") {
-        if (!pattern6.test(data2)) {
+        if (!pattern2.test(data2)) {
           const err12 = { pointer: instancePath + "/agent_id", message: 'must match pattern "^ca_[A-Za-z0-9]+@v[0-9]+$"', keyword: "pattern" };
           if (vErrors === null) {
             vErrors = [err12];
@@ -1910,7 +1910,7 @@ function validate22(data, instancePath = "") {
     if (data.conversation_id !== void 0) {
       let data4 = data.conversation_id;
       if (typeof data4 === "string") {
-        if (!pattern7.test(data4)) {
+        if (!pattern3.test(data4)) {
           const err15 = { pointer: instancePath + "/conversation_id", message: 'must match pattern "^conv_[A-Za-z0-9]+$"', keyword: "pattern" };
           if (vErrors === null) {
             vErrors = [err15];
@@ -1941,8 +1941,8 @@ function validate22(data, instancePath = "") {
       }
     }
     if (data.payload !== void 0) {
-      if (!validate23(data.payload, instancePath + "/payload")) {
-        vErrors = vErrors === null ? validate23.errors : vErrors.concat(validate23.errors);
+      if (!validate3(data.payload, instancePath + "/payload")) {
+        vErrors = vErrors === null ? validate3.errors : vErrors.concat(validate3.errors);
         errors = vErrors.length;
       }
     }
@@ -1955,21 +1955,21 @@ function validate22(data, instancePath = "") {
     }
     errors++;
   }
-  validate22.errors = vErrors;
+  validate2.errors = vErrors;
   return errors === 0;
 }
-function validate21(data, instancePath = "") {
+function validate1(data, instancePath = "") {
   ;
   let vErrors = null;
   let errors = 0;
-  if (!validate22(data, instancePath)) {
-    vErrors = vErrors === null ? validate22.errors : vErrors.concat(validate22.errors);
+  if (!validate2(data, instancePath)) {
+    vErrors = vErrors === null ? validate2.errors : vErrors.concat(validate2.errors);
     errors = vErrors.length;
   }
   if (data && typeof data == "object" && !Array.isArray(data)) {
     if (data.payload !== void 0) {
-      if (!validate20(data.payload, instancePath + "/payload")) {
-        vErrors = vErrors === null ? validate20.errors : vErrors.concat(validate20.errors);
+      if (!validate0(data.payload, instancePath + "/payload")) {
+        vErrors = vErrors === null ? validate0.errors : vErrors.concat(validate0.errors);
         errors = vErrors.length;
       }
     }
@@ -1982,11 +1982,11 @@ function validate21(data, instancePath = "") {
     }
     errors++;
   }
-  validate21.errors = vErrors;
+  validate1.errors = vErrors;
   return errors === 0;
 }
-var validateAgentDtmfSent = validate44;
-function validate44(data, instancePath = "") {
+var validateAgentDtmfSent = validate24;
+function validate24(data, instancePath = "") {
   ;
   let vErrors = null;
   let errors = 0;
@@ -2061,16 +2061,16 @@ function validate44(data, instancePath = "") {
     }
     errors++;
   }
-  validate44.errors = vErrors;
+  validate24.errors = vErrors;
   return errors === 0;
 }
-var validateAgentDtmfSentEvent = validate45;
-function validate45(data, instancePath = "") {
+var validateAgentDtmfSentEvent = validate25;
+function validate25(data, instancePath = "") {
   ;
   let vErrors = null;
   let errors = 0;
-  if (!validate22(data, instancePath)) {
-    vErrors = vErrors === null ? validate22.errors : vErrors.concat(validate22.errors);
+  if (!validate2(data, instancePath)) {
+    vErrors = vErrors === null ? validate2.errors : vErrors.concat(validate2.errors);
     errors = vErrors.length;
   }
   if (data && typeof data == "object" && !Array.isArray(data)) {
@@ -2157,17 +2157,17 @@ function validate45(data, instancePath = "") {
     }
     errors++;
   }
-  validate45.errors = vErrors;
+  validate25.errors = vErrors;
   return errors === 0;
 }
-var validateAgentId = validate47;
-var pattern8 = new RegExp("^(ca|pa)_[A-Za-z0-9]+$", "");
-function validate47(data, instancePath = "") {
+var validateAgentId = validate27;
+var pattern4 = new RegExp("^(ca|pa)_[A-Za-z0-9]+$", "");
+function validate27(data, instancePath = "") {
   ;
   let vErrors = null;
   let errors = 0;
   if (typeof data === "string") {
-    if (!pattern8.test(data)) {
+    if (!pattern4.test(data)) {
       const err0 = { pointer: instancePath, message: 'must match pattern "^(ca|pa)_[A-Za-z0-9]+$"', keyword: "pattern" };
       if (vErrors === null) {
         vErrors = [err0];
@@ -2185,23 +2185,23 @@ function validate47(data, instancePath = "") {
     }
     errors++;
   }
-  validate47.errors = vErrors;
+  validate27.errors = vErrors;
   return errors === 0;
 }
-var validateAgentMessageCompleted = validate30;
-var validateAgentMessageCompletedEvent = validate48;
-function validate48(data, instancePath = "") {
+var validateAgentMessageCompleted = validate10;
+var validateAgentMessageCompletedEvent = validate28;
+function validate28(data, instancePath = "") {
   ;
   let vErrors = null;
   let errors = 0;
-  if (!validate22(data, instancePath)) {
-    vErrors = vErrors === null ? validate22.errors : vErrors.concat(validate22.errors);
+  if (!validate2(data, instancePath)) {
+    vErrors = vErrors === null ? validate2.errors : vErrors.concat(validate2.errors);
     errors = vErrors.length;
   }
   if (data && typeof data == "object" && !Array.isArray(data)) {
     if (data.payload !== void 0) {
-      if (!validate30(data.payload, instancePath + "/payload")) {
-        vErrors = vErrors === null ? validate30.errors : vErrors.concat(validate30.errors);
+      if (!validate10(data.payload, instancePath + "/payload")) {
+        vErrors = vErrors === null ? validate10.errors : vErrors.concat(validate10.errors);
         errors = vErrors.length;
       }
     }
@@ -2214,23 +2214,23 @@ function validate48(data, instancePath = "") {
     }
     errors++;
   }
-  validate48.errors = vErrors;
+  validate28.errors = vErrors;
   return errors === 0;
 }
-var validateAgentMessageDelta = validate29;
-var validateAgentMessageDeltaEvent = validate51;
-function validate51(data, instancePath = "") {
+var validateAgentMessageDelta = validate9;
+var validateAgentMessageDeltaEvent = validate31;
+function validate31(data, instancePath = "") {
   ;
   let vErrors = null;
   let errors = 0;
-  if (!validate22(data, instancePath)) {
-    vErrors = vErrors === null ? validate22.errors : vErrors.concat(validate22.errors);
+  if (!validate2(data, instancePath)) {
+    vErrors = vErrors === null ? validate2.errors : vErrors.concat(validate2.errors);
     errors = vErrors.length;
   }
   if (data && typeof data == "object" && !Array.isArray(data)) {
     if (data.payload !== void 0) {
-      if (!validate29(data.payload, instancePath + "/payload")) {
-        vErrors = vErrors === null ? validate29.errors : vErrors.concat(validate29.errors);
+      if (!validate9(data.payload, instancePath + "/payload")) {
+        vErrors = vErrors === null ? validate9.errors : vErrors.concat(validate9.errors);
         errors = vErrors.length;
       }
     }
@@ -2243,11 +2243,11 @@ function validate51(data, instancePath = "") {
     }
     errors++;
   }
-  validate51.errors = vErrors;
+  validate31.errors = vErrors;
   return errors === 0;
 }
-var validateAgentNoticeSent = validate54;
-function validate54(data, instancePath = "") {
+var validateAgentNoticeSent = validate34;
+function validate34(data, instancePath = "") {
   ;
   let vErrors = null;
   let errors = 0;
@@ -2323,16 +2323,16 @@ function validate54(data, instancePath = "") {
     }
     errors++;
   }
-  validate54.errors = vErrors;
+  validate34.errors = vErrors;
   return errors === 0;
 }
-var validateAgentNoticeSentEvent = validate55;
-function validate55(data, instancePath = "") {
+var validateAgentNoticeSentEvent = validate35;
+function validate35(data, instancePath = "") {
   ;
   let vErrors = null;
   let errors = 0;
-  if (!validate22(data, instancePath)) {
-    vErrors = vErrors === null ? validate22.errors : vErrors.concat(validate22.errors);
+  if (!validate2(data, instancePath)) {
+    vErrors = vErrors === null ? validate2.errors : vErrors.concat(validate2.errors);
     errors = vErrors.length;
   }
   if (data && typeof data == "object" && !Array.isArray(data)) {
@@ -2420,23 +2420,23 @@ function validate55(data, instancePath = "") {
     }
     errors++;
   }
-  validate55.errors = vErrors;
+  validate35.errors = vErrors;
   return errors === 0;
 }
-var validateAgentToolCallCreated = validate31;
-var validateAgentToolCallCreatedEvent = validate57;
-function validate57(data, instancePath = "") {
+var validateAgentToolCallCreated = validate11;
+var validateAgentToolCallCreatedEvent = validate37;
+function validate37(data, instancePath = "") {
   ;
   let vErrors = null;
   let errors = 0;
-  if (!validate22(data, instancePath)) {
-    vErrors = vErrors === null ? validate22.errors : vErrors.concat(validate22.errors);
+  if (!validate2(data, instancePath)) {
+    vErrors = vErrors === null ? validate2.errors : vErrors.concat(validate2.errors);
     errors = vErrors.length;
   }
   if (data && typeof data == "object" && !Array.isArray(data)) {
     if (data.payload !== void 0) {
-      if (!validate31(data.payload, instancePath + "/payload")) {
-        vErrors = vErrors === null ? validate31.errors : vErrors.concat(validate31.errors);
+      if (!validate11(data.payload, instancePath + "/payload")) {
+        vErrors = vErrors === null ? validate11.errors : vErrors.concat(validate11.errors);
         errors = vErrors.length;
       }
     }
@@ -2449,23 +2449,23 @@ function validate57(data, instancePath = "") {
     }
     errors++;
   }
-  validate57.errors = vErrors;
+  validate37.errors = vErrors;
   return errors === 0;
 }
-var validateAgentToolCallReturned = validate32;
-var validateAgentToolCallReturnedEvent = validate60;
-function validate60(data, instancePath = "") {
+var validateAgentToolCallReturned = validate12;
+var validateAgentToolCallReturnedEvent = validate40;
+function validate40(data, instancePath = "") {
   ;
   let vErrors = null;
   let errors = 0;
-  if (!validate22(data, instancePath)) {
-    vErrors = vErrors === null ? validate22.errors : vErrors.concat(validate22.errors);
+  if (!validate2(data, instancePath)) {
+    vErrors = vErrors === null ? validate2.errors : vErrors.concat(validate2.errors);
     errors = vErrors.length;
   }
   if (data && typeof data == "object" && !Array.isArray(data)) {
     if (data.payload !== void 0) {
-      if (!validate32(data.payload, instancePath + "/payload")) {
-        vErrors = vErrors === null ? validate32.errors : vErrors.concat(validate32.errors);
+      if (!validate12(data.payload, instancePath + "/payload")) {
+        vErrors = vErrors === null ? validate12.errors : vErrors.concat(validate12.errors);
         errors = vErrors.length;
       }
     }
@@ -2478,12 +2478,12 @@ function validate60(data, instancePath = "") {
     }
     errors++;
   }
-  validate60.errors = vErrors;
+  validate40.errors = vErrors;
   return errors === 0;
 }
-var validateAgentVersion = validate63;
-var pattern10 = new RegExp("^(ca|pa)_[A-Za-z0-9]+@v[0-9]+$", "");
-function validate63(data, instancePath = "") {
+var validateAgentVersion = validate43;
+var pattern6 = new RegExp("^(ca|pa)_[A-Za-z0-9]+@v[0-9]+$", "");
+function validate43(data, instancePath = "") {
   ;
   let vErrors = null;
   let errors = 0;
@@ -2556,7 +2556,7 @@ function validate63(data, instancePath = "") {
     if (data.id !== void 0) {
       let data0 = data.id;
       if (typeof data0 === "string") {
-        if (!pattern8.test(data0)) {
+        if (!pattern4.test(data0)) {
           const err7 = { pointer: instancePath + "/id", message: 'must match pattern "^(ca|pa)_[A-Za-z0-9]+$"', keyword: "pattern" };
           if (vErrors === null) {
             vErrors = [err7];
@@ -2578,7 +2578,7 @@ function validate63(data, instancePath = "") {
     if (data.version_id !== void 0) {
       let data1 = data.version_id;
       if (typeof data1 === "string") {
-        if (!pattern10.test(data1)) {
+        if (!pattern6.test(data1)) {
           const err9 = { pointer: instancePath + "/version_id", message: 'must match pattern "^(ca|pa)_[A-Za-z0-9]+@v[0-9]+$"', keyword: "pattern" };
           if (vErrors === null) {
             vErrors = [err9];
@@ -2672,16 +2672,16 @@ function validate63(data, instancePath = "") {
     }
     errors++;
   }
-  validate63.errors = vErrors;
+  validate43.errors = vErrors;
   return errors === 0;
 }
-var validateAgentVersionId = validate64;
-function validate64(data, instancePath = "") {
+var validateAgentVersionId = validate44;
+function validate44(data, instancePath = "") {
   ;
   let vErrors = null;
   let errors = 0;
   if (typeof data === "string") {
-    if (!pattern10.test(data)) {
+    if (!pattern6.test(data)) {
       const err0 = { pointer: instancePath, message: 'must match pattern "^(ca|pa)_[A-Za-z0-9]+@v[0-9]+$"', keyword: "pattern" };
       if (vErrors === null) {
         vErrors = [err0];
@@ -2699,11 +2699,11 @@ function validate64(data, instancePath = "") {
     }
     errors++;
   }
-  validate64.errors = vErrors;
+  validate44.errors = vErrors;
   return errors === 0;
 }
-var validateAgentVersionList = validate65;
-function validate65(data, instancePath = "") {
+var validateAgentVersionList = validate45;
+function validate45(data, instancePath = "") {
   ;
   let vErrors = null;
   let errors = 0;
@@ -2733,8 +2733,8 @@ function validate65(data, instancePath = "") {
       if (Array.isArray(data0)) {
         const len0 = data0.length;
         for (let i0 = 0; i0 < len0; i0++) {
-          if (!validate63(data0[i0], instancePath + "/data/" + i0)) {
-            vErrors = vErrors === null ? validate63.errors : vErrors.concat(validate63.errors);
+          if (!validate43(data0[i0], instancePath + "/data/" + i0)) {
+            vErrors = vErrors === null ? validate43.errors : vErrors.concat(validate43.errors);
             errors = vErrors.length;
           }
         }
@@ -2757,11 +2757,11 @@ function validate65(data, instancePath = "") {
     }
     errors++;
   }
-  validate65.errors = vErrors;
+  validate45.errors = vErrors;
   return errors === 0;
 }
-var validateAgentWriteResponse = validate67;
-function validate67(data, instancePath = "") {
+var validateAgentWriteResponse = validate47;
+function validate47(data, instancePath = "") {
   ;
   let vErrors = null;
   let errors = 0;
@@ -2798,7 +2798,7 @@ function validate67(data, instancePath = "") {
     if (data.id !== void 0) {
       let data0 = data.id;
       if (typeof data0 === "string") {
-        if (!pattern8.test(data0)) {
+        if (!pattern4.test(data0)) {
           const err3 = { pointer: instancePath + "/id", message: 'must match pattern "^(ca|pa)_[A-Za-z0-9]+$"', keyword: "pattern" };
           if (vErrors === null) {
             vErrors = [err3];
@@ -2820,7 +2820,7 @@ function validate67(data, instancePath = "") {
     if (data.version_id !== void 0) {
       let data1 = data.version_id;
       if (typeof data1 === "string") {
-        if (!pattern10.test(data1)) {
+        if (!pattern6.test(data1)) {
           const err5 = { pointer: instancePath + "/version_id", message: 'must match pattern "^(ca|pa)_[A-Za-z0-9]+@v[0-9]+$"', keyword: "pattern" };
           if (vErrors === null) {
             vErrors = [err5];
@@ -2848,11 +2848,11 @@ function validate67(data, instancePath = "") {
     }
     errors++;
   }
-  validate67.errors = vErrors;
+  validate47.errors = vErrors;
   return errors === 0;
 }
-var validateAmbientSound = validate68;
-function validate68(data, instancePath = "") {
+var validateAmbientSound = validate48;
+function validate48(data, instancePath = "") {
   ;
   let vErrors = null;
   let errors = 0;
@@ -2874,11 +2874,11 @@ function validate68(data, instancePath = "") {
     }
     errors++;
   }
-  validate68.errors = vErrors;
+  validate48.errors = vErrors;
   return errors === 0;
 }
-var validateBusySound = validate69;
-function validate69(data, instancePath = "") {
+var validateBusySound = validate49;
+function validate49(data, instancePath = "") {
   ;
   let vErrors = null;
   let errors = 0;
@@ -2900,16 +2900,16 @@ function validate69(data, instancePath = "") {
     }
     errors++;
   }
-  validate69.errors = vErrors;
+  validate49.errors = vErrors;
   return errors === 0;
 }
-var validateCallId = validate70;
-function validate70(data, instancePath = "") {
+var validateCallId = validate50;
+function validate50(data, instancePath = "") {
   ;
   let vErrors = null;
   let errors = 0;
   if (typeof data === "string") {
-    if (data.length < 2 && func1(data) < 1) {
+    if (data.length < 2 && func0(data) < 1) {
       const err0 = { pointer: instancePath, message: "must NOT have fewer than 1 characters", keyword: "minLength" };
       if (vErrors === null) {
         vErrors = [err0];
@@ -2927,11 +2927,11 @@ function validate70(data, instancePath = "") {
     }
     errors++;
   }
-  validate70.errors = vErrors;
+  validate50.errors = vErrors;
   return errors === 0;
 }
-var validateChannelConfig = validate71;
-function validate71(data, instancePath = "") {
+var validateChannelConfig = validate51;
+function validate51(data, instancePath = "") {
   ;
   let vErrors = null;
   let errors = 0;
@@ -2976,11 +2976,11 @@ function validate71(data, instancePath = "") {
     }
     errors++;
   }
-  validate71.errors = vErrors;
+  validate51.errors = vErrors;
   return errors === 0;
 }
-var validateChannelConfigOverride = validate72;
-function validate72(data, instancePath = "") {
+var validateChannelConfigOverride = validate52;
+function validate52(data, instancePath = "") {
   ;
   let vErrors = null;
   let errors = 0;
@@ -3016,12 +3016,12 @@ function validate72(data, instancePath = "") {
     }
     errors++;
   }
-  validate72.errors = vErrors;
+  validate52.errors = vErrors;
   return errors === 0;
 }
-var validateChannelRequest = validate73;
-var pattern14 = new RegExp("^\\+[1-9][0-9]{6,14}$", "");
-function validate74(data, instancePath = "") {
+var validateChannelRequest = validate53;
+var pattern10 = new RegExp("^\\+[1-9][0-9]{6,14}$", "");
+function validate54(data, instancePath = "") {
   ;
   let vErrors = null;
   let errors = 0;
@@ -3079,7 +3079,7 @@ function validate74(data, instancePath = "") {
     if (data.callee_no !== void 0) {
       let data1 = data.callee_no;
       if (typeof data1 === "string") {
-        if (!pattern14.test(data1)) {
+        if (!pattern10.test(data1)) {
           const err5 = { pointer: instancePath + "/callee_no", message: 'must match pattern "^\\+[1-9][0-9]{6,14}$"', keyword: "pattern" };
           if (vErrors === null) {
             vErrors = [err5];
@@ -3104,7 +3104,7 @@ function validate74(data, instancePath = "") {
       let valid2 = false;
       const _errs9 = errors;
       if (typeof data2 === "string") {
-        if (!pattern14.test(data2)) {
+        if (!pattern10.test(data2)) {
           const err7 = { pointer: instancePath + "/caller_no", message: 'must match pattern "^\\+[1-9][0-9]{6,14}$"', keyword: "pattern" };
           if (vErrors === null) {
             vErrors = [err7];
@@ -3187,10 +3187,10 @@ function validate74(data, instancePath = "") {
     }
     errors++;
   }
-  validate74.errors = vErrors;
+  validate54.errors = vErrors;
   return errors === 0;
 }
-function validate75(data, instancePath = "") {
+function validate55(data, instancePath = "") {
   ;
   let vErrors = null;
   let errors = 0;
@@ -3266,10 +3266,10 @@ function validate75(data, instancePath = "") {
     }
     errors++;
   }
-  validate75.errors = vErrors;
+  validate55.errors = vErrors;
   return errors === 0;
 }
-function validate76(data, instancePath = "") {
+function validate56(data, instancePath = "") {
   ;
   let vErrors = null;
   let errors = 0;
@@ -3345,10 +3345,10 @@ function validate76(data, instancePath = "") {
     }
     errors++;
   }
-  validate76.errors = vErrors;
+  validate56.errors = vErrors;
   return errors === 0;
 }
-function validate73(data, instancePath = "") {
+function validate53(data, instancePath = "") {
   ;
   let vErrors = null;
   let errors = 0;
@@ -3356,22 +3356,22 @@ function validate73(data, instancePath = "") {
     const tag0 = data.type;
     if (typeof tag0 == "string") {
       if (tag0 === "phone") {
-        if (!validate74(data, instancePath)) {
-          vErrors = vErrors === null ? validate74.errors : vErrors.concat(validate74.errors);
+        if (!validate54(data, instancePath)) {
+          vErrors = vErrors === null ? validate54.errors : vErrors.concat(validate54.errors);
           errors = vErrors.length;
         }
         var props0 = true;
       } else if (tag0 === "chat_realtime") {
-        if (!validate75(data, instancePath)) {
-          vErrors = vErrors === null ? validate75.errors : vErrors.concat(validate75.errors);
+        if (!validate55(data, instancePath)) {
+          vErrors = vErrors === null ? validate55.errors : vErrors.concat(validate55.errors);
           errors = vErrors.length;
         }
         if (props0 !== true) {
           props0 = true;
         }
       } else if (tag0 === "chat_async") {
-        if (!validate76(data, instancePath)) {
-          vErrors = vErrors === null ? validate76.errors : vErrors.concat(validate76.errors);
+        if (!validate56(data, instancePath)) {
+          vErrors = vErrors === null ? validate56.errors : vErrors.concat(validate56.errors);
           errors = vErrors.length;
         }
         if (props0 !== true) {
@@ -3404,11 +3404,11 @@ function validate73(data, instancePath = "") {
     }
     errors++;
   }
-  validate73.errors = vErrors;
+  validate53.errors = vErrors;
   return errors === 0;
 }
-var validateChannelType = validate80;
-function validate80(data, instancePath = "") {
+var validateChannelType = validate60;
+function validate60(data, instancePath = "") {
   ;
   let vErrors = null;
   let errors = 0;
@@ -3430,11 +3430,11 @@ function validate80(data, instancePath = "") {
     }
     errors++;
   }
-  validate80.errors = vErrors;
+  validate60.errors = vErrors;
   return errors === 0;
 }
-var validateChatAsyncChannel = validate81;
-function validate81(data, instancePath = "") {
+var validateChatAsyncChannel = validate61;
+function validate61(data, instancePath = "") {
   ;
   let vErrors = null;
   let errors = 0;
@@ -3489,12 +3489,12 @@ function validate81(data, instancePath = "") {
     }
     errors++;
   }
-  validate81.errors = vErrors;
+  validate61.errors = vErrors;
   return errors === 0;
 }
-var validateChatAsyncChannelRequest = validate76;
-var validateChatRealtimeChannel = validate82;
-function validate82(data, instancePath = "") {
+var validateChatAsyncChannelRequest = validate56;
+var validateChatRealtimeChannel = validate62;
+function validate62(data, instancePath = "") {
   ;
   let vErrors = null;
   let errors = 0;
@@ -3549,12 +3549,12 @@ function validate82(data, instancePath = "") {
     }
     errors++;
   }
-  validate82.errors = vErrors;
+  validate62.errors = vErrors;
   return errors === 0;
 }
-var validateChatRealtimeChannelRequest = validate75;
-var validateClientEvent = validate83;
-function validate85(data, instancePath = "") {
+var validateChatRealtimeChannelRequest = validate55;
+var validateClientEvent = validate63;
+function validate65(data, instancePath = "") {
   ;
   let vErrors = null;
   let errors = 0;
@@ -3642,10 +3642,10 @@ function validate85(data, instancePath = "") {
     }
     errors++;
   }
-  validate85.errors = vErrors;
+  validate65.errors = vErrors;
   return errors === 0;
 }
-function validate84(data, instancePath = "") {
+function validate64(data, instancePath = "") {
   ;
   let vErrors = null;
   let errors = 0;
@@ -3707,7 +3707,7 @@ function validate84(data, instancePath = "") {
           if (data.text !== void 0) {
             let data1 = data.text;
             if (typeof data1 === "string") {
-              if (data1.length > 4096 && func1(data1) > 4096) {
+              if (data1.length > 4096 && func0(data1) > 4096) {
                 const err5 = { pointer: instancePath + "/text", message: "must NOT have more than 4096 characters", keyword: "maxLength" };
                 if (vErrors === null) {
                   vErrors = [err5];
@@ -3716,7 +3716,7 @@ function validate84(data, instancePath = "") {
                 }
                 errors++;
               }
-              if (data1.length < 2 && func1(data1) < 1) {
+              if (data1.length < 2 && func0(data1) < 1) {
                 const err6 = { pointer: instancePath + "/text", message: "must NOT have fewer than 1 characters", keyword: "minLength" };
                 if (vErrors === null) {
                   vErrors = [err6];
@@ -3746,8 +3746,8 @@ function validate84(data, instancePath = "") {
         }
         var props0 = true;
       } else if (tag0 === "conversation.context.update") {
-        if (!validate85(data, instancePath)) {
-          vErrors = vErrors === null ? validate85.errors : vErrors.concat(validate85.errors);
+        if (!validate65(data, instancePath)) {
+          vErrors = vErrors === null ? validate65.errors : vErrors.concat(validate65.errors);
           errors = vErrors.length;
         }
         if (props0 !== true) {
@@ -3890,10 +3890,10 @@ function validate84(data, instancePath = "") {
     }
     errors++;
   }
-  validate84.errors = vErrors;
+  validate64.errors = vErrors;
   return errors === 0;
 }
-function validate83(data, instancePath = "") {
+function validate63(data, instancePath = "") {
   ;
   let vErrors = null;
   let errors = 0;
@@ -3921,7 +3921,7 @@ function validate83(data, instancePath = "") {
     if (data.id !== void 0) {
       let data0 = data.id;
       if (typeof data0 === "string") {
-        if (data0.length > 128 && func1(data0) > 128) {
+        if (data0.length > 128 && func0(data0) > 128) {
           const err2 = { pointer: instancePath + "/id", message: "must NOT have more than 128 characters", keyword: "maxLength" };
           if (vErrors === null) {
             vErrors = [err2];
@@ -3930,7 +3930,7 @@ function validate83(data, instancePath = "") {
           }
           errors++;
         }
-        if (data0.length < 2 && func1(data0) < 1) {
+        if (data0.length < 2 && func0(data0) < 1) {
           const err3 = { pointer: instancePath + "/id", message: "must NOT have fewer than 1 characters", keyword: "minLength" };
           if (vErrors === null) {
             vErrors = [err3];
@@ -3950,8 +3950,8 @@ function validate83(data, instancePath = "") {
       }
     }
     if (data.payload !== void 0) {
-      if (!validate84(data.payload, instancePath + "/payload")) {
-        vErrors = vErrors === null ? validate84.errors : vErrors.concat(validate84.errors);
+      if (!validate64(data.payload, instancePath + "/payload")) {
+        vErrors = vErrors === null ? validate64.errors : vErrors.concat(validate64.errors);
         errors = vErrors.length;
       }
     }
@@ -3964,12 +3964,12 @@ function validate83(data, instancePath = "") {
     }
     errors++;
   }
-  validate83.errors = vErrors;
+  validate63.errors = vErrors;
   return errors === 0;
 }
-var validateClientEventPayload = validate84;
-var validateContextData = validate88;
-function validate88(data, instancePath = "") {
+var validateClientEventPayload = validate64;
+var validateContextData = validate68;
+function validate68(data, instancePath = "") {
   ;
   let vErrors = null;
   let errors = 0;
@@ -3994,13 +3994,13 @@ function validate88(data, instancePath = "") {
     }
     errors++;
   }
-  validate88.errors = vErrors;
+  validate68.errors = vErrors;
   return errors === 0;
 }
-var validateConversation = validate89;
-var schema109 = { "type": "object", "description": "The full conversation record.", "additionalProperties": false, "required": ["id", "agent_id", "livemode", "created_at", "direction", "status", "custom_fields", "customer_id", "channel_type", "channel", "override_config", "started_at", "completed_at", "failure_reason", "summary", "duration_sec", "sentiment"], "properties": { "id": { "$ref": "urn:casi:schema:ConversationId" }, "agent_id": { "$ref": "urn:casi:schema:ConversationalAgentVersionId" }, "livemode": { "type": "boolean" }, "created_at": { "$ref": "urn:casi:schema:Timestamp" }, "direction": { "$ref": "urn:casi:schema:Direction" }, "status": { "$ref": "urn:casi:schema:ConversationStatus" }, "custom_fields": { "$ref": "urn:casi:schema:CustomFields" }, "customer_id": { "anyOf": [{ "$ref": "urn:casi:schema:CustomerId" }, { "type": "null" }] }, "channel_type": { "anyOf": [{ "$ref": "urn:casi:schema:ChannelType" }, { "type": "null" }] }, "channel": { "$ref": "urn:casi:schema:ConversationChannel" }, "override_config": { "anyOf": [{ "$ref": "urn:casi:schema:ConversationalAgentConfigOverride" }, { "type": "null" }] }, "started_at": { "anyOf": [{ "$ref": "urn:casi:schema:Timestamp" }, { "type": "null" }] }, "completed_at": { "anyOf": [{ "$ref": "urn:casi:schema:Timestamp" }, { "type": "null" }] }, "failure_reason": { "description": "Set only when `status` is `failed`.", "anyOf": [{ "$ref": "urn:casi:schema:FailureReason" }, { "type": "null" }] }, "summary": { "type": ["string", "null"] }, "duration_sec": { "type": ["number", "null"], "minimum": 0, "description": "Seconds." }, "sentiment": { "anyOf": [{ "$ref": "urn:casi:schema:Sentiment" }, { "type": "null" }] } }, "$id": "urn:casi:schema:Conversation" };
-var func10 = Object.prototype.hasOwnProperty;
-function validate90(data, instancePath = "") {
+var validateConversation = validate69;
+var schema78 = { "type": "object", "description": "The full conversation record.", "additionalProperties": false, "required": ["id", "agent_id", "livemode", "created_at", "direction", "status", "custom_fields", "customer_id", "channel_type", "channel", "override_config", "started_at", "completed_at", "failure_reason", "summary", "duration_sec", "sentiment"], "properties": { "id": { "$ref": "urn:casi:schema:ConversationId" }, "agent_id": { "$ref": "urn:casi:schema:ConversationalAgentVersionId" }, "livemode": { "type": "boolean" }, "created_at": { "$ref": "urn:casi:schema:Timestamp" }, "direction": { "$ref": "urn:casi:schema:Direction" }, "status": { "$ref": "urn:casi:schema:ConversationStatus" }, "custom_fields": { "$ref": "urn:casi:schema:CustomFields" }, "customer_id": { "anyOf": [{ "$ref": "urn:casi:schema:CustomerId" }, { "type": "null" }] }, "channel_type": { "anyOf": [{ "$ref": "urn:casi:schema:ChannelType" }, { "type": "null" }] }, "channel": { "$ref": "urn:casi:schema:ConversationChannel" }, "override_config": { "anyOf": [{ "$ref": "urn:casi:schema:ConversationalAgentConfigOverride" }, { "type": "null" }] }, "started_at": { "anyOf": [{ "$ref": "urn:casi:schema:Timestamp" }, { "type": "null" }] }, "completed_at": { "anyOf": [{ "$ref": "urn:casi:schema:Timestamp" }, { "type": "null" }] }, "failure_reason": { "description": "Set only when `status` is `failed`.", "anyOf": [{ "$ref": "urn:casi:schema:FailureReason" }, { "type": "null" }] }, "summary": { "type": ["string", "null"] }, "duration_sec": { "type": ["number", "null"], "minimum": 0, "description": "Seconds." }, "sentiment": { "anyOf": [{ "$ref": "urn:casi:schema:Sentiment" }, { "type": "null" }] } }, "$id": "urn:casi:schema:Conversation" };
+var func9 = Object.prototype.hasOwnProperty;
+function validate70(data, instancePath = "") {
   ;
   let vErrors = null;
   let errors = 0;
@@ -4026,10 +4026,10 @@ function validate90(data, instancePath = "") {
     }
     errors++;
   }
-  validate90.errors = vErrors;
+  validate70.errors = vErrors;
   return errors === 0;
 }
-function validate92(data, instancePath = "") {
+function validate72(data, instancePath = "") {
   ;
   let vErrors = null;
   let errors = 0;
@@ -4289,10 +4289,10 @@ function validate92(data, instancePath = "") {
     }
     errors++;
   }
-  validate92.errors = vErrors;
+  validate72.errors = vErrors;
   return errors === 0;
 }
-function validate96(data, instancePath = "") {
+function validate76(data, instancePath = "") {
   ;
   let vErrors = null;
   let errors = 0;
@@ -4368,10 +4368,10 @@ function validate96(data, instancePath = "") {
     }
     errors++;
   }
-  validate96.errors = vErrors;
+  validate76.errors = vErrors;
   return errors === 0;
 }
-function validate95(data, instancePath = "") {
+function validate75(data, instancePath = "") {
   ;
   let vErrors = null;
   let errors = 0;
@@ -4417,8 +4417,8 @@ function validate95(data, instancePath = "") {
       }
     }
     if (data.voice !== void 0) {
-      if (!validate96(data.voice, instancePath + "/voice")) {
-        vErrors = vErrors === null ? validate96.errors : vErrors.concat(validate96.errors);
+      if (!validate76(data.voice, instancePath + "/voice")) {
+        vErrors = vErrors === null ? validate76.errors : vErrors.concat(validate76.errors);
         errors = vErrors.length;
       }
     }
@@ -4431,10 +4431,10 @@ function validate95(data, instancePath = "") {
     }
     errors++;
   }
-  validate95.errors = vErrors;
+  validate75.errors = vErrors;
   return errors === 0;
 }
-function validate99(data, instancePath = "") {
+function validate79(data, instancePath = "") {
   ;
   let vErrors = null;
   let errors = 0;
@@ -4526,10 +4526,10 @@ function validate99(data, instancePath = "") {
     }
     errors++;
   }
-  validate99.errors = vErrors;
+  validate79.errors = vErrors;
   return errors === 0;
 }
-function validate103(data, instancePath = "") {
+function validate83(data, instancePath = "") {
   ;
   let vErrors = null;
   let errors = 0;
@@ -4742,12 +4742,12 @@ function validate103(data, instancePath = "") {
     }
     errors++;
   }
-  validate103.errors = vErrors;
+  validate83.errors = vErrors;
   return errors === 0;
 }
-function validate102(data, instancePath = "") {
-  if (validate13(data)) {
-    validate102.errors = null;
+function validate82(data, instancePath = "") {
+  if (validate132(data)) {
+    validate82.errors = null;
     return true;
   }
   ;
@@ -4826,8 +4826,8 @@ function validate102(data, instancePath = "") {
     var props0 = true;
   }
   const _errs9 = errors;
-  if (!validate103(data, instancePath)) {
-    vErrors = vErrors === null ? validate103.errors : vErrors.concat(validate103.errors);
+  if (!validate83(data, instancePath)) {
+    vErrors = vErrors === null ? validate83.errors : vErrors.concat(validate83.errors);
     errors = vErrors.length;
   }
   var _valid0 = _errs9 === errors;
@@ -4861,12 +4861,12 @@ function validate102(data, instancePath = "") {
       }
     }
   }
-  validate102.errors = vErrors;
+  validate82.errors = vErrors;
   return errors === 0;
 }
-function validate101(data, instancePath = "") {
-  if (validate12(data)) {
-    validate101.errors = null;
+function validate81(data, instancePath = "") {
+  if (validate123(data)) {
+    validate81.errors = null;
     return true;
   }
   ;
@@ -4906,8 +4906,8 @@ function validate101(data, instancePath = "") {
       }
     }
     if (data.prompt !== void 0) {
-      if (!validate102(data.prompt, instancePath + "/prompt")) {
-        vErrors = vErrors === null ? validate102.errors : vErrors.concat(validate102.errors);
+      if (!validate82(data.prompt, instancePath + "/prompt")) {
+        vErrors = vErrors === null ? validate82.errors : vErrors.concat(validate82.errors);
         errors = vErrors.length;
       }
     }
@@ -5010,12 +5010,12 @@ function validate101(data, instancePath = "") {
     }
     errors++;
   }
-  validate101.errors = vErrors;
+  validate81.errors = vErrors;
   return errors === 0;
 }
-function validate108(data, instancePath = "") {
+function validate88(data, instancePath = "") {
   if (validate19(data)) {
-    validate108.errors = null;
+    validate88.errors = null;
     return true;
   }
   ;
@@ -5415,12 +5415,12 @@ function validate108(data, instancePath = "") {
       }
     }
   }
-  validate108.errors = vErrors;
+  validate88.errors = vErrors;
   return errors === 0;
 }
-function validate107(data, instancePath = "") {
+function validate87(data, instancePath = "") {
   if (validate18(data)) {
-    validate107.errors = null;
+    validate87.errors = null;
     return true;
   }
   ;
@@ -5443,8 +5443,8 @@ function validate107(data, instancePath = "") {
       if (Array.isArray(data0)) {
         const len0 = data0.length;
         for (let i0 = 0; i0 < len0; i0++) {
-          if (!validate108(data0[i0], instancePath + "/tools/" + i0)) {
-            vErrors = vErrors === null ? validate108.errors : vErrors.concat(validate108.errors);
+          if (!validate88(data0[i0], instancePath + "/tools/" + i0)) {
+            vErrors = vErrors === null ? validate88.errors : vErrors.concat(validate88.errors);
             errors = vErrors.length;
           }
         }
@@ -5525,10 +5525,10 @@ function validate107(data, instancePath = "") {
     }
     errors++;
   }
-  validate107.errors = vErrors;
+  validate87.errors = vErrors;
   return errors === 0;
 }
-function validate111(data, instancePath = "") {
+function validate91(data, instancePath = "") {
   ;
   let vErrors = null;
   let errors = 0;
@@ -5609,12 +5609,12 @@ function validate111(data, instancePath = "") {
     }
     errors++;
   }
-  validate111.errors = vErrors;
+  validate91.errors = vErrors;
   return errors === 0;
 }
-function validate94(data, instancePath = "") {
-  if (validate5(data)) {
-    validate94.errors = null;
+function validate74(data, instancePath = "") {
+  if (validate57(data)) {
+    validate74.errors = null;
     return true;
   }
   ;
@@ -5637,8 +5637,8 @@ function validate94(data, instancePath = "") {
       if (Array.isArray(data0)) {
         const len0 = data0.length;
         for (let i0 = 0; i0 < len0; i0++) {
-          if (!validate95(data0[i0], instancePath + "/personas/" + i0)) {
-            vErrors = vErrors === null ? validate95.errors : vErrors.concat(validate95.errors);
+          if (!validate75(data0[i0], instancePath + "/personas/" + i0)) {
+            vErrors = vErrors === null ? validate75.errors : vErrors.concat(validate75.errors);
             errors = vErrors.length;
           }
         }
@@ -5653,26 +5653,26 @@ function validate94(data, instancePath = "") {
       }
     }
     if (data.voice !== void 0) {
-      if (!validate99(data.voice, instancePath + "/voice")) {
-        vErrors = vErrors === null ? validate99.errors : vErrors.concat(validate99.errors);
+      if (!validate79(data.voice, instancePath + "/voice")) {
+        vErrors = vErrors === null ? validate79.errors : vErrors.concat(validate79.errors);
         errors = vErrors.length;
       }
     }
     if (data.runtime !== void 0) {
-      if (!validate101(data.runtime, instancePath + "/runtime")) {
-        vErrors = vErrors === null ? validate101.errors : vErrors.concat(validate101.errors);
+      if (!validate81(data.runtime, instancePath + "/runtime")) {
+        vErrors = vErrors === null ? validate81.errors : vErrors.concat(validate81.errors);
         errors = vErrors.length;
       }
     }
     if (data.tool !== void 0) {
-      if (!validate107(data.tool, instancePath + "/tool")) {
-        vErrors = vErrors === null ? validate107.errors : vErrors.concat(validate107.errors);
+      if (!validate87(data.tool, instancePath + "/tool")) {
+        vErrors = vErrors === null ? validate87.errors : vErrors.concat(validate87.errors);
         errors = vErrors.length;
       }
     }
     if (data.language !== void 0) {
-      if (!validate111(data.language, instancePath + "/language")) {
-        vErrors = vErrors === null ? validate111.errors : vErrors.concat(validate111.errors);
+      if (!validate91(data.language, instancePath + "/language")) {
+        vErrors = vErrors === null ? validate91.errors : vErrors.concat(validate91.errors);
         errors = vErrors.length;
       }
     }
@@ -5720,12 +5720,12 @@ function validate94(data, instancePath = "") {
     }
     errors++;
   }
-  validate94.errors = vErrors;
+  validate74.errors = vErrors;
   return errors === 0;
 }
-function validate89(data, instancePath = "") {
-  if (validate0(data)) {
-    validate89.errors = null;
+function validate69(data, instancePath = "") {
+  if (validate02(data)) {
+    validate69.errors = null;
     return true;
   }
   ;
@@ -5886,7 +5886,7 @@ function validate89(data, instancePath = "") {
       errors++;
     }
     for (const key0 in data) {
-      if (!func10.call(schema109.properties, key0)) {
+      if (!func9.call(schema78.properties, key0)) {
         const err17 = { pointer: instancePath + "/" + casiSegment(key0), message: "must NOT have additional properties", keyword: "additionalProperties" };
         if (vErrors === null) {
           vErrors = [err17];
@@ -5899,7 +5899,7 @@ function validate89(data, instancePath = "") {
     if (data.id !== void 0) {
       let data0 = data.id;
       if (typeof data0 === "string") {
-        if (!pattern7.test(data0)) {
+        if (!pattern3.test(data0)) {
           const err18 = { pointer: instancePath + "/id", message: 'must match pattern "^conv_[A-Za-z0-9]+$"', keyword: "pattern" };
           if (vErrors === null) {
             vErrors = [err18];
@@ -5921,7 +5921,7 @@ function validate89(data, instancePath = "") {
     if (data.agent_id !== void 0) {
       let data1 = data.agent_id;
       if (typeof data1 === "string") {
-        if (!pattern6.test(data1)) {
+        if (!pattern2.test(data1)) {
           const err20 = { pointer: instancePath + "/agent_id", message: 'must match pattern "^ca_[A-Za-z0-9]+@v[0-9]+$"', keyword: "pattern" };
           if (vErrors === null) {
             vErrors = [err20];
@@ -6016,8 +6016,8 @@ function validate89(data, instancePath = "") {
       }
     }
     if (data.custom_fields !== void 0) {
-      if (!validate90(data.custom_fields, instancePath + "/custom_fields")) {
-        vErrors = vErrors === null ? validate90.errors : vErrors.concat(validate90.errors);
+      if (!validate70(data.custom_fields, instancePath + "/custom_fields")) {
+        vErrors = vErrors === null ? validate70.errors : vErrors.concat(validate70.errors);
         errors = vErrors.length;
       }
     }
@@ -6027,7 +6027,7 @@ function validate89(data, instancePath = "") {
       let valid6 = false;
       const _errs22 = errors;
       if (typeof data7 === "string") {
-        if (!pattern4.test(data7)) {
+        if (!pattern0.test(data7)) {
           const err29 = { pointer: instancePath + "/customer_id", message: 'must match pattern "^cus_[A-Za-z0-9]+$"', keyword: "pattern" };
           if (vErrors === null) {
             vErrors = [err29];
@@ -6139,8 +6139,8 @@ function validate89(data, instancePath = "") {
       }
     }
     if (data.channel !== void 0) {
-      if (!validate92(data.channel, instancePath + "/channel")) {
-        vErrors = vErrors === null ? validate92.errors : vErrors.concat(validate92.errors);
+      if (!validate72(data.channel, instancePath + "/channel")) {
+        vErrors = vErrors === null ? validate72.errors : vErrors.concat(validate72.errors);
         errors = vErrors.length;
       }
     }
@@ -6149,8 +6149,8 @@ function validate89(data, instancePath = "") {
       const _errs36 = errors;
       let valid10 = false;
       const _errs37 = errors;
-      if (!validate94(data10, instancePath + "/override_config")) {
-        vErrors = vErrors === null ? validate94.errors : vErrors.concat(validate94.errors);
+      if (!validate74(data10, instancePath + "/override_config")) {
+        vErrors = vErrors === null ? validate74.errors : vErrors.concat(validate74.errors);
         errors = vErrors.length;
       }
       var _valid2 = _errs37 === errors;
@@ -6466,13 +6466,13 @@ function validate89(data, instancePath = "") {
     }
     errors++;
   }
-  validate89.errors = vErrors;
+  validate69.errors = vErrors;
   return errors === 0;
 }
-var validateConversationalAgent = validate114;
-var pattern19 = new RegExp("^ca_[A-Za-z0-9]+$", "");
-var pattern21 = new RegExp("^pa_[A-Za-z0-9]+(@v[0-9]+)?$", "");
-function validate117(data, instancePath = "") {
+var validateConversationalAgent = validate94;
+var pattern15 = new RegExp("^ca_[A-Za-z0-9]+$", "");
+var pattern17 = new RegExp("^pa_[A-Za-z0-9]+(@v[0-9]+)?$", "");
+function validate97(data, instancePath = "") {
   ;
   let vErrors = null;
   let errors = 0;
@@ -6573,12 +6573,12 @@ function validate117(data, instancePath = "") {
     }
     errors++;
   }
-  validate117.errors = vErrors;
+  validate97.errors = vErrors;
   return errors === 0;
 }
-function validate119(data, instancePath = "") {
-  if (validate302(data)) {
-    validate119.errors = null;
+function validate99(data, instancePath = "") {
+  if (validate30(data)) {
+    validate99.errors = null;
     return true;
   }
   ;
@@ -6645,8 +6645,8 @@ function validate119(data, instancePath = "") {
       }
     }
     if (data.prompt !== void 0) {
-      if (!validate102(data.prompt, instancePath + "/prompt")) {
-        vErrors = vErrors === null ? validate102.errors : vErrors.concat(validate102.errors);
+      if (!validate82(data.prompt, instancePath + "/prompt")) {
+        vErrors = vErrors === null ? validate82.errors : vErrors.concat(validate82.errors);
         errors = vErrors.length;
       }
     }
@@ -6749,12 +6749,12 @@ function validate119(data, instancePath = "") {
     }
     errors++;
   }
-  validate119.errors = vErrors;
+  validate99.errors = vErrors;
   return errors === 0;
 }
-function validate122(data, instancePath = "") {
+function validate102(data, instancePath = "") {
   if (validate33(data)) {
-    validate122.errors = null;
+    validate102.errors = null;
     return true;
   }
   ;
@@ -6795,8 +6795,8 @@ function validate122(data, instancePath = "") {
       if (Array.isArray(data0)) {
         const len0 = data0.length;
         for (let i0 = 0; i0 < len0; i0++) {
-          if (!validate108(data0[i0], instancePath + "/tools/" + i0)) {
-            vErrors = vErrors === null ? validate108.errors : vErrors.concat(validate108.errors);
+          if (!validate88(data0[i0], instancePath + "/tools/" + i0)) {
+            vErrors = vErrors === null ? validate88.errors : vErrors.concat(validate88.errors);
             errors = vErrors.length;
           }
         }
@@ -6877,10 +6877,10 @@ function validate122(data, instancePath = "") {
     }
     errors++;
   }
-  validate122.errors = vErrors;
+  validate102.errors = vErrors;
   return errors === 0;
 }
-function validate125(data, instancePath = "") {
+function validate105(data, instancePath = "") {
   ;
   let vErrors = null;
   let errors = 0;
@@ -6979,12 +6979,12 @@ function validate125(data, instancePath = "") {
     }
     errors++;
   }
-  validate125.errors = vErrors;
+  validate105.errors = vErrors;
   return errors === 0;
 }
-function validate115(data, instancePath = "") {
+function validate95(data, instancePath = "") {
   if (validate26(data)) {
-    validate115.errors = null;
+    validate95.errors = null;
     return true;
   }
   ;
@@ -7061,8 +7061,8 @@ function validate115(data, instancePath = "") {
       if (Array.isArray(data0)) {
         const len0 = data0.length;
         for (let i0 = 0; i0 < len0; i0++) {
-          if (!validate95(data0[i0], instancePath + "/personas/" + i0)) {
-            vErrors = vErrors === null ? validate95.errors : vErrors.concat(validate95.errors);
+          if (!validate75(data0[i0], instancePath + "/personas/" + i0)) {
+            vErrors = vErrors === null ? validate75.errors : vErrors.concat(validate75.errors);
             errors = vErrors.length;
           }
         }
@@ -7077,26 +7077,26 @@ function validate115(data, instancePath = "") {
       }
     }
     if (data.voice !== void 0) {
-      if (!validate117(data.voice, instancePath + "/voice")) {
-        vErrors = vErrors === null ? validate117.errors : vErrors.concat(validate117.errors);
+      if (!validate97(data.voice, instancePath + "/voice")) {
+        vErrors = vErrors === null ? validate97.errors : vErrors.concat(validate97.errors);
         errors = vErrors.length;
       }
     }
     if (data.runtime !== void 0) {
-      if (!validate119(data.runtime, instancePath + "/runtime")) {
-        vErrors = vErrors === null ? validate119.errors : vErrors.concat(validate119.errors);
+      if (!validate99(data.runtime, instancePath + "/runtime")) {
+        vErrors = vErrors === null ? validate99.errors : vErrors.concat(validate99.errors);
         errors = vErrors.length;
       }
     }
     if (data.tool !== void 0) {
-      if (!validate122(data.tool, instancePath + "/tool")) {
-        vErrors = vErrors === null ? validate122.errors : vErrors.concat(validate122.errors);
+      if (!validate102(data.tool, instancePath + "/tool")) {
+        vErrors = vErrors === null ? validate102.errors : vErrors.concat(validate102.errors);
         errors = vErrors.length;
       }
     }
     if (data.language !== void 0) {
-      if (!validate125(data.language, instancePath + "/language")) {
-        vErrors = vErrors === null ? validate125.errors : vErrors.concat(validate125.errors);
+      if (!validate105(data.language, instancePath + "/language")) {
+        vErrors = vErrors === null ? validate105.errors : vErrors.concat(validate105.errors);
         errors = vErrors.length;
       }
     }
@@ -7153,12 +7153,12 @@ function validate115(data, instancePath = "") {
     }
     errors++;
   }
-  validate115.errors = vErrors;
+  validate95.errors = vErrors;
   return errors === 0;
 }
-function validate114(data, instancePath = "") {
-  if (validate253(data)) {
-    validate114.errors = null;
+function validate94(data, instancePath = "") {
+  if (validate252(data)) {
+    validate94.errors = null;
     return true;
   }
   ;
@@ -7242,7 +7242,7 @@ function validate114(data, instancePath = "") {
     if (data.id !== void 0) {
       let data0 = data.id;
       if (typeof data0 === "string") {
-        if (!pattern19.test(data0)) {
+        if (!pattern15.test(data0)) {
           const err8 = { pointer: instancePath + "/id", message: 'must match pattern "^ca_[A-Za-z0-9]+$"', keyword: "pattern" };
           if (vErrors === null) {
             vErrors = [err8];
@@ -7264,7 +7264,7 @@ function validate114(data, instancePath = "") {
     if (data.version_id !== void 0) {
       let data1 = data.version_id;
       if (typeof data1 === "string") {
-        if (!pattern6.test(data1)) {
+        if (!pattern2.test(data1)) {
           const err10 = { pointer: instancePath + "/version_id", message: 'must match pattern "^ca_[A-Za-z0-9]+@v[0-9]+$"', keyword: "pattern" };
           if (vErrors === null) {
             vErrors = [err10];
@@ -7317,8 +7317,8 @@ function validate114(data, instancePath = "") {
       }
     }
     if (data.config !== void 0) {
-      if (!validate115(data.config, instancePath + "/config")) {
-        vErrors = vErrors === null ? validate115.errors : vErrors.concat(validate115.errors);
+      if (!validate95(data.config, instancePath + "/config")) {
+        vErrors = vErrors === null ? validate95.errors : vErrors.concat(validate95.errors);
         errors = vErrors.length;
       }
     }
@@ -7329,7 +7329,7 @@ function validate114(data, instancePath = "") {
         for (let i0 = 0; i0 < len0; i0++) {
           let data7 = data6[i0];
           if (typeof data7 === "string") {
-            if (!pattern21.test(data7)) {
+            if (!pattern17.test(data7)) {
               const err15 = { pointer: instancePath + "/postprocess_agents/" + i0, message: 'must match pattern "^pa_[A-Za-z0-9]+(@v[0-9]+)?$"', keyword: "pattern" };
               if (vErrors === null) {
                 vErrors = [err15];
@@ -7367,18 +7367,18 @@ function validate114(data, instancePath = "") {
     }
     errors++;
   }
-  validate114.errors = vErrors;
+  validate94.errors = vErrors;
   return errors === 0;
 }
-var validateConversationalAgentConfig = validate115;
-var validateConversationalAgentConfigOverride = validate94;
-var validateConversationalAgentId = validate128;
-function validate128(data, instancePath = "") {
+var validateConversationalAgentConfig = validate95;
+var validateConversationalAgentConfigOverride = validate74;
+var validateConversationalAgentId = validate108;
+function validate108(data, instancePath = "") {
   ;
   let vErrors = null;
   let errors = 0;
   if (typeof data === "string") {
-    if (!pattern19.test(data)) {
+    if (!pattern15.test(data)) {
       const err0 = { pointer: instancePath, message: 'must match pattern "^ca_[A-Za-z0-9]+$"', keyword: "pattern" };
       if (vErrors === null) {
         vErrors = [err0];
@@ -7396,17 +7396,17 @@ function validate128(data, instancePath = "") {
     }
     errors++;
   }
-  validate128.errors = vErrors;
+  validate108.errors = vErrors;
   return errors === 0;
 }
-var validateConversationalAgentRef = validate129;
-var pattern23 = new RegExp("^ca_[A-Za-z0-9]+(@v[0-9]+)?$", "");
-function validate129(data, instancePath = "") {
+var validateConversationalAgentRef = validate109;
+var pattern19 = new RegExp("^ca_[A-Za-z0-9]+(@v[0-9]+)?$", "");
+function validate109(data, instancePath = "") {
   ;
   let vErrors = null;
   let errors = 0;
   if (typeof data === "string") {
-    if (!pattern23.test(data)) {
+    if (!pattern19.test(data)) {
       const err0 = { pointer: instancePath, message: 'must match pattern "^ca_[A-Za-z0-9]+(@v[0-9]+)?$"', keyword: "pattern" };
       if (vErrors === null) {
         vErrors = [err0];
@@ -7424,16 +7424,16 @@ function validate129(data, instancePath = "") {
     }
     errors++;
   }
-  validate129.errors = vErrors;
+  validate109.errors = vErrors;
   return errors === 0;
 }
-var validateConversationalAgentVersionId = validate130;
-function validate130(data, instancePath = "") {
+var validateConversationalAgentVersionId = validate110;
+function validate110(data, instancePath = "") {
   ;
   let vErrors = null;
   let errors = 0;
   if (typeof data === "string") {
-    if (!pattern6.test(data)) {
+    if (!pattern2.test(data)) {
       const err0 = { pointer: instancePath, message: 'must match pattern "^ca_[A-Za-z0-9]+@v[0-9]+$"', keyword: "pattern" };
       if (vErrors === null) {
         vErrors = [err0];
@@ -7451,25 +7451,25 @@ function validate130(data, instancePath = "") {
     }
     errors++;
   }
-  validate130.errors = vErrors;
+  validate110.errors = vErrors;
   return errors === 0;
 }
-var validateConversationChannel = validate92;
-var validateConversationContextUpdate = validate85;
-var validateConversationContextUpdated = validate27;
-var validateConversationContextUpdatedEvent = validate131;
-function validate131(data, instancePath = "") {
+var validateConversationChannel = validate72;
+var validateConversationContextUpdate = validate65;
+var validateConversationContextUpdated = validate7;
+var validateConversationContextUpdatedEvent = validate111;
+function validate111(data, instancePath = "") {
   ;
   let vErrors = null;
   let errors = 0;
-  if (!validate22(data, instancePath)) {
-    vErrors = vErrors === null ? validate22.errors : vErrors.concat(validate22.errors);
+  if (!validate2(data, instancePath)) {
+    vErrors = vErrors === null ? validate2.errors : vErrors.concat(validate2.errors);
     errors = vErrors.length;
   }
   if (data && typeof data == "object" && !Array.isArray(data)) {
     if (data.payload !== void 0) {
-      if (!validate27(data.payload, instancePath + "/payload")) {
-        vErrors = vErrors === null ? validate27.errors : vErrors.concat(validate27.errors);
+      if (!validate7(data.payload, instancePath + "/payload")) {
+        vErrors = vErrors === null ? validate7.errors : vErrors.concat(validate7.errors);
         errors = vErrors.length;
       }
     }
@@ -7482,22 +7482,22 @@ function validate131(data, instancePath = "") {
     }
     errors++;
   }
-  validate131.errors = vErrors;
+  validate111.errors = vErrors;
   return errors === 0;
 }
-var validateConversationContextUpdateEvent = validate134;
-function validate134(data, instancePath = "") {
+var validateConversationContextUpdateEvent = validate114;
+function validate114(data, instancePath = "") {
   ;
   let vErrors = null;
   let errors = 0;
-  if (!validate83(data, instancePath)) {
-    vErrors = vErrors === null ? validate83.errors : vErrors.concat(validate83.errors);
+  if (!validate63(data, instancePath)) {
+    vErrors = vErrors === null ? validate63.errors : vErrors.concat(validate63.errors);
     errors = vErrors.length;
   }
   if (data && typeof data == "object" && !Array.isArray(data)) {
     if (data.payload !== void 0) {
-      if (!validate85(data.payload, instancePath + "/payload")) {
-        vErrors = vErrors === null ? validate85.errors : vErrors.concat(validate85.errors);
+      if (!validate65(data.payload, instancePath + "/payload")) {
+        vErrors = vErrors === null ? validate65.errors : vErrors.concat(validate65.errors);
         errors = vErrors.length;
       }
     }
@@ -7510,23 +7510,23 @@ function validate134(data, instancePath = "") {
     }
     errors++;
   }
-  validate134.errors = vErrors;
+  validate114.errors = vErrors;
   return errors === 0;
 }
-var validateConversationCustomFieldsUpdated = validate28;
-var validateConversationCustomFieldsUpdatedEvent = validate137;
-function validate137(data, instancePath = "") {
+var validateConversationCustomFieldsUpdated = validate8;
+var validateConversationCustomFieldsUpdatedEvent = validate117;
+function validate117(data, instancePath = "") {
   ;
   let vErrors = null;
   let errors = 0;
-  if (!validate22(data, instancePath)) {
-    vErrors = vErrors === null ? validate22.errors : vErrors.concat(validate22.errors);
+  if (!validate2(data, instancePath)) {
+    vErrors = vErrors === null ? validate2.errors : vErrors.concat(validate2.errors);
     errors = vErrors.length;
   }
   if (data && typeof data == "object" && !Array.isArray(data)) {
     if (data.payload !== void 0) {
-      if (!validate28(data.payload, instancePath + "/payload")) {
-        vErrors = vErrors === null ? validate28.errors : vErrors.concat(validate28.errors);
+      if (!validate8(data.payload, instancePath + "/payload")) {
+        vErrors = vErrors === null ? validate8.errors : vErrors.concat(validate8.errors);
         errors = vErrors.length;
       }
     }
@@ -7539,11 +7539,11 @@ function validate137(data, instancePath = "") {
     }
     errors++;
   }
-  validate137.errors = vErrors;
+  validate117.errors = vErrors;
   return errors === 0;
 }
-var validateConversationEnd = validate140;
-function validate140(data, instancePath = "") {
+var validateConversationEnd = validate120;
+function validate120(data, instancePath = "") {
   ;
   let vErrors = null;
   let errors = 0;
@@ -7598,11 +7598,11 @@ function validate140(data, instancePath = "") {
     }
     errors++;
   }
-  validate140.errors = vErrors;
+  validate120.errors = vErrors;
   return errors === 0;
 }
-var validateConversationEnded = validate141;
-function validate141(data, instancePath = "") {
+var validateConversationEnded = validate121;
+function validate121(data, instancePath = "") {
   ;
   let vErrors = null;
   let errors = 0;
@@ -7678,16 +7678,16 @@ function validate141(data, instancePath = "") {
     }
     errors++;
   }
-  validate141.errors = vErrors;
+  validate121.errors = vErrors;
   return errors === 0;
 }
-var validateConversationEndedEvent = validate142;
-function validate142(data, instancePath = "") {
+var validateConversationEndedEvent = validate122;
+function validate122(data, instancePath = "") {
   ;
   let vErrors = null;
   let errors = 0;
-  if (!validate22(data, instancePath)) {
-    vErrors = vErrors === null ? validate22.errors : vErrors.concat(validate22.errors);
+  if (!validate2(data, instancePath)) {
+    vErrors = vErrors === null ? validate2.errors : vErrors.concat(validate2.errors);
     errors = vErrors.length;
   }
   if (data && typeof data == "object" && !Array.isArray(data)) {
@@ -7775,16 +7775,16 @@ function validate142(data, instancePath = "") {
     }
     errors++;
   }
-  validate142.errors = vErrors;
+  validate122.errors = vErrors;
   return errors === 0;
 }
-var validateConversationEndEvent = validate144;
-function validate144(data, instancePath = "") {
+var validateConversationEndEvent = validate124;
+function validate124(data, instancePath = "") {
   ;
   let vErrors = null;
   let errors = 0;
-  if (!validate83(data, instancePath)) {
-    vErrors = vErrors === null ? validate83.errors : vErrors.concat(validate83.errors);
+  if (!validate63(data, instancePath)) {
+    vErrors = vErrors === null ? validate63.errors : vErrors.concat(validate63.errors);
     errors = vErrors.length;
   }
   if (data && typeof data == "object" && !Array.isArray(data)) {
@@ -7851,16 +7851,16 @@ function validate144(data, instancePath = "") {
     }
     errors++;
   }
-  validate144.errors = vErrors;
+  validate124.errors = vErrors;
   return errors === 0;
 }
-var validateConversationId = validate146;
-function validate146(data, instancePath = "") {
+var validateConversationId = validate126;
+function validate126(data, instancePath = "") {
   ;
   let vErrors = null;
   let errors = 0;
   if (typeof data === "string") {
-    if (!pattern7.test(data)) {
+    if (!pattern3.test(data)) {
       const err0 = { pointer: instancePath, message: 'must match pattern "^conv_[A-Za-z0-9]+$"', keyword: "pattern" };
       if (vErrors === null) {
         vErrors = [err0];
@@ -7878,12 +7878,12 @@ function validate146(data, instancePath = "") {
     }
     errors++;
   }
-  validate146.errors = vErrors;
+  validate126.errors = vErrors;
   return errors === 0;
 }
-var validateConversationList = validate147;
-var schema184 = { "type": "object", "description": "A conversation in a list; omits `channel`, `override_config` and `summary`.", "additionalProperties": false, "required": ["id", "agent_id", "livemode", "created_at", "direction", "status", "custom_fields", "customer_id", "channel_type", "started_at", "completed_at", "failure_reason", "duration_sec", "sentiment"], "properties": { "id": { "$ref": "urn:casi:schema:ConversationId" }, "agent_id": { "$ref": "urn:casi:schema:ConversationalAgentVersionId" }, "livemode": { "type": "boolean" }, "created_at": { "$ref": "urn:casi:schema:Timestamp" }, "direction": { "$ref": "urn:casi:schema:Direction" }, "status": { "$ref": "urn:casi:schema:ConversationStatus" }, "custom_fields": { "$ref": "urn:casi:schema:CustomFields" }, "customer_id": { "anyOf": [{ "$ref": "urn:casi:schema:CustomerId" }, { "type": "null" }] }, "channel_type": { "anyOf": [{ "$ref": "urn:casi:schema:ChannelType" }, { "type": "null" }] }, "started_at": { "anyOf": [{ "$ref": "urn:casi:schema:Timestamp" }, { "type": "null" }] }, "completed_at": { "anyOf": [{ "$ref": "urn:casi:schema:Timestamp" }, { "type": "null" }] }, "failure_reason": { "anyOf": [{ "$ref": "urn:casi:schema:FailureReason" }, { "type": "null" }] }, "duration_sec": { "type": ["number", "null"], "minimum": 0 }, "sentiment": { "anyOf": [{ "$ref": "urn:casi:schema:Sentiment" }, { "type": "null" }] } }, "$id": "urn:casi:schema:ConversationListItem" };
-function validate148(data, instancePath = "") {
+var validateConversationList = validate127;
+var schema153 = { "type": "object", "description": "A conversation in a list; omits `channel`, `override_config` and `summary`.", "additionalProperties": false, "required": ["id", "agent_id", "livemode", "created_at", "direction", "status", "custom_fields", "customer_id", "channel_type", "started_at", "completed_at", "failure_reason", "duration_sec", "sentiment"], "properties": { "id": { "$ref": "urn:casi:schema:ConversationId" }, "agent_id": { "$ref": "urn:casi:schema:ConversationalAgentVersionId" }, "livemode": { "type": "boolean" }, "created_at": { "$ref": "urn:casi:schema:Timestamp" }, "direction": { "$ref": "urn:casi:schema:Direction" }, "status": { "$ref": "urn:casi:schema:ConversationStatus" }, "custom_fields": { "$ref": "urn:casi:schema:CustomFields" }, "customer_id": { "anyOf": [{ "$ref": "urn:casi:schema:CustomerId" }, { "type": "null" }] }, "channel_type": { "anyOf": [{ "$ref": "urn:casi:schema:ChannelType" }, { "type": "null" }] }, "started_at": { "anyOf": [{ "$ref": "urn:casi:schema:Timestamp" }, { "type": "null" }] }, "completed_at": { "anyOf": [{ "$ref": "urn:casi:schema:Timestamp" }, { "type": "null" }] }, "failure_reason": { "anyOf": [{ "$ref": "urn:casi:schema:FailureReason" }, { "type": "null" }] }, "duration_sec": { "type": ["number", "null"], "minimum": 0 }, "sentiment": { "anyOf": [{ "$ref": "urn:casi:schema:Sentiment" }, { "type": "null" }] } }, "$id": "urn:casi:schema:ConversationListItem" };
+function validate128(data, instancePath = "") {
   ;
   let vErrors = null;
   let errors = 0;
@@ -8015,7 +8015,7 @@ function validate148(data, instancePath = "") {
       errors++;
     }
     for (const key0 in data) {
-      if (!func10.call(schema184.properties, key0)) {
+      if (!func9.call(schema153.properties, key0)) {
         const err14 = { pointer: instancePath + "/" + casiSegment(key0), message: "must NOT have additional properties", keyword: "additionalProperties" };
         if (vErrors === null) {
           vErrors = [err14];
@@ -8028,7 +8028,7 @@ function validate148(data, instancePath = "") {
     if (data.id !== void 0) {
       let data0 = data.id;
       if (typeof data0 === "string") {
-        if (!pattern7.test(data0)) {
+        if (!pattern3.test(data0)) {
           const err15 = { pointer: instancePath + "/id", message: 'must match pattern "^conv_[A-Za-z0-9]+$"', keyword: "pattern" };
           if (vErrors === null) {
             vErrors = [err15];
@@ -8050,7 +8050,7 @@ function validate148(data, instancePath = "") {
     if (data.agent_id !== void 0) {
       let data1 = data.agent_id;
       if (typeof data1 === "string") {
-        if (!pattern6.test(data1)) {
+        if (!pattern2.test(data1)) {
           const err17 = { pointer: instancePath + "/agent_id", message: 'must match pattern "^ca_[A-Za-z0-9]+@v[0-9]+$"', keyword: "pattern" };
           if (vErrors === null) {
             vErrors = [err17];
@@ -8145,8 +8145,8 @@ function validate148(data, instancePath = "") {
       }
     }
     if (data.custom_fields !== void 0) {
-      if (!validate90(data.custom_fields, instancePath + "/custom_fields")) {
-        vErrors = vErrors === null ? validate90.errors : vErrors.concat(validate90.errors);
+      if (!validate70(data.custom_fields, instancePath + "/custom_fields")) {
+        vErrors = vErrors === null ? validate70.errors : vErrors.concat(validate70.errors);
         errors = vErrors.length;
       }
     }
@@ -8156,7 +8156,7 @@ function validate148(data, instancePath = "") {
       let valid6 = false;
       const _errs22 = errors;
       if (typeof data7 === "string") {
-        if (!pattern4.test(data7)) {
+        if (!pattern0.test(data7)) {
           const err26 = { pointer: instancePath + "/customer_id", message: 'must match pattern "^cus_[A-Za-z0-9]+$"', keyword: "pattern" };
           if (vErrors === null) {
             vErrors = [err26];
@@ -8533,10 +8533,10 @@ function validate148(data, instancePath = "") {
     }
     errors++;
   }
-  validate148.errors = vErrors;
+  validate128.errors = vErrors;
   return errors === 0;
 }
-function validate147(data, instancePath = "") {
+function validate127(data, instancePath = "") {
   ;
   let vErrors = null;
   let errors = 0;
@@ -8575,8 +8575,8 @@ function validate147(data, instancePath = "") {
       if (Array.isArray(data0)) {
         const len0 = data0.length;
         for (let i0 = 0; i0 < len0; i0++) {
-          if (!validate148(data0[i0], instancePath + "/data/" + i0)) {
-            vErrors = vErrors === null ? validate148.errors : vErrors.concat(validate148.errors);
+          if (!validate128(data0[i0], instancePath + "/data/" + i0)) {
+            vErrors = vErrors === null ? validate128.errors : vErrors.concat(validate128.errors);
             errors = vErrors.length;
           }
         }
@@ -8611,24 +8611,24 @@ function validate147(data, instancePath = "") {
     }
     errors++;
   }
-  validate147.errors = vErrors;
+  validate127.errors = vErrors;
   return errors === 0;
 }
-var validateConversationListItem = validate148;
-var validateConversationSetup = validate24;
-var validateConversationSetupEvent = validate151;
-function validate151(data, instancePath = "") {
+var validateConversationListItem = validate128;
+var validateConversationSetup = validate4;
+var validateConversationSetupEvent = validate131;
+function validate131(data, instancePath = "") {
   ;
   let vErrors = null;
   let errors = 0;
-  if (!validate22(data, instancePath)) {
-    vErrors = vErrors === null ? validate22.errors : vErrors.concat(validate22.errors);
+  if (!validate2(data, instancePath)) {
+    vErrors = vErrors === null ? validate2.errors : vErrors.concat(validate2.errors);
     errors = vErrors.length;
   }
   if (data && typeof data == "object" && !Array.isArray(data)) {
     if (data.payload !== void 0) {
-      if (!validate24(data.payload, instancePath + "/payload")) {
-        vErrors = vErrors === null ? validate24.errors : vErrors.concat(validate24.errors);
+      if (!validate4(data.payload, instancePath + "/payload")) {
+        vErrors = vErrors === null ? validate4.errors : vErrors.concat(validate4.errors);
         errors = vErrors.length;
       }
     }
@@ -8641,11 +8641,11 @@ function validate151(data, instancePath = "") {
     }
     errors++;
   }
-  validate151.errors = vErrors;
+  validate131.errors = vErrors;
   return errors === 0;
 }
-var validateConversationStart = validate154;
-function validate154(data, instancePath = "") {
+var validateConversationStart = validate134;
+function validate134(data, instancePath = "") {
   ;
   let vErrors = null;
   let errors = 0;
@@ -8700,11 +8700,11 @@ function validate154(data, instancePath = "") {
     }
     errors++;
   }
-  validate154.errors = vErrors;
+  validate134.errors = vErrors;
   return errors === 0;
 }
-var validateConversationStarted = validate155;
-function validate155(data, instancePath = "") {
+var validateConversationStarted = validate135;
+function validate135(data, instancePath = "") {
   ;
   let vErrors = null;
   let errors = 0;
@@ -8759,16 +8759,16 @@ function validate155(data, instancePath = "") {
     }
     errors++;
   }
-  validate155.errors = vErrors;
+  validate135.errors = vErrors;
   return errors === 0;
 }
-var validateConversationStartedEvent = validate156;
-function validate156(data, instancePath = "") {
+var validateConversationStartedEvent = validate136;
+function validate136(data, instancePath = "") {
   ;
   let vErrors = null;
   let errors = 0;
-  if (!validate22(data, instancePath)) {
-    vErrors = vErrors === null ? validate22.errors : vErrors.concat(validate22.errors);
+  if (!validate2(data, instancePath)) {
+    vErrors = vErrors === null ? validate2.errors : vErrors.concat(validate2.errors);
     errors = vErrors.length;
   }
   if (data && typeof data == "object" && !Array.isArray(data)) {
@@ -8835,16 +8835,16 @@ function validate156(data, instancePath = "") {
     }
     errors++;
   }
-  validate156.errors = vErrors;
+  validate136.errors = vErrors;
   return errors === 0;
 }
-var validateConversationStartEvent = validate158;
-function validate158(data, instancePath = "") {
+var validateConversationStartEvent = validate138;
+function validate138(data, instancePath = "") {
   ;
   let vErrors = null;
   let errors = 0;
-  if (!validate83(data, instancePath)) {
-    vErrors = vErrors === null ? validate83.errors : vErrors.concat(validate83.errors);
+  if (!validate63(data, instancePath)) {
+    vErrors = vErrors === null ? validate63.errors : vErrors.concat(validate63.errors);
     errors = vErrors.length;
   }
   if (data && typeof data == "object" && !Array.isArray(data)) {
@@ -8911,11 +8911,11 @@ function validate158(data, instancePath = "") {
     }
     errors++;
   }
-  validate158.errors = vErrors;
+  validate138.errors = vErrors;
   return errors === 0;
 }
-var validateConversationStatus = validate160;
-function validate160(data, instancePath = "") {
+var validateConversationStatus = validate140;
+function validate140(data, instancePath = "") {
   ;
   let vErrors = null;
   let errors = 0;
@@ -8937,11 +8937,11 @@ function validate160(data, instancePath = "") {
     }
     errors++;
   }
-  validate160.errors = vErrors;
+  validate140.errors = vErrors;
   return errors === 0;
 }
-var validateConversationToken = validate161;
-function validate161(data, instancePath = "") {
+var validateConversationToken = validate141;
+function validate141(data, instancePath = "") {
   ;
   let vErrors = null;
   let errors = 0;
@@ -8978,7 +8978,7 @@ function validate161(data, instancePath = "") {
     if (data.token !== void 0) {
       let data0 = data.token;
       if (typeof data0 === "string") {
-        if (data0.length < 2 && func1(data0) < 1) {
+        if (data0.length < 2 && func0(data0) < 1) {
           const err3 = { pointer: instancePath + "/token", message: "must NOT have fewer than 1 characters", keyword: "minLength" };
           if (vErrors === null) {
             vErrors = [err3];
@@ -9028,11 +9028,11 @@ function validate161(data, instancePath = "") {
     }
     errors++;
   }
-  validate161.errors = vErrors;
+  validate141.errors = vErrors;
   return errors === 0;
 }
-var validateCreateConversationalAgentQuery = validate162;
-function validate162(data, instancePath = "") {
+var validateCreateConversationalAgentQuery = validate142;
+function validate142(data, instancePath = "") {
   ;
   let vErrors = null;
   let errors = 0;
@@ -9055,13 +9055,13 @@ function validate162(data, instancePath = "") {
     }
     errors++;
   }
-  validate162.errors = vErrors;
+  validate142.errors = vErrors;
   return errors === 0;
 }
-var validateCreateConversationalAgentRequest = validate163;
-function validate163(data, instancePath = "") {
+var validateCreateConversationalAgentRequest = validate143;
+function validate143(data, instancePath = "") {
   if (validate39(data)) {
-    validate163.errors = null;
+    validate143.errors = null;
     return true;
   }
   ;
@@ -9100,7 +9100,7 @@ function validate163(data, instancePath = "") {
     if (data.name !== void 0) {
       let data0 = data.name;
       if (typeof data0 === "string") {
-        if (data0.length > 256 && func1(data0) > 256) {
+        if (data0.length > 256 && func0(data0) > 256) {
           const err3 = { pointer: instancePath + "/name", message: "must NOT have more than 256 characters", keyword: "maxLength" };
           if (vErrors === null) {
             vErrors = [err3];
@@ -9109,7 +9109,7 @@ function validate163(data, instancePath = "") {
           }
           errors++;
         }
-        if (data0.length < 2 && func1(data0) < 1) {
+        if (data0.length < 2 && func0(data0) < 1) {
           const err4 = { pointer: instancePath + "/name", message: "must NOT have fewer than 1 characters", keyword: "minLength" };
           if (vErrors === null) {
             vErrors = [err4];
@@ -9131,7 +9131,7 @@ function validate163(data, instancePath = "") {
     if (data.description !== void 0) {
       let data1 = data.description;
       if (typeof data1 === "string") {
-        if (data1.length > 4096 && func1(data1) > 4096) {
+        if (data1.length > 4096 && func0(data1) > 4096) {
           const err6 = { pointer: instancePath + "/description", message: "must NOT have more than 4096 characters", keyword: "maxLength" };
           if (vErrors === null) {
             vErrors = [err6];
@@ -9151,8 +9151,8 @@ function validate163(data, instancePath = "") {
       }
     }
     if (data.config !== void 0) {
-      if (!validate115(data.config, instancePath + "/config")) {
-        vErrors = vErrors === null ? validate115.errors : vErrors.concat(validate115.errors);
+      if (!validate95(data.config, instancePath + "/config")) {
+        vErrors = vErrors === null ? validate95.errors : vErrors.concat(validate95.errors);
         errors = vErrors.length;
       }
     }
@@ -9163,7 +9163,7 @@ function validate163(data, instancePath = "") {
         for (let i0 = 0; i0 < len0; i0++) {
           let data4 = data3[i0];
           if (typeof data4 === "string") {
-            if (!pattern21.test(data4)) {
+            if (!pattern17.test(data4)) {
               const err8 = { pointer: instancePath + "/postprocess_agents/" + i0, message: 'must match pattern "^pa_[A-Za-z0-9]+(@v[0-9]+)?$"', keyword: "pattern" };
               if (vErrors === null) {
                 vErrors = [err8];
@@ -9201,11 +9201,11 @@ function validate163(data, instancePath = "") {
     }
     errors++;
   }
-  validate163.errors = vErrors;
+  validate143.errors = vErrors;
   return errors === 0;
 }
-var validateCreateConversationQuery = validate165;
-function validate165(data, instancePath = "") {
+var validateCreateConversationQuery = validate145;
+function validate145(data, instancePath = "") {
   ;
   let vErrors = null;
   let errors = 0;
@@ -9228,13 +9228,13 @@ function validate165(data, instancePath = "") {
     }
     errors++;
   }
-  validate165.errors = vErrors;
+  validate145.errors = vErrors;
   return errors === 0;
 }
-var validateCreateConversationRequest = validate166;
-function validate166(data, instancePath = "") {
+var validateCreateConversationRequest = validate146;
+function validate146(data, instancePath = "") {
   if (validate41(data)) {
-    validate166.errors = null;
+    validate146.errors = null;
     return true;
   }
   ;
@@ -9273,7 +9273,7 @@ function validate166(data, instancePath = "") {
     if (data.agent_id !== void 0) {
       let data0 = data.agent_id;
       if (typeof data0 === "string") {
-        if (!pattern23.test(data0)) {
+        if (!pattern19.test(data0)) {
           const err3 = { pointer: instancePath + "/agent_id", message: 'must match pattern "^ca_[A-Za-z0-9]+(@v[0-9]+)?$"', keyword: "pattern" };
           if (vErrors === null) {
             vErrors = [err3];
@@ -9293,8 +9293,8 @@ function validate166(data, instancePath = "") {
       }
     }
     if (data.channel !== void 0) {
-      if (!validate73(data.channel, instancePath + "/channel")) {
-        vErrors = vErrors === null ? validate73.errors : vErrors.concat(validate73.errors);
+      if (!validate53(data.channel, instancePath + "/channel")) {
+        vErrors = vErrors === null ? validate53.errors : vErrors.concat(validate53.errors);
         errors = vErrors.length;
       }
     }
@@ -9310,8 +9310,8 @@ function validate166(data, instancePath = "") {
       }
     }
     if (data.override_config !== void 0) {
-      if (!validate94(data.override_config, instancePath + "/override_config")) {
-        vErrors = vErrors === null ? validate94.errors : vErrors.concat(validate94.errors);
+      if (!validate74(data.override_config, instancePath + "/override_config")) {
+        vErrors = vErrors === null ? validate74.errors : vErrors.concat(validate74.errors);
         errors = vErrors.length;
       }
     }
@@ -9336,12 +9336,12 @@ function validate166(data, instancePath = "") {
     }
     errors++;
   }
-  validate166.errors = vErrors;
+  validate146.errors = vErrors;
   return errors === 0;
 }
-var validateCreateConversationResponse = validate169;
+var validateCreateConversationResponse = validate149;
 var formats20 = formats.uri;
-function validate170(data, instancePath = "") {
+function validate150(data, instancePath = "") {
   ;
   let vErrors = null;
   let errors = 0;
@@ -9405,7 +9405,7 @@ function validate170(data, instancePath = "") {
     if (data.token !== void 0) {
       let data0 = data.token;
       if (typeof data0 === "string") {
-        if (data0.length < 2 && func1(data0) < 1) {
+        if (data0.length < 2 && func0(data0) < 1) {
           const err6 = { pointer: instancePath + "/token", message: "must NOT have fewer than 1 characters", keyword: "minLength" };
           if (vErrors === null) {
             vErrors = [err6];
@@ -9522,10 +9522,10 @@ function validate170(data, instancePath = "") {
     }
     errors++;
   }
-  validate170.errors = vErrors;
+  validate150.errors = vErrors;
   return errors === 0;
 }
-function validate169(data, instancePath = "") {
+function validate149(data, instancePath = "") {
   ;
   let vErrors = null;
   let errors = 0;
@@ -9562,7 +9562,7 @@ function validate169(data, instancePath = "") {
     if (data.id !== void 0) {
       let data0 = data.id;
       if (typeof data0 === "string") {
-        if (!pattern7.test(data0)) {
+        if (!pattern3.test(data0)) {
           const err3 = { pointer: instancePath + "/id", message: 'must match pattern "^conv_[A-Za-z0-9]+$"', keyword: "pattern" };
           if (vErrors === null) {
             vErrors = [err3];
@@ -9582,8 +9582,8 @@ function validate169(data, instancePath = "") {
       }
     }
     if (data.channel !== void 0) {
-      if (!validate170(data.channel, instancePath + "/channel")) {
-        vErrors = vErrors === null ? validate170.errors : vErrors.concat(validate170.errors);
+      if (!validate150(data.channel, instancePath + "/channel")) {
+        vErrors = vErrors === null ? validate150.errors : vErrors.concat(validate150.errors);
         errors = vErrors.length;
       }
     }
@@ -9596,12 +9596,12 @@ function validate169(data, instancePath = "") {
     }
     errors++;
   }
-  validate169.errors = vErrors;
+  validate149.errors = vErrors;
   return errors === 0;
 }
-var validateCreatedConversationChannel = validate170;
-var validateCreateProceduralAgentQuery = validate172;
-function validate172(data, instancePath = "") {
+var validateCreatedConversationChannel = validate150;
+var validateCreateProceduralAgentQuery = validate152;
+function validate152(data, instancePath = "") {
   ;
   let vErrors = null;
   let errors = 0;
@@ -9624,11 +9624,11 @@ function validate172(data, instancePath = "") {
     }
     errors++;
   }
-  validate172.errors = vErrors;
+  validate152.errors = vErrors;
   return errors === 0;
 }
-var validateCreateProceduralAgentRequest = validate173;
-function validate175(data, instancePath = "") {
+var validateCreateProceduralAgentRequest = validate153;
+function validate155(data, instancePath = "") {
   ;
   let vErrors = null;
   let errors = 0;
@@ -9748,12 +9748,12 @@ function validate175(data, instancePath = "") {
     }
     errors++;
   }
-  validate175.errors = vErrors;
+  validate155.errors = vErrors;
   return errors === 0;
 }
-function validate177(data, instancePath = "") {
+function validate157(data, instancePath = "") {
   if (validate552(data)) {
-    validate177.errors = null;
+    validate157.errors = null;
     return true;
   }
   ;
@@ -9776,8 +9776,8 @@ function validate177(data, instancePath = "") {
       if (Array.isArray(data0)) {
         const len0 = data0.length;
         for (let i0 = 0; i0 < len0; i0++) {
-          if (!validate108(data0[i0], instancePath + "/tools/" + i0)) {
-            vErrors = vErrors === null ? validate108.errors : vErrors.concat(validate108.errors);
+          if (!validate88(data0[i0], instancePath + "/tools/" + i0)) {
+            vErrors = vErrors === null ? validate88.errors : vErrors.concat(validate88.errors);
             errors = vErrors.length;
           }
         }
@@ -9800,12 +9800,12 @@ function validate177(data, instancePath = "") {
     }
     errors++;
   }
-  validate177.errors = vErrors;
+  validate157.errors = vErrors;
   return errors === 0;
 }
-function validate174(data, instancePath = "") {
-  if (validate52(data)) {
-    validate174.errors = null;
+function validate154(data, instancePath = "") {
+  if (validate522(data)) {
+    validate154.errors = null;
     return true;
   }
   ;
@@ -9868,14 +9868,14 @@ function validate174(data, instancePath = "") {
       }
     }
     if (data.runtime !== void 0) {
-      if (!validate175(data.runtime, instancePath + "/runtime")) {
-        vErrors = vErrors === null ? validate175.errors : vErrors.concat(validate175.errors);
+      if (!validate155(data.runtime, instancePath + "/runtime")) {
+        vErrors = vErrors === null ? validate155.errors : vErrors.concat(validate155.errors);
         errors = vErrors.length;
       }
     }
     if (data.tool !== void 0) {
-      if (!validate177(data.tool, instancePath + "/tool")) {
-        vErrors = vErrors === null ? validate177.errors : vErrors.concat(validate177.errors);
+      if (!validate157(data.tool, instancePath + "/tool")) {
+        vErrors = vErrors === null ? validate157.errors : vErrors.concat(validate157.errors);
         errors = vErrors.length;
       }
     }
@@ -9971,12 +9971,12 @@ function validate174(data, instancePath = "") {
     }
     errors++;
   }
-  validate174.errors = vErrors;
+  validate154.errors = vErrors;
   return errors === 0;
 }
-function validate173(data, instancePath = "") {
+function validate153(data, instancePath = "") {
   if (validate512(data)) {
-    validate173.errors = null;
+    validate153.errors = null;
     return true;
   }
   ;
@@ -10015,7 +10015,7 @@ function validate173(data, instancePath = "") {
     if (data.name !== void 0) {
       let data0 = data.name;
       if (typeof data0 === "string") {
-        if (data0.length > 256 && func1(data0) > 256) {
+        if (data0.length > 256 && func0(data0) > 256) {
           const err3 = { pointer: instancePath + "/name", message: "must NOT have more than 256 characters", keyword: "maxLength" };
           if (vErrors === null) {
             vErrors = [err3];
@@ -10024,7 +10024,7 @@ function validate173(data, instancePath = "") {
           }
           errors++;
         }
-        if (data0.length < 2 && func1(data0) < 1) {
+        if (data0.length < 2 && func0(data0) < 1) {
           const err4 = { pointer: instancePath + "/name", message: "must NOT have fewer than 1 characters", keyword: "minLength" };
           if (vErrors === null) {
             vErrors = [err4];
@@ -10046,7 +10046,7 @@ function validate173(data, instancePath = "") {
     if (data.description !== void 0) {
       let data1 = data.description;
       if (typeof data1 === "string") {
-        if (data1.length > 4096 && func1(data1) > 4096) {
+        if (data1.length > 4096 && func0(data1) > 4096) {
           const err6 = { pointer: instancePath + "/description", message: "must NOT have more than 4096 characters", keyword: "maxLength" };
           if (vErrors === null) {
             vErrors = [err6];
@@ -10066,8 +10066,8 @@ function validate173(data, instancePath = "") {
       }
     }
     if (data.config !== void 0) {
-      if (!validate174(data.config, instancePath + "/config")) {
-        vErrors = vErrors === null ? validate174.errors : vErrors.concat(validate174.errors);
+      if (!validate154(data.config, instancePath + "/config")) {
+        vErrors = vErrors === null ? validate154.errors : vErrors.concat(validate154.errors);
         errors = vErrors.length;
       }
     }
@@ -10080,11 +10080,11 @@ function validate173(data, instancePath = "") {
     }
     errors++;
   }
-  validate173.errors = vErrors;
+  validate153.errors = vErrors;
   return errors === 0;
 }
-var validateCrmTool = validate181;
-function validate181(data, instancePath = "") {
+var validateCrmTool = validate161;
+function validate161(data, instancePath = "") {
   ;
   let vErrors = null;
   let errors = 0;
@@ -10159,12 +10159,12 @@ function validate181(data, instancePath = "") {
     }
     errors++;
   }
-  validate181.errors = vErrors;
+  validate161.errors = vErrors;
   return errors === 0;
 }
-var validateCustomer = validate182;
-var schema229 = { "type": "object", "additionalProperties": false, "required": ["id", "created_at", "updated_at", "organization_id", "phone_no", "email", "name", "external_id", "helpdesk_user_id", "crm_lead_id", "crm_contact_id", "preferred_language", "extra"], "properties": { "id": { "$ref": "urn:casi:schema:CustomerId" }, "created_at": { "$ref": "urn:casi:schema:Timestamp" }, "updated_at": { "$ref": "urn:casi:schema:Timestamp" }, "organization_id": { "type": "string" }, "phone_no": { "type": "string" }, "email": { "type": ["string", "null"] }, "name": { "type": ["string", "null"] }, "external_id": { "type": ["string", "null"] }, "helpdesk_user_id": { "type": ["string", "null"], "description": "External helpdesk user id." }, "crm_lead_id": { "type": ["string", "null"], "description": "External CRM lead id." }, "crm_contact_id": { "type": ["string", "null"], "description": "External CRM contact id." }, "preferred_language": { "type": ["string", "null"] }, "extra": { "type": ["object", "null"], "description": "Additional metadata." } }, "$id": "urn:casi:schema:Customer" };
-function validate182(data, instancePath = "") {
+var validateCustomer = validate162;
+var schema198 = { "type": "object", "additionalProperties": false, "required": ["id", "created_at", "updated_at", "organization_id", "phone_no", "email", "name", "external_id", "helpdesk_user_id", "crm_lead_id", "crm_contact_id", "preferred_language", "extra"], "properties": { "id": { "$ref": "urn:casi:schema:CustomerId" }, "created_at": { "$ref": "urn:casi:schema:Timestamp" }, "updated_at": { "$ref": "urn:casi:schema:Timestamp" }, "organization_id": { "type": "string" }, "phone_no": { "type": "string" }, "email": { "type": ["string", "null"] }, "name": { "type": ["string", "null"] }, "external_id": { "type": ["string", "null"] }, "helpdesk_user_id": { "type": ["string", "null"], "description": "External helpdesk user id." }, "crm_lead_id": { "type": ["string", "null"], "description": "External CRM lead id." }, "crm_contact_id": { "type": ["string", "null"], "description": "External CRM contact id." }, "preferred_language": { "type": ["string", "null"] }, "extra": { "type": ["object", "null"], "description": "Additional metadata." } }, "$id": "urn:casi:schema:Customer" };
+function validate162(data, instancePath = "") {
   ;
   let vErrors = null;
   let errors = 0;
@@ -10287,7 +10287,7 @@ function validate182(data, instancePath = "") {
       errors++;
     }
     for (const key0 in data) {
-      if (!func10.call(schema229.properties, key0)) {
+      if (!func9.call(schema198.properties, key0)) {
         const err13 = { pointer: instancePath + "/" + casiSegment(key0), message: "must NOT have additional properties", keyword: "additionalProperties" };
         if (vErrors === null) {
           vErrors = [err13];
@@ -10300,7 +10300,7 @@ function validate182(data, instancePath = "") {
     if (data.id !== void 0) {
       let data0 = data.id;
       if (typeof data0 === "string") {
-        if (!pattern4.test(data0)) {
+        if (!pattern0.test(data0)) {
           const err14 = { pointer: instancePath + "/id", message: 'must match pattern "^cus_[A-Za-z0-9]+$"', keyword: "pattern" };
           if (vErrors === null) {
             vErrors = [err14];
@@ -10490,16 +10490,16 @@ function validate182(data, instancePath = "") {
     }
     errors++;
   }
-  validate182.errors = vErrors;
+  validate162.errors = vErrors;
   return errors === 0;
 }
-var validateCustomerId = validate183;
-function validate183(data, instancePath = "") {
+var validateCustomerId = validate163;
+function validate163(data, instancePath = "") {
   ;
   let vErrors = null;
   let errors = 0;
   if (typeof data === "string") {
-    if (!pattern4.test(data)) {
+    if (!pattern0.test(data)) {
       const err0 = { pointer: instancePath, message: 'must match pattern "^cus_[A-Za-z0-9]+$"', keyword: "pattern" };
       if (vErrors === null) {
         vErrors = [err0];
@@ -10517,12 +10517,12 @@ function validate183(data, instancePath = "") {
     }
     errors++;
   }
-  validate183.errors = vErrors;
+  validate163.errors = vErrors;
   return errors === 0;
 }
-var validateCustomFields = validate90;
-var validateCustomFieldValue = validate184;
-function validate184(data, instancePath = "") {
+var validateCustomFields = validate70;
+var validateCustomFieldValue = validate164;
+function validate164(data, instancePath = "") {
   ;
   let vErrors = null;
   let errors = 0;
@@ -10535,11 +10535,11 @@ function validate184(data, instancePath = "") {
     }
     errors++;
   }
-  validate184.errors = vErrors;
+  validate164.errors = vErrors;
   return errors === 0;
 }
-var validateDeletedResponse = validate185;
-function validate185(data, instancePath = "") {
+var validateDeletedResponse = validate165;
+function validate165(data, instancePath = "") {
   ;
   let vErrors = null;
   let errors = 0;
@@ -10614,12 +10614,12 @@ function validate185(data, instancePath = "") {
     }
     errors++;
   }
-  validate185.errors = vErrors;
+  validate165.errors = vErrors;
   return errors === 0;
 }
-var validateDeleteProceduralAgentParams = validate186;
-var pattern34 = new RegExp("^pa_[A-Za-z0-9]+$", "");
-function validate186(data, instancePath = "") {
+var validateDeleteProceduralAgentParams = validate166;
+var pattern30 = new RegExp("^pa_[A-Za-z0-9]+$", "");
+function validate166(data, instancePath = "") {
   ;
   let vErrors = null;
   let errors = 0;
@@ -10647,7 +10647,7 @@ function validate186(data, instancePath = "") {
     if (data.id !== void 0) {
       let data0 = data.id;
       if (typeof data0 === "string") {
-        if (!pattern34.test(data0)) {
+        if (!pattern30.test(data0)) {
           const err2 = { pointer: instancePath + "/id", message: 'must match pattern "^pa_[A-Za-z0-9]+$"', keyword: "pattern" };
           if (vErrors === null) {
             vErrors = [err2];
@@ -10675,11 +10675,11 @@ function validate186(data, instancePath = "") {
     }
     errors++;
   }
-  validate186.errors = vErrors;
+  validate166.errors = vErrors;
   return errors === 0;
 }
-var validateDeleteProceduralAgentQuery = validate187;
-function validate187(data, instancePath = "") {
+var validateDeleteProceduralAgentQuery = validate167;
+function validate167(data, instancePath = "") {
   ;
   let vErrors = null;
   let errors = 0;
@@ -10702,16 +10702,16 @@ function validate187(data, instancePath = "") {
     }
     errors++;
   }
-  validate187.errors = vErrors;
+  validate167.errors = vErrors;
   return errors === 0;
 }
-var validateDescription = validate188;
-function validate188(data, instancePath = "") {
+var validateDescription = validate168;
+function validate168(data, instancePath = "") {
   ;
   let vErrors = null;
   let errors = 0;
   if (typeof data === "string") {
-    if (data.length > 4096 && func1(data) > 4096) {
+    if (data.length > 4096 && func0(data) > 4096) {
       const err0 = { pointer: instancePath, message: "must NOT have more than 4096 characters", keyword: "maxLength" };
       if (vErrors === null) {
         vErrors = [err0];
@@ -10729,11 +10729,11 @@ function validate188(data, instancePath = "") {
     }
     errors++;
   }
-  validate188.errors = vErrors;
+  validate168.errors = vErrors;
   return errors === 0;
 }
-var validateDirection = validate189;
-function validate189(data, instancePath = "") {
+var validateDirection = validate169;
+function validate169(data, instancePath = "") {
   ;
   let vErrors = null;
   let errors = 0;
@@ -10755,13 +10755,13 @@ function validate189(data, instancePath = "") {
     }
     errors++;
   }
-  validate189.errors = vErrors;
+  validate169.errors = vErrors;
   return errors === 0;
 }
-var validateError = validate190;
-function validate190(data, instancePath = "") {
+var validateError = validate170;
+function validate170(data, instancePath = "") {
   if (validate59(data)) {
-    validate190.errors = null;
+    validate170.errors = null;
     return true;
   }
   ;
@@ -10895,11 +10895,11 @@ function validate190(data, instancePath = "") {
     }
     errors++;
   }
-  validate190.errors = vErrors;
+  validate170.errors = vErrors;
   return errors === 0;
 }
-var validateErrorCode = validate191;
-function validate191(data, instancePath = "") {
+var validateErrorCode = validate171;
+function validate171(data, instancePath = "") {
   ;
   let vErrors = null;
   let errors = 0;
@@ -10921,16 +10921,16 @@ function validate191(data, instancePath = "") {
     }
     errors++;
   }
-  validate191.errors = vErrors;
+  validate171.errors = vErrors;
   return errors === 0;
 }
-var validateEventId = validate192;
-function validate192(data, instancePath = "") {
+var validateEventId = validate172;
+function validate172(data, instancePath = "") {
   ;
   let vErrors = null;
   let errors = 0;
   if (typeof data === "string") {
-    if (!pattern5.test(data)) {
+    if (!pattern1.test(data)) {
       const err0 = { pointer: instancePath, message: 'must match pattern "^ev_[A-Za-z0-9]+$"', keyword: "pattern" };
       if (vErrors === null) {
         vErrors = [err0];
@@ -10948,11 +10948,11 @@ function validate192(data, instancePath = "") {
     }
     errors++;
   }
-  validate192.errors = vErrors;
+  validate172.errors = vErrors;
   return errors === 0;
 }
-var validateExtapiTool = validate193;
-function validate193(data, instancePath = "") {
+var validateExtapiTool = validate173;
+function validate173(data, instancePath = "") {
   ;
   let vErrors = null;
   let errors = 0;
@@ -11018,11 +11018,11 @@ function validate193(data, instancePath = "") {
     }
     errors++;
   }
-  validate193.errors = vErrors;
+  validate173.errors = vErrors;
   return errors === 0;
 }
-var validateFailureReason = validate194;
-function validate194(data, instancePath = "") {
+var validateFailureReason = validate174;
+function validate174(data, instancePath = "") {
   ;
   let vErrors = null;
   let errors = 0;
@@ -11044,11 +11044,11 @@ function validate194(data, instancePath = "") {
     }
     errors++;
   }
-  validate194.errors = vErrors;
+  validate174.errors = vErrors;
   return errors === 0;
 }
-var validateFixedPrompt = validate195;
-function validate195(data, instancePath = "") {
+var validateFixedPrompt = validate175;
+function validate175(data, instancePath = "") {
   ;
   let vErrors = null;
   let errors = 0;
@@ -11114,16 +11114,16 @@ function validate195(data, instancePath = "") {
     }
     errors++;
   }
-  validate195.errors = vErrors;
+  validate175.errors = vErrors;
   return errors === 0;
 }
-var validateGenerationId = validate196;
-function validate196(data, instancePath = "") {
+var validateGenerationId = validate176;
+function validate176(data, instancePath = "") {
   ;
   let vErrors = null;
   let errors = 0;
   if (typeof data === "string") {
-    if (data.length < 2 && func1(data) < 1) {
+    if (data.length < 2 && func0(data) < 1) {
       const err0 = { pointer: instancePath, message: "must NOT have fewer than 1 characters", keyword: "minLength" };
       if (vErrors === null) {
         vErrors = [err0];
@@ -11141,11 +11141,11 @@ function validate196(data, instancePath = "") {
     }
     errors++;
   }
-  validate196.errors = vErrors;
+  validate176.errors = vErrors;
   return errors === 0;
 }
-var validateGetConversationalAgentParams = validate197;
-function validate197(data, instancePath = "") {
+var validateGetConversationalAgentParams = validate177;
+function validate177(data, instancePath = "") {
   ;
   let vErrors = null;
   let errors = 0;
@@ -11173,7 +11173,7 @@ function validate197(data, instancePath = "") {
     if (data.id !== void 0) {
       let data0 = data.id;
       if (typeof data0 === "string") {
-        if (!pattern23.test(data0)) {
+        if (!pattern19.test(data0)) {
           const err2 = { pointer: instancePath + "/id", message: 'must match pattern "^ca_[A-Za-z0-9]+(@v[0-9]+)?$"', keyword: "pattern" };
           if (vErrors === null) {
             vErrors = [err2];
@@ -11201,11 +11201,11 @@ function validate197(data, instancePath = "") {
     }
     errors++;
   }
-  validate197.errors = vErrors;
+  validate177.errors = vErrors;
   return errors === 0;
 }
-var validateGetConversationalAgentQuery = validate198;
-function validate198(data, instancePath = "") {
+var validateGetConversationalAgentQuery = validate178;
+function validate178(data, instancePath = "") {
   ;
   let vErrors = null;
   let errors = 0;
@@ -11228,11 +11228,11 @@ function validate198(data, instancePath = "") {
     }
     errors++;
   }
-  validate198.errors = vErrors;
+  validate178.errors = vErrors;
   return errors === 0;
 }
-var validateGetConversationParams = validate199;
-function validate199(data, instancePath = "") {
+var validateGetConversationParams = validate179;
+function validate179(data, instancePath = "") {
   ;
   let vErrors = null;
   let errors = 0;
@@ -11260,7 +11260,7 @@ function validate199(data, instancePath = "") {
     if (data.conversation_id !== void 0) {
       let data0 = data.conversation_id;
       if (typeof data0 === "string") {
-        if (!pattern7.test(data0)) {
+        if (!pattern3.test(data0)) {
           const err2 = { pointer: instancePath + "/conversation_id", message: 'must match pattern "^conv_[A-Za-z0-9]+$"', keyword: "pattern" };
           if (vErrors === null) {
             vErrors = [err2];
@@ -11288,11 +11288,11 @@ function validate199(data, instancePath = "") {
     }
     errors++;
   }
-  validate199.errors = vErrors;
+  validate179.errors = vErrors;
   return errors === 0;
 }
-var validateGetConversationQuery = validate200;
-function validate200(data, instancePath = "") {
+var validateGetConversationQuery = validate180;
+function validate180(data, instancePath = "") {
   ;
   let vErrors = null;
   let errors = 0;
@@ -11315,11 +11315,11 @@ function validate200(data, instancePath = "") {
     }
     errors++;
   }
-  validate200.errors = vErrors;
+  validate180.errors = vErrors;
   return errors === 0;
 }
-var validateGetCustomerParams = validate201;
-function validate201(data, instancePath = "") {
+var validateGetCustomerParams = validate181;
+function validate181(data, instancePath = "") {
   ;
   let vErrors = null;
   let errors = 0;
@@ -11347,7 +11347,7 @@ function validate201(data, instancePath = "") {
     if (data.customer_id !== void 0) {
       let data0 = data.customer_id;
       if (typeof data0 === "string") {
-        if (!pattern4.test(data0)) {
+        if (!pattern0.test(data0)) {
           const err2 = { pointer: instancePath + "/customer_id", message: 'must match pattern "^cus_[A-Za-z0-9]+$"', keyword: "pattern" };
           if (vErrors === null) {
             vErrors = [err2];
@@ -11375,11 +11375,11 @@ function validate201(data, instancePath = "") {
     }
     errors++;
   }
-  validate201.errors = vErrors;
+  validate181.errors = vErrors;
   return errors === 0;
 }
-var validateGetCustomerQuery = validate202;
-function validate202(data, instancePath = "") {
+var validateGetCustomerQuery = validate182;
+function validate182(data, instancePath = "") {
   ;
   let vErrors = null;
   let errors = 0;
@@ -11402,11 +11402,11 @@ function validate202(data, instancePath = "") {
     }
     errors++;
   }
-  validate202.errors = vErrors;
+  validate182.errors = vErrors;
   return errors === 0;
 }
-var validateGetProceduralAgentParams = validate203;
-function validate203(data, instancePath = "") {
+var validateGetProceduralAgentParams = validate183;
+function validate183(data, instancePath = "") {
   ;
   let vErrors = null;
   let errors = 0;
@@ -11434,7 +11434,7 @@ function validate203(data, instancePath = "") {
     if (data.id !== void 0) {
       let data0 = data.id;
       if (typeof data0 === "string") {
-        if (!pattern21.test(data0)) {
+        if (!pattern17.test(data0)) {
           const err2 = { pointer: instancePath + "/id", message: 'must match pattern "^pa_[A-Za-z0-9]+(@v[0-9]+)?$"', keyword: "pattern" };
           if (vErrors === null) {
             vErrors = [err2];
@@ -11462,11 +11462,11 @@ function validate203(data, instancePath = "") {
     }
     errors++;
   }
-  validate203.errors = vErrors;
+  validate183.errors = vErrors;
   return errors === 0;
 }
-var validateGetProceduralAgentQuery = validate204;
-function validate204(data, instancePath = "") {
+var validateGetProceduralAgentQuery = validate184;
+function validate184(data, instancePath = "") {
   ;
   let vErrors = null;
   let errors = 0;
@@ -11489,12 +11489,12 @@ function validate204(data, instancePath = "") {
     }
     errors++;
   }
-  validate204.errors = vErrors;
+  validate184.errors = vErrors;
   return errors === 0;
 }
-var validateGetProcedureParams = validate205;
-var pattern40 = new RegExp("^[A-Za-z0-9_-]+$", "");
-function validate205(data, instancePath = "") {
+var validateGetProcedureParams = validate185;
+var pattern36 = new RegExp("^[A-Za-z0-9_-]+$", "");
+function validate185(data, instancePath = "") {
   ;
   let vErrors = null;
   let errors = 0;
@@ -11522,7 +11522,7 @@ function validate205(data, instancePath = "") {
     if (data.procedure_id !== void 0) {
       let data0 = data.procedure_id;
       if (typeof data0 === "string") {
-        if (data0.length > 128 && func1(data0) > 128) {
+        if (data0.length > 128 && func0(data0) > 128) {
           const err2 = { pointer: instancePath + "/procedure_id", message: "must NOT have more than 128 characters", keyword: "maxLength" };
           if (vErrors === null) {
             vErrors = [err2];
@@ -11531,7 +11531,7 @@ function validate205(data, instancePath = "") {
           }
           errors++;
         }
-        if (data0.length < 2 && func1(data0) < 1) {
+        if (data0.length < 2 && func0(data0) < 1) {
           const err3 = { pointer: instancePath + "/procedure_id", message: "must NOT have fewer than 1 characters", keyword: "minLength" };
           if (vErrors === null) {
             vErrors = [err3];
@@ -11540,7 +11540,7 @@ function validate205(data, instancePath = "") {
           }
           errors++;
         }
-        if (!pattern40.test(data0)) {
+        if (!pattern36.test(data0)) {
           const err4 = { pointer: instancePath + "/procedure_id", message: 'must match pattern "^[A-Za-z0-9_-]+$"', keyword: "pattern" };
           if (vErrors === null) {
             vErrors = [err4];
@@ -11568,11 +11568,11 @@ function validate205(data, instancePath = "") {
     }
     errors++;
   }
-  validate205.errors = vErrors;
+  validate185.errors = vErrors;
   return errors === 0;
 }
-var validateGetProcedureQuery = validate206;
-function validate206(data, instancePath = "") {
+var validateGetProcedureQuery = validate186;
+function validate186(data, instancePath = "") {
   ;
   let vErrors = null;
   let errors = 0;
@@ -11595,11 +11595,11 @@ function validate206(data, instancePath = "") {
     }
     errors++;
   }
-  validate206.errors = vErrors;
+  validate186.errors = vErrors;
   return errors === 0;
 }
-var validateInjectContextRequest = validate207;
-function validate207(data, instancePath = "") {
+var validateInjectContextRequest = validate187;
+function validate187(data, instancePath = "") {
   ;
   let vErrors = null;
   let errors = 0;
@@ -11668,11 +11668,11 @@ function validate207(data, instancePath = "") {
     }
     errors++;
   }
-  validate207.errors = vErrors;
+  validate187.errors = vErrors;
   return errors === 0;
 }
-var validateInjectContextResponse = validate208;
-function validate208(data, instancePath = "") {
+var validateInjectContextResponse = validate188;
+function validate188(data, instancePath = "") {
   ;
   let vErrors = null;
   let errors = 0;
@@ -11718,7 +11718,7 @@ function validate208(data, instancePath = "") {
     if (data.conversation_id !== void 0) {
       let data0 = data.conversation_id;
       if (typeof data0 === "string") {
-        if (!pattern7.test(data0)) {
+        if (!pattern3.test(data0)) {
           const err4 = { pointer: instancePath + "/conversation_id", message: 'must match pattern "^conv_[A-Za-z0-9]+$"', keyword: "pattern" };
           if (vErrors === null) {
             vErrors = [err4];
@@ -11740,7 +11740,7 @@ function validate208(data, instancePath = "") {
     if (data.event_id !== void 0) {
       let data1 = data.event_id;
       if (typeof data1 === "string") {
-        if (!pattern5.test(data1)) {
+        if (!pattern1.test(data1)) {
           const err6 = { pointer: instancePath + "/event_id", message: 'must match pattern "^ev_[A-Za-z0-9]+$"', keyword: "pattern" };
           if (vErrors === null) {
             vErrors = [err6];
@@ -11780,11 +11780,11 @@ function validate208(data, instancePath = "") {
     }
     errors++;
   }
-  validate208.errors = vErrors;
+  validate188.errors = vErrors;
   return errors === 0;
 }
-var validateInjectConversationContextParams = validate209;
-function validate209(data, instancePath = "") {
+var validateInjectConversationContextParams = validate189;
+function validate189(data, instancePath = "") {
   ;
   let vErrors = null;
   let errors = 0;
@@ -11812,7 +11812,7 @@ function validate209(data, instancePath = "") {
     if (data.conversation_id !== void 0) {
       let data0 = data.conversation_id;
       if (typeof data0 === "string") {
-        if (!pattern7.test(data0)) {
+        if (!pattern3.test(data0)) {
           const err2 = { pointer: instancePath + "/conversation_id", message: 'must match pattern "^conv_[A-Za-z0-9]+$"', keyword: "pattern" };
           if (vErrors === null) {
             vErrors = [err2];
@@ -11840,11 +11840,11 @@ function validate209(data, instancePath = "") {
     }
     errors++;
   }
-  validate209.errors = vErrors;
+  validate189.errors = vErrors;
   return errors === 0;
 }
-var validateInjectConversationContextQuery = validate210;
-function validate210(data, instancePath = "") {
+var validateInjectConversationContextQuery = validate190;
+function validate190(data, instancePath = "") {
   ;
   let vErrors = null;
   let errors = 0;
@@ -11867,11 +11867,11 @@ function validate210(data, instancePath = "") {
     }
     errors++;
   }
-  validate210.errors = vErrors;
+  validate190.errors = vErrors;
   return errors === 0;
 }
-var validateLanguage = validate211;
-function validate211(data, instancePath = "") {
+var validateLanguage = validate191;
+function validate191(data, instancePath = "") {
   ;
   let vErrors = null;
   let errors = 0;
@@ -11893,13 +11893,13 @@ function validate211(data, instancePath = "") {
     }
     errors++;
   }
-  validate211.errors = vErrors;
+  validate191.errors = vErrors;
   return errors === 0;
 }
-var validateLanguageConfig = validate125;
-var validateLanguageConfigOverride = validate111;
-var validateListConversationalAgentVersionsParams = validate212;
-function validate212(data, instancePath = "") {
+var validateLanguageConfig = validate105;
+var validateLanguageConfigOverride = validate91;
+var validateListConversationalAgentVersionsParams = validate192;
+function validate192(data, instancePath = "") {
   ;
   let vErrors = null;
   let errors = 0;
@@ -11927,7 +11927,7 @@ function validate212(data, instancePath = "") {
     if (data.id !== void 0) {
       let data0 = data.id;
       if (typeof data0 === "string") {
-        if (!pattern19.test(data0)) {
+        if (!pattern15.test(data0)) {
           const err2 = { pointer: instancePath + "/id", message: 'must match pattern "^ca_[A-Za-z0-9]+$"', keyword: "pattern" };
           if (vErrors === null) {
             vErrors = [err2];
@@ -11955,11 +11955,11 @@ function validate212(data, instancePath = "") {
     }
     errors++;
   }
-  validate212.errors = vErrors;
+  validate192.errors = vErrors;
   return errors === 0;
 }
-var validateListConversationalAgentVersionsQuery = validate213;
-function validate213(data, instancePath = "") {
+var validateListConversationalAgentVersionsQuery = validate193;
+function validate193(data, instancePath = "") {
   ;
   let vErrors = null;
   let errors = 0;
@@ -11982,11 +11982,11 @@ function validate213(data, instancePath = "") {
     }
     errors++;
   }
-  validate213.errors = vErrors;
+  validate193.errors = vErrors;
   return errors === 0;
 }
-var validateListConversationsQuery = validate214;
-function validate214(data, instancePath = "") {
+var validateListConversationsQuery = validate194;
+function validate194(data, instancePath = "") {
   ;
   let vErrors = null;
   let errors = 0;
@@ -12093,7 +12093,7 @@ function validate214(data, instancePath = "") {
     if (data.cursor !== void 0) {
       let data4 = data.cursor;
       if (typeof data4 === "string") {
-        if (data4.length > 512 && func1(data4) > 512) {
+        if (data4.length > 512 && func0(data4) > 512) {
           const err9 = { pointer: instancePath + "/cursor", message: "must NOT have more than 512 characters", keyword: "maxLength" };
           if (vErrors === null) {
             vErrors = [err9];
@@ -12102,7 +12102,7 @@ function validate214(data, instancePath = "") {
           }
           errors++;
         }
-        if (data4.length < 2 && func1(data4) < 1) {
+        if (data4.length < 2 && func0(data4) < 1) {
           const err10 = { pointer: instancePath + "/cursor", message: "must NOT have fewer than 1 characters", keyword: "minLength" };
           if (vErrors === null) {
             vErrors = [err10];
@@ -12162,11 +12162,11 @@ function validate214(data, instancePath = "") {
     }
     errors++;
   }
-  validate214.errors = vErrors;
+  validate194.errors = vErrors;
   return errors === 0;
 }
-var validateListProceduralAgentsQuery = validate215;
-function validate215(data, instancePath = "") {
+var validateListProceduralAgentsQuery = validate195;
+function validate195(data, instancePath = "") {
   ;
   let vErrors = null;
   let errors = 0;
@@ -12189,11 +12189,11 @@ function validate215(data, instancePath = "") {
     }
     errors++;
   }
-  validate215.errors = vErrors;
+  validate195.errors = vErrors;
   return errors === 0;
 }
-var validateListProceduralAgentVersionsParams = validate216;
-function validate216(data, instancePath = "") {
+var validateListProceduralAgentVersionsParams = validate196;
+function validate196(data, instancePath = "") {
   ;
   let vErrors = null;
   let errors = 0;
@@ -12221,7 +12221,7 @@ function validate216(data, instancePath = "") {
     if (data.id !== void 0) {
       let data0 = data.id;
       if (typeof data0 === "string") {
-        if (!pattern34.test(data0)) {
+        if (!pattern30.test(data0)) {
           const err2 = { pointer: instancePath + "/id", message: 'must match pattern "^pa_[A-Za-z0-9]+$"', keyword: "pattern" };
           if (vErrors === null) {
             vErrors = [err2];
@@ -12249,11 +12249,11 @@ function validate216(data, instancePath = "") {
     }
     errors++;
   }
-  validate216.errors = vErrors;
+  validate196.errors = vErrors;
   return errors === 0;
 }
-var validateListProceduralAgentVersionsQuery = validate217;
-function validate217(data, instancePath = "") {
+var validateListProceduralAgentVersionsQuery = validate197;
+function validate197(data, instancePath = "") {
   ;
   let vErrors = null;
   let errors = 0;
@@ -12276,11 +12276,11 @@ function validate217(data, instancePath = "") {
     }
     errors++;
   }
-  validate217.errors = vErrors;
+  validate197.errors = vErrors;
   return errors === 0;
 }
-var validateListProceduresQuery = validate218;
-function validate218(data, instancePath = "") {
+var validateListProceduresQuery = validate198;
+function validate198(data, instancePath = "") {
   ;
   let vErrors = null;
   let errors = 0;
@@ -12299,7 +12299,7 @@ function validate218(data, instancePath = "") {
     if (data.agent_id !== void 0) {
       let data0 = data.agent_id;
       if (typeof data0 === "string") {
-        if (!pattern34.test(data0)) {
+        if (!pattern30.test(data0)) {
           const err1 = { pointer: instancePath + "/agent_id", message: 'must match pattern "^pa_[A-Za-z0-9]+$"', keyword: "pattern" };
           if (vErrors === null) {
             vErrors = [err1];
@@ -12321,7 +12321,7 @@ function validate218(data, instancePath = "") {
     if (data.conversation_id !== void 0) {
       let data1 = data.conversation_id;
       if (typeof data1 === "string") {
-        if (!pattern7.test(data1)) {
+        if (!pattern3.test(data1)) {
           const err3 = { pointer: instancePath + "/conversation_id", message: 'must match pattern "^conv_[A-Za-z0-9]+$"', keyword: "pattern" };
           if (vErrors === null) {
             vErrors = [err3];
@@ -12387,7 +12387,7 @@ function validate218(data, instancePath = "") {
     if (data.cursor !== void 0) {
       let data4 = data.cursor;
       if (typeof data4 === "string") {
-        if (data4.length > 512 && func1(data4) > 512) {
+        if (data4.length > 512 && func0(data4) > 512) {
           const err9 = { pointer: instancePath + "/cursor", message: "must NOT have more than 512 characters", keyword: "maxLength" };
           if (vErrors === null) {
             vErrors = [err9];
@@ -12396,7 +12396,7 @@ function validate218(data, instancePath = "") {
           }
           errors++;
         }
-        if (data4.length < 2 && func1(data4) < 1) {
+        if (data4.length < 2 && func0(data4) < 1) {
           const err10 = { pointer: instancePath + "/cursor", message: "must NOT have fewer than 1 characters", keyword: "minLength" };
           if (vErrors === null) {
             vErrors = [err10];
@@ -12456,11 +12456,11 @@ function validate218(data, instancePath = "") {
     }
     errors++;
   }
-  validate218.errors = vErrors;
+  validate198.errors = vErrors;
   return errors === 0;
 }
-var validateModel = validate219;
-function validate219(data, instancePath = "") {
+var validateModel = validate199;
+function validate199(data, instancePath = "") {
   ;
   let vErrors = null;
   let errors = 0;
@@ -12482,16 +12482,16 @@ function validate219(data, instancePath = "") {
     }
     errors++;
   }
-  validate219.errors = vErrors;
+  validate199.errors = vErrors;
   return errors === 0;
 }
-var validateName = validate220;
-function validate220(data, instancePath = "") {
+var validateName = validate200;
+function validate200(data, instancePath = "") {
   ;
   let vErrors = null;
   let errors = 0;
   if (typeof data === "string") {
-    if (data.length > 256 && func1(data) > 256) {
+    if (data.length > 256 && func0(data) > 256) {
       const err0 = { pointer: instancePath, message: "must NOT have more than 256 characters", keyword: "maxLength" };
       if (vErrors === null) {
         vErrors = [err0];
@@ -12500,7 +12500,7 @@ function validate220(data, instancePath = "") {
       }
       errors++;
     }
-    if (data.length < 2 && func1(data) < 1) {
+    if (data.length < 2 && func0(data) < 1) {
       const err1 = { pointer: instancePath, message: "must NOT have fewer than 1 characters", keyword: "minLength" };
       if (vErrors === null) {
         vErrors = [err1];
@@ -12518,11 +12518,11 @@ function validate220(data, instancePath = "") {
     }
     errors++;
   }
-  validate220.errors = vErrors;
+  validate200.errors = vErrors;
   return errors === 0;
 }
-var validateOpenConversationSessionParams = validate221;
-function validate221(data, instancePath = "") {
+var validateOpenConversationSessionParams = validate201;
+function validate201(data, instancePath = "") {
   ;
   let vErrors = null;
   let errors = 0;
@@ -12550,7 +12550,7 @@ function validate221(data, instancePath = "") {
     if (data.conversation_id !== void 0) {
       let data0 = data.conversation_id;
       if (typeof data0 === "string") {
-        if (!pattern7.test(data0)) {
+        if (!pattern3.test(data0)) {
           const err2 = { pointer: instancePath + "/conversation_id", message: 'must match pattern "^conv_[A-Za-z0-9]+$"', keyword: "pattern" };
           if (vErrors === null) {
             vErrors = [err2];
@@ -12578,11 +12578,11 @@ function validate221(data, instancePath = "") {
     }
     errors++;
   }
-  validate221.errors = vErrors;
+  validate201.errors = vErrors;
   return errors === 0;
 }
-var validateOpenConversationSessionQuery = validate222;
-function validate222(data, instancePath = "") {
+var validateOpenConversationSessionQuery = validate202;
+function validate202(data, instancePath = "") {
   ;
   let vErrors = null;
   let errors = 0;
@@ -12601,7 +12601,7 @@ function validate222(data, instancePath = "") {
     if (data.last_event_id !== void 0) {
       let data0 = data.last_event_id;
       if (typeof data0 === "string") {
-        if (!pattern5.test(data0)) {
+        if (!pattern1.test(data0)) {
           const err1 = { pointer: instancePath + "/last_event_id", message: 'must match pattern "^ev_[A-Za-z0-9]+$"', keyword: "pattern" };
           if (vErrors === null) {
             vErrors = [err1];
@@ -12644,7 +12644,7 @@ function validate222(data, instancePath = "") {
     if (data.token !== void 0) {
       let data2 = data.token;
       if (typeof data2 === "string") {
-        if (data2.length < 2 && func1(data2) < 1) {
+        if (data2.length < 2 && func0(data2) < 1) {
           const err5 = { pointer: instancePath + "/token", message: "must NOT have fewer than 1 characters", keyword: "minLength" };
           if (vErrors === null) {
             vErrors = [err5];
@@ -12672,13 +12672,13 @@ function validate222(data, instancePath = "") {
     }
     errors++;
   }
-  validate222.errors = vErrors;
+  validate202.errors = vErrors;
   return errors === 0;
 }
-var validatePersona = validate95;
-var validatePersonaVoice = validate96;
-var validatePhoneChannel = validate223;
-function validate223(data, instancePath = "") {
+var validatePersona = validate75;
+var validatePersonaVoice = validate76;
+var validatePhoneChannel = validate203;
+function validate203(data, instancePath = "") {
   ;
   let vErrors = null;
   let errors = 0;
@@ -12796,17 +12796,17 @@ function validate223(data, instancePath = "") {
     }
     errors++;
   }
-  validate223.errors = vErrors;
+  validate203.errors = vErrors;
   return errors === 0;
 }
-var validatePhoneChannelRequest = validate74;
-var validatePhoneNumber = validate224;
-function validate224(data, instancePath = "") {
+var validatePhoneChannelRequest = validate54;
+var validatePhoneNumber = validate204;
+function validate204(data, instancePath = "") {
   ;
   let vErrors = null;
   let errors = 0;
   if (typeof data === "string") {
-    if (!pattern14.test(data)) {
+    if (!pattern10.test(data)) {
       const err0 = { pointer: instancePath, message: 'must match pattern "^\\+[1-9][0-9]{6,14}$"', keyword: "pattern" };
       if (vErrors === null) {
         vErrors = [err0];
@@ -12824,11 +12824,11 @@ function validate224(data, instancePath = "") {
     }
     errors++;
   }
-  validate224.errors = vErrors;
+  validate204.errors = vErrors;
   return errors === 0;
 }
-var validatePriority = validate225;
-function validate225(data, instancePath = "") {
+var validatePriority = validate205;
+function validate205(data, instancePath = "") {
   ;
   let vErrors = null;
   let errors = 0;
@@ -12850,14 +12850,14 @@ function validate225(data, instancePath = "") {
     }
     errors++;
   }
-  validate225.errors = vErrors;
+  validate205.errors = vErrors;
   return errors === 0;
 }
-var validateProceduralAgent = validate226;
-var pattern52 = new RegExp("^pa_[A-Za-z0-9]+@v[0-9]+$", "");
-function validate226(data, instancePath = "") {
+var validateProceduralAgent = validate206;
+var pattern48 = new RegExp("^pa_[A-Za-z0-9]+@v[0-9]+$", "");
+function validate206(data, instancePath = "") {
   if (validate602(data)) {
-    validate226.errors = null;
+    validate206.errors = null;
     return true;
   }
   ;
@@ -12932,7 +12932,7 @@ function validate226(data, instancePath = "") {
     if (data.id !== void 0) {
       let data0 = data.id;
       if (typeof data0 === "string") {
-        if (!pattern34.test(data0)) {
+        if (!pattern30.test(data0)) {
           const err7 = { pointer: instancePath + "/id", message: 'must match pattern "^pa_[A-Za-z0-9]+$"', keyword: "pattern" };
           if (vErrors === null) {
             vErrors = [err7];
@@ -12954,7 +12954,7 @@ function validate226(data, instancePath = "") {
     if (data.version_id !== void 0) {
       let data1 = data.version_id;
       if (typeof data1 === "string") {
-        if (!pattern52.test(data1)) {
+        if (!pattern48.test(data1)) {
           const err9 = { pointer: instancePath + "/version_id", message: 'must match pattern "^pa_[A-Za-z0-9]+@v[0-9]+$"', keyword: "pattern" };
           if (vErrors === null) {
             vErrors = [err9];
@@ -13007,8 +13007,8 @@ function validate226(data, instancePath = "") {
       }
     }
     if (data.config !== void 0) {
-      if (!validate174(data.config, instancePath + "/config")) {
-        vErrors = vErrors === null ? validate174.errors : vErrors.concat(validate174.errors);
+      if (!validate154(data.config, instancePath + "/config")) {
+        vErrors = vErrors === null ? validate154.errors : vErrors.concat(validate154.errors);
         errors = vErrors.length;
       }
     }
@@ -13021,17 +13021,17 @@ function validate226(data, instancePath = "") {
     }
     errors++;
   }
-  validate226.errors = vErrors;
+  validate206.errors = vErrors;
   return errors === 0;
 }
-var validateProceduralAgentConfig = validate174;
-var validateProceduralAgentId = validate228;
-function validate228(data, instancePath = "") {
+var validateProceduralAgentConfig = validate154;
+var validateProceduralAgentId = validate208;
+function validate208(data, instancePath = "") {
   ;
   let vErrors = null;
   let errors = 0;
   if (typeof data === "string") {
-    if (!pattern34.test(data)) {
+    if (!pattern30.test(data)) {
       const err0 = { pointer: instancePath, message: 'must match pattern "^pa_[A-Za-z0-9]+$"', keyword: "pattern" };
       if (vErrors === null) {
         vErrors = [err0];
@@ -13049,11 +13049,11 @@ function validate228(data, instancePath = "") {
     }
     errors++;
   }
-  validate228.errors = vErrors;
+  validate208.errors = vErrors;
   return errors === 0;
 }
-var validateProceduralAgentList = validate229;
-function validate230(data, instancePath = "") {
+var validateProceduralAgentList = validate209;
+function validate210(data, instancePath = "") {
   ;
   let vErrors = null;
   let errors = 0;
@@ -13135,7 +13135,7 @@ function validate230(data, instancePath = "") {
     if (data.id !== void 0) {
       let data0 = data.id;
       if (typeof data0 === "string") {
-        if (!pattern34.test(data0)) {
+        if (!pattern30.test(data0)) {
           const err8 = { pointer: instancePath + "/id", message: 'must match pattern "^pa_[A-Za-z0-9]+$"', keyword: "pattern" };
           if (vErrors === null) {
             vErrors = [err8];
@@ -13223,7 +13223,7 @@ function validate230(data, instancePath = "") {
     if (data.released_version_id !== void 0) {
       let data5 = data.released_version_id;
       if (typeof data5 === "string") {
-        if (!pattern52.test(data5)) {
+        if (!pattern48.test(data5)) {
           const err16 = { pointer: instancePath + "/released_version_id", message: 'must match pattern "^pa_[A-Za-z0-9]+@v[0-9]+$"', keyword: "pattern" };
           if (vErrors === null) {
             vErrors = [err16];
@@ -13245,7 +13245,7 @@ function validate230(data, instancePath = "") {
     if (data.latest_version_id !== void 0) {
       let data6 = data.latest_version_id;
       if (typeof data6 === "string") {
-        if (!pattern52.test(data6)) {
+        if (!pattern48.test(data6)) {
           const err18 = { pointer: instancePath + "/latest_version_id", message: 'must match pattern "^pa_[A-Za-z0-9]+@v[0-9]+$"', keyword: "pattern" };
           if (vErrors === null) {
             vErrors = [err18];
@@ -13273,10 +13273,10 @@ function validate230(data, instancePath = "") {
     }
     errors++;
   }
-  validate230.errors = vErrors;
+  validate210.errors = vErrors;
   return errors === 0;
 }
-function validate229(data, instancePath = "") {
+function validate209(data, instancePath = "") {
   ;
   let vErrors = null;
   let errors = 0;
@@ -13306,8 +13306,8 @@ function validate229(data, instancePath = "") {
       if (Array.isArray(data0)) {
         const len0 = data0.length;
         for (let i0 = 0; i0 < len0; i0++) {
-          if (!validate230(data0[i0], instancePath + "/data/" + i0)) {
-            vErrors = vErrors === null ? validate230.errors : vErrors.concat(validate230.errors);
+          if (!validate210(data0[i0], instancePath + "/data/" + i0)) {
+            vErrors = vErrors === null ? validate210.errors : vErrors.concat(validate210.errors);
             errors = vErrors.length;
           }
         }
@@ -13330,17 +13330,17 @@ function validate229(data, instancePath = "") {
     }
     errors++;
   }
-  validate229.errors = vErrors;
+  validate209.errors = vErrors;
   return errors === 0;
 }
-var validateProceduralAgentListItem = validate230;
-var validateProceduralAgentRef = validate232;
-function validate232(data, instancePath = "") {
+var validateProceduralAgentListItem = validate210;
+var validateProceduralAgentRef = validate212;
+function validate212(data, instancePath = "") {
   ;
   let vErrors = null;
   let errors = 0;
   if (typeof data === "string") {
-    if (!pattern21.test(data)) {
+    if (!pattern17.test(data)) {
       const err0 = { pointer: instancePath, message: 'must match pattern "^pa_[A-Za-z0-9]+(@v[0-9]+)?$"', keyword: "pattern" };
       if (vErrors === null) {
         vErrors = [err0];
@@ -13358,16 +13358,16 @@ function validate232(data, instancePath = "") {
     }
     errors++;
   }
-  validate232.errors = vErrors;
+  validate212.errors = vErrors;
   return errors === 0;
 }
-var validateProceduralAgentVersionId = validate233;
-function validate233(data, instancePath = "") {
+var validateProceduralAgentVersionId = validate213;
+function validate213(data, instancePath = "") {
   ;
   let vErrors = null;
   let errors = 0;
   if (typeof data === "string") {
-    if (!pattern52.test(data)) {
+    if (!pattern48.test(data)) {
       const err0 = { pointer: instancePath, message: 'must match pattern "^pa_[A-Za-z0-9]+@v[0-9]+$"', keyword: "pattern" };
       if (vErrors === null) {
         vErrors = [err0];
@@ -13385,11 +13385,11 @@ function validate233(data, instancePath = "") {
     }
     errors++;
   }
-  validate233.errors = vErrors;
+  validate213.errors = vErrors;
   return errors === 0;
 }
-var validateProceduralOutputConfig = validate234;
-function validate234(data, instancePath = "") {
+var validateProceduralOutputConfig = validate214;
+function validate214(data, instancePath = "") {
   ;
   let vErrors = null;
   let errors = 0;
@@ -13461,12 +13461,12 @@ function validate234(data, instancePath = "") {
     }
     errors++;
   }
-  validate234.errors = vErrors;
+  validate214.errors = vErrors;
   return errors === 0;
 }
-var validateProceduralRuntimeConfig = validate175;
-var validateProceduralTool = validate235;
-function validate235(data, instancePath = "") {
+var validateProceduralRuntimeConfig = validate155;
+var validateProceduralTool = validate215;
+function validate215(data, instancePath = "") {
   ;
   let vErrors = null;
   let errors = 0;
@@ -13532,13 +13532,13 @@ function validate235(data, instancePath = "") {
     }
     errors++;
   }
-  validate235.errors = vErrors;
+  validate215.errors = vErrors;
   return errors === 0;
 }
-var validateProceduralToolConfig = validate177;
-var validateProcedure = validate236;
-var schema309 = { "type": "object", "description": "The full record of one execution of a procedural agent.", "additionalProperties": false, "required": ["id", "livemode", "name", "conversation_id", "created_at", "status", "agent_id", "agent_version_id", "error", "input", "output", "summary"], "properties": { "id": { "$ref": "urn:casi:schema:ProcedureId" }, "livemode": { "type": "boolean" }, "name": { "type": "string" }, "conversation_id": { "$ref": "urn:casi:schema:ConversationId" }, "created_at": { "$ref": "urn:casi:schema:Timestamp" }, "status": { "$ref": "urn:casi:schema:ProcedureStatus" }, "agent_id": { "anyOf": [{ "$ref": "urn:casi:schema:ProceduralAgentId" }, { "type": "null" }] }, "agent_version_id": { "anyOf": [{ "$ref": "urn:casi:schema:ProceduralAgentVersionId" }, { "type": "null" }] }, "error": { "type": ["string", "null"], "description": "The error message when the procedure failed." }, "input": { "type": ["object", "null"], "description": 'What the procedure was given (DECISIONS.md, "Procedures").', "x-casi-inferred": true }, "output": { "type": ["object", "null"], "description": "What the procedure produced; follows the agent's `output_schema` when it has one.", "x-casi-inferred": true }, "summary": { "type": ["string", "null"] } }, "$id": "urn:casi:schema:Procedure" };
-function validate236(data, instancePath = "") {
+var validateProceduralToolConfig = validate157;
+var validateProcedure = validate216;
+var schema278 = { "type": "object", "description": "The full record of one execution of a procedural agent.", "additionalProperties": false, "required": ["id", "livemode", "name", "conversation_id", "created_at", "status", "agent_id", "agent_version_id", "error", "input", "output", "summary"], "properties": { "id": { "$ref": "urn:casi:schema:ProcedureId" }, "livemode": { "type": "boolean" }, "name": { "type": "string" }, "conversation_id": { "$ref": "urn:casi:schema:ConversationId" }, "created_at": { "$ref": "urn:casi:schema:Timestamp" }, "status": { "$ref": "urn:casi:schema:ProcedureStatus" }, "agent_id": { "anyOf": [{ "$ref": "urn:casi:schema:ProceduralAgentId" }, { "type": "null" }] }, "agent_version_id": { "anyOf": [{ "$ref": "urn:casi:schema:ProceduralAgentVersionId" }, { "type": "null" }] }, "error": { "type": ["string", "null"], "description": "The error message when the procedure failed." }, "input": { "type": ["object", "null"], "description": 'What the procedure was given (DECISIONS.md, "Procedures").', "x-casi-inferred": true }, "output": { "type": ["object", "null"], "description": "What the procedure produced; follows the agent's `output_schema` when it has one.", "x-casi-inferred": true }, "summary": { "type": ["string", "null"] } }, "$id": "urn:casi:schema:Procedure" };
+function validate216(data, instancePath = "") {
   ;
   let vErrors = null;
   let errors = 0;
@@ -13652,7 +13652,7 @@ function validate236(data, instancePath = "") {
       errors++;
     }
     for (const key0 in data) {
-      if (!func10.call(schema309.properties, key0)) {
+      if (!func9.call(schema278.properties, key0)) {
         const err12 = { pointer: instancePath + "/" + casiSegment(key0), message: "must NOT have additional properties", keyword: "additionalProperties" };
         if (vErrors === null) {
           vErrors = [err12];
@@ -13665,7 +13665,7 @@ function validate236(data, instancePath = "") {
     if (data.id !== void 0) {
       let data0 = data.id;
       if (typeof data0 === "string") {
-        if (data0.length > 128 && func1(data0) > 128) {
+        if (data0.length > 128 && func0(data0) > 128) {
           const err13 = { pointer: instancePath + "/id", message: "must NOT have more than 128 characters", keyword: "maxLength" };
           if (vErrors === null) {
             vErrors = [err13];
@@ -13674,7 +13674,7 @@ function validate236(data, instancePath = "") {
           }
           errors++;
         }
-        if (data0.length < 2 && func1(data0) < 1) {
+        if (data0.length < 2 && func0(data0) < 1) {
           const err14 = { pointer: instancePath + "/id", message: "must NOT have fewer than 1 characters", keyword: "minLength" };
           if (vErrors === null) {
             vErrors = [err14];
@@ -13683,7 +13683,7 @@ function validate236(data, instancePath = "") {
           }
           errors++;
         }
-        if (!pattern40.test(data0)) {
+        if (!pattern36.test(data0)) {
           const err15 = { pointer: instancePath + "/id", message: 'must match pattern "^[A-Za-z0-9_-]+$"', keyword: "pattern" };
           if (vErrors === null) {
             vErrors = [err15];
@@ -13727,7 +13727,7 @@ function validate236(data, instancePath = "") {
     if (data.conversation_id !== void 0) {
       let data3 = data.conversation_id;
       if (typeof data3 === "string") {
-        if (!pattern7.test(data3)) {
+        if (!pattern3.test(data3)) {
           const err19 = { pointer: instancePath + "/conversation_id", message: 'must match pattern "^conv_[A-Za-z0-9]+$"', keyword: "pattern" };
           if (vErrors === null) {
             vErrors = [err19];
@@ -13795,7 +13795,7 @@ function validate236(data, instancePath = "") {
       let valid5 = false;
       const _errs20 = errors;
       if (typeof data6 === "string") {
-        if (!pattern34.test(data6)) {
+        if (!pattern30.test(data6)) {
           const err25 = { pointer: instancePath + "/agent_id", message: 'must match pattern "^pa_[A-Za-z0-9]+$"', keyword: "pattern" };
           if (vErrors === null) {
             vErrors = [err25];
@@ -13854,7 +13854,7 @@ function validate236(data, instancePath = "") {
       let valid7 = false;
       const _errs27 = errors;
       if (typeof data7 === "string") {
-        if (!pattern52.test(data7)) {
+        if (!pattern48.test(data7)) {
           const err29 = { pointer: instancePath + "/agent_version_id", message: 'must match pattern "^pa_[A-Za-z0-9]+@v[0-9]+$"', keyword: "pattern" };
           if (vErrors === null) {
             vErrors = [err29];
@@ -13964,16 +13964,16 @@ function validate236(data, instancePath = "") {
     }
     errors++;
   }
-  validate236.errors = vErrors;
+  validate216.errors = vErrors;
   return errors === 0;
 }
-var validateProcedureId = validate237;
-function validate237(data, instancePath = "") {
+var validateProcedureId = validate217;
+function validate217(data, instancePath = "") {
   ;
   let vErrors = null;
   let errors = 0;
   if (typeof data === "string") {
-    if (data.length > 128 && func1(data) > 128) {
+    if (data.length > 128 && func0(data) > 128) {
       const err0 = { pointer: instancePath, message: "must NOT have more than 128 characters", keyword: "maxLength" };
       if (vErrors === null) {
         vErrors = [err0];
@@ -13982,7 +13982,7 @@ function validate237(data, instancePath = "") {
       }
       errors++;
     }
-    if (data.length < 2 && func1(data) < 1) {
+    if (data.length < 2 && func0(data) < 1) {
       const err1 = { pointer: instancePath, message: "must NOT have fewer than 1 characters", keyword: "minLength" };
       if (vErrors === null) {
         vErrors = [err1];
@@ -13991,7 +13991,7 @@ function validate237(data, instancePath = "") {
       }
       errors++;
     }
-    if (!pattern40.test(data)) {
+    if (!pattern36.test(data)) {
       const err2 = { pointer: instancePath, message: 'must match pattern "^[A-Za-z0-9_-]+$"', keyword: "pattern" };
       if (vErrors === null) {
         vErrors = [err2];
@@ -14009,12 +14009,12 @@ function validate237(data, instancePath = "") {
     }
     errors++;
   }
-  validate237.errors = vErrors;
+  validate217.errors = vErrors;
   return errors === 0;
 }
-var validateProcedureList = validate238;
-var schema318 = { "type": "object", "additionalProperties": false, "required": ["id", "livemode", "name", "conversation_id", "agent_id", "created_at", "status", "output", "error"], "properties": { "id": { "$ref": "urn:casi:schema:ProcedureId" }, "livemode": { "type": "boolean" }, "name": { "type": "string" }, "conversation_id": { "$ref": "urn:casi:schema:ConversationId" }, "agent_id": { "anyOf": [{ "$ref": "urn:casi:schema:ProceduralAgentId" }, { "type": "null" }] }, "created_at": { "$ref": "urn:casi:schema:Timestamp" }, "status": { "$ref": "urn:casi:schema:ProcedureStatus" }, "output": { "type": ["object", "null"] }, "error": { "type": ["string", "null"] } }, "$id": "urn:casi:schema:ProcedureListItem" };
-function validate239(data, instancePath = "") {
+var validateProcedureList = validate218;
+var schema287 = { "type": "object", "additionalProperties": false, "required": ["id", "livemode", "name", "conversation_id", "agent_id", "created_at", "status", "output", "error"], "properties": { "id": { "$ref": "urn:casi:schema:ProcedureId" }, "livemode": { "type": "boolean" }, "name": { "type": "string" }, "conversation_id": { "$ref": "urn:casi:schema:ConversationId" }, "agent_id": { "anyOf": [{ "$ref": "urn:casi:schema:ProceduralAgentId" }, { "type": "null" }] }, "created_at": { "$ref": "urn:casi:schema:Timestamp" }, "status": { "$ref": "urn:casi:schema:ProcedureStatus" }, "output": { "type": ["object", "null"] }, "error": { "type": ["string", "null"] } }, "$id": "urn:casi:schema:ProcedureListItem" };
+function validate219(data, instancePath = "") {
   ;
   let vErrors = null;
   let errors = 0;
@@ -14101,7 +14101,7 @@ function validate239(data, instancePath = "") {
       errors++;
     }
     for (const key0 in data) {
-      if (!func10.call(schema318.properties, key0)) {
+      if (!func9.call(schema287.properties, key0)) {
         const err9 = { pointer: instancePath + "/" + casiSegment(key0), message: "must NOT have additional properties", keyword: "additionalProperties" };
         if (vErrors === null) {
           vErrors = [err9];
@@ -14114,7 +14114,7 @@ function validate239(data, instancePath = "") {
     if (data.id !== void 0) {
       let data0 = data.id;
       if (typeof data0 === "string") {
-        if (data0.length > 128 && func1(data0) > 128) {
+        if (data0.length > 128 && func0(data0) > 128) {
           const err10 = { pointer: instancePath + "/id", message: "must NOT have more than 128 characters", keyword: "maxLength" };
           if (vErrors === null) {
             vErrors = [err10];
@@ -14123,7 +14123,7 @@ function validate239(data, instancePath = "") {
           }
           errors++;
         }
-        if (data0.length < 2 && func1(data0) < 1) {
+        if (data0.length < 2 && func0(data0) < 1) {
           const err11 = { pointer: instancePath + "/id", message: "must NOT have fewer than 1 characters", keyword: "minLength" };
           if (vErrors === null) {
             vErrors = [err11];
@@ -14132,7 +14132,7 @@ function validate239(data, instancePath = "") {
           }
           errors++;
         }
-        if (!pattern40.test(data0)) {
+        if (!pattern36.test(data0)) {
           const err12 = { pointer: instancePath + "/id", message: 'must match pattern "^[A-Za-z0-9_-]+$"', keyword: "pattern" };
           if (vErrors === null) {
             vErrors = [err12];
@@ -14176,7 +14176,7 @@ function validate239(data, instancePath = "") {
     if (data.conversation_id !== void 0) {
       let data3 = data.conversation_id;
       if (typeof data3 === "string") {
-        if (!pattern7.test(data3)) {
+        if (!pattern3.test(data3)) {
           const err16 = { pointer: instancePath + "/conversation_id", message: 'must match pattern "^conv_[A-Za-z0-9]+$"', keyword: "pattern" };
           if (vErrors === null) {
             vErrors = [err16];
@@ -14201,7 +14201,7 @@ function validate239(data, instancePath = "") {
       let valid3 = false;
       const _errs14 = errors;
       if (typeof data4 === "string") {
-        if (!pattern34.test(data4)) {
+        if (!pattern30.test(data4)) {
           const err18 = { pointer: instancePath + "/agent_id", message: 'must match pattern "^pa_[A-Za-z0-9]+$"', keyword: "pattern" };
           if (vErrors === null) {
             vErrors = [err18];
@@ -14330,10 +14330,10 @@ function validate239(data, instancePath = "") {
     }
     errors++;
   }
-  validate239.errors = vErrors;
+  validate219.errors = vErrors;
   return errors === 0;
 }
-function validate238(data, instancePath = "") {
+function validate218(data, instancePath = "") {
   ;
   let vErrors = null;
   let errors = 0;
@@ -14372,8 +14372,8 @@ function validate238(data, instancePath = "") {
       if (Array.isArray(data0)) {
         const len0 = data0.length;
         for (let i0 = 0; i0 < len0; i0++) {
-          if (!validate239(data0[i0], instancePath + "/page/" + i0)) {
-            vErrors = vErrors === null ? validate239.errors : vErrors.concat(validate239.errors);
+          if (!validate219(data0[i0], instancePath + "/page/" + i0)) {
+            vErrors = vErrors === null ? validate219.errors : vErrors.concat(validate219.errors);
             errors = vErrors.length;
           }
         }
@@ -14408,12 +14408,12 @@ function validate238(data, instancePath = "") {
     }
     errors++;
   }
-  validate238.errors = vErrors;
+  validate218.errors = vErrors;
   return errors === 0;
 }
-var validateProcedureListItem = validate239;
-var validateProcedureStatus = validate241;
-function validate241(data, instancePath = "") {
+var validateProcedureListItem = validate219;
+var validateProcedureStatus = validate221;
+function validate221(data, instancePath = "") {
   ;
   let vErrors = null;
   let errors = 0;
@@ -14435,12 +14435,12 @@ function validate241(data, instancePath = "") {
     }
     errors++;
   }
-  validate241.errors = vErrors;
+  validate221.errors = vErrors;
   return errors === 0;
 }
-var validatePrompt = validate102;
-var validatePromptVariable = validate242;
-function validate242(data, instancePath = "") {
+var validatePrompt = validate82;
+var validatePromptVariable = validate222;
+function validate222(data, instancePath = "") {
   ;
   let vErrors = null;
   let errors = 0;
@@ -14517,11 +14517,11 @@ function validate242(data, instancePath = "") {
     }
     errors++;
   }
-  validate242.errors = vErrors;
+  validate222.errors = vErrors;
   return errors === 0;
 }
-var validateRefreshConversationTokenParams = validate243;
-function validate243(data, instancePath = "") {
+var validateRefreshConversationTokenParams = validate223;
+function validate223(data, instancePath = "") {
   ;
   let vErrors = null;
   let errors = 0;
@@ -14549,7 +14549,7 @@ function validate243(data, instancePath = "") {
     if (data.conversation_id !== void 0) {
       let data0 = data.conversation_id;
       if (typeof data0 === "string") {
-        if (!pattern7.test(data0)) {
+        if (!pattern3.test(data0)) {
           const err2 = { pointer: instancePath + "/conversation_id", message: 'must match pattern "^conv_[A-Za-z0-9]+$"', keyword: "pattern" };
           if (vErrors === null) {
             vErrors = [err2];
@@ -14577,11 +14577,11 @@ function validate243(data, instancePath = "") {
     }
     errors++;
   }
-  validate243.errors = vErrors;
+  validate223.errors = vErrors;
   return errors === 0;
 }
-var validateRefreshConversationTokenQuery = validate244;
-function validate244(data, instancePath = "") {
+var validateRefreshConversationTokenQuery = validate224;
+function validate224(data, instancePath = "") {
   ;
   let vErrors = null;
   let errors = 0;
@@ -14604,11 +14604,11 @@ function validate244(data, instancePath = "") {
     }
     errors++;
   }
-  validate244.errors = vErrors;
+  validate224.errors = vErrors;
   return errors === 0;
 }
-var validateReleaseConversationalAgentParams = validate245;
-function validate245(data, instancePath = "") {
+var validateReleaseConversationalAgentParams = validate225;
+function validate225(data, instancePath = "") {
   ;
   let vErrors = null;
   let errors = 0;
@@ -14636,7 +14636,7 @@ function validate245(data, instancePath = "") {
     if (data.version_id !== void 0) {
       let data0 = data.version_id;
       if (typeof data0 === "string") {
-        if (!pattern6.test(data0)) {
+        if (!pattern2.test(data0)) {
           const err2 = { pointer: instancePath + "/version_id", message: 'must match pattern "^ca_[A-Za-z0-9]+@v[0-9]+$"', keyword: "pattern" };
           if (vErrors === null) {
             vErrors = [err2];
@@ -14664,11 +14664,11 @@ function validate245(data, instancePath = "") {
     }
     errors++;
   }
-  validate245.errors = vErrors;
+  validate225.errors = vErrors;
   return errors === 0;
 }
-var validateReleaseConversationalAgentQuery = validate246;
-function validate246(data, instancePath = "") {
+var validateReleaseConversationalAgentQuery = validate226;
+function validate226(data, instancePath = "") {
   ;
   let vErrors = null;
   let errors = 0;
@@ -14691,11 +14691,11 @@ function validate246(data, instancePath = "") {
     }
     errors++;
   }
-  validate246.errors = vErrors;
+  validate226.errors = vErrors;
   return errors === 0;
 }
-var validateReleaseProceduralAgentParams = validate247;
-function validate247(data, instancePath = "") {
+var validateReleaseProceduralAgentParams = validate227;
+function validate227(data, instancePath = "") {
   ;
   let vErrors = null;
   let errors = 0;
@@ -14723,7 +14723,7 @@ function validate247(data, instancePath = "") {
     if (data.version_id !== void 0) {
       let data0 = data.version_id;
       if (typeof data0 === "string") {
-        if (!pattern52.test(data0)) {
+        if (!pattern48.test(data0)) {
           const err2 = { pointer: instancePath + "/version_id", message: 'must match pattern "^pa_[A-Za-z0-9]+@v[0-9]+$"', keyword: "pattern" };
           if (vErrors === null) {
             vErrors = [err2];
@@ -14751,11 +14751,11 @@ function validate247(data, instancePath = "") {
     }
     errors++;
   }
-  validate247.errors = vErrors;
+  validate227.errors = vErrors;
   return errors === 0;
 }
-var validateReleaseProceduralAgentQuery = validate248;
-function validate248(data, instancePath = "") {
+var validateReleaseProceduralAgentQuery = validate228;
+function validate228(data, instancePath = "") {
   ;
   let vErrors = null;
   let errors = 0;
@@ -14778,12 +14778,12 @@ function validate248(data, instancePath = "") {
     }
     errors++;
   }
-  validate248.errors = vErrors;
+  validate228.errors = vErrors;
   return errors === 0;
 }
-var validateRoutedPrompt = validate103;
-var validateRoutedPromptRoute = validate249;
-function validate249(data, instancePath = "") {
+var validateRoutedPrompt = validate83;
+var validateRoutedPromptRoute = validate229;
+function validate229(data, instancePath = "") {
   ;
   let vErrors = null;
   let errors = 0;
@@ -14908,13 +14908,13 @@ function validate249(data, instancePath = "") {
     }
     errors++;
   }
-  validate249.errors = vErrors;
+  validate229.errors = vErrors;
   return errors === 0;
 }
-var validateRuntimeConfig = validate119;
-var validateRuntimeConfigOverride = validate101;
-var validateSentiment = validate250;
-function validate250(data, instancePath = "") {
+var validateRuntimeConfig = validate99;
+var validateRuntimeConfigOverride = validate81;
+var validateSentiment = validate230;
+function validate230(data, instancePath = "") {
   ;
   let vErrors = null;
   let errors = 0;
@@ -14936,11 +14936,11 @@ function validate250(data, instancePath = "") {
     }
     errors++;
   }
-  validate250.errors = vErrors;
+  validate230.errors = vErrors;
   return errors === 0;
 }
-var validateServerError = validate251;
-function validate251(data, instancePath = "") {
+var validateServerError = validate231;
+function validate231(data, instancePath = "") {
   ;
   let vErrors = null;
   let errors = 0;
@@ -15026,16 +15026,16 @@ function validate251(data, instancePath = "") {
     }
     errors++;
   }
-  validate251.errors = vErrors;
+  validate231.errors = vErrors;
   return errors === 0;
 }
-var validateServerErrorEvent = validate252;
-function validate252(data, instancePath = "") {
+var validateServerErrorEvent = validate232;
+function validate232(data, instancePath = "") {
   ;
   let vErrors = null;
   let errors = 0;
-  if (!validate22(data, instancePath)) {
-    vErrors = vErrors === null ? validate22.errors : vErrors.concat(validate22.errors);
+  if (!validate2(data, instancePath)) {
+    vErrors = vErrors === null ? validate2.errors : vErrors.concat(validate2.errors);
     errors = vErrors.length;
   }
   if (data && typeof data == "object" && !Array.isArray(data)) {
@@ -15133,21 +15133,21 @@ function validate252(data, instancePath = "") {
     }
     errors++;
   }
-  validate252.errors = vErrors;
+  validate232.errors = vErrors;
   return errors === 0;
 }
-var validateServerEvent = validate22;
-var validateServerEventPayload = validate23;
-var validateServerEventStream = validate254;
-function validate254(data, instancePath = "") {
+var validateServerEvent = validate2;
+var validateServerEventPayload = validate3;
+var validateServerEventStream = validate234;
+function validate234(data, instancePath = "") {
   ;
   let vErrors = null;
   let errors = 0;
   if (Array.isArray(data)) {
     const len0 = data.length;
     for (let i0 = 0; i0 < len0; i0++) {
-      if (!validate22(data[i0], instancePath + "/" + i0)) {
-        vErrors = vErrors === null ? validate22.errors : vErrors.concat(validate22.errors);
+      if (!validate2(data[i0], instancePath + "/" + i0)) {
+        vErrors = vErrors === null ? validate2.errors : vErrors.concat(validate2.errors);
         errors = vErrors.length;
       }
     }
@@ -15160,11 +15160,11 @@ function validate254(data, instancePath = "") {
     }
     errors++;
   }
-  validate254.errors = vErrors;
+  validate234.errors = vErrors;
   return errors === 0;
 }
-var validateServiceVersion = validate256;
-function validate256(data, instancePath = "") {
+var validateServiceVersion = validate236;
+function validate236(data, instancePath = "") {
   ;
   let vErrors = null;
   let errors = 0;
@@ -15186,11 +15186,11 @@ function validate256(data, instancePath = "") {
     }
     errors++;
   }
-  validate256.errors = vErrors;
+  validate236.errors = vErrors;
   return errors === 0;
 }
-var validateServiceVoice = validate257;
-function validate257(data, instancePath = "") {
+var validateServiceVoice = validate237;
+function validate237(data, instancePath = "") {
   ;
   let vErrors = null;
   let errors = 0;
@@ -15266,12 +15266,12 @@ function validate257(data, instancePath = "") {
     }
     errors++;
   }
-  validate257.errors = vErrors;
+  validate237.errors = vErrors;
   return errors === 0;
 }
-var validateSetupChannel = validate25;
-var validateStreamConversationEventsHeaders = validate258;
-function validate258(data, instancePath = "") {
+var validateSetupChannel = validate5;
+var validateStreamConversationEventsHeaders = validate238;
+function validate238(data, instancePath = "") {
   ;
   let vErrors = null;
   let errors = 0;
@@ -15279,7 +15279,7 @@ function validate258(data, instancePath = "") {
     if (data["last-event-id"] !== void 0) {
       let data0 = data["last-event-id"];
       if (typeof data0 === "string") {
-        if (!pattern5.test(data0)) {
+        if (!pattern1.test(data0)) {
           const err0 = { pointer: instancePath + "/last-event-id", message: 'must match pattern "^ev_[A-Za-z0-9]+$"', keyword: "pattern" };
           if (vErrors === null) {
             vErrors = [err0];
@@ -15307,11 +15307,11 @@ function validate258(data, instancePath = "") {
     }
     errors++;
   }
-  validate258.errors = vErrors;
+  validate238.errors = vErrors;
   return errors === 0;
 }
-var validateStreamConversationEventsParams = validate259;
-function validate259(data, instancePath = "") {
+var validateStreamConversationEventsParams = validate239;
+function validate239(data, instancePath = "") {
   ;
   let vErrors = null;
   let errors = 0;
@@ -15339,7 +15339,7 @@ function validate259(data, instancePath = "") {
     if (data.conversation_id !== void 0) {
       let data0 = data.conversation_id;
       if (typeof data0 === "string") {
-        if (!pattern7.test(data0)) {
+        if (!pattern3.test(data0)) {
           const err2 = { pointer: instancePath + "/conversation_id", message: 'must match pattern "^conv_[A-Za-z0-9]+$"', keyword: "pattern" };
           if (vErrors === null) {
             vErrors = [err2];
@@ -15367,11 +15367,11 @@ function validate259(data, instancePath = "") {
     }
     errors++;
   }
-  validate259.errors = vErrors;
+  validate239.errors = vErrors;
   return errors === 0;
 }
-var validateStreamConversationEventsQuery = validate260;
-function validate260(data, instancePath = "") {
+var validateStreamConversationEventsQuery = validate240;
+function validate240(data, instancePath = "") {
   ;
   let vErrors = null;
   let errors = 0;
@@ -15411,7 +15411,7 @@ function validate260(data, instancePath = "") {
     if (data.token !== void 0) {
       let data1 = data.token;
       if (typeof data1 === "string") {
-        if (data1.length < 2 && func1(data1) < 1) {
+        if (data1.length < 2 && func0(data1) < 1) {
           const err3 = { pointer: instancePath + "/token", message: "must NOT have fewer than 1 characters", keyword: "minLength" };
           if (vErrors === null) {
             vErrors = [err3];
@@ -15439,11 +15439,11 @@ function validate260(data, instancePath = "") {
     }
     errors++;
   }
-  validate260.errors = vErrors;
+  validate240.errors = vErrors;
   return errors === 0;
 }
-var validateSyscallTool = validate261;
-function validate261(data, instancePath = "") {
+var validateSyscallTool = validate241;
+function validate241(data, instancePath = "") {
   ;
   let vErrors = null;
   let errors = 0;
@@ -15518,11 +15518,11 @@ function validate261(data, instancePath = "") {
     }
     errors++;
   }
-  validate261.errors = vErrors;
+  validate241.errors = vErrors;
   return errors === 0;
 }
-var validateThirdpartyTool = validate262;
-function validate262(data, instancePath = "") {
+var validateThirdpartyTool = validate242;
+function validate242(data, instancePath = "") {
   ;
   let vErrors = null;
   let errors = 0;
@@ -15588,11 +15588,11 @@ function validate262(data, instancePath = "") {
     }
     errors++;
   }
-  validate262.errors = vErrors;
+  validate242.errors = vErrors;
   return errors === 0;
 }
-var validateTimestamp = validate263;
-function validate263(data, instancePath = "") {
+var validateTimestamp = validate243;
+function validate243(data, instancePath = "") {
   ;
   let vErrors = null;
   let errors = 0;
@@ -15615,14 +15615,14 @@ function validate263(data, instancePath = "") {
     }
     errors++;
   }
-  validate263.errors = vErrors;
+  validate243.errors = vErrors;
   return errors === 0;
 }
-var validateToolConfig = validate122;
-var validateToolConfigOverride = validate107;
-var validateToolIdentifier = validate108;
-var validateTransferId = validate264;
-function validate264(data, instancePath = "") {
+var validateToolConfig = validate102;
+var validateToolConfigOverride = validate87;
+var validateToolIdentifier = validate88;
+var validateTransferId = validate244;
+function validate244(data, instancePath = "") {
   ;
   let vErrors = null;
   let errors = 0;
@@ -15667,11 +15667,11 @@ function validate264(data, instancePath = "") {
     }
     errors++;
   }
-  validate264.errors = vErrors;
+  validate244.errors = vErrors;
   return errors === 0;
 }
-var validateUpdateConversationalAgentParams = validate265;
-function validate265(data, instancePath = "") {
+var validateUpdateConversationalAgentParams = validate245;
+function validate245(data, instancePath = "") {
   ;
   let vErrors = null;
   let errors = 0;
@@ -15699,7 +15699,7 @@ function validate265(data, instancePath = "") {
     if (data.id !== void 0) {
       let data0 = data.id;
       if (typeof data0 === "string") {
-        if (!pattern23.test(data0)) {
+        if (!pattern19.test(data0)) {
           const err2 = { pointer: instancePath + "/id", message: 'must match pattern "^ca_[A-Za-z0-9]+(@v[0-9]+)?$"', keyword: "pattern" };
           if (vErrors === null) {
             vErrors = [err2];
@@ -15727,11 +15727,11 @@ function validate265(data, instancePath = "") {
     }
     errors++;
   }
-  validate265.errors = vErrors;
+  validate245.errors = vErrors;
   return errors === 0;
 }
-var validateUpdateConversationalAgentQuery = validate266;
-function validate266(data, instancePath = "") {
+var validateUpdateConversationalAgentQuery = validate246;
+function validate246(data, instancePath = "") {
   ;
   let vErrors = null;
   let errors = 0;
@@ -15754,13 +15754,13 @@ function validate266(data, instancePath = "") {
     }
     errors++;
   }
-  validate266.errors = vErrors;
+  validate246.errors = vErrors;
   return errors === 0;
 }
-var validateUpdateConversationalAgentRequest = validate267;
-function validate267(data, instancePath = "") {
-  if (validate62(data)) {
-    validate267.errors = null;
+var validateUpdateConversationalAgentRequest = validate247;
+function validate247(data, instancePath = "") {
+  if (validate622(data)) {
+    validate247.errors = null;
     return true;
   }
   ;
@@ -15784,7 +15784,7 @@ function validate267(data, instancePath = "") {
       let valid1 = false;
       const _errs4 = errors;
       if (typeof data0 === "string") {
-        if (data0.length > 256 && func1(data0) > 256) {
+        if (data0.length > 256 && func0(data0) > 256) {
           const err1 = { pointer: instancePath + "/name", message: "must NOT have more than 256 characters", keyword: "maxLength" };
           if (vErrors === null) {
             vErrors = [err1];
@@ -15793,7 +15793,7 @@ function validate267(data, instancePath = "") {
           }
           errors++;
         }
-        if (data0.length < 2 && func1(data0) < 1) {
+        if (data0.length < 2 && func0(data0) < 1) {
           const err2 = { pointer: instancePath + "/name", message: "must NOT have fewer than 1 characters", keyword: "minLength" };
           if (vErrors === null) {
             vErrors = [err2];
@@ -15852,7 +15852,7 @@ function validate267(data, instancePath = "") {
       let valid3 = false;
       const _errs11 = errors;
       if (typeof data1 === "string") {
-        if (data1.length > 4096 && func1(data1) > 4096) {
+        if (data1.length > 4096 && func0(data1) > 4096) {
           const err6 = { pointer: instancePath + "/description", message: "must NOT have more than 4096 characters", keyword: "maxLength" };
           if (vErrors === null) {
             vErrors = [err6];
@@ -15910,8 +15910,8 @@ function validate267(data, instancePath = "") {
       const _errs17 = errors;
       let valid5 = false;
       const _errs18 = errors;
-      if (!validate115(data2, instancePath + "/config")) {
-        vErrors = vErrors === null ? validate115.errors : vErrors.concat(validate115.errors);
+      if (!validate95(data2, instancePath + "/config")) {
+        vErrors = vErrors === null ? validate95.errors : vErrors.concat(validate95.errors);
         errors = vErrors.length;
       }
       var _valid2 = _errs18 === errors;
@@ -15965,7 +15965,7 @@ function validate267(data, instancePath = "") {
         for (let i0 = 0; i0 < len0; i0++) {
           let data4 = data3[i0];
           if (typeof data4 === "string") {
-            if (!pattern21.test(data4)) {
+            if (!pattern17.test(data4)) {
               const err13 = { pointer: instancePath + "/postprocess_agents/" + i0, message: 'must match pattern "^pa_[A-Za-z0-9]+(@v[0-9]+)?$"', keyword: "pattern" };
               if (vErrors === null) {
                 vErrors = [err13];
@@ -15995,11 +15995,11 @@ function validate267(data, instancePath = "") {
     }
     errors++;
   }
-  validate267.errors = vErrors;
+  validate247.errors = vErrors;
   return errors === 0;
 }
-var validateUpdateProceduralAgentParams = validate269;
-function validate269(data, instancePath = "") {
+var validateUpdateProceduralAgentParams = validate249;
+function validate249(data, instancePath = "") {
   ;
   let vErrors = null;
   let errors = 0;
@@ -16027,7 +16027,7 @@ function validate269(data, instancePath = "") {
     if (data.id !== void 0) {
       let data0 = data.id;
       if (typeof data0 === "string") {
-        if (!pattern21.test(data0)) {
+        if (!pattern17.test(data0)) {
           const err2 = { pointer: instancePath + "/id", message: 'must match pattern "^pa_[A-Za-z0-9]+(@v[0-9]+)?$"', keyword: "pattern" };
           if (vErrors === null) {
             vErrors = [err2];
@@ -16055,11 +16055,11 @@ function validate269(data, instancePath = "") {
     }
     errors++;
   }
-  validate269.errors = vErrors;
+  validate249.errors = vErrors;
   return errors === 0;
 }
-var validateUpdateProceduralAgentQuery = validate270;
-function validate270(data, instancePath = "") {
+var validateUpdateProceduralAgentQuery = validate250;
+function validate250(data, instancePath = "") {
   ;
   let vErrors = null;
   let errors = 0;
@@ -16082,13 +16082,13 @@ function validate270(data, instancePath = "") {
     }
     errors++;
   }
-  validate270.errors = vErrors;
+  validate250.errors = vErrors;
   return errors === 0;
 }
-var validateUpdateProceduralAgentRequest = validate271;
-function validate271(data, instancePath = "") {
+var validateUpdateProceduralAgentRequest = validate251;
+function validate251(data, instancePath = "") {
   if (validate642(data)) {
-    validate271.errors = null;
+    validate251.errors = null;
     return true;
   }
   ;
@@ -16112,7 +16112,7 @@ function validate271(data, instancePath = "") {
       let valid1 = false;
       const _errs4 = errors;
       if (typeof data0 === "string") {
-        if (data0.length > 256 && func1(data0) > 256) {
+        if (data0.length > 256 && func0(data0) > 256) {
           const err1 = { pointer: instancePath + "/name", message: "must NOT have more than 256 characters", keyword: "maxLength" };
           if (vErrors === null) {
             vErrors = [err1];
@@ -16121,7 +16121,7 @@ function validate271(data, instancePath = "") {
           }
           errors++;
         }
-        if (data0.length < 2 && func1(data0) < 1) {
+        if (data0.length < 2 && func0(data0) < 1) {
           const err2 = { pointer: instancePath + "/name", message: "must NOT have fewer than 1 characters", keyword: "minLength" };
           if (vErrors === null) {
             vErrors = [err2];
@@ -16180,7 +16180,7 @@ function validate271(data, instancePath = "") {
       let valid3 = false;
       const _errs11 = errors;
       if (typeof data1 === "string") {
-        if (data1.length > 4096 && func1(data1) > 4096) {
+        if (data1.length > 4096 && func0(data1) > 4096) {
           const err6 = { pointer: instancePath + "/description", message: "must NOT have more than 4096 characters", keyword: "maxLength" };
           if (vErrors === null) {
             vErrors = [err6];
@@ -16238,8 +16238,8 @@ function validate271(data, instancePath = "") {
       const _errs17 = errors;
       let valid5 = false;
       const _errs18 = errors;
-      if (!validate174(data2, instancePath + "/config")) {
-        vErrors = vErrors === null ? validate174.errors : vErrors.concat(validate174.errors);
+      if (!validate154(data2, instancePath + "/config")) {
+        vErrors = vErrors === null ? validate154.errors : vErrors.concat(validate154.errors);
         errors = vErrors.length;
       }
       var _valid2 = _errs18 === errors;
@@ -16286,11 +16286,11 @@ function validate271(data, instancePath = "") {
     }
     errors++;
   }
-  validate271.errors = vErrors;
+  validate251.errors = vErrors;
   return errors === 0;
 }
-var validateUserDtmfReceived = validate273;
-function validate273(data, instancePath = "") {
+var validateUserDtmfReceived = validate253;
+function validate253(data, instancePath = "") {
   ;
   let vErrors = null;
   let errors = 0;
@@ -16365,16 +16365,16 @@ function validate273(data, instancePath = "") {
     }
     errors++;
   }
-  validate273.errors = vErrors;
+  validate253.errors = vErrors;
   return errors === 0;
 }
-var validateUserDtmfReceivedEvent = validate274;
-function validate274(data, instancePath = "") {
+var validateUserDtmfReceivedEvent = validate254;
+function validate254(data, instancePath = "") {
   ;
   let vErrors = null;
   let errors = 0;
-  if (!validate22(data, instancePath)) {
-    vErrors = vErrors === null ? validate22.errors : vErrors.concat(validate22.errors);
+  if (!validate2(data, instancePath)) {
+    vErrors = vErrors === null ? validate2.errors : vErrors.concat(validate2.errors);
     errors = vErrors.length;
   }
   if (data && typeof data == "object" && !Array.isArray(data)) {
@@ -16461,11 +16461,11 @@ function validate274(data, instancePath = "") {
     }
     errors++;
   }
-  validate274.errors = vErrors;
+  validate254.errors = vErrors;
   return errors === 0;
 }
-var validateUserMessageReceived = validate276;
-function validate276(data, instancePath = "") {
+var validateUserMessageReceived = validate256;
+function validate256(data, instancePath = "") {
   ;
   let vErrors = null;
   let errors = 0;
@@ -16540,16 +16540,16 @@ function validate276(data, instancePath = "") {
     }
     errors++;
   }
-  validate276.errors = vErrors;
+  validate256.errors = vErrors;
   return errors === 0;
 }
-var validateUserMessageReceivedEvent = validate277;
-function validate277(data, instancePath = "") {
+var validateUserMessageReceivedEvent = validate257;
+function validate257(data, instancePath = "") {
   ;
   let vErrors = null;
   let errors = 0;
-  if (!validate22(data, instancePath)) {
-    vErrors = vErrors === null ? validate22.errors : vErrors.concat(validate22.errors);
+  if (!validate2(data, instancePath)) {
+    vErrors = vErrors === null ? validate2.errors : vErrors.concat(validate2.errors);
     errors = vErrors.length;
   }
   if (data && typeof data == "object" && !Array.isArray(data)) {
@@ -16636,11 +16636,11 @@ function validate277(data, instancePath = "") {
     }
     errors++;
   }
-  validate277.errors = vErrors;
+  validate257.errors = vErrors;
   return errors === 0;
 }
-var validateUserMessageSend = validate279;
-function validate279(data, instancePath = "") {
+var validateUserMessageSend = validate259;
+function validate259(data, instancePath = "") {
   ;
   let vErrors = null;
   let errors = 0;
@@ -16698,7 +16698,7 @@ function validate279(data, instancePath = "") {
     if (data.text !== void 0) {
       let data1 = data.text;
       if (typeof data1 === "string") {
-        if (data1.length > 4096 && func1(data1) > 4096) {
+        if (data1.length > 4096 && func0(data1) > 4096) {
           const err5 = { pointer: instancePath + "/text", message: "must NOT have more than 4096 characters", keyword: "maxLength" };
           if (vErrors === null) {
             vErrors = [err5];
@@ -16707,7 +16707,7 @@ function validate279(data, instancePath = "") {
           }
           errors++;
         }
-        if (data1.length < 2 && func1(data1) < 1) {
+        if (data1.length < 2 && func0(data1) < 1) {
           const err6 = { pointer: instancePath + "/text", message: "must NOT have fewer than 1 characters", keyword: "minLength" };
           if (vErrors === null) {
             vErrors = [err6];
@@ -16735,16 +16735,16 @@ function validate279(data, instancePath = "") {
     }
     errors++;
   }
-  validate279.errors = vErrors;
+  validate259.errors = vErrors;
   return errors === 0;
 }
-var validateUserMessageSendEvent = validate280;
-function validate280(data, instancePath = "") {
+var validateUserMessageSendEvent = validate260;
+function validate260(data, instancePath = "") {
   ;
   let vErrors = null;
   let errors = 0;
-  if (!validate83(data, instancePath)) {
-    vErrors = vErrors === null ? validate83.errors : vErrors.concat(validate83.errors);
+  if (!validate63(data, instancePath)) {
+    vErrors = vErrors === null ? validate63.errors : vErrors.concat(validate63.errors);
     errors = vErrors.length;
   }
   if (data && typeof data == "object" && !Array.isArray(data)) {
@@ -16804,7 +16804,7 @@ function validate280(data, instancePath = "") {
         if (data0.text !== void 0) {
           let data2 = data0.text;
           if (typeof data2 === "string") {
-            if (data2.length > 4096 && func1(data2) > 4096) {
+            if (data2.length > 4096 && func0(data2) > 4096) {
               const err5 = { pointer: instancePath + "/payload/text", message: "must NOT have more than 4096 characters", keyword: "maxLength" };
               if (vErrors === null) {
                 vErrors = [err5];
@@ -16813,7 +16813,7 @@ function validate280(data, instancePath = "") {
               }
               errors++;
             }
-            if (data2.length < 2 && func1(data2) < 1) {
+            if (data2.length < 2 && func0(data2) < 1) {
               const err6 = { pointer: instancePath + "/payload/text", message: "must NOT have fewer than 1 characters", keyword: "minLength" };
               if (vErrors === null) {
                 vErrors = [err6];
@@ -16851,21 +16851,21 @@ function validate280(data, instancePath = "") {
     }
     errors++;
   }
-  validate280.errors = vErrors;
+  validate260.errors = vErrors;
   return errors === 0;
 }
-var validateVoiceConfig = validate117;
-var validateVoiceConfigOverride = validate99;
+var validateVoiceConfig = validate97;
+var validateVoiceConfigOverride = validate79;
 
 // casi:fast
-var checkConversation = validate0;
+var checkConversation = validate02;
 var schema0 = { "type": "object", "description": "The full conversation record.", "additionalProperties": false, "required": ["id", "agent_id", "livemode", "created_at", "direction", "status", "custom_fields", "customer_id", "channel_type", "channel", "override_config", "started_at", "completed_at", "failure_reason", "summary", "duration_sec", "sentiment"], "properties": { "id": { "$ref": "urn:casi:schema:ConversationId" }, "agent_id": { "$ref": "urn:casi:schema:ConversationalAgentVersionId" }, "livemode": { "type": "boolean" }, "created_at": { "$ref": "urn:casi:schema:Timestamp" }, "direction": { "$ref": "urn:casi:schema:Direction" }, "status": { "$ref": "urn:casi:schema:ConversationStatus" }, "custom_fields": { "$ref": "urn:casi:schema:CustomFields" }, "customer_id": { "anyOf": [{ "$ref": "urn:casi:schema:CustomerId" }, { "type": "null" }] }, "channel_type": { "anyOf": [{ "$ref": "urn:casi:schema:ChannelType" }, { "type": "null" }] }, "channel": { "$ref": "urn:casi:schema:ConversationChannel" }, "override_config": { "anyOf": [{ "$ref": "urn:casi:schema:ConversationalAgentConfigOverride" }, { "type": "null" }] }, "started_at": { "anyOf": [{ "$ref": "urn:casi:schema:Timestamp" }, { "type": "null" }] }, "completed_at": { "anyOf": [{ "$ref": "urn:casi:schema:Timestamp" }, { "type": "null" }] }, "failure_reason": { "description": "Set only when `status` is `failed`.", "anyOf": [{ "$ref": "urn:casi:schema:FailureReason" }, { "type": "null" }] }, "summary": { "type": ["string", "null"] }, "duration_sec": { "type": ["number", "null"], "minimum": 0, "description": "Seconds." }, "sentiment": { "anyOf": [{ "$ref": "urn:casi:schema:Sentiment" }, { "type": "null" }] } }, "$id": "urn:casi:schema:Conversation" };
-var func0 = Object.prototype.hasOwnProperty;
-var pattern0 = new RegExp("^conv_[A-Za-z0-9]+$", "");
-var pattern1 = new RegExp("^ca_[A-Za-z0-9]+@v[0-9]+$", "");
-var pattern2 = new RegExp("^cus_[A-Za-z0-9]+$", "");
+var func02 = Object.prototype.hasOwnProperty;
+var pattern02 = new RegExp("^conv_[A-Za-z0-9]+$", "");
+var pattern12 = new RegExp("^ca_[A-Za-z0-9]+@v[0-9]+$", "");
+var pattern22 = new RegExp("^cus_[A-Za-z0-9]+$", "");
 var formats02 = formats["date-time"];
-function validate1(data, instancePath = "") {
+function validate13(data, instancePath = "") {
   ;
   let errors = 0;
   if (errors === 0) {
@@ -16887,7 +16887,7 @@ function validate1(data, instancePath = "") {
   }
   return errors === 0;
 }
-function validate3(data, instancePath = "") {
+function validate32(data, instancePath = "") {
   ;
   let errors = 0;
   if (errors === 0) {
@@ -17046,7 +17046,7 @@ function validate3(data, instancePath = "") {
   }
   return errors === 0;
 }
-function validate7(data, instancePath = "") {
+function validate73(data, instancePath = "") {
   ;
   let errors = 0;
   const _errs0 = errors;
@@ -17129,7 +17129,7 @@ function validate6(data, instancePath = "") {
           if (valid0) {
             if (data.voice !== void 0) {
               const _errs4 = errors;
-              if (!validate7(data.voice)) {
+              if (!validate73(data.voice)) {
                 errors++;
               }
               var valid0 = _errs4 === errors;
@@ -17145,7 +17145,7 @@ function validate6(data, instancePath = "") {
   }
   return errors === 0;
 }
-function validate10(data, instancePath = "") {
+function validate103(data, instancePath = "") {
   ;
   let errors = 0;
   if (errors === 0) {
@@ -17368,7 +17368,7 @@ function validate14(data, instancePath = "") {
   }
   return errors === 0;
 }
-function validate13(data, instancePath = "") {
+function validate132(data, instancePath = "") {
   ;
   let errors = 0;
   const _errs0 = errors;
@@ -17451,7 +17451,7 @@ function validate13(data, instancePath = "") {
   }
   return errors === 0;
 }
-function validate12(data, instancePath = "") {
+function validate123(data, instancePath = "") {
   ;
   let errors = 0;
   if (errors === 0) {
@@ -17480,7 +17480,7 @@ function validate12(data, instancePath = "") {
         if (valid0) {
           if (data.prompt !== void 0) {
             const _errs5 = errors;
-            if (!validate13(data.prompt)) {
+            if (!validate132(data.prompt)) {
               errors++;
             }
             var valid0 = _errs5 === errors;
@@ -17953,7 +17953,7 @@ function validate18(data, instancePath = "") {
   }
   return errors === 0;
 }
-function validate227(data, instancePath = "") {
+function validate22(data, instancePath = "") {
   ;
   let errors = 0;
   if (errors === 0) {
@@ -18017,7 +18017,7 @@ function validate227(data, instancePath = "") {
   }
   return errors === 0;
 }
-function validate5(data, instancePath = "") {
+function validate57(data, instancePath = "") {
   ;
   let errors = 0;
   if (errors === 0) {
@@ -18058,7 +18058,7 @@ function validate5(data, instancePath = "") {
         if (valid0) {
           if (data.voice !== void 0) {
             const _errs5 = errors;
-            if (!validate10(data.voice)) {
+            if (!validate103(data.voice)) {
               errors++;
             }
             var valid0 = _errs5 === errors;
@@ -18068,7 +18068,7 @@ function validate5(data, instancePath = "") {
           if (valid0) {
             if (data.runtime !== void 0) {
               const _errs6 = errors;
-              if (!validate12(data.runtime)) {
+              if (!validate123(data.runtime)) {
                 errors++;
               }
               var valid0 = _errs6 === errors;
@@ -18088,7 +18088,7 @@ function validate5(data, instancePath = "") {
               if (valid0) {
                 if (data.language !== void 0) {
                   const _errs8 = errors;
-                  if (!validate227(data.language)) {
+                  if (!validate22(data.language)) {
                     errors++;
                   }
                   var valid0 = _errs8 === errors;
@@ -18136,7 +18136,7 @@ function validate5(data, instancePath = "") {
   }
   return errors === 0;
 }
-function validate0(data, instancePath = "") {
+function validate02(data, instancePath = "") {
   ;
   let errors = 0;
   if (errors === 0) {
@@ -18147,7 +18147,7 @@ function validate0(data, instancePath = "") {
       } else {
         const _errs1 = errors;
         for (const key0 in data) {
-          if (!func0.call(schema0.properties, key0)) {
+          if (!func02.call(schema0.properties, key0)) {
             return false;
             break;
           }
@@ -18159,7 +18159,7 @@ function validate0(data, instancePath = "") {
             const _errs3 = errors;
             if (errors === _errs3) {
               if (typeof data0 === "string") {
-                if (!pattern0.test(data0)) {
+                if (!pattern02.test(data0)) {
                   return false;
                 }
               } else {
@@ -18177,7 +18177,7 @@ function validate0(data, instancePath = "") {
               const _errs6 = errors;
               if (errors === _errs6) {
                 if (typeof data1 === "string") {
-                  if (!pattern1.test(data1)) {
+                  if (!pattern12.test(data1)) {
                     return false;
                   }
                 } else {
@@ -18249,7 +18249,7 @@ function validate0(data, instancePath = "") {
                     if (valid0) {
                       if (data.custom_fields !== void 0) {
                         const _errs19 = errors;
-                        if (!validate1(data.custom_fields)) {
+                        if (!validate13(data.custom_fields)) {
                           errors++;
                         }
                         var valid0 = _errs19 === errors;
@@ -18266,7 +18266,7 @@ function validate0(data, instancePath = "") {
                           const _errs23 = errors;
                           if (errors === _errs23) {
                             if (typeof data7 === "string") {
-                              if (!pattern2.test(data7)) {
+                              if (!pattern22.test(data7)) {
                                 errors++;
                               }
                             } else {
@@ -18329,7 +18329,7 @@ function validate0(data, instancePath = "") {
                           if (valid0) {
                             if (data.channel !== void 0) {
                               const _errs34 = errors;
-                              if (!validate3(data.channel)) {
+                              if (!validate32(data.channel)) {
                                 errors++;
                               }
                               var valid0 = _errs34 === errors;
@@ -18343,7 +18343,7 @@ function validate0(data, instancePath = "") {
                                 const _errs36 = errors;
                                 let valid10 = false;
                                 const _errs37 = errors;
-                                if (!validate5(data10)) {
+                                if (!validate57(data10)) {
                                   errors++;
                                 }
                                 var _valid2 = _errs37 === errors;
@@ -18563,9 +18563,9 @@ function validate0(data, instancePath = "") {
   }
   return errors === 0;
 }
-var checkConversationalAgent = validate253;
-var pattern3 = new RegExp("^ca_[A-Za-z0-9]+$", "");
-var pattern53 = new RegExp("^pa_[A-Za-z0-9]+(@v[0-9]+)?$", "");
+var checkConversationalAgent = validate252;
+var pattern32 = new RegExp("^ca_[A-Za-z0-9]+$", "");
+var pattern5 = new RegExp("^pa_[A-Za-z0-9]+(@v[0-9]+)?$", "");
 function validate282(data, instancePath = "") {
   ;
   let errors = 0;
@@ -18646,7 +18646,7 @@ function validate282(data, instancePath = "") {
   }
   return errors === 0;
 }
-function validate302(data, instancePath = "") {
+function validate30(data, instancePath = "") {
   ;
   let errors = 0;
   if (errors === 0) {
@@ -18679,7 +18679,7 @@ function validate302(data, instancePath = "") {
           if (valid0) {
             if (data.prompt !== void 0) {
               const _errs5 = errors;
-              if (!validate13(data.prompt)) {
+              if (!validate132(data.prompt)) {
                 errors++;
               }
               var valid0 = _errs5 === errors;
@@ -18998,7 +18998,7 @@ function validate26(data, instancePath = "") {
             if (valid0) {
               if (data.runtime !== void 0) {
                 const _errs6 = errors;
-                if (!validate302(data.runtime)) {
+                if (!validate30(data.runtime)) {
                   errors++;
                 }
                 var valid0 = _errs6 === errors;
@@ -19072,7 +19072,7 @@ function validate26(data, instancePath = "") {
   }
   return errors === 0;
 }
-function validate253(data, instancePath = "") {
+function validate252(data, instancePath = "") {
   ;
   let errors = 0;
   if (errors === 0) {
@@ -19095,7 +19095,7 @@ function validate253(data, instancePath = "") {
             const _errs3 = errors;
             if (errors === _errs3) {
               if (typeof data0 === "string") {
-                if (!pattern3.test(data0)) {
+                if (!pattern32.test(data0)) {
                   return false;
                 }
               } else {
@@ -19113,7 +19113,7 @@ function validate253(data, instancePath = "") {
               const _errs6 = errors;
               if (errors === _errs6) {
                 if (typeof data1 === "string") {
-                  if (!pattern1.test(data1)) {
+                  if (!pattern12.test(data1)) {
                     return false;
                   }
                 } else {
@@ -19178,7 +19178,7 @@ function validate253(data, instancePath = "") {
                               const _errs18 = errors;
                               if (errors === _errs18) {
                                 if (typeof data7 === "string") {
-                                  if (!pattern53.test(data7)) {
+                                  if (!pattern5.test(data7)) {
                                     return false;
                                   }
                                 } else {
@@ -19213,9 +19213,9 @@ function validate253(data, instancePath = "") {
   return errors === 0;
 }
 var checkConversationalAgentConfig = validate26;
-var checkConversationalAgentConfigOverride = validate5;
+var checkConversationalAgentConfigOverride = validate57;
 var checkCreateConversationalAgentRequest = validate39;
-var func12 = require_ucs2length().default;
+var func1 = require_ucs2length().default;
 function validate39(data, instancePath = "") {
   ;
   let errors = 0;
@@ -19239,10 +19239,10 @@ function validate39(data, instancePath = "") {
             const _errs3 = errors;
             if (errors === _errs3) {
               if (typeof data0 === "string") {
-                if (data0.length > 256 && func12(data0) > 256) {
+                if (data0.length > 256 && func1(data0) > 256) {
                   return false;
                 } else {
-                  if (data0.length < 2 && func12(data0) < 1) {
+                  if (data0.length < 2 && func1(data0) < 1) {
                     return false;
                   }
                 }
@@ -19261,7 +19261,7 @@ function validate39(data, instancePath = "") {
               const _errs6 = errors;
               if (errors === _errs6) {
                 if (typeof data1 === "string") {
-                  if (data1.length > 4096 && func12(data1) > 4096) {
+                  if (data1.length > 4096 && func1(data1) > 4096) {
                     return false;
                   }
                 } else {
@@ -19296,7 +19296,7 @@ function validate39(data, instancePath = "") {
                         const _errs12 = errors;
                         if (errors === _errs12) {
                           if (typeof data4 === "string") {
-                            if (!pattern53.test(data4)) {
+                            if (!pattern5.test(data4)) {
                               return false;
                             }
                           } else {
@@ -19328,9 +19328,9 @@ function validate39(data, instancePath = "") {
   return errors === 0;
 }
 var checkCreateConversationRequest = validate41;
-var pattern72 = new RegExp("^ca_[A-Za-z0-9]+(@v[0-9]+)?$", "");
-var pattern82 = new RegExp("^\\+[1-9][0-9]{6,14}$", "");
-function validate43(data, instancePath = "") {
+var pattern7 = new RegExp("^ca_[A-Za-z0-9]+(@v[0-9]+)?$", "");
+var pattern8 = new RegExp("^\\+[1-9][0-9]{6,14}$", "");
+function validate432(data, instancePath = "") {
   ;
   let errors = 0;
   if (errors === 0) {
@@ -19367,7 +19367,7 @@ function validate43(data, instancePath = "") {
               const _errs5 = errors;
               if (errors === _errs5) {
                 if (typeof data1 === "string") {
-                  if (!pattern82.test(data1)) {
+                  if (!pattern8.test(data1)) {
                     return false;
                   }
                 } else {
@@ -19388,7 +19388,7 @@ function validate43(data, instancePath = "") {
                 const _errs10 = errors;
                 if (errors === _errs10) {
                   if (typeof data2 === "string") {
-                    if (!pattern82.test(data2)) {
+                    if (!pattern8.test(data2)) {
                       errors++;
                     }
                   } else {
@@ -19554,7 +19554,7 @@ function validate42(data, instancePath = "") {
       const tag0 = data.type;
       if (typeof tag0 == "string") {
         if (tag0 === "phone") {
-          if (!validate43(data)) {
+          if (!validate432(data)) {
             errors++;
           }
           var props0 = true;
@@ -19607,7 +19607,7 @@ function validate41(data, instancePath = "") {
             const _errs3 = errors;
             if (errors === _errs3) {
               if (typeof data0 === "string") {
-                if (!pattern72.test(data0)) {
+                if (!pattern7.test(data0)) {
                   return false;
                 }
               } else {
@@ -19641,7 +19641,7 @@ function validate41(data, instancePath = "") {
               if (valid0) {
                 if (data.override_config !== void 0) {
                   const _errs8 = errors;
-                  if (!validate5(data.override_config)) {
+                  if (!validate57(data.override_config)) {
                     errors++;
                   }
                   var valid0 = _errs8 === errors;
@@ -19672,7 +19672,7 @@ function validate41(data, instancePath = "") {
   return errors === 0;
 }
 var checkCreateProceduralAgentRequest = validate512;
-function validate53(data, instancePath = "") {
+function validate532(data, instancePath = "") {
   ;
   let errors = 0;
   if (errors === 0) {
@@ -19807,7 +19807,7 @@ function validate552(data, instancePath = "") {
   return errors === 0;
 }
 var formats6 = formats.uri;
-function validate52(data, instancePath = "") {
+function validate522(data, instancePath = "") {
   ;
   let errors = 0;
   if (errors === 0) {
@@ -19856,7 +19856,7 @@ function validate52(data, instancePath = "") {
           if (valid0) {
             if (data.runtime !== void 0) {
               const _errs7 = errors;
-              if (!validate53(data.runtime)) {
+              if (!validate532(data.runtime)) {
                 errors++;
               }
               var valid0 = _errs7 === errors;
@@ -19986,10 +19986,10 @@ function validate512(data, instancePath = "") {
             const _errs3 = errors;
             if (errors === _errs3) {
               if (typeof data0 === "string") {
-                if (data0.length > 256 && func12(data0) > 256) {
+                if (data0.length > 256 && func1(data0) > 256) {
                   return false;
                 } else {
-                  if (data0.length < 2 && func12(data0) < 1) {
+                  if (data0.length < 2 && func1(data0) < 1) {
                     return false;
                   }
                 }
@@ -20008,7 +20008,7 @@ function validate512(data, instancePath = "") {
               const _errs6 = errors;
               if (errors === _errs6) {
                 if (typeof data1 === "string") {
-                  if (data1.length > 4096 && func12(data1) > 4096) {
+                  if (data1.length > 4096 && func1(data1) > 4096) {
                     return false;
                   }
                 } else {
@@ -20022,7 +20022,7 @@ function validate512(data, instancePath = "") {
             if (valid0) {
               if (data.config !== void 0) {
                 const _errs8 = errors;
-                if (!validate52(data.config)) {
+                if (!validate522(data.config)) {
                   errors++;
                 }
                 var valid0 = _errs8 === errors;
@@ -20207,7 +20207,7 @@ function validate602(data, instancePath = "") {
                   if (valid0) {
                     if (data.config !== void 0) {
                       const _errs14 = errors;
-                      if (!validate52(data.config)) {
+                      if (!validate522(data.config)) {
                         errors++;
                       }
                       var valid0 = _errs14 === errors;
@@ -20227,16 +20227,16 @@ function validate602(data, instancePath = "") {
   }
   return errors === 0;
 }
-var checkProceduralAgentConfig = validate52;
+var checkProceduralAgentConfig = validate522;
 var checkProceduralToolConfig = validate552;
-var checkPrompt = validate13;
-var checkRuntimeConfig = validate302;
-var checkRuntimeConfigOverride = validate12;
+var checkPrompt = validate132;
+var checkRuntimeConfig = validate30;
+var checkRuntimeConfigOverride = validate123;
 var checkToolConfig = validate33;
 var checkToolConfigOverride = validate18;
 var checkToolIdentifier = validate19;
-var checkUpdateConversationalAgentRequest = validate62;
-function validate62(data, instancePath = "") {
+var checkUpdateConversationalAgentRequest = validate622;
+function validate622(data, instancePath = "") {
   ;
   let errors = 0;
   if (errors === 0) {
@@ -20258,10 +20258,10 @@ function validate62(data, instancePath = "") {
           const _errs5 = errors;
           if (errors === _errs5) {
             if (typeof data0 === "string") {
-              if (data0.length > 256 && func12(data0) > 256) {
+              if (data0.length > 256 && func1(data0) > 256) {
                 errors++;
               } else {
-                if (data0.length < 2 && func12(data0) < 1) {
+                if (data0.length < 2 && func1(data0) < 1) {
                   errors++;
                 }
               }
@@ -20299,7 +20299,7 @@ function validate62(data, instancePath = "") {
             const _errs12 = errors;
             if (errors === _errs12) {
               if (typeof data1 === "string") {
-                if (data1.length > 4096 && func12(data1) > 4096) {
+                if (data1.length > 4096 && func1(data1) > 4096) {
                   errors++;
                 }
               } else {
@@ -20373,7 +20373,7 @@ function validate62(data, instancePath = "") {
                       const _errs24 = errors;
                       if (errors === _errs24) {
                         if (typeof data4 === "string") {
-                          if (!pattern53.test(data4)) {
+                          if (!pattern5.test(data4)) {
                             return false;
                           }
                         } else {
@@ -20424,10 +20424,10 @@ function validate642(data, instancePath = "") {
           const _errs5 = errors;
           if (errors === _errs5) {
             if (typeof data0 === "string") {
-              if (data0.length > 256 && func12(data0) > 256) {
+              if (data0.length > 256 && func1(data0) > 256) {
                 errors++;
               } else {
-                if (data0.length < 2 && func12(data0) < 1) {
+                if (data0.length < 2 && func1(data0) < 1) {
                   errors++;
                 }
               }
@@ -20465,7 +20465,7 @@ function validate642(data, instancePath = "") {
             const _errs12 = errors;
             if (errors === _errs12) {
               if (typeof data1 === "string") {
-                if (data1.length > 4096 && func12(data1) > 4096) {
+                if (data1.length > 4096 && func1(data1) > 4096) {
                   errors++;
                 }
               } else {
@@ -20499,7 +20499,7 @@ function validate642(data, instancePath = "") {
               const _errs17 = errors;
               let valid5 = false;
               const _errs18 = errors;
-              if (!validate52(data2)) {
+              if (!validate522(data2)) {
                 errors++;
               }
               var _valid2 = _errs18 === errors;

@@ -3,15 +3,10 @@
 // the parser's time). Here the same schema, compiled by the same ajv with the same options, is kept as standalone
 // code under node_modules/.cache/casi/asyncapi: a document it accepts gets no finding from these rules, and for one
 // it refuses, the parser's own rule function runs and reports. Plain JavaScript: it runs in the check worker.
-import { createHash, randomBytes } from 'node:crypto';
-import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { precompiled } from '../schema/precompiled.mjs';
 import { packages } from './packages.mjs';
 
-const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
-const CACHE = join(ROOT, 'node_modules', '.cache', 'casi', 'asyncapi');
 const RULES = ['asyncapi-document-resolved', 'asyncapi-document-unresolved'];
 
 const fromParser = createRequire(createRequire(import.meta.url).resolve('@asyncapi/parser'));
@@ -38,7 +33,7 @@ export function structureRules() {
 function fastDocumentStructure(targetVal, options, context) {
   const formats = context.document?.formats;
   const schema = formats ? getSchema(formats, options.resolved) : undefined;
-  if (schema !== undefined && precompiled(schema)(targetVal)) return [];
+  if (schema !== undefined && verdictOf(schema)(targetVal)) return [];
   return documentStructure(targetVal, options, context);
 }
 
@@ -46,29 +41,23 @@ function fastDocumentStructure(targetVal, options, context) {
 const loaded = new WeakMap();
 
 /** The verdict function of `schema`: loaded from the cache, or compiled now and stored for the next process. */
-function precompiled(schema) {
+function verdictOf(schema) {
   let validate = loaded.get(schema);
   if (validate === undefined) {
-    validate = loadOrCompile(schema);
+    const key = ['ajv', 'ajv-formats'].map((name) => fromSpectral(`${name}/package.json`).version).join(' ');
+    validate = precompiled({ folder: 'asyncapi', key, schema, compile: () => compile(schema), from: fromSpectral });
     loaded.set(schema, validate);
   }
   return validate;
 }
 
-function loadOrCompile(schema) {
-  const versions = ['ajv', 'ajv-formats'].map((name) => fromSpectral(`${name}/package.json`).version).join(' ');
-  const key = createHash('sha256').update(versions).update(JSON.stringify(schema)).digest('hex').slice(0, 32);
-  const file = join(CACHE, `${key}.cjs`);
-  try {
-    return createRequire(import.meta.url)(file);
-  } catch {
-    // Not compiled yet (or unreadable): compile below.
-  }
+/** Compiles `schema` as the schema function's ajv does (spectral-functions/dist/schema/ajv.js). */
+function compile(schema) {
   // Required only here: loading ajv costs more than running the cached code.
   const ajvModule = fromSpectral('ajv');
   const Ajv = ajvModule.default ?? ajvModule;
-  // The options of the schema function's ajv (spectral-functions/dist/schema/ajv.js) but for `allErrors` and the
-  // error messages, which do not change the verdict; `code.source` keeps the code for the cache.
+  // Its options but for `allErrors` and the error messages, which do not change the verdict; `code.source` keeps
+  // the code for the cache.
   const ajv = new Ajv({
     allErrors: false,
     meta: true,
@@ -83,24 +72,6 @@ function loadOrCompile(schema) {
   // The meta-schemas the AsyncAPI schema refers to that ajv does not hold itself.
   ajv.addSchema(fromSpectral('./schema/draft4.json'));
   ajv.addSchema(fromSpectral('ajv/dist/refs/json-schema-draft-06.json'));
-  const validate = ajv.compile(schema);
-  try {
-    const standalone = fromSpectral('ajv/dist/standalone');
-    store(file, withResolvedRequires((standalone.default ?? standalone)(ajv, validate)));
-  } catch {
-    // A cache that cannot be written only costs time.
-  }
-  return validate;
-}
-
-/** Standalone code requires ajv's runtime and the formats: pin them to the copies spectral-functions uses. */
-function withResolvedRequires(code) {
-  return code.replace(/require\("([^"]+)"\)/g, (_, id) => `require(${JSON.stringify(fromSpectral.resolve(id))})`);
-}
-
-function store(file, code) {
-  mkdirSync(CACHE, { recursive: true });
-  const temporary = `${file}.${process.pid}.${randomBytes(4).toString('hex')}`;
-  writeFileSync(temporary, code);
-  renameSync(temporary, file);
+  const standalone = fromSpectral('ajv/dist/standalone');
+  return { ajv, validate: ajv.compile(schema), standalone: standalone.default ?? standalone };
 }

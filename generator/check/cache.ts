@@ -22,6 +22,7 @@ const LINT_SOURCES = [
   'asyncapi-structure.mjs',
   'packages.mjs',
   'packages.cjs',
+  '../schema/precompiled.mjs',
 ];
 
 /** A lookup: the cached findings when there are some, and `store` to record fresh ones. */

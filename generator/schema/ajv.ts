@@ -1,9 +1,11 @@
 /** One ajv (JSON Schema 2020-12) setup for every schema of the spec: used to precompile and by `casi validate`. */
+import { createRequire } from 'node:module';
 import { formats } from '../../templates/shared/formats.js';
 import { eventSchema } from '../ir/events.js';
 import type { Ir, JsonSchema } from '../ir/model.js';
 import { packages } from '../packages.js';
 import { requestPartSchemas } from './operations.js';
+import { precompiled, type Verdict } from './precompiled.mjs';
 
 // ajv is CommonJS with a default export.
 const { _, Name, default: Ajv2020 } = packages.ajv2020;
@@ -96,21 +98,49 @@ function annotationKeywords(schemas: readonly { schema: JsonSchema }[]): string[
  */
 export function createAjv(ir: Ir, options: { standalone: boolean; allErrors?: boolean; validated?: boolean }): Ajv {
   const entries = validatableSchemas(ir, { requests: options.standalone });
+  const metaSchema = options.validated ? undefined : metaSchemaVerdict();
   const ajv = new Ajv2020({
-    strict: true,
-    allowUnionTypes: true,
+    ...STRICTNESS,
     allErrors: options.allErrors ?? true,
-    validateSchema: !options.validated,
-    discriminator: true,
+    // Checked below, with the precompiled meta-schema.
+    validateSchema: false,
     code: options.standalone
       ? { source: true, esm: true, lines: false, optimize: true, formats: _`${new Name(FORMATS_BINDING)}` }
       : { optimize: true },
   });
   for (const [name, validate] of Object.entries(formats)) ajv.addFormat(name, validate);
   ajv.addVocabulary(annotationKeywords(entries));
-  for (const { name, schema } of entries) ajv.addSchema({ ...(toAjvSchema(schema) as object), $id: schemaId(name) });
+  for (const { name, schema } of entries) {
+    const prepared = { ...(toAjvSchema(schema) as object), $id: schemaId(name) };
+    // ajv's own check reports (throws) what the precompiled verdict refuses, and checks other meta-schemas.
+    if (metaSchema && ('$schema' in prepared || !metaSchema(prepared))) ajv.validateSchema(prepared, true);
+    ajv.addSchema(prepared);
+  }
   return ajv;
 }
+
+/** The options of every instance here that decide which schemas ajv accepts. */
+const STRICTNESS = { strict: true, allowUnionTypes: true, discriminator: true } as const;
+
+/**
+ * ajv's verdict on a schema against its default meta-schema (JSON Schema 2020-12), precompiled (see
+ * precompiled.mjs): ajv would compile the meta-schema in every process, about 50 ms, to check the spec's schemas.
+ * The meta-schema's code does not depend on the formats or `allErrors`. It is compiled apart from the instances
+ * that compile the spec's schemas, so that the names in their code do not depend on the cache.
+ */
+export function metaSchemaVerdict(): Verdict {
+  const from = createRequire(import.meta.url);
+  const compile = () => {
+    const ajv = new Ajv2020({ ...STRICTNESS, allErrors: false, code: { source: true, lines: false, optimize: true } });
+    const validate = ajv.getSchema(META_SCHEMA) as unknown as Verdict;
+    return { ajv, validate, standalone: packages.ajvStandalone.default };
+  };
+  const key = `ajv ${from('ajv/package.json').version} ${JSON.stringify(STRICTNESS)}`;
+  return precompiled({ folder: 'meta-schema', key, schema: META_SCHEMA, compile, from });
+}
+
+/** The `$id` of ajv's default meta-schema for JSON Schema 2020-12. */
+const META_SCHEMA = 'https://json-schema.org/draft/2020-12/schema';
 
 /** Instances whose schemas are compiled already, by IR: the validators' emitter shares its `allErrors` one. */
 const compiled = new WeakMap<Ir, Ajv>();
