@@ -80,10 +80,15 @@ await yargs(hideBin(process.argv))
     command: 'serve',
     describe: 'Run the reference server (a stateful emulator of the service)',
     builder: (y) =>
-      y.options({
-        port: { type: 'number', describe: 'Port to listen on (default: $PORT or 4010)' },
-        host: { type: 'string', describe: 'Address to bind (default: $HOST or 127.0.0.1)' },
-      }),
+      y
+        .options({
+          port: { type: 'number', describe: 'Port to listen on (default: $PORT or 4010)' },
+          host: { type: 'string', describe: 'Address to bind (default: $HOST or 127.0.0.1)' },
+        })
+        .check(({ port }) => {
+          if (port === undefined || (Number.isSafeInteger(port) && port >= 0 && port <= 65_535)) return true;
+          throw new UsageError('--port must be an integer from 0 to 65535');
+        }),
     handler: (argv) =>
       run(async () => {
         const { serve } = await import('../reference/main.js');
@@ -98,8 +103,8 @@ await yargs(hideBin(process.argv))
   .version(false)
   .wrap(Math.min(110, process.stdout.columns || 110))
   .fail((message, error) => {
-    if (error) throw error;
-    process.stderr.write(`casi: ${message}\nRun \`casi --help\` for usage.\n`);
+    if (error && !(error instanceof UsageError)) throw error;
+    process.stderr.write(`casi: ${error?.message ?? message}\nRun \`casi --help\` for usage.\n`);
     process.exit(2);
   })
   .parseAsync();

@@ -3,7 +3,7 @@
  * `Authorization: Bearer`; `?token=` only where the route allows `conversationToken` (the stream and the session).
  */
 import type { IncomingRequest, RouteDefinition } from '../../generated/src/server.gen.js';
-import type { Credentials, Principal } from '../auth.js';
+import { type Credentials, type Principal, requireWrite } from '../auth.js';
 import { serviceError } from '../errors.js';
 import type { ReferenceService } from '../service.js';
 import { callService } from './errors.js';
@@ -12,16 +12,21 @@ import { callService } from './errors.js';
 export type CallerAuthenticator = Pick<ReferenceService, 'authenticate'>;
 
 /**
- * The principal of a request, or `HttpError` 401 (missing, unknown, expired or misplaced credentials) or 429 (rate
- * limit, with `Retry-After`). On a route without `conversationToken`, `?token=` is never looked up: without an API
- * key it is 401 `unauthorized`.
+ * The principal of a request, or `HttpError` 401 (missing, unknown, expired or misplaced credentials), 403 (a `read`
+ * key on a write: every method but GET) or 429 (rate limit, with `Retry-After`); before the request is read further,
+ * so a read key's write is 403 whatever its body. On a route without `conversationToken`, `?token=` is never looked
+ * up: without an API key it is 401 `unauthorized`.
  */
 export function authenticateCaller(
   service: CallerAuthenticator,
   request: Pick<IncomingRequest, 'headers' | 'query'>,
   route: RouteDefinition,
 ): Promise<Principal> {
-  return callService(() => service.authenticate(credentialsOf(request, route)));
+  return callService(async () => {
+    const principal = await service.authenticate(credentialsOf(request, route));
+    if (route.method !== 'GET') requireWrite(principal);
+    return principal;
+  });
 }
 
 /** The credentials `route` accepts from `request`. */

@@ -1,4 +1,7 @@
-/** The first step of every request, on every transport: the Service-Version check, then `authenticate`. */
+/**
+ * The first step of every request, on every transport: `authenticate` (a request without valid credentials is 401
+ * whatever else is wrong with it), then the Service-Version check.
+ */
 import type { IncomingRequest } from './handlers.js';
 import type { ResolvedOptions } from './options.js';
 import type { RouteDefinition } from './route.js';
@@ -10,6 +13,7 @@ export async function admit(
   request: IncomingRequest,
   options: Pick<ResolvedOptions, 'serviceVersion' | 'authenticate'>,
 ): Promise<unknown> {
+  const auth = await options.authenticate(request, route);
   checkServiceVersion(request, route.serviceVersion, options.serviceVersion);
-  return options.authenticate(request, route);
+  return auth;
 }

@@ -26,6 +26,7 @@ export {
   HttpError,
   type HttpErrorOptions,
   invalidRequest,
+  pathNamesNothing,
   type RequestPart,
   type RequestProblem,
 } from './errors.js';

@@ -1,7 +1,10 @@
-/** Request validation: coerces the query, runs each part's validator and reports every problem in one 400. */
+/**
+ * Request validation: coerces the query, runs each part's validator and reports every problem in one 400; path
+ * parameters first, whose problems are a 404 (the path names no resource).
+ */
 import type { IncomingHttpHeaders } from 'node:http';
 import type { Validator } from '../shared/validation.js';
-import { invalidRequest, type RequestPart, type RequestProblem } from './errors.js';
+import { invalidRequest, pathNamesNothing, type RequestPart, type RequestProblem } from './errors.js';
 import { coerceQuery } from './query.js';
 import type { RouteDefinition } from './route.js';
 
@@ -40,12 +43,17 @@ export function tooDeep(value: unknown, max: number): string | undefined {
   return undefined;
 }
 
-/** Validates every part against the route's validators; throws one `invalid_request` listing all problems. */
+/**
+ * Validates every part against the route's validators; throws 404 `not_found` when a path parameter breaks its
+ * schema, else one `invalid_request` listing all problems.
+ */
 export function validateRequest(route: RouteDefinition, request: UncheckedRequest): CheckedRequest {
   const { validators } = route;
+  const path: RequestProblem[] = [];
+  check(path, 'path', validators.params, request.params);
+  if (path.length > 0) throw pathNamesNothing(path);
   const query = coerceQuery(request.query, route.queryCoercion);
   const problems: RequestProblem[] = [];
-  check(problems, 'path', validators.params, request.params);
   check(problems, 'query', validators.query, query);
   check(problems, 'header', validators.headers, request.headers);
   checkBody(problems, route, request);

@@ -1,4 +1,4 @@
-/** The `Service-Version` check every request passes first (header, or `service_version` query where optional). */
+/** The `Service-Version` check every request passes after `authenticate` (header, or `service_version` query where optional). */
 import { HttpError } from './errors.js';
 import type { IncomingRequest } from './handlers.js';
 import type { ServiceVersionRule } from './route.js';

@@ -33,6 +33,18 @@ describe('arbitraryFromSchema', () => {
     );
   });
 
+  it('never names a member __proto__, which the server refuses, in free-form objects and values', () => {
+    const hasProto = (value: unknown): boolean =>
+      value !== null &&
+      typeof value === 'object' &&
+      (Object.hasOwn(value, '__proto__') || Object.values(value).some(hasProto));
+    for (const schema of [{ type: 'object', additionalProperties: true }, { type: 'object' }, true]) {
+      const values = fc.sample(arbitraryFromSchema(schema, { resolve }), 3000);
+      expect(values.some((v) => v !== null && typeof v === 'object' && Object.keys(v).length > 0)).toBe(true);
+      expect(values.filter(hasProto)).toEqual([]);
+    }
+  });
+
   it('reaches a maxLength boundary', () => {
     const lengths = fc.sample(arbitraryFromSchema({ type: 'string', maxLength: 40 }, { resolve }), 400);
     expect(lengths.some((s) => (s as string).length === 40)).toBe(true);

@@ -31,12 +31,12 @@ describe('known defects', () => {
     });
   });
 
-  it('path-parameter-over-100-characters: an over-long id (2,000 characters) is a 400 invalid_request', async () => {
+  it('path-parameter-over-100-characters: an over-long id (2,000 characters) is a 404 not_found naming it', async () => {
     const response = await fetch(`${target.baseUrl}/procedures/${'p'.repeat(2000)}`, {
       headers: { 'Service-Version': '2025-06-19', Authorization: `Bearer ${target.keys.write}` },
     });
     const body = (await response.json()) as { code?: unknown; data?: unknown };
-    expect({ status: response.status, code: body.code }).toEqual({ status: 400, code: 'invalid_request' });
+    expect({ status: response.status, code: body.code }).toEqual({ status: 404, code: 'not_found' });
     expect(JSON.stringify(body.data)).toContain('/procedure_id');
   });
 

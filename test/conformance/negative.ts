@@ -62,11 +62,15 @@ function negativeCases(ctx: ContractContext, op: IrOperation, good: RequestParts
   const write = { apiKey: ctx.target.keys.write };
   const wire = (parts: RequestParts) => toWire(op, parts, write);
   const cases: NegativeCase[] = [];
-  const invalid = (label: string, parts: RequestParts, blame: NonNullable<NegativeCase['blame']>) =>
-    cases.push({ label, request: wire(parts), status: 400, code: 'invalid_request', blame });
+  const refused =
+    (status: number, code: string) => (label: string, parts: RequestParts, blame: NonNullable<NegativeCase['blame']>) =>
+      cases.push({ label, request: wire(parts), status, code, blame });
+  const invalid = refused(400, 'invalid_request');
+  // A path whose id breaks its form names no resource.
+  const namesNothing = refused(404, 'not_found');
   for (const p of op.parameters.path)
     for (const m of parameterMutations(ctx, p))
-      invalid(
+      namesNothing(
         `path ${p.name} ${m.kind}`,
         { ...good, path: { ...good.path, [p.name]: m.value } },
         {

@@ -97,6 +97,56 @@ describe('authentication', () => {
     expect(await readUntil(h.reader.conversations.events(chat.id, { signal: signal() }), () => true)).toHaveLength(1);
   });
 
+  it('answers 401 to a request without credentials, even one that lacks Service-Version or a valid body too', async () => {
+    const bare = await fetch(`${h.baseUrl}/conversations`);
+    expect(bare.status).toBe(401);
+    expect(await bare.json()).toMatchObject({ code: 'unauthorized' });
+    const badWrite = await fetch(`${h.baseUrl}/conversations`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', 'Service-Version': '1999-01-01' },
+      body: '{"nope": 1}',
+    });
+    expect(badWrite.status).toBe(401);
+  });
+
+  it('answers 403 to a read key on a write whatever its body, before reading it', async () => {
+    const headers = { Authorization: `Bearer ${KEYS.reader}`, 'Service-Version': '2025-06-19' };
+    const json = { ...headers, 'Content-Type': 'application/json' };
+    const attempts: [string, string, RequestInit][] = [
+      ['POST', '/procedural_agents', { headers: json, body: '{}' }],
+      ['POST', '/procedural_agents', { headers }],
+      ['POST', '/conversations', { headers: json, body: '{"agent_id": 5}' }],
+      ['PUT', `/conversational_agents/${agents.agentId}`, { headers: json, body: 'not json' }],
+      ['POST', `/conversations/${chat.id}/context`, { headers: json, body: '[]' }],
+    ];
+    for (const [method, path, init] of attempts) {
+      const answer = await fetch(`${h.baseUrl}${path}`, { method, ...init });
+      expect([method, path, answer.status]).toEqual([method, path, 403]);
+      expect(await answer.json()).toMatchObject({ code: 'forbidden' });
+    }
+  });
+
+  it('answers 404 not_found to an id in a path that names nothing, whatever its form', async () => {
+    const headers = { Authorization: `Bearer ${KEYS.writer}`, 'Service-Version': '2025-06-19' };
+    const json = { ...headers, 'Content-Type': 'application/json' };
+    const attempts: [string, string, RequestInit][] = [
+      ['GET', '/conversations/does-not-exist', { headers }],
+      ['GET', '/conversations/conv_does_not_exist', { headers }],
+      ['GET', '/conversations/conv_0000-1111', { headers }],
+      ['GET', '/conversational_agents/nope', { headers }],
+      ['PUT', '/conversational_agents/ca_does-not-exist', { headers: json, body: '{"name": "X"}' }],
+      ['DELETE', '/procedural_agents/pa_x@v1', { headers }],
+      ['GET', '/customers/someone', { headers }],
+      ['GET', '/procedures/proc.1', { headers }],
+      ['POST', '/conversations/conv_missing!/token/refresh', { headers }],
+    ];
+    for (const [method, path, init] of attempts) {
+      const answer = await fetch(`${h.baseUrl}${path}`, { method, ...init });
+      expect([method, path, answer.status]).toEqual([method, path, 404]);
+      expect(await answer.json()).toMatchObject({ code: 'not_found' });
+    }
+  });
+
   it('answers 404 not_found for every resource of another organisation, on REST, SSE and the session', async () => {
     const reads = [
       () => h.stranger.conversations.retrieve(chat.id),

@@ -120,7 +120,6 @@ describe('casi serve', () => {
   );
 
   it.each<{ name: string; env: Record<string, string>; args?: string[]; message: RegExp }>([
-    { name: '--port 70000', env: {}, args: ['--port', '70000'], message: /^casi serve: --port: must be an integer/ },
     {
       name: 'HOST=0.0.0.0 without keys',
       env: { HOST: '0.0.0.0' },
@@ -142,6 +141,17 @@ describe('casi serve', () => {
       const server = serve(args, env);
       expect(await within(server.exited)).toBe(1);
       expect(server.output().stderr).toMatch(message);
+      expect(server.output().stdout).toBe('');
+    },
+    PROCESS_MS * 2,
+  );
+
+  it.each([['70000'], ['abc'], ['-1']])(
+    'refuses --port %s as a usage error: exit 2, naming the flag',
+    async (port) => {
+      const server = serve(['--port', port]);
+      expect(await within(server.exited)).toBe(2);
+      expect(server.output().stderr).toMatch(/^casi: --port must be an integer from 0 to 65535\n/);
       expect(server.output().stdout).toBe('');
     },
     PROCESS_MS * 2,

@@ -50,8 +50,11 @@ async function expectError(response: Response, status: number, code: string): Pr
 }
 
 /** The `data` of an `invalid_request` answer, each entry checked to be exactly `{ in, pointer, message }`. */
-async function expectInvalid(response: Response): Promise<{ in: string; pointer: string; message: string }[]> {
-  const body = await expectError(response, 400, 'invalid_request');
+async function expectInvalid(
+  response: Response,
+  [status, code] = [400, 'invalid_request'],
+): Promise<{ in: string; pointer: string; message: string }[]> {
+  const body = await expectError(response, status, code);
   expect(Array.isArray(body.data)).toBe(true);
   const data = body.data as { in: string; pointer: string; message: string }[];
   expect(data.length).toBeGreaterThan(0);
@@ -130,8 +133,8 @@ describe('invalid requests answer 400 invalid_request listing each problem', () 
     expect(data).toEqual([expect.objectContaining({ in: 'query', pointer: '/limit' })]);
   });
 
-  it('a path parameter that breaks its pattern', async () => {
-    const data = await expectInvalid(await send('GET', '/conversations/nope'));
+  it('a path parameter that breaks its pattern: 404 not_found (the path names no resource), before other parts', async () => {
+    const data = await expectInvalid(await send('GET', '/conversations/nope?limit=x'), [404, 'not_found']);
     expect(data).toEqual([expect.objectContaining({ in: 'path', pointer: '/conversation_id' })]);
   });
 });

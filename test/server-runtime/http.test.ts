@@ -66,9 +66,14 @@ describe('valid requests', () => {
   });
 });
 
-describe('Service-Version and authentication come first', () => {
-  it('refuses a missing Service-Version before looking at credentials', async () => {
-    const response = await fetch(`${server.url}/things/th_1`);
+describe('authentication and Service-Version come first', () => {
+  it('answers what authenticate throws before looking at Service-Version', async () => {
+    await expectError(await fetch(`${server.url}/things/th_1`), 401, 'unauthorized');
+  });
+
+  it('refuses a missing Service-Version of an authenticated request', async () => {
+    const { 'service-version': _, ...withoutVersion } = goodHeaders;
+    const response = await fetch(`${server.url}/things/th_1`, { headers: withoutVersion });
     const body = await expectError(response, 400, 'missing_service_version');
     expect(body.message).toContain('2025-06-19');
   });
@@ -107,17 +112,27 @@ describe('invalid requests', () => {
     expect(body.message).toMatch(/^Invalid query parameter (dry_run|extra): must/);
   });
 
-  it('report path, query and header problems of a GET', async () => {
-    const response = await fetch(`${server.url}/things/nope?limit=abc`, {
+  it('report query and header problems of a GET', async () => {
+    const response = await fetch(`${server.url}/things/th_1?limit=abc`, {
       headers: { ...goodHeaders, 'x-trace': 'XYZ' },
     });
     const body = await expectError(response, 400, 'invalid_request');
     expect(body.data).toEqual([
-      { in: 'path', pointer: '/thing_id', message: 'must match pattern "^th_[a-z0-9]+$"' },
       { in: 'query', pointer: '/limit', message: 'must be integer' },
       { in: 'header', pointer: '/x-trace', message: 'must match pattern "^[a-f0-9]+$"' },
     ]);
-    expect(body.message).toBe('Invalid path parameter thing_id: must match pattern "^th_[a-z0-9]+$".');
+    expect(body.message).toBe('Invalid query parameter limit: must be integer.');
+  });
+
+  it('answer 404 not_found to a path parameter that breaks its schema, before the other parts', async () => {
+    const response = await fetch(`${server.url}/things/nope?limit=abc`, {
+      headers: { ...goodHeaders, 'x-trace': 'XYZ' },
+    });
+    const body = await expectError(response, 404, 'not_found');
+    expect(body.data).toEqual([{ in: 'path', pointer: '/thing_id', message: 'must match pattern "^th_[a-z0-9]+$"' }]);
+    expect(body.message).toBe(
+      'Invalid path parameter thing_id: must match pattern "^th_[a-z0-9]+$". No resource has this path.',
+    );
   });
 
   it('read an empty body sent as application/json as no body: required → invalid_request, optional → accepted', async () => {

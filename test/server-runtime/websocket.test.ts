@@ -141,7 +141,7 @@ describe('a refused handshake answers HTTP with the Error body', () => {
       400,
       'unsupported_service_version',
     ],
-    ['an invalid path parameter', '/things/TH/session', goodHeaders, 400, 'invalid_request'],
+    ['an invalid path parameter', '/things/TH/session', goodHeaders, 404, 'not_found'],
     ['an unknown query parameter', '/things/th_1/session?colour=red', goodHeaders, 400, 'invalid_request'],
     ['an unknown path', '/nowhere', goodHeaders, 404, 'route_not_found'],
   ])('%s → %i %s', async (_, path, headers, status, code) => {

@@ -64,6 +64,16 @@ export function invalidRequest(problems: readonly RequestProblem[]): HttpError {
   return new HttpError(400, 'invalid_request', message, { data: problems });
 }
 
+/**
+ * 404 `not_found` for a path whose parameters break their schemas: such a path names no resource, as one whose
+ * well-formed id names nothing. `data` lists the problems, as `invalidRequest` does.
+ */
+export function pathNamesNothing(problems: readonly RequestProblem[]): HttpError {
+  const first = problems[0];
+  const message = `${first === undefined ? '' : `${describeProblem(first)} `}No resource has this path.`;
+  return new HttpError(404, 'not_found', message, { data: problems });
+}
+
 const PART_LABEL: Readonly<Record<RequestPart, string>> = {
   path: 'path parameter',
   query: 'query parameter',

@@ -26,7 +26,8 @@ export interface IncomingRequest {
 
 /**
  * Checks credentials and returns what handlers receive as `auth`; throws `HttpError` 401 or 403 to refuse.
- * Called for every route after the Service-Version check, with `route.security` telling which schemes apply.
+ * Called first for every route (before the Service-Version check and before the parameters and the body are read),
+ * with `route.security` telling which schemes apply.
  */
 export type Authenticate<Auth> = (request: IncomingRequest, route: RouteDefinition) => Auth | Promise<Auth>;
 

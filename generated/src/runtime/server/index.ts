@@ -27,6 +27,7 @@ export {
   HttpError,
   type HttpErrorOptions,
   invalidRequest,
+  pathNamesNothing,
   type RequestPart,
   type RequestProblem,
 } from './errors.js';

@@ -74,7 +74,7 @@ const authOf = new WeakMap<FastifyRequest, unknown>();
 function registerRoute(app: FastifyInstance, route: RouteDefinition, config: ResolvedOptions, track: Track): void {
   const handler = config.handlers[route.operationId];
   const method = route.transport === 'websocket' ? 'GET' : route.method;
-  // The Service-Version check and authentication come before the body is read: in an `onRequest` hook. Fastify
+  // Authentication and the Service-Version check come before the body is read: in an `onRequest` hook. Fastify
   // reads no body on GET, so GET routes admit in the handler and spare every request the hook.
   const admitInHook = method !== 'GET';
   app.route({
