@@ -18,18 +18,33 @@ export function withVerdictFirst(esm: string): string {
   const full = new Map<string, string>();
   const check = new Map<string, string>();
   for (const [, kind, name = '', fn = ''] of esm.matchAll(EXPORTED)) (kind === 'check' ? check : full).set(name, fn);
-  let code = esm;
+  /** The check each `allErrors` function runs first, and its schema's name, by function. */
+  const first = new Map<string, { checkFunction: string; name: string }>();
   for (const [name, checkFunction] of check) {
     const fullFunction = full.get(name);
     if (fullFunction === undefined) throw new Error(`the check of ${name} has no allErrors function`);
     if (fullFunction === checkFunction) throw new Error(`the check of ${name} is its allErrors function`);
-    const declaration = `function ${fullFunction}(data, instancePath = "") {\n`;
-    const at = code.indexOf(declaration);
-    if (at === -1 || code.indexOf(declaration, at + 1) !== -1)
-      throw new Error(`the allErrors function of ${name} (${fullFunction}) is not declared once as expected`);
-    const shortcut = `  if (${checkFunction}(data)) {\n    ${fullFunction}.errors = null;\n    return true;\n  }\n`;
-    const body = at + declaration.length;
-    code = code.slice(0, body) + shortcut + code.slice(body);
+    first.set(fullFunction, { checkFunction, name });
   }
-  return code;
+  // One pass over the code: every declaration of such a function gets the shortcut at the start of its body.
+  const declared = new Map<string, number>();
+  let code = '';
+  let copied = 0;
+  for (const match of esm.matchAll(DECLARATION)) {
+    const fullFunction = match[1] ?? '';
+    const checkFunction = first.get(fullFunction)?.checkFunction;
+    if (checkFunction === undefined) continue;
+    declared.set(fullFunction, (declared.get(fullFunction) ?? 0) + 1);
+    const body = match.index + match[0].length;
+    code += `${esm.slice(copied, body)}  if (${checkFunction}(data)) {\n    ${fullFunction}.errors = null;\n    return true;\n  }\n`;
+    copied = body;
+  }
+  for (const [fullFunction, { name }] of first) {
+    if (declared.get(fullFunction) !== 1)
+      throw new Error(`the allErrors function of ${name} (${fullFunction}) is not declared once as expected`);
+  }
+  return code + esm.slice(copied);
 }
+
+/** The start of a validate function's declaration, as ajv writes it. */
+const DECLARATION = /function (\w+)\(data, instancePath = ""\) \{\n/g;
