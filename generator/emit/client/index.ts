@@ -11,7 +11,7 @@ import { camelCase } from '../../names.js';
 import { emitPackages } from '../packages.js';
 import type { EmittedFile } from '../shared/files.js';
 import { bodyType, queryType, responseBodyType, successResponse, TYPES } from '../shared/operation-types.js';
-import { createProject, docText, emitTypeScript, literal } from '../shared/ts.js';
+import { docText, emitTypeScript, literal } from '../shared/ts.js';
 import { validatorName } from '../validators/index.js';
 
 const { StructureKind, VariableDeclarationKind } = emitPackages.tsMorph;
@@ -106,7 +106,7 @@ export function emitClient(ir: Ir): EmittedFile[] {
       type: 'ReturnType<typeof createClient>',
     },
   ];
-  return [emitTypeScript(createProject(), 'src/client.gen.ts', statements)];
+  return [emitTypeScript('src/client.gen.ts', statements)];
 }
 
 /** One method of a resource, as an arrow function with a doc comment. */

@@ -17,7 +17,7 @@ import {
   statusType,
   TYPES,
 } from '../shared/operation-types.js';
-import { createProject, docText, emitTypeScript, literal } from '../shared/ts.js';
+import { docText, emitTypeScript, literal } from '../shared/ts.js';
 import { validatorName } from '../validators/index.js';
 
 const { StructureKind, VariableDeclarationKind } = emitPackages.tsMorph;
@@ -64,7 +64,7 @@ export function emitServer(ir: Ir): EmittedFile[] {
   addRoutes(file, ir, operations);
   addHandlers(file, operations);
   addRegister(file, ir);
-  return [emitTypeScript(createProject(), 'src/server.gen.ts', file)];
+  return [emitTypeScript('src/server.gen.ts', file)];
 }
 
 /** `export const routes: readonly RouteDefinition[]`, one entry per operation, sorted by operationId. */

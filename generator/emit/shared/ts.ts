@@ -1,34 +1,20 @@
-/** ts-morph helpers shared by the emitters: one project with fixed printer settings, and names. */
-import type { Project as ProjectType, StatementStructures } from 'ts-morph';
+/** ts-morph helpers shared by the emitters: printing statement structures with fixed settings, and names. */
+import type { StatementStructures } from 'ts-morph';
 import { emitPackages } from '../packages.js';
 import { type EmittedFile, withHeader } from './files.js';
 
-const { IndentationText, NewLineKind, Project, QuoteKind } = emitPackages.tsMorph;
-
-/** An in-memory ts-morph project printing 2 spaces, single quotes and LF. */
-export function createProject(): ProjectType {
-  return new Project({
-    useInMemoryFileSystem: true,
-    manipulationSettings: {
-      indentationText: IndentationText.TwoSpaces,
-      quoteKind: QuoteKind.Single,
-      newLineKind: NewLineKind.LineFeed,
-      usePrefixAndSuffixTextForRename: false,
-    },
-  });
-}
+const { printStructure, StructureKind } = emitPackages.tsMorph;
 
 /**
- * Prints one TypeScript file from statement structures (in one pass: ts-morph re-parses a file after every
- * single insertion, so statements are never added one by one) and returns it with the generated header.
+ * Prints one TypeScript file from statement structures (2 spaces, single quotes, LF) and returns it with the
+ * generated header. The text is printed, not parsed into a project: nothing reads the file's syntax tree.
  */
-export function emitTypeScript(
-  project: ProjectType,
-  path: string,
-  statements: readonly StatementStructures[],
-): EmittedFile {
-  const file = project.createSourceFile(`/${path}`, { statements: [...statements] }, { overwrite: true });
-  return withHeader(path, file.getFullText());
+export function emitTypeScript(path: string, statements: readonly StatementStructures[]): EmittedFile {
+  const text = printStructure(
+    { kind: StructureKind.SourceFile, statements: [...statements] },
+    { indentNumberOfSpaces: 2, useSingleQuote: true, newLine: '\n' },
+  );
+  return withHeader(path, text);
 }
 
 /** A string literal for generated code (single-quoted, escaped). */

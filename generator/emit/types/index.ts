@@ -3,7 +3,7 @@ import type { StatementStructures } from 'ts-morph';
 import type { Ir, IrEvent } from '../../ir/model.js';
 import { emitPackages } from '../packages.js';
 import { type EmittedFile, withHeader, withoutHeader } from '../shared/files.js';
-import { createProject, docText, emitTypeScript, literal } from '../shared/ts.js';
+import { docText, emitTypeScript, literal } from '../shared/ts.js';
 import { restTypes } from './rest.js';
 
 const { StructureKind, VariableDeclarationKind } = emitPackages.tsMorph;
@@ -24,7 +24,7 @@ export function emitTypes(ir: Ir): EmittedFile[] {
       ir.events.filter((e) => e.direction === direction),
       direction,
     );
-  const added = emitTypeScript(createProject(), 'src/types.gen.ts', statements);
+  const added = emitTypeScript('src/types.gen.ts', statements);
   return [withHeader(added.path, `${rest}\n${withoutHeader(added.content)}`)];
 }
 

@@ -15,7 +15,7 @@ import { createAjv, FORMATS_BINDING, schemaId, shareCompiledAjv, validatableSche
 import { triesAlternatives } from '../../schema/alternatives.js';
 import { emitPackages } from '../packages.js';
 import { type EmittedFile, withHeader } from '../shared/files.js';
-import { createProject, emitTypeScript, literal } from '../shared/ts.js';
+import { emitTypeScript, literal } from '../shared/ts.js';
 import { rewritten } from './rewrite.js';
 
 const { StructureKind, VariableDeclarationKind } = emitPackages.tsMorph;
@@ -128,11 +128,7 @@ async function validatorModule(
   return [
     // ajv's output, its errors issues: type-checking it would add nothing, and `fromCompiled` gives it its types.
     withHeader(`src/${base}.raw.gen.ts`, `// @ts-nocheck\n${rewritten(bundled.outputFiles[0]?.text ?? '')}`),
-    emitTypeScript(
-      createProject(),
-      `src/${base}.gen.ts`,
-      validatorStatements(`./${base}.raw.gen.js`, entries, registry),
-    ),
+    emitTypeScript(`src/${base}.gen.ts`, validatorStatements(`./${base}.raw.gen.js`, entries, registry)),
   ];
 }
 
