@@ -34,13 +34,15 @@ export async function requireBundled(entry) {
   return require(out ?? join(ROOT, entry));
 }
 
-/** The options of a TypeScript entry's bundle: our code only, ES modules split in chunks; the packages stay out. */
+/**
+ * The options of a TypeScript entry's bundle: our code, ES modules split in chunks; the packages stay out but yargs
+ * (the CLI's parser, forty ES modules that Node would otherwise resolve, read and compile one by one at every start).
+ */
 const TYPESCRIPT_ENTRY = {
   splitting: true,
   format: 'esm',
-  packages: 'external',
   sourcemap: 'linked',
-  plugins: [keepModuleUrls()],
+  plugins: [packagesExternalBut(['yargs']), keepModuleUrls()],
 };
 
 /**
@@ -115,6 +117,23 @@ async function build(entry, name, key, options) {
   const [out] = Object.entries(result.metafile.outputs).find(([, o]) => o.entryPoint === entry) ?? [];
   if (!out) throw new Error(`esbuild wrote no output for ${entry}`);
   return { key, out: relative(CACHE, join(ROOT, out)), inputs };
+}
+
+/** Leaves every package our code imports out of the bundle but those in `inlined`, bundled with what they import. */
+function packagesExternalBut(inlined) {
+  return {
+    name: 'packages-external-but',
+    setup(build) {
+      build.onResolve({ filter: /^[^./]/ }, (args) => {
+        // Imports of an inlined package's own files, or of its dependencies: bundled with it.
+        if (args.importer.includes('/node_modules/')) return undefined;
+        const [scope = '', name = ''] = args.path.split('/');
+        return inlined.includes(scope.startsWith('@') ? `${scope}/${name}` : scope)
+          ? undefined
+          : { path: args.path, external: true };
+      });
+    },
+  };
 }
 
 /** Replaces `import.meta.url`, `.dirname` and `.filename` in every source file with that file's own values. */

@@ -54,6 +54,37 @@ describe('compiled entry points', () => {
     expect(JSON.parse(readFileSync(manifest, 'utf8')).out).not.toBe(built.out);
   });
 
+  it('inlines yargs, with the URLs of its own files, and leaves the other packages to node_modules', () => {
+    const yargsEntry = `test-artifacts/compiled-${process.pid}/cli.ts`;
+    writeFileSync(
+      join(ROOT, yargsEntry),
+      [
+        "import yargs from 'yargs';",
+        "import { hideBin } from 'yargs/helpers';",
+        "import { version } from 'esbuild';",
+        "const argv = yargs(hideBin(['node', 'cli', '--size', '3'])).option('size', { type: 'number' }).parseSync();",
+        'console.log(JSON.stringify({ size: argv.size, esbuild: typeof version }));',
+        '',
+      ].join('\n'),
+    );
+    expect(JSON.parse(run({}, `importCompiled(${JSON.stringify(yargsEntry)})`))).toEqual({
+      size: 3,
+      esbuild: 'string',
+    });
+    const built = JSON.parse(readFileSync(manifestOf(yargsEntry), 'utf8')) as {
+      out: string;
+      inputs: { path: string }[];
+    };
+    const inputs = built.inputs.map((i) => i.path);
+    expect(inputs.some((p) => p.startsWith('node_modules/yargs/'))).toBe(true);
+    expect(inputs.some((p) => p.startsWith('node_modules/esbuild/'))).toBe(false);
+    const code = readFileSync(join(CACHE, built.out), 'utf8');
+    expect(code).not.toMatch(/from "yargs/);
+    expect(code).toMatch(/from "esbuild"/);
+    // yargs finds its locale files next to its own modules.
+    expect(code).toContain(pathToFileURL(join(ROOT, 'node_modules/yargs')).href);
+  });
+
   it('runs the source through tsx with CASI_CACHE=0', () => {
     const before = readFileSync(manifest, 'utf8');
     writeFileSync(
