@@ -1,4 +1,7 @@
-/** The `Service-Version` check every request passes after `authenticate` (header, or `service_version` query where optional). */
+/**
+ * The `Service-Version` check every request passes after `authenticate` (the header, or the `service_version` query
+ * parameter where the version is optional).
+ */
 import { HttpError } from './errors.js';
 import type { IncomingRequest } from './handlers.js';
 import type { ServiceVersionRule } from './route.js';
