@@ -7,7 +7,18 @@ module.exports = {
   asyncapiRuleset: require('@asyncapi/parser/cjs/ruleset/ruleset.js'),
   asyncapiDocumentStructure: require('@asyncapi/parser/cjs/ruleset/functions/documentStructure.js'),
   redocly: require('@redocly/openapi-core'),
-  // Where Spectral compiles its validator of rulesets: a file of the package that its `exports` do not name, so named
-  // by path (the one copy of spectral-core, the parser's). lint-asyncapi.mjs builds the parser without it.
-  spectralRulesetValidator: require('../../node_modules/@stoplight/spectral-core/dist/ruleset/validation/ajv.js'),
+  spectralRulesetValidator: spectralRulesetValidator(),
 };
+
+/**
+ * Where Spectral compiles its validator of rulesets (lint-asyncapi.mjs builds the parser without it): a file of
+ * spectral-core that the package's `exports` do not name, so named by path, in the one copy the parser uses. In
+ * another layout of `node_modules` there is none, and the parser validates its rulesets itself.
+ */
+function spectralRulesetValidator() {
+  try {
+    return require('../../node_modules/@stoplight/spectral-core/dist/ruleset/validation/ajv.js');
+  } catch {
+    return undefined;
+  }
+}

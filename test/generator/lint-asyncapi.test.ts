@@ -8,7 +8,7 @@ import { fixture, ROOT, SPEC } from './helpers.js';
 /** The check's packages, the very copies `checkParser` uses (the bundle of generator/check/packages.cjs). */
 interface CheckPackages {
   asyncapiParser: typeof import('@asyncapi/parser');
-  spectralRulesetValidator: { createValidator: (format: string) => unknown };
+  spectralRulesetValidator: { createValidator: (format: string) => unknown } | undefined;
 }
 const { packages } = (await import(join(ROOT, 'generator/check/packages.mjs'))) as { packages: CheckPackages };
 const { fromFile, Parser } = packages.asyncapiParser;
@@ -55,6 +55,7 @@ describe('the AsyncAPI check', () => {
 
   it("builds its parser without Spectral's ruleset validation, and leaves it in place for others", () => {
     const validation = packages.spectralRulesetValidator;
+    if (!validation) throw new Error("spectral-core's ruleset validator is not where packages.cjs looks");
     const original = validation.createValidator;
     let calls = 0;
     validation.createValidator = (format) => {
@@ -67,8 +68,14 @@ describe('the AsyncAPI check', () => {
       // The same module is the one the parser validates its rulesets with.
       new Parser();
       expect(calls).toBeGreaterThan(0);
+      // Where packages.cjs finds no such module (another layout of node_modules), the parser validates as shipped.
+      calls = 0;
+      packages.spectralRulesetValidator = undefined;
+      expect(rulesOf(checkParser()).length).toBeGreaterThan(0);
+      expect(calls).toBeGreaterThan(0);
     } finally {
       validation.createValidator = original;
+      packages.spectralRulesetValidator = validation;
     }
   });
 
