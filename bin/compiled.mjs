@@ -153,7 +153,8 @@ function keepModuleUrls() {
   };
 }
 
-function writeAtomically(file, text) {
+/** Writes `file` through a temporary file renamed over it, so that no reader sees it half written. */
+export function writeAtomically(file, text) {
   const temporary = `${file}.${process.pid}.${randomBytes(4).toString('hex')}`;
   mkdirSync(dirname(file), { recursive: true });
   writeFileSync(temporary, text);

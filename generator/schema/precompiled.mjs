@@ -1,11 +1,11 @@
 // Validate functions kept as ajv standalone code under node_modules/.cache/casi/<folder>/: ajv compiles a schema
 // into code it runs with `new Function`, which V8 cannot cache, so a schema compiled in every process (a
 // meta-schema) is compiled once and loaded as a module from then on. Plain JavaScript: the check worker uses it too.
-import { createHash, randomBytes } from 'node:crypto';
-import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
 import { createRequire } from 'node:module';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { writeAtomically } from '../../bin/compiled.mjs';
 
 const CACHE = join(resolve(dirname(fileURLToPath(import.meta.url)), '../..'), 'node_modules', '.cache', 'casi');
 const requireHere = createRequire(import.meta.url);
@@ -30,7 +30,7 @@ export function precompiled({ folder, key, schema, compile, from }) {
       /require\("([^"]+)"\)/g,
       (_, id) => `require(${JSON.stringify(from.resolve(id))})`,
     );
-    store(file, code);
+    writeAtomically(file, code);
   } catch {
     // A cache that cannot be written only costs time.
   }
@@ -41,11 +41,4 @@ export function precompiled({ folder, key, schema, compile, from }) {
 export function cachedFile(folder, key, schema) {
   const hash = createHash('sha256').update(key).update(JSON.stringify(schema)).digest('hex').slice(0, 32);
   return join(CACHE, folder, `${hash}.cjs`);
-}
-
-function store(file, code) {
-  mkdirSync(dirname(file), { recursive: true });
-  const temporary = `${file}.${process.pid}.${randomBytes(4).toString('hex')}`;
-  writeFileSync(temporary, code);
-  renameSync(temporary, file);
 }
