@@ -37,8 +37,11 @@ export interface AgentKindRules<K extends AgentKind> {
   readonly collection: Collection<AgentRecord<K>>;
   /** Fills the spec's defaults in. */
   normalize(config: AgentConfigOf[K]): AgentConfigOf[K];
-  /** Throws a `ServiceError` when the version may not be saved (e.g. 400 `language_not_supported`). */
-  check(org: string, version: AgentVersionRecord<K>): Promise<void>;
+  /**
+   * Throws a `ServiceError` when the version may not be saved (e.g. 400 `language_not_supported`); `sent` is the
+   * request's body, so that what it did not send (a member kept from the version it copies) is not held against it.
+   */
+  check(org: string, version: AgentVersionRecord<K>, sent: AgentPatch<K>): Promise<void>;
 }
 
 /** An agent with one of its versions. */
@@ -68,7 +71,7 @@ export class AgentCatalog<K extends AgentKind> {
       updated_at: now,
       ever_released: true,
     };
-    await this.rules.check(org, version);
+    await this.rules.check(org, version, input);
     const id = newId(this.rules.prefix);
     const agent: AgentRecord<K> = {
       id,
@@ -100,7 +103,7 @@ export class AgentCatalog<K extends AgentKind> {
       if (patch.config != null) draft.config = this.rules.normalize(patch.config);
       if (patch.postprocess_agents != null) draft.postprocess_agents = [...patch.postprocess_agents];
       draft.updated_at = now;
-      await this.rules.check(org, draft);
+      await this.rules.check(org, draft, patch);
       const versions = isDraft ? replaced(agent.versions, target, draft) : [...agent.versions, draft];
       await this.rules.collection.put({ ...agent, versions, updated_at: now });
       return { id: agent.id, version_id: versionId(agent.id, draft.number) };

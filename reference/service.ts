@@ -121,7 +121,7 @@ export class ReferenceService implements ServiceOperations {
         label: 'conversational agent',
         collection: store.conversationalAgents,
         normalize: withConversationalDefaults,
-        check: (org, version) => this.checkConversationalVersion(org, version),
+        check: (org, version, sent) => this.checkConversationalVersion(org, version, sent),
       },
       clock,
       queue,
@@ -399,10 +399,18 @@ export class ReferenceService implements ServiceOperations {
 
   // --- checks -------------------------------------------------------------------------------------------------
 
-  /** Language rule, and every `postprocess_agents` entry must name a procedural agent (or version) of the org. */
-  private async checkConversationalVersion(org: string, version: AgentVersionRecord<'conversational'>) {
+  /**
+   * Language rule, and every `postprocess_agents` entry the request sent must name a procedural agent (or version)
+   * of the org. Entries kept from an earlier version may name an agent deleted since (DECISIONS.md, "DELETE"):
+   * such a conversation gets no procedure for it.
+   */
+  private async checkConversationalVersion(
+    org: string,
+    version: AgentVersionRecord<'conversational'>,
+    sent: AgentPatch<'conversational'>,
+  ) {
     checkLanguage(version.config);
-    for (const [index, ref] of version.postprocess_agents.entries()) {
+    for (const [index, ref] of (sent.postprocess_agents ?? []).entries()) {
       try {
         await this.procedural.find(org, ref);
       } catch (error) {

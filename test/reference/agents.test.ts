@@ -143,6 +143,23 @@ describe('conversational agent versions', () => {
     }
   });
 
+  it('updates an agent whose postprocess_agents names a deleted procedural agent; only sent entries are checked', async () => {
+    t = makeService();
+    const procedural = await createProcedural(t);
+    const id = await createAgent(t, agentConfig(), [procedural]);
+    await t.service.deleteProceduralAgent(t.writer, { id: procedural });
+    for (const target of [id, `${id}@v1`]) {
+      const answer = await t.service.updateConversationalAgent(t.writer, { id: target }, {}, {
+        description: 'kept',
+      } as never);
+      expectValid(validateAgentWriteResponse, answer);
+    }
+    const put = t.service.updateConversationalAgent(t.writer, { id }, {}, { postprocess_agents: [procedural] } as never);
+    expect(await failure(put)).toEqual({ status: 400, code: 'invalid_request' });
+    const latest = await t.service.getConversationalAgent(t.writer, { id });
+    expect(latest).toMatchObject({ description: 'kept', postprocess_agents: [procedural] });
+  });
+
   it.each([
     ['an unknown agent', 'ca_unknown'],
     ['an unknown version', '@v7'],
