@@ -154,7 +154,9 @@ describe('conversational agent versions', () => {
       } as never);
       expectValid(validateAgentWriteResponse, answer);
     }
-    const put = t.service.updateConversationalAgent(t.writer, { id }, {}, { postprocess_agents: [procedural] } as never);
+    const put = t.service.updateConversationalAgent(t.writer, { id }, {}, {
+      postprocess_agents: [procedural],
+    } as never);
     expect(await failure(put)).toEqual({ status: 400, code: 'invalid_request' });
     const latest = await t.service.getConversationalAgent(t.writer, { id });
     expect(latest).toMatchObject({ description: 'kept', postprocess_agents: [procedural] });
