@@ -16,6 +16,9 @@ export interface TokenPrincipal {
   readonly kind: 'token';
   readonly org: string;
   readonly conversationId: string;
+  /** The token itself, and when it expires: a connection it opened closes when it is refreshed away or expires. */
+  readonly token: string;
+  readonly expiresAt: string;
 }
 
 /** What every service method receives as `auth`. */
@@ -53,7 +56,13 @@ export class Authenticator {
     }
     const record = await this.tokens.resolve(credentials.token);
     this.limiter?.take(`conversation:${record.conversation_id}`);
-    return { kind: 'token', org: record.org, conversationId: record.conversation_id };
+    return {
+      kind: 'token',
+      org: record.org,
+      conversationId: record.conversation_id,
+      token: record.id,
+      expiresAt: record.expires_at,
+    };
   }
 
   /** The key of an `Authorization: Bearer <API_KEY>` header; 401 `unauthorized` when missing, malformed or unknown. */

@@ -13,12 +13,22 @@ export interface Clock {
   setTimer(delayMs: number, callback: () => void | Promise<void>): TimerHandle;
 }
 
-/** The wall clock; its timers do not keep the process alive. */
+/** The longest delay `setTimeout` takes (about 24.8 days); a longer one would fire at once. */
+export const MAX_TIMEOUT_MS = 2 ** 31 - 1;
+
+/** The wall clock; its timers do not keep the process alive, and a delay longer than `MAX_TIMEOUT_MS` is kept. */
 export const systemClock: Clock = {
   now: () => Date.now(),
   setTimer(delayMs, callback) {
-    const timer = setTimeout(() => void callback(), Math.max(0, delayMs));
-    timer.unref();
+    const due = Date.now() + Math.max(0, delayMs);
+    let timer: NodeJS.Timeout;
+    const arm = () => {
+      const left = due - Date.now();
+      timer =
+        left > MAX_TIMEOUT_MS ? setTimeout(arm, MAX_TIMEOUT_MS) : setTimeout(() => void callback(), Math.max(0, left));
+      timer.unref();
+    };
+    arm();
     return { cancel: () => clearTimeout(timer) };
   },
 };

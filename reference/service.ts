@@ -44,7 +44,7 @@ import type { AgentVersionRecord } from './store/records.js';
 import type { Store } from './store/types.js';
 import { type EventStreamOpening, EventStreams } from './streams.js';
 import { type ErrorReporter, TimerGroup } from './timers.js';
-import { TokenService } from './tokens.js';
+import { type TokenHold, TokenService } from './tokens.js';
 import { WebhookSender } from './webhook.js';
 
 /** The settings the service uses (the rest of `ReferenceConfig` is for the HTTP server). */
@@ -88,6 +88,7 @@ export class ReferenceService implements ServiceOperations {
   private readonly runtime: ConversationRuntime;
   private readonly streams: EventStreams;
   private readonly sessions: SessionFrames;
+  private readonly tokens: TokenService;
 
   constructor(options: ReferenceServiceOptions) {
     const settings = { ...CONFIG_DEFAULTS, rateLimit: null, webhook: null, ...options.settings };
@@ -100,6 +101,7 @@ export class ReferenceService implements ServiceOperations {
     this.timers = new TimerGroup(clock, onError);
     const retentionMs = settings.eventRetentionSeconds * 1000;
     const tokens = new TokenService(store, clock, settings.tokenTtlSeconds);
+    this.tokens = tokens;
     const limiter = settings.rateLimit === null ? null : new RateLimiter(settings.rateLimit, clock);
     this.authenticator = new Authenticator(settings.apiKeys, tokens, limiter);
     this.procedural = new AgentCatalog(
@@ -390,6 +392,16 @@ export class ReferenceService implements ServiceOperations {
       events: opening.events,
       handleFrame: (text, binary = false) => this.sessions.handleClientFrame(conversationId, text, binary),
     };
+  }
+
+  /**
+   * The hold of a connection (event stream or session) that `auth` opened: for a conversation token, aborted when a
+   * refresh replaces the token or when it expires (DECISIONS.md, "Tokens"); for an API key, never. `release()` when
+   * the connection closes.
+   */
+  holdCredentials(auth: Principal): TokenHold {
+    if (auth.kind === 'token') return this.tokens.hold(auth.token, auth.expiresAt);
+    return { signal: new AbortController().signal, release: () => {} };
   }
 
   /** The session logic alone (tests, or a transport that manages subscriptions itself). */

@@ -6,33 +6,55 @@ import { newToken } from './ids.js';
 import type { ConversationRecord, TokenRecord } from './store/records.js';
 import type { Store } from './store/types.js';
 
+/** A connection's hold on the token that opened it. */
+export interface TokenHold {
+  /** Aborted, with the 401 `token_expired` error as its reason, when the token is refreshed away or expires. */
+  readonly signal: AbortSignal;
+  /** Stops watching the token (the connection closed). */
+  release(): void;
+}
+
+const replacedError = () => serviceError('token_expired', 'The token was replaced by a refresh.');
+const expiredError = () => serviceError('token_expired', 'The token has expired.');
+
 /** Issues and checks tokens; callers hold the conversation's lock when they issue or refresh. */
 export class TokenService {
+  /** The holds of open connections, by token. */
+  private readonly holds = new Map<string, Set<AbortController>>();
+
   constructor(
     private readonly store: Store,
     private readonly clock: Clock,
     private readonly ttlSeconds: number,
   ) {}
 
-  /** A new active token for the conversation. */
-  async issue(org: string, conversationId: string): Promise<TokenRecord> {
+  /** A new active token for the conversation; it expires after the one it replaces (`after`), if any. */
+  async issue(org: string, conversationId: string, after?: TokenRecord): Promise<TokenRecord> {
+    const expiresAt = Math.max(
+      this.clock.now() + this.ttlSeconds * 1000,
+      after === undefined ? 0 : Date.parse(after.expires_at) + 1,
+    );
     const record: TokenRecord = {
       id: newToken(),
       created_at: isoNow(this.clock),
       org,
       conversation_id: conversationId,
-      expires_at: new Date(this.clock.now() + this.ttlSeconds * 1000).toISOString(),
+      expires_at: new Date(expiresAt).toISOString(),
       replaced: false,
     };
     await this.store.tokens.put(record);
     return record;
   }
 
-  /** Replaces the conversation's token: the old one fails at once; the caller saves the new one as `token`. */
+  /**
+   * Replaces the conversation's token: the old one fails at once, and the connections it opened are told so
+   * (`hold`); the new one expires later than the old. The caller saves the new one as the conversation's `token`.
+   */
   async refresh(conversation: ConversationRecord): Promise<ConversationToken> {
     const old = await this.store.tokens.get(conversation.token);
     if (old !== undefined) await this.store.tokens.put({ ...old, replaced: true });
-    const fresh = await this.issue(conversation.org, conversation.id);
+    const fresh = await this.issue(conversation.org, conversation.id, old);
+    if (old !== undefined) this.end(old.id, replacedError());
     return { token: fresh.id, expires_at: fresh.expires_at };
   }
 
@@ -40,9 +62,31 @@ export class TokenService {
   async resolve(token: string): Promise<TokenRecord> {
     const record = await this.store.tokens.get(token);
     if (record === undefined) throw serviceError('unauthorized', 'The token is not valid.');
-    if (record.replaced) throw serviceError('token_expired', 'The token was replaced by a refresh.');
-    if (Date.parse(record.expires_at) <= this.clock.now())
-      throw serviceError('token_expired', 'The token has expired.');
+    if (record.replaced) throw replacedError();
+    if (Date.parse(record.expires_at) <= this.clock.now()) throw expiredError();
     return record;
+  }
+
+  /** For a connection the token opened: a signal aborted when a refresh replaces the token or when it expires. */
+  hold(token: string, expiresAt: string): TokenHold {
+    const controller = new AbortController();
+    const holds = this.holds.get(token) ?? new Set<AbortController>();
+    this.holds.set(token, holds);
+    holds.add(controller);
+    const expiry = this.clock.setTimer(Date.parse(expiresAt) - this.clock.now(), () =>
+      controller.abort(expiredError()),
+    );
+    const release = () => {
+      expiry.cancel();
+      holds.delete(controller);
+      if (holds.size === 0 && this.holds.get(token) === holds) this.holds.delete(token);
+    };
+    controller.signal.addEventListener('abort', release, { once: true });
+    return { signal: controller.signal, release };
+  }
+
+  /** Aborts every hold on the token. */
+  private end(token: string, reason: Error): void {
+    for (const controller of [...(this.holds.get(token) ?? [])]) controller.abort(reason);
   }
 }

@@ -1,7 +1,8 @@
 /**
  * `GET /conversations/{conversation_id}/events` (SSE): 204 when an ended conversation has nothing left after
  * `Last-Event-ID`; otherwise `retry: 1000`, then every event as `id: <event id>` / `data: <JSON>`, each write
- * awaited (backpressure), until `conversation.ended` (or retention purges the log), then the response ends.
+ * awaited (backpressure), until `conversation.ended` (or retention purges the log, or the conversation token
+ * that opened the stream is refreshed away or expires), then the response ends.
  *
  * Events go out together, up to `SSE_BATCH_LENGTH` characters per write: the events already in the log, those
  * logged in the same event-loop turn (the memory bus wakes its readers once per turn), and, while events come
@@ -52,7 +53,7 @@ function sleepUntil(due: number): Promise<void> {
 
 /** The SSE handler. */
 export function eventStreamHandler(
-  service: Pick<ReferenceService, 'openEventStream'>,
+  service: Pick<ReferenceService, 'openEventStream' | 'holdCredentials'>,
 ): Handlers<Principal>['streamConversationEvents'] {
   return async (req, stream) => {
     const { conversation_id: conversationId } = req.params;
@@ -61,6 +62,9 @@ export function eventStreamHandler(
     if (opening.status === 204) return { status: 204 };
     const { events } = opening;
     stream.onClose(() => events.close());
+    // A stream opened with a conversation token ends when the token is refreshed away or expires.
+    const credentials = service.holdCredentials(req.auth);
+    credentials.signal.addEventListener('abort', () => events.close(), { once: true });
     stream.open({ retry: SSE_RETRY_MS });
     let lastWrite = Number.NEGATIVE_INFINITY;
     try {
@@ -80,6 +84,7 @@ export function eventStreamHandler(
         if (!(await stream.flush())) break;
       }
     } finally {
+      credentials.release();
       events.close();
       stream.close();
     }

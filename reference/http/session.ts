@@ -1,7 +1,8 @@
 /**
  * `GET /conversations/{conversation_id}/session` (WebSocket): every event as one JSON text frame, each incoming
  * frame to the service in order, and the `server.error` it may produce back to this socket only. The socket stays
- * open after `conversation.ended` (frames are then answered with `conversation_ended` errors).
+ * open after `conversation.ended` (frames are then answered with `conversation_ended` errors). A session opened
+ * with a conversation token is closed (1008, `token_expired: …`) when the token is refreshed away or expires.
  */
 import type { FastifyBaseLogger } from 'fastify';
 import type { Handlers, SessionSocket } from '../../generated/src/server.gen.js';
@@ -15,19 +16,39 @@ export const MAX_PENDING_FRAMES = 64;
 
 /** The session handler; `pending` holds the sessions opened during the handshake. */
 export function sessionHandler(
-  service: Pick<ReferenceService, 'bus'>,
+  service: Pick<ReferenceService, 'bus' | 'holdCredentials'>,
   pending: PendingSessions,
 ): Handlers<Principal>['openConversationSession'] {
   return async (req, socket) => {
     const session = pending.take(req.raw);
     if (session === undefined) throw new Error('The session was not opened during the handshake.');
-    socket.onClose(() => session.events.close());
+    const credentials = service.holdCredentials(req.auth);
+    socket.onClose(() => {
+      credentials.release();
+      session.events.close();
+    });
+    credentials.signal.addEventListener(
+      'abort',
+      () => socket.close(TOKEN_ENDED_CLOSE_CODE, closeReason(credentials.signal)),
+      {
+        once: true,
+      },
+    );
     const conversationId = req.params.conversation_id;
     const readLog = (afterId: string | undefined) => service.bus.read(conversationId, afterId);
     const outbox = new SessionOutbox(socket, session.events, readLog, req.query.last_event_id);
     receiveFrames(socket, session, outbox, req.log);
     await outbox.pump();
   };
+}
+
+/** The close code of a session whose conversation token was refreshed away or expired (policy violation). */
+export const TOKEN_ENDED_CLOSE_CODE = 1008;
+
+/** `token_expired: <message>`, from the abort reason of a token hold. */
+function closeReason(signal: AbortSignal): string {
+  const reason: unknown = signal.reason;
+  return reason instanceof Error ? `token_expired: ${reason.message}` : 'token_expired';
 }
 
 /** Hands each frame to the session, one at a time and in order, and queues the `server.error` it returns. */

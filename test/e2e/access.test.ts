@@ -18,9 +18,11 @@ import {
   agentConfig,
   createScenarioAgents,
   readUntil,
+  readUntilType,
   rejection,
   type ScenarioAgents,
   startConversation,
+  typesOf,
 } from './fixtures.js';
 import { type Harness, KEYS, startServer, untyped } from './harness.js';
 
@@ -179,7 +181,8 @@ describe('conversation tokens', () => {
     const created = await startConversation(h.writer, agents.agentId, { type: 'chat_realtime' });
     const refreshed = await h.writer.conversations.refreshToken(created.id);
     expect(refreshed.token).not.toBe(created.channel.token);
-    expect(Date.parse(refreshed.expires_at)).toBe(h.clock.now() + TTL_SECONDS * 1000);
+    // The service's clock stands still here: the new token expires 1 ms after the one it replaces.
+    expect(Date.parse(refreshed.expires_at)).toBe(h.clock.now() + TTL_SECONDS * 1000 + 1);
     const old = streamWith(h.client(), created.id, created.channel.token);
     await expect(old).rejects.toBeInstanceOf(AuthenticationError);
     await expect(old).rejects.toMatchObject({ code: 'token_expired' });
@@ -187,6 +190,61 @@ describe('conversation tokens', () => {
     const session = h.client().conversations.session(created.id, { token: refreshed.token });
     try {
       await session.ready;
+    } finally {
+      session.close();
+    }
+  });
+
+  it('closes the stream and session a token opened when a refresh replaces it; a token provider goes on', async () => {
+    const created = await startConversation(h.writer, agents.agentId, { type: 'chat_realtime' });
+    const oldToken = created.channel.token;
+    const stream = h
+      .client()
+      .conversations.events(created.id, { token: oldToken, signal: signal() })
+      [Symbol.asyncIterator]();
+    const fixed = h.client().conversations.session(created.id, { token: oldToken, reconnectDelayMs: 10 });
+    let current = oldToken;
+    let handshakes = 0;
+    const provider = () => {
+      handshakes++;
+      return current;
+    };
+    const provided = h.client().conversations.session(created.id, { token: provider, reconnectDelayMs: 10 });
+    try {
+      await Promise.all([fixed.ready, provided.ready]);
+      expect((await stream.next()).value?.payload.type).toBe('conversation.setup');
+      expect(typesOf(await readUntilType(provided, 'conversation.setup'))).toEqual(['conversation.setup']);
+      current = (await h.writer.conversations.refreshToken(created.id)).token;
+      const expired = { status: 401, code: 'token_expired' };
+      await expect(fixed.closed).rejects.toMatchObject(expired);
+      await expect(stream.next()).rejects.toMatchObject(expired);
+      // The provider's session reconnects with the new token and resumes: nothing lost, nothing repeated.
+      provided.send({ payload: { type: 'conversation.start' } });
+      expect(typesOf(await readUntilType(provided, 'conversation.started'))).toEqual(['conversation.started']);
+      expect(handshakes).toBe(2);
+      expect(provided.state).toBe('open');
+    } finally {
+      fixed.close();
+      provided.close();
+    }
+  });
+
+  it('closes the stream and session a token opened when the token expires', async () => {
+    const created = await startConversation(h.writer, agents.agentId, { type: 'chat_realtime' });
+    const stream = h
+      .client()
+      .conversations.events(created.id, { token: created.channel.token, signal: signal() })
+      [Symbol.asyncIterator]();
+    const session = h
+      .client()
+      .conversations.session(created.id, { token: created.channel.token, reconnectDelayMs: 10 });
+    try {
+      await session.ready;
+      expect((await stream.next()).value?.payload.type).toBe('conversation.setup');
+      await h.advance(TTL_SECONDS * 1000);
+      const expired = { status: 401, code: 'token_expired' };
+      await expect(session.closed).rejects.toMatchObject(expired);
+      await expect(stream.next()).rejects.toMatchObject(expired);
     } finally {
       session.close();
     }

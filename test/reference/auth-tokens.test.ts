@@ -71,7 +71,13 @@ describe('conversation tokens', () => {
       (await t.service.getConversation(t.writer, { conversation_id: id })).agent_id,
     );
     const auth = await t.service.authenticate({ token: channel.token });
-    expect(auth).toEqual({ kind: 'token', org: 'org_a', conversationId: id });
+    expect(auth).toEqual({
+      kind: 'token',
+      org: 'org_a',
+      conversationId: id,
+      token: channel.token,
+      expiresAt: new Date(t.clock.now() + 10_800_000).toISOString(),
+    });
     expect((await t.service.openEventStream(auth, id)).status).toBe(200);
     expect(await t.service.openSession(auth, id)).toHaveProperty('events');
     expect(await failure(t.service.openEventStream(auth, other.id))).toEqual({ status: 403, code: 'forbidden' });
@@ -120,6 +126,52 @@ describe('conversation tokens', () => {
       code: 'token_expired',
     });
     expect(await t.service.authenticate({ token: again.token })).toMatchObject({ conversationId: id });
+  });
+
+  it('refreshes at the same instant give ever later expiry times', async () => {
+    const { id, channel } = await conversation(60);
+    const auth = await t.service.authenticate({ token: channel.token });
+    let previous = Date.parse(auth.kind === 'token' ? auth.expiresAt : '');
+    for (let i = 0; i < 3; i++) {
+      const fresh = await t.service.refreshConversationToken(t.writer, { conversation_id: id });
+      expect(Date.parse(fresh.expires_at)).toBeGreaterThan(previous);
+      previous = Date.parse(fresh.expires_at);
+    }
+  });
+
+  it('aborts the holds of connections a token opened when a refresh replaces it, and only those', async () => {
+    const { id, channel } = await conversation(60);
+    const auth = await t.service.authenticate({ token: channel.token });
+    const [first, second, released] = [1, 2, 3].map(() => t.service.holdCredentials(auth));
+    const byKey = t.service.holdCredentials(t.writer);
+    released?.release();
+    expect(first?.signal.aborted).toBe(false);
+    const fresh = await t.service.refreshConversationToken(t.writer, { conversation_id: id });
+    for (const hold of [first, second]) {
+      expect(hold?.signal.aborted).toBe(true);
+      expect(hold?.signal.reason).toMatchObject({ status: 401, code: 'token_expired' });
+    }
+    expect(released?.signal.aborted).toBe(false);
+    expect(byKey.signal.aborted).toBe(false);
+    const next = t.service.holdCredentials(await t.service.authenticate({ token: fresh.token }));
+    expect(next.signal.aborted).toBe(false);
+    next.release();
+  });
+
+  it('aborts the holds of a token when it expires, not before; a released hold leaves no timer', async () => {
+    const { channel } = await conversation(60);
+    const auth = await t.service.authenticate({ token: channel.token });
+    const pending = t.clock.pending;
+    const released = t.service.holdCredentials(auth);
+    expect(t.clock.pending).toBe(pending + 1);
+    released.release();
+    expect(t.clock.pending).toBe(pending);
+    const hold = t.service.holdCredentials(auth);
+    await t.clock.advance(59_999);
+    expect(hold.signal.aborted).toBe(false);
+    await t.clock.advance(1);
+    expect(hold.signal.aborted).toBe(true);
+    expect(hold.signal.reason).toMatchObject({ status: 401, code: 'token_expired', message: 'The token has expired.' });
   });
 
   it('refresh needs a write key of the organisation, and works until the events are gone', async () => {

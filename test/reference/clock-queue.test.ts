@@ -1,6 +1,6 @@
 /** The fake clock (timers in order, awaited, rescheduling) and the keyed queue (serial per key, errors pass). */
-import { describe, expect, it } from 'vitest';
-import { FakeClock } from '../../reference/clock.js';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { FakeClock, MAX_TIMEOUT_MS, systemClock } from '../../reference/clock.js';
 import { KeyedQueue } from '../../reference/keyed-queue.js';
 import { TimerGroup } from '../../reference/timers.js';
 
@@ -45,6 +45,37 @@ describe('FakeClock', () => {
     };
     clock.setTimer(0, again);
     await expect(clock.advance(1)).rejects.toThrow(/without reaching the target/);
+  });
+});
+
+describe('systemClock', () => {
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  it('keeps a delay longer than setTimeout takes (which would fire at once), and cancels it', async () => {
+    const fired: string[] = [];
+    const long = systemClock.setTimer(MAX_TIMEOUT_MS + 1000, () => {
+      fired.push('long');
+    });
+    systemClock.setTimer(5, () => {
+      fired.push('short');
+    });
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    long.cancel();
+    expect(fired).toEqual(['short']);
+  });
+
+  it('runs a long timer when its time comes, across several setTimeout spans', () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'] });
+    let fired = 0;
+    systemClock.setTimer(2 * MAX_TIMEOUT_MS + 1000, () => {
+      fired++;
+    });
+    vi.advanceTimersByTime(2 * MAX_TIMEOUT_MS + 999);
+    expect(fired).toBe(0);
+    vi.advanceTimersByTime(1);
+    expect(fired).toBe(1);
   });
 });
 
