@@ -14,7 +14,7 @@ import { setMaxListeners } from 'node:events';
 import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { bundleForNode, cpuMsOf, ROOT, registerTypeScript, writeSection } from './lib.mjs';
-import { call, createConversation, startReference } from './reference-setup.mjs';
+import { call, createConversation, startConversation, startReference } from './reference-setup.mjs';
 
 /** One run is abandoned after this long (its subscribers are aborted and what they missed counts as lost). */
 const DEADLINE_MS = 600_000;
@@ -180,6 +180,8 @@ async function main() {
     }, DEADLINE_MS);
     try {
       const id = await createConversation(server.baseUrl, agentConfig);
+      // Started: context injected into a queued conversation waits for `conversation.started`.
+      await startConversation(server.baseUrl, id);
       for (const [i, share] of shares.entries()) {
         children[i].send({ clientBundle, baseUrl: server.baseUrl, id, subscribers: share, eventCount });
       }

@@ -1,5 +1,6 @@
 // Starting the reference server for the HTTP benchmarks (bundled, or through tsx as `casi serve` runs it) and
-// creating what they need on it (an agent and a chat conversation), with the bench API key.
+// creating what they need on it (an agent and a chat conversation, started when asked), with the bench API key.
+import WebSocket from 'ws';
 import { bundleForNode, startChild } from './lib.mjs';
 
 /** The API key the reference server is started with. */
@@ -50,4 +51,28 @@ export async function createConversation(baseUrl, config) {
     channel: { type: 'chat_async' },
   });
   return conversation.id;
+}
+
+/** Starts a queued chat: `conversation.start` over its session; resolves once `conversation.started` is sent. */
+export function startConversation(baseUrl, id, timeoutMs = 10_000) {
+  const socket = new WebSocket(`${baseUrl.replace('http:', 'ws:')}/conversations/${id}/session`, { headers: HEADERS });
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(
+      () => fail(new Error(`conversation ${id} did not start within ${timeoutMs} ms`)),
+      timeoutMs,
+    );
+    const fail = (error) => {
+      clearTimeout(timer);
+      socket.terminate();
+      reject(error);
+    };
+    socket.on('error', fail);
+    socket.on('open', () => socket.send(JSON.stringify({ payload: { type: 'conversation.start' } })));
+    socket.on('message', (data) => {
+      if (JSON.parse(String(data)).payload?.type !== 'conversation.started') return;
+      clearTimeout(timer);
+      socket.close();
+      resolve();
+    });
+  });
 }

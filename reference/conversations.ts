@@ -171,11 +171,11 @@ export class ConversationService {
       async (live) => {
         if (live.ended)
           throw serviceError('conversation_ended', `Conversation ${id} has ended; it takes no more context.`);
-        const event = await live.mergeContext(data, triggerResponse);
+        const eventId = await live.mergeContext(data, triggerResponse);
         await this.deps.agent.contextUpdated(live, data, triggerResponse);
         return {
           conversation_id: id,
-          event_id: event.id,
+          event_id: eventId,
           context: live.record.context as InjectContextResponse['context'],
         };
       },

@@ -17,10 +17,15 @@ export interface EventSource {
   readonly livemode: boolean;
 }
 
-/** A new event of `conversation` carrying `payload`, created at `createdAt` (ISO 8601). */
-export function buildEvent(conversation: EventSource, payload: ServerEventPayload, createdAt: string): ServerEvent {
+/** A new event of `conversation` carrying `payload`, created at `createdAt` (ISO 8601); a fresh id unless given. */
+export function buildEvent(
+  conversation: EventSource,
+  payload: ServerEventPayload,
+  createdAt: string,
+  id: string = newId('ev'),
+): ServerEvent {
   return {
-    id: newId('ev'),
+    id,
     created_at: createdAt,
     agent_id: conversation.agent_id,
     livemode: conversation.livemode,

@@ -16,7 +16,8 @@ import { type Clock, isoNow } from './clock.js';
 import { notFound } from './errors.js';
 import { buildEvent } from './events.js';
 import type { KeyedQueue } from './keyed-queue.js';
-import type { ConversationRecord } from './store/records.js';
+import { newId } from './ids.js';
+import type { ConversationRecord, HeldEvent } from './store/records.js';
 import type { Store } from './store/types.js';
 import type { TimerGroup } from './timers.js';
 import { sentimentOf, summarize, transcriptOf } from './transcript.js';
@@ -123,10 +124,10 @@ export class LiveConversation {
     return isEnded(this.#record);
   }
 
-  /** Appends an event to the conversation's log. */
-  async emit(payload: ServerEventPayload): Promise<ServerEvent> {
+  /** Appends an event to the conversation's log (with `id` when it was given out before, else a fresh one). */
+  async emit(payload: ServerEventPayload, id?: string): Promise<ServerEvent> {
     const { bus, clock } = this.runtime.deps;
-    const event = buildEvent(this.#record, payload, isoNow(clock));
+    const event = buildEvent(this.#record, payload, isoNow(clock), id);
     await bus.append(this.#record.id, event);
     return event;
   }
@@ -137,11 +138,16 @@ export class LiveConversation {
     return this.runtime.deps.store.conversations.put(this.#record);
   }
 
-  /** `queued` → `in-progress`: sets `started_at` and emits `conversation.started`; does nothing otherwise. */
+  /**
+   * `queued` → `in-progress`: sets `started_at`, emits `conversation.started`, then the events held while queued;
+   * does nothing otherwise.
+   */
   async start(): Promise<boolean> {
     if (this.#record.status !== 'queued') return false;
-    await this.update({ status: 'in-progress', started_at: isoNow(this.runtime.deps.clock) });
+    const held = this.#record.held_events ?? [];
+    await this.update({ status: 'in-progress', started_at: isoNow(this.runtime.deps.clock), held_events: [] });
     await this.emit({ type: 'conversation.started' });
+    for (const { id, payload } of held) await this.emit(payload, id);
     return true;
   }
 
@@ -171,10 +177,25 @@ export class LiveConversation {
     await this.runtime.afterEnd(this.#record);
   }
 
-  /** Merges `data` into the context and emits `conversation.context.updated`. */
-  async mergeContext(data: ContextData, triggerResponse: boolean): Promise<ServerEvent> {
-    await this.update({ context: { ...this.#record.context, ...data } });
-    return this.emit({ type: 'conversation.context.updated', data: { ...data }, trigger_response: triggerResponse });
+  /**
+   * Merges `data` into the context and emits `conversation.context.updated`; returns the event's id. While the
+   * conversation is `queued` the event is held, to follow `conversation.started` (never emitted if the conversation
+   * ends without starting, as an unanswered call does).
+   */
+  async mergeContext(data: ContextData, triggerResponse: boolean): Promise<string> {
+    const context = { ...this.#record.context, ...data };
+    const payload: ServerEventPayload = {
+      type: 'conversation.context.updated',
+      data: { ...data },
+      trigger_response: triggerResponse,
+    };
+    if (this.#record.status !== 'queued') {
+      await this.update({ context });
+      return (await this.emit(payload)).id;
+    }
+    const held: HeldEvent = { id: newId('ev'), payload };
+    await this.update({ context, held_events: [...(this.#record.held_events ?? []), held] });
+    return held.id;
   }
 
   /**

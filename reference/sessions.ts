@@ -97,6 +97,9 @@ export class SessionFrames {
         await live.mergeContext(payload.data, false);
         return this.agent.contextUpdated(live, payload.data, false);
       case 'conversation.end':
+        // A chat ended before it began starts first, so `conversation.started` precedes `conversation.ended`; a phone
+        // call not yet answered is hung up, and ends without starting as an unanswered call does.
+        if (!queuedCall) await live.start();
         return live.end({ status: 'completed', endedBy: 'customer' });
     }
   }

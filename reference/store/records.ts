@@ -5,6 +5,7 @@ import type {
   Customer,
   ProceduralAgentConfig,
   Procedure,
+  ServerEventPayload,
 } from '../../generated/src/types.gen.js';
 
 /** The two kinds of agent; both are versioned the same way. */
@@ -54,6 +55,17 @@ export interface ConversationRecord extends Conversation {
   readonly postprocess_agents: readonly string[];
   /** The one active token. */
   token: string;
+  /**
+   * Events held while the conversation is `queued` (context injected before the start), emitted with these ids
+   * right after `conversation.started`, so that nothing comes between `conversation.setup` and it.
+   */
+  readonly held_events?: readonly HeldEvent[];
+}
+
+/** An event whose id is given out before it is emitted. */
+export interface HeldEvent {
+  readonly id: string;
+  readonly payload: ServerEventPayload;
 }
 
 /** An ephemeral conversation token (`id` is the token itself). */

@@ -7,7 +7,7 @@
 import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SSE_BATCH_LENGTH, SSE_WRITE_INTERVAL_MS } from '../../reference/http/events-stream.js';
-import { type ScenarioAgents, startConversation, startScenario, WAIT_MS } from './fixtures.js';
+import { readUntilType, type ScenarioAgents, startConversation, startScenario, WAIT_MS } from './fixtures.js';
 import type { Harness } from './harness.js';
 
 let h: Harness;
@@ -106,9 +106,17 @@ const hasIds = (ids: readonly string[]) => (chunks: readonly string[]) => {
   return ids.every((id) => seen.has(id));
 };
 
-/** A chat with one event in its log (so that a new stream's history is never empty); returns its id. */
+/** A started chat with events in its log (so that a new stream's history is never empty); returns its id. */
 async function chatWithHistory(): Promise<string> {
   const created = await startConversation(h.writer, agents.agentId, { type: 'chat_async' });
+  // Started, so that each injection logs its event at once (while queued they wait for `conversation.started`).
+  const session = h.writer.conversations.session(created.id);
+  try {
+    session.send({ payload: { type: 'conversation.start' } });
+    await readUntilType(session, 'conversation.started');
+  } finally {
+    session.close();
+  }
   await h.writer.conversations.injectContext(created.id, { data: { seq: 'history' } });
   return created.id;
 }

@@ -300,6 +300,7 @@ describe('injectConversationContext', () => {
     t = makeService();
     const agentId = await createAgent(t);
     const { id } = await createConversation(t, agentId);
+    await send(t, id, { payload: { type: 'conversation.start' } });
     const first = await t.service.injectConversationContext(t.writer, { conversation_id: id }, {}, {
       data: { a: '1' },
     } as never);

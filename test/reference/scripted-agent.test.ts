@@ -239,8 +239,10 @@ describe('chat conversations', () => {
     expect((await eventsOf(t, id)).at(-1)?.payload).toEqual({ type: 'conversation.ended', ended_by: 'transfer' });
   });
 
-  it('a conversation ended before it started has no duration, summary nor sentiment', async () => {
-    const id = await chat();
+  it('a call hung up before it is answered never started: no duration, summary nor sentiment', async () => {
+    t = makeService();
+    const agentId = await createAgent(t);
+    const { id } = await createConversation(t, agentId, { type: 'phone', callee_no: '+14155550123' });
     await send(t, id, { payload: { type: 'conversation.end' } });
     const record = await t.service.getConversation(t.writer, { conversation_id: id });
     expect(record).toMatchObject({

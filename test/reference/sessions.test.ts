@@ -150,16 +150,50 @@ describe('handleClientFrame refusals', () => {
     const types = await typesOf(t, id);
     expect(types.slice(0, 4)).toEqual([
       'conversation.setup',
-      'conversation.context.updated',
       'conversation.started',
+      'conversation.context.updated',
       'user.message.received',
     ]);
-    const [, update] = await eventsOf(t, id);
+    const [, , update] = await eventsOf(t, id);
     expect(update?.payload).toEqual({
       type: 'conversation.context.updated',
       data: { k: 'v' },
       trigger_response: false,
     });
+  });
+
+  it('holds context updates made while queued until conversation.started, with the ids the answers gave', async () => {
+    const id = await chat();
+    const injected = await t.service.injectConversationContext(t.writer, { conversation_id: id }, {}, {
+      data: { plan: 'gold' },
+      trigger_response: true,
+    } as never);
+    expect(await send(t, id, { payload: { type: 'conversation.context.update', data: { tier: '2' } } })).toBeNull();
+    expect(injected.context).toEqual({ plan: 'gold' });
+    expect(await typesOf(t, id)).toEqual(['conversation.setup']);
+    await send(t, id, { payload: { type: 'conversation.start' } });
+    const events = await eventsOf(t, id);
+    expect(events.map((event) => event.payload.type)).toEqual([
+      'conversation.setup',
+      'conversation.started',
+      'conversation.context.updated',
+      'conversation.context.updated',
+    ]);
+    expect(events[2]).toMatchObject({
+      id: injected.event_id,
+      payload: { data: { plan: 'gold' }, trigger_response: true },
+    });
+    expect(events[3]?.payload).toMatchObject({ data: { tier: '2' }, trigger_response: false });
+    expect(Date.parse(events[2]?.created_at ?? '')).toBeGreaterThanOrEqual(Date.parse(events[1]?.created_at ?? ''));
+  });
+
+  it('starts a chat ended while queued first: setup, started, ended', async () => {
+    const id = await chat();
+    expect(await send(t, id, { payload: { type: 'conversation.end' } })).toBeNull();
+    expect(await typesOf(t, id)).toEqual(['conversation.setup', 'conversation.started', 'conversation.ended']);
+    const record = await t.service.getConversation(t.writer, { conversation_id: id });
+    expect(record).toMatchObject({ status: 'completed', duration_sec: 0 });
+    expect(record.started_at).not.toBeNull();
   });
 
   it('a server.error id resumes the session and the stream right where it was sent', async () => {

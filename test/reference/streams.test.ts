@@ -82,6 +82,7 @@ describe('openEventStream', () => {
     expect(await t.service.openEventStream(t.writer, id, last)).toEqual({ status: 204 });
     const early = await t.service.openEventStream(t.writer, id, events[0]?.id);
     expect(early.status === 200 && (await drain(early.events)).map((e) => e.payload.type)).toEqual([
+      'conversation.started',
       'conversation.ended',
     ]);
     const full = await t.service.openEventStream(t.writer, id);
