@@ -134,6 +134,7 @@ function checkFrame(text: string, binary: boolean): CheckedFrame {
   try {
     const parsed = parseFrame(text, binary);
     sourceId = parsed.sourceId;
+    if (binary) throw binaryFrame();
     return { event: checkClientEvent(parsed.value), sourceId };
   } catch (error) {
     if (error instanceof FrameError) return { refusal: error, sourceId };
@@ -141,18 +142,25 @@ function checkFrame(text: string, binary: boolean): CheckedFrame {
   }
 }
 
-/** The frame as JSON, and the client event's `id` when it has a usable one. */
+/**
+ * The frame as JSON, and the client event's `id` when it has a usable one. A binary frame is refused, with the
+ * `id` of the client event it carries when its bytes are one in JSON (so the refusal names its source).
+ */
 function parseFrame(text: string, binary: boolean): { value: unknown; sourceId: string | undefined } {
-  if (binary) throw new FrameError('invalid_request', 'Send client events as JSON text frames, not binary frames.');
   let value: unknown;
   try {
     value = JSON.parse(text);
   } catch {
+    if (binary) throw binaryFrame();
     throw new FrameError('malformed_json', 'The frame is not JSON.');
   }
   const id = isPlainObject(value) ? value.id : undefined;
   const usable = typeof id === 'string' && id.length > 0 && id.length <= MAX_CLIENT_EVENT_ID;
   return { value, sourceId: usable ? id : undefined };
+}
+
+function binaryFrame(): FrameError {
+  return new FrameError('invalid_request', 'Send client events as JSON text frames, not binary frames.');
 }
 
 /** The client event, or a `FrameError` naming the first problem (unknown type, then payload, then envelope). */

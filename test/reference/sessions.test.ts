@@ -29,6 +29,15 @@ describe('handleClientFrame refusals', () => {
   it.each<[string, string, boolean, string, string | undefined, RegExp]>([
     ['text that is not JSON', '{"id": "c1", ', false, 'malformed_json', undefined, /not JSON/],
     ['a binary frame', '{"payload":{"type":"conversation.start"}}', true, 'invalid_request', undefined, /binary/],
+    [
+      'a binary frame with an id',
+      '{"id":"b1","payload":{"type":"conversation.start"}}',
+      true,
+      'invalid_request',
+      'b1',
+      /binary/,
+    ],
+    ['a binary frame that is not JSON', '\u0000\u0001', true, 'invalid_request', undefined, /binary/],
     ['a JSON array', '[]', false, 'invalid_request', undefined, /Unknown client event type null/],
     ['a JSON string', '"hello"', false, 'invalid_request', undefined, /Unknown client event type/],
     ['no payload', '{"id":"c2"}', false, 'invalid_request', 'c2', /Unknown client event type/],
