@@ -14,18 +14,25 @@ export async function checkSpecs(specs: LoadedSpecs): Promise<Diagnostic[]> {
 }
 
 /**
+ * Redocly's rules that check an example against its schema (a parameter's, a schema's own `example`): warnings in
+ * its `recommended` set, errors here, like every other example its schema refuses (examples.ts).
+ */
+const EXAMPLE_RULES = new Set(['redocly/no-invalid-parameter-examples', 'redocly/no-invalid-schema-examples']);
+
+/**
  * Completes what the validators found (`lints`, here or from the worker): places diagnostics that came
- * without a line by their pointer, adds the consistency checks and the examples' (against the schemas of `ir`,
- * when the documents have one), and sorts.
+ * without a line by their pointer, makes an example that breaks its schema an error, adds the consistency checks
+ * and the examples' of both documents (against the schemas of `ir`, when the documents have one), and sorts.
  */
 export function completeCheck(specs: LoadedSpecs, lints: readonly Diagnostic[], ir: Ir | undefined): Diagnostic[] {
   const docs = [specs.openapi, specs.asyncapi];
-  const placed = lints.map((d) => {
-    if (d.line > 0) return d;
-    const doc = docs.find((candidate) => candidate.file === d.file) ?? specs.asyncapi;
-    return { ...d, ...doc.locate(d.pointer) };
+  const placed = lints.map((d): Diagnostic => {
+    const found: Diagnostic = EXAMPLE_RULES.has(d.rule) ? { ...d, severity: 'error' } : d;
+    if (found.line > 0) return found;
+    const doc = docs.find((candidate) => candidate.file === found.file) ?? specs.asyncapi;
+    return { ...found, ...doc.locate(found.pointer) };
   });
-  const examples = ir === undefined ? [] : checkExamples(specs.openapi, ir);
+  const examples = ir === undefined ? [] : checkExamples(specs, ir);
   return sortDiagnostics([...placed, ...checkConsistency(specs.openapi, specs.asyncapi), ...examples]);
 }
 

@@ -1,32 +1,74 @@
-import { readFileSync } from 'node:fs';
-import { describe, expect, it } from 'vitest';
+import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
 import { checkExamples } from '../../generator/check/examples.js';
+import { completeCheck } from '../../generator/check/index.js';
+import type { Diagnostic } from '../../generator/diagnostics.js';
 import { buildIr } from '../../generator/ir/build.js';
 import { loadSpecs } from '../../generator/load/index.js';
 import { parseSourceDocument } from '../../generator/load/source-map.js';
 import { createAjv } from '../../generator/schema/ajv.js';
-import { fixture, SPEC } from './helpers.js';
+import { casi, fixture, ROOT, SPEC } from './helpers.js';
 
 const widgets = fixture('widgets');
 const openapiText = readFileSync(widgets.openapi, 'utf8');
 const asyncapiText = readFileSync(widgets.asyncapi, 'utf8');
 
+const work = mkdtempSync(join(tmpdir(), 'casi-examples-'));
+afterAll(() => rmSync(work, { recursive: true, force: true }));
+
+/** The widgets fixture with `edit` applied to its OpenAPI text and `editAsyncapi` to its AsyncAPI text. */
+function edited(edit: (text: string) => string, editAsyncapi: (text: string) => string = (t) => t) {
+  const text = edit(openapiText);
+  const asyncText = editAsyncapi(asyncapiText);
+  expect(text !== openapiText || asyncText !== asyncapiText).toBe(true);
+  return {
+    openapi: parseSourceDocument(widgets.openapi, text),
+    asyncapi: parseSourceDocument(widgets.asyncapi, asyncText),
+  };
+}
+
 /** The example findings for the widgets fixture with `edit` applied to its OpenAPI text. */
 function findings(edit: (text: string) => string) {
-  const text = edit(openapiText);
-  expect(text).not.toBe(openapiText);
-  const specs = {
-    openapi: parseSourceDocument(widgets.openapi, text),
-    asyncapi: parseSourceDocument(widgets.asyncapi, asyncapiText),
-  };
-  return checkExamples(specs.openapi, buildIr(specs));
+  const specs = edited(edit);
+  return checkExamples(specs, buildIr(specs));
+}
+
+/** The example findings for the widgets fixture with `edit` applied to its AsyncAPI text. */
+function messageFindings(edit: (text: string) => string) {
+  const specs = edited((t) => t, edit);
+  return checkExamples(specs, buildIr(specs));
+}
+
+/** The 1-based line of the first occurrence of `needle` in `text`. */
+function lineOf(text: string, needle: string): number {
+  const at = text.indexOf(needle);
+  expect(at, needle).toBeGreaterThanOrEqual(0);
+  return text.slice(0, at).split('\n').length;
+}
+
+/** A copy of the real specs in a folder of its own under `work`, with the edits applied; the paths of both. */
+function specCopy(name: string, edits: { openapi?: (t: string) => string; asyncapi?: (t: string) => string }) {
+  const dir = join(work, name);
+  cpSync(join(ROOT, 'spec'), dir, { recursive: true });
+  const files = { openapi: join(dir, 'openapi.yaml'), asyncapi: join(dir, 'asyncapi.yaml') };
+  for (const part of ['openapi', 'asyncapi'] as const) {
+    const edit = edits[part];
+    if (!edit) continue;
+    const before = readFileSync(files[part], 'utf8');
+    const after = edit(before);
+    expect(after, `${name}: the ${part} edit changes nothing`).not.toBe(before);
+    writeFileSync(files[part], after);
+  }
+  return { dir, ...files };
 }
 
 describe('check: media type examples against their schemas', () => {
-  it('accepts every example of the real spec and of both fixtures', async () => {
-    for (const pair of [SPEC, widgets, fixture('streams')]) {
+  it('accepts every example of the real spec and of the fixtures', async () => {
+    for (const pair of [SPEC, widgets, fixture('streams'), fixture('split')]) {
       const specs = await loadSpecs(pair.openapi, pair.asyncapi);
-      expect(checkExamples(specs.openapi, buildIr(specs))).toEqual([]);
+      expect(checkExamples(specs, buildIr(specs))).toEqual([]);
     }
   });
 
@@ -34,7 +76,7 @@ describe('check: media type examples against their schemas', () => {
     const found = findings((t) => t.replace('one: {value: {name: Bolt}}', 'one: {value: {name: 7}}'));
     expect(found).toEqual([
       {
-        severity: 'warning',
+        severity: 'error',
         file: widgets.openapi,
         line: 32,
         column: 35,
@@ -83,7 +125,7 @@ describe('check: media type examples against their schemas', () => {
         'Example value must conform to the schema: must be string.',
       ],
     ]);
-    for (const d of found) expect(d.line).toBeGreaterThan(0);
+    for (const d of found) expect([d.severity, d.line > 0]).toEqual(['error', true]);
   });
 
   it('leaves documents whose schemas ajv refuses to the document validators', () => {
@@ -95,4 +137,215 @@ describe('check: media type examples against their schemas', () => {
     expect(() => createAjv(buildIr(specs), { standalone: false })).toThrow(/schema is invalid/);
     expect(findings(broken)).toEqual([]);
   });
+});
+
+describe('check: AsyncAPI message examples against their schemas', () => {
+  it('reports a payload of the wrong types at each member, once, as errors with the line of the example', () => {
+    const edit = (t: string) =>
+      t.replace('- payload: {id: e_1, payload: {type: widget.changed, name: Bolt}}', '- payload: {id: 42, payload: 5}');
+    const line = lineOf(edit(asyncapiText), '{id: 42, payload: 5}');
+    expect(messageFindings(edit)).toEqual([
+      {
+        severity: 'error',
+        file: widgets.asyncapi,
+        line,
+        column: 25,
+        pointer: '/components/messages/WidgetChangedEvent/examples/0/payload/id',
+        message: 'Example value must conform to the schema: must be string.',
+        rule: 'casi/valid-example',
+      },
+      {
+        severity: 'error',
+        file: widgets.asyncapi,
+        line,
+        column: 38,
+        pointer: '/components/messages/WidgetChangedEvent/examples/0/payload/payload',
+        message: 'Example value must conform to the schema: must be object.',
+        rule: 'casi/valid-example',
+      },
+    ]);
+  });
+
+  it('reports a payload that is not an object, and a payload that misses what its message narrows it to', () => {
+    const found = messageFindings((t) =>
+      t.replace(
+        '- payload: {id: e_1, payload: {type: widget.changed, name: Bolt}}',
+        "- payload: 'just a string'\n        - payload: {id: e_2, payload: {type: widget.changed}}",
+      ),
+    );
+    expect(found.map((d) => [d.severity, d.pointer, d.message])).toEqual([
+      [
+        'error',
+        '/components/messages/WidgetChangedEvent/examples/0/payload',
+        'Example value must conform to the schema: must be object.',
+      ],
+      [
+        'error',
+        '/components/messages/WidgetChangedEvent/examples/1/payload/payload/name',
+        "Example value must conform to the schema: must have required property 'name'.",
+      ],
+    ]);
+  });
+
+  it("checks an example's headers against the message's headers, and the examples of a message written in a channel", () => {
+    const found = messageFindings((t) =>
+      t
+        .replace(
+          "                payload: {$ref: './openapi.yaml#/components/schemas/WidgetPing'}",
+          [
+            "                payload: {$ref: './openapi.yaml#/components/schemas/WidgetPing'}",
+            '      headers:',
+            '        type: object',
+            '        required: [trace]',
+            '        properties: {trace: {type: string}}',
+            '      examples:',
+            '        - headers: {trace: 7}',
+            '          payload: {payload: {type: widget.ping}}',
+            '        - headers: {trace: t_1}',
+            '          payload: {payload: {type: widget.pong}}',
+          ].join('\n'),
+        )
+        .replace(
+          "        $ref: '#/components/messages/WidgetPingEvent'\n",
+          [
+            "        $ref: '#/components/messages/WidgetPingEvent'",
+            '      WidgetNote:',
+            '        payload: {$ref: "#/components/schemas/Note"}',
+            '        examples:',
+            '          - payload: {note: 1}',
+            '',
+          ].join('\n'),
+        )
+        .replace(
+          'components:\n',
+          'components:\n  schemas:\n    Note: {type: object, required: [note], properties: {note: {type: string}}}\n',
+        ),
+    );
+    expect(found.map((d) => [d.severity, d.pointer, d.message])).toEqual([
+      [
+        'error',
+        '/components/messages/WidgetPingEvent/examples/0/headers/trace',
+        'Example value must conform to the schema: must be string.',
+      ],
+      [
+        'error',
+        '/components/messages/WidgetPingEvent/examples/1/payload/payload/type',
+        'Example value must conform to the schema: value of tag "type" must be in oneOf.',
+      ],
+      [
+        'error',
+        '/components/messages/WidgetPingEvent/examples/1/payload/payload/type',
+        'Example value must conform to the schema: must be equal to constant.',
+      ],
+      [
+        'error',
+        '/channels/widgetSession/messages/WidgetNote/examples/0/payload/note',
+        'Example value must conform to the schema: must be string.',
+      ],
+    ]);
+    for (const d of found) expect(d.line).toBeGreaterThan(1);
+  });
+
+  it('warns at an example whose schema it cannot know, and checks nothing where a message declares no schema', () => {
+    const found = messageFindings((t) =>
+      t
+        .replace(
+          'schemaFormat: application/schema+json;version=draft-07',
+          'schemaFormat: application/vnd.apache.avro;version=1.9.0',
+        )
+        .replace(
+          "        $ref: '#/components/messages/WidgetPingEvent'\n",
+          "        $ref: '#/components/messages/WidgetPingEvent'\n      Anything: {examples: [{payload: 1, headers: 2}]}\n",
+        ),
+    );
+    expect(found.map((d) => [d.severity, d.pointer, d.message])).toEqual([
+      [
+        'warning',
+        '/components/messages/WidgetChangedEvent/examples/0/payload',
+        'Example not checked: its schema format application/vnd.apache.avro;version=1.9.0 is not JSON Schema.',
+      ],
+    ]);
+  });
+});
+
+describe('check: an example that breaks its schema is an error', () => {
+  it("makes Redocly's parameter and schema example findings errors, and leaves its other warnings", () => {
+    const specs = { ...edited((t) => `${t}\n`), files: [] };
+    const lint = (rule: string): Diagnostic => ({
+      severity: 'warning',
+      file: widgets.openapi,
+      line: 3,
+      column: 1,
+      pointer: '/info',
+      message: rule,
+      rule,
+    });
+    const rules = ['no-invalid-parameter-examples', 'no-invalid-schema-examples', 'no-unused-components'];
+    const found = completeCheck(
+      specs,
+      rules.map((r) => lint(`redocly/${r}`)),
+      undefined,
+    );
+    expect(found.map((d) => [d.rule, d.severity])).toEqual([
+      ['redocly/no-invalid-parameter-examples', 'error'],
+      ['redocly/no-invalid-schema-examples', 'error'],
+      ['redocly/no-unused-components', 'warning'],
+    ]);
+  });
+
+  it('casi check and generate exit 1 on broken message examples of the real spec, at their lines', async () => {
+    const started = /( {10}payload: \{"id": )"ev_1Ab7Kq1Wm"(.*?"payload": )\{"type": "conversation\.started"\}\}/;
+    const ended = /( {10}payload: )\{"id": "ev_2Ab4Kq2Wm".*\}\}/;
+    const delta = /("generation_id": "gen_4Ws7Yx2Cv")\}\}/;
+    const copy = specCopy('messages', {
+      asyncapi: (t) =>
+        t
+          .replace(started, (_all, head: string, middle: string) => `${head}42${middle}5}`)
+          .replace(ended, "$1'just a string'")
+          .replace(delta, '$1, "bogus": 1}}'),
+    });
+    const text = readFileSync(copy.asyncapi, 'utf8');
+    const args = ['--openapi', copy.openapi, '--asyncapi', copy.asyncapi];
+    const checked = await casi(['check', ...args]);
+    expect(checked.code).toBe(1);
+    expect(checked.stdout).toContain('4 error(s)');
+    for (const [needle, at, message] of [
+      ['"id": 42', 'ConversationStartedEvent/examples/0/payload/id', 'must be string'],
+      ['"id": 42', 'ConversationStartedEvent/examples/0/payload/payload', 'must be object'],
+      ["'just a string'", 'ConversationEndedEvent/examples/0/payload', 'must be object'],
+      ['"bogus": 1', 'AgentMessageDeltaEvent/examples/0/payload/payload/bogus', 'must NOT have additional properties'],
+    ] as const) {
+      const line = `asyncapi.yaml:${lineOf(text, needle)}:\\d+ error Example value must conform to the schema: ${message}\\. \\(casi/valid-example\\) at #/components/messages/${at}\n`;
+      expect(checked.stderr).toMatch(new RegExp(line));
+    }
+    const generated = await casi(['generate', ...args, '--out', join(copy.dir, 'out')]);
+    expect(generated.code).toBe(1);
+    expect(existsSync(join(copy.dir, 'out'))).toBe(false);
+  }, 60_000);
+
+  it('casi check and generate exit 1 on a broken component example and a broken parameter example of the real spec', async () => {
+    const conversation =
+      /( {4}Conversation:\n {6}summary: [^\n]*\n {6}value:\n(?: {8}[^\n]*\n)*? {8}status: )completed/;
+    const copy = specCopy('openapi-examples', {
+      openapi: (t) => t.replace(conversation, '$1bogus_status').replace(/( {8}default: 20\n {6}example: )50/, '$1500'),
+    });
+    const text = readFileSync(copy.openapi, 'utf8');
+    const args = ['--openapi', copy.openapi, '--asyncapi', copy.asyncapi];
+    const checked = await casi(['check', ...args]);
+    expect(checked.code).toBe(1);
+    expect(checked.stdout).toContain('2 error(s)');
+    expect(checked.stderr).toMatch(
+      new RegExp(
+        `openapi\\.yaml:${lineOf(text, 'bogus_status')}:\\d+ error Example value must conform to the schema: must be equal to one of the allowed values\\. \\(casi/valid-example\\) at #/components/examples/Conversation/value/status\n`,
+      ),
+    );
+    expect(checked.stderr).toMatch(
+      new RegExp(
+        `openapi\\.yaml:${lineOf(text, 'example: 500')}:\\d+ error .*\\(redocly/no-invalid-parameter-examples\\) at #/components/parameters/Limit/example\n`,
+      ),
+    );
+    const generated = await casi(['generate', ...args, '--out', join(copy.dir, 'out')]);
+    expect(generated.code).toBe(1);
+    expect(existsSync(join(copy.dir, 'out'))).toBe(false);
+  }, 60_000);
 });
