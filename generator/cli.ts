@@ -1,7 +1,8 @@
 /** The `casi` command line: generate, check, validate, schemas, serve. Exit codes: 0 ok, 1 failure, 2 usage. */
-import yargs from 'yargs';
+import yargs, { type Arguments } from 'yargs';
 import { hideBin } from 'yargs/helpers';
 import { formatDiagnostic, InputError, UsageError } from './diagnostics.js';
+import { OutputError } from './write.js';
 
 // Command modules load their heavy dependencies (parsers, ajv, ts-morph) only when their command runs.
 
@@ -9,6 +10,12 @@ const specOptions = {
   openapi: { type: 'string', default: 'spec/openapi.yaml', describe: 'The OpenAPI 3.1 document' },
   asyncapi: { type: 'string', default: 'spec/asyncapi.yaml', describe: 'The AsyncAPI 3 document' },
 } as const;
+
+const COMMANDS = 'generate, check, validate, schemas or serve';
+/** Positional arguments, which yargs gives as values too (`validate`'s FILE; its `-` arrives as ""). */
+const POSITIONALS = new Set(['file']);
+/** The options that go without a command. */
+const TOP_LEVEL = new Set(['help', 'h']);
 
 let exitCode = 0;
 
@@ -24,8 +31,46 @@ async function run(command: () => Promise<number>): Promise<void> {
       for (const d of error.diagnostics) process.stderr.write(`${formatDiagnostic(d)}\n`);
       process.stderr.write(`casi: ${error.message}\n`);
       exitCode = 1;
+    } else if (error instanceof OutputError || isSystemError(error)) {
+      // A file that cannot be read or written: the message names it and the reason; a stack would add nothing.
+      process.stderr.write(`casi: ${(error as Error).message}\n`);
+      exitCode = 1;
     } else throw error;
   }
+}
+
+/** An error of the file system or another system call (`EISDIR`, `EACCES`, …), which carries its code. */
+function isSystemError(error: unknown): error is NodeJS.ErrnoException {
+  return error instanceof Error && typeof (error as NodeJS.ErrnoException).syscall === 'string';
+}
+
+/**
+ * Refuses, as usage errors, what yargs lets through: an option given twice (yargs makes a list of it), an option
+ * with an empty value (`--out ""`, or `--schema` last with no value), and, before a command is named, an
+ * unknown option (which yargs would report as a missing command).
+ */
+function checkValues(argv: Arguments): void {
+  for (const [key, value] of Object.entries(argv)) {
+    if (key === '_' || key === '$0' || POSITIONALS.has(key)) continue;
+    const name = `${key.length === 1 ? '-' : '--'}${key}`;
+    if (argv._.length === 0 && !TOP_LEVEL.has(key))
+      throw new UsageError(`unknown option ${name}; name a command: ${COMMANDS}`);
+    if (Array.isArray(value)) throw new UsageError(`${name} was given more than once`);
+    if (value === '') throw new UsageError(`${name} needs a value`);
+  }
+}
+
+/** Ends with a usage error (exit 2). */
+function refuse(message: string): never {
+  process.stderr.write(`casi: ${message}\nRun \`casi --help\` for usage.\n`);
+  process.exit(2);
+}
+
+/** `--port`: a string to yargs, so that `--port ""` and a bare `--port` are not taken for 0 or left unset. */
+function parsePort(port: string | undefined): number | undefined {
+  if (port === undefined) return undefined;
+  if (/^\d{1,5}$/.test(port) && Number(port) <= 65_535) return Number(port);
+  throw new UsageError('--port must be an integer from 0 to 65535');
 }
 
 await yargs(hideBin(process.argv))
@@ -82,20 +127,27 @@ await yargs(hideBin(process.argv))
     builder: (y) =>
       y
         .options({
-          port: { type: 'number', describe: 'Port to listen on (default: $PORT or 4010)' },
+          port: { type: 'string', describe: 'Port to listen on, 0 to 65535 (default: $PORT or 4010)' },
           host: { type: 'string', describe: 'Address to bind (default: $HOST or 127.0.0.1)' },
         })
         .check(({ port }) => {
-          if (port === undefined || (Number.isSafeInteger(port) && port >= 0 && port <= 65_535)) return true;
-          throw new UsageError('--port must be an integer from 0 to 65535');
+          parsePort(port);
+          return true;
         }),
     handler: (argv) =>
       run(async () => {
         const { serve } = await import('../reference/main.js');
-        return serve({ port: argv.port, host: argv.host });
+        return serve({ port: parsePort(argv.port), host: argv.host });
       }),
   })
-  .demandCommand(1, 'Name a command: generate, check, validate, schemas or serve.')
+  .middleware((argv) => {
+    try {
+      checkValues(argv);
+    } catch (error) {
+      refuse((error as Error).message);
+    }
+  }, true)
+  .demandCommand(1, `Name a command: ${COMMANDS}.`)
   .recommendCommands()
   .strict()
   .help()
@@ -104,8 +156,7 @@ await yargs(hideBin(process.argv))
   .wrap(Math.min(110, process.stdout.columns || 110))
   .fail((message, error) => {
     if (error && !(error instanceof UsageError)) throw error;
-    process.stderr.write(`casi: ${error?.message ?? message}\nRun \`casi --help\` for usage.\n`);
-    process.exit(2);
+    refuse(error?.message ?? message);
   })
   .parseAsync();
 

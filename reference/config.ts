@@ -52,6 +52,13 @@ export const CONFIG_DEFAULTS = {
   chatAsyncIdleSeconds: 600,
 } as const;
 
+/**
+ * The longest duration any `…_SECONDS` setting takes: 10 years (365-day years). Without a bound, a huge one puts
+ * dates out of the range of `Date` (a token's expiry, an event's retention) and fails every request that computes
+ * them.
+ */
+export const MAX_DURATION_SECONDS = 10 * 365 * 24 * 60 * 60;
+
 /** An invalid setting; `variable` names the environment variable at fault. */
 export class ConfigError extends Error {
   override readonly name = 'ConfigError';
@@ -81,41 +88,54 @@ export function loadConfig(env: Env): LoadedConfig {
     port: integer(env, 'PORT', CONFIG_DEFAULTS.port, 0, 65_535),
     host,
     apiKeys: generatedKey === null ? parseApiKeys(keysText ?? '') : [generatedKey],
-    tokenTtlSeconds: integer(env, 'CASI_TOKEN_TTL_SECONDS', CONFIG_DEFAULTS.tokenTtlSeconds, 1),
-    eventRetentionSeconds: integer(env, 'CASI_EVENT_RETENTION_SECONDS', CONFIG_DEFAULTS.eventRetentionSeconds, 1),
+    tokenTtlSeconds: duration(env, 'CASI_TOKEN_TTL_SECONDS', CONFIG_DEFAULTS.tokenTtlSeconds),
+    eventRetentionSeconds: duration(env, 'CASI_EVENT_RETENTION_SECONDS', CONFIG_DEFAULTS.eventRetentionSeconds),
     rateLimit: rateLimit(env),
-    chatAsyncIdleSeconds: integer(env, 'CASI_CHAT_ASYNC_IDLE_SECONDS', CONFIG_DEFAULTS.chatAsyncIdleSeconds, 1),
+    chatAsyncIdleSeconds: duration(env, 'CASI_CHAT_ASYNC_IDLE_SECONDS', CONFIG_DEFAULTS.chatAsyncIdleSeconds),
     webhook: webhook(env),
     corsOrigin: corsOrigin(env),
   };
   return { config, generatedKey };
 }
 
-/** Parses `key[:org[:scope]]` entries separated by commas. */
+/**
+ * Parses `key[:org[:scope]]` entries separated by commas. Messages name an entry by its position among the
+ * comma-separated ones (`entry 3`), never by the whole key (at most its first 4 characters).
+ */
 export function parseApiKeys(value: string): ApiKey[] {
-  const keys = value
+  const entries = value
     .split(',')
-    .map((entry) => entry.trim())
-    .filter((entry) => entry !== '')
-    .map(parseApiKey);
-  if (keys.length === 0) throw new ConfigError('CASI_API_KEYS', 'names no key; use key[:org[:scope]],…');
-  const seen = new Set<string>();
-  for (const { key } of keys) {
-    if (seen.has(key)) throw new ConfigError('CASI_API_KEYS', `lists the key ${mask(key)} twice`);
-    seen.add(key);
-  }
+    .map((entry, index) => ({ text: entry.trim(), position: index + 1 }))
+    .filter((entry) => entry.text !== '');
+  if (entries.length === 0) throw new ConfigError('CASI_API_KEYS', 'names no key; use key[:org[:scope]],…');
+  const keys = entries.map(({ text, position }) => parseApiKey(text, position));
+  const seen = new Map<string, number>();
+  keys.forEach(({ key }, index) => {
+    const first = seen.get(key);
+    const position = entries[index]?.position ?? 0;
+    if (first !== undefined) {
+      throw new ConfigError('CASI_API_KEYS', `entries ${first} and ${position} list the same key ${mask(key)}`);
+    }
+    seen.set(key, position);
+  });
   return keys;
 }
 
 const KEY_PART = /^[A-Za-z0-9_.~-]+$/;
 
-function parseApiKey(entry: string): ApiKey {
+function parseApiKey(entry: string, position: number): ApiKey {
   const [key = '', org = DEFAULT_ORG, scope = 'write', ...rest] = entry.split(':');
   if (rest.length > 0 || !KEY_PART.test(key) || !KEY_PART.test(org)) {
-    throw new ConfigError('CASI_API_KEYS', `entry ${mask(entry)} is not key[:org[:scope]] (letters, digits, _ . ~ -)`);
+    throw new ConfigError(
+      'CASI_API_KEYS',
+      `entry ${position} (${mask(entry)}) is not key[:org[:scope]] (letters, digits, _ . ~ -)`,
+    );
   }
   if (scope !== 'read' && scope !== 'write') {
-    throw new ConfigError('CASI_API_KEYS', `scope of ${mask(key)} must be read or write, not ${scope}`);
+    throw new ConfigError(
+      'CASI_API_KEYS',
+      `entry ${position} (${mask(key)}): the scope must be read or write, not ${JSON.stringify(scope)}`,
+    );
   }
   return { key, org, scope };
 }
@@ -139,6 +159,11 @@ function integer(env: Env, name: string, fallback: number, min: number, max = Nu
     throw new ConfigError(name, `must be an integer from ${min} to ${max}, not ${JSON.stringify(value)}`);
   }
   return parsed;
+}
+
+/** A number of seconds from 1 to MAX_DURATION_SECONDS. */
+function duration(env: Env, name: string, fallback: number): number {
+  return integer(env, name, fallback, 1, MAX_DURATION_SECONDS);
 }
 
 function rateLimit(env: Env): number | null {

@@ -1,6 +1,6 @@
 /**
- * A cache of the document validators' findings, keyed by the content of both documents (and of every file they
- * reference), the validators' versions and Node's: `casi generate` after `casi check`, or a second `generate` of
+ * A cache of the document validators' findings, keyed by which file is the OpenAPI document and which the AsyncAPI
+ * one, the content of both (and of every file they reference), the validators' versions and Node's: `casi generate` after `casi check`, or a second `generate` of
  * unchanged specs, does not lint again. Kept under node_modules/.cache/casi/check; CASI_CACHE=0 turns it off.
  */
 import { createHash } from 'node:crypto';
@@ -37,7 +37,7 @@ export function lintCache(openapiFile: string, asyncapiFile: string): LintCacheE
   if (process.env.CASI_CACHE === '0') return off;
   let key: string;
   try {
-    key = cacheKey([openapiFile, asyncapiFile]);
+    key = cacheKey(openapiFile, asyncapiFile);
   } catch {
     return off;
   }
@@ -67,14 +67,15 @@ function readEntry(file: string): Diagnostic[] | undefined {
 }
 
 /**
- * The hash of the versions and the worker's sources, then of every document and referenced file (path and
- * content), in a stable order.
+ * The hash of the versions and the worker's sources, then of each document's role (the same two files swapped are
+ * linted differently), then of every document and referenced file (path and content), in a stable order.
  */
-function cacheKey(documents: readonly string[]): string {
+function cacheKey(openapiFile: string, asyncapiFile: string): string {
   const hash = createHash('sha256').update(`${process.version}\n`);
   for (const name of VALIDATORS) hash.update(`${name}@${packageVersion(name)}\n`);
   for (const source of LINT_SOURCES) hash.update(readFileSync(new URL(`./${source}`, import.meta.url), 'utf8'));
-  const files = referencedFiles(documents);
+  hash.update(`openapi ${resolve(openapiFile)}\nasyncapi ${resolve(asyncapiFile)}\n`);
+  const files = referencedFiles([openapiFile, asyncapiFile]);
   for (const file of [...files.keys()].sort())
     hash
       .update(`${file}\n`)

@@ -1,16 +1,39 @@
 /** `casi validate` and `casi schemas`: validate one JSON document against a named schema or message. */
 import { readFile } from 'node:fs/promises';
 import { issuesFromAjv } from '../../templates/shared/validation.js';
-import { UsageError } from '../diagnostics.js';
+import { formatDiagnostic, InputError, UsageError } from '../diagnostics.js';
 import { buildIr } from '../ir/build.js';
 import type { Ir } from '../ir/model.js';
 import { loadSpecs } from '../load/index.js';
 import { resolveOptions } from '../options.js';
 import { createAjv, schemaId, validatableSchemas } from '../schema/ajv.js';
+import { parseJsonText } from './json-text.js';
 
 async function model(args: { openapi: string; asyncapi: string }): Promise<Ir> {
   const options = resolveOptions(args);
   return buildIr(await loadSpecs(options.openapi, options.asyncapi));
+}
+
+/**
+ * The specs cannot be used to validate (unreadable, or a schema ajv cannot compile, such as one with a `$ref` to
+ * nothing): prints what `casi check` finds wrong with them, as file:line diagnostics, then what failed; exit 2, since
+ * 1 means the document is invalid.
+ */
+async function cannotValidate(args: { openapi: string; asyncapi: string }, error: unknown): Promise<number> {
+  let reason = error instanceof Error ? error.message : String(error);
+  let diagnostics = error instanceof InputError ? error.diagnostics : [];
+  if (!(error instanceof InputError)) {
+    try {
+      const { loadAndCheck } = await import('../pipeline.js');
+      diagnostics = (await loadAndCheck(resolveOptions(args))).diagnostics.filter((d) => d.severity === 'error');
+      if (diagnostics.length > 0) reason = `the specs have errors (${reason})`;
+    } catch (checkError) {
+      if (checkError instanceof InputError) ({ diagnostics } = checkError);
+    }
+  }
+  for (const d of diagnostics) process.stderr.write(`${formatDiagnostic(d)}\n`);
+  process.stderr.write(`casi: cannot validate: ${reason.replace(/\s+/g, ' ')}\n`);
+  return 2;
 }
 
 /** Prints every validatable name, one per line. */
@@ -24,14 +47,22 @@ export async function runSchemas(args: { openapi: string; asyncapi: string }): P
   return 0;
 }
 
-/** Returns 0 and prints `valid`, or 1 and one `pointer: message` line per problem. Usage errors throw UsageError. */
+/**
+ * Returns 0 and prints `valid`, or 1 and one `pointer: message` line per problem (or `file:line:column: not JSON:
+ * …`), or 2 when the specs cannot be used (with the check's diagnostics). Usage errors throw UsageError.
+ */
 export async function runValidate(args: {
   openapi: string;
   asyncapi: string;
   schema: string;
   file?: string;
 }): Promise<number> {
-  const ir = await model(args);
+  let ir: Ir;
+  try {
+    ir = await model(args);
+  } catch (error) {
+    return cannotValidate(args, error);
+  }
   const names = validatableSchemas(ir).map((s) => s.name);
   if (!names.includes(args.schema)) {
     const close = closestNames(args.schema, names);
@@ -40,16 +71,19 @@ export async function runValidate(args: {
     );
   }
   const source = args.file && args.file !== '-' ? args.file : '<stdin>';
-  const text = await readInput(args.file);
-  let data: unknown;
-  try {
-    data = JSON.parse(text);
-  } catch (error) {
-    process.stdout.write(`${source}: not JSON: ${(error as Error).message}\n`);
+  const parsed = parseJsonText(await readInput(args.file));
+  if (!parsed.ok) {
+    process.stdout.write(`${source}:${parsed.line}:${parsed.column}: not JSON: ${parsed.message}\n`);
     return 1;
   }
-  const validate = createAjv(ir, { standalone: false }).getSchema(schemaId(args.schema));
-  if (!validate) throw new UsageError(`cannot compile ${args.schema}`);
+  const data = parsed.value;
+  let validate: ReturnType<ReturnType<typeof createAjv>['getSchema']>;
+  try {
+    validate = createAjv(ir, { standalone: false }).getSchema(schemaId(args.schema));
+  } catch (error) {
+    return cannotValidate(args, error);
+  }
+  if (!validate) return cannotValidate(args, new Error(`ajv has no schema ${args.schema}`));
   if (validate(data)) {
     process.stdout.write('valid\n');
     return 0;

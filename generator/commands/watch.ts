@@ -6,7 +6,7 @@ import { formatDiagnostic, InputError } from '../diagnostics.js';
 import type { GenerateOptions } from '../options.js';
 import { generate } from '../pipeline.js';
 import { startLint } from '../stages.js';
-import { writeOutput } from '../write.js';
+import { OutputError, writeOutput } from '../write.js';
 
 const DEBOUNCE_MS = 150;
 const say = (text: string) => process.stderr.write(`casi: ${text}\n`);
@@ -34,8 +34,9 @@ async function regenerate(options: GenerateOptions, linter: LintWorker): Promise
     );
     return sources;
   } catch (error) {
-    if (!(error instanceof InputError)) throw error;
-    for (const d of error.diagnostics) process.stderr.write(`${formatDiagnostic(d)}\n`);
+    if (!(error instanceof InputError || error instanceof OutputError)) throw error;
+    if (error instanceof InputError)
+      for (const d of error.diagnostics) process.stderr.write(`${formatDiagnostic(d)}\n`);
     say(`${error.message}; waiting for the next change`);
     return [];
   }

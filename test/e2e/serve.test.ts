@@ -131,6 +131,16 @@ describe('casi serve', () => {
       message: /^casi serve: CASI_TOKEN_TTL_SECONDS: must be an integer/,
     },
     {
+      name: 'CASI_TOKEN_TTL_SECONDS=9007199254740991 (over 10 years)',
+      env: { CASI_TOKEN_TTL_SECONDS: '9007199254740991' },
+      message: /^casi serve: CASI_TOKEN_TTL_SECONDS: must be an integer from 1 to 315360000, not "9007199254740991"\n/,
+    },
+    {
+      name: 'CASI_API_KEYS with a bad third entry',
+      env: { CASI_API_KEYS: 'k1,k2,k3:org:admin' },
+      message: /^casi serve: CASI_API_KEYS: entry 3 \(\*\*\*\*\): the scope must be read or write, not "admin"\n/,
+    },
+    {
       name: 'CASI_CORS_ORIGIN=app.example.com',
       env: { CASI_CORS_ORIGIN: 'app.example.com' },
       message: /^casi serve: CASI_CORS_ORIGIN: must be \*, off or an origin/,
@@ -152,6 +162,17 @@ describe('casi serve', () => {
       const server = serve(['--port', port]);
       expect(await within(server.exited)).toBe(2);
       expect(server.output().stderr).toMatch(/^casi: --port must be an integer from 0 to 65535\n/);
+      expect(server.output().stdout).toBe('');
+    },
+    PROCESS_MS * 2,
+  );
+
+  it.each([[['--port', '']], [['--port']], [['--port', '1', '--port', '2']]])(
+    'refuses %j as a usage error: exit 2, naming the flag',
+    async (args) => {
+      const server = serve(args);
+      expect(await within(server.exited)).toBe(2);
+      expect(server.output().stderr).toMatch(/^casi: --port (needs a value|was given more than once)\n/);
       expect(server.output().stdout).toBe('');
     },
     PROCESS_MS * 2,

@@ -40,6 +40,14 @@ describe('check cache', () => {
     expect(lintCache(openapi, asyncapi).cached).toEqual([finding]);
   });
 
+  it('keeps the roles apart: the same two files swapped (--openapi ↔ --asyncapi) are another entry', () => {
+    lintCache(openapi, asyncapi).store([finding]);
+    expect(lintCache(asyncapi, openapi).cached).toBeUndefined();
+    lintCache(asyncapi, openapi).store([]);
+    expect(lintCache(openapi, asyncapi).cached).toEqual([finding]);
+    expect(lintCache(asyncapi, openapi).cached).toEqual([]);
+  });
+
   it('misses once either document or a file one of them references changes', async () => {
     lintCache(openapi, asyncapi).store([finding]);
     await appendFile(asyncapi, '# edited\n');

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { closestNames } from '../../generator/commands/validate.js';
-import { casi, fixture, ROOT } from './helpers.js';
+import { casi, fixture, ROOT, SPEC } from './helpers.js';
 
 const work = mkdtempSync(join(tmpdir(), 'casi-cli-'));
 afterAll(() => rmSync(work, { recursive: true, force: true }));
@@ -49,6 +49,41 @@ describe('casi validate', () => {
     expect(result.code).toBe(1);
     expect(result.stdout).toContain('not JSON');
   });
+
+  it('names the line and column of a JSON syntax error, on one line, and skips a leading byte order mark', async () => {
+    const file = join(work, 'broken.json');
+    writeFileSync(file, '{\n  "code": tru\n}\n');
+    const broken = await casi(['validate', '--schema', 'Error', file]);
+    expect(broken).toMatchObject({ code: 1, stdout: `${file}:2:14: not JSON: expected true, found "\\n"\n` });
+    const trailing = await casi(['validate', '--schema', 'Error', '-'], '{"code": "x"}\n\n  garbage');
+    expect(trailing).toMatchObject({ code: 1, stdout: '<stdin>:3:3: not JSON: unexpected "g" after the JSON value\n' });
+    const multiline = await casi(['validate', '--schema', 'Error', '-'], '{"message": "a\nb"}');
+    expect(multiline.stdout).toBe('<stdin>:1:15: not JSON: control character "\\n" in a string (escape it)\n');
+    const bom = join(work, 'bom.json');
+    writeFileSync(bom, `\uFEFF${JSON.stringify(validEvent)}`);
+    expect(await casi(['validate', '--schema', 'ServerEvent', bom])).toMatchObject({ code: 0, stdout: 'valid\n' });
+  });
+
+  it("exits 2 with the check's file:line diagnostics when the specs cannot be used, without a stack", async () => {
+    const openapi = join(work, 'unresolved.yaml');
+    writeFileSync(
+      openapi,
+      readFileSync(SPEC.openapi, 'utf8').replace(
+        "$ref: '#/components/schemas/ErrorCode'",
+        "$ref: '#/components/schemas/NoSuchThing'",
+      ),
+    );
+    const unresolved = await casi(['validate', '--schema', 'Error', '--openapi', openapi, '-'], '{}');
+    expect(unresolved.code).toBe(2);
+    expect(unresolved.stderr).toMatch(
+      /unresolved\.yaml:\d+:\d+ error Can't resolve \$ref \(redocly\/no-unresolved-refs\)/,
+    );
+    expect(unresolved.stderr).toMatch(/^casi: cannot validate: /m);
+    expect(unresolved.stderr).not.toMatch(/^\s+at |MissingRefError/m);
+    const missing = await casi(['validate', '--schema', 'Error', '--openapi', join(work, 'nope.yaml'), '-'], '{}');
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toMatch(/^casi: cannot validate: cannot read .*nope\.yaml/m);
+  }, 60_000);
 
   it('exits 2 and suggests names for an unknown schema', async () => {
     const result = await casi(['validate', '--schema', 'Conversaton', '-'], '{}');
@@ -159,6 +194,24 @@ describe('casi schemas, check, generate', () => {
     );
     expect(missing.stderr).not.toMatch(/^\s+at /m);
   }, 120_000);
+
+  it.each([
+    [['validate', '--schema', 'Error', '--schema', 'Error', '-'], '--schema was given more than once'],
+    [['check', '--openapi', 'a.yaml', '--openapi', 'b.yaml'], '--openapi was given more than once'],
+    [['generate', '--out', 'a', '--out', 'b'], '--out was given more than once'],
+    [['serve', '--port', '1', '--port', '2'], '--port was given more than once'],
+    [['validate', '--schema'], '--schema needs a value'],
+    [['generate', '--out', ''], '--out needs a value'],
+    [['serve', '--port', ''], '--port needs a value'],
+    [['serve', '--port'], '--port needs a value'],
+    [['--bogus'], 'unknown option --bogus; name a command'],
+    [['--bogus', 'serve'], 'unknown option --bogus; name a command'],
+  ])('refuses %j as a usage error (exit 2): %s', async (args, message) => {
+    const result = await casi(args);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain(`casi: ${message}`);
+    expect(result.stderr).not.toMatch(/^\s+at /m);
+  });
 
   it('prints help for every command', async () => {
     const commands = ['generate', 'check', 'validate', 'schemas', 'serve'];

@@ -1,6 +1,6 @@
 /** `loadConfig`: defaults, `CASI_API_KEYS` entries, the loopback rule and errors naming the variable. */
 import { describe, expect, it } from 'vitest';
-import { ConfigError, isLoopback, loadConfig } from '../../reference/config.js';
+import { ConfigError, isLoopback, loadConfig, MAX_DURATION_SECONDS } from '../../reference/config.js';
 
 describe('loadConfig', () => {
   it('applies every default and generates one development key when CASI_API_KEYS is unset', () => {
@@ -88,6 +88,28 @@ describe('loadConfig', () => {
 
   it.each(['off', '0', ''])('turns the rate limit off for CASI_RATE_LIMIT=%j', (value) => {
     expect(loadConfig({ CASI_RATE_LIMIT: value }).config.rateLimit).toBeNull();
+  });
+
+  it.each(['CASI_TOKEN_TTL_SECONDS', 'CASI_EVENT_RETENTION_SECONDS', 'CASI_CHAT_ASYNC_IDLE_SECONDS'])(
+    'caps %s at 10 years',
+    (variable) => {
+      expect(MAX_DURATION_SECONDS).toBe(315_360_000);
+      const max = String(MAX_DURATION_SECONDS);
+      expect(Object.values(loadConfig({ [variable]: max }).config)).toContain(MAX_DURATION_SECONDS);
+      for (const value of [String(MAX_DURATION_SECONDS + 1), String(Number.MAX_SAFE_INTEGER)]) {
+        expect(() => loadConfig({ [variable]: value })).toThrow(
+          new ConfigError(variable, `must be an integer from 1 to ${max}, not "${value}"`),
+        );
+      }
+    },
+  );
+
+  it.each([
+    ['k1,k2,bad key,k4', 'entry 3 (bad …) is not key[:org[:scope]]'],
+    ['k1, ,k2,k3:acme:admin', 'entry 4 (****): the scope must be read or write, not "admin"'],
+    ['alpha1,beta22,alpha1', 'entries 1 and 3 list the same key alph…'],
+  ])('names the bad entry of CASI_API_KEYS=%s by its position', (value, message) => {
+    expect(() => loadConfig({ CASI_API_KEYS: value })).toThrow(`CASI_API_KEYS: ${message}`);
   });
 
   it('never shows a whole key in a message', () => {
