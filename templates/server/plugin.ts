@@ -7,6 +7,7 @@ import { toErrorAnswer } from './error-handler.js';
 import { HttpError } from './errors.js';
 import { jsonOf } from './frozen.js';
 import type { CasiRequest, HttpHandler, HttpResult, IncomingRequest, SseHandler } from './handlers.js';
+import { parseJsonBody } from './json-body.js';
 import { allowedMethods, notFound } from './not-found.js';
 import { type CasiRoutesOptions, type ResolvedOptions, resolveOptions } from './options.js';
 import { pathOf, toFastifyPath } from './path.js';
@@ -52,15 +53,24 @@ export function casiRoutes<H, Auth = undefined>(app: FastifyInstance, options: C
 
 /**
  * Reads an empty body sent with `Content-Type: application/json` as no body (many clients send the header on every
- * call, DELETE and body-less POST included); anything else goes to Fastify's JSON parser, which refuses
- * prototype poisoning.
+ * call, DELETE and body-less POST included); anything else is `parseJsonBody`'s: JSON, with members that could
+ * change a prototype refused by name.
  */
 function acceptEmptyJson(app: FastifyInstance): void {
-  const parseJson = app.getDefaultJsonParser('error', 'ignore');
   app.removeContentTypeParser('application/json');
-  app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
-    if (body === '') done(null, undefined);
-    else parseJson(request, String(body), done);
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (_request, body, done) => {
+    if (body === '') {
+      done(null, undefined);
+      return;
+    }
+    let value: unknown;
+    try {
+      value = parseJsonBody(String(body));
+    } catch (error) {
+      done(error as Error, undefined);
+      return;
+    }
+    done(null, value);
   });
 }
 

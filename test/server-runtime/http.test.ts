@@ -67,8 +67,12 @@ describe('valid requests', () => {
 });
 
 describe('authentication and Service-Version come first', () => {
-  it('answers what authenticate throws before looking at Service-Version', async () => {
-    await expectError(await fetch(`${server.url}/things/th_1`), 401, 'unauthorized');
+  it('answers what authenticate throws before looking at Service-Version; a 401 names its scheme', async () => {
+    const answer = await fetch(`${server.url}/things/th_1`);
+    expect(answer.headers.get('www-authenticate')).toBe('Bearer');
+    await expectError(answer, 401, 'unauthorized');
+    const other = await fetch(`${server.url}/things/th_1`, { headers: goodHeaders });
+    expect(other.headers.get('www-authenticate')).toBeNull();
   });
 
   it('refuses a missing Service-Version of an authenticated request', async () => {
@@ -175,9 +179,30 @@ describe('invalid requests', () => {
     expect(JSON.stringify(accepted.data)).not.toContain('nest deeper');
   });
 
-  it('answer malformed_json for a body that is not JSON', async () => {
-    await expectError(await post('/things', '{"name": "lamp",'), 400, 'malformed_json');
-    await expectError(await post('/things', '{"__proto__": {"x": 1}}'), 400, 'malformed_json');
+  it('answer malformed_json for a body that is not JSON, saying why', async () => {
+    const body = await expectError(await post('/things', '{"name": "lamp",'), 400, 'malformed_json');
+    expect(body.message).toMatch(/^The body is not valid JSON: .+\.$/);
+  });
+
+  it('answer invalid_request naming a member that could change a prototype, at any depth, escaped or not', async () => {
+    for (const [text, pointer] of [
+      ['{"__proto__": {"x": 1}}', '/__proto__'],
+      ['{"name": "lamp", "size": {"a": [1, {"\\u005f_proto__": 2}]}}', '/size/a/1/__proto__'],
+      ['{"size": {"constructor": {"prototype": {"x": 1}}}}', '/size/constructor/prototype'],
+      [`${'['.repeat(100_000)}{"__proto__": 1}${']'.repeat(100_000)}`, `${'/0'.repeat(100_000)}/__proto__`],
+    ]) {
+      const body = await expectError(await post('/things', text as string), 400, 'invalid_request');
+      expect(body.data).toEqual([
+        { in: 'body', pointer, message: 'must not be named __proto__, nor be constructor.prototype' },
+      ]);
+    }
+    // Names that only look alike are data (refused here only as members the schema does not know).
+    const alike = await expectError(
+      await post('/things', '{"name": "lamp", "constructor": "x", "proto": 1}'),
+      400,
+      'invalid_request',
+    );
+    expect(JSON.stringify(alike.data)).not.toContain('prototype');
   });
 
   it('refuse a body with another or no content type', async () => {

@@ -49,26 +49,30 @@ function connect(path: string, headers: Record<string, string> = goodHeaders, au
 
 /** Attempts a handshake that the server must refuse; returns the HTTP status, headers and JSON body. */
 function refusal(path: string, headers: Record<string, string> = goodHeaders) {
-  return new Promise<{ status: number; body: { code: string; data?: unknown }; contentType: string | undefined }>(
-    (resolve, reject) => {
-      const socket = new WebSocket(`${wsUrl}${path}`, { headers });
-      socket.once('open', () => reject(new Error('the handshake was accepted')));
-      socket.once('unexpected-response', (_request, response) => {
-        let text = '';
-        response.on('data', (chunk: Buffer) => {
-          text += String(chunk);
-        });
-        response.on('end', () =>
-          resolve({
-            status: response.statusCode ?? 0,
-            body: JSON.parse(text),
-            contentType: response.headers['content-type'],
-          }),
-        );
+  return new Promise<{
+    status: number;
+    body: { code: string; data?: unknown };
+    contentType: string | undefined;
+    challenge: string | undefined;
+  }>((resolve, reject) => {
+    const socket = new WebSocket(`${wsUrl}${path}`, { headers });
+    socket.once('open', () => reject(new Error('the handshake was accepted')));
+    socket.once('unexpected-response', (_request, response) => {
+      let text = '';
+      response.on('data', (chunk: Buffer) => {
+        text += String(chunk);
       });
-      socket.once('error', () => undefined);
-    },
-  );
+      response.on('end', () =>
+        resolve({
+          status: response.statusCode ?? 0,
+          body: JSON.parse(text),
+          contentType: response.headers['content-type'],
+          challenge: response.headers['www-authenticate'],
+        }),
+      );
+    });
+    socket.once('error', () => undefined);
+  });
 }
 
 describe('an accepted session', () => {
@@ -149,6 +153,7 @@ describe('a refused handshake answers HTTP with the Error body', () => {
     expect({ status: answer.status, code: answer.body.code }).toEqual({ status, code });
     expect(errorValidator(answer.body)).toBe(true);
     expect(answer.contentType).toBe('application/json; charset=utf-8');
+    expect(answer.challenge).toBe(status === 401 ? 'Bearer' : undefined);
   });
 
   it('lists the problems of an invalid handshake', async () => {

@@ -42,7 +42,10 @@ export class HttpError extends Error {
   override readonly name = 'HttpError';
   /** The `Error` body sent to the client. */
   readonly body: ErrorBody;
-  /** Extra response headers (e.g. `Retry-After`, `Allow`). */
+  /**
+   * Extra response headers (e.g. `Retry-After`, `Allow`); a 401 carries `WWW-Authenticate: Bearer` unless given
+   * another (RFC 9110: a 401 names the scheme it wants).
+   */
   readonly headers: Readonly<Record<string, string>>;
 
   constructor(
@@ -53,7 +56,9 @@ export class HttpError extends Error {
   ) {
     super(message);
     this.body = errorBody(code, message, options);
-    this.headers = options.headers ?? {};
+    const headers = options.headers ?? {};
+    const challenged = status !== 401 || Object.keys(headers).some((name) => name.toLowerCase() === 'www-authenticate');
+    this.headers = challenged ? headers : { ...headers, 'www-authenticate': 'Bearer' };
   }
 }
 
