@@ -1166,8 +1166,9 @@ export interface components {
         };
         /**
          * @description The envelope of every server event, on the SSE stream, on the WebSocket session and in the
-         *     `conversation.setup` webhook. A conversation begins with `conversation.setup`, then `conversation.started`,
-         *     and ends with `conversation.ended`.
+         *     `conversation.setup` webhook. A conversation begins with `conversation.setup`, then `conversation.started`
+         *     (a phone call that is never answered goes straight to `conversation.ended`), and ends with
+         *     `conversation.ended`.
          */
         ServerEvent: {
             agent_id: components["schemas"]["ConversationalAgentVersionId"];
@@ -1445,12 +1446,12 @@ export interface components {
          */
         CustomerIdPath: components["schemas"]["CustomerId"];
         /**
-         * @description Resume after this event (sent by `EventSource` on reconnect). An unknown id answers 400 `unknown_event_id`.
+         * @description Resume after this event (sent by `EventSource` on reconnect). A value that is not an event id (`ev_…`) answers 400 `invalid_request`; an event id that names no event of the conversation, 400 `unknown_event_id`.
          * @example ev_2Ce6Lr9Xn
          */
         LastEventId: components["schemas"]["EventId"];
         /**
-         * @description Resume the session after this event; without it the session first replays the whole history.
+         * @description Resume the session after this event; without it the session first replays the whole history. A value that is not an event id (`ev_…`) answers 400 `invalid_request`; an event id that names no event of the conversation, 400 `unknown_event_id`.
          * @example ev_2Ce6Lr9Xn
          */
         LastEventIdQuery: components["schemas"]["EventId"];
@@ -1898,7 +1899,7 @@ export interface operations {
             };
             header?: {
                 /**
-                 * @description Resume after this event (sent by `EventSource` on reconnect). An unknown id answers 400 `unknown_event_id`.
+                 * @description Resume after this event (sent by `EventSource` on reconnect). A value that is not an event id (`ev_…`) answers 400 `invalid_request`; an event id that names no event of the conversation, 400 `unknown_event_id`.
                  * @example ev_2Ce6Lr9Xn
                  */
                 "Last-Event-ID"?: components["parameters"]["LastEventId"];
@@ -1952,7 +1953,7 @@ export interface operations {
         parameters: {
             query?: {
                 /**
-                 * @description Resume the session after this event; without it the session first replays the whole history.
+                 * @description Resume the session after this event; without it the session first replays the whole history. A value that is not an event id (`ev_…`) answers 400 `invalid_request`; an event id that names no event of the conversation, 400 `unknown_event_id`.
                  * @example ev_2Ce6Lr9Xn
                  */
                 last_event_id?: components["parameters"]["LastEventIdQuery"];
@@ -2784,7 +2785,7 @@ export type ConversationCustomFieldsUpdatedEvent = ServerEventEnvelope & { paylo
 export type ConversationEndedEvent = ServerEventEnvelope & { payload: ConversationEnded };
 /** `conversation.setup`: Sent before the conversation starts; also delivered as the `conversation.setup` webhook so the receiver can preload data. */
 export type ConversationSetupEvent = ServerEventEnvelope & { payload: ConversationSetup };
-/** `conversation.started`: The live session has begun. Always the second event, after `conversation.setup`. */
+/** `conversation.started`: The live session has begun: the second event, after `conversation.setup`, of every conversation that goes live (a phone call that is never answered ends without it). */
 export type ConversationStartedEvent = ServerEventEnvelope & { payload: ConversationStarted };
 /** `server.error`: A server-side error during event handling. `source_event_id` names the client event that caused it, when one did. */
 export type ServerErrorEvent = ServerEventEnvelope & { payload: ServerError };

@@ -97,6 +97,15 @@ describe('replay and resume', () => {
     await expect(reading).rejects.toMatchObject({ code: 'unknown_event_id' });
   });
 
+  it('refuses a Last-Event-ID that is not an event id with 400 invalid_request naming the header', async () => {
+    const response = await rawStream(chat.id, { 'last-event-id': 'nope' });
+    expect(response.status).toBe(400);
+    expect(await response.json()).toMatchObject({
+      code: 'invalid_request',
+      data: [{ in: 'header', pointer: '/last-event-id' }],
+    });
+  });
+
   it('frames each event as id and JSON data after retry: 1000', async () => {
     const response = await rawStream(chat.id);
     expect(response.status).toBe(200);
