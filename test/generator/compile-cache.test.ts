@@ -5,8 +5,9 @@ import { pathToFileURL } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ROOT } from './helpers.js';
 
-// bin/compile-cache.mjs keeps V8's code for CommonJS modules under node_modules; here, for a package of its own.
-const pkg = join(ROOT, 'node_modules', `.casi-compile-cache-test-${process.pid}`);
+// bin/compile-cache.mjs keeps V8's code for CommonJS modules under node_modules; here, for a package of its own,
+// at a path no earlier run used (the cache outlives the package, and a process id comes back in a later run).
+const pkg = join(ROOT, 'node_modules', `.casi-compile-cache-test-${process.pid}-${Date.now()}`);
 afterAll(() => rmSync(pkg, { recursive: true, force: true }));
 
 /** Loads the package in a fresh process with the cache on; prints its exports and the cache's counts. */
