@@ -46,6 +46,14 @@ function brokenEvent(event: Obj, index: number): Obj {
   });
 }
 
+/**
+ * `value` as it arrives on the wire: through `JSON.stringify` and `JSON.parse`, so that its strings are the flat
+ * (and, for short ones, internalised) strings V8 makes when parsing JSON, not the slices of the YAML source.
+ */
+function fromWire<T>(value: T): T {
+  return JSON.parse(JSON.stringify(value)) as T;
+}
+
 /** Loads both specs from the repository root and builds the fixtures. */
 export async function loadFixtures(root: string): Promise<BenchFixtures> {
   const specs = await loadSpecs(resolve(root, 'spec/openapi.yaml'), resolve(root, 'spec/asyncapi.yaml'));
@@ -69,13 +77,23 @@ export async function loadFixtures(root: string): Promise<BenchFixtures> {
     ir,
     conversation: example(openapi, 'Conversation'),
     cases: [
-      { name: 'ConversationalAgentConfig', schema: 'ConversationalAgentConfig', valid: [config], invalid: [badConfig] },
-      { name: 'CreateConversationRequest', schema: 'CreateConversationRequest', valid: [create], invalid: [badCreate] },
+      {
+        name: 'ConversationalAgentConfig',
+        schema: 'ConversationalAgentConfig',
+        valid: fromWire([config]),
+        invalid: fromWire([badConfig]),
+      },
+      {
+        name: 'CreateConversationRequest',
+        schema: 'CreateConversationRequest',
+        valid: fromWire([create]),
+        invalid: fromWire([badCreate]),
+      },
       {
         name: `ServerEvent (mixed stream of ${events.length})`,
         schema: 'ServerEvent',
-        valid: events,
-        invalid: events.map(brokenEvent),
+        valid: fromWire(events),
+        invalid: fromWire(events.map(brokenEvent)),
       },
     ],
   };

@@ -180,16 +180,24 @@ const serverEventPayload = z.discriminatedUnion('type', [
   }),
 ]);
 
-/** `ServerEvent`: the envelope with any of the 15 server payloads. */
-export const ServerEvent = z.strictObject({
-  id: id('ev'),
-  created_at: z.iso.datetime({ offset: true }),
-  agent_id: id('ca', true),
-  livemode: z.boolean(),
-  conversation_id: id('conv'),
-  experimental: z.boolean(),
-  payload: serverEventPayload,
-});
+/** The payload types whose envelope has `experimental: true` (all others have false). */
+const EXPERIMENTAL = new Set(['agent.notice.sent', 'user.dtmf.received', 'agent.dtmf.sent', 'agent.customer.loaded']);
+
+/** `ServerEvent`: the envelope with any of the 15 server payloads; `experimental` true exactly for those above. */
+export const ServerEvent = z
+  .strictObject({
+    id: id('ev'),
+    created_at: z.iso.datetime({ offset: true }),
+    agent_id: id('ca', true),
+    livemode: z.boolean(),
+    conversation_id: id('conv'),
+    experimental: z.boolean(),
+    payload: serverEventPayload,
+  })
+  .refine((event) => event.experimental === EXPERIMENTAL.has(event.payload.type), {
+    path: ['experimental'],
+    message: 'must be true exactly for the experimental payload types',
+  });
 
 /** The zod schema of each benchmarked spec schema, by name. */
 export const zodSchemas = { ConversationalAgentConfig, CreateConversationRequest, ServerEvent } as const;

@@ -1174,7 +1174,7 @@ export interface components {
             agent_id: components["schemas"]["ConversationalAgentVersionId"];
             conversation_id: components["schemas"]["ConversationId"];
             created_at: components["schemas"]["Timestamp"];
-            /** @description True for the payload types marked experimental. */
+            /** @description True for the payload types marked experimental (`x-casi-experimental`: `agent.notice.sent`, `user.dtmf.received`, `agent.dtmf.sent`, `agent.customer.loaded`), false for the others. */
             experimental: boolean;
             id: components["schemas"]["EventId"];
             livemode: boolean;

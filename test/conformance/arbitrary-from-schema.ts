@@ -1,9 +1,10 @@
 /**
  * fast-check arbitraries built from the spec's JSON Schemas (2020-12 as OpenAPI 3.1 writes it): every value they
  * generate is valid against the schema. Handles type (and type arrays for nullability), enum, const, pattern,
- * min/maxLength, minimum/maximum, required/optional members, additionalProperties, items, anyOf/oneOf/allOf, $ref
- * and the formats date-time and uri.
+ * min/maxLength, minimum/maximum, required/optional members, additionalProperties, items, anyOf/oneOf/allOf, $ref,
+ * if/then/else (without references inside) and the formats date-time and uri.
  */
+import { Ajv2020 } from 'ajv/dist/2020.js';
 import fc from 'fast-check';
 import type { JsonSchema } from '../../generator/ir/model.js';
 import { refName } from './spec.js';
@@ -44,6 +45,7 @@ class Builder {
     if (schema === false) throw new Error('arbitraryFromSchema: the schema `false` has no value');
     const name = refName(schema);
     if (name !== undefined) return this.#ref(name, depth);
+    if ('if' in schema) return this.#conditional(schema, depth);
     if ('const' in schema) return fc.constant(schema.const);
     if (Array.isArray(schema.enum)) return fc.constantFrom(...(schema.enum as unknown[]));
     const union = (schema.anyOf ?? schema.oneOf) as JsonSchema[] | undefined;
@@ -131,6 +133,24 @@ class Builder {
       .filter((k) => !(k in properties) && k !== REFUSED_KEY);
     const extras = fc.dictionary(key, this.build(valueSchema, depth + 1), { maxKeys: this.#options.maxItems ?? 3 });
     return fc.tuple(record, extras).map(([known, more]) => ({ ...more, ...known }));
+  }
+
+  /**
+   * `if`/`then`/`else`: values of the schema without them that also fit the branch their `if` picks (a filter, so
+   * each branch must be likely among those values, as `experimental: true` is for a random boolean).
+   */
+  #conditional(schema: JsonSchema, depth: number): fc.Arbitrary<unknown> {
+    const { if: condition, then: yes, else: no, ...rest } = schema;
+    const conditional = {
+      if: condition,
+      ...(yes === undefined ? {} : { then: yes }),
+      ...(no === undefined ? {} : { else: no }),
+    };
+    if (JSON.stringify(conditional).includes('"$ref"')) {
+      throw new Error('arbitraryFromSchema: references inside if/then/else are not supported');
+    }
+    const fits = new Ajv2020({ strict: false }).compile(conditional);
+    return this.build(rest, depth + 1).filter((value) => fits(value));
   }
 
   /** `allOf` of object schemas (resolved): members, required lists and closedness combined. */

@@ -274,6 +274,19 @@ describe('validation issues', () => {
     }
   });
 
+  it('point at experimental when it does not match the payload type (true exactly for the experimental ones)', () => {
+    const customer = { type: 'agent.customer.loaded', name: 'Sam' };
+    expect(generated.validateServerEvent({ ...envelope, experimental: true, payload: customer })).toBe(true);
+    expect(generated.validateServerEvent({ ...envelope, experimental: false, payload: delta })).toBe(true);
+    for (const [experimental, payload] of [
+      [false, customer],
+      [true, delta],
+    ] as const) {
+      const issues = issuesOf(generated.validateServerEvent, { ...envelope, experimental, payload });
+      expect(issues).toContainEqual(expect.objectContaining({ pointer: '/experimental', keyword: 'const' }));
+    }
+  });
+
   it('make assertValid throw a ValidationError naming the schema and each pointer', () => {
     const value = { ...envelope, livemode: 'yes', payload: delta };
     expect(() => generated.assertValid(generated.validateServerEvent, value)).toThrow(generated.ValidationError);
@@ -399,7 +412,8 @@ describe('the issues of a refused value', () => {
     const functions = raw as Record<string, unknown>;
     expect(typeof functions.checkConversationalAgentConfig).toBe('function');
     expect(typeof functions.checkToolIdentifier).toBe('function');
-    expect(functions.checkServerEvent).toBeUndefined();
+    // ServerEvent's `if` on the payload type (which decides `experimental`) is tried on every value.
+    expect(typeof functions.checkServerEvent).toBe('function');
     expect(functions.checkClientEvent).toBeUndefined();
   });
 

@@ -271,12 +271,13 @@ export function withoutPathsInVerdicts(esm: string, verdictOnly: string): string
 }
 
 /**
- * In verdict-only code: adding an error to the list, the list of a function called, dropping errors from it, the
- * list itself and the function's `errors`.
+ * In verdict-only code: adding an error to the list (the shared `casiRefused`, or the empty object ajv makes for
+ * the errors of an `if`, which it always drops), the list of a function called, dropping errors from it, the list
+ * itself and the function's `errors`.
  */
 const VERDICT_LIST_EDITS: readonly [RegExp, string][] = [
   [
-    /^(\s*)const (err\d+) = casiRefused;\n\1if \(vErrors === null\) \{\n\1 {2}vErrors = \[\2\];\n\1\} else \{\n\1 {2}vErrors\.push\(\2\);\n\1\}\n/gm,
+    /^(\s*)const (err\d+) = (?:casiRefused|\{\});\n\1if \(vErrors === null\) \{\n\1 {2}vErrors = \[\2\];\n\1\} else \{\n\1 {2}vErrors\.push\(\2\);\n\1\}\n/gm,
     '',
   ],
   [
