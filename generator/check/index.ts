@@ -5,6 +5,7 @@ import type { Ir } from '../ir/model.js';
 import type { LoadedSpecs } from '../load/index.js';
 import { checkConsistency } from './consistency.js';
 import { checkExamples } from './examples.js';
+import { atUnresolvedRef } from './ref-location.js';
 
 /** Runs every check; the result is sorted. Generation stops when any diagnostic is an error. */
 export async function checkSpecs(specs: LoadedSpecs): Promise<Diagnostic[]> {
@@ -21,13 +22,16 @@ const EXAMPLE_RULES = new Set(['redocly/no-invalid-parameter-examples', 'redocly
 
 /**
  * Completes what the validators found (`lints`, here or from the worker): places diagnostics that came
- * without a line by their pointer, makes an example that breaks its schema an error, adds the consistency checks
+ * without a line by their pointer (an unresolved AsyncAPI reference at its `$ref`), makes an example that breaks its schema an error, adds the consistency checks
  * and the examples' of both documents (against the schemas of `ir`, when the documents have one), and sorts.
  */
 export function completeCheck(specs: LoadedSpecs, lints: readonly Diagnostic[], ir: Ir | undefined): Diagnostic[] {
   const docs = [specs.openapi, specs.asyncapi];
   const placed = lints.map((d): Diagnostic => {
-    const found: Diagnostic = EXAMPLE_RULES.has(d.rule) ? { ...d, severity: 'error' } : d;
+    const found: Diagnostic = atUnresolvedRef(
+      EXAMPLE_RULES.has(d.rule) ? { ...d, severity: 'error' } : d,
+      specs.asyncapi,
+    );
     if (found.line > 0) return found;
     const doc = docs.find((candidate) => candidate.file === found.file) ?? specs.asyncapi;
     return { ...found, ...doc.locate(found.pointer) };

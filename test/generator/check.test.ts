@@ -1,4 +1,6 @@
-import { readFileSync } from 'node:fs';
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { basename, dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { checkConsistency } from '../../generator/check/consistency.js';
 import { checkSpecs, hasErrors } from '../../generator/check/index.js';
@@ -80,5 +82,23 @@ describe('check: validators', () => {
       'redocly/no-unused-components',
       'redocly/operation-2xx-response',
     ]);
+  });
+
+  it('reports a reference into the OpenAPI document that names nothing at its $ref, not at the top', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'casi-ref-'));
+    try {
+      cpSync(dirname(SPEC.asyncapi), dir, { recursive: true });
+      const asyncapi = join(dir, basename(SPEC.asyncapi));
+      const text = readFileSync(asyncapi, 'utf8');
+      const ref = "$ref: './openapi.yaml#/components/schemas/ServerEvent'";
+      writeFileSync(asyncapi, text.replace(ref, "$ref: './openapi.yaml#/components/schemas/NoSuchThing'"));
+      const line = text.slice(0, text.indexOf(ref)).split('\n').length;
+      const diagnostics = await checkSpecs(await loadSpecs(join(dir, basename(SPEC.openapi)), asyncapi));
+      const missing = diagnostics.find((d) => d.rule === 'asyncapi/invalid-ref');
+      expect(missing).toMatchObject({ severity: 'error', file: asyncapi, line });
+      expect(missing?.pointer).toMatch(/^\/components\/messages\/.+\/\$ref$/);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
