@@ -143,6 +143,7 @@ class Builder {
     const { if: condition, then: yes, else: no, ...rest } = schema;
     const conditional = {
       if: condition,
+      // biome-ignore lint/suspicious/noThenProperty: `then` is the JSON Schema keyword, not a thenable.
       ...(yes === undefined ? {} : { then: yes }),
       ...(no === undefined ? {} : { else: no }),
     };
