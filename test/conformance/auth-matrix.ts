@@ -7,13 +7,13 @@
 import type { IrOperation, IrParameter } from '../../generator/ir/model.js';
 import type { ContractContext } from './context.js';
 import { orderedOperations } from './context.js';
-import { clientFor } from './fixtures.js';
+import { checkedCall, clientFor } from './fixtures.js';
 import { checkPositive } from './positive.js';
 import { type Credential, describeRequest, type RequestParts, toWire } from './requests.js';
 import { checkResponse } from './response-checks.js';
 import { refName, SERVICE_VERSION_SCHEMA } from './spec.js';
 import { createForDeletion } from './use-after-free.js';
-import { send, type WireResponse } from './wire.js';
+import { describeAnswer, isSuccess, send, type WireResponse } from './wire.js';
 
 /** What a credential must get: a success, or an error status and code (or any of several). */
 type Expectation =
@@ -178,12 +178,12 @@ async function probe(
 }
 
 function expectationProblem(expect: Expectation, response: WireResponse): string | undefined {
-  const got = `${response.status} ${response.text.slice(0, 200)}`;
+  const got = describeAnswer(response, 200);
   if ('anyOf' in expect)
     return expect.anyOf.some((e) => expectationProblem(e, response) === undefined)
       ? undefined
       : `expected one of ${JSON.stringify(expect.anyOf)}, got ${got}`;
-  if ('success' in expect) return response.status < 300 ? undefined : `expected a success, got ${got}`;
+  if ('success' in expect) return isSuccess(response) ? undefined : `expected a success, got ${got}`;
   const code = (response.json as { code?: unknown } | undefined)?.code;
   return response.status === expect.status && code === expect.code
     ? undefined
@@ -225,9 +225,13 @@ function withConversation(op: IrOperation, good: RequestParts, conversationId: s
 async function makeTokenWorld(ctx: ContractContext): Promise<TokenWorld> {
   const client = clientFor(ctx.target.baseUrl, ctx.target.keys.write);
   const chat = () =>
-    client.conversations.create({ agent_id: ctx.fixtures.agent.id, channel: { type: 'chat_realtime' } });
+    checkedCall(ctx.spec, client, 'createConversation', () =>
+      client.conversations.create({ agent_id: ctx.fixtures.agent.id, channel: { type: 'chat_realtime' } }),
+    );
   const [own, other, refreshed, expiring] = [await chat(), await chat(), await chat(), await chat()];
-  await client.conversations.refreshToken(refreshed.id);
+  await checkedCall(ctx.spec, client, 'refreshConversationToken', () =>
+    client.conversations.refreshToken(refreshed.id),
+  );
   return {
     own: { id: own.id, token: own.channel.token },
     otherToken: other.channel.token,

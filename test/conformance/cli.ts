@@ -6,7 +6,18 @@
 import { parseArgs } from 'node:util';
 import { FakeClock } from '../../reference/clock.js';
 import { runAuthMatrix } from './auth-matrix.js';
-import { checkWebhooks, createContext, runContract, runsFromEnv, seedFromEnv } from './contract.js';
+import {
+  checkWebhooks,
+  createContext,
+  guarded,
+  KnobError,
+  parseRuns,
+  parseSeed,
+  runContract,
+  runsFromEnv,
+  seedFromEnv,
+} from './contract.js';
+import { SetupError } from './fixtures.js';
 import { KNOWN_DEFECTS } from './known-defects.js';
 import { Report } from './report.js';
 import { runStateful } from './stateful.js';
@@ -19,8 +30,9 @@ const USAGE = `Usage: npm run conformance -- [--base-url URL --api-key KEY] [--r
   --api-key KEY    a write API key of that server (required with --base-url)
   --read-key KEY   with --other-org-key: a read-only key of the same organisation, to run the auth matrix there
   --other-org-key KEY  a write key of another organisation (the matrix checks nothing of the first leaks to it)
-  --runs N         generated cases per operation (default: CONFORMANCE_RUNS or 200)
-  --seed N         fast-check seed, to replay a run (default: CONFORMANCE_SEED or random)
+  --runs N         generated cases per operation, a positive integer (default: CONFORMANCE_RUNS or 200); the
+                   spec's own example requests are sent first, besides these
+  --seed N         fast-check seed, an integer, to replay a run (default: CONFORMANCE_SEED or random)
   --help           this text
 
 Exit status: 0 when every check passed, 1 when one failed, 2 on a usage or set-up error.`;
@@ -51,8 +63,10 @@ async function main(argv: readonly string[]): Promise<number> {
   const baseUrl = values['base-url'];
   const apiKey = values['api-key'];
   if ((baseUrl === undefined) !== (apiKey === undefined)) throw new UsageError('--base-url and --api-key go together');
-  const runs = runsFromEnv({ CONFORMANCE_RUNS: values.runs ?? process.env.CONFORMANCE_RUNS });
-  const seed = seedFromEnv({ CONFORMANCE_SEED: values.seed ?? process.env.CONFORMANCE_SEED });
+  if (baseUrl !== undefined) checkBaseUrl(baseUrl);
+  // Each knob is named as the user gave it: the option, else the environment variable.
+  const runs = knob(() => (values.runs === undefined ? runsFromEnv() : parseRuns(values.runs, '--runs')));
+  const seed = knob(() => (values.seed === undefined ? seedFromEnv() : parseSeed(values.seed, '--seed')));
   const inProcess = baseUrl === undefined;
   const report = new Report(KNOWN_DEFECTS);
   console.log(
@@ -68,40 +82,96 @@ async function main(argv: readonly string[]): Promise<number> {
         ...(values['read-key'] === undefined ? {} : { read: values['read-key'] }),
         ...(values['other-org-key'] === undefined ? {} : { otherOrg: values['other-org-key'] }),
       });
+  let stopped: string | undefined;
   try {
     const ctx = await runContract(target, report, { runs, seed });
-    if (receiver) await checkWebhooks(ctx, receiver, WEBHOOK_SECRET);
-    await runStateful(target, report, { runs: Math.max(20, Math.round(runs / 10)), seed });
+    if (receiver)
+      await guarded(report, 'webhook_conformance', 'conversation.setup', () =>
+        checkWebhooks(ctx, receiver, WEBHOOK_SECRET),
+      );
+    await guarded(report, 'stateful', 'sequence', () =>
+      runStateful(target, report, { runs: Math.max(20, Math.round(runs / 10)), seed }),
+    );
     if (!inProcess && target.keys.read !== undefined && target.keys.otherOrg !== undefined) {
-      const matrix = await createContext(target, new Report(), { runs: Math.min(runs, 40), seed });
-      await runAuthMatrix({ ...matrix, report });
+      await guarded(report, 'auth_matrix', 'set-up', async () => {
+        const matrix = await createContext(target, new Report(), { runs: Math.min(runs, 40), seed });
+        await runAuthMatrix({ ...matrix, report });
+      });
       console.log('auth_matrix: the expired-token cases need a fake clock (in process only)');
     }
+  } catch (error) {
+    stopped = stopReason(error, report, baseUrl);
   } finally {
     await target.close();
     await receiver?.close();
   }
-  if (inProcess) {
+  if (inProcess && stopped === undefined) {
     const clocked = await startReference({
       clock: new FakeClock(),
       env: { CASI_TOKEN_TTL_SECONDS: String(MATRIX_TOKEN_TTL_SECONDS) },
     });
     try {
-      const ctx = await createContext(clocked, new Report(), { runs: Math.min(runs, 40), seed });
-      await runAuthMatrix({ ...ctx, report }, MATRIX_TOKEN_TTL_SECONDS);
+      await guarded(report, 'auth_matrix', 'set-up', async () => {
+        const ctx = await createContext(clocked, new Report(), { runs: Math.min(runs, 40), seed });
+        await runAuthMatrix({ ...ctx, report }, MATRIX_TOKEN_TTL_SECONDS);
+      });
     } finally {
       await clocked.close();
     }
-  } else if (target.keys.read === undefined || target.keys.otherOrg === undefined)
+  } else if (!inProcess && (target.keys.read === undefined || target.keys.otherOrg === undefined))
     console.log('auth_matrix: skipped (give --read-key and --other-org-key to run it)');
   console.log(report.format());
   if (report.knownDefects.size > 0)
     console.log('known: failures matching a pinned defect of the reference server (test/conformance/known-defects.ts)');
+  if (stopped !== undefined) console.log(`conformance: ${stopped}`);
   console.log(`${report.totalFailed === 0 ? 'PASS' : 'FAIL'}: ${report.totalFailed} failed case(s)`);
   return report.totalFailed === 0 ? 0 : 1;
 }
 
 class UsageError extends Error {}
+
+/** `--base-url` must be an absolute http(s) URL (a path prefix is allowed). */
+function checkBaseUrl(baseUrl: string): void {
+  let url: URL | undefined;
+  try {
+    url = new URL(baseUrl);
+  } catch {
+    url = undefined;
+  }
+  if (url === undefined || (url.protocol !== 'http:' && url.protocol !== 'https:'))
+    throw new UsageError(`--base-url must be an http:// or https:// URL, not ${JSON.stringify(baseUrl)}`);
+}
+
+/** A knob's value; a value of the wrong form is a usage error. */
+function knob(read: () => number): number {
+  try {
+    return read();
+  } catch (error) {
+    if (error instanceof KnobError) throw new UsageError(error.message);
+    throw error;
+  }
+}
+
+/**
+ * What to do when the resources every check starts from could not be made. A 2xx answer the spec refuses is the
+ * server's failure: recorded (`response_schema_conformance` of that operation), the report printed, exit 1. No
+ * answer or an error status is a set-up error (exit 2), named with the server and the request.
+ */
+function stopReason(error: unknown, report: Report, baseUrl: string | undefined): string {
+  if (!(error instanceof SetupError)) throw error;
+  const server = baseUrl === undefined ? 'the in-process reference server' : `the server at --base-url ${baseUrl}`;
+  if (error.kind === 'invalid') {
+    report.record('response_schema_conformance', error.operation, `creating the fixtures: ${error.message}`);
+    return `the run stopped: the fixtures every check starts from could not be made on ${server}`;
+  }
+  const hint =
+    error.kind === 'unreachable'
+      ? ' (is the server running, and is the URL right?)'
+      : /answered 40[13] /.test(error.message)
+        ? ' (is --api-key a write key of that server?)'
+        : '';
+  throw new Error(`cannot make the fixtures on ${server}: ${error.message}${hint}`);
+}
 
 main(process.argv.slice(2)).then(
   (code) => process.exit(code),

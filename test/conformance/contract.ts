@@ -5,7 +5,7 @@
 import type { ContractContext } from './context.js';
 import { orderedOperations } from './context.js';
 import { checkDeepNesting } from './deep-nesting.js';
-import { clientFor, createFixtures } from './fixtures.js';
+import { checkedCall, clientFor, createFixtures } from './fixtures.js';
 import { checkNegative } from './negative.js';
 import { checkPagination } from './pagination.js';
 import { checkPositive } from './positive.js';
@@ -18,23 +18,59 @@ import { loadConformanceSpec } from './spec.js';
 import type { Target } from './target.js';
 import { checkUseAfterFree } from './use-after-free.js';
 import { checkDeliveries, type WebhookReceiver } from './webhooks.js';
-import { delay } from './wire.js';
+import { delay, networkErrorText } from './wire.js';
 
 /** Generated cases per operation when `CONFORMANCE_RUNS` is not set. */
 export const DEFAULT_RUNS = 200;
 
-/** `CONFORMANCE_RUNS` (a positive integer) or the default. */
-export function runsFromEnv(env: Readonly<Record<string, string | undefined>> = process.env): number {
-  const value = Number(env.CONFORMANCE_RUNS ?? DEFAULT_RUNS);
-  if (!Number.isSafeInteger(value) || value < 1)
-    throw new Error(`CONFORMANCE_RUNS must be a positive integer, not ${env.CONFORMANCE_RUNS}`);
-  return value;
+/** A value the user gave for a knob that is not of its form; `name` is how they gave it (`--runs`, `CONFORMANCE_RUNS`). */
+export class KnobError extends Error {}
+
+/** Cases per operation from `value` given as `name`: a positive integer; unset or empty gives the default. */
+export function parseRuns(value: string | undefined, name: string): number {
+  if (value === undefined || value === '') return DEFAULT_RUNS;
+  const runs = Number(value);
+  if (!/^\s*\d+\s*$/.test(value) || !Number.isSafeInteger(runs) || runs < 1)
+    throw new KnobError(`${name} must be a positive integer, not ${JSON.stringify(value)}`);
+  return runs;
 }
 
-/** `CONFORMANCE_SEED` (to replay a run) or a fresh seed. */
+/** The fast-check seed from `value` given as `name`: an integer; unset or empty gives a fresh random one. */
+export function parseSeed(value: string | undefined, name: string): number {
+  if (value === undefined || value === '') return Math.floor(Math.random() * 2 ** 31);
+  const seed = Number(value);
+  if (!/^\s*-?\d+\s*$/.test(value) || !Number.isSafeInteger(seed))
+    throw new KnobError(
+      `${name} must be an integer (the seed a run printed, to replay it), not ${JSON.stringify(value)}`,
+    );
+  return seed;
+}
+
+/** `CONFORMANCE_RUNS` (a positive integer) or the default. */
+export function runsFromEnv(env: Readonly<Record<string, string | undefined>> = process.env): number {
+  return parseRuns(env.CONFORMANCE_RUNS, 'CONFORMANCE_RUNS');
+}
+
+/** `CONFORMANCE_SEED` (an integer, to replay a run) or a fresh seed. */
 export function seedFromEnv(env: Readonly<Record<string, string | undefined>> = process.env): number {
-  const value = Number(env.CONFORMANCE_SEED);
-  return Number.isSafeInteger(value) ? value : Math.floor(Math.random() * 2 ** 31);
+  return parseSeed(env.CONFORMANCE_SEED, 'CONFORMANCE_SEED');
+}
+
+/**
+ * Runs one part of a run. An error it throws — a connection the generated client saw dropped, an answer it could
+ * not go on from — is recorded as a failed case of `check` on `operation`, and the run goes on with the next part.
+ */
+export async function guarded(
+  report: Report,
+  check: string,
+  operation: string,
+  part: () => Promise<void>,
+): Promise<void> {
+  try {
+    await part();
+  } catch (error) {
+    report.record(check, operation, `stopped by an error: ${networkErrorText(error)}`);
+  }
 }
 
 /** Creates the fixtures on `target` and the run's shared state. */
@@ -66,20 +102,26 @@ export async function runContract(
   const ctx = await createContext(target, report, options);
   const { spec } = ctx;
   for (const op of orderedOperations(spec)) {
-    await checkPositive(ctx, op);
-    await checkNegative(ctx, op);
+    await guarded(report, 'positive_data_acceptance', op.id, () => checkPositive(ctx, op));
+    await guarded(report, 'negative_data_rejection', op.id, () => checkNegative(ctx, op));
     const good = ctx.goodRequests.get(op.id);
     if (good) {
-      await checkHeaders(ctx, op, good);
-      await checkDeepNesting(ctx, op);
-      await checkAuthRequired(ctx, op, good);
-    } else report.record('positive_data_acceptance', op.id, `no generated request of ${op.id} got a 2xx answer`);
+      await guarded(report, 'missing_required_header', op.id, () => checkHeaders(ctx, op, good));
+      await guarded(report, 'deep_nesting', op.id, () => checkDeepNesting(ctx, op));
+      await guarded(report, 'ignored_auth', op.id, () => checkAuthRequired(ctx, op, good));
+    } else
+      report.record(
+        'positive_data_acceptance',
+        op.id,
+        `no request of ${op.id} got a 2xx answer (neither the spec's examples nor the generated ones)`,
+      );
   }
-  await checkMethods(ctx, spec.ir.operations);
-  await checkPagination(ctx);
-  await checkRoundTrips(ctx);
-  await checkUseAfterFree(ctx);
-  await checkSessionFrames(ctx);
+  await guarded(report, 'unsupported_method', 'every path', () => checkMethods(ctx, spec.ir.operations));
+  await guarded(report, 'pagination', 'every list', () => checkPagination(ctx));
+  await guarded(report, 'round_trip', 'every write', () => checkRoundTrips(ctx));
+  await guarded(report, 'use_after_free', 'every delete', () => checkUseAfterFree(ctx));
+  const sessions = spec.ir.operations.filter((o) => o.transport === 'websocket').map((o) => o.id);
+  await guarded(report, 'client_event_acceptance', sessions.join(', '), () => checkSessionFrames(ctx));
   return ctx;
 }
 
@@ -90,7 +132,10 @@ const WEBHOOK_SETTLE_MS = 5000;
 export async function checkWebhooks(ctx: ContractContext, receiver: WebhookReceiver, secret: string): Promise<void> {
   const client = clientFor(ctx.target.baseUrl, ctx.target.keys.write);
   const ids: string[] = [];
-  for await (const conversation of client.conversations.list({ limit: 100 })) ids.push(conversation.id);
+  const walk = async () => {
+    for await (const conversation of client.conversations.list({ limit: 100 })) ids.push(conversation.id);
+  };
+  await checkedCall(ctx.spec, client, 'listConversations', walk, false);
   const deadline = Date.now() + WEBHOOK_SETTLE_MS;
   while (receiver.deliveries.length < ids.length && Date.now() < deadline) await delay(20);
   checkDeliveries(ctx.spec, ctx.report, receiver.deliveries, secret, ids);

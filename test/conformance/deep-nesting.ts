@@ -10,7 +10,7 @@ import type { ContractContext } from './context.js';
 import { freeFormPaths, withMember } from './mutations.js';
 import { describeRequest, type RequestParts, requestArbitrary, toWire } from './requests.js';
 import { checkResponse } from './response-checks.js';
-import { send } from './wire.js';
+import { describeAnswer, isSuccess, send } from './wire.js';
 
 /** How deep the probe nests arrays (well inside the 1 MiB body limit: two bytes per level). */
 export const NESTING_DEPTH = 10_000;
@@ -42,7 +42,7 @@ export async function checkDeepNesting(ctx: ContractContext, op: IrOperation): P
     checkResponse(ctx.spec, ctx.report, op, response, context);
     const refused =
       response.status >= 400 && response.status < 500 && ctx.spec.validator('Error')?.(response.json) === true;
-    const problem = response.status < 300 || refused ? undefined : `${response.status} ${response.text.slice(0, 200)}`;
+    const problem = isSuccess(response) || refused ? undefined : describeAnswer(response, 200);
     ctx.report.record('deep_nesting', op.id, problem && `${context} → ${problem}`);
   }
 }

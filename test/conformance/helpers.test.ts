@@ -1,10 +1,18 @@
-/** Table tests of the suite's pure helpers: mutations and their pointers, round-trip containment, report, SSE retry. */
+/**
+ * Table tests of the suite's helpers: mutations and their pointers, round-trip containment, the report and its FAIL
+ * lines, the `--runs`/`--seed` knobs, `send` on a failing connection, the spec's example requests, SSE retry.
+ */
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { describe, expect, it } from 'vitest';
+import { DEFAULT_RUNS, parseRuns, parseSeed, runsFromEnv, seedFromEnv } from './contract.js';
 import { fastSseRetry, seededRandom } from './cutting-proxy.js';
+import { exampleRequests } from './examples.js';
 import { freeFormPaths, mutate, pointsAt } from './mutations.js';
-import { Report } from './report.js';
+import { PRINTED_FAILURES_PER_CHECK, Report } from './report.js';
 import { contains } from './round-trip.js';
 import { loadConformanceSpec } from './spec.js';
+import { describeAnswer, isSuccess, send } from './wire.js';
 
 const spec = await loadConformanceSpec();
 const closed = {
@@ -85,6 +93,134 @@ describe('Report', () => {
     ]);
     expect(report.format()).toContain('KNOWN pinned (c1 op2): pinned thing');
     expect(report.format()).toContain('FAIL c1 op: broken');
+  });
+});
+
+describe('Report FAIL lines', () => {
+  const failLines = (report: Report) =>
+    report
+      .format()
+      .split('\n')
+      .filter((l) => /^(FAIL|…) /.test(l));
+
+  it('says how many failed cases it leaves out', () => {
+    const report = new Report();
+    for (let i = 0; i < 45; i++) report.record('c1', 'op', `request ${i} → 500`);
+    const lines = failLines(report);
+    expect(lines).toHaveLength(PRINTED_FAILURES_PER_CHECK + 1);
+    expect(lines.at(-1)).toBe('… and 25 more failed case(s) of c1 not shown');
+  });
+
+  it('prints identical messages once, with their count', () => {
+    const report = new Report();
+    for (let i = 0; i < 30; i++) report.record('c1', 'op', 'GET /a → no answer: ECONNRESET');
+    report.record('c1', 'op', 'GET /b → 500');
+    expect(failLines(report)).toEqual([
+      'FAIL c1 op: GET /a → no answer: ECONNRESET (30 times)',
+      'FAIL c1 op: GET /b → 500',
+    ]);
+    expect(report.failures).toHaveLength(2);
+    expect(report.failed('c1')).toBe(31);
+  });
+
+  it('shows the first failure of every operation and of every outcome, however many repeats come first', () => {
+    const report = new Report();
+    for (let i = 0; i < 100; i++) report.record('c1', 'busy', `request ${i} → 500`);
+    report.record('c1', 'busy', 'request x → 404 not declared');
+    report.record('c1', 'quiet', 'request y → 401');
+    const lines = failLines(report);
+    expect(lines).toContain('FAIL c1 quiet: request y → 401');
+    expect(lines).toContain('FAIL c1 busy: request x → 404 not declared');
+    expect(lines).toContain('FAIL c1 busy: request 0 → 500');
+    expect(lines.at(-1)).toBe(`… and ${102 - PRINTED_FAILURES_PER_CHECK} more failed case(s) of c1 not shown`);
+  });
+});
+
+describe('knobs', () => {
+  it.each([
+    ['12', 12],
+    [undefined, DEFAULT_RUNS],
+    ['', DEFAULT_RUNS],
+  ])('runs %j → %j', (value, runs) => {
+    expect(parseRuns(value, '--runs')).toBe(runs);
+  });
+
+  it.each(['abc', '0', '-3', '1.5', '1e3'])('refuses runs %j, naming the option given', (value) => {
+    expect(() => parseRuns(value, '--runs')).toThrow(/^--runs must be a positive integer/);
+    expect(() => runsFromEnv({ CONFORMANCE_RUNS: value })).toThrow(/^CONFORMANCE_RUNS must be/);
+  });
+
+  it.each(['xyz', '1.5', '0x10', '12abc'])('refuses seed %j instead of drawing a random one', (value) => {
+    expect(() => parseSeed(value, '--seed')).toThrow(/^--seed must be an integer/);
+    expect(() => seedFromEnv({ CONFORMANCE_SEED: value })).toThrow(/^CONFORMANCE_SEED must be/);
+  });
+
+  it('takes an integer seed as it is, and draws one when none is given', () => {
+    expect(parseSeed('42', '--seed')).toBe(42);
+    expect(parseSeed('-7', '--seed')).toBe(-7);
+    expect(Number.isSafeInteger(parseSeed(undefined, '--seed'))).toBe(true);
+  });
+});
+
+describe('send on a connection that fails', () => {
+  /** A node:http server that resets the connection of every request. */
+  async function resetting(): Promise<{ url: string; close: () => Promise<void> }> {
+    const server = createServer((request) => request.socket.resetAndDestroy());
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    return { url, close: () => new Promise((resolve) => server.close(() => resolve())) };
+  }
+
+  it('answers status 0 with the network error instead of throwing (HTTP and WebSocket)', async () => {
+    const server = await resetting();
+    try {
+      const http = await send(server.url, { method: 'POST', path: '/conversations/x/context', body: '{}' });
+      expect([http.status, http.closedByPeer]).toEqual([0, true]);
+      expect(http.error).toMatch(/ECONNRESET|other side closed/);
+      expect(describeAnswer(http)).toBe(`no answer: ${http.error}`);
+      expect(isSuccess(http)).toBe(false);
+      const socket = await send(server.url, { method: 'GET', path: '/conversations/x/session', websocket: true });
+      expect(socket.status).toBe(0);
+      expect(socket.error).toMatch(/ECONNRESET|socket hang up/);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('tells a refused connection from one the peer closed', async () => {
+    const server = await resetting();
+    await server.close();
+    const refused = await send(server.url, { method: 'GET', path: '/' });
+    expect(refused.status).toBe(0);
+    expect(refused.error).toMatch(/ECONNREFUSED/);
+    expect(refused.closedByPeer).toBeUndefined();
+  });
+});
+
+describe('exampleRequests', () => {
+  const ids = ['pa_Known1', 'pa_Known1@v1', 'ca_Known2', 'ca_Known2@v1', 'conv_Known3', 'proc_Known4'];
+  const op = (id: string) => spec.ir.operations.find((o) => o.id === id) as (typeof spec.ir.operations)[number];
+
+  it("sends the spec's example body with the example ids replaced by known ones of the same kind", () => {
+    const [first] = exampleRequests(spec, op('createConversationalAgent'), ids, 1);
+    const body = first?.body as { postprocess_agents: string[]; name: string };
+    expect(body.postprocess_agents).toEqual(['pa_Known1']);
+    expect(body.name).toBe('Ava');
+    expect(first?.headers).toEqual({ 'Service-Version': spec.ir.serviceVersion });
+    expect(spec.check(op('createConversationalAgent').requestBody?.schema ?? {})(body)).toBe(true);
+  });
+
+  it('puts known ids in path parameters, the most specific first', () => {
+    const requests = exampleRequests(spec, op('getProcedure'), ids, 1);
+    expect(requests[0]?.path).toEqual({ procedure_id: 'proc_Known4' });
+    expect(exampleRequests(spec, op('injectConversationContext'), ids, 1)[0]?.path).toEqual({
+      conversation_id: 'conv_Known3',
+    });
+  });
+
+  it('leaves optional parameters out', () => {
+    const [first] = exampleRequests(spec, op('listConversations'), ids, 1);
+    expect(first?.query).toEqual({});
   });
 });
 

@@ -8,7 +8,7 @@ import type { IrOperation } from '../../generator/ir/model.js';
 import type { ContractContext } from './context.js';
 import { describeRequest, type RequestParts, toWire } from './requests.js';
 import { checkResponse } from './response-checks.js';
-import { send } from './wire.js';
+import { describeAnswer, send } from './wire.js';
 
 /** Most pages one walk follows (a bound on the loop). */
 const MAX_PAGES = 2000;
@@ -52,7 +52,7 @@ async function walk(ctx: ContractContext, op: IrOperation, base: RequestParts, l
     const body = response.json as Record<string, unknown> | undefined;
     const items = body?.[op.paginated ?? 'data'];
     if (response.status !== 200 || !Array.isArray(items))
-      return { ids, problem: `${describeRequest(request)} → ${response.status} ${response.text.slice(0, 200)}` };
+      return { ids, problem: `${describeRequest(request)} → ${describeAnswer(response, 200)}` };
     if (items.length > limit) return { ids, problem: `a page of limit ${limit} has ${items.length} items` };
     ids.push(...items.map((item) => String((item as { id?: unknown }).id)));
     if (body?.cursor === null) return { ids };

@@ -7,9 +7,10 @@ import fc from 'fast-check';
 import type { IrOperation } from '../../generator/ir/model.js';
 import { forEachLimit } from './concurrency.js';
 import type { ContractContext } from './context.js';
-import { describeRequest, requestArbitrary, toWire } from './requests.js';
+import { exampleRequests } from './examples.js';
+import { describeRequest, type RequestParts, requestArbitrary, toWire } from './requests.js';
 import { checkResponse } from './response-checks.js';
-import { send, type WireResponse } from './wire.js';
+import { describeAnswer, isSuccess, send, type WireResponse } from './wire.js';
 
 /**
  * Error codes a schema-valid request may get, and why (spec/DECISIONS.md, reference/README.md) — on an operation
@@ -37,24 +38,28 @@ export const ACCEPTED_INVALID_ISSUES: readonly { readonly in: string; readonly p
   { in: 'body', pointer: /^\/override_config(\/|$)/ },
 ];
 
-/** Runs `ctx.runs` generated requests of `op`, recording the response checks and the acceptance check. */
+/**
+ * Sends the spec's example requests of `op` (`examples.ts`, one after the other, so the first accepted becomes the
+ * good request), then `ctx.runs` generated ones, recording the response checks and the acceptance check.
+ */
 export async function checkPositive(ctx: ContractContext, op: IrOperation): Promise<void> {
-  const samples = fc.sample(requestArbitrary(ctx.spec, op, ctx.overrides), { numRuns: ctx.runs, seed: ctx.seed });
-  const streaming = op.transport !== 'http';
-  await forEachLimit(samples, streaming ? 16 : 6, async (parts) => {
+  const one = async (parts: RequestParts, label: string) => {
     const request = toWire(op, parts, { apiKey: ctx.target.keys.write });
-    const context = describeRequest(request);
+    const context = `${label}${describeRequest(request)}`;
     const response = await send(ctx.target.baseUrl, request);
     checkResponse(ctx.spec, ctx.report, op, response, context, parts.path);
     const problem = acceptanceProblem(op, response);
     ctx.report.record('positive_data_acceptance', op.id, problem && `${context} → ${problem}`);
-    if (response.status < 300 && !ctx.goodRequests.has(op.id)) ctx.goodRequests.set(op.id, parts);
-  });
+    if (isSuccess(response) && !ctx.goodRequests.has(op.id)) ctx.goodRequests.set(op.id, parts);
+  };
+  for (const parts of exampleRequests(ctx.spec, op, ctx.fixtures.ids, ctx.seed)) await one(parts, 'spec example: ');
+  const samples = fc.sample(requestArbitrary(ctx.spec, op, ctx.overrides), { numRuns: ctx.runs, seed: ctx.seed });
+  await forEachLimit(samples, op.transport !== 'http' ? 16 : 6, (parts) => one(parts, ''));
 }
 
 /** Why `response` does not accept a valid request of `op`, or undefined when it does. */
 export function acceptanceProblem(op: IrOperation, response: WireResponse): string | undefined {
-  if (response.status < 300) return undefined;
+  if (isSuccess(response)) return undefined;
   const body = response.json as { code?: unknown; data?: unknown } | undefined;
   const code = typeof body?.code === 'string' ? body.code : '';
   const declared = op.responses.some((r) => r.status === String(response.status));
@@ -65,5 +70,5 @@ export function acceptanceProblem(op: IrOperation, response: WireResponse): stri
       ACCEPTED_INVALID_ISSUES.some((a) => a.in === issue.in && a.pointer.test(String(issue.pointer)));
     if (issues.length > 0 && issues.every(accepted)) return undefined;
   }
-  return `${response.status} ${response.text.slice(0, 300)}`;
+  return describeAnswer(response);
 }

@@ -9,7 +9,7 @@ import type { ContractContext } from './context.js';
 import { type Credential, describeRequest, type RequestParts, toWire } from './requests.js';
 import { checkResponse } from './response-checks.js';
 import { refName, SERVICE_VERSION_SCHEMA } from './spec.js';
-import { send, type WireRequest, type WireResponse } from './wire.js';
+import { describeAnswer, send, type WireRequest, type WireResponse } from './wire.js';
 
 /** Methods tried on every path besides the declared ones. */
 const METHODS = ['GET', 'PUT', 'POST', 'DELETE', 'PATCH'] as const;
@@ -36,7 +36,7 @@ export function expectError(spec: ContractContext['spec'], status: number, code:
     const body = response.json as { code?: unknown } | undefined;
     const valid = spec.validator('Error')?.(response.json) === true;
     if (response.status === status && body?.code === code && valid) return undefined;
-    return `expected ${status} ${code}, got ${response.status} ${response.text.slice(0, 300)}`;
+    return `expected ${status} ${code}, got ${describeAnswer(response)}`;
   };
 }
 

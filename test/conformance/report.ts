@@ -7,6 +7,11 @@ export interface Failure {
   readonly problem: string;
 }
 
+/** A kept failure and how many failed cases gave exactly the same message. */
+interface FailureGroup extends Failure {
+  count: number;
+}
+
 interface Counts {
   cases: number;
   failed: number;
@@ -19,15 +24,27 @@ export interface FailureClassifier {
   readonly matches: (failure: Failure) => boolean;
 }
 
-/** Most failures kept per check (the counts stay exact). */
-const KEPT_FAILURES_PER_CHECK = 20;
+/**
+ * `FAIL` lines printed per check: the first failure of each operation and of each distinct outcome (the answer
+ * after the last `→`) come first, so that many repeats of one problem hide no other; then the rest in order, up to
+ * this many (more when more operations failed). The counts stay exact; what is left out is counted in a last line.
+ */
+export const PRINTED_FAILURES_PER_CHECK = 20;
+/**
+ * Distinct failure messages kept per check and operation (identical ones are counted, not kept again); past it, only
+ * a message with a new outcome is kept, up to `KEPT_OUTCOMES_PER_OPERATION` of them.
+ */
+const KEPT_FAILURES_PER_OPERATION = 50;
+const KEPT_OUTCOMES_PER_OPERATION = 200;
 
 /** Collects check outcomes; failures that match a known defect are counted apart as `known`. */
 export class Report {
   readonly #known: readonly FailureClassifier[];
   readonly #byCheck = new Map<string, Counts>();
   readonly #byOperation = new Map<string, Counts>();
-  readonly #failures: Failure[] = [];
+  readonly #failures: FailureGroup[] = [];
+  readonly #groups = new Map<string, FailureGroup>();
+  readonly #keptPerOperation = new Map<string, { messages: number; outcomes: Set<string> }>();
   readonly #knownSeen = new Map<string, Failure>();
 
   constructor(knownDefects: readonly FailureClassifier[] = []) {
@@ -50,8 +67,22 @@ export class Report {
       map.set(key, counts);
     }
     if (problem === undefined || known) return;
-    if (this.#failures.filter((f) => f.check === check).length < KEPT_FAILURES_PER_CHECK)
-      this.#failures.push({ check, operation, problem });
+    const key = `${check}\u0000${operation}\u0000${problem}`;
+    const same = this.#groups.get(key);
+    if (same) {
+      same.count++;
+      return;
+    }
+    const slot = `${check}\u0000${operation}`;
+    const kept = this.#keptPerOperation.get(slot) ?? { messages: 0, outcomes: new Set<string>() };
+    this.#keptPerOperation.set(slot, kept);
+    const fresh = !kept.outcomes.has(outcome(problem)) && kept.outcomes.size < KEPT_OUTCOMES_PER_OPERATION;
+    if (kept.messages >= KEPT_FAILURES_PER_OPERATION && !fresh) return;
+    kept.messages++;
+    kept.outcomes.add(outcome(problem));
+    const group = { check, operation, problem, count: 1 };
+    this.#groups.set(key, group);
+    this.#failures.push(group);
   }
 
   /** Cases run of `check`, over every operation or one. */
@@ -74,9 +105,9 @@ export class Report {
     return [...this.#byCheck.keys()];
   }
 
-  /** The failures kept (at most 20 per check). */
+  /** The distinct failures kept, in the order they first happened (identical messages once). */
   get failures(): readonly Failure[] {
-    return this.#failures;
+    return this.#failures.map(({ check, operation, problem }) => ({ check, operation, problem }));
   }
 
   /** Total failed cases over every check. */
@@ -102,12 +133,44 @@ export class Report {
     const out = [line(header), widths.map((w) => '-'.repeat(w)).join('  '), ...rows.map(line)];
     for (const [id, f] of this.#knownSeen)
       out.push(`KNOWN ${id} (${f.check} ${f.operation}): ${f.problem.slice(0, 300)}`);
-    for (const f of this.#failures) out.push(`FAIL ${f.check} ${f.operation}: ${f.problem}`);
+    for (const check of this.#byCheck.keys()) out.push(...this.#failLines(check));
     return out.join('\n');
+  }
+
+  /** The `FAIL` lines of one check (see `PRINTED_FAILURES_PER_CHECK`), then how many failed cases they leave out. */
+  #failLines(check: string): string[] {
+    const groups = this.#failures.filter((f) => f.check === check);
+    const chosen = new Set<FailureGroup>();
+    const operations = new Set<string>();
+    for (const f of groups)
+      if (!operations.has(f.operation)) {
+        operations.add(f.operation);
+        chosen.add(f);
+      }
+    const outcomes = new Set([...chosen].map((f) => outcome(f.problem)));
+    for (const f of groups)
+      if (chosen.size < PRINTED_FAILURES_PER_CHECK && !outcomes.has(outcome(f.problem))) {
+        outcomes.add(outcome(f.problem));
+        chosen.add(f);
+      }
+    for (const f of groups) if (chosen.size < PRINTED_FAILURES_PER_CHECK) chosen.add(f);
+    const lines = groups
+      .filter((f) => chosen.has(f))
+      .map((f) => `FAIL ${f.check} ${f.operation}: ${f.problem}${f.count > 1 ? ` (${f.count} times)` : ''}`);
+    const shown = groups.filter((f) => chosen.has(f)).reduce((sum, f) => sum + f.count, 0);
+    const left = this.failed(check) - shown;
+    if (left > 0) lines.push(`… and ${left} more failed case(s) of ${check} not shown`);
+    return lines;
   }
 
   #counts(check: string, operation?: string): Counts {
     const key = operation === undefined ? check : `${check}\u0000${operation}`;
     return (operation === undefined ? this.#byCheck : this.#byOperation).get(key) ?? { cases: 0, failed: 0, known: 0 };
   }
+}
+
+/** What a failure message says came back: the text after its last `→` (the whole message when there is none). */
+function outcome(problem: string): string {
+  const at = problem.lastIndexOf(' → ');
+  return at < 0 ? problem : problem.slice(at + 3);
 }

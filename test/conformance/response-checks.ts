@@ -30,6 +30,8 @@ export function checkResponse(
   context: string,
   pathValues: Readonly<Record<string, string>> = {},
 ): void {
+  // No answer came (refused, reset, timed out): nothing to check here; the check that sent the request fails it.
+  if (response.error !== undefined) return;
   const where = `${context} → ${response.status}`;
   report.record(
     'not_a_server_error',

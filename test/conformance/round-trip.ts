@@ -10,7 +10,7 @@ import type { IrOperation, JsonSchema } from '../../generator/ir/model.js';
 import type { ContractContext } from './context.js';
 import { describeRequest, type RequestParts, requestArbitrary, toWire } from './requests.js';
 import { refName } from './spec.js';
-import { send } from './wire.js';
+import { describeAnswer, isSuccess, send } from './wire.js';
 
 /** Writes tried per write operation. */
 const WRITES = 25;
@@ -55,7 +55,9 @@ async function roundTrip(
   const credential = { apiKey: ctx.target.keys.write };
   const request = toWire(write, parts, credential);
   const written = await send(ctx.target.baseUrl, request);
-  if (written.status >= 300) return;
+  if (written.error !== undefined)
+    ctx.report.record('round_trip', write.id, `${describeRequest(request).slice(0, 200)} → ${written.text}`);
+  if (!isSuccess(written)) return;
   const param = read.parameters.path[0];
   const id = param && writtenId(ctx, written.json, param.schema);
   if (!param || id === undefined) return;
@@ -70,7 +72,7 @@ async function roundTrip(
     .map((m) => `${m}: wrote ${JSON.stringify(body[m]).slice(0, 200)}, read ${JSON.stringify(got?.[m]).slice(0, 200)}`);
   const problem =
     answer.status !== 200
-      ? `${describeRequest(readRequest)} → ${answer.status} after the write`
+      ? `${describeRequest(readRequest)} → ${describeAnswer(answer, 200)} after the write`
       : problems.length > 0
         ? `${describeRequest(request).slice(0, 200)}; ${describeRequest(readRequest)}: ${problems.join('; ')}`
         : undefined;

@@ -10,10 +10,10 @@ import WebSocket from 'ws';
 import type { IrOperation } from '../../generator/ir/model.js';
 import { arbitraryFromSchema } from './arbitrary-from-schema.js';
 import type { ContractContext } from './context.js';
-import { clientFor } from './fixtures.js';
+import { checkedCall, clientFor } from './fixtures.js';
 import { mutate } from './mutations.js';
 import { checkResponse } from './response-checks.js';
-import { delay, expandPath, urlOf } from './wire.js';
+import { ANSWER_TIMEOUT_MS, delay, expandPath, networkErrorText, parseJson, urlOf } from './wire.js';
 
 /** Client events sent before the answers are read. */
 const BATCH = 25;
@@ -27,12 +27,18 @@ type Received = { id?: unknown; payload?: { type?: unknown; error?: unknown; sou
 /** A raw session on a fresh chat conversation: frames out, parsed events in. */
 class Probe {
   readonly received: Received[] = [];
+  /** Frames that were not JSON (the response checks fail them). */
+  readonly malformed: string[] = [];
   closed = false;
   private constructor(
     readonly conversationId: string,
     private readonly socket: WebSocket,
   ) {
-    socket.on('message', (data) => this.received.push(JSON.parse(data.toString()) as Received));
+    socket.on('message', (data) => {
+      const value = parseJson(data.toString());
+      if (value === undefined) this.malformed.push(data.toString());
+      else this.received.push(value as Received);
+    });
     socket.on('close', () => {
       this.closed = true;
     });
@@ -40,17 +46,25 @@ class Probe {
 
   static async open(ctx: ContractContext, op: IrOperation): Promise<Probe> {
     const client = clientFor(ctx.target.baseUrl, ctx.target.keys.write);
-    const made = await client.conversations.create({
-      agent_id: ctx.fixtures.agent.id,
-      channel: { type: 'chat_realtime' },
-    });
+    const made = await checkedCall(ctx.spec, client, 'createConversation', () =>
+      client.conversations.create({ agent_id: ctx.fixtures.agent.id, channel: { type: 'chat_realtime' } }),
+    );
     const name = op.parameters.path[0]?.name ?? 'conversation_id';
     const url = urlOf(ctx.target.baseUrl, { method: 'GET', path: expandPath(op.path, { [name]: made.id }) });
     url.protocol = 'ws:';
     const socket = new WebSocket(url, { headers: { Authorization: `Bearer ${ctx.target.keys.write}` } });
     await new Promise<void>((resolve, reject) => {
-      socket.once('open', () => resolve());
-      socket.once('error', reject);
+      const fail = (why: string) => {
+        clearTimeout(timer);
+        socket.terminate();
+        reject(new Error(`${op.id} (GET ${url.pathname}): ${why}`));
+      };
+      const timer = setTimeout(() => fail(`no handshake answer within ${ANSWER_TIMEOUT_MS} ms`), ANSWER_TIMEOUT_MS);
+      socket.once('open', () => {
+        clearTimeout(timer);
+        resolve();
+      });
+      socket.once('error', (error) => fail(networkErrorText(error)));
     });
     return new Probe(made.id, socket);
   }
@@ -180,7 +194,7 @@ function finish(ctx: ContractContext, op: IrOperation, probe: Probe): void {
     events,
     messageIds: [],
     eventNames: [],
-    malformedEvents: [],
+    malformedEvents: probe.malformed,
   };
   checkResponse(ctx.spec, ctx.report, op, response, `session of ${probe.conversationId}`, {
     [op.parameters.path[0]?.name ?? 'conversation_id']: probe.conversationId,

@@ -9,7 +9,7 @@ import type { ContractContext } from './context.js';
 import { expectError } from './protocol.js';
 import { describeRequest, type RequestParts, requestArbitrary, toWire } from './requests.js';
 import { checkResponse } from './response-checks.js';
-import { send } from './wire.js';
+import { describeAnswer, isSuccess, send } from './wire.js';
 
 /** Generated bodies tried to create the resource before giving up. */
 const CREATE_ATTEMPTS = 30;
@@ -30,7 +30,7 @@ async function checkOne(ctx: ContractContext, deletion: IrOperation): Promise<vo
   const credential = { apiKey: ctx.target.keys.write };
   const deleteRequest = toWire(deletion, parts, credential);
   const first = await send(ctx.target.baseUrl, deleteRequest);
-  record(first.status < 300 ? undefined : `${describeRequest(deleteRequest)} → ${first.status} ${first.text}`);
+  record(isSuccess(first) ? undefined : `${describeRequest(deleteRequest)} → ${describeAnswer(first)}`);
   for (const op of ctx.spec.ir.operations) {
     if (op.transport !== 'http') continue;
     const pathParam = op.parameters.path[0];
@@ -49,7 +49,13 @@ async function checkOne(ctx: ContractContext, deletion: IrOperation): Promise<vo
         .filter(Array.isArray)
         .flat()
         .some((item) => (item as { id?: unknown } | null)?.id === id);
-      record(listed ? `${describeRequest(request)} still lists ${id}` : undefined);
+      record(
+        response.error !== undefined
+          ? `${describeRequest(request)} → ${response.text}`
+          : listed
+            ? `${describeRequest(request)} still lists ${id}`
+            : undefined,
+      );
     }
   }
 }
@@ -81,7 +87,7 @@ async function create(ctx: ContractContext, deletion: IrOperation): Promise<stri
   for (const parts of [ctx.goodRequests.get(creator.id), ...samples]) {
     if (!parts) continue;
     const response = await send(ctx.target.baseUrl, toWire(creator, parts, { apiKey: ctx.target.keys.write }));
-    if (response.status < 300)
+    if (isSuccess(response))
       return Object.values((response.json ?? {}) as Record<string, unknown>).filter((v) => typeof v === 'string');
   }
   return undefined;

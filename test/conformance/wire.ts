@@ -32,6 +32,13 @@ export interface WireResponse {
   readonly eventNames: readonly string[];
   /** Frames or SSE data that were not JSON. */
   readonly malformedEvents: readonly string[];
+  /**
+   * Set when no (complete) answer came: the connection was refused, reset or closed, or nothing came in time. The
+   * status is then 0 (which no operation declares) and `text` says the same.
+   */
+  readonly error?: string;
+  /** With `error`: whether the peer closed or reset a connection that had been open (not a refusal or a timeout). */
+  readonly closedByPeer?: boolean;
 }
 
 /** Limits of reading a stream or a socket that stays open. */
@@ -44,15 +51,67 @@ export interface ReadLimits {
 
 const NO_EVENTS = { events: [], messageIds: [], eventNames: [], malformedEvents: [] } as const;
 
-/** Longest wait for the status line of an answer (or a handshake); past it the answer is `NO_ANSWER`. */
+/** Longest wait for the status line of an answer (or a handshake); past it the answer is `noAnswer`. */
 export const ANSWER_TIMEOUT_MS = 10_000;
-const NO_ANSWER = {
-  status: 0,
-  headers: {},
-  contentType: '',
-  text: `no answer within ${ANSWER_TIMEOUT_MS} ms`,
-  json: undefined,
-} as const;
+
+/** Error codes of a connection the peer closed or reset after it was open. */
+const CLOSED_CODES = new Set(['ECONNRESET', 'EPIPE', 'ECONNABORTED', 'UND_ERR_SOCKET', 'UND_ERR_CLOSED']);
+
+/** The answer that stands for none: status 0, `error` and `text` saying why. */
+export function noAnswer(error: string, closedByPeer = false): WireResponse {
+  return {
+    ...NO_EVENTS,
+    status: 0,
+    headers: {},
+    contentType: '',
+    text: `no answer: ${error}`,
+    json: undefined,
+    error,
+    ...(closedByPeer ? { closedByPeer } : {}),
+  };
+}
+
+/** The answer to a request that failed with `error` on the network (fetch's `cause` chain spelt out). */
+function networkFailure(error: unknown, during = ''): WireResponse {
+  const codes = causes(error)
+    .map((e) => (e as { code?: unknown }).code)
+    .filter((c): c is string => typeof c === 'string');
+  return noAnswer(
+    `${during}${networkErrorText(error)}`,
+    codes.some((c) => CLOSED_CODES.has(c)),
+  );
+}
+
+function causes(error: unknown): unknown[] {
+  const chain: unknown[] = [];
+  for (let e = error; e !== undefined && e !== null && chain.length < 5; e = (e as { cause?: unknown }).cause) {
+    const inner = (e as { errors?: unknown }).errors;
+    chain.push(e, ...(Array.isArray(inner) ? inner : []));
+  }
+  return chain;
+}
+
+/** `fetch failed: read ECONNRESET`: the message of an error and of its causes, with their codes. */
+export function networkErrorText(error: unknown): string {
+  const parts: string[] = [];
+  for (const e of causes(error)) {
+    const message = e instanceof Error ? e.message : String(e);
+    const code = (e as { code?: unknown }).code;
+    const text = typeof code === 'string' && !message.includes(code) ? `${message} (${code})`.trim() : message;
+    if (text !== '' && !parts.includes(text)) parts.push(text);
+  }
+  return parts.join(': ') || 'network error';
+}
+
+/** `404 {"code":…}`, or `no answer: …` when none came; the text cut at `max` characters. */
+export function describeAnswer(response: WireResponse, max = 300): string {
+  return response.error === undefined ? `${response.status} ${response.text.slice(0, max)}` : response.text;
+}
+
+/** Whether `response` is a success: a 2xx, or 101 for a WebSocket handshake (an answer that did not come is not). */
+export function isSuccess(response: Pick<WireResponse, 'status'>): boolean {
+  return (response.status >= 200 && response.status < 300) || response.status === 101;
+}
 
 /** `/a/{id}` with `{id: 'x y'}` → `/a/x%20y`. */
 export function expandPath(template: string, params: Readonly<Record<string, string>>): string {
@@ -87,15 +146,20 @@ async function sendHttp(baseUrl: string, request: WireRequest, limits: ReadLimit
       signal: controller.signal,
     });
   } catch (error) {
-    if (controller.signal.aborted) return { ...NO_EVENTS, ...NO_ANSWER };
-    throw error;
+    if (controller.signal.aborted) return noAnswer(`no answer within ${ANSWER_TIMEOUT_MS} ms`);
+    return networkFailure(error);
   } finally {
     clearTimeout(timeout);
   }
   const headers = Object.fromEntries(response.headers);
   const contentType = mediaType(headers['content-type']);
   if (contentType !== 'text/event-stream') {
-    const text = await response.text();
+    let text: string;
+    try {
+      text = await response.text();
+    } catch (error) {
+      return networkFailure(error, `the connection failed while the body of a ${response.status} answer came: `);
+    }
     return { ...NO_EVENTS, status: response.status, headers, contentType, text, json: parseJson(text) };
   }
   const events: unknown[] = [];
@@ -113,7 +177,12 @@ async function sendHttp(baseUrl: string, request: WireRequest, limits: ReadLimit
       }
     },
   });
-  const text = await readUntilQuiet(response, limits, controller, (chunk) => parser.feed(chunk));
+  let text: string;
+  try {
+    text = await readUntilQuiet(response, limits, controller, (chunk) => parser.feed(chunk));
+  } catch (error) {
+    return networkFailure(error, `the connection failed during the event stream (${events.length} event(s) read): `);
+  }
   return {
     status: response.status,
     headers,
@@ -159,7 +228,7 @@ async function readUntilQuiet(
 function openSocket(baseUrl: string, request: WireRequest, limits: ReadLimits): Promise<WireResponse> {
   const url = urlOf(baseUrl, request);
   url.protocol = url.protocol === 'https:' ? 'wss:' : 'ws:';
-  return new Promise((resolve, reject) => {
+  return new Promise((resolve) => {
     const socket = new WebSocket(url, { headers: { ...request.headers } });
     const events: unknown[] = [];
     const malformedEvents: string[] = [];
@@ -168,7 +237,7 @@ function openSocket(baseUrl: string, request: WireRequest, limits: ReadLimits): 
     // No handshake answer in time is an answer of its own: status 0, which no operation declares.
     const handshakeTimeout = setTimeout(() => {
       socket.terminate();
-      resolve({ ...NO_EVENTS, ...NO_ANSWER });
+      resolve(noAnswer(`no handshake answer within ${ANSWER_TIMEOUT_MS} ms`));
     }, ANSWER_TIMEOUT_MS);
     const hardStop = setTimeout(() => finish(), ANSWER_TIMEOUT_MS + (limits.maxMs ?? 2000));
     const finish = () => {
@@ -222,12 +291,17 @@ function openSocket(baseUrl: string, request: WireRequest, limits: ReadLimits): 
         socket.terminate();
       });
     });
+    // Before the handshake: no answer (refused, reset, not a WebSocket answer). After it: the frames read so far.
     socket.on('error', (error) => {
-      clearTimeout(hardStop);
       clearTimeout(handshakeTimeout);
+      if (opened) {
+        finish();
+        return;
+      }
+      clearTimeout(hardStop);
       clearTimeout(timer);
       if (socket.readyState !== WebSocket.CLOSED) socket.terminate();
-      reject(error);
+      resolve(networkFailure(error));
     });
   });
 }
