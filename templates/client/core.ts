@@ -39,7 +39,7 @@ export interface CoreOptions {
   serviceVersion: string;
   /** Headers sent with every request. */
   defaultHeaders?: Readonly<Record<string, string>> | undefined;
-  /** Backoff tuning (base 500 ms, cap 8 s, `Retry-After` honoured up to 60 s). */
+  /** Backoff tuning (base 500 ms, cap 8 s; a `Retry-After` above 60 s ends the call instead of being waited). */
   retry?: Pick<RetryPolicy, 'baseDelayMs' | 'maxDelayMs' | 'maxRetryAfterMs' | 'random'> | undefined;
 }
 
@@ -70,6 +70,12 @@ type RawOnly = {
     | 'middleware']?: never;
 };
 
+/**
+ * Methods whose request may change something each time it arrives: retried only when the answer says so or when
+ * nothing was sent (see `isRetryable`).
+ */
+const NOT_IDEMPOTENT: ReadonlySet<string> = new Set(['POST', 'PATCH']);
+
 /** Default per-attempt timeout. */
 export const DEFAULT_TIMEOUT_MS = 60_000;
 /** Default number of retries. */
@@ -92,10 +98,36 @@ export type SuccessData<
   I,
 > = [MethodResponse<Client<Paths>, M, P, I>] extends [never] ? undefined : MethodResponse<Client<Paths>, M, P, I>;
 
+/** The header parameter every request carries already: `raw` callers need not pass it. */
+type SentHeader = 'Service-Version';
+
+/** An operation's parameters with the `Service-Version` header optional (`header` too, when nothing else is required). */
+type HeaderSent<Params> = Params extends { header: infer H extends { [K in SentHeader]: unknown } }
+  ? { [K in keyof Params as K extends 'header' ? never : K]: Params[K] } & OptionalWhenEmpty<
+      Omit<H, SentHeader> & Partial<Pick<H, SentHeader>>,
+      Omit<H, SentHeader>
+    >
+  : Params;
+
+/** `{ header: H }`, or `{ header?: H }` when `Rest` (the members the caller must give) has no required member. */
+type OptionalWhenEmpty<H, Rest> = Partial<Rest> extends Rest ? { header?: H } : { header: H };
+
+/** `Paths` as `raw` takes them: each operation's `Service-Version` header parameter is optional (it is always sent). */
+export type PathsWithSentHeaders<Paths> = {
+  [P in keyof Paths]: {
+    [M in keyof Paths[P]]: M extends HttpMethod
+      ? { [K in keyof Paths[P][M]]: K extends 'parameters' ? HeaderSent<Paths[P][M][K]> : Paths[P][M][K] }
+      : Paths[P][M];
+  };
+};
+
 /** A client core: the typed `request`, the raw openapi-fetch client, URL building and connection defaults. */
 export interface Core<Paths extends {}> {
-  /** The openapi-fetch client (`{ data, error, response }`), sending the same auth, version and default headers. */
-  readonly raw: Client<Paths>;
+  /**
+   * The openapi-fetch client (`{ data, error, response }`), sending the same auth, version and default headers; the
+   * `Service-Version` header parameter is therefore optional in its calls.
+   */
+  readonly raw: Client<PathsWithSentHeaders<Paths>>;
   /** The options with their defaults applied. */
   readonly options: ResolvedCoreOptions;
   /** Connection defaults for `streamEvents` and `openSession` (fetch, apiKey, headers, serviceVersion). */
@@ -103,7 +135,7 @@ export interface Core<Paths extends {}> {
   /**
    * Calls one operation and returns its success body (parsed JSON), or throws the `ApiError` family,
    * `ApiConnectionError`, `ApiTimeoutError` or `ApiUserAbortError`. Retries re-issue the whole call, so the body is
-   * sent again.
+   * sent again: a POST or PATCH only when the answer allows it or nothing was sent (see `isRetryable`).
    */
   request<M extends HttpMethod, P extends ClientPathsWithMethod<Client<Paths>, M>, I extends Init<Paths, M, P>>(
     method: M,
@@ -175,7 +207,7 @@ export function createCore<Paths extends {}>(options: CoreOptions): Core<Paths> 
   }
 
   return {
-    raw: createClient<Paths>({
+    raw: createClient<PathsWithSentHeaders<Paths>>({
       baseUrl: resolved.baseUrl,
       fetch: resolved.fetch,
       headers,
@@ -206,6 +238,7 @@ export function createCore<Paths extends {}>(options: CoreOptions): Core<Paths> 
       return withRetry(() => attempt(url, outgoing, rest, call), {
         ...resolved.retry,
         maxRetries: maxRetries ?? resolved.maxRetries,
+        idempotent: !NOT_IDEMPOTENT.has(outgoing.method),
         signal,
       }) as Promise<never>;
     },

@@ -1,4 +1,7 @@
 /** The client's one error model: an `ApiError` class per status family, plus connection, timeout and abort errors. */
+import { CasiError } from '../shared/casi-error.js';
+
+export { CasiError };
 
 /** The `Error` body the service sends with every error answer. */
 export interface ErrorBody<Code extends string = string> {
@@ -6,11 +9,6 @@ export interface ErrorBody<Code extends string = string> {
   transient: boolean;
   message: string;
   data?: unknown;
-}
-
-/** The base of every error the client raises itself (the shared `ValidationError` aside). */
-export class CasiError extends Error {
-  override readonly name: string = 'CasiError';
 }
 
 /**
@@ -50,11 +48,26 @@ export class PermissionDeniedError<Code extends string = string> extends ApiErro
 export class NotFoundError<Code extends string = string> extends ApiError<Code> {
   override readonly name: string = 'NotFoundError';
 }
+/** 405: the endpoint exists but not with this method. */
+export class MethodNotAllowedError<Code extends string = string> extends ApiError<Code> {
+  override readonly name: string = 'MethodNotAllowedError';
+}
 /** 409: the request conflicts with the resource's state. */
 export class ConflictError<Code extends string = string> extends ApiError<Code> {
   override readonly name: string = 'ConflictError';
 }
-/** 429: rate limited; retried automatically after `Retry-After`. */
+/** 413: the body is larger than the service accepts. */
+export class PayloadTooLargeError<Code extends string = string> extends ApiError<Code> {
+  override readonly name: string = 'PayloadTooLargeError';
+}
+/** 418: the service's fixed teapot answer. */
+export class TeapotError<Code extends string = string> extends ApiError<Code> {
+  override readonly name: string = 'TeapotError';
+}
+/**
+ * 429: rate limited; retried automatically after `Retry-After` plus jitter, and thrown at once when the server asks
+ * for longer than `maxRetryAfterMs`.
+ */
 export class RateLimitError<Code extends string = string> extends ApiError<Code> {
   override readonly name: string = 'RateLimitError';
 }
@@ -87,14 +100,21 @@ export class ApiUserAbortError extends CasiError {
   }
 }
 
-type ApiErrorClass = new (
-  status: number,
-  code: string,
-  message: string,
-  transient: boolean | undefined,
-  data: unknown,
-  headers: Headers,
-) => ApiError;
+/**
+ * The constructor of `ApiError<Code>`, without the static members of `Error` (Node's types add some): the type a
+ * generated client gives its `CasiApiError`, so that its declarations need no `@types/node`.
+ */
+export interface ApiErrorClass<Code extends string = string> {
+  new (
+    status: number,
+    code: Code,
+    message: string,
+    transient: boolean | undefined,
+    data: unknown,
+    headers: Headers,
+  ): ApiError<Code>;
+  readonly prototype: ApiError<Code>;
+}
 
 /** The class for each status with its own error class; 5xx is handled by range. */
 const STATUS_CLASSES: Readonly<Record<number, ApiErrorClass>> = {
@@ -102,7 +122,10 @@ const STATUS_CLASSES: Readonly<Record<number, ApiErrorClass>> = {
   401: AuthenticationError,
   403: PermissionDeniedError,
   404: NotFoundError,
+  405: MethodNotAllowedError,
   409: ConflictError,
+  413: PayloadTooLargeError,
+  418: TeapotError,
   429: RateLimitError,
 };
 

@@ -30,8 +30,9 @@
  *       isTerminal: (e) => e.payload.type === 'conversation.ended',
  *       ...opts }),
  * };
- * // Error classes narrowed to the spec's codes (x-casi-error-codes), `instanceof` still works:
- * export const CasiApiError = ApiError<ErrorCode | (string & {})>;
+ * // Error classes narrowed to the spec's codes (x-casi-error-codes), `instanceof` still works, usable as a type:
+ * export const CasiApiError: ApiErrorClass<ErrorCode | (string & {})> = ApiError;
+ * export type CasiApiError = ApiError<ErrorCode | (string & {})>;
  * ```
  *
  * The stream reader (`sse-reader.ts`), the session code (`websocket.ts`, `socket.ts`) and the validators load with
@@ -40,10 +41,12 @@
  * no value from those files: `openSession`, which opens a session at once with validators at hand, is imported
  * from `websocket.js`.
  *
- * Exported API: `createCore` (REST: `request`, `raw`, `url`, `transport`), the error classes and
- * `errorFromResponse`, the retry helpers, `paginate`, `streamEvents`/`EventStream`, `openLazySession`/`Session`,
+ * Exported API: `createCore` (REST: `request`, `raw`, `url`, `transport`), the error classes (the shared
+ * `ValidationError` among them) and `errorFromResponse`, the retry helpers, `paginate`, `streamEvents`/`EventStream`, `openLazySession`/`Session`,
  * `MessageAssembler`, `ToolCallTracker`.
  */
+
+export { ValidationError, type ValidationIssue } from '../shared/validation.js';
 export {
   type CallOptions,
   type Core,
@@ -52,12 +55,14 @@ export {
   DEFAULT_MAX_RETRIES,
   DEFAULT_TIMEOUT_MS,
   type HttpMethod,
+  type PathsWithSentHeaders,
   type ResolvedCoreOptions,
   type SuccessData,
 } from './core.js';
 export {
   ApiConnectionError,
   ApiError,
+  type ApiErrorClass,
   ApiTimeoutError,
   ApiUserAbortError,
   AuthenticationError,
@@ -71,9 +76,12 @@ export {
   InternalServerError,
   isErrorBody,
   MessageTooLongError,
+  MethodNotAllowedError,
   NotFoundError,
+  PayloadTooLargeError,
   PermissionDeniedError,
   RateLimitError,
+  TeapotError,
   UNKNOWN_ERROR_CODE,
 } from './errors.js';
 export { type EventValidators, type LazySessionOptions, openLazySession } from './lazy-session.js';

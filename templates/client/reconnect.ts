@@ -37,11 +37,13 @@ export class ReconnectBudget {
 
   /**
    * Records a failed or dropped connection and returns the wait before the next attempt; rethrows `error` when it
-   * is not retryable or the budget is spent.
+   * is not retryable, the budget is spent, or the server asks to wait longer than `retryDelay` accepts.
    */
   next(error: unknown): number {
     if (!isRetryable(error) || this.#failures >= this.#maxReconnects) throw error;
     const attempt = this.#failures++;
-    return retryDelay(error, attempt, { baseDelayMs: this.baseDelayMs, maxDelayMs: this.#maxDelayMs });
+    const delay = retryDelay(error, attempt, { baseDelayMs: this.baseDelayMs, maxDelayMs: this.#maxDelayMs });
+    if (delay === undefined) throw error;
+    return delay;
   }
 }

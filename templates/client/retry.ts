@@ -1,17 +1,25 @@
-/** Retries with exponential backoff and full jitter, honouring `Retry-After` and the body's `transient` flag. */
-import { ApiConnectionError, ApiError, ApiUserAbortError } from './errors.js';
+/**
+ * Retries with exponential backoff and full jitter, honouring `Retry-After` and the body's `transient` flag. A request
+ * that is not idempotent (POST, PATCH) is repeated only when the answer says it may be, or when it never left.
+ */
+import { ApiConnectionError, ApiError, ApiTimeoutError, ApiUserAbortError } from './errors.js';
 
 /** How a call is retried; every field but `maxRetries` has a default. */
 export interface RetryPolicy {
   /** Retries after the first attempt (0 = no retry). */
   maxRetries: number;
+  /**
+   * Whether sending the request twice does no harm (default true: GET, HEAD, PUT, DELETE); false for POST and
+   * PATCH, which `isRetryable` repeats only on the server's word or when the request was never sent.
+   */
+  idempotent?: boolean | undefined;
   /** Cancels the attempts and the waits between them (they reject with `ApiUserAbortError`). */
   signal?: AbortSignal | undefined;
   /** First backoff step in ms (default 500). */
   baseDelayMs?: number;
   /** Largest backoff step in ms (default 8000). */
   maxDelayMs?: number;
-  /** A `Retry-After` longer than this (default 60 s) is ignored in favour of the backoff. */
+  /** A `Retry-After` longer than this (default 60 s) ends the retries: the error is thrown at once. */
   maxRetryAfterMs?: number;
   /** Source of randomness in [0, 1) for the jitter (default `Math.random`). */
   random?: () => number;
@@ -51,24 +59,59 @@ export function retryAfterMs(headers: Headers, now: number = Date.now()): number
 }
 
 /**
- * Whether an error may be retried: the body's `transient` decides when present (`false` never, `true` always);
- * otherwise 408, 429, 5xx and connection errors (timeouts included) are retried.
+ * Whether an error may be retried. The body's `transient` decides when present (`false` never, `true` always), and
+ * a 429 is always retried. Otherwise an idempotent request (the default) is retried on 408, 5xx and connection
+ * errors (timeouts included); one that is not (POST, PATCH), which may have reached the server, only on a 503 with
+ * `Retry-After` or when its connection failed before anything was sent (refused, unknown host).
  */
-export function isRetryable(error: unknown): boolean {
+export function isRetryable(error: unknown, idempotent = true): boolean {
   if (error instanceof ApiError) {
     if (error.transient !== undefined) return error.transient;
-    return error.status === 408 || error.status === 429 || error.status >= 500;
+    if (error.status === 429) return true;
+    if (!idempotent) return error.status === 503 && retryAfterMs(error.headers) !== undefined;
+    return error.status === 408 || error.status >= 500;
   }
-  return error instanceof ApiConnectionError;
+  if (!(error instanceof ApiConnectionError)) return false;
+  return idempotent || (!(error instanceof ApiTimeoutError) && neverSent(error));
 }
 
-/** The wait before retry number `attempt` (from 0) after `error`: the server's `Retry-After` if sane, else backoff. */
-export function retryDelay(error: unknown, attempt: number, policy: Omit<RetryPolicy, 'maxRetries'> = {}): number {
-  if (error instanceof ApiError) {
-    const asked = retryAfterMs(error.headers);
-    if (asked !== undefined && asked <= (policy.maxRetryAfterMs ?? DEFAULT_MAX_RETRY_AFTER_MS)) return asked;
+/** Error codes of a connection that was never made, so nothing was sent. */
+const NOT_CONNECTED_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'UND_ERR_CONNECT_TIMEOUT']);
+
+/**
+ * Whether a connection error happened before the request was sent: somewhere in its `cause` chain is a failed
+ * `connect` or name lookup (Node's `node:http` and fetch both report them so). Browsers do not say: `false`.
+ */
+function neverSent(error: ApiConnectionError): boolean {
+  const seen = new Set<unknown>();
+  const pending: unknown[] = [error.cause];
+  while (pending.length > 0) {
+    const cause = pending.pop();
+    if (typeof cause !== 'object' || cause === null || seen.has(cause)) continue;
+    seen.add(cause);
+    const { code, syscall, errors } = cause as { code?: unknown; syscall?: unknown; errors?: unknown };
+    if (syscall === 'connect' || syscall === 'getaddrinfo') return true;
+    if (typeof code === 'string' && NOT_CONNECTED_CODES.has(code)) return true;
+    pending.push((cause as { cause?: unknown }).cause);
+    if (Array.isArray(errors)) pending.push(...errors);
   }
-  return backoffDelay(attempt, policy.baseDelayMs, policy.maxDelayMs, policy.random);
+  return false;
+}
+
+/**
+ * The wait before retry number `attempt` (from 0) after `error`: the backoff, added to the server's `Retry-After`
+ * when it sent one (never less than it asked, spread so that clients told the same wait do not return together, and
+ * growing with each refusal). `undefined` when the server asked for longer than `maxRetryAfterMs`: give up.
+ */
+export function retryDelay(
+  error: unknown,
+  attempt: number,
+  policy: Omit<RetryPolicy, 'maxRetries'> = {},
+): number | undefined {
+  const backoff = backoffDelay(attempt, policy.baseDelayMs, policy.maxDelayMs, policy.random);
+  const asked = error instanceof ApiError ? retryAfterMs(error.headers) : undefined;
+  if (asked === undefined) return backoff;
+  return asked > (policy.maxRetryAfterMs ?? DEFAULT_MAX_RETRY_AFTER_MS) ? undefined : asked + backoff;
 }
 
 /** Resolves after `ms`, or rejects with `ApiUserAbortError` as soon as `signal` aborts. */
@@ -91,8 +134,9 @@ export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
 }
 
 /**
- * Runs `attempt(n)` (n = 0, 1, …) until it succeeds, the error is not retryable, or `maxRetries` retries are spent;
- * the last error is thrown. Each attempt must re-issue its request (bodies are consumed by fetch).
+ * Runs `attempt(n)` (n = 0, 1, …) until it succeeds, the error is not retryable (`isRetryable`, with the policy's
+ * `idempotent`), the server asks to wait longer than `maxRetryAfterMs`, or `maxRetries` retries are spent; the last
+ * error is thrown. Each attempt must re-issue its request (bodies are consumed by fetch).
  */
 export async function withRetry<T>(attempt: (n: number) => Promise<T>, policy: RetryPolicy): Promise<T> {
   for (let n = 0; ; n++) {
@@ -100,8 +144,10 @@ export async function withRetry<T>(attempt: (n: number) => Promise<T>, policy: R
     try {
       return await attempt(n);
     } catch (error) {
-      if (n >= policy.maxRetries || !isRetryable(error)) throw error;
-      await sleep(retryDelay(error, n, policy), policy.signal);
+      if (n >= policy.maxRetries || !isRetryable(error, policy.idempotent ?? true)) throw error;
+      const delay = retryDelay(error, n, policy);
+      if (delay === undefined) throw error;
+      await sleep(delay, policy.signal);
     }
   }
 }

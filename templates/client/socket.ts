@@ -1,5 +1,9 @@
-/** Opens one WebSocket with the best implementation at hand (the global one, else `ws`) and reports its life. */
-import { ApiConnectionError, type ApiError, errorFromResponse } from './errors.js';
+/**
+ * Opens one WebSocket with the best implementation at hand (the global one, else `ws`) and reports its life; with
+ * `ws`, whose pings are visible, a socket silent for too long is dropped.
+ */
+import { ApiConnectionError, type ApiError, CasiError, errorFromResponse } from './errors.js';
+import { IdleTimer } from './idle-timer.js';
 
 /** The part of the WHATWG WebSocket API a session uses; browsers, Node 22+ and `ws` all provide it. */
 export interface WebSocketLike {
@@ -26,15 +30,29 @@ export interface WebSocketImplementation {
 export const OPEN = 1;
 
 /**
- * `custom` when given (header-capable unless it is the global one); else `globalThis.WebSocket`; else `ws`, loaded
- * only then so browser bundles never need it.
+ * `custom` when given (header-capable unless it is the global one); else `globalThis.WebSocket`; else `ws` (an
+ * optional peer dependency), loaded only then so browser bundles never need it. Rejects with a `CasiError` saying
+ * what to do when there is none of them.
  */
 export async function loadWebSocket(custom?: WebSocketConstructor): Promise<WebSocketImplementation> {
   const global = (globalThis as { WebSocket?: WebSocketConstructor }).WebSocket;
   if (custom !== undefined) return { WebSocket: custom, sendsHeaders: custom !== global };
   if (typeof global === 'function') return { WebSocket: global, sendsHeaders: false };
-  const ws = await import('ws');
-  return { WebSocket: ws.default as unknown as WebSocketConstructor, sendsHeaders: true };
+  const ws: { default?: unknown } = await import('ws').catch((cause: unknown) => {
+    throw noWebSocket(cause);
+  });
+  // A bundle that maps `ws` to an empty module (its `browser` field) has no constructor there either.
+  if (typeof ws.default !== 'function') throw noWebSocket(undefined);
+  return { WebSocket: ws.default as WebSocketConstructor, sendsHeaders: true };
+}
+
+/** The error of a runtime with neither a global WebSocket nor `ws`. */
+function noWebSocket(cause: unknown): CasiError {
+  return new CasiError(
+    'No WebSocket implementation: this runtime has no global WebSocket and the package `ws` could not be loaded. ' +
+      'Install it (`npm install ws`) or pass one as the `WebSocket` option.',
+    { cause },
+  );
 }
 
 /** What happened to one socket, reported once when it has closed. */
@@ -53,13 +71,18 @@ export interface SocketCallbacks {
   onText(text: string): void;
 }
 
-/** Opens a socket; resolves once it has closed (listeners are attached before any frame can arrive). */
+/**
+ * Opens a socket; resolves once it has closed (listeners are attached before any frame can arrive). With `ws`, an
+ * open socket that receives no frame and no ping for `idleTimeoutMs` (0: never) is terminated, and its outcome has an
+ * `ApiConnectionError`; other implementations do not show pings, so there it is ignored.
+ */
 export function runSocket(
   impl: WebSocketImplementation,
   url: URL,
   headers: Record<string, string>,
   callbacks: SocketCallbacks,
   onCreated: (socket: WebSocketLike) => void,
+  idleTimeoutMs = 0,
 ): Promise<SocketOutcome> {
   return new Promise((resolve) => {
     let opened = false;
@@ -74,17 +97,23 @@ export function runSocket(
     captureRefusal(socket, (refusal) => {
       error = refusal;
     });
+    let idle: IdleTimer | undefined;
     socket.addEventListener('open', () => {
       opened = true;
+      idle = watchIdle(socket, idleTimeoutMs, () => {
+        error ??= new ApiConnectionError(`No frame and no ping for ${idleTimeoutMs} ms: the connection is dead.`);
+      });
       callbacks.onOpen(socket);
     });
     socket.addEventListener('message', (event: { data: unknown }) => {
+      idle?.touch();
       if (typeof event.data === 'string') callbacks.onText(event.data);
     });
     socket.addEventListener('error', (event: { error?: unknown; message?: string }) => {
       error ??= new ApiConnectionError(event.message ?? 'The socket failed.', { cause: event.error });
     });
     socket.addEventListener('close', (event: { code: number; reason: string }) => {
+      idle?.stop();
       resolve({ opened, code: event.code, reason: event.reason, error });
     });
     onCreated(socket);
@@ -93,8 +122,27 @@ export function runSocket(
 
 type NodeSocket = {
   on(event: 'unexpected-response', listener: (req: { destroy(): void }, res: HandshakeResponse) => void): void;
+  on(event: 'ping' | 'pong', listener: () => void): void;
   terminate(): void;
 };
+
+/**
+ * With `ws`: an idle timer that every ping (and pong) touches, and that terminates the socket once `ms` pass without
+ * one or a frame (`onIdle` is called first). `undefined` when `ms` is 0 or the socket does not show pings.
+ */
+function watchIdle(socket: WebSocketLike, ms: number, onIdle: () => void): IdleTimer | undefined {
+  const node = socket as unknown as Partial<NodeSocket>;
+  if (!(ms > 0 && Number.isFinite(ms)) || typeof node.on !== 'function' || typeof node.terminate !== 'function')
+    return undefined;
+  const idle = new IdleTimer(ms, () => {
+    onIdle();
+    node.terminate?.();
+  });
+  const touch = () => idle.touch();
+  node.on('ping', touch);
+  node.on('pong', touch);
+  return idle;
+}
 type HandshakeResponse = AsyncIterable<Uint8Array | string> & {
   statusCode?: number;
   headers: Record<string, string | string[] | undefined>;

@@ -1,4 +1,7 @@
-/** The WebSocket session: typed, validated sends and events, resumed after drops with `last_event_id`. */
+/**
+ * The WebSocket session: typed, validated sends and events, resumed after drops with `last_event_id` (a dead
+ * connection included, with `ws`), closed by the client after the conversation's last event.
+ */
 import { assertValid, type Validator } from '../shared/validation.js';
 import { AsyncQueue } from './async-queue.js';
 import {
@@ -47,8 +50,21 @@ export interface SessionOptions<ServerE extends TypedEvent, ClientE extends Type
   clientValidator?: Validator<ClientE> | undefined;
   /** Set false to skip both validators (default true). */
   validate?: boolean | undefined;
-  /** The last event of the conversation: iteration ends after it and the session no longer reconnects. */
+  /**
+   * The last event of the conversation: iteration ends after it, the session closes its socket (the service keeps
+   * it open) and `closed` resolves.
+   */
   isTerminal?: ((event: ServerE) => boolean) | undefined;
+  /**
+   * With `ws` (Node): a connection that brings no frame and no ping for this long is dropped and resumed (default
+   * 75000: the service pings every 30 s; 0 disables). Browsers do not show pings: there it is off.
+   */
+  idleTimeoutMs?: number | undefined;
+  /**
+   * Events kept for a `for await` while nobody iterates (default 10000): past it the oldest are dropped, and the
+   * next `for await` first throws a `CasiError` saying how many. `on()` handlers get every event regardless.
+   */
+  maxBufferedEvents?: number | undefined;
   /** Longest `payload.text` a client event may carry, in characters (default 4096). */
   maxTextLength?: number | undefined;
   /** The WebSocket implementation (default `globalThis.WebSocket`, else `ws`). */
@@ -60,8 +76,22 @@ export interface SessionOptions<ServerE extends TypedEvent, ClientE extends Type
 /** What a caller of a generated `session(id, options)` method may set; the generator fills the rest. */
 export type SessionCallOptions = Pick<
   SessionOptions<TypedEvent, TypedEvent>,
-  'token' | 'lastEventId' | 'signal' | 'validate' | 'maxTextLength' | 'WebSocket' | keyof ReconnectOptions
+  | 'token'
+  | 'apiKey'
+  | 'lastEventId'
+  | 'signal'
+  | 'validate'
+  | 'maxTextLength'
+  | 'WebSocket'
+  | 'idleTimeoutMs'
+  | 'maxBufferedEvents'
+  | keyof ReconnectOptions
 >;
+
+/** Default `idleTimeoutMs`: two missed pings of the service (every 30 s) and a margin. */
+export const DEFAULT_SESSION_IDLE_TIMEOUT_MS = 75_000;
+/** Default `maxBufferedEvents`. */
+export const DEFAULT_MAX_BUFFERED_EVENTS = 10_000;
 
 /** Where a session stands. */
 export type SessionState = 'connecting' | 'open' | 'reconnecting' | 'closed';
@@ -70,12 +100,18 @@ export type SessionState = 'connecting' | 'open' | 'reconnecting' | 'closed';
 export interface Session<ServerE extends TypedEvent, ClientE extends TypedEvent> extends AsyncIterable<ServerE> {
   /** Resolves when the first connection opens; rejects when the session fails or is closed before that. */
   readonly ready: Promise<void>;
-  /** Resolves when the session is closed by `close()` or after the end; rejects with the error that ended it. */
+  /**
+   * Resolves when the session is closed by `close()`, or after the terminal event once the session has closed its
+   * socket; rejects with the error that ended it.
+   */
   readonly closed: Promise<void>;
   readonly state: SessionState;
   /** The id of the last event received (sent as `last_event_id` on reconnect). */
   readonly lastEventId: string | undefined;
-  /** Sends a client event (queued while (re)connecting). Throws `MessageTooLongError` or `ValidationError` first. */
+  /**
+   * Sends a client event (queued while (re)connecting). Throws `MessageTooLongError` or `ValidationError` first, and
+   * a `CasiError` once the session is closed or the conversation has ended.
+   */
   send(event: ClientE): void;
   /** Calls `handler` for each event of `type`, typed by that type; returns the function that unsubscribes. */
   on<T extends ServerE['payload']['type']>(type: T, handler: (event: EventOfType<ServerE, T>) => void): () => void;
@@ -83,7 +119,10 @@ export interface Session<ServerE extends TypedEvent, ClientE extends TypedEvent>
   close(): void;
 }
 
-/** Opens a session; connecting starts at once. Server events are buffered for `for await` from the start. */
+/**
+ * Opens a session; connecting starts at once. Server events are buffered for `for await` from the start (up to
+ * `maxBufferedEvents` while nobody iterates).
+ */
 export function openSession<ServerE extends TypedEvent, ClientE extends TypedEvent>(
   options: SessionOptions<ServerE, ClientE>,
 ): Session<ServerE, ClientE> {
@@ -96,7 +135,7 @@ class WebSocketSession<ServerE extends TypedEvent, ClientE extends TypedEvent> i
   #state: SessionState = 'connecting';
   readonly #options: SessionOptions<ServerE, ClientE>;
   readonly #ledger: EventLedger;
-  readonly #events = new AsyncQueue<ServerE>();
+  readonly #events: AsyncQueue<ServerE>;
   readonly #handlers = new Map<string, Set<(event: ServerE) => void>>();
   readonly #outbox: string[] = [];
   readonly #stop = new AbortController();
@@ -108,6 +147,15 @@ class WebSocketSession<ServerE extends TypedEvent, ClientE extends TypedEvent> i
   constructor(options: SessionOptions<ServerE, ClientE>) {
     this.#options = options;
     this.#ledger = new EventLedger(options.lastEventId);
+    const limit = options.maxBufferedEvents ?? DEFAULT_MAX_BUFFERED_EVENTS;
+    this.#events = new AsyncQueue<ServerE>(
+      limit,
+      (dropped) =>
+        new CasiError(
+          `${dropped} events were dropped: more than ${limit} (maxBufferedEvents) waited while nobody iterated the ` +
+            'session. Iterate from the start, or raise maxBufferedEvents; on() handlers received them all.',
+        ),
+    );
     this.ready = settleable((settle) => {
       this.#settleReady = settle;
     });
@@ -129,6 +177,7 @@ class WebSocketSession<ServerE extends TypedEvent, ClientE extends TypedEvent> i
 
   send(event: ClientE): void {
     if (this.#state === 'closed') throw new CasiError('The session is closed.');
+    if (this.#ended) throw new CasiError('The conversation has ended: the session takes no more events.');
     checkTextLength(event, this.#options.maxTextLength ?? DEFAULT_MAX_TEXT_LENGTH);
     const validator = this.#options.clientValidator;
     if (validator !== undefined && this.#options.validate !== false) assertValid(validator, event);
@@ -201,6 +250,7 @@ class WebSocketSession<ServerE extends TypedEvent, ClientE extends TypedEvent> i
       (socket) => {
         this.#socket = socket;
       },
+      this.#options.idleTimeoutMs ?? DEFAULT_SESSION_IDLE_TIMEOUT_MS,
     );
   }
 
@@ -237,6 +287,11 @@ class WebSocketSession<ServerE extends TypedEvent, ClientE extends TypedEvent> i
     }
     if (!this.#ledger.accept(envelopeId(event))) return;
     this.#events.push(event);
+    const terminal = !this.#ended && this.#options.isTerminal?.(event) === true;
+    if (terminal) {
+      this.#ended = true;
+      this.#events.end();
+    }
     for (const handler of [...(this.#handlers.get(event.payload.type) ?? [])]) {
       try {
         handler(event);
@@ -246,10 +301,8 @@ class WebSocketSession<ServerE extends TypedEvent, ClientE extends TypedEvent> i
         });
       }
     }
-    if (!this.#ended && this.#options.isTerminal?.(event)) {
-      this.#ended = true;
-      this.#events.end();
-    }
+    // The service leaves the socket open after the end; closing it lets `#run` finish and `closed` resolve.
+    if (terminal) this.#socket?.close(1000, 'conversation ended');
   }
 
   /** Sends the queued frames while the socket is open. */

@@ -1,5 +1,6 @@
 /**
- * WebSocket routes: answers the HTTP server's `upgrade` events with plain `ws` (no plugin). The handshake passes
+ * WebSocket routes: answers the HTTP server's `upgrade` events with plain `ws` (no plugin), loaded with `import()`
+ * when routes are registered, so that an app serving only HTTP runs without `ws` installed. The handshake passes
  * the same Service-Version, authentication and parameter checks as HTTP; a refusal is an HTTP answer with the
  * `Error` body written on the raw socket, before any upgrade. (`@fastify/websocket` 11 would run Fastify's hooks on
  * the handshake but adds a dependency and drops messages sent before an async handler listens; `SessionSocket`
@@ -9,7 +10,7 @@ import { type IncomingMessage, ServerResponse, STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
-import { type WebSocket, WebSocketServer } from 'ws';
+import type { WebSocket, WebSocketServer } from 'ws';
 import { admit } from './admission.js';
 import type { Track } from './closeables.js';
 import { toErrorAnswer } from './error-handler.js';
@@ -34,7 +35,11 @@ export function attachWebSockets(app: FastifyInstance, options: ResolvedOptions,
     .filter((route) => route.transport === 'websocket')
     .map((route) => ({ route, matcher: compilePath(route.path) }));
   if (routes.length === 0) return;
-  const wss = new WebSocketServer({ noServer: true, maxPayload: options.maxPayload });
+  // Loading starts now; a failure (`ws` not installed) is reported on each upgrade, as a 500 answer.
+  const loading = import('ws').then(
+    ({ WebSocketServer }) => new WebSocketServer({ noServer: true, maxPayload: options.maxPayload }),
+  );
+  loading.catch(() => {});
   const log = app.log;
   app.server.on('upgrade', (raw: IncomingMessage, socket: Duplex, head: Buffer) => {
     socket.on('error', () => socket.destroy());
@@ -48,14 +53,17 @@ export function attachWebSockets(app: FastifyInstance, options: ResolvedOptions,
     });
   });
   app.addHook('onClose', async () => {
-    await new Promise((resolve) => wss.close(resolve));
+    const wss = await loading.catch(() => undefined);
+    if (wss !== undefined) await new Promise((resolve) => wss.close(resolve));
   });
 
   /** Admits and validates the handshake, answering a refusal on the raw socket, then upgrades. */
   async function upgrade(raw: IncomingMessage, socket: Duplex, head: Buffer): Promise<void> {
     let prepared: { route: RouteDefinition; request: UntypedSessionRequest };
+    let wss: WebSocketServer;
     try {
       prepared = await prepare(raw);
+      wss = await loading;
     } catch (error) {
       const answer = toErrorAnswer(error, options.bodyLimit);
       if (answer.internal) log.error({ err: error }, 'internal error during a WebSocket handshake');

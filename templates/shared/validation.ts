@@ -1,4 +1,5 @@
 /** The validator contract shared by the generated validators, the client and the server runtime. */
+import { CasiError } from './casi-error.js';
 
 /** One problem found by a validator: where (RFC 6901 JSON pointer into the value), what, and which keyword. */
 export interface ValidationIssue {
@@ -18,8 +19,8 @@ export interface Validator<T> {
   readonly schemaName: string;
 }
 
-/** Thrown by `assertValid` when a value breaks its schema; `issues` names every JSON pointer. */
-export class ValidationError extends Error {
+/** Thrown by `assertValid` when a value breaks its schema; `issues` names every JSON pointer. A `CasiError`. */
+export class ValidationError extends CasiError {
   override readonly name = 'ValidationError';
   constructor(
     readonly schemaName: string,

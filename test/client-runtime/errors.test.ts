@@ -11,10 +11,14 @@ import {
   ConflictError,
   errorFromResponse,
   InternalServerError,
+  MethodNotAllowedError,
   NotFoundError,
+  PayloadTooLargeError,
   PermissionDeniedError,
   RateLimitError,
+  TeapotError,
 } from '../../templates/client/errors.js';
+import { assertValid, ValidationError, type Validator } from '../../templates/shared/validation.js';
 
 const body = (code: string, transient = false) => ({ code, transient, message: `${code} happened` });
 
@@ -24,13 +28,16 @@ describe('errorFromResponse', () => {
     [401, AuthenticationError],
     [403, PermissionDeniedError],
     [404, NotFoundError],
+    [405, MethodNotAllowedError],
     [409, ConflictError],
+    [413, PayloadTooLargeError],
+    [418, TeapotError],
     [429, RateLimitError],
     [500, InternalServerError],
     [503, InternalServerError],
     [599, InternalServerError],
-    [405, ApiError],
-    [418, ApiError],
+    [402, ApiError],
+    [422, ApiError],
   ];
   it.each(table)('status %i gives %o', (status, ErrorClass) => {
     const error = errorFromResponse(status, body('some_code'), new Headers({ 'x-request-id': 'r1' }));
@@ -72,6 +79,25 @@ describe('errorFromResponse', () => {
     if (!(error instanceof TypedApiError)) throw new Error('expected an ApiError');
     const code: Code = error.code;
     expect(code).toBe('not_found');
+  });
+});
+
+describe('ValidationError', () => {
+  it('is a CasiError, as every error the client throws', () => {
+    const never = Object.assign((_: unknown): _ is never => false, {
+      errors: [{ pointer: '/name', message: 'must be string', keyword: 'type' }],
+      schemaName: 'Item',
+    }) as Validator<never>;
+    const error = (() => {
+      try {
+        return assertValid(never, {});
+      } catch (e) {
+        return e;
+      }
+    })();
+    expect(error).toBeInstanceOf(ValidationError);
+    expect(error).toBeInstanceOf(CasiError);
+    expect(error).toMatchObject({ name: 'ValidationError', message: 'Item is invalid: /name: must be string' });
   });
 });
 

@@ -137,6 +137,17 @@ describe('a generated-style client', () => {
     expect(handshake?.headers).toMatchObject({ authorization: 'Bearer sk', 'service-version': '2025-06-19' });
   });
 
+  it('takes a per-call apiKey for the stream and the session, which replaces the client key', async () => {
+    const keyless = createTestClient({ baseUrl: server.url });
+    for await (const _ of keyless.items.events('it_1', { apiKey: 'sk_call' }));
+    expect(streamRequests.at(-1)?.headers.authorization).toBe('Bearer sk_call');
+    const session = client().items.session('it_1', { apiKey: 'sk_call' });
+    await expect(session.ready).rejects.toMatchObject({ status: 200 });
+    expect(upgrades.at(-1)?.headers.authorization).toBe('Bearer sk_call');
+    expectTypeOf<StreamCallOptions['apiKey']>().toEqualTypeOf<string | undefined>();
+    expectTypeOf<SessionCallOptions['apiKey']>().toEqualTypeOf<string | undefined>();
+  });
+
   it('narrows error codes with an instantiation expression', () => {
     const TypedError = ApiError<'not_found' | (string & {})>;
     const error: unknown = errorFromResponse(404, { code: 'not_found', transient: false, message: 'gone' });

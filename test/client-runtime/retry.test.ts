@@ -1,4 +1,9 @@
-/** Retries against a real server: statuses, `transient`, `Retry-After`, dropped connections, aborts, timeouts. */
+/**
+ * Retries against a real server: statuses, `transient`, `Retry-After`, dropped connections, aborts, timeouts, and
+ * requests that are not idempotent (POST), repeated only when the answer allows it or nothing was sent.
+ */
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createCore } from '../../templates/client/core.js';
 import {
@@ -11,13 +16,17 @@ import {
   InternalServerError,
   RateLimitError,
 } from '../../templates/client/errors.js';
-import { backoffDelay, isRetryable, retryAfterMs } from '../../templates/client/retry.js';
+import { backoffDelay, isRetryable, retryAfterMs, retryDelay } from '../../templates/client/retry.js';
 import { abortAfterCollections } from './helpers/gc.js';
 import { readBody, sendJson, startHttpServer, type TestServer } from './helpers/http-server.js';
 import type { paths } from './helpers/paths.js';
 import { REST_TRANSPORTS } from './helpers/transports.js';
 
-type Answer = { status: number; body?: unknown; headers?: Record<string, string> } | 'drop' | { delayMs: number };
+type Answer =
+  | { status: number; body?: unknown; headers?: Record<string, string> }
+  | { status: number; text: string }
+  | 'drop'
+  | { delayMs: number };
 
 let server: TestServer | undefined;
 afterEach(async () => {
@@ -30,7 +39,7 @@ const error = (code: string, transient: boolean) => ({ code, transient, message:
 
 describe.each(REST_TRANSPORTS)('over $transport', ({ fetch: givenFetch }) => {
   /** A server answering each call with the next scripted answer (the last one repeats); records bodies. */
-  async function scripted(answers: Answer[]) {
+  async function scripted(answers: Answer[], retry: Parameters<typeof createCore>[0]['retry'] = {}) {
     const bodies: string[] = [];
     server = await startHttpServer(async (req, res) => {
       bodies.push(await readBody(req));
@@ -39,6 +48,8 @@ describe.each(REST_TRANSPORTS)('over $transport', ({ fetch: givenFetch }) => {
         req.socket.destroy();
       } else if ('delayMs' in answer) {
         setTimeout(() => sendJson(res, 200, item), answer.delayMs).unref();
+      } else if ('text' in answer) {
+        res.writeHead(answer.status).end(answer.text);
       } else {
         sendJson(res, answer.status, answer.body ?? item, answer.headers);
       }
@@ -47,7 +58,7 @@ describe.each(REST_TRANSPORTS)('over $transport', ({ fetch: givenFetch }) => {
       baseUrl: server.url,
       apiKey: 'k',
       serviceVersion: '2025-06-19',
-      retry: { baseDelayMs: 5, maxDelayMs: 20 },
+      retry: { baseDelayMs: 5, maxDelayMs: 20, ...retry },
       fetch: givenFetch,
     });
     return { core, bodies };
@@ -123,10 +134,40 @@ describe.each(REST_TRANSPORTS)('over $transport', ({ fetch: givenFetch }) => {
       expect(bodies).toHaveLength(2);
     });
 
-    it('retries dropped connections and re-sends the body', async () => {
+    it('retries dropped connections of an idempotent request (PUT) and re-sends the body', async () => {
       const { core, bodies } = await scripted(['drop', 'drop', { status: 200 }]);
-      await expect(core.request('post', '/items', { body: { name: 'again' } })).resolves.toEqual(item);
+      const put = core.request('put', '/items/{item_id}', {
+        params: { path: { item_id: 'it_1' } },
+        body: { name: 'again' },
+      });
+      await expect(put).resolves.toEqual(item);
       expect(bodies).toEqual(['{"name":"again"}', '{"name":"again"}', '{"name":"again"}']);
+    });
+
+    it('gives up at once, with the RateLimitError, when Retry-After is longer than the cap', async () => {
+      const { core, bodies } = await scripted([
+        { status: 429, body: error('rate_limited', true), headers: { 'retry-after': '3600' } },
+        { status: 200 },
+      ]);
+      const started = Date.now();
+      const failure = await get(core).catch((e: unknown) => e);
+      expect(failure).toBeInstanceOf(RateLimitError);
+      expect(Date.now() - started).toBeLessThan(1000);
+      expect(bodies).toHaveLength(1);
+    });
+
+    it('waits Retry-After plus a jitter that grows with each 429, never less than asked', async () => {
+      const limited = { status: 429, body: error('rate_limited', true), headers: { 'retry-after-ms': '100' } };
+      // random() = 0.99: the jitter is 99 ms, then 198 ms (base 100 ms doubling), on top of the 100 ms asked.
+      const { core, bodies } = await scripted([limited, limited, { status: 200 }], {
+        baseDelayMs: 100,
+        maxDelayMs: 1000,
+        random: () => 0.99,
+      });
+      const started = Date.now();
+      await expect(get(core)).resolves.toEqual(item);
+      expect(Date.now() - started).toBeGreaterThanOrEqual(100 + 99 + 100 + 198);
+      expect(bodies).toHaveLength(3);
     });
 
     it('throws ApiConnectionError when the connection keeps dropping', async () => {
@@ -188,6 +229,78 @@ describe.each(REST_TRANSPORTS)('over $transport', ({ fetch: givenFetch }) => {
       expect(bodies).toHaveLength(2);
     });
   });
+
+  describe('a POST, which may have reached the server', () => {
+    const post = (core: Awaited<ReturnType<typeof scripted>>['core'], init: object = {}) =>
+      core.request('post', '/items', { body: { name: 'once' }, ...init });
+    /** Waits long enough for any retry (backoff of at most 20 ms) to have reached the server. */
+    const settle = () => new Promise((resolve) => setTimeout(resolve, 300));
+
+    it('is not re-sent after a timeout', async () => {
+      const { core, bodies } = await scripted([{ delayMs: 400 }]);
+      await expect(post(core, { timeoutMs: 250 })).rejects.toBeInstanceOf(ApiTimeoutError);
+      await settle();
+      expect(bodies).toEqual(['{"name":"once"}']);
+    });
+
+    it('is not re-sent when the connection drops after it was sent', async () => {
+      const { core, bodies } = await scripted(['drop', { status: 200 }]);
+      await expect(post(core)).rejects.toBeInstanceOf(ApiConnectionError);
+      await settle();
+      expect(bodies).toHaveLength(1);
+    });
+
+    it.each([
+      ['a 502 without a body', { status: 502, text: '' }],
+      ['a 500 without a transient flag', { status: 500, body: 'oops' }],
+      ['a 503 without Retry-After', { status: 503, body: 'busy' }],
+      ['a 408', { status: 408, text: '' }],
+    ])('is not retried after %s', async (_name, answer) => {
+      const { core, bodies } = await scripted([answer, { status: 200 }]);
+      await expect(post(core)).rejects.toBeInstanceOf(ApiError);
+      await settle();
+      expect(bodies).toHaveLength(1);
+    });
+
+    it.each([
+      ['a 429', { status: 429, text: '' }],
+      ['an error body saying transient: true', { status: 500, body: error('internal_error', true) }],
+      ['a 503 with Retry-After', { status: 503, body: 'busy', headers: { 'retry-after': '0' } }],
+    ])('is retried after %s', async (_name, answer) => {
+      const { core, bodies } = await scripted([answer, { status: 200 }]);
+      await expect(post(core)).resolves.toEqual(item);
+      expect(bodies).toEqual(['{"name":"once"}', '{"name":"once"}']);
+    });
+
+    it('is retried when the connection was refused, so nothing was sent', async () => {
+      // A port nothing listens on until the first retry, which comes after 0.99 * 300 ms.
+      const probe = createServer();
+      await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
+      const { port } = probe.address() as AddressInfo;
+      await new Promise((resolve) => probe.close(resolve));
+      const bodies: string[] = [];
+      const late = createServer(async (req, res) => {
+        bodies.push(await readBody(req));
+        sendJson(res, 200, item);
+      });
+      const core = createCore<paths>({
+        baseUrl: `http://127.0.0.1:${port}`,
+        serviceVersion: '2025-06-19',
+        retry: { baseDelayMs: 300, random: () => 0.99 },
+        fetch: givenFetch,
+      });
+      const outcome = post(core);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      await new Promise<void>((resolve) => late.listen(port, '127.0.0.1', resolve));
+      try {
+        await expect(outcome).resolves.toEqual(item);
+        expect(bodies).toEqual(['{"name":"once"}']);
+      } finally {
+        late.closeAllConnections();
+        await new Promise((resolve) => late.close(resolve));
+      }
+    });
+  });
 });
 
 describe('backoff helpers', () => {
@@ -222,5 +335,39 @@ describe('backoff helpers', () => {
     ['anything else', new Error('x'), false],
   ])('isRetryable(%s) is %s', (_name, error, want) => {
     expect(isRetryable(error)).toBe(want);
+  });
+
+  const refused = new ApiConnectionError(undefined, {
+    cause: new TypeError('fetch failed', { cause: Object.assign(new Error('refused'), { code: 'ECONNREFUSED' }) }),
+  });
+  const reset = new ApiConnectionError(undefined, { cause: Object.assign(new Error('reset'), { code: 'ECONNRESET' }) });
+  it.each([
+    ['429 without body', new RateLimitError(429, 'unknown_error', '', undefined, null, new Headers()), true],
+    ['500 transient true', new InternalServerError(500, 'x', '', true, null, new Headers()), true],
+    ['429 transient false', new RateLimitError(429, 'x', '', false, null, new Headers()), false],
+    ['502 without body', new InternalServerError(502, 'unknown_error', '', undefined, null, new Headers()), false],
+    [
+      '503 with Retry-After',
+      new InternalServerError(503, 'x', '', undefined, null, new Headers({ 'retry-after': '1' })),
+      true,
+    ],
+    ['a connection refused', refused, true],
+    ['a connection reset', reset, false],
+    ['timeout', new ApiTimeoutError(), false],
+  ])('isRetryable(%s) of a POST is %s', (_name, error, want) => {
+    expect(isRetryable(error, false)).toBe(want);
+  });
+
+  it('adds the backoff to Retry-After, and gives up above maxRetryAfterMs', () => {
+    const asked = (value: string) =>
+      new RateLimitError(429, 'x', '', true, null, new Headers({ 'retry-after': value }));
+    const policy = { baseDelayMs: 500, maxDelayMs: 8000 };
+    expect(retryDelay(asked('1'), 0, { ...policy, random: () => 0 })).toBe(1000);
+    expect(retryDelay(asked('1'), 0, { ...policy, random: () => 0.5 })).toBe(1250);
+    expect(retryDelay(asked('1'), 2, { ...policy, random: () => 0.5 })).toBe(2000);
+    expect(retryDelay(asked('60'), 0, { ...policy, random: () => 0 })).toBe(60_000);
+    expect(retryDelay(asked('3600'), 0, policy)).toBeUndefined();
+    expect(retryDelay(asked('3600'), 0, { ...policy, maxRetryAfterMs: 3_600_000, random: () => 0 })).toBe(3_600_000);
+    expect(retryDelay(new ApiConnectionError(), 1, { ...policy, random: () => 0.5 })).toBe(500);
   });
 });

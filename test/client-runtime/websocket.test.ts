@@ -1,4 +1,7 @@
-/** openSession against a real `ws` server: round trip, limits, validation, resume after drops, queued sends, auth. */
+/**
+ * openSession against a real `ws` server: round trip, limits, validation, resume after drops (a silent, dead
+ * connection included), queued sends, auth, the close after the end, and the buffer nobody reads.
+ */
 import { afterEach, describe, expect, expectTypeOf, it, vi } from 'vitest';
 import { WebSocket as NodeWebSocket } from 'ws';
 import {
@@ -7,16 +10,25 @@ import {
   CasiError,
   MessageTooLongError,
 } from '../../templates/client/errors.js';
-import { openSession, type Session, type SessionOptions } from '../../templates/client/websocket.js';
+import {
+  DEFAULT_SESSION_IDLE_TIMEOUT_MS,
+  openSession,
+  type Session,
+  type SessionOptions,
+} from '../../templates/client/websocket.js';
 import { ValidationError, type ValidationIssue, type Validator } from '../../templates/shared/validation.js';
 import { type ClientEvent, conversationEvents, isEnded, type TestEvent, validateTestEvent } from './helpers/events.js';
+import { startTcpProxy, type TcpProxy } from './helpers/tcp-proxy.js';
 import { type SessionServer, type SessionServerOptions, startSessionServer } from './helpers/ws-server.js';
 
 let server: SessionServer | undefined;
 let session: Session<TestEvent, ClientEvent> | undefined;
+let proxy: TcpProxy | undefined;
 afterEach(async () => {
   session?.close();
   session = undefined;
+  await proxy?.close();
+  proxy = undefined;
   await server?.close();
   server = undefined;
 });
@@ -235,6 +247,125 @@ describe('openSession', () => {
     expect(session.state).toBe('closed');
     await new Promise((resolve) => setTimeout(resolve, 50));
     expect(server.connections).toHaveLength(1);
+  });
+
+  it('closes its socket with 1000 after the terminal event, which the server leaves open, and settles closed', async () => {
+    const { server, session } = await start({ history: conversationEvents(3) });
+    const ended: TestEvent[] = [];
+    session.on('conversation.ended', (event) => ended.push(event));
+    const outcome = await Promise.race([
+      session.closed.then(() => 'closed'),
+      new Promise((resolve) => setTimeout(() => resolve('still open'), 2000)),
+    ]);
+    expect(outcome).toBe('closed');
+    expect(session.state).toBe('closed');
+    expect(ended).toHaveLength(1);
+    await until(() => server.connections[0]?.closeCode !== undefined);
+    expect(server.connections[0]?.closeCode).toBe(1000);
+    expect(() => session.send(say('late'))).toThrow(CasiError);
+    expect((await take(session, 10)).map((event) => event.payload.type)).toEqual([
+      'conversation.started',
+      'agent.message.delta',
+      'conversation.ended',
+    ]);
+    expect(server.connections).toHaveLength(1);
+  });
+
+  it('refuses sends once the conversation has ended, before the socket has closed', async () => {
+    const { server, session } = await start();
+    await session.ready;
+    let sent: unknown;
+    session.on('conversation.ended', () => {
+      try {
+        session.send(say('too late'));
+      } catch (error) {
+        sent = error;
+      }
+    });
+    server.publish({ type: 'conversation.ended', ended_by: 'agent' });
+    await session.closed;
+    expect(sent).toBeInstanceOf(CasiError);
+    expect((sent as Error).message).toMatch(/conversation has ended/);
+    expect(server.connections[0]?.received).toEqual([]);
+  });
+
+  describe('a connection that goes silent without closing (a black hole)', () => {
+    /** A session reaching the server through a proxy that can silence the connection. */
+    async function behindProxy(options: Partial<SessionOptions<TestEvent, ClientEvent>>) {
+      server = await startSessionServer();
+      proxy = await startTcpProxy(server.url);
+      session = openSession<TestEvent, ClientEvent>({
+        url: `${proxy.url}/conversations/conv_1/session`,
+        apiKey: 'sk_test',
+        serverValidator: validateTestEvent,
+        isTerminal: isEnded,
+        reconnectDelayMs: 5,
+        ...options,
+      });
+      return { server, proxy, session };
+    }
+
+    it('is dropped after idleTimeoutMs without a frame or a ping, and resumed with last_event_id', async () => {
+      const { server, proxy, session } = await behindProxy({ idleTimeoutMs: 400 });
+      const received: TestEvent[] = [];
+      session.on('user.dtmf.received', (event) => received.push(event));
+      await session.ready;
+      server.publish({ type: 'user.dtmf.received', digits: '1' });
+      await until(() => received.length === 1);
+      proxy.blackHole();
+      server.publish({ type: 'user.dtmf.received', digits: '2' });
+      await until(() => server.connections.length === 2, 3000);
+      expect(server.connections[1]?.url.searchParams.get('last_event_id')).toBe(server.log[0]?.id);
+      await until(() => received.length === 2);
+      expect(received.map((event) => event.payload.digits)).toEqual(['1', '2']);
+      expect(session.state).toBe('open');
+    });
+
+    it('is kept while the server pings', async () => {
+      const { server, session } = await behindProxy({ idleTimeoutMs: 300 });
+      await session.ready;
+      const pinger = setInterval(() => server.connections[0]?.socket.ping(), 100);
+      try {
+        await new Promise((resolve) => setTimeout(resolve, 1000));
+      } finally {
+        clearInterval(pinger);
+      }
+      expect(server.connections).toHaveLength(1);
+      expect(session.state).toBe('open');
+    });
+
+    it('is not watched when idleTimeoutMs is 0', async () => {
+      const { server, session } = await behindProxy({ idleTimeoutMs: 0 });
+      await session.ready;
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      expect(server.connections).toHaveLength(1);
+    });
+
+    it('waits two missed pings of the service (30 s) and a margin by default', () => {
+      expect(DEFAULT_SESSION_IDLE_TIMEOUT_MS).toBeGreaterThan(2 * 30_000);
+      expect(DEFAULT_SESSION_IDLE_TIMEOUT_MS).toBeLessThanOrEqual(90_000);
+    });
+  });
+
+  it('keeps at most maxBufferedEvents for a for await nobody runs, and says what was dropped', async () => {
+    const { server, session } = await start({}, { maxBufferedEvents: 5 });
+    const seen: string[] = [];
+    session.on('user.dtmf.received', (event: TestEvent) => seen.push(String(event.payload.digits)));
+    await session.ready;
+    for (let i = 0; i < 20; i++) server.publish({ type: 'user.dtmf.received', digits: String(i) });
+    await until(() => seen.length === 20);
+    const late = session[Symbol.asyncIterator]();
+    const dropped = await late.next().catch((e: unknown) => e);
+    expect(dropped).toBeInstanceOf(CasiError);
+    expect((dropped as Error).message).toMatch(/^15 events were dropped: more than 5 \(maxBufferedEvents\)/);
+    const kept = await take(session, 5);
+    expect(kept.map((event) => event.payload.digits)).toEqual(['15', '16', '17', '18', '19']);
+    // A reader that is attached is never cut short.
+    const reading = take(session, 30);
+    for (let i = 20; i < 50; i++) server.publish({ type: 'user.dtmf.received', digits: String(i) });
+    expect((await reading).map((event) => event.payload.digits)).toEqual(
+      Array.from({ length: 30 }, (_, i) => String(i + 20)),
+    );
   });
 
   it('closes on close() and on an aborted signal', async () => {

@@ -1,9 +1,118 @@
+/**
+ * The generated package: its emitted package.json, README and LICENSE, then the package as `npm run pack:generated`
+ * packs it, installed in a fresh project without its optional peers (`ws`, `fastify`) and used there from ESM,
+ * CommonJS, TypeScript and a browser bundle.
+ */
 import { execFileSync } from 'node:child_process';
-import { cpSync, mkdirSync, mkdtempSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  cpSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
+import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { join, relative, sep } from 'node:path';
+import { build } from 'esbuild';
+import ts from 'typescript';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { emitPackage, PACKAGE_NAME } from '../../generator/emit/package/index.js';
+import type { Ir } from '../../generator/ir/model.js';
 import { ROOT } from './helpers.js';
+
+const ENTRIES = ['types', 'validators', 'client', 'server'];
+
+describe('emitPackage', () => {
+  const ir = { title: 'Widget Service', version: '1.2.3', serviceVersion: '2025-01-01' } as unknown as Ir;
+  const sources = ENTRIES.map((entry) => ({ path: `src/${entry}.gen.ts`, content: '' }));
+  const files = emitPackage(ir, sources);
+  const file = (path: string) => files.find((f) => f.path === path)?.content ?? '';
+  const pkg = JSON.parse(file('package.json'));
+
+  it('writes the conditions of every subpath in resolution order: types, import, default', () => {
+    expect(Object.keys(pkg.exports)).toEqual(['./client', './server', './types', './validators']);
+    for (const entry of ENTRIES) {
+      const conditions = pkg.exports[`./${entry}`];
+      expect(Object.keys(conditions), entry).toEqual(['types', 'import', 'default']);
+      expect(conditions, entry).toEqual({
+        types: `./dist/${entry}.gen.d.ts`,
+        import: `./dist/${entry}.gen.js`,
+        default: `./dist/${entry}.gen.js`,
+      });
+    }
+  });
+
+  it('sorts the keys of every other object, and gives the same bytes every time', () => {
+    const unsorted: string[] = [];
+    const visit = (value: unknown, at: string[]): void => {
+      if (Array.isArray(value) || value === null || typeof value !== 'object') return;
+      const keys = Object.keys(value);
+      const conditions = at.length === 2 && at[0] === 'exports';
+      if (!conditions && keys.join('\n') !== [...keys].sort().join('\n')) unsorted.push(at.join(' '));
+      for (const key of keys) visit((value as Record<string, unknown>)[key], [...at, key]);
+    };
+    visit(pkg, []);
+    expect(unsorted).toEqual([]);
+    expect(emitPackage(ir, sources)).toEqual(files);
+    expect(file('package.json').endsWith('}\n')).toBe(true);
+  });
+
+  it('maps ws away for browsers, declares no side effects, publishes publicly and ships dist/ but not src/', () => {
+    expect(pkg.browser).toEqual({ ws: false });
+    expect(pkg.sideEffects).toBe(false);
+    expect(pkg.name).toBe(PACKAGE_NAME);
+    expect(pkg.publishConfig).toEqual({ access: 'public' });
+    expect(pkg.files).toEqual(['dist', 'README.md', 'LICENSE']);
+    expect(pkg.engines).toEqual({ node: '>=20.19' });
+    expect(pkg.peerDependenciesMeta).toEqual({ fastify: { optional: true }, ws: { optional: true } });
+  });
+
+  it('is right to declare no side effects: no module of generated/src runs a statement at load', () => {
+    const source = join(ROOT, 'generated/src');
+    const statements: string[] = [];
+    for (const path of readdirSync(source, { recursive: true, encoding: 'utf8' }).filter((p) => p.endsWith('.ts'))) {
+      const file = ts.createSourceFile(path, readFileSync(join(source, path), 'utf8'), ts.ScriptTarget.Latest, true);
+      for (const statement of file.statements) {
+        const declares =
+          ts.isImportDeclaration(statement) ||
+          ts.isExportDeclaration(statement) ||
+          ts.isFunctionDeclaration(statement) ||
+          ts.isInterfaceDeclaration(statement) ||
+          ts.isTypeAliasDeclaration(statement) ||
+          ts.isEnumDeclaration(statement) ||
+          ts.isVariableStatement(statement) ||
+          (ts.isClassDeclaration(statement) && !statement.members.some(ts.isClassStaticBlockDeclaration));
+        if (!declares) statements.push(`${path}: ${statement.getText(file).slice(0, 80)}`);
+      }
+    }
+    expect(statements).toEqual([]);
+  });
+
+  it('emits the MIT license that package.json names', () => {
+    expect(pkg.license).toBe('MIT');
+    const license = file('LICENSE');
+    expect(license.startsWith('MIT License\n\nCopyright (c) CASI contributors\n')).toBe(true);
+    expect(license).toContain('THE SOFTWARE IS PROVIDED "AS IS", WITHOUT WARRANTY OF ANY KIND');
+    expect(license.endsWith('SOFTWARE.\n')).toBe(true);
+  });
+
+  it('says in the README that the package is ESM usable with require, and which peer is needed for what', () => {
+    const readme = file('README.md');
+    expect(readme).toContain('The package is ESM');
+    expect(readme).toContain(`require('${PACKAGE_NAME}/client')`);
+    expect(readme).toContain('Node ≥ 20.19');
+    expect(readme).toMatch(/\| `fastify` \^5 \| `…\/server`/);
+    expect(readme).toMatch(
+      /\| `ws` \^8 \| the client's WebSocket session, `session\(\)`, on Node 20 .*the server's WebSocket routes/,
+    );
+    expect(readme).toContain('under `browser`');
+  });
+});
 
 const work = mkdtempSync(join(tmpdir(), 'casi-pack-'));
 afterAll(() => rmSync(work, { recursive: true, force: true }));
@@ -12,29 +121,72 @@ const run = (command: string, args: string[], cwd: string) =>
   execFileSync(command, args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], timeout: 180_000 });
 const tsc = join(ROOT, 'node_modules/typescript/bin/tsc');
 
-describe('the generated package', () => {
-  it('builds, packs, installs into a fresh project and imports there (ESM and TypeScript)', () => {
-    // Build and pack a copy, so that dist/ never appears in the checkout.
-    const pkg = join(work, 'pkg');
-    cpSync(join(ROOT, 'generated'), pkg, {
-      recursive: true,
-      filter: (src) => !src.includes('node_modules') && !src.includes('/dist'),
-    });
-    symlinkSync(join(ROOT, 'node_modules'), join(pkg, 'node_modules'), 'dir');
-    run(process.execPath, [tsc, '-p', 'tsconfig.json'], pkg);
-    run('npm', ['pack', '--ignore-scripts', '--pack-destination', work], pkg);
-    const tarball = readdirSync(work).find((f) => f.endsWith('.tgz'));
-    expect(tarball).toBeDefined();
+describe('the package packed by npm run pack:generated, installed without its optional peers', () => {
+  /** A checkout-shaped folder: the root's `pack:generated` script, and generated/ with a dist/ of an older build. */
+  const root = join(work, 'root');
+  const app = join(work, 'app');
+  let listing: string[] = [];
 
-    const app = join(work, 'app');
+  beforeAll(() => {
+    mkdirSync(root);
+    const script = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')).scripts['pack:generated'];
+    writeFileSync(
+      join(root, 'package.json'),
+      JSON.stringify({ name: 'root', private: true, type: 'module', scripts: { 'pack:generated': script } }),
+    );
+    symlinkSync(join(ROOT, 'node_modules'), join(root, 'node_modules'), 'dir');
+    cpSync(join(ROOT, 'generated'), join(root, 'generated'), {
+      recursive: true,
+      filter: (src) => {
+        const top = relative(join(ROOT, 'generated'), src).split(sep)[0];
+        return top !== 'node_modules' && top !== 'dist' && !src.endsWith('.tgz');
+      },
+    });
+    // What a build of a template since removed left behind.
+    mkdirSync(join(root, 'generated/dist/runtime/removed'), { recursive: true });
+    writeFileSync(join(root, 'generated/dist/runtime/removed/gone.js'), 'export const gone = true;\n');
+    run('npm', ['run', 'pack:generated'], root);
+    const tarball = readdirSync(root).find((f) => f.endsWith('.tgz'));
+    if (tarball === undefined) throw new Error('npm run pack:generated made no tarball');
+    listing = run('tar', ['tzf', tarball], root).split('\n').filter(Boolean).sort();
+
     mkdirSync(app);
     writeFileSync(join(app, 'package.json'), JSON.stringify({ name: 'app', private: true, type: 'module' }));
-    run('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline', join(work, tarball ?? '')], app);
+    run('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline', join(root, tarball)], app);
+  }, 300_000);
 
+  it('ships package.json, README.md, LICENSE and the build of the current sources only', () => {
+    expect(listing).toContain('package/package.json');
+    expect(listing).toContain('package/README.md');
+    expect(listing).toContain('package/LICENSE');
+    expect(listing.filter((path) => path.startsWith('package/src/'))).toEqual([]);
+    expect(listing).not.toContain('package/dist/runtime/removed/gone.js');
+    const dist = listing.filter((path) => path.startsWith('package/dist/'));
+    for (const entry of ENTRIES) expect(dist).toContain(`package/dist/${entry}.gen.d.ts`);
+    // Every file of dist/ is the build of a source of generated/src/.
+    const orphans = dist.filter((path) => {
+      const source = path.slice('package/dist/'.length).replace(/\.d\.ts$|\.js$/, '.ts');
+      return !existsSync(join(root, 'generated/src', source));
+    });
+    expect(orphans).toEqual([]);
+    expect(listing.filter((path) => !path.startsWith('package/dist/'))).toEqual([
+      'package/LICENSE',
+      'package/README.md',
+      'package/package.json',
+    ]);
+  });
+
+  it('is installed without ws and fastify (the optional peers)', () => {
+    const fromApp = createRequire(join(app, 'index.js'));
+    expect(() => fromApp.resolve('ws')).toThrow();
+    expect(() => fromApp.resolve('fastify')).toThrow();
+  });
+
+  it('imports from ESM', () => {
     writeFileSync(
       join(app, 'check.mjs'),
-      `import { validateServerEvent } from '@casi/conversational-agent-service/validators';
-import { createClient, SERVICE_VERSION } from '@casi/conversational-agent-service/client';
+      `import { validateServerEvent } from '${PACKAGE_NAME}/validators';
+import { createClient, SERVICE_VERSION } from '${PACKAGE_NAME}/client';
 const event = { id: 'ev_1', created_at: '2025-07-02T14:00:00Z', agent_id: 'ca_1@v1', livemode: true,
   conversation_id: 'conv_1', experimental: false, payload: { type: 'conversation.started' } };
 const bad = { ...event, payload: { type: 'agent.message.delta' } };
@@ -58,12 +210,100 @@ console.log(JSON.stringify({ valid: validateServerEvent(event), invalid: validat
       'procedures',
       'raw',
     ]);
+  });
 
+  it('requires every entry from CommonJS (Node ≥ 20.19 loads ES modules with require)', () => {
+    writeFileSync(
+      join(app, 'check.cjs'),
+      `const { errorCodes } = require('${PACKAGE_NAME}/types');
+const { validateServerEvent } = require('${PACKAGE_NAME}/validators');
+const { createClient } = require('${PACKAGE_NAME}/client');
+const { registerRoutes, routes } = require('${PACKAGE_NAME}/server');
+console.log(JSON.stringify([typeof errorCodes, typeof validateServerEvent, typeof createClient,
+  typeof registerRoutes, Array.isArray(routes)]));
+`,
+    );
+    expect(JSON.parse(run(process.execPath, ['check.cjs'], app))).toEqual([
+      'object',
+      'function',
+      'function',
+      'function',
+      true,
+    ]);
+  });
+
+  it('bundles the client for the browser without ws installed', async () => {
+    writeFileSync(
+      join(app, 'page.mjs'),
+      `import { createClient } from '${PACKAGE_NAME}/client';
+const client = createClient({ baseUrl: location.origin });
+client.conversations.session('conv_1', { token: 't' });
+`,
+    );
+    const result = await build({
+      absWorkingDir: app,
+      entryPoints: ['page.mjs'],
+      bundle: true,
+      platform: 'browser',
+      format: 'esm',
+      splitting: true,
+      outdir: 'out',
+      write: false,
+      logLevel: 'silent',
+    });
+    expect(result.errors).toEqual([]);
+    const code = (result.outputFiles ?? []).map((f) => f.text).join('\n');
+    expect(code).toContain('sendsHeaders');
+    expect(code).not.toContain('WebSocketServer');
+  });
+
+  it('serves HTTP without ws, and answers a WebSocket handshake 500 until ws is installed', () => {
+    symlinkSync(join(ROOT, 'node_modules/fastify'), join(app, 'node_modules/fastify'), 'dir');
+    writeFileSync(
+      join(app, 'serve.mjs'),
+      `import { request } from 'node:http';
+import Fastify from 'fastify';
+import { registerRoutes, routes } from '${PACKAGE_NAME}/server';
+const handlers = Object.fromEntries(routes.map((route) => [route.operationId,
+  async (req) => ({ status: 200, body: { operation: route.operationId, params: req.params } })]));
+const app = Fastify();
+registerRoutes(app, handlers);
+await app.listen({ port: 0, host: '127.0.0.1' });
+const { port } = app.server.address();
+const rest = await fetch(\`http://127.0.0.1:\${port}/conversations/conv_9Xr4Tb2Kp\`,
+  { headers: { 'service-version': '2025-06-19', authorization: 'Bearer key' } });
+const answer = { status: rest.status, body: await rest.json() };
+const handshake = await new Promise((resolve, reject) => {
+  const req = request({ host: '127.0.0.1', port, path: '/conversations/conv_9Xr4Tb2Kp/session?token=t', headers: {
+    connection: 'Upgrade', upgrade: 'websocket', 'sec-websocket-version': '13',
+    'sec-websocket-key': 'dGhlIHNhbXBsZSBub25jZQ==' } });
+  req.on('upgrade', () => reject(new Error('upgraded without ws')));
+  req.on('response', (res) => {
+    let text = '';
+    res.setEncoding('utf8').on('data', (chunk) => (text += chunk));
+    res.on('end', () => resolve({ status: res.statusCode, code: JSON.parse(text).code }));
+  });
+  req.on('error', reject);
+  req.end();
+});
+await app.close();
+console.log(JSON.stringify({ answer, handshake }));
+`,
+    );
+    const out = JSON.parse(run(process.execPath, ['serve.mjs'], app));
+    expect(out.answer).toEqual({
+      status: 200,
+      body: { operation: 'getConversation', params: { conversation_id: 'conv_9Xr4Tb2Kp' } },
+    });
+    expect(out.handshake).toEqual({ status: 500, code: 'internal_error' });
+  });
+
+  it('type-checks a TypeScript consumer', () => {
     writeFileSync(
       join(app, 'use.ts'),
-      `import type { ServerEvent, CreateConversationRequest } from '@casi/conversational-agent-service/types';
-import { createClient } from '@casi/conversational-agent-service/client';
-import type { Handlers } from '@casi/conversational-agent-service/server';
+      `import type { ServerEvent, CreateConversationRequest } from '${PACKAGE_NAME}/types';
+import { createClient } from '${PACKAGE_NAME}/client';
+import type { Handlers } from '${PACKAGE_NAME}/server';
 export function text(event: ServerEvent): string {
   return event.payload.type === 'agent.message.completed' ? event.payload.text : '';
 }
@@ -90,7 +330,9 @@ export const wrong: CreateConversationRequest = { agent_id: 'ca_1' };
         files: ['use.ts'],
       }),
     );
-    symlinkSync(join(ROOT, 'node_modules/fastify'), join(app, 'node_modules/fastify'), 'dir');
+    if (!existsSync(join(app, 'node_modules/fastify'))) {
+      symlinkSync(join(ROOT, 'node_modules/fastify'), join(app, 'node_modules/fastify'), 'dir');
+    }
     const typecheck = (() => {
       try {
         return run(process.execPath, [tsc, '-p', 'tsconfig.json'], app);
@@ -99,5 +341,5 @@ export const wrong: CreateConversationRequest = { agent_id: 'ca_1' };
       }
     })();
     expect(typecheck).toBe('');
-  }, 240_000);
+  });
 });

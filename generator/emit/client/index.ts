@@ -18,6 +18,9 @@ const { StructureKind, VariableDeclarationKind } = emitPackages.tsMorph;
 
 const RUNTIME = './runtime/client/index.js';
 
+/** The type of `CasiApiError`'s `code`: the spec's codes, and any other string. */
+const ERROR_CODE = `${TYPES}.ErrorCode | (string & {})`;
+
 /** Builds the client file. */
 export function emitClient(ir: Ir): EmittedFile[] {
   const terminal = ir.events.filter((e) => e.direction === 'server' && e.terminal).map((e) => e.type);
@@ -33,6 +36,7 @@ export function emitClient(ir: Ir): EmittedFile[] {
       moduleSpecifier: RUNTIME,
       isTypeOnly: true,
       namedImports: [
+        'ApiErrorClass',
         'CallOptions',
         'CoreOptions',
         'EventStream',
@@ -70,7 +74,14 @@ export function emitClient(ir: Ir): EmittedFile[] {
       isExported: true,
       declarationKind: VariableDeclarationKind.Const,
       docs: ["`ApiError` with `code` typed from the spec's error-code table (`instanceof` works as for `ApiError`)."],
-      declarations: [{ name: 'CasiApiError', initializer: `ApiError<${TYPES}.ErrorCode | (string & {})>` }],
+      declarations: [{ name: 'CasiApiError', type: `ApiErrorClass<${ERROR_CODE}>`, initializer: 'ApiError' }],
+    },
+    {
+      kind: StructureKind.TypeAlias,
+      isExported: true,
+      name: 'CasiApiError',
+      docs: ["An `ApiError` whose `code` is typed from the spec's error-code table."],
+      type: `ApiError<${ERROR_CODE}>`,
     },
     {
       kind: StructureKind.Function,

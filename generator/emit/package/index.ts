@@ -1,4 +1,4 @@
-/** Emits the package around the generated sources: package.json, its build tsconfig and a README. */
+/** Emits the package around the generated sources: package.json, its build tsconfig, a README and the LICENSE. */
 import type { Ir } from '../../ir/model.js';
 import { type EmittedFile, GENERATED_HEADER, stableJson } from '../shared/files.js';
 
@@ -8,11 +8,21 @@ export const PACKAGE_NAME = '@casi/conversational-agent-service';
 /** Entry points: `./<entry>` of the package maps to `src/<entry>.gen.ts`, when that file is emitted. */
 const ENTRIES = ['types', 'validators', 'client', 'server'] as const;
 
+/** The holder named in the emitted LICENSE. */
+export const LICENSE_HOLDER = 'CASI contributors';
+
 /** Builds the package files for the sources in `files`. */
 export function emitPackage(ir: Ir, files: readonly EmittedFile[]): EmittedFile[] {
   const present = ENTRIES.filter((entry) => files.some((f) => f.path === `src/${entry}.gen.ts`));
+  // The conditions in the order resolvers try them (the first that matches wins): `types` first for TypeScript,
+  // `import`, then `default`, which `require` matches (Node ≥ 20.19 can require ES modules).
   const exports = Object.fromEntries(
-    present.map((entry) => [`./${entry}`, { types: `./dist/${entry}.gen.d.ts`, import: `./dist/${entry}.gen.js` }]),
+    [...present]
+      .sort()
+      .map((entry) => [
+        `./${entry}`,
+        { types: `./dist/${entry}.gen.d.ts`, import: `./dist/${entry}.gen.js`, default: `./dist/${entry}.gen.js` },
+      ]),
   );
   const packageJson = {
     '//': GENERATED_HEADER,
@@ -23,7 +33,13 @@ export function emitPackage(ir: Ir, files: readonly EmittedFile[]): EmittedFile[
     type: 'module',
     engines: { node: '>=20.19' },
     exports,
-    files: ['dist', 'src', 'README.md'],
+    // `ws` is the client's WebSocket in Node 20 only, loaded with `import()`: browser bundles leave it out.
+    browser: { ws: false },
+    // No module does anything at load but define its exports.
+    sideEffects: false,
+    // The compiled JavaScript and declarations only: the .d.ts files carry no map back to the sources.
+    files: ['dist', 'README.md', 'LICENSE'],
+    publishConfig: { access: 'public' },
     scripts: { build: 'tsc -p tsconfig.json', prepack: 'npm run build' },
     dependencies: { 'eventsource-parser': '^3.1.1', 'openapi-fetch': '^0.17.0' },
     peerDependencies: { fastify: '^5.0.0', ws: '^8.0.0' },
@@ -52,7 +68,26 @@ export function emitPackage(ir: Ir, files: readonly EmittedFile[]): EmittedFile[
     },
     include: ['src'],
   };
-  const readme = [
+  return [
+    { path: 'package.json', content: packageJsonText(packageJson) },
+    { path: 'tsconfig.json', content: stableJson(tsconfig) },
+    { path: 'README.md', content: readme(ir, present) },
+    { path: 'LICENSE', content: LICENSE },
+  ];
+}
+
+/**
+ * `stableJson` of the package.json (keys sorted at every level), except that each `exports` entry keeps its
+ * conditions in the order given: resolvers take the first condition that matches, so `types` must come first.
+ */
+function packageJsonText(packageJson: { readonly exports: Record<string, Record<string, string>> }): string {
+  const sorted = JSON.parse(stableJson(packageJson)) as { exports: unknown };
+  sorted.exports = packageJson.exports;
+  return `${JSON.stringify(sorted, null, 2)}\n`;
+}
+
+function readme(ir: Ir, present: readonly (typeof ENTRIES)[number][]): string {
+  return [
     `<!-- ${GENERATED_HEADER} -->`,
     `# ${PACKAGE_NAME}`,
     '',
@@ -62,12 +97,25 @@ export function emitPackage(ir: Ir, files: readonly EmittedFile[]): EmittedFile[
     '|---|---|',
     ...present.map((entry) => `| \`${PACKAGE_NAME}/${entry}\` | ${ENTRY_TEXT[entry]} |`),
     '',
+    '## Module format',
+    '',
+    'The package is ESM (`"type": "module"`), with a `.d.ts` beside every module (TypeScript `moduleResolution`',
+    '`node16`, `nodenext` or `bundler`). On Node ≥ 20.19, the version it requires, CommonJS code can load it with',
+    `\`require\` too: \`const { createClient } = require('${PACKAGE_NAME}/client');\`.`,
+    '',
+    '## Optional peer dependencies',
+    '',
+    'Install those you use:',
+    '',
+    '| peer | needed for |',
+    '|---|---|',
+    '| `fastify` ^5 | `…/server`: `registerRoutes(app, handlers)` registers the routes on your Fastify 5 instance |',
+    "| `ws` ^8 | the client's WebSocket session, `session()`, on Node 20 (Node ≥ 22 and browsers have a global `WebSocket`); the server's WebSocket routes (a server that only answers HTTP runs without it) |",
+    '',
+    'The REST calls, the SSE stream, the types and the validators need neither. For browsers, the package.json maps',
+    '`ws` to `false` under `browser`, so that bundlers (esbuild, webpack, Vite, …) build the client without it.',
+    '',
   ].join('\n');
-  return [
-    { path: 'package.json', content: stableJson(packageJson) },
-    { path: 'tsconfig.json', content: stableJson(tsconfig) },
-    { path: 'README.md', content: readme },
-  ];
 }
 
 const ENTRY_TEXT: Record<(typeof ENTRIES)[number], string> = {
@@ -76,3 +124,27 @@ const ENTRY_TEXT: Record<(typeof ENTRIES)[number], string> = {
   client: 'the typed client: REST methods by resource, SSE event stream, WebSocket session',
   server: 'a typed `Handlers` interface and a Fastify plugin that validates every request',
 };
+
+/** The MIT License, as `"license": "MIT"` says (no header line: license detectors read the text as it is). */
+const LICENSE = `MIT License
+
+Copyright (c) ${LICENSE_HOLDER}
+
+Permission is hereby granted, free of charge, to any person obtaining a copy
+of this software and associated documentation files (the "Software"), to deal
+in the Software without restriction, including without limitation the rights
+to use, copy, modify, merge, publish, distribute, sublicense, and/or sell
+copies of the Software, and to permit persons to whom the Software is
+furnished to do so, subject to the following conditions:
+
+The above copyright notice and this permission notice shall be included in all
+copies or substantial portions of the Software.
+
+THE SOFTWARE IS PROVIDED "AS IS", WITHOUT WARRANTY OF ANY KIND, EXPRESS OR
+IMPLIED, INCLUDING BUT NOT LIMITED TO THE WARRANTIES OF MERCHANTABILITY,
+FITNESS FOR A PARTICULAR PURPOSE AND NONINFRINGEMENT. IN NO EVENT SHALL THE
+AUTHORS OR COPYRIGHT HOLDERS BE LIABLE FOR ANY CLAIM, DAMAGES OR OTHER
+LIABILITY, WHETHER IN AN ACTION OF CONTRACT, TORT OR OTHERWISE, ARISING FROM,
+OUT OF OR IN CONNECTION WITH THE SOFTWARE OR THE USE OR OTHER DEALINGS IN THE
+SOFTWARE.
+`;

@@ -23,7 +23,7 @@ interface ErrorJson {
   content: { 'application/json': { code: string; transient: boolean; message: string } };
 }
 
-/** The test API: list and create items, read one, delete one. */
+/** The test API: list and create items, read, replace or delete one. */
 export interface paths {
   '/items': {
     parameters: NoParams;
@@ -43,6 +43,11 @@ export interface paths {
     get: {
       parameters: { query?: never; header?: never; path: { item_id: string }; cookie?: never };
       requestBody?: never;
+      responses: { 200: Json<Item>; default: ErrorJson };
+    };
+    put: {
+      parameters: { query?: never; header?: never; path: { item_id: string }; cookie?: never };
+      requestBody: { content: { 'application/json': { name: string } } };
       responses: { 200: Json<Item>; default: ErrorJson };
     };
     delete: {

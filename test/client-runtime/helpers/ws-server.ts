@@ -12,6 +12,8 @@ export interface SessionConnection {
   readonly headers: IncomingMessage['headers'];
   /** The text frames the client sent on this connection. */
   readonly received: string[];
+  /** The close code, once the connection has closed (1000 when the client closed it normally). */
+  closeCode: number | undefined;
 }
 
 /** Behaviour of the test session server. */
@@ -76,8 +78,17 @@ export async function startSessionServer(options: SessionServerOptions = {}): Pr
       return;
     }
     wss.handleUpgrade(req, socket, head, (ws) => {
-      const connection: SessionConnection = { socket: ws, url, headers: req.headers, received: [] };
+      const connection: SessionConnection = {
+        socket: ws,
+        url,
+        headers: req.headers,
+        received: [],
+        closeCode: undefined,
+      };
       connections.push(connection);
+      ws.on('close', (code) => {
+        connection.closeCode = code;
+      });
       ws.on('message', (data) => {
         const text = String(data);
         connection.received.push(text);

@@ -8,6 +8,7 @@ import { createParser, type EventSourceMessage } from 'eventsource-parser';
 import { assertValid, ValidationError } from '../shared/validation.js';
 import { ApiConnectionError, ApiTimeoutError, ApiUserAbortError, CasiError, errorFromResponse } from './errors.js';
 import { type EventLedger, envelopeId } from './event-ledger.js';
+import { IdleTimer } from './idle-timer.js';
 import { HEALTHY_CONNECTION_MS, ReconnectBudget } from './reconnect.js';
 import { sleep } from './retry.js';
 import { forwardAbort } from './signals.js';
@@ -217,34 +218,4 @@ function ledgerId(field: string | undefined, event: unknown): string | undefined
 function asStreamError(error: unknown): unknown {
   if (error instanceof CasiError || error instanceof ValidationError) return error;
   return new ApiConnectionError('The event stream connection failed.', { cause: error });
-}
-
-/**
- * Fires once when `ms` pass without a `touch()`; 0 disables it. A touch only records the time: the one timer
- * checks it when it fires and waits for the rest if there was activity meanwhile.
- */
-class IdleTimer {
-  fired = false;
-  #last = performance.now();
-  #timer: ReturnType<typeof setTimeout> | undefined;
-  constructor(
-    readonly ms: number,
-    readonly onIdle: () => void,
-  ) {
-    if (ms > 0) this.#arm(ms);
-  }
-  touch(): void {
-    this.#last = performance.now();
-  }
-  stop(): void {
-    clearTimeout(this.#timer);
-  }
-  #arm(delay: number): void {
-    this.#timer = setTimeout(() => {
-      const silent = performance.now() - this.#last;
-      if (silent < this.ms) return this.#arm(this.ms - silent);
-      this.fired = true;
-      this.onIdle();
-    }, delay);
-  }
 }

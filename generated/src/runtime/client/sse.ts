@@ -35,7 +35,7 @@ export interface StreamEventsOptions<E> extends TransportOptions, ReconnectOptio
 /** What a caller of a generated `events(id, options)` method may set; the generator fills the rest. */
 export type StreamCallOptions = Pick<
   StreamEventsOptions<unknown>,
-  'token' | 'lastEventId' | 'signal' | 'validate' | 'idleTimeoutMs' | keyof ReconnectOptions
+  'token' | 'apiKey' | 'lastEventId' | 'signal' | 'validate' | 'idleTimeoutMs' | keyof ReconnectOptions
 >;
 
 /** Default silence after which a connection is considered dead (the service sends a heartbeat every 15 s). */
