@@ -4,6 +4,7 @@ import { fromCompiled } from './runtime/shared/validation.js';
 import type { CompiledValidate, Validator } from './runtime/shared/validation.js';
 import type * as types from './types.gen.js';
 export * from './runtime/shared/validation.js';
+export * from './runtime/shared/errors.js';
 /** Validates a value of the schema `AgentCustomerLoaded`; `errors` holds the issues of the last call. */
 export const validateAgentCustomerLoaded: Validator<types.AgentCustomerLoaded> = /* @__PURE__ */ fromCompiled<types.AgentCustomerLoaded>(raw.validateAgentCustomerLoaded as CompiledValidate, 'AgentCustomerLoaded');
 /** Validates a message `AgentCustomerLoadedEvent`; `errors` holds the issues of the last call. */

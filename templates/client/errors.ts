@@ -1,5 +1,5 @@
 /** The client's one error model: an `ApiError` class per status family, plus connection, timeout and abort errors. */
-import { CasiError } from '../shared/casi-error.js';
+import { CasiError } from '../shared/errors.js';
 
 export { CasiError };
 

@@ -2,7 +2,7 @@
  * One attempt of a REST call as a transport sends it (`Exchange`): the request goes out, the whole answer comes
  * back as text, and the attempt's timeout cancels it. Over fetch here; over `node:http` in `rest-node.ts`.
  */
-import { forwardAbort } from './signals.js';
+import { forwardAbort } from './transport.js';
 
 /** What one attempt sends: the method, the headers by lower-case name, and the body as text. */
 export interface Outgoing {

@@ -1,5 +1,5 @@
 /** The reconnect budget of streams and sessions: backoff between attempts, a cap on consecutive failures. */
-import { isRetryable, retryDelay } from './retry.js';
+import { DEFAULT_MAX_RECONNECTS, isRetryable, retryDelay } from './retry.js';
 
 /** How a stream or session reconnects after a drop. */
 export interface ReconnectOptions {
@@ -11,8 +11,6 @@ export interface ReconnectOptions {
   maxReconnectDelayMs?: number | undefined;
 }
 
-/** Default number of consecutive failed connections tolerated. */
-export const DEFAULT_MAX_RECONNECTS = 10;
 /** A connection that stayed up this long counts as healthy even if it delivered nothing new. */
 export const HEALTHY_CONNECTION_MS = 10_000;
 

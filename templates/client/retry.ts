@@ -31,6 +31,11 @@ export const DEFAULT_BASE_DELAY_MS = 500;
 export const DEFAULT_MAX_DELAY_MS = 8_000;
 /** Default cap on a server's `Retry-After`. */
 export const DEFAULT_MAX_RETRY_AFTER_MS = 60_000;
+/**
+ * Default number of consecutive failed connections a stream or session tolerates (see `ReconnectBudget`). It is
+ * here, not in reconnect.ts, so that a page exporting it loads no reconnect code before it streams.
+ */
+export const DEFAULT_MAX_RECONNECTS = 10;
 
 /** Full jitter: a random delay in [0, min(cap, base * 2^attempt)); `attempt` counts from 0. */
 export function backoffDelay(
@@ -72,30 +77,32 @@ export function isRetryable(error: unknown, idempotent = true): boolean {
     return error.status === 408 || error.status >= 500;
   }
   if (!(error instanceof ApiConnectionError)) return false;
-  return idempotent || (!(error instanceof ApiTimeoutError) && neverSent(error));
+  return idempotent || (!(error instanceof ApiTimeoutError) && neverSent(error.cause));
 }
 
 /** Error codes of a connection that was never made, so nothing was sent. */
-const NOT_CONNECTED_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'UND_ERR_CONNECT_TIMEOUT']);
+const NOT_CONNECTED = /^(?:ECONNREFUSED|ENOTFOUND|EAI_AGAIN|UND_ERR_CONNECT_TIMEOUT)$/;
 
 /**
- * Whether a connection error happened before the request was sent: somewhere in its `cause` chain is a failed
- * `connect` or name lookup (Node's `node:http` and fetch both report them so). Browsers do not say: `false`.
+ * Whether a connection error happened before the request was sent: somewhere in its `cause` chain (or among an
+ * `AggregateError`'s errors, as Node reports each address tried) is a failed `connect` or name lookup; Node's
+ * `node:http` and fetch both report them so. Browsers do not say: `false`. `depth` bounds a chain that loops.
  */
-function neverSent(error: ApiConnectionError): boolean {
-  const seen = new Set<unknown>();
-  const pending: unknown[] = [error.cause];
-  while (pending.length > 0) {
-    const cause = pending.pop();
-    if (typeof cause !== 'object' || cause === null || seen.has(cause)) continue;
-    seen.add(cause);
-    const { code, syscall, errors } = cause as { code?: unknown; syscall?: unknown; errors?: unknown };
-    if (syscall === 'connect' || syscall === 'getaddrinfo') return true;
-    if (typeof code === 'string' && NOT_CONNECTED_CODES.has(code)) return true;
-    pending.push((cause as { cause?: unknown }).cause);
-    if (Array.isArray(errors)) pending.push(...errors);
-  }
-  return false;
+function neverSent(error: unknown, depth = 0): boolean {
+  if (typeof error !== 'object' || error === null || depth > 8) return false;
+  const { code, syscall, cause, errors } = error as {
+    code?: unknown;
+    syscall?: unknown;
+    cause?: unknown;
+    errors?: unknown;
+  };
+  return (
+    syscall === 'connect' ||
+    syscall === 'getaddrinfo' ||
+    NOT_CONNECTED.test(String(code)) ||
+    neverSent(cause, depth + 1) ||
+    (Array.isArray(errors) && errors.some((inner) => neverSent(inner, depth + 1)))
+  );
 }
 
 /**

@@ -1,4 +1,8 @@
-/** What every connection carries: the fetch function, the API key or ephemeral token, and the default headers. */
+/**
+ * What every connection carries: the fetch function, the API key or ephemeral token, the default headers, and the
+ * link that passes a caller's abort on (here rather than in a file of its own, which a bundler would make a chunk of
+ * its own for a page to fetch).
+ */
 import { CasiError } from './errors.js';
 
 /** A fetch function taking one `Request` (what openapi-fetch calls; `globalThis.fetch` fits). */
@@ -60,4 +64,16 @@ export async function resolveToken(token: TokenProvider | undefined): Promise<st
 /** The `Authorization` header for an API key, unless a token replaces it. */
 export function authorizationHeader(apiKey: string | undefined, token: string | undefined): Record<string, string> {
   return apiKey !== undefined && token === undefined ? { Authorization: `Bearer ${apiKey}` } : {};
+}
+
+/** Aborts `controller` (with the same reason) when `signal` aborts; returns a function that removes the link. */
+export function forwardAbort(signal: AbortSignal | undefined, controller: AbortController): () => void {
+  if (signal === undefined) return () => {};
+  if (signal.aborted) {
+    controller.abort(signal.reason);
+    return () => {};
+  }
+  const onAbort = () => controller.abort(signal.reason);
+  signal.addEventListener('abort', onAbort, { once: true });
+  return () => signal.removeEventListener('abort', onAbort);
 }

@@ -1,5 +1,6 @@
 /** Response checking (on in tests): is the status declared, and does the body or event match its schema? */
-import { formatIssues, type ValidationIssue, type Validator } from '../shared/validation.js';
+import { formatIssues, type ValidationIssue } from '../shared/errors.js';
+import type { Validator } from '../shared/validation.js';
 import { accepts } from './frozen.js';
 import type { ResponseDefinition, RouteDefinition } from './route.js';
 

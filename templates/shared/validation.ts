@@ -1,12 +1,10 @@
-/** The validator contract shared by the generated validators, the client and the server runtime. */
-import { CasiError } from './casi-error.js';
+/**
+ * The validator contract shared by the generated validators, the client and the server runtime. It imports no value
+ * of errors.ts: a validators module that a page loads with `import()` then brings no error classes of its own.
+ */
+import type { ValidationIssue } from './errors.js';
 
-/** One problem found by a validator: where (RFC 6901 JSON pointer into the value), what, and which keyword. */
-export interface ValidationIssue {
-  readonly pointer: string;
-  readonly message: string;
-  readonly keyword: string;
-}
+export type { ValidationIssue } from './errors.js';
 
 /**
  * A precompiled validator: a type guard that keeps the issues of its last call in `errors`
@@ -17,28 +15,6 @@ export interface Validator<T> {
   errors: ValidationIssue[] | null;
   /** The component schema or message this validator checks. */
   readonly schemaName: string;
-}
-
-/** Thrown by `assertValid` when a value breaks its schema; `issues` names every JSON pointer. A `CasiError`. */
-export class ValidationError extends CasiError {
-  override readonly name = 'ValidationError';
-  constructor(
-    readonly schemaName: string,
-    readonly issues: readonly ValidationIssue[],
-  ) {
-    super(`${schemaName} is invalid: ${formatIssues(issues)}`);
-  }
-}
-
-/** Formats issues as `"/pointer: message"` joined by `; ` (the root pointer is shown as `/`). */
-export function formatIssues(issues: readonly ValidationIssue[]): string {
-  return issues.map((issue) => `${issue.pointer || '/'}: ${issue.message}`).join('; ');
-}
-
-/** Returns the value typed when it is valid, or throws `ValidationError` naming each pointer. */
-export function assertValid<T>(validator: Validator<T>, data: unknown): T {
-  if (validator(data)) return data;
-  throw new ValidationError(validator.schemaName, validator.errors ?? []);
 }
 
 /** The parts of an ajv error object this toolkit reads. */

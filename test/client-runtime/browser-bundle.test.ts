@@ -70,4 +70,24 @@ describe('browser bundle', () => {
     const mentions = result.outputFiles.filter((file) => file.text.includes('node:http'));
     expect(mentions.map((file) => file.path.endsWith(nodeHttp.slice('out/'.length)))).toEqual([true]);
   });
+
+  it('loads no stream, session or validator code for a REST page (the initial load is the bundle-size goal)', async () => {
+    const { result, initial } = await browserBuild('generated/src/client.gen.ts');
+    const loaded = [...initial].flatMap((out) => Object.keys(result.metafile.outputs[out]?.inputs ?? {}));
+    // Each of these once reached the initial load through a static import or re-export of a value.
+    for (const file of [
+      'shared/validation.ts',
+      'client/reconnect.ts',
+      'client/event-ledger.ts',
+      'client/websocket.ts',
+    ]) {
+      expect(
+        loaded.filter((input) => input.endsWith(`runtime/${file}`)),
+        file,
+      ).toEqual([]);
+    }
+    expect(loaded.filter((input) => /validators[^/]*\.gen\.ts$/.test(input))).toEqual([]);
+    // Few requests: the shared error classes ride in the chunk of the client's own errors, not in one of their own.
+    expect(initial.size).toBeLessThanOrEqual(2);
+  });
 });

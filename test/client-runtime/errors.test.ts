@@ -18,7 +18,8 @@ import {
   RateLimitError,
   TeapotError,
 } from '../../templates/client/errors.js';
-import { assertValid, ValidationError, type Validator } from '../../templates/shared/validation.js';
+import { assertValid, ValidationError } from '../../templates/shared/errors.js';
+import type { Validator } from '../../templates/shared/validation.js';
 
 const body = (code: string, transient = false) => ({ code, transient, message: `${code} happened` });
 

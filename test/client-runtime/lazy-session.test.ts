@@ -3,7 +3,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { ApiUserAbortError, CasiError, MessageTooLongError } from '../../templates/client/errors.js';
 import { type LazySessionOptions, openLazySession } from '../../templates/client/lazy-session.js';
 import type { Session } from '../../templates/client/websocket.js';
-import { ValidationError, type ValidationIssue, type Validator } from '../../templates/shared/validation.js';
+import { ValidationError, type ValidationIssue } from '../../templates/shared/errors.js';
+import type { Validator } from '../../templates/shared/validation.js';
 import { type ClientEvent, conversationEvents, isEnded, type TestEvent, validateTestEvent } from './helpers/events.js';
 import { type SessionServer, type SessionServerOptions, startSessionServer } from './helpers/ws-server.js';
 

@@ -12,7 +12,7 @@ import {
   NotFoundError,
 } from '../../templates/client/errors.js';
 import { type StreamEventsOptions, streamEvents } from '../../templates/client/sse.js';
-import { ValidationError } from '../../templates/shared/validation.js';
+import { ValidationError } from '../../templates/shared/errors.js';
 import { random } from '../generated/random.js';
 import { conversationEvents, envelope, isEnded, type TestEvent, validateTestEvent } from './helpers/events.js';
 import { abortAfterCollections } from './helpers/gc.js';

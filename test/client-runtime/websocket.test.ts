@@ -16,7 +16,8 @@ import {
   type Session,
   type SessionOptions,
 } from '../../templates/client/websocket.js';
-import { ValidationError, type ValidationIssue, type Validator } from '../../templates/shared/validation.js';
+import { ValidationError, type ValidationIssue } from '../../templates/shared/errors.js';
+import type { Validator } from '../../templates/shared/validation.js';
 import { type ClientEvent, conversationEvents, isEnded, type TestEvent, validateTestEvent } from './helpers/events.js';
 import { startTcpProxy, type TcpProxy } from './helpers/tcp-proxy.js';
 import { type SessionServer, type SessionServerOptions, startSessionServer } from './helpers/ws-server.js';

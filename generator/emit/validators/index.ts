@@ -158,6 +158,9 @@ function validatorStatements(rawModule: string, entries: Entries, registry: bool
     isTypeOnly: true,
   });
   file.push({ kind: StructureKind.ExportDeclaration, moduleSpecifier: './runtime/shared/validation.js' });
+  // The package's validators entry also gives `ValidationError` and `assertValid`. The events module, which the client
+  // loads with `import()`, does not: its chunk then needs no error classes of its own (see shared/errors.ts).
+  if (registry) file.push({ kind: StructureKind.ExportDeclaration, moduleSpecifier: './runtime/shared/errors.js' });
   for (const { name, kind } of entries) {
     const type = kind === 'request' ? 'unknown' : `types.${name}`;
     file.push({

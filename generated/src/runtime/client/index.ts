@@ -47,7 +47,7 @@
  * `MessageAssembler`, `ToolCallTracker`.
  */
 
-export { ValidationError, type ValidationIssue } from '../shared/validation.js';
+export { ValidationError, type ValidationIssue } from '../shared/errors.js';
 export {
   type CallOptions,
   type Core,
@@ -97,11 +97,12 @@ export {
   ToolCallTracker,
 } from './messages.js';
 export { MAX_PAGES, type PageItem, type Paginated, paginate } from './pagination.js';
-export { DEFAULT_MAX_RECONNECTS, type ReconnectOptions } from './reconnect.js';
+export type { ReconnectOptions } from './reconnect.js';
 export {
   backoffDelay,
   DEFAULT_BASE_DELAY_MS,
   DEFAULT_MAX_DELAY_MS,
+  DEFAULT_MAX_RECONNECTS,
   DEFAULT_MAX_RETRY_AFTER_MS,
   isRetryable,
   type RetryPolicy,

@@ -5,16 +5,25 @@
  * text to the one parsing path below.
  */
 import { createParser, type EventSourceMessage } from 'eventsource-parser';
-import { assertValid, ValidationError } from '../shared/validation.js';
+import { assertValid, ValidationError } from '../shared/errors.js';
 import { ApiConnectionError, ApiTimeoutError, ApiUserAbortError, CasiError, errorFromResponse } from './errors.js';
 import { type EventLedger, envelopeId } from './event-ledger.js';
 import { IdleTimer } from './idle-timer.js';
 import { HEALTHY_CONNECTION_MS, ReconnectBudget } from './reconnect.js';
 import { sleep } from './retry.js';
-import { forwardAbort } from './signals.js';
 import type { StreamEventsOptions } from './sse.js';
-import { authorizationHeader, defaultFetch, type FetchLike, fetchHolding, resolveToken } from './transport.js';
+import {
+  authorizationHeader,
+  defaultFetch,
+  type FetchLike,
+  fetchHolding,
+  forwardAbort,
+  resolveToken,
+} from './transport.js';
 import { withQuery } from './url.js';
+
+/** The stream's ledger class, loaded with the reader (see `EventStream`). */
+export { EventLedger } from './event-ledger.js';
 
 /** One GET of the stream, as every transport sends it. */
 export interface SseRequest {

@@ -6,7 +6,7 @@
  */
 import type { Validator } from '../shared/validation.js';
 import { CasiError } from './errors.js';
-import { EventLedger } from './event-ledger.js';
+import type { EventLedger } from './event-ledger.js';
 import type { ReconnectOptions } from './reconnect.js';
 import { hasNodeHttp, type TokenProvider, type TransportOptions } from './transport.js';
 
@@ -44,18 +44,18 @@ export const DEFAULT_IDLE_TIMEOUT_MS = 60_000;
 /** A live event stream: iterate it once with `for await`; `break` closes the connection. */
 export class EventStream<E> implements AsyncIterable<E> {
   readonly #options: StreamEventsOptions<E>;
-  readonly #ledger: EventLedger;
+  /** Made with the reader, which brings its code: a page that never iterates a stream loads none of it. */
+  #ledger: EventLedger | undefined;
   readonly #controller = new AbortController();
   #iterated = false;
 
   constructor(options: StreamEventsOptions<E>) {
     this.#options = options;
-    this.#ledger = new EventLedger(options.lastEventId);
   }
 
   /** The id of the last event delivered: pass it as `lastEventId` to resume in another stream. */
   get lastEventId(): string | undefined {
-    return this.#ledger.lastEventId;
+    return this.#ledger === undefined ? this.#options.lastEventId : this.#ledger.lastEventId;
   }
 
   /** Closes the connection; a pending or later `next()` throws `ApiUserAbortError`. */
@@ -84,7 +84,7 @@ export class EventStream<E> implements AsyncIterable<E> {
 
   async #open(): Promise<AsyncIterator<E>> {
     const { validate, validator, loadValidator } = this.#options;
-    const [{ readEvents }, connect, loaded] = await Promise.all([
+    const [{ readEvents, EventLedger }, connect, loaded] = await Promise.all([
       import('./sse-reader.js'),
       this.#options.fetch === undefined && hasNodeHttp()
         ? import('./sse-node.js').then((node) => node.nodeTransport())
@@ -92,6 +92,7 @@ export class EventStream<E> implements AsyncIterable<E> {
       validate === false || validator !== undefined ? validator : loadValidator?.(),
     ]);
     const idleTimeoutMs = this.#options.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS;
+    this.#ledger = new EventLedger(this.#options.lastEventId);
     return readEvents({ ...this.#options, validator: loaded, idleTimeoutMs }, this.#ledger, this.#controller, connect);
   }
 }

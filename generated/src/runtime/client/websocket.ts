@@ -3,7 +3,8 @@
  * The WebSocket session: typed, validated sends and events, resumed after drops with `last_event_id` (a dead
  * connection included, with `ws`), closed by the client after the conversation's last event.
  */
-import { assertValid, type Validator } from '../shared/validation.js';
+import { assertValid } from '../shared/errors.js';
+import type { Validator } from '../shared/validation.js';
 import { AsyncQueue } from './async-queue.js';
 import {
   ApiConnectionError,
