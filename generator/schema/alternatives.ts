@@ -8,6 +8,11 @@ type Node = Record<string, unknown>;
 
 /** Keywords whose values are data, not subschemas. */
 const DATA_KEYWORDS = new Set(['const', 'enum', 'default', 'example', 'examples', 'required', 'discriminator']);
+/**
+ * Keywords whose subschema ajv evaluates for a verdict only, stopping at its first problem even under `allErrors`
+ * (`if` and `not`: ajv compiles them with `allErrors: false` and no errors), so nothing in them is tried to its end.
+ */
+const VERDICT_ONLY = new Set(['if', 'not']);
 /** Keywords whose values map names to subschemas. */
 const SCHEMA_MAPS = new Set(['properties', 'patternProperties', '$defs', 'dependentSchemas']);
 
@@ -24,8 +29,9 @@ function isNullable(branches: readonly unknown[]): boolean {
 
 /**
  * Whether validating `schema` tries alternatives that can fail on a valid value: an `anyOf` or `oneOf` that no
- * `discriminator` resolves (a nullable `anyOf` aside), `not`, `if` or `contains`, here or in a schema it
- * references (`#/components/schemas/<name>` is looked up in `components`).
+ * `discriminator` resolves (a nullable `anyOf` aside), or `contains`, here or in a schema it references
+ * (`#/components/schemas/<name>` is looked up in `components`), outside the subschemas of `if` and `not`, which
+ * ajv checks for a verdict alone (their `then` and `else` count).
  */
 export function triesAlternatives(schema: JsonSchema, components: ReadonlyMap<string, JsonSchema>): boolean {
   const seen = new Set<string>();
@@ -40,14 +46,14 @@ export function triesAlternatives(schema: JsonSchema, components: ReadonlyMap<st
         if (visit(components.get(name))) return true;
       }
     }
-    if ('not' in n || 'if' in n || 'contains' in n) return true;
+    if ('contains' in n) return true;
     for (const keyword of ['anyOf', 'oneOf'] as const) {
       const branches = n[keyword];
       if (Array.isArray(branches) && n.discriminator === undefined && !isNullable(branches)) return true;
     }
     return Object.entries(n).some(([key, value]) => {
       if (SCHEMA_MAPS.has(key)) return value !== null && typeof value === 'object' && Object.values(value).some(visit);
-      return !DATA_KEYWORDS.has(key) && !key.startsWith('x-') && visit(value);
+      return !DATA_KEYWORDS.has(key) && !VERDICT_ONLY.has(key) && !key.startsWith('x-') && visit(value);
     });
   };
   return visit(schema);

@@ -27,6 +27,11 @@ describe('triesAlternatives', () => {
     ['a recursive reference', ref('Loop')],
     ['members named like keywords', { type: 'object', properties: { not: ref('Name'), anyOf: ref('Name') } }],
     ['keyword-like data', { const: { anyOf: [1, 2] }, 'x-note': { not: {} } }],
+    // ajv evaluates the subschemas of `if` and `not` for a verdict alone, `allErrors` or not.
+    ['not', { not: { type: 'null' } }],
+    // biome-ignore lint/suspicious/noThenProperty: `then` is the JSON Schema keyword under test, not a thenable.
+    ['if with a plain then', { if: { type: 'string' }, then: { minLength: 1 } }],
+    ['an anyOf inside if or not', { if: ref('Tool'), not: ref('Holder') }],
   ])('is false for %s', (_, schema) => {
     expect(triesAlternatives(schema, components)).toBe(false);
   });
@@ -36,9 +41,9 @@ describe('triesAlternatives', () => {
     ['an anyOf reached through references', { type: 'array', items: ref('Holder') }],
     ['a oneOf without discriminator', { oneOf: [ref('Name'), { type: 'integer' }] }],
     ['a nullable anyOf of an alternative', { anyOf: [ref('Tool'), { type: 'null' }] }],
-    ['not', { not: { type: 'null' } }],
     // biome-ignore lint/suspicious/noThenProperty: `then` is the JSON Schema keyword under test, not a thenable.
-    ['if', { if: { type: 'string' }, then: { minLength: 1 } }],
+    ['an anyOf in then', { if: { type: 'object' }, then: ref('Holder') }],
+    ['an anyOf in else', { if: { type: 'object' }, else: ref('Tool') }],
     ['contains', { type: 'array', contains: { const: 1 } }],
   ])('is true for %s', (_, schema) => {
     expect(triesAlternatives(schema, components)).toBe(true);
