@@ -1,7 +1,10 @@
 /** The `casi` command line: generate, check, validate, schemas, serve. Exit codes: 0 ok, 1 failure, 2 usage. */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import yargs, { type Arguments } from 'yargs';
 import { hideBin } from 'yargs/helpers';
 import { formatDiagnostic, InputError, UsageError } from './diagnostics.js';
+import { TOOLKIT_ROOT } from './options.js';
 import { OutputError } from './write.js';
 
 // Command modules load their heavy dependencies (parsers, ajv, ts-morph) only when their command runs.
@@ -15,7 +18,12 @@ const COMMANDS = 'generate, check, validate, schemas or serve';
 /** Positional arguments, which yargs gives as values too (`validate`'s FILE; its `-` arrives as ""). */
 const POSITIONALS = new Set(['file']);
 /** The options that go without a command. */
-const TOP_LEVEL = new Set(['help', 'h']);
+const TOP_LEVEL = new Set(['help', 'h', 'version']);
+
+/** The toolkit's version, from its package.json (`casi --version`). */
+function toolkitVersion(): string {
+  return (JSON.parse(readFileSync(join(TOOLKIT_ROOT, 'package.json'), 'utf8')) as { version: string }).version;
+}
 
 let exitCode = 0;
 
@@ -152,7 +160,7 @@ await yargs(hideBin(process.argv))
   .strict()
   .help()
   .alias('help', 'h')
-  .version(false)
+  .version(toolkitVersion())
   .wrap(Math.min(110, process.stdout.columns || 110))
   .fail((message, error) => {
     if (error && !(error instanceof UsageError)) throw error;

@@ -222,4 +222,11 @@ describe('casi schemas, check, generate', () => {
     });
     expect((await casi([])).code).toBe(2);
   });
+
+  it("prints the toolkit's version for --version, exit 0", async () => {
+    const result = await casi(['--version']);
+    expect(result.code).toBe(0);
+    const { version } = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string };
+    expect(result.stdout.trim()).toBe(version);
+  });
 });
