@@ -9,7 +9,7 @@ export const PACKAGE_NAME = '@casi/conversational-agent-service';
 const ENTRIES = ['types', 'validators', 'client', 'server'] as const;
 
 /** The holder named in the emitted LICENSE. */
-export const LICENSE_HOLDER = 'CASI contributors';
+const LICENSE_HOLDER = 'CASI contributors';
 
 /** Builds the package files for the sources in `files`. */
 export function emitPackage(ir: Ir, files: readonly EmittedFile[]): EmittedFile[] {

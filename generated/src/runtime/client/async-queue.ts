@@ -18,11 +18,8 @@ export class AsyncQueue<T> {
   /** Values dropped since a reader last saw the overflow error. */
   #dropped = 0;
 
-  constructor(
-    limit = Number.POSITIVE_INFINITY,
-    overflow: (dropped: number) => unknown = (dropped) =>
-      new CasiError(`${dropped} values were dropped while nobody was reading (more than ${limit} waited).`),
-  ) {
+  /** `limit`: values kept while no reader is attached; `overflow(count)`: the error the next reader gets then. */
+  constructor(limit: number, overflow: (dropped: number) => unknown) {
     this.#limit = limit;
     this.#overflow = overflow;
   }
