@@ -114,7 +114,7 @@ describe('compiled entry points', () => {
     expect(first.file).toBe(join(CACHE, built.out));
     expect(built.out.endsWith('.cjs')).toBe(true);
     expect(built.inputs.some((i) => i.path.startsWith('node_modules/yaml/'))).toBe(true);
-    expect(readFileSync(first.file, 'utf8')).toContain('.word = "one"');
+    expect(readFileSync(first.file, 'utf8')).toContain('.word="one"');
 
     expect(call().file).toBe(first.file);
     writeFileSync(join(dir, 'part.cjs'), "exports.word = 'two';\n");
@@ -128,5 +128,30 @@ describe('compiled entry points', () => {
     const plain = call({ CASI_CACHE: '0' });
     expect(plain).toMatchObject({ word: 'three', file: join(dir, 'entry.cjs') });
     expect(readFileSync(manifestOf(cjsEntry), 'utf8')).toBe(before);
+  });
+
+  it('writes a bundle of packages in ASCII alone, its regular expressions meaning the same', () => {
+    const asciiEntry = `test-artifacts/compiled-${process.pid}/ascii.cjs`;
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(
+      join(ROOT, asciiEntry),
+      [
+        '// Accents in a comment: café, and in expressions, which esbuild leaves as they are.',
+        'const accented = /^pok[eé]mon «\\w+»$/u;',
+        'const astral = /^\u{1F600}$/u;',
+        "module.exports = { words: ['pokémon «go»', 'pokemon «go»', 'pokxmon «go»'].map((w) => accented.test(w)),",
+        "  astral: astral.test('\u{1F600}'), string: 'naïve', file: __filename };",
+        '',
+      ].join('\n'),
+    );
+    const loaded = JSON.parse(
+      run({}, `requireBundled(${JSON.stringify(asciiEntry)})).then((m) => console.log(JSON.stringify(m))`),
+    ) as { words: boolean[]; astral: boolean; string: string; file: string };
+    expect(loaded).toMatchObject({ words: [true, true, false], astral: true, string: 'naïve' });
+    const code = readFileSync(loaded.file, 'utf8');
+    expect(code).not.toMatch(/[\u0080-\uffff]/);
+    // No comments or indentation either.
+    expect(code).not.toContain('café');
+    expect(code).not.toMatch(/^ {2}/m);
   });
 });
