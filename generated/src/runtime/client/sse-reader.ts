@@ -106,7 +106,7 @@ export async function* readEvents<E>(
           for (let i = 0; i < pending.length; i++) {
             const message = pending[i] as EventSourceMessage;
             const event = parseEvent<E>(message, validator);
-            if (!ledger.accept(ledgerId(message.id, event))) continue;
+            if (!ledger.accept(message.id ?? envelopeId(event))) continue;
             budget.reset();
             yield event;
             if (isTerminal?.(event)) return;
@@ -211,16 +211,6 @@ function parseEvent<E>(message: EventSourceMessage, validator: StreamEventsOptio
     });
   }
   return validator === undefined ? (data as E) : assertValid(validator, data);
-}
-
-/**
- * The id an event is known by: its `id:` field, else its envelope's `id`. When both hold the same text the
- * envelope's string is the one kept: the field is a slice of the chunk it arrived in, and a ledger holding it would
- * hold every chunk the stream ever received.
- */
-function ledgerId(field: string | undefined, event: unknown): string | undefined {
-  const own = envelopeId(event);
-  return field === undefined || field === own ? own : field;
 }
 
 /** Network failures become `ApiConnectionError`; our own errors pass through. */
