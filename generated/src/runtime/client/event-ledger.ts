@@ -13,7 +13,7 @@ const INITIAL_IDS = 64;
 export class EventLedger {
   /** The characters of every delivered id, back to back. */
   #chars = new Uint16Array(INITIAL_IDS * 32);
-  /** Where each id begins in `#chars`, and after the last one, where the next begins: id k is `[#starts[k], #starts[k + 1])`. */
+  /** Where each id begins in `#chars`, and where the next one will: id k is `#chars[#starts[k]..#starts[k + 1])`. */
   #starts = new Int32Array(INITIAL_IDS + 1);
   /** Each id's hash (`hashOf`). */
   #hashes = new Int32Array(INITIAL_IDS);
