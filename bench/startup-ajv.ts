@@ -2,9 +2,6 @@
 import type { Ir } from '../generator/ir/model.js';
 import { createAjv, schemaId, validatableSchemas } from '../generator/schema/ajv.js';
 
-// ajv at run time compiles its meta-schema to check the schemas; the toolkit's precompiled copy stays out of it.
-process.env.CASI_CACHE = '0';
-
 /**
  * Builds ajv over every schema of `ir` and returns the `ServerEvent` validator; with `all`, first compiles every
  * component schema and message (what the generated module holds precompiled), otherwise only what it needs.

@@ -1,9 +1,8 @@
 /** The generator's options: one object, fully defaulted, built once and passed down. */
 import { resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { TOOLKIT_ROOT } from './toolkit-root.js';
 
-/** Where the toolkit itself lives (its `templates/` ship in every generated package). */
-export const TOOLKIT_ROOT = resolve(fileURLToPath(new URL('.', import.meta.url)), '..');
+export { TOOLKIT_ROOT } from './toolkit-root.js';
 
 export interface GenerateOptions {
   readonly openapi: string;

@@ -1,6 +1,7 @@
 /** The pipeline: load → check → ir → emit. Each stage is timed so the CLI can report progress. */
 
 import { completeCheck, hasErrors, modelOf } from './check/index.js';
+import { lintSpecs } from './check/lint.js';
 import { type Diagnostic, InputError } from './diagnostics.js';
 import { emitClient } from './emit/client/index.js';
 import { emitPackage } from './emit/package/index.js';
@@ -14,22 +15,19 @@ import type { Ir } from './ir/model.js';
 import { type LoadedSpecs, loadSpecs } from './load/index.js';
 import { loadTemplates } from './load/templates.js';
 import type { GenerateOptions } from './options.js';
-import { type StageListener, startLint, timed } from './stages.js';
+import { type StageListener, timed } from './stages.js';
 
 export type { StageListener } from './stages.js';
 
-/**
- * Loads and checks both documents; returns the specs, their IR when they have one, and every diagnostic (errors
- * included). `linting` is the validators' run if the caller has started it already (see startLint).
- */
+/** Loads and checks both documents; returns the specs, their IR when they have one, and every diagnostic. */
 export async function loadAndCheck(
   options: GenerateOptions,
   onStage?: StageListener,
-  linting = startLint(options, onStage),
 ): Promise<{ specs: LoadedSpecs; ir: Ir | undefined; diagnostics: Diagnostic[] }> {
   const specs = await timed('load', onStage, () => loadSpecs(options.openapi, options.asyncapi));
+  const lints = await timed('check', onStage, () => lintSpecs(options.openapi, options.asyncapi));
   const ir = await timed('ir', onStage, () => modelOf(specs));
-  return { specs, ir, diagnostics: completeCheck(specs, await linting, ir) };
+  return { specs, ir, diagnostics: completeCheck(specs, lints, ir) };
 }
 
 /** Loads, checks and builds the IR; throws InputError with the diagnostics when a document has errors. */
@@ -44,28 +42,16 @@ export async function buildModel(
 }
 
 /**
- * The whole pipeline, the document validators of `check` running in a worker thread (`linting`, see startLint)
- * while the IR is built and emitted on this one; nothing is returned (so nothing is written) unless the check passes.
- * `sources` are the files the specs were read from (see LoadedSpecs).
+ * The whole pipeline; nothing is returned (so nothing is written) unless the check passes. `sources` are the files
+ * the specs were read from (see LoadedSpecs).
  */
 export async function generate(
   options: GenerateOptions,
   onStage?: StageListener,
-  linting = startLint(options, onStage),
 ): Promise<{ files: EmittedFile[]; diagnostics: Diagnostic[]; sources: readonly string[] }> {
-  const specs = await timed('load', onStage, () => loadSpecs(options.openapi, options.asyncapi));
-  let ir: Ir | undefined;
-  let files: EmittedFile[] | undefined;
-  let emitError: unknown;
-  try {
-    ir = await timed('ir', onStage, () => buildIr(specs));
-    files = await emitAll(ir, options, onStage);
-  } catch (error) {
-    emitError = error;
-  }
-  const diagnostics = completeCheck(specs, await linting, ir);
+  const { specs, ir, diagnostics } = await loadAndCheck(options, onStage);
   if (hasErrors(diagnostics)) throw new InputError('the specs have errors; nothing was generated', diagnostics);
-  if (!files) throw emitError;
+  const files = await emitAll(ir ?? buildIr(specs), options, onStage);
   return { files, diagnostics, sources: specs.files };
 }
 

@@ -1,6 +1,6 @@
 /**
  * The examples of both documents, checked against their schemas with the ajv setup the generated validators are
- * compiled from (after generation, the validators' own compiled schemas: `compiledAjv`):
+ * compiled from (the instance they share with the validators' emitter: `sharedAjv`):
  *
  * - OpenAPI: every media type's (request bodies, responses, parameters with `content`) `example` or `examples`
  *   (inline or `$ref` to `#/components/examples`, reported where the value is), against the media type's schema;
@@ -19,7 +19,7 @@ import type { Diagnostic } from '../diagnostics.js';
 import type { Ir } from '../ir/model.js';
 import { deref, type LoadedSpecs, type SourceDocument, schemaRefName, valueAt } from '../load/index.js';
 import { toPointer } from '../load/source-map.js';
-import { compiledAjv, type createAjv, schemaId, toAjvSchema } from '../schema/ajv.js';
+import { type createAjv, schemaId, sharedAjv, toAjvSchema } from '../schema/ajv.js';
 
 type Node = Record<string, unknown>;
 type Ajv = ReturnType<typeof createAjv>;
@@ -39,7 +39,7 @@ const RULE = 'casi/valid-example';
 export function checkExamples(specs: Pick<LoadedSpecs, 'openapi' | 'asyncapi'>, ir: Ir): Diagnostic[] {
   let ajv: Ajv;
   try {
-    ajv = compiledAjv(ir);
+    ajv = sharedAjv(ir);
   } catch {
     return []; // A schema that is not valid JSON Schema: the document validators report it.
   }

@@ -5,12 +5,12 @@ import type { Ir } from '../ir/model.js';
 import type { LoadedSpecs } from '../load/index.js';
 import { checkConsistency } from './consistency.js';
 import { checkExamples } from './examples.js';
+import { lintSpecs } from './lint.js';
+import { checkSchemasCompile } from './schemas.js';
 import { atUnresolvedRef } from './ref-location.js';
 
 /** Runs every check; the result is sorted. Generation stops when any diagnostic is an error. */
 export async function checkSpecs(specs: LoadedSpecs): Promise<Diagnostic[]> {
-  // Loaded on demand: the validators are heavy, and the CLI runs them in a worker thread instead.
-  const { lintSpecs } = await import('./lint.mjs');
   return completeCheck(specs, await lintSpecs(specs.openapi.file, specs.asyncapi.file), modelOf(specs));
 }
 
@@ -21,7 +21,7 @@ export async function checkSpecs(specs: LoadedSpecs): Promise<Diagnostic[]> {
 const EXAMPLE_RULES = new Set(['redocly/no-invalid-parameter-examples', 'redocly/no-invalid-schema-examples']);
 
 /**
- * Completes what the validators found (`lints`, here or from the worker): places diagnostics that came
+ * Completes what the validators found (`lints`): places diagnostics that came
  * without a line by their pointer (an unresolved AsyncAPI reference at its `$ref`), makes an example that breaks its schema an error, adds the consistency checks
  * and the examples' of both documents (against the schemas of `ir`, when the documents have one), and sorts.
  */
@@ -36,8 +36,9 @@ export function completeCheck(specs: LoadedSpecs, lints: readonly Diagnostic[], 
     const doc = docs.find((candidate) => candidate.file === found.file) ?? specs.asyncapi;
     return { ...found, ...doc.locate(found.pointer) };
   });
-  const examples = ir === undefined ? [] : checkExamples(specs, ir);
-  return sortDiagnostics([...placed, ...checkConsistency(specs.openapi, specs.asyncapi), ...examples]);
+  const compiled = ir === undefined ? [] : checkSchemasCompile(specs, ir);
+  const examples = ir === undefined || compiled.length > 0 ? [] : checkExamples(specs, ir);
+  return sortDiagnostics([...placed, ...checkConsistency(specs.openapi, specs.asyncapi), ...compiled, ...examples]);
 }
 
 /** The IR of documents that have one; for documents too broken for it, the other checks say why. */

@@ -2,7 +2,6 @@
 import { relative } from 'node:path';
 import { formatDiagnostic, UsageError } from '../diagnostics.js';
 import { resolveOptions } from '../options.js';
-import { startLint } from '../stages.js';
 import { diffOutput, writeOutput } from '../write.js';
 
 export interface GenerateArgs {
@@ -21,10 +20,8 @@ export async function runGenerate(args: GenerateArgs): Promise<number> {
   const started = performance.now();
   const progress = (stage: string, ms: number) =>
     process.stderr.write(`casi: ${stage.padEnd(16)} ${ms.toFixed(0).padStart(5)} ms\n`);
-  // The validators start first, and run while the emitters load.
-  const linting = startLint(options, progress);
   const { generate } = await import('../pipeline.js');
-  const { files, diagnostics } = await generate(options, progress, linting);
+  const { files, diagnostics } = await generate(options, progress);
   for (const d of diagnostics) process.stderr.write(`${formatDiagnostic(d)}\n`);
   const out = relative(process.cwd(), options.out) || '.';
   if (args.check) {

@@ -1,28 +1,25 @@
 /** `casi generate --watch`: regenerates whenever a spec or a template changes, printing what changed and the timings. */
 import { type FSWatcher, watch } from 'node:fs';
 import { dirname, relative } from 'node:path';
-import { LintWorker } from '../check/in-worker.js';
 import { formatDiagnostic, InputError } from '../diagnostics.js';
 import type { GenerateOptions } from '../options.js';
 import { generate } from '../pipeline.js';
-import { startLint } from '../stages.js';
 import { OutputError, writeOutput } from '../write.js';
 
 const DEBOUNCE_MS = 150;
 const say = (text: string) => process.stderr.write(`casi: ${text}\n`);
 
 /**
- * One regeneration in this process, as `casi generate` runs it (the check in `linter`, beside the emitters); the
- * modules, and the validators in the worker, stay loaded, so later runs are fast. Errors are printed, not thrown.
+ * One regeneration in this process, as `casi generate` runs it; the modules stay loaded, so later runs are fast.
+ * Errors are printed, not thrown.
  * Resolves with the files the specs were read from, when they could be read.
  */
-async function regenerate(options: GenerateOptions, linter: LintWorker): Promise<readonly string[]> {
+async function regenerate(options: GenerateOptions): Promise<readonly string[]> {
   const started = performance.now();
   const timings: string[] = [];
   try {
     const onStage = (stage: string, ms: number) => timings.push(`${stage} ${ms.toFixed(0)} ms`);
-    const linting = startLint(options, onStage, (openapi, asyncapi) => linter.lint(openapi, asyncapi));
-    const { files, diagnostics, sources } = await generate(options, onStage, linting);
+    const { files, diagnostics, sources } = await generate(options, onStage);
     for (const d of diagnostics) process.stderr.write(`${formatDiagnostic(d)}\n`);
     const diff = await writeOutput(options.out, files);
     const out = relative(process.cwd(), options.out) || '.';
@@ -47,7 +44,6 @@ async function regenerate(options: GenerateOptions, linter: LintWorker): Promise
  * templates; runs until interrupted (Ctrl-C), then returns 0.
  */
 export async function runWatch(options: GenerateOptions): Promise<number> {
-  const linter = new LintWorker();
   const specFolders = new Map<string, FSWatcher>();
   let timer: NodeJS.Timeout | undefined;
   let running = Promise.resolve();
@@ -60,7 +56,7 @@ export async function runWatch(options: GenerateOptions): Promise<number> {
       changedFiles.clear();
       running = running.then(async () => {
         say(`${files} changed`);
-        watchFoldersOf(await regenerate(options, linter));
+        watchFoldersOf(await regenerate(options));
       });
     }, DEBOUNCE_MS);
   };
@@ -72,7 +68,7 @@ export async function runWatch(options: GenerateOptions): Promise<number> {
       specFolders.set(folder, watch(folder, onChange));
     }
   };
-  watchFoldersOf([options.openapi, options.asyncapi, ...(await regenerate(options, linter))]);
+  watchFoldersOf([options.openapi, options.asyncapi, ...(await regenerate(options))]);
   const templates = watch(
     options.templates,
     { recursive: true },
@@ -88,6 +84,5 @@ export async function runWatch(options: GenerateOptions): Promise<number> {
   for (const watcher of [...specFolders.values(), templates]) watcher.close();
   clearTimeout(timer);
   await running;
-  await linter.close();
   return 0;
 }

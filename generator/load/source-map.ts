@@ -1,11 +1,8 @@
 /** Parses YAML with positions, so that any JSON pointer can be turned into a line and column. */
 import { readFile } from 'node:fs/promises';
-import type { Node } from 'yaml';
+import { CORE_SCHEMA, load } from 'js-yaml';
+import { isMap, isScalar, isSeq, LineCounter, type Node, parseDocument } from 'yaml';
 import { type Diagnostic, InputError } from '../diagnostics.js';
-import { packages } from '../packages.js';
-
-const { CORE_SCHEMA, load } = packages.jsYaml;
-const { isMap, isScalar, isSeq, LineCounter, parseDocument } = packages.yaml;
 
 /** A parsed YAML document with its positions. */
 export interface SourceDocument {

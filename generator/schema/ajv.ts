@@ -1,14 +1,10 @@
 /** One ajv (JSON Schema 2020-12) setup for every schema of the spec: used to precompile and by `casi validate`. */
-import { createRequire } from 'node:module';
+import { _, Ajv2020, Name } from 'ajv/dist/2020.js';
 import { formats } from '../../templates/shared/formats.js';
 import { eventSchema } from '../ir/events.js';
 import type { Ir, JsonSchema } from '../ir/model.js';
-import { packages } from '../packages.js';
 import { requestPartSchemas } from './operations.js';
-import { precompiled, type Verdict } from './precompiled.mjs';
 
-// ajv is CommonJS with a default export.
-const { _, Name, default: Ajv2020 } = packages.ajv2020;
 type Ajv = InstanceType<typeof Ajv2020>;
 
 /**
@@ -20,6 +16,17 @@ export const FORMATS_BINDING = 'casiFormats';
 /** The `$id` under which a component schema or a message is registered. */
 export function schemaId(name: string): string {
   return `urn:casi:schema:${name}`;
+}
+
+/** A schema ajv refuses or cannot compile, by the name the validators give it. */
+export class SchemaError extends Error {
+  constructor(
+    readonly schemaName: string,
+    readonly kind: SchemaKind,
+    readonly reason: string,
+  ) {
+    super(`the ${kind} ${schemaName} cannot be compiled: ${reason}`);
+  }
 }
 
 /** What a validatable schema is: a component schema, an AsyncAPI message, or a request part of an operation. */
@@ -93,64 +100,50 @@ function annotationKeywords(schemas: readonly { schema: JsonSchema }[]): string[
  * the spec's annotation keywords are declared as a vocabulary; everything else stays strict. Formats come from
  * `templates/shared/formats.ts`. `allErrors` (default true) lists every problem; false stops at the first one,
  * for a fast verdict. `standalone` also adds the request-part schemas and makes ajv keep the source code.
- * `validated` skips checking the schemas against the JSON Schema meta-schema, for schemas another instance has
- * just checked.
  */
-export function createAjv(ir: Ir, options: { standalone: boolean; allErrors?: boolean; validated?: boolean }): Ajv {
+export function createAjv(ir: Ir, options: { standalone: boolean; allErrors?: boolean }): Ajv {
   const entries = validatableSchemas(ir, { requests: options.standalone });
-  const metaSchema = options.validated ? undefined : metaSchemaVerdict();
   const ajv = new Ajv2020({
-    ...STRICTNESS,
+    strict: true,
+    allowUnionTypes: true,
+    discriminator: true,
     allErrors: options.allErrors ?? true,
-    // Checked below, with the precompiled meta-schema.
-    validateSchema: false,
     code: options.standalone
       ? { source: true, esm: true, lines: false, optimize: true, formats: _`${new Name(FORMATS_BINDING)}` }
       : { optimize: true },
   });
   for (const [name, validate] of Object.entries(formats)) ajv.addFormat(name, validate);
   ajv.addVocabulary(annotationKeywords(entries));
-  for (const { name, schema } of entries) {
-    const prepared = { ...(toAjvSchema(schema) as object), $id: schemaId(name) };
-    // ajv's own check reports (throws) what the precompiled verdict refuses, and checks other meta-schemas.
-    if (metaSchema && ('$schema' in prepared || !metaSchema(prepared))) ajv.validateSchema(prepared, true);
-    ajv.addSchema(prepared);
+  for (const { name, schema, kind } of entries) {
+    try {
+      ajv.addSchema({ ...(toAjvSchema(schema) as object), $id: schemaId(name) });
+    } catch (error) {
+      throw new SchemaError(name, kind, (error as Error).message);
+    }
   }
   return ajv;
 }
 
-/** The options of every instance here that decide which schemas ajv accepts. */
-const STRICTNESS = { strict: true, allowUnionTypes: true, discriminator: true } as const;
-
-/**
- * ajv's verdict on a schema against its default meta-schema (JSON Schema 2020-12), precompiled (see
- * precompiled.mjs): ajv would compile the meta-schema in every process, about 50 ms, to check the spec's schemas.
- * The meta-schema's code does not depend on the formats or `allErrors`. It is compiled apart from the instances
- * that compile the spec's schemas, so that the names in their code do not depend on the cache.
- */
-export function metaSchemaVerdict(): Verdict {
-  const from = createRequire(import.meta.url);
-  const compile = () => {
-    const ajv = new Ajv2020({ ...STRICTNESS, allErrors: false, code: { source: true, lines: false, optimize: true } });
-    const validate = ajv.getSchema(META_SCHEMA) as unknown as Verdict;
-    return { ajv, validate, standalone: packages.ajvStandalone.default };
-  };
-  const key = `ajv ${from('ajv/package.json').version} ${JSON.stringify(STRICTNESS)}`;
-  return precompiled({ folder: 'meta-schema', key, schema: META_SCHEMA, compile, from });
+/** Compiles every schema of `ajv` (see `createAjv`); throws SchemaError naming the first one that fails. */
+export function compileAll(ajv: Ajv, entries: readonly { name: string; kind: SchemaKind }[]): void {
+  for (const { name, kind } of entries) {
+    try {
+      ajv.getSchema(schemaId(name));
+    } catch (error) {
+      throw new SchemaError(name, kind, (error as Error).message);
+    }
+  }
 }
 
-/** The `$id` of ajv's default meta-schema for JSON Schema 2020-12. */
-const META_SCHEMA = 'https://json-schema.org/draft/2020-12/schema';
+/** One `allErrors` instance per IR, shared by the check of the examples and the validators' emitter. */
+const shared = new WeakMap<Ir, Ajv>();
 
-/** Instances whose schemas are compiled already, by IR: the validators' emitter shares its `allErrors` one. */
-const compiled = new WeakMap<Ir, Ajv>();
-
-/** Lets later stages validate with `ajv`, whose schemas for `ir` are compiled (see `compiledAjv`). */
-export function shareCompiledAjv(ir: Ir, ajv: Ajv): void {
-  compiled.set(ir, ajv);
-}
-
-/** The shared instance for `ir` when the validators have been compiled, else a new one (`allErrors`). */
-export function compiledAjv(ir: Ir): Ajv {
-  return compiled.get(ir) ?? createAjv(ir, { standalone: false });
+/** The `allErrors` standalone instance of `ir`: created once, its compiled schemas reused by every later stage. */
+export function sharedAjv(ir: Ir): Ajv {
+  let ajv = shared.get(ir);
+  if (ajv === undefined) {
+    ajv = createAjv(ir, { standalone: true });
+    shared.set(ir, ajv);
+  }
+  return ajv;
 }

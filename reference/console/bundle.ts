@@ -1,8 +1,9 @@
 /** The console page's script: `page/main.ts` and the generated browser client, bundled by esbuild once, on demand. */
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
+import { TOOLKIT_ROOT } from '../../generator/toolkit-root.js';
 
-/** The page's entry module. */
-export const PAGE_ENTRY = fileURLToPath(new URL('./page/main.ts', import.meta.url));
+/** The page's entry module, in the toolkit's sources. */
+export const PAGE_ENTRY = join(TOOLKIT_ROOT, 'reference/console/page/main.ts');
 
 /** Builds the bundle on first call and returns the same promise after; a failed build is retried on the next call. */
 export function createBundler(entry: string = PAGE_ENTRY): () => Promise<string> {

@@ -3,8 +3,10 @@
  * `/console/api/`. Not part of the spec; the API is refused to anything but this machine's own console page.
  */
 import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { HttpError } from '../../generated/src/server.gen.js';
+import { TOOLKIT_ROOT } from '../../generator/toolkit-root.js';
 import { baseUrlOf } from '../http/base-url.js';
 import { callService } from '../http/errors.js';
 import type { ReferenceService } from '../service.js';
@@ -12,10 +14,10 @@ import { createBundler } from './bundle.js';
 import { ConsoleService } from './console-service.js';
 import { refusal } from './guard.js';
 
-/** The page's own resources, next to this file. */
+/** The page's own resources, in the toolkit's sources (`dist/` holds only compiled code). */
 const ASSETS = {
-  html: new URL('./page/index.html', import.meta.url),
-  css: new URL('./page/console.css', import.meta.url),
+  html: join(TOOLKIT_ROOT, 'reference/console/page/index.html'),
+  css: join(TOOLKIT_ROOT, 'reference/console/page/console.css'),
 };
 
 /**
@@ -29,7 +31,7 @@ const CSP =
 export function registerConsole(app: FastifyInstance, service: ReferenceService, org: string | null): void {
   const consoleService = org === null ? null : new ConsoleService(service, org);
   const bundle = createBundler();
-  const asset = (url: URL, type: string) => {
+  const asset = (url: string, type: string) => {
     let text: Promise<string> | undefined;
     return async (_request: FastifyRequest, reply: FastifyReply) => {
       text ??= readFile(url, 'utf8');

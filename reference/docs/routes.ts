@@ -4,11 +4,11 @@
  */
 import { readFile } from 'node:fs/promises';
 import { extname, join, resolve, sep } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import type { FastifyInstance, FastifyReply } from 'fastify';
+import { TOOLKIT_ROOT } from '../../generator/toolkit-root.js';
 
 /** The folder `npm run docs` writes: `docs/` at the project root. */
-export const DEFAULT_DOCS_DIR = resolve(fileURLToPath(new URL('../../docs', import.meta.url)));
+export const DEFAULT_DOCS_DIR = join(TOOLKIT_ROOT, 'docs');
 
 /** Options of `registerDocs`. */
 export interface DocsRouteOptions {

@@ -132,6 +132,24 @@ describe('casi schemas, check, generate', () => {
     expect(result.stderr).toMatch(/openapi\.yaml:\d+:\d+ error /);
   });
 
+  it('reports a schema ajv cannot compile at its file:line in check and generate, one line, no stack', async () => {
+    const dir = join(work, 'uncompilable');
+    cpSync(join(ROOT, 'test/fixtures/widgets'), dir, { recursive: true });
+    const file = join(dir, 'openapi.yaml');
+    const text = readFileSync(file, 'utf8');
+    writeFileSync(file, text.replace('name: {type: string, maxLength: 20}', 'name: {type: string, pattern: "(open"}'));
+    const line = text.split('\n').indexOf('    CreateWidgetRequest:') + 2;
+    const args = ['--openapi', file, '--asyncapi', join(dir, 'asyncapi.yaml')];
+    for (const command of [['check'], ['generate', '--out', join(dir, 'out')]]) {
+      const result = await casi([...command, ...args]);
+      expect(result.code).toBe(1);
+      expect(result.stderr).toMatch(
+        new RegExp(`openapi\\.yaml:${line}:\\d+ error the schema CreateWidgetRequest cannot be compiled: .*\\(open`),
+      );
+      expect(result.stderr).not.toMatch(/^\s+at /m);
+    }
+  });
+
   it('generate --check names stale files and exits 1; after generate it exits 0', async () => {
     const out = join(work, 'out');
     const spec = fixture('widgets');

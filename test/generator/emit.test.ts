@@ -1,4 +1,3 @@
-import { createRequire } from 'node:module';
 import { describe, expect, it } from 'vitest';
 import { GENERATED_HEADER } from '../../generator/emit/shared/files.js';
 import { resolveOptions } from '../../generator/options.js';
@@ -58,28 +57,5 @@ describe('emit: the real spec', () => {
     expect(paths.some((p) => p.startsWith('src/runtime/client/'))).toBe(true);
     expect(paths.some((p) => p.startsWith('src/runtime/server/'))).toBe(true);
     expect(paths.some((p) => p.endsWith('.test.ts'))).toBe(false);
-  });
-});
-
-describe('emit: the TypeScript openapi-typescript prints with', () => {
-  const require = createRequire(import.meta.url);
-  const fromOpenapiTypescript = createRequire(require.resolve('openapi-typescript'));
-  const typescriptPath = fromOpenapiTypescript.resolve('typescript');
-
-  it('is the one ts-morph bundles: emitting types loads no other TypeScript', async () => {
-    await emit(SPEC);
-    expect(require.cache[typescriptPath]).toBeUndefined();
-  });
-
-  it('is given as a stand-in while openapi-typescript loads, and `typescript` stays the real package after', () => {
-    // The source of the packages module, as CASI_CACHE=0 loads it (the emitters above used its bundle).
-    const packages =
-      require('../../generator/emit/packages.cjs') as typeof import('../../generator/emit/packages.js')['emitPackages'];
-    const { ts } = packages.tsMorph;
-    // openapi-typescript's node constants were made by the stand-in: each TypeScript copy has its own node classes.
-    const { NEVER } = fromOpenapiTypescript('./lib/ts.cjs');
-    expect(NEVER.constructor).toBe(ts.factory.createKeywordTypeNode(ts.SyntaxKind.NeverKeyword).constructor);
-    expect(require.cache[typescriptPath]).toBeUndefined();
-    expect(fromOpenapiTypescript('typescript').version).toMatch(/^5\.9\./);
   });
 });

@@ -1,19 +1,9 @@
-import { createRequire } from 'node:module';
+import openapiTS, { astToString } from 'openapi-typescript';
 import { describe, expect, it } from 'vitest';
 import { REST_TYPE_OPTIONS, restTypes } from '../../generator/emit/types/rest.js';
 import { resolveOptions } from '../../generator/options.js';
 import { buildModel } from '../../generator/pipeline.js';
 import { FIXTURES, fixture, SPEC } from './helpers.js';
-
-// openapiTS() itself, loaded as the emitters load openapi-typescript's parts (with ts-morph's TypeScript). In a file
-// of its own: it loads the Redocly the emitters leave out.
-const require = createRequire(import.meta.url);
-const packages =
-  require('../../generator/emit/packages.cjs') as typeof import('../../generator/emit/packages.js')['emitPackages'];
-const { default: openapiTS, astToString } = packages.withTypescriptOf(
-  packages.tsMorph,
-  () => require('openapi-typescript') as typeof import('openapi-typescript'),
-);
 
 describe('emit: the REST types', () => {
   it.each<[string, { openapi: string; asyncapi: string }]>([

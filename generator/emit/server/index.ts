@@ -3,10 +3,9 @@
  * validators), a typed `Handlers` interface (one handler per operationId), and `registerRoutes`, which hands both
  * to the runtime's Fastify plugin.
  */
-import type { StatementStructures } from 'ts-morph';
+import { type StatementStructures, StructureKind, VariableDeclarationKind } from 'ts-morph';
 import type { Ir, IrOperation, IrResponse } from '../../ir/model.js';
 import { partSchema, partSchemaName, queryCoercion, type RequestPart, refName } from '../../schema/operations.js';
-import { emitPackages } from '../packages.js';
 import type { EmittedFile } from '../shared/files.js';
 import {
   bodyType,
@@ -19,8 +18,6 @@ import {
 } from '../shared/operation-types.js';
 import { docText, emitTypeScript, literal } from '../shared/ts.js';
 import { validatorName } from '../validators/index.js';
-
-const { StructureKind, VariableDeclarationKind } = emitPackages.tsMorph;
 
 const V = 'validators';
 

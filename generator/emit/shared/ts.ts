@@ -1,9 +1,6 @@
 /** ts-morph helpers shared by the emitters: printing statement structures with fixed settings, and names. */
-import type { StatementStructures } from 'ts-morph';
-import { emitPackages } from '../packages.js';
+import { printStructure, type StatementStructures, StructureKind } from 'ts-morph';
 import { type EmittedFile, withHeader } from './files.js';
-
-const { printStructure, StructureKind } = emitPackages.tsMorph;
 
 /**
  * Prints one TypeScript file from statement structures (2 spaces, single quotes, LF) and returns it with the

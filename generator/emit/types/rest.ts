@@ -4,10 +4,14 @@
  * and a bundle of a document `load` has bundled already); the output is the same (test/generator/rest-types.test.ts
  * compares the two).
  */
-import type { GlobalContext, OpenAPI3 } from 'openapi-typescript';
-import { emitPackages } from '../packages.js';
-
-const { transformSchema, scanDiscriminators, resolveRef, astToString } = emitPackages.openapiTypescript;
+import {
+  astToString,
+  type GlobalContext,
+  type OpenAPI3,
+  resolveRef,
+  scanDiscriminators,
+  transformSchema,
+} from 'openapi-typescript';
 
 /** The options casi gives openapi-typescript. */
 export const REST_TYPE_OPTIONS = {

@@ -1,21 +1,19 @@
-// Redocly's lint of the OpenAPI document, in plain JavaScript so that a worker thread runs it without a TypeScript
-// loader. Returns diagnostics (see ../diagnostics.ts).
-import { packages } from './packages.mjs';
-
-const { createConfig, getLineColLocation, lint } = packages.redocly;
+/** Redocly's lint of the OpenAPI document, as diagnostics (see ../diagnostics.ts). */
+import { createConfig, getLineColLocation, lint } from '@redocly/openapi-core';
+import type { Diagnostic } from '../diagnostics.js';
 
 /**
  * Lints the OpenAPI document with Redocly's `recommended` rules; its errors are errors, its warnings warnings. The
  * media types' examples are left to the check stage (`examples.ts`), which checks them with the generated
  * validators' own ajv setup.
  */
-export async function lintOpenApi(file) {
+export async function lintOpenApi(file: string): Promise<Diagnostic[]> {
   const config = await createConfig({
     extends: ['recommended'],
     rules: { 'no-invalid-media-type-examples': 'off' },
   });
   const problems = await lint({ ref: file, config });
-  return problems.map((problem) => {
+  return problems.map((problem): Diagnostic => {
     const first = problem.location[0];
     const at = first ? getLineColLocation(first).start : { line: 1, col: 1 };
     return {
