@@ -72,13 +72,13 @@ export const validateClientEventPayload: Validator<types.ClientEventPayload> = /
 /** Validates a value of the schema `ContextData`; `errors` holds the issues of the last call. */
 export const validateContextData: Validator<types.ContextData> = /* @__PURE__ */ fromCompiled<types.ContextData>(raw.validateContextData as CompiledValidate, 'ContextData');
 /** Validates a value of the schema `Conversation`; `errors` holds the issues of the last call. */
-export const validateConversation: Validator<types.Conversation> = /* @__PURE__ */ fromCompiled<types.Conversation>(raw.validateConversation as CompiledValidate, 'Conversation');
+export const validateConversation: Validator<types.Conversation> = /* @__PURE__ */ fromCompiled<types.Conversation>(raw.validateConversation as CompiledValidate, 'Conversation', raw.checkConversation as CompiledValidate);
 /** Validates a value of the schema `ConversationalAgent`; `errors` holds the issues of the last call. */
-export const validateConversationalAgent: Validator<types.ConversationalAgent> = /* @__PURE__ */ fromCompiled<types.ConversationalAgent>(raw.validateConversationalAgent as CompiledValidate, 'ConversationalAgent');
+export const validateConversationalAgent: Validator<types.ConversationalAgent> = /* @__PURE__ */ fromCompiled<types.ConversationalAgent>(raw.validateConversationalAgent as CompiledValidate, 'ConversationalAgent', raw.checkConversationalAgent as CompiledValidate);
 /** Validates a value of the schema `ConversationalAgentConfig`; `errors` holds the issues of the last call. */
-export const validateConversationalAgentConfig: Validator<types.ConversationalAgentConfig> = /* @__PURE__ */ fromCompiled<types.ConversationalAgentConfig>(raw.validateConversationalAgentConfig as CompiledValidate, 'ConversationalAgentConfig');
+export const validateConversationalAgentConfig: Validator<types.ConversationalAgentConfig> = /* @__PURE__ */ fromCompiled<types.ConversationalAgentConfig>(raw.validateConversationalAgentConfig as CompiledValidate, 'ConversationalAgentConfig', raw.checkConversationalAgentConfig as CompiledValidate);
 /** Validates a value of the schema `ConversationalAgentConfigOverride`; `errors` holds the issues of the last call. */
-export const validateConversationalAgentConfigOverride: Validator<types.ConversationalAgentConfigOverride> = /* @__PURE__ */ fromCompiled<types.ConversationalAgentConfigOverride>(raw.validateConversationalAgentConfigOverride as CompiledValidate, 'ConversationalAgentConfigOverride');
+export const validateConversationalAgentConfigOverride: Validator<types.ConversationalAgentConfigOverride> = /* @__PURE__ */ fromCompiled<types.ConversationalAgentConfigOverride>(raw.validateConversationalAgentConfigOverride as CompiledValidate, 'ConversationalAgentConfigOverride', raw.checkConversationalAgentConfigOverride as CompiledValidate);
 /** Validates a value of the schema `ConversationalAgentId`; `errors` holds the issues of the last call. */
 export const validateConversationalAgentId: Validator<types.ConversationalAgentId> = /* @__PURE__ */ fromCompiled<types.ConversationalAgentId>(raw.validateConversationalAgentId as CompiledValidate, 'ConversationalAgentId');
 /** Validates a value of the schema `ConversationalAgentRef`; `errors` holds the issues of the last call. */
@@ -132,11 +132,11 @@ export const validateConversationToken: Validator<types.ConversationToken> = /* 
 /** Validates the request part `CreateConversationalAgentQuery`; `errors` holds the issues of the last call. */
 export const validateCreateConversationalAgentQuery: Validator<unknown> = /* @__PURE__ */ fromCompiled<unknown>(raw.validateCreateConversationalAgentQuery as CompiledValidate, 'CreateConversationalAgentQuery');
 /** Validates a value of the schema `CreateConversationalAgentRequest`; `errors` holds the issues of the last call. */
-export const validateCreateConversationalAgentRequest: Validator<types.CreateConversationalAgentRequest> = /* @__PURE__ */ fromCompiled<types.CreateConversationalAgentRequest>(raw.validateCreateConversationalAgentRequest as CompiledValidate, 'CreateConversationalAgentRequest');
+export const validateCreateConversationalAgentRequest: Validator<types.CreateConversationalAgentRequest> = /* @__PURE__ */ fromCompiled<types.CreateConversationalAgentRequest>(raw.validateCreateConversationalAgentRequest as CompiledValidate, 'CreateConversationalAgentRequest', raw.checkCreateConversationalAgentRequest as CompiledValidate);
 /** Validates the request part `CreateConversationQuery`; `errors` holds the issues of the last call. */
 export const validateCreateConversationQuery: Validator<unknown> = /* @__PURE__ */ fromCompiled<unknown>(raw.validateCreateConversationQuery as CompiledValidate, 'CreateConversationQuery');
 /** Validates a value of the schema `CreateConversationRequest`; `errors` holds the issues of the last call. */
-export const validateCreateConversationRequest: Validator<types.CreateConversationRequest> = /* @__PURE__ */ fromCompiled<types.CreateConversationRequest>(raw.validateCreateConversationRequest as CompiledValidate, 'CreateConversationRequest');
+export const validateCreateConversationRequest: Validator<types.CreateConversationRequest> = /* @__PURE__ */ fromCompiled<types.CreateConversationRequest>(raw.validateCreateConversationRequest as CompiledValidate, 'CreateConversationRequest', raw.checkCreateConversationRequest as CompiledValidate);
 /** Validates a value of the schema `CreateConversationResponse`; `errors` holds the issues of the last call. */
 export const validateCreateConversationResponse: Validator<types.CreateConversationResponse> = /* @__PURE__ */ fromCompiled<types.CreateConversationResponse>(raw.validateCreateConversationResponse as CompiledValidate, 'CreateConversationResponse');
 /** Validates a value of the schema `CreatedConversationChannel`; `errors` holds the issues of the last call. */
@@ -144,7 +144,7 @@ export const validateCreatedConversationChannel: Validator<types.CreatedConversa
 /** Validates the request part `CreateProceduralAgentQuery`; `errors` holds the issues of the last call. */
 export const validateCreateProceduralAgentQuery: Validator<unknown> = /* @__PURE__ */ fromCompiled<unknown>(raw.validateCreateProceduralAgentQuery as CompiledValidate, 'CreateProceduralAgentQuery');
 /** Validates a value of the schema `CreateProceduralAgentRequest`; `errors` holds the issues of the last call. */
-export const validateCreateProceduralAgentRequest: Validator<types.CreateProceduralAgentRequest> = /* @__PURE__ */ fromCompiled<types.CreateProceduralAgentRequest>(raw.validateCreateProceduralAgentRequest as CompiledValidate, 'CreateProceduralAgentRequest');
+export const validateCreateProceduralAgentRequest: Validator<types.CreateProceduralAgentRequest> = /* @__PURE__ */ fromCompiled<types.CreateProceduralAgentRequest>(raw.validateCreateProceduralAgentRequest as CompiledValidate, 'CreateProceduralAgentRequest', raw.checkCreateProceduralAgentRequest as CompiledValidate);
 /** Validates a value of the schema `CrmTool`; `errors` holds the issues of the last call. */
 export const validateCrmTool: Validator<types.CrmTool> = /* @__PURE__ */ fromCompiled<types.CrmTool>(raw.validateCrmTool as CompiledValidate, 'CrmTool');
 /** Validates a value of the schema `Customer`; `errors` holds the issues of the last call. */
@@ -166,7 +166,7 @@ export const validateDescription: Validator<types.Description> = /* @__PURE__ */
 /** Validates a value of the schema `Direction`; `errors` holds the issues of the last call. */
 export const validateDirection: Validator<types.Direction> = /* @__PURE__ */ fromCompiled<types.Direction>(raw.validateDirection as CompiledValidate, 'Direction');
 /** Validates a value of the schema `Error`; `errors` holds the issues of the last call. */
-export const validateError: Validator<types.Error> = /* @__PURE__ */ fromCompiled<types.Error>(raw.validateError as CompiledValidate, 'Error');
+export const validateError: Validator<types.Error> = /* @__PURE__ */ fromCompiled<types.Error>(raw.validateError as CompiledValidate, 'Error', raw.checkError as CompiledValidate);
 /** Validates a value of the schema `ErrorCode`; `errors` holds the issues of the last call. */
 export const validateErrorCode: Validator<types.ErrorCode> = /* @__PURE__ */ fromCompiled<types.ErrorCode>(raw.validateErrorCode as CompiledValidate, 'ErrorCode');
 /** Validates a value of the schema `EventId`; `errors` holds the issues of the last call. */
@@ -248,9 +248,9 @@ export const validatePhoneNumber: Validator<types.PhoneNumber> = /* @__PURE__ */
 /** Validates a value of the schema `Priority`; `errors` holds the issues of the last call. */
 export const validatePriority: Validator<types.Priority> = /* @__PURE__ */ fromCompiled<types.Priority>(raw.validatePriority as CompiledValidate, 'Priority');
 /** Validates a value of the schema `ProceduralAgent`; `errors` holds the issues of the last call. */
-export const validateProceduralAgent: Validator<types.ProceduralAgent> = /* @__PURE__ */ fromCompiled<types.ProceduralAgent>(raw.validateProceduralAgent as CompiledValidate, 'ProceduralAgent');
+export const validateProceduralAgent: Validator<types.ProceduralAgent> = /* @__PURE__ */ fromCompiled<types.ProceduralAgent>(raw.validateProceduralAgent as CompiledValidate, 'ProceduralAgent', raw.checkProceduralAgent as CompiledValidate);
 /** Validates a value of the schema `ProceduralAgentConfig`; `errors` holds the issues of the last call. */
-export const validateProceduralAgentConfig: Validator<types.ProceduralAgentConfig> = /* @__PURE__ */ fromCompiled<types.ProceduralAgentConfig>(raw.validateProceduralAgentConfig as CompiledValidate, 'ProceduralAgentConfig');
+export const validateProceduralAgentConfig: Validator<types.ProceduralAgentConfig> = /* @__PURE__ */ fromCompiled<types.ProceduralAgentConfig>(raw.validateProceduralAgentConfig as CompiledValidate, 'ProceduralAgentConfig', raw.checkProceduralAgentConfig as CompiledValidate);
 /** Validates a value of the schema `ProceduralAgentId`; `errors` holds the issues of the last call. */
 export const validateProceduralAgentId: Validator<types.ProceduralAgentId> = /* @__PURE__ */ fromCompiled<types.ProceduralAgentId>(raw.validateProceduralAgentId as CompiledValidate, 'ProceduralAgentId');
 /** Validates a value of the schema `ProceduralAgentList`; `errors` holds the issues of the last call. */
@@ -268,7 +268,7 @@ export const validateProceduralRuntimeConfig: Validator<types.ProceduralRuntimeC
 /** Validates a value of the schema `ProceduralTool`; `errors` holds the issues of the last call. */
 export const validateProceduralTool: Validator<types.ProceduralTool> = /* @__PURE__ */ fromCompiled<types.ProceduralTool>(raw.validateProceduralTool as CompiledValidate, 'ProceduralTool');
 /** Validates a value of the schema `ProceduralToolConfig`; `errors` holds the issues of the last call. */
-export const validateProceduralToolConfig: Validator<types.ProceduralToolConfig> = /* @__PURE__ */ fromCompiled<types.ProceduralToolConfig>(raw.validateProceduralToolConfig as CompiledValidate, 'ProceduralToolConfig');
+export const validateProceduralToolConfig: Validator<types.ProceduralToolConfig> = /* @__PURE__ */ fromCompiled<types.ProceduralToolConfig>(raw.validateProceduralToolConfig as CompiledValidate, 'ProceduralToolConfig', raw.checkProceduralToolConfig as CompiledValidate);
 /** Validates a value of the schema `Procedure`; `errors` holds the issues of the last call. */
 export const validateProcedure: Validator<types.Procedure> = /* @__PURE__ */ fromCompiled<types.Procedure>(raw.validateProcedure as CompiledValidate, 'Procedure');
 /** Validates a value of the schema `ProcedureId`; `errors` holds the issues of the last call. */
@@ -280,7 +280,7 @@ export const validateProcedureListItem: Validator<types.ProcedureListItem> = /* 
 /** Validates a value of the schema `ProcedureStatus`; `errors` holds the issues of the last call. */
 export const validateProcedureStatus: Validator<types.ProcedureStatus> = /* @__PURE__ */ fromCompiled<types.ProcedureStatus>(raw.validateProcedureStatus as CompiledValidate, 'ProcedureStatus');
 /** Validates a value of the schema `Prompt`; `errors` holds the issues of the last call. */
-export const validatePrompt: Validator<types.Prompt> = /* @__PURE__ */ fromCompiled<types.Prompt>(raw.validatePrompt as CompiledValidate, 'Prompt');
+export const validatePrompt: Validator<types.Prompt> = /* @__PURE__ */ fromCompiled<types.Prompt>(raw.validatePrompt as CompiledValidate, 'Prompt', raw.checkPrompt as CompiledValidate);
 /** Validates a value of the schema `PromptVariable`; `errors` holds the issues of the last call. */
 export const validatePromptVariable: Validator<types.PromptVariable> = /* @__PURE__ */ fromCompiled<types.PromptVariable>(raw.validatePromptVariable as CompiledValidate, 'PromptVariable');
 /** Validates the request part `RefreshConversationTokenParams`; `errors` holds the issues of the last call. */
@@ -300,9 +300,9 @@ export const validateRoutedPrompt: Validator<types.RoutedPrompt> = /* @__PURE__ 
 /** Validates a value of the schema `RoutedPromptRoute`; `errors` holds the issues of the last call. */
 export const validateRoutedPromptRoute: Validator<types.RoutedPromptRoute> = /* @__PURE__ */ fromCompiled<types.RoutedPromptRoute>(raw.validateRoutedPromptRoute as CompiledValidate, 'RoutedPromptRoute');
 /** Validates a value of the schema `RuntimeConfig`; `errors` holds the issues of the last call. */
-export const validateRuntimeConfig: Validator<types.RuntimeConfig> = /* @__PURE__ */ fromCompiled<types.RuntimeConfig>(raw.validateRuntimeConfig as CompiledValidate, 'RuntimeConfig');
+export const validateRuntimeConfig: Validator<types.RuntimeConfig> = /* @__PURE__ */ fromCompiled<types.RuntimeConfig>(raw.validateRuntimeConfig as CompiledValidate, 'RuntimeConfig', raw.checkRuntimeConfig as CompiledValidate);
 /** Validates a value of the schema `RuntimeConfigOverride`; `errors` holds the issues of the last call. */
-export const validateRuntimeConfigOverride: Validator<types.RuntimeConfigOverride> = /* @__PURE__ */ fromCompiled<types.RuntimeConfigOverride>(raw.validateRuntimeConfigOverride as CompiledValidate, 'RuntimeConfigOverride');
+export const validateRuntimeConfigOverride: Validator<types.RuntimeConfigOverride> = /* @__PURE__ */ fromCompiled<types.RuntimeConfigOverride>(raw.validateRuntimeConfigOverride as CompiledValidate, 'RuntimeConfigOverride', raw.checkRuntimeConfigOverride as CompiledValidate);
 /** Validates a value of the schema `Sentiment`; `errors` holds the issues of the last call. */
 export const validateSentiment: Validator<types.Sentiment> = /* @__PURE__ */ fromCompiled<types.Sentiment>(raw.validateSentiment as CompiledValidate, 'Sentiment');
 /** Validates a value of the schema `ServerError`; `errors` holds the issues of the last call. */
@@ -334,11 +334,11 @@ export const validateThirdpartyTool: Validator<types.ThirdpartyTool> = /* @__PUR
 /** Validates a value of the schema `Timestamp`; `errors` holds the issues of the last call. */
 export const validateTimestamp: Validator<types.Timestamp> = /* @__PURE__ */ fromCompiled<types.Timestamp>(raw.validateTimestamp as CompiledValidate, 'Timestamp');
 /** Validates a value of the schema `ToolConfig`; `errors` holds the issues of the last call. */
-export const validateToolConfig: Validator<types.ToolConfig> = /* @__PURE__ */ fromCompiled<types.ToolConfig>(raw.validateToolConfig as CompiledValidate, 'ToolConfig');
+export const validateToolConfig: Validator<types.ToolConfig> = /* @__PURE__ */ fromCompiled<types.ToolConfig>(raw.validateToolConfig as CompiledValidate, 'ToolConfig', raw.checkToolConfig as CompiledValidate);
 /** Validates a value of the schema `ToolConfigOverride`; `errors` holds the issues of the last call. */
-export const validateToolConfigOverride: Validator<types.ToolConfigOverride> = /* @__PURE__ */ fromCompiled<types.ToolConfigOverride>(raw.validateToolConfigOverride as CompiledValidate, 'ToolConfigOverride');
+export const validateToolConfigOverride: Validator<types.ToolConfigOverride> = /* @__PURE__ */ fromCompiled<types.ToolConfigOverride>(raw.validateToolConfigOverride as CompiledValidate, 'ToolConfigOverride', raw.checkToolConfigOverride as CompiledValidate);
 /** Validates a value of the schema `ToolIdentifier`; `errors` holds the issues of the last call. */
-export const validateToolIdentifier: Validator<types.ToolIdentifier> = /* @__PURE__ */ fromCompiled<types.ToolIdentifier>(raw.validateToolIdentifier as CompiledValidate, 'ToolIdentifier');
+export const validateToolIdentifier: Validator<types.ToolIdentifier> = /* @__PURE__ */ fromCompiled<types.ToolIdentifier>(raw.validateToolIdentifier as CompiledValidate, 'ToolIdentifier', raw.checkToolIdentifier as CompiledValidate);
 /** Validates a value of the schema `TransferId`; `errors` holds the issues of the last call. */
 export const validateTransferId: Validator<types.TransferId> = /* @__PURE__ */ fromCompiled<types.TransferId>(raw.validateTransferId as CompiledValidate, 'TransferId');
 /** Validates the request part `UpdateConversationalAgentParams`; `errors` holds the issues of the last call. */
@@ -346,13 +346,13 @@ export const validateUpdateConversationalAgentParams: Validator<unknown> = /* @_
 /** Validates the request part `UpdateConversationalAgentQuery`; `errors` holds the issues of the last call. */
 export const validateUpdateConversationalAgentQuery: Validator<unknown> = /* @__PURE__ */ fromCompiled<unknown>(raw.validateUpdateConversationalAgentQuery as CompiledValidate, 'UpdateConversationalAgentQuery');
 /** Validates a value of the schema `UpdateConversationalAgentRequest`; `errors` holds the issues of the last call. */
-export const validateUpdateConversationalAgentRequest: Validator<types.UpdateConversationalAgentRequest> = /* @__PURE__ */ fromCompiled<types.UpdateConversationalAgentRequest>(raw.validateUpdateConversationalAgentRequest as CompiledValidate, 'UpdateConversationalAgentRequest');
+export const validateUpdateConversationalAgentRequest: Validator<types.UpdateConversationalAgentRequest> = /* @__PURE__ */ fromCompiled<types.UpdateConversationalAgentRequest>(raw.validateUpdateConversationalAgentRequest as CompiledValidate, 'UpdateConversationalAgentRequest', raw.checkUpdateConversationalAgentRequest as CompiledValidate);
 /** Validates the request part `UpdateProceduralAgentParams`; `errors` holds the issues of the last call. */
 export const validateUpdateProceduralAgentParams: Validator<unknown> = /* @__PURE__ */ fromCompiled<unknown>(raw.validateUpdateProceduralAgentParams as CompiledValidate, 'UpdateProceduralAgentParams');
 /** Validates the request part `UpdateProceduralAgentQuery`; `errors` holds the issues of the last call. */
 export const validateUpdateProceduralAgentQuery: Validator<unknown> = /* @__PURE__ */ fromCompiled<unknown>(raw.validateUpdateProceduralAgentQuery as CompiledValidate, 'UpdateProceduralAgentQuery');
 /** Validates a value of the schema `UpdateProceduralAgentRequest`; `errors` holds the issues of the last call. */
-export const validateUpdateProceduralAgentRequest: Validator<types.UpdateProceduralAgentRequest> = /* @__PURE__ */ fromCompiled<types.UpdateProceduralAgentRequest>(raw.validateUpdateProceduralAgentRequest as CompiledValidate, 'UpdateProceduralAgentRequest');
+export const validateUpdateProceduralAgentRequest: Validator<types.UpdateProceduralAgentRequest> = /* @__PURE__ */ fromCompiled<types.UpdateProceduralAgentRequest>(raw.validateUpdateProceduralAgentRequest as CompiledValidate, 'UpdateProceduralAgentRequest', raw.checkUpdateProceduralAgentRequest as CompiledValidate);
 /** Validates a value of the schema `UserDtmfReceived`; `errors` holds the issues of the last call. */
 export const validateUserDtmfReceived: Validator<types.UserDtmfReceived> = /* @__PURE__ */ fromCompiled<types.UserDtmfReceived>(raw.validateUserDtmfReceived as CompiledValidate, 'UserDtmfReceived');
 /** Validates a message `UserDtmfReceivedEvent`; `errors` holds the issues of the last call. */

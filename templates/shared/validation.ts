@@ -25,10 +25,10 @@ export interface AjvErrorLike {
   readonly params: Readonly<Record<string, unknown>>;
 }
 
-/** A precompiled validate function: ajv's standalone code whose errors are built as issues. */
+/** A precompiled validate function: ajv's standalone code, which leaves its errors in `errors`. */
 export interface CompiledValidate {
   (data: unknown): boolean;
-  errors?: ValidationIssue[] | null;
+  errors?: readonly AjvErrorLike[] | null;
 }
 
 /** `name` as a JSON pointer segment (RFC 6901: `~` is `~0`, `/` is `~1`). */
@@ -67,19 +67,19 @@ export function issuesFromAjv(errors: readonly AjvErrorLike[] | null | undefined
 }
 
 /**
- * Wraps a precompiled validate function as a `Validator<T>` named `schemaName`. `validate` is compiled with
- * `allErrors` and lists every problem, as issues (a schema that tries alternatives first runs its check that stops
- * at the first problem, so a valid value costs no more than the verdict). The issues are taken when the value is
- * refused (a validator whose schema refers to this one overwrites `validate.errors` when it runs; each call builds
- * a new list), and `errors` is a plain property: no accessor runs when it is read.
+ * Wraps precompiled validate functions as a `Validator<T>` named `schemaName`. `validate` is compiled with
+ * `allErrors` and lists every problem; `check`, when the schema has one, stops at the first problem and runs
+ * first, so a valid value costs no more than the verdict. The issues are built from ajv's errors when the value is
+ * refused, and `errors` is a plain property: no accessor runs when it is read.
  */
-export function fromCompiled<T>(validate: CompiledValidate, schemaName: string): Validator<T> {
+export function fromCompiled<T>(validate: CompiledValidate, schemaName: string, check?: CompiledValidate): Validator<T> {
   const validator = ((data: unknown): data is T => {
-    if (validate(data)) {
+    const valid = check === undefined ? validate(data) : check(data) || validate(data);
+    if (valid) {
       validator.errors = null;
       return true;
     }
-    validator.errors = validate.errors ?? [];
+    validator.errors = issuesFromAjv(validate.errors);
     return false;
   }) as Validator<T>;
   validator.errors = null;

@@ -72,7 +72,7 @@ describe('emitPackage', () => {
     expect(pkg.peerDependenciesMeta).toEqual({ fastify: { optional: true }, ws: { optional: true } });
   });
 
-  it('is right to declare no side effects: no module of generated/src runs a statement at load', () => {
+  it('is right to declare no side effects: no module of generated/src runs a statement at load but on its own', () => {
     const source = join(ROOT, 'generated/src');
     const statements: string[] = [];
     for (const path of readdirSync(source, { recursive: true, encoding: 'utf8' }).filter((p) => p.endsWith('.ts'))) {
@@ -86,7 +86,8 @@ describe('emitPackage', () => {
           ts.isTypeAliasDeclaration(statement) ||
           ts.isEnumDeclaration(statement) ||
           ts.isVariableStatement(statement) ||
-          (ts.isClassDeclaration(statement) && !statement.members.some(ts.isClassStaticBlockDeclaration));
+          (ts.isClassDeclaration(statement) && !statement.members.some(ts.isClassStaticBlockDeclaration)) ||
+          setsOwnFunction(file, statement);
         if (!declares) statements.push(`${path}: ${statement.getText(file).slice(0, 80)}`);
       }
     }
@@ -343,3 +344,14 @@ export const wrong: CreateConversationRequest = { agent_id: 'ca_1' };
     expect(typecheck).toBe('');
   });
 });
+
+/** `f.member = value;` where `f` is a function the file declares (ajv's standalone code notes what it evaluated). */
+function setsOwnFunction(file: ts.SourceFile, statement: ts.Statement): boolean {
+  if (!ts.isExpressionStatement(statement) || !ts.isBinaryExpression(statement.expression)) return false;
+  const { left, operatorToken } = statement.expression;
+  if (operatorToken.kind !== ts.SyntaxKind.EqualsToken || !ts.isPropertyAccessExpression(left)) return false;
+  const target = left.expression;
+  return (
+    ts.isIdentifier(target) && file.statements.some((s) => ts.isFunctionDeclaration(s) && s.name?.text === target.text)
+  );
+}

@@ -1,27 +1,25 @@
 /**
- * Emits the precompiled validators: ajv standalone code bundled into ESM modules with no `require` and no
- * `new Function` (`*.raw.gen.ts`), each wrapped by a typed module with one `Validator` per schema and message.
- * Each schema is compiled with `allErrors` (every problem listed). A schema that tries alternatives on valid values
- * (`triesAlternatives`) is also compiled to stop at the first problem: the `allErrors` function runs that check
- * first (`withVerdictFirst`) and goes on only for a refused value, to list its issues. The error objects of ajv's
- * code are rewritten to be those issues (`withIssueObjects`).
+ * Emits the precompiled validators: ajv's standalone code, as ajv writes it, bundled by esbuild with the few ajv
+ * runtime helpers it requires into ESM modules with no `require` and no `new Function` (`*.raw.gen.ts`), each
+ * wrapped by a typed module with one `Validator` per schema and message. Every schema is compiled with `allErrors`
+ * (every problem listed); a schema that tries alternatives on valid values (`triesAlternatives`) is also compiled
+ * to stop at its first problem, and its validator runs that check first and the `allErrors` function only for a
+ * refused value (`fromCompiled`).
  */
-import { build } from 'esbuild';
-import type { StatementStructures } from 'ts-morph';
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, posix } from 'node:path';
+import standalone from 'ajv/dist/standalone/index.js';
+import { build, type Plugin } from 'esbuild';
+import { type StatementStructures, StructureKind, VariableDeclarationKind } from 'ts-morph';
 import type { Ir } from '../../ir/model.js';
-import { TOOLKIT_ROOT } from '../../options.js';
-import { packages } from '../../packages.js';
-import { createAjv, FORMATS_BINDING, schemaId, shareCompiledAjv, validatableSchemas } from '../../schema/ajv.js';
+import { createAjv, FORMATS_BINDING, schemaId, sharedAjv, validatableSchemas } from '../../schema/ajv.js';
 import { triesAlternatives } from '../../schema/alternatives.js';
-import { emitPackages } from '../packages.js';
 import { type EmittedFile, withHeader } from '../shared/files.js';
 import { emitTypeScript, literal } from '../shared/ts.js';
-import { rewritten } from './rewrite.js';
 
-const { StructureKind, VariableDeclarationKind } = emitPackages.tsMorph;
-
-// ajv is CommonJS with a default export.
-const standaloneCode = packages.ajvStandalone.default;
+// ajv's standalone module is CommonJS, with its function as the default export.
+const standaloneCode = standalone.default;
 
 /** The exported name of the validator of `name`. */
 export function validatorName(name: string): string {
@@ -49,22 +47,13 @@ export async function emitValidators(ir: Ir): Promise<EmittedFile[]> {
     ...e,
     check: triesAlternatives(e.schema, components),
   }));
-  const ajv = {
-    full: createAjv(ir, { standalone: true }),
-    // The same schemas: `full` has checked them against the meta-schema.
-    fast: createAjv(ir, { standalone: true, allErrors: false, validated: true }),
-  };
+  const ajv = { full: sharedAjv(ir), fast: createAjv(ir, { standalone: true, allErrors: false }) };
   const events = entries.filter((e) => EVENT_ENVELOPES.includes(e.name));
-  // esbuild bundles the two modules at once.
-  const files = (
-    await Promise.all([
-      validatorModule(ajv, 'validators', entries, true),
-      validatorModule(ajv, 'validators.events', events, false),
-    ])
-  ).flat();
-  // Every schema is compiled now: the check of the spec's examples validates with them.
-  shareCompiledAjv(ir, ajv.full);
-  return files;
+  const modules = await Promise.all([
+    validatorModule(ajv, 'validators', entries, true),
+    validatorModule(ajv, 'validators.events', events, false),
+  ]);
+  return modules.flat();
 }
 
 /** The schemas of a module, each with whether it gets a check that stops at the first problem. */
@@ -96,40 +85,63 @@ async function validatorModule(
   const bundled = await build({
     stdin: {
       contents: exported.map((name) => `export * from 'casi:${name}';\n`).join(''),
-      resolveDir: TOOLKIT_ROOT,
       loader: 'js',
       sourcefile: `${base}.raw.gen.ts`,
     },
-    // The toolkit's own ajv, and the paths in the bundle's comments, whatever the working directory.
-    absWorkingDir: TOOLKIT_ROOT,
     bundle: true,
     format: 'esm',
     platform: 'neutral',
-    mainFields: ['module', 'main'],
     legalComments: 'none',
     write: false,
-    plugins: [
-      {
-        name: 'casi-standalone',
-        setup(build) {
-          build.onResolve({ filter: /^casi:/ }, (args) => ({ path: args.path.slice(5), namespace: 'casi' }));
-          build.onResolve({ filter: /formats\.js$/ }, (args) =>
-            args.path === FORMATS_MODULE ? { path: args.path, external: true } : undefined,
-          );
-          build.onLoad({ filter: /.*/, namespace: 'casi' }, (args) => ({
-            contents: sources[args.path],
-            loader: 'js',
-            resolveDir: TOOLKIT_ROOT,
-          }));
-        },
-      },
-    ],
+    plugins: [standaloneSources(sources), packagesByName()],
   });
   return [
-    // ajv's output, its errors issues: type-checking it would add nothing, and `fromCompiled` gives it its types.
-    withHeader(`src/${base}.raw.gen.ts`, `// @ts-nocheck\n${rewritten(bundled.outputFiles[0]?.text ?? '')}`),
+    // ajv's output: type-checking it would add nothing, and `fromCompiled` gives it its types.
+    withHeader(`src/${base}.raw.gen.ts`, `// @ts-nocheck\n${bundled.outputFiles[0]?.text ?? ''}`),
     emitTypeScript(`src/${base}.gen.ts`, validatorStatements(`./${base}.raw.gen.js`, entries, registry)),
   ];
+}
+
+/** Serves the standalone modules as `casi:<name>`; the formats module stays an import of the package's runtime. */
+function standaloneSources(sources: Record<string, string>): Plugin {
+  return {
+    name: 'casi-standalone',
+    setup(build) {
+      build.onResolve({ filter: /^casi:/ }, (args) => ({ path: args.path.slice(5), namespace: 'casi' }));
+      build.onResolve({ filter: /formats\.js$/ }, (args) =>
+        args.path === FORMATS_MODULE ? { path: args.path, external: true } : undefined,
+      );
+      build.onLoad({ filter: /.*/, namespace: 'casi' }, (args) => ({ contents: sources[args.path], loader: 'js' }));
+    },
+  };
+}
+
+/**
+ * Resolves what the standalone code requires (ajv's runtime helpers) as Node does from the toolkit, but names each
+ * module by its specifier, so that the bundle does not depend on where `node_modules` is on disk.
+ */
+function packagesByName(): Plugin {
+  const requireHere = createRequire(import.meta.url);
+  const files = new Map<string, string>();
+  return {
+    name: 'casi-packages-by-name',
+    setup(build) {
+      build.onResolve({ filter: /^[^./]/ }, (args) => {
+        const from = args.namespace === 'package' ? files.get(args.importer) : undefined;
+        files.set(args.path, requireHere.resolve(args.path, from ? { paths: [dirname(from)] } : undefined));
+        return { path: args.path, namespace: 'package' };
+      });
+      build.onResolve({ filter: /^\./, namespace: 'package' }, (args) => {
+        const path = posix.join(posix.dirname(args.importer), args.path);
+        files.set(path, createRequire(files.get(args.importer) ?? '').resolve(args.path));
+        return { path, namespace: 'package' };
+      });
+      build.onLoad({ filter: /.*/, namespace: 'package' }, (args) => ({
+        contents: readFileSync(files.get(args.path) ?? args.path, 'utf8'),
+        loader: 'js',
+      }));
+    },
+  };
 }
 
 /** The typed validators module: one `Validator` per entry, and the registry. */
@@ -161,7 +173,7 @@ function validatorStatements(rawModule: string, entries: Entries, registry: bool
   // The package's validators entry also gives `ValidationError` and `assertValid`. The events module, which the client
   // loads with `import()`, does not: its chunk then needs no error classes of its own (see shared/errors.ts).
   if (registry) file.push({ kind: StructureKind.ExportDeclaration, moduleSpecifier: './runtime/shared/errors.js' });
-  for (const { name, kind } of entries) {
+  for (const { name, kind, check } of entries) {
     const type = kind === 'request' ? 'unknown' : `types.${name}`;
     file.push({
       kind: StructureKind.VariableStatement,
@@ -172,7 +184,7 @@ function validatorStatements(rawModule: string, entries: Entries, registry: bool
         {
           name: validatorName(name),
           type: `Validator<${type}>`,
-          initializer: `/* @__PURE__ */ fromCompiled<${type}>(raw.${validatorName(name)} as CompiledValidate, ${literal(name)})`,
+          initializer: `/* @__PURE__ */ fromCompiled<${type}>(${compiledArguments(name, check)})`,
         },
       ],
     });
@@ -201,6 +213,13 @@ function validatorStatements(rawModule: string, entries: Entries, registry: bool
     docs: ['Every validatable name.'],
   });
   return file;
+}
+
+/** The arguments of `fromCompiled` for `name`: its `allErrors` function, its name, and its check when it has one. */
+function compiledArguments(name: string, check: boolean): string {
+  const functions = [`raw.${validatorName(name)}`, ...(check ? [`raw.${checkName(name)}`] : [])];
+  const [full, first] = functions.map((f) => `${f} as CompiledValidate`);
+  return [full, literal(name), ...(first ? [first] : [])].join(', ');
 }
 
 const KIND_TEXT = { schema: 'a value of the schema', message: 'a message', request: 'the request part' } as const;
