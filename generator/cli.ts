@@ -3,9 +3,9 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import yargs, { type Arguments } from 'yargs';
 import { hideBin } from 'yargs/helpers';
-import { formatDiagnostic, InputError, UsageError } from './diagnostics.js';
+import { UsageError } from './diagnostics.js';
+import { describeFailure } from './failure.js';
 import { TOOLKIT_ROOT } from './options.js';
-import { OutputError } from './write.js';
 
 // Command modules load their heavy dependencies (parsers, ajv, ts-morph) only when their command runs.
 
@@ -18,7 +18,7 @@ const COMMANDS = 'generate, check, validate, schemas or serve';
 /** Positional arguments, which yargs gives as values too (`validate`'s FILE; its `-` arrives as ""). */
 const POSITIONALS = new Set(['file']);
 /** The options that go without a command. */
-const TOP_LEVEL = new Set(['help', 'h', 'version']);
+const TOP_LEVEL = new Set(['help', 'h', 'version', 'debug']);
 
 /** The toolkit's version, from its package.json (`casi --version`). */
 function toolkitVersion(): string {
@@ -27,29 +27,18 @@ function toolkitVersion(): string {
 
 let exitCode = 0;
 
-/** Runs a command and records its exit code; known errors become messages, not stack traces. */
+/** `--debug` or CASI_DEBUG=1: an internal error is printed with its stack. */
+const DEBUG = process.argv.includes('--debug') || process.env.CASI_DEBUG === '1';
+
+/** Runs a command and records its exit code; an error becomes a message (see describeFailure). */
 async function run(command: () => Promise<number>): Promise<void> {
   try {
     exitCode = await command();
   } catch (error) {
-    if (error instanceof UsageError) {
-      process.stderr.write(`casi: ${error.message}\n`);
-      exitCode = 2;
-    } else if (error instanceof InputError) {
-      for (const d of error.diagnostics) process.stderr.write(`${formatDiagnostic(d)}\n`);
-      process.stderr.write(`casi: ${error.message}\n`);
-      exitCode = 1;
-    } else if (error instanceof OutputError || isSystemError(error)) {
-      // A file that cannot be read or written: the message names it and the reason; a stack would add nothing.
-      process.stderr.write(`casi: ${(error as Error).message}\n`);
-      exitCode = 1;
-    } else throw error;
+    const failure = describeFailure(error, DEBUG);
+    for (const line of failure.lines) process.stderr.write(`${line}\n`);
+    exitCode = failure.exitCode;
   }
-}
-
-/** An error of the file system or another system call (`EISDIR`, `EACCES`, …), which carries its code. */
-function isSystemError(error: unknown): error is NodeJS.ErrnoException {
-  return error instanceof Error && typeof (error as NodeJS.ErrnoException).syscall === 'string';
 }
 
 /**
@@ -155,6 +144,7 @@ await yargs(hideBin(process.argv))
       refuse((error as Error).message);
     }
   }, true)
+  .option('debug', { type: 'boolean', global: true, describe: 'Print the stack of an internal error' })
   .demandCommand(1, `Name a command: ${COMMANDS}.`)
   .recommendCommands()
   .strict()
