@@ -1,7 +1,7 @@
 /** The pipeline: load → check → ir → emit. Each stage is timed so the CLI can report progress. */
 
 import { completeCheck, hasErrors, modelOf } from './check/index.js';
-import { lintSpecs } from './check/lint.js';
+import { lintInWorker } from './check/lint-in-worker.js';
 import { type Diagnostic, InputError } from './diagnostics.js';
 import { emitClient } from './emit/client/index.js';
 import { emitPackage } from './emit/package/index.js';
@@ -19,15 +19,26 @@ import { type StageListener, timed } from './stages.js';
 
 export type { StageListener } from './stages.js';
 
-/** Loads and checks both documents; returns the specs, their IR when they have one, and every diagnostic. */
+/**
+ * Loads and checks both documents; returns the specs, their IR when they have one, and every diagnostic. `linting`
+ * is the linters' run, when the caller has started it already.
+ */
 export async function loadAndCheck(
   options: GenerateOptions,
   onStage?: StageListener,
+  linting = startLint(options, onStage),
 ): Promise<{ specs: LoadedSpecs; ir: Ir | undefined; diagnostics: Diagnostic[] }> {
   const specs = await timed('load', onStage, () => loadSpecs(options.openapi, options.asyncapi));
-  const lints = await timed('check', onStage, () => lintSpecs(options.openapi, options.asyncapi));
   const ir = await timed('ir', onStage, () => modelOf(specs));
-  return { specs, ir, diagnostics: completeCheck(specs, lints, ir) };
+  const lints = await linting;
+  return { specs, ir, diagnostics: await timed('check', onStage, () => completeCheck(specs, lints, ir)) };
+}
+
+/** Starts the linters on both documents (in a worker thread); a rejection is also reported when it is awaited. */
+function startLint(options: GenerateOptions, onStage?: StageListener): Promise<readonly Diagnostic[]> {
+  const linting = timed('lint', onStage, () => lintInWorker(options.openapi, options.asyncapi));
+  linting.catch(() => undefined);
+  return linting;
 }
 
 /** Loads, checks and builds the IR; throws InputError with the diagnostics when a document has errors. */
@@ -42,16 +53,28 @@ export async function buildModel(
 }
 
 /**
- * The whole pipeline; nothing is returned (so nothing is written) unless the check passes. `sources` are the files
- * the specs were read from (see LoadedSpecs).
+ * The whole pipeline: the linters run in a worker thread while the IR is built and emitted here; nothing is returned
+ * (so nothing is written) unless the check passes. `sources` are the files the specs were read from.
  */
 export async function generate(
   options: GenerateOptions,
   onStage?: StageListener,
 ): Promise<{ files: EmittedFile[]; diagnostics: Diagnostic[]; sources: readonly string[] }> {
-  const { specs, ir, diagnostics } = await loadAndCheck(options, onStage);
+  const linting = startLint(options, onStage);
+  const specs = await timed('load', onStage, () => loadSpecs(options.openapi, options.asyncapi));
+  let ir: Ir | undefined;
+  let files: EmittedFile[] | undefined;
+  let emitError: unknown;
+  try {
+    ir = await timed('ir', onStage, () => buildIr(specs));
+    files = await emitAll(ir, options, onStage);
+  } catch (error) {
+    emitError = error;
+  }
+  const lints = await linting;
+  const diagnostics = await timed('check', onStage, () => completeCheck(specs, lints, ir));
   if (hasErrors(diagnostics)) throw new InputError('the specs have errors; nothing was generated', diagnostics);
-  const files = await emitAll(ir ?? buildIr(specs), options, onStage);
+  if (!files) throw emitError;
   return { files, diagnostics, sources: specs.files };
 }
 

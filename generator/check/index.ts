@@ -6,8 +6,8 @@ import type { LoadedSpecs } from '../load/index.js';
 import { checkConsistency } from './consistency.js';
 import { checkExamples } from './examples.js';
 import { lintSpecs } from './lint.js';
-import { checkSchemasCompile } from './schemas.js';
 import { atUnresolvedRef } from './ref-location.js';
+import { checkSchemasCompile } from './schemas.js';
 
 /** Runs every check; the result is sorted. Generation stops when any diagnostic is an error. */
 export async function checkSpecs(specs: LoadedSpecs): Promise<Diagnostic[]> {

@@ -1,6 +1,10 @@
 /** @asyncapi/parser's validation of the AsyncAPI document, as diagnostics (see ../diagnostics.ts). */
-import { type Diagnostic as ParserDiagnostic, fromFile, Parser } from '@asyncapi/parser';
+import type * as AsyncApiParser from '@asyncapi/parser';
+import type { Parser, Diagnostic as ParserDiagnostic } from '@asyncapi/parser';
 import type { Diagnostic } from '../diagnostics.js';
+import { requirePackage } from '../require-package.js';
+
+const parserPackage = requirePackage('@asyncapi/parser') as typeof AsyncApiParser;
 
 /** The least severe of the parser's findings that is reported: warnings (errors are 0, hints 3). */
 const REPORTED = 1;
@@ -15,8 +19,8 @@ let parser: Parser | undefined;
  * document model that `parse` goes on to build and nothing here reads.)
  */
 export async function lintAsyncApi(file: string): Promise<Diagnostic[]> {
-  parser ??= new Parser();
-  return asDiagnostics(file, await fromFile(parser, file).validate());
+  parser ??= new parserPackage.Parser();
+  return asDiagnostics(file, await parserPackage.fromFile(parser, file).validate());
 }
 
 /** The parser's findings as diagnostics. */

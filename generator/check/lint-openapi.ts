@@ -1,6 +1,9 @@
 /** Redocly's lint of the OpenAPI document, as diagnostics (see ../diagnostics.ts). */
-import { createConfig, getLineColLocation, lint } from '@redocly/openapi-core';
+import type * as Redocly from '@redocly/openapi-core';
 import type { Diagnostic } from '../diagnostics.js';
+import { requirePackage } from '../require-package.js';
+
+const { createConfig, getLineColLocation, lint } = requirePackage('@redocly/openapi-core') as typeof Redocly;
 
 /**
  * Lints the OpenAPI document with Redocly's `recommended` rules; its errors are errors, its warnings warnings. The

@@ -1,8 +1,13 @@
 /** Parses YAML with positions, so that any JSON pointer can be turned into a line and column. */
 import { readFile } from 'node:fs/promises';
-import { CORE_SCHEMA, load } from 'js-yaml';
-import { isMap, isScalar, isSeq, LineCounter, type Node, parseDocument } from 'yaml';
+import type * as JsYaml from 'js-yaml';
+import type * as Yaml from 'yaml';
+import type { Node } from 'yaml';
 import { type Diagnostic, InputError } from '../diagnostics.js';
+import { requirePackage } from '../require-package.js';
+
+const { CORE_SCHEMA, load } = requirePackage('js-yaml') as typeof JsYaml;
+const { isMap, isScalar, isSeq, LineCounter, parseDocument } = requirePackage('yaml') as typeof Yaml;
 
 /** A parsed YAML document with its positions. */
 export interface SourceDocument {

@@ -1,9 +1,12 @@
 /** One ajv (JSON Schema 2020-12) setup for every schema of the spec: used to precompile and by `casi validate`. */
-import { _, Ajv2020, Name } from 'ajv/dist/2020.js';
+import type Ajv2020Module from 'ajv/dist/2020.js';
 import { formats } from '../../templates/shared/formats.js';
 import { eventSchema } from '../ir/events.js';
 import type { Ir, JsonSchema } from '../ir/model.js';
+import { requirePackage } from '../require-package.js';
 import { requestPartSchemas } from './operations.js';
+
+const { _, Ajv2020, Name } = requirePackage('ajv/dist/2020') as typeof Ajv2020Module;
 
 type Ajv = InstanceType<typeof Ajv2020>;
 

@@ -5,12 +5,12 @@
  * `streamEvents` and the WebSocket session through `openLazySession`. The event validators are imported only when a
  * stream or session needs them, so that bundlers can leave them out of a REST-only page.
  */
-import { type StatementStructures, StructureKind, VariableDeclarationKind } from 'ts-morph';
+import type { StatementStructures } from 'ts-morph';
 import type { Ir, IrOperation } from '../../ir/model.js';
 import { camelCase } from '../../names.js';
 import type { EmittedFile } from '../shared/files.js';
 import { bodyType, queryType, responseBodyType, successResponse, TYPES } from '../shared/operation-types.js';
-import { docText, emitTypeScript, literal } from '../shared/ts.js';
+import { docText, emitTypeScript, literal, StructureKind, VariableDeclarationKind } from '../shared/ts.js';
 import { validatorName } from '../validators/index.js';
 
 const RUNTIME = './runtime/client/index.js';

@@ -3,7 +3,7 @@
  * validators), a typed `Handlers` interface (one handler per operationId), and `registerRoutes`, which hands both
  * to the runtime's Fastify plugin.
  */
-import { type StatementStructures, StructureKind, VariableDeclarationKind } from 'ts-morph';
+import type { StatementStructures } from 'ts-morph';
 import type { Ir, IrOperation, IrResponse } from '../../ir/model.js';
 import { partSchema, partSchemaName, queryCoercion, type RequestPart, refName } from '../../schema/operations.js';
 import type { EmittedFile } from '../shared/files.js';
@@ -16,7 +16,7 @@ import {
   statusType,
   TYPES,
 } from '../shared/operation-types.js';
-import { docText, emitTypeScript, literal } from '../shared/ts.js';
+import { docText, emitTypeScript, literal, StructureKind, VariableDeclarationKind } from '../shared/ts.js';
 import { validatorName } from '../validators/index.js';
 
 const V = 'validators';

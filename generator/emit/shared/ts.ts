@@ -1,6 +1,14 @@
 /** ts-morph helpers shared by the emitters: printing statement structures with fixed settings, and names. */
-import { printStructure, type StatementStructures, StructureKind } from 'ts-morph';
+import type * as TsMorph from 'ts-morph';
+import type { StatementStructures } from 'ts-morph';
+import { requirePackage } from '../../require-package.js';
 import { type EmittedFile, withHeader } from './files.js';
+
+const tsMorph = requirePackage('ts-morph') as typeof TsMorph;
+const { printStructure } = tsMorph;
+
+/** ts-morph's structure kinds, for the emitters. */
+export const { StructureKind, VariableDeclarationKind } = tsMorph;
 
 /**
  * Prints one TypeScript file from statement structures (2 spaces, single quotes, LF) and returns it with the

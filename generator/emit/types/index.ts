@@ -1,8 +1,8 @@
 /** Emits `types.gen.ts`: openapi-typescript's REST types, a named alias per schema, and the event unions. */
-import { type StatementStructures, StructureKind, VariableDeclarationKind } from 'ts-morph';
+import type { StatementStructures } from 'ts-morph';
 import type { Ir, IrEvent } from '../../ir/model.js';
 import { type EmittedFile, withHeader, withoutHeader } from '../shared/files.js';
-import { docText, emitTypeScript, literal } from '../shared/ts.js';
+import { docText, emitTypeScript, literal, StructureKind, VariableDeclarationKind } from '../shared/ts.js';
 import { restTypes } from './rest.js';
 
 /** Envelope schemas replaced by the discriminated event unions of the same name. */

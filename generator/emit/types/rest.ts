@@ -4,14 +4,13 @@
  * and a bundle of a document `load` has bundled already); the output is the same (test/generator/rest-types.test.ts
  * compares the two).
  */
-import {
-  astToString,
-  type GlobalContext,
-  type OpenAPI3,
-  resolveRef,
-  scanDiscriminators,
-  transformSchema,
-} from 'openapi-typescript';
+import type * as OpenapiTypescript from 'openapi-typescript';
+import type { GlobalContext, OpenAPI3 } from 'openapi-typescript';
+import { requirePackage } from '../../require-package.js';
+
+const { astToString, resolveRef, scanDiscriminators, transformSchema } = requirePackage(
+  'openapi-typescript',
+) as typeof OpenapiTypescript;
 
 /** The options casi gives openapi-typescript. */
 export const REST_TYPE_OPTIONS = {

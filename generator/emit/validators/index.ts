@@ -9,17 +9,18 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, posix } from 'node:path';
-import standalone from 'ajv/dist/standalone/index.js';
+import type standalone from 'ajv/dist/standalone/index.js';
 import { build, type Plugin } from 'esbuild';
-import { type StatementStructures, StructureKind, VariableDeclarationKind } from 'ts-morph';
+import type { StatementStructures } from 'ts-morph';
 import type { Ir } from '../../ir/model.js';
+import { requirePackage } from '../../require-package.js';
 import { createAjv, FORMATS_BINDING, schemaId, sharedAjv, validatableSchemas } from '../../schema/ajv.js';
 import { triesAlternatives } from '../../schema/alternatives.js';
 import { type EmittedFile, withHeader } from '../shared/files.js';
-import { emitTypeScript, literal } from '../shared/ts.js';
+import { emitTypeScript, literal, StructureKind, VariableDeclarationKind } from '../shared/ts.js';
 
 // ajv's standalone module is CommonJS, with its function as the default export.
-const standaloneCode = standalone.default;
+const standaloneCode = (requirePackage('ajv/dist/standalone') as typeof standalone).default;
 
 /** The exported name of the validator of `name`. */
 export function validatorName(name: string): string {

@@ -1,0 +1,11 @@
+/** A worker thread's entry: lints the two documents it is sent and replies with the diagnostics, or the error. */
+import { parentPort } from 'node:worker_threads';
+import { lintSpecs } from './lint.js';
+
+parentPort?.once('message', async ({ openapi, asyncapi }: { openapi: string; asyncapi: string }) => {
+  try {
+    parentPort?.postMessage({ diagnostics: await lintSpecs(openapi, asyncapi) });
+  } catch (error) {
+    parentPort?.postMessage({ error: error instanceof Error ? error.message : String(error) });
+  }
+});
