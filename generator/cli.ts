@@ -9,9 +9,16 @@ import { TOOLKIT_ROOT } from './options.js';
 
 // Command modules load their heavy dependencies (parsers, ajv, ts-morph) only when their command runs.
 
+/** Each document is optional; naming neither uses spec/openapi.yaml and spec/asyncapi.yaml, whichever exist. */
 const specOptions = {
-  openapi: { type: 'string', default: 'spec/openapi.yaml', describe: 'The OpenAPI 3.1 document' },
-  asyncapi: { type: 'string', default: 'spec/asyncapi.yaml', describe: 'The AsyncAPI 3 document' },
+  openapi: {
+    type: 'string',
+    describe: 'An OpenAPI 3.0 or 3.1 document (default: spec/openapi.yaml, if neither is given)',
+  },
+  asyncapi: {
+    type: 'string',
+    describe: 'An AsyncAPI 2.6 or 3.x document (default: spec/asyncapi.yaml, if neither is given)',
+  },
 } as const;
 
 const COMMANDS = 'generate, check, validate, schemas or serve';

@@ -29,9 +29,10 @@ export async function loadAndCheck(
   linting = startLint(options, onStage),
 ): Promise<{ specs: LoadedSpecs; ir: Ir | undefined; diagnostics: Diagnostic[] }> {
   const specs = await timed('load', onStage, () => loadSpecs(options.openapi, options.asyncapi));
-  const ir = await timed('ir', onStage, () => modelOf(specs));
+  const model = await timed('ir', onStage, () => modelOf(specs));
   const lints = await linting;
-  return { specs, ir, diagnostics: await timed('check', onStage, () => completeCheck(specs, lints, ir)) };
+  const diagnostics = await timed('check', onStage, () => completeCheck(specs, lints, model));
+  return { specs, ir: model.ir, diagnostics };
 }
 
 /** Starts the linters on both documents (in a worker thread); a rejection is also reported when it is awaited. */
@@ -62,17 +63,16 @@ export async function generate(
 ): Promise<{ files: EmittedFile[]; diagnostics: Diagnostic[]; sources: readonly string[] }> {
   const linting = startLint(options, onStage);
   const specs = await timed('load', onStage, () => loadSpecs(options.openapi, options.asyncapi));
-  let ir: Ir | undefined;
+  const model = await timed('ir', onStage, () => modelOf(specs));
   let files: EmittedFile[] | undefined;
   let emitError: unknown;
   try {
-    ir = await timed('ir', onStage, () => buildIr(specs));
-    files = await emitAll(ir, options, onStage);
+    if (model.ir) files = await emitAll(model.ir, options, onStage);
   } catch (error) {
     emitError = error;
   }
   const lints = await linting;
-  const diagnostics = await timed('check', onStage, () => completeCheck(specs, lints, ir));
+  const diagnostics = await timed('check', onStage, () => completeCheck(specs, lints, model));
   if (hasErrors(diagnostics)) throw new InputError('the specs have errors; nothing was generated', diagnostics);
   if (!files) throw emitError;
   return { files, diagnostics, sources: specs.files };

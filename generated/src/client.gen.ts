@@ -49,7 +49,7 @@ export function createClient(options: ClientOptions) {
       injectContext: (conversationId: string, body: types.InjectContextRequest, options: CallOptions = {}): Promise<types.InjectContextResponse> =>
         core.request('post', '/conversations/{conversation_id}/context', { params: { header, path: { conversation_id: conversationId } }, body, ...options }),
       /** List conversations (`GET /conversations`). */
-      list: (query: NonNullable<types.operations['listConversations']['parameters']['query']> = {}, options: CallOptions = {}): Paginated<types.ConversationList, types.ConversationListItem> =>
+      list: (query: NonNullable<types.paths['/conversations']['get']['parameters']['query']> = {}, options: CallOptions = {}): Paginated<types.ConversationList, types.ConversationListItem> =>
         paginate((cursor?: string) => core.request('get', '/conversations', { params: { header, query: cursor === undefined ? query : { ...query, cursor } }, ...options }), 'data'),
       /** Refresh the conversation's ephemeral token (`POST /conversations/{conversation_id}/token/refresh`). */
       refreshToken: (conversationId: string, options: CallOptions = {}): Promise<types.ConversationToken> =>
@@ -91,7 +91,7 @@ export function createClient(options: ClientOptions) {
     },
     procedures: {
       /** List procedures (`GET /procedures`). */
-      list: (query: NonNullable<types.operations['listProcedures']['parameters']['query']> = {}, options: CallOptions = {}): Paginated<types.ProcedureList, types.ProcedureListItem> =>
+      list: (query: NonNullable<types.paths['/procedures']['get']['parameters']['query']> = {}, options: CallOptions = {}): Paginated<types.ProcedureList, types.ProcedureListItem> =>
         paginate((cursor?: string) => core.request('get', '/procedures', { params: { header, query: cursor === undefined ? query : { ...query, cursor } }, ...options }), 'page'),
       /** Read a procedure (`GET /procedures/{procedure_id}`). */
       retrieve: (procedureId: string, options: CallOptions = {}): Promise<types.Procedure> =>

@@ -9,6 +9,11 @@ const UNIONS = [
   { union: 'ClientEventPayload', envelope: 'ClientEvent' },
 ] as const;
 
+/** Whether the OpenAPI document uses this service's event envelopes (`ServerEvent`, `ClientEvent`): an extra. */
+export function usesEventEnvelopes(openapi: SourceDocument): boolean {
+  return UNIONS.some(({ envelope }) => valueAt(openapi.value, `/components/schemas/${envelope}`) !== undefined);
+}
+
 /** Every payload the OpenAPI unions name has an AsyncAPI message, and the reverse; refs and tags line up. */
 export function checkConsistency(openapi: SourceDocument, asyncapi: SourceDocument): Diagnostic[] {
   const out: Diagnostic[] = [];

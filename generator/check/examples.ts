@@ -8,7 +8,8 @@
  *   `payload` against the message's payload schema and each `headers` against its headers schema. Their
  *   `./openapi.yaml#/components/schemas/X` references are the component schemas the validators hold.
  *
- * An example its schema refuses is an error (rule `casi/valid-example`), one per problem, at the member it breaks.
+ * An example its schema refuses is reported (rule `casi/valid-example`), one per problem, at the member it breaks: an
+ * error where the project sets its rules (`strictChecks`), else a warning.
  * An example whose schema is unknown — a media type or message without one, a payload in a schema format that is
  * not JSON Schema, a schema ajv cannot compile — cannot be checked: that is a warning at the example (none for a
  * media type or message that declares no schema, which allows any value).
@@ -36,7 +37,11 @@ interface Example {
 const RULE = 'casi/valid-example';
 
 /** Checks every example of both documents against its schema; `ir` gives the component schemas. */
-export function checkExamples(specs: Pick<LoadedSpecs, 'openapi' | 'asyncapi'>, ir: Ir): Diagnostic[] {
+export function checkExamples(
+  specs: Pick<LoadedSpecs, 'openapi' | 'asyncapi'>,
+  ir: Ir,
+  severity: Diagnostic['severity'],
+): Diagnostic[] {
   let ajv: Ajv;
   try {
     ajv = sharedAjv(ir);
@@ -62,7 +67,7 @@ export function checkExamples(specs: Pick<LoadedSpecs, 'openapi' | 'asyncapi'>, 
     const issues = new Map(issuesFromAjv(validate.errors).map((i) => [`${i.pointer} ${i.message}`, i]));
     for (const issue of issues.values()) {
       const pointer = `${example.pointer}${issue.pointer}`;
-      at(example, pointer, 'error', `Example value must conform to the schema: ${issue.message}.`);
+      at(example, pointer, severity, `Example value must conform to the schema: ${issue.message}.`);
     }
   }
   return out;

@@ -1,52 +1,83 @@
 /** The `check` stage: both documents valid, and consistent with each other. */
-import { type Diagnostic, sortDiagnostics } from '../diagnostics.js';
+import { type Diagnostic, InputError, sortDiagnostics } from '../diagnostics.js';
 import { buildIr } from '../ir/build.js';
 import type { Ir } from '../ir/model.js';
 import type { LoadedSpecs } from '../load/index.js';
-import { checkConsistency } from './consistency.js';
+import { checkConsistency, usesEventEnvelopes } from './consistency.js';
 import { checkExamples } from './examples.js';
 import { lintSpecs } from './lint.js';
+import { strictChecks } from './lint-openapi.js';
 import { atUnresolvedRef } from './ref-location.js';
 import { checkSchemasCompile } from './schemas.js';
 
 /** Runs every check; the result is sorted. Generation stops when any diagnostic is an error. */
 export async function checkSpecs(specs: LoadedSpecs): Promise<Diagnostic[]> {
-  return completeCheck(specs, await lintSpecs(specs.openapi.file, specs.asyncapi.file), modelOf(specs));
+  const files = [specs.openapi, specs.asyncapi].map((doc) => (doc.absent ? undefined : doc.file));
+  return completeCheck(specs, await lintSpecs(files[0], files[1]), modelOf(specs));
+}
+
+/** The IR of the documents and what building it found: its warnings, or why it cannot be built. */
+export interface Model {
+  readonly ir: Ir | undefined;
+  readonly diagnostics: readonly Diagnostic[];
 }
 
 /**
- * Redocly's rules that check an example against its schema (a parameter's, a schema's own `example`): warnings in
- * its `recommended` set, errors here, like every other example its schema refuses (examples.ts).
+ * Completes what the linters found (`lints`): places diagnostics that came without a line by their pointer (an
+ * unresolved AsyncAPI reference at its `$ref`), adds the model's findings (why it cannot be built only when nothing
+ * else is an error: a broken document says why itself), the consistency checks (where the documents use this
+ * service's event envelopes), the compilation of every schema and the examples of both documents, and sorts.
  */
-const EXAMPLE_RULES = new Set(['redocly/no-invalid-parameter-examples', 'redocly/no-invalid-schema-examples']);
-
-/**
- * Completes what the validators found (`lints`): places diagnostics that came
- * without a line by their pointer (an unresolved AsyncAPI reference at its `$ref`), makes an example that breaks its schema an error, adds the consistency checks
- * and the examples' of both documents (against the schemas of `ir`, when the documents have one), and sorts.
- */
-export function completeCheck(specs: LoadedSpecs, lints: readonly Diagnostic[], ir: Ir | undefined): Diagnostic[] {
+export function completeCheck(specs: LoadedSpecs, lints: readonly Diagnostic[], model: Model): Diagnostic[] {
   const docs = [specs.openapi, specs.asyncapi];
   const placed = lints.map((d): Diagnostic => {
-    const found: Diagnostic = atUnresolvedRef(
-      EXAMPLE_RULES.has(d.rule) ? { ...d, severity: 'error' } : d,
-      specs.asyncapi,
-    );
+    const found: Diagnostic = atUnresolvedRef(d, specs.asyncapi);
     if (found.line > 0) return found;
     const doc = docs.find((candidate) => candidate.file === found.file) ?? specs.asyncapi;
     return { ...found, ...doc.locate(found.pointer) };
   });
+  const { ir } = model;
   const compiled = ir === undefined ? [] : checkSchemasCompile(specs, ir);
-  const examples = ir === undefined || compiled.length > 0 ? [] : checkExamples(specs, ir);
-  return sortDiagnostics([...placed, ...checkConsistency(specs.openapi, specs.asyncapi), ...compiled, ...examples]);
+  const severity = strictChecks(specs.openapi.file) ? 'error' : 'warning';
+  const examples = ir === undefined || compiled.length > 0 ? [] : checkExamples(specs, ir, severity);
+  const consistency = usesEventEnvelopes(specs.openapi) ? checkConsistency(specs.openapi, specs.asyncapi) : [];
+  const found = [...placed, ...consistency, ...compiled, ...examples];
+  const modelled = ir === undefined && hasErrors(found) ? [] : model.diagnostics;
+  return sortDiagnostics([...found, ...modelled]);
 }
 
-/** The IR of documents that have one; for documents too broken for it, the other checks say why. */
-export function modelOf(specs: LoadedSpecs): Ir | undefined {
+/** Builds the IR; its warnings, or the reason it cannot be built, become diagnostics. */
+export function modelOf(specs: LoadedSpecs): Model {
   try {
-    return buildIr(specs);
-  } catch {
-    return undefined;
+    const ir = buildIr(specs);
+    const diagnostics = ir.warnings.map((w): Diagnostic => {
+      const doc = w.document === 'openapi' ? specs.openapi : specs.asyncapi;
+      return {
+        severity: 'warning',
+        file: doc.file,
+        ...doc.locate(w.pointer),
+        pointer: w.pointer,
+        message: w.message,
+        rule: 'casi/model',
+      };
+    });
+    return { ir, diagnostics };
+  } catch (error) {
+    const diagnostics =
+      error instanceof InputError && error.diagnostics.length > 0
+        ? error.diagnostics
+        : [
+            {
+              severity: 'error' as const,
+              file: specs.openapi.absent ? specs.asyncapi.file : specs.openapi.file,
+              line: 1,
+              column: 1,
+              pointer: '',
+              message: `the documents cannot be modelled: ${(error as Error).message}`,
+              rule: 'casi/model',
+            },
+          ];
+    return { ir: undefined, diagnostics };
   }
 }
 

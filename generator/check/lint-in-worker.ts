@@ -11,8 +11,8 @@ import { lintSpecs } from './lint.js';
 
 const ENTRY = new URL('./lint-worker.js', import.meta.url);
 
-/** Lints both documents; the OpenAPI diagnostics come first. */
-export function lintInWorker(openapi: string, asyncapi: string): Promise<Diagnostic[]> {
+/** Lints the documents given; the OpenAPI diagnostics come first. */
+export function lintInWorker(openapi: string | undefined, asyncapi: string | undefined): Promise<Diagnostic[]> {
   if (!existsSync(fileURLToPath(ENTRY))) return lintSpecs(openapi, asyncapi);
   return new Promise((resolve, reject) => {
     const worker = new Worker(ENTRY);

@@ -1,32 +1,61 @@
 /** Redocly's lint of the OpenAPI document, as diagnostics (see ../diagnostics.ts). */
+import { existsSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import type * as Redocly from '@redocly/openapi-core';
 import type { Diagnostic } from '../diagnostics.js';
 import { requirePackage } from '../require-package.js';
 
-const { createConfig, getLineColLocation, lint } = requirePackage('@redocly/openapi-core') as typeof Redocly;
+const { createConfig, getLineColLocation, lint, loadConfig } = requirePackage(
+  '@redocly/openapi-core',
+) as typeof Redocly;
 
 /**
- * Lints the OpenAPI document with Redocly's `recommended` rules; its errors are errors, its warnings warnings. The
- * media types' examples are left to the check stage (`examples.ts`), which checks them with the generated
- * validators' own ajv setup.
+ * Redocly's rules whose findings break the OpenAPI specification or make generation impossible: errors. Every other
+ * rule of the `recommended` set is a matter of style, reported as a warning, unless a `redocly.yaml` beside the
+ * document sets the rules and their severities.
  */
+const SPEC_RULES = new Set([
+  'struct',
+  'no-unresolved-refs',
+  'path-parameters-defined',
+  'path-declaration-must-exist',
+  'no-identical-paths',
+  'operation-parameters-unique',
+]);
+
+/** Left to the check stage (`examples.ts`), which checks examples with the generated validators' own ajv setup. */
+const EXAMPLES_RULE = 'no-invalid-media-type-examples';
+
+/** The `redocly.yaml` beside an OpenAPI document: where a project sets its rules, and asks for strict checks. */
+export function redoclyConfigOf(openapiFile: string): string {
+  return join(dirname(openapiFile), 'redocly.yaml');
+}
+
+/** Whether the project of this OpenAPI document sets its rules: then every finding is as severe as they say. */
+export function strictChecks(openapiFile: string): boolean {
+  return existsSync(redoclyConfigOf(openapiFile));
+}
+
+/** Lints the OpenAPI document with the rules of the `redocly.yaml` beside it, else with Redocly's `recommended`. */
 export async function lintOpenApi(file: string): Promise<Diagnostic[]> {
-  const config = await createConfig({
-    extends: ['recommended'],
-    rules: { 'no-invalid-media-type-examples': 'off' },
-  });
+  const configPath = redoclyConfigOf(file);
+  const configured = strictChecks(file);
+  const config = configured ? await loadConfig({ configPath }) : await createConfig({ extends: ['recommended'] });
   const problems = await lint({ ref: file, config });
-  return problems.map((problem): Diagnostic => {
-    const first = problem.location[0];
-    const at = first ? getLineColLocation(first).start : { line: 1, col: 1 };
-    return {
-      severity: problem.severity === 'error' ? 'error' : 'warning',
-      file: first?.source.absoluteRef ?? file,
-      line: at.line,
-      column: at.col,
-      pointer: first?.pointer?.replace(/^#/, '') ?? '',
-      message: problem.message,
-      rule: `redocly/${problem.ruleId}`,
-    };
-  });
+  return problems
+    .filter((problem) => problem.ruleId !== EXAMPLES_RULE)
+    .map((problem): Diagnostic => {
+      const first = problem.location[0];
+      const at = first ? getLineColLocation(first).start : { line: 1, col: 1 };
+      const error = problem.severity === 'error' && (configured || SPEC_RULES.has(problem.ruleId));
+      return {
+        severity: error ? 'error' : 'warning',
+        file: first?.source.absoluteRef ?? file,
+        line: at.line,
+        column: at.col,
+        pointer: first?.pointer?.replace(/^#/, '') ?? '',
+        message: problem.message,
+        rule: `redocly/${problem.ruleId}`,
+      };
+    });
 }

@@ -2,10 +2,13 @@
 import { parentPort } from 'node:worker_threads';
 import { lintSpecs } from './lint.js';
 
-parentPort?.once('message', async ({ openapi, asyncapi }: { openapi: string; asyncapi: string }) => {
-  try {
-    parentPort?.postMessage({ diagnostics: await lintSpecs(openapi, asyncapi) });
-  } catch (error) {
-    parentPort?.postMessage({ error: error instanceof Error ? error.message : String(error) });
-  }
-});
+parentPort?.once(
+  'message',
+  async ({ openapi, asyncapi }: { openapi: string | undefined; asyncapi: string | undefined }) => {
+    try {
+      parentPort?.postMessage({ diagnostics: await lintSpecs(openapi, asyncapi) });
+    } catch (error) {
+      parentPort?.postMessage({ error: error instanceof Error ? error.message : String(error) });
+    }
+  },
+);

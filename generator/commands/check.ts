@@ -2,16 +2,18 @@
 import { relative } from 'node:path';
 import { hasErrors } from '../check/index.js';
 import { formatDiagnostic } from '../diagnostics.js';
-import { resolveOptions } from '../options.js';
+import { resolveOptions, usedSpecs } from '../options.js';
 
 /** Returns 1 when any diagnostic is an error, else 0 (warnings are printed but do not fail). */
-export async function runCheck(args: { openapi: string; asyncapi: string }): Promise<number> {
+export async function runCheck(args: { openapi?: string | undefined; asyncapi?: string | undefined }): Promise<number> {
   const options = resolveOptions(args);
   const { loadAndCheck } = await import('../pipeline.js');
   const { diagnostics } = await loadAndCheck(options);
   for (const d of diagnostics) process.stderr.write(`${formatDiagnostic(d)}\n`);
   const errors = diagnostics.filter((d) => d.severity === 'error').length;
-  const files = [options.openapi, options.asyncapi].map((f) => relative(process.cwd(), f)).join(', ');
+  const files = usedSpecs(options)
+    .map((f) => relative(process.cwd(), f))
+    .join(', ');
   process.stdout.write(`${files}: ${errors} error(s), ${diagnostics.length - errors} warning(s)\n`);
   return hasErrors(diagnostics) ? 1 : 0;
 }

@@ -5,8 +5,8 @@ import { resolveOptions } from '../options.js';
 import { diffOutput, writeOutput } from '../write.js';
 
 export interface GenerateArgs {
-  readonly openapi: string;
-  readonly asyncapi: string;
+  readonly openapi?: string | undefined;
+  readonly asyncapi?: string | undefined;
   readonly out: string;
   readonly check: boolean;
   readonly watch?: boolean;

@@ -9,7 +9,7 @@ import { resolveOptions } from '../options.js';
 import { createAjv, schemaId, validatableSchemas } from '../schema/ajv.js';
 import { parseJsonText } from './json-text.js';
 
-async function model(args: { openapi: string; asyncapi: string }): Promise<Ir> {
+async function model(args: { openapi?: string | undefined; asyncapi?: string | undefined }): Promise<Ir> {
   const options = resolveOptions(args);
   return buildIr(await loadSpecs(options.openapi, options.asyncapi));
 }
@@ -19,7 +19,10 @@ async function model(args: { openapi: string; asyncapi: string }): Promise<Ir> {
  * nothing): prints what `casi check` finds wrong with them, as file:line diagnostics, then what failed; exit 2, since
  * 1 means the document is invalid.
  */
-async function cannotValidate(args: { openapi: string; asyncapi: string }, error: unknown): Promise<number> {
+async function cannotValidate(
+  args: { openapi?: string | undefined; asyncapi?: string | undefined },
+  error: unknown,
+): Promise<number> {
   let reason = error instanceof Error ? error.message : String(error);
   let diagnostics = error instanceof InputError ? error.diagnostics : [];
   if (!(error instanceof InputError)) {
@@ -37,7 +40,10 @@ async function cannotValidate(args: { openapi: string; asyncapi: string }, error
 }
 
 /** Prints every validatable name, one per line. */
-export async function runSchemas(args: { openapi: string; asyncapi: string }): Promise<number> {
+export async function runSchemas(args: {
+  openapi?: string | undefined;
+  asyncapi?: string | undefined;
+}): Promise<number> {
   const ir = await model(args);
   process.stdout.write(
     `${validatableSchemas(ir)
@@ -52,8 +58,8 @@ export async function runSchemas(args: { openapi: string; asyncapi: string }): P
  * …`), or 2 when the specs cannot be used (with the check's diagnostics). Usage errors throw UsageError.
  */
 export async function runValidate(args: {
-  openapi: string;
-  asyncapi: string;
+  openapi?: string | undefined;
+  asyncapi?: string | undefined;
   schema: string;
   file?: string;
 }): Promise<number> {

@@ -2,7 +2,7 @@
 import { type FSWatcher, watch } from 'node:fs';
 import { dirname, relative } from 'node:path';
 import { formatDiagnostic, InputError } from '../diagnostics.js';
-import type { GenerateOptions } from '../options.js';
+import { type GenerateOptions, usedSpecs } from '../options.js';
 import { generate } from '../pipeline.js';
 import { OutputError, writeOutput } from '../write.js';
 
@@ -68,7 +68,7 @@ export async function runWatch(options: GenerateOptions): Promise<number> {
       specFolders.set(folder, watch(folder, onChange));
     }
   };
-  watchFoldersOf([options.openapi, options.asyncapi, ...(await regenerate(options))]);
+  watchFoldersOf([...usedSpecs(options), ...(await regenerate(options))]);
   const templates = watch(
     options.templates,
     { recursive: true },

@@ -78,7 +78,7 @@ export function buildEventsDoc(ir: Ir, asyncapi: SourceDocument): EventsDoc {
   return {
     title: str(info.title) || ir.title,
     version: str(info.version) || ir.version,
-    serviceVersion: ir.serviceVersion,
+    serviceVersion: ir.serviceVersion ?? '',
     overview: str(info.description),
     channels,
     envelopes: envelopeNames.map((name) => {

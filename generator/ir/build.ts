@@ -1,24 +1,43 @@
 /** The `ir` stage: turns both checked documents into one normalised, sorted model. */
 import { InputError } from '../diagnostics.js';
 import { type LoadedSpecs, valueAt } from '../load/index.js';
-import { buildEvents } from './events.js';
-import type { Ir, IrErrorCode, IrSchema, JsonSchema } from './model.js';
+import { buildEvents, isEnvelopeMessage } from './events.js';
+import { readAsyncApi } from './messages.js';
+import type { Ir, IrErrorCode, IrSchema, IrWarning, JsonSchema } from './model.js';
+import { asJsonSchemaDialect } from './openapi30.js';
 import { buildOperations, serviceVersionOf } from './operations.js';
 
 /** Builds the IR. Call it only on documents that passed `check`. */
 export function buildIr(specs: Pick<LoadedSpecs, 'openapi' | 'asyncapi'>): Ir {
-  const { openapi, asyncapi } = specs;
-  const info = (openapi.value.info ?? {}) as Record<string, unknown>;
+  const asyncapi = specs.asyncapi;
+  const openapi = { ...specs.openapi, value: asJsonSchemaDialect(specs.openapi.value) };
+  const warnings: IrWarning[] = [];
+  const warn = (w: IrWarning) => warnings.push(w);
+  const info = (specs.openapi.absent ? asyncapi.value.info : (openapi.value.info ?? {})) as Record<string, unknown>;
+  const own = buildSchemas(openapi.value);
+  const model = readAsyncApi(asyncapi, new Set(own.map((s) => s.name)), isEnvelopeMessage, warn);
+  const added = model.schemas.map(({ name, schema }) => ({ name, schema, inferred: false }));
   return {
     title: String(info.title ?? ''),
     version: String(info.version ?? '0.0.0'),
     serviceVersion: serviceVersionOf(openapi),
-    schemas: buildSchemas(openapi.value),
-    operations: buildOperations(openapi),
+    schemas: [...own, ...added].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0)),
+    operations: buildOperations(openapi, warn),
     events: buildEvents(openapi, asyncapi),
+    messages: model.messages,
     errorCodes: buildErrorCodes(openapi.value),
-    openapi: openapi.value as JsonSchema,
+    openapi: withSchemas(specs.openapi.value, model.schemas) as JsonSchema,
+    warnings,
   };
+}
+
+/** The OpenAPI document with `schemas` added to its component schemas (for the REST types, which read it whole). */
+function withSchemas(doc: Record<string, unknown>, schemas: readonly { name: string; schema: JsonSchema }[]) {
+  if (schemas.length === 0) return doc;
+  const components = (doc.components ?? {}) as Record<string, unknown>;
+  const own = (components.schemas ?? {}) as Record<string, unknown>;
+  const all = { ...own, ...Object.fromEntries(schemas.map((s) => [s.name, s.schema])) };
+  return { ...doc, components: { ...components, schemas: all } };
 }
 
 function buildSchemas(doc: Record<string, unknown>): IrSchema[] {

@@ -35,13 +35,25 @@ export function readMessages(asyncapi: SourceDocument): RawMessage[] {
   const messages = obj(valueAt(asyncapi.value, '/components/messages'));
   return Object.entries(messages).map(([name, value]) => {
     const message = obj(value);
-    const schema = obj(obj(message.payload).schema ?? message.payload);
-    const parts = Array.isArray(schema.allOf) ? schema.allOf.map(obj) : [schema];
+    const parts = payloadParts(message);
     const envelope = parts.map((p) => schemaRefName(p.$ref)).find((n) => n !== undefined);
     const payload = parts.map((p) => schemaRefName(obj(obj(p.properties).payload).$ref)).find((n) => n !== undefined);
     return { name, envelope, payload, message };
   });
 }
+
+/** The parts of a message's payload schema: the members of its `allOf`, or the schema itself. */
+function payloadParts(message: Obj): Obj[] {
+  const schema = obj(obj(message.payload).schema ?? message.payload);
+  return Array.isArray(schema.allOf) ? schema.allOf.map(obj) : [schema];
+}
+
+/** Whether a message extends one of this service's event envelopes (`ServerEvent`, `ClientEvent`). */
+export function isEnvelopeMessage(message: Obj): boolean {
+  return payloadParts(message).some((p) => ENVELOPES.includes(schemaRefName(p.$ref) ?? ''));
+}
+
+const ENVELOPES = ['ServerEvent', 'ClientEvent'];
 
 /** Channel names that list each message (by `#/components/messages/<name>`). */
 function channelsByMessage(asyncapi: SourceDocument): Map<string, string[]> {
@@ -59,6 +71,7 @@ function channelsByMessage(asyncapi: SourceDocument): Map<string, string[]> {
 export function buildEvents(openapi: SourceDocument, asyncapi: SourceDocument): IrEvent[] {
   const channels = channelsByMessage(asyncapi);
   return readMessages(asyncapi)
+    .filter((raw) => isEnvelopeMessage(raw.message))
     .map((raw): IrEvent => {
       const { name, envelope, payload, message } = raw;
       if (!envelope || !payload)

@@ -3,9 +3,9 @@
 /** A JSON Schema (2020-12) object as written in the spec; references stay `#/components/schemas/<Name>`. */
 export type JsonSchema = { readonly [key: string]: unknown };
 
-export type HttpMethod = 'get' | 'post' | 'put' | 'delete';
+export type HttpMethod = 'get' | 'put' | 'post' | 'delete' | 'options' | 'head' | 'patch' | 'trace';
 export type Transport = 'http' | 'sse' | 'websocket';
-export type ParameterLocation = 'path' | 'query' | 'header';
+export type ParameterLocation = 'path' | 'query' | 'header' | 'cookie';
 
 /** A named component schema. */
 export interface IrSchema {
@@ -21,6 +21,9 @@ export interface IrParameter {
   readonly required: boolean;
   readonly schema: JsonSchema;
   readonly description: string;
+  /** How the value is serialised (OpenAPI `style`, `explode`), when the spec says. */
+  readonly style?: string;
+  readonly explode?: boolean;
 }
 
 /** One declared response: a status (`200`, `4XX`, `5XX`, `default`) with its body, if any. */
@@ -36,12 +39,17 @@ export interface IrResponse {
 /** One operation of the REST side (the SSE stream and the WebSocket handshake included, by transport). */
 export interface IrOperation {
   readonly id: string;
-  /** The client resource it belongs to (`conversations`, `proceduralAgents`, …), from its tag's `x-casi-resource`. */
+  /**
+   * The client resource it belongs to (`conversations`, `proceduralAgents`, …): its tag's `x-casi-resource`, else
+   * its first tag, else the first segment of its path.
+   */
   readonly resource: string;
-  /** The method name on that resource (`create`, `list`, `release`, …), from `x-casi-method`. */
+  /** The method name on that resource: `x-casi-method`, else the operationId, else method and path, camel-cased. */
   readonly methodName: string;
   readonly method: HttpMethod;
   readonly path: string;
+  /** Where it is in the OpenAPI document (`/paths/~1pets/get`). */
+  readonly pointer: string;
   readonly transport: Transport;
   readonly summary: string;
   readonly description: string;
@@ -49,6 +57,7 @@ export interface IrOperation {
     readonly path: readonly IrParameter[];
     readonly query: readonly IrParameter[];
     readonly header: readonly IrParameter[];
+    readonly cookie: readonly IrParameter[];
   };
   readonly requestBody?: { readonly required: boolean; readonly contentType: string; readonly schema: JsonSchema };
   readonly responses: readonly IrResponse[];
@@ -83,6 +92,16 @@ export interface IrEvent {
   readonly examples: readonly unknown[];
 }
 
+/** An AsyncAPI message outside this service's event envelopes; its payload is the schema `schemaName`. */
+export interface IrMessage {
+  readonly name: string;
+  readonly schemaName: string;
+  /** The channels (names or addresses, as the document keys them) that carry it. */
+  readonly channels: readonly string[];
+  /** Where it is in the AsyncAPI document. */
+  readonly pointer: string;
+}
+
 /** One value of the service's `Error.code` table. */
 export interface IrErrorCode {
   readonly code: string;
@@ -96,12 +115,23 @@ export interface Ir {
   readonly title: string;
   /** `info.version` of the OpenAPI document; the generated package's version. */
   readonly version: string;
-  /** The only allowed `Service-Version` value. */
-  readonly serviceVersion: string;
+  /** The only allowed `Service-Version` value, where the spec has the `ServiceVersion` schema (this service's). */
+  readonly serviceVersion: string | undefined;
   readonly schemas: readonly IrSchema[];
   readonly operations: readonly IrOperation[];
   readonly events: readonly IrEvent[];
+  /** The AsyncAPI messages that are not events of this service's envelopes. */
+  readonly messages: readonly IrMessage[];
   readonly errorCodes: readonly IrErrorCode[];
   /** The parsed OpenAPI document, for emitters that hand it to openapi-typescript. */
   readonly openapi: JsonSchema;
+  /** What the IR had to decide that the author may want to know (a method name given twice, say). */
+  readonly warnings: readonly IrWarning[];
+}
+
+/** A note of the IR stage, placed in a document by its pointer. */
+export interface IrWarning {
+  readonly document: 'openapi' | 'asyncapi';
+  readonly pointer: string;
+  readonly message: string;
 }

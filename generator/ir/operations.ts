@@ -1,23 +1,27 @@
 /** Reads the REST operations of the OpenAPI document into IR operations. */
 import { InputError } from '../diagnostics.js';
 import { deref, type SourceDocument, schemaRefName, valueAt } from '../load/index.js';
+import { toPointer } from '../load/source-map.js';
+import { camelCase } from '../names.js';
 import type {
   HttpMethod,
   IrOperation,
   IrParameter,
   IrResponse,
+  IrWarning,
   JsonSchema,
   ParameterLocation,
   Transport,
 } from './model.js';
 
 type Obj = Record<string, unknown>;
-const METHODS: readonly HttpMethod[] = ['get', 'post', 'put', 'delete'];
-const LOCATIONS: readonly ParameterLocation[] = ['path', 'query', 'header'];
+/** Every method an OpenAPI path item can hold, in the order the specification lists them. */
+const METHODS: readonly HttpMethod[] = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'];
+const LOCATIONS: readonly ParameterLocation[] = ['path', 'query', 'header', 'cookie'];
 const str = (v: unknown, fallback = ''): string => (typeof v === 'string' ? v : fallback);
 
-/** Builds the operations of `paths`, sorted by resource, then method name. */
-export function buildOperations(doc: SourceDocument): IrOperation[] {
+/** Builds the operations of `paths`, sorted by resource, then method name; `warn` hears of renamed methods. */
+export function buildOperations(doc: SourceDocument, warn: (warning: IrWarning) => void = () => {}): IrOperation[] {
   const resources = tagResources(doc);
   const globalSecurity = (doc.value.security ?? []) as Obj[];
   const operations: IrOperation[] = [];
@@ -25,39 +29,35 @@ export function buildOperations(doc: SourceDocument): IrOperation[] {
     const item = deref<Obj>(doc, rawItem);
     for (const method of METHODS) {
       const op = item[method] as Obj | undefined;
-      if (!op) continue;
-      const id = str(op.operationId);
+      if (!op || typeof op !== 'object') continue;
+      const id = str(op.operationId) || `${method} ${path}`;
       const tag = str((op.tags as unknown[] | undefined)?.[0]);
-      const resource = resources.get(tag);
-      if (!id || !resource)
-        throw new InputError(
-          `${doc.file}: ${method.toUpperCase()} ${path} needs an operationId and a tag with x-casi-resource`,
-        );
-      const parameters = readParameters(doc, [
+      const parameters = readParameters(doc, path, [
         ...((item.parameters as unknown[]) ?? []),
         ...((op.parameters as unknown[]) ?? []),
       ]);
       const body = op.requestBody ? deref<Obj>(doc, op.requestBody) : undefined;
-      const json = body ? ((body.content as Obj | undefined)?.['application/json'] as Obj | undefined) : undefined;
+      const media = body ? preferredMedia((body.content ?? {}) as Record<string, Obj>) : undefined;
       const responses = readResponses(doc, (op.responses ?? {}) as Obj);
       const paginated = op['x-casi-paginated'] as 'data' | 'page' | undefined;
       const security = securityNames((op.security as Obj[] | undefined) ?? globalSecurity);
       operations.push({
         id,
-        resource,
-        methodName: str(op['x-casi-method'], id),
+        resource: resources.get(tag) ?? (camelCase(tag) || firstSegment(path)),
+        methodName: identifierOf(str(op['x-casi-method']) || camelCase(str(op.operationId) || `${method} ${path}`)),
         method,
         path,
+        pointer: toPointer(['paths', path, method]),
         transport: str(op['x-casi-transport'], 'http') as Transport,
         summary: str(op.summary),
         description: str(op.description).trim(),
         parameters,
-        ...(json
+        ...(media
           ? {
               requestBody: {
                 required: body?.required === true,
-                contentType: 'application/json',
-                schema: json.schema as JsonSchema,
+                contentType: media.type,
+                schema: (media.value.schema ?? {}) as JsonSchema,
               },
             }
           : {}),
@@ -69,7 +69,75 @@ export function buildOperations(doc: SourceDocument): IrOperation[] {
       });
     }
   }
-  return operations.sort((a, b) => a.resource.localeCompare(b.resource) || a.methodName.localeCompare(b.methodName));
+  const sorted = operations.sort(
+    (a, b) =>
+      a.resource.localeCompare(b.resource) ||
+      a.methodName.localeCompare(b.methodName) ||
+      a.path.localeCompare(b.path) ||
+      METHODS.indexOf(a.method) - METHODS.indexOf(b.method),
+  );
+  return withUniqueNames(sorted, warn);
+}
+
+/** A name that is a JavaScript identifier: `_` before a leading digit, `operation` for an empty one. */
+function identifierOf(name: string): string {
+  if (name === '') return 'operation';
+  return /^[0-9]/.test(name) ? `_${name}` : name;
+}
+
+/** The first segment of a path that is not a parameter, camel-cased (`/pets/{id}` → `pets`), else `root`. */
+function firstSegment(path: string): string {
+  const segment = path.split('/').find((s) => s !== '' && !s.startsWith('{'));
+  return identifierOf(camelCase(segment ?? '') || 'root');
+}
+
+/**
+ * Operations whose resource and method name, or whose id, are taken already get a number (`get2`, `get3`), in their
+ * sorted order, and a warning: one object never holds two members of the same name.
+ */
+function withUniqueNames(operations: IrOperation[], warn: (warning: IrWarning) => void): IrOperation[] {
+  const names = new Unique(operations.map((op) => `${op.resource}.${op.methodName}`));
+  const ids = new Unique(operations.map((op) => op.id));
+  return operations.map((op) => {
+    const methodName = names.claim(`${op.resource}.${op.methodName}`).slice(op.resource.length + 1);
+    const id = ids.claim(op.id);
+    const renamed = [
+      ...(methodName === op.methodName
+        ? []
+        : [`${op.resource}.${op.methodName} is taken: it is ${op.resource}.${methodName}`]),
+      ...(id === op.id ? [] : [`operationId ${op.id} is taken: its handler is ${id}`]),
+    ];
+    if (renamed.length === 0) return op;
+    warn({
+      document: 'openapi',
+      pointer: op.pointer,
+      message: `${op.method.toUpperCase()} ${op.path}: ${renamed.join('; ')}`,
+    });
+    return { ...op, methodName, id };
+  });
+}
+
+/** Hands out each name once: the second claim of a name gets `name2`, then `name3`, skipping names in use. */
+class Unique {
+  readonly #taken: Set<string>;
+  readonly #claimed = new Set<string>();
+
+  constructor(names: readonly string[]) {
+    this.#taken = new Set(names);
+  }
+
+  claim(name: string): string {
+    if (!this.#claimed.has(name)) {
+      this.#claimed.add(name);
+      return name;
+    }
+    let n = 2;
+    while (this.#taken.has(`${name}${n}`) || this.#claimed.has(`${name}${n}`)) n++;
+    const numbered = `${name}${n}`;
+    this.#claimed.add(numbered);
+    this.#taken.add(numbered);
+    return numbered;
+  }
 }
 
 /** Maps each tag name to its `x-casi-resource`. */
@@ -78,27 +146,57 @@ function tagResources(doc: SourceDocument): Map<string, string> {
   return new Map(tags.map((t) => [str(t.name), str(t['x-casi-resource'])] as const).filter(([, r]) => r !== ''));
 }
 
-/** Resolves and groups parameters by location; operation-level ones override path-level ones of the same name. */
-function readParameters(doc: SourceDocument, raw: unknown[]): IrOperation['parameters'] {
+/**
+ * Resolves and groups parameters by location; operation-level ones override path-level ones of the same name.
+ * Path parameters come in the order the path names them; the others by name.
+ */
+function readParameters(doc: SourceDocument, path: string, raw: unknown[]): IrOperation['parameters'] {
   const byKey = new Map<string, IrParameter>();
   for (const entry of raw) {
     const p = deref<Obj>(doc, entry);
     const location = str(p.in) as ParameterLocation;
     if (!LOCATIONS.includes(location)) continue;
+    const content = p.content ? Object.values(p.content as Record<string, Obj>)[0] : undefined;
     byKey.set(`${location}:${str(p.name)}`, {
       name: str(p.name),
       in: location,
-      required: p.required === true,
-      schema: (p.schema ?? {}) as JsonSchema,
+      required: p.required === true || location === 'path',
+      schema: (p.schema ?? content?.schema ?? {}) as JsonSchema,
       description: str(p.description).trim(),
+      ...(typeof p.style === 'string' ? { style: p.style } : {}),
+      ...(typeof p.explode === 'boolean' ? { explode: p.explode } : {}),
     });
   }
   const all = [...byKey.values()].sort((a, b) => a.name.localeCompare(b.name));
+  const order = [...path.matchAll(/\{([^}]+)\}/g)].map((m) => m[1]);
   return {
-    path: all.filter((p) => p.in === 'path'),
+    path: all.filter((p) => p.in === 'path').sort((a, b) => order.indexOf(a.name) - order.indexOf(b.name)),
     query: all.filter((p) => p.in === 'query'),
     header: all.filter((p) => p.in === 'header'),
+    cookie: all.filter((p) => p.in === 'cookie'),
   };
+}
+
+/** Media types in the order a client prefers to send or read them. */
+const PREFERRED = [
+  /^application\/json$/,
+  /^application\/[^;]*\+json$/,
+  /^application\/x-www-form-urlencoded$/,
+  /^multipart\/form-data$/,
+  /^text\/event-stream$/,
+  /^application\/octet-stream$/,
+  /^text\/plain$/,
+];
+
+/** The media type of `content` a client uses: the first preferred one, else the first listed. */
+export function preferredMedia(content: Record<string, Obj>): { type: string; value: Obj } | undefined {
+  const types = Object.keys(content);
+  const rank = (t: string) => {
+    const i = PREFERRED.findIndex((re) => re.test(t.toLowerCase()));
+    return i === -1 ? PREFERRED.length : i;
+  };
+  const type = [...types].sort((a, b) => rank(a) - rank(b))[0];
+  return type === undefined ? undefined : { type, value: content[type] ?? {} };
 }
 
 /** Resolves responses; the first content type of each gives its body schema. */
@@ -106,12 +204,12 @@ function readResponses(doc: SourceDocument, responses: Obj): IrResponse[] {
   return Object.entries(responses)
     .map(([status, raw]): IrResponse => {
       const r = deref<Obj>(doc, raw);
-      const [contentType, media] = Object.entries((r.content ?? {}) as Record<string, Obj>)[0] ?? [];
+      const media = preferredMedia((r.content ?? {}) as Record<string, Obj>);
       return {
         status,
         description: str(r.description).trim(),
-        ...(contentType ? { contentType } : {}),
-        ...(media?.schema ? { schema: media.schema as JsonSchema } : {}),
+        ...(media ? { contentType: media.type } : {}),
+        ...(media?.value.schema ? { schema: media.value.schema as JsonSchema } : {}),
         headers: Object.keys((r.headers ?? {}) as Obj).sort(),
       };
     })
@@ -150,8 +248,10 @@ function securityNames(requirements: Obj[]): string[] {
   return [...new Set(requirements.flatMap((r) => Object.keys(r)))];
 }
 
-/** The only allowed `Service-Version` value, from the `ServiceVersion` schema. */
-export function serviceVersionOf(doc: SourceDocument): string {
+/** The only allowed `Service-Version` value, from the `ServiceVersion` schema (this service's convention). */
+export function serviceVersionOf(doc: SourceDocument): string | undefined {
+  const schema = valueAt(doc.value, '/components/schemas/ServiceVersion');
+  if (schema === undefined) return undefined;
   const values = valueAt(doc.value, '/components/schemas/ServiceVersion/enum');
   const value = Array.isArray(values) ? values[0] : undefined;
   if (typeof value !== 'string')

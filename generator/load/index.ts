@@ -18,14 +18,29 @@ export interface LoadedSpecs {
 
 /**
  * Reads `openapiFile` and `asyncapiFile` and bundles the files they reference (bundle.ts); throws InputError (with
- * file:line diagnostics) when a document or a referenced file is unreadable or cannot be bundled.
+ * file:line diagnostics) when a document or a referenced file is unreadable or cannot be bundled. A document not
+ * given is an empty stand-in (`absent`): no operations, no channels, nothing to lint.
  */
-export async function loadSpecs(openapiFile: string, asyncapiFile: string): Promise<LoadedSpecs> {
+export async function loadSpecs(
+  openapiFile: string | undefined,
+  asyncapiFile: string | undefined,
+): Promise<LoadedSpecs> {
   const [openapi, asyncapi] = await Promise.all([
-    readSourceDocument(resolve(openapiFile)),
-    readSourceDocument(resolve(asyncapiFile)),
+    openapiFile === undefined ? absentDocument('openapi') : readSourceDocument(resolve(openapiFile)),
+    asyncapiFile === undefined ? absentDocument('asyncapi') : readSourceDocument(resolve(asyncapiFile)),
   ]);
-  return bundleSpecs({ openapi, asyncapi });
+  const bundled = await bundleSpecs({ openapi, asyncapi });
+  const absent = [openapi, asyncapi].filter((doc) => doc.absent).map((doc) => doc.file);
+  return { ...bundled, files: bundled.files.filter((file) => !absent.includes(file)) };
+}
+
+/** The empty stand-in for a document of `kind` that was not given. */
+function absentDocument(kind: 'openapi' | 'asyncapi'): SourceDocument {
+  const value: Record<string, unknown> =
+    kind === 'openapi'
+      ? { openapi: '3.1.0', info: { title: '', version: '' }, paths: {} }
+      : { asyncapi: '3.0.0', info: { title: '', version: '' }, channels: {} };
+  return { file: `(no ${kind} document)`, text: '', value, locate: () => ({ line: 0, column: 0 }), absent: true };
 }
 
 /** Follows local `$ref`s (`#/…`) in `doc` until a value that is not a reference; fails on a dangling one. */

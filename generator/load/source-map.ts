@@ -19,6 +19,8 @@ export interface SourceDocument {
    * node was bundled in from another one (load/bundle.ts).
    */
   locate(pointer: string): { file?: string; line: number; column: number };
+  /** Set on the empty stand-in for a document that was not given (see load/index.ts). */
+  readonly absent?: true;
 }
 
 /** Splits an RFC 6901 pointer (`/a/b~1c`) into its unescaped tokens. */

@@ -2,7 +2,9 @@
 import type Ajv2020Module from 'ajv/dist/2020.js';
 import { formats } from '../../templates/shared/formats.js';
 import { eventSchema } from '../ir/events.js';
+import { InputError } from '../diagnostics.js';
 import type { Ir, JsonSchema } from '../ir/model.js';
+import { schemaCodeNames } from '../names.js';
 import { requirePackage } from '../require-package.js';
 import { requestPartSchemas } from './operations.js';
 
@@ -18,7 +20,7 @@ export const FORMATS_BINDING = 'casiFormats';
 
 /** The `$id` under which a component schema or a message is registered. */
 export function schemaId(name: string): string {
-  return `urn:casi:schema:${name}`;
+  return `urn:casi:schema:${encodeURIComponent(name)}`;
 }
 
 /** A schema ajv refuses or cannot compile, by the name the validators give it. */
@@ -42,16 +44,17 @@ export type SchemaKind = 'schema' | 'message' | 'request';
 export function validatableSchemas(
   ir: Ir,
   options: { requests?: boolean } = {},
-): { name: string; schema: JsonSchema; kind: SchemaKind }[] {
+): { name: string; code: string; schema: JsonSchema; kind: SchemaKind }[] {
+  const code = schemaCodeNames(ir);
   const entries = [
     ...ir.schemas.map((s) => ({ name: s.name, schema: s.schema, kind: 'schema' as const })),
     ...ir.events.map((e) => ({ name: e.name, schema: eventSchema(e), kind: 'message' as const })),
     ...(options.requests ? requestPartSchemas(ir).map((r) => ({ ...r, kind: 'request' as const })) : []),
-  ];
+  ].map((e) => ({ ...e, code: code.get(e.name) ?? e.name }));
   const names = new Set<string>();
-  for (const { name } of entries) {
-    if (names.has(name)) throw new Error(`two schemas are named ${name}`);
-    names.add(name);
+  for (const { code } of entries) {
+    if (names.has(code)) throw new InputError(`two schemas would both be validated by validate${code}`);
+    names.add(code);
   }
   return entries.sort((a, b) => a.name.localeCompare(b.name));
 }
@@ -68,7 +71,7 @@ export function toAjvSchema(schema: unknown): unknown {
   for (const [key, value] of Object.entries(schema)) {
     if (key === '$ref' && typeof value === 'string') {
       const name = /#\/components\/schemas\/([^/]+)$/.exec(value)?.[1];
-      out[key] = name ? schemaId(name) : value;
+      out[key] = name ? schemaId(pointerToken(name)) : value;
     } else if (key === 'discriminator' && value && typeof value === 'object') {
       out[key] = { propertyName: (value as { propertyName?: unknown }).propertyName };
     } else if (key === 'properties' || key === 'patternProperties' || key === '$defs') {
@@ -82,32 +85,48 @@ export function toAjvSchema(schema: unknown): unknown {
   return out;
 }
 
-/** The spec-only annotation keywords (`x-…`, `example`) used anywhere in the schemas. */
-function annotationKeywords(schemas: readonly { schema: JsonSchema }[]): string[] {
-  const found = new Set<string>(['example']);
+/** A reference's last token as the name it stands for (RFC 6901 escapes and URI percent-encoding undone). */
+function pointerToken(token: string): string {
+  let decoded = token;
+  try {
+    decoded = decodeURIComponent(token);
+  } catch {
+    // Not percent-encoded after all.
+  }
+  return decoded.replace(/~1/g, '/').replace(/~0/g, '~');
+}
+
+/** The formats the schemas use that the runtime has no check for: annotations, as JSON Schema makes them. */
+function unknownFormats(schemas: readonly { schema: JsonSchema }[]): string[] {
+  const found = new Set<string>();
   const walk = (node: unknown): void => {
     if (Array.isArray(node)) node.forEach(walk);
     else if (node && typeof node === 'object')
       for (const [key, value] of Object.entries(node)) {
-        if (key.startsWith('x-')) found.add(key);
-        else walk(value);
+        if (key === 'format' && typeof value === 'string' && !(value in formats)) found.add(value);
+        else if (!ANNOTATIONS.has(key)) walk(value);
       }
   };
   for (const s of schemas) walk(s.schema);
   return [...found].sort();
 }
 
+/** Keywords whose values are data: a `format` member inside them is not a keyword. */
+const ANNOTATIONS = new Set(['example', 'examples', 'default', 'enum', 'const']);
+
 /**
- * Builds a strict Ajv2020 instance holding every schema of the IR under `schemaId(name)`.
- * Union types (`type: [string, 'null']`) are how OpenAPI 3.1 writes nullability, so they are allowed;
- * the spec's annotation keywords are declared as a vocabulary; everything else stays strict. Formats come from
- * `templates/shared/formats.ts`. `allErrors` (default true) lists every problem; false stops at the first one,
+ * Builds an Ajv2020 instance holding every schema of the IR under `schemaId(name)`. It takes any valid schema, as
+ * JSON Schema reads it: keywords it does not know (`xml`, `discriminator.mapping`, `example`, `x-…`) and formats
+ * the runtime does not check (`int64`, `binary`, …) are annotations, and union types are allowed. Formats come
+ * from `templates/shared/formats.ts`. `allErrors` (default true) lists every problem; false stops at the first one,
  * for a fast verdict. `standalone` also adds the request-part schemas and makes ajv keep the source code.
  */
 export function createAjv(ir: Ir, options: { standalone: boolean; allErrors?: boolean }): Ajv {
   const entries = validatableSchemas(ir, { requests: options.standalone });
   const ajv = new Ajv2020({
-    strict: true,
+    strict: false,
+    // Numbers must be finite, as JSON's are (strict mode's default, kept).
+    strictNumbers: true,
     allowUnionTypes: true,
     discriminator: true,
     allErrors: options.allErrors ?? true,
@@ -116,7 +135,7 @@ export function createAjv(ir: Ir, options: { standalone: boolean; allErrors?: bo
       : { optimize: true },
   });
   for (const [name, validate] of Object.entries(formats)) ajv.addFormat(name, validate);
-  ajv.addVocabulary(annotationKeywords(entries));
+  for (const name of unknownFormats(entries)) ajv.addFormat(name, true);
   for (const { name, schema, kind } of entries) {
     try {
       ajv.addSchema({ ...(toAjvSchema(schema) as object), $id: schemaId(name) });

@@ -3,8 +3,6 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { checkExamples } from '../../generator/check/examples.js';
-import { completeCheck } from '../../generator/check/index.js';
-import type { Diagnostic } from '../../generator/diagnostics.js';
 import { buildIr } from '../../generator/ir/build.js';
 import { loadSpecs } from '../../generator/load/index.js';
 import { parseSourceDocument } from '../../generator/load/source-map.js';
@@ -32,13 +30,13 @@ function edited(edit: (text: string) => string, editAsyncapi: (text: string) => 
 /** The example findings for the widgets fixture with `edit` applied to its OpenAPI text. */
 function findings(edit: (text: string) => string) {
   const specs = edited(edit);
-  return checkExamples(specs, buildIr(specs));
+  return checkExamples(specs, buildIr(specs), 'error');
 }
 
 /** The example findings for the widgets fixture with `edit` applied to its AsyncAPI text. */
 function messageFindings(edit: (text: string) => string) {
   const specs = edited((t) => t, edit);
-  return checkExamples(specs, buildIr(specs));
+  return checkExamples(specs, buildIr(specs), 'error');
 }
 
 /** The 1-based line of the first occurrence of `needle` in `text`. */
@@ -68,7 +66,7 @@ describe('check: media type examples against their schemas', () => {
   it('accepts every example of the real spec and of the fixtures', async () => {
     for (const pair of [SPEC, widgets, fixture('streams'), fixture('split')]) {
       const specs = await loadSpecs(pair.openapi, pair.asyncapi);
-      expect(checkExamples(specs, buildIr(specs))).toEqual([]);
+      expect(checkExamples(specs, buildIr(specs), 'error')).toEqual([]);
     }
   });
 
@@ -268,30 +266,25 @@ describe('check: AsyncAPI message examples against their schemas', () => {
   });
 });
 
-describe('check: an example that breaks its schema is an error', () => {
-  it("makes Redocly's parameter and schema example findings errors, and leaves its other warnings", () => {
-    const specs = { ...edited((t) => `${t}\n`), files: [] };
-    const lint = (rule: string): Diagnostic => ({
-      severity: 'warning',
-      file: widgets.openapi,
-      line: 3,
-      column: 1,
-      pointer: '/info',
-      message: rule,
-      rule,
+describe('check: an example that breaks its schema is an error where the project sets its rules', () => {
+  it('is a warning, like every style finding, without a redocly.yaml beside the OpenAPI document', async () => {
+    const conversation =
+      /( {4}Conversation:\n {6}summary: [^\n]*\n {6}value:\n(?: {8}[^\n]*\n)*? {8}status: )completed/;
+    const copy = specCopy('no-rules', {
+      openapi: (t) =>
+        t
+          .replace(conversation, '$1bogus_status')
+          .replace(/( {8}default: 20\n {6}example: )50/, '$1500')
+          .replace(/\n {6}summary: List conversations\n/, '\n'),
     });
-    const rules = ['no-invalid-parameter-examples', 'no-invalid-schema-examples', 'no-unused-components'];
-    const found = completeCheck(
-      specs,
-      rules.map((r) => lint(`redocly/${r}`)),
-      undefined,
-    );
-    expect(found.map((d) => [d.rule, d.severity])).toEqual([
-      ['redocly/no-invalid-parameter-examples', 'error'],
-      ['redocly/no-invalid-schema-examples', 'error'],
-      ['redocly/no-unused-components', 'warning'],
-    ]);
-  });
+    rmSync(join(copy.dir, 'redocly.yaml'));
+    const checked = await casi(['check', '--openapi', copy.openapi, '--asyncapi', copy.asyncapi]);
+    expect(checked.code).toBe(0);
+    expect(checked.stdout).toContain(' 0 error(s)');
+    expect(checked.stderr).toMatch(/ warning Example value must conform to the schema: .*\(casi\/valid-example\)/);
+    expect(checked.stderr).toMatch(/ warning .*\(redocly\/no-invalid-parameter-examples\)/);
+    expect(checked.stderr).toMatch(/ warning .*\(redocly\/operation-summary\)/);
+  }, 60_000);
 
   it('casi check and generate exit 1 on broken message examples of the real spec, at their lines', async () => {
     const started = /( {10}payload: \{"id": )"ev_1Ab7Kq1Wm"(.*?"payload": )\{"type": "conversation\.started"\}\}/;

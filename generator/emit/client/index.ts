@@ -55,7 +55,7 @@ export function emitClient(ir: Ir): EmittedFile[] {
       isExported: true,
       declarationKind: VariableDeclarationKind.Const,
       docs: ['The `Service-Version` this client speaks.'],
-      declarations: [{ name: 'SERVICE_VERSION', initializer: literal(ir.serviceVersion) }],
+      declarations: [{ name: 'SERVICE_VERSION', initializer: literal(ir.serviceVersion ?? '') }],
     },
     {
       kind: StructureKind.TypeAlias,

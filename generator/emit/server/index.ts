@@ -155,13 +155,14 @@ function handlerType(op: IrOperation): string {
 
 /** `registerRoutes(app, handlers, options)`: the runtime plugin with this spec's route table and version. */
 function addRegister(file: StatementStructures[], ir: Ir): void {
-  file.push({
-    kind: StructureKind.VariableStatement,
-    isExported: true,
-    declarationKind: VariableDeclarationKind.Const,
-    docs: ['The only `Service-Version` the routes accept.'],
-    declarations: [{ name: 'SERVICE_VERSION', initializer: literal(ir.serviceVersion) }],
-  });
+  if (ir.serviceVersion !== undefined)
+    file.push({
+      kind: StructureKind.VariableStatement,
+      isExported: true,
+      declarationKind: VariableDeclarationKind.Const,
+      docs: ['The only `Service-Version` the routes accept.'],
+      declarations: [{ name: 'SERVICE_VERSION', initializer: literal(ir.serviceVersion) }],
+    });
   file.push({
     kind: StructureKind.Function,
     name: 'registerRoutes',
@@ -178,6 +179,6 @@ function addRegister(file: StatementStructures[], ir: Ir): void {
       },
     ],
     returnType: 'void',
-    statements: 'casiRoutes(app, { serviceVersion: SERVICE_VERSION, ...options, routes, handlers });',
+    statements: `casiRoutes(app, { ${ir.serviceVersion === undefined ? '' : 'serviceVersion: SERVICE_VERSION, '}...options, routes, handlers });`,
   });
 }

@@ -1,17 +1,20 @@
 /** TypeScript type expressions for an operation's parts, shared by the client and server emitters. */
 import type { IrOperation, IrResponse, JsonSchema } from '../../ir/model.js';
 import { partParameters, refName } from '../../schema/operations.js';
+import { isPlainName } from '../../names.js';
 import { literal } from './ts.js';
 
 /** The namespace the generated files import the types module as. */
 export const TYPES = 'types';
 
-const operation = (op: IrOperation) => `${TYPES}.operations[${literal(op.id)}]`;
+/** The operation's type in openapi-typescript's `paths` (every operation has one, with an operationId or not). */
+const operation = (op: IrOperation) => `${TYPES}.paths[${literal(op.path)}][${literal(op.method)}]`;
 
-/** The type of a schema: its component alias when it is a reference, else the fallback path into `operations`. */
+/** The type of a schema: its component's when it is a reference, else the fallback path into `paths`. */
 function schemaType(schema: JsonSchema | undefined, fallback: string): string {
   const name = refName(schema);
-  return name ? `${TYPES}.${name}` : fallback;
+  if (name === undefined) return fallback;
+  return isPlainName(name) ? `${TYPES}.${name}` : `${TYPES}.components['schemas'][${literal(name)}]`;
 }
 
 /** Path parameters, as openapi-typescript types them (`Record<string, never>` when there are none). */

@@ -27,6 +27,11 @@ export function literal(value: string): string {
   return `'${value.replace(/\\/g, '\\\\').replace(/'/g, "\\'").replace(/\n/g, '\\n')}'`;
 }
 
+/** A property name for an object literal or type: as it is when it is an identifier, else a string literal. */
+export function propertyName(name: string): string {
+  return /^[A-Za-z_$][A-Za-z0-9_$]*$/.test(name) ? name : literal(name);
+}
+
 /** A JSDoc text: trims, and keeps `*\/` from ending the comment. */
 export function docText(text: string): string {
   return text.trim().replace(/\*\//g, '*\\/');

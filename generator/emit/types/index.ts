@@ -1,6 +1,7 @@
 /** Emits `types.gen.ts`: openapi-typescript's REST types, a named alias per schema, and the event unions. */
 import type { StatementStructures } from 'ts-morph';
 import type { Ir, IrEvent } from '../../ir/model.js';
+import { schemaCodeNames } from '../../names.js';
 import { type EmittedFile, withHeader, withoutHeader } from '../shared/files.js';
 import { docText, emitTypeScript, literal, StructureKind, VariableDeclarationKind } from '../shared/ts.js';
 import { restTypes } from './rest.js';
@@ -14,28 +15,28 @@ export function emitTypes(ir: Ir): EmittedFile[] {
   // openapi-typescript's output is already printed; only the declarations added here go through ts-morph.
   const statements: StatementStructures[] = [];
   addSchemaAliases(statements, ir);
-  addErrorCodes(statements, ir);
-  for (const direction of ['server', 'client'] as const)
-    addEvents(
-      statements,
-      ir.events.filter((e) => e.direction === direction),
-      direction,
-    );
+  if (ir.errorCodes.length > 0) addErrorCodes(statements, ir);
+  for (const direction of ['server', 'client'] as const) {
+    const events = ir.events.filter((e) => e.direction === direction);
+    if (events.length > 0) addEvents(statements, events, direction);
+  }
   const added = emitTypeScript('src/types.gen.ts', statements);
   return [withHeader(added.path, `${rest}\n${withoutHeader(added.content)}`)];
 }
 
-/** `export type X = components['schemas']['X']` for every component schema but the two envelopes. */
+/**
+ * `export type X = components['schemas']['X']` for every component schema but the envelopes of events (replaced by
+ * their unions), under its code name (`Links-Booking` → `LinksBooking`).
+ */
 function addSchemaAliases(file: StatementStructures[], ir: Ir): void {
-  const envelopes = new Set<string>(Object.values(ENVELOPES));
-  const eventNames = new Set(ir.events.map((e) => e.name));
+  const envelopes = new Set(ir.events.map((e) => e.envelopeSchema));
+  const code = schemaCodeNames(ir);
   for (const { name, schema } of ir.schemas) {
     if (envelopes.has(name)) continue;
-    if (eventNames.has(name)) throw new Error(`schema ${name} has the name of an AsyncAPI message`);
     const description = typeof schema.description === 'string' ? schema.description : `The \`${name}\` schema.`;
     file.push({
       kind: StructureKind.TypeAlias,
-      name,
+      name: code.get(name) ?? name,
       isExported: true,
       type: `components['schemas'][${literal(name)}]`,
       docs: [docText(description)],

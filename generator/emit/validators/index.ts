@@ -17,7 +17,7 @@ import { requirePackage } from '../../require-package.js';
 import { createAjv, FORMATS_BINDING, schemaId, sharedAjv, validatableSchemas } from '../../schema/ajv.js';
 import { triesAlternatives } from '../../schema/alternatives.js';
 import { type EmittedFile, withHeader } from '../shared/files.js';
-import { emitTypeScript, literal, StructureKind, VariableDeclarationKind } from '../shared/ts.js';
+import { emitTypeScript, literal, propertyName, StructureKind, VariableDeclarationKind } from '../shared/ts.js';
 
 // ajv's standalone module is CommonJS, with its function as the default export.
 const standaloneCode = (requirePackage('ajv/dist/standalone') as typeof standalone).default;
@@ -62,8 +62,8 @@ type Entries = (ReturnType<typeof validatableSchemas>[number] & { check: boolean
 type Ajv = ReturnType<typeof createAjv>;
 
 /** ajv standalone ESM of `entries` under `name(entry)`, importing the formats object when it uses one. */
-function standaloneModule(ajv: Ajv, entries: Entries, name: (schema: string) => string): string {
-  const esm = standaloneCode(ajv, Object.fromEntries(entries.map((e) => [name(e.name), schemaId(e.name)])));
+function standaloneModule(ajv: Ajv, entries: Entries, name: (code: string) => string): string {
+  const esm = standaloneCode(ajv, Object.fromEntries(entries.map((e) => [name(e.code), schemaId(e.name)])));
   return esm.includes(FORMATS_BINDING) ? `import { formats as ${FORMATS_BINDING} } from 'casi:formats';\n${esm}` : esm;
 }
 
@@ -174,8 +174,8 @@ function validatorStatements(rawModule: string, entries: Entries, registry: bool
   // The package's validators entry also gives `ValidationError` and `assertValid`. The events module, which the client
   // loads with `import()`, does not: its chunk then needs no error classes of its own (see shared/errors.ts).
   if (registry) file.push({ kind: StructureKind.ExportDeclaration, moduleSpecifier: './runtime/shared/errors.js' });
-  for (const { name, kind, check } of entries) {
-    const type = kind === 'request' ? 'unknown' : `types.${name}`;
+  for (const { name, code, kind, check } of entries) {
+    const type = kind === 'request' ? 'unknown' : `types.${code}`;
     file.push({
       kind: StructureKind.VariableStatement,
       isExported: true,
@@ -183,9 +183,9 @@ function validatorStatements(rawModule: string, entries: Entries, registry: bool
       docs: [`Validates ${KIND_TEXT[kind]} \`${name}\`; \`errors\` holds the issues of the last call.`],
       declarations: [
         {
-          name: validatorName(name),
+          name: validatorName(code),
           type: `Validator<${type}>`,
-          initializer: `/* @__PURE__ */ fromCompiled<${type}>(${compiledArguments(name, check)})`,
+          initializer: `/* @__PURE__ */ fromCompiled<${type}>(${compiledArguments(name, code, check)})`,
         },
       ],
     });
@@ -201,7 +201,7 @@ function validatorStatements(rawModule: string, entries: Entries, registry: bool
         name: 'validators',
         initializer: `{\n${entries
           .filter((e) => e.kind !== 'request')
-          .map((e) => `  ${e.name}: ${validatorName(e.name)},`)
+          .map((e) => `  ${propertyName(e.name)}: ${validatorName(e.code)},`)
           .join('\n')}\n} as const`,
       },
     ],
@@ -217,8 +217,8 @@ function validatorStatements(rawModule: string, entries: Entries, registry: bool
 }
 
 /** The arguments of `fromCompiled` for `name`: its `allErrors` function, its name, and its check when it has one. */
-function compiledArguments(name: string, check: boolean): string {
-  const functions = [`raw.${validatorName(name)}`, ...(check ? [`raw.${checkName(name)}`] : [])];
+function compiledArguments(name: string, code: string, check: boolean): string {
+  const functions = [`raw.${validatorName(code)}`, ...(check ? [`raw.${checkName(code)}`] : [])];
   const [full, first] = functions.map((f) => `${f} as CompiledValidate`);
   return [full, literal(name), ...(first ? [first] : [])].join(', ');
 }

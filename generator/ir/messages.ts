@@ -1,0 +1,142 @@
+/**
+ * The messages of any AsyncAPI 2.6 or 3.x document that do not use this service's event envelopes: each message's
+ * payload becomes a named schema (types and validators follow from it), and the document's own component schemas
+ * join the OpenAPI ones. https://www.asyncapi.com/docs/reference/specification/v3.0.0#messageObject
+ */
+import type { SourceDocument } from '../load/index.js';
+import { toPointer } from '../load/source-map.js';
+import type { IrMessage, IrWarning, JsonSchema } from './model.js';
+
+type Obj = Record<string, unknown>;
+const obj = (v: unknown): Obj => (v && typeof v === 'object' && !Array.isArray(v) ? (v as Obj) : {});
+
+/** Schema formats whose payloads are JSON Schema (AsyncAPI's own dialect, JSON Schema, OpenAPI's Schema Object). */
+const JSON_SCHEMA_FORMATS = /^application\/(vnd\.aai\.asyncapi|schema|vnd\.oai\.openapi)(\+json|\+yaml|;|$)/;
+
+/** The messages, their payloads named as schemas, and the AsyncAPI component schemas, all sorted by name. */
+export interface AsyncApiModel {
+  readonly messages: IrMessage[];
+  readonly schemas: { name: string; schema: JsonSchema }[];
+}
+
+/**
+ * Reads every message of `asyncapi` for which `isEvent` is false. `taken` are the schema names in use already: a
+ * component schema of the same name keeps the one there (with a warning), a payload takes the next free name.
+ */
+export function readAsyncApi(
+  asyncapi: SourceDocument,
+  taken: ReadonlySet<string>,
+  isEvent: (message: Obj) => boolean,
+  warn: (warning: IrWarning) => void,
+): AsyncApiModel {
+  const names = new Set(taken);
+  const schemas: { name: string; schema: JsonSchema }[] = [];
+  for (const [name, schema] of Object.entries(obj(obj(asyncapi.value.components).schemas))) {
+    if (names.has(name)) {
+      warn({
+        document: 'asyncapi',
+        pointer: toPointer(['components', 'schemas', name]),
+        message: `the schema ${name} is also an OpenAPI component schema; the OpenAPI one is used`,
+      });
+      continue;
+    }
+    names.add(name);
+    schemas.push({ name, schema: obj(schema) as JsonSchema });
+  }
+  const messages: IrMessage[] = [];
+  for (const found of findMessages(asyncapi)) {
+    if (isEvent(found.message)) continue;
+    const { schema, note } = payloadOf(found.message);
+    if (note) warn({ document: 'asyncapi', pointer: found.pointer, message: note });
+    let schemaName = found.name;
+    for (let n = 2; names.has(schemaName); n++) schemaName = `${found.name}${n === 2 ? 'Payload' : `Payload${n - 1}`}`;
+    names.add(schemaName);
+    schemas.push({ name: schemaName, schema });
+    messages.push({ name: found.name, schemaName, channels: found.channels, pointer: found.pointer });
+  }
+  return {
+    messages: messages.sort((a, b) => a.name.localeCompare(b.name)),
+    schemas: schemas.sort((a, b) => a.name.localeCompare(b.name)),
+  };
+}
+
+/** One message as found: its name, where it is, the channels that carry it. */
+interface FoundMessage {
+  readonly name: string;
+  readonly pointer: string;
+  readonly message: Obj;
+  channels: string[];
+}
+
+/**
+ * Every distinct message: those of `components.messages` by their key, then those written inline in channels
+ * (3.x `channels.X.messages.Y`, 2.6 `channels.X.publish|subscribe.message`, `oneOf` lists included) by their
+ * `messageId`, `name` or place. A `$ref` to a message already found is that message.
+ */
+function findMessages(asyncapi: SourceDocument): FoundMessage[] {
+  const byRef = new Map<string, FoundMessage>();
+  const inline: FoundMessage[] = [];
+  for (const [key, message] of Object.entries(obj(obj(asyncapi.value.components).messages))) {
+    const pointer = toPointer(['components', 'messages', key]);
+    byRef.set(`#${pointer}`, { name: key, pointer, message: resolve(asyncapi, message), channels: [] });
+  }
+  const visit = (channel: string, value: unknown, tokens: string[], fallback: string): void => {
+    const node = obj(value);
+    if (Array.isArray(node.oneOf)) {
+      node.oneOf.forEach((entry, i) => visit(channel, entry, [...tokens, 'oneOf', String(i)], `${fallback}${i + 1}`));
+      return;
+    }
+    const ref = typeof node.$ref === 'string' ? node.$ref : undefined;
+    const known = ref === undefined ? undefined : byRef.get(ref);
+    if (known) {
+      if (!known.channels.includes(channel)) known.channels.push(channel);
+      return;
+    }
+    const message = resolve(asyncapi, node);
+    const name = String(message.messageId ?? message.name ?? fallback);
+    const found: FoundMessage = { name, pointer: toPointer(tokens), message, channels: [channel] };
+    if (ref !== undefined) byRef.set(ref, found);
+    else inline.push(found);
+  };
+  for (const [channel, rawChannel] of Object.entries(obj(asyncapi.value.channels))) {
+    const item = resolve(asyncapi, rawChannel);
+    for (const [key, message] of Object.entries(obj(item.messages)))
+      visit(channel, message, ['channels', channel, 'messages', key], key);
+    for (const action of ['publish', 'subscribe'] as const) {
+      const operation = obj(item[action]);
+      if (operation.message !== undefined)
+        visit(channel, operation.message, ['channels', channel, action, 'message'], `${channel}${action}`);
+    }
+  }
+  const all = [...new Set([...byRef.values(), ...inline])];
+  for (const found of all) found.channels.sort();
+  return all;
+}
+
+/** The value a local `$ref` names (followed a few times), or the value itself. */
+function resolve(asyncapi: SourceDocument, value: unknown): Obj {
+  let current = obj(value);
+  for (let hops = 0; hops < 8 && typeof current.$ref === 'string' && current.$ref.startsWith('#/'); hops++) {
+    let node: unknown = asyncapi.value;
+    for (const token of current.$ref.slice(2).split('/'))
+      node = obj(node)[decodeURIComponent(token).replace(/~1/g, '/').replace(/~0/g, '~')];
+    if (node === undefined) break;
+    current = obj(node);
+  }
+  return current;
+}
+
+/** The message's payload as a JSON Schema, or any value (with why) when it has none or is in another format. */
+function payloadOf(message: Obj): { schema: JsonSchema; note?: string } {
+  const payload = message.payload;
+  if (payload === undefined) return { schema: {} };
+  const multiFormat = obj(payload);
+  const format = typeof message.schemaFormat === 'string' ? message.schemaFormat : multiFormat.schemaFormat;
+  const schema = typeof multiFormat.schemaFormat === 'string' ? multiFormat.schema : payload;
+  if (typeof format === 'string' && !JSON_SCHEMA_FORMATS.test(format))
+    return {
+      schema: {},
+      note: `the payload is in ${format}, not JSON Schema: it is typed as unknown and not validated`,
+    };
+  return { schema: (typeof schema === 'boolean' ? (schema ? {} : { not: {} }) : obj(schema)) as JsonSchema };
+}
