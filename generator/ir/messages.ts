@@ -83,7 +83,8 @@ function findMessages(asyncapi: SourceDocument): FoundMessage[] {
   const visit = (channel: string, value: unknown, tokens: string[], fallback: string): void => {
     const node = obj(value);
     if (Array.isArray(node.oneOf)) {
-      node.oneOf.forEach((entry, i) => visit(channel, entry, [...tokens, 'oneOf', String(i)], `${fallback}${i + 1}`));
+      for (const [i, entry] of node.oneOf.entries())
+        visit(channel, entry, [...tokens, 'oneOf', String(i)], `${fallback}${i + 1}`);
       return;
     }
     const ref = typeof node.$ref === 'string' ? node.$ref : undefined;

@@ -1,8 +1,8 @@
 /** One ajv (JSON Schema 2020-12) setup for every schema of the spec: used to precompile and by `casi validate`. */
 import type Ajv2020Module from 'ajv/dist/2020.js';
 import { formats } from '../../templates/shared/formats.js';
-import { eventSchema } from '../ir/events.js';
 import { InputError } from '../diagnostics.js';
+import { eventSchema } from '../ir/events.js';
 import type { Ir, JsonSchema } from '../ir/model.js';
 import { schemaCodeNames } from '../names.js';
 import { requirePackage } from '../require-package.js';

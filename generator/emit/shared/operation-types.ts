@@ -1,7 +1,7 @@
 /** TypeScript type expressions for an operation's parts, shared by the client and server emitters. */
 import type { IrOperation, IrResponse, JsonSchema } from '../../ir/model.js';
-import { partParameters, refName } from '../../schema/operations.js';
 import { isPlainName } from '../../names.js';
+import { partParameters, refName } from '../../schema/operations.js';
 import { literal } from './ts.js';
 
 /** The namespace the generated files import the types module as. */
