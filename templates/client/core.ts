@@ -1,7 +1,6 @@
 /**
- * The REST core of a client: typed calls (auth and version headers, timeouts, retries, errors) sent over
- * `node:http` in Node (`rest-node.ts`, loaded at the first call) and over `fetch` elsewhere or when a `fetch` is
- * given, and an openapi-fetch client with the same headers as `raw`.
+ * The REST core of a client: typed calls (auth and version headers, timeouts, retries, errors) sent with `fetch`
+ * (the given one, else the global one), and an openapi-fetch client with the same headers as `raw`.
  */
 import createClient, {
   type Client,
@@ -11,9 +10,9 @@ import createClient, {
   type MethodResponse,
 } from 'openapi-fetch';
 import { ApiConnectionError, ApiTimeoutError, ApiUserAbortError, CasiError, errorFromResponse } from './errors.js';
-import { type Exchange, fetchExchange, isTimeout, type Outgoing } from './exchange.js';
+import { fetchExchange, isTimeout, type Outgoing } from './exchange.js';
 import { type RetryPolicy, withRetry } from './retry.js';
-import { defaultFetch, type FetchLike, fetchHolding, hasNodeHttp, type TransportOptions } from './transport.js';
+import { defaultFetch, type FetchLike, type TransportOptions } from './transport.js';
 import { buildUrl, safePathSerializer, type UrlParams } from './url.js';
 
 /** HTTP methods as openapi-fetch names them. */
@@ -26,9 +25,8 @@ export interface CoreOptions {
   /** Sent as `Authorization: Bearer <apiKey>` (omit in browsers; use the conversation token for events). */
   apiKey?: string | undefined;
   /**
-   * A fetch taking one `Request`, for every call and event stream. Without it, Node sends them with `node:http` /
-   * `node:https` (a call with other `RequestInit` members, such as `cache` or `redirect`, with `globalThis.fetch`),
-   * and other runtimes with `globalThis.fetch`.
+   * The fetch for every call and event stream (default `globalThis.fetch`), called as the global one is: `(url,
+   * init)`, and `(request)` by `raw`.
    */
   fetch?: FetchLike | undefined;
   /** Per-attempt timeout in ms (default 60000; `Infinity` disables it). */
@@ -174,24 +172,15 @@ export function createCore<Paths extends {}>(options: CoreOptions): Core<Paths> 
     resolved.defaultHeaders,
   );
   const jsonHeaders = mergeHeaders({ 'content-type': 'application/json' }, headers);
-  const send: (url: string, init: RequestInit) => Promise<Response> =
-    options.fetch === undefined
-      ? (url, init) => fetch(url, init)
-      : (url, init) => fetchHolding(resolved.fetch, new Request(url, init));
-  const viaFetch = fetchExchange(send);
-  /** The transport of calls without other `RequestInit` members, once chosen (at the first call). */
-  let chosen: Exchange | undefined;
-  const transport = async (): Promise<Exchange> => {
-    chosen ??=
-      options.fetch === undefined && hasNodeHttp() ? (await import('./rest-node.js')).nodeExchange() : viaFetch;
-    return chosen;
-  };
+  const send = resolved.fetch;
+  /** The exchange of calls without other `RequestInit` members (most calls): made once. */
+  const plain = fetchExchange(send);
 
   /** One attempt: a fresh request with its own timeout, its outcome turned into data or one of our errors. */
   async function attempt(url: string, outgoing: Outgoing, extra: RequestInit, call: CallOptions): Promise<unknown> {
     const timeoutMs = call.timeoutMs ?? resolved.timeoutMs;
     try {
-      const exchange = Object.keys(extra).length === 0 ? (chosen ?? (await transport())) : fetchExchange(send, extra);
+      const exchange = Object.keys(extra).length === 0 ? plain : fetchExchange(send, extra);
       const answer = await exchange(url, outgoing, { signal: call.signal, timeoutMs });
       if (answer.status < 200 || answer.status > 299) {
         throw errorFromResponse(answer.status, parseErrorBody(answer.text), answer.headers());

@@ -1,13 +1,12 @@
 /**
- * Server-Sent Events: a validated, resumable `AsyncIterable` of events. The reader (`sse-reader.ts`, with
- * eventsource-parser) and a lazily loaded validator are imported when iteration starts, and so is the transport:
- * `node:http` in Node (`sse-node.ts`) unless a `fetch` is given, fetch everywhere else.
+ * Server-Sent Events over fetch: a validated, resumable `AsyncIterable` of events. The reader (`sse-reader.ts`, with
+ * eventsource-parser) and a lazily loaded validator are imported when iteration starts.
  */
 import type { Validator } from '../shared/validation.js';
 import { CasiError } from './errors.js';
 import type { EventLedger } from './event-ledger.js';
 import type { ReconnectOptions } from './reconnect.js';
-import { hasNodeHttp, type TokenProvider, type TransportOptions } from './transport.js';
+import type { TokenProvider, TransportOptions } from './transport.js';
 
 /** Options of `streamEvents`; `core.transport` fills the connection part. */
 export interface StreamEventsOptions<E> extends TransportOptions, ReconnectOptions {
@@ -83,16 +82,13 @@ export class EventStream<E> implements AsyncIterable<E> {
 
   async #open(): Promise<AsyncIterator<E>> {
     const { validate, validator, loadValidator } = this.#options;
-    const [{ readEvents, EventLedger }, connect, loaded] = await Promise.all([
+    const [{ readEvents, EventLedger }, loaded] = await Promise.all([
       import('./sse-reader.js'),
-      this.#options.fetch === undefined && hasNodeHttp()
-        ? import('./sse-node.js').then((node) => node.nodeTransport())
-        : undefined,
       validate === false || validator !== undefined ? validator : loadValidator?.(),
     ]);
     const idleTimeoutMs = this.#options.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS;
     this.#ledger = new EventLedger(this.#options.lastEventId);
-    return readEvents({ ...this.#options, validator: loaded, idleTimeoutMs }, this.#ledger, this.#controller, connect);
+    return readEvents({ ...this.#options, validator: loaded, idleTimeoutMs }, this.#ledger, this.#controller);
   }
 }
 
