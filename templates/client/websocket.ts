@@ -68,7 +68,7 @@ export interface SessionOptions<ServerE extends TypedEvent, ClientE extends Type
   maxBufferedEvents?: number | undefined;
   /** Longest `payload.text` a client event may carry, in characters (default 4096). */
   maxTextLength?: number | undefined;
-  /** The WebSocket implementation (default `globalThis.WebSocket`, else `ws`). */
+  /** The WebSocket implementation (default: `ws` in Node when installed, else `globalThis.WebSocket`). */
   WebSocket?: WebSocketConstructor | undefined;
   /** Closes the session when aborted. */
   signal?: AbortSignal | undefined;
@@ -261,7 +261,8 @@ class WebSocketSession<ServerE extends TypedEvent, ClientE extends TypedEvent> i
     const token = await resolveToken(this.#options.token);
     if (!impl.sendsHeaders && token === undefined && apiKey !== undefined) {
       throw new CasiError(
-        'This WebSocket implementation cannot send the Authorization header: pass `token` (the conversation token).',
+        'This WebSocket implementation cannot send the Authorization header: pass `token` (the conversation token), ' +
+          'or in Node install `ws` (`npm install ws`).',
       );
     }
     const url = withQuery(toWebSocketUrl(this.#options.url), {
