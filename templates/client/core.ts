@@ -10,6 +10,7 @@ import createClient, {
   type MethodResponse,
 } from 'openapi-fetch';
 import { ApiConnectionError, ApiTimeoutError, ApiUserAbortError, CasiError, errorFromResponse } from './errors.js';
+import type { EventReadingOptions } from './event-reading.js';
 import { fetchExchange, isTimeout, type Outgoing } from './exchange.js';
 import { type RetryPolicy, withRetry } from './retry.js';
 import { defaultFetch, type FetchLike, type TransportOptions } from './transport.js';
@@ -18,8 +19,11 @@ import { buildUrl, safePathSerializer, type UrlParams } from './url.js';
 /** HTTP methods as openapi-fetch names them. */
 export type HttpMethod = 'get' | 'put' | 'post' | 'delete' | 'options' | 'head' | 'patch' | 'trace';
 
-/** Options of `createCore`; the generated client passes `serviceVersion`. */
-export interface CoreOptions {
+/**
+ * Options of `createCore`; the generated client passes `serviceVersion`. `strict` and `unknownEvents` say how the
+ * events of every stream and session are read (see `EventReadingOptions`: by default, tolerantly).
+ */
+export interface CoreOptions extends EventReadingOptions {
   /** The service's base address, e.g. `https://api.example.com`. */
   baseUrl: string;
   /** Sent as `Authorization: Bearer <apiKey>` (omit in browsers; use the conversation token for events). */
@@ -128,8 +132,11 @@ export interface Core<Paths extends {}> {
   readonly raw: Client<PathsWithSentHeaders<Paths>>;
   /** The options with their defaults applied. */
   readonly options: ResolvedCoreOptions;
-  /** Connection defaults for `streamEvents` and `openSession` (fetch, apiKey, headers, serviceVersion). */
-  readonly transport: Readonly<TransportOptions>;
+  /**
+   * Connection defaults for `streamEvents` and `openSession` (fetch, apiKey, headers, serviceVersion), and how they
+   * read events (`strict`, `unknownEvents`).
+   */
+  readonly transport: Readonly<TransportOptions & EventReadingOptions>;
   /**
    * Calls one operation and returns its success body (parsed JSON), or throws the `ApiError` family,
    * `ApiConnectionError`, `ApiTimeoutError` or `ApiUserAbortError`. Retries re-issue the whole call, so the body is
@@ -163,6 +170,8 @@ export function createCore<Paths extends {}>(options: CoreOptions): Core<Paths> 
     serviceVersion: options.serviceVersion,
     defaultHeaders: options.defaultHeaders ?? {},
     retry: options.retry,
+    strict: options.strict,
+    unknownEvents: options.unknownEvents,
   };
   // Fixed for the client's life: the key and version unless the default headers set them, then the defaults.
   const headers = mergeHeaders(
@@ -208,6 +217,8 @@ export function createCore<Paths extends {}>(options: CoreOptions): Core<Paths> 
       apiKey: resolved.apiKey,
       headers: { ...resolved.defaultHeaders, 'Service-Version': resolved.serviceVersion },
       serviceVersion: resolved.serviceVersion,
+      strict: resolved.strict,
+      unknownEvents: resolved.unknownEvents,
     },
     request(method, path, ...args) {
       const { params, body, headers: extra, signal, maxRetries, timeoutMs, ...rest } = (args[0] ?? {}) as RequestArgs;

@@ -3,9 +3,10 @@
  * drops.
  */
 import { createParser, type EventSourceMessage } from 'eventsource-parser';
-import { assertValid, ValidationError } from '../shared/errors.js';
+import { ValidationError } from '../shared/errors.js';
 import { ApiConnectionError, ApiTimeoutError, ApiUserAbortError, CasiError, errorFromResponse } from './errors.js';
 import { type EventLedger, envelopeId } from './event-ledger.js';
+import { type ReadEvent, readEvent } from './event-reading.js';
 import { IdleTimer } from './idle-timer.js';
 import { HEALTHY_CONNECTION_MS, ReconnectBudget } from './reconnect.js';
 import { sleep } from './retry.js';
@@ -49,6 +50,7 @@ export async function* readEvents<E>(
   const budget = new ReconnectBudget(options);
   const { idleTimeoutMs, isTerminal } = options;
   const validator = options.validate === false ? undefined : options.validator;
+  const { strict, unknownEvents } = options;
   const pending: EventSourceMessage[] = [];
   const onEvent = (message: EventSourceMessage) => {
     pending.push(message);
@@ -73,13 +75,15 @@ export async function* readEvents<E>(
           idle.touch();
           if (text === undefined) break;
           parser.feed(text);
-          // The chunk's messages, in order: each parsed, validated and checked against the ledger before it is
-          // yielded; a throw (invalid event) leaves the ones after it undelivered, as the stream then ends.
+          // The chunk's messages, in order: each parsed, read (see event-reading.ts) and checked against the ledger
+          // before it is yielded; a throw (invalid event) leaves the ones after it undelivered, as the stream then
+          // ends. A skipped event of an unknown type still counts as delivered, so a resume starts after it.
           for (let i = 0; i < pending.length; i++) {
             const message = pending[i] as EventSourceMessage;
-            const event = parseEvent<E>(message, validator);
+            const { event, known } = parseEvent<E>(message, validator, strict);
             if (!ledger.accept(message.id ?? envelopeId(event))) continue;
             budget.reset();
+            if (!known && unknownEvents === 'skip') continue;
             yield event;
             if (isTerminal?.(event)) return;
           }
@@ -164,8 +168,12 @@ async function connect(fetch: FetchLike, request: SseRequest, signal: AbortSigna
   };
 }
 
-/** The JSON of one message, validated when a validator is given. */
-function parseEvent<E>(message: EventSourceMessage, validator: StreamEventsOptions<E>['validator']): E {
+/** The JSON of one message, read with the validator when one is given. */
+function parseEvent<E>(
+  message: EventSourceMessage,
+  validator: StreamEventsOptions<E>['validator'],
+  strict: boolean | undefined,
+): ReadEvent<E> {
   let data: unknown;
   try {
     data = JSON.parse(message.data);
@@ -174,7 +182,7 @@ function parseEvent<E>(message: EventSourceMessage, validator: StreamEventsOptio
       cause: error,
     });
   }
-  return validator === undefined ? (data as E) : assertValid(validator, data);
+  return validator === undefined ? { event: data as E, known: true } : readEvent(validator, data, strict);
 }
 
 /** Network failures become `ApiConnectionError`; our own errors pass through. */
