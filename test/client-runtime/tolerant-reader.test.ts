@@ -1,7 +1,9 @@
 /**
  * The generated client reads a service that has grown: over real SSE and a real `ws` session, with the generated
  * (closed, strict) `ServerEvent` validator, an event with members it does not know is delivered with them, an event
- * of a type it does not know is delivered as it came or skipped, and `strict` throws as the schemas say.
+ * of a type it does not know is delivered as it came or skipped, and `strict` throws as the schemas say; a response
+ * body with an unknown member is returned with it, and `responseValidator` (the generated routes' validators)
+ * refuses it.
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import {
@@ -10,8 +12,9 @@ import {
   type StreamCallOptions,
   ValidationError,
 } from '../../generated/src/client.gen.js';
+import { routes } from '../../generated/src/server.gen.js';
 import { envelope, type TestEvent } from './helpers/events.js';
-import { startHttpServer, type TestServer } from './helpers/http-server.js';
+import { sendJson, startHttpServer, type TestServer } from './helpers/http-server.js';
 import { openSse, sseMessage } from './helpers/sse.js';
 import { type SessionServer, startSessionServer } from './helpers/ws-server.js';
 
@@ -148,5 +151,59 @@ describe('reading a grown service over the WebSocket session', () => {
     const opened = await session({ strict: true });
     await expect(collect(opened)).rejects.toBeInstanceOf(ValidationError);
     await expect(opened.closed).rejects.toBeInstanceOf(ValidationError);
+  });
+});
+
+describe('reading a grown service: responses', () => {
+  /** The spec's `Conversation` example. */
+  const conversation = {
+    id: 'conv_9Xr4Tb2Kp',
+    agent_id: 'ca_7Qk2Lm9Xa@v1',
+    livemode: true,
+    created_at: '2025-07-02T14:00:00Z',
+    direction: 'outbound',
+    status: 'completed',
+    custom_fields: { resolved: true, topic: 'billing' },
+    customer_id: 'cus_2Mz8Rt4Yh',
+    channel_type: 'phone',
+    channel: {
+      type: 'phone',
+      callee_no: '+14155550123',
+      caller_no: '+14155550100',
+      recording_url: 'http://127.0.0.1:4010/recordings/conv_9Xr4Tb2Kp.wav',
+    },
+    override_config: null,
+    started_at: '2025-07-02T14:00:05Z',
+    completed_at: '2025-07-02T14:03:05Z',
+    failure_reason: null,
+    summary: 'The customer asked where their order is; it has shipped.',
+    duration_sec: 180,
+    sentiment: 'positive',
+  };
+  const grownConversation = { ...conversation, channel: { ...conversation.channel, is_sms_enabled: true } };
+
+  /** The validator of each success body, from the generated server module's routes. */
+  const responseValidator = (method: string, path: string, status: number) =>
+    routes.find((route) => route.method === method.toUpperCase() && route.path === path)?.responses[String(status)]
+      ?.validator;
+
+  async function answering(body: unknown, options: Partial<ClientOptions> = {}) {
+    server = await startHttpServer((_req, res) => sendJson(res, 200, body));
+    return createClient({ baseUrl: server.url, apiKey: 'sk_test', maxRetries: 0, ...options });
+  }
+
+  it('returns a body with an unknown member, the member kept', async () => {
+    const client = await answering(grownConversation);
+    expect(await client.conversations.retrieve('conv_9Xr4Tb2Kp')).toEqual(grownConversation);
+  });
+
+  it('checks bodies strictly with responseValidator: the example passes, an unknown member throws', async () => {
+    const exact = await answering(conversation, { responseValidator });
+    expect(await exact.conversations.retrieve('conv_9Xr4Tb2Kp')).toEqual(conversation);
+    await server?.close();
+    const grownClient = await answering(grownConversation, { responseValidator });
+    const error = await grownClient.conversations.retrieve('conv_9Xr4Tb2Kp').catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ValidationError);
+    expect((error as ValidationError).message).toContain('/channel/is_sms_enabled');
   });
 });

@@ -10,6 +10,8 @@ import createClient, {
   type MaybeOptionalInit,
   type MethodResponse,
 } from 'openapi-fetch';
+import { assertValid } from '../shared/errors.js';
+import type { Validator } from '../shared/validation.js';
 import { ApiConnectionError, ApiTimeoutError, ApiUserAbortError, CasiError, errorFromResponse } from './errors.js';
 import type { EventReadingOptions } from './event-reading.js';
 import { fetchExchange, isTimeout, type Outgoing } from './exchange.js';
@@ -44,6 +46,13 @@ export interface CoreOptions extends EventReadingOptions {
   defaultHeaders?: Readonly<Record<string, string>> | undefined;
   /** Backoff tuning (base 500 ms, cap 8 s; a `Retry-After` above 60 s ends the call instead of being waited). */
   retry?: Pick<RetryPolicy, 'baseDelayMs' | 'maxDelayMs' | 'maxRetryAfterMs' | 'random'> | undefined;
+  /**
+   * Checks every success body strictly, for tests: the validator of the answer to `method` (lower case) on the path
+   * template with `status` (the generated server module's `routes` hold them), or `undefined` to leave it
+   * unchecked. A body it refuses (an unknown member included) throws `ValidationError`. Without it bodies are not
+   * checked, so members this client does not know are kept.
+   */
+  responseValidator?: ((method: string, path: string, status: number) => Validator<unknown> | undefined) | undefined;
 }
 
 /** `CoreOptions` with every default applied. */
@@ -173,6 +182,7 @@ export function createCore<Paths extends {}>(options: CoreOptions): Core<Paths> 
     retry: options.retry,
     strict: options.strict,
     unknownEvents: options.unknownEvents,
+    responseValidator: options.responseValidator,
   };
   // Fixed for the client's life: the key and version unless the default headers set them, then the defaults.
   const headers = mergeHeaders(
@@ -186,8 +196,17 @@ export function createCore<Paths extends {}>(options: CoreOptions): Core<Paths> 
   /** The exchange of calls without other `RequestInit` members (most calls): made once. */
   const plain = fetchExchange(send);
 
-  /** One attempt: a fresh request with its own timeout, its outcome turned into data or one of our errors. */
-  async function attempt(url: string, outgoing: Outgoing, extra: RequestInit, call: CallOptions): Promise<unknown> {
+  /**
+   * One attempt: a fresh request with its own timeout, its outcome turned into data (checked by `responseValidator`
+   * when one is given) or one of our errors; `route` is the method and path template.
+   */
+  async function attempt(
+    route: readonly [string, string],
+    url: string,
+    outgoing: Outgoing,
+    extra: RequestInit,
+    call: CallOptions,
+  ): Promise<unknown> {
     const timeoutMs = call.timeoutMs ?? resolved.timeoutMs;
     try {
       const exchange = Object.keys(extra).length === 0 ? plain : fetchExchange(send, extra);
@@ -195,7 +214,9 @@ export function createCore<Paths extends {}>(options: CoreOptions): Core<Paths> 
       if (answer.status < 200 || answer.status > 299) {
         throw errorFromResponse(answer.status, parseErrorBody(answer.text), answer.headers());
       }
-      return answer.text === '' ? undefined : JSON.parse(answer.text);
+      const data: unknown = answer.text === '' ? undefined : JSON.parse(answer.text);
+      const validator = resolved.responseValidator?.(route[0], route[1], answer.status);
+      return validator === undefined ? data : assertValid(validator, data);
     } catch (error) {
       if (error instanceof CasiError) throw error;
       if (call.signal?.aborted) throw new ApiUserAbortError();
@@ -236,7 +257,7 @@ export function createCore<Paths extends {}>(options: CoreOptions): Core<Paths> 
         body: body === undefined ? undefined : JSON.stringify(body),
       };
       const call: CallOptions = { signal, timeoutMs };
-      return withRetry(() => attempt(url, outgoing, rest, call), {
+      return withRetry(() => attempt([method, path as string], url, outgoing, rest, call), {
         ...resolved.retry,
         maxRetries: maxRetries ?? resolved.maxRetries,
         idempotent: !NOT_IDEMPOTENT.has(outgoing.method),
