@@ -28,7 +28,7 @@ try {
   const headers = { Authorization: `Bearer ${apiKey}`, 'Service-Version': '2025-06-19' };
 
   const generated = createClient({ baseUrl, apiKey });
-  const generatedOnFetch = createClient({ baseUrl, apiKey, fetch: (request) => fetch(request) });
+  const generatedOnFetch = createClient({ baseUrl, apiKey, fetch: (input, init) => fetch(input, init) });
   const openapiFetch = createOpenapiFetch({ baseUrl, headers });
   const expectId = (body) => {
     if (body?.id !== id) throw new Error(`unexpected body ${JSON.stringify(body)}`);
@@ -68,10 +68,9 @@ try {
       'version headers; openapi-fetch: its `GET` alone; generated: `createClient({ baseUrl, apiKey })` then',
       '`conversations.retrieve(id)` (headers computed at creation, the default 60 s per-attempt timeout, retry',
       'wrapper and error mapping; openapi-fetch only backs `client.raw`), bundled with esbuild as a compiled',
-      'package runs. In Node, without a `fetch` option, the client sends its calls with `node:http` (its global',
-      'keep-alive agent; the timeout destroys the request, no abort signal is made); "given `fetch`" is the same',
-      'client created with `fetch: (request) => fetch(request)`, which is how it runs in other runtimes: one',
-      '`Request` per call, the timeout through an `AbortController`. Each round measures each client',
+      'package runs. The client sends every call with `fetch(url, init)` (no `Request` of its own), the timeout',
+      'through an `AbortController`: the global fetch without a `fetch` option, and "given `fetch`" is the same',
+      'client created with `fetch: (input, init) => fetch(input, init)`. Each round measures each client',
       "for 300 ms, round-robin. Ratio: time per request over plain fetch's.",
     ].join(' '),
     goal: 'generated client ≤ 1.15× plain fetch',
@@ -79,7 +78,7 @@ try {
     rows: [
       resultRow('plain `fetch`', micros.fetch, 'µs', 1),
       resultRow('openapi-fetch alone', micros['openapi-fetch'], 'µs', ratio('openapi-fetch')),
-      resultRow('generated `conversations.retrieve` (Node: `node:http`)', micros.generated, 'µs', ratio('generated')),
+      resultRow('generated `conversations.retrieve`', micros.generated, 'µs', ratio('generated')),
       resultRow(
         'generated `conversations.retrieve`, given `fetch`',
         micros['generated-fetch'],

@@ -1,7 +1,6 @@
 /**
- * The REST core of a client: typed calls (auth and version headers, timeouts, retries, errors) sent over
- * `node:http` in Node (`rest-node.ts`, loaded at the first call) and over `fetch` elsewhere or when a `fetch` is
- * given, and an openapi-fetch client with the same headers as `raw`.
+ * The REST core of a client: typed calls (auth and version headers, timeouts, retries, errors) sent with `fetch`
+ * (the given one, else the global one), and an openapi-fetch client with the same headers as `raw`.
  */
 import createClient, {
   type Client,
@@ -10,25 +9,30 @@ import createClient, {
   type MaybeOptionalInit,
   type MethodResponse,
 } from 'openapi-fetch';
+import { assertValid } from '../shared/errors.js';
+import type { Validator } from '../shared/validation.js';
 import { ApiConnectionError, ApiTimeoutError, ApiUserAbortError, CasiError, errorFromResponse } from './errors.js';
-import { type Exchange, fetchExchange, isTimeout, type Outgoing } from './exchange.js';
+import type { EventReadingOptions } from './event-reading.js';
+import { fetchExchange, isTimeout, type Outgoing } from './exchange.js';
 import { type RetryPolicy, withRetry } from './retry.js';
-import { defaultFetch, type FetchLike, fetchHolding, hasNodeHttp, type TransportOptions } from './transport.js';
+import { defaultFetch, type FetchLike, type TransportOptions } from './transport.js';
 import { buildUrl, safePathSerializer, type UrlParams } from './url.js';
 
 /** HTTP methods as openapi-fetch names them. */
 export type HttpMethod = 'get' | 'put' | 'post' | 'delete' | 'options' | 'head' | 'patch' | 'trace';
 
-/** Options of `createCore`; the generated client passes `serviceVersion`. */
-export interface CoreOptions {
+/**
+ * Options of `createCore`; the generated client passes `serviceVersion`. `strict` and `unknownEvents` say how the
+ * events of every stream and session are read (see `EventReadingOptions`: by default, tolerantly).
+ */
+export interface CoreOptions extends EventReadingOptions {
   /** The service's base address, e.g. `https://api.example.com`. */
   baseUrl: string;
   /** Sent as `Authorization: Bearer <apiKey>` (omit in browsers; use the conversation token for events). */
   apiKey?: string | undefined;
   /**
-   * A fetch taking one `Request`, for every call and event stream. Without it, Node sends them with `node:http` /
-   * `node:https` (a call with other `RequestInit` members, such as `cache` or `redirect`, with `globalThis.fetch`),
-   * and other runtimes with `globalThis.fetch`.
+   * The fetch for every call and event stream (default `globalThis.fetch`), called as the global one is: `(url,
+   * init)`, and `(request)` by `raw`.
    */
   fetch?: FetchLike | undefined;
   /** Per-attempt timeout in ms (default 60000; `Infinity` disables it). */
@@ -41,6 +45,13 @@ export interface CoreOptions {
   defaultHeaders?: Readonly<Record<string, string>> | undefined;
   /** Backoff tuning (base 500 ms, cap 8 s; a `Retry-After` above 60 s ends the call instead of being waited). */
   retry?: Pick<RetryPolicy, 'baseDelayMs' | 'maxDelayMs' | 'maxRetryAfterMs' | 'random'> | undefined;
+  /**
+   * Checks every success body strictly, for tests: the validator of the answer to `method` (lower case) on the path
+   * template with `status` (the generated server module's `routes` hold them), or `undefined` to leave it
+   * unchecked. A body it refuses (an unknown member included) throws `ValidationError`. Without it bodies are not
+   * checked, so members this client does not know are kept.
+   */
+  responseValidator?: ((method: string, path: string, status: number) => Validator<unknown> | undefined) | undefined;
 }
 
 /** `CoreOptions` with every default applied. */
@@ -130,8 +141,11 @@ export interface Core<Paths extends {}> {
   readonly raw: Client<PathsWithSentHeaders<Paths>>;
   /** The options with their defaults applied. */
   readonly options: ResolvedCoreOptions;
-  /** Connection defaults for `streamEvents` and `openSession` (fetch, apiKey, headers, serviceVersion). */
-  readonly transport: Readonly<TransportOptions>;
+  /**
+   * Connection defaults for `streamEvents` and `openSession` (fetch, apiKey, headers, serviceVersion), and how they
+   * read events (`strict`, `unknownEvents`).
+   */
+  readonly transport: Readonly<TransportOptions & EventReadingOptions>;
   /**
    * Calls one operation and returns its success body (parsed JSON), or throws the `ApiError` family,
    * `ApiConnectionError`, `ApiTimeoutError` or `ApiUserAbortError`. Retries re-issue the whole call, so the body is
@@ -165,6 +179,9 @@ export function createCore<Paths extends {}>(options: CoreOptions): Core<Paths> 
     serviceVersion: options.serviceVersion,
     defaultHeaders: options.defaultHeaders ?? {},
     retry: options.retry,
+    strict: options.strict,
+    unknownEvents: options.unknownEvents,
+    responseValidator: options.responseValidator,
   };
   // Fixed for the client's life: the key and version unless the default headers set them, then the defaults.
   const headers = mergeHeaders(
@@ -174,29 +191,31 @@ export function createCore<Paths extends {}>(options: CoreOptions): Core<Paths> 
     resolved.defaultHeaders,
   );
   const jsonHeaders = mergeHeaders({ 'content-type': 'application/json' }, headers);
-  const send: (url: string, init: RequestInit) => Promise<Response> =
-    options.fetch === undefined
-      ? (url, init) => fetch(url, init)
-      : (url, init) => fetchHolding(resolved.fetch, new Request(url, init));
-  const viaFetch = fetchExchange(send);
-  /** The transport of calls without other `RequestInit` members, once chosen (at the first call). */
-  let chosen: Exchange | undefined;
-  const transport = async (): Promise<Exchange> => {
-    chosen ??=
-      options.fetch === undefined && hasNodeHttp() ? (await import('./rest-node.js')).nodeExchange() : viaFetch;
-    return chosen;
-  };
+  const send = resolved.fetch;
+  /** The exchange of calls without other `RequestInit` members (most calls): made once. */
+  const plain = fetchExchange(send);
 
-  /** One attempt: a fresh request with its own timeout, its outcome turned into data or one of our errors. */
-  async function attempt(url: string, outgoing: Outgoing, extra: RequestInit, call: CallOptions): Promise<unknown> {
+  /**
+   * One attempt: a fresh request with its own timeout, its outcome turned into data (checked by `responseValidator`
+   * when one is given) or one of our errors; `route` is the method and path template.
+   */
+  async function attempt(
+    route: readonly [string, string],
+    url: string,
+    outgoing: Outgoing,
+    extra: RequestInit,
+    call: CallOptions,
+  ): Promise<unknown> {
     const timeoutMs = call.timeoutMs ?? resolved.timeoutMs;
     try {
-      const exchange = Object.keys(extra).length === 0 ? (chosen ?? (await transport())) : fetchExchange(send, extra);
+      const exchange = Object.keys(extra).length === 0 ? plain : fetchExchange(send, extra);
       const answer = await exchange(url, outgoing, { signal: call.signal, timeoutMs });
       if (answer.status < 200 || answer.status > 299) {
         throw errorFromResponse(answer.status, parseErrorBody(answer.text), answer.headers());
       }
-      return answer.text === '' ? undefined : JSON.parse(answer.text);
+      const data: unknown = answer.text === '' ? undefined : JSON.parse(answer.text);
+      const validator = resolved.responseValidator?.(route[0], route[1], answer.status);
+      return validator === undefined ? data : assertValid(validator, data);
     } catch (error) {
       if (error instanceof CasiError) throw error;
       if (call.signal?.aborted) throw new ApiUserAbortError();
@@ -219,6 +238,8 @@ export function createCore<Paths extends {}>(options: CoreOptions): Core<Paths> 
       apiKey: resolved.apiKey,
       headers: { ...resolved.defaultHeaders, 'Service-Version': resolved.serviceVersion },
       serviceVersion: resolved.serviceVersion,
+      strict: resolved.strict,
+      unknownEvents: resolved.unknownEvents,
     },
     request(method, path, ...args) {
       const { params, body, headers: extra, signal, maxRetries, timeoutMs, ...rest } = (args[0] ?? {}) as RequestArgs;
@@ -235,7 +256,7 @@ export function createCore<Paths extends {}>(options: CoreOptions): Core<Paths> 
         body: body === undefined ? undefined : JSON.stringify(body),
       };
       const call: CallOptions = { signal, timeoutMs };
-      return withRetry(() => attempt(url, outgoing, rest, call), {
+      return withRetry(() => attempt([method, path as string], url, outgoing, rest, call), {
         ...resolved.retry,
         maxRetries: maxRetries ?? resolved.maxRetries,
         idempotent: !NOT_IDEMPOTENT.has(outgoing.method),

@@ -1,6 +1,6 @@
 /**
- * One attempt of a REST call as a transport sends it (`Exchange`): the request goes out, the whole answer comes
- * back as text, and the attempt's timeout cancels it. Over fetch here; over `node:http` in `rest-node.ts`.
+ * One attempt of a REST call over fetch (`Exchange`): the request goes out, the whole answer comes back as text,
+ * and the attempt's timeout cancels it.
  */
 import { forwardAbort } from './transport.js';
 
@@ -26,8 +26,7 @@ export interface Limits {
 
 /**
  * The rejection of an attempt whose timeout passed first (its request is cancelled): a `DOMException` named
- * `TimeoutError`, as `AbortSignal.timeout` gives. Each transport makes its own, so that the Node one (a chunk of
- * its own in a browser bundle) needs nothing from this module at run time.
+ * `TimeoutError`, as `AbortSignal.timeout` gives.
  */
 function timedOut(timeoutMs: number): DOMException {
   return new DOMException(`Timed out after ${timeoutMs} ms.`, 'TimeoutError');
@@ -40,13 +39,17 @@ export function isTimeout(error: unknown): boolean {
 
 /**
  * Sends one attempt to `url` and reads the whole answer; rejects with a timeout (`isTimeout`) once
- * `limits.timeoutMs` has passed, with the signal's reason once it aborts, and with the transport's error when the connection fails.
+ * `limits.timeoutMs` has passed, with the signal's reason once it aborts, and with fetch's error when the connection
+ * fails.
  */
 export type Exchange = (url: string, request: Outgoing, limits: Limits) => Promise<Answer>;
 
-/** The fetch transport: `send` is called with the URL and an init holding `extra` (any other `RequestInit`). */
-export function fetchExchange(send: (url: string, init: RequestInit) => Promise<Response>, extra: RequestInit = {}) {
-  return async (url: string, request: Outgoing, limits: Limits): Promise<Answer> => {
+/** The exchange over `send` (a fetch), called with the URL and an init holding `extra` (any other `RequestInit`). */
+export function fetchExchange(
+  send: (url: string, init: RequestInit) => Promise<Response>,
+  extra: RequestInit = {},
+): Exchange {
+  return async (url, request, limits) => {
     const init: RequestInit = { ...extra, method: request.method, headers: request.headers, body: request.body };
     if (!Number.isFinite(limits.timeoutMs)) return answerOf(await send(url, { ...init, signal: limits.signal }));
     const controller = new AbortController();

@@ -84,6 +84,7 @@ export {
   TeapotError,
   UNKNOWN_ERROR_CODE,
 } from './errors.js';
+export type { EventReadingOptions } from './event-reading.js';
 export { type EventValidators, type LazySessionOptions, openLazySession } from './lazy-session.js';
 export {
   type AgentMessage,

@@ -1,6 +1,6 @@
 /**
- * Opens one WebSocket with the best implementation at hand (the global one, else `ws`) and reports its life; with
- * `ws`, whose pings are visible, a socket silent for too long is dropped.
+ * Opens one WebSocket with the implementation that can do the job (`ws` in Node, the global one in browsers) and
+ * reports its life; with `ws`, whose pings are visible, a socket silent for too long is dropped.
  */
 import { ApiConnectionError, type ApiError, CasiError, errorFromResponse } from './errors.js';
 import { IdleTimer } from './idle-timer.js';
@@ -30,20 +30,30 @@ export interface WebSocketImplementation {
 export const OPEN = 1;
 
 /**
- * `custom` when given (header-capable unless it is the global one); else `globalThis.WebSocket`; else `ws` (an
- * optional peer dependency), loaded only then so browser bundles never need it. Rejects with a `CasiError` saying
- * what to do when there is none of them.
+ * `custom` when given (header-capable unless it is the global one). Else, in Node, `ws` (an optional peer dependency,
+ * loaded only then) when it can be loaded: it sends the API key in `Authorization`, which the global WebSocket of
+ * Node 22+ cannot. Else `globalThis.WebSocket` (browsers; Node without `ws`, where only a token in the query works).
+ * Rejects with a `CasiError` saying what to do when there is none of them.
  */
 export async function loadWebSocket(custom?: WebSocketConstructor): Promise<WebSocketImplementation> {
   const global = (globalThis as { WebSocket?: WebSocketConstructor }).WebSocket;
   if (custom !== undefined) return { WebSocket: custom, sendsHeaders: custom !== global };
+  let cause: unknown;
+  if (isNode() || typeof global !== 'function') {
+    const ws: { default?: unknown } = await import('ws').catch((error: unknown) => {
+      cause = error;
+      return {};
+    });
+    // A bundle that maps `ws` to an empty module (its `browser` field) has no constructor there.
+    if (typeof ws.default === 'function') return { WebSocket: ws.default as WebSocketConstructor, sendsHeaders: true };
+  }
   if (typeof global === 'function') return { WebSocket: global, sendsHeaders: false };
-  const ws: { default?: unknown } = await import('ws').catch((cause: unknown) => {
-    throw noWebSocket(cause);
-  });
-  // A bundle that maps `ws` to an empty module (its `browser` field) has no constructor there either.
-  if (typeof ws.default !== 'function') throw noWebSocket(undefined);
-  return { WebSocket: ws.default as WebSocketConstructor, sendsHeaders: true };
+  throw noWebSocket(cause);
+}
+
+/** Whether this is Node (or a runtime that says it is one), where `ws` is the WebSocket that sends headers. */
+function isNode(): boolean {
+  return typeof (globalThis as { process?: { versions?: { node?: unknown } } }).process?.versions?.node === 'string';
 }
 
 /** The error of a runtime with neither a global WebSocket nor `ws`. */

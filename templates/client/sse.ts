@@ -1,16 +1,16 @@
 /**
- * Server-Sent Events: a validated, resumable `AsyncIterable` of events. The reader (`sse-reader.ts`, with
- * eventsource-parser) and a lazily loaded validator are imported when iteration starts, and so is the transport:
- * `node:http` in Node (`sse-node.ts`) unless a `fetch` is given, fetch everywhere else.
+ * Server-Sent Events over fetch: a validated, resumable `AsyncIterable` of events. The reader (`sse-reader.ts`, with
+ * eventsource-parser) and a lazily loaded validator are imported when iteration starts.
  */
 import type { Validator } from '../shared/validation.js';
 import { CasiError } from './errors.js';
 import type { EventLedger } from './event-ledger.js';
+import type { EventReadingOptions } from './event-reading.js';
 import type { ReconnectOptions } from './reconnect.js';
-import { hasNodeHttp, type TokenProvider, type TransportOptions } from './transport.js';
+import type { TokenProvider, TransportOptions } from './transport.js';
 
 /** Options of `streamEvents`; `core.transport` fills the connection part. */
-export interface StreamEventsOptions<E> extends TransportOptions, ReconnectOptions {
+export interface StreamEventsOptions<E> extends TransportOptions, ReconnectOptions, EventReadingOptions {
   /** The stream's absolute URL (`core.url('/conversations/{conversation_id}/events', …)`). */
   url: string | URL;
   /** The ephemeral token, sent as `?token=` instead of the API key; a function is called on every (re)connect. */
@@ -19,7 +19,10 @@ export interface StreamEventsOptions<E> extends TransportOptions, ReconnectOptio
   lastEventId?: string | undefined;
   /** Stops the stream; iteration then throws `ApiUserAbortError`. */
   signal?: AbortSignal | undefined;
-  /** Checks every event; an invalid one throws `ValidationError` naming the JSON pointer. */
+  /**
+   * Checks every event as `strict` and `unknownEvents` say (see `EventReadingOptions`); an invalid one throws
+   * `ValidationError` naming the JSON pointer.
+   */
   validator?: Validator<E> | undefined;
   /** Loads the validator when iteration starts, if `validator` is not given (a dynamic `import()`). */
   loadValidator?: (() => Promise<Validator<E>>) | undefined;
@@ -34,7 +37,14 @@ export interface StreamEventsOptions<E> extends TransportOptions, ReconnectOptio
 /** What a caller of a generated `events(id, options)` method may set; the generator fills the rest. */
 export type StreamCallOptions = Pick<
   StreamEventsOptions<unknown>,
-  'token' | 'apiKey' | 'lastEventId' | 'signal' | 'validate' | 'idleTimeoutMs' | keyof ReconnectOptions
+  | 'token'
+  | 'apiKey'
+  | 'lastEventId'
+  | 'signal'
+  | 'validate'
+  | 'idleTimeoutMs'
+  | keyof ReconnectOptions
+  | keyof EventReadingOptions
 >;
 
 /** Default silence after which a connection is considered dead (the service sends a heartbeat every 15 s). */
@@ -83,16 +93,13 @@ export class EventStream<E> implements AsyncIterable<E> {
 
   async #open(): Promise<AsyncIterator<E>> {
     const { validate, validator, loadValidator } = this.#options;
-    const [{ readEvents, EventLedger }, connect, loaded] = await Promise.all([
+    const [{ readEvents, EventLedger }, loaded] = await Promise.all([
       import('./sse-reader.js'),
-      this.#options.fetch === undefined && hasNodeHttp()
-        ? import('./sse-node.js').then((node) => node.nodeTransport())
-        : undefined,
       validate === false || validator !== undefined ? validator : loadValidator?.(),
     ]);
     const idleTimeoutMs = this.#options.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS;
     this.#ledger = new EventLedger(this.#options.lastEventId);
-    return readEvents({ ...this.#options, validator: loaded, idleTimeoutMs }, this.#ledger, this.#controller, connect);
+    return readEvents({ ...this.#options, validator: loaded, idleTimeoutMs }, this.#ledger, this.#controller);
   }
 }
 

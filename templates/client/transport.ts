@@ -5,15 +5,18 @@
  */
 import { CasiError } from './errors.js';
 
-/** A fetch function taking one `Request` (what openapi-fetch calls; `globalThis.fetch` fits). */
-export type FetchLike = (input: Request) => Promise<Response>;
+/**
+ * A fetch function with `globalThis.fetch`'s signature: calls and streams pass `(url, init)`, the openapi-fetch
+ * client (`raw`) passes one `Request`.
+ */
+export type FetchLike = (input: string | URL | Request, init?: RequestInit) => Promise<Response>;
 
 /** The conversation's ephemeral token, or a function returning the current one (called on every (re)connect). */
 export type TokenProvider = string | (() => string | Promise<string>);
 
 /** The connection defaults a client core hands to streams and sessions (`core.transport`). */
 export interface TransportOptions {
-  /** The fetch used for SSE; without one, Node reads streams with `node:http` and other runtimes with `globalThis.fetch`. */
+  /** The fetch used for SSE (default `globalThis.fetch`). */
   fetch?: FetchLike | undefined;
   /** Sent as `Authorization: Bearer <apiKey>` unless a `token` is given. */
   apiKey?: string | undefined;
@@ -24,29 +27,7 @@ export interface TransportOptions {
 }
 
 /** The default fetch, looked up at call time so polyfills installed later are used. */
-export const defaultFetch: FetchLike = (input) => globalThis.fetch(input);
-
-/** Requests in flight, kept reachable until their answer settles (see `fetchHolding`). */
-const inFlight = new Set<Request>();
-
-/**
- * `fetch(request)`, with `request` kept reachable until the answer settles. Node's fetch works on a copy of the
- * Request, whose signal follows the original's only while the original lives (nodejs/undici#4068): a Request
- * collected mid-flight would leave an abort (a cancel, a timeout) unheard, and the call waiting for ever.
- */
-export async function fetchHolding(fetch: FetchLike, request: Request): Promise<Response> {
-  inFlight.add(request);
-  try {
-    return await fetch(request);
-  } finally {
-    inFlight.delete(request);
-  }
-}
-
-/** True in Node (≥ 20.16) and runtimes that mimic it: `node:http` can be had without an import to resolve. */
-export function hasNodeHttp(): boolean {
-  return typeof process !== 'undefined' && typeof process.getBuiltinModule === 'function';
-}
+export const defaultFetch: FetchLike = (input, init) => globalThis.fetch(input, init);
 
 /**
  * The current token from a provider, or `undefined` when there is none. A provider's own `CasiError` (say a failed

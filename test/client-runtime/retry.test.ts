@@ -20,7 +20,6 @@ import { backoffDelay, isRetryable, retryAfterMs, retryDelay } from '../../templ
 import { abortAfterCollections } from './helpers/gc.js';
 import { readBody, sendJson, startHttpServer, type TestServer } from './helpers/http-server.js';
 import type { paths } from './helpers/paths.js';
-import { REST_TRANSPORTS } from './helpers/transports.js';
 
 type Answer =
   | { status: number; body?: unknown; headers?: Record<string, string> }
@@ -37,7 +36,7 @@ afterEach(async () => {
 const item = { id: 'it_1', name: 'one' };
 const error = (code: string, transient: boolean) => ({ code, transient, message: code });
 
-describe.each(REST_TRANSPORTS)('over $transport', ({ fetch: givenFetch }) => {
+describe('over fetch', () => {
   /** A server answering each call with the next scripted answer (the last one repeats); records bodies. */
   async function scripted(answers: Answer[], retry: Parameters<typeof createCore>[0]['retry'] = {}) {
     const bodies: string[] = [];
@@ -59,7 +58,6 @@ describe.each(REST_TRANSPORTS)('over $transport', ({ fetch: givenFetch }) => {
       apiKey: 'k',
       serviceVersion: '2025-06-19',
       retry: { baseDelayMs: 5, maxDelayMs: 20, ...retry },
-      fetch: givenFetch,
     });
     return { core, bodies };
   }
@@ -287,7 +285,6 @@ describe.each(REST_TRANSPORTS)('over $transport', ({ fetch: givenFetch }) => {
         baseUrl: `http://127.0.0.1:${port}`,
         serviceVersion: '2025-06-19',
         retry: { baseDelayMs: 300, random: () => 0.99 },
-        fetch: givenFetch,
       });
       const outcome = post(core);
       await new Promise((resolve) => setTimeout(resolve, 100));

@@ -10,6 +10,7 @@ import {
   CasiError,
   MessageTooLongError,
 } from '../../templates/client/errors.js';
+import type { WebSocketConstructor } from '../../templates/client/socket.js';
 import {
   DEFAULT_SESSION_IDLE_TIMEOUT_MS,
   openSession,
@@ -403,31 +404,54 @@ describe('openSession', () => {
     expect(server.connections).toHaveLength(0);
   });
 
-  describe('with a global, header-less WebSocket (as in browsers)', () => {
-    /** `ws` ignoring the third constructor argument, like the browser WebSocket. */
-    class BrowserLikeWebSocket extends NodeWebSocket {
+  describe('where a global, header-less WebSocket exists (as in Node 22+ and browsers)', () => {
+    /** `ws` ignoring the third constructor argument, like the global WebSocket; counts its sockets. */
+    class HeaderlessWebSocket extends NodeWebSocket {
+      static created = 0;
       constructor(url: string, protocols?: string | string[]) {
         super(url, protocols);
+        HeaderlessWebSocket.created++;
       }
     }
     afterEach(() => {
       vi.unstubAllGlobals();
+      HeaderlessWebSocket.created = 0;
     });
 
-    it('sends the token and the version in the query', async () => {
-      vi.stubGlobal('WebSocket', BrowserLikeWebSocket);
-      const { server, session } = await start({}, { token: 'tok_1' });
+    it('opens the session with `ws` in Node, which sends the API key in Authorization', async () => {
+      vi.stubGlobal('WebSocket', HeaderlessWebSocket);
+      const { server, session } = await start();
+      await session.ready;
+      expect(server.connections[0]?.headers.authorization).toBe('Bearer sk_test');
+      expect(server.connections[0]?.headers['service-version']).toBe('2025-06-19');
+      expect(server.connections[0]?.url.searchParams.has('service_version')).toBe(false);
+      expect(HeaderlessWebSocket.created).toBe(0);
+    });
+
+    it('sends the token and the version in the query through the global one given as the option', async () => {
+      vi.stubGlobal('WebSocket', HeaderlessWebSocket);
+      const { server, session } = await start(
+        {},
+        {
+          token: 'tok_1',
+          WebSocket: HeaderlessWebSocket as unknown as WebSocketConstructor,
+        },
+      );
       await session.ready;
       const url = server.connections[0]?.url;
       expect(url?.searchParams.get('token')).toBe('tok_1');
       expect(url?.searchParams.get('service_version')).toBe('2025-06-19');
       expect(server.connections[0]?.headers.authorization).toBeUndefined();
+      expect(HeaderlessWebSocket.created).toBe(1);
     });
 
-    it('refuses an API key it cannot send', async () => {
-      vi.stubGlobal('WebSocket', BrowserLikeWebSocket);
-      const { server, session } = await start();
-      await expect(session.ready).rejects.toThrow(/cannot send the Authorization header/);
+    it('refuses an API key that the global one given as the option cannot send', async () => {
+      vi.stubGlobal('WebSocket', HeaderlessWebSocket);
+      const { server, session } = await start(
+        {},
+        { WebSocket: HeaderlessWebSocket as unknown as WebSocketConstructor },
+      );
+      await expect(session.ready).rejects.toThrow(/cannot send the Authorization header: pass `token`/);
       expect(server.connections).toHaveLength(0);
     });
   });

@@ -267,10 +267,10 @@ describe('conversation tokens', () => {
 describe('the HTTP error model', () => {
   it('requires Service-Version 2025-06-19 on REST (400), and checks a given one on streams', async () => {
     const stripping = h.client(KEYS.writer, {
-      fetch: (request) => {
-        const headers = new Headers(request.headers);
-        headers.delete('service-version');
-        return fetch(new Request(request, { headers }));
+      fetch: (input, init) => {
+        const request = new Request(input, init);
+        request.headers.delete('service-version');
+        return fetch(request);
       },
     });
     await expect(stripping.conversations.list().firstPage()).rejects.toMatchObject({

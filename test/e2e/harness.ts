@@ -60,6 +60,8 @@ export async function startServer(setup: ServerSetup = {}): Promise<Harness> {
       baseUrl,
       maxRetries: 0,
       timeoutMs: 10_000,
+      // The reference server must send exactly what the spec says: every event is checked strictly.
+      strict: true,
       ...(apiKey === undefined ? {} : { apiKey }),
       ...options,
     });

@@ -86,8 +86,8 @@ const NOT_CONNECTED = /^(?:ECONNREFUSED|ENOTFOUND|EAI_AGAIN|UND_ERR_CONNECT_TIME
 
 /**
  * Whether a connection error happened before the request was sent: somewhere in its `cause` chain (or among an
- * `AggregateError`'s errors, as Node reports each address tried) is a failed `connect` or name lookup; Node's
- * `node:http` and fetch both report them so. Browsers do not say: `false`. `depth` bounds a chain that loops.
+ * `AggregateError`'s errors, as Node reports each address tried) is a failed `connect` or name lookup, as Node's
+ * fetch reports them. Browsers do not say: `false`. `depth` bounds a chain that loops.
  */
 function neverSent(error: unknown, depth = 0): boolean {
   if (typeof error !== 'object' || error === null || depth > 8) return false;

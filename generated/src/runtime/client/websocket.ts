@@ -14,6 +14,7 @@ import {
   DEFAULT_MAX_TEXT_LENGTH,
 } from './errors.js';
 import { EventLedger, envelopeId } from './event-ledger.js';
+import { type EventReadingOptions, type ReadEvent, readEvent } from './event-reading.js';
 import { HEALTHY_CONNECTION_MS, ReconnectBudget, type ReconnectOptions } from './reconnect.js';
 import { sleep } from './retry.js';
 import {
@@ -39,14 +40,18 @@ export type EventOfType<E extends TypedEvent, T extends E['payload']['type']> = 
 /** Options of `openSession`; `core.transport` fills the connection part. */
 export interface SessionOptions<ServerE extends TypedEvent, ClientE extends TypedEvent>
   extends Omit<TransportOptions, 'fetch'>,
-    ReconnectOptions {
+    ReconnectOptions,
+    EventReadingOptions {
   /** The session's URL, `ws(s)://` or `http(s)://` (turned into `ws(s)://`). */
   url: string | URL;
   /** The ephemeral token, sent as `?token=`; a function is called on every (re)connect. */
   token?: TokenProvider | undefined;
   /** Resume after this event (`?last_event_id=`) instead of replaying the whole history. */
   lastEventId?: string | undefined;
-  /** Checks every incoming event; an invalid one fails the session with `ValidationError`. */
+  /**
+   * Checks every incoming event as `strict` and `unknownEvents` say (see `EventReadingOptions`); an invalid one fails
+   * the session with `ValidationError`.
+   */
   serverValidator?: Validator<ServerE> | undefined;
   /** Checks every event before it is sent; an invalid one throws `ValidationError` and nothing is sent. */
   clientValidator?: Validator<ClientE> | undefined;
@@ -69,7 +74,7 @@ export interface SessionOptions<ServerE extends TypedEvent, ClientE extends Type
   maxBufferedEvents?: number | undefined;
   /** Longest `payload.text` a client event may carry, in characters (default 4096). */
   maxTextLength?: number | undefined;
-  /** The WebSocket implementation (default `globalThis.WebSocket`, else `ws`). */
+  /** The WebSocket implementation (default: `ws` in Node when installed, else `globalThis.WebSocket`). */
   WebSocket?: WebSocketConstructor | undefined;
   /** Closes the session when aborted. */
   signal?: AbortSignal | undefined;
@@ -88,6 +93,7 @@ export type SessionCallOptions = Pick<
   | 'idleTimeoutMs'
   | 'maxBufferedEvents'
   | keyof ReconnectOptions
+  | keyof EventReadingOptions
 >;
 
 /** Default `idleTimeoutMs`: two missed pings of the service (every 30 s) and a margin. */
@@ -262,7 +268,8 @@ class WebSocketSession<ServerE extends TypedEvent, ClientE extends TypedEvent> i
     const token = await resolveToken(this.#options.token);
     if (!impl.sendsHeaders && token === undefined && apiKey !== undefined) {
       throw new CasiError(
-        'This WebSocket implementation cannot send the Authorization header: pass `token` (the conversation token).',
+        'This WebSocket implementation cannot send the Authorization header: pass `token` (the conversation token), ' +
+          'or in Node install `ws` (`npm install ws`).',
       );
     }
     const url = withQuery(toWebSocketUrl(this.#options.url), {
@@ -273,21 +280,28 @@ class WebSocketSession<ServerE extends TypedEvent, ClientE extends TypedEvent> i
     return { url, headers: { ...headers, ...authorizationHeader(apiKey, token) } };
   }
 
-  /** Parses, validates, de-duplicates and delivers one frame. */
+  /**
+   * Parses, reads (see event-reading.ts), de-duplicates and delivers one frame; a skipped event of an unknown type
+   * still counts as delivered, so a resume starts after it.
+   */
   #receive(text: string): void {
     if (this.#state === 'closed') return;
-    let event: ServerE;
+    let read: ReadEvent<ServerE>;
     try {
       const data: unknown = JSON.parse(text);
       const validator = this.#options.serverValidator;
-      event =
-        validator !== undefined && this.#options.validate !== false ? assertValid(validator, data) : (data as ServerE);
+      read =
+        validator !== undefined && this.#options.validate !== false
+          ? readEvent(validator, data, this.#options.strict)
+          : { event: data as ServerE, known: true };
     } catch (error) {
       const reason = error instanceof SyntaxError ? new CasiError(`A frame is not JSON: ${text.slice(0, 200)}`) : error;
       this.#fail(reason);
       return;
     }
+    const { event } = read;
     if (!this.#ledger.accept(envelopeId(event))) return;
+    if (!read.known && this.#options.unknownEvents === 'skip') return;
     this.#events.push(event);
     const terminal = !this.#ended && this.#options.isTerminal?.(event) === true;
     if (terminal) {
