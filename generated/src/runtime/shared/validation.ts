@@ -73,7 +73,11 @@ export function issuesFromAjv(errors: readonly AjvErrorLike[] | null | undefined
  * first, so a valid value costs no more than the verdict. The issues are built from ajv's errors when the value is
  * refused, and `errors` is a plain property: no accessor runs when it is read.
  */
-export function fromCompiled<T>(validate: CompiledValidate, schemaName: string, check?: CompiledValidate): Validator<T> {
+export function fromCompiled<T>(
+  validate: CompiledValidate,
+  schemaName: string,
+  check?: CompiledValidate,
+): Validator<T> {
   const validator = ((data: unknown): data is T => {
     const valid = check === undefined ? validate(data) : check(data) || validate(data);
     if (valid) {
