@@ -87,6 +87,10 @@ await yargs(hideBin(process.argv))
       y.options({
         ...specOptions,
         out: { type: 'string', default: 'generated', describe: 'The output folder (a publishable package)' },
+        name: {
+          type: 'string',
+          describe: "The package's name (default: info.x-casi-package-name, else the title in kebab case)",
+        },
         check: {
           type: 'boolean',
           default: false,

@@ -13,6 +13,8 @@ export interface GenerateOptions {
   readonly asyncapi: string | undefined;
   readonly out: string;
   readonly templates: string;
+  /** The generated package's name, over the one the documents give (`--name`). */
+  readonly name?: string | undefined;
 }
 
 /** The documents used when neither is named: those of these that exist. */
@@ -37,6 +39,7 @@ export function resolveOptions(partial: Partial<GenerateOptions> = {}): Generate
     asyncapi,
     out: resolve(partial.out ?? 'generated'),
     templates: resolve(partial.templates ?? resolve(TOOLKIT_ROOT, 'templates')),
+    name: partial.name,
   };
 }
 

@@ -88,5 +88,6 @@ export async function emitAll(ir: Ir, options: GenerateOptions, onStage?: StageL
     ...(await timed('emit server', onStage, () => emitServer(ir))),
     ...(await timed('emit runtime', onStage, () => emitRuntime(templates))),
   ];
-  return sortFiles([...sources, ...emitPackage(ir, sources)]);
+  const named = options.name === undefined ? ir : { ...ir, packageName: options.name };
+  return sortFiles([...sources, ...emitPackage(named, sources)]);
 }

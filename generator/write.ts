@@ -8,7 +8,7 @@
 import { constants } from 'node:fs';
 import { access, mkdir, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { dirname, isAbsolute, join, relative, sep } from 'node:path';
-import { type EmittedFile, GENERATED_HEADER, stableJson } from './emit/shared/files.js';
+import { type EmittedFile, GENERATED_HEADER, GENERATED_MARK, stableJson } from './emit/shared/files.js';
 
 /** The manifest's name in the output folder. */
 export const MANIFEST = '.casi-manifest.json';
@@ -81,7 +81,7 @@ async function ownership(out: string, present: readonly string[]): Promise<Owner
 
 async function carriesHeader(file: string): Promise<boolean> {
   const text = await readFile(file, 'utf8').catch(() => '');
-  return text.slice(0, 200).includes(GENERATED_HEADER);
+  return text.slice(0, 200).includes(GENERATED_MARK);
 }
 
 /** The paths a manifest lists: relative, `/`-separated, inside the folder. */

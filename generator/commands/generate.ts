@@ -9,12 +9,20 @@ export interface GenerateArgs {
   readonly asyncapi?: string | undefined;
   readonly out: string;
   readonly check: boolean;
+  readonly name?: string | undefined;
   readonly watch?: boolean;
 }
+
+/** npm's package name rule: lower case, an optional scope, URL-safe characters, at most 214 characters. */
+const NPM_NAME = /^(?=.{1,214}$)(?:@[a-z0-9-~][a-z0-9-._~]*\/)?[a-z0-9-~][a-z0-9-._~]*$/;
 
 /** Returns the exit code: 0 done (or up to date), 1 stale output or spec errors. */
 export async function runGenerate(args: GenerateArgs): Promise<number> {
   const options = resolveOptions(args);
+  if (options.name !== undefined && !NPM_NAME.test(options.name))
+    throw new UsageError(
+      `--name ${options.name} is not an npm package name (lower case, like my-api or @scope/my-api)`,
+    );
   if (args.watch && args.check) throw new UsageError('--watch and --check do not go together');
   if (args.watch) return (await import('./watch.js')).runWatch(options);
   const started = performance.now();

@@ -1,9 +1,10 @@
 /** The `ir` stage: turns both checked documents into one normalised, sorted model. */
+import { basename } from 'node:path';
 import { InputError } from '../diagnostics.js';
 import { type LoadedSpecs, valueAt } from '../load/index.js';
 import { buildEvents, isEnvelopeMessage } from './events.js';
 import { readAsyncApi } from './messages.js';
-import type { Ir, IrErrorCode, IrSchema, IrWarning, JsonSchema } from './model.js';
+import type { Ir, IrErrorCode, IrOperation, IrSchema, IrWarning, JsonSchema } from './model.js';
 import { asJsonSchemaDialect } from './openapi30.js';
 import { buildOperations, serviceVersionOf } from './operations.js';
 
@@ -17,16 +18,19 @@ export function buildIr(specs: Pick<LoadedSpecs, 'openapi' | 'asyncapi'>): Ir {
   const own = buildSchemas(openapi.value);
   const model = readAsyncApi(asyncapi, new Set(own.map((s) => s.name)), isEnvelopeMessage, warn);
   const added = model.schemas.map(({ name, schema }) => ({ name, schema, inferred: false }));
+  const operations = buildOperations(openapi, warn);
   return {
+    documents: [specs.openapi, asyncapi].filter((doc) => !doc.absent).map((doc) => basename(doc.file)),
     title: String(info.title ?? ''),
+    packageName: typeof info['x-casi-package-name'] === 'string' ? info['x-casi-package-name'] : undefined,
     version: String(info.version ?? '0.0.0'),
     serviceVersion: serviceVersionOf(openapi),
     schemas: [...own, ...added].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0)),
-    operations: buildOperations(openapi, warn),
+    operations,
     events: buildEvents(openapi, asyncapi),
     messages: model.messages,
     errorCodes: buildErrorCodes(openapi.value),
-    openapi: withSchemas(specs.openapi.value, model.schemas) as JsonSchema,
+    openapi: withUniqueOperationIds(withSchemas(specs.openapi.value, model.schemas), operations) as JsonSchema,
     warnings,
   };
 }
@@ -38,6 +42,26 @@ function withSchemas(doc: Record<string, unknown>, schemas: readonly { name: str
   const own = (components.schemas ?? {}) as Record<string, unknown>;
   const all = { ...own, ...Object.fromEntries(schemas.map((s) => [s.name, s.schema])) };
   return { ...doc, components: { ...components, schemas: all } };
+}
+
+/**
+ * The OpenAPI document with each operationId the IR had to number (one given twice) set to the IR's: the REST
+ * types key operations by their id, and would give both operations the types of one.
+ */
+function withUniqueOperationIds(doc: Record<string, unknown>, operations: readonly IrOperation[]) {
+  const paths = (doc.paths ?? {}) as Record<string, Record<string, Record<string, unknown>>>;
+  const renamed = operations.filter((op) => {
+    const given = paths[op.path]?.[op.method]?.operationId;
+    return typeof given === 'string' && given !== op.id;
+  });
+  if (renamed.length === 0) return doc;
+  const copy = structuredClone(doc);
+  const copied = copy.paths as typeof paths;
+  for (const op of renamed) {
+    const operation = copied[op.path]?.[op.method];
+    if (operation) operation.operationId = op.id;
+  }
+  return copy;
 }
 
 function buildSchemas(doc: Record<string, unknown>): IrSchema[] {

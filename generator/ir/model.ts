@@ -112,7 +112,11 @@ export interface IrErrorCode {
 
 /** The whole model. Every list is sorted, so emitted output is deterministic. */
 export interface Ir {
+  /** The file names of the documents it was built from (`openapi.yaml`, `asyncapi.yaml`). */
+  readonly documents: readonly string[];
   readonly title: string;
+  /** `info.x-casi-package-name`, when the spec names its generated package. */
+  readonly packageName: string | undefined;
   /** `info.version` of the OpenAPI document; the generated package's version. */
   readonly version: string;
   /** The only allowed `Service-Version` value, where the spec has the `ServiceVersion` schema (this service's). */

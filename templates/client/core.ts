@@ -39,8 +39,8 @@ export interface CoreOptions extends EventReadingOptions {
   timeoutMs?: number | undefined;
   /** Retries after the first attempt (default 2). */
   maxRetries?: number | undefined;
-  /** The `Service-Version` header value. */
-  serviceVersion: string;
+  /** The `Service-Version` header value, for APIs that have one (sent on every request). */
+  serviceVersion?: string | undefined;
   /** Headers sent with every request. */
   defaultHeaders?: Readonly<Record<string, string>> | undefined;
   /** Backoff tuning (base 500 ms, cap 8 s; a `Retry-After` above 60 s ends the call instead of being waited). */
@@ -107,7 +107,12 @@ export type SuccessData<
   M extends HttpMethod,
   P extends ClientPathsWithMethod<Client<Paths>, M>,
   I,
-> = [MethodResponse<Client<Paths>, M, P, I>] extends [never] ? undefined : MethodResponse<Client<Paths>, M, P, I>;
+> = [MethodResponse<Client<Paths, JsonMedia>, M, P, I>] extends [never]
+  ? undefined
+  : MethodResponse<Client<Paths, JsonMedia>, M, P, I>;
+
+/** The media types `request` reads (it parses the body as JSON): an operation's other ones are not its data. */
+type JsonMedia = `${string}/json` | `${string}/${string}+json`;
 
 /** The header parameter every request carries already: `raw` callers need not pass it. */
 type SentHeader = 'Service-Version';
@@ -187,7 +192,7 @@ export function createCore<Paths extends {}>(options: CoreOptions): Core<Paths> 
   const headers = mergeHeaders(
     {},
     resolved.apiKey === undefined ? undefined : { Authorization: `Bearer ${resolved.apiKey}` },
-    { 'Service-Version': resolved.serviceVersion },
+    resolved.serviceVersion === undefined ? undefined : { 'Service-Version': resolved.serviceVersion },
     resolved.defaultHeaders,
   );
   const jsonHeaders = mergeHeaders({ 'content-type': 'application/json' }, headers);
@@ -236,7 +241,10 @@ export function createCore<Paths extends {}>(options: CoreOptions): Core<Paths> 
     transport: {
       fetch: options.fetch,
       apiKey: resolved.apiKey,
-      headers: { ...resolved.defaultHeaders, 'Service-Version': resolved.serviceVersion },
+      headers:
+        resolved.serviceVersion === undefined
+          ? resolved.defaultHeaders
+          : { ...resolved.defaultHeaders, 'Service-Version': resolved.serviceVersion },
       serviceVersion: resolved.serviceVersion,
       strict: resolved.strict,
       unknownEvents: resolved.unknownEvents,

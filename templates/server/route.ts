@@ -2,13 +2,13 @@
 import type { Validator } from '../shared/validation.js';
 
 /** HTTP methods the runtime registers. */
-export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+export type HttpMethod = 'GET' | 'PUT' | 'POST' | 'DELETE' | 'OPTIONS' | 'HEAD' | 'PATCH' | 'TRACE';
 
 /** How an operation talks: a JSON request/response, a Server-Sent Events stream, or a WebSocket session. */
 export type Transport = 'http' | 'sse' | 'websocket';
 
-/** Security schemes an operation accepts (any one of them suffices); `authenticate` decides what they mean. */
-export type SecurityScheme = 'apiKey' | 'conversationToken';
+/** A security scheme of the spec, by its name in `components.securitySchemes`; `authenticate` decides what it means. */
+export type SecurityScheme = string;
 
 /**
  * Whether the `Service-Version` header is `required`, or `optional` (the header or the `service_version` query

@@ -132,6 +132,28 @@ describe('casi schemas, check, generate', () => {
     expect(result.stderr).toMatch(/openapi\.yaml:\d+:\d+ error /);
   });
 
+  it('reads only the document given, and says so when there is none to read', async () => {
+    const empty = mkdtempSync(join(work, 'empty-'));
+    const none = await casi(['check'], '', empty);
+    expect(none.code).toBe(2);
+    expect(none.stderr).toContain('no document to read: name one with --openapi or --asyncapi');
+    const gemini = join(ROOT, '../shared/spec-corpus/gemini-websocket.asyncapi.yaml');
+    const alone = await casi(['check', '--asyncapi', gemini], '', empty);
+    expect(alone.stdout).toMatch(/^\S*asyncapi\.yaml: 0 error\(s\), \d+ warning\(s\)$/m);
+    expect(alone.code).toBe(0);
+  });
+
+  it('names the generated package from --name, and refuses a name npm would not take', async () => {
+    const spec = { openapi: join(ROOT, '../shared/spec-corpus/museum.openapi.yaml') };
+    const out = join(work, 'named');
+    const named = await casi(['generate', '--openapi', spec.openapi, '--out', out, '--name', '@acme/widgets']);
+    expect(named.code).toBe(0);
+    expect(JSON.parse(readFileSync(join(out, 'package.json'), 'utf8')).name).toBe('@acme/widgets');
+    const refused = await casi(['generate', '--openapi', spec.openapi, '--out', out, '--name', 'Not A Name']);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toContain('--name Not A Name is not an npm package name');
+  });
+
   it('reports a schema ajv cannot compile at its file:line in check and generate, one line, no stack', async () => {
     const dir = join(work, 'uncompilable');
     cpSync(join(ROOT, 'test/fixtures/widgets'), dir, { recursive: true });

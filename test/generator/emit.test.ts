@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { GENERATED_HEADER } from '../../generator/emit/shared/files.js';
+import { GENERATED_MARK } from '../../generator/emit/shared/files.js';
 import { resolveOptions } from '../../generator/options.js';
 import { buildModel, emitAll } from '../../generator/pipeline.js';
 import { FIXTURES, fixture, SPEC } from './helpers.js';
@@ -43,7 +43,7 @@ describe('emit: the real spec', () => {
     const today = new Date().toISOString().slice(0, 10);
     for (const file of await first) {
       // The LICENSE is the MIT text as it is, which license detectors recognise.
-      if (file.path !== 'LICENSE') expect(file.content.slice(0, 300), file.path).toContain(GENERATED_HEADER);
+      if (file.path !== 'LICENSE') expect(file.content.slice(0, 300), file.path).toContain(GENERATED_MARK);
       expect(file.content.endsWith('\n') && !file.content.endsWith('\n\n'), file.path).toBe(true);
       expect(file.content.includes('\r'), file.path).toBe(false);
       expect(file.content.includes(today), file.path).toBe(false);

@@ -21,14 +21,22 @@ import { join, relative, sep } from 'node:path';
 import { build } from 'esbuild';
 import ts from 'typescript';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { emitPackage, PACKAGE_NAME } from '../../generator/emit/package/index.js';
+import { emitPackage } from '../../generator/emit/package/index.js';
 import type { Ir } from '../../generator/ir/model.js';
 import { ROOT } from './helpers.js';
+
+const PACKAGE_NAME = '@casi/conversational-agent-service';
 
 const ENTRIES = ['types', 'validators', 'client', 'server'];
 
 describe('emitPackage', () => {
-  const ir = { title: 'Widget Service', version: '1.2.3', serviceVersion: '2025-01-01' } as unknown as Ir;
+  const ir = {
+    documents: ['openapi.yaml', 'asyncapi.yaml'],
+    title: 'Widget Service',
+    packageName: '@casi/conversational-agent-service',
+    version: '1.2.3',
+    serviceVersion: '2025-01-01',
+  } as unknown as Ir;
   const sources = ENTRIES.map((entry) => ({ path: `src/${entry}.gen.ts`, content: '' }));
   const files = emitPackage(ir, sources);
   const file = (path: string) => files.find((f) => f.path === path)?.content ?? '';

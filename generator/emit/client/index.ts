@@ -7,19 +7,39 @@
  */
 import type { StatementStructures } from 'ts-morph';
 import type { Ir, IrOperation } from '../../ir/model.js';
-import { camelCase } from '../../names.js';
+import { camelCase, isPlainName } from '../../names.js';
 import type { EmittedFile } from '../shared/files.js';
-import { bodyType, queryType, responseBodyType, successResponse, TYPES } from '../shared/operation-types.js';
-import { docText, emitTypeScript, literal, StructureKind, VariableDeclarationKind } from '../shared/ts.js';
+import {
+  bodyType,
+  operationType,
+  paramsType,
+  queryType,
+  responseBodyType,
+  successResponse,
+  TYPES,
+} from '../shared/operation-types.js';
+import {
+  docText,
+  emitTypeScript,
+  literal,
+  propertyName,
+  StructureKind,
+  VariableDeclarationKind,
+} from '../shared/ts.js';
 import { validatorName } from '../validators/index.js';
 
 const RUNTIME = './runtime/client/index.js';
 
-/** The type of `CasiApiError`'s `code`: the spec's codes, and any other string. */
-const ERROR_CODE = `${TYPES}.ErrorCode | (string & {})`;
+/** The type of `CasiApiError`'s `code`: the spec's codes (where it has the table), and any other string. */
+function errorCodeType(ir: Ir): string {
+  return ir.errorCodes.length > 0 ? `${TYPES}.ErrorCode | (string & {})` : 'string';
+}
 
 /** Builds the client file. */
 export function emitClient(ir: Ir): EmittedFile[] {
+  const ERROR_CODE = errorCodeType(ir);
+  const version = ir.serviceVersion;
+  const streams = ir.operations.some((op) => op.transport !== 'http');
   const terminal = ir.events.filter((e) => e.direction === 'server' && e.terminal).map((e) => e.type);
   const resources = [...new Set(ir.operations.map((op) => op.resource))].sort();
   const statements: StatementStructures[] = [
@@ -50,13 +70,7 @@ export function emitClient(ir: Ir): EmittedFile[] {
       isTypeOnly: true,
     },
     { kind: StructureKind.ExportDeclaration, moduleSpecifier: RUNTIME },
-    {
-      kind: StructureKind.VariableStatement,
-      isExported: true,
-      declarationKind: VariableDeclarationKind.Const,
-      docs: ['The `Service-Version` this client speaks.'],
-      declarations: [{ name: 'SERVICE_VERSION', initializer: literal(ir.serviceVersion ?? '') }],
-    },
+    ...versionConstant(version),
     {
       kind: StructureKind.TypeAlias,
       isExported: true,
@@ -89,18 +103,22 @@ export function emitClient(ir: Ir): EmittedFile[] {
       ],
       parameters: [{ name: 'options', type: 'ClientOptions' }],
       statements: [
-        `const core = createCore<${TYPES}.paths>({ ...options, serviceVersion: SERVICE_VERSION });`,
-        `const isTerminal = (event: ${TYPES}.ServerEvent): boolean => ${terminal.length ? terminal.map((t) => `event.payload.type === ${literal(t)}`).join(' || ') : 'false'};`,
-        `const header = { 'Service-Version': SERVICE_VERSION } as const;`,
-        ...(ir.operations.some((op) => op.transport !== 'http')
-          ? [`const validators = () => import('./validators.events.gen.js');`]
+        version === undefined
+          ? `const core = createCore<${TYPES}.paths>(options);`
+          : `const core = createCore<${TYPES}.paths>({ ...options, serviceVersion: SERVICE_VERSION });`,
+        ...(streams
+          ? [
+              `const isTerminal = (event: ${TYPES}.ServerEvent): boolean => ${terminal.length ? terminal.map((t) => `event.payload.type === ${literal(t)}`).join(' || ') : 'false'};`,
+              `const validators = () => import('./validators.events.gen.js');`,
+            ]
           : []),
+        ...(version === undefined ? [] : [`const header = { 'Service-Version': SERVICE_VERSION } as const;`]),
         `return {\n  raw: core.raw,\n  core,\n${resources
           .map(
             (r) =>
-              `  ${r}: {\n${ir.operations
+              `  ${propertyName(r)}: {\n${ir.operations
                 .filter((op) => op.resource === r)
-                .map(methodText)
+                .map((op) => methodText(op, version !== undefined))
                 .join(',\n')}\n  },`,
           )
           .join('\n')}\n};`,
@@ -117,36 +135,81 @@ export function emitClient(ir: Ir): EmittedFile[] {
   return [emitTypeScript('src/client.gen.ts', statements)];
 }
 
-/** One method of a resource, as an arrow function with a doc comment. */
-function methodText(op: IrOperation): string {
-  const pathArgs = op.parameters.path.map((p) => ({ name: camelCase(p.name), param: p.name }));
-  const args = pathArgs.map((a) => `${a.name}: string`);
+/** `SERVICE_VERSION`, for APIs that have one. */
+function versionConstant(version: string | undefined): StatementStructures[] {
+  if (version === undefined) return [];
+  return [
+    {
+      kind: StructureKind.VariableStatement,
+      isExported: true,
+      declarationKind: VariableDeclarationKind.Const,
+      docs: ['The `Service-Version` this client speaks.'],
+      declarations: [{ name: 'SERVICE_VERSION', initializer: literal(version) }],
+    },
+  ];
+}
+
+/** One method of a resource, as an arrow function with a doc comment; `versioned` sends the `Service-Version`. */
+function methodText(op: IrOperation, versioned: boolean): string {
+  const pathArgs = argumentNames(op.parameters.path.map((p) => p.name));
+  const args = pathArgs.map((a) => `${a.name}: ${paramsType(op)}[${literal(a.param)}]`);
   const body = bodyType(op);
   if (body) args.push(`body: ${body}`);
   const hasQuery = op.transport === 'http' && op.parameters.query.length > 0;
   const queryRequired = op.parameters.query.some((p) => p.required);
   if (hasQuery) args.push(queryRequired ? `query: ${queryType(op)}` : `query: ${queryType(op)} = {}`);
+  // Header parameters of the spec's own (the `Service-Version` of this service's spec is sent for the caller).
+  const headerParams = op.parameters.header.filter((p) => !versioned || p.name.toLowerCase() !== 'service-version');
+  const hasHeaders = op.transport === 'http' && headerParams.length > 0;
+  if (hasHeaders) {
+    const type = `Omit<NonNullable<${operationType(op)}['parameters']['header']>, 'Service-Version'>`;
+    args.push(headerParams.some((p) => p.required) ? `headers: ${type}` : `headers: ${type} = {}`);
+  }
+  const header =
+    versioned && hasHeaders
+      ? 'header: { ...header, ...headers }'
+      : hasHeaders
+        ? 'header: headers'
+        : versioned
+          ? 'header'
+          : '';
   const path = pathArgs.length
-    ? `path: { ${pathArgs.map((a) => (a.param === a.name ? a.name : `${a.param}: ${a.name}`)).join(', ')} }`
+    ? `path: { ${pathArgs.map((a) => (a.param === a.name ? a.name : `${propertyName(a.param)}: ${a.name}`)).join(', ')} }`
     : '';
   const doc = `    /** ${docText(op.summary)} (\`${op.method.toUpperCase()} ${op.path}\`). */\n`;
   if (op.transport === 'sse') {
     args.push('options: StreamCallOptions = {}');
-    return `${doc}    ${op.methodName}: (${args.join(', ')}): EventStream<${TYPES}.ServerEvent> =>\n      streamEvents<${TYPES}.ServerEvent>({ ...core.transport, url: core.url(${literal(op.path)}, { ${path} }), loadValidator: () => validators().then((v) => v.${validatorName('ServerEvent')}), isTerminal, ...options })`;
+    return `${doc}    ${propertyName(op.methodName)}: (${args.join(', ')}): EventStream<${TYPES}.ServerEvent> =>\n      streamEvents<${TYPES}.ServerEvent>({ ...core.transport, url: core.url(${literal(op.path)}, { ${path} }), loadValidator: () => validators().then((v) => v.${validatorName('ServerEvent')}), isTerminal, ...options })`;
   }
   if (op.transport === 'websocket') {
     args.push('options: SessionCallOptions = {}');
-    return `${doc}    ${op.methodName}: (${args.join(', ')}): Session<${TYPES}.ServerEvent, ${TYPES}.ClientEvent> =>\n      openLazySession<${TYPES}.ServerEvent, ${TYPES}.ClientEvent>({ ...core.transport, url: core.url(${literal(op.path)}, { ${path} }), loadValidators: () => validators().then((v) => ({ server: v.${validatorName('ServerEvent')}, client: v.${validatorName('ClientEvent')} })), isTerminal, ...options })`;
+    return `${doc}    ${propertyName(op.methodName)}: (${args.join(', ')}): Session<${TYPES}.ServerEvent, ${TYPES}.ClientEvent> =>\n      openLazySession<${TYPES}.ServerEvent, ${TYPES}.ClientEvent>({ ...core.transport, url: core.url(${literal(op.path)}, { ${path} }), loadValidators: () => validators().then((v) => ({ server: v.${validatorName('ServerEvent')}, client: v.${validatorName('ClientEvent')} })), isTerminal, ...options })`;
   }
   args.push('options: CallOptions = {}');
   const success = successResponse(op);
   const result = success ? responseBodyType(op, success) : undefined;
-  const params = (query: string) => `params: { ${['header', path, query].filter(Boolean).join(', ')} }`;
+  const params = (query: string) => `params: { ${[header, path, query].filter(Boolean).join(', ')} }`;
   const init = (query: string) => `{ ${params(query)}${body ? ', body' : ''}, ...options }`;
   const call = (query: string) => `core.request(${literal(op.method)}, ${literal(op.path)}, ${init(query)})`;
   if (op.paginated && result) {
     const item = `${TYPES}.${op.pageItem}`;
-    return `${doc}    ${op.methodName}: (${args.join(', ')}): Paginated<${result}, ${item}> =>\n      paginate((cursor?: string) => ${call('query: cursor === undefined ? query : { ...query, cursor }')}, ${literal(op.paginated)})`;
+    return `${doc}    ${propertyName(op.methodName)}: (${args.join(', ')}): Paginated<${result}, ${item}> =>\n      paginate((cursor?: string) => ${call('query: cursor === undefined ? query : { ...query, cursor }')}, ${literal(op.paginated)})`;
   }
-  return `${doc}    ${op.methodName}: (${args.join(', ')})${result ? `: Promise<${result}>` : ''} =>\n      ${call(hasQuery ? 'query' : '')}`;
+  return `${doc}    ${propertyName(op.methodName)}: (${args.join(', ')})${result ? `: Promise<${result}>` : ''} =>\n      ${call(hasQuery ? 'query' : '')}`;
+}
+
+/**
+ * Argument names for path parameters: camel-cased, `_` before a leading digit, numbered when two would be the same
+ * or when one would be a word the other arguments use (`body`, `query`, `options`).
+ */
+function argumentNames(params: readonly string[]): { name: string; param: string }[] {
+  const taken = new Set(['body', 'query', 'options']);
+  return params.map((param) => {
+    const camel = camelCase(param) || 'param';
+    const base = isPlainName(camel) ? camel : `_${camel}`;
+    let name = base;
+    for (let n = 2; taken.has(name); n++) name = `${base}${n}`;
+    taken.add(name);
+    return { name, param };
+  });
 }

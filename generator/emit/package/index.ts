@@ -1,9 +1,21 @@
 /** Emits the package around the generated sources: package.json, its build tsconfig, a README and the LICENSE. */
 import type { Ir } from '../../ir/model.js';
-import { type EmittedFile, GENERATED_HEADER, stableJson } from '../shared/files.js';
+import { type EmittedFile, sourcesNote, stableJson } from '../shared/files.js';
 
 /** The npm name of the generated package. */
-export const PACKAGE_NAME = '@casi/conversational-agent-service';
+/**
+ * The generated package's name: `info.x-casi-package-name` where the spec sets it, else the title in kebab case
+ * (`Swagger Petstore` → `swagger-petstore`), else `api`.
+ */
+export function packageName(ir: Pick<Ir, 'packageName' | 'title'>): string {
+  if (ir.packageName !== undefined) return ir.packageName;
+  const kebab = ir.title
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-+|-+$/g, '')
+    .slice(0, 214);
+  return kebab === '' ? 'api' : kebab;
+}
 
 /** Entry points: `./<entry>` of the package maps to `src/<entry>.gen.ts`, when that file is emitted. */
 const ENTRIES = ['types', 'validators', 'client', 'server'] as const;
@@ -25,10 +37,10 @@ export function emitPackage(ir: Ir, files: readonly EmittedFile[]): EmittedFile[
       ]),
   );
   const packageJson = {
-    '//': GENERATED_HEADER,
-    name: PACKAGE_NAME,
+    '//': sourcesNote(ir.documents),
+    name: packageName(ir),
     version: ir.version,
-    description: `Types, validators, client and server stubs for ${ir.title} (Service-Version ${ir.serviceVersion}).`,
+    description: `Types, validators, client and server stubs for ${ir.title}${ir.serviceVersion === undefined ? '' : ` (Service-Version ${ir.serviceVersion})`}.`,
     license: 'MIT',
     type: 'module',
     engines: { node: '>=20.19' },
@@ -53,7 +65,7 @@ export function emitPackage(ir: Ir, files: readonly EmittedFile[]): EmittedFile[
     },
   };
   const tsconfig = {
-    '//': GENERATED_HEADER,
+    '//': sourcesNote(ir.documents),
     compilerOptions: {
       target: 'ES2022',
       module: 'NodeNext',
@@ -88,20 +100,20 @@ function packageJsonText(packageJson: { readonly exports: Record<string, Record<
 
 function readme(ir: Ir, present: readonly (typeof ENTRIES)[number][]): string {
   return [
-    `<!-- ${GENERATED_HEADER} -->`,
-    `# ${PACKAGE_NAME}`,
+    `<!-- ${sourcesNote(ir.documents)} -->`,
+    `# ${packageName(ir)}`,
     '',
-    `Generated from the ${ir.title} specification, version ${ir.version} (\`Service-Version: ${ir.serviceVersion}\`).`,
+    `Generated from the ${ir.title} specification, version ${ir.version}${ir.serviceVersion === undefined ? '' : ` (\`Service-Version: ${ir.serviceVersion}\`)`}.`,
     '',
     '| import | what it holds |',
     '|---|---|',
-    ...present.map((entry) => `| \`${PACKAGE_NAME}/${entry}\` | ${ENTRY_TEXT[entry]} |`),
+    ...present.map((entry) => `| \`${packageName(ir)}/${entry}\` | ${ENTRY_TEXT[entry]} |`),
     '',
     '## Module format',
     '',
     'The package is ESM (`"type": "module"`), with a `.d.ts` beside every module (TypeScript `moduleResolution`',
     '`node16`, `nodenext` or `bundler`). On Node ≥ 20.19, the version it requires, CommonJS code can load it with',
-    `\`require\` too: \`const { createClient } = require('${PACKAGE_NAME}/client');\`.`,
+    `\`require\` too: \`const { createClient } = require('${packageName(ir)}/client');\`.`,
     '',
     '## Optional peer dependencies',
     '',

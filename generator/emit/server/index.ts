@@ -5,6 +5,7 @@
  */
 import type { StatementStructures } from 'ts-morph';
 import type { Ir, IrOperation, IrResponse } from '../../ir/model.js';
+import { schemaCodeNames } from '../../names.js';
 import { partSchema, partSchemaName, queryCoercion, type RequestPart, refName } from '../../schema/operations.js';
 import type { EmittedFile } from '../shared/files.js';
 import {
@@ -16,7 +17,14 @@ import {
   statusType,
   TYPES,
 } from '../shared/operation-types.js';
-import { docText, emitTypeScript, literal, StructureKind, VariableDeclarationKind } from '../shared/ts.js';
+import {
+  docText,
+  emitTypeScript,
+  literal,
+  propertyName,
+  StructureKind,
+  VariableDeclarationKind,
+} from '../shared/ts.js';
 import { validatorName } from '../validators/index.js';
 
 const V = 'validators';
@@ -58,14 +66,19 @@ export function emitServer(ir: Ir): EmittedFile[] {
   });
   file.push({ kind: StructureKind.ImportDeclaration, moduleSpecifier: './validators.gen.js', namespaceImport: V });
   file.push({ kind: StructureKind.ExportDeclaration, moduleSpecifier: './runtime/server/index.js' });
-  addRoutes(file, ir, operations);
+  addRoutes(file, ir, operations, schemaCodeNames(ir));
   addHandlers(file, operations);
   addRegister(file, ir);
   return [emitTypeScript('src/server.gen.ts', file)];
 }
 
 /** `export const routes: readonly RouteDefinition[]`, one entry per operation, sorted by operationId. */
-function addRoutes(file: StatementStructures[], ir: Ir, operations: readonly IrOperation[]): void {
+function addRoutes(
+  file: StatementStructures[],
+  ir: Ir,
+  operations: readonly IrOperation[],
+  code: ReadonlyMap<string, string>,
+): void {
   const events = ir.events.some((e) => e.direction === 'server') ? `${V}.${validatorName('ServerEvent')}` : undefined;
   file.push({
     kind: StructureKind.VariableStatement,
@@ -78,21 +91,23 @@ function addRoutes(file: StatementStructures[], ir: Ir, operations: readonly IrO
       {
         name: 'routes',
         type: 'readonly RouteDefinition[]',
-        initializer: `[\n${operations.map((op) => routeLiteral(op, events)).join(',\n')}\n]`,
+        initializer: `[\n${operations.map((op) => routeLiteral(op, events, code)).join(',\n')}\n]`,
       },
     ],
   });
 }
 
-function routeLiteral(op: IrOperation, eventValidator: string | undefined): string {
+/** One route's definition; `code` gives the code name of each component schema (for its validator's name). */
+function routeLiteral(op: IrOperation, eventValidator: string | undefined, code: ReadonlyMap<string, string>): string {
+  const validatorOf = (name: string) => `${V}.${validatorName(code.get(name) ?? name)}`;
   const validators = (['params', 'query', 'headers'] as const satisfies readonly RequestPart[])
     .filter((part) => partSchema(op, part) !== undefined)
     .map((part) => `${part}: ${V}.${validatorName(partSchemaName(op, part))}`);
-  const body = refName(op.requestBody?.schema);
-  if (body) validators.push(`body: ${V}.${validatorName(body)}`);
+  const body = isJson(op.requestBody?.contentType) ? refName(op.requestBody?.schema) : undefined;
+  if (body) validators.push(`body: ${validatorOf(body)}`);
   const version = op.parameters.header.find((p) => p.name.toLowerCase() === 'service-version');
   const coercion = Object.entries(queryCoercion(op)).map(([name, type]) => `${literal(name)}: ${literal(type)}`);
-  const responses = op.responses.map((r) => `${literal(r.status)}: ${responseLiteral(r)}`);
+  const responses = op.responses.map((r) => `${literal(r.status)}: ${responseLiteral(r, validatorOf)}`);
   const members = [
     `operationId: ${literal(op.id)}`,
     `method: ${literal(op.method.toUpperCase())}`,
@@ -109,10 +124,10 @@ function routeLiteral(op: IrOperation, eventValidator: string | undefined): stri
   return `  {\n${members.map((m) => `    ${m},`).join('\n')}\n  }`;
 }
 
-function responseLiteral(response: IrResponse): string {
+function responseLiteral(response: IrResponse, validatorOf: (name: string) => string): string {
   const name = response.contentType === 'application/json' ? refName(response.schema) : undefined;
   const parts = [
-    ...(name ? [`validator: ${V}.${validatorName(name)}`] : []),
+    ...(name ? [`validator: ${validatorOf(name)}`] : []),
     ...(response.contentType && response.contentType !== 'application/json'
       ? [`contentType: ${literal(response.contentType)}`]
       : []),
@@ -129,7 +144,7 @@ function addHandlers(file: StatementStructures[], operations: readonly IrOperati
     typeParameters: [{ name: 'Auth', default: 'unknown' }],
     docs: ['One handler per operation: typed parameters, query, headers and body in; a typed status and body out.'],
     properties: operations.map((op) => ({
-      name: op.id,
+      name: propertyName(op.id),
       isReadonly: true,
       type: handlerType(op),
       docs: [docText(`${op.method.toUpperCase()} ${op.path} — ${op.summary}`)],
@@ -181,4 +196,9 @@ function addRegister(file: StatementStructures[], ir: Ir): void {
     returnType: 'void',
     statements: `casiRoutes(app, { ${ir.serviceVersion === undefined ? '' : 'serviceVersion: SERVICE_VERSION, '}...options, routes, handlers });`,
   });
+}
+
+/** Whether a media type is JSON (`application/json` or a `+json` type). */
+function isJson(contentType: string | undefined): boolean {
+  return contentType !== undefined && /^application\/(json|[^;]*\+json)(;|$)/i.test(contentType);
 }

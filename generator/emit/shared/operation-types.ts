@@ -8,7 +8,11 @@ import { literal } from './ts.js';
 export const TYPES = 'types';
 
 /** The operation's type in openapi-typescript's `paths` (every operation has one, with an operationId or not). */
-const operation = (op: IrOperation) => `${TYPES}.paths[${literal(op.path)}][${literal(op.method)}]`;
+export function operationType(op: IrOperation): string {
+  return `${TYPES}.paths[${literal(op.path)}][${literal(op.method)}]`;
+}
+
+const operation = operationType;
 
 /** The type of a schema: its component's when it is a reference, else the fallback path into `paths`. */
 function schemaType(schema: JsonSchema | undefined, fallback: string): string {
@@ -37,13 +41,12 @@ export function headersType(op: IrOperation): string {
   return `{ ${members.join(' ')} } & Record<string, string | string[] | undefined>`;
 }
 
-/** The JSON request body type, or undefined when the operation takes none. */
+/** The request body type (of the media type the client sends), or undefined when the operation takes none. */
 export function bodyType(op: IrOperation): string | undefined {
   if (!op.requestBody) return undefined;
-  return schemaType(
-    op.requestBody.schema,
-    `NonNullable<${operation(op)}['requestBody']>['content']['application/json']`,
-  );
+  const { contentType, schema } = op.requestBody;
+  const content = `NonNullable<${operation(op)}['requestBody']>['content'][${literal(contentType)}]`;
+  return contentType === 'application/json' ? schemaType(schema, content) : content;
 }
 
 /** The body type of one response, or undefined for a response without a JSON body. */
