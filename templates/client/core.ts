@@ -168,10 +168,17 @@ export interface Core<Paths extends {}> {
 /** What `request` reads from its init; the other members go to `fetch` as they are. */
 type RequestArgs = CallOptions &
   Omit<RequestInit, 'body' | 'headers' | 'signal'> & {
-    params?: UrlParams & { header?: HeadersOptions | undefined };
+    params?: UrlParams & { header?: HeadersOptions | undefined; cookie?: Record<string, unknown> | undefined };
     body?: unknown;
     headers?: HeadersOptions | undefined;
   };
+
+/** The operation's cookie parameters as a `Cookie` header (each value percent-encoded), or none. */
+function cookieHeader(cookies: Record<string, unknown> | undefined): { Cookie: string } | undefined {
+  const pairs = Object.entries(cookies ?? {}).filter(([, value]) => value !== undefined && value !== null);
+  if (pairs.length === 0) return undefined;
+  return { Cookie: pairs.map(([name, value]) => `${name}=${encodeURIComponent(String(value))}`).join('; ') };
+}
 
 /** Builds a client core over the spec's openapi-typescript `paths` type. */
 export function createCore<Paths extends {}>(options: CoreOptions): Core<Paths> {
@@ -258,9 +265,13 @@ export function createCore<Paths extends {}>(options: CoreOptions): Core<Paths> 
         return Promise.reject(error);
       }
       const base = body === undefined ? headers : jsonHeaders;
+      const cookie = cookieHeader(params?.cookie);
       const outgoing: Outgoing = {
         method: method.toUpperCase(),
-        headers: extra === undefined && params?.header === undefined ? base : mergeHeaders(base, extra, params?.header),
+        headers:
+          extra === undefined && params?.header === undefined && cookie === undefined
+            ? base
+            : mergeHeaders(base, extra, params?.header, cookie),
         body: body === undefined ? undefined : JSON.stringify(body),
       };
       const call: CallOptions = { signal, timeoutMs };

@@ -173,6 +173,11 @@ function methodText(op: IrOperation, versioned: boolean): string {
         : versioned
           ? 'header'
           : '';
+  const hasCookies = op.transport === 'http' && op.parameters.cookie.length > 0;
+  if (hasCookies) {
+    const type = `NonNullable<${operationType(op)}['parameters']['cookie']>`;
+    args.push(op.parameters.cookie.some((p) => p.required) ? `cookies: ${type}` : `cookies: ${type} = {}`);
+  }
   const path = pathArgs.length
     ? `path: { ${pathArgs.map((a) => (a.param === a.name ? a.name : `${propertyName(a.param)}: ${a.name}`)).join(', ')} }`
     : '';
@@ -188,7 +193,8 @@ function methodText(op: IrOperation, versioned: boolean): string {
   args.push('options: CallOptions = {}');
   const success = successResponse(op);
   const result = success ? responseBodyType(op, success) : undefined;
-  const params = (query: string) => `params: { ${[header, path, query].filter(Boolean).join(', ')} }`;
+  const params = (query: string) =>
+    `params: { ${[header, path, query, hasCookies ? 'cookie: cookies' : ''].filter(Boolean).join(', ')} }`;
   const init = (query: string) => `{ ${params(query)}${body ? ', body' : ''}, ...options }`;
   const call = (query: string) => `core.request(${literal(op.method)}, ${literal(op.path)}, ${init(query)})`;
   if (op.paginated && result) {
