@@ -141,7 +141,7 @@ describe('casi schemas, check, generate', () => {
     const alone = await casi(['check', '--asyncapi', gemini], '', empty);
     expect(alone.stdout).toMatch(/^\S*asyncapi\.yaml: 0 error\(s\), \d+ warning\(s\)$/m);
     expect(alone.code).toBe(0);
-  });
+  }, 60_000);
 
   it('names the generated package from --name, and refuses a name npm would not take', async () => {
     const spec = { openapi: join(ROOT, '../shared/spec-corpus/museum.openapi.yaml') };
@@ -152,7 +152,7 @@ describe('casi schemas, check, generate', () => {
     const refused = await casi(['generate', '--openapi', spec.openapi, '--out', out, '--name', 'Not A Name']);
     expect(refused.code).toBe(2);
     expect(refused.stderr).toContain('--name Not A Name is not an npm package name');
-  });
+  }, 60_000);
 
   it('reports a schema ajv cannot compile at its file:line in check and generate, one line, no stack', async () => {
     const dir = join(work, 'uncompilable');
@@ -170,7 +170,7 @@ describe('casi schemas, check, generate', () => {
       );
       expect(result.stderr).not.toMatch(/^\s+at /m);
     }
-  });
+  }, 60_000);
 
   it('generate --check names stale files and exits 1; after generate it exits 0', async () => {
     const out = join(work, 'out');
