@@ -6,7 +6,7 @@ import { buildEvents, isEnvelopeMessage } from './events.js';
 import { readAsyncApi } from './messages.js';
 import type { Ir, IrErrorCode, IrOperation, IrSchema, IrWarning, JsonSchema } from './model.js';
 import { asJsonSchemaDialect } from './openapi30.js';
-import { buildOperations, serviceVersionOf } from './operations.js';
+import { buildOperations, buildSecuritySchemes, serviceVersionOf } from './operations.js';
 
 /** Builds the IR. Call it only on documents that passed `check`. */
 export function buildIr(specs: Pick<LoadedSpecs, 'openapi' | 'asyncapi'>): Ir {
@@ -27,6 +27,7 @@ export function buildIr(specs: Pick<LoadedSpecs, 'openapi' | 'asyncapi'>): Ir {
     serviceVersion: serviceVersionOf(openapi),
     schemas: [...own, ...added].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0)),
     operations,
+    securitySchemes: buildSecuritySchemes(openapi),
     events: buildEvents(openapi, asyncapi),
     messages: model.messages,
     errorCodes: buildErrorCodes(openapi.value),

@@ -92,6 +92,15 @@ export interface IrEvent {
   readonly examples: readonly unknown[];
 }
 
+/**
+ * How a security scheme carries a credential: a bearer token (http bearer, OAuth 2, OpenID Connect), HTTP basic,
+ * or an API key in a header, the query or a cookie. Other http schemes are sent as bearer tokens too.
+ */
+export type IrSecurityScheme =
+  | { readonly type: 'bearer' }
+  | { readonly type: 'basic' }
+  | { readonly type: 'apiKey'; readonly in: 'header' | 'query' | 'cookie'; readonly name: string };
+
 /** An AsyncAPI message outside this service's event envelopes; its payload is the schema `schemaName`. */
 export interface IrMessage {
   readonly name: string;
@@ -123,6 +132,8 @@ export interface Ir {
   readonly serviceVersion: string | undefined;
   readonly schemas: readonly IrSchema[];
   readonly operations: readonly IrOperation[];
+  /** The OpenAPI document's security schemes, by name. */
+  readonly securitySchemes: Readonly<Record<string, IrSecurityScheme>>;
   readonly events: readonly IrEvent[];
   /** The AsyncAPI messages that are not events of this service's envelopes. */
   readonly messages: readonly IrMessage[];

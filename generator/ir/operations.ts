@@ -8,6 +8,7 @@ import type {
   IrOperation,
   IrParameter,
   IrResponse,
+  IrSecurityScheme,
   IrWarning,
   JsonSchema,
   ParameterLocation,
@@ -241,6 +242,21 @@ function credentialParameters(doc: SourceDocument, schemes: readonly string[]): 
       schema: { type: 'string', minLength: 1 },
       description: str(s.description).trim(),
     }));
+}
+
+/** The security schemes of `components.securitySchemes`, as the client places their credentials. */
+export function buildSecuritySchemes(doc: SourceDocument): Record<string, IrSecurityScheme> {
+  const defined = (valueAt(doc.value, '/components/securitySchemes') ?? {}) as Record<string, unknown>;
+  const out: Record<string, IrSecurityScheme> = {};
+  for (const name of Object.keys(defined).sort()) {
+    const scheme = deref<Obj>(doc, defined[name]);
+    const place = str(scheme.in);
+    if (scheme.type === 'apiKey' && (place === 'header' || place === 'query' || place === 'cookie'))
+      out[name] = { type: 'apiKey', in: place, name: str(scheme.name) };
+    else if (scheme.type === 'http' && str(scheme.scheme).toLowerCase() === 'basic') out[name] = { type: 'basic' };
+    else out[name] = { type: 'bearer' };
+  }
+  return out;
 }
 
 /** Flattens `[{apiKey: []}, {conversationToken: []}]` into scheme names. */

@@ -58,6 +58,7 @@ export function emitClient(ir: Ir): EmittedFile[] {
         'CoreOptions',
         'EventStream',
         'Paginated',
+        'SecuritySchemes',
         'Session',
         'SessionCallOptions',
         'StreamCallOptions',
@@ -72,13 +73,27 @@ export function emitClient(ir: Ir): EmittedFile[] {
     { kind: StructureKind.ExportDeclaration, moduleSpecifier: RUNTIME },
     ...versionConstant(version),
     {
+      kind: StructureKind.VariableStatement,
+      declarationKind: VariableDeclarationKind.Const,
+      docs: ["How each of the spec's security schemes carries the credential, by name."],
+      declarations: [
+        {
+          name: 'SECURITY_SCHEMES',
+          type: 'SecuritySchemes',
+          initializer: `{\n${Object.entries(ir.securitySchemes)
+            .map(([name, scheme]) => `  ${propertyName(name)}: ${objectLiteral(scheme)},`)
+            .join('\n')}\n}`,
+        },
+      ],
+    },
+    {
       kind: StructureKind.TypeAlias,
       isExported: true,
       name: 'ClientOptions',
       docs: [
-        'Options of `createClient`: `baseUrl`, `apiKey`, `fetch`, `timeoutMs`, `maxRetries`, `defaultHeaders`, `retry`.',
+        'Options of `createClient`: `baseUrl`, `apiKey` (or `username` and `password`), `fetch`, `timeoutMs`, `maxRetries`, `defaultHeaders`, `retry`, `strict`, `unknownEvents`.',
       ],
-      type: "Omit<CoreOptions, 'serviceVersion'>",
+      type: "Omit<CoreOptions, 'serviceVersion' | 'securitySchemes'>",
     },
     {
       kind: StructureKind.VariableStatement,
@@ -103,9 +118,7 @@ export function emitClient(ir: Ir): EmittedFile[] {
       ],
       parameters: [{ name: 'options', type: 'ClientOptions' }],
       statements: [
-        version === undefined
-          ? `const core = createCore<${TYPES}.paths>(options);`
-          : `const core = createCore<${TYPES}.paths>({ ...options, serviceVersion: SERVICE_VERSION });`,
+        `const core = createCore<${TYPES}.paths>({ ...options, securitySchemes: SECURITY_SCHEMES${version === undefined ? '' : ', serviceVersion: SERVICE_VERSION'} });`,
         ...(streams
           ? [
               `const isTerminal = (event: ${TYPES}.ServerEvent): boolean => ${terminal.length ? terminal.map((t) => `event.payload.type === ${literal(t)}`).join(' || ') : 'false'};`,
@@ -195,7 +208,8 @@ function methodText(op: IrOperation, versioned: boolean): string {
   const result = success ? responseBodyType(op, success) : undefined;
   const params = (query: string) =>
     `params: { ${[header, path, query, hasCookies ? 'cookie: cookies' : ''].filter(Boolean).join(', ')} }`;
-  const init = (query: string) => `{ ${params(query)}${body ? ', body' : ''}, ...options }`;
+  const security = `security: [${op.security.map(literal).join(', ')}]`;
+  const init = (query: string) => `{ ${params(query)}${body ? ', body' : ''}, ${security}, ...options }`;
   const call = (query: string) => `core.request(${literal(op.method)}, ${literal(op.path)}, ${init(query)})`;
   if (op.paginated && result) {
     const item = `${TYPES}.${op.pageItem}`;
@@ -218,4 +232,11 @@ function argumentNames(params: readonly string[]): { name: string; param: string
     taken.add(name);
     return { name, param };
   });
+}
+
+/** `{ type: 'apiKey', in: 'query' }`: an object of strings as a literal. */
+function objectLiteral(value: Readonly<Record<string, string>>): string {
+  return `{ ${Object.entries(value)
+    .map(([key, member]) => `${propertyName(key)}: ${literal(member)}`)
+    .join(', ')} }`;
 }

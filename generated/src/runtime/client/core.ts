@@ -3,6 +3,7 @@
  * The REST core of a client: typed calls (auth and version headers, timeouts, retries, errors) sent with `fetch`
  * (the given one, else the global one), and an openapi-fetch client with the same headers as `raw`.
  */
+
 import createClient, {
   type Client,
   type ClientPathsWithMethod,
@@ -16,6 +17,7 @@ import { ApiConnectionError, ApiTimeoutError, ApiUserAbortError, CasiError, erro
 import type { EventReadingOptions } from './event-reading.js';
 import { fetchExchange, isTimeout, type Outgoing } from './exchange.js';
 import { type RetryPolicy, withRetry } from './retry.js';
+import { placeCredentials, type SecuritySchemes } from './security.js';
 import { defaultFetch, type FetchLike, type TransportOptions } from './transport.js';
 import { buildUrl, safePathSerializer, type UrlParams } from './url.js';
 
@@ -29,8 +31,17 @@ export type HttpMethod = 'get' | 'put' | 'post' | 'delete' | 'options' | 'head' 
 export interface CoreOptions extends EventReadingOptions {
   /** The service's base address, e.g. `https://api.example.com`. */
   baseUrl: string;
-  /** Sent as `Authorization: Bearer <apiKey>` (omit in browsers; use the conversation token for events). */
+  /**
+   * The token or API key: sent as each operation's security schemes say (`Authorization: Bearer <apiKey>` for a
+   * bearer scheme, its header, query member or cookie for an API key), or as a bearer token where the client knows
+   * no schemes. Omit in browsers; use the conversation token for events.
+   */
   apiKey?: string | undefined;
+  /** User name and password, for operations secured by HTTP basic authentication. */
+  username?: string | undefined;
+  password?: string | undefined;
+  /** The spec's security schemes, by name (the generated client passes them). */
+  securitySchemes?: SecuritySchemes | undefined;
   /**
    * The fetch for every call and event stream (default `globalThis.fetch`), called as the global one is: `(url,
    * init)`, and `(request)` by `raw`.
@@ -172,6 +183,8 @@ type RequestArgs = CallOptions &
     params?: UrlParams & { header?: HeadersOptions | undefined; cookie?: Record<string, unknown> | undefined };
     body?: unknown;
     headers?: HeadersOptions | undefined;
+    /** The operation's security schemes, by name; absent: the API key as a bearer token, as the core is set up. */
+    security?: readonly string[] | undefined;
   };
 
 /** The operation's cookie parameters as a `Cookie` header (each value percent-encoded), or none. */
@@ -186,6 +199,9 @@ export function createCore<Paths extends {}>(options: CoreOptions): Core<Paths> 
   const resolved: ResolvedCoreOptions = {
     baseUrl: options.baseUrl,
     apiKey: options.apiKey,
+    username: options.username,
+    password: options.password,
+    securitySchemes: options.securitySchemes,
     fetch: options.fetch ?? defaultFetch,
     timeoutMs: options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
     maxRetries: options.maxRetries ?? DEFAULT_MAX_RETRIES,
@@ -203,7 +219,15 @@ export function createCore<Paths extends {}>(options: CoreOptions): Core<Paths> 
     resolved.serviceVersion === undefined ? undefined : { 'Service-Version': resolved.serviceVersion },
     resolved.defaultHeaders,
   );
+  const schemes = options.securitySchemes ?? {};
   const jsonHeaders = mergeHeaders({ 'content-type': 'application/json' }, headers);
+  // The same without the bearer token, for calls that name their security schemes.
+  const anonymous = mergeHeaders(
+    {},
+    resolved.serviceVersion === undefined ? undefined : { 'Service-Version': resolved.serviceVersion },
+    resolved.defaultHeaders,
+  );
+  const jsonAnonymous = mergeHeaders({ 'content-type': 'application/json' }, anonymous);
   const send = resolved.fetch;
   /** The exchange of calls without other `RequestInit` members (most calls): made once. */
   const plain = fetchExchange(send);
@@ -258,21 +282,39 @@ export function createCore<Paths extends {}>(options: CoreOptions): Core<Paths> 
       unknownEvents: resolved.unknownEvents,
     },
     request(method, path, ...args) {
-      const { params, body, headers: extra, signal, maxRetries, timeoutMs, ...rest } = (args[0] ?? {}) as RequestArgs;
+      const {
+        params,
+        body,
+        headers: extra,
+        signal,
+        maxRetries,
+        timeoutMs,
+        security,
+        ...rest
+      } = (args[0] ?? {}) as RequestArgs;
+      const placed = security === undefined ? undefined : placeCredentials(security, schemes, resolved);
       let url: string;
       try {
-        url = buildUrl(resolved.baseUrl, path as string, params);
+        const query = placed === undefined ? params?.query : { ...params?.query, ...placed.query };
+        url = buildUrl(resolved.baseUrl, path as string, { ...params, query });
       } catch (error) {
         return Promise.reject(error);
       }
-      const base = body === undefined ? headers : jsonHeaders;
+      const base =
+        placed === undefined
+          ? body === undefined
+            ? headers
+            : jsonHeaders
+          : body === undefined
+            ? anonymous
+            : jsonAnonymous;
       const cookie = cookieHeader(params?.cookie);
       const outgoing: Outgoing = {
         method: method.toUpperCase(),
         headers:
-          extra === undefined && params?.header === undefined && cookie === undefined
+          extra === undefined && params?.header === undefined && cookie === undefined && placed === undefined
             ? base
-            : mergeHeaders(base, extra, params?.header, cookie),
+            : mergeHeaders(base, placed?.headers, extra, params?.header, cookie),
         body: body === undefined ? undefined : JSON.stringify(body),
       };
       const call: CallOptions = { signal, timeoutMs };

@@ -112,6 +112,7 @@ export {
   sleep,
   withRetry,
 } from './retry.js';
+export { type Credentials, placeCredentials, type SecurityScheme, type SecuritySchemes } from './security.js';
 export type { WebSocketConstructor, WebSocketLike } from './socket.js';
 export {
   DEFAULT_IDLE_TIMEOUT_MS,
