@@ -10,6 +10,7 @@ import { AgentCatalog, type AgentInput, type AgentPatch } from './agents.js';
 import {
   Authenticator,
   type Credentials,
+  canWrite,
   type Principal,
   requireConversationAccess,
   requireKey,
@@ -390,7 +391,8 @@ export class ReferenceService implements ServiceOperations {
     if (opening.status !== 200) throw new Error('unreachable: sessions never answer 204');
     return {
       events: opening.events,
-      handleFrame: (text, binary = false) => this.sessions.handleClientFrame(conversationId, text, binary),
+      handleFrame: (text, binary = false) =>
+        this.sessions.handleClientFrame(conversationId, text, binary, canWrite(auth)),
     };
   }
 
@@ -405,8 +407,13 @@ export class ReferenceService implements ServiceOperations {
   }
 
   /** The session logic alone (tests, or a transport that manages subscriptions itself). */
-  handleClientFrame(conversationId: string, text: string, binary = false): Promise<ServerErrorEvent | null> {
-    return this.sessions.handleClientFrame(conversationId, text, binary);
+  handleClientFrame(
+    conversationId: string,
+    text: string,
+    binary = false,
+    writable = true,
+  ): Promise<ServerErrorEvent | null> {
+    return this.sessions.handleClientFrame(conversationId, text, binary, writable);
   }
 
   // --- checks -------------------------------------------------------------------------------------------------
