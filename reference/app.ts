@@ -1,6 +1,6 @@
 /** The reference server as a Fastify instance: the generated routes, wired to `ReferenceService` by `http/`. */
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
-import { registerRoutes } from '../generated/src/server.gen.js';
+import { casiServerOptions, registerRoutes } from '../generated/src/server.gen.js';
 import type { Principal } from './auth.js';
 import type { Clock } from './clock.js';
 import type { ReferenceConfig } from './config.js';
@@ -51,6 +51,7 @@ export function createApp(options: AppOptions): App {
   });
   // Path parameters are validated against the spec (ids up to 128 characters), not cut off by Fastify at 100.
   const app = Fastify({
+    ...casiServerOptions(),
     logger: options.logger ?? false,
     bodyLimit: BODY_LIMIT,
     routerOptions: { maxParamLength: MAX_PARAM_LENGTH },

@@ -883,7 +883,7 @@ export interface components {
          * @description The `Error.code` values this version uses, with the status each comes with (`x-casi-error-codes`).
          * @enum {string}
          */
-        ErrorCode: "invalid_request" | "malformed_json" | "missing_service_version" | "unsupported_service_version" | "language_not_supported" | "agent_not_released" | "unknown_event_id" | "unauthorized" | "token_expired" | "forbidden" | "not_found" | "route_not_found" | "event_stream_expired" | "method_not_allowed" | "conversation_ended" | "payload_too_large" | "teapot" | "rate_limited" | "internal_error" | "service_unavailable";
+        ErrorCode: "invalid_request" | "malformed_json" | "missing_service_version" | "unsupported_service_version" | "language_not_supported" | "agent_not_released" | "unknown_event_id" | "unauthorized" | "token_expired" | "forbidden" | "not_found" | "route_not_found" | "event_stream_expired" | "method_not_allowed" | "request_timeout" | "conversation_ended" | "payload_too_large" | "teapot" | "rate_limited" | "request_headers_too_large" | "internal_error" | "service_unavailable";
         /** @description An event, `ev_<id>`. */
         EventId: string;
         /** @description An API tool. */
@@ -2753,6 +2753,8 @@ export const errorCodes = {
     not_found: { status: 404, transient: false },
     payload_too_large: { status: 413, transient: false },
     rate_limited: { status: 429, transient: true },
+    request_headers_too_large: { status: 431, transient: false },
+    request_timeout: { status: 408, transient: true },
     route_not_found: { status: 404, transient: false },
     service_unavailable: { status: 503, transient: true },
     teapot: { status: 418, transient: false },

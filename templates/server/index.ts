@@ -30,6 +30,7 @@ export {
   type RequestPart,
   type RequestProblem,
 } from './errors.js';
+export { casiServerOptions, clientErrorAnswer } from './framework-errors.js';
 export type {
   AnyHandler,
   Authenticate,
