@@ -1,6 +1,8 @@
 /** `casiRoutes`: registers a route table and its handlers on a Fastify instance, with the CASI error model. */
+import type { Readable } from 'node:stream';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { admit } from './admission.js';
+import { BodyGuard } from './body-guard.js';
 import { createCloseables, type Track } from './closeables.js';
 import { applyCors, preflightHeaders } from './cors.js';
 import { toErrorAnswer } from './error-handler.js';
@@ -30,6 +32,7 @@ export function casiRoutes<H, Auth = undefined>(app: FastifyInstance, options: C
   const { track, closeAll } = createCloseables();
   const allowedOn = watchRoutes(app);
   const answerNotFound = notFound(allowedOn);
+  const bodies = new BodyGuard(config.bodyLimits);
 
   app.setErrorHandler((error, request, reply) => {
     const answer = toErrorAnswer(error, config.bodyLimit);
@@ -50,7 +53,7 @@ export function casiRoutes<H, Auth = undefined>(app: FastifyInstance, options: C
     return sendError(reply, answerNotFound(request.method, request.url));
   });
   app.addHook('preClose', async () => closeAll());
-  for (const route of config.routes) registerRoute(app, route, config, track);
+  for (const route of config.routes) registerRoute(app, route, config, track, bodies);
   attachWebSockets(app, config, track);
 }
 
@@ -88,7 +91,13 @@ type UntypedRequest = CasiRequest<unknown, unknown, unknown, unknown>;
 /** The `auth` each admitted request carries, from `onRequest` to its handler. */
 const authOf = new WeakMap<FastifyRequest, unknown>();
 
-function registerRoute(app: FastifyInstance, route: RouteDefinition, config: ResolvedOptions, track: Track): void {
+function registerRoute(
+  app: FastifyInstance,
+  route: RouteDefinition,
+  config: ResolvedOptions,
+  track: Track,
+  bodies: BodyGuard,
+): void {
   const handler = config.handlers[route.operationId];
   const method = route.transport === 'websocket' ? 'GET' : route.method;
   // Authentication and the Service-Version check come before the body is read: in an `onRequest` hook. Fastify
@@ -105,6 +114,8 @@ function registerRoute(app: FastifyInstance, route: RouteDefinition, config: Res
           onRequest: async (request: FastifyRequest) => {
             authOf.set(request, await admit(route, incoming(request), config));
           },
+          preParsing: async (_request: FastifyRequest, _reply: FastifyReply, payload: Readable) =>
+            bodies.watch(payload),
         }
       : {}),
     handler: async (request, reply) => {

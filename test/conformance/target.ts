@@ -44,8 +44,8 @@ export interface ReferenceTargetOptions {
   readonly env?: Readonly<Record<string, string>>;
   /** Milliseconds of silence before an SSE heartbeat (default the server's). */
   readonly sseHeartbeatMs?: number;
-  /** Other `createApp` options (the logger). */
-  readonly app?: Pick<AppOptions, 'logger'>;
+  /** Other `createApp` options (body deadlines, logger). */
+  readonly app?: Pick<AppOptions, 'bodyLimits' | 'logger'>;
 }
 
 /** Starts the reference server with three keys (write and read of org A, write of org B), validating its answers. */
