@@ -5,7 +5,16 @@ import { resolve } from 'node:path';
 import { ROOT } from './lib.mjs';
 
 /** Every benchmark, in the order they run: its name is its script in bench/. */
-const BENCHMARKS = ['generation', 'validation', 'startup', 'client', 'bundle-size', 'emulator', 'fanout'];
+const BENCHMARKS = [
+  'generation',
+  'validation',
+  'startup',
+  'client',
+  'bundle-size',
+  'emulator',
+  'fanout',
+  'history-read',
+];
 /** Longest run of one benchmark before it is stopped. */
 const TIMEOUT_MS = 30 * 60_000;
 
