@@ -464,8 +464,9 @@ function validate63(data, instancePath = "") {
 }
 var validateServerEvent = validate2;
 var pattern1 = new RegExp("^ev_[A-Za-z0-9]+$", "");
-var pattern2 = new RegExp("^ca_[A-Za-z0-9]+@v[0-9]+$", "");
-var pattern3 = new RegExp("^conv_[A-Za-z0-9]+$", "");
+var pattern2 = new RegExp("([Zz]|\\+00:00)$", "u");
+var pattern3 = new RegExp("^ca_[A-Za-z0-9]+@v[0-9]+$", "");
+var pattern4 = new RegExp("^conv_[A-Za-z0-9]+$", "");
 var formats0 = formats["date-time"];
 function validate5(data, instancePath = "") {
   ;
@@ -2168,184 +2169,148 @@ function validate2(data, instancePath = "") {
   ;
   let vErrors = null;
   let errors = 0;
-  const _errs1 = errors;
-  let valid0 = true;
-  const _errs2 = errors;
   if (data && typeof data == "object" && !Array.isArray(data)) {
-    let missing0;
-    if (data.payload === void 0 && (missing0 = "payload")) {
-      const err0 = {};
+    if (data.id === void 0) {
+      const err0 = { pointer: instancePath + "/id", message: "must have required property 'id'", keyword: "required" };
       if (vErrors === null) {
         vErrors = [err0];
       } else {
         vErrors.push(err0);
       }
       errors++;
-    } else {
-      if (data.payload !== void 0) {
-        let data0 = data.payload;
-        const _errs4 = errors;
-        if (errors === _errs4) {
-          if (data0 && typeof data0 == "object" && !Array.isArray(data0)) {
-            let missing1;
-            if (data0.type === void 0 && (missing1 = "type")) {
-              const err1 = {};
-              if (vErrors === null) {
-                vErrors = [err1];
-              } else {
-                vErrors.push(err1);
-              }
-              errors++;
-            } else {
-              if (data0.type !== void 0) {
-                let data1 = data0.type;
-                if (!(data1 === "agent.notice.sent" || data1 === "user.dtmf.received" || data1 === "agent.dtmf.sent" || data1 === "agent.customer.loaded")) {
-                  const err2 = {};
-                  if (vErrors === null) {
-                    vErrors = [err2];
-                  } else {
-                    vErrors.push(err2);
-                  }
-                  errors++;
-                }
-              }
-            }
-          } else {
-            const err3 = {};
-            if (vErrors === null) {
-              vErrors = [err3];
-            } else {
-              vErrors.push(err3);
-            }
-            errors++;
-          }
-        }
-      }
-    }
-  }
-  var _valid0 = _errs2 === errors;
-  errors = _errs1;
-  if (vErrors !== null) {
-    if (_errs1) {
-      while (vErrors.length > _errs1) vErrors.pop();
-    } else {
-      vErrors = null;
-    }
-  }
-  let ifClause0;
-  if (_valid0) {
-    const _errs8 = errors;
-    if (data && typeof data == "object" && !Array.isArray(data)) {
-      if (data.experimental !== void 0) {
-        if (true !== data.experimental) {
-          const err4 = { pointer: instancePath + "/experimental", message: "must be equal to constant", keyword: "const" };
-          if (vErrors === null) {
-            vErrors = [err4];
-          } else {
-            vErrors.push(err4);
-          }
-          errors++;
-        }
-      }
-    }
-    var _valid0 = _errs8 === errors;
-    valid0 = _valid0;
-    ifClause0 = "then";
-  } else {
-    const _errs11 = errors;
-    if (data && typeof data == "object" && !Array.isArray(data)) {
-      if (data.experimental !== void 0) {
-        if (false !== data.experimental) {
-          const err5 = { pointer: instancePath + "/experimental", message: "must be equal to constant", keyword: "const" };
-          if (vErrors === null) {
-            vErrors = [err5];
-          } else {
-            vErrors.push(err5);
-          }
-          errors++;
-        }
-      }
-    }
-    var _valid0 = _errs11 === errors;
-    valid0 = _valid0;
-    ifClause0 = "else";
-  }
-  if (!valid0) {
-    const err6 = { pointer: instancePath, message: 'must match "' + ifClause0 + '" schema', keyword: "if" };
-    if (vErrors === null) {
-      vErrors = [err6];
-    } else {
-      vErrors.push(err6);
-    }
-    errors++;
-  }
-  if (data && typeof data == "object" && !Array.isArray(data)) {
-    if (data.id === void 0) {
-      const err7 = { pointer: instancePath + "/id", message: "must have required property 'id'", keyword: "required" };
-      if (vErrors === null) {
-        vErrors = [err7];
-      } else {
-        vErrors.push(err7);
-      }
-      errors++;
     }
     if (data.created_at === void 0) {
-      const err8 = { pointer: instancePath + "/created_at", message: "must have required property 'created_at'", keyword: "required" };
+      const err1 = { pointer: instancePath + "/created_at", message: "must have required property 'created_at'", keyword: "required" };
       if (vErrors === null) {
-        vErrors = [err8];
+        vErrors = [err1];
       } else {
-        vErrors.push(err8);
+        vErrors.push(err1);
       }
       errors++;
     }
     if (data.agent_id === void 0) {
-      const err9 = { pointer: instancePath + "/agent_id", message: "must have required property 'agent_id'", keyword: "required" };
+      const err2 = { pointer: instancePath + "/agent_id", message: "must have required property 'agent_id'", keyword: "required" };
       if (vErrors === null) {
-        vErrors = [err9];
+        vErrors = [err2];
       } else {
-        vErrors.push(err9);
+        vErrors.push(err2);
       }
       errors++;
     }
     if (data.livemode === void 0) {
-      const err10 = { pointer: instancePath + "/livemode", message: "must have required property 'livemode'", keyword: "required" };
+      const err3 = { pointer: instancePath + "/livemode", message: "must have required property 'livemode'", keyword: "required" };
       if (vErrors === null) {
-        vErrors = [err10];
+        vErrors = [err3];
       } else {
-        vErrors.push(err10);
+        vErrors.push(err3);
       }
       errors++;
     }
     if (data.conversation_id === void 0) {
-      const err11 = { pointer: instancePath + "/conversation_id", message: "must have required property 'conversation_id'", keyword: "required" };
+      const err4 = { pointer: instancePath + "/conversation_id", message: "must have required property 'conversation_id'", keyword: "required" };
       if (vErrors === null) {
-        vErrors = [err11];
+        vErrors = [err4];
       } else {
-        vErrors.push(err11);
+        vErrors.push(err4);
       }
       errors++;
     }
     if (data.experimental === void 0) {
-      const err12 = { pointer: instancePath + "/experimental", message: "must have required property 'experimental'", keyword: "required" };
+      const err5 = { pointer: instancePath + "/experimental", message: "must have required property 'experimental'", keyword: "required" };
       if (vErrors === null) {
-        vErrors = [err12];
+        vErrors = [err5];
       } else {
-        vErrors.push(err12);
+        vErrors.push(err5);
       }
       errors++;
     }
     if (data.payload === void 0) {
-      const err13 = { pointer: instancePath + "/payload", message: "must have required property 'payload'", keyword: "required" };
+      const err6 = { pointer: instancePath + "/payload", message: "must have required property 'payload'", keyword: "required" };
       if (vErrors === null) {
-        vErrors = [err13];
+        vErrors = [err6];
       } else {
-        vErrors.push(err13);
+        vErrors.push(err6);
       }
       errors++;
     }
     for (const key0 in data) {
       if (!(key0 === "id" || key0 === "created_at" || key0 === "agent_id" || key0 === "livemode" || key0 === "conversation_id" || key0 === "experimental" || key0 === "payload")) {
-        const err14 = { pointer: instancePath + "/" + casiSegment(key0), message: "must NOT have additional properties", keyword: "additionalProperties" };
+        const err7 = { pointer: instancePath + "/" + casiSegment(key0), message: "must NOT have additional properties", keyword: "additionalProperties" };
+        if (vErrors === null) {
+          vErrors = [err7];
+        } else {
+          vErrors.push(err7);
+        }
+        errors++;
+      }
+    }
+    if (data.id !== void 0) {
+      let data0 = data.id;
+      if (typeof data0 === "string") {
+        if (!pattern1.test(data0)) {
+          const err8 = { pointer: instancePath + "/id", message: 'must match pattern "^ev_[A-Za-z0-9]+$"', keyword: "pattern" };
+          if (vErrors === null) {
+            vErrors = [err8];
+          } else {
+            vErrors.push(err8);
+          }
+          errors++;
+        }
+      } else {
+        const err9 = { pointer: instancePath + "/id", message: "must be string", keyword: "type" };
+        if (vErrors === null) {
+          vErrors = [err9];
+        } else {
+          vErrors.push(err9);
+        }
+        errors++;
+      }
+    }
+    if (data.created_at !== void 0) {
+      let data1 = data.created_at;
+      if (typeof data1 === "string") {
+        if (!pattern2.test(data1)) {
+          const err10 = { pointer: instancePath + "/created_at", message: 'must match pattern "([Zz]|\\+00:00)$"', keyword: "pattern" };
+          if (vErrors === null) {
+            vErrors = [err10];
+          } else {
+            vErrors.push(err10);
+          }
+          errors++;
+        }
+        if (!formats0(data1)) {
+          const err11 = { pointer: instancePath + "/created_at", message: 'must match format "date-time"', keyword: "format" };
+          if (vErrors === null) {
+            vErrors = [err11];
+          } else {
+            vErrors.push(err11);
+          }
+          errors++;
+        }
+      } else {
+        const err12 = { pointer: instancePath + "/created_at", message: "must be string", keyword: "type" };
+        if (vErrors === null) {
+          vErrors = [err12];
+        } else {
+          vErrors.push(err12);
+        }
+        errors++;
+      }
+    }
+    if (data.agent_id !== void 0) {
+      let data2 = data.agent_id;
+      if (typeof data2 === "string") {
+        if (!pattern3.test(data2)) {
+          const err13 = { pointer: instancePath + "/agent_id", message: 'must match pattern "^ca_[A-Za-z0-9]+@v[0-9]+$"', keyword: "pattern" };
+          if (vErrors === null) {
+            vErrors = [err13];
+          } else {
+            vErrors.push(err13);
+          }
+          errors++;
+        }
+      } else {
+        const err14 = { pointer: instancePath + "/agent_id", message: "must be string", keyword: "type" };
         if (vErrors === null) {
           vErrors = [err14];
         } else {
@@ -2354,112 +2319,46 @@ function validate2(data, instancePath = "") {
         errors++;
       }
     }
-    if (data.id !== void 0) {
-      let data4 = data.id;
-      if (typeof data4 === "string") {
-        if (!pattern1.test(data4)) {
-          const err15 = { pointer: instancePath + "/id", message: 'must match pattern "^ev_[A-Za-z0-9]+$"', keyword: "pattern" };
-          if (vErrors === null) {
-            vErrors = [err15];
-          } else {
-            vErrors.push(err15);
-          }
-          errors++;
-        }
-      } else {
-        const err16 = { pointer: instancePath + "/id", message: "must be string", keyword: "type" };
-        if (vErrors === null) {
-          vErrors = [err16];
-        } else {
-          vErrors.push(err16);
-        }
-        errors++;
-      }
-    }
-    if (data.created_at !== void 0) {
-      let data5 = data.created_at;
-      if (typeof data5 === "string") {
-        if (!formats0(data5)) {
-          const err17 = { pointer: instancePath + "/created_at", message: 'must match format "date-time"', keyword: "format" };
-          if (vErrors === null) {
-            vErrors = [err17];
-          } else {
-            vErrors.push(err17);
-          }
-          errors++;
-        }
-      } else {
-        const err18 = { pointer: instancePath + "/created_at", message: "must be string", keyword: "type" };
-        if (vErrors === null) {
-          vErrors = [err18];
-        } else {
-          vErrors.push(err18);
-        }
-        errors++;
-      }
-    }
-    if (data.agent_id !== void 0) {
-      let data6 = data.agent_id;
-      if (typeof data6 === "string") {
-        if (!pattern2.test(data6)) {
-          const err19 = { pointer: instancePath + "/agent_id", message: 'must match pattern "^ca_[A-Za-z0-9]+@v[0-9]+$"', keyword: "pattern" };
-          if (vErrors === null) {
-            vErrors = [err19];
-          } else {
-            vErrors.push(err19);
-          }
-          errors++;
-        }
-      } else {
-        const err20 = { pointer: instancePath + "/agent_id", message: "must be string", keyword: "type" };
-        if (vErrors === null) {
-          vErrors = [err20];
-        } else {
-          vErrors.push(err20);
-        }
-        errors++;
-      }
-    }
     if (data.livemode !== void 0) {
       if (typeof data.livemode !== "boolean") {
-        const err21 = { pointer: instancePath + "/livemode", message: "must be boolean", keyword: "type" };
+        const err15 = { pointer: instancePath + "/livemode", message: "must be boolean", keyword: "type" };
         if (vErrors === null) {
-          vErrors = [err21];
+          vErrors = [err15];
         } else {
-          vErrors.push(err21);
+          vErrors.push(err15);
         }
         errors++;
       }
     }
     if (data.conversation_id !== void 0) {
-      let data8 = data.conversation_id;
-      if (typeof data8 === "string") {
-        if (!pattern3.test(data8)) {
-          const err22 = { pointer: instancePath + "/conversation_id", message: 'must match pattern "^conv_[A-Za-z0-9]+$"', keyword: "pattern" };
+      let data4 = data.conversation_id;
+      if (typeof data4 === "string") {
+        if (!pattern4.test(data4)) {
+          const err16 = { pointer: instancePath + "/conversation_id", message: 'must match pattern "^conv_[A-Za-z0-9]+$"', keyword: "pattern" };
           if (vErrors === null) {
-            vErrors = [err22];
+            vErrors = [err16];
           } else {
-            vErrors.push(err22);
+            vErrors.push(err16);
           }
           errors++;
         }
       } else {
-        const err23 = { pointer: instancePath + "/conversation_id", message: "must be string", keyword: "type" };
+        const err17 = { pointer: instancePath + "/conversation_id", message: "must be string", keyword: "type" };
         if (vErrors === null) {
-          vErrors = [err23];
+          vErrors = [err17];
         } else {
-          vErrors.push(err23);
+          vErrors.push(err17);
         }
         errors++;
       }
     }
     if (data.experimental !== void 0) {
       if (typeof data.experimental !== "boolean") {
-        const err24 = { pointer: instancePath + "/experimental", message: "must be boolean", keyword: "type" };
+        const err18 = { pointer: instancePath + "/experimental", message: "must be boolean", keyword: "type" };
         if (vErrors === null) {
-          vErrors = [err24];
+          vErrors = [err18];
         } else {
-          vErrors.push(err24);
+          vErrors.push(err18);
         }
         errors++;
       }
@@ -2471,11 +2370,11 @@ function validate2(data, instancePath = "") {
       }
     }
   } else {
-    const err25 = { pointer: instancePath, message: "must be object", keyword: "type" };
+    const err19 = { pointer: instancePath, message: "must be object", keyword: "type" };
     if (vErrors === null) {
-      vErrors = [err25];
+      vErrors = [err19];
     } else {
-      vErrors.push(err25);
+      vErrors.push(err19);
     }
     errors++;
   }

@@ -164,8 +164,9 @@ function validate0(data, instancePath = "") {
 }
 var validateAgentCustomerLoadedEvent = validate1;
 var pattern1 = new RegExp("^ev_[A-Za-z0-9]+$", "");
-var pattern2 = new RegExp("^ca_[A-Za-z0-9]+@v[0-9]+$", "");
-var pattern3 = new RegExp("^conv_[A-Za-z0-9]+$", "");
+var pattern2 = new RegExp("([Zz]|\\+00:00)$", "u");
+var pattern3 = new RegExp("^ca_[A-Za-z0-9]+@v[0-9]+$", "");
+var pattern4 = new RegExp("^conv_[A-Za-z0-9]+$", "");
 var formats0 = formats["date-time"];
 function validate5(data, instancePath = "") {
   ;
@@ -1755,184 +1756,148 @@ function validate2(data, instancePath = "") {
   ;
   let vErrors = null;
   let errors = 0;
-  const _errs1 = errors;
-  let valid0 = true;
-  const _errs2 = errors;
   if (data && typeof data == "object" && !Array.isArray(data)) {
-    let missing0;
-    if (data.payload === void 0 && (missing0 = "payload")) {
-      const err0 = {};
+    if (data.id === void 0) {
+      const err0 = { pointer: instancePath + "/id", message: "must have required property 'id'", keyword: "required" };
       if (vErrors === null) {
         vErrors = [err0];
       } else {
         vErrors.push(err0);
       }
       errors++;
-    } else {
-      if (data.payload !== void 0) {
-        let data0 = data.payload;
-        const _errs4 = errors;
-        if (errors === _errs4) {
-          if (data0 && typeof data0 == "object" && !Array.isArray(data0)) {
-            let missing1;
-            if (data0.type === void 0 && (missing1 = "type")) {
-              const err1 = {};
-              if (vErrors === null) {
-                vErrors = [err1];
-              } else {
-                vErrors.push(err1);
-              }
-              errors++;
-            } else {
-              if (data0.type !== void 0) {
-                let data1 = data0.type;
-                if (!(data1 === "agent.notice.sent" || data1 === "user.dtmf.received" || data1 === "agent.dtmf.sent" || data1 === "agent.customer.loaded")) {
-                  const err2 = {};
-                  if (vErrors === null) {
-                    vErrors = [err2];
-                  } else {
-                    vErrors.push(err2);
-                  }
-                  errors++;
-                }
-              }
-            }
-          } else {
-            const err3 = {};
-            if (vErrors === null) {
-              vErrors = [err3];
-            } else {
-              vErrors.push(err3);
-            }
-            errors++;
-          }
-        }
-      }
-    }
-  }
-  var _valid0 = _errs2 === errors;
-  errors = _errs1;
-  if (vErrors !== null) {
-    if (_errs1) {
-      while (vErrors.length > _errs1) vErrors.pop();
-    } else {
-      vErrors = null;
-    }
-  }
-  let ifClause0;
-  if (_valid0) {
-    const _errs8 = errors;
-    if (data && typeof data == "object" && !Array.isArray(data)) {
-      if (data.experimental !== void 0) {
-        if (true !== data.experimental) {
-          const err4 = { pointer: instancePath + "/experimental", message: "must be equal to constant", keyword: "const" };
-          if (vErrors === null) {
-            vErrors = [err4];
-          } else {
-            vErrors.push(err4);
-          }
-          errors++;
-        }
-      }
-    }
-    var _valid0 = _errs8 === errors;
-    valid0 = _valid0;
-    ifClause0 = "then";
-  } else {
-    const _errs11 = errors;
-    if (data && typeof data == "object" && !Array.isArray(data)) {
-      if (data.experimental !== void 0) {
-        if (false !== data.experimental) {
-          const err5 = { pointer: instancePath + "/experimental", message: "must be equal to constant", keyword: "const" };
-          if (vErrors === null) {
-            vErrors = [err5];
-          } else {
-            vErrors.push(err5);
-          }
-          errors++;
-        }
-      }
-    }
-    var _valid0 = _errs11 === errors;
-    valid0 = _valid0;
-    ifClause0 = "else";
-  }
-  if (!valid0) {
-    const err6 = { pointer: instancePath, message: 'must match "' + ifClause0 + '" schema', keyword: "if" };
-    if (vErrors === null) {
-      vErrors = [err6];
-    } else {
-      vErrors.push(err6);
-    }
-    errors++;
-  }
-  if (data && typeof data == "object" && !Array.isArray(data)) {
-    if (data.id === void 0) {
-      const err7 = { pointer: instancePath + "/id", message: "must have required property 'id'", keyword: "required" };
-      if (vErrors === null) {
-        vErrors = [err7];
-      } else {
-        vErrors.push(err7);
-      }
-      errors++;
     }
     if (data.created_at === void 0) {
-      const err8 = { pointer: instancePath + "/created_at", message: "must have required property 'created_at'", keyword: "required" };
+      const err1 = { pointer: instancePath + "/created_at", message: "must have required property 'created_at'", keyword: "required" };
       if (vErrors === null) {
-        vErrors = [err8];
+        vErrors = [err1];
       } else {
-        vErrors.push(err8);
+        vErrors.push(err1);
       }
       errors++;
     }
     if (data.agent_id === void 0) {
-      const err9 = { pointer: instancePath + "/agent_id", message: "must have required property 'agent_id'", keyword: "required" };
+      const err2 = { pointer: instancePath + "/agent_id", message: "must have required property 'agent_id'", keyword: "required" };
       if (vErrors === null) {
-        vErrors = [err9];
+        vErrors = [err2];
       } else {
-        vErrors.push(err9);
+        vErrors.push(err2);
       }
       errors++;
     }
     if (data.livemode === void 0) {
-      const err10 = { pointer: instancePath + "/livemode", message: "must have required property 'livemode'", keyword: "required" };
+      const err3 = { pointer: instancePath + "/livemode", message: "must have required property 'livemode'", keyword: "required" };
       if (vErrors === null) {
-        vErrors = [err10];
+        vErrors = [err3];
       } else {
-        vErrors.push(err10);
+        vErrors.push(err3);
       }
       errors++;
     }
     if (data.conversation_id === void 0) {
-      const err11 = { pointer: instancePath + "/conversation_id", message: "must have required property 'conversation_id'", keyword: "required" };
+      const err4 = { pointer: instancePath + "/conversation_id", message: "must have required property 'conversation_id'", keyword: "required" };
       if (vErrors === null) {
-        vErrors = [err11];
+        vErrors = [err4];
       } else {
-        vErrors.push(err11);
+        vErrors.push(err4);
       }
       errors++;
     }
     if (data.experimental === void 0) {
-      const err12 = { pointer: instancePath + "/experimental", message: "must have required property 'experimental'", keyword: "required" };
+      const err5 = { pointer: instancePath + "/experimental", message: "must have required property 'experimental'", keyword: "required" };
       if (vErrors === null) {
-        vErrors = [err12];
+        vErrors = [err5];
       } else {
-        vErrors.push(err12);
+        vErrors.push(err5);
       }
       errors++;
     }
     if (data.payload === void 0) {
-      const err13 = { pointer: instancePath + "/payload", message: "must have required property 'payload'", keyword: "required" };
+      const err6 = { pointer: instancePath + "/payload", message: "must have required property 'payload'", keyword: "required" };
       if (vErrors === null) {
-        vErrors = [err13];
+        vErrors = [err6];
       } else {
-        vErrors.push(err13);
+        vErrors.push(err6);
       }
       errors++;
     }
     for (const key0 in data) {
       if (!(key0 === "id" || key0 === "created_at" || key0 === "agent_id" || key0 === "livemode" || key0 === "conversation_id" || key0 === "experimental" || key0 === "payload")) {
-        const err14 = { pointer: instancePath + "/" + casiSegment(key0), message: "must NOT have additional properties", keyword: "additionalProperties" };
+        const err7 = { pointer: instancePath + "/" + casiSegment(key0), message: "must NOT have additional properties", keyword: "additionalProperties" };
+        if (vErrors === null) {
+          vErrors = [err7];
+        } else {
+          vErrors.push(err7);
+        }
+        errors++;
+      }
+    }
+    if (data.id !== void 0) {
+      let data0 = data.id;
+      if (typeof data0 === "string") {
+        if (!pattern1.test(data0)) {
+          const err8 = { pointer: instancePath + "/id", message: 'must match pattern "^ev_[A-Za-z0-9]+$"', keyword: "pattern" };
+          if (vErrors === null) {
+            vErrors = [err8];
+          } else {
+            vErrors.push(err8);
+          }
+          errors++;
+        }
+      } else {
+        const err9 = { pointer: instancePath + "/id", message: "must be string", keyword: "type" };
+        if (vErrors === null) {
+          vErrors = [err9];
+        } else {
+          vErrors.push(err9);
+        }
+        errors++;
+      }
+    }
+    if (data.created_at !== void 0) {
+      let data1 = data.created_at;
+      if (typeof data1 === "string") {
+        if (!pattern2.test(data1)) {
+          const err10 = { pointer: instancePath + "/created_at", message: 'must match pattern "([Zz]|\\+00:00)$"', keyword: "pattern" };
+          if (vErrors === null) {
+            vErrors = [err10];
+          } else {
+            vErrors.push(err10);
+          }
+          errors++;
+        }
+        if (!formats0(data1)) {
+          const err11 = { pointer: instancePath + "/created_at", message: 'must match format "date-time"', keyword: "format" };
+          if (vErrors === null) {
+            vErrors = [err11];
+          } else {
+            vErrors.push(err11);
+          }
+          errors++;
+        }
+      } else {
+        const err12 = { pointer: instancePath + "/created_at", message: "must be string", keyword: "type" };
+        if (vErrors === null) {
+          vErrors = [err12];
+        } else {
+          vErrors.push(err12);
+        }
+        errors++;
+      }
+    }
+    if (data.agent_id !== void 0) {
+      let data2 = data.agent_id;
+      if (typeof data2 === "string") {
+        if (!pattern3.test(data2)) {
+          const err13 = { pointer: instancePath + "/agent_id", message: 'must match pattern "^ca_[A-Za-z0-9]+@v[0-9]+$"', keyword: "pattern" };
+          if (vErrors === null) {
+            vErrors = [err13];
+          } else {
+            vErrors.push(err13);
+          }
+          errors++;
+        }
+      } else {
+        const err14 = { pointer: instancePath + "/agent_id", message: "must be string", keyword: "type" };
         if (vErrors === null) {
           vErrors = [err14];
         } else {
@@ -1941,112 +1906,46 @@ function validate2(data, instancePath = "") {
         errors++;
       }
     }
-    if (data.id !== void 0) {
-      let data4 = data.id;
-      if (typeof data4 === "string") {
-        if (!pattern1.test(data4)) {
-          const err15 = { pointer: instancePath + "/id", message: 'must match pattern "^ev_[A-Za-z0-9]+$"', keyword: "pattern" };
-          if (vErrors === null) {
-            vErrors = [err15];
-          } else {
-            vErrors.push(err15);
-          }
-          errors++;
-        }
-      } else {
-        const err16 = { pointer: instancePath + "/id", message: "must be string", keyword: "type" };
-        if (vErrors === null) {
-          vErrors = [err16];
-        } else {
-          vErrors.push(err16);
-        }
-        errors++;
-      }
-    }
-    if (data.created_at !== void 0) {
-      let data5 = data.created_at;
-      if (typeof data5 === "string") {
-        if (!formats0(data5)) {
-          const err17 = { pointer: instancePath + "/created_at", message: 'must match format "date-time"', keyword: "format" };
-          if (vErrors === null) {
-            vErrors = [err17];
-          } else {
-            vErrors.push(err17);
-          }
-          errors++;
-        }
-      } else {
-        const err18 = { pointer: instancePath + "/created_at", message: "must be string", keyword: "type" };
-        if (vErrors === null) {
-          vErrors = [err18];
-        } else {
-          vErrors.push(err18);
-        }
-        errors++;
-      }
-    }
-    if (data.agent_id !== void 0) {
-      let data6 = data.agent_id;
-      if (typeof data6 === "string") {
-        if (!pattern2.test(data6)) {
-          const err19 = { pointer: instancePath + "/agent_id", message: 'must match pattern "^ca_[A-Za-z0-9]+@v[0-9]+$"', keyword: "pattern" };
-          if (vErrors === null) {
-            vErrors = [err19];
-          } else {
-            vErrors.push(err19);
-          }
-          errors++;
-        }
-      } else {
-        const err20 = { pointer: instancePath + "/agent_id", message: "must be string", keyword: "type" };
-        if (vErrors === null) {
-          vErrors = [err20];
-        } else {
-          vErrors.push(err20);
-        }
-        errors++;
-      }
-    }
     if (data.livemode !== void 0) {
       if (typeof data.livemode !== "boolean") {
-        const err21 = { pointer: instancePath + "/livemode", message: "must be boolean", keyword: "type" };
+        const err15 = { pointer: instancePath + "/livemode", message: "must be boolean", keyword: "type" };
         if (vErrors === null) {
-          vErrors = [err21];
+          vErrors = [err15];
         } else {
-          vErrors.push(err21);
+          vErrors.push(err15);
         }
         errors++;
       }
     }
     if (data.conversation_id !== void 0) {
-      let data8 = data.conversation_id;
-      if (typeof data8 === "string") {
-        if (!pattern3.test(data8)) {
-          const err22 = { pointer: instancePath + "/conversation_id", message: 'must match pattern "^conv_[A-Za-z0-9]+$"', keyword: "pattern" };
+      let data4 = data.conversation_id;
+      if (typeof data4 === "string") {
+        if (!pattern4.test(data4)) {
+          const err16 = { pointer: instancePath + "/conversation_id", message: 'must match pattern "^conv_[A-Za-z0-9]+$"', keyword: "pattern" };
           if (vErrors === null) {
-            vErrors = [err22];
+            vErrors = [err16];
           } else {
-            vErrors.push(err22);
+            vErrors.push(err16);
           }
           errors++;
         }
       } else {
-        const err23 = { pointer: instancePath + "/conversation_id", message: "must be string", keyword: "type" };
+        const err17 = { pointer: instancePath + "/conversation_id", message: "must be string", keyword: "type" };
         if (vErrors === null) {
-          vErrors = [err23];
+          vErrors = [err17];
         } else {
-          vErrors.push(err23);
+          vErrors.push(err17);
         }
         errors++;
       }
     }
     if (data.experimental !== void 0) {
       if (typeof data.experimental !== "boolean") {
-        const err24 = { pointer: instancePath + "/experimental", message: "must be boolean", keyword: "type" };
+        const err18 = { pointer: instancePath + "/experimental", message: "must be boolean", keyword: "type" };
         if (vErrors === null) {
-          vErrors = [err24];
+          vErrors = [err18];
         } else {
-          vErrors.push(err24);
+          vErrors.push(err18);
         }
         errors++;
       }
@@ -2058,11 +1957,11 @@ function validate2(data, instancePath = "") {
       }
     }
   } else {
-    const err25 = { pointer: instancePath, message: "must be object", keyword: "type" };
+    const err19 = { pointer: instancePath, message: "must be object", keyword: "type" };
     if (vErrors === null) {
-      vErrors = [err25];
+      vErrors = [err19];
     } else {
-      vErrors.push(err25);
+      vErrors.push(err19);
     }
     errors++;
   }
@@ -2272,13 +2171,13 @@ function validate25(data, instancePath = "") {
   return errors === 0;
 }
 var validateAgentId = validate27;
-var pattern4 = new RegExp("^(ca|pa)_[A-Za-z0-9]+$", "");
+var pattern5 = new RegExp("^(ca|pa)_[A-Za-z0-9]+$", "");
 function validate27(data, instancePath = "") {
   ;
   let vErrors = null;
   let errors = 0;
   if (typeof data === "string") {
-    if (!pattern4.test(data)) {
+    if (!pattern5.test(data)) {
       const err0 = { pointer: instancePath, message: 'must match pattern "^(ca|pa)_[A-Za-z0-9]+$"', keyword: "pattern" };
       if (vErrors === null) {
         vErrors = [err0];
@@ -2593,7 +2492,7 @@ function validate40(data, instancePath = "") {
   return errors === 0;
 }
 var validateAgentVersion = validate43;
-var pattern6 = new RegExp("^(ca|pa)_[A-Za-z0-9]+@v[0-9]+$", "");
+var pattern7 = new RegExp("^(ca|pa)_[A-Za-z0-9]+@v[0-9]+$", "");
 function validate43(data, instancePath = "") {
   ;
   let vErrors = null;
@@ -2667,7 +2566,7 @@ function validate43(data, instancePath = "") {
     if (data.id !== void 0) {
       let data0 = data.id;
       if (typeof data0 === "string") {
-        if (!pattern4.test(data0)) {
+        if (!pattern5.test(data0)) {
           const err7 = { pointer: instancePath + "/id", message: 'must match pattern "^(ca|pa)_[A-Za-z0-9]+$"', keyword: "pattern" };
           if (vErrors === null) {
             vErrors = [err7];
@@ -2689,7 +2588,7 @@ function validate43(data, instancePath = "") {
     if (data.version_id !== void 0) {
       let data1 = data.version_id;
       if (typeof data1 === "string") {
-        if (!pattern6.test(data1)) {
+        if (!pattern7.test(data1)) {
           const err9 = { pointer: instancePath + "/version_id", message: 'must match pattern "^(ca|pa)_[A-Za-z0-9]+@v[0-9]+$"', keyword: "pattern" };
           if (vErrors === null) {
             vErrors = [err9];
@@ -2733,8 +2632,8 @@ function validate43(data, instancePath = "") {
     if (data.created_at !== void 0) {
       let data4 = data.created_at;
       if (typeof data4 === "string") {
-        if (!formats0(data4)) {
-          const err13 = { pointer: instancePath + "/created_at", message: 'must match format "date-time"', keyword: "format" };
+        if (!pattern2.test(data4)) {
+          const err13 = { pointer: instancePath + "/created_at", message: 'must match pattern "([Zz]|\\+00:00)$"', keyword: "pattern" };
           if (vErrors === null) {
             vErrors = [err13];
           } else {
@@ -2742,12 +2641,21 @@ function validate43(data, instancePath = "") {
           }
           errors++;
         }
+        if (!formats0(data4)) {
+          const err14 = { pointer: instancePath + "/created_at", message: 'must match format "date-time"', keyword: "format" };
+          if (vErrors === null) {
+            vErrors = [err14];
+          } else {
+            vErrors.push(err14);
+          }
+          errors++;
+        }
       } else {
-        const err14 = { pointer: instancePath + "/created_at", message: "must be string", keyword: "type" };
+        const err15 = { pointer: instancePath + "/created_at", message: "must be string", keyword: "type" };
         if (vErrors === null) {
-          vErrors = [err14];
+          vErrors = [err15];
         } else {
-          vErrors.push(err14);
+          vErrors.push(err15);
         }
         errors++;
       }
@@ -2755,31 +2663,40 @@ function validate43(data, instancePath = "") {
     if (data.updated_at !== void 0) {
       let data5 = data.updated_at;
       if (typeof data5 === "string") {
-        if (!formats0(data5)) {
-          const err15 = { pointer: instancePath + "/updated_at", message: 'must match format "date-time"', keyword: "format" };
+        if (!pattern2.test(data5)) {
+          const err16 = { pointer: instancePath + "/updated_at", message: 'must match pattern "([Zz]|\\+00:00)$"', keyword: "pattern" };
           if (vErrors === null) {
-            vErrors = [err15];
+            vErrors = [err16];
           } else {
-            vErrors.push(err15);
+            vErrors.push(err16);
+          }
+          errors++;
+        }
+        if (!formats0(data5)) {
+          const err17 = { pointer: instancePath + "/updated_at", message: 'must match format "date-time"', keyword: "format" };
+          if (vErrors === null) {
+            vErrors = [err17];
+          } else {
+            vErrors.push(err17);
           }
           errors++;
         }
       } else {
-        const err16 = { pointer: instancePath + "/updated_at", message: "must be string", keyword: "type" };
+        const err18 = { pointer: instancePath + "/updated_at", message: "must be string", keyword: "type" };
         if (vErrors === null) {
-          vErrors = [err16];
+          vErrors = [err18];
         } else {
-          vErrors.push(err16);
+          vErrors.push(err18);
         }
         errors++;
       }
     }
   } else {
-    const err17 = { pointer: instancePath, message: "must be object", keyword: "type" };
+    const err19 = { pointer: instancePath, message: "must be object", keyword: "type" };
     if (vErrors === null) {
-      vErrors = [err17];
+      vErrors = [err19];
     } else {
-      vErrors.push(err17);
+      vErrors.push(err19);
     }
     errors++;
   }
@@ -2792,7 +2709,7 @@ function validate44(data, instancePath = "") {
   let vErrors = null;
   let errors = 0;
   if (typeof data === "string") {
-    if (!pattern6.test(data)) {
+    if (!pattern7.test(data)) {
       const err0 = { pointer: instancePath, message: 'must match pattern "^(ca|pa)_[A-Za-z0-9]+@v[0-9]+$"', keyword: "pattern" };
       if (vErrors === null) {
         vErrors = [err0];
@@ -2909,7 +2826,7 @@ function validate47(data, instancePath = "") {
     if (data.id !== void 0) {
       let data0 = data.id;
       if (typeof data0 === "string") {
-        if (!pattern4.test(data0)) {
+        if (!pattern5.test(data0)) {
           const err3 = { pointer: instancePath + "/id", message: 'must match pattern "^(ca|pa)_[A-Za-z0-9]+$"', keyword: "pattern" };
           if (vErrors === null) {
             vErrors = [err3];
@@ -2931,7 +2848,7 @@ function validate47(data, instancePath = "") {
     if (data.version_id !== void 0) {
       let data1 = data.version_id;
       if (typeof data1 === "string") {
-        if (!pattern6.test(data1)) {
+        if (!pattern7.test(data1)) {
           const err5 = { pointer: instancePath + "/version_id", message: 'must match pattern "^(ca|pa)_[A-Za-z0-9]+@v[0-9]+$"', keyword: "pattern" };
           if (vErrors === null) {
             vErrors = [err5];
@@ -3057,7 +2974,7 @@ function validate51(data, instancePath = "") {
       errors++;
     }
     for (const key0 in data) {
-      if (!(key0 === "is_voicemail_enabled")) {
+      if (!(key0 === "is_voicemail_enabled" || key0 === "is_sms_enabled")) {
         const err1 = { pointer: instancePath + "/" + casiSegment(key0), message: "must NOT have additional properties", keyword: "additionalProperties" };
         if (vErrors === null) {
           vErrors = [err1];
@@ -3078,12 +2995,23 @@ function validate51(data, instancePath = "") {
         errors++;
       }
     }
+    if (data.is_sms_enabled !== void 0) {
+      if (typeof data.is_sms_enabled !== "boolean") {
+        const err3 = { pointer: instancePath + "/is_sms_enabled", message: "must be boolean", keyword: "type" };
+        if (vErrors === null) {
+          vErrors = [err3];
+        } else {
+          vErrors.push(err3);
+        }
+        errors++;
+      }
+    }
   } else {
-    const err3 = { pointer: instancePath, message: "must be object", keyword: "type" };
+    const err4 = { pointer: instancePath, message: "must be object", keyword: "type" };
     if (vErrors === null) {
-      vErrors = [err3];
+      vErrors = [err4];
     } else {
-      vErrors.push(err3);
+      vErrors.push(err4);
     }
     errors++;
   }
@@ -3097,7 +3025,7 @@ function validate52(data, instancePath = "") {
   let errors = 0;
   if (data && typeof data == "object" && !Array.isArray(data)) {
     for (const key0 in data) {
-      if (!(key0 === "is_voicemail_enabled")) {
+      if (!(key0 === "is_voicemail_enabled" || key0 === "is_sms_enabled")) {
         const err0 = { pointer: instancePath + "/" + casiSegment(key0), message: "must NOT have additional properties", keyword: "additionalProperties" };
         if (vErrors === null) {
           vErrors = [err0];
@@ -3118,12 +3046,23 @@ function validate52(data, instancePath = "") {
         errors++;
       }
     }
+    if (data.is_sms_enabled !== void 0) {
+      if (typeof data.is_sms_enabled !== "boolean") {
+        const err2 = { pointer: instancePath + "/is_sms_enabled", message: "must be boolean", keyword: "type" };
+        if (vErrors === null) {
+          vErrors = [err2];
+        } else {
+          vErrors.push(err2);
+        }
+        errors++;
+      }
+    }
   } else {
-    const err2 = { pointer: instancePath, message: "must be object", keyword: "type" };
+    const err3 = { pointer: instancePath, message: "must be object", keyword: "type" };
     if (vErrors === null) {
-      vErrors = [err2];
+      vErrors = [err3];
     } else {
-      vErrors.push(err2);
+      vErrors.push(err3);
     }
     errors++;
   }
@@ -3131,7 +3070,7 @@ function validate52(data, instancePath = "") {
   return errors === 0;
 }
 var validateChannelRequest = validate53;
-var pattern10 = new RegExp("^\\+[1-9][0-9]{6,14}$", "");
+var pattern13 = new RegExp("^\\+[1-9][0-9]{6,14}$", "");
 function validate54(data, instancePath = "") {
   ;
   let vErrors = null;
@@ -3190,7 +3129,7 @@ function validate54(data, instancePath = "") {
     if (data.callee_no !== void 0) {
       let data1 = data.callee_no;
       if (typeof data1 === "string") {
-        if (!pattern10.test(data1)) {
+        if (!pattern13.test(data1)) {
           const err5 = { pointer: instancePath + "/callee_no", message: 'must match pattern "^\\+[1-9][0-9]{6,14}$"', keyword: "pattern" };
           if (vErrors === null) {
             vErrors = [err5];
@@ -3215,7 +3154,7 @@ function validate54(data, instancePath = "") {
       let valid2 = false;
       const _errs9 = errors;
       if (typeof data2 === "string") {
-        if (!pattern10.test(data2)) {
+        if (!pattern13.test(data2)) {
           const err7 = { pointer: instancePath + "/caller_no", message: 'must match pattern "^\\+[1-9][0-9]{6,14}$"', keyword: "pattern" };
           if (vErrors === null) {
             vErrors = [err7];
@@ -4109,7 +4048,7 @@ function validate68(data, instancePath = "") {
   return errors === 0;
 }
 var validateConversation = validate69;
-var schema78 = { "type": "object", "description": "The full conversation record.", "additionalProperties": false, "required": ["id", "agent_id", "livemode", "created_at", "direction", "status", "custom_fields", "customer_id", "channel_type", "channel", "override_config", "started_at", "completed_at", "failure_reason", "summary", "duration_sec", "sentiment"], "properties": { "id": { "$ref": "urn:casi:schema:ConversationId" }, "agent_id": { "$ref": "urn:casi:schema:ConversationalAgentVersionId" }, "livemode": { "type": "boolean" }, "created_at": { "$ref": "urn:casi:schema:Timestamp" }, "direction": { "$ref": "urn:casi:schema:Direction" }, "status": { "$ref": "urn:casi:schema:ConversationStatus" }, "custom_fields": { "$ref": "urn:casi:schema:CustomFields" }, "customer_id": { "anyOf": [{ "$ref": "urn:casi:schema:CustomerId" }, { "type": "null" }] }, "channel_type": { "anyOf": [{ "$ref": "urn:casi:schema:ChannelType" }, { "type": "null" }] }, "channel": { "$ref": "urn:casi:schema:ConversationChannel" }, "override_config": { "anyOf": [{ "$ref": "urn:casi:schema:ConversationalAgentConfigOverride" }, { "type": "null" }] }, "started_at": { "anyOf": [{ "$ref": "urn:casi:schema:Timestamp" }, { "type": "null" }] }, "completed_at": { "anyOf": [{ "$ref": "urn:casi:schema:Timestamp" }, { "type": "null" }] }, "failure_reason": { "description": "Set only when `status` is `failed`.", "anyOf": [{ "$ref": "urn:casi:schema:FailureReason" }, { "type": "null" }] }, "summary": { "type": ["string", "null"] }, "duration_sec": { "type": ["number", "null"], "minimum": 0, "description": "Seconds." }, "sentiment": { "anyOf": [{ "$ref": "urn:casi:schema:Sentiment" }, { "type": "null" }] } }, "$id": "urn:casi:schema:Conversation" };
+var schema78 = { "type": "object", "description": "The full conversation record.", "additionalProperties": false, "required": ["id", "agent_id", "livemode", "created_at", "direction", "status", "custom_fields", "customer_id", "channel_type", "channel", "override_config", "started_at", "completed_at", "failure_reason", "summary", "duration_sec", "sentiment"], "properties": { "id": { "$ref": "urn:casi:schema:ConversationId" }, "agent_id": { "$ref": "urn:casi:schema:ConversationalAgentVersionId" }, "livemode": { "type": "boolean" }, "created_at": { "$ref": "urn:casi:schema:Timestamp" }, "direction": { "$ref": "urn:casi:schema:Direction" }, "status": { "$ref": "urn:casi:schema:ConversationStatus" }, "custom_fields": { "$ref": "urn:casi:schema:CustomFields" }, "customer_id": { "anyOf": [{ "$ref": "urn:casi:schema:CustomerId" }, { "type": "null" }] }, "channel_type": { "anyOf": [{ "$ref": "urn:casi:schema:ChannelType" }, { "type": "null" }] }, "channel": { "$ref": "urn:casi:schema:ConversationChannel" }, "override_config": { "anyOf": [{ "$ref": "urn:casi:schema:ConversationalAgentConfigOverride" }, { "type": "null" }] }, "started_at": { "anyOf": [{ "$ref": "urn:casi:schema:Timestamp" }, { "type": "null" }] }, "completed_at": { "anyOf": [{ "$ref": "urn:casi:schema:Timestamp" }, { "type": "null" }] }, "failure_reason": { "description": "Set only when `status` is `failed`.", "anyOf": [{ "$ref": "urn:casi:schema:FailureReason" }, { "type": "null" }] }, "summary": { "type": ["string", "null"] }, "duration_sec": { "type": ["number", "null"], "minimum": 0, "description": "Seconds." }, "sentiment": { "anyOf": [{ "$ref": "urn:casi:schema:Sentiment" }, { "type": "null" }] } }, "if": { "required": ["status"], "additionalProperties": true, "properties": { "status": { "not": { "const": "failed" } } } }, "then": { "additionalProperties": true, "properties": { "failure_reason": { "type": "null" } } }, "$id": "urn:casi:schema:Conversation" };
 var func9 = Object.prototype.hasOwnProperty;
 function validate70(data, instancePath = "") {
   ;
@@ -5791,7 +5730,7 @@ function validate74(data, instancePath = "") {
       let data6 = data.channel;
       if (data6 && typeof data6 == "object" && !Array.isArray(data6)) {
         for (const key1 in data6) {
-          if (!(key1 === "is_voicemail_enabled")) {
+          if (!(key1 === "is_voicemail_enabled" || key1 === "is_sms_enabled")) {
             const err2 = { pointer: instancePath + "/channel" + "/" + casiSegment(key1), message: "must NOT have additional properties", keyword: "additionalProperties" };
             if (vErrors === null) {
               vErrors = [err2];
@@ -5812,22 +5751,33 @@ function validate74(data, instancePath = "") {
             errors++;
           }
         }
+        if (data6.is_sms_enabled !== void 0) {
+          if (typeof data6.is_sms_enabled !== "boolean") {
+            const err4 = { pointer: instancePath + "/channel/is_sms_enabled", message: "must be boolean", keyword: "type" };
+            if (vErrors === null) {
+              vErrors = [err4];
+            } else {
+              vErrors.push(err4);
+            }
+            errors++;
+          }
+        }
       } else {
-        const err4 = { pointer: instancePath + "/channel", message: "must be object", keyword: "type" };
+        const err5 = { pointer: instancePath + "/channel", message: "must be object", keyword: "type" };
         if (vErrors === null) {
-          vErrors = [err4];
+          vErrors = [err5];
         } else {
-          vErrors.push(err4);
+          vErrors.push(err5);
         }
         errors++;
       }
     }
   } else {
-    const err5 = { pointer: instancePath, message: "must be object", keyword: "type" };
+    const err6 = { pointer: instancePath, message: "must be object", keyword: "type" };
     if (vErrors === null) {
-      vErrors = [err5];
+      vErrors = [err6];
     } else {
-      vErrors.push(err5);
+      vErrors.push(err6);
     }
     errors++;
   }
@@ -5842,54 +5792,93 @@ function validate69(data, instancePath = "") {
   ;
   let vErrors = null;
   let errors = 0;
+  const _errs1 = errors;
+  let valid0 = true;
+  const _errs2 = errors;
   if (data && typeof data == "object" && !Array.isArray(data)) {
-    if (data.id === void 0) {
-      const err0 = { pointer: instancePath + "/id", message: "must have required property 'id'", keyword: "required" };
+    let missing0;
+    if (data.status === void 0 && (missing0 = "status")) {
+      const err0 = {};
       if (vErrors === null) {
         vErrors = [err0];
       } else {
         vErrors.push(err0);
       }
       errors++;
-    }
-    if (data.agent_id === void 0) {
-      const err1 = { pointer: instancePath + "/agent_id", message: "must have required property 'agent_id'", keyword: "required" };
-      if (vErrors === null) {
-        vErrors = [err1];
-      } else {
-        vErrors.push(err1);
+    } else {
+      if (data.status !== void 0) {
+        const _errs5 = errors;
+        const _errs6 = errors;
+        if ("failed" !== data.status) {
+          const err1 = {};
+          if (vErrors === null) {
+            vErrors = [err1];
+          } else {
+            vErrors.push(err1);
+          }
+          errors++;
+        }
+        var valid2 = _errs6 === errors;
+        if (valid2) {
+          const err2 = {};
+          if (vErrors === null) {
+            vErrors = [err2];
+          } else {
+            vErrors.push(err2);
+          }
+          errors++;
+        } else {
+          errors = _errs5;
+          if (vErrors !== null) {
+            if (_errs5) {
+              while (vErrors.length > _errs5) vErrors.pop();
+            } else {
+              vErrors = null;
+            }
+          }
+        }
       }
-      errors++;
     }
-    if (data.livemode === void 0) {
-      const err2 = { pointer: instancePath + "/livemode", message: "must have required property 'livemode'", keyword: "required" };
-      if (vErrors === null) {
-        vErrors = [err2];
-      } else {
-        vErrors.push(err2);
+  }
+  var _valid0 = _errs2 === errors;
+  errors = _errs1;
+  if (vErrors !== null) {
+    if (_errs1) {
+      while (vErrors.length > _errs1) vErrors.pop();
+    } else {
+      vErrors = null;
+    }
+  }
+  if (_valid0) {
+    const _errs7 = errors;
+    if (data && typeof data == "object" && !Array.isArray(data)) {
+      if (data.failure_reason !== void 0) {
+        if (data.failure_reason !== null) {
+          const err3 = { pointer: instancePath + "/failure_reason", message: "must be null", keyword: "type" };
+          if (vErrors === null) {
+            vErrors = [err3];
+          } else {
+            vErrors.push(err3);
+          }
+          errors++;
+        }
       }
-      errors++;
     }
-    if (data.created_at === void 0) {
-      const err3 = { pointer: instancePath + "/created_at", message: "must have required property 'created_at'", keyword: "required" };
-      if (vErrors === null) {
-        vErrors = [err3];
-      } else {
-        vErrors.push(err3);
-      }
-      errors++;
+    var _valid0 = _errs7 === errors;
+    valid0 = _valid0;
+  }
+  if (!valid0) {
+    const err4 = { pointer: instancePath, message: 'must match "then" schema', keyword: "if" };
+    if (vErrors === null) {
+      vErrors = [err4];
+    } else {
+      vErrors.push(err4);
     }
-    if (data.direction === void 0) {
-      const err4 = { pointer: instancePath + "/direction", message: "must have required property 'direction'", keyword: "required" };
-      if (vErrors === null) {
-        vErrors = [err4];
-      } else {
-        vErrors.push(err4);
-      }
-      errors++;
-    }
-    if (data.status === void 0) {
-      const err5 = { pointer: instancePath + "/status", message: "must have required property 'status'", keyword: "required" };
+    errors++;
+  }
+  if (data && typeof data == "object" && !Array.isArray(data)) {
+    if (data.id === void 0) {
+      const err5 = { pointer: instancePath + "/id", message: "must have required property 'id'", keyword: "required" };
       if (vErrors === null) {
         vErrors = [err5];
       } else {
@@ -5897,8 +5886,8 @@ function validate69(data, instancePath = "") {
       }
       errors++;
     }
-    if (data.custom_fields === void 0) {
-      const err6 = { pointer: instancePath + "/custom_fields", message: "must have required property 'custom_fields'", keyword: "required" };
+    if (data.agent_id === void 0) {
+      const err6 = { pointer: instancePath + "/agent_id", message: "must have required property 'agent_id'", keyword: "required" };
       if (vErrors === null) {
         vErrors = [err6];
       } else {
@@ -5906,8 +5895,8 @@ function validate69(data, instancePath = "") {
       }
       errors++;
     }
-    if (data.customer_id === void 0) {
-      const err7 = { pointer: instancePath + "/customer_id", message: "must have required property 'customer_id'", keyword: "required" };
+    if (data.livemode === void 0) {
+      const err7 = { pointer: instancePath + "/livemode", message: "must have required property 'livemode'", keyword: "required" };
       if (vErrors === null) {
         vErrors = [err7];
       } else {
@@ -5915,8 +5904,8 @@ function validate69(data, instancePath = "") {
       }
       errors++;
     }
-    if (data.channel_type === void 0) {
-      const err8 = { pointer: instancePath + "/channel_type", message: "must have required property 'channel_type'", keyword: "required" };
+    if (data.created_at === void 0) {
+      const err8 = { pointer: instancePath + "/created_at", message: "must have required property 'created_at'", keyword: "required" };
       if (vErrors === null) {
         vErrors = [err8];
       } else {
@@ -5924,8 +5913,8 @@ function validate69(data, instancePath = "") {
       }
       errors++;
     }
-    if (data.channel === void 0) {
-      const err9 = { pointer: instancePath + "/channel", message: "must have required property 'channel'", keyword: "required" };
+    if (data.direction === void 0) {
+      const err9 = { pointer: instancePath + "/direction", message: "must have required property 'direction'", keyword: "required" };
       if (vErrors === null) {
         vErrors = [err9];
       } else {
@@ -5933,8 +5922,8 @@ function validate69(data, instancePath = "") {
       }
       errors++;
     }
-    if (data.override_config === void 0) {
-      const err10 = { pointer: instancePath + "/override_config", message: "must have required property 'override_config'", keyword: "required" };
+    if (data.status === void 0) {
+      const err10 = { pointer: instancePath + "/status", message: "must have required property 'status'", keyword: "required" };
       if (vErrors === null) {
         vErrors = [err10];
       } else {
@@ -5942,8 +5931,8 @@ function validate69(data, instancePath = "") {
       }
       errors++;
     }
-    if (data.started_at === void 0) {
-      const err11 = { pointer: instancePath + "/started_at", message: "must have required property 'started_at'", keyword: "required" };
+    if (data.custom_fields === void 0) {
+      const err11 = { pointer: instancePath + "/custom_fields", message: "must have required property 'custom_fields'", keyword: "required" };
       if (vErrors === null) {
         vErrors = [err11];
       } else {
@@ -5951,8 +5940,8 @@ function validate69(data, instancePath = "") {
       }
       errors++;
     }
-    if (data.completed_at === void 0) {
-      const err12 = { pointer: instancePath + "/completed_at", message: "must have required property 'completed_at'", keyword: "required" };
+    if (data.customer_id === void 0) {
+      const err12 = { pointer: instancePath + "/customer_id", message: "must have required property 'customer_id'", keyword: "required" };
       if (vErrors === null) {
         vErrors = [err12];
       } else {
@@ -5960,8 +5949,8 @@ function validate69(data, instancePath = "") {
       }
       errors++;
     }
-    if (data.failure_reason === void 0) {
-      const err13 = { pointer: instancePath + "/failure_reason", message: "must have required property 'failure_reason'", keyword: "required" };
+    if (data.channel_type === void 0) {
+      const err13 = { pointer: instancePath + "/channel_type", message: "must have required property 'channel_type'", keyword: "required" };
       if (vErrors === null) {
         vErrors = [err13];
       } else {
@@ -5969,8 +5958,8 @@ function validate69(data, instancePath = "") {
       }
       errors++;
     }
-    if (data.summary === void 0) {
-      const err14 = { pointer: instancePath + "/summary", message: "must have required property 'summary'", keyword: "required" };
+    if (data.channel === void 0) {
+      const err14 = { pointer: instancePath + "/channel", message: "must have required property 'channel'", keyword: "required" };
       if (vErrors === null) {
         vErrors = [err14];
       } else {
@@ -5978,8 +5967,8 @@ function validate69(data, instancePath = "") {
       }
       errors++;
     }
-    if (data.duration_sec === void 0) {
-      const err15 = { pointer: instancePath + "/duration_sec", message: "must have required property 'duration_sec'", keyword: "required" };
+    if (data.override_config === void 0) {
+      const err15 = { pointer: instancePath + "/override_config", message: "must have required property 'override_config'", keyword: "required" };
       if (vErrors === null) {
         vErrors = [err15];
       } else {
@@ -5987,8 +5976,8 @@ function validate69(data, instancePath = "") {
       }
       errors++;
     }
-    if (data.sentiment === void 0) {
-      const err16 = { pointer: instancePath + "/sentiment", message: "must have required property 'sentiment'", keyword: "required" };
+    if (data.started_at === void 0) {
+      const err16 = { pointer: instancePath + "/started_at", message: "must have required property 'started_at'", keyword: "required" };
       if (vErrors === null) {
         vErrors = [err16];
       } else {
@@ -5996,64 +5985,54 @@ function validate69(data, instancePath = "") {
       }
       errors++;
     }
+    if (data.completed_at === void 0) {
+      const err17 = { pointer: instancePath + "/completed_at", message: "must have required property 'completed_at'", keyword: "required" };
+      if (vErrors === null) {
+        vErrors = [err17];
+      } else {
+        vErrors.push(err17);
+      }
+      errors++;
+    }
+    if (data.failure_reason === void 0) {
+      const err18 = { pointer: instancePath + "/failure_reason", message: "must have required property 'failure_reason'", keyword: "required" };
+      if (vErrors === null) {
+        vErrors = [err18];
+      } else {
+        vErrors.push(err18);
+      }
+      errors++;
+    }
+    if (data.summary === void 0) {
+      const err19 = { pointer: instancePath + "/summary", message: "must have required property 'summary'", keyword: "required" };
+      if (vErrors === null) {
+        vErrors = [err19];
+      } else {
+        vErrors.push(err19);
+      }
+      errors++;
+    }
+    if (data.duration_sec === void 0) {
+      const err20 = { pointer: instancePath + "/duration_sec", message: "must have required property 'duration_sec'", keyword: "required" };
+      if (vErrors === null) {
+        vErrors = [err20];
+      } else {
+        vErrors.push(err20);
+      }
+      errors++;
+    }
+    if (data.sentiment === void 0) {
+      const err21 = { pointer: instancePath + "/sentiment", message: "must have required property 'sentiment'", keyword: "required" };
+      if (vErrors === null) {
+        vErrors = [err21];
+      } else {
+        vErrors.push(err21);
+      }
+      errors++;
+    }
     for (const key0 in data) {
       if (!func9.call(schema78.properties, key0)) {
-        const err17 = { pointer: instancePath + "/" + casiSegment(key0), message: "must NOT have additional properties", keyword: "additionalProperties" };
-        if (vErrors === null) {
-          vErrors = [err17];
-        } else {
-          vErrors.push(err17);
-        }
-        errors++;
-      }
-    }
-    if (data.id !== void 0) {
-      let data0 = data.id;
-      if (typeof data0 === "string") {
-        if (!pattern3.test(data0)) {
-          const err18 = { pointer: instancePath + "/id", message: 'must match pattern "^conv_[A-Za-z0-9]+$"', keyword: "pattern" };
-          if (vErrors === null) {
-            vErrors = [err18];
-          } else {
-            vErrors.push(err18);
-          }
-          errors++;
-        }
-      } else {
-        const err19 = { pointer: instancePath + "/id", message: "must be string", keyword: "type" };
-        if (vErrors === null) {
-          vErrors = [err19];
-        } else {
-          vErrors.push(err19);
-        }
-        errors++;
-      }
-    }
-    if (data.agent_id !== void 0) {
-      let data1 = data.agent_id;
-      if (typeof data1 === "string") {
-        if (!pattern2.test(data1)) {
-          const err20 = { pointer: instancePath + "/agent_id", message: 'must match pattern "^ca_[A-Za-z0-9]+@v[0-9]+$"', keyword: "pattern" };
-          if (vErrors === null) {
-            vErrors = [err20];
-          } else {
-            vErrors.push(err20);
-          }
-          errors++;
-        }
-      } else {
-        const err21 = { pointer: instancePath + "/agent_id", message: "must be string", keyword: "type" };
-        if (vErrors === null) {
-          vErrors = [err21];
-        } else {
-          vErrors.push(err21);
-        }
-        errors++;
-      }
-    }
-    if (data.livemode !== void 0) {
-      if (typeof data.livemode !== "boolean") {
-        const err22 = { pointer: instancePath + "/livemode", message: "must be boolean", keyword: "type" };
+        const err22 = { pointer: instancePath + "/" + casiSegment(key0), message: "must NOT have additional properties", keyword: "additionalProperties" };
         if (vErrors === null) {
           vErrors = [err22];
         } else {
@@ -6062,11 +6041,11 @@ function validate69(data, instancePath = "") {
         errors++;
       }
     }
-    if (data.created_at !== void 0) {
-      let data3 = data.created_at;
-      if (typeof data3 === "string") {
-        if (!formats0(data3)) {
-          const err23 = { pointer: instancePath + "/created_at", message: 'must match format "date-time"', keyword: "format" };
+    if (data.id !== void 0) {
+      let data2 = data.id;
+      if (typeof data2 === "string") {
+        if (!pattern4.test(data2)) {
+          const err23 = { pointer: instancePath + "/id", message: 'must match pattern "^conv_[A-Za-z0-9]+$"', keyword: "pattern" };
           if (vErrors === null) {
             vErrors = [err23];
           } else {
@@ -6075,7 +6054,7 @@ function validate69(data, instancePath = "") {
           errors++;
         }
       } else {
-        const err24 = { pointer: instancePath + "/created_at", message: "must be string", keyword: "type" };
+        const err24 = { pointer: instancePath + "/id", message: "must be string", keyword: "type" };
         if (vErrors === null) {
           vErrors = [err24];
         } else {
@@ -6084,19 +6063,20 @@ function validate69(data, instancePath = "") {
         errors++;
       }
     }
-    if (data.direction !== void 0) {
-      let data4 = data.direction;
-      if (typeof data4 !== "string") {
-        const err25 = { pointer: instancePath + "/direction", message: "must be string", keyword: "type" };
-        if (vErrors === null) {
-          vErrors = [err25];
-        } else {
-          vErrors.push(err25);
+    if (data.agent_id !== void 0) {
+      let data3 = data.agent_id;
+      if (typeof data3 === "string") {
+        if (!pattern3.test(data3)) {
+          const err25 = { pointer: instancePath + "/agent_id", message: 'must match pattern "^ca_[A-Za-z0-9]+@v[0-9]+$"', keyword: "pattern" };
+          if (vErrors === null) {
+            vErrors = [err25];
+          } else {
+            vErrors.push(err25);
+          }
+          errors++;
         }
-        errors++;
-      }
-      if (!(data4 === "inbound" || data4 === "outbound")) {
-        const err26 = { pointer: instancePath + "/direction", message: "must be equal to one of the allowed values", keyword: "enum" };
+      } else {
+        const err26 = { pointer: instancePath + "/agent_id", message: "must be string", keyword: "type" };
         if (vErrors === null) {
           vErrors = [err26];
         } else {
@@ -6105,10 +6085,9 @@ function validate69(data, instancePath = "") {
         errors++;
       }
     }
-    if (data.status !== void 0) {
-      let data5 = data.status;
-      if (typeof data5 !== "string") {
-        const err27 = { pointer: instancePath + "/status", message: "must be string", keyword: "type" };
+    if (data.livemode !== void 0) {
+      if (typeof data.livemode !== "boolean") {
+        const err27 = { pointer: instancePath + "/livemode", message: "must be boolean", keyword: "type" };
         if (vErrors === null) {
           vErrors = [err27];
         } else {
@@ -6116,12 +6095,76 @@ function validate69(data, instancePath = "") {
         }
         errors++;
       }
-      if (!(data5 === "queued" || data5 === "in-progress" || data5 === "completed" || data5 === "voicemail" || data5 === "failed" || data5 === "busy" || data5 === "no-answer")) {
-        const err28 = { pointer: instancePath + "/status", message: "must be equal to one of the allowed values", keyword: "enum" };
+    }
+    if (data.created_at !== void 0) {
+      let data5 = data.created_at;
+      if (typeof data5 === "string") {
+        if (!pattern2.test(data5)) {
+          const err28 = { pointer: instancePath + "/created_at", message: 'must match pattern "([Zz]|\\+00:00)$"', keyword: "pattern" };
+          if (vErrors === null) {
+            vErrors = [err28];
+          } else {
+            vErrors.push(err28);
+          }
+          errors++;
+        }
+        if (!formats0(data5)) {
+          const err29 = { pointer: instancePath + "/created_at", message: 'must match format "date-time"', keyword: "format" };
+          if (vErrors === null) {
+            vErrors = [err29];
+          } else {
+            vErrors.push(err29);
+          }
+          errors++;
+        }
+      } else {
+        const err30 = { pointer: instancePath + "/created_at", message: "must be string", keyword: "type" };
         if (vErrors === null) {
-          vErrors = [err28];
+          vErrors = [err30];
         } else {
-          vErrors.push(err28);
+          vErrors.push(err30);
+        }
+        errors++;
+      }
+    }
+    if (data.direction !== void 0) {
+      let data6 = data.direction;
+      if (typeof data6 !== "string") {
+        const err31 = { pointer: instancePath + "/direction", message: "must be string", keyword: "type" };
+        if (vErrors === null) {
+          vErrors = [err31];
+        } else {
+          vErrors.push(err31);
+        }
+        errors++;
+      }
+      if (!(data6 === "inbound" || data6 === "outbound")) {
+        const err32 = { pointer: instancePath + "/direction", message: "must be equal to one of the allowed values", keyword: "enum" };
+        if (vErrors === null) {
+          vErrors = [err32];
+        } else {
+          vErrors.push(err32);
+        }
+        errors++;
+      }
+    }
+    if (data.status !== void 0) {
+      let data7 = data.status;
+      if (typeof data7 !== "string") {
+        const err33 = { pointer: instancePath + "/status", message: "must be string", keyword: "type" };
+        if (vErrors === null) {
+          vErrors = [err33];
+        } else {
+          vErrors.push(err33);
+        }
+        errors++;
+      }
+      if (!(data7 === "queued" || data7 === "in-progress" || data7 === "completed" || data7 === "voicemail" || data7 === "failed" || data7 === "busy" || data7 === "no-answer")) {
+        const err34 = { pointer: instancePath + "/status", message: "must be equal to one of the allowed values", keyword: "enum" };
+        if (vErrors === null) {
+          vErrors = [err34];
+        } else {
+          vErrors.push(err34);
         }
         errors++;
       }
@@ -6133,93 +6176,13 @@ function validate69(data, instancePath = "") {
       }
     }
     if (data.customer_id !== void 0) {
-      let data7 = data.customer_id;
-      const _errs21 = errors;
-      let valid6 = false;
-      const _errs22 = errors;
-      if (typeof data7 === "string") {
-        if (!pattern0.test(data7)) {
-          const err29 = { pointer: instancePath + "/customer_id", message: 'must match pattern "^cus_[A-Za-z0-9]+$"', keyword: "pattern" };
-          if (vErrors === null) {
-            vErrors = [err29];
-          } else {
-            vErrors.push(err29);
-          }
-          errors++;
-        }
-      } else {
-        const err30 = { pointer: instancePath + "/customer_id", message: "must be string", keyword: "type" };
-        if (vErrors === null) {
-          vErrors = [err30];
-        } else {
-          vErrors.push(err30);
-        }
-        errors++;
-      }
-      var _valid0 = _errs22 === errors;
-      valid6 = valid6 || _valid0;
-      if (!valid6) {
-        const _errs25 = errors;
-        if (data7 !== null) {
-          const err31 = { pointer: instancePath + "/customer_id", message: "must be null", keyword: "type" };
-          if (vErrors === null) {
-            vErrors = [err31];
-          } else {
-            vErrors.push(err31);
-          }
-          errors++;
-        }
-        var _valid0 = _errs25 === errors;
-        valid6 = valid6 || _valid0;
-      }
-      if (!valid6) {
-        const err32 = { pointer: instancePath + "/customer_id", message: "must match a schema in anyOf", keyword: "anyOf" };
-        if (vErrors === null) {
-          vErrors = [err32];
-        } else {
-          vErrors.push(err32);
-        }
-        errors++;
-      } else {
-        errors = _errs21;
-        if (vErrors !== null) {
-          if (_errs21) {
-            while (vErrors.length > _errs21) vErrors.pop();
-          } else {
-            vErrors = null;
-          }
-        }
-      }
-    }
-    if (data.channel_type !== void 0) {
-      let data8 = data.channel_type;
-      const _errs28 = errors;
-      let valid8 = false;
-      const _errs29 = errors;
-      if (typeof data8 !== "string") {
-        const err33 = { pointer: instancePath + "/channel_type", message: "must be string", keyword: "type" };
-        if (vErrors === null) {
-          vErrors = [err33];
-        } else {
-          vErrors.push(err33);
-        }
-        errors++;
-      }
-      if (!(data8 === "phone" || data8 === "chat_realtime" || data8 === "chat_async")) {
-        const err34 = { pointer: instancePath + "/channel_type", message: "must be equal to one of the allowed values", keyword: "enum" };
-        if (vErrors === null) {
-          vErrors = [err34];
-        } else {
-          vErrors.push(err34);
-        }
-        errors++;
-      }
-      var _valid1 = _errs29 === errors;
-      valid8 = valid8 || _valid1;
-      if (!valid8) {
-        const _errs32 = errors;
-        if (data8 !== null) {
-          const err35 = { pointer: instancePath + "/channel_type", message: "must be null", keyword: "type" };
+      let data9 = data.customer_id;
+      const _errs31 = errors;
+      let valid10 = false;
+      const _errs32 = errors;
+      if (typeof data9 === "string") {
+        if (!pattern0.test(data9)) {
+          const err35 = { pointer: instancePath + "/customer_id", message: 'must match pattern "^cus_[A-Za-z0-9]+$"', keyword: "pattern" };
           if (vErrors === null) {
             vErrors = [err35];
           } else {
@@ -6227,22 +6190,102 @@ function validate69(data, instancePath = "") {
           }
           errors++;
         }
-        var _valid1 = _errs32 === errors;
-        valid8 = valid8 || _valid1;
-      }
-      if (!valid8) {
-        const err36 = { pointer: instancePath + "/channel_type", message: "must match a schema in anyOf", keyword: "anyOf" };
+      } else {
+        const err36 = { pointer: instancePath + "/customer_id", message: "must be string", keyword: "type" };
         if (vErrors === null) {
           vErrors = [err36];
         } else {
           vErrors.push(err36);
         }
         errors++;
+      }
+      var _valid1 = _errs32 === errors;
+      valid10 = valid10 || _valid1;
+      if (!valid10) {
+        const _errs35 = errors;
+        if (data9 !== null) {
+          const err37 = { pointer: instancePath + "/customer_id", message: "must be null", keyword: "type" };
+          if (vErrors === null) {
+            vErrors = [err37];
+          } else {
+            vErrors.push(err37);
+          }
+          errors++;
+        }
+        var _valid1 = _errs35 === errors;
+        valid10 = valid10 || _valid1;
+      }
+      if (!valid10) {
+        const err38 = { pointer: instancePath + "/customer_id", message: "must match a schema in anyOf", keyword: "anyOf" };
+        if (vErrors === null) {
+          vErrors = [err38];
+        } else {
+          vErrors.push(err38);
+        }
+        errors++;
       } else {
-        errors = _errs28;
+        errors = _errs31;
         if (vErrors !== null) {
-          if (_errs28) {
-            while (vErrors.length > _errs28) vErrors.pop();
+          if (_errs31) {
+            while (vErrors.length > _errs31) vErrors.pop();
+          } else {
+            vErrors = null;
+          }
+        }
+      }
+    }
+    if (data.channel_type !== void 0) {
+      let data10 = data.channel_type;
+      const _errs38 = errors;
+      let valid12 = false;
+      const _errs39 = errors;
+      if (typeof data10 !== "string") {
+        const err39 = { pointer: instancePath + "/channel_type", message: "must be string", keyword: "type" };
+        if (vErrors === null) {
+          vErrors = [err39];
+        } else {
+          vErrors.push(err39);
+        }
+        errors++;
+      }
+      if (!(data10 === "phone" || data10 === "chat_realtime" || data10 === "chat_async")) {
+        const err40 = { pointer: instancePath + "/channel_type", message: "must be equal to one of the allowed values", keyword: "enum" };
+        if (vErrors === null) {
+          vErrors = [err40];
+        } else {
+          vErrors.push(err40);
+        }
+        errors++;
+      }
+      var _valid2 = _errs39 === errors;
+      valid12 = valid12 || _valid2;
+      if (!valid12) {
+        const _errs42 = errors;
+        if (data10 !== null) {
+          const err41 = { pointer: instancePath + "/channel_type", message: "must be null", keyword: "type" };
+          if (vErrors === null) {
+            vErrors = [err41];
+          } else {
+            vErrors.push(err41);
+          }
+          errors++;
+        }
+        var _valid2 = _errs42 === errors;
+        valid12 = valid12 || _valid2;
+      }
+      if (!valid12) {
+        const err42 = { pointer: instancePath + "/channel_type", message: "must match a schema in anyOf", keyword: "anyOf" };
+        if (vErrors === null) {
+          vErrors = [err42];
+        } else {
+          vErrors.push(err42);
+        }
+        errors++;
+      } else {
+        errors = _errs38;
+        if (vErrors !== null) {
+          if (_errs38) {
+            while (vErrors.length > _errs38) vErrors.pop();
           } else {
             vErrors = null;
           }
@@ -6256,116 +6299,20 @@ function validate69(data, instancePath = "") {
       }
     }
     if (data.override_config !== void 0) {
-      let data10 = data.override_config;
-      const _errs36 = errors;
-      let valid10 = false;
-      const _errs37 = errors;
-      if (!validate74(data10, instancePath + "/override_config")) {
+      let data12 = data.override_config;
+      const _errs46 = errors;
+      let valid14 = false;
+      const _errs47 = errors;
+      if (!validate74(data12, instancePath + "/override_config")) {
         vErrors = vErrors === null ? validate74.errors : vErrors.concat(validate74.errors);
         errors = vErrors.length;
       }
-      var _valid2 = _errs37 === errors;
-      valid10 = valid10 || _valid2;
-      if (!valid10) {
-        const _errs38 = errors;
-        if (data10 !== null) {
-          const err37 = { pointer: instancePath + "/override_config", message: "must be null", keyword: "type" };
-          if (vErrors === null) {
-            vErrors = [err37];
-          } else {
-            vErrors.push(err37);
-          }
-          errors++;
-        }
-        var _valid2 = _errs38 === errors;
-        valid10 = valid10 || _valid2;
-      }
-      if (!valid10) {
-        const err38 = { pointer: instancePath + "/override_config", message: "must match a schema in anyOf", keyword: "anyOf" };
-        if (vErrors === null) {
-          vErrors = [err38];
-        } else {
-          vErrors.push(err38);
-        }
-        errors++;
-      } else {
-        errors = _errs36;
-        if (vErrors !== null) {
-          if (_errs36) {
-            while (vErrors.length > _errs36) vErrors.pop();
-          } else {
-            vErrors = null;
-          }
-        }
-      }
-    }
-    if (data.started_at !== void 0) {
-      let data11 = data.started_at;
-      const _errs41 = errors;
-      let valid11 = false;
-      const _errs42 = errors;
-      if (typeof data11 === "string") {
-        if (!formats0(data11)) {
-          const err39 = { pointer: instancePath + "/started_at", message: 'must match format "date-time"', keyword: "format" };
-          if (vErrors === null) {
-            vErrors = [err39];
-          } else {
-            vErrors.push(err39);
-          }
-          errors++;
-        }
-      } else {
-        const err40 = { pointer: instancePath + "/started_at", message: "must be string", keyword: "type" };
-        if (vErrors === null) {
-          vErrors = [err40];
-        } else {
-          vErrors.push(err40);
-        }
-        errors++;
-      }
-      var _valid3 = _errs42 === errors;
-      valid11 = valid11 || _valid3;
-      if (!valid11) {
-        const _errs45 = errors;
-        if (data11 !== null) {
-          const err41 = { pointer: instancePath + "/started_at", message: "must be null", keyword: "type" };
-          if (vErrors === null) {
-            vErrors = [err41];
-          } else {
-            vErrors.push(err41);
-          }
-          errors++;
-        }
-        var _valid3 = _errs45 === errors;
-        valid11 = valid11 || _valid3;
-      }
-      if (!valid11) {
-        const err42 = { pointer: instancePath + "/started_at", message: "must match a schema in anyOf", keyword: "anyOf" };
-        if (vErrors === null) {
-          vErrors = [err42];
-        } else {
-          vErrors.push(err42);
-        }
-        errors++;
-      } else {
-        errors = _errs41;
-        if (vErrors !== null) {
-          if (_errs41) {
-            while (vErrors.length > _errs41) vErrors.pop();
-          } else {
-            vErrors = null;
-          }
-        }
-      }
-    }
-    if (data.completed_at !== void 0) {
-      let data12 = data.completed_at;
-      const _errs48 = errors;
-      let valid13 = false;
-      const _errs49 = errors;
-      if (typeof data12 === "string") {
-        if (!formats0(data12)) {
-          const err43 = { pointer: instancePath + "/completed_at", message: 'must match format "date-time"', keyword: "format" };
+      var _valid3 = _errs47 === errors;
+      valid14 = valid14 || _valid3;
+      if (!valid14) {
+        const _errs48 = errors;
+        if (data12 !== null) {
+          const err43 = { pointer: instancePath + "/override_config", message: "must be null", keyword: "type" };
           if (vErrors === null) {
             vErrors = [err43];
           } else {
@@ -6373,21 +6320,36 @@ function validate69(data, instancePath = "") {
           }
           errors++;
         }
-      } else {
-        const err44 = { pointer: instancePath + "/completed_at", message: "must be string", keyword: "type" };
+        var _valid3 = _errs48 === errors;
+        valid14 = valid14 || _valid3;
+      }
+      if (!valid14) {
+        const err44 = { pointer: instancePath + "/override_config", message: "must match a schema in anyOf", keyword: "anyOf" };
         if (vErrors === null) {
           vErrors = [err44];
         } else {
           vErrors.push(err44);
         }
         errors++;
+      } else {
+        errors = _errs46;
+        if (vErrors !== null) {
+          if (_errs46) {
+            while (vErrors.length > _errs46) vErrors.pop();
+          } else {
+            vErrors = null;
+          }
+        }
       }
-      var _valid4 = _errs49 === errors;
-      valid13 = valid13 || _valid4;
-      if (!valid13) {
-        const _errs52 = errors;
-        if (data12 !== null) {
-          const err45 = { pointer: instancePath + "/completed_at", message: "must be null", keyword: "type" };
+    }
+    if (data.started_at !== void 0) {
+      let data13 = data.started_at;
+      const _errs51 = errors;
+      let valid15 = false;
+      const _errs52 = errors;
+      if (typeof data13 === "string") {
+        if (!pattern2.test(data13)) {
+          const err45 = { pointer: instancePath + "/started_at", message: 'must match pattern "([Zz]|\\+00:00)$"', keyword: "pattern" };
           if (vErrors === null) {
             vErrors = [err45];
           } else {
@@ -6395,35 +6357,17 @@ function validate69(data, instancePath = "") {
           }
           errors++;
         }
-        var _valid4 = _errs52 === errors;
-        valid13 = valid13 || _valid4;
-      }
-      if (!valid13) {
-        const err46 = { pointer: instancePath + "/completed_at", message: "must match a schema in anyOf", keyword: "anyOf" };
-        if (vErrors === null) {
-          vErrors = [err46];
-        } else {
-          vErrors.push(err46);
-        }
-        errors++;
-      } else {
-        errors = _errs48;
-        if (vErrors !== null) {
-          if (_errs48) {
-            while (vErrors.length > _errs48) vErrors.pop();
+        if (!formats0(data13)) {
+          const err46 = { pointer: instancePath + "/started_at", message: 'must match format "date-time"', keyword: "format" };
+          if (vErrors === null) {
+            vErrors = [err46];
           } else {
-            vErrors = null;
+            vErrors.push(err46);
           }
+          errors++;
         }
-      }
-    }
-    if (data.failure_reason !== void 0) {
-      let data13 = data.failure_reason;
-      const _errs55 = errors;
-      let valid15 = false;
-      const _errs56 = errors;
-      if (typeof data13 !== "string") {
-        const err47 = { pointer: instancePath + "/failure_reason", message: "must be string", keyword: "type" };
+      } else {
+        const err47 = { pointer: instancePath + "/started_at", message: "must be string", keyword: "type" };
         if (vErrors === null) {
           vErrors = [err47];
         } else {
@@ -6431,66 +6375,67 @@ function validate69(data, instancePath = "") {
         }
         errors++;
       }
-      if (!(data13 === "dial_failed" || data13 === "number_marked_disconnected" || data13 === "pstn_blocked" || data13 === "dnc_rejected" || data13 === "tcpa_rejected" || data13 === "number_invalid" || data13 === "internal_error" || data13 === "telephony_error" || data13 === "agent_timeout" || data13 === "customer_requested_dnc")) {
-        const err48 = { pointer: instancePath + "/failure_reason", message: "must be equal to one of the allowed values", keyword: "enum" };
-        if (vErrors === null) {
-          vErrors = [err48];
-        } else {
-          vErrors.push(err48);
-        }
-        errors++;
-      }
-      var _valid5 = _errs56 === errors;
-      valid15 = valid15 || _valid5;
+      var _valid4 = _errs52 === errors;
+      valid15 = valid15 || _valid4;
       if (!valid15) {
-        const _errs59 = errors;
+        const _errs55 = errors;
         if (data13 !== null) {
-          const err49 = { pointer: instancePath + "/failure_reason", message: "must be null", keyword: "type" };
+          const err48 = { pointer: instancePath + "/started_at", message: "must be null", keyword: "type" };
           if (vErrors === null) {
-            vErrors = [err49];
+            vErrors = [err48];
           } else {
-            vErrors.push(err49);
+            vErrors.push(err48);
           }
           errors++;
         }
-        var _valid5 = _errs59 === errors;
-        valid15 = valid15 || _valid5;
+        var _valid4 = _errs55 === errors;
+        valid15 = valid15 || _valid4;
       }
       if (!valid15) {
-        const err50 = { pointer: instancePath + "/failure_reason", message: "must match a schema in anyOf", keyword: "anyOf" };
+        const err49 = { pointer: instancePath + "/started_at", message: "must match a schema in anyOf", keyword: "anyOf" };
         if (vErrors === null) {
-          vErrors = [err50];
+          vErrors = [err49];
         } else {
-          vErrors.push(err50);
+          vErrors.push(err49);
         }
         errors++;
       } else {
-        errors = _errs55;
+        errors = _errs51;
         if (vErrors !== null) {
-          if (_errs55) {
-            while (vErrors.length > _errs55) vErrors.pop();
+          if (_errs51) {
+            while (vErrors.length > _errs51) vErrors.pop();
           } else {
             vErrors = null;
           }
         }
       }
     }
-    if (data.summary !== void 0) {
-      let data14 = data.summary;
-      if (typeof data14 !== "string" && data14 !== null) {
-        const err51 = { pointer: instancePath + "/summary", message: "must be string,null", keyword: "type" };
-        if (vErrors === null) {
-          vErrors = [err51];
-        } else {
-          vErrors.push(err51);
+    if (data.completed_at !== void 0) {
+      let data14 = data.completed_at;
+      const _errs58 = errors;
+      let valid17 = false;
+      const _errs59 = errors;
+      if (typeof data14 === "string") {
+        if (!pattern2.test(data14)) {
+          const err50 = { pointer: instancePath + "/completed_at", message: 'must match pattern "([Zz]|\\+00:00)$"', keyword: "pattern" };
+          if (vErrors === null) {
+            vErrors = [err50];
+          } else {
+            vErrors.push(err50);
+          }
+          errors++;
         }
-        errors++;
-      }
-    }
-    if (data.duration_sec !== void 0) {
-      let data15 = data.duration_sec;
-      if (!(typeof data15 == "number" && isFinite(data15)) && data15 !== null) {
-        const err52 = { pointer: instancePath + "/duration_sec", message: "must be number,null", keyword: "type" };
+        if (!formats0(data14)) {
+          const err51 = { pointer: instancePath + "/completed_at", message: 'must match format "date-time"', keyword: "format" };
+          if (vErrors === null) {
+            vErrors = [err51];
+          } else {
+            vErrors.push(err51);
+          }
+          errors++;
+        }
+      } else {
+        const err52 = { pointer: instancePath + "/completed_at", message: "must be string", keyword: "type" };
         if (vErrors === null) {
           vErrors = [err52];
         } else {
@@ -6498,9 +6443,12 @@ function validate69(data, instancePath = "") {
         }
         errors++;
       }
-      if (typeof data15 == "number" && isFinite(data15)) {
-        if (data15 < 0 || isNaN(data15)) {
-          const err53 = { pointer: instancePath + "/duration_sec", message: "must be >= 0", keyword: "minimum" };
+      var _valid5 = _errs59 === errors;
+      valid17 = valid17 || _valid5;
+      if (!valid17) {
+        const _errs62 = errors;
+        if (data14 !== null) {
+          const err53 = { pointer: instancePath + "/completed_at", message: "must be null", keyword: "type" };
           if (vErrors === null) {
             vErrors = [err53];
           } else {
@@ -6508,24 +6456,35 @@ function validate69(data, instancePath = "") {
           }
           errors++;
         }
+        var _valid5 = _errs62 === errors;
+        valid17 = valid17 || _valid5;
       }
-    }
-    if (data.sentiment !== void 0) {
-      let data16 = data.sentiment;
-      const _errs66 = errors;
-      let valid17 = false;
-      const _errs67 = errors;
-      if (typeof data16 !== "string") {
-        const err54 = { pointer: instancePath + "/sentiment", message: "must be string", keyword: "type" };
+      if (!valid17) {
+        const err54 = { pointer: instancePath + "/completed_at", message: "must match a schema in anyOf", keyword: "anyOf" };
         if (vErrors === null) {
           vErrors = [err54];
         } else {
           vErrors.push(err54);
         }
         errors++;
+      } else {
+        errors = _errs58;
+        if (vErrors !== null) {
+          if (_errs58) {
+            while (vErrors.length > _errs58) vErrors.pop();
+          } else {
+            vErrors = null;
+          }
+        }
       }
-      if (!(data16 === "positive" || data16 === "neutral" || data16 === "negative")) {
-        const err55 = { pointer: instancePath + "/sentiment", message: "must be equal to one of the allowed values", keyword: "enum" };
+    }
+    if (data.failure_reason !== void 0) {
+      let data15 = data.failure_reason;
+      const _errs65 = errors;
+      let valid19 = false;
+      const _errs66 = errors;
+      if (typeof data15 !== "string") {
+        const err55 = { pointer: instancePath + "/failure_reason", message: "must be string", keyword: "type" };
         if (vErrors === null) {
           vErrors = [err55];
         } else {
@@ -6533,35 +6492,137 @@ function validate69(data, instancePath = "") {
         }
         errors++;
       }
-      var _valid6 = _errs67 === errors;
-      valid17 = valid17 || _valid6;
-      if (!valid17) {
-        const _errs70 = errors;
-        if (data16 !== null) {
-          const err56 = { pointer: instancePath + "/sentiment", message: "must be null", keyword: "type" };
+      if (!(data15 === "dial_failed" || data15 === "number_marked_disconnected" || data15 === "pstn_blocked" || data15 === "dnc_rejected" || data15 === "tcpa_rejected" || data15 === "number_invalid" || data15 === "internal_error" || data15 === "telephony_error" || data15 === "agent_timeout" || data15 === "customer_requested_dnc")) {
+        const err56 = { pointer: instancePath + "/failure_reason", message: "must be equal to one of the allowed values", keyword: "enum" };
+        if (vErrors === null) {
+          vErrors = [err56];
+        } else {
+          vErrors.push(err56);
+        }
+        errors++;
+      }
+      var _valid6 = _errs66 === errors;
+      valid19 = valid19 || _valid6;
+      if (!valid19) {
+        const _errs69 = errors;
+        if (data15 !== null) {
+          const err57 = { pointer: instancePath + "/failure_reason", message: "must be null", keyword: "type" };
           if (vErrors === null) {
-            vErrors = [err56];
+            vErrors = [err57];
           } else {
-            vErrors.push(err56);
+            vErrors.push(err57);
           }
           errors++;
         }
-        var _valid6 = _errs70 === errors;
-        valid17 = valid17 || _valid6;
+        var _valid6 = _errs69 === errors;
+        valid19 = valid19 || _valid6;
       }
-      if (!valid17) {
-        const err57 = { pointer: instancePath + "/sentiment", message: "must match a schema in anyOf", keyword: "anyOf" };
+      if (!valid19) {
+        const err58 = { pointer: instancePath + "/failure_reason", message: "must match a schema in anyOf", keyword: "anyOf" };
         if (vErrors === null) {
-          vErrors = [err57];
+          vErrors = [err58];
         } else {
-          vErrors.push(err57);
+          vErrors.push(err58);
         }
         errors++;
       } else {
-        errors = _errs66;
+        errors = _errs65;
         if (vErrors !== null) {
-          if (_errs66) {
-            while (vErrors.length > _errs66) vErrors.pop();
+          if (_errs65) {
+            while (vErrors.length > _errs65) vErrors.pop();
+          } else {
+            vErrors = null;
+          }
+        }
+      }
+    }
+    if (data.summary !== void 0) {
+      let data16 = data.summary;
+      if (typeof data16 !== "string" && data16 !== null) {
+        const err59 = { pointer: instancePath + "/summary", message: "must be string,null", keyword: "type" };
+        if (vErrors === null) {
+          vErrors = [err59];
+        } else {
+          vErrors.push(err59);
+        }
+        errors++;
+      }
+    }
+    if (data.duration_sec !== void 0) {
+      let data17 = data.duration_sec;
+      if (!(typeof data17 == "number" && isFinite(data17)) && data17 !== null) {
+        const err60 = { pointer: instancePath + "/duration_sec", message: "must be number,null", keyword: "type" };
+        if (vErrors === null) {
+          vErrors = [err60];
+        } else {
+          vErrors.push(err60);
+        }
+        errors++;
+      }
+      if (typeof data17 == "number" && isFinite(data17)) {
+        if (data17 < 0 || isNaN(data17)) {
+          const err61 = { pointer: instancePath + "/duration_sec", message: "must be >= 0", keyword: "minimum" };
+          if (vErrors === null) {
+            vErrors = [err61];
+          } else {
+            vErrors.push(err61);
+          }
+          errors++;
+        }
+      }
+    }
+    if (data.sentiment !== void 0) {
+      let data18 = data.sentiment;
+      const _errs76 = errors;
+      let valid21 = false;
+      const _errs77 = errors;
+      if (typeof data18 !== "string") {
+        const err62 = { pointer: instancePath + "/sentiment", message: "must be string", keyword: "type" };
+        if (vErrors === null) {
+          vErrors = [err62];
+        } else {
+          vErrors.push(err62);
+        }
+        errors++;
+      }
+      if (!(data18 === "positive" || data18 === "neutral" || data18 === "negative")) {
+        const err63 = { pointer: instancePath + "/sentiment", message: "must be equal to one of the allowed values", keyword: "enum" };
+        if (vErrors === null) {
+          vErrors = [err63];
+        } else {
+          vErrors.push(err63);
+        }
+        errors++;
+      }
+      var _valid7 = _errs77 === errors;
+      valid21 = valid21 || _valid7;
+      if (!valid21) {
+        const _errs80 = errors;
+        if (data18 !== null) {
+          const err64 = { pointer: instancePath + "/sentiment", message: "must be null", keyword: "type" };
+          if (vErrors === null) {
+            vErrors = [err64];
+          } else {
+            vErrors.push(err64);
+          }
+          errors++;
+        }
+        var _valid7 = _errs80 === errors;
+        valid21 = valid21 || _valid7;
+      }
+      if (!valid21) {
+        const err65 = { pointer: instancePath + "/sentiment", message: "must match a schema in anyOf", keyword: "anyOf" };
+        if (vErrors === null) {
+          vErrors = [err65];
+        } else {
+          vErrors.push(err65);
+        }
+        errors++;
+      } else {
+        errors = _errs76;
+        if (vErrors !== null) {
+          if (_errs76) {
+            while (vErrors.length > _errs76) vErrors.pop();
           } else {
             vErrors = null;
           }
@@ -6569,11 +6630,11 @@ function validate69(data, instancePath = "") {
       }
     }
   } else {
-    const err58 = { pointer: instancePath, message: "must be object", keyword: "type" };
+    const err66 = { pointer: instancePath, message: "must be object", keyword: "type" };
     if (vErrors === null) {
-      vErrors = [err58];
+      vErrors = [err66];
     } else {
-      vErrors.push(err58);
+      vErrors.push(err66);
     }
     errors++;
   }
@@ -6581,8 +6642,8 @@ function validate69(data, instancePath = "") {
   return errors === 0;
 }
 var validateConversationalAgent = validate94;
-var pattern15 = new RegExp("^ca_[A-Za-z0-9]+$", "");
-var pattern17 = new RegExp("^pa_[A-Za-z0-9]+(@v[0-9]+)?$", "");
+var pattern21 = new RegExp("^ca_[A-Za-z0-9]+$", "");
+var pattern23 = new RegExp("^pa_[A-Za-z0-9]+(@v[0-9]+)?$", "");
 function validate97(data, instancePath = "") {
   ;
   let vErrors = null;
@@ -7224,7 +7285,7 @@ function validate95(data, instancePath = "") {
           errors++;
         }
         for (const key1 in data6) {
-          if (!(key1 === "is_voicemail_enabled")) {
+          if (!(key1 === "is_voicemail_enabled" || key1 === "is_sms_enabled")) {
             const err9 = { pointer: instancePath + "/channel" + "/" + casiSegment(key1), message: "must NOT have additional properties", keyword: "additionalProperties" };
             if (vErrors === null) {
               vErrors = [err9];
@@ -7245,22 +7306,33 @@ function validate95(data, instancePath = "") {
             errors++;
           }
         }
+        if (data6.is_sms_enabled !== void 0) {
+          if (typeof data6.is_sms_enabled !== "boolean") {
+            const err11 = { pointer: instancePath + "/channel/is_sms_enabled", message: "must be boolean", keyword: "type" };
+            if (vErrors === null) {
+              vErrors = [err11];
+            } else {
+              vErrors.push(err11);
+            }
+            errors++;
+          }
+        }
       } else {
-        const err11 = { pointer: instancePath + "/channel", message: "must be object", keyword: "type" };
+        const err12 = { pointer: instancePath + "/channel", message: "must be object", keyword: "type" };
         if (vErrors === null) {
-          vErrors = [err11];
+          vErrors = [err12];
         } else {
-          vErrors.push(err11);
+          vErrors.push(err12);
         }
         errors++;
       }
     }
   } else {
-    const err12 = { pointer: instancePath, message: "must be object", keyword: "type" };
+    const err13 = { pointer: instancePath, message: "must be object", keyword: "type" };
     if (vErrors === null) {
-      vErrors = [err12];
+      vErrors = [err13];
     } else {
-      vErrors.push(err12);
+      vErrors.push(err13);
     }
     errors++;
   }
@@ -7353,7 +7425,7 @@ function validate94(data, instancePath = "") {
     if (data.id !== void 0) {
       let data0 = data.id;
       if (typeof data0 === "string") {
-        if (!pattern15.test(data0)) {
+        if (!pattern21.test(data0)) {
           const err8 = { pointer: instancePath + "/id", message: 'must match pattern "^ca_[A-Za-z0-9]+$"', keyword: "pattern" };
           if (vErrors === null) {
             vErrors = [err8];
@@ -7375,7 +7447,7 @@ function validate94(data, instancePath = "") {
     if (data.version_id !== void 0) {
       let data1 = data.version_id;
       if (typeof data1 === "string") {
-        if (!pattern2.test(data1)) {
+        if (!pattern3.test(data1)) {
           const err10 = { pointer: instancePath + "/version_id", message: 'must match pattern "^ca_[A-Za-z0-9]+@v[0-9]+$"', keyword: "pattern" };
           if (vErrors === null) {
             vErrors = [err10];
@@ -7440,7 +7512,7 @@ function validate94(data, instancePath = "") {
         for (let i0 = 0; i0 < len0; i0++) {
           let data7 = data6[i0];
           if (typeof data7 === "string") {
-            if (!pattern17.test(data7)) {
+            if (!pattern23.test(data7)) {
               const err15 = { pointer: instancePath + "/postprocess_agents/" + i0, message: 'must match pattern "^pa_[A-Za-z0-9]+(@v[0-9]+)?$"', keyword: "pattern" };
               if (vErrors === null) {
                 vErrors = [err15];
@@ -7489,7 +7561,7 @@ function validate108(data, instancePath = "") {
   let vErrors = null;
   let errors = 0;
   if (typeof data === "string") {
-    if (!pattern15.test(data)) {
+    if (!pattern21.test(data)) {
       const err0 = { pointer: instancePath, message: 'must match pattern "^ca_[A-Za-z0-9]+$"', keyword: "pattern" };
       if (vErrors === null) {
         vErrors = [err0];
@@ -7511,13 +7583,13 @@ function validate108(data, instancePath = "") {
   return errors === 0;
 }
 var validateConversationalAgentRef = validate109;
-var pattern19 = new RegExp("^ca_[A-Za-z0-9]+(@v[0-9]+)?$", "");
+var pattern25 = new RegExp("^ca_[A-Za-z0-9]+(@v[0-9]+)?$", "");
 function validate109(data, instancePath = "") {
   ;
   let vErrors = null;
   let errors = 0;
   if (typeof data === "string") {
-    if (!pattern19.test(data)) {
+    if (!pattern25.test(data)) {
       const err0 = { pointer: instancePath, message: 'must match pattern "^ca_[A-Za-z0-9]+(@v[0-9]+)?$"', keyword: "pattern" };
       if (vErrors === null) {
         vErrors = [err0];
@@ -7544,7 +7616,7 @@ function validate110(data, instancePath = "") {
   let vErrors = null;
   let errors = 0;
   if (typeof data === "string") {
-    if (!pattern2.test(data)) {
+    if (!pattern3.test(data)) {
       const err0 = { pointer: instancePath, message: 'must match pattern "^ca_[A-Za-z0-9]+@v[0-9]+$"', keyword: "pattern" };
       if (vErrors === null) {
         vErrors = [err0];
@@ -7971,7 +8043,7 @@ function validate126(data, instancePath = "") {
   let vErrors = null;
   let errors = 0;
   if (typeof data === "string") {
-    if (!pattern3.test(data)) {
+    if (!pattern4.test(data)) {
       const err0 = { pointer: instancePath, message: 'must match pattern "^conv_[A-Za-z0-9]+$"', keyword: "pattern" };
       if (vErrors === null) {
         vErrors = [err0];
@@ -7993,59 +8065,98 @@ function validate126(data, instancePath = "") {
   return errors === 0;
 }
 var validateConversationList = validate127;
-var schema153 = { "type": "object", "description": "A conversation in a list; omits `channel`, `override_config` and `summary`.", "additionalProperties": false, "required": ["id", "agent_id", "livemode", "created_at", "direction", "status", "custom_fields", "customer_id", "channel_type", "started_at", "completed_at", "failure_reason", "duration_sec", "sentiment"], "properties": { "id": { "$ref": "urn:casi:schema:ConversationId" }, "agent_id": { "$ref": "urn:casi:schema:ConversationalAgentVersionId" }, "livemode": { "type": "boolean" }, "created_at": { "$ref": "urn:casi:schema:Timestamp" }, "direction": { "$ref": "urn:casi:schema:Direction" }, "status": { "$ref": "urn:casi:schema:ConversationStatus" }, "custom_fields": { "$ref": "urn:casi:schema:CustomFields" }, "customer_id": { "anyOf": [{ "$ref": "urn:casi:schema:CustomerId" }, { "type": "null" }] }, "channel_type": { "anyOf": [{ "$ref": "urn:casi:schema:ChannelType" }, { "type": "null" }] }, "started_at": { "anyOf": [{ "$ref": "urn:casi:schema:Timestamp" }, { "type": "null" }] }, "completed_at": { "anyOf": [{ "$ref": "urn:casi:schema:Timestamp" }, { "type": "null" }] }, "failure_reason": { "anyOf": [{ "$ref": "urn:casi:schema:FailureReason" }, { "type": "null" }] }, "duration_sec": { "type": ["number", "null"], "minimum": 0 }, "sentiment": { "anyOf": [{ "$ref": "urn:casi:schema:Sentiment" }, { "type": "null" }] } }, "$id": "urn:casi:schema:ConversationListItem" };
+var schema153 = { "type": "object", "description": "A conversation in a list; omits `channel`, `override_config` and `summary`.", "additionalProperties": false, "required": ["id", "agent_id", "livemode", "created_at", "direction", "status", "custom_fields", "customer_id", "channel_type", "started_at", "completed_at", "failure_reason", "duration_sec", "sentiment"], "properties": { "id": { "$ref": "urn:casi:schema:ConversationId" }, "agent_id": { "$ref": "urn:casi:schema:ConversationalAgentVersionId" }, "livemode": { "type": "boolean" }, "created_at": { "$ref": "urn:casi:schema:Timestamp" }, "direction": { "$ref": "urn:casi:schema:Direction" }, "status": { "$ref": "urn:casi:schema:ConversationStatus" }, "custom_fields": { "$ref": "urn:casi:schema:CustomFields" }, "customer_id": { "anyOf": [{ "$ref": "urn:casi:schema:CustomerId" }, { "type": "null" }] }, "channel_type": { "anyOf": [{ "$ref": "urn:casi:schema:ChannelType" }, { "type": "null" }] }, "started_at": { "anyOf": [{ "$ref": "urn:casi:schema:Timestamp" }, { "type": "null" }] }, "completed_at": { "anyOf": [{ "$ref": "urn:casi:schema:Timestamp" }, { "type": "null" }] }, "failure_reason": { "description": "Set only when `status` is `failed`.", "anyOf": [{ "$ref": "urn:casi:schema:FailureReason" }, { "type": "null" }] }, "duration_sec": { "type": ["number", "null"], "minimum": 0 }, "sentiment": { "anyOf": [{ "$ref": "urn:casi:schema:Sentiment" }, { "type": "null" }] } }, "if": { "required": ["status"], "additionalProperties": true, "properties": { "status": { "not": { "const": "failed" } } } }, "then": { "additionalProperties": true, "properties": { "failure_reason": { "type": "null" } } }, "$id": "urn:casi:schema:ConversationListItem" };
 function validate128(data, instancePath = "") {
   ;
   let vErrors = null;
   let errors = 0;
+  const _errs1 = errors;
+  let valid0 = true;
+  const _errs2 = errors;
   if (data && typeof data == "object" && !Array.isArray(data)) {
-    if (data.id === void 0) {
-      const err0 = { pointer: instancePath + "/id", message: "must have required property 'id'", keyword: "required" };
+    let missing0;
+    if (data.status === void 0 && (missing0 = "status")) {
+      const err0 = {};
       if (vErrors === null) {
         vErrors = [err0];
       } else {
         vErrors.push(err0);
       }
       errors++;
-    }
-    if (data.agent_id === void 0) {
-      const err1 = { pointer: instancePath + "/agent_id", message: "must have required property 'agent_id'", keyword: "required" };
-      if (vErrors === null) {
-        vErrors = [err1];
-      } else {
-        vErrors.push(err1);
+    } else {
+      if (data.status !== void 0) {
+        const _errs5 = errors;
+        const _errs6 = errors;
+        if ("failed" !== data.status) {
+          const err1 = {};
+          if (vErrors === null) {
+            vErrors = [err1];
+          } else {
+            vErrors.push(err1);
+          }
+          errors++;
+        }
+        var valid2 = _errs6 === errors;
+        if (valid2) {
+          const err2 = {};
+          if (vErrors === null) {
+            vErrors = [err2];
+          } else {
+            vErrors.push(err2);
+          }
+          errors++;
+        } else {
+          errors = _errs5;
+          if (vErrors !== null) {
+            if (_errs5) {
+              while (vErrors.length > _errs5) vErrors.pop();
+            } else {
+              vErrors = null;
+            }
+          }
+        }
       }
-      errors++;
     }
-    if (data.livemode === void 0) {
-      const err2 = { pointer: instancePath + "/livemode", message: "must have required property 'livemode'", keyword: "required" };
-      if (vErrors === null) {
-        vErrors = [err2];
-      } else {
-        vErrors.push(err2);
+  }
+  var _valid0 = _errs2 === errors;
+  errors = _errs1;
+  if (vErrors !== null) {
+    if (_errs1) {
+      while (vErrors.length > _errs1) vErrors.pop();
+    } else {
+      vErrors = null;
+    }
+  }
+  if (_valid0) {
+    const _errs7 = errors;
+    if (data && typeof data == "object" && !Array.isArray(data)) {
+      if (data.failure_reason !== void 0) {
+        if (data.failure_reason !== null) {
+          const err3 = { pointer: instancePath + "/failure_reason", message: "must be null", keyword: "type" };
+          if (vErrors === null) {
+            vErrors = [err3];
+          } else {
+            vErrors.push(err3);
+          }
+          errors++;
+        }
       }
-      errors++;
     }
-    if (data.created_at === void 0) {
-      const err3 = { pointer: instancePath + "/created_at", message: "must have required property 'created_at'", keyword: "required" };
-      if (vErrors === null) {
-        vErrors = [err3];
-      } else {
-        vErrors.push(err3);
-      }
-      errors++;
+    var _valid0 = _errs7 === errors;
+    valid0 = _valid0;
+  }
+  if (!valid0) {
+    const err4 = { pointer: instancePath, message: 'must match "then" schema', keyword: "if" };
+    if (vErrors === null) {
+      vErrors = [err4];
+    } else {
+      vErrors.push(err4);
     }
-    if (data.direction === void 0) {
-      const err4 = { pointer: instancePath + "/direction", message: "must have required property 'direction'", keyword: "required" };
-      if (vErrors === null) {
-        vErrors = [err4];
-      } else {
-        vErrors.push(err4);
-      }
-      errors++;
-    }
-    if (data.status === void 0) {
-      const err5 = { pointer: instancePath + "/status", message: "must have required property 'status'", keyword: "required" };
+    errors++;
+  }
+  if (data && typeof data == "object" && !Array.isArray(data)) {
+    if (data.id === void 0) {
+      const err5 = { pointer: instancePath + "/id", message: "must have required property 'id'", keyword: "required" };
       if (vErrors === null) {
         vErrors = [err5];
       } else {
@@ -8053,8 +8164,8 @@ function validate128(data, instancePath = "") {
       }
       errors++;
     }
-    if (data.custom_fields === void 0) {
-      const err6 = { pointer: instancePath + "/custom_fields", message: "must have required property 'custom_fields'", keyword: "required" };
+    if (data.agent_id === void 0) {
+      const err6 = { pointer: instancePath + "/agent_id", message: "must have required property 'agent_id'", keyword: "required" };
       if (vErrors === null) {
         vErrors = [err6];
       } else {
@@ -8062,8 +8173,8 @@ function validate128(data, instancePath = "") {
       }
       errors++;
     }
-    if (data.customer_id === void 0) {
-      const err7 = { pointer: instancePath + "/customer_id", message: "must have required property 'customer_id'", keyword: "required" };
+    if (data.livemode === void 0) {
+      const err7 = { pointer: instancePath + "/livemode", message: "must have required property 'livemode'", keyword: "required" };
       if (vErrors === null) {
         vErrors = [err7];
       } else {
@@ -8071,8 +8182,8 @@ function validate128(data, instancePath = "") {
       }
       errors++;
     }
-    if (data.channel_type === void 0) {
-      const err8 = { pointer: instancePath + "/channel_type", message: "must have required property 'channel_type'", keyword: "required" };
+    if (data.created_at === void 0) {
+      const err8 = { pointer: instancePath + "/created_at", message: "must have required property 'created_at'", keyword: "required" };
       if (vErrors === null) {
         vErrors = [err8];
       } else {
@@ -8080,8 +8191,8 @@ function validate128(data, instancePath = "") {
       }
       errors++;
     }
-    if (data.started_at === void 0) {
-      const err9 = { pointer: instancePath + "/started_at", message: "must have required property 'started_at'", keyword: "required" };
+    if (data.direction === void 0) {
+      const err9 = { pointer: instancePath + "/direction", message: "must have required property 'direction'", keyword: "required" };
       if (vErrors === null) {
         vErrors = [err9];
       } else {
@@ -8089,8 +8200,8 @@ function validate128(data, instancePath = "") {
       }
       errors++;
     }
-    if (data.completed_at === void 0) {
-      const err10 = { pointer: instancePath + "/completed_at", message: "must have required property 'completed_at'", keyword: "required" };
+    if (data.status === void 0) {
+      const err10 = { pointer: instancePath + "/status", message: "must have required property 'status'", keyword: "required" };
       if (vErrors === null) {
         vErrors = [err10];
       } else {
@@ -8098,8 +8209,8 @@ function validate128(data, instancePath = "") {
       }
       errors++;
     }
-    if (data.failure_reason === void 0) {
-      const err11 = { pointer: instancePath + "/failure_reason", message: "must have required property 'failure_reason'", keyword: "required" };
+    if (data.custom_fields === void 0) {
+      const err11 = { pointer: instancePath + "/custom_fields", message: "must have required property 'custom_fields'", keyword: "required" };
       if (vErrors === null) {
         vErrors = [err11];
       } else {
@@ -8107,8 +8218,8 @@ function validate128(data, instancePath = "") {
       }
       errors++;
     }
-    if (data.duration_sec === void 0) {
-      const err12 = { pointer: instancePath + "/duration_sec", message: "must have required property 'duration_sec'", keyword: "required" };
+    if (data.customer_id === void 0) {
+      const err12 = { pointer: instancePath + "/customer_id", message: "must have required property 'customer_id'", keyword: "required" };
       if (vErrors === null) {
         vErrors = [err12];
       } else {
@@ -8116,8 +8227,8 @@ function validate128(data, instancePath = "") {
       }
       errors++;
     }
-    if (data.sentiment === void 0) {
-      const err13 = { pointer: instancePath + "/sentiment", message: "must have required property 'sentiment'", keyword: "required" };
+    if (data.channel_type === void 0) {
+      const err13 = { pointer: instancePath + "/channel_type", message: "must have required property 'channel_type'", keyword: "required" };
       if (vErrors === null) {
         vErrors = [err13];
       } else {
@@ -8125,64 +8236,54 @@ function validate128(data, instancePath = "") {
       }
       errors++;
     }
+    if (data.started_at === void 0) {
+      const err14 = { pointer: instancePath + "/started_at", message: "must have required property 'started_at'", keyword: "required" };
+      if (vErrors === null) {
+        vErrors = [err14];
+      } else {
+        vErrors.push(err14);
+      }
+      errors++;
+    }
+    if (data.completed_at === void 0) {
+      const err15 = { pointer: instancePath + "/completed_at", message: "must have required property 'completed_at'", keyword: "required" };
+      if (vErrors === null) {
+        vErrors = [err15];
+      } else {
+        vErrors.push(err15);
+      }
+      errors++;
+    }
+    if (data.failure_reason === void 0) {
+      const err16 = { pointer: instancePath + "/failure_reason", message: "must have required property 'failure_reason'", keyword: "required" };
+      if (vErrors === null) {
+        vErrors = [err16];
+      } else {
+        vErrors.push(err16);
+      }
+      errors++;
+    }
+    if (data.duration_sec === void 0) {
+      const err17 = { pointer: instancePath + "/duration_sec", message: "must have required property 'duration_sec'", keyword: "required" };
+      if (vErrors === null) {
+        vErrors = [err17];
+      } else {
+        vErrors.push(err17);
+      }
+      errors++;
+    }
+    if (data.sentiment === void 0) {
+      const err18 = { pointer: instancePath + "/sentiment", message: "must have required property 'sentiment'", keyword: "required" };
+      if (vErrors === null) {
+        vErrors = [err18];
+      } else {
+        vErrors.push(err18);
+      }
+      errors++;
+    }
     for (const key0 in data) {
       if (!func9.call(schema153.properties, key0)) {
-        const err14 = { pointer: instancePath + "/" + casiSegment(key0), message: "must NOT have additional properties", keyword: "additionalProperties" };
-        if (vErrors === null) {
-          vErrors = [err14];
-        } else {
-          vErrors.push(err14);
-        }
-        errors++;
-      }
-    }
-    if (data.id !== void 0) {
-      let data0 = data.id;
-      if (typeof data0 === "string") {
-        if (!pattern3.test(data0)) {
-          const err15 = { pointer: instancePath + "/id", message: 'must match pattern "^conv_[A-Za-z0-9]+$"', keyword: "pattern" };
-          if (vErrors === null) {
-            vErrors = [err15];
-          } else {
-            vErrors.push(err15);
-          }
-          errors++;
-        }
-      } else {
-        const err16 = { pointer: instancePath + "/id", message: "must be string", keyword: "type" };
-        if (vErrors === null) {
-          vErrors = [err16];
-        } else {
-          vErrors.push(err16);
-        }
-        errors++;
-      }
-    }
-    if (data.agent_id !== void 0) {
-      let data1 = data.agent_id;
-      if (typeof data1 === "string") {
-        if (!pattern2.test(data1)) {
-          const err17 = { pointer: instancePath + "/agent_id", message: 'must match pattern "^ca_[A-Za-z0-9]+@v[0-9]+$"', keyword: "pattern" };
-          if (vErrors === null) {
-            vErrors = [err17];
-          } else {
-            vErrors.push(err17);
-          }
-          errors++;
-        }
-      } else {
-        const err18 = { pointer: instancePath + "/agent_id", message: "must be string", keyword: "type" };
-        if (vErrors === null) {
-          vErrors = [err18];
-        } else {
-          vErrors.push(err18);
-        }
-        errors++;
-      }
-    }
-    if (data.livemode !== void 0) {
-      if (typeof data.livemode !== "boolean") {
-        const err19 = { pointer: instancePath + "/livemode", message: "must be boolean", keyword: "type" };
+        const err19 = { pointer: instancePath + "/" + casiSegment(key0), message: "must NOT have additional properties", keyword: "additionalProperties" };
         if (vErrors === null) {
           vErrors = [err19];
         } else {
@@ -8191,11 +8292,11 @@ function validate128(data, instancePath = "") {
         errors++;
       }
     }
-    if (data.created_at !== void 0) {
-      let data3 = data.created_at;
-      if (typeof data3 === "string") {
-        if (!formats0(data3)) {
-          const err20 = { pointer: instancePath + "/created_at", message: 'must match format "date-time"', keyword: "format" };
+    if (data.id !== void 0) {
+      let data2 = data.id;
+      if (typeof data2 === "string") {
+        if (!pattern4.test(data2)) {
+          const err20 = { pointer: instancePath + "/id", message: 'must match pattern "^conv_[A-Za-z0-9]+$"', keyword: "pattern" };
           if (vErrors === null) {
             vErrors = [err20];
           } else {
@@ -8204,7 +8305,7 @@ function validate128(data, instancePath = "") {
           errors++;
         }
       } else {
-        const err21 = { pointer: instancePath + "/created_at", message: "must be string", keyword: "type" };
+        const err21 = { pointer: instancePath + "/id", message: "must be string", keyword: "type" };
         if (vErrors === null) {
           vErrors = [err21];
         } else {
@@ -8213,19 +8314,20 @@ function validate128(data, instancePath = "") {
         errors++;
       }
     }
-    if (data.direction !== void 0) {
-      let data4 = data.direction;
-      if (typeof data4 !== "string") {
-        const err22 = { pointer: instancePath + "/direction", message: "must be string", keyword: "type" };
-        if (vErrors === null) {
-          vErrors = [err22];
-        } else {
-          vErrors.push(err22);
+    if (data.agent_id !== void 0) {
+      let data3 = data.agent_id;
+      if (typeof data3 === "string") {
+        if (!pattern3.test(data3)) {
+          const err22 = { pointer: instancePath + "/agent_id", message: 'must match pattern "^ca_[A-Za-z0-9]+@v[0-9]+$"', keyword: "pattern" };
+          if (vErrors === null) {
+            vErrors = [err22];
+          } else {
+            vErrors.push(err22);
+          }
+          errors++;
         }
-        errors++;
-      }
-      if (!(data4 === "inbound" || data4 === "outbound")) {
-        const err23 = { pointer: instancePath + "/direction", message: "must be equal to one of the allowed values", keyword: "enum" };
+      } else {
+        const err23 = { pointer: instancePath + "/agent_id", message: "must be string", keyword: "type" };
         if (vErrors === null) {
           vErrors = [err23];
         } else {
@@ -8234,10 +8336,9 @@ function validate128(data, instancePath = "") {
         errors++;
       }
     }
-    if (data.status !== void 0) {
-      let data5 = data.status;
-      if (typeof data5 !== "string") {
-        const err24 = { pointer: instancePath + "/status", message: "must be string", keyword: "type" };
+    if (data.livemode !== void 0) {
+      if (typeof data.livemode !== "boolean") {
+        const err24 = { pointer: instancePath + "/livemode", message: "must be boolean", keyword: "type" };
         if (vErrors === null) {
           vErrors = [err24];
         } else {
@@ -8245,12 +8346,76 @@ function validate128(data, instancePath = "") {
         }
         errors++;
       }
-      if (!(data5 === "queued" || data5 === "in-progress" || data5 === "completed" || data5 === "voicemail" || data5 === "failed" || data5 === "busy" || data5 === "no-answer")) {
-        const err25 = { pointer: instancePath + "/status", message: "must be equal to one of the allowed values", keyword: "enum" };
+    }
+    if (data.created_at !== void 0) {
+      let data5 = data.created_at;
+      if (typeof data5 === "string") {
+        if (!pattern2.test(data5)) {
+          const err25 = { pointer: instancePath + "/created_at", message: 'must match pattern "([Zz]|\\+00:00)$"', keyword: "pattern" };
+          if (vErrors === null) {
+            vErrors = [err25];
+          } else {
+            vErrors.push(err25);
+          }
+          errors++;
+        }
+        if (!formats0(data5)) {
+          const err26 = { pointer: instancePath + "/created_at", message: 'must match format "date-time"', keyword: "format" };
+          if (vErrors === null) {
+            vErrors = [err26];
+          } else {
+            vErrors.push(err26);
+          }
+          errors++;
+        }
+      } else {
+        const err27 = { pointer: instancePath + "/created_at", message: "must be string", keyword: "type" };
         if (vErrors === null) {
-          vErrors = [err25];
+          vErrors = [err27];
         } else {
-          vErrors.push(err25);
+          vErrors.push(err27);
+        }
+        errors++;
+      }
+    }
+    if (data.direction !== void 0) {
+      let data6 = data.direction;
+      if (typeof data6 !== "string") {
+        const err28 = { pointer: instancePath + "/direction", message: "must be string", keyword: "type" };
+        if (vErrors === null) {
+          vErrors = [err28];
+        } else {
+          vErrors.push(err28);
+        }
+        errors++;
+      }
+      if (!(data6 === "inbound" || data6 === "outbound")) {
+        const err29 = { pointer: instancePath + "/direction", message: "must be equal to one of the allowed values", keyword: "enum" };
+        if (vErrors === null) {
+          vErrors = [err29];
+        } else {
+          vErrors.push(err29);
+        }
+        errors++;
+      }
+    }
+    if (data.status !== void 0) {
+      let data7 = data.status;
+      if (typeof data7 !== "string") {
+        const err30 = { pointer: instancePath + "/status", message: "must be string", keyword: "type" };
+        if (vErrors === null) {
+          vErrors = [err30];
+        } else {
+          vErrors.push(err30);
+        }
+        errors++;
+      }
+      if (!(data7 === "queued" || data7 === "in-progress" || data7 === "completed" || data7 === "voicemail" || data7 === "failed" || data7 === "busy" || data7 === "no-answer")) {
+        const err31 = { pointer: instancePath + "/status", message: "must be equal to one of the allowed values", keyword: "enum" };
+        if (vErrors === null) {
+          vErrors = [err31];
+        } else {
+          vErrors.push(err31);
         }
         errors++;
       }
@@ -8262,93 +8427,13 @@ function validate128(data, instancePath = "") {
       }
     }
     if (data.customer_id !== void 0) {
-      let data7 = data.customer_id;
-      const _errs21 = errors;
-      let valid6 = false;
-      const _errs22 = errors;
-      if (typeof data7 === "string") {
-        if (!pattern0.test(data7)) {
-          const err26 = { pointer: instancePath + "/customer_id", message: 'must match pattern "^cus_[A-Za-z0-9]+$"', keyword: "pattern" };
-          if (vErrors === null) {
-            vErrors = [err26];
-          } else {
-            vErrors.push(err26);
-          }
-          errors++;
-        }
-      } else {
-        const err27 = { pointer: instancePath + "/customer_id", message: "must be string", keyword: "type" };
-        if (vErrors === null) {
-          vErrors = [err27];
-        } else {
-          vErrors.push(err27);
-        }
-        errors++;
-      }
-      var _valid0 = _errs22 === errors;
-      valid6 = valid6 || _valid0;
-      if (!valid6) {
-        const _errs25 = errors;
-        if (data7 !== null) {
-          const err28 = { pointer: instancePath + "/customer_id", message: "must be null", keyword: "type" };
-          if (vErrors === null) {
-            vErrors = [err28];
-          } else {
-            vErrors.push(err28);
-          }
-          errors++;
-        }
-        var _valid0 = _errs25 === errors;
-        valid6 = valid6 || _valid0;
-      }
-      if (!valid6) {
-        const err29 = { pointer: instancePath + "/customer_id", message: "must match a schema in anyOf", keyword: "anyOf" };
-        if (vErrors === null) {
-          vErrors = [err29];
-        } else {
-          vErrors.push(err29);
-        }
-        errors++;
-      } else {
-        errors = _errs21;
-        if (vErrors !== null) {
-          if (_errs21) {
-            while (vErrors.length > _errs21) vErrors.pop();
-          } else {
-            vErrors = null;
-          }
-        }
-      }
-    }
-    if (data.channel_type !== void 0) {
-      let data8 = data.channel_type;
-      const _errs28 = errors;
-      let valid8 = false;
-      const _errs29 = errors;
-      if (typeof data8 !== "string") {
-        const err30 = { pointer: instancePath + "/channel_type", message: "must be string", keyword: "type" };
-        if (vErrors === null) {
-          vErrors = [err30];
-        } else {
-          vErrors.push(err30);
-        }
-        errors++;
-      }
-      if (!(data8 === "phone" || data8 === "chat_realtime" || data8 === "chat_async")) {
-        const err31 = { pointer: instancePath + "/channel_type", message: "must be equal to one of the allowed values", keyword: "enum" };
-        if (vErrors === null) {
-          vErrors = [err31];
-        } else {
-          vErrors.push(err31);
-        }
-        errors++;
-      }
-      var _valid1 = _errs29 === errors;
-      valid8 = valid8 || _valid1;
-      if (!valid8) {
-        const _errs32 = errors;
-        if (data8 !== null) {
-          const err32 = { pointer: instancePath + "/channel_type", message: "must be null", keyword: "type" };
+      let data9 = data.customer_id;
+      const _errs31 = errors;
+      let valid10 = false;
+      const _errs32 = errors;
+      if (typeof data9 === "string") {
+        if (!pattern0.test(data9)) {
+          const err32 = { pointer: instancePath + "/customer_id", message: 'must match pattern "^cus_[A-Za-z0-9]+$"', keyword: "pattern" };
           if (vErrors === null) {
             vErrors = [err32];
           } else {
@@ -8356,36 +8441,21 @@ function validate128(data, instancePath = "") {
           }
           errors++;
         }
-        var _valid1 = _errs32 === errors;
-        valid8 = valid8 || _valid1;
-      }
-      if (!valid8) {
-        const err33 = { pointer: instancePath + "/channel_type", message: "must match a schema in anyOf", keyword: "anyOf" };
+      } else {
+        const err33 = { pointer: instancePath + "/customer_id", message: "must be string", keyword: "type" };
         if (vErrors === null) {
           vErrors = [err33];
         } else {
           vErrors.push(err33);
         }
         errors++;
-      } else {
-        errors = _errs28;
-        if (vErrors !== null) {
-          if (_errs28) {
-            while (vErrors.length > _errs28) vErrors.pop();
-          } else {
-            vErrors = null;
-          }
-        }
       }
-    }
-    if (data.started_at !== void 0) {
-      let data9 = data.started_at;
-      const _errs35 = errors;
-      let valid10 = false;
-      const _errs36 = errors;
-      if (typeof data9 === "string") {
-        if (!formats0(data9)) {
-          const err34 = { pointer: instancePath + "/started_at", message: 'must match format "date-time"', keyword: "format" };
+      var _valid1 = _errs32 === errors;
+      valid10 = valid10 || _valid1;
+      if (!valid10) {
+        const _errs35 = errors;
+        if (data9 !== null) {
+          const err34 = { pointer: instancePath + "/customer_id", message: "must be null", keyword: "type" };
           if (vErrors === null) {
             vErrors = [err34];
           } else {
@@ -8393,58 +8463,57 @@ function validate128(data, instancePath = "") {
           }
           errors++;
         }
-      } else {
-        const err35 = { pointer: instancePath + "/started_at", message: "must be string", keyword: "type" };
+        var _valid1 = _errs35 === errors;
+        valid10 = valid10 || _valid1;
+      }
+      if (!valid10) {
+        const err35 = { pointer: instancePath + "/customer_id", message: "must match a schema in anyOf", keyword: "anyOf" };
         if (vErrors === null) {
           vErrors = [err35];
         } else {
           vErrors.push(err35);
         }
         errors++;
-      }
-      var _valid2 = _errs36 === errors;
-      valid10 = valid10 || _valid2;
-      if (!valid10) {
-        const _errs39 = errors;
-        if (data9 !== null) {
-          const err36 = { pointer: instancePath + "/started_at", message: "must be null", keyword: "type" };
-          if (vErrors === null) {
-            vErrors = [err36];
-          } else {
-            vErrors.push(err36);
-          }
-          errors++;
-        }
-        var _valid2 = _errs39 === errors;
-        valid10 = valid10 || _valid2;
-      }
-      if (!valid10) {
-        const err37 = { pointer: instancePath + "/started_at", message: "must match a schema in anyOf", keyword: "anyOf" };
-        if (vErrors === null) {
-          vErrors = [err37];
-        } else {
-          vErrors.push(err37);
-        }
-        errors++;
       } else {
-        errors = _errs35;
+        errors = _errs31;
         if (vErrors !== null) {
-          if (_errs35) {
-            while (vErrors.length > _errs35) vErrors.pop();
+          if (_errs31) {
+            while (vErrors.length > _errs31) vErrors.pop();
           } else {
             vErrors = null;
           }
         }
       }
     }
-    if (data.completed_at !== void 0) {
-      let data10 = data.completed_at;
-      const _errs42 = errors;
+    if (data.channel_type !== void 0) {
+      let data10 = data.channel_type;
+      const _errs38 = errors;
       let valid12 = false;
-      const _errs43 = errors;
-      if (typeof data10 === "string") {
-        if (!formats0(data10)) {
-          const err38 = { pointer: instancePath + "/completed_at", message: 'must match format "date-time"', keyword: "format" };
+      const _errs39 = errors;
+      if (typeof data10 !== "string") {
+        const err36 = { pointer: instancePath + "/channel_type", message: "must be string", keyword: "type" };
+        if (vErrors === null) {
+          vErrors = [err36];
+        } else {
+          vErrors.push(err36);
+        }
+        errors++;
+      }
+      if (!(data10 === "phone" || data10 === "chat_realtime" || data10 === "chat_async")) {
+        const err37 = { pointer: instancePath + "/channel_type", message: "must be equal to one of the allowed values", keyword: "enum" };
+        if (vErrors === null) {
+          vErrors = [err37];
+        } else {
+          vErrors.push(err37);
+        }
+        errors++;
+      }
+      var _valid2 = _errs39 === errors;
+      valid12 = valid12 || _valid2;
+      if (!valid12) {
+        const _errs42 = errors;
+        if (data10 !== null) {
+          const err38 = { pointer: instancePath + "/channel_type", message: "must be null", keyword: "type" };
           if (vErrors === null) {
             vErrors = [err38];
           } else {
@@ -8452,21 +8521,36 @@ function validate128(data, instancePath = "") {
           }
           errors++;
         }
-      } else {
-        const err39 = { pointer: instancePath + "/completed_at", message: "must be string", keyword: "type" };
+        var _valid2 = _errs42 === errors;
+        valid12 = valid12 || _valid2;
+      }
+      if (!valid12) {
+        const err39 = { pointer: instancePath + "/channel_type", message: "must match a schema in anyOf", keyword: "anyOf" };
         if (vErrors === null) {
           vErrors = [err39];
         } else {
           vErrors.push(err39);
         }
         errors++;
+      } else {
+        errors = _errs38;
+        if (vErrors !== null) {
+          if (_errs38) {
+            while (vErrors.length > _errs38) vErrors.pop();
+          } else {
+            vErrors = null;
+          }
+        }
       }
-      var _valid3 = _errs43 === errors;
-      valid12 = valid12 || _valid3;
-      if (!valid12) {
-        const _errs46 = errors;
-        if (data10 !== null) {
-          const err40 = { pointer: instancePath + "/completed_at", message: "must be null", keyword: "type" };
+    }
+    if (data.started_at !== void 0) {
+      let data11 = data.started_at;
+      const _errs45 = errors;
+      let valid14 = false;
+      const _errs46 = errors;
+      if (typeof data11 === "string") {
+        if (!pattern2.test(data11)) {
+          const err40 = { pointer: instancePath + "/started_at", message: 'must match pattern "([Zz]|\\+00:00)$"', keyword: "pattern" };
           if (vErrors === null) {
             vErrors = [err40];
           } else {
@@ -8474,35 +8558,17 @@ function validate128(data, instancePath = "") {
           }
           errors++;
         }
-        var _valid3 = _errs46 === errors;
-        valid12 = valid12 || _valid3;
-      }
-      if (!valid12) {
-        const err41 = { pointer: instancePath + "/completed_at", message: "must match a schema in anyOf", keyword: "anyOf" };
-        if (vErrors === null) {
-          vErrors = [err41];
-        } else {
-          vErrors.push(err41);
-        }
-        errors++;
-      } else {
-        errors = _errs42;
-        if (vErrors !== null) {
-          if (_errs42) {
-            while (vErrors.length > _errs42) vErrors.pop();
+        if (!formats0(data11)) {
+          const err41 = { pointer: instancePath + "/started_at", message: 'must match format "date-time"', keyword: "format" };
+          if (vErrors === null) {
+            vErrors = [err41];
           } else {
-            vErrors = null;
+            vErrors.push(err41);
           }
+          errors++;
         }
-      }
-    }
-    if (data.failure_reason !== void 0) {
-      let data11 = data.failure_reason;
-      const _errs49 = errors;
-      let valid14 = false;
-      const _errs50 = errors;
-      if (typeof data11 !== "string") {
-        const err42 = { pointer: instancePath + "/failure_reason", message: "must be string", keyword: "type" };
+      } else {
+        const err42 = { pointer: instancePath + "/started_at", message: "must be string", keyword: "type" };
         if (vErrors === null) {
           vErrors = [err42];
         } else {
@@ -8510,44 +8576,161 @@ function validate128(data, instancePath = "") {
         }
         errors++;
       }
-      if (!(data11 === "dial_failed" || data11 === "number_marked_disconnected" || data11 === "pstn_blocked" || data11 === "dnc_rejected" || data11 === "tcpa_rejected" || data11 === "number_invalid" || data11 === "internal_error" || data11 === "telephony_error" || data11 === "agent_timeout" || data11 === "customer_requested_dnc")) {
-        const err43 = { pointer: instancePath + "/failure_reason", message: "must be equal to one of the allowed values", keyword: "enum" };
-        if (vErrors === null) {
-          vErrors = [err43];
-        } else {
-          vErrors.push(err43);
-        }
-        errors++;
-      }
-      var _valid4 = _errs50 === errors;
-      valid14 = valid14 || _valid4;
+      var _valid3 = _errs46 === errors;
+      valid14 = valid14 || _valid3;
       if (!valid14) {
-        const _errs53 = errors;
+        const _errs49 = errors;
         if (data11 !== null) {
-          const err44 = { pointer: instancePath + "/failure_reason", message: "must be null", keyword: "type" };
+          const err43 = { pointer: instancePath + "/started_at", message: "must be null", keyword: "type" };
           if (vErrors === null) {
-            vErrors = [err44];
+            vErrors = [err43];
           } else {
-            vErrors.push(err44);
+            vErrors.push(err43);
           }
           errors++;
         }
-        var _valid4 = _errs53 === errors;
-        valid14 = valid14 || _valid4;
+        var _valid3 = _errs49 === errors;
+        valid14 = valid14 || _valid3;
       }
       if (!valid14) {
-        const err45 = { pointer: instancePath + "/failure_reason", message: "must match a schema in anyOf", keyword: "anyOf" };
+        const err44 = { pointer: instancePath + "/started_at", message: "must match a schema in anyOf", keyword: "anyOf" };
         if (vErrors === null) {
-          vErrors = [err45];
+          vErrors = [err44];
         } else {
-          vErrors.push(err45);
+          vErrors.push(err44);
         }
         errors++;
       } else {
-        errors = _errs49;
+        errors = _errs45;
         if (vErrors !== null) {
-          if (_errs49) {
-            while (vErrors.length > _errs49) vErrors.pop();
+          if (_errs45) {
+            while (vErrors.length > _errs45) vErrors.pop();
+          } else {
+            vErrors = null;
+          }
+        }
+      }
+    }
+    if (data.completed_at !== void 0) {
+      let data12 = data.completed_at;
+      const _errs52 = errors;
+      let valid16 = false;
+      const _errs53 = errors;
+      if (typeof data12 === "string") {
+        if (!pattern2.test(data12)) {
+          const err45 = { pointer: instancePath + "/completed_at", message: 'must match pattern "([Zz]|\\+00:00)$"', keyword: "pattern" };
+          if (vErrors === null) {
+            vErrors = [err45];
+          } else {
+            vErrors.push(err45);
+          }
+          errors++;
+        }
+        if (!formats0(data12)) {
+          const err46 = { pointer: instancePath + "/completed_at", message: 'must match format "date-time"', keyword: "format" };
+          if (vErrors === null) {
+            vErrors = [err46];
+          } else {
+            vErrors.push(err46);
+          }
+          errors++;
+        }
+      } else {
+        const err47 = { pointer: instancePath + "/completed_at", message: "must be string", keyword: "type" };
+        if (vErrors === null) {
+          vErrors = [err47];
+        } else {
+          vErrors.push(err47);
+        }
+        errors++;
+      }
+      var _valid4 = _errs53 === errors;
+      valid16 = valid16 || _valid4;
+      if (!valid16) {
+        const _errs56 = errors;
+        if (data12 !== null) {
+          const err48 = { pointer: instancePath + "/completed_at", message: "must be null", keyword: "type" };
+          if (vErrors === null) {
+            vErrors = [err48];
+          } else {
+            vErrors.push(err48);
+          }
+          errors++;
+        }
+        var _valid4 = _errs56 === errors;
+        valid16 = valid16 || _valid4;
+      }
+      if (!valid16) {
+        const err49 = { pointer: instancePath + "/completed_at", message: "must match a schema in anyOf", keyword: "anyOf" };
+        if (vErrors === null) {
+          vErrors = [err49];
+        } else {
+          vErrors.push(err49);
+        }
+        errors++;
+      } else {
+        errors = _errs52;
+        if (vErrors !== null) {
+          if (_errs52) {
+            while (vErrors.length > _errs52) vErrors.pop();
+          } else {
+            vErrors = null;
+          }
+        }
+      }
+    }
+    if (data.failure_reason !== void 0) {
+      let data13 = data.failure_reason;
+      const _errs59 = errors;
+      let valid18 = false;
+      const _errs60 = errors;
+      if (typeof data13 !== "string") {
+        const err50 = { pointer: instancePath + "/failure_reason", message: "must be string", keyword: "type" };
+        if (vErrors === null) {
+          vErrors = [err50];
+        } else {
+          vErrors.push(err50);
+        }
+        errors++;
+      }
+      if (!(data13 === "dial_failed" || data13 === "number_marked_disconnected" || data13 === "pstn_blocked" || data13 === "dnc_rejected" || data13 === "tcpa_rejected" || data13 === "number_invalid" || data13 === "internal_error" || data13 === "telephony_error" || data13 === "agent_timeout" || data13 === "customer_requested_dnc")) {
+        const err51 = { pointer: instancePath + "/failure_reason", message: "must be equal to one of the allowed values", keyword: "enum" };
+        if (vErrors === null) {
+          vErrors = [err51];
+        } else {
+          vErrors.push(err51);
+        }
+        errors++;
+      }
+      var _valid5 = _errs60 === errors;
+      valid18 = valid18 || _valid5;
+      if (!valid18) {
+        const _errs63 = errors;
+        if (data13 !== null) {
+          const err52 = { pointer: instancePath + "/failure_reason", message: "must be null", keyword: "type" };
+          if (vErrors === null) {
+            vErrors = [err52];
+          } else {
+            vErrors.push(err52);
+          }
+          errors++;
+        }
+        var _valid5 = _errs63 === errors;
+        valid18 = valid18 || _valid5;
+      }
+      if (!valid18) {
+        const err53 = { pointer: instancePath + "/failure_reason", message: "must match a schema in anyOf", keyword: "anyOf" };
+        if (vErrors === null) {
+          vErrors = [err53];
+        } else {
+          vErrors.push(err53);
+        }
+        errors++;
+      } else {
+        errors = _errs59;
+        if (vErrors !== null) {
+          if (_errs59) {
+            while (vErrors.length > _errs59) vErrors.pop();
           } else {
             vErrors = null;
           }
@@ -8555,80 +8738,80 @@ function validate128(data, instancePath = "") {
       }
     }
     if (data.duration_sec !== void 0) {
-      let data12 = data.duration_sec;
-      if (!(typeof data12 == "number" && isFinite(data12)) && data12 !== null) {
-        const err46 = { pointer: instancePath + "/duration_sec", message: "must be number,null", keyword: "type" };
+      let data14 = data.duration_sec;
+      if (!(typeof data14 == "number" && isFinite(data14)) && data14 !== null) {
+        const err54 = { pointer: instancePath + "/duration_sec", message: "must be number,null", keyword: "type" };
         if (vErrors === null) {
-          vErrors = [err46];
+          vErrors = [err54];
         } else {
-          vErrors.push(err46);
+          vErrors.push(err54);
         }
         errors++;
       }
-      if (typeof data12 == "number" && isFinite(data12)) {
-        if (data12 < 0 || isNaN(data12)) {
-          const err47 = { pointer: instancePath + "/duration_sec", message: "must be >= 0", keyword: "minimum" };
+      if (typeof data14 == "number" && isFinite(data14)) {
+        if (data14 < 0 || isNaN(data14)) {
+          const err55 = { pointer: instancePath + "/duration_sec", message: "must be >= 0", keyword: "minimum" };
           if (vErrors === null) {
-            vErrors = [err47];
+            vErrors = [err55];
           } else {
-            vErrors.push(err47);
+            vErrors.push(err55);
           }
           errors++;
         }
       }
     }
     if (data.sentiment !== void 0) {
-      let data13 = data.sentiment;
-      const _errs58 = errors;
-      let valid16 = false;
-      const _errs59 = errors;
-      if (typeof data13 !== "string") {
-        const err48 = { pointer: instancePath + "/sentiment", message: "must be string", keyword: "type" };
+      let data15 = data.sentiment;
+      const _errs68 = errors;
+      let valid20 = false;
+      const _errs69 = errors;
+      if (typeof data15 !== "string") {
+        const err56 = { pointer: instancePath + "/sentiment", message: "must be string", keyword: "type" };
         if (vErrors === null) {
-          vErrors = [err48];
+          vErrors = [err56];
         } else {
-          vErrors.push(err48);
+          vErrors.push(err56);
         }
         errors++;
       }
-      if (!(data13 === "positive" || data13 === "neutral" || data13 === "negative")) {
-        const err49 = { pointer: instancePath + "/sentiment", message: "must be equal to one of the allowed values", keyword: "enum" };
+      if (!(data15 === "positive" || data15 === "neutral" || data15 === "negative")) {
+        const err57 = { pointer: instancePath + "/sentiment", message: "must be equal to one of the allowed values", keyword: "enum" };
         if (vErrors === null) {
-          vErrors = [err49];
+          vErrors = [err57];
         } else {
-          vErrors.push(err49);
+          vErrors.push(err57);
         }
         errors++;
       }
-      var _valid5 = _errs59 === errors;
-      valid16 = valid16 || _valid5;
-      if (!valid16) {
-        const _errs62 = errors;
-        if (data13 !== null) {
-          const err50 = { pointer: instancePath + "/sentiment", message: "must be null", keyword: "type" };
+      var _valid6 = _errs69 === errors;
+      valid20 = valid20 || _valid6;
+      if (!valid20) {
+        const _errs72 = errors;
+        if (data15 !== null) {
+          const err58 = { pointer: instancePath + "/sentiment", message: "must be null", keyword: "type" };
           if (vErrors === null) {
-            vErrors = [err50];
+            vErrors = [err58];
           } else {
-            vErrors.push(err50);
+            vErrors.push(err58);
           }
           errors++;
         }
-        var _valid5 = _errs62 === errors;
-        valid16 = valid16 || _valid5;
+        var _valid6 = _errs72 === errors;
+        valid20 = valid20 || _valid6;
       }
-      if (!valid16) {
-        const err51 = { pointer: instancePath + "/sentiment", message: "must match a schema in anyOf", keyword: "anyOf" };
+      if (!valid20) {
+        const err59 = { pointer: instancePath + "/sentiment", message: "must match a schema in anyOf", keyword: "anyOf" };
         if (vErrors === null) {
-          vErrors = [err51];
+          vErrors = [err59];
         } else {
-          vErrors.push(err51);
+          vErrors.push(err59);
         }
         errors++;
       } else {
-        errors = _errs58;
+        errors = _errs68;
         if (vErrors !== null) {
-          if (_errs58) {
-            while (vErrors.length > _errs58) vErrors.pop();
+          if (_errs68) {
+            while (vErrors.length > _errs68) vErrors.pop();
           } else {
             vErrors = null;
           }
@@ -8636,11 +8819,11 @@ function validate128(data, instancePath = "") {
       }
     }
   } else {
-    const err52 = { pointer: instancePath, message: "must be object", keyword: "type" };
+    const err60 = { pointer: instancePath, message: "must be object", keyword: "type" };
     if (vErrors === null) {
-      vErrors = [err52];
+      vErrors = [err60];
     } else {
-      vErrors.push(err52);
+      vErrors.push(err60);
     }
     errors++;
   }
@@ -9111,8 +9294,8 @@ function validate141(data, instancePath = "") {
     if (data.expires_at !== void 0) {
       let data1 = data.expires_at;
       if (typeof data1 === "string") {
-        if (!formats0(data1)) {
-          const err5 = { pointer: instancePath + "/expires_at", message: 'must match format "date-time"', keyword: "format" };
+        if (!pattern2.test(data1)) {
+          const err5 = { pointer: instancePath + "/expires_at", message: 'must match pattern "([Zz]|\\+00:00)$"', keyword: "pattern" };
           if (vErrors === null) {
             vErrors = [err5];
           } else {
@@ -9120,22 +9303,31 @@ function validate141(data, instancePath = "") {
           }
           errors++;
         }
+        if (!formats0(data1)) {
+          const err6 = { pointer: instancePath + "/expires_at", message: 'must match format "date-time"', keyword: "format" };
+          if (vErrors === null) {
+            vErrors = [err6];
+          } else {
+            vErrors.push(err6);
+          }
+          errors++;
+        }
       } else {
-        const err6 = { pointer: instancePath + "/expires_at", message: "must be string", keyword: "type" };
+        const err7 = { pointer: instancePath + "/expires_at", message: "must be string", keyword: "type" };
         if (vErrors === null) {
-          vErrors = [err6];
+          vErrors = [err7];
         } else {
-          vErrors.push(err6);
+          vErrors.push(err7);
         }
         errors++;
       }
     }
   } else {
-    const err7 = { pointer: instancePath, message: "must be object", keyword: "type" };
+    const err8 = { pointer: instancePath, message: "must be object", keyword: "type" };
     if (vErrors === null) {
-      vErrors = [err7];
+      vErrors = [err8];
     } else {
-      vErrors.push(err7);
+      vErrors.push(err8);
     }
     errors++;
   }
@@ -9274,7 +9466,7 @@ function validate143(data, instancePath = "") {
         for (let i0 = 0; i0 < len0; i0++) {
           let data4 = data3[i0];
           if (typeof data4 === "string") {
-            if (!pattern17.test(data4)) {
+            if (!pattern23.test(data4)) {
               const err8 = { pointer: instancePath + "/postprocess_agents/" + i0, message: 'must match pattern "^pa_[A-Za-z0-9]+(@v[0-9]+)?$"', keyword: "pattern" };
               if (vErrors === null) {
                 vErrors = [err8];
@@ -9384,7 +9576,7 @@ function validate146(data, instancePath = "") {
     if (data.agent_id !== void 0) {
       let data0 = data.agent_id;
       if (typeof data0 === "string") {
-        if (!pattern19.test(data0)) {
+        if (!pattern25.test(data0)) {
           const err3 = { pointer: instancePath + "/agent_id", message: 'must match pattern "^ca_[A-Za-z0-9]+(@v[0-9]+)?$"', keyword: "pattern" };
           if (vErrors === null) {
             vErrors = [err3];
@@ -9673,7 +9865,7 @@ function validate149(data, instancePath = "") {
     if (data.id !== void 0) {
       let data0 = data.id;
       if (typeof data0 === "string") {
-        if (!pattern3.test(data0)) {
+        if (!pattern4.test(data0)) {
           const err3 = { pointer: instancePath + "/id", message: 'must match pattern "^conv_[A-Za-z0-9]+$"', keyword: "pattern" };
           if (vErrors === null) {
             vErrors = [err3];
@@ -9753,32 +9945,32 @@ function validate155(data, instancePath = "") {
       }
       errors++;
     }
-    for (const key0 in data) {
-      if (!(key0 === "prompt" || key0 === "reasoning_effort")) {
-        const err1 = { pointer: instancePath + "/" + casiSegment(key0), message: "must NOT have additional properties", keyword: "additionalProperties" };
-        if (vErrors === null) {
-          vErrors = [err1];
-        } else {
-          vErrors.push(err1);
-        }
-        errors++;
-      }
-    }
     if (data.prompt !== void 0) {
       let data0 = data.prompt;
       if (data0 && typeof data0 == "object" && !Array.isArray(data0)) {
         if (data0.text === void 0) {
-          const err2 = { pointer: instancePath + "/prompt/text", message: "must have required property 'text'", keyword: "required" };
+          const err1 = { pointer: instancePath + "/prompt/text", message: "must have required property 'text'", keyword: "required" };
           if (vErrors === null) {
-            vErrors = [err2];
+            vErrors = [err1];
           } else {
-            vErrors.push(err2);
+            vErrors.push(err1);
           }
           errors++;
         }
-        for (const key1 in data0) {
-          if (!(key1 === "text" || key1 === "type")) {
-            const err3 = { pointer: instancePath + "/prompt" + "/" + casiSegment(key1), message: "must NOT have additional properties", keyword: "additionalProperties" };
+        for (const key0 in data0) {
+          if (!(key0 === "text" || key0 === "type")) {
+            const err2 = { pointer: instancePath + "/prompt" + "/" + casiSegment(key0), message: "must NOT have additional properties", keyword: "additionalProperties" };
+            if (vErrors === null) {
+              vErrors = [err2];
+            } else {
+              vErrors.push(err2);
+            }
+            errors++;
+          }
+        }
+        if (data0.text !== void 0) {
+          if (typeof data0.text !== "string") {
+            const err3 = { pointer: instancePath + "/prompt/text", message: "must be string", keyword: "type" };
             if (vErrors === null) {
               vErrors = [err3];
             } else {
@@ -9787,9 +9979,10 @@ function validate155(data, instancePath = "") {
             errors++;
           }
         }
-        if (data0.text !== void 0) {
-          if (typeof data0.text !== "string") {
-            const err4 = { pointer: instancePath + "/prompt/text", message: "must be string", keyword: "type" };
+        if (data0.type !== void 0) {
+          let data2 = data0.type;
+          if (typeof data2 !== "string") {
+            const err4 = { pointer: instancePath + "/prompt/type", message: "must be string", keyword: "type" };
             if (vErrors === null) {
               vErrors = [err4];
             } else {
@@ -9797,11 +9990,8 @@ function validate155(data, instancePath = "") {
             }
             errors++;
           }
-        }
-        if (data0.type !== void 0) {
-          let data2 = data0.type;
-          if (typeof data2 !== "string") {
-            const err5 = { pointer: instancePath + "/prompt/type", message: "must be string", keyword: "type" };
+          if (!(data2 === "fixed")) {
+            const err5 = { pointer: instancePath + "/prompt/type", message: "must be equal to one of the allowed values", keyword: "enum" };
             if (vErrors === null) {
               vErrors = [err5];
             } else {
@@ -9809,18 +9999,20 @@ function validate155(data, instancePath = "") {
             }
             errors++;
           }
-          if (!(data2 === "fixed")) {
-            const err6 = { pointer: instancePath + "/prompt/type", message: "must be equal to one of the allowed values", keyword: "enum" };
-            if (vErrors === null) {
-              vErrors = [err6];
-            } else {
-              vErrors.push(err6);
-            }
-            errors++;
-          }
         }
       } else {
-        const err7 = { pointer: instancePath + "/prompt", message: "must be object", keyword: "type" };
+        const err6 = { pointer: instancePath + "/prompt", message: "must be object", keyword: "type" };
+        if (vErrors === null) {
+          vErrors = [err6];
+        } else {
+          vErrors.push(err6);
+        }
+        errors++;
+      }
+    }
+    if (data.model !== void 0) {
+      if (typeof data.model !== "string") {
+        const err7 = { pointer: instancePath + "/model", message: "must be string", keyword: "type" };
         if (vErrors === null) {
           vErrors = [err7];
         } else {
@@ -9830,8 +10022,8 @@ function validate155(data, instancePath = "") {
       }
     }
     if (data.reasoning_effort !== void 0) {
-      let data3 = data.reasoning_effort;
-      if (typeof data3 !== "string") {
+      let data4 = data.reasoning_effort;
+      if (typeof data4 !== "string") {
         const err8 = { pointer: instancePath + "/reasoning_effort", message: "must be string", keyword: "type" };
         if (vErrors === null) {
           vErrors = [err8];
@@ -9840,7 +10032,7 @@ function validate155(data, instancePath = "") {
         }
         errors++;
       }
-      if (!(data3 === "minimal" || data3 === "low" || data3 === "medium" || data3 === "high")) {
+      if (!(data4 === "minimal" || data4 === "low" || data4 === "medium" || data4 === "high")) {
         const err9 = { pointer: instancePath + "/reasoning_effort", message: "must be equal to one of the allowed values", keyword: "enum" };
         if (vErrors === null) {
           vErrors = [err9];
@@ -9932,17 +10124,6 @@ function validate154(data, instancePath = "") {
       }
       errors++;
     }
-    for (const key0 in data) {
-      if (!(key0 === "filter_statuses" || key0 === "runtime" || key0 === "tool" || key0 === "output" || key0 === "filter_condition")) {
-        const err1 = { pointer: instancePath + "/" + casiSegment(key0), message: "must NOT have additional properties", keyword: "additionalProperties" };
-        if (vErrors === null) {
-          vErrors = [err1];
-        } else {
-          vErrors.push(err1);
-        }
-        errors++;
-      }
-    }
     if (data.filter_statuses !== void 0) {
       let data0 = data.filter_statuses;
       if (Array.isArray(data0)) {
@@ -9950,7 +10131,16 @@ function validate154(data, instancePath = "") {
         for (let i0 = 0; i0 < len0; i0++) {
           let data1 = data0[i0];
           if (typeof data1 !== "string") {
-            const err2 = { pointer: instancePath + "/filter_statuses/" + i0, message: "must be string", keyword: "type" };
+            const err1 = { pointer: instancePath + "/filter_statuses/" + i0, message: "must be string", keyword: "type" };
+            if (vErrors === null) {
+              vErrors = [err1];
+            } else {
+              vErrors.push(err1);
+            }
+            errors++;
+          }
+          if (!(data1 === "queued" || data1 === "in-progress" || data1 === "completed" || data1 === "voicemail" || data1 === "failed" || data1 === "busy" || data1 === "no-answer")) {
+            const err2 = { pointer: instancePath + "/filter_statuses/" + i0, message: "must be equal to one of the allowed values", keyword: "enum" };
             if (vErrors === null) {
               vErrors = [err2];
             } else {
@@ -9958,22 +10148,13 @@ function validate154(data, instancePath = "") {
             }
             errors++;
           }
-          if (!(data1 === "queued" || data1 === "in-progress" || data1 === "completed" || data1 === "voicemail" || data1 === "failed" || data1 === "busy" || data1 === "no-answer")) {
-            const err3 = { pointer: instancePath + "/filter_statuses/" + i0, message: "must be equal to one of the allowed values", keyword: "enum" };
-            if (vErrors === null) {
-              vErrors = [err3];
-            } else {
-              vErrors.push(err3);
-            }
-            errors++;
-          }
         }
       } else {
-        const err4 = { pointer: instancePath + "/filter_statuses", message: "must be array", keyword: "type" };
+        const err3 = { pointer: instancePath + "/filter_statuses", message: "must be array", keyword: "type" };
         if (vErrors === null) {
-          vErrors = [err4];
+          vErrors = [err3];
         } else {
-          vErrors.push(err4);
+          vErrors.push(err3);
         }
         errors++;
       }
@@ -9993,9 +10174,21 @@ function validate154(data, instancePath = "") {
     if (data.output !== void 0) {
       let data4 = data.output;
       if (data4 && typeof data4 == "object" && !Array.isArray(data4)) {
-        for (const key1 in data4) {
-          if (!(key1 === "chat_channel" || key1 === "output_schema" || key1 === "post_url")) {
-            const err5 = { pointer: instancePath + "/output" + "/" + casiSegment(key1), message: "must NOT have additional properties", keyword: "additionalProperties" };
+        for (const key0 in data4) {
+          if (!(key0 === "chat_channel" || key0 === "output_schema" || key0 === "post_url")) {
+            const err4 = { pointer: instancePath + "/output" + "/" + casiSegment(key0), message: "must NOT have additional properties", keyword: "additionalProperties" };
+            if (vErrors === null) {
+              vErrors = [err4];
+            } else {
+              vErrors.push(err4);
+            }
+            errors++;
+          }
+        }
+        if (data4.chat_channel !== void 0) {
+          let data5 = data4.chat_channel;
+          if (typeof data5 !== "string" && data5 !== null) {
+            const err5 = { pointer: instancePath + "/output/chat_channel", message: "must be string,null", keyword: "type" };
             if (vErrors === null) {
               vErrors = [err5];
             } else {
@@ -10004,10 +10197,10 @@ function validate154(data, instancePath = "") {
             errors++;
           }
         }
-        if (data4.chat_channel !== void 0) {
-          let data5 = data4.chat_channel;
-          if (typeof data5 !== "string" && data5 !== null) {
-            const err6 = { pointer: instancePath + "/output/chat_channel", message: "must be string,null", keyword: "type" };
+        if (data4.output_schema !== void 0) {
+          let data6 = data4.output_schema;
+          if (!(data6 && typeof data6 == "object" && !Array.isArray(data6)) && data6 !== null) {
+            const err6 = { pointer: instancePath + "/output/output_schema", message: "must be object,null", keyword: "type" };
             if (vErrors === null) {
               vErrors = [err6];
             } else {
@@ -10016,10 +10209,10 @@ function validate154(data, instancePath = "") {
             errors++;
           }
         }
-        if (data4.output_schema !== void 0) {
-          let data6 = data4.output_schema;
-          if (!(data6 && typeof data6 == "object" && !Array.isArray(data6)) && data6 !== null) {
-            const err7 = { pointer: instancePath + "/output/output_schema", message: "must be object,null", keyword: "type" };
+        if (data4.post_url !== void 0) {
+          let data7 = data4.post_url;
+          if (typeof data7 !== "string" && data7 !== null) {
+            const err7 = { pointer: instancePath + "/output/post_url", message: "must be string,null", keyword: "type" };
             if (vErrors === null) {
               vErrors = [err7];
             } else {
@@ -10027,32 +10220,32 @@ function validate154(data, instancePath = "") {
             }
             errors++;
           }
-        }
-        if (data4.post_url !== void 0) {
-          let data7 = data4.post_url;
-          if (typeof data7 !== "string" && data7 !== null) {
-            const err8 = { pointer: instancePath + "/output/post_url", message: "must be string,null", keyword: "type" };
-            if (vErrors === null) {
-              vErrors = [err8];
-            } else {
-              vErrors.push(err8);
-            }
-            errors++;
-          }
           if (typeof data7 === "string") {
             if (!formats20(data7)) {
-              const err9 = { pointer: instancePath + "/output/post_url", message: 'must match format "uri"', keyword: "format" };
+              const err8 = { pointer: instancePath + "/output/post_url", message: 'must match format "uri"', keyword: "format" };
               if (vErrors === null) {
-                vErrors = [err9];
+                vErrors = [err8];
               } else {
-                vErrors.push(err9);
+                vErrors.push(err8);
               }
               errors++;
             }
           }
         }
       } else {
-        const err10 = { pointer: instancePath + "/output", message: "must be object", keyword: "type" };
+        const err9 = { pointer: instancePath + "/output", message: "must be object", keyword: "type" };
+        if (vErrors === null) {
+          vErrors = [err9];
+        } else {
+          vErrors.push(err9);
+        }
+        errors++;
+      }
+    }
+    if (data.filter_condition !== void 0) {
+      let data8 = data.filter_condition;
+      if (typeof data8 !== "string" && data8 !== null) {
+        const err10 = { pointer: instancePath + "/filter_condition", message: "must be string,null", keyword: "type" };
         if (vErrors === null) {
           vErrors = [err10];
         } else {
@@ -10061,24 +10254,12 @@ function validate154(data, instancePath = "") {
         errors++;
       }
     }
-    if (data.filter_condition !== void 0) {
-      let data8 = data.filter_condition;
-      if (typeof data8 !== "string" && data8 !== null) {
-        const err11 = { pointer: instancePath + "/filter_condition", message: "must be string,null", keyword: "type" };
-        if (vErrors === null) {
-          vErrors = [err11];
-        } else {
-          vErrors.push(err11);
-        }
-        errors++;
-      }
-    }
   } else {
-    const err12 = { pointer: instancePath, message: "must be object", keyword: "type" };
+    const err11 = { pointer: instancePath, message: "must be object", keyword: "type" };
     if (vErrors === null) {
-      vErrors = [err12];
+      vErrors = [err11];
     } else {
-      vErrors.push(err12);
+      vErrors.push(err11);
     }
     errors++;
   }
@@ -10433,8 +10614,8 @@ function validate162(data, instancePath = "") {
     if (data.created_at !== void 0) {
       let data1 = data.created_at;
       if (typeof data1 === "string") {
-        if (!formats0(data1)) {
-          const err16 = { pointer: instancePath + "/created_at", message: 'must match format "date-time"', keyword: "format" };
+        if (!pattern2.test(data1)) {
+          const err16 = { pointer: instancePath + "/created_at", message: 'must match pattern "([Zz]|\\+00:00)$"', keyword: "pattern" };
           if (vErrors === null) {
             vErrors = [err16];
           } else {
@@ -10442,12 +10623,21 @@ function validate162(data, instancePath = "") {
           }
           errors++;
         }
+        if (!formats0(data1)) {
+          const err17 = { pointer: instancePath + "/created_at", message: 'must match format "date-time"', keyword: "format" };
+          if (vErrors === null) {
+            vErrors = [err17];
+          } else {
+            vErrors.push(err17);
+          }
+          errors++;
+        }
       } else {
-        const err17 = { pointer: instancePath + "/created_at", message: "must be string", keyword: "type" };
+        const err18 = { pointer: instancePath + "/created_at", message: "must be string", keyword: "type" };
         if (vErrors === null) {
-          vErrors = [err17];
+          vErrors = [err18];
         } else {
-          vErrors.push(err17);
+          vErrors.push(err18);
         }
         errors++;
       }
@@ -10455,39 +10645,26 @@ function validate162(data, instancePath = "") {
     if (data.updated_at !== void 0) {
       let data2 = data.updated_at;
       if (typeof data2 === "string") {
-        if (!formats0(data2)) {
-          const err18 = { pointer: instancePath + "/updated_at", message: 'must match format "date-time"', keyword: "format" };
+        if (!pattern2.test(data2)) {
+          const err19 = { pointer: instancePath + "/updated_at", message: 'must match pattern "([Zz]|\\+00:00)$"', keyword: "pattern" };
           if (vErrors === null) {
-            vErrors = [err18];
+            vErrors = [err19];
           } else {
-            vErrors.push(err18);
+            vErrors.push(err19);
+          }
+          errors++;
+        }
+        if (!formats0(data2)) {
+          const err20 = { pointer: instancePath + "/updated_at", message: 'must match format "date-time"', keyword: "format" };
+          if (vErrors === null) {
+            vErrors = [err20];
+          } else {
+            vErrors.push(err20);
           }
           errors++;
         }
       } else {
-        const err19 = { pointer: instancePath + "/updated_at", message: "must be string", keyword: "type" };
-        if (vErrors === null) {
-          vErrors = [err19];
-        } else {
-          vErrors.push(err19);
-        }
-        errors++;
-      }
-    }
-    if (data.organization_id !== void 0) {
-      if (typeof data.organization_id !== "string") {
-        const err20 = { pointer: instancePath + "/organization_id", message: "must be string", keyword: "type" };
-        if (vErrors === null) {
-          vErrors = [err20];
-        } else {
-          vErrors.push(err20);
-        }
-        errors++;
-      }
-    }
-    if (data.phone_no !== void 0) {
-      if (typeof data.phone_no !== "string") {
-        const err21 = { pointer: instancePath + "/phone_no", message: "must be string", keyword: "type" };
+        const err21 = { pointer: instancePath + "/updated_at", message: "must be string", keyword: "type" };
         if (vErrors === null) {
           vErrors = [err21];
         } else {
@@ -10496,10 +10673,9 @@ function validate162(data, instancePath = "") {
         errors++;
       }
     }
-    if (data.email !== void 0) {
-      let data5 = data.email;
-      if (typeof data5 !== "string" && data5 !== null) {
-        const err22 = { pointer: instancePath + "/email", message: "must be string,null", keyword: "type" };
+    if (data.organization_id !== void 0) {
+      if (typeof data.organization_id !== "string") {
+        const err22 = { pointer: instancePath + "/organization_id", message: "must be string", keyword: "type" };
         if (vErrors === null) {
           vErrors = [err22];
         } else {
@@ -10508,10 +10684,9 @@ function validate162(data, instancePath = "") {
         errors++;
       }
     }
-    if (data.name !== void 0) {
-      let data6 = data.name;
-      if (typeof data6 !== "string" && data6 !== null) {
-        const err23 = { pointer: instancePath + "/name", message: "must be string,null", keyword: "type" };
+    if (data.phone_no !== void 0) {
+      if (typeof data.phone_no !== "string") {
+        const err23 = { pointer: instancePath + "/phone_no", message: "must be string", keyword: "type" };
         if (vErrors === null) {
           vErrors = [err23];
         } else {
@@ -10520,10 +10695,10 @@ function validate162(data, instancePath = "") {
         errors++;
       }
     }
-    if (data.external_id !== void 0) {
-      let data7 = data.external_id;
-      if (typeof data7 !== "string" && data7 !== null) {
-        const err24 = { pointer: instancePath + "/external_id", message: "must be string,null", keyword: "type" };
+    if (data.email !== void 0) {
+      let data5 = data.email;
+      if (typeof data5 !== "string" && data5 !== null) {
+        const err24 = { pointer: instancePath + "/email", message: "must be string,null", keyword: "type" };
         if (vErrors === null) {
           vErrors = [err24];
         } else {
@@ -10532,10 +10707,10 @@ function validate162(data, instancePath = "") {
         errors++;
       }
     }
-    if (data.helpdesk_user_id !== void 0) {
-      let data8 = data.helpdesk_user_id;
-      if (typeof data8 !== "string" && data8 !== null) {
-        const err25 = { pointer: instancePath + "/helpdesk_user_id", message: "must be string,null", keyword: "type" };
+    if (data.name !== void 0) {
+      let data6 = data.name;
+      if (typeof data6 !== "string" && data6 !== null) {
+        const err25 = { pointer: instancePath + "/name", message: "must be string,null", keyword: "type" };
         if (vErrors === null) {
           vErrors = [err25];
         } else {
@@ -10544,10 +10719,10 @@ function validate162(data, instancePath = "") {
         errors++;
       }
     }
-    if (data.crm_lead_id !== void 0) {
-      let data9 = data.crm_lead_id;
-      if (typeof data9 !== "string" && data9 !== null) {
-        const err26 = { pointer: instancePath + "/crm_lead_id", message: "must be string,null", keyword: "type" };
+    if (data.external_id !== void 0) {
+      let data7 = data.external_id;
+      if (typeof data7 !== "string" && data7 !== null) {
+        const err26 = { pointer: instancePath + "/external_id", message: "must be string,null", keyword: "type" };
         if (vErrors === null) {
           vErrors = [err26];
         } else {
@@ -10556,10 +10731,10 @@ function validate162(data, instancePath = "") {
         errors++;
       }
     }
-    if (data.crm_contact_id !== void 0) {
-      let data10 = data.crm_contact_id;
-      if (typeof data10 !== "string" && data10 !== null) {
-        const err27 = { pointer: instancePath + "/crm_contact_id", message: "must be string,null", keyword: "type" };
+    if (data.helpdesk_user_id !== void 0) {
+      let data8 = data.helpdesk_user_id;
+      if (typeof data8 !== "string" && data8 !== null) {
+        const err27 = { pointer: instancePath + "/helpdesk_user_id", message: "must be string,null", keyword: "type" };
         if (vErrors === null) {
           vErrors = [err27];
         } else {
@@ -10568,10 +10743,10 @@ function validate162(data, instancePath = "") {
         errors++;
       }
     }
-    if (data.preferred_language !== void 0) {
-      let data11 = data.preferred_language;
-      if (typeof data11 !== "string" && data11 !== null) {
-        const err28 = { pointer: instancePath + "/preferred_language", message: "must be string,null", keyword: "type" };
+    if (data.crm_lead_id !== void 0) {
+      let data9 = data.crm_lead_id;
+      if (typeof data9 !== "string" && data9 !== null) {
+        const err28 = { pointer: instancePath + "/crm_lead_id", message: "must be string,null", keyword: "type" };
         if (vErrors === null) {
           vErrors = [err28];
         } else {
@@ -10580,10 +10755,10 @@ function validate162(data, instancePath = "") {
         errors++;
       }
     }
-    if (data.extra !== void 0) {
-      let data12 = data.extra;
-      if (!(data12 && typeof data12 == "object" && !Array.isArray(data12)) && data12 !== null) {
-        const err29 = { pointer: instancePath + "/extra", message: "must be object,null", keyword: "type" };
+    if (data.crm_contact_id !== void 0) {
+      let data10 = data.crm_contact_id;
+      if (typeof data10 !== "string" && data10 !== null) {
+        const err29 = { pointer: instancePath + "/crm_contact_id", message: "must be string,null", keyword: "type" };
         if (vErrors === null) {
           vErrors = [err29];
         } else {
@@ -10592,12 +10767,36 @@ function validate162(data, instancePath = "") {
         errors++;
       }
     }
+    if (data.preferred_language !== void 0) {
+      let data11 = data.preferred_language;
+      if (typeof data11 !== "string" && data11 !== null) {
+        const err30 = { pointer: instancePath + "/preferred_language", message: "must be string,null", keyword: "type" };
+        if (vErrors === null) {
+          vErrors = [err30];
+        } else {
+          vErrors.push(err30);
+        }
+        errors++;
+      }
+    }
+    if (data.extra !== void 0) {
+      let data12 = data.extra;
+      if (!(data12 && typeof data12 == "object" && !Array.isArray(data12)) && data12 !== null) {
+        const err31 = { pointer: instancePath + "/extra", message: "must be object,null", keyword: "type" };
+        if (vErrors === null) {
+          vErrors = [err31];
+        } else {
+          vErrors.push(err31);
+        }
+        errors++;
+      }
+    }
   } else {
-    const err30 = { pointer: instancePath, message: "must be object", keyword: "type" };
+    const err32 = { pointer: instancePath, message: "must be object", keyword: "type" };
     if (vErrors === null) {
-      vErrors = [err30];
+      vErrors = [err32];
     } else {
-      vErrors.push(err30);
+      vErrors.push(err32);
     }
     errors++;
   }
@@ -10729,7 +10928,7 @@ function validate165(data, instancePath = "") {
   return errors === 0;
 }
 var validateDeleteProceduralAgentParams = validate166;
-var pattern30 = new RegExp("^pa_[A-Za-z0-9]+$", "");
+var pattern42 = new RegExp("^pa_[A-Za-z0-9]+$", "");
 function validate166(data, instancePath = "") {
   ;
   let vErrors = null;
@@ -10758,7 +10957,7 @@ function validate166(data, instancePath = "") {
     if (data.id !== void 0) {
       let data0 = data.id;
       if (typeof data0 === "string") {
-        if (!pattern30.test(data0)) {
+        if (!pattern42.test(data0)) {
           const err2 = { pointer: instancePath + "/id", message: 'must match pattern "^pa_[A-Za-z0-9]+$"', keyword: "pattern" };
           if (vErrors === null) {
             vErrors = [err2];
@@ -11284,7 +11483,7 @@ function validate177(data, instancePath = "") {
     if (data.id !== void 0) {
       let data0 = data.id;
       if (typeof data0 === "string") {
-        if (!pattern19.test(data0)) {
+        if (!pattern25.test(data0)) {
           const err2 = { pointer: instancePath + "/id", message: 'must match pattern "^ca_[A-Za-z0-9]+(@v[0-9]+)?$"', keyword: "pattern" };
           if (vErrors === null) {
             vErrors = [err2];
@@ -11371,7 +11570,7 @@ function validate179(data, instancePath = "") {
     if (data.conversation_id !== void 0) {
       let data0 = data.conversation_id;
       if (typeof data0 === "string") {
-        if (!pattern3.test(data0)) {
+        if (!pattern4.test(data0)) {
           const err2 = { pointer: instancePath + "/conversation_id", message: 'must match pattern "^conv_[A-Za-z0-9]+$"', keyword: "pattern" };
           if (vErrors === null) {
             vErrors = [err2];
@@ -11545,7 +11744,7 @@ function validate183(data, instancePath = "") {
     if (data.id !== void 0) {
       let data0 = data.id;
       if (typeof data0 === "string") {
-        if (!pattern17.test(data0)) {
+        if (!pattern23.test(data0)) {
           const err2 = { pointer: instancePath + "/id", message: 'must match pattern "^pa_[A-Za-z0-9]+(@v[0-9]+)?$"', keyword: "pattern" };
           if (vErrors === null) {
             vErrors = [err2];
@@ -11604,7 +11803,7 @@ function validate184(data, instancePath = "") {
   return errors === 0;
 }
 var validateGetProcedureParams = validate185;
-var pattern36 = new RegExp("^[A-Za-z0-9_-]+$", "");
+var pattern48 = new RegExp("^[A-Za-z0-9_-]+$", "");
 function validate185(data, instancePath = "") {
   ;
   let vErrors = null;
@@ -11651,7 +11850,7 @@ function validate185(data, instancePath = "") {
           }
           errors++;
         }
-        if (!pattern36.test(data0)) {
+        if (!pattern48.test(data0)) {
           const err4 = { pointer: instancePath + "/procedure_id", message: 'must match pattern "^[A-Za-z0-9_-]+$"', keyword: "pattern" };
           if (vErrors === null) {
             vErrors = [err4];
@@ -11829,7 +12028,7 @@ function validate188(data, instancePath = "") {
     if (data.conversation_id !== void 0) {
       let data0 = data.conversation_id;
       if (typeof data0 === "string") {
-        if (!pattern3.test(data0)) {
+        if (!pattern4.test(data0)) {
           const err4 = { pointer: instancePath + "/conversation_id", message: 'must match pattern "^conv_[A-Za-z0-9]+$"', keyword: "pattern" };
           if (vErrors === null) {
             vErrors = [err4];
@@ -11923,7 +12122,7 @@ function validate189(data, instancePath = "") {
     if (data.conversation_id !== void 0) {
       let data0 = data.conversation_id;
       if (typeof data0 === "string") {
-        if (!pattern3.test(data0)) {
+        if (!pattern4.test(data0)) {
           const err2 = { pointer: instancePath + "/conversation_id", message: 'must match pattern "^conv_[A-Za-z0-9]+$"', keyword: "pattern" };
           if (vErrors === null) {
             vErrors = [err2];
@@ -12038,7 +12237,7 @@ function validate192(data, instancePath = "") {
     if (data.id !== void 0) {
       let data0 = data.id;
       if (typeof data0 === "string") {
-        if (!pattern15.test(data0)) {
+        if (!pattern21.test(data0)) {
           const err2 = { pointer: instancePath + "/id", message: 'must match pattern "^ca_[A-Za-z0-9]+$"', keyword: "pattern" };
           if (vErrors === null) {
             vErrors = [err2];
@@ -12332,7 +12531,7 @@ function validate196(data, instancePath = "") {
     if (data.id !== void 0) {
       let data0 = data.id;
       if (typeof data0 === "string") {
-        if (!pattern30.test(data0)) {
+        if (!pattern42.test(data0)) {
           const err2 = { pointer: instancePath + "/id", message: 'must match pattern "^pa_[A-Za-z0-9]+$"', keyword: "pattern" };
           if (vErrors === null) {
             vErrors = [err2];
@@ -12410,7 +12609,7 @@ function validate198(data, instancePath = "") {
     if (data.agent_id !== void 0) {
       let data0 = data.agent_id;
       if (typeof data0 === "string") {
-        if (!pattern30.test(data0)) {
+        if (!pattern42.test(data0)) {
           const err1 = { pointer: instancePath + "/agent_id", message: 'must match pattern "^pa_[A-Za-z0-9]+$"', keyword: "pattern" };
           if (vErrors === null) {
             vErrors = [err1];
@@ -12432,7 +12631,7 @@ function validate198(data, instancePath = "") {
     if (data.conversation_id !== void 0) {
       let data1 = data.conversation_id;
       if (typeof data1 === "string") {
-        if (!pattern3.test(data1)) {
+        if (!pattern4.test(data1)) {
           const err3 = { pointer: instancePath + "/conversation_id", message: 'must match pattern "^conv_[A-Za-z0-9]+$"', keyword: "pattern" };
           if (vErrors === null) {
             vErrors = [err3];
@@ -12661,7 +12860,7 @@ function validate201(data, instancePath = "") {
     if (data.conversation_id !== void 0) {
       let data0 = data.conversation_id;
       if (typeof data0 === "string") {
-        if (!pattern3.test(data0)) {
+        if (!pattern4.test(data0)) {
           const err2 = { pointer: instancePath + "/conversation_id", message: 'must match pattern "^conv_[A-Za-z0-9]+$"', keyword: "pattern" };
           if (vErrors === null) {
             vErrors = [err2];
@@ -12917,7 +13116,7 @@ function validate204(data, instancePath = "") {
   let vErrors = null;
   let errors = 0;
   if (typeof data === "string") {
-    if (!pattern10.test(data)) {
+    if (!pattern13.test(data)) {
       const err0 = { pointer: instancePath, message: 'must match pattern "^\\+[1-9][0-9]{6,14}$"', keyword: "pattern" };
       if (vErrors === null) {
         vErrors = [err0];
@@ -12965,7 +13164,7 @@ function validate205(data, instancePath = "") {
   return errors === 0;
 }
 var validateProceduralAgent = validate206;
-var pattern48 = new RegExp("^pa_[A-Za-z0-9]+@v[0-9]+$", "");
+var pattern60 = new RegExp("^pa_[A-Za-z0-9]+@v[0-9]+$", "");
 function validate206(data, instancePath = "") {
   if (validate602(data)) {
     validate206.errors = null;
@@ -13043,7 +13242,7 @@ function validate206(data, instancePath = "") {
     if (data.id !== void 0) {
       let data0 = data.id;
       if (typeof data0 === "string") {
-        if (!pattern30.test(data0)) {
+        if (!pattern42.test(data0)) {
           const err7 = { pointer: instancePath + "/id", message: 'must match pattern "^pa_[A-Za-z0-9]+$"', keyword: "pattern" };
           if (vErrors === null) {
             vErrors = [err7];
@@ -13065,7 +13264,7 @@ function validate206(data, instancePath = "") {
     if (data.version_id !== void 0) {
       let data1 = data.version_id;
       if (typeof data1 === "string") {
-        if (!pattern48.test(data1)) {
+        if (!pattern60.test(data1)) {
           const err9 = { pointer: instancePath + "/version_id", message: 'must match pattern "^pa_[A-Za-z0-9]+@v[0-9]+$"', keyword: "pattern" };
           if (vErrors === null) {
             vErrors = [err9];
@@ -13142,7 +13341,7 @@ function validate208(data, instancePath = "") {
   let vErrors = null;
   let errors = 0;
   if (typeof data === "string") {
-    if (!pattern30.test(data)) {
+    if (!pattern42.test(data)) {
       const err0 = { pointer: instancePath, message: 'must match pattern "^pa_[A-Za-z0-9]+$"', keyword: "pattern" };
       if (vErrors === null) {
         vErrors = [err0];
@@ -13246,7 +13445,7 @@ function validate210(data, instancePath = "") {
     if (data.id !== void 0) {
       let data0 = data.id;
       if (typeof data0 === "string") {
-        if (!pattern30.test(data0)) {
+        if (!pattern42.test(data0)) {
           const err8 = { pointer: instancePath + "/id", message: 'must match pattern "^pa_[A-Za-z0-9]+$"', keyword: "pattern" };
           if (vErrors === null) {
             vErrors = [err8];
@@ -13268,8 +13467,8 @@ function validate210(data, instancePath = "") {
     if (data.created_at !== void 0) {
       let data1 = data.created_at;
       if (typeof data1 === "string") {
-        if (!formats0(data1)) {
-          const err10 = { pointer: instancePath + "/created_at", message: 'must match format "date-time"', keyword: "format" };
+        if (!pattern2.test(data1)) {
+          const err10 = { pointer: instancePath + "/created_at", message: 'must match pattern "([Zz]|\\+00:00)$"', keyword: "pattern" };
           if (vErrors === null) {
             vErrors = [err10];
           } else {
@@ -13277,12 +13476,21 @@ function validate210(data, instancePath = "") {
           }
           errors++;
         }
+        if (!formats0(data1)) {
+          const err11 = { pointer: instancePath + "/created_at", message: 'must match format "date-time"', keyword: "format" };
+          if (vErrors === null) {
+            vErrors = [err11];
+          } else {
+            vErrors.push(err11);
+          }
+          errors++;
+        }
       } else {
-        const err11 = { pointer: instancePath + "/created_at", message: "must be string", keyword: "type" };
+        const err12 = { pointer: instancePath + "/created_at", message: "must be string", keyword: "type" };
         if (vErrors === null) {
-          vErrors = [err11];
+          vErrors = [err12];
         } else {
-          vErrors.push(err11);
+          vErrors.push(err12);
         }
         errors++;
       }
@@ -13290,39 +13498,26 @@ function validate210(data, instancePath = "") {
     if (data.updated_at !== void 0) {
       let data2 = data.updated_at;
       if (typeof data2 === "string") {
-        if (!formats0(data2)) {
-          const err12 = { pointer: instancePath + "/updated_at", message: 'must match format "date-time"', keyword: "format" };
+        if (!pattern2.test(data2)) {
+          const err13 = { pointer: instancePath + "/updated_at", message: 'must match pattern "([Zz]|\\+00:00)$"', keyword: "pattern" };
           if (vErrors === null) {
-            vErrors = [err12];
+            vErrors = [err13];
           } else {
-            vErrors.push(err12);
+            vErrors.push(err13);
+          }
+          errors++;
+        }
+        if (!formats0(data2)) {
+          const err14 = { pointer: instancePath + "/updated_at", message: 'must match format "date-time"', keyword: "format" };
+          if (vErrors === null) {
+            vErrors = [err14];
+          } else {
+            vErrors.push(err14);
           }
           errors++;
         }
       } else {
-        const err13 = { pointer: instancePath + "/updated_at", message: "must be string", keyword: "type" };
-        if (vErrors === null) {
-          vErrors = [err13];
-        } else {
-          vErrors.push(err13);
-        }
-        errors++;
-      }
-    }
-    if (data.name !== void 0) {
-      if (typeof data.name !== "string") {
-        const err14 = { pointer: instancePath + "/name", message: "must be string", keyword: "type" };
-        if (vErrors === null) {
-          vErrors = [err14];
-        } else {
-          vErrors.push(err14);
-        }
-        errors++;
-      }
-    }
-    if (data.description !== void 0) {
-      if (typeof data.description !== "string") {
-        const err15 = { pointer: instancePath + "/description", message: "must be string", keyword: "type" };
+        const err15 = { pointer: instancePath + "/updated_at", message: "must be string", keyword: "type" };
         if (vErrors === null) {
           vErrors = [err15];
         } else {
@@ -13331,20 +13526,20 @@ function validate210(data, instancePath = "") {
         errors++;
       }
     }
-    if (data.released_version_id !== void 0) {
-      let data5 = data.released_version_id;
-      if (typeof data5 === "string") {
-        if (!pattern48.test(data5)) {
-          const err16 = { pointer: instancePath + "/released_version_id", message: 'must match pattern "^pa_[A-Za-z0-9]+@v[0-9]+$"', keyword: "pattern" };
-          if (vErrors === null) {
-            vErrors = [err16];
-          } else {
-            vErrors.push(err16);
-          }
-          errors++;
+    if (data.name !== void 0) {
+      if (typeof data.name !== "string") {
+        const err16 = { pointer: instancePath + "/name", message: "must be string", keyword: "type" };
+        if (vErrors === null) {
+          vErrors = [err16];
+        } else {
+          vErrors.push(err16);
         }
-      } else {
-        const err17 = { pointer: instancePath + "/released_version_id", message: "must be string", keyword: "type" };
+        errors++;
+      }
+    }
+    if (data.description !== void 0) {
+      if (typeof data.description !== "string") {
+        const err17 = { pointer: instancePath + "/description", message: "must be string", keyword: "type" };
         if (vErrors === null) {
           vErrors = [err17];
         } else {
@@ -13353,11 +13548,11 @@ function validate210(data, instancePath = "") {
         errors++;
       }
     }
-    if (data.latest_version_id !== void 0) {
-      let data6 = data.latest_version_id;
-      if (typeof data6 === "string") {
-        if (!pattern48.test(data6)) {
-          const err18 = { pointer: instancePath + "/latest_version_id", message: 'must match pattern "^pa_[A-Za-z0-9]+@v[0-9]+$"', keyword: "pattern" };
+    if (data.released_version_id !== void 0) {
+      let data5 = data.released_version_id;
+      if (typeof data5 === "string") {
+        if (!pattern60.test(data5)) {
+          const err18 = { pointer: instancePath + "/released_version_id", message: 'must match pattern "^pa_[A-Za-z0-9]+@v[0-9]+$"', keyword: "pattern" };
           if (vErrors === null) {
             vErrors = [err18];
           } else {
@@ -13366,7 +13561,7 @@ function validate210(data, instancePath = "") {
           errors++;
         }
       } else {
-        const err19 = { pointer: instancePath + "/latest_version_id", message: "must be string", keyword: "type" };
+        const err19 = { pointer: instancePath + "/released_version_id", message: "must be string", keyword: "type" };
         if (vErrors === null) {
           vErrors = [err19];
         } else {
@@ -13375,12 +13570,34 @@ function validate210(data, instancePath = "") {
         errors++;
       }
     }
+    if (data.latest_version_id !== void 0) {
+      let data6 = data.latest_version_id;
+      if (typeof data6 === "string") {
+        if (!pattern60.test(data6)) {
+          const err20 = { pointer: instancePath + "/latest_version_id", message: 'must match pattern "^pa_[A-Za-z0-9]+@v[0-9]+$"', keyword: "pattern" };
+          if (vErrors === null) {
+            vErrors = [err20];
+          } else {
+            vErrors.push(err20);
+          }
+          errors++;
+        }
+      } else {
+        const err21 = { pointer: instancePath + "/latest_version_id", message: "must be string", keyword: "type" };
+        if (vErrors === null) {
+          vErrors = [err21];
+        } else {
+          vErrors.push(err21);
+        }
+        errors++;
+      }
+    }
   } else {
-    const err20 = { pointer: instancePath, message: "must be object", keyword: "type" };
+    const err22 = { pointer: instancePath, message: "must be object", keyword: "type" };
     if (vErrors === null) {
-      vErrors = [err20];
+      vErrors = [err22];
     } else {
-      vErrors.push(err20);
+      vErrors.push(err22);
     }
     errors++;
   }
@@ -13451,7 +13668,7 @@ function validate212(data, instancePath = "") {
   let vErrors = null;
   let errors = 0;
   if (typeof data === "string") {
-    if (!pattern17.test(data)) {
+    if (!pattern23.test(data)) {
       const err0 = { pointer: instancePath, message: 'must match pattern "^pa_[A-Za-z0-9]+(@v[0-9]+)?$"', keyword: "pattern" };
       if (vErrors === null) {
         vErrors = [err0];
@@ -13478,7 +13695,7 @@ function validate213(data, instancePath = "") {
   let vErrors = null;
   let errors = 0;
   if (typeof data === "string") {
-    if (!pattern48.test(data)) {
+    if (!pattern60.test(data)) {
       const err0 = { pointer: instancePath, message: 'must match pattern "^pa_[A-Za-z0-9]+@v[0-9]+$"', keyword: "pattern" };
       if (vErrors === null) {
         vErrors = [err0];
@@ -13648,7 +13865,7 @@ function validate215(data, instancePath = "") {
 }
 var validateProceduralToolConfig = validate157;
 var validateProcedure = validate216;
-var schema278 = { "type": "object", "description": "The full record of one execution of a procedural agent.", "additionalProperties": false, "required": ["id", "livemode", "name", "conversation_id", "created_at", "status", "agent_id", "agent_version_id", "error", "input", "output", "summary"], "properties": { "id": { "$ref": "urn:casi:schema:ProcedureId" }, "livemode": { "type": "boolean" }, "name": { "type": "string" }, "conversation_id": { "$ref": "urn:casi:schema:ConversationId" }, "created_at": { "$ref": "urn:casi:schema:Timestamp" }, "status": { "$ref": "urn:casi:schema:ProcedureStatus" }, "agent_id": { "anyOf": [{ "$ref": "urn:casi:schema:ProceduralAgentId" }, { "type": "null" }] }, "agent_version_id": { "anyOf": [{ "$ref": "urn:casi:schema:ProceduralAgentVersionId" }, { "type": "null" }] }, "error": { "type": ["string", "null"], "description": "The error message when the procedure failed." }, "input": { "type": ["object", "null"], "description": 'What the procedure was given (DECISIONS.md, "Procedures").', "x-casi-inferred": true }, "output": { "type": ["object", "null"], "description": "What the procedure produced; follows the agent's `output_schema` when it has one.", "x-casi-inferred": true }, "summary": { "type": ["string", "null"] } }, "$id": "urn:casi:schema:Procedure" };
+var schema278 = { "type": "object", "description": "The full record of one execution of a procedural agent.", "additionalProperties": false, "required": ["id", "livemode", "name", "conversation_id", "created_at", "status", "agent_id", "agent_version_id", "error", "input", "output", "summary"], "properties": { "id": { "$ref": "urn:casi:schema:ProcedureId" }, "livemode": { "type": "boolean" }, "name": { "type": "string" }, "conversation_id": { "$ref": "urn:casi:schema:ConversationId" }, "created_at": { "$ref": "urn:casi:schema:Timestamp" }, "status": { "$ref": "urn:casi:schema:ProcedureStatus" }, "agent_id": { "anyOf": [{ "$ref": "urn:casi:schema:ProceduralAgentId" }, { "type": "null" }] }, "agent_version_id": { "anyOf": [{ "$ref": "urn:casi:schema:ProceduralAgentVersionId" }, { "type": "null" }] }, "error": { "type": ["string", "null"], "description": "The error message when the procedure failed." }, "input": { "type": ["object", "null"], "description": 'What the procedure was given (DECISIONS.md, "Procedures: `input` and `output`").', "x-casi-inferred": true }, "output": { "type": ["object", "null"], "description": "What the procedure produced; follows the agent's `output_schema` when it has one.", "x-casi-inferred": true }, "summary": { "type": ["string", "null"] } }, "$id": "urn:casi:schema:Procedure" };
 function validate216(data, instancePath = "") {
   ;
   let vErrors = null;
@@ -13794,7 +14011,7 @@ function validate216(data, instancePath = "") {
           }
           errors++;
         }
-        if (!pattern36.test(data0)) {
+        if (!pattern48.test(data0)) {
           const err15 = { pointer: instancePath + "/id", message: 'must match pattern "^[A-Za-z0-9_-]+$"', keyword: "pattern" };
           if (vErrors === null) {
             vErrors = [err15];
@@ -13838,7 +14055,7 @@ function validate216(data, instancePath = "") {
     if (data.conversation_id !== void 0) {
       let data3 = data.conversation_id;
       if (typeof data3 === "string") {
-        if (!pattern3.test(data3)) {
+        if (!pattern4.test(data3)) {
           const err19 = { pointer: instancePath + "/conversation_id", message: 'must match pattern "^conv_[A-Za-z0-9]+$"', keyword: "pattern" };
           if (vErrors === null) {
             vErrors = [err19];
@@ -13860,8 +14077,8 @@ function validate216(data, instancePath = "") {
     if (data.created_at !== void 0) {
       let data4 = data.created_at;
       if (typeof data4 === "string") {
-        if (!formats0(data4)) {
-          const err21 = { pointer: instancePath + "/created_at", message: 'must match format "date-time"', keyword: "format" };
+        if (!pattern2.test(data4)) {
+          const err21 = { pointer: instancePath + "/created_at", message: 'must match pattern "([Zz]|\\+00:00)$"', keyword: "pattern" };
           if (vErrors === null) {
             vErrors = [err21];
           } else {
@@ -13869,20 +14086,17 @@ function validate216(data, instancePath = "") {
           }
           errors++;
         }
-      } else {
-        const err22 = { pointer: instancePath + "/created_at", message: "must be string", keyword: "type" };
-        if (vErrors === null) {
-          vErrors = [err22];
-        } else {
-          vErrors.push(err22);
+        if (!formats0(data4)) {
+          const err22 = { pointer: instancePath + "/created_at", message: 'must match format "date-time"', keyword: "format" };
+          if (vErrors === null) {
+            vErrors = [err22];
+          } else {
+            vErrors.push(err22);
+          }
+          errors++;
         }
-        errors++;
-      }
-    }
-    if (data.status !== void 0) {
-      let data5 = data.status;
-      if (typeof data5 !== "string") {
-        const err23 = { pointer: instancePath + "/status", message: "must be string", keyword: "type" };
+      } else {
+        const err23 = { pointer: instancePath + "/created_at", message: "must be string", keyword: "type" };
         if (vErrors === null) {
           vErrors = [err23];
         } else {
@@ -13890,12 +14104,24 @@ function validate216(data, instancePath = "") {
         }
         errors++;
       }
-      if (!(data5 === "pending" || data5 === "running" || data5 === "success" || data5 === "failed" || data5 === "skipped" || data5 === "cancelled")) {
-        const err24 = { pointer: instancePath + "/status", message: "must be equal to one of the allowed values", keyword: "enum" };
+    }
+    if (data.status !== void 0) {
+      let data5 = data.status;
+      if (typeof data5 !== "string") {
+        const err24 = { pointer: instancePath + "/status", message: "must be string", keyword: "type" };
         if (vErrors === null) {
           vErrors = [err24];
         } else {
           vErrors.push(err24);
+        }
+        errors++;
+      }
+      if (!(data5 === "pending" || data5 === "running" || data5 === "success" || data5 === "failed" || data5 === "skipped" || data5 === "cancelled")) {
+        const err25 = { pointer: instancePath + "/status", message: "must be equal to one of the allowed values", keyword: "enum" };
+        if (vErrors === null) {
+          vErrors = [err25];
+        } else {
+          vErrors.push(err25);
         }
         errors++;
       }
@@ -13906,21 +14132,21 @@ function validate216(data, instancePath = "") {
       let valid5 = false;
       const _errs20 = errors;
       if (typeof data6 === "string") {
-        if (!pattern30.test(data6)) {
-          const err25 = { pointer: instancePath + "/agent_id", message: 'must match pattern "^pa_[A-Za-z0-9]+$"', keyword: "pattern" };
+        if (!pattern42.test(data6)) {
+          const err26 = { pointer: instancePath + "/agent_id", message: 'must match pattern "^pa_[A-Za-z0-9]+$"', keyword: "pattern" };
           if (vErrors === null) {
-            vErrors = [err25];
+            vErrors = [err26];
           } else {
-            vErrors.push(err25);
+            vErrors.push(err26);
           }
           errors++;
         }
       } else {
-        const err26 = { pointer: instancePath + "/agent_id", message: "must be string", keyword: "type" };
+        const err27 = { pointer: instancePath + "/agent_id", message: "must be string", keyword: "type" };
         if (vErrors === null) {
-          vErrors = [err26];
+          vErrors = [err27];
         } else {
-          vErrors.push(err26);
+          vErrors.push(err27);
         }
         errors++;
       }
@@ -13929,11 +14155,11 @@ function validate216(data, instancePath = "") {
       if (!valid5) {
         const _errs23 = errors;
         if (data6 !== null) {
-          const err27 = { pointer: instancePath + "/agent_id", message: "must be null", keyword: "type" };
+          const err28 = { pointer: instancePath + "/agent_id", message: "must be null", keyword: "type" };
           if (vErrors === null) {
-            vErrors = [err27];
+            vErrors = [err28];
           } else {
-            vErrors.push(err27);
+            vErrors.push(err28);
           }
           errors++;
         }
@@ -13941,11 +14167,11 @@ function validate216(data, instancePath = "") {
         valid5 = valid5 || _valid0;
       }
       if (!valid5) {
-        const err28 = { pointer: instancePath + "/agent_id", message: "must match a schema in anyOf", keyword: "anyOf" };
+        const err29 = { pointer: instancePath + "/agent_id", message: "must match a schema in anyOf", keyword: "anyOf" };
         if (vErrors === null) {
-          vErrors = [err28];
+          vErrors = [err29];
         } else {
-          vErrors.push(err28);
+          vErrors.push(err29);
         }
         errors++;
       } else {
@@ -13965,21 +14191,21 @@ function validate216(data, instancePath = "") {
       let valid7 = false;
       const _errs27 = errors;
       if (typeof data7 === "string") {
-        if (!pattern48.test(data7)) {
-          const err29 = { pointer: instancePath + "/agent_version_id", message: 'must match pattern "^pa_[A-Za-z0-9]+@v[0-9]+$"', keyword: "pattern" };
+        if (!pattern60.test(data7)) {
+          const err30 = { pointer: instancePath + "/agent_version_id", message: 'must match pattern "^pa_[A-Za-z0-9]+@v[0-9]+$"', keyword: "pattern" };
           if (vErrors === null) {
-            vErrors = [err29];
+            vErrors = [err30];
           } else {
-            vErrors.push(err29);
+            vErrors.push(err30);
           }
           errors++;
         }
       } else {
-        const err30 = { pointer: instancePath + "/agent_version_id", message: "must be string", keyword: "type" };
+        const err31 = { pointer: instancePath + "/agent_version_id", message: "must be string", keyword: "type" };
         if (vErrors === null) {
-          vErrors = [err30];
+          vErrors = [err31];
         } else {
-          vErrors.push(err30);
+          vErrors.push(err31);
         }
         errors++;
       }
@@ -13988,11 +14214,11 @@ function validate216(data, instancePath = "") {
       if (!valid7) {
         const _errs30 = errors;
         if (data7 !== null) {
-          const err31 = { pointer: instancePath + "/agent_version_id", message: "must be null", keyword: "type" };
+          const err32 = { pointer: instancePath + "/agent_version_id", message: "must be null", keyword: "type" };
           if (vErrors === null) {
-            vErrors = [err31];
+            vErrors = [err32];
           } else {
-            vErrors.push(err31);
+            vErrors.push(err32);
           }
           errors++;
         }
@@ -14000,11 +14226,11 @@ function validate216(data, instancePath = "") {
         valid7 = valid7 || _valid1;
       }
       if (!valid7) {
-        const err32 = { pointer: instancePath + "/agent_version_id", message: "must match a schema in anyOf", keyword: "anyOf" };
+        const err33 = { pointer: instancePath + "/agent_version_id", message: "must match a schema in anyOf", keyword: "anyOf" };
         if (vErrors === null) {
-          vErrors = [err32];
+          vErrors = [err33];
         } else {
-          vErrors.push(err32);
+          vErrors.push(err33);
         }
         errors++;
       } else {
@@ -14021,19 +14247,7 @@ function validate216(data, instancePath = "") {
     if (data.error !== void 0) {
       let data8 = data.error;
       if (typeof data8 !== "string" && data8 !== null) {
-        const err33 = { pointer: instancePath + "/error", message: "must be string,null", keyword: "type" };
-        if (vErrors === null) {
-          vErrors = [err33];
-        } else {
-          vErrors.push(err33);
-        }
-        errors++;
-      }
-    }
-    if (data.input !== void 0) {
-      let data9 = data.input;
-      if (!(data9 && typeof data9 == "object" && !Array.isArray(data9)) && data9 !== null) {
-        const err34 = { pointer: instancePath + "/input", message: "must be object,null", keyword: "type" };
+        const err34 = { pointer: instancePath + "/error", message: "must be string,null", keyword: "type" };
         if (vErrors === null) {
           vErrors = [err34];
         } else {
@@ -14042,10 +14256,10 @@ function validate216(data, instancePath = "") {
         errors++;
       }
     }
-    if (data.output !== void 0) {
-      let data10 = data.output;
-      if (!(data10 && typeof data10 == "object" && !Array.isArray(data10)) && data10 !== null) {
-        const err35 = { pointer: instancePath + "/output", message: "must be object,null", keyword: "type" };
+    if (data.input !== void 0) {
+      let data9 = data.input;
+      if (!(data9 && typeof data9 == "object" && !Array.isArray(data9)) && data9 !== null) {
+        const err35 = { pointer: instancePath + "/input", message: "must be object,null", keyword: "type" };
         if (vErrors === null) {
           vErrors = [err35];
         } else {
@@ -14054,10 +14268,10 @@ function validate216(data, instancePath = "") {
         errors++;
       }
     }
-    if (data.summary !== void 0) {
-      let data11 = data.summary;
-      if (typeof data11 !== "string" && data11 !== null) {
-        const err36 = { pointer: instancePath + "/summary", message: "must be string,null", keyword: "type" };
+    if (data.output !== void 0) {
+      let data10 = data.output;
+      if (!(data10 && typeof data10 == "object" && !Array.isArray(data10)) && data10 !== null) {
+        const err36 = { pointer: instancePath + "/output", message: "must be object,null", keyword: "type" };
         if (vErrors === null) {
           vErrors = [err36];
         } else {
@@ -14066,12 +14280,24 @@ function validate216(data, instancePath = "") {
         errors++;
       }
     }
+    if (data.summary !== void 0) {
+      let data11 = data.summary;
+      if (typeof data11 !== "string" && data11 !== null) {
+        const err37 = { pointer: instancePath + "/summary", message: "must be string,null", keyword: "type" };
+        if (vErrors === null) {
+          vErrors = [err37];
+        } else {
+          vErrors.push(err37);
+        }
+        errors++;
+      }
+    }
   } else {
-    const err37 = { pointer: instancePath, message: "must be object", keyword: "type" };
+    const err38 = { pointer: instancePath, message: "must be object", keyword: "type" };
     if (vErrors === null) {
-      vErrors = [err37];
+      vErrors = [err38];
     } else {
-      vErrors.push(err37);
+      vErrors.push(err38);
     }
     errors++;
   }
@@ -14102,7 +14328,7 @@ function validate217(data, instancePath = "") {
       }
       errors++;
     }
-    if (!pattern36.test(data)) {
+    if (!pattern48.test(data)) {
       const err2 = { pointer: instancePath, message: 'must match pattern "^[A-Za-z0-9_-]+$"', keyword: "pattern" };
       if (vErrors === null) {
         vErrors = [err2];
@@ -14243,7 +14469,7 @@ function validate219(data, instancePath = "") {
           }
           errors++;
         }
-        if (!pattern36.test(data0)) {
+        if (!pattern48.test(data0)) {
           const err12 = { pointer: instancePath + "/id", message: 'must match pattern "^[A-Za-z0-9_-]+$"', keyword: "pattern" };
           if (vErrors === null) {
             vErrors = [err12];
@@ -14287,7 +14513,7 @@ function validate219(data, instancePath = "") {
     if (data.conversation_id !== void 0) {
       let data3 = data.conversation_id;
       if (typeof data3 === "string") {
-        if (!pattern3.test(data3)) {
+        if (!pattern4.test(data3)) {
           const err16 = { pointer: instancePath + "/conversation_id", message: 'must match pattern "^conv_[A-Za-z0-9]+$"', keyword: "pattern" };
           if (vErrors === null) {
             vErrors = [err16];
@@ -14312,7 +14538,7 @@ function validate219(data, instancePath = "") {
       let valid3 = false;
       const _errs14 = errors;
       if (typeof data4 === "string") {
-        if (!pattern30.test(data4)) {
+        if (!pattern42.test(data4)) {
           const err18 = { pointer: instancePath + "/agent_id", message: 'must match pattern "^pa_[A-Za-z0-9]+$"', keyword: "pattern" };
           if (vErrors === null) {
             vErrors = [err18];
@@ -14368,8 +14594,8 @@ function validate219(data, instancePath = "") {
     if (data.created_at !== void 0) {
       let data5 = data.created_at;
       if (typeof data5 === "string") {
-        if (!formats0(data5)) {
-          const err22 = { pointer: instancePath + "/created_at", message: 'must match format "date-time"', keyword: "format" };
+        if (!pattern2.test(data5)) {
+          const err22 = { pointer: instancePath + "/created_at", message: 'must match pattern "([Zz]|\\+00:00)$"', keyword: "pattern" };
           if (vErrors === null) {
             vErrors = [err22];
           } else {
@@ -14377,20 +14603,17 @@ function validate219(data, instancePath = "") {
           }
           errors++;
         }
-      } else {
-        const err23 = { pointer: instancePath + "/created_at", message: "must be string", keyword: "type" };
-        if (vErrors === null) {
-          vErrors = [err23];
-        } else {
-          vErrors.push(err23);
+        if (!formats0(data5)) {
+          const err23 = { pointer: instancePath + "/created_at", message: 'must match format "date-time"', keyword: "format" };
+          if (vErrors === null) {
+            vErrors = [err23];
+          } else {
+            vErrors.push(err23);
+          }
+          errors++;
         }
-        errors++;
-      }
-    }
-    if (data.status !== void 0) {
-      let data6 = data.status;
-      if (typeof data6 !== "string") {
-        const err24 = { pointer: instancePath + "/status", message: "must be string", keyword: "type" };
+      } else {
+        const err24 = { pointer: instancePath + "/created_at", message: "must be string", keyword: "type" };
         if (vErrors === null) {
           vErrors = [err24];
         } else {
@@ -14398,8 +14621,11 @@ function validate219(data, instancePath = "") {
         }
         errors++;
       }
-      if (!(data6 === "pending" || data6 === "running" || data6 === "success" || data6 === "failed" || data6 === "skipped" || data6 === "cancelled")) {
-        const err25 = { pointer: instancePath + "/status", message: "must be equal to one of the allowed values", keyword: "enum" };
+    }
+    if (data.status !== void 0) {
+      let data6 = data.status;
+      if (typeof data6 !== "string") {
+        const err25 = { pointer: instancePath + "/status", message: "must be string", keyword: "type" };
         if (vErrors === null) {
           vErrors = [err25];
         } else {
@@ -14407,11 +14633,8 @@ function validate219(data, instancePath = "") {
         }
         errors++;
       }
-    }
-    if (data.output !== void 0) {
-      let data7 = data.output;
-      if (!(data7 && typeof data7 == "object" && !Array.isArray(data7)) && data7 !== null) {
-        const err26 = { pointer: instancePath + "/output", message: "must be object,null", keyword: "type" };
+      if (!(data6 === "pending" || data6 === "running" || data6 === "success" || data6 === "failed" || data6 === "skipped" || data6 === "cancelled")) {
+        const err26 = { pointer: instancePath + "/status", message: "must be equal to one of the allowed values", keyword: "enum" };
         if (vErrors === null) {
           vErrors = [err26];
         } else {
@@ -14420,10 +14643,10 @@ function validate219(data, instancePath = "") {
         errors++;
       }
     }
-    if (data.error !== void 0) {
-      let data8 = data.error;
-      if (typeof data8 !== "string" && data8 !== null) {
-        const err27 = { pointer: instancePath + "/error", message: "must be string,null", keyword: "type" };
+    if (data.output !== void 0) {
+      let data7 = data.output;
+      if (!(data7 && typeof data7 == "object" && !Array.isArray(data7)) && data7 !== null) {
+        const err27 = { pointer: instancePath + "/output", message: "must be object,null", keyword: "type" };
         if (vErrors === null) {
           vErrors = [err27];
         } else {
@@ -14432,12 +14655,24 @@ function validate219(data, instancePath = "") {
         errors++;
       }
     }
+    if (data.error !== void 0) {
+      let data8 = data.error;
+      if (typeof data8 !== "string" && data8 !== null) {
+        const err28 = { pointer: instancePath + "/error", message: "must be string,null", keyword: "type" };
+        if (vErrors === null) {
+          vErrors = [err28];
+        } else {
+          vErrors.push(err28);
+        }
+        errors++;
+      }
+    }
   } else {
-    const err28 = { pointer: instancePath, message: "must be object", keyword: "type" };
+    const err29 = { pointer: instancePath, message: "must be object", keyword: "type" };
     if (vErrors === null) {
-      vErrors = [err28];
+      vErrors = [err29];
     } else {
-      vErrors.push(err28);
+      vErrors.push(err29);
     }
     errors++;
   }
@@ -14660,7 +14895,7 @@ function validate223(data, instancePath = "") {
     if (data.conversation_id !== void 0) {
       let data0 = data.conversation_id;
       if (typeof data0 === "string") {
-        if (!pattern3.test(data0)) {
+        if (!pattern4.test(data0)) {
           const err2 = { pointer: instancePath + "/conversation_id", message: 'must match pattern "^conv_[A-Za-z0-9]+$"', keyword: "pattern" };
           if (vErrors === null) {
             vErrors = [err2];
@@ -14747,7 +14982,7 @@ function validate225(data, instancePath = "") {
     if (data.version_id !== void 0) {
       let data0 = data.version_id;
       if (typeof data0 === "string") {
-        if (!pattern2.test(data0)) {
+        if (!pattern3.test(data0)) {
           const err2 = { pointer: instancePath + "/version_id", message: 'must match pattern "^ca_[A-Za-z0-9]+@v[0-9]+$"', keyword: "pattern" };
           if (vErrors === null) {
             vErrors = [err2];
@@ -14834,7 +15069,7 @@ function validate227(data, instancePath = "") {
     if (data.version_id !== void 0) {
       let data0 = data.version_id;
       if (typeof data0 === "string") {
-        if (!pattern48.test(data0)) {
+        if (!pattern60.test(data0)) {
           const err2 = { pointer: instancePath + "/version_id", message: 'must match pattern "^pa_[A-Za-z0-9]+@v[0-9]+$"', keyword: "pattern" };
           if (vErrors === null) {
             vErrors = [err2];
@@ -15450,7 +15685,7 @@ function validate239(data, instancePath = "") {
     if (data.conversation_id !== void 0) {
       let data0 = data.conversation_id;
       if (typeof data0 === "string") {
-        if (!pattern3.test(data0)) {
+        if (!pattern4.test(data0)) {
           const err2 = { pointer: instancePath + "/conversation_id", message: 'must match pattern "^conv_[A-Za-z0-9]+$"', keyword: "pattern" };
           if (vErrors === null) {
             vErrors = [err2];
@@ -15708,8 +15943,8 @@ function validate243(data, instancePath = "") {
   let vErrors = null;
   let errors = 0;
   if (typeof data === "string") {
-    if (!formats0(data)) {
-      const err0 = { pointer: instancePath, message: 'must match format "date-time"', keyword: "format" };
+    if (!pattern2.test(data)) {
+      const err0 = { pointer: instancePath, message: 'must match pattern "([Zz]|\\+00:00)$"', keyword: "pattern" };
       if (vErrors === null) {
         vErrors = [err0];
       } else {
@@ -15717,12 +15952,21 @@ function validate243(data, instancePath = "") {
       }
       errors++;
     }
+    if (!formats0(data)) {
+      const err1 = { pointer: instancePath, message: 'must match format "date-time"', keyword: "format" };
+      if (vErrors === null) {
+        vErrors = [err1];
+      } else {
+        vErrors.push(err1);
+      }
+      errors++;
+    }
   } else {
-    const err1 = { pointer: instancePath, message: "must be string", keyword: "type" };
+    const err2 = { pointer: instancePath, message: "must be string", keyword: "type" };
     if (vErrors === null) {
-      vErrors = [err1];
+      vErrors = [err2];
     } else {
-      vErrors.push(err1);
+      vErrors.push(err2);
     }
     errors++;
   }
@@ -15810,7 +16054,7 @@ function validate245(data, instancePath = "") {
     if (data.id !== void 0) {
       let data0 = data.id;
       if (typeof data0 === "string") {
-        if (!pattern19.test(data0)) {
+        if (!pattern25.test(data0)) {
           const err2 = { pointer: instancePath + "/id", message: 'must match pattern "^ca_[A-Za-z0-9]+(@v[0-9]+)?$"', keyword: "pattern" };
           if (vErrors === null) {
             vErrors = [err2];
@@ -16076,7 +16320,7 @@ function validate247(data, instancePath = "") {
         for (let i0 = 0; i0 < len0; i0++) {
           let data4 = data3[i0];
           if (typeof data4 === "string") {
-            if (!pattern17.test(data4)) {
+            if (!pattern23.test(data4)) {
               const err13 = { pointer: instancePath + "/postprocess_agents/" + i0, message: 'must match pattern "^pa_[A-Za-z0-9]+(@v[0-9]+)?$"', keyword: "pattern" };
               if (vErrors === null) {
                 vErrors = [err13];
@@ -16138,7 +16382,7 @@ function validate249(data, instancePath = "") {
     if (data.id !== void 0) {
       let data0 = data.id;
       if (typeof data0 === "string") {
-        if (!pattern17.test(data0)) {
+        if (!pattern23.test(data0)) {
           const err2 = { pointer: instancePath + "/id", message: 'must match pattern "^pa_[A-Za-z0-9]+(@v[0-9]+)?$"', keyword: "pattern" };
           if (vErrors === null) {
             vErrors = [err2];
@@ -16970,11 +17214,12 @@ var validateVoiceConfigOverride = validate79;
 
 // casi:fast
 var checkConversation = validate02;
-var schema0 = { "type": "object", "description": "The full conversation record.", "additionalProperties": false, "required": ["id", "agent_id", "livemode", "created_at", "direction", "status", "custom_fields", "customer_id", "channel_type", "channel", "override_config", "started_at", "completed_at", "failure_reason", "summary", "duration_sec", "sentiment"], "properties": { "id": { "$ref": "urn:casi:schema:ConversationId" }, "agent_id": { "$ref": "urn:casi:schema:ConversationalAgentVersionId" }, "livemode": { "type": "boolean" }, "created_at": { "$ref": "urn:casi:schema:Timestamp" }, "direction": { "$ref": "urn:casi:schema:Direction" }, "status": { "$ref": "urn:casi:schema:ConversationStatus" }, "custom_fields": { "$ref": "urn:casi:schema:CustomFields" }, "customer_id": { "anyOf": [{ "$ref": "urn:casi:schema:CustomerId" }, { "type": "null" }] }, "channel_type": { "anyOf": [{ "$ref": "urn:casi:schema:ChannelType" }, { "type": "null" }] }, "channel": { "$ref": "urn:casi:schema:ConversationChannel" }, "override_config": { "anyOf": [{ "$ref": "urn:casi:schema:ConversationalAgentConfigOverride" }, { "type": "null" }] }, "started_at": { "anyOf": [{ "$ref": "urn:casi:schema:Timestamp" }, { "type": "null" }] }, "completed_at": { "anyOf": [{ "$ref": "urn:casi:schema:Timestamp" }, { "type": "null" }] }, "failure_reason": { "description": "Set only when `status` is `failed`.", "anyOf": [{ "$ref": "urn:casi:schema:FailureReason" }, { "type": "null" }] }, "summary": { "type": ["string", "null"] }, "duration_sec": { "type": ["number", "null"], "minimum": 0, "description": "Seconds." }, "sentiment": { "anyOf": [{ "$ref": "urn:casi:schema:Sentiment" }, { "type": "null" }] } }, "$id": "urn:casi:schema:Conversation" };
+var schema0 = { "type": "object", "description": "The full conversation record.", "additionalProperties": false, "required": ["id", "agent_id", "livemode", "created_at", "direction", "status", "custom_fields", "customer_id", "channel_type", "channel", "override_config", "started_at", "completed_at", "failure_reason", "summary", "duration_sec", "sentiment"], "properties": { "id": { "$ref": "urn:casi:schema:ConversationId" }, "agent_id": { "$ref": "urn:casi:schema:ConversationalAgentVersionId" }, "livemode": { "type": "boolean" }, "created_at": { "$ref": "urn:casi:schema:Timestamp" }, "direction": { "$ref": "urn:casi:schema:Direction" }, "status": { "$ref": "urn:casi:schema:ConversationStatus" }, "custom_fields": { "$ref": "urn:casi:schema:CustomFields" }, "customer_id": { "anyOf": [{ "$ref": "urn:casi:schema:CustomerId" }, { "type": "null" }] }, "channel_type": { "anyOf": [{ "$ref": "urn:casi:schema:ChannelType" }, { "type": "null" }] }, "channel": { "$ref": "urn:casi:schema:ConversationChannel" }, "override_config": { "anyOf": [{ "$ref": "urn:casi:schema:ConversationalAgentConfigOverride" }, { "type": "null" }] }, "started_at": { "anyOf": [{ "$ref": "urn:casi:schema:Timestamp" }, { "type": "null" }] }, "completed_at": { "anyOf": [{ "$ref": "urn:casi:schema:Timestamp" }, { "type": "null" }] }, "failure_reason": { "description": "Set only when `status` is `failed`.", "anyOf": [{ "$ref": "urn:casi:schema:FailureReason" }, { "type": "null" }] }, "summary": { "type": ["string", "null"] }, "duration_sec": { "type": ["number", "null"], "minimum": 0, "description": "Seconds." }, "sentiment": { "anyOf": [{ "$ref": "urn:casi:schema:Sentiment" }, { "type": "null" }] } }, "if": { "required": ["status"], "additionalProperties": true, "properties": { "status": { "not": { "const": "failed" } } } }, "then": { "additionalProperties": true, "properties": { "failure_reason": { "type": "null" } } }, "$id": "urn:casi:schema:Conversation" };
 var func02 = Object.prototype.hasOwnProperty;
 var pattern02 = new RegExp("^conv_[A-Za-z0-9]+$", "");
 var pattern12 = new RegExp("^ca_[A-Za-z0-9]+@v[0-9]+$", "");
-var pattern22 = new RegExp("^cus_[A-Za-z0-9]+$", "");
+var pattern22 = new RegExp("([Zz]|\\+00:00)$", "u");
+var pattern32 = new RegExp("^cus_[A-Za-z0-9]+$", "");
 var formats02 = formats["date-time"];
 function validate13(data, instancePath = "") {
   ;
@@ -18215,15 +18460,30 @@ function validate57(data, instancePath = "") {
                       if (data6 && typeof data6 == "object" && !Array.isArray(data6)) {
                         const _errs12 = errors;
                         for (const key1 in data6) {
-                          if (!(key1 === "is_voicemail_enabled")) {
+                          if (!(key1 === "is_voicemail_enabled" || key1 === "is_sms_enabled")) {
                             return false;
                             break;
                           }
                         }
                         if (_errs12 === errors) {
                           if (data6.is_voicemail_enabled !== void 0) {
+                            const _errs13 = errors;
                             if (typeof data6.is_voicemail_enabled !== "boolean") {
                               return false;
+                            }
+                            var valid3 = _errs13 === errors;
+                          } else {
+                            var valid3 = true;
+                          }
+                          if (valid3) {
+                            if (data6.is_sms_enabled !== void 0) {
+                              const _errs15 = errors;
+                              if (typeof data6.is_sms_enabled !== "boolean") {
+                                return false;
+                              }
+                              var valid3 = _errs15 === errors;
+                            } else {
+                              var valid3 = true;
                             }
                           }
                         }
@@ -18250,405 +18510,458 @@ function validate57(data, instancePath = "") {
 function validate02(data, instancePath = "") {
   ;
   let errors = 0;
+  const _errs1 = errors;
+  let valid0 = true;
+  const _errs2 = errors;
+  if (data && typeof data == "object" && !Array.isArray(data)) {
+    let missing0;
+    if (data.status === void 0 && (missing0 = "status")) {
+      errors++;
+    } else {
+      if (data.status !== void 0) {
+        const _errs5 = errors;
+        const _errs6 = errors;
+        if ("failed" !== data.status) {
+          errors++;
+        }
+        var valid2 = _errs6 === errors;
+        if (valid2) {
+          errors++;
+        } else {
+          errors = _errs5;
+        }
+      }
+    }
+  }
+  var _valid0 = _errs2 === errors;
+  errors = _errs1;
+  if (_valid0) {
+    const _errs7 = errors;
+    if (data && typeof data == "object" && !Array.isArray(data)) {
+      if (data.failure_reason !== void 0) {
+        if (data.failure_reason !== null) {
+          return false;
+        }
+      }
+    }
+    var _valid0 = _errs7 === errors;
+    valid0 = _valid0;
+  }
+  if (!valid0) {
+    errors++;
+    return false;
+  }
   if (errors === 0) {
     if (data && typeof data == "object" && !Array.isArray(data)) {
-      let missing0;
-      if (data.id === void 0 && (missing0 = "id") || data.agent_id === void 0 && (missing0 = "agent_id") || data.livemode === void 0 && (missing0 = "livemode") || data.created_at === void 0 && (missing0 = "created_at") || data.direction === void 0 && (missing0 = "direction") || data.status === void 0 && (missing0 = "status") || data.custom_fields === void 0 && (missing0 = "custom_fields") || data.customer_id === void 0 && (missing0 = "customer_id") || data.channel_type === void 0 && (missing0 = "channel_type") || data.channel === void 0 && (missing0 = "channel") || data.override_config === void 0 && (missing0 = "override_config") || data.started_at === void 0 && (missing0 = "started_at") || data.completed_at === void 0 && (missing0 = "completed_at") || data.failure_reason === void 0 && (missing0 = "failure_reason") || data.summary === void 0 && (missing0 = "summary") || data.duration_sec === void 0 && (missing0 = "duration_sec") || data.sentiment === void 0 && (missing0 = "sentiment")) {
+      let missing1;
+      if (data.id === void 0 && (missing1 = "id") || data.agent_id === void 0 && (missing1 = "agent_id") || data.livemode === void 0 && (missing1 = "livemode") || data.created_at === void 0 && (missing1 = "created_at") || data.direction === void 0 && (missing1 = "direction") || data.status === void 0 && (missing1 = "status") || data.custom_fields === void 0 && (missing1 = "custom_fields") || data.customer_id === void 0 && (missing1 = "customer_id") || data.channel_type === void 0 && (missing1 = "channel_type") || data.channel === void 0 && (missing1 = "channel") || data.override_config === void 0 && (missing1 = "override_config") || data.started_at === void 0 && (missing1 = "started_at") || data.completed_at === void 0 && (missing1 = "completed_at") || data.failure_reason === void 0 && (missing1 = "failure_reason") || data.summary === void 0 && (missing1 = "summary") || data.duration_sec === void 0 && (missing1 = "duration_sec") || data.sentiment === void 0 && (missing1 = "sentiment")) {
         return false;
       } else {
-        const _errs1 = errors;
+        const _errs11 = errors;
         for (const key0 in data) {
           if (!func02.call(schema0.properties, key0)) {
             return false;
             break;
           }
         }
-        if (_errs1 === errors) {
+        if (_errs11 === errors) {
           if (data.id !== void 0) {
-            let data0 = data.id;
-            const _errs2 = errors;
-            const _errs3 = errors;
-            if (errors === _errs3) {
-              if (typeof data0 === "string") {
-                if (!pattern02.test(data0)) {
+            let data2 = data.id;
+            const _errs12 = errors;
+            const _errs13 = errors;
+            if (errors === _errs13) {
+              if (typeof data2 === "string") {
+                if (!pattern02.test(data2)) {
                   return false;
                 }
               } else {
                 return false;
               }
             }
-            var valid0 = _errs2 === errors;
+            var valid4 = _errs12 === errors;
           } else {
-            var valid0 = true;
+            var valid4 = true;
           }
-          if (valid0) {
+          if (valid4) {
             if (data.agent_id !== void 0) {
-              let data1 = data.agent_id;
-              const _errs5 = errors;
-              const _errs6 = errors;
-              if (errors === _errs6) {
-                if (typeof data1 === "string") {
-                  if (!pattern12.test(data1)) {
+              let data3 = data.agent_id;
+              const _errs15 = errors;
+              const _errs16 = errors;
+              if (errors === _errs16) {
+                if (typeof data3 === "string") {
+                  if (!pattern12.test(data3)) {
                     return false;
                   }
                 } else {
                   return false;
                 }
               }
-              var valid0 = _errs5 === errors;
+              var valid4 = _errs15 === errors;
             } else {
-              var valid0 = true;
+              var valid4 = true;
             }
-            if (valid0) {
+            if (valid4) {
               if (data.livemode !== void 0) {
-                const _errs8 = errors;
+                const _errs18 = errors;
                 if (typeof data.livemode !== "boolean") {
                   return false;
                 }
-                var valid0 = _errs8 === errors;
+                var valid4 = _errs18 === errors;
               } else {
-                var valid0 = true;
+                var valid4 = true;
               }
-              if (valid0) {
+              if (valid4) {
                 if (data.created_at !== void 0) {
-                  let data3 = data.created_at;
-                  const _errs10 = errors;
-                  const _errs11 = errors;
-                  if (errors === _errs11) {
-                    if (errors === _errs11) {
-                      if (typeof data3 === "string") {
-                        if (!formats02(data3)) {
+                  let data5 = data.created_at;
+                  const _errs20 = errors;
+                  const _errs21 = errors;
+                  if (errors === _errs21) {
+                    if (errors === _errs21) {
+                      if (typeof data5 === "string") {
+                        if (!pattern22.test(data5)) {
                           return false;
+                        } else {
+                          if (!formats02(data5)) {
+                            return false;
+                          }
                         }
                       } else {
                         return false;
                       }
                     }
                   }
-                  var valid0 = _errs10 === errors;
+                  var valid4 = _errs20 === errors;
                 } else {
-                  var valid0 = true;
+                  var valid4 = true;
                 }
-                if (valid0) {
+                if (valid4) {
                   if (data.direction !== void 0) {
-                    let data4 = data.direction;
-                    const _errs13 = errors;
-                    if (typeof data4 !== "string") {
+                    let data6 = data.direction;
+                    const _errs23 = errors;
+                    if (typeof data6 !== "string") {
                       return false;
                     }
-                    if (!(data4 === "inbound" || data4 === "outbound")) {
+                    if (!(data6 === "inbound" || data6 === "outbound")) {
                       return false;
                     }
-                    var valid0 = _errs13 === errors;
+                    var valid4 = _errs23 === errors;
                   } else {
-                    var valid0 = true;
+                    var valid4 = true;
                   }
-                  if (valid0) {
+                  if (valid4) {
                     if (data.status !== void 0) {
-                      let data5 = data.status;
-                      const _errs16 = errors;
-                      if (typeof data5 !== "string") {
+                      let data7 = data.status;
+                      const _errs26 = errors;
+                      if (typeof data7 !== "string") {
                         return false;
                       }
-                      if (!(data5 === "queued" || data5 === "in-progress" || data5 === "completed" || data5 === "voicemail" || data5 === "failed" || data5 === "busy" || data5 === "no-answer")) {
+                      if (!(data7 === "queued" || data7 === "in-progress" || data7 === "completed" || data7 === "voicemail" || data7 === "failed" || data7 === "busy" || data7 === "no-answer")) {
                         return false;
                       }
-                      var valid0 = _errs16 === errors;
+                      var valid4 = _errs26 === errors;
                     } else {
-                      var valid0 = true;
+                      var valid4 = true;
                     }
-                    if (valid0) {
+                    if (valid4) {
                       if (data.custom_fields !== void 0) {
-                        const _errs19 = errors;
+                        const _errs29 = errors;
                         if (!validate13(data.custom_fields)) {
                           errors++;
                         }
-                        var valid0 = _errs19 === errors;
+                        var valid4 = _errs29 === errors;
                       } else {
-                        var valid0 = true;
+                        var valid4 = true;
                       }
-                      if (valid0) {
+                      if (valid4) {
                         if (data.customer_id !== void 0) {
-                          let data7 = data.customer_id;
-                          const _errs20 = errors;
-                          const _errs21 = errors;
-                          let valid6 = false;
-                          const _errs22 = errors;
-                          const _errs23 = errors;
-                          if (errors === _errs23) {
-                            if (typeof data7 === "string") {
-                              if (!pattern22.test(data7)) {
+                          let data9 = data.customer_id;
+                          const _errs30 = errors;
+                          const _errs31 = errors;
+                          let valid10 = false;
+                          const _errs32 = errors;
+                          const _errs33 = errors;
+                          if (errors === _errs33) {
+                            if (typeof data9 === "string") {
+                              if (!pattern32.test(data9)) {
                                 errors++;
                               }
                             } else {
                               errors++;
                             }
                           }
-                          var _valid0 = _errs22 === errors;
-                          valid6 = valid6 || _valid0;
-                          if (!valid6) {
-                            const _errs25 = errors;
-                            if (data7 !== null) {
+                          var _valid1 = _errs32 === errors;
+                          valid10 = valid10 || _valid1;
+                          if (!valid10) {
+                            const _errs35 = errors;
+                            if (data9 !== null) {
                               errors++;
                             }
-                            var _valid0 = _errs25 === errors;
-                            valid6 = valid6 || _valid0;
+                            var _valid1 = _errs35 === errors;
+                            valid10 = valid10 || _valid1;
                           }
-                          if (!valid6) {
+                          if (!valid10) {
                             errors++;
                             return false;
                           } else {
-                            errors = _errs21;
+                            errors = _errs31;
                           }
-                          var valid0 = _errs20 === errors;
+                          var valid4 = _errs30 === errors;
                         } else {
-                          var valid0 = true;
+                          var valid4 = true;
                         }
-                        if (valid0) {
+                        if (valid4) {
                           if (data.channel_type !== void 0) {
-                            let data8 = data.channel_type;
-                            const _errs27 = errors;
-                            const _errs28 = errors;
-                            let valid8 = false;
-                            const _errs29 = errors;
-                            if (typeof data8 !== "string") {
+                            let data10 = data.channel_type;
+                            const _errs37 = errors;
+                            const _errs38 = errors;
+                            let valid12 = false;
+                            const _errs39 = errors;
+                            if (typeof data10 !== "string") {
                               errors++;
                             }
-                            if (!(data8 === "phone" || data8 === "chat_realtime" || data8 === "chat_async")) {
+                            if (!(data10 === "phone" || data10 === "chat_realtime" || data10 === "chat_async")) {
                               errors++;
                             }
-                            var _valid1 = _errs29 === errors;
-                            valid8 = valid8 || _valid1;
-                            if (!valid8) {
-                              const _errs32 = errors;
-                              if (data8 !== null) {
+                            var _valid2 = _errs39 === errors;
+                            valid12 = valid12 || _valid2;
+                            if (!valid12) {
+                              const _errs42 = errors;
+                              if (data10 !== null) {
                                 errors++;
                               }
-                              var _valid1 = _errs32 === errors;
-                              valid8 = valid8 || _valid1;
+                              var _valid2 = _errs42 === errors;
+                              valid12 = valid12 || _valid2;
                             }
-                            if (!valid8) {
+                            if (!valid12) {
                               errors++;
                               return false;
                             } else {
-                              errors = _errs28;
+                              errors = _errs38;
                             }
-                            var valid0 = _errs27 === errors;
+                            var valid4 = _errs37 === errors;
                           } else {
-                            var valid0 = true;
+                            var valid4 = true;
                           }
-                          if (valid0) {
+                          if (valid4) {
                             if (data.channel !== void 0) {
-                              const _errs34 = errors;
+                              const _errs44 = errors;
                               if (!validate32(data.channel)) {
                                 errors++;
                               }
-                              var valid0 = _errs34 === errors;
+                              var valid4 = _errs44 === errors;
                             } else {
-                              var valid0 = true;
+                              var valid4 = true;
                             }
-                            if (valid0) {
+                            if (valid4) {
                               if (data.override_config !== void 0) {
-                                let data10 = data.override_config;
-                                const _errs35 = errors;
-                                const _errs36 = errors;
-                                let valid10 = false;
-                                const _errs37 = errors;
-                                if (!validate57(data10)) {
+                                let data12 = data.override_config;
+                                const _errs45 = errors;
+                                const _errs46 = errors;
+                                let valid14 = false;
+                                const _errs47 = errors;
+                                if (!validate57(data12)) {
                                   errors++;
                                 }
-                                var _valid2 = _errs37 === errors;
-                                valid10 = valid10 || _valid2;
-                                if (!valid10) {
-                                  const _errs38 = errors;
-                                  if (data10 !== null) {
+                                var _valid3 = _errs47 === errors;
+                                valid14 = valid14 || _valid3;
+                                if (!valid14) {
+                                  const _errs48 = errors;
+                                  if (data12 !== null) {
                                     errors++;
                                   }
-                                  var _valid2 = _errs38 === errors;
-                                  valid10 = valid10 || _valid2;
+                                  var _valid3 = _errs48 === errors;
+                                  valid14 = valid14 || _valid3;
                                 }
-                                if (!valid10) {
+                                if (!valid14) {
                                   errors++;
                                   return false;
                                 } else {
-                                  errors = _errs36;
+                                  errors = _errs46;
                                 }
-                                var valid0 = _errs35 === errors;
+                                var valid4 = _errs45 === errors;
                               } else {
-                                var valid0 = true;
+                                var valid4 = true;
                               }
-                              if (valid0) {
+                              if (valid4) {
                                 if (data.started_at !== void 0) {
-                                  let data11 = data.started_at;
-                                  const _errs40 = errors;
-                                  const _errs41 = errors;
-                                  let valid11 = false;
-                                  const _errs42 = errors;
-                                  const _errs43 = errors;
-                                  if (errors === _errs43) {
-                                    if (errors === _errs43) {
-                                      if (typeof data11 === "string") {
-                                        if (!formats02(data11)) {
+                                  let data13 = data.started_at;
+                                  const _errs50 = errors;
+                                  const _errs51 = errors;
+                                  let valid15 = false;
+                                  const _errs52 = errors;
+                                  const _errs53 = errors;
+                                  if (errors === _errs53) {
+                                    if (errors === _errs53) {
+                                      if (typeof data13 === "string") {
+                                        if (!pattern22.test(data13)) {
                                           errors++;
+                                        } else {
+                                          if (!formats02(data13)) {
+                                            errors++;
+                                          }
                                         }
                                       } else {
                                         errors++;
                                       }
                                     }
                                   }
-                                  var _valid3 = _errs42 === errors;
-                                  valid11 = valid11 || _valid3;
-                                  if (!valid11) {
-                                    const _errs45 = errors;
-                                    if (data11 !== null) {
+                                  var _valid4 = _errs52 === errors;
+                                  valid15 = valid15 || _valid4;
+                                  if (!valid15) {
+                                    const _errs55 = errors;
+                                    if (data13 !== null) {
                                       errors++;
                                     }
-                                    var _valid3 = _errs45 === errors;
-                                    valid11 = valid11 || _valid3;
+                                    var _valid4 = _errs55 === errors;
+                                    valid15 = valid15 || _valid4;
                                   }
-                                  if (!valid11) {
+                                  if (!valid15) {
                                     errors++;
                                     return false;
                                   } else {
-                                    errors = _errs41;
+                                    errors = _errs51;
                                   }
-                                  var valid0 = _errs40 === errors;
+                                  var valid4 = _errs50 === errors;
                                 } else {
-                                  var valid0 = true;
+                                  var valid4 = true;
                                 }
-                                if (valid0) {
+                                if (valid4) {
                                   if (data.completed_at !== void 0) {
-                                    let data12 = data.completed_at;
-                                    const _errs47 = errors;
-                                    const _errs48 = errors;
-                                    let valid13 = false;
-                                    const _errs49 = errors;
-                                    const _errs50 = errors;
-                                    if (errors === _errs50) {
-                                      if (errors === _errs50) {
-                                        if (typeof data12 === "string") {
-                                          if (!formats02(data12)) {
+                                    let data14 = data.completed_at;
+                                    const _errs57 = errors;
+                                    const _errs58 = errors;
+                                    let valid17 = false;
+                                    const _errs59 = errors;
+                                    const _errs60 = errors;
+                                    if (errors === _errs60) {
+                                      if (errors === _errs60) {
+                                        if (typeof data14 === "string") {
+                                          if (!pattern22.test(data14)) {
                                             errors++;
+                                          } else {
+                                            if (!formats02(data14)) {
+                                              errors++;
+                                            }
                                           }
                                         } else {
                                           errors++;
                                         }
                                       }
                                     }
-                                    var _valid4 = _errs49 === errors;
-                                    valid13 = valid13 || _valid4;
-                                    if (!valid13) {
-                                      const _errs52 = errors;
-                                      if (data12 !== null) {
+                                    var _valid5 = _errs59 === errors;
+                                    valid17 = valid17 || _valid5;
+                                    if (!valid17) {
+                                      const _errs62 = errors;
+                                      if (data14 !== null) {
                                         errors++;
                                       }
-                                      var _valid4 = _errs52 === errors;
-                                      valid13 = valid13 || _valid4;
+                                      var _valid5 = _errs62 === errors;
+                                      valid17 = valid17 || _valid5;
                                     }
-                                    if (!valid13) {
+                                    if (!valid17) {
                                       errors++;
                                       return false;
                                     } else {
-                                      errors = _errs48;
+                                      errors = _errs58;
                                     }
-                                    var valid0 = _errs47 === errors;
+                                    var valid4 = _errs57 === errors;
                                   } else {
-                                    var valid0 = true;
+                                    var valid4 = true;
                                   }
-                                  if (valid0) {
+                                  if (valid4) {
                                     if (data.failure_reason !== void 0) {
-                                      let data13 = data.failure_reason;
-                                      const _errs54 = errors;
-                                      const _errs55 = errors;
-                                      let valid15 = false;
-                                      const _errs56 = errors;
-                                      if (typeof data13 !== "string") {
+                                      let data15 = data.failure_reason;
+                                      const _errs64 = errors;
+                                      const _errs65 = errors;
+                                      let valid19 = false;
+                                      const _errs66 = errors;
+                                      if (typeof data15 !== "string") {
                                         errors++;
                                       }
-                                      if (!(data13 === "dial_failed" || data13 === "number_marked_disconnected" || data13 === "pstn_blocked" || data13 === "dnc_rejected" || data13 === "tcpa_rejected" || data13 === "number_invalid" || data13 === "internal_error" || data13 === "telephony_error" || data13 === "agent_timeout" || data13 === "customer_requested_dnc")) {
+                                      if (!(data15 === "dial_failed" || data15 === "number_marked_disconnected" || data15 === "pstn_blocked" || data15 === "dnc_rejected" || data15 === "tcpa_rejected" || data15 === "number_invalid" || data15 === "internal_error" || data15 === "telephony_error" || data15 === "agent_timeout" || data15 === "customer_requested_dnc")) {
                                         errors++;
                                       }
-                                      var _valid5 = _errs56 === errors;
-                                      valid15 = valid15 || _valid5;
-                                      if (!valid15) {
-                                        const _errs59 = errors;
-                                        if (data13 !== null) {
+                                      var _valid6 = _errs66 === errors;
+                                      valid19 = valid19 || _valid6;
+                                      if (!valid19) {
+                                        const _errs69 = errors;
+                                        if (data15 !== null) {
                                           errors++;
                                         }
-                                        var _valid5 = _errs59 === errors;
-                                        valid15 = valid15 || _valid5;
+                                        var _valid6 = _errs69 === errors;
+                                        valid19 = valid19 || _valid6;
                                       }
-                                      if (!valid15) {
+                                      if (!valid19) {
                                         errors++;
                                         return false;
                                       } else {
-                                        errors = _errs55;
+                                        errors = _errs65;
                                       }
-                                      var valid0 = _errs54 === errors;
+                                      var valid4 = _errs64 === errors;
                                     } else {
-                                      var valid0 = true;
+                                      var valid4 = true;
                                     }
-                                    if (valid0) {
+                                    if (valid4) {
                                       if (data.summary !== void 0) {
-                                        let data14 = data.summary;
-                                        const _errs61 = errors;
-                                        if (typeof data14 !== "string" && data14 !== null) {
+                                        let data16 = data.summary;
+                                        const _errs71 = errors;
+                                        if (typeof data16 !== "string" && data16 !== null) {
                                           return false;
                                         }
-                                        var valid0 = _errs61 === errors;
+                                        var valid4 = _errs71 === errors;
                                       } else {
-                                        var valid0 = true;
+                                        var valid4 = true;
                                       }
-                                      if (valid0) {
+                                      if (valid4) {
                                         if (data.duration_sec !== void 0) {
-                                          let data15 = data.duration_sec;
-                                          const _errs63 = errors;
-                                          if (!(typeof data15 == "number" && isFinite(data15)) && data15 !== null) {
+                                          let data17 = data.duration_sec;
+                                          const _errs73 = errors;
+                                          if (!(typeof data17 == "number" && isFinite(data17)) && data17 !== null) {
                                             return false;
                                           }
-                                          if (errors === _errs63) {
-                                            if (typeof data15 == "number" && isFinite(data15)) {
-                                              if (data15 < 0 || isNaN(data15)) {
+                                          if (errors === _errs73) {
+                                            if (typeof data17 == "number" && isFinite(data17)) {
+                                              if (data17 < 0 || isNaN(data17)) {
                                                 return false;
                                               }
                                             }
                                           }
-                                          var valid0 = _errs63 === errors;
+                                          var valid4 = _errs73 === errors;
                                         } else {
-                                          var valid0 = true;
+                                          var valid4 = true;
                                         }
-                                        if (valid0) {
+                                        if (valid4) {
                                           if (data.sentiment !== void 0) {
-                                            let data16 = data.sentiment;
-                                            const _errs65 = errors;
-                                            const _errs66 = errors;
-                                            let valid17 = false;
-                                            const _errs67 = errors;
-                                            if (typeof data16 !== "string") {
+                                            let data18 = data.sentiment;
+                                            const _errs75 = errors;
+                                            const _errs76 = errors;
+                                            let valid21 = false;
+                                            const _errs77 = errors;
+                                            if (typeof data18 !== "string") {
                                               errors++;
                                             }
-                                            if (!(data16 === "positive" || data16 === "neutral" || data16 === "negative")) {
+                                            if (!(data18 === "positive" || data18 === "neutral" || data18 === "negative")) {
                                               errors++;
                                             }
-                                            var _valid6 = _errs67 === errors;
-                                            valid17 = valid17 || _valid6;
-                                            if (!valid17) {
-                                              const _errs70 = errors;
-                                              if (data16 !== null) {
+                                            var _valid7 = _errs77 === errors;
+                                            valid21 = valid21 || _valid7;
+                                            if (!valid21) {
+                                              const _errs80 = errors;
+                                              if (data18 !== null) {
                                                 errors++;
                                               }
-                                              var _valid6 = _errs70 === errors;
-                                              valid17 = valid17 || _valid6;
+                                              var _valid7 = _errs80 === errors;
+                                              valid21 = valid21 || _valid7;
                                             }
-                                            if (!valid17) {
+                                            if (!valid21) {
                                               errors++;
                                               return false;
                                             } else {
-                                              errors = _errs66;
+                                              errors = _errs76;
                                             }
-                                            var valid0 = _errs65 === errors;
+                                            var valid4 = _errs75 === errors;
                                           } else {
-                                            var valid0 = true;
+                                            var valid4 = true;
                                           }
                                         }
                                       }
@@ -18675,8 +18988,8 @@ function validate02(data, instancePath = "") {
   return errors === 0;
 }
 var checkConversationalAgent = validate252;
-var pattern32 = new RegExp("^ca_[A-Za-z0-9]+$", "");
-var pattern5 = new RegExp("^pa_[A-Za-z0-9]+(@v[0-9]+)?$", "");
+var pattern6 = new RegExp("^ca_[A-Za-z0-9]+$", "");
+var pattern8 = new RegExp("^pa_[A-Za-z0-9]+(@v[0-9]+)?$", "");
 function validate282(data, instancePath = "") {
   ;
   let errors = 0;
@@ -19149,15 +19462,30 @@ function validate26(data, instancePath = "") {
                           } else {
                             const _errs12 = errors;
                             for (const key1 in data6) {
-                              if (!(key1 === "is_voicemail_enabled")) {
+                              if (!(key1 === "is_voicemail_enabled" || key1 === "is_sms_enabled")) {
                                 return false;
                                 break;
                               }
                             }
                             if (_errs12 === errors) {
                               if (data6.is_voicemail_enabled !== void 0) {
+                                const _errs13 = errors;
                                 if (typeof data6.is_voicemail_enabled !== "boolean") {
                                   return false;
+                                }
+                                var valid3 = _errs13 === errors;
+                              } else {
+                                var valid3 = true;
+                              }
+                              if (valid3) {
+                                if (data6.is_sms_enabled !== void 0) {
+                                  const _errs15 = errors;
+                                  if (typeof data6.is_sms_enabled !== "boolean") {
+                                    return false;
+                                  }
+                                  var valid3 = _errs15 === errors;
+                                } else {
+                                  var valid3 = true;
                                 }
                               }
                             }
@@ -19206,7 +19534,7 @@ function validate252(data, instancePath = "") {
             const _errs3 = errors;
             if (errors === _errs3) {
               if (typeof data0 === "string") {
-                if (!pattern32.test(data0)) {
+                if (!pattern6.test(data0)) {
                   return false;
                 }
               } else {
@@ -19289,7 +19617,7 @@ function validate252(data, instancePath = "") {
                               const _errs18 = errors;
                               if (errors === _errs18) {
                                 if (typeof data7 === "string") {
-                                  if (!pattern5.test(data7)) {
+                                  if (!pattern8.test(data7)) {
                                     return false;
                                   }
                                 } else {
@@ -19407,7 +19735,7 @@ function validate39(data, instancePath = "") {
                         const _errs12 = errors;
                         if (errors === _errs12) {
                           if (typeof data4 === "string") {
-                            if (!pattern5.test(data4)) {
+                            if (!pattern8.test(data4)) {
                               return false;
                             }
                           } else {
@@ -19439,8 +19767,8 @@ function validate39(data, instancePath = "") {
   return errors === 0;
 }
 var checkCreateConversationRequest = validate41;
-var pattern7 = new RegExp("^ca_[A-Za-z0-9]+(@v[0-9]+)?$", "");
-var pattern8 = new RegExp("^\\+[1-9][0-9]{6,14}$", "");
+var pattern10 = new RegExp("^ca_[A-Za-z0-9]+(@v[0-9]+)?$", "");
+var pattern11 = new RegExp("^\\+[1-9][0-9]{6,14}$", "");
 function validate432(data, instancePath = "") {
   ;
   let errors = 0;
@@ -19478,7 +19806,7 @@ function validate432(data, instancePath = "") {
               const _errs5 = errors;
               if (errors === _errs5) {
                 if (typeof data1 === "string") {
-                  if (!pattern8.test(data1)) {
+                  if (!pattern11.test(data1)) {
                     return false;
                   }
                 } else {
@@ -19499,7 +19827,7 @@ function validate432(data, instancePath = "") {
                 const _errs10 = errors;
                 if (errors === _errs10) {
                   if (typeof data2 === "string") {
-                    if (!pattern8.test(data2)) {
+                    if (!pattern11.test(data2)) {
                       errors++;
                     }
                   } else {
@@ -19718,7 +20046,7 @@ function validate41(data, instancePath = "") {
             const _errs3 = errors;
             if (errors === _errs3) {
               if (typeof data0 === "string") {
-                if (!pattern7.test(data0)) {
+                if (!pattern10.test(data0)) {
                   return false;
                 }
               } else {
@@ -19792,77 +20120,79 @@ function validate532(data, instancePath = "") {
       if (data.prompt === void 0 && (missing0 = "prompt")) {
         return false;
       } else {
-        const _errs1 = errors;
-        for (const key0 in data) {
-          if (!(key0 === "prompt" || key0 === "reasoning_effort")) {
-            return false;
-            break;
-          }
-        }
-        if (_errs1 === errors) {
-          if (data.prompt !== void 0) {
-            let data0 = data.prompt;
-            const _errs2 = errors;
-            const _errs3 = errors;
-            if (errors === _errs3) {
-              if (data0 && typeof data0 == "object" && !Array.isArray(data0)) {
-                let missing1;
-                if (data0.text === void 0 && (missing1 = "text")) {
-                  return false;
-                } else {
-                  const _errs5 = errors;
-                  for (const key1 in data0) {
-                    if (!(key1 === "text" || key1 === "type")) {
-                      return false;
-                      break;
-                    }
+        if (data.prompt !== void 0) {
+          let data0 = data.prompt;
+          const _errs2 = errors;
+          const _errs3 = errors;
+          if (errors === _errs3) {
+            if (data0 && typeof data0 == "object" && !Array.isArray(data0)) {
+              let missing1;
+              if (data0.text === void 0 && (missing1 = "text")) {
+                return false;
+              } else {
+                const _errs5 = errors;
+                for (const key0 in data0) {
+                  if (!(key0 === "text" || key0 === "type")) {
+                    return false;
+                    break;
                   }
-                  if (_errs5 === errors) {
-                    if (data0.text !== void 0) {
-                      const _errs6 = errors;
-                      if (typeof data0.text !== "string") {
+                }
+                if (_errs5 === errors) {
+                  if (data0.text !== void 0) {
+                    const _errs6 = errors;
+                    if (typeof data0.text !== "string") {
+                      return false;
+                    }
+                    var valid2 = _errs6 === errors;
+                  } else {
+                    var valid2 = true;
+                  }
+                  if (valid2) {
+                    if (data0.type !== void 0) {
+                      let data2 = data0.type;
+                      const _errs8 = errors;
+                      if (typeof data2 !== "string") {
                         return false;
                       }
-                      var valid2 = _errs6 === errors;
+                      if (!(data2 === "fixed")) {
+                        return false;
+                      }
+                      var valid2 = _errs8 === errors;
                     } else {
                       var valid2 = true;
                     }
-                    if (valid2) {
-                      if (data0.type !== void 0) {
-                        let data2 = data0.type;
-                        const _errs8 = errors;
-                        if (typeof data2 !== "string") {
-                          return false;
-                        }
-                        if (!(data2 === "fixed")) {
-                          return false;
-                        }
-                        var valid2 = _errs8 === errors;
-                      } else {
-                        var valid2 = true;
-                      }
-                    }
                   }
                 }
-              } else {
-                return false;
               }
+            } else {
+              return false;
             }
-            var valid0 = _errs2 === errors;
+          }
+          var valid0 = _errs2 === errors;
+        } else {
+          var valid0 = true;
+        }
+        if (valid0) {
+          if (data.model !== void 0) {
+            const _errs10 = errors;
+            if (typeof data.model !== "string") {
+              return false;
+            }
+            var valid0 = _errs10 === errors;
           } else {
             var valid0 = true;
           }
           if (valid0) {
             if (data.reasoning_effort !== void 0) {
-              let data3 = data.reasoning_effort;
-              const _errs10 = errors;
-              if (typeof data3 !== "string") {
+              let data4 = data.reasoning_effort;
+              const _errs12 = errors;
+              if (typeof data4 !== "string") {
                 return false;
               }
-              if (!(data3 === "minimal" || data3 === "low" || data3 === "medium" || data3 === "high")) {
+              if (!(data4 === "minimal" || data4 === "low" || data4 === "medium" || data4 === "high")) {
                 return false;
               }
-              var valid0 = _errs10 === errors;
+              var valid0 = _errs12 === errors;
             } else {
               var valid0 = true;
             }
@@ -19927,141 +20257,132 @@ function validate522(data, instancePath = "") {
       if (data.runtime === void 0 && (missing0 = "runtime")) {
         return false;
       } else {
-        const _errs1 = errors;
-        for (const key0 in data) {
-          if (!(key0 === "filter_statuses" || key0 === "runtime" || key0 === "tool" || key0 === "output" || key0 === "filter_condition")) {
-            return false;
-            break;
-          }
-        }
-        if (_errs1 === errors) {
-          if (data.filter_statuses !== void 0) {
-            let data0 = data.filter_statuses;
-            const _errs2 = errors;
-            if (errors === _errs2) {
-              if (Array.isArray(data0)) {
-                var valid1 = true;
-                const len0 = data0.length;
-                for (let i0 = 0; i0 < len0; i0++) {
-                  let data1 = data0[i0];
-                  const _errs4 = errors;
-                  if (typeof data1 !== "string") {
-                    return false;
-                  }
-                  if (!(data1 === "queued" || data1 === "in-progress" || data1 === "completed" || data1 === "voicemail" || data1 === "failed" || data1 === "busy" || data1 === "no-answer")) {
-                    return false;
-                  }
-                  var valid1 = _errs4 === errors;
-                  if (!valid1) {
-                    break;
-                  }
+        if (data.filter_statuses !== void 0) {
+          let data0 = data.filter_statuses;
+          const _errs2 = errors;
+          if (errors === _errs2) {
+            if (Array.isArray(data0)) {
+              var valid1 = true;
+              const len0 = data0.length;
+              for (let i0 = 0; i0 < len0; i0++) {
+                let data1 = data0[i0];
+                const _errs4 = errors;
+                if (typeof data1 !== "string") {
+                  return false;
                 }
-              } else {
-                return false;
+                if (!(data1 === "queued" || data1 === "in-progress" || data1 === "completed" || data1 === "voicemail" || data1 === "failed" || data1 === "busy" || data1 === "no-answer")) {
+                  return false;
+                }
+                var valid1 = _errs4 === errors;
+                if (!valid1) {
+                  break;
+                }
               }
+            } else {
+              return false;
             }
-            var valid0 = _errs2 === errors;
+          }
+          var valid0 = _errs2 === errors;
+        } else {
+          var valid0 = true;
+        }
+        if (valid0) {
+          if (data.runtime !== void 0) {
+            const _errs7 = errors;
+            if (!validate532(data.runtime)) {
+              errors++;
+            }
+            var valid0 = _errs7 === errors;
           } else {
             var valid0 = true;
           }
           if (valid0) {
-            if (data.runtime !== void 0) {
-              const _errs7 = errors;
-              if (!validate532(data.runtime)) {
+            if (data.tool !== void 0) {
+              const _errs8 = errors;
+              if (!validate552(data.tool)) {
                 errors++;
               }
-              var valid0 = _errs7 === errors;
+              var valid0 = _errs8 === errors;
             } else {
               var valid0 = true;
             }
             if (valid0) {
-              if (data.tool !== void 0) {
-                const _errs8 = errors;
-                if (!validate552(data.tool)) {
-                  errors++;
-                }
-                var valid0 = _errs8 === errors;
-              } else {
-                var valid0 = true;
-              }
-              if (valid0) {
-                if (data.output !== void 0) {
-                  let data4 = data.output;
-                  const _errs9 = errors;
-                  const _errs10 = errors;
-                  if (errors === _errs10) {
-                    if (data4 && typeof data4 == "object" && !Array.isArray(data4)) {
-                      const _errs12 = errors;
-                      for (const key1 in data4) {
-                        if (!(key1 === "chat_channel" || key1 === "output_schema" || key1 === "post_url")) {
-                          return false;
-                          break;
-                        }
+              if (data.output !== void 0) {
+                let data4 = data.output;
+                const _errs9 = errors;
+                const _errs10 = errors;
+                if (errors === _errs10) {
+                  if (data4 && typeof data4 == "object" && !Array.isArray(data4)) {
+                    const _errs12 = errors;
+                    for (const key0 in data4) {
+                      if (!(key0 === "chat_channel" || key0 === "output_schema" || key0 === "post_url")) {
+                        return false;
+                        break;
                       }
-                      if (_errs12 === errors) {
-                        if (data4.chat_channel !== void 0) {
-                          let data5 = data4.chat_channel;
-                          const _errs13 = errors;
-                          if (typeof data5 !== "string" && data5 !== null) {
+                    }
+                    if (_errs12 === errors) {
+                      if (data4.chat_channel !== void 0) {
+                        let data5 = data4.chat_channel;
+                        const _errs13 = errors;
+                        if (typeof data5 !== "string" && data5 !== null) {
+                          return false;
+                        }
+                        var valid4 = _errs13 === errors;
+                      } else {
+                        var valid4 = true;
+                      }
+                      if (valid4) {
+                        if (data4.output_schema !== void 0) {
+                          let data6 = data4.output_schema;
+                          const _errs15 = errors;
+                          if (!(data6 && typeof data6 == "object" && !Array.isArray(data6)) && data6 !== null) {
                             return false;
                           }
-                          var valid4 = _errs13 === errors;
+                          var valid4 = _errs15 === errors;
                         } else {
                           var valid4 = true;
                         }
                         if (valid4) {
-                          if (data4.output_schema !== void 0) {
-                            let data6 = data4.output_schema;
-                            const _errs15 = errors;
-                            if (!(data6 && typeof data6 == "object" && !Array.isArray(data6)) && data6 !== null) {
+                          if (data4.post_url !== void 0) {
+                            let data7 = data4.post_url;
+                            const _errs17 = errors;
+                            if (typeof data7 !== "string" && data7 !== null) {
                               return false;
                             }
-                            var valid4 = _errs15 === errors;
-                          } else {
-                            var valid4 = true;
-                          }
-                          if (valid4) {
-                            if (data4.post_url !== void 0) {
-                              let data7 = data4.post_url;
-                              const _errs17 = errors;
-                              if (typeof data7 !== "string" && data7 !== null) {
-                                return false;
-                              }
+                            if (errors === _errs17) {
                               if (errors === _errs17) {
-                                if (errors === _errs17) {
-                                  if (typeof data7 === "string") {
-                                    if (!formats6(data7)) {
-                                      return false;
-                                    }
+                                if (typeof data7 === "string") {
+                                  if (!formats6(data7)) {
+                                    return false;
                                   }
                                 }
                               }
-                              var valid4 = _errs17 === errors;
-                            } else {
-                              var valid4 = true;
                             }
+                            var valid4 = _errs17 === errors;
+                          } else {
+                            var valid4 = true;
                           }
                         }
                       }
-                    } else {
-                      return false;
                     }
+                  } else {
+                    return false;
                   }
-                  var valid0 = _errs9 === errors;
+                }
+                var valid0 = _errs9 === errors;
+              } else {
+                var valid0 = true;
+              }
+              if (valid0) {
+                if (data.filter_condition !== void 0) {
+                  let data8 = data.filter_condition;
+                  const _errs19 = errors;
+                  if (typeof data8 !== "string" && data8 !== null) {
+                    return false;
+                  }
+                  var valid0 = _errs19 === errors;
                 } else {
                   var valid0 = true;
-                }
-                if (valid0) {
-                  if (data.filter_condition !== void 0) {
-                    let data8 = data.filter_condition;
-                    const _errs19 = errors;
-                    if (typeof data8 !== "string" && data8 !== null) {
-                      return false;
-                    }
-                    var valid0 = _errs19 === errors;
-                  } else {
-                    var valid0 = true;
-                  }
                 }
               }
             }
@@ -20231,8 +20552,8 @@ function validate59(data, instancePath = "") {
   return errors === 0;
 }
 var checkProceduralAgent = validate602;
-var pattern102 = new RegExp("^pa_[A-Za-z0-9]+$", "");
-var pattern11 = new RegExp("^pa_[A-Za-z0-9]+@v[0-9]+$", "");
+var pattern132 = new RegExp("^pa_[A-Za-z0-9]+$", "");
+var pattern14 = new RegExp("^pa_[A-Za-z0-9]+@v[0-9]+$", "");
 function validate602(data, instancePath = "") {
   ;
   let errors = 0;
@@ -20256,7 +20577,7 @@ function validate602(data, instancePath = "") {
             const _errs3 = errors;
             if (errors === _errs3) {
               if (typeof data0 === "string") {
-                if (!pattern102.test(data0)) {
+                if (!pattern132.test(data0)) {
                   return false;
                 }
               } else {
@@ -20274,7 +20595,7 @@ function validate602(data, instancePath = "") {
               const _errs6 = errors;
               if (errors === _errs6) {
                 if (typeof data1 === "string") {
-                  if (!pattern11.test(data1)) {
+                  if (!pattern14.test(data1)) {
                     return false;
                   }
                 } else {
@@ -20484,7 +20805,7 @@ function validate622(data, instancePath = "") {
                       const _errs24 = errors;
                       if (errors === _errs24) {
                         if (typeof data4 === "string") {
-                          if (!pattern5.test(data4)) {
+                          if (!pattern8.test(data4)) {
                             return false;
                           }
                         } else {
