@@ -7,7 +7,7 @@ import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startReference, type Target } from '../conformance/target.js';
 import { createChat } from './helpers/loopback.js';
-import { exchange, portOf, type RawAnswer } from './helpers/raw-http.js';
+import { exchange, portOf, type RawAnswer } from '../conformance/raw-http.js';
 
 let target: Target;
 let port: number;

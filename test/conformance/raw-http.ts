@@ -1,4 +1,4 @@
-/** Raw HTTP/1.1 over a TCP socket on loopback: requests no client library would send, and their answers as sent. */
+/** Raw HTTP/1.1 over a TCP socket: requests no client library would send, and their answers as the server wrote them. */
 import net from 'node:net';
 
 /** An answer read off the socket: status, lower-cased headers, and the body text. */
