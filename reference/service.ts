@@ -16,7 +16,7 @@ import {
   requireKey,
   requireWrite,
 } from './auth.js';
-import { MemoryEventBus } from './bus/memory.js';
+import { DEFAULT_EVENT_LIMITS, MemoryEventBus } from './bus/memory.js';
 import type { EventBus, Subscription } from './bus/types.js';
 import { type Clock, systemClock } from './clock.js';
 import { CONFIG_DEFAULTS, type ReferenceConfig } from './config.js';
@@ -51,7 +51,13 @@ import { WebhookSender } from './webhook.js';
 /** The settings the service uses (the rest of `ReferenceConfig` is for the HTTP server). */
 export type ServiceSettings = Pick<
   ReferenceConfig,
-  'apiKeys' | 'tokenTtlSeconds' | 'eventRetentionSeconds' | 'rateLimit' | 'chatAsyncIdleSeconds' | 'webhook'
+  | 'apiKeys'
+  | 'tokenTtlSeconds'
+  | 'eventRetentionSeconds'
+  | 'rateLimit'
+  | 'chatAsyncIdleSeconds'
+  | 'webhook'
+  | 'eventLimits'
 >;
 
 /** How to build the service; everything but the API keys has a default (in-memory store and bus, wall clock). */
@@ -92,11 +98,17 @@ export class ReferenceService implements ServiceOperations {
   private readonly tokens: TokenService;
 
   constructor(options: ReferenceServiceOptions) {
-    const settings = { ...CONFIG_DEFAULTS, rateLimit: null, webhook: null, ...options.settings };
+    const settings = {
+      ...CONFIG_DEFAULTS,
+      rateLimit: null,
+      webhook: null,
+      eventLimits: DEFAULT_EVENT_LIMITS,
+      ...options.settings,
+    };
     const onError = options.onError ?? ((error, context) => console.error(`[casi reference] ${context}:`, error));
     this.clock = options.clock ?? systemClock;
     this.store = options.store ?? createMemoryStore();
-    this.bus = options.bus ?? new MemoryEventBus();
+    this.bus = options.bus ?? new MemoryEventBus(settings.eventLimits);
     const { clock, store, bus } = this;
     const queue = new KeyedQueue();
     this.timers = new TimerGroup(clock, onError);

@@ -186,7 +186,8 @@ export interface paths {
          *     its `id:` field is the event id. A new subscriber first receives the history, then live events; with
          *     `Last-Event-ID` it receives only the events after that one. The stream ends after `conversation.ended`.
          *     A reconnect after the end with nothing left to send answers 204, which tells a browser `EventSource` to stop.
-         *     The stream stays available for 24 hours after the end, then answers 404 `event_stream_expired`.
+         *     The stream stays available for 24 hours after the end, then answers 404 `event_stream_expired`. Resuming
+         *     after an event that a bounded history no longer keeps answers 410 `events_dropped`.
          *     Framing (no `event:` field, `retry:`, heartbeat comments) is recorded in DECISIONS.md, "SSE framing";
          *     every event type is described in `asyncapi.yaml`.
          */
@@ -887,7 +888,7 @@ export interface components {
          * @description The `Error.code` values this version uses, with the status each comes with (`x-casi-error-codes`).
          * @enum {string}
          */
-        ErrorCode: "invalid_request" | "malformed_json" | "missing_service_version" | "unsupported_service_version" | "language_not_supported" | "agent_not_released" | "unknown_event_id" | "unauthorized" | "token_expired" | "forbidden" | "not_found" | "route_not_found" | "event_stream_expired" | "method_not_allowed" | "request_timeout" | "conversation_ended" | "payload_too_large" | "teapot" | "rate_limited" | "request_headers_too_large" | "internal_error" | "service_unavailable";
+        ErrorCode: "invalid_request" | "malformed_json" | "missing_service_version" | "unsupported_service_version" | "language_not_supported" | "agent_not_released" | "unknown_event_id" | "unauthorized" | "token_expired" | "forbidden" | "not_found" | "route_not_found" | "event_stream_expired" | "method_not_allowed" | "request_timeout" | "conversation_ended" | "events_dropped" | "payload_too_large" | "teapot" | "rate_limited" | "request_headers_too_large" | "internal_error" | "service_unavailable";
         /** @description An event, `ev_<id>`. */
         EventId: string;
         /** @description An API tool. */
@@ -1337,6 +1338,15 @@ export interface components {
         };
         /** @description The request conflicts with the resource's state. Idempotency keys, which the source announces as a future feature, are not defined yet: no header is read (DECISIONS.md, "Create bodies, ids and fields the source leaves open"). */
         Conflict: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description The events asked for are no longer kept: the reference server's in-memory mode keeps a bounded history (DECISIONS.md, "Event memory"); resuming after a dropped event, or reading a dropped history, is 410. */
+        EventsDropped: {
             headers: {
                 [name: string]: unknown;
             };
@@ -1958,6 +1968,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            410: components["responses"]["EventsDropped"];
             429: components["responses"]["TooManyRequests"];
         };
     };
@@ -2007,6 +2018,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            410: components["responses"]["EventsDropped"];
             429: components["responses"]["TooManyRequests"];
         };
     };
@@ -2756,6 +2768,7 @@ export const errorCodes = {
     agent_not_released: { status: 400, transient: false },
     conversation_ended: { status: 409, transient: false },
     event_stream_expired: { status: 404, transient: false },
+    events_dropped: { status: 410, transient: false },
     forbidden: { status: 403, transient: false },
     internal_error: { status: 500, transient: true },
     invalid_request: { status: 400, transient: false },

@@ -11130,7 +11130,7 @@ function validate170(data, instancePath = "") {
         }
         errors++;
       }
-      if (!(data0 === "invalid_request" || data0 === "malformed_json" || data0 === "missing_service_version" || data0 === "unsupported_service_version" || data0 === "language_not_supported" || data0 === "agent_not_released" || data0 === "unknown_event_id" || data0 === "unauthorized" || data0 === "token_expired" || data0 === "forbidden" || data0 === "not_found" || data0 === "route_not_found" || data0 === "event_stream_expired" || data0 === "method_not_allowed" || data0 === "request_timeout" || data0 === "conversation_ended" || data0 === "payload_too_large" || data0 === "teapot" || data0 === "rate_limited" || data0 === "request_headers_too_large" || data0 === "internal_error" || data0 === "service_unavailable")) {
+      if (!(data0 === "invalid_request" || data0 === "malformed_json" || data0 === "missing_service_version" || data0 === "unsupported_service_version" || data0 === "language_not_supported" || data0 === "agent_not_released" || data0 === "unknown_event_id" || data0 === "unauthorized" || data0 === "token_expired" || data0 === "forbidden" || data0 === "not_found" || data0 === "route_not_found" || data0 === "event_stream_expired" || data0 === "method_not_allowed" || data0 === "request_timeout" || data0 === "conversation_ended" || data0 === "events_dropped" || data0 === "payload_too_large" || data0 === "teapot" || data0 === "rate_limited" || data0 === "request_headers_too_large" || data0 === "internal_error" || data0 === "service_unavailable")) {
         const err5 = { pointer: instancePath + "/code", message: "must be equal to one of the allowed values", keyword: "enum" };
         if (vErrors === null) {
           vErrors = [err5];
@@ -11222,7 +11222,7 @@ function validate171(data, instancePath = "") {
     }
     errors++;
   }
-  if (!(data === "invalid_request" || data === "malformed_json" || data === "missing_service_version" || data === "unsupported_service_version" || data === "language_not_supported" || data === "agent_not_released" || data === "unknown_event_id" || data === "unauthorized" || data === "token_expired" || data === "forbidden" || data === "not_found" || data === "route_not_found" || data === "event_stream_expired" || data === "method_not_allowed" || data === "request_timeout" || data === "conversation_ended" || data === "payload_too_large" || data === "teapot" || data === "rate_limited" || data === "request_headers_too_large" || data === "internal_error" || data === "service_unavailable")) {
+  if (!(data === "invalid_request" || data === "malformed_json" || data === "missing_service_version" || data === "unsupported_service_version" || data === "language_not_supported" || data === "agent_not_released" || data === "unknown_event_id" || data === "unauthorized" || data === "token_expired" || data === "forbidden" || data === "not_found" || data === "route_not_found" || data === "event_stream_expired" || data === "method_not_allowed" || data === "request_timeout" || data === "conversation_ended" || data === "events_dropped" || data === "payload_too_large" || data === "teapot" || data === "rate_limited" || data === "request_headers_too_large" || data === "internal_error" || data === "service_unavailable")) {
     const err1 = { pointer: instancePath, message: "must be equal to one of the allowed values", keyword: "enum" };
     if (vErrors === null) {
       vErrors = [err1];
@@ -20498,7 +20498,7 @@ function validate59(data, instancePath = "") {
             if (typeof data0 !== "string") {
               errors++;
             }
-            if (!(data0 === "invalid_request" || data0 === "malformed_json" || data0 === "missing_service_version" || data0 === "unsupported_service_version" || data0 === "language_not_supported" || data0 === "agent_not_released" || data0 === "unknown_event_id" || data0 === "unauthorized" || data0 === "token_expired" || data0 === "forbidden" || data0 === "not_found" || data0 === "route_not_found" || data0 === "event_stream_expired" || data0 === "method_not_allowed" || data0 === "request_timeout" || data0 === "conversation_ended" || data0 === "payload_too_large" || data0 === "teapot" || data0 === "rate_limited" || data0 === "request_headers_too_large" || data0 === "internal_error" || data0 === "service_unavailable")) {
+            if (!(data0 === "invalid_request" || data0 === "malformed_json" || data0 === "missing_service_version" || data0 === "unsupported_service_version" || data0 === "language_not_supported" || data0 === "agent_not_released" || data0 === "unknown_event_id" || data0 === "unauthorized" || data0 === "token_expired" || data0 === "forbidden" || data0 === "not_found" || data0 === "route_not_found" || data0 === "event_stream_expired" || data0 === "method_not_allowed" || data0 === "request_timeout" || data0 === "conversation_ended" || data0 === "events_dropped" || data0 === "payload_too_large" || data0 === "teapot" || data0 === "rate_limited" || data0 === "request_headers_too_large" || data0 === "internal_error" || data0 === "service_unavailable")) {
               errors++;
             }
             var _valid0 = _errs4 === errors;

@@ -7,8 +7,8 @@
  */
 import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import WebSocket from 'ws';
 import { SSE_BATCH_LENGTH } from '../../reference/http/events-stream.js';
+import { startChat } from '../reference/helpers/loopback.js';
 import { type ScenarioAgents, startConversation, startScenario, WAIT_MS } from './fixtures.js';
 import type { Harness } from './harness.js';
 
@@ -113,33 +113,11 @@ const hasIds = (ids: readonly string[]) => (chunks: readonly string[]) => {
   return ids.every((id) => seen.has(id));
 };
 
-/** Starts a queued chat over a `ws` session (`conversation.start`); resolves once `conversation.started` came. */
-function startOverSession(id: string): Promise<void> {
-  const url = `${h.baseUrl.replace('http:', 'ws:')}/conversations/${id}/session`;
-  const socket = new WebSocket(url, { headers: { Authorization: 'Bearer key_write' } });
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => fail(new Error(`${id} did not start within ${WAIT_MS} ms`)), WAIT_MS);
-    const fail = (error: Error) => {
-      clearTimeout(timer);
-      socket.terminate();
-      reject(error);
-    };
-    socket.on('error', fail);
-    socket.on('open', () => socket.send(JSON.stringify({ payload: { type: 'conversation.start' } })));
-    socket.on('message', (data) => {
-      if ((JSON.parse(String(data)) as Frame['data']).payload.type !== 'conversation.started') return;
-      clearTimeout(timer);
-      socket.terminate();
-      resolve();
-    });
-  });
-}
-
 /** A started chat with events in its log (so that a new stream's history is never empty); returns its id. */
 async function chatWithHistory(): Promise<string> {
   const created = await startConversation(h.writer, agents.agentId, { type: 'chat_async' });
   // Started, so that each injection logs its event at once (while queued they wait for `conversation.started`).
-  await startOverSession(created.id);
+  await startChat(h.baseUrl, 'key_write', created.id);
   await h.writer.conversations.injectContext(created.id, { data: { seq: 'history' } });
   return created.id;
 }
