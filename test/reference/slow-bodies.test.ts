@@ -56,6 +56,34 @@ describe('slow request bodies', () => {
     expect(answer.elapsedMs).toBeLessThan(LIMITS.totalMs + 1500);
   });
 
+  it('a body nobody reads (refused before parsing) times out quietly: no uncaught error, the server goes on', async () => {
+    const refused = [
+      'POST /conversations HTTP/1.1',
+      'Host: x',
+      `Authorization: Bearer ${target.keys.write}`,
+      'Service-Version: 2025-06-19',
+      'Content-Type: application/xml',
+      'Content-Length: 100',
+      '',
+      'abc',
+    ].join('\r\n');
+    const socket = net.connect(port, '127.0.0.1');
+    socket.on('error', () => undefined);
+    let text = '';
+    socket.on('data', (data) => {
+      text += data.toString();
+    });
+    await new Promise((resolve) => socket.once('connect', resolve));
+    socket.write(refused);
+    // Past the idle gap, with the connection still open and the body still short.
+    await new Promise((resolve) => setTimeout(resolve, LIMITS.idleMs * 3));
+    socket.destroy();
+    expect(text).toMatch(/^HTTP\/1\.1 400 /);
+    const after = await exchange(port, `${head(2)}{}`, { timeoutMs: 3000 });
+    expect(after.status).toBe(400);
+    expect(after.json).toMatchObject({ code: 'invalid_request' });
+  });
+
   it('past the bytes unfinished bodies may hold, a new upload is 503 with Retry-After; then room comes back', async () => {
     const part = 24 * 1024;
     const holders: net.Socket[] = [];

@@ -33,6 +33,9 @@ export class BodyGuard {
    */
   watch(payload: Readable): Readable {
     const out = new PassThrough();
+    // The body parser listens for the error it reports; a body nobody reads (a route that takes none) must not
+    // turn it into an uncaught one.
+    out.on('error', () => undefined);
     let mine = 0;
     let done = false;
     const finish = () => {
