@@ -14,6 +14,8 @@ const BENCHMARKS = [
   'bundle-size',
   'emulator',
   'fanout',
+  'history-read',
+  'event-memory',
 ];
 /** Longest run of one benchmark before it is stopped. */
 const TIMEOUT_MS = 30 * 60_000;

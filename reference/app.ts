@@ -1,6 +1,6 @@
 /** The reference server as a Fastify instance: the generated routes, wired to `ReferenceService` by `http/`. */
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
-import { registerRoutes } from '../generated/src/server.gen.js';
+import { type BodyLimits, casiServerOptions, registerRoutes } from '../generated/src/server.gen.js';
 import type { Principal } from './auth.js';
 import type { Clock } from './clock.js';
 import type { ReferenceConfig } from './config.js';
@@ -29,6 +29,8 @@ export interface AppOptions {
   readonly logger?: FastifyServerOptions['logger'];
   /** Milliseconds of silence before an SSE stream sends `: heartbeat`. Default 15 000. */
   readonly sseHeartbeatMs?: number;
+  /** Deadlines of request bodies and the bytes unfinished ones may hold (defaults in `CasiRoutesOptions`). */
+  readonly bodyLimits?: Partial<BodyLimits>;
   /** Storage, event bus, background-error reporter and fetch of the service. Default: in memory, `console.error`. */
   readonly service?: Pick<ReferenceServiceOptions, 'store' | 'bus' | 'onError' | 'fetch'>;
 }
@@ -51,6 +53,7 @@ export function createApp(options: AppOptions): App {
   });
   // Path parameters are validated against the spec (ids up to 128 characters), not cut off by Fastify at 100.
   const app = Fastify({
+    ...casiServerOptions(),
     logger: options.logger ?? false,
     bodyLimit: BODY_LIMIT,
     routerOptions: { maxParamLength: MAX_PARAM_LENGTH },
@@ -67,6 +70,7 @@ export function createApp(options: AppOptions): App {
     maxPayload: BODY_LIMIT,
     ...(config.corsOrigin === null ? {} : { corsOrigin: config.corsOrigin }),
     ...(options.sseHeartbeatMs === undefined ? {} : { sseHeartbeatMs: options.sseHeartbeatMs }),
+    ...(options.bodyLimits === undefined ? {} : { bodyLimits: options.bodyLimits }),
   });
   registerConsole(app, service, config.apiKeys[0]?.org ?? null);
   registerDocs(app);

@@ -96,6 +96,14 @@ export function requireWrite(principal: Principal): KeyPrincipal {
   return key;
 }
 
+/**
+ * Whether `principal` may send client events on a session: a conversation token or a `write` key. A `read` key may
+ * open the session and watch it; each client event it sends is answered by `server.error` `forbidden`.
+ */
+export function canWrite(principal: Principal): boolean {
+  return principal.kind === 'token' || principal.scope === 'write';
+}
+
 /** Checks access to one conversation's stream or session; a token of another conversation is 403 `forbidden`. */
 export function requireConversationAccess(principal: Principal, conversationId: string): void {
   if (principal.kind === 'token' && principal.conversationId !== conversationId) {

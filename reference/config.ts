@@ -1,4 +1,5 @@
 /** The reference server's configuration, parsed from the environment into one typed, fully defaulted object. */
+import { DEFAULT_EVENT_LIMITS, type EventLimits } from './bus/memory.js';
 import { randomBase62 } from './ids.js';
 
 /** What an API key may do: `write` keys may also read. */
@@ -31,6 +32,8 @@ export interface ReferenceConfig {
   readonly webhook: WebhookConfig | null;
   /** Browser origin allowed by CORS (`*`: any), or null for no CORS headers (`CASI_CORS_ORIGIN`). */
   readonly corsOrigin: string | null;
+  /** Events kept in memory: per conversation (`CASI_MAX_EVENTS_PER_CONVERSATION`) and in all (`CASI_MAX_EVENTS`). */
+  readonly eventLimits: EventLimits;
 }
 
 /** The result of `loadConfig`: the configuration, and the development key when one was generated. */
@@ -94,6 +97,10 @@ export function loadConfig(env: Env): LoadedConfig {
     chatAsyncIdleSeconds: duration(env, 'CASI_CHAT_ASYNC_IDLE_SECONDS', CONFIG_DEFAULTS.chatAsyncIdleSeconds),
     webhook: webhook(env),
     corsOrigin: corsOrigin(env),
+    eventLimits: {
+      perConversation: integer(env, 'CASI_MAX_EVENTS_PER_CONVERSATION', DEFAULT_EVENT_LIMITS.perConversation, 1),
+      total: integer(env, 'CASI_MAX_EVENTS', DEFAULT_EVENT_LIMITS.total, 1),
+    },
   };
   return { config, generatedKey };
 }

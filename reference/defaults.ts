@@ -33,16 +33,22 @@ export function withConversationalDefaults(config: ConversationalAgentConfig): C
       default_language: config.language.default_language,
       supported_languages: [...config.language.supported_languages],
     },
-    channel: { is_voicemail_enabled: config.channel.is_voicemail_enabled },
+    channel: {
+      is_voicemail_enabled: config.channel.is_voicemail_enabled,
+      ...(config.channel.is_sms_enabled === undefined ? {} : { is_sms_enabled: config.channel.is_sms_enabled }),
+    },
   };
 }
 
 /** A procedural configuration with every defaulted member present. */
 export function withProceduralDefaults(config: ProceduralAgentConfig): ProceduralAgentConfig {
   const output = config.output;
+  // Members beyond the spec's table are kept as sent (the source says they exist; `runtime.model` is one).
   return {
+    ...structuredClone(config),
     filter_statuses: [...(config.filter_statuses ?? [])],
     runtime: {
+      ...structuredClone(config.runtime),
       prompt: { text: config.runtime.prompt.text, type: 'fixed' },
       reasoning_effort: config.runtime.reasoning_effort ?? 'medium',
     },

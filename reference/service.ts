@@ -10,12 +10,13 @@ import { AgentCatalog, type AgentInput, type AgentPatch } from './agents.js';
 import {
   Authenticator,
   type Credentials,
+  canWrite,
   type Principal,
   requireConversationAccess,
   requireKey,
   requireWrite,
 } from './auth.js';
-import { MemoryEventBus } from './bus/memory.js';
+import { DEFAULT_EVENT_LIMITS, MemoryEventBus } from './bus/memory.js';
 import type { EventBus, Subscription } from './bus/types.js';
 import { type Clock, systemClock } from './clock.js';
 import { CONFIG_DEFAULTS, type ReferenceConfig } from './config.js';
@@ -50,7 +51,13 @@ import { WebhookSender } from './webhook.js';
 /** The settings the service uses (the rest of `ReferenceConfig` is for the HTTP server). */
 export type ServiceSettings = Pick<
   ReferenceConfig,
-  'apiKeys' | 'tokenTtlSeconds' | 'eventRetentionSeconds' | 'rateLimit' | 'chatAsyncIdleSeconds' | 'webhook'
+  | 'apiKeys'
+  | 'tokenTtlSeconds'
+  | 'eventRetentionSeconds'
+  | 'rateLimit'
+  | 'chatAsyncIdleSeconds'
+  | 'webhook'
+  | 'eventLimits'
 >;
 
 /** How to build the service; everything but the API keys has a default (in-memory store and bus, wall clock). */
@@ -91,11 +98,17 @@ export class ReferenceService implements ServiceOperations {
   private readonly tokens: TokenService;
 
   constructor(options: ReferenceServiceOptions) {
-    const settings = { ...CONFIG_DEFAULTS, rateLimit: null, webhook: null, ...options.settings };
+    const settings = {
+      ...CONFIG_DEFAULTS,
+      rateLimit: null,
+      webhook: null,
+      eventLimits: DEFAULT_EVENT_LIMITS,
+      ...options.settings,
+    };
     const onError = options.onError ?? ((error, context) => console.error(`[casi reference] ${context}:`, error));
     this.clock = options.clock ?? systemClock;
     this.store = options.store ?? createMemoryStore();
-    this.bus = options.bus ?? new MemoryEventBus();
+    this.bus = options.bus ?? new MemoryEventBus(settings.eventLimits);
     const { clock, store, bus } = this;
     const queue = new KeyedQueue();
     this.timers = new TimerGroup(clock, onError);
@@ -390,7 +403,8 @@ export class ReferenceService implements ServiceOperations {
     if (opening.status !== 200) throw new Error('unreachable: sessions never answer 204');
     return {
       events: opening.events,
-      handleFrame: (text, binary = false) => this.sessions.handleClientFrame(conversationId, text, binary),
+      handleFrame: (text, binary = false) =>
+        this.sessions.handleClientFrame(conversationId, text, binary, canWrite(auth)),
     };
   }
 
@@ -405,8 +419,13 @@ export class ReferenceService implements ServiceOperations {
   }
 
   /** The session logic alone (tests, or a transport that manages subscriptions itself). */
-  handleClientFrame(conversationId: string, text: string, binary = false): Promise<ServerErrorEvent | null> {
-    return this.sessions.handleClientFrame(conversationId, text, binary);
+  handleClientFrame(
+    conversationId: string,
+    text: string,
+    binary = false,
+    writable = true,
+  ): Promise<ServerErrorEvent | null> {
+    return this.sessions.handleClientFrame(conversationId, text, binary, writable);
   }
 
   // --- checks -------------------------------------------------------------------------------------------------

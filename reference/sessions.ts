@@ -60,10 +60,16 @@ export class SessionFrames {
 
   /**
    * Handles one frame of `conversationId`'s session. Returns null when the client event was performed (its
-   * server events reach every subscriber through the log), or the `server.error` to send to this socket only.
+   * server events reach every subscriber through the log), or the `server.error` to send to this socket only. A
+   * session that may not write (`writable` false: a read-only key) has every frame refused as `forbidden`.
    */
-  async handleClientFrame(conversationId: string, text: string, binary = false): Promise<ServerErrorEvent | null> {
-    const checked = checkFrame(text, binary);
+  async handleClientFrame(
+    conversationId: string,
+    text: string,
+    binary = false,
+    writable = true,
+  ): Promise<ServerErrorEvent | null> {
+    const checked = writable ? checkFrame(text, binary) : forbiddenFrame(text);
     return this.runtime.use(conversationId, async (live) => {
       const refusal = 'refusal' in checked ? checked.refusal : await this.tryPerform(live, checked.event);
       return refusal === null ? null : this.refuse(live, refusal, checked.sourceId);
@@ -128,6 +134,20 @@ function phoneNotAnswered(): ServiceError {
 type CheckedFrame =
   | { readonly event: ClientEvent; readonly sourceId: string | undefined }
   | { readonly refusal: FrameError; readonly sourceId: string | undefined };
+
+/** Every frame of a read-only session: refused, naming its `id` when it has a usable one. */
+function forbiddenFrame(text: string): CheckedFrame {
+  let sourceId: string | undefined;
+  try {
+    sourceId = parseFrame(text, false).sourceId;
+  } catch {
+    // Not JSON: refused all the same, with no id to name.
+  }
+  return {
+    refusal: new FrameError('forbidden', 'This API key is read-only: it may watch the session, not write.'),
+    sourceId,
+  };
+}
 
 function checkFrame(text: string, binary: boolean): CheckedFrame {
   let sourceId: string | undefined;

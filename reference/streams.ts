@@ -1,8 +1,9 @@
 /**
  * Opening a conversation's events for the SSE stream or the WebSocket session: history then live events, resume
- * after an event id, 204 when an ended conversation has nothing left, 404 once retention is over.
+ * after an event id, 204 when an ended conversation has nothing left, 404 once retention is over, 410 when the
+ * events asked for are no longer kept.
  */
-import type { EventBus, Subscription } from './bus/types.js';
+import { type EventBus, EventsDroppedError, type Subscription } from './bus/types.js';
 import { type ConversationService, expiredError } from './conversations.js';
 import { serviceError } from './errors.js';
 import { isEnded } from './runtime.js';
@@ -25,7 +26,10 @@ export class EventStreams {
   async open(org: string, conversationId: string, lastEventId: string | undefined, noContent: boolean) {
     const record = await this.conversations.record(org, conversationId);
     if (this.conversations.expired(record)) throw expiredError(conversationId);
-    const events = await this.bus.subscribe(conversationId, lastEventId);
+    const events = await this.bus.subscribe(conversationId, lastEventId).catch((error: unknown) => {
+      if (error instanceof EventsDroppedError) throw serviceError('events_dropped', error.message);
+      throw error;
+    });
     if (events === undefined) {
       throw serviceError('unknown_event_id', `${lastEventId} is not an event of conversation ${conversationId}.`);
     }

@@ -186,7 +186,8 @@ export interface paths {
          *     its `id:` field is the event id. A new subscriber first receives the history, then live events; with
          *     `Last-Event-ID` it receives only the events after that one. The stream ends after `conversation.ended`.
          *     A reconnect after the end with nothing left to send answers 204, which tells a browser `EventSource` to stop.
-         *     The stream stays available for 24 hours after the end, then answers 404 `event_stream_expired`.
+         *     The stream stays available for 24 hours after the end, then answers 404 `event_stream_expired`. Resuming
+         *     after an event that a bounded history no longer keeps answers 410 `events_dropped`.
          *     Framing (no `event:` field, `retry:`, heartbeat comments) is recorded in DECISIONS.md, "SSE framing";
          *     every event type is described in `asyncapi.yaml`.
          */
@@ -414,7 +415,7 @@ export interface webhooks {
          * conversation.setup webhook
          * @description Sent before a conversation starts so that the receiver can preload data. The body is the `ServerEvent`
          *     carrying the `conversation.setup` payload, exactly as it appears on the stream. Delivery is recorded in
-         *     DECISIONS.md, "Webhook": a POST to the organisation's webhook URL, signed with `Casi-Signature`, retried up
+         *     DECISIONS.md, "`conversation.setup` webhook": a POST to the organisation's webhook URL, signed with `Casi-Signature`, retried up
          *     to 3 times with exponential backoff until the receiver answers 2xx.
          */
         post: operations["receiveConversationSetup"];
@@ -546,10 +547,13 @@ export interface components {
         CallId: string;
         /** @description Channel-specific settings. */
         ChannelConfig: {
+            /** @description Whether the agent may send text messages. Not in the source's table; the service sends it. */
+            is_sms_enabled?: boolean;
             /** @description Whether the agent leaves voicemails. */
             is_voicemail_enabled: boolean;
         };
         ChannelConfigOverride: {
+            is_sms_enabled?: boolean;
             is_voicemail_enabled?: boolean;
         };
         /** @description The channel of a new conversation, discriminated by `type`. */
@@ -733,6 +737,7 @@ export interface components {
             customer_id: components["schemas"]["CustomerId"] | null;
             direction: components["schemas"]["Direction"];
             duration_sec: number | null;
+            /** @description Set only when `status` is `failed`. */
             failure_reason: components["schemas"]["FailureReason"] | null;
             id: components["schemas"]["ConversationId"];
             livemode: boolean;
@@ -854,7 +859,7 @@ export interface components {
         CustomFields: {
             [key: string]: components["schemas"]["CustomFieldValue"];
         };
-        /** @description The value of a custom field. */
+        /** @description The value of a custom field (the types of `conversation.custom_fields.updated`'s values). */
         CustomFieldValue: string | boolean;
         DeletedResponse: {
             /** @constant */
@@ -883,7 +888,7 @@ export interface components {
          * @description The `Error.code` values this version uses, with the status each comes with (`x-casi-error-codes`).
          * @enum {string}
          */
-        ErrorCode: "invalid_request" | "malformed_json" | "missing_service_version" | "unsupported_service_version" | "language_not_supported" | "agent_not_released" | "unknown_event_id" | "unauthorized" | "token_expired" | "forbidden" | "not_found" | "route_not_found" | "event_stream_expired" | "method_not_allowed" | "conversation_ended" | "payload_too_large" | "teapot" | "rate_limited" | "internal_error" | "service_unavailable";
+        ErrorCode: "invalid_request" | "malformed_json" | "missing_service_version" | "unsupported_service_version" | "language_not_supported" | "agent_not_released" | "unknown_event_id" | "unauthorized" | "token_expired" | "forbidden" | "not_found" | "route_not_found" | "event_stream_expired" | "method_not_allowed" | "request_timeout" | "conversation_ended" | "events_dropped" | "payload_too_large" | "teapot" | "rate_limited" | "request_headers_too_large" | "internal_error" | "service_unavailable";
         /** @description An event, `ev_<id>`. */
         EventId: string;
         /** @description An API tool. */
@@ -989,7 +994,8 @@ export interface components {
         };
         /**
          * @description The configuration of a procedural agent. Allowed values beyond the members the source shows are inferred
-         *     (DECISIONS.md, "Procedural agent configuration").
+         *     (DECISIONS.md, "Procedural agent configuration"); members beyond the table are accepted and kept, as the
+         *     source says they exist.
          */
         ProceduralAgentConfig: {
             /**
@@ -1005,6 +1011,8 @@ export interface components {
             output?: components["schemas"]["ProceduralOutputConfig"];
             runtime: components["schemas"]["ProceduralRuntimeConfig"];
             tool?: components["schemas"]["ProceduralToolConfig"];
+        } & {
+            [key: string]: unknown;
         };
         /** @description A procedural agent, `pa_<id>`. */
         ProceduralAgentId: string;
@@ -1042,13 +1050,18 @@ export interface components {
              */
             post_url?: string | null;
         };
+        /** @description The runtime of a procedural agent; members beyond these (the service sends `model`) are kept. */
         ProceduralRuntimeConfig: {
+            /** @description The model the procedure runs on (sent by the service; not in the source's table). */
+            model?: string;
             prompt: components["schemas"]["FixedPrompt"];
             /**
              * @default medium
              * @enum {string}
              */
             reasoning_effort?: "minimal" | "low" | "medium" | "high";
+        } & {
+            [key: string]: unknown;
         };
         /** @description A procedural agent used as a tool. */
         ProceduralTool: {
@@ -1072,7 +1085,7 @@ export interface components {
             /** @description The error message when the procedure failed. */
             error: string | null;
             id: components["schemas"]["ProcedureId"];
-            /** @description What the procedure was given (DECISIONS.md, "Procedures"). */
+            /** @description What the procedure was given (DECISIONS.md, "Procedures: `input` and `output`"). */
             input: Record<string, unknown> | null;
             livemode: boolean;
             name: string;
@@ -1174,7 +1187,7 @@ export interface components {
             agent_id: components["schemas"]["ConversationalAgentVersionId"];
             conversation_id: components["schemas"]["ConversationId"];
             created_at: components["schemas"]["Timestamp"];
-            /** @description True for the payload types marked experimental (`x-casi-experimental`: `agent.notice.sent`, `user.dtmf.received`, `agent.dtmf.sent`, `agent.customer.loaded`), false for the others. */
+            /** @description Whether the payload type is experimental. Today the types marked `x-casi-experimental` (`agent.notice.sent`, `user.dtmf.received`, `agent.dtmf.sent`, `agent.customer.loaded`) are, and the service sends true for them; the list is documentation, not a validation rule, so a type that graduates (or becomes experimental) does not break validators. */
             experimental: boolean;
             id: components["schemas"]["EventId"];
             livemode: boolean;
@@ -1226,7 +1239,7 @@ export interface components {
         };
         /**
          * Format: date-time
-         * @description An ISO 8601 date-time in UTC.
+         * @description An ISO 8601 date-time in UTC (source §2.1), so its offset is `Z` or `+00:00`.
          */
         Timestamp: string;
         /** @description Tools and transfers. */
@@ -1323,8 +1336,17 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
-        /** @description The request conflicts with the resource's state. */
+        /** @description The request conflicts with the resource's state. Idempotency keys, which the source announces as a future feature, are not defined yet: no header is read (DECISIONS.md, "Create bodies, ids and fields the source leaves open"). */
         Conflict: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description The events asked for are no longer kept: the reference server's in-memory mode keeps a bounded history (DECISIONS.md, "Event memory"); resuming after a dropped event, or reading a dropped history, is 410. */
+        EventsDropped: {
             headers: {
                 [name: string]: unknown;
             };
@@ -1946,6 +1968,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            410: components["responses"]["EventsDropped"];
             429: components["responses"]["TooManyRequests"];
         };
     };
@@ -1995,6 +2018,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            410: components["responses"]["EventsDropped"];
             429: components["responses"]["TooManyRequests"];
         };
     };
@@ -2585,7 +2609,7 @@ export type CreateProceduralAgentRequest = components['schemas']['CreateProcedur
 export type CreatedConversationChannel = components['schemas']['CreatedConversationChannel'];
 /** A CRM tool (same shape as `syscall`). */
 export type CrmTool = components['schemas']['CrmTool'];
-/** The value of a custom field. */
+/** The value of a custom field (the types of `conversation.custom_fields.updated`'s values). */
 export type CustomFieldValue = components['schemas']['CustomFieldValue'];
 /** Key-value pairs; may be set by procedural agents. */
 export type CustomFields = components['schemas']['CustomFields'];
@@ -2646,7 +2670,8 @@ export type Priority = components['schemas']['Priority'];
 export type ProceduralAgent = components['schemas']['ProceduralAgent'];
 /**
  * The configuration of a procedural agent. Allowed values beyond the members the source shows are inferred
- * (DECISIONS.md, "Procedural agent configuration").
+ * (DECISIONS.md, "Procedural agent configuration"); members beyond the table are accepted and kept, as the
+ * source says they exist.
  */
 export type ProceduralAgentConfig = components['schemas']['ProceduralAgentConfig'];
 /** A procedural agent, `pa_<id>`. */
@@ -2661,7 +2686,7 @@ export type ProceduralAgentRef = components['schemas']['ProceduralAgentRef'];
 export type ProceduralAgentVersionId = components['schemas']['ProceduralAgentVersionId'];
 /** The `ProceduralOutputConfig` schema. */
 export type ProceduralOutputConfig = components['schemas']['ProceduralOutputConfig'];
-/** The `ProceduralRuntimeConfig` schema. */
+/** The runtime of a procedural agent; members beyond these (the service sends `model`) are kept. */
 export type ProceduralRuntimeConfig = components['schemas']['ProceduralRuntimeConfig'];
 /** A procedural agent used as a tool. */
 export type ProceduralTool = components['schemas']['ProceduralTool'];
@@ -2710,7 +2735,7 @@ export type SetupChannel = components['schemas']['SetupChannel'];
 export type SyscallTool = components['schemas']['SyscallTool'];
 /** A third-party tool. */
 export type ThirdpartyTool = components['schemas']['ThirdpartyTool'];
-/** An ISO 8601 date-time in UTC. */
+/** An ISO 8601 date-time in UTC (source §2.1), so its offset is `Z` or `+00:00`. */
 export type Timestamp = components['schemas']['Timestamp'];
 /** Tools and transfers. */
 export type ToolConfig = components['schemas']['ToolConfig'];
@@ -2743,6 +2768,7 @@ export const errorCodes = {
     agent_not_released: { status: 400, transient: false },
     conversation_ended: { status: 409, transient: false },
     event_stream_expired: { status: 404, transient: false },
+    events_dropped: { status: 410, transient: false },
     forbidden: { status: 403, transient: false },
     internal_error: { status: 500, transient: true },
     invalid_request: { status: 400, transient: false },
@@ -2753,6 +2779,8 @@ export const errorCodes = {
     not_found: { status: 404, transient: false },
     payload_too_large: { status: 413, transient: false },
     rate_limited: { status: 429, transient: true },
+    request_headers_too_large: { status: 431, transient: false },
+    request_timeout: { status: 408, transient: true },
     route_not_found: { status: 404, transient: false },
     service_unavailable: { status: 503, transient: true },
     teapot: { status: 418, transient: false },

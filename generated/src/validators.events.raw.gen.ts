@@ -481,8 +481,9 @@ function validate83(data, { instancePath = "", parentData, parentDataProperty, r
 validate83.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
 var validateServerEvent = validate22;
 var pattern5 = new RegExp("^ev_[A-Za-z0-9]+$", "u");
-var pattern6 = new RegExp("^ca_[A-Za-z0-9]+@v[0-9]+$", "u");
-var pattern7 = new RegExp("^conv_[A-Za-z0-9]+$", "u");
+var pattern6 = new RegExp("([Zz]|\\+00:00)$", "u");
+var pattern7 = new RegExp("^ca_[A-Za-z0-9]+@v[0-9]+$", "u");
+var pattern8 = new RegExp("^conv_[A-Za-z0-9]+$", "u");
 var formats0 = formats["date-time"];
 var schema57 = { "type": "object", "description": "The conversation has ended; the last event of the conversation.", "additionalProperties": false, "required": ["type"], "properties": { "type": { "type": "string", "const": "conversation.ended" }, "ended_by": { "type": "string", "enum": ["customer", "agent", "transfer"], "description": "Who ended it; absent when the service did (a failure or a timeout)." } }, "$id": "urn:casi:schema:ConversationEnded" };
 var schema43 = { "type": "string", "description": "From the service's point of view.", "enum": ["inbound", "outbound"], "$id": "urn:casi:schema:Direction" };
@@ -821,7 +822,7 @@ function validate27(data, { instancePath = "", parentData, parentDataProperty, r
 }
 validate27.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
 var schema46 = { "type": "object", "description": "A custom field of the conversation changed.", "additionalProperties": false, "required": ["type", "key", "new_value"], "properties": { "type": { "type": "string", "const": "conversation.custom_fields.updated" }, "key": { "type": "string" }, "new_value": { "$ref": "urn:casi:schema:CustomFieldValue" }, "old_value": { "type": ["string", "boolean", "null"], "description": "The previous value, if any." } }, "$id": "urn:casi:schema:ConversationCustomFieldsUpdated" };
-var schema47 = { "type": ["string", "boolean"], "description": "The value of a custom field.", "$id": "urn:casi:schema:CustomFieldValue" };
+var schema47 = { "type": ["string", "boolean"], "description": "The value of a custom field (the types of `conversation.custom_fields.updated`'s values).", "x-casi-inferred": true, "$id": "urn:casi:schema:CustomFieldValue" };
 function validate28(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -2279,184 +2280,148 @@ function validate22(data, { instancePath = "", parentData, parentDataProperty, r
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  const _errs1 = errors;
-  let valid0 = true;
-  const _errs2 = errors;
   if (data && typeof data == "object" && !Array.isArray(data)) {
-    let missing0;
-    if (data.payload === void 0 && (missing0 = "payload")) {
-      const err0 = {};
+    if (data.id === void 0) {
+      const err0 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "id" }, message: "must have required property 'id'" };
       if (vErrors === null) {
         vErrors = [err0];
       } else {
         vErrors.push(err0);
       }
       errors++;
-    } else {
-      if (data.payload !== void 0) {
-        let data0 = data.payload;
-        const _errs4 = errors;
-        if (errors === _errs4) {
-          if (data0 && typeof data0 == "object" && !Array.isArray(data0)) {
-            let missing1;
-            if (data0.type === void 0 && (missing1 = "type")) {
-              const err1 = {};
-              if (vErrors === null) {
-                vErrors = [err1];
-              } else {
-                vErrors.push(err1);
-              }
-              errors++;
-            } else {
-              if (data0.type !== void 0) {
-                let data1 = data0.type;
-                if (!(data1 === "agent.notice.sent" || data1 === "user.dtmf.received" || data1 === "agent.dtmf.sent" || data1 === "agent.customer.loaded")) {
-                  const err2 = {};
-                  if (vErrors === null) {
-                    vErrors = [err2];
-                  } else {
-                    vErrors.push(err2);
-                  }
-                  errors++;
-                }
-              }
-            }
-          } else {
-            const err3 = {};
-            if (vErrors === null) {
-              vErrors = [err3];
-            } else {
-              vErrors.push(err3);
-            }
-            errors++;
-          }
-        }
-      }
-    }
-  }
-  var _valid0 = _errs2 === errors;
-  errors = _errs1;
-  if (vErrors !== null) {
-    if (_errs1) {
-      vErrors.length = _errs1;
-    } else {
-      vErrors = null;
-    }
-  }
-  let ifClause0;
-  if (_valid0) {
-    const _errs8 = errors;
-    if (data && typeof data == "object" && !Array.isArray(data)) {
-      if (data.experimental !== void 0) {
-        if (true !== data.experimental) {
-          const err4 = { instancePath: instancePath + "/experimental", schemaPath: "#/then/properties/experimental/const", keyword: "const", params: { allowedValue: true }, message: "must be equal to constant" };
-          if (vErrors === null) {
-            vErrors = [err4];
-          } else {
-            vErrors.push(err4);
-          }
-          errors++;
-        }
-      }
-    }
-    var _valid0 = _errs8 === errors;
-    valid0 = _valid0;
-    ifClause0 = "then";
-  } else {
-    const _errs11 = errors;
-    if (data && typeof data == "object" && !Array.isArray(data)) {
-      if (data.experimental !== void 0) {
-        if (false !== data.experimental) {
-          const err5 = { instancePath: instancePath + "/experimental", schemaPath: "#/else/properties/experimental/const", keyword: "const", params: { allowedValue: false }, message: "must be equal to constant" };
-          if (vErrors === null) {
-            vErrors = [err5];
-          } else {
-            vErrors.push(err5);
-          }
-          errors++;
-        }
-      }
-    }
-    var _valid0 = _errs11 === errors;
-    valid0 = _valid0;
-    ifClause0 = "else";
-  }
-  if (!valid0) {
-    const err6 = { instancePath, schemaPath: "#/if", keyword: "if", params: { failingKeyword: ifClause0 }, message: 'must match "' + ifClause0 + '" schema' };
-    if (vErrors === null) {
-      vErrors = [err6];
-    } else {
-      vErrors.push(err6);
-    }
-    errors++;
-  }
-  if (data && typeof data == "object" && !Array.isArray(data)) {
-    if (data.id === void 0) {
-      const err7 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "id" }, message: "must have required property 'id'" };
-      if (vErrors === null) {
-        vErrors = [err7];
-      } else {
-        vErrors.push(err7);
-      }
-      errors++;
     }
     if (data.created_at === void 0) {
-      const err8 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "created_at" }, message: "must have required property 'created_at'" };
+      const err1 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "created_at" }, message: "must have required property 'created_at'" };
       if (vErrors === null) {
-        vErrors = [err8];
+        vErrors = [err1];
       } else {
-        vErrors.push(err8);
+        vErrors.push(err1);
       }
       errors++;
     }
     if (data.agent_id === void 0) {
-      const err9 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "agent_id" }, message: "must have required property 'agent_id'" };
+      const err2 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "agent_id" }, message: "must have required property 'agent_id'" };
       if (vErrors === null) {
-        vErrors = [err9];
+        vErrors = [err2];
       } else {
-        vErrors.push(err9);
+        vErrors.push(err2);
       }
       errors++;
     }
     if (data.livemode === void 0) {
-      const err10 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "livemode" }, message: "must have required property 'livemode'" };
+      const err3 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "livemode" }, message: "must have required property 'livemode'" };
       if (vErrors === null) {
-        vErrors = [err10];
+        vErrors = [err3];
       } else {
-        vErrors.push(err10);
+        vErrors.push(err3);
       }
       errors++;
     }
     if (data.conversation_id === void 0) {
-      const err11 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "conversation_id" }, message: "must have required property 'conversation_id'" };
+      const err4 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "conversation_id" }, message: "must have required property 'conversation_id'" };
       if (vErrors === null) {
-        vErrors = [err11];
+        vErrors = [err4];
       } else {
-        vErrors.push(err11);
+        vErrors.push(err4);
       }
       errors++;
     }
     if (data.experimental === void 0) {
-      const err12 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "experimental" }, message: "must have required property 'experimental'" };
+      const err5 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "experimental" }, message: "must have required property 'experimental'" };
       if (vErrors === null) {
-        vErrors = [err12];
+        vErrors = [err5];
       } else {
-        vErrors.push(err12);
+        vErrors.push(err5);
       }
       errors++;
     }
     if (data.payload === void 0) {
-      const err13 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "payload" }, message: "must have required property 'payload'" };
+      const err6 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "payload" }, message: "must have required property 'payload'" };
       if (vErrors === null) {
-        vErrors = [err13];
+        vErrors = [err6];
       } else {
-        vErrors.push(err13);
+        vErrors.push(err6);
       }
       errors++;
     }
     for (const key0 in data) {
       if (!(key0 === "id" || key0 === "created_at" || key0 === "agent_id" || key0 === "livemode" || key0 === "conversation_id" || key0 === "experimental" || key0 === "payload")) {
-        const err14 = { instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" };
+        const err7 = { instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" };
+        if (vErrors === null) {
+          vErrors = [err7];
+        } else {
+          vErrors.push(err7);
+        }
+        errors++;
+      }
+    }
+    if (data.id !== void 0) {
+      let data0 = data.id;
+      if (typeof data0 === "string") {
+        if (!pattern5.test(data0)) {
+          const err8 = { instancePath: instancePath + "/id", schemaPath: "urn:casi:schema:EventId/pattern", keyword: "pattern", params: { pattern: "^ev_[A-Za-z0-9]+$" }, message: 'must match pattern "^ev_[A-Za-z0-9]+$"' };
+          if (vErrors === null) {
+            vErrors = [err8];
+          } else {
+            vErrors.push(err8);
+          }
+          errors++;
+        }
+      } else {
+        const err9 = { instancePath: instancePath + "/id", schemaPath: "urn:casi:schema:EventId/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        if (vErrors === null) {
+          vErrors = [err9];
+        } else {
+          vErrors.push(err9);
+        }
+        errors++;
+      }
+    }
+    if (data.created_at !== void 0) {
+      let data1 = data.created_at;
+      if (typeof data1 === "string") {
+        if (!pattern6.test(data1)) {
+          const err10 = { instancePath: instancePath + "/created_at", schemaPath: "urn:casi:schema:Timestamp/pattern", keyword: "pattern", params: { pattern: "([Zz]|\\+00:00)$" }, message: 'must match pattern "([Zz]|\\+00:00)$"' };
+          if (vErrors === null) {
+            vErrors = [err10];
+          } else {
+            vErrors.push(err10);
+          }
+          errors++;
+        }
+        if (!formats0(data1)) {
+          const err11 = { instancePath: instancePath + "/created_at", schemaPath: "urn:casi:schema:Timestamp/format", keyword: "format", params: { format: "date-time" }, message: 'must match format "date-time"' };
+          if (vErrors === null) {
+            vErrors = [err11];
+          } else {
+            vErrors.push(err11);
+          }
+          errors++;
+        }
+      } else {
+        const err12 = { instancePath: instancePath + "/created_at", schemaPath: "urn:casi:schema:Timestamp/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        if (vErrors === null) {
+          vErrors = [err12];
+        } else {
+          vErrors.push(err12);
+        }
+        errors++;
+      }
+    }
+    if (data.agent_id !== void 0) {
+      let data2 = data.agent_id;
+      if (typeof data2 === "string") {
+        if (!pattern7.test(data2)) {
+          const err13 = { instancePath: instancePath + "/agent_id", schemaPath: "urn:casi:schema:ConversationalAgentVersionId/pattern", keyword: "pattern", params: { pattern: "^ca_[A-Za-z0-9]+@v[0-9]+$" }, message: 'must match pattern "^ca_[A-Za-z0-9]+@v[0-9]+$"' };
+          if (vErrors === null) {
+            vErrors = [err13];
+          } else {
+            vErrors.push(err13);
+          }
+          errors++;
+        }
+      } else {
+        const err14 = { instancePath: instancePath + "/agent_id", schemaPath: "urn:casi:schema:ConversationalAgentVersionId/type", keyword: "type", params: { type: "string" }, message: "must be string" };
         if (vErrors === null) {
           vErrors = [err14];
         } else {
@@ -2465,112 +2430,46 @@ function validate22(data, { instancePath = "", parentData, parentDataProperty, r
         errors++;
       }
     }
-    if (data.id !== void 0) {
-      let data4 = data.id;
-      if (typeof data4 === "string") {
-        if (!pattern5.test(data4)) {
-          const err15 = { instancePath: instancePath + "/id", schemaPath: "urn:casi:schema:EventId/pattern", keyword: "pattern", params: { pattern: "^ev_[A-Za-z0-9]+$" }, message: 'must match pattern "^ev_[A-Za-z0-9]+$"' };
-          if (vErrors === null) {
-            vErrors = [err15];
-          } else {
-            vErrors.push(err15);
-          }
-          errors++;
-        }
-      } else {
-        const err16 = { instancePath: instancePath + "/id", schemaPath: "urn:casi:schema:EventId/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-        if (vErrors === null) {
-          vErrors = [err16];
-        } else {
-          vErrors.push(err16);
-        }
-        errors++;
-      }
-    }
-    if (data.created_at !== void 0) {
-      let data5 = data.created_at;
-      if (typeof data5 === "string") {
-        if (!formats0(data5)) {
-          const err17 = { instancePath: instancePath + "/created_at", schemaPath: "urn:casi:schema:Timestamp/format", keyword: "format", params: { format: "date-time" }, message: 'must match format "date-time"' };
-          if (vErrors === null) {
-            vErrors = [err17];
-          } else {
-            vErrors.push(err17);
-          }
-          errors++;
-        }
-      } else {
-        const err18 = { instancePath: instancePath + "/created_at", schemaPath: "urn:casi:schema:Timestamp/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-        if (vErrors === null) {
-          vErrors = [err18];
-        } else {
-          vErrors.push(err18);
-        }
-        errors++;
-      }
-    }
-    if (data.agent_id !== void 0) {
-      let data6 = data.agent_id;
-      if (typeof data6 === "string") {
-        if (!pattern6.test(data6)) {
-          const err19 = { instancePath: instancePath + "/agent_id", schemaPath: "urn:casi:schema:ConversationalAgentVersionId/pattern", keyword: "pattern", params: { pattern: "^ca_[A-Za-z0-9]+@v[0-9]+$" }, message: 'must match pattern "^ca_[A-Za-z0-9]+@v[0-9]+$"' };
-          if (vErrors === null) {
-            vErrors = [err19];
-          } else {
-            vErrors.push(err19);
-          }
-          errors++;
-        }
-      } else {
-        const err20 = { instancePath: instancePath + "/agent_id", schemaPath: "urn:casi:schema:ConversationalAgentVersionId/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-        if (vErrors === null) {
-          vErrors = [err20];
-        } else {
-          vErrors.push(err20);
-        }
-        errors++;
-      }
-    }
     if (data.livemode !== void 0) {
       if (typeof data.livemode !== "boolean") {
-        const err21 = { instancePath: instancePath + "/livemode", schemaPath: "#/properties/livemode/type", keyword: "type", params: { type: "boolean" }, message: "must be boolean" };
+        const err15 = { instancePath: instancePath + "/livemode", schemaPath: "#/properties/livemode/type", keyword: "type", params: { type: "boolean" }, message: "must be boolean" };
         if (vErrors === null) {
-          vErrors = [err21];
+          vErrors = [err15];
         } else {
-          vErrors.push(err21);
+          vErrors.push(err15);
         }
         errors++;
       }
     }
     if (data.conversation_id !== void 0) {
-      let data8 = data.conversation_id;
-      if (typeof data8 === "string") {
-        if (!pattern7.test(data8)) {
-          const err22 = { instancePath: instancePath + "/conversation_id", schemaPath: "urn:casi:schema:ConversationId/pattern", keyword: "pattern", params: { pattern: "^conv_[A-Za-z0-9]+$" }, message: 'must match pattern "^conv_[A-Za-z0-9]+$"' };
+      let data4 = data.conversation_id;
+      if (typeof data4 === "string") {
+        if (!pattern8.test(data4)) {
+          const err16 = { instancePath: instancePath + "/conversation_id", schemaPath: "urn:casi:schema:ConversationId/pattern", keyword: "pattern", params: { pattern: "^conv_[A-Za-z0-9]+$" }, message: 'must match pattern "^conv_[A-Za-z0-9]+$"' };
           if (vErrors === null) {
-            vErrors = [err22];
+            vErrors = [err16];
           } else {
-            vErrors.push(err22);
+            vErrors.push(err16);
           }
           errors++;
         }
       } else {
-        const err23 = { instancePath: instancePath + "/conversation_id", schemaPath: "urn:casi:schema:ConversationId/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        const err17 = { instancePath: instancePath + "/conversation_id", schemaPath: "urn:casi:schema:ConversationId/type", keyword: "type", params: { type: "string" }, message: "must be string" };
         if (vErrors === null) {
-          vErrors = [err23];
+          vErrors = [err17];
         } else {
-          vErrors.push(err23);
+          vErrors.push(err17);
         }
         errors++;
       }
     }
     if (data.experimental !== void 0) {
       if (typeof data.experimental !== "boolean") {
-        const err24 = { instancePath: instancePath + "/experimental", schemaPath: "#/properties/experimental/type", keyword: "type", params: { type: "boolean" }, message: "must be boolean" };
+        const err18 = { instancePath: instancePath + "/experimental", schemaPath: "#/properties/experimental/type", keyword: "type", params: { type: "boolean" }, message: "must be boolean" };
         if (vErrors === null) {
-          vErrors = [err24];
+          vErrors = [err18];
         } else {
-          vErrors.push(err24);
+          vErrors.push(err18);
         }
         errors++;
       }
@@ -2582,11 +2481,11 @@ function validate22(data, { instancePath = "", parentData, parentDataProperty, r
       }
     }
   } else {
-    const err25 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+    const err19 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
     if (vErrors === null) {
-      vErrors = [err25];
+      vErrors = [err19];
     } else {
-      vErrors.push(err25);
+      vErrors.push(err19);
     }
     errors++;
   }

@@ -164,8 +164,9 @@ function validate20(data, { instancePath = "", parentData, parentDataProperty, r
 validate20.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
 var validateAgentCustomerLoadedEvent = validate21;
 var pattern5 = new RegExp("^ev_[A-Za-z0-9]+$", "u");
-var pattern6 = new RegExp("^ca_[A-Za-z0-9]+@v[0-9]+$", "u");
-var pattern7 = new RegExp("^conv_[A-Za-z0-9]+$", "u");
+var pattern6 = new RegExp("([Zz]|\\+00:00)$", "u");
+var pattern7 = new RegExp("^ca_[A-Za-z0-9]+@v[0-9]+$", "u");
+var pattern8 = new RegExp("^conv_[A-Za-z0-9]+$", "u");
 var formats0 = formats["date-time"];
 var schema57 = { "type": "object", "description": "The conversation has ended; the last event of the conversation.", "additionalProperties": false, "required": ["type"], "properties": { "type": { "type": "string", "const": "conversation.ended" }, "ended_by": { "type": "string", "enum": ["customer", "agent", "transfer"], "description": "Who ended it; absent when the service did (a failure or a timeout)." } }, "$id": "urn:casi:schema:ConversationEnded" };
 var schema43 = { "type": "string", "description": "From the service's point of view.", "enum": ["inbound", "outbound"], "$id": "urn:casi:schema:Direction" };
@@ -504,7 +505,7 @@ function validate27(data, { instancePath = "", parentData, parentDataProperty, r
 }
 validate27.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
 var schema46 = { "type": "object", "description": "A custom field of the conversation changed.", "additionalProperties": false, "required": ["type", "key", "new_value"], "properties": { "type": { "type": "string", "const": "conversation.custom_fields.updated" }, "key": { "type": "string" }, "new_value": { "$ref": "urn:casi:schema:CustomFieldValue" }, "old_value": { "type": ["string", "boolean", "null"], "description": "The previous value, if any." } }, "$id": "urn:casi:schema:ConversationCustomFieldsUpdated" };
-var schema47 = { "type": ["string", "boolean"], "description": "The value of a custom field.", "$id": "urn:casi:schema:CustomFieldValue" };
+var schema47 = { "type": ["string", "boolean"], "description": "The value of a custom field (the types of `conversation.custom_fields.updated`'s values).", "x-casi-inferred": true, "$id": "urn:casi:schema:CustomFieldValue" };
 function validate28(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -1841,184 +1842,148 @@ function validate22(data, { instancePath = "", parentData, parentDataProperty, r
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  const _errs1 = errors;
-  let valid0 = true;
-  const _errs2 = errors;
   if (data && typeof data == "object" && !Array.isArray(data)) {
-    let missing0;
-    if (data.payload === void 0 && (missing0 = "payload")) {
-      const err0 = {};
+    if (data.id === void 0) {
+      const err0 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "id" }, message: "must have required property 'id'" };
       if (vErrors === null) {
         vErrors = [err0];
       } else {
         vErrors.push(err0);
       }
       errors++;
-    } else {
-      if (data.payload !== void 0) {
-        let data0 = data.payload;
-        const _errs4 = errors;
-        if (errors === _errs4) {
-          if (data0 && typeof data0 == "object" && !Array.isArray(data0)) {
-            let missing1;
-            if (data0.type === void 0 && (missing1 = "type")) {
-              const err1 = {};
-              if (vErrors === null) {
-                vErrors = [err1];
-              } else {
-                vErrors.push(err1);
-              }
-              errors++;
-            } else {
-              if (data0.type !== void 0) {
-                let data1 = data0.type;
-                if (!(data1 === "agent.notice.sent" || data1 === "user.dtmf.received" || data1 === "agent.dtmf.sent" || data1 === "agent.customer.loaded")) {
-                  const err2 = {};
-                  if (vErrors === null) {
-                    vErrors = [err2];
-                  } else {
-                    vErrors.push(err2);
-                  }
-                  errors++;
-                }
-              }
-            }
-          } else {
-            const err3 = {};
-            if (vErrors === null) {
-              vErrors = [err3];
-            } else {
-              vErrors.push(err3);
-            }
-            errors++;
-          }
-        }
-      }
-    }
-  }
-  var _valid0 = _errs2 === errors;
-  errors = _errs1;
-  if (vErrors !== null) {
-    if (_errs1) {
-      vErrors.length = _errs1;
-    } else {
-      vErrors = null;
-    }
-  }
-  let ifClause0;
-  if (_valid0) {
-    const _errs8 = errors;
-    if (data && typeof data == "object" && !Array.isArray(data)) {
-      if (data.experimental !== void 0) {
-        if (true !== data.experimental) {
-          const err4 = { instancePath: instancePath + "/experimental", schemaPath: "#/then/properties/experimental/const", keyword: "const", params: { allowedValue: true }, message: "must be equal to constant" };
-          if (vErrors === null) {
-            vErrors = [err4];
-          } else {
-            vErrors.push(err4);
-          }
-          errors++;
-        }
-      }
-    }
-    var _valid0 = _errs8 === errors;
-    valid0 = _valid0;
-    ifClause0 = "then";
-  } else {
-    const _errs11 = errors;
-    if (data && typeof data == "object" && !Array.isArray(data)) {
-      if (data.experimental !== void 0) {
-        if (false !== data.experimental) {
-          const err5 = { instancePath: instancePath + "/experimental", schemaPath: "#/else/properties/experimental/const", keyword: "const", params: { allowedValue: false }, message: "must be equal to constant" };
-          if (vErrors === null) {
-            vErrors = [err5];
-          } else {
-            vErrors.push(err5);
-          }
-          errors++;
-        }
-      }
-    }
-    var _valid0 = _errs11 === errors;
-    valid0 = _valid0;
-    ifClause0 = "else";
-  }
-  if (!valid0) {
-    const err6 = { instancePath, schemaPath: "#/if", keyword: "if", params: { failingKeyword: ifClause0 }, message: 'must match "' + ifClause0 + '" schema' };
-    if (vErrors === null) {
-      vErrors = [err6];
-    } else {
-      vErrors.push(err6);
-    }
-    errors++;
-  }
-  if (data && typeof data == "object" && !Array.isArray(data)) {
-    if (data.id === void 0) {
-      const err7 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "id" }, message: "must have required property 'id'" };
-      if (vErrors === null) {
-        vErrors = [err7];
-      } else {
-        vErrors.push(err7);
-      }
-      errors++;
     }
     if (data.created_at === void 0) {
-      const err8 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "created_at" }, message: "must have required property 'created_at'" };
+      const err1 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "created_at" }, message: "must have required property 'created_at'" };
       if (vErrors === null) {
-        vErrors = [err8];
+        vErrors = [err1];
       } else {
-        vErrors.push(err8);
+        vErrors.push(err1);
       }
       errors++;
     }
     if (data.agent_id === void 0) {
-      const err9 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "agent_id" }, message: "must have required property 'agent_id'" };
+      const err2 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "agent_id" }, message: "must have required property 'agent_id'" };
       if (vErrors === null) {
-        vErrors = [err9];
+        vErrors = [err2];
       } else {
-        vErrors.push(err9);
+        vErrors.push(err2);
       }
       errors++;
     }
     if (data.livemode === void 0) {
-      const err10 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "livemode" }, message: "must have required property 'livemode'" };
+      const err3 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "livemode" }, message: "must have required property 'livemode'" };
       if (vErrors === null) {
-        vErrors = [err10];
+        vErrors = [err3];
       } else {
-        vErrors.push(err10);
+        vErrors.push(err3);
       }
       errors++;
     }
     if (data.conversation_id === void 0) {
-      const err11 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "conversation_id" }, message: "must have required property 'conversation_id'" };
+      const err4 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "conversation_id" }, message: "must have required property 'conversation_id'" };
       if (vErrors === null) {
-        vErrors = [err11];
+        vErrors = [err4];
       } else {
-        vErrors.push(err11);
+        vErrors.push(err4);
       }
       errors++;
     }
     if (data.experimental === void 0) {
-      const err12 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "experimental" }, message: "must have required property 'experimental'" };
+      const err5 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "experimental" }, message: "must have required property 'experimental'" };
       if (vErrors === null) {
-        vErrors = [err12];
+        vErrors = [err5];
       } else {
-        vErrors.push(err12);
+        vErrors.push(err5);
       }
       errors++;
     }
     if (data.payload === void 0) {
-      const err13 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "payload" }, message: "must have required property 'payload'" };
+      const err6 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "payload" }, message: "must have required property 'payload'" };
       if (vErrors === null) {
-        vErrors = [err13];
+        vErrors = [err6];
       } else {
-        vErrors.push(err13);
+        vErrors.push(err6);
       }
       errors++;
     }
     for (const key0 in data) {
       if (!(key0 === "id" || key0 === "created_at" || key0 === "agent_id" || key0 === "livemode" || key0 === "conversation_id" || key0 === "experimental" || key0 === "payload")) {
-        const err14 = { instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" };
+        const err7 = { instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" };
+        if (vErrors === null) {
+          vErrors = [err7];
+        } else {
+          vErrors.push(err7);
+        }
+        errors++;
+      }
+    }
+    if (data.id !== void 0) {
+      let data0 = data.id;
+      if (typeof data0 === "string") {
+        if (!pattern5.test(data0)) {
+          const err8 = { instancePath: instancePath + "/id", schemaPath: "urn:casi:schema:EventId/pattern", keyword: "pattern", params: { pattern: "^ev_[A-Za-z0-9]+$" }, message: 'must match pattern "^ev_[A-Za-z0-9]+$"' };
+          if (vErrors === null) {
+            vErrors = [err8];
+          } else {
+            vErrors.push(err8);
+          }
+          errors++;
+        }
+      } else {
+        const err9 = { instancePath: instancePath + "/id", schemaPath: "urn:casi:schema:EventId/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        if (vErrors === null) {
+          vErrors = [err9];
+        } else {
+          vErrors.push(err9);
+        }
+        errors++;
+      }
+    }
+    if (data.created_at !== void 0) {
+      let data1 = data.created_at;
+      if (typeof data1 === "string") {
+        if (!pattern6.test(data1)) {
+          const err10 = { instancePath: instancePath + "/created_at", schemaPath: "urn:casi:schema:Timestamp/pattern", keyword: "pattern", params: { pattern: "([Zz]|\\+00:00)$" }, message: 'must match pattern "([Zz]|\\+00:00)$"' };
+          if (vErrors === null) {
+            vErrors = [err10];
+          } else {
+            vErrors.push(err10);
+          }
+          errors++;
+        }
+        if (!formats0(data1)) {
+          const err11 = { instancePath: instancePath + "/created_at", schemaPath: "urn:casi:schema:Timestamp/format", keyword: "format", params: { format: "date-time" }, message: 'must match format "date-time"' };
+          if (vErrors === null) {
+            vErrors = [err11];
+          } else {
+            vErrors.push(err11);
+          }
+          errors++;
+        }
+      } else {
+        const err12 = { instancePath: instancePath + "/created_at", schemaPath: "urn:casi:schema:Timestamp/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        if (vErrors === null) {
+          vErrors = [err12];
+        } else {
+          vErrors.push(err12);
+        }
+        errors++;
+      }
+    }
+    if (data.agent_id !== void 0) {
+      let data2 = data.agent_id;
+      if (typeof data2 === "string") {
+        if (!pattern7.test(data2)) {
+          const err13 = { instancePath: instancePath + "/agent_id", schemaPath: "urn:casi:schema:ConversationalAgentVersionId/pattern", keyword: "pattern", params: { pattern: "^ca_[A-Za-z0-9]+@v[0-9]+$" }, message: 'must match pattern "^ca_[A-Za-z0-9]+@v[0-9]+$"' };
+          if (vErrors === null) {
+            vErrors = [err13];
+          } else {
+            vErrors.push(err13);
+          }
+          errors++;
+        }
+      } else {
+        const err14 = { instancePath: instancePath + "/agent_id", schemaPath: "urn:casi:schema:ConversationalAgentVersionId/type", keyword: "type", params: { type: "string" }, message: "must be string" };
         if (vErrors === null) {
           vErrors = [err14];
         } else {
@@ -2027,112 +1992,46 @@ function validate22(data, { instancePath = "", parentData, parentDataProperty, r
         errors++;
       }
     }
-    if (data.id !== void 0) {
-      let data4 = data.id;
-      if (typeof data4 === "string") {
-        if (!pattern5.test(data4)) {
-          const err15 = { instancePath: instancePath + "/id", schemaPath: "urn:casi:schema:EventId/pattern", keyword: "pattern", params: { pattern: "^ev_[A-Za-z0-9]+$" }, message: 'must match pattern "^ev_[A-Za-z0-9]+$"' };
-          if (vErrors === null) {
-            vErrors = [err15];
-          } else {
-            vErrors.push(err15);
-          }
-          errors++;
-        }
-      } else {
-        const err16 = { instancePath: instancePath + "/id", schemaPath: "urn:casi:schema:EventId/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-        if (vErrors === null) {
-          vErrors = [err16];
-        } else {
-          vErrors.push(err16);
-        }
-        errors++;
-      }
-    }
-    if (data.created_at !== void 0) {
-      let data5 = data.created_at;
-      if (typeof data5 === "string") {
-        if (!formats0(data5)) {
-          const err17 = { instancePath: instancePath + "/created_at", schemaPath: "urn:casi:schema:Timestamp/format", keyword: "format", params: { format: "date-time" }, message: 'must match format "date-time"' };
-          if (vErrors === null) {
-            vErrors = [err17];
-          } else {
-            vErrors.push(err17);
-          }
-          errors++;
-        }
-      } else {
-        const err18 = { instancePath: instancePath + "/created_at", schemaPath: "urn:casi:schema:Timestamp/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-        if (vErrors === null) {
-          vErrors = [err18];
-        } else {
-          vErrors.push(err18);
-        }
-        errors++;
-      }
-    }
-    if (data.agent_id !== void 0) {
-      let data6 = data.agent_id;
-      if (typeof data6 === "string") {
-        if (!pattern6.test(data6)) {
-          const err19 = { instancePath: instancePath + "/agent_id", schemaPath: "urn:casi:schema:ConversationalAgentVersionId/pattern", keyword: "pattern", params: { pattern: "^ca_[A-Za-z0-9]+@v[0-9]+$" }, message: 'must match pattern "^ca_[A-Za-z0-9]+@v[0-9]+$"' };
-          if (vErrors === null) {
-            vErrors = [err19];
-          } else {
-            vErrors.push(err19);
-          }
-          errors++;
-        }
-      } else {
-        const err20 = { instancePath: instancePath + "/agent_id", schemaPath: "urn:casi:schema:ConversationalAgentVersionId/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-        if (vErrors === null) {
-          vErrors = [err20];
-        } else {
-          vErrors.push(err20);
-        }
-        errors++;
-      }
-    }
     if (data.livemode !== void 0) {
       if (typeof data.livemode !== "boolean") {
-        const err21 = { instancePath: instancePath + "/livemode", schemaPath: "#/properties/livemode/type", keyword: "type", params: { type: "boolean" }, message: "must be boolean" };
+        const err15 = { instancePath: instancePath + "/livemode", schemaPath: "#/properties/livemode/type", keyword: "type", params: { type: "boolean" }, message: "must be boolean" };
         if (vErrors === null) {
-          vErrors = [err21];
+          vErrors = [err15];
         } else {
-          vErrors.push(err21);
+          vErrors.push(err15);
         }
         errors++;
       }
     }
     if (data.conversation_id !== void 0) {
-      let data8 = data.conversation_id;
-      if (typeof data8 === "string") {
-        if (!pattern7.test(data8)) {
-          const err22 = { instancePath: instancePath + "/conversation_id", schemaPath: "urn:casi:schema:ConversationId/pattern", keyword: "pattern", params: { pattern: "^conv_[A-Za-z0-9]+$" }, message: 'must match pattern "^conv_[A-Za-z0-9]+$"' };
+      let data4 = data.conversation_id;
+      if (typeof data4 === "string") {
+        if (!pattern8.test(data4)) {
+          const err16 = { instancePath: instancePath + "/conversation_id", schemaPath: "urn:casi:schema:ConversationId/pattern", keyword: "pattern", params: { pattern: "^conv_[A-Za-z0-9]+$" }, message: 'must match pattern "^conv_[A-Za-z0-9]+$"' };
           if (vErrors === null) {
-            vErrors = [err22];
+            vErrors = [err16];
           } else {
-            vErrors.push(err22);
+            vErrors.push(err16);
           }
           errors++;
         }
       } else {
-        const err23 = { instancePath: instancePath + "/conversation_id", schemaPath: "urn:casi:schema:ConversationId/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        const err17 = { instancePath: instancePath + "/conversation_id", schemaPath: "urn:casi:schema:ConversationId/type", keyword: "type", params: { type: "string" }, message: "must be string" };
         if (vErrors === null) {
-          vErrors = [err23];
+          vErrors = [err17];
         } else {
-          vErrors.push(err23);
+          vErrors.push(err17);
         }
         errors++;
       }
     }
     if (data.experimental !== void 0) {
       if (typeof data.experimental !== "boolean") {
-        const err24 = { instancePath: instancePath + "/experimental", schemaPath: "#/properties/experimental/type", keyword: "type", params: { type: "boolean" }, message: "must be boolean" };
+        const err18 = { instancePath: instancePath + "/experimental", schemaPath: "#/properties/experimental/type", keyword: "type", params: { type: "boolean" }, message: "must be boolean" };
         if (vErrors === null) {
-          vErrors = [err24];
+          vErrors = [err18];
         } else {
-          vErrors.push(err24);
+          vErrors.push(err18);
         }
         errors++;
       }
@@ -2144,11 +2043,11 @@ function validate22(data, { instancePath = "", parentData, parentDataProperty, r
       }
     }
   } else {
-    const err25 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+    const err19 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
     if (vErrors === null) {
-      vErrors = [err25];
+      vErrors = [err19];
     } else {
-      vErrors.push(err25);
+      vErrors.push(err19);
     }
     errors++;
   }
@@ -2383,7 +2282,7 @@ function validate45(data, { instancePath = "", parentData, parentDataProperty, r
 }
 validate45.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
 var validateAgentId = validate47;
-var pattern8 = new RegExp("^(ca|pa)_[A-Za-z0-9]+$", "u");
+var pattern9 = new RegExp("^(ca|pa)_[A-Za-z0-9]+$", "u");
 function validate47(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -2396,7 +2295,7 @@ function validate47(data, { instancePath = "", parentData, parentDataProperty, r
     evaluated0.items = void 0;
   }
   if (typeof data === "string") {
-    if (!pattern8.test(data)) {
+    if (!pattern9.test(data)) {
       const err0 = { instancePath, schemaPath: "#/pattern", keyword: "pattern", params: { pattern: "^(ca|pa)_[A-Za-z0-9]+$" }, message: 'must match pattern "^(ca|pa)_[A-Za-z0-9]+$"' };
       if (vErrors === null) {
         vErrors = [err0];
@@ -2760,7 +2659,7 @@ function validate60(data, { instancePath = "", parentData, parentDataProperty, r
 }
 validate60.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
 var validateAgentVersion = validate63;
-var pattern10 = new RegExp("^(ca|pa)_[A-Za-z0-9]+@v[0-9]+$", "u");
+var pattern11 = new RegExp("^(ca|pa)_[A-Za-z0-9]+@v[0-9]+$", "u");
 function validate63(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -2841,7 +2740,7 @@ function validate63(data, { instancePath = "", parentData, parentDataProperty, r
     if (data.id !== void 0) {
       let data0 = data.id;
       if (typeof data0 === "string") {
-        if (!pattern8.test(data0)) {
+        if (!pattern9.test(data0)) {
           const err7 = { instancePath: instancePath + "/id", schemaPath: "urn:casi:schema:AgentId/pattern", keyword: "pattern", params: { pattern: "^(ca|pa)_[A-Za-z0-9]+$" }, message: 'must match pattern "^(ca|pa)_[A-Za-z0-9]+$"' };
           if (vErrors === null) {
             vErrors = [err7];
@@ -2863,7 +2762,7 @@ function validate63(data, { instancePath = "", parentData, parentDataProperty, r
     if (data.version_id !== void 0) {
       let data1 = data.version_id;
       if (typeof data1 === "string") {
-        if (!pattern10.test(data1)) {
+        if (!pattern11.test(data1)) {
           const err9 = { instancePath: instancePath + "/version_id", schemaPath: "urn:casi:schema:AgentVersionId/pattern", keyword: "pattern", params: { pattern: "^(ca|pa)_[A-Za-z0-9]+@v[0-9]+$" }, message: 'must match pattern "^(ca|pa)_[A-Za-z0-9]+@v[0-9]+$"' };
           if (vErrors === null) {
             vErrors = [err9];
@@ -2907,8 +2806,8 @@ function validate63(data, { instancePath = "", parentData, parentDataProperty, r
     if (data.created_at !== void 0) {
       let data4 = data.created_at;
       if (typeof data4 === "string") {
-        if (!formats0(data4)) {
-          const err13 = { instancePath: instancePath + "/created_at", schemaPath: "urn:casi:schema:Timestamp/format", keyword: "format", params: { format: "date-time" }, message: 'must match format "date-time"' };
+        if (!pattern6.test(data4)) {
+          const err13 = { instancePath: instancePath + "/created_at", schemaPath: "urn:casi:schema:Timestamp/pattern", keyword: "pattern", params: { pattern: "([Zz]|\\+00:00)$" }, message: 'must match pattern "([Zz]|\\+00:00)$"' };
           if (vErrors === null) {
             vErrors = [err13];
           } else {
@@ -2916,12 +2815,21 @@ function validate63(data, { instancePath = "", parentData, parentDataProperty, r
           }
           errors++;
         }
+        if (!formats0(data4)) {
+          const err14 = { instancePath: instancePath + "/created_at", schemaPath: "urn:casi:schema:Timestamp/format", keyword: "format", params: { format: "date-time" }, message: 'must match format "date-time"' };
+          if (vErrors === null) {
+            vErrors = [err14];
+          } else {
+            vErrors.push(err14);
+          }
+          errors++;
+        }
       } else {
-        const err14 = { instancePath: instancePath + "/created_at", schemaPath: "urn:casi:schema:Timestamp/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        const err15 = { instancePath: instancePath + "/created_at", schemaPath: "urn:casi:schema:Timestamp/type", keyword: "type", params: { type: "string" }, message: "must be string" };
         if (vErrors === null) {
-          vErrors = [err14];
+          vErrors = [err15];
         } else {
-          vErrors.push(err14);
+          vErrors.push(err15);
         }
         errors++;
       }
@@ -2929,31 +2837,40 @@ function validate63(data, { instancePath = "", parentData, parentDataProperty, r
     if (data.updated_at !== void 0) {
       let data5 = data.updated_at;
       if (typeof data5 === "string") {
-        if (!formats0(data5)) {
-          const err15 = { instancePath: instancePath + "/updated_at", schemaPath: "urn:casi:schema:Timestamp/format", keyword: "format", params: { format: "date-time" }, message: 'must match format "date-time"' };
+        if (!pattern6.test(data5)) {
+          const err16 = { instancePath: instancePath + "/updated_at", schemaPath: "urn:casi:schema:Timestamp/pattern", keyword: "pattern", params: { pattern: "([Zz]|\\+00:00)$" }, message: 'must match pattern "([Zz]|\\+00:00)$"' };
           if (vErrors === null) {
-            vErrors = [err15];
+            vErrors = [err16];
           } else {
-            vErrors.push(err15);
+            vErrors.push(err16);
+          }
+          errors++;
+        }
+        if (!formats0(data5)) {
+          const err17 = { instancePath: instancePath + "/updated_at", schemaPath: "urn:casi:schema:Timestamp/format", keyword: "format", params: { format: "date-time" }, message: 'must match format "date-time"' };
+          if (vErrors === null) {
+            vErrors = [err17];
+          } else {
+            vErrors.push(err17);
           }
           errors++;
         }
       } else {
-        const err16 = { instancePath: instancePath + "/updated_at", schemaPath: "urn:casi:schema:Timestamp/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        const err18 = { instancePath: instancePath + "/updated_at", schemaPath: "urn:casi:schema:Timestamp/type", keyword: "type", params: { type: "string" }, message: "must be string" };
         if (vErrors === null) {
-          vErrors = [err16];
+          vErrors = [err18];
         } else {
-          vErrors.push(err16);
+          vErrors.push(err18);
         }
         errors++;
       }
     }
   } else {
-    const err17 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+    const err19 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
     if (vErrors === null) {
-      vErrors = [err17];
+      vErrors = [err19];
     } else {
-      vErrors.push(err17);
+      vErrors.push(err19);
     }
     errors++;
   }
@@ -2974,7 +2891,7 @@ function validate64(data, { instancePath = "", parentData, parentDataProperty, r
     evaluated0.items = void 0;
   }
   if (typeof data === "string") {
-    if (!pattern10.test(data)) {
+    if (!pattern11.test(data)) {
       const err0 = { instancePath, schemaPath: "#/pattern", keyword: "pattern", params: { pattern: "^(ca|pa)_[A-Za-z0-9]+@v[0-9]+$" }, message: 'must match pattern "^(ca|pa)_[A-Za-z0-9]+@v[0-9]+$"' };
       if (vErrors === null) {
         vErrors = [err0];
@@ -3107,7 +3024,7 @@ function validate67(data, { instancePath = "", parentData, parentDataProperty, r
     if (data.id !== void 0) {
       let data0 = data.id;
       if (typeof data0 === "string") {
-        if (!pattern8.test(data0)) {
+        if (!pattern9.test(data0)) {
           const err3 = { instancePath: instancePath + "/id", schemaPath: "urn:casi:schema:AgentId/pattern", keyword: "pattern", params: { pattern: "^(ca|pa)_[A-Za-z0-9]+$" }, message: 'must match pattern "^(ca|pa)_[A-Za-z0-9]+$"' };
           if (vErrors === null) {
             vErrors = [err3];
@@ -3129,7 +3046,7 @@ function validate67(data, { instancePath = "", parentData, parentDataProperty, r
     if (data.version_id !== void 0) {
       let data1 = data.version_id;
       if (typeof data1 === "string") {
-        if (!pattern10.test(data1)) {
+        if (!pattern11.test(data1)) {
           const err5 = { instancePath: instancePath + "/version_id", schemaPath: "urn:casi:schema:AgentVersionId/pattern", keyword: "pattern", params: { pattern: "^(ca|pa)_[A-Za-z0-9]+@v[0-9]+$" }, message: 'must match pattern "^(ca|pa)_[A-Za-z0-9]+@v[0-9]+$"' };
           if (vErrors === null) {
             vErrors = [err5];
@@ -3289,7 +3206,7 @@ function validate71(data, { instancePath = "", parentData, parentDataProperty, r
       errors++;
     }
     for (const key0 in data) {
-      if (!(key0 === "is_voicemail_enabled")) {
+      if (!(key0 === "is_voicemail_enabled" || key0 === "is_sms_enabled")) {
         const err1 = { instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" };
         if (vErrors === null) {
           vErrors = [err1];
@@ -3310,12 +3227,23 @@ function validate71(data, { instancePath = "", parentData, parentDataProperty, r
         errors++;
       }
     }
+    if (data.is_sms_enabled !== void 0) {
+      if (typeof data.is_sms_enabled !== "boolean") {
+        const err3 = { instancePath: instancePath + "/is_sms_enabled", schemaPath: "#/properties/is_sms_enabled/type", keyword: "type", params: { type: "boolean" }, message: "must be boolean" };
+        if (vErrors === null) {
+          vErrors = [err3];
+        } else {
+          vErrors.push(err3);
+        }
+        errors++;
+      }
+    }
   } else {
-    const err3 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+    const err4 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
     if (vErrors === null) {
-      vErrors = [err3];
+      vErrors = [err4];
     } else {
-      vErrors.push(err3);
+      vErrors.push(err4);
     }
     errors++;
   }
@@ -3337,7 +3265,7 @@ function validate72(data, { instancePath = "", parentData, parentDataProperty, r
   }
   if (data && typeof data == "object" && !Array.isArray(data)) {
     for (const key0 in data) {
-      if (!(key0 === "is_voicemail_enabled")) {
+      if (!(key0 === "is_voicemail_enabled" || key0 === "is_sms_enabled")) {
         const err0 = { instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" };
         if (vErrors === null) {
           vErrors = [err0];
@@ -3358,12 +3286,23 @@ function validate72(data, { instancePath = "", parentData, parentDataProperty, r
         errors++;
       }
     }
+    if (data.is_sms_enabled !== void 0) {
+      if (typeof data.is_sms_enabled !== "boolean") {
+        const err2 = { instancePath: instancePath + "/is_sms_enabled", schemaPath: "#/properties/is_sms_enabled/type", keyword: "type", params: { type: "boolean" }, message: "must be boolean" };
+        if (vErrors === null) {
+          vErrors = [err2];
+        } else {
+          vErrors.push(err2);
+        }
+        errors++;
+      }
+    }
   } else {
-    const err2 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+    const err3 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
     if (vErrors === null) {
-      vErrors = [err2];
+      vErrors = [err3];
     } else {
-      vErrors.push(err2);
+      vErrors.push(err3);
     }
     errors++;
   }
@@ -3373,7 +3312,7 @@ function validate72(data, { instancePath = "", parentData, parentDataProperty, r
 validate72.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
 var validateChannelRequest = validate73;
 var schema93 = { "type": "string", "description": "Queue priority of the conversation.", "x-casi-inferred": true, "enum": ["low", "normal", "high"], "default": "normal", "$id": "urn:casi:schema:Priority" };
-var pattern14 = new RegExp("^\\+[1-9][0-9]{6,14}$", "u");
+var pattern17 = new RegExp("^\\+[1-9][0-9]{6,14}$", "u");
 function validate74(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -3439,7 +3378,7 @@ function validate74(data, { instancePath = "", parentData, parentDataProperty, r
     if (data.callee_no !== void 0) {
       let data1 = data.callee_no;
       if (typeof data1 === "string") {
-        if (!pattern14.test(data1)) {
+        if (!pattern17.test(data1)) {
           const err5 = { instancePath: instancePath + "/callee_no", schemaPath: "urn:casi:schema:PhoneNumber/pattern", keyword: "pattern", params: { pattern: "^\\+[1-9][0-9]{6,14}$" }, message: 'must match pattern "^\\+[1-9][0-9]{6,14}$"' };
           if (vErrors === null) {
             vErrors = [err5];
@@ -3464,7 +3403,7 @@ function validate74(data, { instancePath = "", parentData, parentDataProperty, r
       let valid2 = false;
       const _errs9 = errors;
       if (typeof data2 === "string") {
-        if (!pattern14.test(data2)) {
+        if (!pattern17.test(data2)) {
           const err7 = { instancePath: instancePath + "/caller_no", schemaPath: "urn:casi:schema:PhoneNumber/pattern", keyword: "pattern", params: { pattern: "^\\+[1-9][0-9]{6,14}$" }, message: 'must match pattern "^\\+[1-9][0-9]{6,14}$"' };
           if (vErrors === null) {
             vErrors = [err7];
@@ -4439,7 +4378,7 @@ function validate88(data, { instancePath = "", parentData, parentDataProperty, r
 }
 validate88.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
 var validateConversation = validate89;
-var schema109 = { "type": "object", "description": "The full conversation record.", "additionalProperties": false, "required": ["id", "agent_id", "livemode", "created_at", "direction", "status", "custom_fields", "customer_id", "channel_type", "channel", "override_config", "started_at", "completed_at", "failure_reason", "summary", "duration_sec", "sentiment"], "properties": { "id": { "$ref": "urn:casi:schema:ConversationId" }, "agent_id": { "$ref": "urn:casi:schema:ConversationalAgentVersionId" }, "livemode": { "type": "boolean" }, "created_at": { "$ref": "urn:casi:schema:Timestamp" }, "direction": { "$ref": "urn:casi:schema:Direction" }, "status": { "$ref": "urn:casi:schema:ConversationStatus" }, "custom_fields": { "$ref": "urn:casi:schema:CustomFields" }, "customer_id": { "anyOf": [{ "$ref": "urn:casi:schema:CustomerId" }, { "type": "null" }] }, "channel_type": { "anyOf": [{ "$ref": "urn:casi:schema:ChannelType" }, { "type": "null" }] }, "channel": { "$ref": "urn:casi:schema:ConversationChannel" }, "override_config": { "anyOf": [{ "$ref": "urn:casi:schema:ConversationalAgentConfigOverride" }, { "type": "null" }] }, "started_at": { "anyOf": [{ "$ref": "urn:casi:schema:Timestamp" }, { "type": "null" }] }, "completed_at": { "anyOf": [{ "$ref": "urn:casi:schema:Timestamp" }, { "type": "null" }] }, "failure_reason": { "description": "Set only when `status` is `failed`.", "anyOf": [{ "$ref": "urn:casi:schema:FailureReason" }, { "type": "null" }] }, "summary": { "type": ["string", "null"] }, "duration_sec": { "type": ["number", "null"], "minimum": 0, "description": "Seconds." }, "sentiment": { "anyOf": [{ "$ref": "urn:casi:schema:Sentiment" }, { "type": "null" }] } }, "$id": "urn:casi:schema:Conversation" };
+var schema109 = { "type": "object", "description": "The full conversation record.", "additionalProperties": false, "required": ["id", "agent_id", "livemode", "created_at", "direction", "status", "custom_fields", "customer_id", "channel_type", "channel", "override_config", "started_at", "completed_at", "failure_reason", "summary", "duration_sec", "sentiment"], "properties": { "id": { "$ref": "urn:casi:schema:ConversationId" }, "agent_id": { "$ref": "urn:casi:schema:ConversationalAgentVersionId" }, "livemode": { "type": "boolean" }, "created_at": { "$ref": "urn:casi:schema:Timestamp" }, "direction": { "$ref": "urn:casi:schema:Direction" }, "status": { "$ref": "urn:casi:schema:ConversationStatus" }, "custom_fields": { "$ref": "urn:casi:schema:CustomFields" }, "customer_id": { "anyOf": [{ "$ref": "urn:casi:schema:CustomerId" }, { "type": "null" }] }, "channel_type": { "anyOf": [{ "$ref": "urn:casi:schema:ChannelType" }, { "type": "null" }] }, "channel": { "$ref": "urn:casi:schema:ConversationChannel" }, "override_config": { "anyOf": [{ "$ref": "urn:casi:schema:ConversationalAgentConfigOverride" }, { "type": "null" }] }, "started_at": { "anyOf": [{ "$ref": "urn:casi:schema:Timestamp" }, { "type": "null" }] }, "completed_at": { "anyOf": [{ "$ref": "urn:casi:schema:Timestamp" }, { "type": "null" }] }, "failure_reason": { "description": "Set only when `status` is `failed`.", "anyOf": [{ "$ref": "urn:casi:schema:FailureReason" }, { "type": "null" }] }, "summary": { "type": ["string", "null"] }, "duration_sec": { "type": ["number", "null"], "minimum": 0, "description": "Seconds." }, "sentiment": { "anyOf": [{ "$ref": "urn:casi:schema:Sentiment" }, { "type": "null" }] } }, "if": { "required": ["status"], "additionalProperties": true, "properties": { "status": { "not": { "const": "failed" } } } }, "then": { "additionalProperties": true, "properties": { "failure_reason": { "type": "null" } } }, "$id": "urn:casi:schema:Conversation" };
 var schema114 = { "type": "string", "enum": ["queued", "in-progress", "completed", "voicemail", "failed", "busy", "no-answer"], "$id": "urn:casi:schema:ConversationStatus" };
 var schema151 = { "type": "string", "enum": ["dial_failed", "number_marked_disconnected", "pstn_blocked", "dnc_rejected", "tcpa_rejected", "number_invalid", "internal_error", "telephony_error", "agent_timeout", "customer_requested_dnc"], "$id": "urn:casi:schema:FailureReason" };
 var schema152 = { "type": "string", "description": "The customer's overall sentiment.", "x-casi-inferred": true, "enum": ["positive", "neutral", "negative"], "$id": "urn:casi:schema:Sentiment" };
@@ -6206,7 +6145,7 @@ function validate94(data, { instancePath = "", parentData, parentDataProperty, r
       let data6 = data.channel;
       if (data6 && typeof data6 == "object" && !Array.isArray(data6)) {
         for (const key1 in data6) {
-          if (!(key1 === "is_voicemail_enabled")) {
+          if (!(key1 === "is_voicemail_enabled" || key1 === "is_sms_enabled")) {
             const err2 = { instancePath: instancePath + "/channel", schemaPath: "urn:casi:schema:ChannelConfigOverride/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key1 }, message: "must NOT have additional properties" };
             if (vErrors === null) {
               vErrors = [err2];
@@ -6227,22 +6166,33 @@ function validate94(data, { instancePath = "", parentData, parentDataProperty, r
             errors++;
           }
         }
+        if (data6.is_sms_enabled !== void 0) {
+          if (typeof data6.is_sms_enabled !== "boolean") {
+            const err4 = { instancePath: instancePath + "/channel/is_sms_enabled", schemaPath: "urn:casi:schema:ChannelConfigOverride/properties/is_sms_enabled/type", keyword: "type", params: { type: "boolean" }, message: "must be boolean" };
+            if (vErrors === null) {
+              vErrors = [err4];
+            } else {
+              vErrors.push(err4);
+            }
+            errors++;
+          }
+        }
       } else {
-        const err4 = { instancePath: instancePath + "/channel", schemaPath: "urn:casi:schema:ChannelConfigOverride/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+        const err5 = { instancePath: instancePath + "/channel", schemaPath: "urn:casi:schema:ChannelConfigOverride/type", keyword: "type", params: { type: "object" }, message: "must be object" };
         if (vErrors === null) {
-          vErrors = [err4];
+          vErrors = [err5];
         } else {
-          vErrors.push(err4);
+          vErrors.push(err5);
         }
         errors++;
       }
     }
   } else {
-    const err5 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+    const err6 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
     if (vErrors === null) {
-      vErrors = [err5];
+      vErrors = [err6];
     } else {
-      vErrors.push(err5);
+      vErrors.push(err6);
     }
     errors++;
   }
@@ -6261,54 +6211,93 @@ function validate89(data, { instancePath = "", parentData, parentDataProperty, r
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
+  const _errs1 = errors;
+  let valid0 = true;
+  const _errs2 = errors;
   if (data && typeof data == "object" && !Array.isArray(data)) {
-    if (data.id === void 0) {
-      const err0 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "id" }, message: "must have required property 'id'" };
+    let missing0;
+    if (data.status === void 0 && (missing0 = "status")) {
+      const err0 = {};
       if (vErrors === null) {
         vErrors = [err0];
       } else {
         vErrors.push(err0);
       }
       errors++;
-    }
-    if (data.agent_id === void 0) {
-      const err1 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "agent_id" }, message: "must have required property 'agent_id'" };
-      if (vErrors === null) {
-        vErrors = [err1];
-      } else {
-        vErrors.push(err1);
+    } else {
+      if (data.status !== void 0) {
+        const _errs5 = errors;
+        const _errs6 = errors;
+        if ("failed" !== data.status) {
+          const err1 = {};
+          if (vErrors === null) {
+            vErrors = [err1];
+          } else {
+            vErrors.push(err1);
+          }
+          errors++;
+        }
+        var valid2 = _errs6 === errors;
+        if (valid2) {
+          const err2 = {};
+          if (vErrors === null) {
+            vErrors = [err2];
+          } else {
+            vErrors.push(err2);
+          }
+          errors++;
+        } else {
+          errors = _errs5;
+          if (vErrors !== null) {
+            if (_errs5) {
+              vErrors.length = _errs5;
+            } else {
+              vErrors = null;
+            }
+          }
+        }
       }
-      errors++;
     }
-    if (data.livemode === void 0) {
-      const err2 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "livemode" }, message: "must have required property 'livemode'" };
-      if (vErrors === null) {
-        vErrors = [err2];
-      } else {
-        vErrors.push(err2);
+  }
+  var _valid0 = _errs2 === errors;
+  errors = _errs1;
+  if (vErrors !== null) {
+    if (_errs1) {
+      vErrors.length = _errs1;
+    } else {
+      vErrors = null;
+    }
+  }
+  if (_valid0) {
+    const _errs7 = errors;
+    if (data && typeof data == "object" && !Array.isArray(data)) {
+      if (data.failure_reason !== void 0) {
+        if (data.failure_reason !== null) {
+          const err3 = { instancePath: instancePath + "/failure_reason", schemaPath: "#/then/properties/failure_reason/type", keyword: "type", params: { type: "null" }, message: "must be null" };
+          if (vErrors === null) {
+            vErrors = [err3];
+          } else {
+            vErrors.push(err3);
+          }
+          errors++;
+        }
       }
-      errors++;
     }
-    if (data.created_at === void 0) {
-      const err3 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "created_at" }, message: "must have required property 'created_at'" };
-      if (vErrors === null) {
-        vErrors = [err3];
-      } else {
-        vErrors.push(err3);
-      }
-      errors++;
+    var _valid0 = _errs7 === errors;
+    valid0 = _valid0;
+  }
+  if (!valid0) {
+    const err4 = { instancePath, schemaPath: "#/if", keyword: "if", params: { failingKeyword: "then" }, message: 'must match "then" schema' };
+    if (vErrors === null) {
+      vErrors = [err4];
+    } else {
+      vErrors.push(err4);
     }
-    if (data.direction === void 0) {
-      const err4 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "direction" }, message: "must have required property 'direction'" };
-      if (vErrors === null) {
-        vErrors = [err4];
-      } else {
-        vErrors.push(err4);
-      }
-      errors++;
-    }
-    if (data.status === void 0) {
-      const err5 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "status" }, message: "must have required property 'status'" };
+    errors++;
+  }
+  if (data && typeof data == "object" && !Array.isArray(data)) {
+    if (data.id === void 0) {
+      const err5 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "id" }, message: "must have required property 'id'" };
       if (vErrors === null) {
         vErrors = [err5];
       } else {
@@ -6316,8 +6305,8 @@ function validate89(data, { instancePath = "", parentData, parentDataProperty, r
       }
       errors++;
     }
-    if (data.custom_fields === void 0) {
-      const err6 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "custom_fields" }, message: "must have required property 'custom_fields'" };
+    if (data.agent_id === void 0) {
+      const err6 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "agent_id" }, message: "must have required property 'agent_id'" };
       if (vErrors === null) {
         vErrors = [err6];
       } else {
@@ -6325,8 +6314,8 @@ function validate89(data, { instancePath = "", parentData, parentDataProperty, r
       }
       errors++;
     }
-    if (data.customer_id === void 0) {
-      const err7 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "customer_id" }, message: "must have required property 'customer_id'" };
+    if (data.livemode === void 0) {
+      const err7 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "livemode" }, message: "must have required property 'livemode'" };
       if (vErrors === null) {
         vErrors = [err7];
       } else {
@@ -6334,8 +6323,8 @@ function validate89(data, { instancePath = "", parentData, parentDataProperty, r
       }
       errors++;
     }
-    if (data.channel_type === void 0) {
-      const err8 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "channel_type" }, message: "must have required property 'channel_type'" };
+    if (data.created_at === void 0) {
+      const err8 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "created_at" }, message: "must have required property 'created_at'" };
       if (vErrors === null) {
         vErrors = [err8];
       } else {
@@ -6343,8 +6332,8 @@ function validate89(data, { instancePath = "", parentData, parentDataProperty, r
       }
       errors++;
     }
-    if (data.channel === void 0) {
-      const err9 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "channel" }, message: "must have required property 'channel'" };
+    if (data.direction === void 0) {
+      const err9 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "direction" }, message: "must have required property 'direction'" };
       if (vErrors === null) {
         vErrors = [err9];
       } else {
@@ -6352,8 +6341,8 @@ function validate89(data, { instancePath = "", parentData, parentDataProperty, r
       }
       errors++;
     }
-    if (data.override_config === void 0) {
-      const err10 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "override_config" }, message: "must have required property 'override_config'" };
+    if (data.status === void 0) {
+      const err10 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "status" }, message: "must have required property 'status'" };
       if (vErrors === null) {
         vErrors = [err10];
       } else {
@@ -6361,8 +6350,8 @@ function validate89(data, { instancePath = "", parentData, parentDataProperty, r
       }
       errors++;
     }
-    if (data.started_at === void 0) {
-      const err11 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "started_at" }, message: "must have required property 'started_at'" };
+    if (data.custom_fields === void 0) {
+      const err11 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "custom_fields" }, message: "must have required property 'custom_fields'" };
       if (vErrors === null) {
         vErrors = [err11];
       } else {
@@ -6370,8 +6359,8 @@ function validate89(data, { instancePath = "", parentData, parentDataProperty, r
       }
       errors++;
     }
-    if (data.completed_at === void 0) {
-      const err12 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "completed_at" }, message: "must have required property 'completed_at'" };
+    if (data.customer_id === void 0) {
+      const err12 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "customer_id" }, message: "must have required property 'customer_id'" };
       if (vErrors === null) {
         vErrors = [err12];
       } else {
@@ -6379,8 +6368,8 @@ function validate89(data, { instancePath = "", parentData, parentDataProperty, r
       }
       errors++;
     }
-    if (data.failure_reason === void 0) {
-      const err13 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "failure_reason" }, message: "must have required property 'failure_reason'" };
+    if (data.channel_type === void 0) {
+      const err13 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "channel_type" }, message: "must have required property 'channel_type'" };
       if (vErrors === null) {
         vErrors = [err13];
       } else {
@@ -6388,8 +6377,8 @@ function validate89(data, { instancePath = "", parentData, parentDataProperty, r
       }
       errors++;
     }
-    if (data.summary === void 0) {
-      const err14 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "summary" }, message: "must have required property 'summary'" };
+    if (data.channel === void 0) {
+      const err14 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "channel" }, message: "must have required property 'channel'" };
       if (vErrors === null) {
         vErrors = [err14];
       } else {
@@ -6397,8 +6386,8 @@ function validate89(data, { instancePath = "", parentData, parentDataProperty, r
       }
       errors++;
     }
-    if (data.duration_sec === void 0) {
-      const err15 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "duration_sec" }, message: "must have required property 'duration_sec'" };
+    if (data.override_config === void 0) {
+      const err15 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "override_config" }, message: "must have required property 'override_config'" };
       if (vErrors === null) {
         vErrors = [err15];
       } else {
@@ -6406,8 +6395,8 @@ function validate89(data, { instancePath = "", parentData, parentDataProperty, r
       }
       errors++;
     }
-    if (data.sentiment === void 0) {
-      const err16 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "sentiment" }, message: "must have required property 'sentiment'" };
+    if (data.started_at === void 0) {
+      const err16 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "started_at" }, message: "must have required property 'started_at'" };
       if (vErrors === null) {
         vErrors = [err16];
       } else {
@@ -6415,64 +6404,54 @@ function validate89(data, { instancePath = "", parentData, parentDataProperty, r
       }
       errors++;
     }
+    if (data.completed_at === void 0) {
+      const err17 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "completed_at" }, message: "must have required property 'completed_at'" };
+      if (vErrors === null) {
+        vErrors = [err17];
+      } else {
+        vErrors.push(err17);
+      }
+      errors++;
+    }
+    if (data.failure_reason === void 0) {
+      const err18 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "failure_reason" }, message: "must have required property 'failure_reason'" };
+      if (vErrors === null) {
+        vErrors = [err18];
+      } else {
+        vErrors.push(err18);
+      }
+      errors++;
+    }
+    if (data.summary === void 0) {
+      const err19 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "summary" }, message: "must have required property 'summary'" };
+      if (vErrors === null) {
+        vErrors = [err19];
+      } else {
+        vErrors.push(err19);
+      }
+      errors++;
+    }
+    if (data.duration_sec === void 0) {
+      const err20 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "duration_sec" }, message: "must have required property 'duration_sec'" };
+      if (vErrors === null) {
+        vErrors = [err20];
+      } else {
+        vErrors.push(err20);
+      }
+      errors++;
+    }
+    if (data.sentiment === void 0) {
+      const err21 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "sentiment" }, message: "must have required property 'sentiment'" };
+      if (vErrors === null) {
+        vErrors = [err21];
+      } else {
+        vErrors.push(err21);
+      }
+      errors++;
+    }
     for (const key0 in data) {
       if (!func10.call(schema109.properties, key0)) {
-        const err17 = { instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" };
-        if (vErrors === null) {
-          vErrors = [err17];
-        } else {
-          vErrors.push(err17);
-        }
-        errors++;
-      }
-    }
-    if (data.id !== void 0) {
-      let data0 = data.id;
-      if (typeof data0 === "string") {
-        if (!pattern7.test(data0)) {
-          const err18 = { instancePath: instancePath + "/id", schemaPath: "urn:casi:schema:ConversationId/pattern", keyword: "pattern", params: { pattern: "^conv_[A-Za-z0-9]+$" }, message: 'must match pattern "^conv_[A-Za-z0-9]+$"' };
-          if (vErrors === null) {
-            vErrors = [err18];
-          } else {
-            vErrors.push(err18);
-          }
-          errors++;
-        }
-      } else {
-        const err19 = { instancePath: instancePath + "/id", schemaPath: "urn:casi:schema:ConversationId/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-        if (vErrors === null) {
-          vErrors = [err19];
-        } else {
-          vErrors.push(err19);
-        }
-        errors++;
-      }
-    }
-    if (data.agent_id !== void 0) {
-      let data1 = data.agent_id;
-      if (typeof data1 === "string") {
-        if (!pattern6.test(data1)) {
-          const err20 = { instancePath: instancePath + "/agent_id", schemaPath: "urn:casi:schema:ConversationalAgentVersionId/pattern", keyword: "pattern", params: { pattern: "^ca_[A-Za-z0-9]+@v[0-9]+$" }, message: 'must match pattern "^ca_[A-Za-z0-9]+@v[0-9]+$"' };
-          if (vErrors === null) {
-            vErrors = [err20];
-          } else {
-            vErrors.push(err20);
-          }
-          errors++;
-        }
-      } else {
-        const err21 = { instancePath: instancePath + "/agent_id", schemaPath: "urn:casi:schema:ConversationalAgentVersionId/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-        if (vErrors === null) {
-          vErrors = [err21];
-        } else {
-          vErrors.push(err21);
-        }
-        errors++;
-      }
-    }
-    if (data.livemode !== void 0) {
-      if (typeof data.livemode !== "boolean") {
-        const err22 = { instancePath: instancePath + "/livemode", schemaPath: "#/properties/livemode/type", keyword: "type", params: { type: "boolean" }, message: "must be boolean" };
+        const err22 = { instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" };
         if (vErrors === null) {
           vErrors = [err22];
         } else {
@@ -6481,11 +6460,11 @@ function validate89(data, { instancePath = "", parentData, parentDataProperty, r
         errors++;
       }
     }
-    if (data.created_at !== void 0) {
-      let data3 = data.created_at;
-      if (typeof data3 === "string") {
-        if (!formats0(data3)) {
-          const err23 = { instancePath: instancePath + "/created_at", schemaPath: "urn:casi:schema:Timestamp/format", keyword: "format", params: { format: "date-time" }, message: 'must match format "date-time"' };
+    if (data.id !== void 0) {
+      let data2 = data.id;
+      if (typeof data2 === "string") {
+        if (!pattern8.test(data2)) {
+          const err23 = { instancePath: instancePath + "/id", schemaPath: "urn:casi:schema:ConversationId/pattern", keyword: "pattern", params: { pattern: "^conv_[A-Za-z0-9]+$" }, message: 'must match pattern "^conv_[A-Za-z0-9]+$"' };
           if (vErrors === null) {
             vErrors = [err23];
           } else {
@@ -6494,7 +6473,7 @@ function validate89(data, { instancePath = "", parentData, parentDataProperty, r
           errors++;
         }
       } else {
-        const err24 = { instancePath: instancePath + "/created_at", schemaPath: "urn:casi:schema:Timestamp/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        const err24 = { instancePath: instancePath + "/id", schemaPath: "urn:casi:schema:ConversationId/type", keyword: "type", params: { type: "string" }, message: "must be string" };
         if (vErrors === null) {
           vErrors = [err24];
         } else {
@@ -6503,19 +6482,20 @@ function validate89(data, { instancePath = "", parentData, parentDataProperty, r
         errors++;
       }
     }
-    if (data.direction !== void 0) {
-      let data4 = data.direction;
-      if (typeof data4 !== "string") {
-        const err25 = { instancePath: instancePath + "/direction", schemaPath: "urn:casi:schema:Direction/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-        if (vErrors === null) {
-          vErrors = [err25];
-        } else {
-          vErrors.push(err25);
+    if (data.agent_id !== void 0) {
+      let data3 = data.agent_id;
+      if (typeof data3 === "string") {
+        if (!pattern7.test(data3)) {
+          const err25 = { instancePath: instancePath + "/agent_id", schemaPath: "urn:casi:schema:ConversationalAgentVersionId/pattern", keyword: "pattern", params: { pattern: "^ca_[A-Za-z0-9]+@v[0-9]+$" }, message: 'must match pattern "^ca_[A-Za-z0-9]+@v[0-9]+$"' };
+          if (vErrors === null) {
+            vErrors = [err25];
+          } else {
+            vErrors.push(err25);
+          }
+          errors++;
         }
-        errors++;
-      }
-      if (!(data4 === "inbound" || data4 === "outbound")) {
-        const err26 = { instancePath: instancePath + "/direction", schemaPath: "urn:casi:schema:Direction/enum", keyword: "enum", params: { allowedValues: schema43.enum }, message: "must be equal to one of the allowed values" };
+      } else {
+        const err26 = { instancePath: instancePath + "/agent_id", schemaPath: "urn:casi:schema:ConversationalAgentVersionId/type", keyword: "type", params: { type: "string" }, message: "must be string" };
         if (vErrors === null) {
           vErrors = [err26];
         } else {
@@ -6524,10 +6504,9 @@ function validate89(data, { instancePath = "", parentData, parentDataProperty, r
         errors++;
       }
     }
-    if (data.status !== void 0) {
-      let data5 = data.status;
-      if (typeof data5 !== "string") {
-        const err27 = { instancePath: instancePath + "/status", schemaPath: "urn:casi:schema:ConversationStatus/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+    if (data.livemode !== void 0) {
+      if (typeof data.livemode !== "boolean") {
+        const err27 = { instancePath: instancePath + "/livemode", schemaPath: "#/properties/livemode/type", keyword: "type", params: { type: "boolean" }, message: "must be boolean" };
         if (vErrors === null) {
           vErrors = [err27];
         } else {
@@ -6535,12 +6514,76 @@ function validate89(data, { instancePath = "", parentData, parentDataProperty, r
         }
         errors++;
       }
-      if (!(data5 === "queued" || data5 === "in-progress" || data5 === "completed" || data5 === "voicemail" || data5 === "failed" || data5 === "busy" || data5 === "no-answer")) {
-        const err28 = { instancePath: instancePath + "/status", schemaPath: "urn:casi:schema:ConversationStatus/enum", keyword: "enum", params: { allowedValues: schema114.enum }, message: "must be equal to one of the allowed values" };
+    }
+    if (data.created_at !== void 0) {
+      let data5 = data.created_at;
+      if (typeof data5 === "string") {
+        if (!pattern6.test(data5)) {
+          const err28 = { instancePath: instancePath + "/created_at", schemaPath: "urn:casi:schema:Timestamp/pattern", keyword: "pattern", params: { pattern: "([Zz]|\\+00:00)$" }, message: 'must match pattern "([Zz]|\\+00:00)$"' };
+          if (vErrors === null) {
+            vErrors = [err28];
+          } else {
+            vErrors.push(err28);
+          }
+          errors++;
+        }
+        if (!formats0(data5)) {
+          const err29 = { instancePath: instancePath + "/created_at", schemaPath: "urn:casi:schema:Timestamp/format", keyword: "format", params: { format: "date-time" }, message: 'must match format "date-time"' };
+          if (vErrors === null) {
+            vErrors = [err29];
+          } else {
+            vErrors.push(err29);
+          }
+          errors++;
+        }
+      } else {
+        const err30 = { instancePath: instancePath + "/created_at", schemaPath: "urn:casi:schema:Timestamp/type", keyword: "type", params: { type: "string" }, message: "must be string" };
         if (vErrors === null) {
-          vErrors = [err28];
+          vErrors = [err30];
         } else {
-          vErrors.push(err28);
+          vErrors.push(err30);
+        }
+        errors++;
+      }
+    }
+    if (data.direction !== void 0) {
+      let data6 = data.direction;
+      if (typeof data6 !== "string") {
+        const err31 = { instancePath: instancePath + "/direction", schemaPath: "urn:casi:schema:Direction/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        if (vErrors === null) {
+          vErrors = [err31];
+        } else {
+          vErrors.push(err31);
+        }
+        errors++;
+      }
+      if (!(data6 === "inbound" || data6 === "outbound")) {
+        const err32 = { instancePath: instancePath + "/direction", schemaPath: "urn:casi:schema:Direction/enum", keyword: "enum", params: { allowedValues: schema43.enum }, message: "must be equal to one of the allowed values" };
+        if (vErrors === null) {
+          vErrors = [err32];
+        } else {
+          vErrors.push(err32);
+        }
+        errors++;
+      }
+    }
+    if (data.status !== void 0) {
+      let data7 = data.status;
+      if (typeof data7 !== "string") {
+        const err33 = { instancePath: instancePath + "/status", schemaPath: "urn:casi:schema:ConversationStatus/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        if (vErrors === null) {
+          vErrors = [err33];
+        } else {
+          vErrors.push(err33);
+        }
+        errors++;
+      }
+      if (!(data7 === "queued" || data7 === "in-progress" || data7 === "completed" || data7 === "voicemail" || data7 === "failed" || data7 === "busy" || data7 === "no-answer")) {
+        const err34 = { instancePath: instancePath + "/status", schemaPath: "urn:casi:schema:ConversationStatus/enum", keyword: "enum", params: { allowedValues: schema114.enum }, message: "must be equal to one of the allowed values" };
+        if (vErrors === null) {
+          vErrors = [err34];
+        } else {
+          vErrors.push(err34);
         }
         errors++;
       }
@@ -6552,56 +6595,56 @@ function validate89(data, { instancePath = "", parentData, parentDataProperty, r
       }
     }
     if (data.customer_id !== void 0) {
-      let data7 = data.customer_id;
-      const _errs21 = errors;
-      let valid6 = false;
-      const _errs22 = errors;
-      if (typeof data7 === "string") {
-        if (!pattern4.test(data7)) {
-          const err29 = { instancePath: instancePath + "/customer_id", schemaPath: "urn:casi:schema:CustomerId/pattern", keyword: "pattern", params: { pattern: "^cus_[A-Za-z0-9]+$" }, message: 'must match pattern "^cus_[A-Za-z0-9]+$"' };
+      let data9 = data.customer_id;
+      const _errs31 = errors;
+      let valid10 = false;
+      const _errs32 = errors;
+      if (typeof data9 === "string") {
+        if (!pattern4.test(data9)) {
+          const err35 = { instancePath: instancePath + "/customer_id", schemaPath: "urn:casi:schema:CustomerId/pattern", keyword: "pattern", params: { pattern: "^cus_[A-Za-z0-9]+$" }, message: 'must match pattern "^cus_[A-Za-z0-9]+$"' };
           if (vErrors === null) {
-            vErrors = [err29];
+            vErrors = [err35];
           } else {
-            vErrors.push(err29);
+            vErrors.push(err35);
           }
           errors++;
         }
       } else {
-        const err30 = { instancePath: instancePath + "/customer_id", schemaPath: "urn:casi:schema:CustomerId/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        const err36 = { instancePath: instancePath + "/customer_id", schemaPath: "urn:casi:schema:CustomerId/type", keyword: "type", params: { type: "string" }, message: "must be string" };
         if (vErrors === null) {
-          vErrors = [err30];
+          vErrors = [err36];
         } else {
-          vErrors.push(err30);
+          vErrors.push(err36);
         }
         errors++;
       }
-      var _valid0 = _errs22 === errors;
-      valid6 = valid6 || _valid0;
-      const _errs25 = errors;
-      if (data7 !== null) {
-        const err31 = { instancePath: instancePath + "/customer_id", schemaPath: "#/properties/customer_id/anyOf/1/type", keyword: "type", params: { type: "null" }, message: "must be null" };
+      var _valid1 = _errs32 === errors;
+      valid10 = valid10 || _valid1;
+      const _errs35 = errors;
+      if (data9 !== null) {
+        const err37 = { instancePath: instancePath + "/customer_id", schemaPath: "#/properties/customer_id/anyOf/1/type", keyword: "type", params: { type: "null" }, message: "must be null" };
         if (vErrors === null) {
-          vErrors = [err31];
+          vErrors = [err37];
         } else {
-          vErrors.push(err31);
+          vErrors.push(err37);
         }
         errors++;
       }
-      var _valid0 = _errs25 === errors;
-      valid6 = valid6 || _valid0;
-      if (!valid6) {
-        const err32 = { instancePath: instancePath + "/customer_id", schemaPath: "#/properties/customer_id/anyOf", keyword: "anyOf", params: {}, message: "must match a schema in anyOf" };
+      var _valid1 = _errs35 === errors;
+      valid10 = valid10 || _valid1;
+      if (!valid10) {
+        const err38 = { instancePath: instancePath + "/customer_id", schemaPath: "#/properties/customer_id/anyOf", keyword: "anyOf", params: {}, message: "must match a schema in anyOf" };
         if (vErrors === null) {
-          vErrors = [err32];
+          vErrors = [err38];
         } else {
-          vErrors.push(err32);
+          vErrors.push(err38);
         }
         errors++;
       } else {
-        errors = _errs21;
+        errors = _errs31;
         if (vErrors !== null) {
-          if (_errs21) {
-            vErrors.length = _errs21;
+          if (_errs31) {
+            vErrors.length = _errs31;
           } else {
             vErrors = null;
           }
@@ -6609,55 +6652,55 @@ function validate89(data, { instancePath = "", parentData, parentDataProperty, r
       }
     }
     if (data.channel_type !== void 0) {
-      let data8 = data.channel_type;
-      const _errs28 = errors;
-      let valid8 = false;
-      const _errs29 = errors;
-      if (typeof data8 !== "string") {
-        const err33 = { instancePath: instancePath + "/channel_type", schemaPath: "urn:casi:schema:ChannelType/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+      let data10 = data.channel_type;
+      const _errs38 = errors;
+      let valid12 = false;
+      const _errs39 = errors;
+      if (typeof data10 !== "string") {
+        const err39 = { instancePath: instancePath + "/channel_type", schemaPath: "urn:casi:schema:ChannelType/type", keyword: "type", params: { type: "string" }, message: "must be string" };
         if (vErrors === null) {
-          vErrors = [err33];
+          vErrors = [err39];
         } else {
-          vErrors.push(err33);
+          vErrors.push(err39);
         }
         errors++;
       }
-      if (!(data8 === "phone" || data8 === "chat_realtime" || data8 === "chat_async")) {
-        const err34 = { instancePath: instancePath + "/channel_type", schemaPath: "urn:casi:schema:ChannelType/enum", keyword: "enum", params: { allowedValues: schema42.enum }, message: "must be equal to one of the allowed values" };
+      if (!(data10 === "phone" || data10 === "chat_realtime" || data10 === "chat_async")) {
+        const err40 = { instancePath: instancePath + "/channel_type", schemaPath: "urn:casi:schema:ChannelType/enum", keyword: "enum", params: { allowedValues: schema42.enum }, message: "must be equal to one of the allowed values" };
         if (vErrors === null) {
-          vErrors = [err34];
+          vErrors = [err40];
         } else {
-          vErrors.push(err34);
+          vErrors.push(err40);
         }
         errors++;
       }
-      var _valid1 = _errs29 === errors;
-      valid8 = valid8 || _valid1;
-      const _errs32 = errors;
-      if (data8 !== null) {
-        const err35 = { instancePath: instancePath + "/channel_type", schemaPath: "#/properties/channel_type/anyOf/1/type", keyword: "type", params: { type: "null" }, message: "must be null" };
+      var _valid2 = _errs39 === errors;
+      valid12 = valid12 || _valid2;
+      const _errs42 = errors;
+      if (data10 !== null) {
+        const err41 = { instancePath: instancePath + "/channel_type", schemaPath: "#/properties/channel_type/anyOf/1/type", keyword: "type", params: { type: "null" }, message: "must be null" };
         if (vErrors === null) {
-          vErrors = [err35];
+          vErrors = [err41];
         } else {
-          vErrors.push(err35);
+          vErrors.push(err41);
         }
         errors++;
       }
-      var _valid1 = _errs32 === errors;
-      valid8 = valid8 || _valid1;
-      if (!valid8) {
-        const err36 = { instancePath: instancePath + "/channel_type", schemaPath: "#/properties/channel_type/anyOf", keyword: "anyOf", params: {}, message: "must match a schema in anyOf" };
+      var _valid2 = _errs42 === errors;
+      valid12 = valid12 || _valid2;
+      if (!valid12) {
+        const err42 = { instancePath: instancePath + "/channel_type", schemaPath: "#/properties/channel_type/anyOf", keyword: "anyOf", params: {}, message: "must match a schema in anyOf" };
         if (vErrors === null) {
-          vErrors = [err36];
+          vErrors = [err42];
         } else {
-          vErrors.push(err36);
+          vErrors.push(err42);
         }
         errors++;
       } else {
-        errors = _errs28;
+        errors = _errs38;
         if (vErrors !== null) {
-          if (_errs28) {
-            vErrors.length = _errs28;
+          if (_errs38) {
+            vErrors.length = _errs38;
           } else {
             vErrors = null;
           }
@@ -6671,41 +6714,41 @@ function validate89(data, { instancePath = "", parentData, parentDataProperty, r
       }
     }
     if (data.override_config !== void 0) {
-      let data10 = data.override_config;
-      const _errs36 = errors;
-      let valid10 = false;
-      const _errs37 = errors;
-      if (!validate94(data10, { instancePath: instancePath + "/override_config", parentData: data, parentDataProperty: "override_config", rootData, dynamicAnchors })) {
+      let data12 = data.override_config;
+      const _errs46 = errors;
+      let valid14 = false;
+      const _errs47 = errors;
+      if (!validate94(data12, { instancePath: instancePath + "/override_config", parentData: data, parentDataProperty: "override_config", rootData, dynamicAnchors })) {
         vErrors = vErrors === null ? validate94.errors : vErrors.concat(validate94.errors);
         errors = vErrors.length;
       }
-      var _valid2 = _errs37 === errors;
-      valid10 = valid10 || _valid2;
-      const _errs38 = errors;
-      if (data10 !== null) {
-        const err37 = { instancePath: instancePath + "/override_config", schemaPath: "#/properties/override_config/anyOf/1/type", keyword: "type", params: { type: "null" }, message: "must be null" };
+      var _valid3 = _errs47 === errors;
+      valid14 = valid14 || _valid3;
+      const _errs48 = errors;
+      if (data12 !== null) {
+        const err43 = { instancePath: instancePath + "/override_config", schemaPath: "#/properties/override_config/anyOf/1/type", keyword: "type", params: { type: "null" }, message: "must be null" };
         if (vErrors === null) {
-          vErrors = [err37];
+          vErrors = [err43];
         } else {
-          vErrors.push(err37);
+          vErrors.push(err43);
         }
         errors++;
       }
-      var _valid2 = _errs38 === errors;
-      valid10 = valid10 || _valid2;
-      if (!valid10) {
-        const err38 = { instancePath: instancePath + "/override_config", schemaPath: "#/properties/override_config/anyOf", keyword: "anyOf", params: {}, message: "must match a schema in anyOf" };
+      var _valid3 = _errs48 === errors;
+      valid14 = valid14 || _valid3;
+      if (!valid14) {
+        const err44 = { instancePath: instancePath + "/override_config", schemaPath: "#/properties/override_config/anyOf", keyword: "anyOf", params: {}, message: "must match a schema in anyOf" };
         if (vErrors === null) {
-          vErrors = [err38];
+          vErrors = [err44];
         } else {
-          vErrors.push(err38);
+          vErrors.push(err44);
         }
         errors++;
       } else {
-        errors = _errs36;
+        errors = _errs46;
         if (vErrors !== null) {
-          if (_errs36) {
-            vErrors.length = _errs36;
+          if (_errs46) {
+            vErrors.length = _errs46;
           } else {
             vErrors = null;
           }
@@ -6713,126 +6756,31 @@ function validate89(data, { instancePath = "", parentData, parentDataProperty, r
       }
     }
     if (data.started_at !== void 0) {
-      let data11 = data.started_at;
-      const _errs41 = errors;
-      let valid11 = false;
-      const _errs42 = errors;
-      if (typeof data11 === "string") {
-        if (!formats0(data11)) {
-          const err39 = { instancePath: instancePath + "/started_at", schemaPath: "urn:casi:schema:Timestamp/format", keyword: "format", params: { format: "date-time" }, message: 'must match format "date-time"' };
-          if (vErrors === null) {
-            vErrors = [err39];
-          } else {
-            vErrors.push(err39);
-          }
-          errors++;
-        }
-      } else {
-        const err40 = { instancePath: instancePath + "/started_at", schemaPath: "urn:casi:schema:Timestamp/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-        if (vErrors === null) {
-          vErrors = [err40];
-        } else {
-          vErrors.push(err40);
-        }
-        errors++;
-      }
-      var _valid3 = _errs42 === errors;
-      valid11 = valid11 || _valid3;
-      const _errs45 = errors;
-      if (data11 !== null) {
-        const err41 = { instancePath: instancePath + "/started_at", schemaPath: "#/properties/started_at/anyOf/1/type", keyword: "type", params: { type: "null" }, message: "must be null" };
-        if (vErrors === null) {
-          vErrors = [err41];
-        } else {
-          vErrors.push(err41);
-        }
-        errors++;
-      }
-      var _valid3 = _errs45 === errors;
-      valid11 = valid11 || _valid3;
-      if (!valid11) {
-        const err42 = { instancePath: instancePath + "/started_at", schemaPath: "#/properties/started_at/anyOf", keyword: "anyOf", params: {}, message: "must match a schema in anyOf" };
-        if (vErrors === null) {
-          vErrors = [err42];
-        } else {
-          vErrors.push(err42);
-        }
-        errors++;
-      } else {
-        errors = _errs41;
-        if (vErrors !== null) {
-          if (_errs41) {
-            vErrors.length = _errs41;
-          } else {
-            vErrors = null;
-          }
-        }
-      }
-    }
-    if (data.completed_at !== void 0) {
-      let data12 = data.completed_at;
-      const _errs48 = errors;
-      let valid13 = false;
-      const _errs49 = errors;
-      if (typeof data12 === "string") {
-        if (!formats0(data12)) {
-          const err43 = { instancePath: instancePath + "/completed_at", schemaPath: "urn:casi:schema:Timestamp/format", keyword: "format", params: { format: "date-time" }, message: 'must match format "date-time"' };
-          if (vErrors === null) {
-            vErrors = [err43];
-          } else {
-            vErrors.push(err43);
-          }
-          errors++;
-        }
-      } else {
-        const err44 = { instancePath: instancePath + "/completed_at", schemaPath: "urn:casi:schema:Timestamp/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-        if (vErrors === null) {
-          vErrors = [err44];
-        } else {
-          vErrors.push(err44);
-        }
-        errors++;
-      }
-      var _valid4 = _errs49 === errors;
-      valid13 = valid13 || _valid4;
-      const _errs52 = errors;
-      if (data12 !== null) {
-        const err45 = { instancePath: instancePath + "/completed_at", schemaPath: "#/properties/completed_at/anyOf/1/type", keyword: "type", params: { type: "null" }, message: "must be null" };
-        if (vErrors === null) {
-          vErrors = [err45];
-        } else {
-          vErrors.push(err45);
-        }
-        errors++;
-      }
-      var _valid4 = _errs52 === errors;
-      valid13 = valid13 || _valid4;
-      if (!valid13) {
-        const err46 = { instancePath: instancePath + "/completed_at", schemaPath: "#/properties/completed_at/anyOf", keyword: "anyOf", params: {}, message: "must match a schema in anyOf" };
-        if (vErrors === null) {
-          vErrors = [err46];
-        } else {
-          vErrors.push(err46);
-        }
-        errors++;
-      } else {
-        errors = _errs48;
-        if (vErrors !== null) {
-          if (_errs48) {
-            vErrors.length = _errs48;
-          } else {
-            vErrors = null;
-          }
-        }
-      }
-    }
-    if (data.failure_reason !== void 0) {
-      let data13 = data.failure_reason;
-      const _errs55 = errors;
+      let data13 = data.started_at;
+      const _errs51 = errors;
       let valid15 = false;
-      const _errs56 = errors;
-      if (typeof data13 !== "string") {
-        const err47 = { instancePath: instancePath + "/failure_reason", schemaPath: "urn:casi:schema:FailureReason/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+      const _errs52 = errors;
+      if (typeof data13 === "string") {
+        if (!pattern6.test(data13)) {
+          const err45 = { instancePath: instancePath + "/started_at", schemaPath: "urn:casi:schema:Timestamp/pattern", keyword: "pattern", params: { pattern: "([Zz]|\\+00:00)$" }, message: 'must match pattern "([Zz]|\\+00:00)$"' };
+          if (vErrors === null) {
+            vErrors = [err45];
+          } else {
+            vErrors.push(err45);
+          }
+          errors++;
+        }
+        if (!formats0(data13)) {
+          const err46 = { instancePath: instancePath + "/started_at", schemaPath: "urn:casi:schema:Timestamp/format", keyword: "format", params: { format: "date-time" }, message: 'must match format "date-time"' };
+          if (vErrors === null) {
+            vErrors = [err46];
+          } else {
+            vErrors.push(err46);
+          }
+          errors++;
+        }
+      } else {
+        const err47 = { instancePath: instancePath + "/started_at", schemaPath: "urn:casi:schema:Timestamp/type", keyword: "type", params: { type: "string" }, message: "must be string" };
         if (vErrors === null) {
           vErrors = [err47];
         } else {
@@ -6840,8 +6788,11 @@ function validate89(data, { instancePath = "", parentData, parentDataProperty, r
         }
         errors++;
       }
-      if (!(data13 === "dial_failed" || data13 === "number_marked_disconnected" || data13 === "pstn_blocked" || data13 === "dnc_rejected" || data13 === "tcpa_rejected" || data13 === "number_invalid" || data13 === "internal_error" || data13 === "telephony_error" || data13 === "agent_timeout" || data13 === "customer_requested_dnc")) {
-        const err48 = { instancePath: instancePath + "/failure_reason", schemaPath: "urn:casi:schema:FailureReason/enum", keyword: "enum", params: { allowedValues: schema151.enum }, message: "must be equal to one of the allowed values" };
+      var _valid4 = _errs52 === errors;
+      valid15 = valid15 || _valid4;
+      const _errs55 = errors;
+      if (data13 !== null) {
+        const err48 = { instancePath: instancePath + "/started_at", schemaPath: "#/properties/started_at/anyOf/1/type", keyword: "type", params: { type: "null" }, message: "must be null" };
         if (vErrors === null) {
           vErrors = [err48];
         } else {
@@ -6849,55 +6800,53 @@ function validate89(data, { instancePath = "", parentData, parentDataProperty, r
         }
         errors++;
       }
-      var _valid5 = _errs56 === errors;
-      valid15 = valid15 || _valid5;
-      const _errs59 = errors;
-      if (data13 !== null) {
-        const err49 = { instancePath: instancePath + "/failure_reason", schemaPath: "#/properties/failure_reason/anyOf/1/type", keyword: "type", params: { type: "null" }, message: "must be null" };
+      var _valid4 = _errs55 === errors;
+      valid15 = valid15 || _valid4;
+      if (!valid15) {
+        const err49 = { instancePath: instancePath + "/started_at", schemaPath: "#/properties/started_at/anyOf", keyword: "anyOf", params: {}, message: "must match a schema in anyOf" };
         if (vErrors === null) {
           vErrors = [err49];
         } else {
           vErrors.push(err49);
         }
         errors++;
-      }
-      var _valid5 = _errs59 === errors;
-      valid15 = valid15 || _valid5;
-      if (!valid15) {
-        const err50 = { instancePath: instancePath + "/failure_reason", schemaPath: "#/properties/failure_reason/anyOf", keyword: "anyOf", params: {}, message: "must match a schema in anyOf" };
-        if (vErrors === null) {
-          vErrors = [err50];
-        } else {
-          vErrors.push(err50);
-        }
-        errors++;
       } else {
-        errors = _errs55;
+        errors = _errs51;
         if (vErrors !== null) {
-          if (_errs55) {
-            vErrors.length = _errs55;
+          if (_errs51) {
+            vErrors.length = _errs51;
           } else {
             vErrors = null;
           }
         }
       }
     }
-    if (data.summary !== void 0) {
-      let data14 = data.summary;
-      if (typeof data14 !== "string" && data14 !== null) {
-        const err51 = { instancePath: instancePath + "/summary", schemaPath: "#/properties/summary/type", keyword: "type", params: { type: schema109.properties.summary.type }, message: "must be string,null" };
-        if (vErrors === null) {
-          vErrors = [err51];
-        } else {
-          vErrors.push(err51);
+    if (data.completed_at !== void 0) {
+      let data14 = data.completed_at;
+      const _errs58 = errors;
+      let valid17 = false;
+      const _errs59 = errors;
+      if (typeof data14 === "string") {
+        if (!pattern6.test(data14)) {
+          const err50 = { instancePath: instancePath + "/completed_at", schemaPath: "urn:casi:schema:Timestamp/pattern", keyword: "pattern", params: { pattern: "([Zz]|\\+00:00)$" }, message: 'must match pattern "([Zz]|\\+00:00)$"' };
+          if (vErrors === null) {
+            vErrors = [err50];
+          } else {
+            vErrors.push(err50);
+          }
+          errors++;
         }
-        errors++;
-      }
-    }
-    if (data.duration_sec !== void 0) {
-      let data15 = data.duration_sec;
-      if (!(typeof data15 == "number" && isFinite(data15)) && data15 !== null) {
-        const err52 = { instancePath: instancePath + "/duration_sec", schemaPath: "#/properties/duration_sec/type", keyword: "type", params: { type: schema109.properties.duration_sec.type }, message: "must be number,null" };
+        if (!formats0(data14)) {
+          const err51 = { instancePath: instancePath + "/completed_at", schemaPath: "urn:casi:schema:Timestamp/format", keyword: "format", params: { format: "date-time" }, message: 'must match format "date-time"' };
+          if (vErrors === null) {
+            vErrors = [err51];
+          } else {
+            vErrors.push(err51);
+          }
+          errors++;
+        }
+      } else {
+        const err52 = { instancePath: instancePath + "/completed_at", schemaPath: "urn:casi:schema:Timestamp/type", keyword: "type", params: { type: "string" }, message: "must be string" };
         if (vErrors === null) {
           vErrors = [err52];
         } else {
@@ -6905,34 +6854,46 @@ function validate89(data, { instancePath = "", parentData, parentDataProperty, r
         }
         errors++;
       }
-      if (typeof data15 == "number" && isFinite(data15)) {
-        if (data15 < 0 || isNaN(data15)) {
-          const err53 = { instancePath: instancePath + "/duration_sec", schemaPath: "#/properties/duration_sec/minimum", keyword: "minimum", params: { comparison: ">=", limit: 0 }, message: "must be >= 0" };
-          if (vErrors === null) {
-            vErrors = [err53];
-          } else {
-            vErrors.push(err53);
-          }
-          errors++;
+      var _valid5 = _errs59 === errors;
+      valid17 = valid17 || _valid5;
+      const _errs62 = errors;
+      if (data14 !== null) {
+        const err53 = { instancePath: instancePath + "/completed_at", schemaPath: "#/properties/completed_at/anyOf/1/type", keyword: "type", params: { type: "null" }, message: "must be null" };
+        if (vErrors === null) {
+          vErrors = [err53];
+        } else {
+          vErrors.push(err53);
         }
+        errors++;
       }
-    }
-    if (data.sentiment !== void 0) {
-      let data16 = data.sentiment;
-      const _errs66 = errors;
-      let valid17 = false;
-      const _errs67 = errors;
-      if (typeof data16 !== "string") {
-        const err54 = { instancePath: instancePath + "/sentiment", schemaPath: "urn:casi:schema:Sentiment/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+      var _valid5 = _errs62 === errors;
+      valid17 = valid17 || _valid5;
+      if (!valid17) {
+        const err54 = { instancePath: instancePath + "/completed_at", schemaPath: "#/properties/completed_at/anyOf", keyword: "anyOf", params: {}, message: "must match a schema in anyOf" };
         if (vErrors === null) {
           vErrors = [err54];
         } else {
           vErrors.push(err54);
         }
         errors++;
+      } else {
+        errors = _errs58;
+        if (vErrors !== null) {
+          if (_errs58) {
+            vErrors.length = _errs58;
+          } else {
+            vErrors = null;
+          }
+        }
       }
-      if (!(data16 === "positive" || data16 === "neutral" || data16 === "negative")) {
-        const err55 = { instancePath: instancePath + "/sentiment", schemaPath: "urn:casi:schema:Sentiment/enum", keyword: "enum", params: { allowedValues: schema152.enum }, message: "must be equal to one of the allowed values" };
+    }
+    if (data.failure_reason !== void 0) {
+      let data15 = data.failure_reason;
+      const _errs65 = errors;
+      let valid19 = false;
+      const _errs66 = errors;
+      if (typeof data15 !== "string") {
+        const err55 = { instancePath: instancePath + "/failure_reason", schemaPath: "urn:casi:schema:FailureReason/type", keyword: "type", params: { type: "string" }, message: "must be string" };
         if (vErrors === null) {
           vErrors = [err55];
         } else {
@@ -6940,11 +6901,8 @@ function validate89(data, { instancePath = "", parentData, parentDataProperty, r
         }
         errors++;
       }
-      var _valid6 = _errs67 === errors;
-      valid17 = valid17 || _valid6;
-      const _errs70 = errors;
-      if (data16 !== null) {
-        const err56 = { instancePath: instancePath + "/sentiment", schemaPath: "#/properties/sentiment/anyOf/1/type", keyword: "type", params: { type: "null" }, message: "must be null" };
+      if (!(data15 === "dial_failed" || data15 === "number_marked_disconnected" || data15 === "pstn_blocked" || data15 === "dnc_rejected" || data15 === "tcpa_rejected" || data15 === "number_invalid" || data15 === "internal_error" || data15 === "telephony_error" || data15 === "agent_timeout" || data15 === "customer_requested_dnc")) {
+        const err56 = { instancePath: instancePath + "/failure_reason", schemaPath: "urn:casi:schema:FailureReason/enum", keyword: "enum", params: { allowedValues: schema151.enum }, message: "must be equal to one of the allowed values" };
         if (vErrors === null) {
           vErrors = [err56];
         } else {
@@ -6952,21 +6910,124 @@ function validate89(data, { instancePath = "", parentData, parentDataProperty, r
         }
         errors++;
       }
-      var _valid6 = _errs70 === errors;
-      valid17 = valid17 || _valid6;
-      if (!valid17) {
-        const err57 = { instancePath: instancePath + "/sentiment", schemaPath: "#/properties/sentiment/anyOf", keyword: "anyOf", params: {}, message: "must match a schema in anyOf" };
+      var _valid6 = _errs66 === errors;
+      valid19 = valid19 || _valid6;
+      const _errs69 = errors;
+      if (data15 !== null) {
+        const err57 = { instancePath: instancePath + "/failure_reason", schemaPath: "#/properties/failure_reason/anyOf/1/type", keyword: "type", params: { type: "null" }, message: "must be null" };
         if (vErrors === null) {
           vErrors = [err57];
         } else {
           vErrors.push(err57);
         }
         errors++;
+      }
+      var _valid6 = _errs69 === errors;
+      valid19 = valid19 || _valid6;
+      if (!valid19) {
+        const err58 = { instancePath: instancePath + "/failure_reason", schemaPath: "#/properties/failure_reason/anyOf", keyword: "anyOf", params: {}, message: "must match a schema in anyOf" };
+        if (vErrors === null) {
+          vErrors = [err58];
+        } else {
+          vErrors.push(err58);
+        }
+        errors++;
       } else {
-        errors = _errs66;
+        errors = _errs65;
         if (vErrors !== null) {
-          if (_errs66) {
-            vErrors.length = _errs66;
+          if (_errs65) {
+            vErrors.length = _errs65;
+          } else {
+            vErrors = null;
+          }
+        }
+      }
+    }
+    if (data.summary !== void 0) {
+      let data16 = data.summary;
+      if (typeof data16 !== "string" && data16 !== null) {
+        const err59 = { instancePath: instancePath + "/summary", schemaPath: "#/properties/summary/type", keyword: "type", params: { type: schema109.properties.summary.type }, message: "must be string,null" };
+        if (vErrors === null) {
+          vErrors = [err59];
+        } else {
+          vErrors.push(err59);
+        }
+        errors++;
+      }
+    }
+    if (data.duration_sec !== void 0) {
+      let data17 = data.duration_sec;
+      if (!(typeof data17 == "number" && isFinite(data17)) && data17 !== null) {
+        const err60 = { instancePath: instancePath + "/duration_sec", schemaPath: "#/properties/duration_sec/type", keyword: "type", params: { type: schema109.properties.duration_sec.type }, message: "must be number,null" };
+        if (vErrors === null) {
+          vErrors = [err60];
+        } else {
+          vErrors.push(err60);
+        }
+        errors++;
+      }
+      if (typeof data17 == "number" && isFinite(data17)) {
+        if (data17 < 0 || isNaN(data17)) {
+          const err61 = { instancePath: instancePath + "/duration_sec", schemaPath: "#/properties/duration_sec/minimum", keyword: "minimum", params: { comparison: ">=", limit: 0 }, message: "must be >= 0" };
+          if (vErrors === null) {
+            vErrors = [err61];
+          } else {
+            vErrors.push(err61);
+          }
+          errors++;
+        }
+      }
+    }
+    if (data.sentiment !== void 0) {
+      let data18 = data.sentiment;
+      const _errs76 = errors;
+      let valid21 = false;
+      const _errs77 = errors;
+      if (typeof data18 !== "string") {
+        const err62 = { instancePath: instancePath + "/sentiment", schemaPath: "urn:casi:schema:Sentiment/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        if (vErrors === null) {
+          vErrors = [err62];
+        } else {
+          vErrors.push(err62);
+        }
+        errors++;
+      }
+      if (!(data18 === "positive" || data18 === "neutral" || data18 === "negative")) {
+        const err63 = { instancePath: instancePath + "/sentiment", schemaPath: "urn:casi:schema:Sentiment/enum", keyword: "enum", params: { allowedValues: schema152.enum }, message: "must be equal to one of the allowed values" };
+        if (vErrors === null) {
+          vErrors = [err63];
+        } else {
+          vErrors.push(err63);
+        }
+        errors++;
+      }
+      var _valid7 = _errs77 === errors;
+      valid21 = valid21 || _valid7;
+      const _errs80 = errors;
+      if (data18 !== null) {
+        const err64 = { instancePath: instancePath + "/sentiment", schemaPath: "#/properties/sentiment/anyOf/1/type", keyword: "type", params: { type: "null" }, message: "must be null" };
+        if (vErrors === null) {
+          vErrors = [err64];
+        } else {
+          vErrors.push(err64);
+        }
+        errors++;
+      }
+      var _valid7 = _errs80 === errors;
+      valid21 = valid21 || _valid7;
+      if (!valid21) {
+        const err65 = { instancePath: instancePath + "/sentiment", schemaPath: "#/properties/sentiment/anyOf", keyword: "anyOf", params: {}, message: "must match a schema in anyOf" };
+        if (vErrors === null) {
+          vErrors = [err65];
+        } else {
+          vErrors.push(err65);
+        }
+        errors++;
+      } else {
+        errors = _errs76;
+        if (vErrors !== null) {
+          if (_errs76) {
+            vErrors.length = _errs76;
           } else {
             vErrors = null;
           }
@@ -6974,11 +7035,11 @@ function validate89(data, { instancePath = "", parentData, parentDataProperty, r
       }
     }
   } else {
-    const err58 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+    const err66 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
     if (vErrors === null) {
-      vErrors = [err58];
+      vErrors = [err66];
     } else {
-      vErrors.push(err58);
+      vErrors.push(err66);
     }
     errors++;
   }
@@ -6987,8 +7048,8 @@ function validate89(data, { instancePath = "", parentData, parentDataProperty, r
 }
 validate89.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
 var validateConversationalAgent = validate114;
-var pattern19 = new RegExp("^ca_[A-Za-z0-9]+$", "u");
-var pattern21 = new RegExp("^pa_[A-Za-z0-9]+(@v[0-9]+)?$", "u");
+var pattern25 = new RegExp("^ca_[A-Za-z0-9]+$", "u");
+var pattern27 = new RegExp("^pa_[A-Za-z0-9]+(@v[0-9]+)?$", "u");
 function validate117(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -7657,7 +7718,7 @@ function validate115(data, { instancePath = "", parentData, parentDataProperty, 
           errors++;
         }
         for (const key1 in data6) {
-          if (!(key1 === "is_voicemail_enabled")) {
+          if (!(key1 === "is_voicemail_enabled" || key1 === "is_sms_enabled")) {
             const err9 = { instancePath: instancePath + "/channel", schemaPath: "urn:casi:schema:ChannelConfig/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key1 }, message: "must NOT have additional properties" };
             if (vErrors === null) {
               vErrors = [err9];
@@ -7678,22 +7739,33 @@ function validate115(data, { instancePath = "", parentData, parentDataProperty, 
             errors++;
           }
         }
+        if (data6.is_sms_enabled !== void 0) {
+          if (typeof data6.is_sms_enabled !== "boolean") {
+            const err11 = { instancePath: instancePath + "/channel/is_sms_enabled", schemaPath: "urn:casi:schema:ChannelConfig/properties/is_sms_enabled/type", keyword: "type", params: { type: "boolean" }, message: "must be boolean" };
+            if (vErrors === null) {
+              vErrors = [err11];
+            } else {
+              vErrors.push(err11);
+            }
+            errors++;
+          }
+        }
       } else {
-        const err11 = { instancePath: instancePath + "/channel", schemaPath: "urn:casi:schema:ChannelConfig/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+        const err12 = { instancePath: instancePath + "/channel", schemaPath: "urn:casi:schema:ChannelConfig/type", keyword: "type", params: { type: "object" }, message: "must be object" };
         if (vErrors === null) {
-          vErrors = [err11];
+          vErrors = [err12];
         } else {
-          vErrors.push(err11);
+          vErrors.push(err12);
         }
         errors++;
       }
     }
   } else {
-    const err12 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+    const err13 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
     if (vErrors === null) {
-      vErrors = [err12];
+      vErrors = [err13];
     } else {
-      vErrors.push(err12);
+      vErrors.push(err13);
     }
     errors++;
   }
@@ -7790,7 +7862,7 @@ function validate114(data, { instancePath = "", parentData, parentDataProperty, 
     if (data.id !== void 0) {
       let data0 = data.id;
       if (typeof data0 === "string") {
-        if (!pattern19.test(data0)) {
+        if (!pattern25.test(data0)) {
           const err8 = { instancePath: instancePath + "/id", schemaPath: "urn:casi:schema:ConversationalAgentId/pattern", keyword: "pattern", params: { pattern: "^ca_[A-Za-z0-9]+$" }, message: 'must match pattern "^ca_[A-Za-z0-9]+$"' };
           if (vErrors === null) {
             vErrors = [err8];
@@ -7812,7 +7884,7 @@ function validate114(data, { instancePath = "", parentData, parentDataProperty, 
     if (data.version_id !== void 0) {
       let data1 = data.version_id;
       if (typeof data1 === "string") {
-        if (!pattern6.test(data1)) {
+        if (!pattern7.test(data1)) {
           const err10 = { instancePath: instancePath + "/version_id", schemaPath: "urn:casi:schema:ConversationalAgentVersionId/pattern", keyword: "pattern", params: { pattern: "^ca_[A-Za-z0-9]+@v[0-9]+$" }, message: 'must match pattern "^ca_[A-Za-z0-9]+@v[0-9]+$"' };
           if (vErrors === null) {
             vErrors = [err10];
@@ -7877,7 +7949,7 @@ function validate114(data, { instancePath = "", parentData, parentDataProperty, 
         for (let i0 = 0; i0 < len0; i0++) {
           let data7 = data6[i0];
           if (typeof data7 === "string") {
-            if (!pattern21.test(data7)) {
+            if (!pattern27.test(data7)) {
               const err15 = { instancePath: instancePath + "/postprocess_agents/" + i0, schemaPath: "urn:casi:schema:ProceduralAgentRef/pattern", keyword: "pattern", params: { pattern: "^pa_[A-Za-z0-9]+(@v[0-9]+)?$" }, message: 'must match pattern "^pa_[A-Za-z0-9]+(@v[0-9]+)?$"' };
               if (vErrors === null) {
                 vErrors = [err15];
@@ -7934,7 +8006,7 @@ function validate128(data, { instancePath = "", parentData, parentDataProperty, 
     evaluated0.items = void 0;
   }
   if (typeof data === "string") {
-    if (!pattern19.test(data)) {
+    if (!pattern25.test(data)) {
       const err0 = { instancePath, schemaPath: "#/pattern", keyword: "pattern", params: { pattern: "^ca_[A-Za-z0-9]+$" }, message: 'must match pattern "^ca_[A-Za-z0-9]+$"' };
       if (vErrors === null) {
         vErrors = [err0];
@@ -7957,7 +8029,7 @@ function validate128(data, { instancePath = "", parentData, parentDataProperty, 
 }
 validate128.evaluated = { "dynamicProps": false, "dynamicItems": false };
 var validateConversationalAgentRef = validate129;
-var pattern23 = new RegExp("^ca_[A-Za-z0-9]+(@v[0-9]+)?$", "u");
+var pattern29 = new RegExp("^ca_[A-Za-z0-9]+(@v[0-9]+)?$", "u");
 function validate129(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -7970,7 +8042,7 @@ function validate129(data, { instancePath = "", parentData, parentDataProperty, 
     evaluated0.items = void 0;
   }
   if (typeof data === "string") {
-    if (!pattern23.test(data)) {
+    if (!pattern29.test(data)) {
       const err0 = { instancePath, schemaPath: "#/pattern", keyword: "pattern", params: { pattern: "^ca_[A-Za-z0-9]+(@v[0-9]+)?$" }, message: 'must match pattern "^ca_[A-Za-z0-9]+(@v[0-9]+)?$"' };
       if (vErrors === null) {
         vErrors = [err0];
@@ -8005,7 +8077,7 @@ function validate130(data, { instancePath = "", parentData, parentDataProperty, 
     evaluated0.items = void 0;
   }
   if (typeof data === "string") {
-    if (!pattern6.test(data)) {
+    if (!pattern7.test(data)) {
       const err0 = { instancePath, schemaPath: "#/pattern", keyword: "pattern", params: { pattern: "^ca_[A-Za-z0-9]+@v[0-9]+$" }, message: 'must match pattern "^ca_[A-Za-z0-9]+@v[0-9]+$"' };
       if (vErrors === null) {
         vErrors = [err0];
@@ -8496,7 +8568,7 @@ function validate146(data, { instancePath = "", parentData, parentDataProperty, 
     evaluated0.items = void 0;
   }
   if (typeof data === "string") {
-    if (!pattern7.test(data)) {
+    if (!pattern8.test(data)) {
       const err0 = { instancePath, schemaPath: "#/pattern", keyword: "pattern", params: { pattern: "^conv_[A-Za-z0-9]+$" }, message: 'must match pattern "^conv_[A-Za-z0-9]+$"' };
       if (vErrors === null) {
         vErrors = [err0];
@@ -8520,7 +8592,7 @@ function validate146(data, { instancePath = "", parentData, parentDataProperty, 
 validate146.evaluated = { "dynamicProps": false, "dynamicItems": false };
 var validateConversationList = validate147;
 var schema183 = { "type": "object", "additionalProperties": false, "required": ["data", "cursor"], "properties": { "data": { "type": "array", "items": { "$ref": "urn:casi:schema:ConversationListItem" } }, "cursor": { "type": ["string", "null"], "description": "Pass it as `cursor` for the next page; null on the last page." } }, "$id": "urn:casi:schema:ConversationList" };
-var schema184 = { "type": "object", "description": "A conversation in a list; omits `channel`, `override_config` and `summary`.", "additionalProperties": false, "required": ["id", "agent_id", "livemode", "created_at", "direction", "status", "custom_fields", "customer_id", "channel_type", "started_at", "completed_at", "failure_reason", "duration_sec", "sentiment"], "properties": { "id": { "$ref": "urn:casi:schema:ConversationId" }, "agent_id": { "$ref": "urn:casi:schema:ConversationalAgentVersionId" }, "livemode": { "type": "boolean" }, "created_at": { "$ref": "urn:casi:schema:Timestamp" }, "direction": { "$ref": "urn:casi:schema:Direction" }, "status": { "$ref": "urn:casi:schema:ConversationStatus" }, "custom_fields": { "$ref": "urn:casi:schema:CustomFields" }, "customer_id": { "anyOf": [{ "$ref": "urn:casi:schema:CustomerId" }, { "type": "null" }] }, "channel_type": { "anyOf": [{ "$ref": "urn:casi:schema:ChannelType" }, { "type": "null" }] }, "started_at": { "anyOf": [{ "$ref": "urn:casi:schema:Timestamp" }, { "type": "null" }] }, "completed_at": { "anyOf": [{ "$ref": "urn:casi:schema:Timestamp" }, { "type": "null" }] }, "failure_reason": { "anyOf": [{ "$ref": "urn:casi:schema:FailureReason" }, { "type": "null" }] }, "duration_sec": { "type": ["number", "null"], "minimum": 0 }, "sentiment": { "anyOf": [{ "$ref": "urn:casi:schema:Sentiment" }, { "type": "null" }] } }, "$id": "urn:casi:schema:ConversationListItem" };
+var schema184 = { "type": "object", "description": "A conversation in a list; omits `channel`, `override_config` and `summary`.", "additionalProperties": false, "required": ["id", "agent_id", "livemode", "created_at", "direction", "status", "custom_fields", "customer_id", "channel_type", "started_at", "completed_at", "failure_reason", "duration_sec", "sentiment"], "properties": { "id": { "$ref": "urn:casi:schema:ConversationId" }, "agent_id": { "$ref": "urn:casi:schema:ConversationalAgentVersionId" }, "livemode": { "type": "boolean" }, "created_at": { "$ref": "urn:casi:schema:Timestamp" }, "direction": { "$ref": "urn:casi:schema:Direction" }, "status": { "$ref": "urn:casi:schema:ConversationStatus" }, "custom_fields": { "$ref": "urn:casi:schema:CustomFields" }, "customer_id": { "anyOf": [{ "$ref": "urn:casi:schema:CustomerId" }, { "type": "null" }] }, "channel_type": { "anyOf": [{ "$ref": "urn:casi:schema:ChannelType" }, { "type": "null" }] }, "started_at": { "anyOf": [{ "$ref": "urn:casi:schema:Timestamp" }, { "type": "null" }] }, "completed_at": { "anyOf": [{ "$ref": "urn:casi:schema:Timestamp" }, { "type": "null" }] }, "failure_reason": { "description": "Set only when `status` is `failed`.", "anyOf": [{ "$ref": "urn:casi:schema:FailureReason" }, { "type": "null" }] }, "duration_sec": { "type": ["number", "null"], "minimum": 0 }, "sentiment": { "anyOf": [{ "$ref": "urn:casi:schema:Sentiment" }, { "type": "null" }] } }, "if": { "required": ["status"], "additionalProperties": true, "properties": { "status": { "not": { "const": "failed" } } } }, "then": { "additionalProperties": true, "properties": { "failure_reason": { "type": "null" } } }, "$id": "urn:casi:schema:ConversationListItem" };
 function validate148(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -8532,54 +8604,93 @@ function validate148(data, { instancePath = "", parentData, parentDataProperty, 
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
+  const _errs1 = errors;
+  let valid0 = true;
+  const _errs2 = errors;
   if (data && typeof data == "object" && !Array.isArray(data)) {
-    if (data.id === void 0) {
-      const err0 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "id" }, message: "must have required property 'id'" };
+    let missing0;
+    if (data.status === void 0 && (missing0 = "status")) {
+      const err0 = {};
       if (vErrors === null) {
         vErrors = [err0];
       } else {
         vErrors.push(err0);
       }
       errors++;
-    }
-    if (data.agent_id === void 0) {
-      const err1 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "agent_id" }, message: "must have required property 'agent_id'" };
-      if (vErrors === null) {
-        vErrors = [err1];
-      } else {
-        vErrors.push(err1);
+    } else {
+      if (data.status !== void 0) {
+        const _errs5 = errors;
+        const _errs6 = errors;
+        if ("failed" !== data.status) {
+          const err1 = {};
+          if (vErrors === null) {
+            vErrors = [err1];
+          } else {
+            vErrors.push(err1);
+          }
+          errors++;
+        }
+        var valid2 = _errs6 === errors;
+        if (valid2) {
+          const err2 = {};
+          if (vErrors === null) {
+            vErrors = [err2];
+          } else {
+            vErrors.push(err2);
+          }
+          errors++;
+        } else {
+          errors = _errs5;
+          if (vErrors !== null) {
+            if (_errs5) {
+              vErrors.length = _errs5;
+            } else {
+              vErrors = null;
+            }
+          }
+        }
       }
-      errors++;
     }
-    if (data.livemode === void 0) {
-      const err2 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "livemode" }, message: "must have required property 'livemode'" };
-      if (vErrors === null) {
-        vErrors = [err2];
-      } else {
-        vErrors.push(err2);
+  }
+  var _valid0 = _errs2 === errors;
+  errors = _errs1;
+  if (vErrors !== null) {
+    if (_errs1) {
+      vErrors.length = _errs1;
+    } else {
+      vErrors = null;
+    }
+  }
+  if (_valid0) {
+    const _errs7 = errors;
+    if (data && typeof data == "object" && !Array.isArray(data)) {
+      if (data.failure_reason !== void 0) {
+        if (data.failure_reason !== null) {
+          const err3 = { instancePath: instancePath + "/failure_reason", schemaPath: "#/then/properties/failure_reason/type", keyword: "type", params: { type: "null" }, message: "must be null" };
+          if (vErrors === null) {
+            vErrors = [err3];
+          } else {
+            vErrors.push(err3);
+          }
+          errors++;
+        }
       }
-      errors++;
     }
-    if (data.created_at === void 0) {
-      const err3 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "created_at" }, message: "must have required property 'created_at'" };
-      if (vErrors === null) {
-        vErrors = [err3];
-      } else {
-        vErrors.push(err3);
-      }
-      errors++;
+    var _valid0 = _errs7 === errors;
+    valid0 = _valid0;
+  }
+  if (!valid0) {
+    const err4 = { instancePath, schemaPath: "#/if", keyword: "if", params: { failingKeyword: "then" }, message: 'must match "then" schema' };
+    if (vErrors === null) {
+      vErrors = [err4];
+    } else {
+      vErrors.push(err4);
     }
-    if (data.direction === void 0) {
-      const err4 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "direction" }, message: "must have required property 'direction'" };
-      if (vErrors === null) {
-        vErrors = [err4];
-      } else {
-        vErrors.push(err4);
-      }
-      errors++;
-    }
-    if (data.status === void 0) {
-      const err5 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "status" }, message: "must have required property 'status'" };
+    errors++;
+  }
+  if (data && typeof data == "object" && !Array.isArray(data)) {
+    if (data.id === void 0) {
+      const err5 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "id" }, message: "must have required property 'id'" };
       if (vErrors === null) {
         vErrors = [err5];
       } else {
@@ -8587,8 +8698,8 @@ function validate148(data, { instancePath = "", parentData, parentDataProperty, 
       }
       errors++;
     }
-    if (data.custom_fields === void 0) {
-      const err6 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "custom_fields" }, message: "must have required property 'custom_fields'" };
+    if (data.agent_id === void 0) {
+      const err6 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "agent_id" }, message: "must have required property 'agent_id'" };
       if (vErrors === null) {
         vErrors = [err6];
       } else {
@@ -8596,8 +8707,8 @@ function validate148(data, { instancePath = "", parentData, parentDataProperty, 
       }
       errors++;
     }
-    if (data.customer_id === void 0) {
-      const err7 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "customer_id" }, message: "must have required property 'customer_id'" };
+    if (data.livemode === void 0) {
+      const err7 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "livemode" }, message: "must have required property 'livemode'" };
       if (vErrors === null) {
         vErrors = [err7];
       } else {
@@ -8605,8 +8716,8 @@ function validate148(data, { instancePath = "", parentData, parentDataProperty, 
       }
       errors++;
     }
-    if (data.channel_type === void 0) {
-      const err8 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "channel_type" }, message: "must have required property 'channel_type'" };
+    if (data.created_at === void 0) {
+      const err8 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "created_at" }, message: "must have required property 'created_at'" };
       if (vErrors === null) {
         vErrors = [err8];
       } else {
@@ -8614,8 +8725,8 @@ function validate148(data, { instancePath = "", parentData, parentDataProperty, 
       }
       errors++;
     }
-    if (data.started_at === void 0) {
-      const err9 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "started_at" }, message: "must have required property 'started_at'" };
+    if (data.direction === void 0) {
+      const err9 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "direction" }, message: "must have required property 'direction'" };
       if (vErrors === null) {
         vErrors = [err9];
       } else {
@@ -8623,8 +8734,8 @@ function validate148(data, { instancePath = "", parentData, parentDataProperty, 
       }
       errors++;
     }
-    if (data.completed_at === void 0) {
-      const err10 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "completed_at" }, message: "must have required property 'completed_at'" };
+    if (data.status === void 0) {
+      const err10 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "status" }, message: "must have required property 'status'" };
       if (vErrors === null) {
         vErrors = [err10];
       } else {
@@ -8632,8 +8743,8 @@ function validate148(data, { instancePath = "", parentData, parentDataProperty, 
       }
       errors++;
     }
-    if (data.failure_reason === void 0) {
-      const err11 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "failure_reason" }, message: "must have required property 'failure_reason'" };
+    if (data.custom_fields === void 0) {
+      const err11 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "custom_fields" }, message: "must have required property 'custom_fields'" };
       if (vErrors === null) {
         vErrors = [err11];
       } else {
@@ -8641,8 +8752,8 @@ function validate148(data, { instancePath = "", parentData, parentDataProperty, 
       }
       errors++;
     }
-    if (data.duration_sec === void 0) {
-      const err12 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "duration_sec" }, message: "must have required property 'duration_sec'" };
+    if (data.customer_id === void 0) {
+      const err12 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "customer_id" }, message: "must have required property 'customer_id'" };
       if (vErrors === null) {
         vErrors = [err12];
       } else {
@@ -8650,8 +8761,8 @@ function validate148(data, { instancePath = "", parentData, parentDataProperty, 
       }
       errors++;
     }
-    if (data.sentiment === void 0) {
-      const err13 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "sentiment" }, message: "must have required property 'sentiment'" };
+    if (data.channel_type === void 0) {
+      const err13 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "channel_type" }, message: "must have required property 'channel_type'" };
       if (vErrors === null) {
         vErrors = [err13];
       } else {
@@ -8659,64 +8770,54 @@ function validate148(data, { instancePath = "", parentData, parentDataProperty, 
       }
       errors++;
     }
+    if (data.started_at === void 0) {
+      const err14 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "started_at" }, message: "must have required property 'started_at'" };
+      if (vErrors === null) {
+        vErrors = [err14];
+      } else {
+        vErrors.push(err14);
+      }
+      errors++;
+    }
+    if (data.completed_at === void 0) {
+      const err15 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "completed_at" }, message: "must have required property 'completed_at'" };
+      if (vErrors === null) {
+        vErrors = [err15];
+      } else {
+        vErrors.push(err15);
+      }
+      errors++;
+    }
+    if (data.failure_reason === void 0) {
+      const err16 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "failure_reason" }, message: "must have required property 'failure_reason'" };
+      if (vErrors === null) {
+        vErrors = [err16];
+      } else {
+        vErrors.push(err16);
+      }
+      errors++;
+    }
+    if (data.duration_sec === void 0) {
+      const err17 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "duration_sec" }, message: "must have required property 'duration_sec'" };
+      if (vErrors === null) {
+        vErrors = [err17];
+      } else {
+        vErrors.push(err17);
+      }
+      errors++;
+    }
+    if (data.sentiment === void 0) {
+      const err18 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "sentiment" }, message: "must have required property 'sentiment'" };
+      if (vErrors === null) {
+        vErrors = [err18];
+      } else {
+        vErrors.push(err18);
+      }
+      errors++;
+    }
     for (const key0 in data) {
       if (!func10.call(schema184.properties, key0)) {
-        const err14 = { instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" };
-        if (vErrors === null) {
-          vErrors = [err14];
-        } else {
-          vErrors.push(err14);
-        }
-        errors++;
-      }
-    }
-    if (data.id !== void 0) {
-      let data0 = data.id;
-      if (typeof data0 === "string") {
-        if (!pattern7.test(data0)) {
-          const err15 = { instancePath: instancePath + "/id", schemaPath: "urn:casi:schema:ConversationId/pattern", keyword: "pattern", params: { pattern: "^conv_[A-Za-z0-9]+$" }, message: 'must match pattern "^conv_[A-Za-z0-9]+$"' };
-          if (vErrors === null) {
-            vErrors = [err15];
-          } else {
-            vErrors.push(err15);
-          }
-          errors++;
-        }
-      } else {
-        const err16 = { instancePath: instancePath + "/id", schemaPath: "urn:casi:schema:ConversationId/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-        if (vErrors === null) {
-          vErrors = [err16];
-        } else {
-          vErrors.push(err16);
-        }
-        errors++;
-      }
-    }
-    if (data.agent_id !== void 0) {
-      let data1 = data.agent_id;
-      if (typeof data1 === "string") {
-        if (!pattern6.test(data1)) {
-          const err17 = { instancePath: instancePath + "/agent_id", schemaPath: "urn:casi:schema:ConversationalAgentVersionId/pattern", keyword: "pattern", params: { pattern: "^ca_[A-Za-z0-9]+@v[0-9]+$" }, message: 'must match pattern "^ca_[A-Za-z0-9]+@v[0-9]+$"' };
-          if (vErrors === null) {
-            vErrors = [err17];
-          } else {
-            vErrors.push(err17);
-          }
-          errors++;
-        }
-      } else {
-        const err18 = { instancePath: instancePath + "/agent_id", schemaPath: "urn:casi:schema:ConversationalAgentVersionId/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-        if (vErrors === null) {
-          vErrors = [err18];
-        } else {
-          vErrors.push(err18);
-        }
-        errors++;
-      }
-    }
-    if (data.livemode !== void 0) {
-      if (typeof data.livemode !== "boolean") {
-        const err19 = { instancePath: instancePath + "/livemode", schemaPath: "#/properties/livemode/type", keyword: "type", params: { type: "boolean" }, message: "must be boolean" };
+        const err19 = { instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" };
         if (vErrors === null) {
           vErrors = [err19];
         } else {
@@ -8725,11 +8826,11 @@ function validate148(data, { instancePath = "", parentData, parentDataProperty, 
         errors++;
       }
     }
-    if (data.created_at !== void 0) {
-      let data3 = data.created_at;
-      if (typeof data3 === "string") {
-        if (!formats0(data3)) {
-          const err20 = { instancePath: instancePath + "/created_at", schemaPath: "urn:casi:schema:Timestamp/format", keyword: "format", params: { format: "date-time" }, message: 'must match format "date-time"' };
+    if (data.id !== void 0) {
+      let data2 = data.id;
+      if (typeof data2 === "string") {
+        if (!pattern8.test(data2)) {
+          const err20 = { instancePath: instancePath + "/id", schemaPath: "urn:casi:schema:ConversationId/pattern", keyword: "pattern", params: { pattern: "^conv_[A-Za-z0-9]+$" }, message: 'must match pattern "^conv_[A-Za-z0-9]+$"' };
           if (vErrors === null) {
             vErrors = [err20];
           } else {
@@ -8738,7 +8839,7 @@ function validate148(data, { instancePath = "", parentData, parentDataProperty, 
           errors++;
         }
       } else {
-        const err21 = { instancePath: instancePath + "/created_at", schemaPath: "urn:casi:schema:Timestamp/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        const err21 = { instancePath: instancePath + "/id", schemaPath: "urn:casi:schema:ConversationId/type", keyword: "type", params: { type: "string" }, message: "must be string" };
         if (vErrors === null) {
           vErrors = [err21];
         } else {
@@ -8747,19 +8848,20 @@ function validate148(data, { instancePath = "", parentData, parentDataProperty, 
         errors++;
       }
     }
-    if (data.direction !== void 0) {
-      let data4 = data.direction;
-      if (typeof data4 !== "string") {
-        const err22 = { instancePath: instancePath + "/direction", schemaPath: "urn:casi:schema:Direction/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-        if (vErrors === null) {
-          vErrors = [err22];
-        } else {
-          vErrors.push(err22);
+    if (data.agent_id !== void 0) {
+      let data3 = data.agent_id;
+      if (typeof data3 === "string") {
+        if (!pattern7.test(data3)) {
+          const err22 = { instancePath: instancePath + "/agent_id", schemaPath: "urn:casi:schema:ConversationalAgentVersionId/pattern", keyword: "pattern", params: { pattern: "^ca_[A-Za-z0-9]+@v[0-9]+$" }, message: 'must match pattern "^ca_[A-Za-z0-9]+@v[0-9]+$"' };
+          if (vErrors === null) {
+            vErrors = [err22];
+          } else {
+            vErrors.push(err22);
+          }
+          errors++;
         }
-        errors++;
-      }
-      if (!(data4 === "inbound" || data4 === "outbound")) {
-        const err23 = { instancePath: instancePath + "/direction", schemaPath: "urn:casi:schema:Direction/enum", keyword: "enum", params: { allowedValues: schema43.enum }, message: "must be equal to one of the allowed values" };
+      } else {
+        const err23 = { instancePath: instancePath + "/agent_id", schemaPath: "urn:casi:schema:ConversationalAgentVersionId/type", keyword: "type", params: { type: "string" }, message: "must be string" };
         if (vErrors === null) {
           vErrors = [err23];
         } else {
@@ -8768,10 +8870,9 @@ function validate148(data, { instancePath = "", parentData, parentDataProperty, 
         errors++;
       }
     }
-    if (data.status !== void 0) {
-      let data5 = data.status;
-      if (typeof data5 !== "string") {
-        const err24 = { instancePath: instancePath + "/status", schemaPath: "urn:casi:schema:ConversationStatus/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+    if (data.livemode !== void 0) {
+      if (typeof data.livemode !== "boolean") {
+        const err24 = { instancePath: instancePath + "/livemode", schemaPath: "#/properties/livemode/type", keyword: "type", params: { type: "boolean" }, message: "must be boolean" };
         if (vErrors === null) {
           vErrors = [err24];
         } else {
@@ -8779,12 +8880,76 @@ function validate148(data, { instancePath = "", parentData, parentDataProperty, 
         }
         errors++;
       }
-      if (!(data5 === "queued" || data5 === "in-progress" || data5 === "completed" || data5 === "voicemail" || data5 === "failed" || data5 === "busy" || data5 === "no-answer")) {
-        const err25 = { instancePath: instancePath + "/status", schemaPath: "urn:casi:schema:ConversationStatus/enum", keyword: "enum", params: { allowedValues: schema114.enum }, message: "must be equal to one of the allowed values" };
+    }
+    if (data.created_at !== void 0) {
+      let data5 = data.created_at;
+      if (typeof data5 === "string") {
+        if (!pattern6.test(data5)) {
+          const err25 = { instancePath: instancePath + "/created_at", schemaPath: "urn:casi:schema:Timestamp/pattern", keyword: "pattern", params: { pattern: "([Zz]|\\+00:00)$" }, message: 'must match pattern "([Zz]|\\+00:00)$"' };
+          if (vErrors === null) {
+            vErrors = [err25];
+          } else {
+            vErrors.push(err25);
+          }
+          errors++;
+        }
+        if (!formats0(data5)) {
+          const err26 = { instancePath: instancePath + "/created_at", schemaPath: "urn:casi:schema:Timestamp/format", keyword: "format", params: { format: "date-time" }, message: 'must match format "date-time"' };
+          if (vErrors === null) {
+            vErrors = [err26];
+          } else {
+            vErrors.push(err26);
+          }
+          errors++;
+        }
+      } else {
+        const err27 = { instancePath: instancePath + "/created_at", schemaPath: "urn:casi:schema:Timestamp/type", keyword: "type", params: { type: "string" }, message: "must be string" };
         if (vErrors === null) {
-          vErrors = [err25];
+          vErrors = [err27];
         } else {
-          vErrors.push(err25);
+          vErrors.push(err27);
+        }
+        errors++;
+      }
+    }
+    if (data.direction !== void 0) {
+      let data6 = data.direction;
+      if (typeof data6 !== "string") {
+        const err28 = { instancePath: instancePath + "/direction", schemaPath: "urn:casi:schema:Direction/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        if (vErrors === null) {
+          vErrors = [err28];
+        } else {
+          vErrors.push(err28);
+        }
+        errors++;
+      }
+      if (!(data6 === "inbound" || data6 === "outbound")) {
+        const err29 = { instancePath: instancePath + "/direction", schemaPath: "urn:casi:schema:Direction/enum", keyword: "enum", params: { allowedValues: schema43.enum }, message: "must be equal to one of the allowed values" };
+        if (vErrors === null) {
+          vErrors = [err29];
+        } else {
+          vErrors.push(err29);
+        }
+        errors++;
+      }
+    }
+    if (data.status !== void 0) {
+      let data7 = data.status;
+      if (typeof data7 !== "string") {
+        const err30 = { instancePath: instancePath + "/status", schemaPath: "urn:casi:schema:ConversationStatus/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        if (vErrors === null) {
+          vErrors = [err30];
+        } else {
+          vErrors.push(err30);
+        }
+        errors++;
+      }
+      if (!(data7 === "queued" || data7 === "in-progress" || data7 === "completed" || data7 === "voicemail" || data7 === "failed" || data7 === "busy" || data7 === "no-answer")) {
+        const err31 = { instancePath: instancePath + "/status", schemaPath: "urn:casi:schema:ConversationStatus/enum", keyword: "enum", params: { allowedValues: schema114.enum }, message: "must be equal to one of the allowed values" };
+        if (vErrors === null) {
+          vErrors = [err31];
+        } else {
+          vErrors.push(err31);
         }
         errors++;
       }
@@ -8796,56 +8961,56 @@ function validate148(data, { instancePath = "", parentData, parentDataProperty, 
       }
     }
     if (data.customer_id !== void 0) {
-      let data7 = data.customer_id;
-      const _errs21 = errors;
-      let valid6 = false;
-      const _errs22 = errors;
-      if (typeof data7 === "string") {
-        if (!pattern4.test(data7)) {
-          const err26 = { instancePath: instancePath + "/customer_id", schemaPath: "urn:casi:schema:CustomerId/pattern", keyword: "pattern", params: { pattern: "^cus_[A-Za-z0-9]+$" }, message: 'must match pattern "^cus_[A-Za-z0-9]+$"' };
+      let data9 = data.customer_id;
+      const _errs31 = errors;
+      let valid10 = false;
+      const _errs32 = errors;
+      if (typeof data9 === "string") {
+        if (!pattern4.test(data9)) {
+          const err32 = { instancePath: instancePath + "/customer_id", schemaPath: "urn:casi:schema:CustomerId/pattern", keyword: "pattern", params: { pattern: "^cus_[A-Za-z0-9]+$" }, message: 'must match pattern "^cus_[A-Za-z0-9]+$"' };
           if (vErrors === null) {
-            vErrors = [err26];
+            vErrors = [err32];
           } else {
-            vErrors.push(err26);
+            vErrors.push(err32);
           }
           errors++;
         }
       } else {
-        const err27 = { instancePath: instancePath + "/customer_id", schemaPath: "urn:casi:schema:CustomerId/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        const err33 = { instancePath: instancePath + "/customer_id", schemaPath: "urn:casi:schema:CustomerId/type", keyword: "type", params: { type: "string" }, message: "must be string" };
         if (vErrors === null) {
-          vErrors = [err27];
+          vErrors = [err33];
         } else {
-          vErrors.push(err27);
+          vErrors.push(err33);
         }
         errors++;
       }
-      var _valid0 = _errs22 === errors;
-      valid6 = valid6 || _valid0;
-      const _errs25 = errors;
-      if (data7 !== null) {
-        const err28 = { instancePath: instancePath + "/customer_id", schemaPath: "#/properties/customer_id/anyOf/1/type", keyword: "type", params: { type: "null" }, message: "must be null" };
+      var _valid1 = _errs32 === errors;
+      valid10 = valid10 || _valid1;
+      const _errs35 = errors;
+      if (data9 !== null) {
+        const err34 = { instancePath: instancePath + "/customer_id", schemaPath: "#/properties/customer_id/anyOf/1/type", keyword: "type", params: { type: "null" }, message: "must be null" };
         if (vErrors === null) {
-          vErrors = [err28];
+          vErrors = [err34];
         } else {
-          vErrors.push(err28);
+          vErrors.push(err34);
         }
         errors++;
       }
-      var _valid0 = _errs25 === errors;
-      valid6 = valid6 || _valid0;
-      if (!valid6) {
-        const err29 = { instancePath: instancePath + "/customer_id", schemaPath: "#/properties/customer_id/anyOf", keyword: "anyOf", params: {}, message: "must match a schema in anyOf" };
+      var _valid1 = _errs35 === errors;
+      valid10 = valid10 || _valid1;
+      if (!valid10) {
+        const err35 = { instancePath: instancePath + "/customer_id", schemaPath: "#/properties/customer_id/anyOf", keyword: "anyOf", params: {}, message: "must match a schema in anyOf" };
         if (vErrors === null) {
-          vErrors = [err29];
+          vErrors = [err35];
         } else {
-          vErrors.push(err29);
+          vErrors.push(err35);
         }
         errors++;
       } else {
-        errors = _errs21;
+        errors = _errs31;
         if (vErrors !== null) {
-          if (_errs21) {
-            vErrors.length = _errs21;
+          if (_errs31) {
+            vErrors.length = _errs31;
           } else {
             vErrors = null;
           }
@@ -8853,90 +9018,12 @@ function validate148(data, { instancePath = "", parentData, parentDataProperty, 
       }
     }
     if (data.channel_type !== void 0) {
-      let data8 = data.channel_type;
-      const _errs28 = errors;
-      let valid8 = false;
-      const _errs29 = errors;
-      if (typeof data8 !== "string") {
-        const err30 = { instancePath: instancePath + "/channel_type", schemaPath: "urn:casi:schema:ChannelType/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-        if (vErrors === null) {
-          vErrors = [err30];
-        } else {
-          vErrors.push(err30);
-        }
-        errors++;
-      }
-      if (!(data8 === "phone" || data8 === "chat_realtime" || data8 === "chat_async")) {
-        const err31 = { instancePath: instancePath + "/channel_type", schemaPath: "urn:casi:schema:ChannelType/enum", keyword: "enum", params: { allowedValues: schema42.enum }, message: "must be equal to one of the allowed values" };
-        if (vErrors === null) {
-          vErrors = [err31];
-        } else {
-          vErrors.push(err31);
-        }
-        errors++;
-      }
-      var _valid1 = _errs29 === errors;
-      valid8 = valid8 || _valid1;
-      const _errs32 = errors;
-      if (data8 !== null) {
-        const err32 = { instancePath: instancePath + "/channel_type", schemaPath: "#/properties/channel_type/anyOf/1/type", keyword: "type", params: { type: "null" }, message: "must be null" };
-        if (vErrors === null) {
-          vErrors = [err32];
-        } else {
-          vErrors.push(err32);
-        }
-        errors++;
-      }
-      var _valid1 = _errs32 === errors;
-      valid8 = valid8 || _valid1;
-      if (!valid8) {
-        const err33 = { instancePath: instancePath + "/channel_type", schemaPath: "#/properties/channel_type/anyOf", keyword: "anyOf", params: {}, message: "must match a schema in anyOf" };
-        if (vErrors === null) {
-          vErrors = [err33];
-        } else {
-          vErrors.push(err33);
-        }
-        errors++;
-      } else {
-        errors = _errs28;
-        if (vErrors !== null) {
-          if (_errs28) {
-            vErrors.length = _errs28;
-          } else {
-            vErrors = null;
-          }
-        }
-      }
-    }
-    if (data.started_at !== void 0) {
-      let data9 = data.started_at;
-      const _errs35 = errors;
-      let valid10 = false;
-      const _errs36 = errors;
-      if (typeof data9 === "string") {
-        if (!formats0(data9)) {
-          const err34 = { instancePath: instancePath + "/started_at", schemaPath: "urn:casi:schema:Timestamp/format", keyword: "format", params: { format: "date-time" }, message: 'must match format "date-time"' };
-          if (vErrors === null) {
-            vErrors = [err34];
-          } else {
-            vErrors.push(err34);
-          }
-          errors++;
-        }
-      } else {
-        const err35 = { instancePath: instancePath + "/started_at", schemaPath: "urn:casi:schema:Timestamp/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-        if (vErrors === null) {
-          vErrors = [err35];
-        } else {
-          vErrors.push(err35);
-        }
-        errors++;
-      }
-      var _valid2 = _errs36 === errors;
-      valid10 = valid10 || _valid2;
+      let data10 = data.channel_type;
+      const _errs38 = errors;
+      let valid12 = false;
       const _errs39 = errors;
-      if (data9 !== null) {
-        const err36 = { instancePath: instancePath + "/started_at", schemaPath: "#/properties/started_at/anyOf/1/type", keyword: "type", params: { type: "null" }, message: "must be null" };
+      if (typeof data10 !== "string") {
+        const err36 = { instancePath: instancePath + "/channel_type", schemaPath: "urn:casi:schema:ChannelType/type", keyword: "type", params: { type: "string" }, message: "must be string" };
         if (vErrors === null) {
           vErrors = [err36];
         } else {
@@ -8944,91 +9031,74 @@ function validate148(data, { instancePath = "", parentData, parentDataProperty, 
         }
         errors++;
       }
-      var _valid2 = _errs39 === errors;
-      valid10 = valid10 || _valid2;
-      if (!valid10) {
-        const err37 = { instancePath: instancePath + "/started_at", schemaPath: "#/properties/started_at/anyOf", keyword: "anyOf", params: {}, message: "must match a schema in anyOf" };
+      if (!(data10 === "phone" || data10 === "chat_realtime" || data10 === "chat_async")) {
+        const err37 = { instancePath: instancePath + "/channel_type", schemaPath: "urn:casi:schema:ChannelType/enum", keyword: "enum", params: { allowedValues: schema42.enum }, message: "must be equal to one of the allowed values" };
         if (vErrors === null) {
           vErrors = [err37];
         } else {
           vErrors.push(err37);
         }
         errors++;
-      } else {
-        errors = _errs35;
-        if (vErrors !== null) {
-          if (_errs35) {
-            vErrors.length = _errs35;
-          } else {
-            vErrors = null;
-          }
-        }
       }
-    }
-    if (data.completed_at !== void 0) {
-      let data10 = data.completed_at;
+      var _valid2 = _errs39 === errors;
+      valid12 = valid12 || _valid2;
       const _errs42 = errors;
-      let valid12 = false;
-      const _errs43 = errors;
-      if (typeof data10 === "string") {
-        if (!formats0(data10)) {
-          const err38 = { instancePath: instancePath + "/completed_at", schemaPath: "urn:casi:schema:Timestamp/format", keyword: "format", params: { format: "date-time" }, message: 'must match format "date-time"' };
-          if (vErrors === null) {
-            vErrors = [err38];
-          } else {
-            vErrors.push(err38);
-          }
-          errors++;
+      if (data10 !== null) {
+        const err38 = { instancePath: instancePath + "/channel_type", schemaPath: "#/properties/channel_type/anyOf/1/type", keyword: "type", params: { type: "null" }, message: "must be null" };
+        if (vErrors === null) {
+          vErrors = [err38];
+        } else {
+          vErrors.push(err38);
         }
-      } else {
-        const err39 = { instancePath: instancePath + "/completed_at", schemaPath: "urn:casi:schema:Timestamp/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        errors++;
+      }
+      var _valid2 = _errs42 === errors;
+      valid12 = valid12 || _valid2;
+      if (!valid12) {
+        const err39 = { instancePath: instancePath + "/channel_type", schemaPath: "#/properties/channel_type/anyOf", keyword: "anyOf", params: {}, message: "must match a schema in anyOf" };
         if (vErrors === null) {
           vErrors = [err39];
         } else {
           vErrors.push(err39);
         }
         errors++;
-      }
-      var _valid3 = _errs43 === errors;
-      valid12 = valid12 || _valid3;
-      const _errs46 = errors;
-      if (data10 !== null) {
-        const err40 = { instancePath: instancePath + "/completed_at", schemaPath: "#/properties/completed_at/anyOf/1/type", keyword: "type", params: { type: "null" }, message: "must be null" };
-        if (vErrors === null) {
-          vErrors = [err40];
-        } else {
-          vErrors.push(err40);
-        }
-        errors++;
-      }
-      var _valid3 = _errs46 === errors;
-      valid12 = valid12 || _valid3;
-      if (!valid12) {
-        const err41 = { instancePath: instancePath + "/completed_at", schemaPath: "#/properties/completed_at/anyOf", keyword: "anyOf", params: {}, message: "must match a schema in anyOf" };
-        if (vErrors === null) {
-          vErrors = [err41];
-        } else {
-          vErrors.push(err41);
-        }
-        errors++;
       } else {
-        errors = _errs42;
+        errors = _errs38;
         if (vErrors !== null) {
-          if (_errs42) {
-            vErrors.length = _errs42;
+          if (_errs38) {
+            vErrors.length = _errs38;
           } else {
             vErrors = null;
           }
         }
       }
     }
-    if (data.failure_reason !== void 0) {
-      let data11 = data.failure_reason;
-      const _errs49 = errors;
+    if (data.started_at !== void 0) {
+      let data11 = data.started_at;
+      const _errs45 = errors;
       let valid14 = false;
-      const _errs50 = errors;
-      if (typeof data11 !== "string") {
-        const err42 = { instancePath: instancePath + "/failure_reason", schemaPath: "urn:casi:schema:FailureReason/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+      const _errs46 = errors;
+      if (typeof data11 === "string") {
+        if (!pattern6.test(data11)) {
+          const err40 = { instancePath: instancePath + "/started_at", schemaPath: "urn:casi:schema:Timestamp/pattern", keyword: "pattern", params: { pattern: "([Zz]|\\+00:00)$" }, message: 'must match pattern "([Zz]|\\+00:00)$"' };
+          if (vErrors === null) {
+            vErrors = [err40];
+          } else {
+            vErrors.push(err40);
+          }
+          errors++;
+        }
+        if (!formats0(data11)) {
+          const err41 = { instancePath: instancePath + "/started_at", schemaPath: "urn:casi:schema:Timestamp/format", keyword: "format", params: { format: "date-time" }, message: 'must match format "date-time"' };
+          if (vErrors === null) {
+            vErrors = [err41];
+          } else {
+            vErrors.push(err41);
+          }
+          errors++;
+        }
+      } else {
+        const err42 = { instancePath: instancePath + "/started_at", schemaPath: "urn:casi:schema:Timestamp/type", keyword: "type", params: { type: "string" }, message: "must be string" };
         if (vErrors === null) {
           vErrors = [err42];
         } else {
@@ -9036,8 +9106,11 @@ function validate148(data, { instancePath = "", parentData, parentDataProperty, 
         }
         errors++;
       }
-      if (!(data11 === "dial_failed" || data11 === "number_marked_disconnected" || data11 === "pstn_blocked" || data11 === "dnc_rejected" || data11 === "tcpa_rejected" || data11 === "number_invalid" || data11 === "internal_error" || data11 === "telephony_error" || data11 === "agent_timeout" || data11 === "customer_requested_dnc")) {
-        const err43 = { instancePath: instancePath + "/failure_reason", schemaPath: "urn:casi:schema:FailureReason/enum", keyword: "enum", params: { allowedValues: schema151.enum }, message: "must be equal to one of the allowed values" };
+      var _valid3 = _errs46 === errors;
+      valid14 = valid14 || _valid3;
+      const _errs49 = errors;
+      if (data11 !== null) {
+        const err43 = { instancePath: instancePath + "/started_at", schemaPath: "#/properties/started_at/anyOf/1/type", keyword: "type", params: { type: "null" }, message: "must be null" };
         if (vErrors === null) {
           vErrors = [err43];
         } else {
@@ -9045,69 +9118,65 @@ function validate148(data, { instancePath = "", parentData, parentDataProperty, 
         }
         errors++;
       }
-      var _valid4 = _errs50 === errors;
-      valid14 = valid14 || _valid4;
-      const _errs53 = errors;
-      if (data11 !== null) {
-        const err44 = { instancePath: instancePath + "/failure_reason", schemaPath: "#/properties/failure_reason/anyOf/1/type", keyword: "type", params: { type: "null" }, message: "must be null" };
+      var _valid3 = _errs49 === errors;
+      valid14 = valid14 || _valid3;
+      if (!valid14) {
+        const err44 = { instancePath: instancePath + "/started_at", schemaPath: "#/properties/started_at/anyOf", keyword: "anyOf", params: {}, message: "must match a schema in anyOf" };
         if (vErrors === null) {
           vErrors = [err44];
         } else {
           vErrors.push(err44);
         }
         errors++;
-      }
-      var _valid4 = _errs53 === errors;
-      valid14 = valid14 || _valid4;
-      if (!valid14) {
-        const err45 = { instancePath: instancePath + "/failure_reason", schemaPath: "#/properties/failure_reason/anyOf", keyword: "anyOf", params: {}, message: "must match a schema in anyOf" };
-        if (vErrors === null) {
-          vErrors = [err45];
-        } else {
-          vErrors.push(err45);
-        }
-        errors++;
       } else {
-        errors = _errs49;
+        errors = _errs45;
         if (vErrors !== null) {
-          if (_errs49) {
-            vErrors.length = _errs49;
+          if (_errs45) {
+            vErrors.length = _errs45;
           } else {
             vErrors = null;
           }
         }
       }
     }
-    if (data.duration_sec !== void 0) {
-      let data12 = data.duration_sec;
-      if (!(typeof data12 == "number" && isFinite(data12)) && data12 !== null) {
-        const err46 = { instancePath: instancePath + "/duration_sec", schemaPath: "#/properties/duration_sec/type", keyword: "type", params: { type: schema184.properties.duration_sec.type }, message: "must be number,null" };
-        if (vErrors === null) {
-          vErrors = [err46];
-        } else {
-          vErrors.push(err46);
-        }
-        errors++;
-      }
-      if (typeof data12 == "number" && isFinite(data12)) {
-        if (data12 < 0 || isNaN(data12)) {
-          const err47 = { instancePath: instancePath + "/duration_sec", schemaPath: "#/properties/duration_sec/minimum", keyword: "minimum", params: { comparison: ">=", limit: 0 }, message: "must be >= 0" };
+    if (data.completed_at !== void 0) {
+      let data12 = data.completed_at;
+      const _errs52 = errors;
+      let valid16 = false;
+      const _errs53 = errors;
+      if (typeof data12 === "string") {
+        if (!pattern6.test(data12)) {
+          const err45 = { instancePath: instancePath + "/completed_at", schemaPath: "urn:casi:schema:Timestamp/pattern", keyword: "pattern", params: { pattern: "([Zz]|\\+00:00)$" }, message: 'must match pattern "([Zz]|\\+00:00)$"' };
           if (vErrors === null) {
-            vErrors = [err47];
+            vErrors = [err45];
           } else {
-            vErrors.push(err47);
+            vErrors.push(err45);
           }
           errors++;
         }
+        if (!formats0(data12)) {
+          const err46 = { instancePath: instancePath + "/completed_at", schemaPath: "urn:casi:schema:Timestamp/format", keyword: "format", params: { format: "date-time" }, message: 'must match format "date-time"' };
+          if (vErrors === null) {
+            vErrors = [err46];
+          } else {
+            vErrors.push(err46);
+          }
+          errors++;
+        }
+      } else {
+        const err47 = { instancePath: instancePath + "/completed_at", schemaPath: "urn:casi:schema:Timestamp/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        if (vErrors === null) {
+          vErrors = [err47];
+        } else {
+          vErrors.push(err47);
+        }
+        errors++;
       }
-    }
-    if (data.sentiment !== void 0) {
-      let data13 = data.sentiment;
-      const _errs58 = errors;
-      let valid16 = false;
-      const _errs59 = errors;
-      if (typeof data13 !== "string") {
-        const err48 = { instancePath: instancePath + "/sentiment", schemaPath: "urn:casi:schema:Sentiment/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+      var _valid4 = _errs53 === errors;
+      valid16 = valid16 || _valid4;
+      const _errs56 = errors;
+      if (data12 !== null) {
+        const err48 = { instancePath: instancePath + "/completed_at", schemaPath: "#/properties/completed_at/anyOf/1/type", keyword: "type", params: { type: "null" }, message: "must be null" };
         if (vErrors === null) {
           vErrors = [err48];
         } else {
@@ -9115,20 +9184,34 @@ function validate148(data, { instancePath = "", parentData, parentDataProperty, 
         }
         errors++;
       }
-      if (!(data13 === "positive" || data13 === "neutral" || data13 === "negative")) {
-        const err49 = { instancePath: instancePath + "/sentiment", schemaPath: "urn:casi:schema:Sentiment/enum", keyword: "enum", params: { allowedValues: schema152.enum }, message: "must be equal to one of the allowed values" };
+      var _valid4 = _errs56 === errors;
+      valid16 = valid16 || _valid4;
+      if (!valid16) {
+        const err49 = { instancePath: instancePath + "/completed_at", schemaPath: "#/properties/completed_at/anyOf", keyword: "anyOf", params: {}, message: "must match a schema in anyOf" };
         if (vErrors === null) {
           vErrors = [err49];
         } else {
           vErrors.push(err49);
         }
         errors++;
+      } else {
+        errors = _errs52;
+        if (vErrors !== null) {
+          if (_errs52) {
+            vErrors.length = _errs52;
+          } else {
+            vErrors = null;
+          }
+        }
       }
-      var _valid5 = _errs59 === errors;
-      valid16 = valid16 || _valid5;
-      const _errs62 = errors;
-      if (data13 !== null) {
-        const err50 = { instancePath: instancePath + "/sentiment", schemaPath: "#/properties/sentiment/anyOf/1/type", keyword: "type", params: { type: "null" }, message: "must be null" };
+    }
+    if (data.failure_reason !== void 0) {
+      let data13 = data.failure_reason;
+      const _errs59 = errors;
+      let valid18 = false;
+      const _errs60 = errors;
+      if (typeof data13 !== "string") {
+        const err50 = { instancePath: instancePath + "/failure_reason", schemaPath: "urn:casi:schema:FailureReason/type", keyword: "type", params: { type: "string" }, message: "must be string" };
         if (vErrors === null) {
           vErrors = [err50];
         } else {
@@ -9136,21 +9219,121 @@ function validate148(data, { instancePath = "", parentData, parentDataProperty, 
         }
         errors++;
       }
-      var _valid5 = _errs62 === errors;
-      valid16 = valid16 || _valid5;
-      if (!valid16) {
-        const err51 = { instancePath: instancePath + "/sentiment", schemaPath: "#/properties/sentiment/anyOf", keyword: "anyOf", params: {}, message: "must match a schema in anyOf" };
+      if (!(data13 === "dial_failed" || data13 === "number_marked_disconnected" || data13 === "pstn_blocked" || data13 === "dnc_rejected" || data13 === "tcpa_rejected" || data13 === "number_invalid" || data13 === "internal_error" || data13 === "telephony_error" || data13 === "agent_timeout" || data13 === "customer_requested_dnc")) {
+        const err51 = { instancePath: instancePath + "/failure_reason", schemaPath: "urn:casi:schema:FailureReason/enum", keyword: "enum", params: { allowedValues: schema151.enum }, message: "must be equal to one of the allowed values" };
         if (vErrors === null) {
           vErrors = [err51];
         } else {
           vErrors.push(err51);
         }
         errors++;
+      }
+      var _valid5 = _errs60 === errors;
+      valid18 = valid18 || _valid5;
+      const _errs63 = errors;
+      if (data13 !== null) {
+        const err52 = { instancePath: instancePath + "/failure_reason", schemaPath: "#/properties/failure_reason/anyOf/1/type", keyword: "type", params: { type: "null" }, message: "must be null" };
+        if (vErrors === null) {
+          vErrors = [err52];
+        } else {
+          vErrors.push(err52);
+        }
+        errors++;
+      }
+      var _valid5 = _errs63 === errors;
+      valid18 = valid18 || _valid5;
+      if (!valid18) {
+        const err53 = { instancePath: instancePath + "/failure_reason", schemaPath: "#/properties/failure_reason/anyOf", keyword: "anyOf", params: {}, message: "must match a schema in anyOf" };
+        if (vErrors === null) {
+          vErrors = [err53];
+        } else {
+          vErrors.push(err53);
+        }
+        errors++;
       } else {
-        errors = _errs58;
+        errors = _errs59;
         if (vErrors !== null) {
-          if (_errs58) {
-            vErrors.length = _errs58;
+          if (_errs59) {
+            vErrors.length = _errs59;
+          } else {
+            vErrors = null;
+          }
+        }
+      }
+    }
+    if (data.duration_sec !== void 0) {
+      let data14 = data.duration_sec;
+      if (!(typeof data14 == "number" && isFinite(data14)) && data14 !== null) {
+        const err54 = { instancePath: instancePath + "/duration_sec", schemaPath: "#/properties/duration_sec/type", keyword: "type", params: { type: schema184.properties.duration_sec.type }, message: "must be number,null" };
+        if (vErrors === null) {
+          vErrors = [err54];
+        } else {
+          vErrors.push(err54);
+        }
+        errors++;
+      }
+      if (typeof data14 == "number" && isFinite(data14)) {
+        if (data14 < 0 || isNaN(data14)) {
+          const err55 = { instancePath: instancePath + "/duration_sec", schemaPath: "#/properties/duration_sec/minimum", keyword: "minimum", params: { comparison: ">=", limit: 0 }, message: "must be >= 0" };
+          if (vErrors === null) {
+            vErrors = [err55];
+          } else {
+            vErrors.push(err55);
+          }
+          errors++;
+        }
+      }
+    }
+    if (data.sentiment !== void 0) {
+      let data15 = data.sentiment;
+      const _errs68 = errors;
+      let valid20 = false;
+      const _errs69 = errors;
+      if (typeof data15 !== "string") {
+        const err56 = { instancePath: instancePath + "/sentiment", schemaPath: "urn:casi:schema:Sentiment/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        if (vErrors === null) {
+          vErrors = [err56];
+        } else {
+          vErrors.push(err56);
+        }
+        errors++;
+      }
+      if (!(data15 === "positive" || data15 === "neutral" || data15 === "negative")) {
+        const err57 = { instancePath: instancePath + "/sentiment", schemaPath: "urn:casi:schema:Sentiment/enum", keyword: "enum", params: { allowedValues: schema152.enum }, message: "must be equal to one of the allowed values" };
+        if (vErrors === null) {
+          vErrors = [err57];
+        } else {
+          vErrors.push(err57);
+        }
+        errors++;
+      }
+      var _valid6 = _errs69 === errors;
+      valid20 = valid20 || _valid6;
+      const _errs72 = errors;
+      if (data15 !== null) {
+        const err58 = { instancePath: instancePath + "/sentiment", schemaPath: "#/properties/sentiment/anyOf/1/type", keyword: "type", params: { type: "null" }, message: "must be null" };
+        if (vErrors === null) {
+          vErrors = [err58];
+        } else {
+          vErrors.push(err58);
+        }
+        errors++;
+      }
+      var _valid6 = _errs72 === errors;
+      valid20 = valid20 || _valid6;
+      if (!valid20) {
+        const err59 = { instancePath: instancePath + "/sentiment", schemaPath: "#/properties/sentiment/anyOf", keyword: "anyOf", params: {}, message: "must match a schema in anyOf" };
+        if (vErrors === null) {
+          vErrors = [err59];
+        } else {
+          vErrors.push(err59);
+        }
+        errors++;
+      } else {
+        errors = _errs68;
+        if (vErrors !== null) {
+          if (_errs68) {
+            vErrors.length = _errs68;
           } else {
             vErrors = null;
           }
@@ -9158,11 +9341,11 @@ function validate148(data, { instancePath = "", parentData, parentDataProperty, 
       }
     }
   } else {
-    const err52 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+    const err60 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
     if (vErrors === null) {
-      vErrors = [err52];
+      vErrors = [err60];
     } else {
-      vErrors.push(err52);
+      vErrors.push(err60);
     }
     errors++;
   }
@@ -9697,8 +9880,8 @@ function validate161(data, { instancePath = "", parentData, parentDataProperty, 
     if (data.expires_at !== void 0) {
       let data1 = data.expires_at;
       if (typeof data1 === "string") {
-        if (!formats0(data1)) {
-          const err5 = { instancePath: instancePath + "/expires_at", schemaPath: "urn:casi:schema:Timestamp/format", keyword: "format", params: { format: "date-time" }, message: 'must match format "date-time"' };
+        if (!pattern6.test(data1)) {
+          const err5 = { instancePath: instancePath + "/expires_at", schemaPath: "urn:casi:schema:Timestamp/pattern", keyword: "pattern", params: { pattern: "([Zz]|\\+00:00)$" }, message: 'must match pattern "([Zz]|\\+00:00)$"' };
           if (vErrors === null) {
             vErrors = [err5];
           } else {
@@ -9706,22 +9889,31 @@ function validate161(data, { instancePath = "", parentData, parentDataProperty, 
           }
           errors++;
         }
+        if (!formats0(data1)) {
+          const err6 = { instancePath: instancePath + "/expires_at", schemaPath: "urn:casi:schema:Timestamp/format", keyword: "format", params: { format: "date-time" }, message: 'must match format "date-time"' };
+          if (vErrors === null) {
+            vErrors = [err6];
+          } else {
+            vErrors.push(err6);
+          }
+          errors++;
+        }
       } else {
-        const err6 = { instancePath: instancePath + "/expires_at", schemaPath: "urn:casi:schema:Timestamp/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        const err7 = { instancePath: instancePath + "/expires_at", schemaPath: "urn:casi:schema:Timestamp/type", keyword: "type", params: { type: "string" }, message: "must be string" };
         if (vErrors === null) {
-          vErrors = [err6];
+          vErrors = [err7];
         } else {
-          vErrors.push(err6);
+          vErrors.push(err7);
         }
         errors++;
       }
     }
   } else {
-    const err7 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+    const err8 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
     if (vErrors === null) {
-      vErrors = [err7];
+      vErrors = [err8];
     } else {
-      vErrors.push(err7);
+      vErrors.push(err8);
     }
     errors++;
   }
@@ -9872,7 +10064,7 @@ function validate163(data, { instancePath = "", parentData, parentDataProperty, 
         for (let i0 = 0; i0 < len0; i0++) {
           let data4 = data3[i0];
           if (typeof data4 === "string") {
-            if (!pattern21.test(data4)) {
+            if (!pattern27.test(data4)) {
               const err8 = { instancePath: instancePath + "/postprocess_agents/" + i0, schemaPath: "urn:casi:schema:ProceduralAgentRef/pattern", keyword: "pattern", params: { pattern: "^pa_[A-Za-z0-9]+(@v[0-9]+)?$" }, message: 'must match pattern "^pa_[A-Za-z0-9]+(@v[0-9]+)?$"' };
               if (vErrors === null) {
                 vErrors = [err8];
@@ -9994,7 +10186,7 @@ function validate166(data, { instancePath = "", parentData, parentDataProperty, 
     if (data.agent_id !== void 0) {
       let data0 = data.agent_id;
       if (typeof data0 === "string") {
-        if (!pattern23.test(data0)) {
+        if (!pattern29.test(data0)) {
           const err3 = { instancePath: instancePath + "/agent_id", schemaPath: "urn:casi:schema:ConversationalAgentRef/pattern", keyword: "pattern", params: { pattern: "^ca_[A-Za-z0-9]+(@v[0-9]+)?$" }, message: 'must match pattern "^ca_[A-Za-z0-9]+(@v[0-9]+)?$"' };
           if (vErrors === null) {
             vErrors = [err3];
@@ -10300,7 +10492,7 @@ function validate169(data, { instancePath = "", parentData, parentDataProperty, 
     if (data.id !== void 0) {
       let data0 = data.id;
       if (typeof data0 === "string") {
-        if (!pattern7.test(data0)) {
+        if (!pattern8.test(data0)) {
           const err3 = { instancePath: instancePath + "/id", schemaPath: "urn:casi:schema:ConversationId/pattern", keyword: "pattern", params: { pattern: "^conv_[A-Za-z0-9]+$" }, message: 'must match pattern "^conv_[A-Za-z0-9]+$"' };
           if (vErrors === null) {
             vErrors = [err3];
@@ -10375,9 +10567,9 @@ function validate172(data, { instancePath = "", parentData, parentDataProperty, 
 }
 validate172.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
 var validateCreateProceduralAgentRequest = validate173;
-var schema222 = { "type": "object", "description": 'The configuration of a procedural agent. Allowed values beyond the members the source shows are inferred\n(DECISIONS.md, "Procedural agent configuration").\n', "x-casi-inferred": true, "additionalProperties": false, "required": ["runtime"], "properties": { "filter_statuses": { "type": "array", "description": "Conversation statuses the agent runs for; empty runs for every status.", "default": [], "items": { "$ref": "urn:casi:schema:ConversationStatus" } }, "runtime": { "$ref": "urn:casi:schema:ProceduralRuntimeConfig" }, "tool": { "$ref": "urn:casi:schema:ProceduralToolConfig" }, "output": { "$ref": "urn:casi:schema:ProceduralOutputConfig" }, "filter_condition": { "type": ["string", "null"], "description": "A natural-language condition the conversation must meet for the agent to run; null runs always.", "default": null } }, "$id": "urn:casi:schema:ProceduralAgentConfig" };
+var schema222 = { "type": "object", "description": 'The configuration of a procedural agent. Allowed values beyond the members the source shows are inferred\n(DECISIONS.md, "Procedural agent configuration"); members beyond the table are accepted and kept, as the\nsource says they exist.\n', "x-casi-inferred": true, "additionalProperties": true, "required": ["runtime"], "properties": { "filter_statuses": { "type": "array", "description": "Conversation statuses the agent runs for; empty runs for every status.", "default": [], "items": { "$ref": "urn:casi:schema:ConversationStatus" } }, "runtime": { "$ref": "urn:casi:schema:ProceduralRuntimeConfig" }, "tool": { "$ref": "urn:casi:schema:ProceduralToolConfig" }, "output": { "$ref": "urn:casi:schema:ProceduralOutputConfig" }, "filter_condition": { "type": ["string", "null"], "description": "A natural-language condition the conversation must meet for the agent to run; null runs always.", "default": null } }, "$id": "urn:casi:schema:ProceduralAgentConfig" };
 var schema227 = { "type": "object", "additionalProperties": false, "properties": { "chat_channel": { "type": ["string", "null"], "description": "A chat channel the result is posted to.", "default": null }, "output_schema": { "type": ["object", "null"], "description": "A JSON Schema the procedure's `output` follows.", "default": null }, "post_url": { "type": ["string", "null"], "format": "uri", "description": "An address the result is POSTed to.", "default": null } }, "$id": "urn:casi:schema:ProceduralOutputConfig" };
-var schema224 = { "type": "object", "additionalProperties": false, "required": ["prompt"], "properties": { "prompt": { "$ref": "urn:casi:schema:FixedPrompt" }, "reasoning_effort": { "type": "string", "enum": ["minimal", "low", "medium", "high"], "default": "medium" } }, "$id": "urn:casi:schema:ProceduralRuntimeConfig" };
+var schema224 = { "type": "object", "description": "The runtime of a procedural agent; members beyond these (the service sends `model`) are kept.", "x-casi-inferred": true, "additionalProperties": true, "required": ["prompt"], "properties": { "prompt": { "$ref": "urn:casi:schema:FixedPrompt" }, "model": { "type": "string", "description": "The model the procedure runs on (sent by the service; not in the source's table).", "x-casi-inferred": true }, "reasoning_effort": { "type": "string", "enum": ["minimal", "low", "medium", "high"], "default": "medium" } }, "$id": "urn:casi:schema:ProceduralRuntimeConfig" };
 function validate175(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -10399,32 +10591,32 @@ function validate175(data, { instancePath = "", parentData, parentDataProperty, 
       }
       errors++;
     }
-    for (const key0 in data) {
-      if (!(key0 === "prompt" || key0 === "reasoning_effort")) {
-        const err1 = { instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" };
-        if (vErrors === null) {
-          vErrors = [err1];
-        } else {
-          vErrors.push(err1);
-        }
-        errors++;
-      }
-    }
     if (data.prompt !== void 0) {
       let data0 = data.prompt;
       if (data0 && typeof data0 == "object" && !Array.isArray(data0)) {
         if (data0.text === void 0) {
-          const err2 = { instancePath: instancePath + "/prompt", schemaPath: "urn:casi:schema:FixedPrompt/required", keyword: "required", params: { missingProperty: "text" }, message: "must have required property 'text'" };
+          const err1 = { instancePath: instancePath + "/prompt", schemaPath: "urn:casi:schema:FixedPrompt/required", keyword: "required", params: { missingProperty: "text" }, message: "must have required property 'text'" };
           if (vErrors === null) {
-            vErrors = [err2];
+            vErrors = [err1];
           } else {
-            vErrors.push(err2);
+            vErrors.push(err1);
           }
           errors++;
         }
-        for (const key1 in data0) {
-          if (!(key1 === "text" || key1 === "type")) {
-            const err3 = { instancePath: instancePath + "/prompt", schemaPath: "urn:casi:schema:FixedPrompt/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key1 }, message: "must NOT have additional properties" };
+        for (const key0 in data0) {
+          if (!(key0 === "text" || key0 === "type")) {
+            const err2 = { instancePath: instancePath + "/prompt", schemaPath: "urn:casi:schema:FixedPrompt/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" };
+            if (vErrors === null) {
+              vErrors = [err2];
+            } else {
+              vErrors.push(err2);
+            }
+            errors++;
+          }
+        }
+        if (data0.text !== void 0) {
+          if (typeof data0.text !== "string") {
+            const err3 = { instancePath: instancePath + "/prompt/text", schemaPath: "urn:casi:schema:FixedPrompt/properties/text/type", keyword: "type", params: { type: "string" }, message: "must be string" };
             if (vErrors === null) {
               vErrors = [err3];
             } else {
@@ -10433,9 +10625,10 @@ function validate175(data, { instancePath = "", parentData, parentDataProperty, 
             errors++;
           }
         }
-        if (data0.text !== void 0) {
-          if (typeof data0.text !== "string") {
-            const err4 = { instancePath: instancePath + "/prompt/text", schemaPath: "urn:casi:schema:FixedPrompt/properties/text/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        if (data0.type !== void 0) {
+          let data2 = data0.type;
+          if (typeof data2 !== "string") {
+            const err4 = { instancePath: instancePath + "/prompt/type", schemaPath: "urn:casi:schema:FixedPrompt/properties/type/type", keyword: "type", params: { type: "string" }, message: "must be string" };
             if (vErrors === null) {
               vErrors = [err4];
             } else {
@@ -10443,11 +10636,8 @@ function validate175(data, { instancePath = "", parentData, parentDataProperty, 
             }
             errors++;
           }
-        }
-        if (data0.type !== void 0) {
-          let data2 = data0.type;
-          if (typeof data2 !== "string") {
-            const err5 = { instancePath: instancePath + "/prompt/type", schemaPath: "urn:casi:schema:FixedPrompt/properties/type/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+          if (!(data2 === "fixed")) {
+            const err5 = { instancePath: instancePath + "/prompt/type", schemaPath: "urn:casi:schema:FixedPrompt/properties/type/enum", keyword: "enum", params: { allowedValues: schema133.properties.type.enum }, message: "must be equal to one of the allowed values" };
             if (vErrors === null) {
               vErrors = [err5];
             } else {
@@ -10455,18 +10645,20 @@ function validate175(data, { instancePath = "", parentData, parentDataProperty, 
             }
             errors++;
           }
-          if (!(data2 === "fixed")) {
-            const err6 = { instancePath: instancePath + "/prompt/type", schemaPath: "urn:casi:schema:FixedPrompt/properties/type/enum", keyword: "enum", params: { allowedValues: schema133.properties.type.enum }, message: "must be equal to one of the allowed values" };
-            if (vErrors === null) {
-              vErrors = [err6];
-            } else {
-              vErrors.push(err6);
-            }
-            errors++;
-          }
         }
       } else {
-        const err7 = { instancePath: instancePath + "/prompt", schemaPath: "urn:casi:schema:FixedPrompt/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+        const err6 = { instancePath: instancePath + "/prompt", schemaPath: "urn:casi:schema:FixedPrompt/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+        if (vErrors === null) {
+          vErrors = [err6];
+        } else {
+          vErrors.push(err6);
+        }
+        errors++;
+      }
+    }
+    if (data.model !== void 0) {
+      if (typeof data.model !== "string") {
+        const err7 = { instancePath: instancePath + "/model", schemaPath: "#/properties/model/type", keyword: "type", params: { type: "string" }, message: "must be string" };
         if (vErrors === null) {
           vErrors = [err7];
         } else {
@@ -10476,8 +10668,8 @@ function validate175(data, { instancePath = "", parentData, parentDataProperty, 
       }
     }
     if (data.reasoning_effort !== void 0) {
-      let data3 = data.reasoning_effort;
-      if (typeof data3 !== "string") {
+      let data4 = data.reasoning_effort;
+      if (typeof data4 !== "string") {
         const err8 = { instancePath: instancePath + "/reasoning_effort", schemaPath: "#/properties/reasoning_effort/type", keyword: "type", params: { type: "string" }, message: "must be string" };
         if (vErrors === null) {
           vErrors = [err8];
@@ -10486,7 +10678,7 @@ function validate175(data, { instancePath = "", parentData, parentDataProperty, 
         }
         errors++;
       }
-      if (!(data3 === "minimal" || data3 === "low" || data3 === "medium" || data3 === "high")) {
+      if (!(data4 === "minimal" || data4 === "low" || data4 === "medium" || data4 === "high")) {
         const err9 = { instancePath: instancePath + "/reasoning_effort", schemaPath: "#/properties/reasoning_effort/enum", keyword: "enum", params: { allowedValues: schema224.properties.reasoning_effort.enum }, message: "must be equal to one of the allowed values" };
         if (vErrors === null) {
           vErrors = [err9];
@@ -10586,17 +10778,6 @@ function validate174(data, { instancePath = "", parentData, parentDataProperty, 
       }
       errors++;
     }
-    for (const key0 in data) {
-      if (!(key0 === "filter_statuses" || key0 === "runtime" || key0 === "tool" || key0 === "output" || key0 === "filter_condition")) {
-        const err1 = { instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" };
-        if (vErrors === null) {
-          vErrors = [err1];
-        } else {
-          vErrors.push(err1);
-        }
-        errors++;
-      }
-    }
     if (data.filter_statuses !== void 0) {
       let data0 = data.filter_statuses;
       if (Array.isArray(data0)) {
@@ -10604,7 +10785,16 @@ function validate174(data, { instancePath = "", parentData, parentDataProperty, 
         for (let i0 = 0; i0 < len0; i0++) {
           let data1 = data0[i0];
           if (typeof data1 !== "string") {
-            const err2 = { instancePath: instancePath + "/filter_statuses/" + i0, schemaPath: "urn:casi:schema:ConversationStatus/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+            const err1 = { instancePath: instancePath + "/filter_statuses/" + i0, schemaPath: "urn:casi:schema:ConversationStatus/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+            if (vErrors === null) {
+              vErrors = [err1];
+            } else {
+              vErrors.push(err1);
+            }
+            errors++;
+          }
+          if (!(data1 === "queued" || data1 === "in-progress" || data1 === "completed" || data1 === "voicemail" || data1 === "failed" || data1 === "busy" || data1 === "no-answer")) {
+            const err2 = { instancePath: instancePath + "/filter_statuses/" + i0, schemaPath: "urn:casi:schema:ConversationStatus/enum", keyword: "enum", params: { allowedValues: schema114.enum }, message: "must be equal to one of the allowed values" };
             if (vErrors === null) {
               vErrors = [err2];
             } else {
@@ -10612,22 +10802,13 @@ function validate174(data, { instancePath = "", parentData, parentDataProperty, 
             }
             errors++;
           }
-          if (!(data1 === "queued" || data1 === "in-progress" || data1 === "completed" || data1 === "voicemail" || data1 === "failed" || data1 === "busy" || data1 === "no-answer")) {
-            const err3 = { instancePath: instancePath + "/filter_statuses/" + i0, schemaPath: "urn:casi:schema:ConversationStatus/enum", keyword: "enum", params: { allowedValues: schema114.enum }, message: "must be equal to one of the allowed values" };
-            if (vErrors === null) {
-              vErrors = [err3];
-            } else {
-              vErrors.push(err3);
-            }
-            errors++;
-          }
         }
       } else {
-        const err4 = { instancePath: instancePath + "/filter_statuses", schemaPath: "#/properties/filter_statuses/type", keyword: "type", params: { type: "array" }, message: "must be array" };
+        const err3 = { instancePath: instancePath + "/filter_statuses", schemaPath: "#/properties/filter_statuses/type", keyword: "type", params: { type: "array" }, message: "must be array" };
         if (vErrors === null) {
-          vErrors = [err4];
+          vErrors = [err3];
         } else {
-          vErrors.push(err4);
+          vErrors.push(err3);
         }
         errors++;
       }
@@ -10647,9 +10828,21 @@ function validate174(data, { instancePath = "", parentData, parentDataProperty, 
     if (data.output !== void 0) {
       let data4 = data.output;
       if (data4 && typeof data4 == "object" && !Array.isArray(data4)) {
-        for (const key1 in data4) {
-          if (!(key1 === "chat_channel" || key1 === "output_schema" || key1 === "post_url")) {
-            const err5 = { instancePath: instancePath + "/output", schemaPath: "urn:casi:schema:ProceduralOutputConfig/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key1 }, message: "must NOT have additional properties" };
+        for (const key0 in data4) {
+          if (!(key0 === "chat_channel" || key0 === "output_schema" || key0 === "post_url")) {
+            const err4 = { instancePath: instancePath + "/output", schemaPath: "urn:casi:schema:ProceduralOutputConfig/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" };
+            if (vErrors === null) {
+              vErrors = [err4];
+            } else {
+              vErrors.push(err4);
+            }
+            errors++;
+          }
+        }
+        if (data4.chat_channel !== void 0) {
+          let data5 = data4.chat_channel;
+          if (typeof data5 !== "string" && data5 !== null) {
+            const err5 = { instancePath: instancePath + "/output/chat_channel", schemaPath: "urn:casi:schema:ProceduralOutputConfig/properties/chat_channel/type", keyword: "type", params: { type: schema227.properties.chat_channel.type }, message: "must be string,null" };
             if (vErrors === null) {
               vErrors = [err5];
             } else {
@@ -10658,10 +10851,10 @@ function validate174(data, { instancePath = "", parentData, parentDataProperty, 
             errors++;
           }
         }
-        if (data4.chat_channel !== void 0) {
-          let data5 = data4.chat_channel;
-          if (typeof data5 !== "string" && data5 !== null) {
-            const err6 = { instancePath: instancePath + "/output/chat_channel", schemaPath: "urn:casi:schema:ProceduralOutputConfig/properties/chat_channel/type", keyword: "type", params: { type: schema227.properties.chat_channel.type }, message: "must be string,null" };
+        if (data4.output_schema !== void 0) {
+          let data6 = data4.output_schema;
+          if (!(data6 && typeof data6 == "object" && !Array.isArray(data6)) && data6 !== null) {
+            const err6 = { instancePath: instancePath + "/output/output_schema", schemaPath: "urn:casi:schema:ProceduralOutputConfig/properties/output_schema/type", keyword: "type", params: { type: schema227.properties.output_schema.type }, message: "must be object,null" };
             if (vErrors === null) {
               vErrors = [err6];
             } else {
@@ -10670,10 +10863,10 @@ function validate174(data, { instancePath = "", parentData, parentDataProperty, 
             errors++;
           }
         }
-        if (data4.output_schema !== void 0) {
-          let data6 = data4.output_schema;
-          if (!(data6 && typeof data6 == "object" && !Array.isArray(data6)) && data6 !== null) {
-            const err7 = { instancePath: instancePath + "/output/output_schema", schemaPath: "urn:casi:schema:ProceduralOutputConfig/properties/output_schema/type", keyword: "type", params: { type: schema227.properties.output_schema.type }, message: "must be object,null" };
+        if (data4.post_url !== void 0) {
+          let data7 = data4.post_url;
+          if (typeof data7 !== "string" && data7 !== null) {
+            const err7 = { instancePath: instancePath + "/output/post_url", schemaPath: "urn:casi:schema:ProceduralOutputConfig/properties/post_url/type", keyword: "type", params: { type: schema227.properties.post_url.type }, message: "must be string,null" };
             if (vErrors === null) {
               vErrors = [err7];
             } else {
@@ -10681,32 +10874,32 @@ function validate174(data, { instancePath = "", parentData, parentDataProperty, 
             }
             errors++;
           }
-        }
-        if (data4.post_url !== void 0) {
-          let data7 = data4.post_url;
-          if (typeof data7 !== "string" && data7 !== null) {
-            const err8 = { instancePath: instancePath + "/output/post_url", schemaPath: "urn:casi:schema:ProceduralOutputConfig/properties/post_url/type", keyword: "type", params: { type: schema227.properties.post_url.type }, message: "must be string,null" };
-            if (vErrors === null) {
-              vErrors = [err8];
-            } else {
-              vErrors.push(err8);
-            }
-            errors++;
-          }
           if (typeof data7 === "string") {
             if (!formats20(data7)) {
-              const err9 = { instancePath: instancePath + "/output/post_url", schemaPath: "urn:casi:schema:ProceduralOutputConfig/properties/post_url/format", keyword: "format", params: { format: "uri" }, message: 'must match format "uri"' };
+              const err8 = { instancePath: instancePath + "/output/post_url", schemaPath: "urn:casi:schema:ProceduralOutputConfig/properties/post_url/format", keyword: "format", params: { format: "uri" }, message: 'must match format "uri"' };
               if (vErrors === null) {
-                vErrors = [err9];
+                vErrors = [err8];
               } else {
-                vErrors.push(err9);
+                vErrors.push(err8);
               }
               errors++;
             }
           }
         }
       } else {
-        const err10 = { instancePath: instancePath + "/output", schemaPath: "urn:casi:schema:ProceduralOutputConfig/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+        const err9 = { instancePath: instancePath + "/output", schemaPath: "urn:casi:schema:ProceduralOutputConfig/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+        if (vErrors === null) {
+          vErrors = [err9];
+        } else {
+          vErrors.push(err9);
+        }
+        errors++;
+      }
+    }
+    if (data.filter_condition !== void 0) {
+      let data8 = data.filter_condition;
+      if (typeof data8 !== "string" && data8 !== null) {
+        const err10 = { instancePath: instancePath + "/filter_condition", schemaPath: "#/properties/filter_condition/type", keyword: "type", params: { type: schema222.properties.filter_condition.type }, message: "must be string,null" };
         if (vErrors === null) {
           vErrors = [err10];
         } else {
@@ -10715,24 +10908,12 @@ function validate174(data, { instancePath = "", parentData, parentDataProperty, 
         errors++;
       }
     }
-    if (data.filter_condition !== void 0) {
-      let data8 = data.filter_condition;
-      if (typeof data8 !== "string" && data8 !== null) {
-        const err11 = { instancePath: instancePath + "/filter_condition", schemaPath: "#/properties/filter_condition/type", keyword: "type", params: { type: schema222.properties.filter_condition.type }, message: "must be string,null" };
-        if (vErrors === null) {
-          vErrors = [err11];
-        } else {
-          vErrors.push(err11);
-        }
-        errors++;
-      }
-    }
   } else {
-    const err12 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+    const err11 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
     if (vErrors === null) {
-      vErrors = [err12];
+      vErrors = [err11];
     } else {
-      vErrors.push(err12);
+      vErrors.push(err11);
     }
     errors++;
   }
@@ -11107,8 +11288,8 @@ function validate182(data, { instancePath = "", parentData, parentDataProperty, 
     if (data.created_at !== void 0) {
       let data1 = data.created_at;
       if (typeof data1 === "string") {
-        if (!formats0(data1)) {
-          const err16 = { instancePath: instancePath + "/created_at", schemaPath: "urn:casi:schema:Timestamp/format", keyword: "format", params: { format: "date-time" }, message: 'must match format "date-time"' };
+        if (!pattern6.test(data1)) {
+          const err16 = { instancePath: instancePath + "/created_at", schemaPath: "urn:casi:schema:Timestamp/pattern", keyword: "pattern", params: { pattern: "([Zz]|\\+00:00)$" }, message: 'must match pattern "([Zz]|\\+00:00)$"' };
           if (vErrors === null) {
             vErrors = [err16];
           } else {
@@ -11116,12 +11297,21 @@ function validate182(data, { instancePath = "", parentData, parentDataProperty, 
           }
           errors++;
         }
+        if (!formats0(data1)) {
+          const err17 = { instancePath: instancePath + "/created_at", schemaPath: "urn:casi:schema:Timestamp/format", keyword: "format", params: { format: "date-time" }, message: 'must match format "date-time"' };
+          if (vErrors === null) {
+            vErrors = [err17];
+          } else {
+            vErrors.push(err17);
+          }
+          errors++;
+        }
       } else {
-        const err17 = { instancePath: instancePath + "/created_at", schemaPath: "urn:casi:schema:Timestamp/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        const err18 = { instancePath: instancePath + "/created_at", schemaPath: "urn:casi:schema:Timestamp/type", keyword: "type", params: { type: "string" }, message: "must be string" };
         if (vErrors === null) {
-          vErrors = [err17];
+          vErrors = [err18];
         } else {
-          vErrors.push(err17);
+          vErrors.push(err18);
         }
         errors++;
       }
@@ -11129,39 +11319,26 @@ function validate182(data, { instancePath = "", parentData, parentDataProperty, 
     if (data.updated_at !== void 0) {
       let data2 = data.updated_at;
       if (typeof data2 === "string") {
-        if (!formats0(data2)) {
-          const err18 = { instancePath: instancePath + "/updated_at", schemaPath: "urn:casi:schema:Timestamp/format", keyword: "format", params: { format: "date-time" }, message: 'must match format "date-time"' };
+        if (!pattern6.test(data2)) {
+          const err19 = { instancePath: instancePath + "/updated_at", schemaPath: "urn:casi:schema:Timestamp/pattern", keyword: "pattern", params: { pattern: "([Zz]|\\+00:00)$" }, message: 'must match pattern "([Zz]|\\+00:00)$"' };
           if (vErrors === null) {
-            vErrors = [err18];
+            vErrors = [err19];
           } else {
-            vErrors.push(err18);
+            vErrors.push(err19);
+          }
+          errors++;
+        }
+        if (!formats0(data2)) {
+          const err20 = { instancePath: instancePath + "/updated_at", schemaPath: "urn:casi:schema:Timestamp/format", keyword: "format", params: { format: "date-time" }, message: 'must match format "date-time"' };
+          if (vErrors === null) {
+            vErrors = [err20];
+          } else {
+            vErrors.push(err20);
           }
           errors++;
         }
       } else {
-        const err19 = { instancePath: instancePath + "/updated_at", schemaPath: "urn:casi:schema:Timestamp/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-        if (vErrors === null) {
-          vErrors = [err19];
-        } else {
-          vErrors.push(err19);
-        }
-        errors++;
-      }
-    }
-    if (data.organization_id !== void 0) {
-      if (typeof data.organization_id !== "string") {
-        const err20 = { instancePath: instancePath + "/organization_id", schemaPath: "#/properties/organization_id/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-        if (vErrors === null) {
-          vErrors = [err20];
-        } else {
-          vErrors.push(err20);
-        }
-        errors++;
-      }
-    }
-    if (data.phone_no !== void 0) {
-      if (typeof data.phone_no !== "string") {
-        const err21 = { instancePath: instancePath + "/phone_no", schemaPath: "#/properties/phone_no/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        const err21 = { instancePath: instancePath + "/updated_at", schemaPath: "urn:casi:schema:Timestamp/type", keyword: "type", params: { type: "string" }, message: "must be string" };
         if (vErrors === null) {
           vErrors = [err21];
         } else {
@@ -11170,10 +11347,9 @@ function validate182(data, { instancePath = "", parentData, parentDataProperty, 
         errors++;
       }
     }
-    if (data.email !== void 0) {
-      let data5 = data.email;
-      if (typeof data5 !== "string" && data5 !== null) {
-        const err22 = { instancePath: instancePath + "/email", schemaPath: "#/properties/email/type", keyword: "type", params: { type: schema229.properties.email.type }, message: "must be string,null" };
+    if (data.organization_id !== void 0) {
+      if (typeof data.organization_id !== "string") {
+        const err22 = { instancePath: instancePath + "/organization_id", schemaPath: "#/properties/organization_id/type", keyword: "type", params: { type: "string" }, message: "must be string" };
         if (vErrors === null) {
           vErrors = [err22];
         } else {
@@ -11182,10 +11358,9 @@ function validate182(data, { instancePath = "", parentData, parentDataProperty, 
         errors++;
       }
     }
-    if (data.name !== void 0) {
-      let data6 = data.name;
-      if (typeof data6 !== "string" && data6 !== null) {
-        const err23 = { instancePath: instancePath + "/name", schemaPath: "#/properties/name/type", keyword: "type", params: { type: schema229.properties.name.type }, message: "must be string,null" };
+    if (data.phone_no !== void 0) {
+      if (typeof data.phone_no !== "string") {
+        const err23 = { instancePath: instancePath + "/phone_no", schemaPath: "#/properties/phone_no/type", keyword: "type", params: { type: "string" }, message: "must be string" };
         if (vErrors === null) {
           vErrors = [err23];
         } else {
@@ -11194,10 +11369,10 @@ function validate182(data, { instancePath = "", parentData, parentDataProperty, 
         errors++;
       }
     }
-    if (data.external_id !== void 0) {
-      let data7 = data.external_id;
-      if (typeof data7 !== "string" && data7 !== null) {
-        const err24 = { instancePath: instancePath + "/external_id", schemaPath: "#/properties/external_id/type", keyword: "type", params: { type: schema229.properties.external_id.type }, message: "must be string,null" };
+    if (data.email !== void 0) {
+      let data5 = data.email;
+      if (typeof data5 !== "string" && data5 !== null) {
+        const err24 = { instancePath: instancePath + "/email", schemaPath: "#/properties/email/type", keyword: "type", params: { type: schema229.properties.email.type }, message: "must be string,null" };
         if (vErrors === null) {
           vErrors = [err24];
         } else {
@@ -11206,10 +11381,10 @@ function validate182(data, { instancePath = "", parentData, parentDataProperty, 
         errors++;
       }
     }
-    if (data.helpdesk_user_id !== void 0) {
-      let data8 = data.helpdesk_user_id;
-      if (typeof data8 !== "string" && data8 !== null) {
-        const err25 = { instancePath: instancePath + "/helpdesk_user_id", schemaPath: "#/properties/helpdesk_user_id/type", keyword: "type", params: { type: schema229.properties.helpdesk_user_id.type }, message: "must be string,null" };
+    if (data.name !== void 0) {
+      let data6 = data.name;
+      if (typeof data6 !== "string" && data6 !== null) {
+        const err25 = { instancePath: instancePath + "/name", schemaPath: "#/properties/name/type", keyword: "type", params: { type: schema229.properties.name.type }, message: "must be string,null" };
         if (vErrors === null) {
           vErrors = [err25];
         } else {
@@ -11218,10 +11393,10 @@ function validate182(data, { instancePath = "", parentData, parentDataProperty, 
         errors++;
       }
     }
-    if (data.crm_lead_id !== void 0) {
-      let data9 = data.crm_lead_id;
-      if (typeof data9 !== "string" && data9 !== null) {
-        const err26 = { instancePath: instancePath + "/crm_lead_id", schemaPath: "#/properties/crm_lead_id/type", keyword: "type", params: { type: schema229.properties.crm_lead_id.type }, message: "must be string,null" };
+    if (data.external_id !== void 0) {
+      let data7 = data.external_id;
+      if (typeof data7 !== "string" && data7 !== null) {
+        const err26 = { instancePath: instancePath + "/external_id", schemaPath: "#/properties/external_id/type", keyword: "type", params: { type: schema229.properties.external_id.type }, message: "must be string,null" };
         if (vErrors === null) {
           vErrors = [err26];
         } else {
@@ -11230,10 +11405,10 @@ function validate182(data, { instancePath = "", parentData, parentDataProperty, 
         errors++;
       }
     }
-    if (data.crm_contact_id !== void 0) {
-      let data10 = data.crm_contact_id;
-      if (typeof data10 !== "string" && data10 !== null) {
-        const err27 = { instancePath: instancePath + "/crm_contact_id", schemaPath: "#/properties/crm_contact_id/type", keyword: "type", params: { type: schema229.properties.crm_contact_id.type }, message: "must be string,null" };
+    if (data.helpdesk_user_id !== void 0) {
+      let data8 = data.helpdesk_user_id;
+      if (typeof data8 !== "string" && data8 !== null) {
+        const err27 = { instancePath: instancePath + "/helpdesk_user_id", schemaPath: "#/properties/helpdesk_user_id/type", keyword: "type", params: { type: schema229.properties.helpdesk_user_id.type }, message: "must be string,null" };
         if (vErrors === null) {
           vErrors = [err27];
         } else {
@@ -11242,10 +11417,10 @@ function validate182(data, { instancePath = "", parentData, parentDataProperty, 
         errors++;
       }
     }
-    if (data.preferred_language !== void 0) {
-      let data11 = data.preferred_language;
-      if (typeof data11 !== "string" && data11 !== null) {
-        const err28 = { instancePath: instancePath + "/preferred_language", schemaPath: "#/properties/preferred_language/type", keyword: "type", params: { type: schema229.properties.preferred_language.type }, message: "must be string,null" };
+    if (data.crm_lead_id !== void 0) {
+      let data9 = data.crm_lead_id;
+      if (typeof data9 !== "string" && data9 !== null) {
+        const err28 = { instancePath: instancePath + "/crm_lead_id", schemaPath: "#/properties/crm_lead_id/type", keyword: "type", params: { type: schema229.properties.crm_lead_id.type }, message: "must be string,null" };
         if (vErrors === null) {
           vErrors = [err28];
         } else {
@@ -11254,10 +11429,10 @@ function validate182(data, { instancePath = "", parentData, parentDataProperty, 
         errors++;
       }
     }
-    if (data.extra !== void 0) {
-      let data12 = data.extra;
-      if (!(data12 && typeof data12 == "object" && !Array.isArray(data12)) && data12 !== null) {
-        const err29 = { instancePath: instancePath + "/extra", schemaPath: "#/properties/extra/type", keyword: "type", params: { type: schema229.properties.extra.type }, message: "must be object,null" };
+    if (data.crm_contact_id !== void 0) {
+      let data10 = data.crm_contact_id;
+      if (typeof data10 !== "string" && data10 !== null) {
+        const err29 = { instancePath: instancePath + "/crm_contact_id", schemaPath: "#/properties/crm_contact_id/type", keyword: "type", params: { type: schema229.properties.crm_contact_id.type }, message: "must be string,null" };
         if (vErrors === null) {
           vErrors = [err29];
         } else {
@@ -11266,12 +11441,36 @@ function validate182(data, { instancePath = "", parentData, parentDataProperty, 
         errors++;
       }
     }
+    if (data.preferred_language !== void 0) {
+      let data11 = data.preferred_language;
+      if (typeof data11 !== "string" && data11 !== null) {
+        const err30 = { instancePath: instancePath + "/preferred_language", schemaPath: "#/properties/preferred_language/type", keyword: "type", params: { type: schema229.properties.preferred_language.type }, message: "must be string,null" };
+        if (vErrors === null) {
+          vErrors = [err30];
+        } else {
+          vErrors.push(err30);
+        }
+        errors++;
+      }
+    }
+    if (data.extra !== void 0) {
+      let data12 = data.extra;
+      if (!(data12 && typeof data12 == "object" && !Array.isArray(data12)) && data12 !== null) {
+        const err31 = { instancePath: instancePath + "/extra", schemaPath: "#/properties/extra/type", keyword: "type", params: { type: schema229.properties.extra.type }, message: "must be object,null" };
+        if (vErrors === null) {
+          vErrors = [err31];
+        } else {
+          vErrors.push(err31);
+        }
+        errors++;
+      }
+    }
   } else {
-    const err30 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+    const err32 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
     if (vErrors === null) {
-      vErrors = [err30];
+      vErrors = [err32];
     } else {
-      vErrors.push(err30);
+      vErrors.push(err32);
     }
     errors++;
   }
@@ -11428,7 +11627,7 @@ function validate185(data, { instancePath = "", parentData, parentDataProperty, 
 }
 validate185.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
 var validateDeleteProceduralAgentParams = validate186;
-var pattern34 = new RegExp("^pa_[A-Za-z0-9]+$", "u");
+var pattern46 = new RegExp("^pa_[A-Za-z0-9]+$", "u");
 function validate186(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -11464,7 +11663,7 @@ function validate186(data, { instancePath = "", parentData, parentDataProperty, 
     if (data.id !== void 0) {
       let data0 = data.id;
       if (typeof data0 === "string") {
-        if (!pattern34.test(data0)) {
+        if (!pattern46.test(data0)) {
           const err2 = { instancePath: instancePath + "/id", schemaPath: "urn:casi:schema:ProceduralAgentId/pattern", keyword: "pattern", params: { pattern: "^pa_[A-Za-z0-9]+$" }, message: 'must match pattern "^pa_[A-Za-z0-9]+$"' };
           if (vErrors === null) {
             vErrors = [err2];
@@ -11601,7 +11800,7 @@ function validate189(data, { instancePath = "", parentData, parentDataProperty, 
 }
 validate189.evaluated = { "dynamicProps": false, "dynamicItems": false };
 var validateError = validate190;
-var schema242 = { "type": "string", "description": "The `Error.code` values this version uses, with the status each comes with (`x-casi-error-codes`).", "x-casi-inferred": true, "enum": ["invalid_request", "malformed_json", "missing_service_version", "unsupported_service_version", "language_not_supported", "agent_not_released", "unknown_event_id", "unauthorized", "token_expired", "forbidden", "not_found", "route_not_found", "event_stream_expired", "method_not_allowed", "conversation_ended", "payload_too_large", "teapot", "rate_limited", "internal_error", "service_unavailable"], "x-casi-error-codes": { "invalid_request": { "status": 400, "transient": false, "description": "A parameter or the body does not match the schema; `data` lists each problem as `{in, pointer, message}`." }, "malformed_json": { "status": 400, "transient": false, "description": "The body is not valid JSON." }, "missing_service_version": { "status": 400, "transient": false, "description": "The `Service-Version` header is missing." }, "unsupported_service_version": { "status": 400, "transient": false, "description": "`Service-Version` is not `2025-06-19`." }, "language_not_supported": { "status": 400, "transient": false, "description": "`default_language` is not one of `supported_languages`." }, "agent_not_released": { "status": 400, "transient": false, "description": "`ca_<id>` names an agent with no released version." }, "unknown_event_id": { "status": 400, "transient": false, "description": "`Last-Event-ID` or `last_event_id` names no event of the conversation." }, "unauthorized": { "status": 401, "transient": false, "description": "The API key or token is missing", "malformed or unknown.": null }, "token_expired": { "status": 401, "transient": false, "description": "The conversation token has expired or was replaced by a refresh." }, "forbidden": { "status": 403, "transient": false, "description": "The key lacks permission: a read-only key on a write, or a token used for another conversation." }, "not_found": { "status": 404, "transient": false, "description": "The resource does not exist or belongs to another organisation." }, "route_not_found": { "status": 404, "transient": false, "description": "No endpoint has this path." }, "event_stream_expired": { "status": 404, "transient": false, "description": "The conversation ended more than 24 hours ago; its events are gone." }, "method_not_allowed": { "status": 405, "transient": false, "description": "The endpoint exists but not with this method." }, "conversation_ended": { "status": 409, "transient": false, "description": "The conversation has ended; it takes no more context or client events." }, "payload_too_large": { "status": 413, "transient": false, "description": "The body exceeds 1 MiB." }, "teapot": { "status": 418, "transient": false, "description": "The fixed teapot answer; no endpoint of this version returns it." }, "rate_limited": { "status": 429, "transient": true, "description": "Too many requests; wait `Retry-After` seconds." }, "internal_error": { "status": 500, "transient": true, "description": "A server-side failure; retry later." }, "service_unavailable": { "status": 503, "transient": true, "description": "The service is temporarily unavailable; retry later." } }, "$id": "urn:casi:schema:ErrorCode" };
+var schema242 = { "type": "string", "description": "The `Error.code` values this version uses, with the status each comes with (`x-casi-error-codes`).", "x-casi-inferred": true, "enum": ["invalid_request", "malformed_json", "missing_service_version", "unsupported_service_version", "language_not_supported", "agent_not_released", "unknown_event_id", "unauthorized", "token_expired", "forbidden", "not_found", "route_not_found", "event_stream_expired", "method_not_allowed", "request_timeout", "conversation_ended", "events_dropped", "payload_too_large", "teapot", "rate_limited", "request_headers_too_large", "internal_error", "service_unavailable"], "x-casi-error-codes": { "invalid_request": { "status": 400, "transient": false, "description": "A parameter or the body does not match the schema; `data` lists each problem as `{in, pointer, message}`." }, "malformed_json": { "status": 400, "transient": false, "description": "The body is not valid JSON." }, "missing_service_version": { "status": 400, "transient": false, "description": "The `Service-Version` header is missing." }, "unsupported_service_version": { "status": 400, "transient": false, "description": "`Service-Version` is not `2025-06-19`." }, "language_not_supported": { "status": 400, "transient": false, "description": "`default_language` is not one of `supported_languages`." }, "agent_not_released": { "status": 400, "transient": false, "description": "`ca_<id>` names an agent with no released version." }, "unknown_event_id": { "status": 400, "transient": false, "description": "`Last-Event-ID` or `last_event_id` names no event of the conversation." }, "unauthorized": { "status": 401, "transient": false, "description": "The API key or token is missing", "malformed or unknown.": null }, "token_expired": { "status": 401, "transient": false, "description": "The conversation token has expired or was replaced by a refresh." }, "forbidden": { "status": 403, "transient": false, "description": "The key lacks permission: a read-only key on a write, or a token used for another conversation." }, "not_found": { "status": 404, "transient": false, "description": "The resource does not exist or belongs to another organisation." }, "route_not_found": { "status": 404, "transient": false, "description": "No endpoint has this path." }, "event_stream_expired": { "status": 404, "transient": false, "description": "The conversation ended more than 24 hours ago; its events are gone." }, "method_not_allowed": { "status": 405, "transient": false, "description": "The endpoint exists but not with this method." }, "request_timeout": { "status": 408, "transient": true, "description": "The request did not arrive in time: its headers or body came too slowly, or stopped." }, "conversation_ended": { "status": 409, "transient": false, "description": "The conversation has ended; it takes no more context or client events." }, "events_dropped": { "status": 410, "transient": false, "description": "The events asked for are no longer kept (a bounded in-memory history dropped them); resume without `Last-Event-ID`." }, "payload_too_large": { "status": 413, "transient": false, "description": "The body exceeds 1 MiB." }, "teapot": { "status": 418, "transient": false, "description": "The fixed teapot answer; no endpoint of this version returns it." }, "rate_limited": { "status": 429, "transient": true, "description": "Too many requests; wait `Retry-After` seconds." }, "request_headers_too_large": { "status": 431, "transient": false, "description": "The request's headers exceed 16 KiB." }, "internal_error": { "status": 500, "transient": true, "description": "A server-side failure; retry later." }, "service_unavailable": { "status": 503, "transient": true, "description": "The service is temporarily unavailable; retry later." } }, "$id": "urn:casi:schema:ErrorCode" };
 function validate190(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -11666,7 +11865,7 @@ function validate190(data, { instancePath = "", parentData, parentDataProperty, 
         }
         errors++;
       }
-      if (!(data0 === "invalid_request" || data0 === "malformed_json" || data0 === "missing_service_version" || data0 === "unsupported_service_version" || data0 === "language_not_supported" || data0 === "agent_not_released" || data0 === "unknown_event_id" || data0 === "unauthorized" || data0 === "token_expired" || data0 === "forbidden" || data0 === "not_found" || data0 === "route_not_found" || data0 === "event_stream_expired" || data0 === "method_not_allowed" || data0 === "conversation_ended" || data0 === "payload_too_large" || data0 === "teapot" || data0 === "rate_limited" || data0 === "internal_error" || data0 === "service_unavailable")) {
+      if (!(data0 === "invalid_request" || data0 === "malformed_json" || data0 === "missing_service_version" || data0 === "unsupported_service_version" || data0 === "language_not_supported" || data0 === "agent_not_released" || data0 === "unknown_event_id" || data0 === "unauthorized" || data0 === "token_expired" || data0 === "forbidden" || data0 === "not_found" || data0 === "route_not_found" || data0 === "event_stream_expired" || data0 === "method_not_allowed" || data0 === "request_timeout" || data0 === "conversation_ended" || data0 === "events_dropped" || data0 === "payload_too_large" || data0 === "teapot" || data0 === "rate_limited" || data0 === "request_headers_too_large" || data0 === "internal_error" || data0 === "service_unavailable")) {
         const err5 = { instancePath: instancePath + "/code", schemaPath: "urn:casi:schema:ErrorCode/enum", keyword: "enum", params: { allowedValues: schema242.enum }, message: "must be equal to one of the allowed values" };
         if (vErrors === null) {
           vErrors = [err5];
@@ -11764,7 +11963,7 @@ function validate191(data, { instancePath = "", parentData, parentDataProperty, 
     }
     errors++;
   }
-  if (!(data === "invalid_request" || data === "malformed_json" || data === "missing_service_version" || data === "unsupported_service_version" || data === "language_not_supported" || data === "agent_not_released" || data === "unknown_event_id" || data === "unauthorized" || data === "token_expired" || data === "forbidden" || data === "not_found" || data === "route_not_found" || data === "event_stream_expired" || data === "method_not_allowed" || data === "conversation_ended" || data === "payload_too_large" || data === "teapot" || data === "rate_limited" || data === "internal_error" || data === "service_unavailable")) {
+  if (!(data === "invalid_request" || data === "malformed_json" || data === "missing_service_version" || data === "unsupported_service_version" || data === "language_not_supported" || data === "agent_not_released" || data === "unknown_event_id" || data === "unauthorized" || data === "token_expired" || data === "forbidden" || data === "not_found" || data === "route_not_found" || data === "event_stream_expired" || data === "method_not_allowed" || data === "request_timeout" || data === "conversation_ended" || data === "events_dropped" || data === "payload_too_large" || data === "teapot" || data === "rate_limited" || data === "request_headers_too_large" || data === "internal_error" || data === "service_unavailable")) {
     const err1 = { instancePath, schemaPath: "#/enum", keyword: "enum", params: { allowedValues: schema242.enum }, message: "must be equal to one of the allowed values" };
     if (vErrors === null) {
       vErrors = [err1];
@@ -12073,7 +12272,7 @@ function validate197(data, { instancePath = "", parentData, parentDataProperty, 
     if (data.id !== void 0) {
       let data0 = data.id;
       if (typeof data0 === "string") {
-        if (!pattern23.test(data0)) {
+        if (!pattern29.test(data0)) {
           const err2 = { instancePath: instancePath + "/id", schemaPath: "urn:casi:schema:ConversationalAgentRef/pattern", keyword: "pattern", params: { pattern: "^ca_[A-Za-z0-9]+(@v[0-9]+)?$" }, message: 'must match pattern "^ca_[A-Za-z0-9]+(@v[0-9]+)?$"' };
           if (vErrors === null) {
             vErrors = [err2];
@@ -12176,7 +12375,7 @@ function validate199(data, { instancePath = "", parentData, parentDataProperty, 
     if (data.conversation_id !== void 0) {
       let data0 = data.conversation_id;
       if (typeof data0 === "string") {
-        if (!pattern7.test(data0)) {
+        if (!pattern8.test(data0)) {
           const err2 = { instancePath: instancePath + "/conversation_id", schemaPath: "urn:casi:schema:ConversationId/pattern", keyword: "pattern", params: { pattern: "^conv_[A-Za-z0-9]+$" }, message: 'must match pattern "^conv_[A-Za-z0-9]+$"' };
           if (vErrors === null) {
             vErrors = [err2];
@@ -12382,7 +12581,7 @@ function validate203(data, { instancePath = "", parentData, parentDataProperty, 
     if (data.id !== void 0) {
       let data0 = data.id;
       if (typeof data0 === "string") {
-        if (!pattern21.test(data0)) {
+        if (!pattern27.test(data0)) {
           const err2 = { instancePath: instancePath + "/id", schemaPath: "urn:casi:schema:ProceduralAgentRef/pattern", keyword: "pattern", params: { pattern: "^pa_[A-Za-z0-9]+(@v[0-9]+)?$" }, message: 'must match pattern "^pa_[A-Za-z0-9]+(@v[0-9]+)?$"' };
           if (vErrors === null) {
             vErrors = [err2];
@@ -12450,7 +12649,7 @@ function validate204(data, { instancePath = "", parentData, parentDataProperty, 
 }
 validate204.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
 var validateGetProcedureParams = validate205;
-var pattern40 = new RegExp("^[A-Za-z0-9_-]+$", "u");
+var pattern52 = new RegExp("^[A-Za-z0-9_-]+$", "u");
 function validate205(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -12504,7 +12703,7 @@ function validate205(data, { instancePath = "", parentData, parentDataProperty, 
           }
           errors++;
         }
-        if (!pattern40.test(data0)) {
+        if (!pattern52.test(data0)) {
           const err4 = { instancePath: instancePath + "/procedure_id", schemaPath: "urn:casi:schema:ProcedureId/pattern", keyword: "pattern", params: { pattern: "^[A-Za-z0-9_-]+$" }, message: 'must match pattern "^[A-Za-z0-9_-]+$"' };
           if (vErrors === null) {
             vErrors = [err4];
@@ -12706,7 +12905,7 @@ function validate208(data, { instancePath = "", parentData, parentDataProperty, 
     if (data.conversation_id !== void 0) {
       let data0 = data.conversation_id;
       if (typeof data0 === "string") {
-        if (!pattern7.test(data0)) {
+        if (!pattern8.test(data0)) {
           const err4 = { instancePath: instancePath + "/conversation_id", schemaPath: "urn:casi:schema:ConversationId/pattern", keyword: "pattern", params: { pattern: "^conv_[A-Za-z0-9]+$" }, message: 'must match pattern "^conv_[A-Za-z0-9]+$"' };
           if (vErrors === null) {
             vErrors = [err4];
@@ -12808,7 +13007,7 @@ function validate209(data, { instancePath = "", parentData, parentDataProperty, 
     if (data.conversation_id !== void 0) {
       let data0 = data.conversation_id;
       if (typeof data0 === "string") {
-        if (!pattern7.test(data0)) {
+        if (!pattern8.test(data0)) {
           const err2 = { instancePath: instancePath + "/conversation_id", schemaPath: "urn:casi:schema:ConversationId/pattern", keyword: "pattern", params: { pattern: "^conv_[A-Za-z0-9]+$" }, message: 'must match pattern "^conv_[A-Za-z0-9]+$"' };
           if (vErrors === null) {
             vErrors = [err2];
@@ -12947,7 +13146,7 @@ function validate212(data, { instancePath = "", parentData, parentDataProperty, 
     if (data.id !== void 0) {
       let data0 = data.id;
       if (typeof data0 === "string") {
-        if (!pattern19.test(data0)) {
+        if (!pattern25.test(data0)) {
           const err2 = { instancePath: instancePath + "/id", schemaPath: "urn:casi:schema:ConversationalAgentId/pattern", keyword: "pattern", params: { pattern: "^ca_[A-Za-z0-9]+$" }, message: 'must match pattern "^ca_[A-Za-z0-9]+$"' };
           if (vErrors === null) {
             vErrors = [err2];
@@ -13273,7 +13472,7 @@ function validate216(data, { instancePath = "", parentData, parentDataProperty, 
     if (data.id !== void 0) {
       let data0 = data.id;
       if (typeof data0 === "string") {
-        if (!pattern34.test(data0)) {
+        if (!pattern46.test(data0)) {
           const err2 = { instancePath: instancePath + "/id", schemaPath: "urn:casi:schema:ProceduralAgentId/pattern", keyword: "pattern", params: { pattern: "^pa_[A-Za-z0-9]+$" }, message: 'must match pattern "^pa_[A-Za-z0-9]+$"' };
           if (vErrors === null) {
             vErrors = [err2];
@@ -13367,7 +13566,7 @@ function validate218(data, { instancePath = "", parentData, parentDataProperty, 
     if (data.agent_id !== void 0) {
       let data0 = data.agent_id;
       if (typeof data0 === "string") {
-        if (!pattern34.test(data0)) {
+        if (!pattern46.test(data0)) {
           const err1 = { instancePath: instancePath + "/agent_id", schemaPath: "urn:casi:schema:ProceduralAgentId/pattern", keyword: "pattern", params: { pattern: "^pa_[A-Za-z0-9]+$" }, message: 'must match pattern "^pa_[A-Za-z0-9]+$"' };
           if (vErrors === null) {
             vErrors = [err1];
@@ -13389,7 +13588,7 @@ function validate218(data, { instancePath = "", parentData, parentDataProperty, 
     if (data.conversation_id !== void 0) {
       let data1 = data.conversation_id;
       if (typeof data1 === "string") {
-        if (!pattern7.test(data1)) {
+        if (!pattern8.test(data1)) {
           const err3 = { instancePath: instancePath + "/conversation_id", schemaPath: "urn:casi:schema:ConversationId/pattern", keyword: "pattern", params: { pattern: "^conv_[A-Za-z0-9]+$" }, message: 'must match pattern "^conv_[A-Za-z0-9]+$"' };
           if (vErrors === null) {
             vErrors = [err3];
@@ -13642,7 +13841,7 @@ function validate221(data, { instancePath = "", parentData, parentDataProperty, 
     if (data.conversation_id !== void 0) {
       let data0 = data.conversation_id;
       if (typeof data0 === "string") {
-        if (!pattern7.test(data0)) {
+        if (!pattern8.test(data0)) {
           const err2 = { instancePath: instancePath + "/conversation_id", schemaPath: "urn:casi:schema:ConversationId/pattern", keyword: "pattern", params: { pattern: "^conv_[A-Za-z0-9]+$" }, message: 'must match pattern "^conv_[A-Za-z0-9]+$"' };
           if (vErrors === null) {
             vErrors = [err2];
@@ -13923,7 +14122,7 @@ function validate224(data, { instancePath = "", parentData, parentDataProperty, 
     evaluated0.items = void 0;
   }
   if (typeof data === "string") {
-    if (!pattern14.test(data)) {
+    if (!pattern17.test(data)) {
       const err0 = { instancePath, schemaPath: "#/pattern", keyword: "pattern", params: { pattern: "^\\+[1-9][0-9]{6,14}$" }, message: 'must match pattern "^\\+[1-9][0-9]{6,14}$"' };
       if (vErrors === null) {
         vErrors = [err0];
@@ -13980,7 +14179,7 @@ function validate225(data, { instancePath = "", parentData, parentDataProperty, 
 }
 validate225.evaluated = { "dynamicProps": false, "dynamicItems": false };
 var validateProceduralAgent = validate226;
-var pattern52 = new RegExp("^pa_[A-Za-z0-9]+@v[0-9]+$", "u");
+var pattern64 = new RegExp("^pa_[A-Za-z0-9]+@v[0-9]+$", "u");
 function validate226(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -14061,7 +14260,7 @@ function validate226(data, { instancePath = "", parentData, parentDataProperty, 
     if (data.id !== void 0) {
       let data0 = data.id;
       if (typeof data0 === "string") {
-        if (!pattern34.test(data0)) {
+        if (!pattern46.test(data0)) {
           const err7 = { instancePath: instancePath + "/id", schemaPath: "urn:casi:schema:ProceduralAgentId/pattern", keyword: "pattern", params: { pattern: "^pa_[A-Za-z0-9]+$" }, message: 'must match pattern "^pa_[A-Za-z0-9]+$"' };
           if (vErrors === null) {
             vErrors = [err7];
@@ -14083,7 +14282,7 @@ function validate226(data, { instancePath = "", parentData, parentDataProperty, 
     if (data.version_id !== void 0) {
       let data1 = data.version_id;
       if (typeof data1 === "string") {
-        if (!pattern52.test(data1)) {
+        if (!pattern64.test(data1)) {
           const err9 = { instancePath: instancePath + "/version_id", schemaPath: "urn:casi:schema:ProceduralAgentVersionId/pattern", keyword: "pattern", params: { pattern: "^pa_[A-Za-z0-9]+@v[0-9]+$" }, message: 'must match pattern "^pa_[A-Za-z0-9]+@v[0-9]+$"' };
           if (vErrors === null) {
             vErrors = [err9];
@@ -14168,7 +14367,7 @@ function validate228(data, { instancePath = "", parentData, parentDataProperty, 
     evaluated0.items = void 0;
   }
   if (typeof data === "string") {
-    if (!pattern34.test(data)) {
+    if (!pattern46.test(data)) {
       const err0 = { instancePath, schemaPath: "#/pattern", keyword: "pattern", params: { pattern: "^pa_[A-Za-z0-9]+$" }, message: 'must match pattern "^pa_[A-Za-z0-9]+$"' };
       if (vErrors === null) {
         vErrors = [err0];
@@ -14280,7 +14479,7 @@ function validate230(data, { instancePath = "", parentData, parentDataProperty, 
     if (data.id !== void 0) {
       let data0 = data.id;
       if (typeof data0 === "string") {
-        if (!pattern34.test(data0)) {
+        if (!pattern46.test(data0)) {
           const err8 = { instancePath: instancePath + "/id", schemaPath: "urn:casi:schema:ProceduralAgentId/pattern", keyword: "pattern", params: { pattern: "^pa_[A-Za-z0-9]+$" }, message: 'must match pattern "^pa_[A-Za-z0-9]+$"' };
           if (vErrors === null) {
             vErrors = [err8];
@@ -14302,8 +14501,8 @@ function validate230(data, { instancePath = "", parentData, parentDataProperty, 
     if (data.created_at !== void 0) {
       let data1 = data.created_at;
       if (typeof data1 === "string") {
-        if (!formats0(data1)) {
-          const err10 = { instancePath: instancePath + "/created_at", schemaPath: "urn:casi:schema:Timestamp/format", keyword: "format", params: { format: "date-time" }, message: 'must match format "date-time"' };
+        if (!pattern6.test(data1)) {
+          const err10 = { instancePath: instancePath + "/created_at", schemaPath: "urn:casi:schema:Timestamp/pattern", keyword: "pattern", params: { pattern: "([Zz]|\\+00:00)$" }, message: 'must match pattern "([Zz]|\\+00:00)$"' };
           if (vErrors === null) {
             vErrors = [err10];
           } else {
@@ -14311,12 +14510,21 @@ function validate230(data, { instancePath = "", parentData, parentDataProperty, 
           }
           errors++;
         }
+        if (!formats0(data1)) {
+          const err11 = { instancePath: instancePath + "/created_at", schemaPath: "urn:casi:schema:Timestamp/format", keyword: "format", params: { format: "date-time" }, message: 'must match format "date-time"' };
+          if (vErrors === null) {
+            vErrors = [err11];
+          } else {
+            vErrors.push(err11);
+          }
+          errors++;
+        }
       } else {
-        const err11 = { instancePath: instancePath + "/created_at", schemaPath: "urn:casi:schema:Timestamp/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        const err12 = { instancePath: instancePath + "/created_at", schemaPath: "urn:casi:schema:Timestamp/type", keyword: "type", params: { type: "string" }, message: "must be string" };
         if (vErrors === null) {
-          vErrors = [err11];
+          vErrors = [err12];
         } else {
-          vErrors.push(err11);
+          vErrors.push(err12);
         }
         errors++;
       }
@@ -14324,39 +14532,26 @@ function validate230(data, { instancePath = "", parentData, parentDataProperty, 
     if (data.updated_at !== void 0) {
       let data2 = data.updated_at;
       if (typeof data2 === "string") {
-        if (!formats0(data2)) {
-          const err12 = { instancePath: instancePath + "/updated_at", schemaPath: "urn:casi:schema:Timestamp/format", keyword: "format", params: { format: "date-time" }, message: 'must match format "date-time"' };
+        if (!pattern6.test(data2)) {
+          const err13 = { instancePath: instancePath + "/updated_at", schemaPath: "urn:casi:schema:Timestamp/pattern", keyword: "pattern", params: { pattern: "([Zz]|\\+00:00)$" }, message: 'must match pattern "([Zz]|\\+00:00)$"' };
           if (vErrors === null) {
-            vErrors = [err12];
+            vErrors = [err13];
           } else {
-            vErrors.push(err12);
+            vErrors.push(err13);
+          }
+          errors++;
+        }
+        if (!formats0(data2)) {
+          const err14 = { instancePath: instancePath + "/updated_at", schemaPath: "urn:casi:schema:Timestamp/format", keyword: "format", params: { format: "date-time" }, message: 'must match format "date-time"' };
+          if (vErrors === null) {
+            vErrors = [err14];
+          } else {
+            vErrors.push(err14);
           }
           errors++;
         }
       } else {
-        const err13 = { instancePath: instancePath + "/updated_at", schemaPath: "urn:casi:schema:Timestamp/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-        if (vErrors === null) {
-          vErrors = [err13];
-        } else {
-          vErrors.push(err13);
-        }
-        errors++;
-      }
-    }
-    if (data.name !== void 0) {
-      if (typeof data.name !== "string") {
-        const err14 = { instancePath: instancePath + "/name", schemaPath: "#/properties/name/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-        if (vErrors === null) {
-          vErrors = [err14];
-        } else {
-          vErrors.push(err14);
-        }
-        errors++;
-      }
-    }
-    if (data.description !== void 0) {
-      if (typeof data.description !== "string") {
-        const err15 = { instancePath: instancePath + "/description", schemaPath: "#/properties/description/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        const err15 = { instancePath: instancePath + "/updated_at", schemaPath: "urn:casi:schema:Timestamp/type", keyword: "type", params: { type: "string" }, message: "must be string" };
         if (vErrors === null) {
           vErrors = [err15];
         } else {
@@ -14365,20 +14560,20 @@ function validate230(data, { instancePath = "", parentData, parentDataProperty, 
         errors++;
       }
     }
-    if (data.released_version_id !== void 0) {
-      let data5 = data.released_version_id;
-      if (typeof data5 === "string") {
-        if (!pattern52.test(data5)) {
-          const err16 = { instancePath: instancePath + "/released_version_id", schemaPath: "urn:casi:schema:ProceduralAgentVersionId/pattern", keyword: "pattern", params: { pattern: "^pa_[A-Za-z0-9]+@v[0-9]+$" }, message: 'must match pattern "^pa_[A-Za-z0-9]+@v[0-9]+$"' };
-          if (vErrors === null) {
-            vErrors = [err16];
-          } else {
-            vErrors.push(err16);
-          }
-          errors++;
+    if (data.name !== void 0) {
+      if (typeof data.name !== "string") {
+        const err16 = { instancePath: instancePath + "/name", schemaPath: "#/properties/name/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        if (vErrors === null) {
+          vErrors = [err16];
+        } else {
+          vErrors.push(err16);
         }
-      } else {
-        const err17 = { instancePath: instancePath + "/released_version_id", schemaPath: "urn:casi:schema:ProceduralAgentVersionId/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        errors++;
+      }
+    }
+    if (data.description !== void 0) {
+      if (typeof data.description !== "string") {
+        const err17 = { instancePath: instancePath + "/description", schemaPath: "#/properties/description/type", keyword: "type", params: { type: "string" }, message: "must be string" };
         if (vErrors === null) {
           vErrors = [err17];
         } else {
@@ -14387,11 +14582,11 @@ function validate230(data, { instancePath = "", parentData, parentDataProperty, 
         errors++;
       }
     }
-    if (data.latest_version_id !== void 0) {
-      let data6 = data.latest_version_id;
-      if (typeof data6 === "string") {
-        if (!pattern52.test(data6)) {
-          const err18 = { instancePath: instancePath + "/latest_version_id", schemaPath: "urn:casi:schema:ProceduralAgentVersionId/pattern", keyword: "pattern", params: { pattern: "^pa_[A-Za-z0-9]+@v[0-9]+$" }, message: 'must match pattern "^pa_[A-Za-z0-9]+@v[0-9]+$"' };
+    if (data.released_version_id !== void 0) {
+      let data5 = data.released_version_id;
+      if (typeof data5 === "string") {
+        if (!pattern64.test(data5)) {
+          const err18 = { instancePath: instancePath + "/released_version_id", schemaPath: "urn:casi:schema:ProceduralAgentVersionId/pattern", keyword: "pattern", params: { pattern: "^pa_[A-Za-z0-9]+@v[0-9]+$" }, message: 'must match pattern "^pa_[A-Za-z0-9]+@v[0-9]+$"' };
           if (vErrors === null) {
             vErrors = [err18];
           } else {
@@ -14400,7 +14595,7 @@ function validate230(data, { instancePath = "", parentData, parentDataProperty, 
           errors++;
         }
       } else {
-        const err19 = { instancePath: instancePath + "/latest_version_id", schemaPath: "urn:casi:schema:ProceduralAgentVersionId/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        const err19 = { instancePath: instancePath + "/released_version_id", schemaPath: "urn:casi:schema:ProceduralAgentVersionId/type", keyword: "type", params: { type: "string" }, message: "must be string" };
         if (vErrors === null) {
           vErrors = [err19];
         } else {
@@ -14409,12 +14604,34 @@ function validate230(data, { instancePath = "", parentData, parentDataProperty, 
         errors++;
       }
     }
+    if (data.latest_version_id !== void 0) {
+      let data6 = data.latest_version_id;
+      if (typeof data6 === "string") {
+        if (!pattern64.test(data6)) {
+          const err20 = { instancePath: instancePath + "/latest_version_id", schemaPath: "urn:casi:schema:ProceduralAgentVersionId/pattern", keyword: "pattern", params: { pattern: "^pa_[A-Za-z0-9]+@v[0-9]+$" }, message: 'must match pattern "^pa_[A-Za-z0-9]+@v[0-9]+$"' };
+          if (vErrors === null) {
+            vErrors = [err20];
+          } else {
+            vErrors.push(err20);
+          }
+          errors++;
+        }
+      } else {
+        const err21 = { instancePath: instancePath + "/latest_version_id", schemaPath: "urn:casi:schema:ProceduralAgentVersionId/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+        if (vErrors === null) {
+          vErrors = [err21];
+        } else {
+          vErrors.push(err21);
+        }
+        errors++;
+      }
+    }
   } else {
-    const err20 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+    const err22 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
     if (vErrors === null) {
-      vErrors = [err20];
+      vErrors = [err22];
     } else {
-      vErrors.push(err20);
+      vErrors.push(err22);
     }
     errors++;
   }
@@ -14501,7 +14718,7 @@ function validate232(data, { instancePath = "", parentData, parentDataProperty, 
     evaluated0.items = void 0;
   }
   if (typeof data === "string") {
-    if (!pattern21.test(data)) {
+    if (!pattern27.test(data)) {
       const err0 = { instancePath, schemaPath: "#/pattern", keyword: "pattern", params: { pattern: "^pa_[A-Za-z0-9]+(@v[0-9]+)?$" }, message: 'must match pattern "^pa_[A-Za-z0-9]+(@v[0-9]+)?$"' };
       if (vErrors === null) {
         vErrors = [err0];
@@ -14536,7 +14753,7 @@ function validate233(data, { instancePath = "", parentData, parentDataProperty, 
     evaluated0.items = void 0;
   }
   if (typeof data === "string") {
-    if (!pattern52.test(data)) {
+    if (!pattern64.test(data)) {
       const err0 = { instancePath, schemaPath: "#/pattern", keyword: "pattern", params: { pattern: "^pa_[A-Za-z0-9]+@v[0-9]+$" }, message: 'must match pattern "^pa_[A-Za-z0-9]+@v[0-9]+$"' };
       if (vErrors === null) {
         vErrors = [err0];
@@ -14723,7 +14940,7 @@ function validate235(data, { instancePath = "", parentData, parentDataProperty, 
 validate235.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
 var validateProceduralToolConfig = validate177;
 var validateProcedure = validate236;
-var schema309 = { "type": "object", "description": "The full record of one execution of a procedural agent.", "additionalProperties": false, "required": ["id", "livemode", "name", "conversation_id", "created_at", "status", "agent_id", "agent_version_id", "error", "input", "output", "summary"], "properties": { "id": { "$ref": "urn:casi:schema:ProcedureId" }, "livemode": { "type": "boolean" }, "name": { "type": "string" }, "conversation_id": { "$ref": "urn:casi:schema:ConversationId" }, "created_at": { "$ref": "urn:casi:schema:Timestamp" }, "status": { "$ref": "urn:casi:schema:ProcedureStatus" }, "agent_id": { "anyOf": [{ "$ref": "urn:casi:schema:ProceduralAgentId" }, { "type": "null" }] }, "agent_version_id": { "anyOf": [{ "$ref": "urn:casi:schema:ProceduralAgentVersionId" }, { "type": "null" }] }, "error": { "type": ["string", "null"], "description": "The error message when the procedure failed." }, "input": { "type": ["object", "null"], "description": 'What the procedure was given (DECISIONS.md, "Procedures").', "x-casi-inferred": true }, "output": { "type": ["object", "null"], "description": "What the procedure produced; follows the agent's `output_schema` when it has one.", "x-casi-inferred": true }, "summary": { "type": ["string", "null"] } }, "$id": "urn:casi:schema:Procedure" };
+var schema309 = { "type": "object", "description": "The full record of one execution of a procedural agent.", "additionalProperties": false, "required": ["id", "livemode", "name", "conversation_id", "created_at", "status", "agent_id", "agent_version_id", "error", "input", "output", "summary"], "properties": { "id": { "$ref": "urn:casi:schema:ProcedureId" }, "livemode": { "type": "boolean" }, "name": { "type": "string" }, "conversation_id": { "$ref": "urn:casi:schema:ConversationId" }, "created_at": { "$ref": "urn:casi:schema:Timestamp" }, "status": { "$ref": "urn:casi:schema:ProcedureStatus" }, "agent_id": { "anyOf": [{ "$ref": "urn:casi:schema:ProceduralAgentId" }, { "type": "null" }] }, "agent_version_id": { "anyOf": [{ "$ref": "urn:casi:schema:ProceduralAgentVersionId" }, { "type": "null" }] }, "error": { "type": ["string", "null"], "description": "The error message when the procedure failed." }, "input": { "type": ["object", "null"], "description": 'What the procedure was given (DECISIONS.md, "Procedures: `input` and `output`").', "x-casi-inferred": true }, "output": { "type": ["object", "null"], "description": "What the procedure produced; follows the agent's `output_schema` when it has one.", "x-casi-inferred": true }, "summary": { "type": ["string", "null"] } }, "$id": "urn:casi:schema:Procedure" };
 var schema313 = { "type": "string", "enum": ["pending", "running", "success", "failed", "skipped", "cancelled"], "$id": "urn:casi:schema:ProcedureStatus" };
 function validate236(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
@@ -14877,7 +15094,7 @@ function validate236(data, { instancePath = "", parentData, parentDataProperty, 
           }
           errors++;
         }
-        if (!pattern40.test(data0)) {
+        if (!pattern52.test(data0)) {
           const err15 = { instancePath: instancePath + "/id", schemaPath: "urn:casi:schema:ProcedureId/pattern", keyword: "pattern", params: { pattern: "^[A-Za-z0-9_-]+$" }, message: 'must match pattern "^[A-Za-z0-9_-]+$"' };
           if (vErrors === null) {
             vErrors = [err15];
@@ -14921,7 +15138,7 @@ function validate236(data, { instancePath = "", parentData, parentDataProperty, 
     if (data.conversation_id !== void 0) {
       let data3 = data.conversation_id;
       if (typeof data3 === "string") {
-        if (!pattern7.test(data3)) {
+        if (!pattern8.test(data3)) {
           const err19 = { instancePath: instancePath + "/conversation_id", schemaPath: "urn:casi:schema:ConversationId/pattern", keyword: "pattern", params: { pattern: "^conv_[A-Za-z0-9]+$" }, message: 'must match pattern "^conv_[A-Za-z0-9]+$"' };
           if (vErrors === null) {
             vErrors = [err19];
@@ -14943,8 +15160,8 @@ function validate236(data, { instancePath = "", parentData, parentDataProperty, 
     if (data.created_at !== void 0) {
       let data4 = data.created_at;
       if (typeof data4 === "string") {
-        if (!formats0(data4)) {
-          const err21 = { instancePath: instancePath + "/created_at", schemaPath: "urn:casi:schema:Timestamp/format", keyword: "format", params: { format: "date-time" }, message: 'must match format "date-time"' };
+        if (!pattern6.test(data4)) {
+          const err21 = { instancePath: instancePath + "/created_at", schemaPath: "urn:casi:schema:Timestamp/pattern", keyword: "pattern", params: { pattern: "([Zz]|\\+00:00)$" }, message: 'must match pattern "([Zz]|\\+00:00)$"' };
           if (vErrors === null) {
             vErrors = [err21];
           } else {
@@ -14952,20 +15169,17 @@ function validate236(data, { instancePath = "", parentData, parentDataProperty, 
           }
           errors++;
         }
-      } else {
-        const err22 = { instancePath: instancePath + "/created_at", schemaPath: "urn:casi:schema:Timestamp/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-        if (vErrors === null) {
-          vErrors = [err22];
-        } else {
-          vErrors.push(err22);
+        if (!formats0(data4)) {
+          const err22 = { instancePath: instancePath + "/created_at", schemaPath: "urn:casi:schema:Timestamp/format", keyword: "format", params: { format: "date-time" }, message: 'must match format "date-time"' };
+          if (vErrors === null) {
+            vErrors = [err22];
+          } else {
+            vErrors.push(err22);
+          }
+          errors++;
         }
-        errors++;
-      }
-    }
-    if (data.status !== void 0) {
-      let data5 = data.status;
-      if (typeof data5 !== "string") {
-        const err23 = { instancePath: instancePath + "/status", schemaPath: "urn:casi:schema:ProcedureStatus/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+      } else {
+        const err23 = { instancePath: instancePath + "/created_at", schemaPath: "urn:casi:schema:Timestamp/type", keyword: "type", params: { type: "string" }, message: "must be string" };
         if (vErrors === null) {
           vErrors = [err23];
         } else {
@@ -14973,12 +15187,24 @@ function validate236(data, { instancePath = "", parentData, parentDataProperty, 
         }
         errors++;
       }
-      if (!(data5 === "pending" || data5 === "running" || data5 === "success" || data5 === "failed" || data5 === "skipped" || data5 === "cancelled")) {
-        const err24 = { instancePath: instancePath + "/status", schemaPath: "urn:casi:schema:ProcedureStatus/enum", keyword: "enum", params: { allowedValues: schema313.enum }, message: "must be equal to one of the allowed values" };
+    }
+    if (data.status !== void 0) {
+      let data5 = data.status;
+      if (typeof data5 !== "string") {
+        const err24 = { instancePath: instancePath + "/status", schemaPath: "urn:casi:schema:ProcedureStatus/type", keyword: "type", params: { type: "string" }, message: "must be string" };
         if (vErrors === null) {
           vErrors = [err24];
         } else {
           vErrors.push(err24);
+        }
+        errors++;
+      }
+      if (!(data5 === "pending" || data5 === "running" || data5 === "success" || data5 === "failed" || data5 === "skipped" || data5 === "cancelled")) {
+        const err25 = { instancePath: instancePath + "/status", schemaPath: "urn:casi:schema:ProcedureStatus/enum", keyword: "enum", params: { allowedValues: schema313.enum }, message: "must be equal to one of the allowed values" };
+        if (vErrors === null) {
+          vErrors = [err25];
+        } else {
+          vErrors.push(err25);
         }
         errors++;
       }
@@ -14989,29 +15215,17 @@ function validate236(data, { instancePath = "", parentData, parentDataProperty, 
       let valid5 = false;
       const _errs20 = errors;
       if (typeof data6 === "string") {
-        if (!pattern34.test(data6)) {
-          const err25 = { instancePath: instancePath + "/agent_id", schemaPath: "urn:casi:schema:ProceduralAgentId/pattern", keyword: "pattern", params: { pattern: "^pa_[A-Za-z0-9]+$" }, message: 'must match pattern "^pa_[A-Za-z0-9]+$"' };
+        if (!pattern46.test(data6)) {
+          const err26 = { instancePath: instancePath + "/agent_id", schemaPath: "urn:casi:schema:ProceduralAgentId/pattern", keyword: "pattern", params: { pattern: "^pa_[A-Za-z0-9]+$" }, message: 'must match pattern "^pa_[A-Za-z0-9]+$"' };
           if (vErrors === null) {
-            vErrors = [err25];
+            vErrors = [err26];
           } else {
-            vErrors.push(err25);
+            vErrors.push(err26);
           }
           errors++;
         }
       } else {
-        const err26 = { instancePath: instancePath + "/agent_id", schemaPath: "urn:casi:schema:ProceduralAgentId/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-        if (vErrors === null) {
-          vErrors = [err26];
-        } else {
-          vErrors.push(err26);
-        }
-        errors++;
-      }
-      var _valid0 = _errs20 === errors;
-      valid5 = valid5 || _valid0;
-      const _errs23 = errors;
-      if (data6 !== null) {
-        const err27 = { instancePath: instancePath + "/agent_id", schemaPath: "#/properties/agent_id/anyOf/1/type", keyword: "type", params: { type: "null" }, message: "must be null" };
+        const err27 = { instancePath: instancePath + "/agent_id", schemaPath: "urn:casi:schema:ProceduralAgentId/type", keyword: "type", params: { type: "string" }, message: "must be string" };
         if (vErrors === null) {
           vErrors = [err27];
         } else {
@@ -15019,14 +15233,26 @@ function validate236(data, { instancePath = "", parentData, parentDataProperty, 
         }
         errors++;
       }
-      var _valid0 = _errs23 === errors;
+      var _valid0 = _errs20 === errors;
       valid5 = valid5 || _valid0;
-      if (!valid5) {
-        const err28 = { instancePath: instancePath + "/agent_id", schemaPath: "#/properties/agent_id/anyOf", keyword: "anyOf", params: {}, message: "must match a schema in anyOf" };
+      const _errs23 = errors;
+      if (data6 !== null) {
+        const err28 = { instancePath: instancePath + "/agent_id", schemaPath: "#/properties/agent_id/anyOf/1/type", keyword: "type", params: { type: "null" }, message: "must be null" };
         if (vErrors === null) {
           vErrors = [err28];
         } else {
           vErrors.push(err28);
+        }
+        errors++;
+      }
+      var _valid0 = _errs23 === errors;
+      valid5 = valid5 || _valid0;
+      if (!valid5) {
+        const err29 = { instancePath: instancePath + "/agent_id", schemaPath: "#/properties/agent_id/anyOf", keyword: "anyOf", params: {}, message: "must match a schema in anyOf" };
+        if (vErrors === null) {
+          vErrors = [err29];
+        } else {
+          vErrors.push(err29);
         }
         errors++;
       } else {
@@ -15046,29 +15272,17 @@ function validate236(data, { instancePath = "", parentData, parentDataProperty, 
       let valid7 = false;
       const _errs27 = errors;
       if (typeof data7 === "string") {
-        if (!pattern52.test(data7)) {
-          const err29 = { instancePath: instancePath + "/agent_version_id", schemaPath: "urn:casi:schema:ProceduralAgentVersionId/pattern", keyword: "pattern", params: { pattern: "^pa_[A-Za-z0-9]+@v[0-9]+$" }, message: 'must match pattern "^pa_[A-Za-z0-9]+@v[0-9]+$"' };
+        if (!pattern64.test(data7)) {
+          const err30 = { instancePath: instancePath + "/agent_version_id", schemaPath: "urn:casi:schema:ProceduralAgentVersionId/pattern", keyword: "pattern", params: { pattern: "^pa_[A-Za-z0-9]+@v[0-9]+$" }, message: 'must match pattern "^pa_[A-Za-z0-9]+@v[0-9]+$"' };
           if (vErrors === null) {
-            vErrors = [err29];
+            vErrors = [err30];
           } else {
-            vErrors.push(err29);
+            vErrors.push(err30);
           }
           errors++;
         }
       } else {
-        const err30 = { instancePath: instancePath + "/agent_version_id", schemaPath: "urn:casi:schema:ProceduralAgentVersionId/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-        if (vErrors === null) {
-          vErrors = [err30];
-        } else {
-          vErrors.push(err30);
-        }
-        errors++;
-      }
-      var _valid1 = _errs27 === errors;
-      valid7 = valid7 || _valid1;
-      const _errs30 = errors;
-      if (data7 !== null) {
-        const err31 = { instancePath: instancePath + "/agent_version_id", schemaPath: "#/properties/agent_version_id/anyOf/1/type", keyword: "type", params: { type: "null" }, message: "must be null" };
+        const err31 = { instancePath: instancePath + "/agent_version_id", schemaPath: "urn:casi:schema:ProceduralAgentVersionId/type", keyword: "type", params: { type: "string" }, message: "must be string" };
         if (vErrors === null) {
           vErrors = [err31];
         } else {
@@ -15076,14 +15290,26 @@ function validate236(data, { instancePath = "", parentData, parentDataProperty, 
         }
         errors++;
       }
-      var _valid1 = _errs30 === errors;
+      var _valid1 = _errs27 === errors;
       valid7 = valid7 || _valid1;
-      if (!valid7) {
-        const err32 = { instancePath: instancePath + "/agent_version_id", schemaPath: "#/properties/agent_version_id/anyOf", keyword: "anyOf", params: {}, message: "must match a schema in anyOf" };
+      const _errs30 = errors;
+      if (data7 !== null) {
+        const err32 = { instancePath: instancePath + "/agent_version_id", schemaPath: "#/properties/agent_version_id/anyOf/1/type", keyword: "type", params: { type: "null" }, message: "must be null" };
         if (vErrors === null) {
           vErrors = [err32];
         } else {
           vErrors.push(err32);
+        }
+        errors++;
+      }
+      var _valid1 = _errs30 === errors;
+      valid7 = valid7 || _valid1;
+      if (!valid7) {
+        const err33 = { instancePath: instancePath + "/agent_version_id", schemaPath: "#/properties/agent_version_id/anyOf", keyword: "anyOf", params: {}, message: "must match a schema in anyOf" };
+        if (vErrors === null) {
+          vErrors = [err33];
+        } else {
+          vErrors.push(err33);
         }
         errors++;
       } else {
@@ -15100,19 +15326,7 @@ function validate236(data, { instancePath = "", parentData, parentDataProperty, 
     if (data.error !== void 0) {
       let data8 = data.error;
       if (typeof data8 !== "string" && data8 !== null) {
-        const err33 = { instancePath: instancePath + "/error", schemaPath: "#/properties/error/type", keyword: "type", params: { type: schema309.properties.error.type }, message: "must be string,null" };
-        if (vErrors === null) {
-          vErrors = [err33];
-        } else {
-          vErrors.push(err33);
-        }
-        errors++;
-      }
-    }
-    if (data.input !== void 0) {
-      let data9 = data.input;
-      if (!(data9 && typeof data9 == "object" && !Array.isArray(data9)) && data9 !== null) {
-        const err34 = { instancePath: instancePath + "/input", schemaPath: "#/properties/input/type", keyword: "type", params: { type: schema309.properties.input.type }, message: "must be object,null" };
+        const err34 = { instancePath: instancePath + "/error", schemaPath: "#/properties/error/type", keyword: "type", params: { type: schema309.properties.error.type }, message: "must be string,null" };
         if (vErrors === null) {
           vErrors = [err34];
         } else {
@@ -15121,10 +15335,10 @@ function validate236(data, { instancePath = "", parentData, parentDataProperty, 
         errors++;
       }
     }
-    if (data.output !== void 0) {
-      let data10 = data.output;
-      if (!(data10 && typeof data10 == "object" && !Array.isArray(data10)) && data10 !== null) {
-        const err35 = { instancePath: instancePath + "/output", schemaPath: "#/properties/output/type", keyword: "type", params: { type: schema309.properties.output.type }, message: "must be object,null" };
+    if (data.input !== void 0) {
+      let data9 = data.input;
+      if (!(data9 && typeof data9 == "object" && !Array.isArray(data9)) && data9 !== null) {
+        const err35 = { instancePath: instancePath + "/input", schemaPath: "#/properties/input/type", keyword: "type", params: { type: schema309.properties.input.type }, message: "must be object,null" };
         if (vErrors === null) {
           vErrors = [err35];
         } else {
@@ -15133,10 +15347,10 @@ function validate236(data, { instancePath = "", parentData, parentDataProperty, 
         errors++;
       }
     }
-    if (data.summary !== void 0) {
-      let data11 = data.summary;
-      if (typeof data11 !== "string" && data11 !== null) {
-        const err36 = { instancePath: instancePath + "/summary", schemaPath: "#/properties/summary/type", keyword: "type", params: { type: schema309.properties.summary.type }, message: "must be string,null" };
+    if (data.output !== void 0) {
+      let data10 = data.output;
+      if (!(data10 && typeof data10 == "object" && !Array.isArray(data10)) && data10 !== null) {
+        const err36 = { instancePath: instancePath + "/output", schemaPath: "#/properties/output/type", keyword: "type", params: { type: schema309.properties.output.type }, message: "must be object,null" };
         if (vErrors === null) {
           vErrors = [err36];
         } else {
@@ -15145,12 +15359,24 @@ function validate236(data, { instancePath = "", parentData, parentDataProperty, 
         errors++;
       }
     }
+    if (data.summary !== void 0) {
+      let data11 = data.summary;
+      if (typeof data11 !== "string" && data11 !== null) {
+        const err37 = { instancePath: instancePath + "/summary", schemaPath: "#/properties/summary/type", keyword: "type", params: { type: schema309.properties.summary.type }, message: "must be string,null" };
+        if (vErrors === null) {
+          vErrors = [err37];
+        } else {
+          vErrors.push(err37);
+        }
+        errors++;
+      }
+    }
   } else {
-    const err37 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+    const err38 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
     if (vErrors === null) {
-      vErrors = [err37];
+      vErrors = [err38];
     } else {
-      vErrors.push(err37);
+      vErrors.push(err38);
     }
     errors++;
   }
@@ -15189,7 +15415,7 @@ function validate237(data, { instancePath = "", parentData, parentDataProperty, 
       }
       errors++;
     }
-    if (!pattern40.test(data)) {
+    if (!pattern52.test(data)) {
       const err2 = { instancePath, schemaPath: "#/pattern", keyword: "pattern", params: { pattern: "^[A-Za-z0-9_-]+$" }, message: 'must match pattern "^[A-Za-z0-9_-]+$"' };
       if (vErrors === null) {
         vErrors = [err2];
@@ -15339,7 +15565,7 @@ function validate239(data, { instancePath = "", parentData, parentDataProperty, 
           }
           errors++;
         }
-        if (!pattern40.test(data0)) {
+        if (!pattern52.test(data0)) {
           const err12 = { instancePath: instancePath + "/id", schemaPath: "urn:casi:schema:ProcedureId/pattern", keyword: "pattern", params: { pattern: "^[A-Za-z0-9_-]+$" }, message: 'must match pattern "^[A-Za-z0-9_-]+$"' };
           if (vErrors === null) {
             vErrors = [err12];
@@ -15383,7 +15609,7 @@ function validate239(data, { instancePath = "", parentData, parentDataProperty, 
     if (data.conversation_id !== void 0) {
       let data3 = data.conversation_id;
       if (typeof data3 === "string") {
-        if (!pattern7.test(data3)) {
+        if (!pattern8.test(data3)) {
           const err16 = { instancePath: instancePath + "/conversation_id", schemaPath: "urn:casi:schema:ConversationId/pattern", keyword: "pattern", params: { pattern: "^conv_[A-Za-z0-9]+$" }, message: 'must match pattern "^conv_[A-Za-z0-9]+$"' };
           if (vErrors === null) {
             vErrors = [err16];
@@ -15408,7 +15634,7 @@ function validate239(data, { instancePath = "", parentData, parentDataProperty, 
       let valid3 = false;
       const _errs14 = errors;
       if (typeof data4 === "string") {
-        if (!pattern34.test(data4)) {
+        if (!pattern46.test(data4)) {
           const err18 = { instancePath: instancePath + "/agent_id", schemaPath: "urn:casi:schema:ProceduralAgentId/pattern", keyword: "pattern", params: { pattern: "^pa_[A-Za-z0-9]+$" }, message: 'must match pattern "^pa_[A-Za-z0-9]+$"' };
           if (vErrors === null) {
             vErrors = [err18];
@@ -15462,8 +15688,8 @@ function validate239(data, { instancePath = "", parentData, parentDataProperty, 
     if (data.created_at !== void 0) {
       let data5 = data.created_at;
       if (typeof data5 === "string") {
-        if (!formats0(data5)) {
-          const err22 = { instancePath: instancePath + "/created_at", schemaPath: "urn:casi:schema:Timestamp/format", keyword: "format", params: { format: "date-time" }, message: 'must match format "date-time"' };
+        if (!pattern6.test(data5)) {
+          const err22 = { instancePath: instancePath + "/created_at", schemaPath: "urn:casi:schema:Timestamp/pattern", keyword: "pattern", params: { pattern: "([Zz]|\\+00:00)$" }, message: 'must match pattern "([Zz]|\\+00:00)$"' };
           if (vErrors === null) {
             vErrors = [err22];
           } else {
@@ -15471,20 +15697,17 @@ function validate239(data, { instancePath = "", parentData, parentDataProperty, 
           }
           errors++;
         }
-      } else {
-        const err23 = { instancePath: instancePath + "/created_at", schemaPath: "urn:casi:schema:Timestamp/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-        if (vErrors === null) {
-          vErrors = [err23];
-        } else {
-          vErrors.push(err23);
+        if (!formats0(data5)) {
+          const err23 = { instancePath: instancePath + "/created_at", schemaPath: "urn:casi:schema:Timestamp/format", keyword: "format", params: { format: "date-time" }, message: 'must match format "date-time"' };
+          if (vErrors === null) {
+            vErrors = [err23];
+          } else {
+            vErrors.push(err23);
+          }
+          errors++;
         }
-        errors++;
-      }
-    }
-    if (data.status !== void 0) {
-      let data6 = data.status;
-      if (typeof data6 !== "string") {
-        const err24 = { instancePath: instancePath + "/status", schemaPath: "urn:casi:schema:ProcedureStatus/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+      } else {
+        const err24 = { instancePath: instancePath + "/created_at", schemaPath: "urn:casi:schema:Timestamp/type", keyword: "type", params: { type: "string" }, message: "must be string" };
         if (vErrors === null) {
           vErrors = [err24];
         } else {
@@ -15492,8 +15715,11 @@ function validate239(data, { instancePath = "", parentData, parentDataProperty, 
         }
         errors++;
       }
-      if (!(data6 === "pending" || data6 === "running" || data6 === "success" || data6 === "failed" || data6 === "skipped" || data6 === "cancelled")) {
-        const err25 = { instancePath: instancePath + "/status", schemaPath: "urn:casi:schema:ProcedureStatus/enum", keyword: "enum", params: { allowedValues: schema313.enum }, message: "must be equal to one of the allowed values" };
+    }
+    if (data.status !== void 0) {
+      let data6 = data.status;
+      if (typeof data6 !== "string") {
+        const err25 = { instancePath: instancePath + "/status", schemaPath: "urn:casi:schema:ProcedureStatus/type", keyword: "type", params: { type: "string" }, message: "must be string" };
         if (vErrors === null) {
           vErrors = [err25];
         } else {
@@ -15501,11 +15727,8 @@ function validate239(data, { instancePath = "", parentData, parentDataProperty, 
         }
         errors++;
       }
-    }
-    if (data.output !== void 0) {
-      let data7 = data.output;
-      if (!(data7 && typeof data7 == "object" && !Array.isArray(data7)) && data7 !== null) {
-        const err26 = { instancePath: instancePath + "/output", schemaPath: "#/properties/output/type", keyword: "type", params: { type: schema318.properties.output.type }, message: "must be object,null" };
+      if (!(data6 === "pending" || data6 === "running" || data6 === "success" || data6 === "failed" || data6 === "skipped" || data6 === "cancelled")) {
+        const err26 = { instancePath: instancePath + "/status", schemaPath: "urn:casi:schema:ProcedureStatus/enum", keyword: "enum", params: { allowedValues: schema313.enum }, message: "must be equal to one of the allowed values" };
         if (vErrors === null) {
           vErrors = [err26];
         } else {
@@ -15514,10 +15737,10 @@ function validate239(data, { instancePath = "", parentData, parentDataProperty, 
         errors++;
       }
     }
-    if (data.error !== void 0) {
-      let data8 = data.error;
-      if (typeof data8 !== "string" && data8 !== null) {
-        const err27 = { instancePath: instancePath + "/error", schemaPath: "#/properties/error/type", keyword: "type", params: { type: schema318.properties.error.type }, message: "must be string,null" };
+    if (data.output !== void 0) {
+      let data7 = data.output;
+      if (!(data7 && typeof data7 == "object" && !Array.isArray(data7)) && data7 !== null) {
+        const err27 = { instancePath: instancePath + "/output", schemaPath: "#/properties/output/type", keyword: "type", params: { type: schema318.properties.output.type }, message: "must be object,null" };
         if (vErrors === null) {
           vErrors = [err27];
         } else {
@@ -15526,12 +15749,24 @@ function validate239(data, { instancePath = "", parentData, parentDataProperty, 
         errors++;
       }
     }
+    if (data.error !== void 0) {
+      let data8 = data.error;
+      if (typeof data8 !== "string" && data8 !== null) {
+        const err28 = { instancePath: instancePath + "/error", schemaPath: "#/properties/error/type", keyword: "type", params: { type: schema318.properties.error.type }, message: "must be string,null" };
+        if (vErrors === null) {
+          vErrors = [err28];
+        } else {
+          vErrors.push(err28);
+        }
+        errors++;
+      }
+    }
   } else {
-    const err28 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+    const err29 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
     if (vErrors === null) {
-      vErrors = [err28];
+      vErrors = [err29];
     } else {
-      vErrors.push(err28);
+      vErrors.push(err29);
     }
     errors++;
   }
@@ -15786,7 +16021,7 @@ function validate243(data, { instancePath = "", parentData, parentDataProperty, 
     if (data.conversation_id !== void 0) {
       let data0 = data.conversation_id;
       if (typeof data0 === "string") {
-        if (!pattern7.test(data0)) {
+        if (!pattern8.test(data0)) {
           const err2 = { instancePath: instancePath + "/conversation_id", schemaPath: "urn:casi:schema:ConversationId/pattern", keyword: "pattern", params: { pattern: "^conv_[A-Za-z0-9]+$" }, message: 'must match pattern "^conv_[A-Za-z0-9]+$"' };
           if (vErrors === null) {
             vErrors = [err2];
@@ -15889,7 +16124,7 @@ function validate245(data, { instancePath = "", parentData, parentDataProperty, 
     if (data.version_id !== void 0) {
       let data0 = data.version_id;
       if (typeof data0 === "string") {
-        if (!pattern6.test(data0)) {
+        if (!pattern7.test(data0)) {
           const err2 = { instancePath: instancePath + "/version_id", schemaPath: "urn:casi:schema:ConversationalAgentVersionId/pattern", keyword: "pattern", params: { pattern: "^ca_[A-Za-z0-9]+@v[0-9]+$" }, message: 'must match pattern "^ca_[A-Za-z0-9]+@v[0-9]+$"' };
           if (vErrors === null) {
             vErrors = [err2];
@@ -15992,7 +16227,7 @@ function validate247(data, { instancePath = "", parentData, parentDataProperty, 
     if (data.version_id !== void 0) {
       let data0 = data.version_id;
       if (typeof data0 === "string") {
-        if (!pattern52.test(data0)) {
+        if (!pattern64.test(data0)) {
           const err2 = { instancePath: instancePath + "/version_id", schemaPath: "urn:casi:schema:ProceduralAgentVersionId/pattern", keyword: "pattern", params: { pattern: "^pa_[A-Za-z0-9]+@v[0-9]+$" }, message: 'must match pattern "^pa_[A-Za-z0-9]+@v[0-9]+$"' };
           if (vErrors === null) {
             vErrors = [err2];
@@ -16688,7 +16923,7 @@ function validate259(data, { instancePath = "", parentData, parentDataProperty, 
     if (data.conversation_id !== void 0) {
       let data0 = data.conversation_id;
       if (typeof data0 === "string") {
-        if (!pattern7.test(data0)) {
+        if (!pattern8.test(data0)) {
           const err2 = { instancePath: instancePath + "/conversation_id", schemaPath: "urn:casi:schema:ConversationId/pattern", keyword: "pattern", params: { pattern: "^conv_[A-Za-z0-9]+$" }, message: 'must match pattern "^conv_[A-Za-z0-9]+$"' };
           if (vErrors === null) {
             vErrors = [err2];
@@ -16978,8 +17213,8 @@ function validate263(data, { instancePath = "", parentData, parentDataProperty, 
     evaluated0.items = void 0;
   }
   if (typeof data === "string") {
-    if (!formats0(data)) {
-      const err0 = { instancePath, schemaPath: "#/format", keyword: "format", params: { format: "date-time" }, message: 'must match format "date-time"' };
+    if (!pattern6.test(data)) {
+      const err0 = { instancePath, schemaPath: "#/pattern", keyword: "pattern", params: { pattern: "([Zz]|\\+00:00)$" }, message: 'must match pattern "([Zz]|\\+00:00)$"' };
       if (vErrors === null) {
         vErrors = [err0];
       } else {
@@ -16987,12 +17222,21 @@ function validate263(data, { instancePath = "", parentData, parentDataProperty, 
       }
       errors++;
     }
+    if (!formats0(data)) {
+      const err1 = { instancePath, schemaPath: "#/format", keyword: "format", params: { format: "date-time" }, message: 'must match format "date-time"' };
+      if (vErrors === null) {
+        vErrors = [err1];
+      } else {
+        vErrors.push(err1);
+      }
+      errors++;
+    }
   } else {
-    const err1 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+    const err2 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "string" }, message: "must be string" };
     if (vErrors === null) {
-      vErrors = [err1];
+      vErrors = [err2];
     } else {
-      vErrors.push(err1);
+      vErrors.push(err2);
     }
     errors++;
   }
@@ -17096,7 +17340,7 @@ function validate265(data, { instancePath = "", parentData, parentDataProperty, 
     if (data.id !== void 0) {
       let data0 = data.id;
       if (typeof data0 === "string") {
-        if (!pattern23.test(data0)) {
+        if (!pattern29.test(data0)) {
           const err2 = { instancePath: instancePath + "/id", schemaPath: "urn:casi:schema:ConversationalAgentRef/pattern", keyword: "pattern", params: { pattern: "^ca_[A-Za-z0-9]+(@v[0-9]+)?$" }, message: 'must match pattern "^ca_[A-Za-z0-9]+(@v[0-9]+)?$"' };
           if (vErrors === null) {
             vErrors = [err2];
@@ -17369,7 +17613,7 @@ function validate267(data, { instancePath = "", parentData, parentDataProperty, 
         for (let i0 = 0; i0 < len0; i0++) {
           let data4 = data3[i0];
           if (typeof data4 === "string") {
-            if (!pattern21.test(data4)) {
+            if (!pattern27.test(data4)) {
               const err13 = { instancePath: instancePath + "/postprocess_agents/" + i0, schemaPath: "urn:casi:schema:ProceduralAgentRef/pattern", keyword: "pattern", params: { pattern: "^pa_[A-Za-z0-9]+(@v[0-9]+)?$" }, message: 'must match pattern "^pa_[A-Za-z0-9]+(@v[0-9]+)?$"' };
               if (vErrors === null) {
                 vErrors = [err13];
@@ -17439,7 +17683,7 @@ function validate269(data, { instancePath = "", parentData, parentDataProperty, 
     if (data.id !== void 0) {
       let data0 = data.id;
       if (typeof data0 === "string") {
-        if (!pattern21.test(data0)) {
+        if (!pattern27.test(data0)) {
           const err2 = { instancePath: instancePath + "/id", schemaPath: "urn:casi:schema:ProceduralAgentRef/pattern", keyword: "pattern", params: { pattern: "^pa_[A-Za-z0-9]+(@v[0-9]+)?$" }, message: 'must match pattern "^pa_[A-Za-z0-9]+(@v[0-9]+)?$"' };
           if (vErrors === null) {
             vErrors = [err2];
@@ -18326,7 +18570,7 @@ var validateVoiceConfigOverride = validate99;
 
 // casi:fast
 var checkConversation = validate2010;
-var schema31 = { "type": "object", "description": "The full conversation record.", "additionalProperties": false, "required": ["id", "agent_id", "livemode", "created_at", "direction", "status", "custom_fields", "customer_id", "channel_type", "channel", "override_config", "started_at", "completed_at", "failure_reason", "summary", "duration_sec", "sentiment"], "properties": { "id": { "$ref": "urn:casi:schema:ConversationId" }, "agent_id": { "$ref": "urn:casi:schema:ConversationalAgentVersionId" }, "livemode": { "type": "boolean" }, "created_at": { "$ref": "urn:casi:schema:Timestamp" }, "direction": { "$ref": "urn:casi:schema:Direction" }, "status": { "$ref": "urn:casi:schema:ConversationStatus" }, "custom_fields": { "$ref": "urn:casi:schema:CustomFields" }, "customer_id": { "anyOf": [{ "$ref": "urn:casi:schema:CustomerId" }, { "type": "null" }] }, "channel_type": { "anyOf": [{ "$ref": "urn:casi:schema:ChannelType" }, { "type": "null" }] }, "channel": { "$ref": "urn:casi:schema:ConversationChannel" }, "override_config": { "anyOf": [{ "$ref": "urn:casi:schema:ConversationalAgentConfigOverride" }, { "type": "null" }] }, "started_at": { "anyOf": [{ "$ref": "urn:casi:schema:Timestamp" }, { "type": "null" }] }, "completed_at": { "anyOf": [{ "$ref": "urn:casi:schema:Timestamp" }, { "type": "null" }] }, "failure_reason": { "description": "Set only when `status` is `failed`.", "anyOf": [{ "$ref": "urn:casi:schema:FailureReason" }, { "type": "null" }] }, "summary": { "type": ["string", "null"] }, "duration_sec": { "type": ["number", "null"], "minimum": 0, "description": "Seconds." }, "sentiment": { "anyOf": [{ "$ref": "urn:casi:schema:Sentiment" }, { "type": "null" }] } }, "$id": "urn:casi:schema:Conversation" };
+var schema31 = { "type": "object", "description": "The full conversation record.", "additionalProperties": false, "required": ["id", "agent_id", "livemode", "created_at", "direction", "status", "custom_fields", "customer_id", "channel_type", "channel", "override_config", "started_at", "completed_at", "failure_reason", "summary", "duration_sec", "sentiment"], "properties": { "id": { "$ref": "urn:casi:schema:ConversationId" }, "agent_id": { "$ref": "urn:casi:schema:ConversationalAgentVersionId" }, "livemode": { "type": "boolean" }, "created_at": { "$ref": "urn:casi:schema:Timestamp" }, "direction": { "$ref": "urn:casi:schema:Direction" }, "status": { "$ref": "urn:casi:schema:ConversationStatus" }, "custom_fields": { "$ref": "urn:casi:schema:CustomFields" }, "customer_id": { "anyOf": [{ "$ref": "urn:casi:schema:CustomerId" }, { "type": "null" }] }, "channel_type": { "anyOf": [{ "$ref": "urn:casi:schema:ChannelType" }, { "type": "null" }] }, "channel": { "$ref": "urn:casi:schema:ConversationChannel" }, "override_config": { "anyOf": [{ "$ref": "urn:casi:schema:ConversationalAgentConfigOverride" }, { "type": "null" }] }, "started_at": { "anyOf": [{ "$ref": "urn:casi:schema:Timestamp" }, { "type": "null" }] }, "completed_at": { "anyOf": [{ "$ref": "urn:casi:schema:Timestamp" }, { "type": "null" }] }, "failure_reason": { "description": "Set only when `status` is `failed`.", "anyOf": [{ "$ref": "urn:casi:schema:FailureReason" }, { "type": "null" }] }, "summary": { "type": ["string", "null"] }, "duration_sec": { "type": ["number", "null"], "minimum": 0, "description": "Seconds." }, "sentiment": { "anyOf": [{ "$ref": "urn:casi:schema:Sentiment" }, { "type": "null" }] } }, "if": { "required": ["status"], "additionalProperties": true, "properties": { "status": { "not": { "const": "failed" } } } }, "then": { "additionalProperties": true, "properties": { "failure_reason": { "type": "null" } } }, "$id": "urn:casi:schema:Conversation" };
 var schema35 = { "type": "string", "description": "From the service's point of view.", "enum": ["inbound", "outbound"], "$id": "urn:casi:schema:Direction" };
 var schema36 = { "type": "string", "enum": ["queued", "in-progress", "completed", "voicemail", "failed", "busy", "no-answer"], "$id": "urn:casi:schema:ConversationStatus" };
 var schema40 = { "type": "string", "enum": ["phone", "chat_realtime", "chat_async"], "$id": "urn:casi:schema:ChannelType" };
@@ -18335,9 +18579,10 @@ var schema74 = { "type": "string", "description": "The customer's overall sentim
 var func12 = Object.prototype.hasOwnProperty;
 var pattern42 = new RegExp("^conv_[A-Za-z0-9]+$", "u");
 var pattern53 = new RegExp("^ca_[A-Za-z0-9]+@v[0-9]+$", "u");
-var pattern62 = new RegExp("^cus_[A-Za-z0-9]+$", "u");
+var pattern62 = new RegExp("([Zz]|\\+00:00)$", "u");
+var pattern72 = new RegExp("^cus_[A-Za-z0-9]+$", "u");
 var formats02 = formats["date-time"];
-var schema38 = { "type": ["string", "boolean"], "description": "The value of a custom field.", "$id": "urn:casi:schema:CustomFieldValue" };
+var schema38 = { "type": ["string", "boolean"], "description": "The value of a custom field (the types of `conversation.custom_fields.updated`'s values).", "x-casi-inferred": true, "$id": "urn:casi:schema:CustomFieldValue" };
 function validate2110(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -20042,7 +20287,7 @@ function validate253(data, { instancePath = "", parentData, parentDataProperty, 
                       if (data6 && typeof data6 == "object" && !Array.isArray(data6)) {
                         const _errs12 = errors;
                         for (const key1 in data6) {
-                          if (!(key1 === "is_voicemail_enabled")) {
+                          if (!(key1 === "is_voicemail_enabled" || key1 === "is_sms_enabled")) {
                             validate253.errors = [{ instancePath: instancePath + "/channel", schemaPath: "urn:casi:schema:ChannelConfigOverride/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key1 }, message: "must NOT have additional properties" }];
                             return false;
                             break;
@@ -20050,9 +20295,25 @@ function validate253(data, { instancePath = "", parentData, parentDataProperty, 
                         }
                         if (_errs12 === errors) {
                           if (data6.is_voicemail_enabled !== void 0) {
+                            const _errs13 = errors;
                             if (typeof data6.is_voicemail_enabled !== "boolean") {
                               validate253.errors = [{ instancePath: instancePath + "/channel/is_voicemail_enabled", schemaPath: "urn:casi:schema:ChannelConfigOverride/properties/is_voicemail_enabled/type", keyword: "type", params: { type: "boolean" }, message: "must be boolean" }];
                               return false;
+                            }
+                            var valid3 = _errs13 === errors;
+                          } else {
+                            var valid3 = true;
+                          }
+                          if (valid3) {
+                            if (data6.is_sms_enabled !== void 0) {
+                              const _errs15 = errors;
+                              if (typeof data6.is_sms_enabled !== "boolean") {
+                                validate253.errors = [{ instancePath: instancePath + "/channel/is_sms_enabled", schemaPath: "urn:casi:schema:ChannelConfigOverride/properties/is_sms_enabled/type", keyword: "type", params: { type: "boolean" }, message: "must be boolean" }];
+                                return false;
+                              }
+                              var valid3 = _errs15 === errors;
+                            } else {
+                              var valid3 = true;
                             }
                           }
                         }
@@ -20091,14 +20352,95 @@ function validate2010(data, { instancePath = "", parentData, parentDataProperty,
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
+  const _errs1 = errors;
+  let valid0 = true;
+  const _errs2 = errors;
+  if (data && typeof data == "object" && !Array.isArray(data)) {
+    let missing0;
+    if (data.status === void 0 && (missing0 = "status")) {
+      const err0 = {};
+      if (vErrors === null) {
+        vErrors = [err0];
+      } else {
+        vErrors.push(err0);
+      }
+      errors++;
+    } else {
+      if (data.status !== void 0) {
+        const _errs5 = errors;
+        const _errs6 = errors;
+        if ("failed" !== data.status) {
+          const err1 = {};
+          if (vErrors === null) {
+            vErrors = [err1];
+          } else {
+            vErrors.push(err1);
+          }
+          errors++;
+        }
+        var valid2 = _errs6 === errors;
+        if (valid2) {
+          const err2 = {};
+          if (vErrors === null) {
+            vErrors = [err2];
+          } else {
+            vErrors.push(err2);
+          }
+          errors++;
+        } else {
+          errors = _errs5;
+          if (vErrors !== null) {
+            if (_errs5) {
+              vErrors.length = _errs5;
+            } else {
+              vErrors = null;
+            }
+          }
+        }
+      }
+    }
+  }
+  var _valid0 = _errs2 === errors;
+  errors = _errs1;
+  if (vErrors !== null) {
+    if (_errs1) {
+      vErrors.length = _errs1;
+    } else {
+      vErrors = null;
+    }
+  }
+  if (_valid0) {
+    const _errs7 = errors;
+    if (data && typeof data == "object" && !Array.isArray(data)) {
+      if (data.failure_reason !== void 0) {
+        if (data.failure_reason !== null) {
+          validate2010.errors = [{ instancePath: instancePath + "/failure_reason", schemaPath: "#/then/properties/failure_reason/type", keyword: "type", params: { type: "null" }, message: "must be null" }];
+          return false;
+        }
+      }
+    }
+    var _valid0 = _errs7 === errors;
+    valid0 = _valid0;
+  }
+  if (!valid0) {
+    const err3 = { instancePath, schemaPath: "#/if", keyword: "if", params: { failingKeyword: "then" }, message: 'must match "then" schema' };
+    if (vErrors === null) {
+      vErrors = [err3];
+    } else {
+      vErrors.push(err3);
+    }
+    errors++;
+    validate2010.errors = vErrors;
+    return false;
+  }
   if (errors === 0) {
     if (data && typeof data == "object" && !Array.isArray(data)) {
-      let missing0;
-      if (data.id === void 0 && (missing0 = "id") || data.agent_id === void 0 && (missing0 = "agent_id") || data.livemode === void 0 && (missing0 = "livemode") || data.created_at === void 0 && (missing0 = "created_at") || data.direction === void 0 && (missing0 = "direction") || data.status === void 0 && (missing0 = "status") || data.custom_fields === void 0 && (missing0 = "custom_fields") || data.customer_id === void 0 && (missing0 = "customer_id") || data.channel_type === void 0 && (missing0 = "channel_type") || data.channel === void 0 && (missing0 = "channel") || data.override_config === void 0 && (missing0 = "override_config") || data.started_at === void 0 && (missing0 = "started_at") || data.completed_at === void 0 && (missing0 = "completed_at") || data.failure_reason === void 0 && (missing0 = "failure_reason") || data.summary === void 0 && (missing0 = "summary") || data.duration_sec === void 0 && (missing0 = "duration_sec") || data.sentiment === void 0 && (missing0 = "sentiment")) {
-        validate2010.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
+      let missing1;
+      if (data.id === void 0 && (missing1 = "id") || data.agent_id === void 0 && (missing1 = "agent_id") || data.livemode === void 0 && (missing1 = "livemode") || data.created_at === void 0 && (missing1 = "created_at") || data.direction === void 0 && (missing1 = "direction") || data.status === void 0 && (missing1 = "status") || data.custom_fields === void 0 && (missing1 = "custom_fields") || data.customer_id === void 0 && (missing1 = "customer_id") || data.channel_type === void 0 && (missing1 = "channel_type") || data.channel === void 0 && (missing1 = "channel") || data.override_config === void 0 && (missing1 = "override_config") || data.started_at === void 0 && (missing1 = "started_at") || data.completed_at === void 0 && (missing1 = "completed_at") || data.failure_reason === void 0 && (missing1 = "failure_reason") || data.summary === void 0 && (missing1 = "summary") || data.duration_sec === void 0 && (missing1 = "duration_sec") || data.sentiment === void 0 && (missing1 = "sentiment")) {
+        validate2010.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing1 }, message: "must have required property '" + missing1 + "'" }];
         return false;
       } else {
-        const _errs1 = errors;
+        const _errs11 = errors;
         for (const key0 in data) {
           if (!func12.call(schema31.properties, key0)) {
             validate2010.errors = [{ instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" }];
@@ -20106,14 +20448,14 @@ function validate2010(data, { instancePath = "", parentData, parentDataProperty,
             break;
           }
         }
-        if (_errs1 === errors) {
+        if (_errs11 === errors) {
           if (data.id !== void 0) {
-            let data0 = data.id;
-            const _errs2 = errors;
-            const _errs3 = errors;
-            if (errors === _errs3) {
-              if (typeof data0 === "string") {
-                if (!pattern42.test(data0)) {
+            let data2 = data.id;
+            const _errs12 = errors;
+            const _errs13 = errors;
+            if (errors === _errs13) {
+              if (typeof data2 === "string") {
+                if (!pattern42.test(data2)) {
                   validate2010.errors = [{ instancePath: instancePath + "/id", schemaPath: "urn:casi:schema:ConversationId/pattern", keyword: "pattern", params: { pattern: "^conv_[A-Za-z0-9]+$" }, message: 'must match pattern "^conv_[A-Za-z0-9]+$"' }];
                   return false;
                 }
@@ -20122,18 +20464,18 @@ function validate2010(data, { instancePath = "", parentData, parentDataProperty,
                 return false;
               }
             }
-            var valid0 = _errs2 === errors;
+            var valid4 = _errs12 === errors;
           } else {
-            var valid0 = true;
+            var valid4 = true;
           }
-          if (valid0) {
+          if (valid4) {
             if (data.agent_id !== void 0) {
-              let data1 = data.agent_id;
-              const _errs5 = errors;
-              const _errs6 = errors;
-              if (errors === _errs6) {
-                if (typeof data1 === "string") {
-                  if (!pattern53.test(data1)) {
+              let data3 = data.agent_id;
+              const _errs15 = errors;
+              const _errs16 = errors;
+              if (errors === _errs16) {
+                if (typeof data3 === "string") {
+                  if (!pattern53.test(data3)) {
                     validate2010.errors = [{ instancePath: instancePath + "/agent_id", schemaPath: "urn:casi:schema:ConversationalAgentVersionId/pattern", keyword: "pattern", params: { pattern: "^ca_[A-Za-z0-9]+@v[0-9]+$" }, message: 'must match pattern "^ca_[A-Za-z0-9]+@v[0-9]+$"' }];
                     return false;
                   }
@@ -20142,32 +20484,37 @@ function validate2010(data, { instancePath = "", parentData, parentDataProperty,
                   return false;
                 }
               }
-              var valid0 = _errs5 === errors;
+              var valid4 = _errs15 === errors;
             } else {
-              var valid0 = true;
+              var valid4 = true;
             }
-            if (valid0) {
+            if (valid4) {
               if (data.livemode !== void 0) {
-                const _errs8 = errors;
+                const _errs18 = errors;
                 if (typeof data.livemode !== "boolean") {
                   validate2010.errors = [{ instancePath: instancePath + "/livemode", schemaPath: "#/properties/livemode/type", keyword: "type", params: { type: "boolean" }, message: "must be boolean" }];
                   return false;
                 }
-                var valid0 = _errs8 === errors;
+                var valid4 = _errs18 === errors;
               } else {
-                var valid0 = true;
+                var valid4 = true;
               }
-              if (valid0) {
+              if (valid4) {
                 if (data.created_at !== void 0) {
-                  let data3 = data.created_at;
-                  const _errs10 = errors;
-                  const _errs11 = errors;
-                  if (errors === _errs11) {
-                    if (errors === _errs11) {
-                      if (typeof data3 === "string") {
-                        if (!formats02(data3)) {
-                          validate2010.errors = [{ instancePath: instancePath + "/created_at", schemaPath: "urn:casi:schema:Timestamp/format", keyword: "format", params: { format: "date-time" }, message: 'must match format "date-time"' }];
+                  let data5 = data.created_at;
+                  const _errs20 = errors;
+                  const _errs21 = errors;
+                  if (errors === _errs21) {
+                    if (errors === _errs21) {
+                      if (typeof data5 === "string") {
+                        if (!pattern62.test(data5)) {
+                          validate2010.errors = [{ instancePath: instancePath + "/created_at", schemaPath: "urn:casi:schema:Timestamp/pattern", keyword: "pattern", params: { pattern: "([Zz]|\\+00:00)$" }, message: 'must match pattern "([Zz]|\\+00:00)$"' }];
                           return false;
+                        } else {
+                          if (!formats02(data5)) {
+                            validate2010.errors = [{ instancePath: instancePath + "/created_at", schemaPath: "urn:casi:schema:Timestamp/format", keyword: "format", params: { format: "date-time" }, message: 'must match format "date-time"' }];
+                            return false;
+                          }
                         }
                       } else {
                         validate2010.errors = [{ instancePath: instancePath + "/created_at", schemaPath: "urn:casi:schema:Timestamp/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
@@ -20175,138 +20522,74 @@ function validate2010(data, { instancePath = "", parentData, parentDataProperty,
                       }
                     }
                   }
-                  var valid0 = _errs10 === errors;
+                  var valid4 = _errs20 === errors;
                 } else {
-                  var valid0 = true;
+                  var valid4 = true;
                 }
-                if (valid0) {
+                if (valid4) {
                   if (data.direction !== void 0) {
-                    let data4 = data.direction;
-                    const _errs13 = errors;
-                    if (typeof data4 !== "string") {
+                    let data6 = data.direction;
+                    const _errs23 = errors;
+                    if (typeof data6 !== "string") {
                       validate2010.errors = [{ instancePath: instancePath + "/direction", schemaPath: "urn:casi:schema:Direction/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
                       return false;
                     }
-                    if (!(data4 === "inbound" || data4 === "outbound")) {
+                    if (!(data6 === "inbound" || data6 === "outbound")) {
                       validate2010.errors = [{ instancePath: instancePath + "/direction", schemaPath: "urn:casi:schema:Direction/enum", keyword: "enum", params: { allowedValues: schema35.enum }, message: "must be equal to one of the allowed values" }];
                       return false;
                     }
-                    var valid0 = _errs13 === errors;
+                    var valid4 = _errs23 === errors;
                   } else {
-                    var valid0 = true;
+                    var valid4 = true;
                   }
-                  if (valid0) {
+                  if (valid4) {
                     if (data.status !== void 0) {
-                      let data5 = data.status;
-                      const _errs16 = errors;
-                      if (typeof data5 !== "string") {
+                      let data7 = data.status;
+                      const _errs26 = errors;
+                      if (typeof data7 !== "string") {
                         validate2010.errors = [{ instancePath: instancePath + "/status", schemaPath: "urn:casi:schema:ConversationStatus/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
                         return false;
                       }
-                      if (!(data5 === "queued" || data5 === "in-progress" || data5 === "completed" || data5 === "voicemail" || data5 === "failed" || data5 === "busy" || data5 === "no-answer")) {
+                      if (!(data7 === "queued" || data7 === "in-progress" || data7 === "completed" || data7 === "voicemail" || data7 === "failed" || data7 === "busy" || data7 === "no-answer")) {
                         validate2010.errors = [{ instancePath: instancePath + "/status", schemaPath: "urn:casi:schema:ConversationStatus/enum", keyword: "enum", params: { allowedValues: schema36.enum }, message: "must be equal to one of the allowed values" }];
                         return false;
                       }
-                      var valid0 = _errs16 === errors;
+                      var valid4 = _errs26 === errors;
                     } else {
-                      var valid0 = true;
+                      var valid4 = true;
                     }
-                    if (valid0) {
+                    if (valid4) {
                       if (data.custom_fields !== void 0) {
-                        const _errs19 = errors;
+                        const _errs29 = errors;
                         if (!validate2110(data.custom_fields, { instancePath: instancePath + "/custom_fields", parentData: data, parentDataProperty: "custom_fields", rootData, dynamicAnchors })) {
                           vErrors = vErrors === null ? validate2110.errors : vErrors.concat(validate2110.errors);
                           errors = vErrors.length;
                         }
-                        var valid0 = _errs19 === errors;
+                        var valid4 = _errs29 === errors;
                       } else {
-                        var valid0 = true;
+                        var valid4 = true;
                       }
-                      if (valid0) {
+                      if (valid4) {
                         if (data.customer_id !== void 0) {
-                          let data7 = data.customer_id;
-                          const _errs20 = errors;
-                          const _errs21 = errors;
-                          let valid6 = false;
-                          const _errs22 = errors;
-                          const _errs23 = errors;
-                          if (errors === _errs23) {
-                            if (typeof data7 === "string") {
-                              if (!pattern62.test(data7)) {
-                                const err0 = { instancePath: instancePath + "/customer_id", schemaPath: "urn:casi:schema:CustomerId/pattern", keyword: "pattern", params: { pattern: "^cus_[A-Za-z0-9]+$" }, message: 'must match pattern "^cus_[A-Za-z0-9]+$"' };
+                          let data9 = data.customer_id;
+                          const _errs30 = errors;
+                          const _errs31 = errors;
+                          let valid10 = false;
+                          const _errs32 = errors;
+                          const _errs33 = errors;
+                          if (errors === _errs33) {
+                            if (typeof data9 === "string") {
+                              if (!pattern72.test(data9)) {
+                                const err4 = { instancePath: instancePath + "/customer_id", schemaPath: "urn:casi:schema:CustomerId/pattern", keyword: "pattern", params: { pattern: "^cus_[A-Za-z0-9]+$" }, message: 'must match pattern "^cus_[A-Za-z0-9]+$"' };
                                 if (vErrors === null) {
-                                  vErrors = [err0];
+                                  vErrors = [err4];
                                 } else {
-                                  vErrors.push(err0);
+                                  vErrors.push(err4);
                                 }
                                 errors++;
                               }
                             } else {
-                              const err1 = { instancePath: instancePath + "/customer_id", schemaPath: "urn:casi:schema:CustomerId/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-                              if (vErrors === null) {
-                                vErrors = [err1];
-                              } else {
-                                vErrors.push(err1);
-                              }
-                              errors++;
-                            }
-                          }
-                          var _valid0 = _errs22 === errors;
-                          valid6 = valid6 || _valid0;
-                          const _errs25 = errors;
-                          if (data7 !== null) {
-                            const err2 = { instancePath: instancePath + "/customer_id", schemaPath: "#/properties/customer_id/anyOf/1/type", keyword: "type", params: { type: "null" }, message: "must be null" };
-                            if (vErrors === null) {
-                              vErrors = [err2];
-                            } else {
-                              vErrors.push(err2);
-                            }
-                            errors++;
-                          }
-                          var _valid0 = _errs25 === errors;
-                          valid6 = valid6 || _valid0;
-                          if (!valid6) {
-                            const err3 = { instancePath: instancePath + "/customer_id", schemaPath: "#/properties/customer_id/anyOf", keyword: "anyOf", params: {}, message: "must match a schema in anyOf" };
-                            if (vErrors === null) {
-                              vErrors = [err3];
-                            } else {
-                              vErrors.push(err3);
-                            }
-                            errors++;
-                            validate2010.errors = vErrors;
-                            return false;
-                          } else {
-                            errors = _errs21;
-                            if (vErrors !== null) {
-                              if (_errs21) {
-                                vErrors.length = _errs21;
-                              } else {
-                                vErrors = null;
-                              }
-                            }
-                          }
-                          var valid0 = _errs20 === errors;
-                        } else {
-                          var valid0 = true;
-                        }
-                        if (valid0) {
-                          if (data.channel_type !== void 0) {
-                            let data8 = data.channel_type;
-                            const _errs27 = errors;
-                            const _errs28 = errors;
-                            let valid8 = false;
-                            const _errs29 = errors;
-                            if (typeof data8 !== "string") {
-                              const err4 = { instancePath: instancePath + "/channel_type", schemaPath: "urn:casi:schema:ChannelType/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-                              if (vErrors === null) {
-                                vErrors = [err4];
-                              } else {
-                                vErrors.push(err4);
-                              }
-                              errors++;
-                            }
-                            if (!(data8 === "phone" || data8 === "chat_realtime" || data8 === "chat_async")) {
-                              const err5 = { instancePath: instancePath + "/channel_type", schemaPath: "urn:casi:schema:ChannelType/enum", keyword: "enum", params: { allowedValues: schema40.enum }, message: "must be equal to one of the allowed values" };
+                              const err5 = { instancePath: instancePath + "/customer_id", schemaPath: "urn:casi:schema:CustomerId/type", keyword: "type", params: { type: "string" }, message: "must be string" };
                               if (vErrors === null) {
                                 vErrors = [err5];
                               } else {
@@ -20314,399 +20597,483 @@ function validate2010(data, { instancePath = "", parentData, parentDataProperty,
                               }
                               errors++;
                             }
-                            var _valid1 = _errs29 === errors;
-                            valid8 = valid8 || _valid1;
-                            const _errs32 = errors;
-                            if (data8 !== null) {
-                              const err6 = { instancePath: instancePath + "/channel_type", schemaPath: "#/properties/channel_type/anyOf/1/type", keyword: "type", params: { type: "null" }, message: "must be null" };
-                              if (vErrors === null) {
-                                vErrors = [err6];
+                          }
+                          var _valid1 = _errs32 === errors;
+                          valid10 = valid10 || _valid1;
+                          const _errs35 = errors;
+                          if (data9 !== null) {
+                            const err6 = { instancePath: instancePath + "/customer_id", schemaPath: "#/properties/customer_id/anyOf/1/type", keyword: "type", params: { type: "null" }, message: "must be null" };
+                            if (vErrors === null) {
+                              vErrors = [err6];
+                            } else {
+                              vErrors.push(err6);
+                            }
+                            errors++;
+                          }
+                          var _valid1 = _errs35 === errors;
+                          valid10 = valid10 || _valid1;
+                          if (!valid10) {
+                            const err7 = { instancePath: instancePath + "/customer_id", schemaPath: "#/properties/customer_id/anyOf", keyword: "anyOf", params: {}, message: "must match a schema in anyOf" };
+                            if (vErrors === null) {
+                              vErrors = [err7];
+                            } else {
+                              vErrors.push(err7);
+                            }
+                            errors++;
+                            validate2010.errors = vErrors;
+                            return false;
+                          } else {
+                            errors = _errs31;
+                            if (vErrors !== null) {
+                              if (_errs31) {
+                                vErrors.length = _errs31;
                               } else {
-                                vErrors.push(err6);
+                                vErrors = null;
+                              }
+                            }
+                          }
+                          var valid4 = _errs30 === errors;
+                        } else {
+                          var valid4 = true;
+                        }
+                        if (valid4) {
+                          if (data.channel_type !== void 0) {
+                            let data10 = data.channel_type;
+                            const _errs37 = errors;
+                            const _errs38 = errors;
+                            let valid12 = false;
+                            const _errs39 = errors;
+                            if (typeof data10 !== "string") {
+                              const err8 = { instancePath: instancePath + "/channel_type", schemaPath: "urn:casi:schema:ChannelType/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+                              if (vErrors === null) {
+                                vErrors = [err8];
+                              } else {
+                                vErrors.push(err8);
                               }
                               errors++;
                             }
-                            var _valid1 = _errs32 === errors;
-                            valid8 = valid8 || _valid1;
-                            if (!valid8) {
-                              const err7 = { instancePath: instancePath + "/channel_type", schemaPath: "#/properties/channel_type/anyOf", keyword: "anyOf", params: {}, message: "must match a schema in anyOf" };
+                            if (!(data10 === "phone" || data10 === "chat_realtime" || data10 === "chat_async")) {
+                              const err9 = { instancePath: instancePath + "/channel_type", schemaPath: "urn:casi:schema:ChannelType/enum", keyword: "enum", params: { allowedValues: schema40.enum }, message: "must be equal to one of the allowed values" };
                               if (vErrors === null) {
-                                vErrors = [err7];
+                                vErrors = [err9];
                               } else {
-                                vErrors.push(err7);
+                                vErrors.push(err9);
+                              }
+                              errors++;
+                            }
+                            var _valid2 = _errs39 === errors;
+                            valid12 = valid12 || _valid2;
+                            const _errs42 = errors;
+                            if (data10 !== null) {
+                              const err10 = { instancePath: instancePath + "/channel_type", schemaPath: "#/properties/channel_type/anyOf/1/type", keyword: "type", params: { type: "null" }, message: "must be null" };
+                              if (vErrors === null) {
+                                vErrors = [err10];
+                              } else {
+                                vErrors.push(err10);
+                              }
+                              errors++;
+                            }
+                            var _valid2 = _errs42 === errors;
+                            valid12 = valid12 || _valid2;
+                            if (!valid12) {
+                              const err11 = { instancePath: instancePath + "/channel_type", schemaPath: "#/properties/channel_type/anyOf", keyword: "anyOf", params: {}, message: "must match a schema in anyOf" };
+                              if (vErrors === null) {
+                                vErrors = [err11];
+                              } else {
+                                vErrors.push(err11);
                               }
                               errors++;
                               validate2010.errors = vErrors;
                               return false;
                             } else {
-                              errors = _errs28;
+                              errors = _errs38;
                               if (vErrors !== null) {
-                                if (_errs28) {
-                                  vErrors.length = _errs28;
+                                if (_errs38) {
+                                  vErrors.length = _errs38;
                                 } else {
                                   vErrors = null;
                                 }
                               }
                             }
-                            var valid0 = _errs27 === errors;
+                            var valid4 = _errs37 === errors;
                           } else {
-                            var valid0 = true;
+                            var valid4 = true;
                           }
-                          if (valid0) {
+                          if (valid4) {
                             if (data.channel !== void 0) {
-                              const _errs34 = errors;
+                              const _errs44 = errors;
                               if (!validate2310(data.channel, { instancePath: instancePath + "/channel", parentData: data, parentDataProperty: "channel", rootData, dynamicAnchors })) {
                                 vErrors = vErrors === null ? validate2310.errors : vErrors.concat(validate2310.errors);
                                 errors = vErrors.length;
                               }
-                              var valid0 = _errs34 === errors;
+                              var valid4 = _errs44 === errors;
                             } else {
-                              var valid0 = true;
+                              var valid4 = true;
                             }
-                            if (valid0) {
+                            if (valid4) {
                               if (data.override_config !== void 0) {
-                                let data10 = data.override_config;
-                                const _errs35 = errors;
-                                const _errs36 = errors;
-                                let valid10 = false;
-                                const _errs37 = errors;
-                                if (!validate253(data10, { instancePath: instancePath + "/override_config", parentData: data, parentDataProperty: "override_config", rootData, dynamicAnchors })) {
+                                let data12 = data.override_config;
+                                const _errs45 = errors;
+                                const _errs46 = errors;
+                                let valid14 = false;
+                                const _errs47 = errors;
+                                if (!validate253(data12, { instancePath: instancePath + "/override_config", parentData: data, parentDataProperty: "override_config", rootData, dynamicAnchors })) {
                                   vErrors = vErrors === null ? validate253.errors : vErrors.concat(validate253.errors);
                                   errors = vErrors.length;
                                 }
-                                var _valid2 = _errs37 === errors;
-                                valid10 = valid10 || _valid2;
-                                const _errs38 = errors;
-                                if (data10 !== null) {
-                                  const err8 = { instancePath: instancePath + "/override_config", schemaPath: "#/properties/override_config/anyOf/1/type", keyword: "type", params: { type: "null" }, message: "must be null" };
+                                var _valid3 = _errs47 === errors;
+                                valid14 = valid14 || _valid3;
+                                const _errs48 = errors;
+                                if (data12 !== null) {
+                                  const err12 = { instancePath: instancePath + "/override_config", schemaPath: "#/properties/override_config/anyOf/1/type", keyword: "type", params: { type: "null" }, message: "must be null" };
                                   if (vErrors === null) {
-                                    vErrors = [err8];
+                                    vErrors = [err12];
                                   } else {
-                                    vErrors.push(err8);
+                                    vErrors.push(err12);
                                   }
                                   errors++;
                                 }
-                                var _valid2 = _errs38 === errors;
-                                valid10 = valid10 || _valid2;
-                                if (!valid10) {
-                                  const err9 = { instancePath: instancePath + "/override_config", schemaPath: "#/properties/override_config/anyOf", keyword: "anyOf", params: {}, message: "must match a schema in anyOf" };
+                                var _valid3 = _errs48 === errors;
+                                valid14 = valid14 || _valid3;
+                                if (!valid14) {
+                                  const err13 = { instancePath: instancePath + "/override_config", schemaPath: "#/properties/override_config/anyOf", keyword: "anyOf", params: {}, message: "must match a schema in anyOf" };
                                   if (vErrors === null) {
-                                    vErrors = [err9];
+                                    vErrors = [err13];
                                   } else {
-                                    vErrors.push(err9);
+                                    vErrors.push(err13);
                                   }
                                   errors++;
                                   validate2010.errors = vErrors;
                                   return false;
                                 } else {
-                                  errors = _errs36;
+                                  errors = _errs46;
                                   if (vErrors !== null) {
-                                    if (_errs36) {
-                                      vErrors.length = _errs36;
+                                    if (_errs46) {
+                                      vErrors.length = _errs46;
                                     } else {
                                       vErrors = null;
                                     }
                                   }
                                 }
-                                var valid0 = _errs35 === errors;
+                                var valid4 = _errs45 === errors;
                               } else {
-                                var valid0 = true;
+                                var valid4 = true;
                               }
-                              if (valid0) {
+                              if (valid4) {
                                 if (data.started_at !== void 0) {
-                                  let data11 = data.started_at;
-                                  const _errs40 = errors;
-                                  const _errs41 = errors;
-                                  let valid11 = false;
-                                  const _errs42 = errors;
-                                  const _errs43 = errors;
-                                  if (errors === _errs43) {
-                                    if (errors === _errs43) {
-                                      if (typeof data11 === "string") {
-                                        if (!formats02(data11)) {
-                                          const err10 = { instancePath: instancePath + "/started_at", schemaPath: "urn:casi:schema:Timestamp/format", keyword: "format", params: { format: "date-time" }, message: 'must match format "date-time"' };
+                                  let data13 = data.started_at;
+                                  const _errs50 = errors;
+                                  const _errs51 = errors;
+                                  let valid15 = false;
+                                  const _errs52 = errors;
+                                  const _errs53 = errors;
+                                  if (errors === _errs53) {
+                                    if (errors === _errs53) {
+                                      if (typeof data13 === "string") {
+                                        if (!pattern62.test(data13)) {
+                                          const err14 = { instancePath: instancePath + "/started_at", schemaPath: "urn:casi:schema:Timestamp/pattern", keyword: "pattern", params: { pattern: "([Zz]|\\+00:00)$" }, message: 'must match pattern "([Zz]|\\+00:00)$"' };
                                           if (vErrors === null) {
-                                            vErrors = [err10];
+                                            vErrors = [err14];
                                           } else {
-                                            vErrors.push(err10);
+                                            vErrors.push(err14);
                                           }
                                           errors++;
+                                        } else {
+                                          if (!formats02(data13)) {
+                                            const err15 = { instancePath: instancePath + "/started_at", schemaPath: "urn:casi:schema:Timestamp/format", keyword: "format", params: { format: "date-time" }, message: 'must match format "date-time"' };
+                                            if (vErrors === null) {
+                                              vErrors = [err15];
+                                            } else {
+                                              vErrors.push(err15);
+                                            }
+                                            errors++;
+                                          }
                                         }
                                       } else {
-                                        const err11 = { instancePath: instancePath + "/started_at", schemaPath: "urn:casi:schema:Timestamp/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+                                        const err16 = { instancePath: instancePath + "/started_at", schemaPath: "urn:casi:schema:Timestamp/type", keyword: "type", params: { type: "string" }, message: "must be string" };
                                         if (vErrors === null) {
-                                          vErrors = [err11];
+                                          vErrors = [err16];
                                         } else {
-                                          vErrors.push(err11);
+                                          vErrors.push(err16);
                                         }
                                         errors++;
                                       }
                                     }
                                   }
-                                  var _valid3 = _errs42 === errors;
-                                  valid11 = valid11 || _valid3;
-                                  const _errs45 = errors;
-                                  if (data11 !== null) {
-                                    const err12 = { instancePath: instancePath + "/started_at", schemaPath: "#/properties/started_at/anyOf/1/type", keyword: "type", params: { type: "null" }, message: "must be null" };
+                                  var _valid4 = _errs52 === errors;
+                                  valid15 = valid15 || _valid4;
+                                  const _errs55 = errors;
+                                  if (data13 !== null) {
+                                    const err17 = { instancePath: instancePath + "/started_at", schemaPath: "#/properties/started_at/anyOf/1/type", keyword: "type", params: { type: "null" }, message: "must be null" };
                                     if (vErrors === null) {
-                                      vErrors = [err12];
+                                      vErrors = [err17];
                                     } else {
-                                      vErrors.push(err12);
+                                      vErrors.push(err17);
                                     }
                                     errors++;
                                   }
-                                  var _valid3 = _errs45 === errors;
-                                  valid11 = valid11 || _valid3;
-                                  if (!valid11) {
-                                    const err13 = { instancePath: instancePath + "/started_at", schemaPath: "#/properties/started_at/anyOf", keyword: "anyOf", params: {}, message: "must match a schema in anyOf" };
+                                  var _valid4 = _errs55 === errors;
+                                  valid15 = valid15 || _valid4;
+                                  if (!valid15) {
+                                    const err18 = { instancePath: instancePath + "/started_at", schemaPath: "#/properties/started_at/anyOf", keyword: "anyOf", params: {}, message: "must match a schema in anyOf" };
                                     if (vErrors === null) {
-                                      vErrors = [err13];
+                                      vErrors = [err18];
                                     } else {
-                                      vErrors.push(err13);
+                                      vErrors.push(err18);
                                     }
                                     errors++;
                                     validate2010.errors = vErrors;
                                     return false;
                                   } else {
-                                    errors = _errs41;
+                                    errors = _errs51;
                                     if (vErrors !== null) {
-                                      if (_errs41) {
-                                        vErrors.length = _errs41;
+                                      if (_errs51) {
+                                        vErrors.length = _errs51;
                                       } else {
                                         vErrors = null;
                                       }
                                     }
                                   }
-                                  var valid0 = _errs40 === errors;
+                                  var valid4 = _errs50 === errors;
                                 } else {
-                                  var valid0 = true;
+                                  var valid4 = true;
                                 }
-                                if (valid0) {
+                                if (valid4) {
                                   if (data.completed_at !== void 0) {
-                                    let data12 = data.completed_at;
-                                    const _errs47 = errors;
-                                    const _errs48 = errors;
-                                    let valid13 = false;
-                                    const _errs49 = errors;
-                                    const _errs50 = errors;
-                                    if (errors === _errs50) {
-                                      if (errors === _errs50) {
-                                        if (typeof data12 === "string") {
-                                          if (!formats02(data12)) {
-                                            const err14 = { instancePath: instancePath + "/completed_at", schemaPath: "urn:casi:schema:Timestamp/format", keyword: "format", params: { format: "date-time" }, message: 'must match format "date-time"' };
+                                    let data14 = data.completed_at;
+                                    const _errs57 = errors;
+                                    const _errs58 = errors;
+                                    let valid17 = false;
+                                    const _errs59 = errors;
+                                    const _errs60 = errors;
+                                    if (errors === _errs60) {
+                                      if (errors === _errs60) {
+                                        if (typeof data14 === "string") {
+                                          if (!pattern62.test(data14)) {
+                                            const err19 = { instancePath: instancePath + "/completed_at", schemaPath: "urn:casi:schema:Timestamp/pattern", keyword: "pattern", params: { pattern: "([Zz]|\\+00:00)$" }, message: 'must match pattern "([Zz]|\\+00:00)$"' };
                                             if (vErrors === null) {
-                                              vErrors = [err14];
+                                              vErrors = [err19];
                                             } else {
-                                              vErrors.push(err14);
+                                              vErrors.push(err19);
                                             }
                                             errors++;
+                                          } else {
+                                            if (!formats02(data14)) {
+                                              const err20 = { instancePath: instancePath + "/completed_at", schemaPath: "urn:casi:schema:Timestamp/format", keyword: "format", params: { format: "date-time" }, message: 'must match format "date-time"' };
+                                              if (vErrors === null) {
+                                                vErrors = [err20];
+                                              } else {
+                                                vErrors.push(err20);
+                                              }
+                                              errors++;
+                                            }
                                           }
                                         } else {
-                                          const err15 = { instancePath: instancePath + "/completed_at", schemaPath: "urn:casi:schema:Timestamp/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+                                          const err21 = { instancePath: instancePath + "/completed_at", schemaPath: "urn:casi:schema:Timestamp/type", keyword: "type", params: { type: "string" }, message: "must be string" };
                                           if (vErrors === null) {
-                                            vErrors = [err15];
+                                            vErrors = [err21];
                                           } else {
-                                            vErrors.push(err15);
+                                            vErrors.push(err21);
                                           }
                                           errors++;
                                         }
                                       }
                                     }
-                                    var _valid4 = _errs49 === errors;
-                                    valid13 = valid13 || _valid4;
-                                    const _errs52 = errors;
-                                    if (data12 !== null) {
-                                      const err16 = { instancePath: instancePath + "/completed_at", schemaPath: "#/properties/completed_at/anyOf/1/type", keyword: "type", params: { type: "null" }, message: "must be null" };
+                                    var _valid5 = _errs59 === errors;
+                                    valid17 = valid17 || _valid5;
+                                    const _errs62 = errors;
+                                    if (data14 !== null) {
+                                      const err22 = { instancePath: instancePath + "/completed_at", schemaPath: "#/properties/completed_at/anyOf/1/type", keyword: "type", params: { type: "null" }, message: "must be null" };
                                       if (vErrors === null) {
-                                        vErrors = [err16];
+                                        vErrors = [err22];
                                       } else {
-                                        vErrors.push(err16);
+                                        vErrors.push(err22);
                                       }
                                       errors++;
                                     }
-                                    var _valid4 = _errs52 === errors;
-                                    valid13 = valid13 || _valid4;
-                                    if (!valid13) {
-                                      const err17 = { instancePath: instancePath + "/completed_at", schemaPath: "#/properties/completed_at/anyOf", keyword: "anyOf", params: {}, message: "must match a schema in anyOf" };
+                                    var _valid5 = _errs62 === errors;
+                                    valid17 = valid17 || _valid5;
+                                    if (!valid17) {
+                                      const err23 = { instancePath: instancePath + "/completed_at", schemaPath: "#/properties/completed_at/anyOf", keyword: "anyOf", params: {}, message: "must match a schema in anyOf" };
                                       if (vErrors === null) {
-                                        vErrors = [err17];
+                                        vErrors = [err23];
                                       } else {
-                                        vErrors.push(err17);
+                                        vErrors.push(err23);
                                       }
                                       errors++;
                                       validate2010.errors = vErrors;
                                       return false;
                                     } else {
-                                      errors = _errs48;
+                                      errors = _errs58;
                                       if (vErrors !== null) {
-                                        if (_errs48) {
-                                          vErrors.length = _errs48;
+                                        if (_errs58) {
+                                          vErrors.length = _errs58;
                                         } else {
                                           vErrors = null;
                                         }
                                       }
                                     }
-                                    var valid0 = _errs47 === errors;
+                                    var valid4 = _errs57 === errors;
                                   } else {
-                                    var valid0 = true;
+                                    var valid4 = true;
                                   }
-                                  if (valid0) {
+                                  if (valid4) {
                                     if (data.failure_reason !== void 0) {
-                                      let data13 = data.failure_reason;
-                                      const _errs54 = errors;
-                                      const _errs55 = errors;
-                                      let valid15 = false;
-                                      const _errs56 = errors;
-                                      if (typeof data13 !== "string") {
-                                        const err18 = { instancePath: instancePath + "/failure_reason", schemaPath: "urn:casi:schema:FailureReason/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+                                      let data15 = data.failure_reason;
+                                      const _errs64 = errors;
+                                      const _errs65 = errors;
+                                      let valid19 = false;
+                                      const _errs66 = errors;
+                                      if (typeof data15 !== "string") {
+                                        const err24 = { instancePath: instancePath + "/failure_reason", schemaPath: "urn:casi:schema:FailureReason/type", keyword: "type", params: { type: "string" }, message: "must be string" };
                                         if (vErrors === null) {
-                                          vErrors = [err18];
+                                          vErrors = [err24];
                                         } else {
-                                          vErrors.push(err18);
+                                          vErrors.push(err24);
                                         }
                                         errors++;
                                       }
-                                      if (!(data13 === "dial_failed" || data13 === "number_marked_disconnected" || data13 === "pstn_blocked" || data13 === "dnc_rejected" || data13 === "tcpa_rejected" || data13 === "number_invalid" || data13 === "internal_error" || data13 === "telephony_error" || data13 === "agent_timeout" || data13 === "customer_requested_dnc")) {
-                                        const err19 = { instancePath: instancePath + "/failure_reason", schemaPath: "urn:casi:schema:FailureReason/enum", keyword: "enum", params: { allowedValues: schema73.enum }, message: "must be equal to one of the allowed values" };
+                                      if (!(data15 === "dial_failed" || data15 === "number_marked_disconnected" || data15 === "pstn_blocked" || data15 === "dnc_rejected" || data15 === "tcpa_rejected" || data15 === "number_invalid" || data15 === "internal_error" || data15 === "telephony_error" || data15 === "agent_timeout" || data15 === "customer_requested_dnc")) {
+                                        const err25 = { instancePath: instancePath + "/failure_reason", schemaPath: "urn:casi:schema:FailureReason/enum", keyword: "enum", params: { allowedValues: schema73.enum }, message: "must be equal to one of the allowed values" };
                                         if (vErrors === null) {
-                                          vErrors = [err19];
+                                          vErrors = [err25];
                                         } else {
-                                          vErrors.push(err19);
+                                          vErrors.push(err25);
                                         }
                                         errors++;
                                       }
-                                      var _valid5 = _errs56 === errors;
-                                      valid15 = valid15 || _valid5;
-                                      const _errs59 = errors;
-                                      if (data13 !== null) {
-                                        const err20 = { instancePath: instancePath + "/failure_reason", schemaPath: "#/properties/failure_reason/anyOf/1/type", keyword: "type", params: { type: "null" }, message: "must be null" };
+                                      var _valid6 = _errs66 === errors;
+                                      valid19 = valid19 || _valid6;
+                                      const _errs69 = errors;
+                                      if (data15 !== null) {
+                                        const err26 = { instancePath: instancePath + "/failure_reason", schemaPath: "#/properties/failure_reason/anyOf/1/type", keyword: "type", params: { type: "null" }, message: "must be null" };
                                         if (vErrors === null) {
-                                          vErrors = [err20];
+                                          vErrors = [err26];
                                         } else {
-                                          vErrors.push(err20);
+                                          vErrors.push(err26);
                                         }
                                         errors++;
                                       }
-                                      var _valid5 = _errs59 === errors;
-                                      valid15 = valid15 || _valid5;
-                                      if (!valid15) {
-                                        const err21 = { instancePath: instancePath + "/failure_reason", schemaPath: "#/properties/failure_reason/anyOf", keyword: "anyOf", params: {}, message: "must match a schema in anyOf" };
+                                      var _valid6 = _errs69 === errors;
+                                      valid19 = valid19 || _valid6;
+                                      if (!valid19) {
+                                        const err27 = { instancePath: instancePath + "/failure_reason", schemaPath: "#/properties/failure_reason/anyOf", keyword: "anyOf", params: {}, message: "must match a schema in anyOf" };
                                         if (vErrors === null) {
-                                          vErrors = [err21];
+                                          vErrors = [err27];
                                         } else {
-                                          vErrors.push(err21);
+                                          vErrors.push(err27);
                                         }
                                         errors++;
                                         validate2010.errors = vErrors;
                                         return false;
                                       } else {
-                                        errors = _errs55;
+                                        errors = _errs65;
                                         if (vErrors !== null) {
-                                          if (_errs55) {
-                                            vErrors.length = _errs55;
+                                          if (_errs65) {
+                                            vErrors.length = _errs65;
                                           } else {
                                             vErrors = null;
                                           }
                                         }
                                       }
-                                      var valid0 = _errs54 === errors;
+                                      var valid4 = _errs64 === errors;
                                     } else {
-                                      var valid0 = true;
+                                      var valid4 = true;
                                     }
-                                    if (valid0) {
+                                    if (valid4) {
                                       if (data.summary !== void 0) {
-                                        let data14 = data.summary;
-                                        const _errs61 = errors;
-                                        if (typeof data14 !== "string" && data14 !== null) {
+                                        let data16 = data.summary;
+                                        const _errs71 = errors;
+                                        if (typeof data16 !== "string" && data16 !== null) {
                                           validate2010.errors = [{ instancePath: instancePath + "/summary", schemaPath: "#/properties/summary/type", keyword: "type", params: { type: schema31.properties.summary.type }, message: "must be string,null" }];
                                           return false;
                                         }
-                                        var valid0 = _errs61 === errors;
+                                        var valid4 = _errs71 === errors;
                                       } else {
-                                        var valid0 = true;
+                                        var valid4 = true;
                                       }
-                                      if (valid0) {
+                                      if (valid4) {
                                         if (data.duration_sec !== void 0) {
-                                          let data15 = data.duration_sec;
-                                          const _errs63 = errors;
-                                          if (!(typeof data15 == "number" && isFinite(data15)) && data15 !== null) {
+                                          let data17 = data.duration_sec;
+                                          const _errs73 = errors;
+                                          if (!(typeof data17 == "number" && isFinite(data17)) && data17 !== null) {
                                             validate2010.errors = [{ instancePath: instancePath + "/duration_sec", schemaPath: "#/properties/duration_sec/type", keyword: "type", params: { type: schema31.properties.duration_sec.type }, message: "must be number,null" }];
                                             return false;
                                           }
-                                          if (errors === _errs63) {
-                                            if (typeof data15 == "number" && isFinite(data15)) {
-                                              if (data15 < 0 || isNaN(data15)) {
+                                          if (errors === _errs73) {
+                                            if (typeof data17 == "number" && isFinite(data17)) {
+                                              if (data17 < 0 || isNaN(data17)) {
                                                 validate2010.errors = [{ instancePath: instancePath + "/duration_sec", schemaPath: "#/properties/duration_sec/minimum", keyword: "minimum", params: { comparison: ">=", limit: 0 }, message: "must be >= 0" }];
                                                 return false;
                                               }
                                             }
                                           }
-                                          var valid0 = _errs63 === errors;
+                                          var valid4 = _errs73 === errors;
                                         } else {
-                                          var valid0 = true;
+                                          var valid4 = true;
                                         }
-                                        if (valid0) {
+                                        if (valid4) {
                                           if (data.sentiment !== void 0) {
-                                            let data16 = data.sentiment;
-                                            const _errs65 = errors;
-                                            const _errs66 = errors;
-                                            let valid17 = false;
-                                            const _errs67 = errors;
-                                            if (typeof data16 !== "string") {
-                                              const err22 = { instancePath: instancePath + "/sentiment", schemaPath: "urn:casi:schema:Sentiment/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+                                            let data18 = data.sentiment;
+                                            const _errs75 = errors;
+                                            const _errs76 = errors;
+                                            let valid21 = false;
+                                            const _errs77 = errors;
+                                            if (typeof data18 !== "string") {
+                                              const err28 = { instancePath: instancePath + "/sentiment", schemaPath: "urn:casi:schema:Sentiment/type", keyword: "type", params: { type: "string" }, message: "must be string" };
                                               if (vErrors === null) {
-                                                vErrors = [err22];
+                                                vErrors = [err28];
                                               } else {
-                                                vErrors.push(err22);
+                                                vErrors.push(err28);
                                               }
                                               errors++;
                                             }
-                                            if (!(data16 === "positive" || data16 === "neutral" || data16 === "negative")) {
-                                              const err23 = { instancePath: instancePath + "/sentiment", schemaPath: "urn:casi:schema:Sentiment/enum", keyword: "enum", params: { allowedValues: schema74.enum }, message: "must be equal to one of the allowed values" };
+                                            if (!(data18 === "positive" || data18 === "neutral" || data18 === "negative")) {
+                                              const err29 = { instancePath: instancePath + "/sentiment", schemaPath: "urn:casi:schema:Sentiment/enum", keyword: "enum", params: { allowedValues: schema74.enum }, message: "must be equal to one of the allowed values" };
                                               if (vErrors === null) {
-                                                vErrors = [err23];
+                                                vErrors = [err29];
                                               } else {
-                                                vErrors.push(err23);
+                                                vErrors.push(err29);
                                               }
                                               errors++;
                                             }
-                                            var _valid6 = _errs67 === errors;
-                                            valid17 = valid17 || _valid6;
-                                            const _errs70 = errors;
-                                            if (data16 !== null) {
-                                              const err24 = { instancePath: instancePath + "/sentiment", schemaPath: "#/properties/sentiment/anyOf/1/type", keyword: "type", params: { type: "null" }, message: "must be null" };
+                                            var _valid7 = _errs77 === errors;
+                                            valid21 = valid21 || _valid7;
+                                            const _errs80 = errors;
+                                            if (data18 !== null) {
+                                              const err30 = { instancePath: instancePath + "/sentiment", schemaPath: "#/properties/sentiment/anyOf/1/type", keyword: "type", params: { type: "null" }, message: "must be null" };
                                               if (vErrors === null) {
-                                                vErrors = [err24];
+                                                vErrors = [err30];
                                               } else {
-                                                vErrors.push(err24);
+                                                vErrors.push(err30);
                                               }
                                               errors++;
                                             }
-                                            var _valid6 = _errs70 === errors;
-                                            valid17 = valid17 || _valid6;
-                                            if (!valid17) {
-                                              const err25 = { instancePath: instancePath + "/sentiment", schemaPath: "#/properties/sentiment/anyOf", keyword: "anyOf", params: {}, message: "must match a schema in anyOf" };
+                                            var _valid7 = _errs80 === errors;
+                                            valid21 = valid21 || _valid7;
+                                            if (!valid21) {
+                                              const err31 = { instancePath: instancePath + "/sentiment", schemaPath: "#/properties/sentiment/anyOf", keyword: "anyOf", params: {}, message: "must match a schema in anyOf" };
                                               if (vErrors === null) {
-                                                vErrors = [err25];
+                                                vErrors = [err31];
                                               } else {
-                                                vErrors.push(err25);
+                                                vErrors.push(err31);
                                               }
                                               errors++;
                                               validate2010.errors = vErrors;
                                               return false;
                                             } else {
-                                              errors = _errs66;
+                                              errors = _errs76;
                                               if (vErrors !== null) {
-                                                if (_errs66) {
-                                                  vErrors.length = _errs66;
+                                                if (_errs76) {
+                                                  vErrors.length = _errs76;
                                                 } else {
                                                   vErrors = null;
                                                 }
                                               }
                                             }
-                                            var valid0 = _errs65 === errors;
+                                            var valid4 = _errs75 === errors;
                                           } else {
-                                            var valid0 = true;
+                                            var valid4 = true;
                                           }
                                         }
                                       }
@@ -20736,8 +21103,8 @@ function validate2010(data, { instancePath = "", parentData, parentDataProperty,
 }
 validate2010.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
 var checkConversationalAgent = validate452;
-var pattern72 = new RegExp("^ca_[A-Za-z0-9]+$", "u");
-var pattern9 = new RegExp("^pa_[A-Za-z0-9]+(@v[0-9]+)?$", "u");
+var pattern10 = new RegExp("^ca_[A-Za-z0-9]+$", "u");
+var pattern12 = new RegExp("^pa_[A-Za-z0-9]+(@v[0-9]+)?$", "u");
 function validate482(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -21307,7 +21674,7 @@ function validate46(data, { instancePath = "", parentData, parentDataProperty, r
                           } else {
                             const _errs12 = errors;
                             for (const key1 in data6) {
-                              if (!(key1 === "is_voicemail_enabled")) {
+                              if (!(key1 === "is_voicemail_enabled" || key1 === "is_sms_enabled")) {
                                 validate46.errors = [{ instancePath: instancePath + "/channel", schemaPath: "urn:casi:schema:ChannelConfig/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key1 }, message: "must NOT have additional properties" }];
                                 return false;
                                 break;
@@ -21315,9 +21682,25 @@ function validate46(data, { instancePath = "", parentData, parentDataProperty, r
                             }
                             if (_errs12 === errors) {
                               if (data6.is_voicemail_enabled !== void 0) {
+                                const _errs13 = errors;
                                 if (typeof data6.is_voicemail_enabled !== "boolean") {
                                   validate46.errors = [{ instancePath: instancePath + "/channel/is_voicemail_enabled", schemaPath: "urn:casi:schema:ChannelConfig/properties/is_voicemail_enabled/type", keyword: "type", params: { type: "boolean" }, message: "must be boolean" }];
                                   return false;
+                                }
+                                var valid3 = _errs13 === errors;
+                              } else {
+                                var valid3 = true;
+                              }
+                              if (valid3) {
+                                if (data6.is_sms_enabled !== void 0) {
+                                  const _errs15 = errors;
+                                  if (typeof data6.is_sms_enabled !== "boolean") {
+                                    validate46.errors = [{ instancePath: instancePath + "/channel/is_sms_enabled", schemaPath: "urn:casi:schema:ChannelConfig/properties/is_sms_enabled/type", keyword: "type", params: { type: "boolean" }, message: "must be boolean" }];
+                                    return false;
+                                  }
+                                  var valid3 = _errs15 === errors;
+                                } else {
+                                  var valid3 = true;
                                 }
                               }
                             }
@@ -21380,7 +21763,7 @@ function validate452(data, { instancePath = "", parentData, parentDataProperty, 
             const _errs3 = errors;
             if (errors === _errs3) {
               if (typeof data0 === "string") {
-                if (!pattern72.test(data0)) {
+                if (!pattern10.test(data0)) {
                   validate452.errors = [{ instancePath: instancePath + "/id", schemaPath: "urn:casi:schema:ConversationalAgentId/pattern", keyword: "pattern", params: { pattern: "^ca_[A-Za-z0-9]+$" }, message: 'must match pattern "^ca_[A-Za-z0-9]+$"' }];
                   return false;
                 }
@@ -21471,7 +21854,7 @@ function validate452(data, { instancePath = "", parentData, parentDataProperty, 
                               const _errs18 = errors;
                               if (errors === _errs18) {
                                 if (typeof data7 === "string") {
-                                  if (!pattern9.test(data7)) {
+                                  if (!pattern12.test(data7)) {
                                     validate452.errors = [{ instancePath: instancePath + "/postprocess_agents/" + i0, schemaPath: "urn:casi:schema:ProceduralAgentRef/pattern", keyword: "pattern", params: { pattern: "^pa_[A-Za-z0-9]+(@v[0-9]+)?$" }, message: 'must match pattern "^pa_[A-Za-z0-9]+(@v[0-9]+)?$"' }];
                                     return false;
                                   }
@@ -21611,7 +21994,7 @@ function validate59(data, { instancePath = "", parentData, parentDataProperty, r
                         const _errs12 = errors;
                         if (errors === _errs12) {
                           if (typeof data4 === "string") {
-                            if (!pattern9.test(data4)) {
+                            if (!pattern12.test(data4)) {
                               validate59.errors = [{ instancePath: instancePath + "/postprocess_agents/" + i0, schemaPath: "urn:casi:schema:ProceduralAgentRef/pattern", keyword: "pattern", params: { pattern: "^pa_[A-Za-z0-9]+(@v[0-9]+)?$" }, message: 'must match pattern "^pa_[A-Za-z0-9]+(@v[0-9]+)?$"' }];
                               return false;
                             }
@@ -21649,9 +22032,9 @@ function validate59(data, { instancePath = "", parentData, parentDataProperty, r
 }
 validate59.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
 var checkCreateConversationRequest = validate61;
-var pattern11 = new RegExp("^ca_[A-Za-z0-9]+(@v[0-9]+)?$", "u");
+var pattern14 = new RegExp("^ca_[A-Za-z0-9]+(@v[0-9]+)?$", "u");
 var schema102 = { "type": "string", "description": "Queue priority of the conversation.", "x-casi-inferred": true, "enum": ["low", "normal", "high"], "default": "normal", "$id": "urn:casi:schema:Priority" };
-var pattern12 = new RegExp("^\\+[1-9][0-9]{6,14}$", "u");
+var pattern15 = new RegExp("^\\+[1-9][0-9]{6,14}$", "u");
 function validate632(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -21701,7 +22084,7 @@ function validate632(data, { instancePath = "", parentData, parentDataProperty, 
               const _errs5 = errors;
               if (errors === _errs5) {
                 if (typeof data1 === "string") {
-                  if (!pattern12.test(data1)) {
+                  if (!pattern15.test(data1)) {
                     validate632.errors = [{ instancePath: instancePath + "/callee_no", schemaPath: "urn:casi:schema:PhoneNumber/pattern", keyword: "pattern", params: { pattern: "^\\+[1-9][0-9]{6,14}$" }, message: 'must match pattern "^\\+[1-9][0-9]{6,14}$"' }];
                     return false;
                   }
@@ -21724,7 +22107,7 @@ function validate632(data, { instancePath = "", parentData, parentDataProperty, 
                 const _errs10 = errors;
                 if (errors === _errs10) {
                   if (typeof data2 === "string") {
-                    if (!pattern12.test(data2)) {
+                    if (!pattern15.test(data2)) {
                       const err0 = { instancePath: instancePath + "/caller_no", schemaPath: "urn:casi:schema:PhoneNumber/pattern", keyword: "pattern", params: { pattern: "^\\+[1-9][0-9]{6,14}$" }, message: 'must match pattern "^\\+[1-9][0-9]{6,14}$"' };
                       if (vErrors === null) {
                         vErrors = [err0];
@@ -22039,7 +22422,7 @@ function validate61(data, { instancePath = "", parentData, parentDataProperty, r
             const _errs3 = errors;
             if (errors === _errs3) {
               if (typeof data0 === "string") {
-                if (!pattern11.test(data0)) {
+                if (!pattern14.test(data0)) {
                   validate61.errors = [{ instancePath: instancePath + "/agent_id", schemaPath: "urn:casi:schema:ConversationalAgentRef/pattern", keyword: "pattern", params: { pattern: "^ca_[A-Za-z0-9]+(@v[0-9]+)?$" }, message: 'must match pattern "^ca_[A-Za-z0-9]+(@v[0-9]+)?$"' }];
                   return false;
                 }
@@ -22113,9 +22496,9 @@ function validate61(data, { instancePath = "", parentData, parentDataProperty, r
 }
 validate61.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
 var checkCreateProceduralAgentRequest = validate712;
-var schema110 = { "type": "object", "description": 'The configuration of a procedural agent. Allowed values beyond the members the source shows are inferred\n(DECISIONS.md, "Procedural agent configuration").\n', "x-casi-inferred": true, "additionalProperties": false, "required": ["runtime"], "properties": { "filter_statuses": { "type": "array", "description": "Conversation statuses the agent runs for; empty runs for every status.", "default": [], "items": { "$ref": "urn:casi:schema:ConversationStatus" } }, "runtime": { "$ref": "urn:casi:schema:ProceduralRuntimeConfig" }, "tool": { "$ref": "urn:casi:schema:ProceduralToolConfig" }, "output": { "$ref": "urn:casi:schema:ProceduralOutputConfig" }, "filter_condition": { "type": ["string", "null"], "description": "A natural-language condition the conversation must meet for the agent to run; null runs always.", "default": null } }, "$id": "urn:casi:schema:ProceduralAgentConfig" };
+var schema110 = { "type": "object", "description": 'The configuration of a procedural agent. Allowed values beyond the members the source shows are inferred\n(DECISIONS.md, "Procedural agent configuration"); members beyond the table are accepted and kept, as the\nsource says they exist.\n', "x-casi-inferred": true, "additionalProperties": true, "required": ["runtime"], "properties": { "filter_statuses": { "type": "array", "description": "Conversation statuses the agent runs for; empty runs for every status.", "default": [], "items": { "$ref": "urn:casi:schema:ConversationStatus" } }, "runtime": { "$ref": "urn:casi:schema:ProceduralRuntimeConfig" }, "tool": { "$ref": "urn:casi:schema:ProceduralToolConfig" }, "output": { "$ref": "urn:casi:schema:ProceduralOutputConfig" }, "filter_condition": { "type": ["string", "null"], "description": "A natural-language condition the conversation must meet for the agent to run; null runs always.", "default": null } }, "$id": "urn:casi:schema:ProceduralAgentConfig" };
 var schema115 = { "type": "object", "additionalProperties": false, "properties": { "chat_channel": { "type": ["string", "null"], "description": "A chat channel the result is posted to.", "default": null }, "output_schema": { "type": ["object", "null"], "description": "A JSON Schema the procedure's `output` follows.", "default": null }, "post_url": { "type": ["string", "null"], "format": "uri", "description": "An address the result is POSTed to.", "default": null } }, "$id": "urn:casi:schema:ProceduralOutputConfig" };
-var schema112 = { "type": "object", "additionalProperties": false, "required": ["prompt"], "properties": { "prompt": { "$ref": "urn:casi:schema:FixedPrompt" }, "reasoning_effort": { "type": "string", "enum": ["minimal", "low", "medium", "high"], "default": "medium" } }, "$id": "urn:casi:schema:ProceduralRuntimeConfig" };
+var schema112 = { "type": "object", "description": "The runtime of a procedural agent; members beyond these (the service sends `model`) are kept.", "x-casi-inferred": true, "additionalProperties": true, "required": ["prompt"], "properties": { "prompt": { "$ref": "urn:casi:schema:FixedPrompt" }, "model": { "type": "string", "description": "The model the procedure runs on (sent by the service; not in the source's table).", "x-casi-inferred": true }, "reasoning_effort": { "type": "string", "enum": ["minimal", "low", "medium", "high"], "default": "medium" } }, "$id": "urn:casi:schema:ProceduralRuntimeConfig" };
 function validate732(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -22134,86 +22517,88 @@ function validate732(data, { instancePath = "", parentData, parentDataProperty, 
         validate732.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
         return false;
       } else {
-        const _errs1 = errors;
-        for (const key0 in data) {
-          if (!(key0 === "prompt" || key0 === "reasoning_effort")) {
-            validate732.errors = [{ instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" }];
-            return false;
-            break;
-          }
-        }
-        if (_errs1 === errors) {
-          if (data.prompt !== void 0) {
-            let data0 = data.prompt;
-            const _errs2 = errors;
-            const _errs3 = errors;
-            if (errors === _errs3) {
-              if (data0 && typeof data0 == "object" && !Array.isArray(data0)) {
-                let missing1;
-                if (data0.text === void 0 && (missing1 = "text")) {
-                  validate732.errors = [{ instancePath: instancePath + "/prompt", schemaPath: "urn:casi:schema:FixedPrompt/required", keyword: "required", params: { missingProperty: missing1 }, message: "must have required property '" + missing1 + "'" }];
-                  return false;
-                } else {
-                  const _errs5 = errors;
-                  for (const key1 in data0) {
-                    if (!(key1 === "text" || key1 === "type")) {
-                      validate732.errors = [{ instancePath: instancePath + "/prompt", schemaPath: "urn:casi:schema:FixedPrompt/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key1 }, message: "must NOT have additional properties" }];
-                      return false;
-                      break;
-                    }
+        if (data.prompt !== void 0) {
+          let data0 = data.prompt;
+          const _errs2 = errors;
+          const _errs3 = errors;
+          if (errors === _errs3) {
+            if (data0 && typeof data0 == "object" && !Array.isArray(data0)) {
+              let missing1;
+              if (data0.text === void 0 && (missing1 = "text")) {
+                validate732.errors = [{ instancePath: instancePath + "/prompt", schemaPath: "urn:casi:schema:FixedPrompt/required", keyword: "required", params: { missingProperty: missing1 }, message: "must have required property '" + missing1 + "'" }];
+                return false;
+              } else {
+                const _errs5 = errors;
+                for (const key0 in data0) {
+                  if (!(key0 === "text" || key0 === "type")) {
+                    validate732.errors = [{ instancePath: instancePath + "/prompt", schemaPath: "urn:casi:schema:FixedPrompt/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" }];
+                    return false;
+                    break;
                   }
-                  if (_errs5 === errors) {
-                    if (data0.text !== void 0) {
-                      const _errs6 = errors;
-                      if (typeof data0.text !== "string") {
-                        validate732.errors = [{ instancePath: instancePath + "/prompt/text", schemaPath: "urn:casi:schema:FixedPrompt/properties/text/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+                }
+                if (_errs5 === errors) {
+                  if (data0.text !== void 0) {
+                    const _errs6 = errors;
+                    if (typeof data0.text !== "string") {
+                      validate732.errors = [{ instancePath: instancePath + "/prompt/text", schemaPath: "urn:casi:schema:FixedPrompt/properties/text/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+                      return false;
+                    }
+                    var valid2 = _errs6 === errors;
+                  } else {
+                    var valid2 = true;
+                  }
+                  if (valid2) {
+                    if (data0.type !== void 0) {
+                      let data2 = data0.type;
+                      const _errs8 = errors;
+                      if (typeof data2 !== "string") {
+                        validate732.errors = [{ instancePath: instancePath + "/prompt/type", schemaPath: "urn:casi:schema:FixedPrompt/properties/type/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
                         return false;
                       }
-                      var valid2 = _errs6 === errors;
+                      if (!(data2 === "fixed")) {
+                        validate732.errors = [{ instancePath: instancePath + "/prompt/type", schemaPath: "urn:casi:schema:FixedPrompt/properties/type/enum", keyword: "enum", params: { allowedValues: schema55.properties.type.enum }, message: "must be equal to one of the allowed values" }];
+                        return false;
+                      }
+                      var valid2 = _errs8 === errors;
                     } else {
                       var valid2 = true;
                     }
-                    if (valid2) {
-                      if (data0.type !== void 0) {
-                        let data2 = data0.type;
-                        const _errs8 = errors;
-                        if (typeof data2 !== "string") {
-                          validate732.errors = [{ instancePath: instancePath + "/prompt/type", schemaPath: "urn:casi:schema:FixedPrompt/properties/type/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
-                          return false;
-                        }
-                        if (!(data2 === "fixed")) {
-                          validate732.errors = [{ instancePath: instancePath + "/prompt/type", schemaPath: "urn:casi:schema:FixedPrompt/properties/type/enum", keyword: "enum", params: { allowedValues: schema55.properties.type.enum }, message: "must be equal to one of the allowed values" }];
-                          return false;
-                        }
-                        var valid2 = _errs8 === errors;
-                      } else {
-                        var valid2 = true;
-                      }
-                    }
                   }
                 }
-              } else {
-                validate732.errors = [{ instancePath: instancePath + "/prompt", schemaPath: "urn:casi:schema:FixedPrompt/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
-                return false;
               }
+            } else {
+              validate732.errors = [{ instancePath: instancePath + "/prompt", schemaPath: "urn:casi:schema:FixedPrompt/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
+              return false;
             }
-            var valid0 = _errs2 === errors;
+          }
+          var valid0 = _errs2 === errors;
+        } else {
+          var valid0 = true;
+        }
+        if (valid0) {
+          if (data.model !== void 0) {
+            const _errs10 = errors;
+            if (typeof data.model !== "string") {
+              validate732.errors = [{ instancePath: instancePath + "/model", schemaPath: "#/properties/model/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+              return false;
+            }
+            var valid0 = _errs10 === errors;
           } else {
             var valid0 = true;
           }
           if (valid0) {
             if (data.reasoning_effort !== void 0) {
-              let data3 = data.reasoning_effort;
-              const _errs10 = errors;
-              if (typeof data3 !== "string") {
+              let data4 = data.reasoning_effort;
+              const _errs12 = errors;
+              if (typeof data4 !== "string") {
                 validate732.errors = [{ instancePath: instancePath + "/reasoning_effort", schemaPath: "#/properties/reasoning_effort/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
                 return false;
               }
-              if (!(data3 === "minimal" || data3 === "low" || data3 === "medium" || data3 === "high")) {
+              if (!(data4 === "minimal" || data4 === "low" || data4 === "medium" || data4 === "high")) {
                 validate732.errors = [{ instancePath: instancePath + "/reasoning_effort", schemaPath: "#/properties/reasoning_effort/enum", keyword: "enum", params: { allowedValues: schema112.properties.reasoning_effort.enum }, message: "must be equal to one of the allowed values" }];
                 return false;
               }
-              var valid0 = _errs10 === errors;
+              var valid0 = _errs12 === errors;
             } else {
               var valid0 = true;
             }
@@ -22304,154 +22689,144 @@ function validate722(data, { instancePath = "", parentData, parentDataProperty, 
         validate722.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
         return false;
       } else {
-        const _errs1 = errors;
-        for (const key0 in data) {
-          if (!(key0 === "filter_statuses" || key0 === "runtime" || key0 === "tool" || key0 === "output" || key0 === "filter_condition")) {
-            validate722.errors = [{ instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" }];
-            return false;
-            break;
-          }
-        }
-        if (_errs1 === errors) {
-          if (data.filter_statuses !== void 0) {
-            let data0 = data.filter_statuses;
-            const _errs2 = errors;
-            if (errors === _errs2) {
-              if (Array.isArray(data0)) {
-                var valid1 = true;
-                const len0 = data0.length;
-                for (let i0 = 0; i0 < len0; i0++) {
-                  let data1 = data0[i0];
-                  const _errs4 = errors;
-                  if (typeof data1 !== "string") {
-                    validate722.errors = [{ instancePath: instancePath + "/filter_statuses/" + i0, schemaPath: "urn:casi:schema:ConversationStatus/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
-                    return false;
-                  }
-                  if (!(data1 === "queued" || data1 === "in-progress" || data1 === "completed" || data1 === "voicemail" || data1 === "failed" || data1 === "busy" || data1 === "no-answer")) {
-                    validate722.errors = [{ instancePath: instancePath + "/filter_statuses/" + i0, schemaPath: "urn:casi:schema:ConversationStatus/enum", keyword: "enum", params: { allowedValues: schema36.enum }, message: "must be equal to one of the allowed values" }];
-                    return false;
-                  }
-                  var valid1 = _errs4 === errors;
-                  if (!valid1) {
-                    break;
-                  }
+        if (data.filter_statuses !== void 0) {
+          let data0 = data.filter_statuses;
+          const _errs2 = errors;
+          if (errors === _errs2) {
+            if (Array.isArray(data0)) {
+              var valid1 = true;
+              const len0 = data0.length;
+              for (let i0 = 0; i0 < len0; i0++) {
+                let data1 = data0[i0];
+                const _errs4 = errors;
+                if (typeof data1 !== "string") {
+                  validate722.errors = [{ instancePath: instancePath + "/filter_statuses/" + i0, schemaPath: "urn:casi:schema:ConversationStatus/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+                  return false;
                 }
-              } else {
-                validate722.errors = [{ instancePath: instancePath + "/filter_statuses", schemaPath: "#/properties/filter_statuses/type", keyword: "type", params: { type: "array" }, message: "must be array" }];
-                return false;
+                if (!(data1 === "queued" || data1 === "in-progress" || data1 === "completed" || data1 === "voicemail" || data1 === "failed" || data1 === "busy" || data1 === "no-answer")) {
+                  validate722.errors = [{ instancePath: instancePath + "/filter_statuses/" + i0, schemaPath: "urn:casi:schema:ConversationStatus/enum", keyword: "enum", params: { allowedValues: schema36.enum }, message: "must be equal to one of the allowed values" }];
+                  return false;
+                }
+                var valid1 = _errs4 === errors;
+                if (!valid1) {
+                  break;
+                }
               }
+            } else {
+              validate722.errors = [{ instancePath: instancePath + "/filter_statuses", schemaPath: "#/properties/filter_statuses/type", keyword: "type", params: { type: "array" }, message: "must be array" }];
+              return false;
             }
-            var valid0 = _errs2 === errors;
+          }
+          var valid0 = _errs2 === errors;
+        } else {
+          var valid0 = true;
+        }
+        if (valid0) {
+          if (data.runtime !== void 0) {
+            const _errs7 = errors;
+            if (!validate732(data.runtime, { instancePath: instancePath + "/runtime", parentData: data, parentDataProperty: "runtime", rootData, dynamicAnchors })) {
+              vErrors = vErrors === null ? validate732.errors : vErrors.concat(validate732.errors);
+              errors = vErrors.length;
+            }
+            var valid0 = _errs7 === errors;
           } else {
             var valid0 = true;
           }
           if (valid0) {
-            if (data.runtime !== void 0) {
-              const _errs7 = errors;
-              if (!validate732(data.runtime, { instancePath: instancePath + "/runtime", parentData: data, parentDataProperty: "runtime", rootData, dynamicAnchors })) {
-                vErrors = vErrors === null ? validate732.errors : vErrors.concat(validate732.errors);
+            if (data.tool !== void 0) {
+              const _errs8 = errors;
+              if (!validate752(data.tool, { instancePath: instancePath + "/tool", parentData: data, parentDataProperty: "tool", rootData, dynamicAnchors })) {
+                vErrors = vErrors === null ? validate752.errors : vErrors.concat(validate752.errors);
                 errors = vErrors.length;
               }
-              var valid0 = _errs7 === errors;
+              var valid0 = _errs8 === errors;
             } else {
               var valid0 = true;
             }
             if (valid0) {
-              if (data.tool !== void 0) {
-                const _errs8 = errors;
-                if (!validate752(data.tool, { instancePath: instancePath + "/tool", parentData: data, parentDataProperty: "tool", rootData, dynamicAnchors })) {
-                  vErrors = vErrors === null ? validate752.errors : vErrors.concat(validate752.errors);
-                  errors = vErrors.length;
-                }
-                var valid0 = _errs8 === errors;
-              } else {
-                var valid0 = true;
-              }
-              if (valid0) {
-                if (data.output !== void 0) {
-                  let data4 = data.output;
-                  const _errs9 = errors;
-                  const _errs10 = errors;
-                  if (errors === _errs10) {
-                    if (data4 && typeof data4 == "object" && !Array.isArray(data4)) {
-                      const _errs12 = errors;
-                      for (const key1 in data4) {
-                        if (!(key1 === "chat_channel" || key1 === "output_schema" || key1 === "post_url")) {
-                          validate722.errors = [{ instancePath: instancePath + "/output", schemaPath: "urn:casi:schema:ProceduralOutputConfig/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key1 }, message: "must NOT have additional properties" }];
-                          return false;
-                          break;
-                        }
+              if (data.output !== void 0) {
+                let data4 = data.output;
+                const _errs9 = errors;
+                const _errs10 = errors;
+                if (errors === _errs10) {
+                  if (data4 && typeof data4 == "object" && !Array.isArray(data4)) {
+                    const _errs12 = errors;
+                    for (const key0 in data4) {
+                      if (!(key0 === "chat_channel" || key0 === "output_schema" || key0 === "post_url")) {
+                        validate722.errors = [{ instancePath: instancePath + "/output", schemaPath: "urn:casi:schema:ProceduralOutputConfig/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" }];
+                        return false;
+                        break;
                       }
-                      if (_errs12 === errors) {
-                        if (data4.chat_channel !== void 0) {
-                          let data5 = data4.chat_channel;
-                          const _errs13 = errors;
-                          if (typeof data5 !== "string" && data5 !== null) {
-                            validate722.errors = [{ instancePath: instancePath + "/output/chat_channel", schemaPath: "urn:casi:schema:ProceduralOutputConfig/properties/chat_channel/type", keyword: "type", params: { type: schema115.properties.chat_channel.type }, message: "must be string,null" }];
+                    }
+                    if (_errs12 === errors) {
+                      if (data4.chat_channel !== void 0) {
+                        let data5 = data4.chat_channel;
+                        const _errs13 = errors;
+                        if (typeof data5 !== "string" && data5 !== null) {
+                          validate722.errors = [{ instancePath: instancePath + "/output/chat_channel", schemaPath: "urn:casi:schema:ProceduralOutputConfig/properties/chat_channel/type", keyword: "type", params: { type: schema115.properties.chat_channel.type }, message: "must be string,null" }];
+                          return false;
+                        }
+                        var valid4 = _errs13 === errors;
+                      } else {
+                        var valid4 = true;
+                      }
+                      if (valid4) {
+                        if (data4.output_schema !== void 0) {
+                          let data6 = data4.output_schema;
+                          const _errs15 = errors;
+                          if (!(data6 && typeof data6 == "object" && !Array.isArray(data6)) && data6 !== null) {
+                            validate722.errors = [{ instancePath: instancePath + "/output/output_schema", schemaPath: "urn:casi:schema:ProceduralOutputConfig/properties/output_schema/type", keyword: "type", params: { type: schema115.properties.output_schema.type }, message: "must be object,null" }];
                             return false;
                           }
-                          var valid4 = _errs13 === errors;
+                          var valid4 = _errs15 === errors;
                         } else {
                           var valid4 = true;
                         }
                         if (valid4) {
-                          if (data4.output_schema !== void 0) {
-                            let data6 = data4.output_schema;
-                            const _errs15 = errors;
-                            if (!(data6 && typeof data6 == "object" && !Array.isArray(data6)) && data6 !== null) {
-                              validate722.errors = [{ instancePath: instancePath + "/output/output_schema", schemaPath: "urn:casi:schema:ProceduralOutputConfig/properties/output_schema/type", keyword: "type", params: { type: schema115.properties.output_schema.type }, message: "must be object,null" }];
+                          if (data4.post_url !== void 0) {
+                            let data7 = data4.post_url;
+                            const _errs17 = errors;
+                            if (typeof data7 !== "string" && data7 !== null) {
+                              validate722.errors = [{ instancePath: instancePath + "/output/post_url", schemaPath: "urn:casi:schema:ProceduralOutputConfig/properties/post_url/type", keyword: "type", params: { type: schema115.properties.post_url.type }, message: "must be string,null" }];
                               return false;
                             }
-                            var valid4 = _errs15 === errors;
-                          } else {
-                            var valid4 = true;
-                          }
-                          if (valid4) {
-                            if (data4.post_url !== void 0) {
-                              let data7 = data4.post_url;
-                              const _errs17 = errors;
-                              if (typeof data7 !== "string" && data7 !== null) {
-                                validate722.errors = [{ instancePath: instancePath + "/output/post_url", schemaPath: "urn:casi:schema:ProceduralOutputConfig/properties/post_url/type", keyword: "type", params: { type: schema115.properties.post_url.type }, message: "must be string,null" }];
-                                return false;
-                              }
+                            if (errors === _errs17) {
                               if (errors === _errs17) {
-                                if (errors === _errs17) {
-                                  if (typeof data7 === "string") {
-                                    if (!formats6(data7)) {
-                                      validate722.errors = [{ instancePath: instancePath + "/output/post_url", schemaPath: "urn:casi:schema:ProceduralOutputConfig/properties/post_url/format", keyword: "format", params: { format: "uri" }, message: 'must match format "uri"' }];
-                                      return false;
-                                    }
+                                if (typeof data7 === "string") {
+                                  if (!formats6(data7)) {
+                                    validate722.errors = [{ instancePath: instancePath + "/output/post_url", schemaPath: "urn:casi:schema:ProceduralOutputConfig/properties/post_url/format", keyword: "format", params: { format: "uri" }, message: 'must match format "uri"' }];
+                                    return false;
                                   }
                                 }
                               }
-                              var valid4 = _errs17 === errors;
-                            } else {
-                              var valid4 = true;
                             }
+                            var valid4 = _errs17 === errors;
+                          } else {
+                            var valid4 = true;
                           }
                         }
                       }
-                    } else {
-                      validate722.errors = [{ instancePath: instancePath + "/output", schemaPath: "urn:casi:schema:ProceduralOutputConfig/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
-                      return false;
                     }
+                  } else {
+                    validate722.errors = [{ instancePath: instancePath + "/output", schemaPath: "urn:casi:schema:ProceduralOutputConfig/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
+                    return false;
                   }
-                  var valid0 = _errs9 === errors;
+                }
+                var valid0 = _errs9 === errors;
+              } else {
+                var valid0 = true;
+              }
+              if (valid0) {
+                if (data.filter_condition !== void 0) {
+                  let data8 = data.filter_condition;
+                  const _errs19 = errors;
+                  if (typeof data8 !== "string" && data8 !== null) {
+                    validate722.errors = [{ instancePath: instancePath + "/filter_condition", schemaPath: "#/properties/filter_condition/type", keyword: "type", params: { type: schema110.properties.filter_condition.type }, message: "must be string,null" }];
+                    return false;
+                  }
+                  var valid0 = _errs19 === errors;
                 } else {
                   var valid0 = true;
-                }
-                if (valid0) {
-                  if (data.filter_condition !== void 0) {
-                    let data8 = data.filter_condition;
-                    const _errs19 = errors;
-                    if (typeof data8 !== "string" && data8 !== null) {
-                      validate722.errors = [{ instancePath: instancePath + "/filter_condition", schemaPath: "#/properties/filter_condition/type", keyword: "type", params: { type: schema110.properties.filter_condition.type }, message: "must be string,null" }];
-                      return false;
-                    }
-                    var valid0 = _errs19 === errors;
-                  } else {
-                    var valid0 = true;
-                  }
                 }
               }
             }
@@ -22563,7 +22938,7 @@ function validate712(data, { instancePath = "", parentData, parentDataProperty, 
 }
 validate712.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
 var checkError = validate79;
-var schema117 = { "type": "string", "description": "The `Error.code` values this version uses, with the status each comes with (`x-casi-error-codes`).", "x-casi-inferred": true, "enum": ["invalid_request", "malformed_json", "missing_service_version", "unsupported_service_version", "language_not_supported", "agent_not_released", "unknown_event_id", "unauthorized", "token_expired", "forbidden", "not_found", "route_not_found", "event_stream_expired", "method_not_allowed", "conversation_ended", "payload_too_large", "teapot", "rate_limited", "internal_error", "service_unavailable"], "x-casi-error-codes": { "invalid_request": { "status": 400, "transient": false, "description": "A parameter or the body does not match the schema; `data` lists each problem as `{in, pointer, message}`." }, "malformed_json": { "status": 400, "transient": false, "description": "The body is not valid JSON." }, "missing_service_version": { "status": 400, "transient": false, "description": "The `Service-Version` header is missing." }, "unsupported_service_version": { "status": 400, "transient": false, "description": "`Service-Version` is not `2025-06-19`." }, "language_not_supported": { "status": 400, "transient": false, "description": "`default_language` is not one of `supported_languages`." }, "agent_not_released": { "status": 400, "transient": false, "description": "`ca_<id>` names an agent with no released version." }, "unknown_event_id": { "status": 400, "transient": false, "description": "`Last-Event-ID` or `last_event_id` names no event of the conversation." }, "unauthorized": { "status": 401, "transient": false, "description": "The API key or token is missing", "malformed or unknown.": null }, "token_expired": { "status": 401, "transient": false, "description": "The conversation token has expired or was replaced by a refresh." }, "forbidden": { "status": 403, "transient": false, "description": "The key lacks permission: a read-only key on a write, or a token used for another conversation." }, "not_found": { "status": 404, "transient": false, "description": "The resource does not exist or belongs to another organisation." }, "route_not_found": { "status": 404, "transient": false, "description": "No endpoint has this path." }, "event_stream_expired": { "status": 404, "transient": false, "description": "The conversation ended more than 24 hours ago; its events are gone." }, "method_not_allowed": { "status": 405, "transient": false, "description": "The endpoint exists but not with this method." }, "conversation_ended": { "status": 409, "transient": false, "description": "The conversation has ended; it takes no more context or client events." }, "payload_too_large": { "status": 413, "transient": false, "description": "The body exceeds 1 MiB." }, "teapot": { "status": 418, "transient": false, "description": "The fixed teapot answer; no endpoint of this version returns it." }, "rate_limited": { "status": 429, "transient": true, "description": "Too many requests; wait `Retry-After` seconds." }, "internal_error": { "status": 500, "transient": true, "description": "A server-side failure; retry later." }, "service_unavailable": { "status": 503, "transient": true, "description": "The service is temporarily unavailable; retry later." } }, "$id": "urn:casi:schema:ErrorCode" };
+var schema117 = { "type": "string", "description": "The `Error.code` values this version uses, with the status each comes with (`x-casi-error-codes`).", "x-casi-inferred": true, "enum": ["invalid_request", "malformed_json", "missing_service_version", "unsupported_service_version", "language_not_supported", "agent_not_released", "unknown_event_id", "unauthorized", "token_expired", "forbidden", "not_found", "route_not_found", "event_stream_expired", "method_not_allowed", "request_timeout", "conversation_ended", "events_dropped", "payload_too_large", "teapot", "rate_limited", "request_headers_too_large", "internal_error", "service_unavailable"], "x-casi-error-codes": { "invalid_request": { "status": 400, "transient": false, "description": "A parameter or the body does not match the schema; `data` lists each problem as `{in, pointer, message}`." }, "malformed_json": { "status": 400, "transient": false, "description": "The body is not valid JSON." }, "missing_service_version": { "status": 400, "transient": false, "description": "The `Service-Version` header is missing." }, "unsupported_service_version": { "status": 400, "transient": false, "description": "`Service-Version` is not `2025-06-19`." }, "language_not_supported": { "status": 400, "transient": false, "description": "`default_language` is not one of `supported_languages`." }, "agent_not_released": { "status": 400, "transient": false, "description": "`ca_<id>` names an agent with no released version." }, "unknown_event_id": { "status": 400, "transient": false, "description": "`Last-Event-ID` or `last_event_id` names no event of the conversation." }, "unauthorized": { "status": 401, "transient": false, "description": "The API key or token is missing", "malformed or unknown.": null }, "token_expired": { "status": 401, "transient": false, "description": "The conversation token has expired or was replaced by a refresh." }, "forbidden": { "status": 403, "transient": false, "description": "The key lacks permission: a read-only key on a write, or a token used for another conversation." }, "not_found": { "status": 404, "transient": false, "description": "The resource does not exist or belongs to another organisation." }, "route_not_found": { "status": 404, "transient": false, "description": "No endpoint has this path." }, "event_stream_expired": { "status": 404, "transient": false, "description": "The conversation ended more than 24 hours ago; its events are gone." }, "method_not_allowed": { "status": 405, "transient": false, "description": "The endpoint exists but not with this method." }, "request_timeout": { "status": 408, "transient": true, "description": "The request did not arrive in time: its headers or body came too slowly, or stopped." }, "conversation_ended": { "status": 409, "transient": false, "description": "The conversation has ended; it takes no more context or client events." }, "events_dropped": { "status": 410, "transient": false, "description": "The events asked for are no longer kept (a bounded in-memory history dropped them); resume without `Last-Event-ID`." }, "payload_too_large": { "status": 413, "transient": false, "description": "The body exceeds 1 MiB." }, "teapot": { "status": 418, "transient": false, "description": "The fixed teapot answer; no endpoint of this version returns it." }, "rate_limited": { "status": 429, "transient": true, "description": "Too many requests; wait `Retry-After` seconds." }, "request_headers_too_large": { "status": 431, "transient": false, "description": "The request's headers exceed 16 KiB." }, "internal_error": { "status": 500, "transient": true, "description": "A server-side failure; retry later." }, "service_unavailable": { "status": 503, "transient": true, "description": "The service is temporarily unavailable; retry later." } }, "$id": "urn:casi:schema:ErrorCode" };
 function validate79(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -22606,7 +22981,7 @@ function validate79(data, { instancePath = "", parentData, parentDataProperty, r
               }
               errors++;
             }
-            if (!(data0 === "invalid_request" || data0 === "malformed_json" || data0 === "missing_service_version" || data0 === "unsupported_service_version" || data0 === "language_not_supported" || data0 === "agent_not_released" || data0 === "unknown_event_id" || data0 === "unauthorized" || data0 === "token_expired" || data0 === "forbidden" || data0 === "not_found" || data0 === "route_not_found" || data0 === "event_stream_expired" || data0 === "method_not_allowed" || data0 === "conversation_ended" || data0 === "payload_too_large" || data0 === "teapot" || data0 === "rate_limited" || data0 === "internal_error" || data0 === "service_unavailable")) {
+            if (!(data0 === "invalid_request" || data0 === "malformed_json" || data0 === "missing_service_version" || data0 === "unsupported_service_version" || data0 === "language_not_supported" || data0 === "agent_not_released" || data0 === "unknown_event_id" || data0 === "unauthorized" || data0 === "token_expired" || data0 === "forbidden" || data0 === "not_found" || data0 === "route_not_found" || data0 === "event_stream_expired" || data0 === "method_not_allowed" || data0 === "request_timeout" || data0 === "conversation_ended" || data0 === "events_dropped" || data0 === "payload_too_large" || data0 === "teapot" || data0 === "rate_limited" || data0 === "request_headers_too_large" || data0 === "internal_error" || data0 === "service_unavailable")) {
               const err1 = { instancePath: instancePath + "/code", schemaPath: "urn:casi:schema:ErrorCode/enum", keyword: "enum", params: { allowedValues: schema117.enum }, message: "must be equal to one of the allowed values" };
               if (vErrors === null) {
                 vErrors = [err1];
@@ -22689,8 +23064,8 @@ function validate79(data, { instancePath = "", parentData, parentDataProperty, r
 }
 validate79.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
 var checkProceduralAgent = validate802;
-var pattern142 = new RegExp("^pa_[A-Za-z0-9]+$", "u");
-var pattern15 = new RegExp("^pa_[A-Za-z0-9]+@v[0-9]+$", "u");
+var pattern172 = new RegExp("^pa_[A-Za-z0-9]+$", "u");
+var pattern18 = new RegExp("^pa_[A-Za-z0-9]+@v[0-9]+$", "u");
 function validate802(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -22724,7 +23099,7 @@ function validate802(data, { instancePath = "", parentData, parentDataProperty, 
             const _errs3 = errors;
             if (errors === _errs3) {
               if (typeof data0 === "string") {
-                if (!pattern142.test(data0)) {
+                if (!pattern172.test(data0)) {
                   validate802.errors = [{ instancePath: instancePath + "/id", schemaPath: "urn:casi:schema:ProceduralAgentId/pattern", keyword: "pattern", params: { pattern: "^pa_[A-Za-z0-9]+$" }, message: 'must match pattern "^pa_[A-Za-z0-9]+$"' }];
                   return false;
                 }
@@ -22744,7 +23119,7 @@ function validate802(data, { instancePath = "", parentData, parentDataProperty, 
               const _errs6 = errors;
               if (errors === _errs6) {
                 if (typeof data1 === "string") {
-                  if (!pattern15.test(data1)) {
+                  if (!pattern18.test(data1)) {
                     validate802.errors = [{ instancePath: instancePath + "/version_id", schemaPath: "urn:casi:schema:ProceduralAgentVersionId/pattern", keyword: "pattern", params: { pattern: "^pa_[A-Za-z0-9]+@v[0-9]+$" }, message: 'must match pattern "^pa_[A-Za-z0-9]+@v[0-9]+$"' }];
                     return false;
                   }
@@ -23059,7 +23434,7 @@ function validate822(data, { instancePath = "", parentData, parentDataProperty, 
                       const _errs24 = errors;
                       if (errors === _errs24) {
                         if (typeof data4 === "string") {
-                          if (!pattern9.test(data4)) {
+                          if (!pattern12.test(data4)) {
                             validate822.errors = [{ instancePath: instancePath + "/postprocess_agents/" + i0, schemaPath: "urn:casi:schema:ProceduralAgentRef/pattern", keyword: "pattern", params: { pattern: "^pa_[A-Za-z0-9]+(@v[0-9]+)?$" }, message: 'must match pattern "^pa_[A-Za-z0-9]+(@v[0-9]+)?$"' }];
                             return false;
                           }

@@ -2,31 +2,67 @@
  * The in-memory event bus. Each subscriber holds only its position in the shared log, so its cost is O(1)
  * whatever its lag: appends never wait for subscribers and never copy events per subscriber. Events are frozen
  * (deeply) on append and every reader gets the same object. The log itself is kept until `purge` (the retention
- * window).
+ * window), within two limits: a conversation keeps its newest `perConversation` events, and all logs together
+ * hold at most `total`, past which the oldest histories are dropped, those of ended conversations first. A
+ * position before what is kept is `EventsDroppedError`.
  */
 import type { ServerEvent } from '../../generated/src/types.gen.js';
 import { deepFreeze } from '../freeze.js';
-import { type EventBus, EventLogClosedError, type Subscription } from './types.js';
+import { type EventBus, EventLogClosedError, EventsDroppedError, type Subscription } from './types.js';
 
 /** Marks (ids of events sent to one subscriber only) kept per conversation; older ones are forgotten. */
 export const MAX_MARKS_PER_CONVERSATION = 256;
 
+/** How many events the memory bus keeps: per conversation (the newest), and in all logs together. */
+export interface EventLimits {
+  readonly perConversation: number;
+  readonly total: number;
+}
+
+/** The documented defaults (DECISIONS.md "Event memory"). */
+export const DEFAULT_EVENT_LIMITS: EventLimits = { perConversation: 20_000, total: 200_000 };
+
 class ConversationLog {
-  readonly events: ServerEvent[] = [];
-  /** Event id → the position just after it. */
+  /** The events kept: those at absolute positions `dropped`, `dropped + 1`, … */
+  events: ServerEvent[] = [];
+  /** Events dropped from the front of the log (absolute positions start at 0 with the first event ever). */
+  dropped = 0;
+  /** Event id → the absolute position just after it, for the events kept. */
   readonly positions = new Map<string, number>();
   readonly marks = new Map<string, number>();
   private readonly waiters = new Set<() => void>();
   private wakeScheduled = false;
   purged = false;
+  ended = false;
 
-  get ended(): boolean {
-    return this.events[this.events.length - 1]?.payload.type === 'conversation.ended';
+  /** Absolute position of the end of the log. */
+  get end(): number {
+    return this.dropped + this.events.length;
   }
 
+  /**
+   * The absolute position just after `id` (0 without one); undefined when `id` names nothing of the log. Once events
+   * were dropped an id not found may have been one of them: `EventsDroppedError`.
+   */
   positionAfter(id: string | undefined): number | undefined {
-    if (id === undefined) return 0;
-    return this.positions.get(id) ?? this.marks.get(id);
+    if (id === undefined) return this.dropped;
+    const position = this.positions.get(id) ?? this.marks.get(id);
+    if (position !== undefined && position >= this.dropped) return position;
+    if (this.dropped > 0) throw new EventsDroppedError(id);
+    return position;
+  }
+
+  at(position: number): ServerEvent | undefined {
+    return this.events[position - this.dropped];
+  }
+
+  /** Drops the oldest `count` events kept (all with `Infinity`); returns how many were dropped. */
+  dropOldest(count: number): number {
+    const gone = this.events.splice(0, Math.min(count, this.events.length));
+    for (const event of gone) this.positions.delete(event.id);
+    this.dropped += gone.length;
+    for (const [id, position] of this.marks) if (position < this.dropped) this.marks.delete(id);
+    return gone.length;
   }
 
   /** Resolves after the next append (see `wakeSoon`), at a purge or at `wake()`. */
@@ -56,6 +92,7 @@ class ConversationLog {
 
 class LogSubscription implements Subscription {
   private closed = false;
+  lost = false;
 
   constructor(
     private readonly log: ConversationLog,
@@ -63,7 +100,7 @@ class LogSubscription implements Subscription {
   ) {}
 
   get lag(): number {
-    return this.log.events.length - this.position;
+    return this.log.end - this.position;
   }
 
   async next(): Promise<IteratorResult<ServerEvent, undefined>> {
@@ -78,7 +115,13 @@ class LogSubscription implements Subscription {
 
   poll(): ServerEvent | undefined {
     if (this.closed || this.log.purged) return undefined;
-    const event = this.log.events[this.position];
+    // A subscriber that lagged behind what is kept ends: resuming from its last event is then 410.
+    if (this.position < this.log.dropped) {
+      this.lost = true;
+      this.close();
+      return undefined;
+    }
+    const event = this.log.at(this.position);
     if (event === undefined) return undefined;
     this.position++;
     if (event.payload.type === 'conversation.ended') this.closed = true;
@@ -104,22 +147,39 @@ class LogSubscription implements Subscription {
   }
 }
 
-/** An `EventBus` in process memory. */
+/** An `EventBus` in process memory, within `limits`. */
 export class MemoryEventBus implements EventBus {
   private readonly logs = new Map<string, ConversationLog>();
+  /** Conversations whose log still holds events after `conversation.ended`, oldest end first: dropped first. */
+  private readonly endedOrder = new Set<string>();
+  private held = 0;
+
+  constructor(private readonly limits: EventLimits = DEFAULT_EVENT_LIMITS) {}
+
+  /** Events all logs hold now. */
+  get heldEvents(): number {
+    return this.held;
+  }
 
   async append(conversationId: string, event: ServerEvent): Promise<void> {
     const log = this.log(conversationId);
     if (log.ended) throw new EventLogClosedError(conversationId);
     log.events.push(deepFreeze(event));
-    log.positions.set(event.id, log.events.length);
+    log.positions.set(event.id, log.end);
+    this.held++;
+    if (event.payload.type === 'conversation.ended') {
+      log.ended = true;
+      this.endedOrder.add(conversationId);
+    }
+    if (log.events.length > this.limits.perConversation) this.held -= log.dropOldest(1);
+    if (this.held > this.limits.total) this.dropHistories(conversationId);
     log.wakeSoon();
   }
 
   async mark(conversationId: string, id: string): Promise<void> {
     const log = this.logs.get(conversationId);
     if (log === undefined) return;
-    log.marks.set(id, log.events.length);
+    log.marks.set(id, log.end);
     for (const oldest of log.marks.keys()) {
       if (log.marks.size <= MAX_MARKS_PER_CONVERSATION) break;
       log.marks.delete(oldest);
@@ -130,13 +190,15 @@ export class MemoryEventBus implements EventBus {
     const log = this.logs.get(conversationId);
     if (log === undefined) return afterId === undefined ? [] : undefined;
     const start = log.positionAfter(afterId);
-    return start === undefined ? undefined : log.events.slice(start);
+    return start === undefined ? undefined : log.events.slice(start - log.dropped);
   }
 
   async subscribe(conversationId: string, afterId?: string): Promise<Subscription | undefined> {
     const existing = this.logs.get(conversationId);
     if (existing === undefined && afterId !== undefined) return undefined;
     const log = existing ?? this.log(conversationId);
+    // A whole history dropped after its end: nothing would ever come.
+    if (afterId === undefined && log.ended && log.events.length === 0) throw new EventsDroppedError(undefined);
     const start = log.positionAfter(afterId);
     return start === undefined ? undefined : new LogSubscription(log, start);
   }
@@ -145,8 +207,29 @@ export class MemoryEventBus implements EventBus {
     const log = this.logs.get(conversationId);
     if (log === undefined) return;
     this.logs.delete(conversationId);
+    this.endedOrder.delete(conversationId);
+    this.held -= log.events.length;
     log.purged = true;
     log.wake();
+  }
+
+  /**
+   * Drops whole histories until the logs hold a tenth less than `total`: those of ended conversations, oldest end
+   * first, then those of live conversations, oldest first; never that of `appending`. A dropped log keeps its
+   * length and whether it ended, so that a resume from it is told its events are gone.
+   */
+  private dropHistories(appending: string): void {
+    const target = Math.floor(this.limits.total * 0.9);
+    for (const id of this.endedOrder) {
+      if (this.held <= target) return;
+      this.endedOrder.delete(id);
+      const log = this.logs.get(id);
+      if (log !== undefined && id !== appending) this.held -= log.dropOldest(Number.POSITIVE_INFINITY);
+    }
+    for (const [id, log] of this.logs) {
+      if (this.held <= target) return;
+      if (id !== appending) this.held -= log.dropOldest(Number.POSITIVE_INFINITY);
+    }
   }
 
   /** Conversations with a log (for tests and diagnostics). */

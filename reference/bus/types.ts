@@ -17,6 +17,8 @@ export interface Subscription extends AsyncIterableIterator<ServerEvent, undefin
   close(): void;
   /** Events in the log not yet read by this subscriber (what a slow subscriber costs: a number, no copies). */
   readonly lag: number;
+  /** True once it ended because the events it was to read next were dropped (a bounded history). */
+  readonly lost: boolean;
 }
 
 /** Thrown by `append` after `conversation.ended`: nothing may follow the end of a conversation. */
@@ -24,6 +26,18 @@ export class EventLogClosedError extends Error {
   override readonly name = 'EventLogClosedError';
   constructor(readonly conversationId: string) {
     super(`The event log of ${conversationId} is closed: conversation.ended was its last event`);
+  }
+}
+
+/** Thrown when a read or subscription starts before the oldest event kept: the events it asks for were dropped. */
+export class EventsDroppedError extends Error {
+  override readonly name = 'EventsDroppedError';
+  constructor(readonly afterId: string | undefined) {
+    super(
+      afterId === undefined
+        ? 'The history of this conversation was dropped.'
+        : `The events after ${afterId} are no longer kept (or it names no event of the conversation).`,
+    );
   }
 }
 
@@ -39,11 +53,15 @@ export interface EventBus {
    * (a session's own `server.error`), so that resuming after it works. Only the newest marks are kept.
    */
   mark(conversationId: string, id: string): Promise<void>;
-  /** Every event, or those after `afterId`; `undefined` when `afterId` names no event or mark of the log. */
+  /**
+   * Every event kept, or those after `afterId`; `undefined` when `afterId` names no event or mark of the log;
+   * throws `EventsDroppedError` when the events after `afterId` are no longer kept.
+   */
   read(conversationId: string, afterId?: string): Promise<ServerEvent[] | undefined>;
   /**
    * A subscription from the start (waiting for the first event if the log is still empty), or after `afterId`;
-   * `undefined` when `afterId` names no event or mark of the log.
+   * `undefined` when `afterId` names no event or mark of the log; throws `EventsDroppedError` when the events after
+   * `afterId` are no longer kept.
    */
   subscribe(conversationId: string, afterId?: string): Promise<Subscription | undefined>;
   /** Drops the log (retention is over); its subscriptions end. */

@@ -7,6 +7,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Handlers, SessionSocket } from '../../generated/src/server.gen.js';
 import type { Principal } from '../auth.js';
+import { EventsDroppedError } from '../bus/types.js';
 import type { ReferenceService, Session } from '../service.js';
 import type { PendingSessions } from './pending-sessions.js';
 import { SessionOutbox } from './session-outbox.js';
@@ -35,14 +36,24 @@ export function sessionHandler(
       },
     );
     const conversationId = req.params.conversation_id;
-    const readLog = (afterId: string | undefined) => service.bus.read(conversationId, afterId);
+    // Events dropped since (a bounded history) are not ahead of an error any more.
+    const readLog = (afterId: string | undefined) =>
+      service.bus.read(conversationId, afterId).catch((error: unknown) => {
+        if (error instanceof EventsDroppedError) return [];
+        throw error;
+      });
     const outbox = new SessionOutbox(socket, session.events, readLog, req.query.last_event_id);
     receiveFrames(socket, session, outbox, req.log);
     await outbox.pump();
+    // It fell behind what a bounded history keeps: resuming from its last event is 410 `events_dropped`.
+    if (session.events.lost) socket.close(TOKEN_ENDED_CLOSE_CODE, 'events_dropped: the next events are no longer kept');
   };
 }
 
-/** The close code of a session whose conversation token was refreshed away or expired (policy violation). */
+/**
+ * The close code of a session whose conversation token was refreshed away or expired, or that fell behind the
+ * events kept (policy violation); the reason says which.
+ */
 export const TOKEN_ENDED_CLOSE_CODE = 1008;
 
 /** `token_expired: <message>`, from the abort reason of a token hold. */

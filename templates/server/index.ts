@@ -17,6 +17,7 @@
  *   validation. Anything thrown that is not an `HttpError` answers 500 `internal_error` and is logged.
  */
 export { admit } from './admission.js';
+export { BodyGuard, type BodyLimits } from './body-guard.js';
 export { applyCors, preflightHeaders } from './cors.js';
 export { type ErrorAnswer, toErrorAnswer } from './error-handler.js';
 export {
@@ -30,6 +31,7 @@ export {
   type RequestPart,
   type RequestProblem,
 } from './errors.js';
+export { casiServerOptions, clientErrorAnswer } from './framework-errors.js';
 export type {
   AnyHandler,
   Authenticate,

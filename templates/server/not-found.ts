@@ -1,23 +1,35 @@
-/** Unmatched requests: 405 `method_not_allowed` with `Allow` for a known path, else 404 `route_not_found`. */
+/**
+ * Unmatched requests: 405 `method_not_allowed` with `Allow` for a path some route of the instance serves (the
+ * spec's, and any other registered after `casiRoutes`, such as a console), else 404 `route_not_found`.
+ */
+import type { FastifyInstance } from 'fastify';
 import { HttpError } from './errors.js';
 import { compilePath, pathOf } from './path.js';
-import type { RouteDefinition } from './route.js';
 
 /** Returns the error for a request that matched no route. */
 export type NotFound = (method: string, url: string) => HttpError;
 
-/** The methods the route table allows on a path (websocket routes count as `GET`), sorted. */
-export function allowedMethods(routes: readonly RouteDefinition[]): (url: string) => string[] {
-  const matchers = routes.map((route) => ({ method: route.method, matcher: compilePath(route.path) }));
+/** The methods the instance's routes allow on a path (`HEAD` wherever `GET`), sorted. */
+export type AllowedMethods = (url: string) => string[];
+
+/** Watches the routes registered on `app` from now on (WebSocket routes count as their `GET`). */
+export function watchRoutes(app: FastifyInstance): AllowedMethods {
+  const known: { method: string; matches: (path: string) => boolean }[] = [];
+  app.addHook('onRoute', (route) => {
+    const methods = Array.isArray(route.method) ? route.method : [route.method];
+    const matches = matcherOf(route.url ?? route.path);
+    for (const method of methods) known.push({ method: String(method).toUpperCase(), matches });
+  });
   return (url) => {
     const path = pathOf(url);
-    return [...new Set(matchers.filter((m) => m.matcher.match(path) !== null).map((m) => m.method))].sort();
+    const methods = new Set(known.filter((k) => k.matches(path)).map((k) => k.method));
+    if (methods.has('GET')) methods.add('HEAD');
+    return [...methods].sort();
   };
 }
 
-/** Builds the responder from the route table (websocket routes count as `GET`). */
-export function notFound(routes: readonly RouteDefinition[]): NotFound {
-  const allowedOn = allowedMethods(routes);
+/** Builds the responder from the routes' methods. */
+export function notFound(allowedOn: AllowedMethods): NotFound {
   return (method, url) => {
     const path = pathOf(url);
     const allowed = allowedOn(url);
@@ -27,4 +39,15 @@ export function notFound(routes: readonly RouteDefinition[]): NotFound {
       headers: { allow },
     });
   };
+}
+
+/** A matcher of Fastify's path syntax: `:name` is one segment; a trailing `*` any rest of a literal prefix. */
+function matcherOf(url: string): (path: string) => boolean {
+  const wildcard = url.endsWith('*');
+  const template = (wildcard ? url.slice(0, -1) : url).replace(/:([^/]+)/g, '{$1}');
+  if (!wildcard) {
+    const matcher = compilePath(template);
+    return (path) => matcher.match(path) !== null;
+  }
+  return (path) => path.startsWith(template);
 }

@@ -1,4 +1,5 @@
 /** Options of `casiRoutes`, and their resolution into one fully defaulted object passed down to every part. */
+import type { BodyLimits } from './body-guard.js';
 import type { Authenticate, HandlerMap } from './handlers.js';
 import { type OnResponseInvalid, throwResponseProblem } from './response.js';
 import type { RouteDefinition } from './route.js';
@@ -29,6 +30,11 @@ export interface CasiRoutesOptions<H, Auth = undefined> {
   readonly pingIntervalMs?: number;
   /** Answer browsers of this origin (`'*'`: any) with CORS headers and preflight answers. Default: no CORS. */
   readonly corsOrigin?: string;
+  /**
+   * Limits on request bodies while they arrive (408 past a deadline or an idle gap, 503 over the bytes all
+   * unfinished bodies may hold). Default: 30 s in all, 10 s idle, 64 MiB.
+   */
+  readonly bodyLimits?: Partial<BodyLimits>;
 }
 
 /** `CasiRoutesOptions` with every default applied (handlers erased). */
@@ -44,6 +50,7 @@ export interface ResolvedOptions {
   readonly maxPayload: number;
   readonly pingIntervalMs: number;
   readonly corsOrigin: string | undefined;
+  readonly bodyLimits: BodyLimits;
 }
 
 const MEBIBYTE = 1024 * 1024;
@@ -73,5 +80,6 @@ export function resolveOptions<H, Auth>(options: CasiRoutesOptions<H, Auth>): Re
     maxPayload: options.maxPayload ?? MEBIBYTE,
     pingIntervalMs: options.pingIntervalMs ?? 30_000,
     corsOrigin: options.corsOrigin,
+    bodyLimits: { totalMs: 30_000, idleMs: 10_000, maxPendingBytes: 64 * MEBIBYTE, ...options.bodyLimits },
   };
 }

@@ -1,17 +1,20 @@
 /** `casiRoutes`: registers a route table and its handlers on a Fastify instance, with the CASI error model. */
+import type { Readable } from 'node:stream';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { admit } from './admission.js';
+import { BodyGuard } from './body-guard.js';
 import { createCloseables, type Track } from './closeables.js';
 import { applyCors, preflightHeaders } from './cors.js';
 import { toErrorAnswer } from './error-handler.js';
 import { HttpError } from './errors.js';
 import { jsonOf } from './frozen.js';
 import type { CasiRequest, HttpHandler, HttpResult, IncomingRequest, SseHandler } from './handlers.js';
-import { parseJsonBody } from './json-body.js';
-import { allowedMethods, notFound } from './not-found.js';
+import { requireHost } from './host.js';
+import { charsetProblem, parseJsonBody } from './json-body.js';
+import { notFound, watchRoutes } from './not-found.js';
 import { type CasiRoutesOptions, type ResolvedOptions, resolveOptions } from './options.js';
 import { pathOf, toFastifyPath } from './path.js';
-import type { RawQuery } from './query.js';
+import { queryOf, type RawQuery } from './query.js';
 import { validateRequest } from './request.js';
 import { checkEvent, checkResponse, findResponse } from './response.js';
 import type { RouteDefinition } from './route.js';
@@ -27,14 +30,17 @@ export function casiRoutes<H, Auth = undefined>(app: FastifyInstance, options: C
   const config = resolveOptions(options);
   acceptEmptyJson(app);
   const { track, closeAll } = createCloseables();
-  const answerNotFound = notFound(config.routes);
+  const allowedOn = watchRoutes(app);
+  const answerNotFound = notFound(allowedOn);
+  const bodies = new BodyGuard(config.bodyLimits);
 
   app.setErrorHandler((error, request, reply) => {
     const answer = toErrorAnswer(error, config.bodyLimit);
     if (answer.internal) request.log.error({ err: error }, 'internal error while answering a request');
+    if (answer.aborted) request.log.info('the client closed the connection before its request body arrived');
     return sendError(reply, answer.error);
   });
-  const allowedOn = allowedMethods(config.routes);
+  app.addHook('onRequest', async (request) => requireHost(request.raw));
   if (config.corsOrigin !== undefined) {
     const origin = config.corsOrigin;
     app.addHook('onRequest', async (request, reply) => applyCors(request.raw, reply.raw, origin));
@@ -47,7 +53,7 @@ export function casiRoutes<H, Auth = undefined>(app: FastifyInstance, options: C
     return sendError(reply, answerNotFound(request.method, request.url));
   });
   app.addHook('preClose', async () => closeAll());
-  for (const route of config.routes) registerRoute(app, route, config, track);
+  for (const route of config.routes) registerRoute(app, route, config, track, bodies);
   attachWebSockets(app, config, track);
 }
 
@@ -58,7 +64,12 @@ export function casiRoutes<H, Auth = undefined>(app: FastifyInstance, options: C
  */
 function acceptEmptyJson(app: FastifyInstance): void {
   app.removeContentTypeParser('application/json');
-  app.addContentTypeParser('application/json', { parseAs: 'string' }, (_request, body, done) => {
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
+    const charset = charsetProblem(request.headers['content-type']);
+    if (charset !== undefined) {
+      done(charset, undefined);
+      return;
+    }
     if (body === '') {
       done(null, undefined);
       return;
@@ -80,7 +91,13 @@ type UntypedRequest = CasiRequest<unknown, unknown, unknown, unknown>;
 /** The `auth` each admitted request carries, from `onRequest` to its handler. */
 const authOf = new WeakMap<FastifyRequest, unknown>();
 
-function registerRoute(app: FastifyInstance, route: RouteDefinition, config: ResolvedOptions, track: Track): void {
+function registerRoute(
+  app: FastifyInstance,
+  route: RouteDefinition,
+  config: ResolvedOptions,
+  track: Track,
+  bodies: BodyGuard,
+): void {
   const handler = config.handlers[route.operationId];
   const method = route.transport === 'websocket' ? 'GET' : route.method;
   // Authentication and the Service-Version check come before the body is read: in an `onRequest` hook. Fastify
@@ -90,19 +107,22 @@ function registerRoute(app: FastifyInstance, route: RouteDefinition, config: Res
     method,
     url: toFastifyPath(route.path),
     bodyLimit: config.bodyLimit,
-    exposeHeadRoute: false,
+    // HEAD answers wherever GET does: the same checks and status, no body (an event stream ends after its headers).
+    exposeHeadRoute: true,
     ...(admitInHook
       ? {
           onRequest: async (request: FastifyRequest) => {
             authOf.set(request, await admit(route, incoming(request), config));
           },
+          preParsing: async (_request: FastifyRequest, _reply: FastifyReply, payload: Readable) =>
+            bodies.watch(payload),
         }
       : {}),
     handler: async (request, reply) => {
       const auth = admitInHook ? authOf.get(request) : await admit(route, incoming(request), config);
       const { params, query, headers, body } = validateRequest(route, {
         params: request.params as Record<string, string>,
-        query: request.query as Record<string, unknown>,
+        query: queryOf(request.url, request.query as Record<string, unknown>),
         headers: request.headers,
         body: request.body,
       });
@@ -157,6 +177,7 @@ async function serveSse(
   const check = (data: unknown) => checkEvent(route, data, config.onResponseInvalid);
   const stream = createSseStream(reply, {
     heartbeatMs: config.sseHeartbeatMs,
+    headersOnly: request.method === 'HEAD',
     ...(config.validateResponses ? { checkEvent: check } : {}),
   });
   track(stream);

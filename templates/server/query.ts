@@ -4,9 +4,12 @@ import type { QueryCoercion } from './route.js';
 /** A parsed query: a repeated name gives an array. */
 export type RawQuery = Readonly<Record<string, string | readonly string[]>>;
 
-/** Parses `a=1&b=2&b=3` into `{ a: '1', b: ['2', '3'] }` (like Fastify's parser). */
+/**
+ * Parses `a=1&b=2&b=3` into `{ a: '1', b: ['2', '3'] }` (like Fastify's parser), in an object without prototype,
+ * so that `__proto__=1` is a parameter like any other (and refused as unknown) instead of vanishing.
+ */
 export function parseQuery(search: string): Record<string, string | string[]> {
-  const query: Record<string, string | string[]> = {};
+  const query: Record<string, string | string[]> = Object.create(null);
   for (const [name, value] of new URLSearchParams(search)) {
     const previous = query[name];
     if (previous === undefined) query[name] = value;
@@ -14,6 +17,16 @@ export function parseQuery(search: string): Record<string, string | string[]> {
     else query[name] = [previous, value];
   }
   return query;
+}
+
+/** Query text that may name `__proto__` (written out or percent-encoded): Fastify's parser drops that name. */
+const MAY_NAME_PROTO = /proto/i;
+
+/** The query of a request target: Fastify's `parsed` unless the text may name `__proto__`, then `parseQuery`'s. */
+export function queryOf(url: string, parsed: Readonly<Record<string, unknown>>): Readonly<Record<string, unknown>> {
+  const start = url.indexOf('?');
+  if (start === -1 || !MAY_NAME_PROTO.test(url.slice(start))) return parsed;
+  return parseQuery(url.slice(start + 1));
 }
 
 /**
@@ -26,7 +39,7 @@ export function coerceQuery(
   coercion: Readonly<Record<string, QueryCoercion>>,
 ): Readonly<Record<string, unknown>> {
   if (isEmpty(coercion) || isEmpty(query)) return query;
-  const result: Record<string, unknown> = {};
+  const result: Record<string, unknown> = Object.create(null);
   for (const [name, value] of Object.entries(query)) {
     const kind = coercion[name];
     result[name] = kind !== undefined && typeof value === 'string' ? coerceValue(value, kind) : value;

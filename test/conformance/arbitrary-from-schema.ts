@@ -93,9 +93,12 @@ class Builder {
     const minLength = typeof schema.minLength === 'number' ? schema.minLength : 0;
     const maxLength = typeof schema.maxLength === 'number' ? schema.maxLength : undefined;
     const fits = (s: string) => [...s].length >= minLength && (maxLength === undefined || [...s].length <= maxLength);
-    if (typeof schema.pattern === 'string') return fc.stringMatching(new RegExp(schema.pattern, 'u')).filter(fits);
-    if (schema.format === 'date-time') return dateTime().filter(fits);
-    if (schema.format === 'uri') return fc.webUrl().filter(fits);
+    const pattern = typeof schema.pattern === 'string' ? new RegExp(schema.pattern, 'u') : undefined;
+    // A format with a pattern (a UTC date-time): values of the format, those the pattern takes.
+    const matches = (s: string) => fits(s) && (pattern === undefined || pattern.test(s));
+    if (schema.format === 'date-time') return dateTime().filter(matches);
+    if (schema.format === 'uri') return fc.webUrl().filter(matches);
+    if (pattern !== undefined) return fc.stringMatching(pattern).filter(fits);
     const lengths = { minLength, ...(maxLength === undefined ? {} : { maxLength }) };
     const usual =
       this.#options.text === 'ascii'

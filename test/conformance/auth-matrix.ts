@@ -2,7 +2,9 @@
  * The auth matrix: every operation of the IR × every kind of credential — none, malformed, unknown key, another
  * organisation's key, a read-only key, a conversation token on REST, a token of another conversation, an expired
  * token (fake clock), a token replaced by refresh — answers the status of spec/DECISIONS.md ("Tokens", "Error
- * codes"), a write-key control succeeds, and no answer to another organisation carries organisation A's ids.
+ * codes"), a write-key control succeeds, and no answer to another organisation carries organisation A's ids. On a
+ * WebSocket operation, client events are writes: each one a read-only key sends is answered by `server.error`
+ * `forbidden`, while those of a write key or the conversation's token are performed (DECISIONS.md "WebSocket").
  */
 import type { IrOperation, IrParameter } from '../../generator/ir/model.js';
 import type { ContractContext } from './context.js';
@@ -84,6 +86,7 @@ export async function runAuthMatrix(ctx: ContractContext, tokenTtlSeconds?: numb
       parts,
       [],
     );
+    if (op.transport === 'websocket') await checkClientEventScopes(ctx, op, good, { write: target.keys.write, read });
   }
   // Expiry needs time travel: only a server on a fake clock (in process) gets the expired-token cases.
   if (target.clock === undefined || tokenTtlSeconds === undefined) return;
@@ -157,6 +160,53 @@ function credentialCases(
           },
         ]),
   ];
+}
+
+/**
+ * Sends one example of every client event of the IR on a fresh conversation's session, with each credential: a
+ * read-only key must get `server.error` `forbidden` naming each event, a write key or the conversation's token none.
+ */
+async function checkClientEventScopes(
+  ctx: ContractContext,
+  op: IrOperation,
+  good: RequestParts,
+  keys: { write: string; read: string },
+): Promise<void> {
+  const samples = ctx.spec.ir.events
+    .filter((e) => e.direction === 'client' && e.examples.length > 0)
+    .map((e, i) => ({ ...(e.examples[0] as Record<string, unknown>), id: `scope_${i}` }));
+  // The end last: the events before it must find the conversation open.
+  samples.sort(
+    (a, b) =>
+      Number(JSON.stringify(a).includes('conversation.end')) - Number(JSON.stringify(b).includes('conversation.end')),
+  );
+  const frames = samples.map((sample) => JSON.stringify(sample));
+  const world = await makeTokenWorld(ctx);
+  const credentials: { name: string; credential: Credential; forbidden: boolean }[] = [
+    { name: 'read-only key sending client events', credential: { apiKey: keys.read }, forbidden: true },
+    { name: 'write key sending client events', credential: { apiKey: keys.write }, forbidden: false },
+    { name: 'its own token sending client events', credential: { token: world.own.token }, forbidden: false },
+  ];
+  for (const c of credentials) {
+    const conversationId = c.credential && 'token' in c.credential ? world.own.id : (await makeTokenWorld(ctx)).own.id;
+    const request = { ...toWire(op, withConversation(op, good, conversationId), c.credential), frames };
+    const response = await send(ctx.target.baseUrl, request, { idleMs: 150 });
+    const errors = new Map<unknown, string>();
+    for (const event of response.events as {
+      payload?: { type?: unknown; error?: unknown; source_event_id?: unknown };
+    }[])
+      if (event.payload?.type === 'server.error')
+        errors.set(event.payload.source_event_id, String(event.payload.error));
+    const problems = samples.flatMap((sample) => {
+      const error = errors.get(sample.id);
+      const forbidden = error?.startsWith('forbidden') === true;
+      if (c.forbidden === forbidden) return [];
+      return [`${JSON.stringify(sample)} → ${error === undefined ? 'no server.error' : `server.error ${error}`}`];
+    });
+    const context = `${c.name}: ${describeRequest(request)}`;
+    if (response.status !== 101) problems.unshift(`expected the session to open, got ${describeAnswer(response, 200)}`);
+    ctx.report.record('auth_matrix', op.id, problems.length ? `${context} → ${problems.join('; ')}` : undefined);
+  }
 }
 
 /** Sends one case and records `auth_matrix` (and the response checks); answers to org B are checked for leaks. */

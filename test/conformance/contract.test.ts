@@ -39,6 +39,8 @@ const CHECKS = [
   'missing_required_header',
   'ignored_auth',
   'unsupported_method',
+  'head_like_get',
+  'framework_error_shape',
   'pagination',
   'round_trip',
   'use_after_free',

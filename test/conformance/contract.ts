@@ -6,6 +6,7 @@ import type { ContractContext } from './context.js';
 import { orderedOperations } from './context.js';
 import { checkDeepNesting } from './deep-nesting.js';
 import { checkedCall, clientFor, createFixtures } from './fixtures.js';
+import { checkFrameworkAnswers } from './framework-answers.js';
 import { checkNegative } from './negative.js';
 import { checkPagination } from './pagination.js';
 import { checkPositive } from './positive.js';
@@ -117,6 +118,7 @@ export async function runContract(
       );
   }
   await guarded(report, 'unsupported_method', 'every path', () => checkMethods(ctx, spec.ir.operations));
+  await guarded(report, 'framework_error_shape', 'around the operations', () => checkFrameworkAnswers(ctx));
   await guarded(report, 'pagination', 'every list', () => checkPagination(ctx));
   await guarded(report, 'round_trip', 'every write', () => checkRoundTrips(ctx));
   await guarded(report, 'use_after_free', 'every delete', () => checkUseAfterFree(ctx));

@@ -1,7 +1,7 @@
 /** The server under test: an in-process reference server on 127.0.0.1 (port chosen by the OS), or any base URL. */
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { type App, createApp } from '../../reference/app.js';
+import { type App, type AppOptions, createApp } from '../../reference/app.js';
 import type { FakeClock } from '../../reference/clock.js';
 import { loadConfig } from '../../reference/config.js';
 
@@ -44,6 +44,8 @@ export interface ReferenceTargetOptions {
   readonly env?: Readonly<Record<string, string>>;
   /** Milliseconds of silence before an SSE heartbeat (default the server's). */
   readonly sseHeartbeatMs?: number;
+  /** Other `createApp` options (body deadlines, logger). */
+  readonly app?: Pick<AppOptions, 'bodyLimits' | 'logger'>;
 }
 
 /** Starts the reference server with three keys (write and read of org A, write of org B), validating its answers. */
@@ -54,6 +56,7 @@ export async function startReference(options: ReferenceTargetOptions = {}): Prom
   });
   const backgroundErrors: unknown[] = [];
   const reference: App = createApp({
+    ...options.app,
     config,
     validateResponses: true,
     ...(options.clock === undefined ? {} : { clock: options.clock }),

@@ -14,6 +14,8 @@ export interface WireRequest {
   readonly body?: string;
   /** Open a WebSocket instead of sending an HTTP request. */
   readonly websocket?: boolean;
+  /** With `websocket`: text frames sent once the socket is open. */
+  readonly frames?: readonly string[];
 }
 
 /** What came back. `events` holds the parsed `data` of SSE messages or the text frames of a socket. */
@@ -265,6 +267,7 @@ function openSocket(baseUrl: string, request: WireRequest, limits: ReadLimits): 
       clearTimeout(handshakeTimeout);
       clearTimeout(hardStop);
       setTimeout(finish, limits.maxMs ?? 2000);
+      for (const frame of request.frames ?? []) socket.send(frame);
       quietAfter();
     });
     socket.on('message', (data, binary) => {

@@ -125,9 +125,9 @@ describe('the reference server mounts /docs and /console beside the spec routes'
 
   it.each([
     ['GET', '/nothing-here', 404, 'route_not_found'],
-    ['POST', '/docs', 404, 'route_not_found'],
-    ['POST', '/console', 404, 'route_not_found'],
-    ['DELETE', '/console/api/conversations', 404, 'route_not_found'],
+    ['POST', '/docs', 405, 'method_not_allowed'],
+    ['POST', '/console', 405, 'method_not_allowed'],
+    ['DELETE', '/console/api/conversations', 405, 'method_not_allowed'],
     ['DELETE', '/conversations', 405, 'method_not_allowed'],
   ])('keeps the spec error model: %s %s → %i %s', async (method, path, status, code) => {
     const answer = await get(url, path, method);

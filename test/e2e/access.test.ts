@@ -296,7 +296,7 @@ describe('the HTTP error model', () => {
     expect(unknown.error).toMatchObject({ code: 'route_not_found' });
     const wrongMethod = await untyped(h.writer).request('delete', '/conversations');
     expect(wrongMethod.response.status).toBe(405);
-    expect(wrongMethod.response.headers.get('allow')).toBe('GET, POST');
+    expect(wrongMethod.response.headers.get('allow')).toBe('GET, HEAD, POST');
     expect(wrongMethod.error).toMatchObject({ code: 'method_not_allowed' });
   });
 

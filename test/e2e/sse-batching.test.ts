@@ -1,13 +1,15 @@
 /**
  * How the SSE stream groups events into writes, observed on a raw socket over loopback: each HTTP chunk of the
- * chunked body is one server write. A lone event goes out at once, in a write of its own; events that follow the
- * previous write within `SSE_WRITE_INTERVAL_MS` go out together (never more than one write per interval); a write
- * holds whole events and stays under `SSE_BATCH_LENGTH` plus one event; no event is lost, repeated or reordered.
+ * chunked body is one server write. Writes follow the socket (backpressure), never a clock: a lone event goes out
+ * at once, in a write of its own, and so does each of events logged one after another; the events ready together (a
+ * history) go out in writes of `SSE_BATCH_LENGTH` characters, plus at most one event; a reader that stops reading
+ * holds the writes back and loses nothing; no event is lost, repeated or reordered.
  */
 import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SSE_BATCH_LENGTH, SSE_WRITE_INTERVAL_MS } from '../../reference/http/events-stream.js';
-import { readUntilType, type ScenarioAgents, startConversation, startScenario, WAIT_MS } from './fixtures.js';
+import { SSE_BATCH_LENGTH } from '../../reference/http/events-stream.js';
+import { startChat } from '../reference/helpers/loopback.js';
+import { type ScenarioAgents, startConversation, startScenario, WAIT_MS } from './fixtures.js';
 import type { Harness } from './harness.js';
 
 let h: Harness;
@@ -41,6 +43,9 @@ function framesOf(chunk: string): Frame[] {
 /** A live SSE response read on a plain socket: the chunks of its chunked body (one per server write) as they come. */
 interface RawStream {
   readonly chunks: string[];
+  /** Stops reading the socket (the server's writes back up), and reads again. */
+  pause(): void;
+  resume(): void;
   /** Resolves once `done(chunks)` holds; fails after `WAIT_MS`. */
   until(done: (chunks: readonly string[]) => boolean): Promise<void>;
   close(): void;
@@ -95,6 +100,8 @@ function openRawStream(conversationId: string): RawStream {
       expect(head).toMatch(/^HTTP\/1\.1 200 /);
       expect(head).toMatch(/transfer-encoding: chunked/i);
     },
+    pause: () => socket.pause(),
+    resume: () => socket.resume(),
     close: () => socket.destroy(),
   };
 }
@@ -110,13 +117,7 @@ const hasIds = (ids: readonly string[]) => (chunks: readonly string[]) => {
 async function chatWithHistory(): Promise<string> {
   const created = await startConversation(h.writer, agents.agentId, { type: 'chat_async' });
   // Started, so that each injection logs its event at once (while queued they wait for `conversation.started`).
-  const session = h.writer.conversations.session(created.id);
-  try {
-    session.send({ payload: { type: 'conversation.start' } });
-    await readUntilType(session, 'conversation.started');
-  } finally {
-    session.close();
-  }
+  await startChat(h.baseUrl, 'key_write', created.id);
   await h.writer.conversations.injectContext(created.id, { data: { seq: 'history' } });
   return created.id;
 }
@@ -127,13 +128,24 @@ async function inject(id: string, seq: string, filler = ''): Promise<string> {
   return (await h.writer.conversations.injectContext(id, { data })).event_id;
 }
 
+/** Injects `count` values with `filler`, one after another; resolves to their event ids. */
+async function injectMany(id: string, count: number, filler = ''): Promise<string[]> {
+  const ids: string[] = [];
+  for (let seq = 0; seq < count; seq++) ids.push(await inject(id, String(seq), filler));
+  return ids;
+}
+
+/** The longest message of `chunks`, in characters, with its blank line. */
+const longestMessage = (chunks: readonly string[]) =>
+  Math.max(...chunks.flatMap((chunk) => chunk.split('\n\n').map((block) => block.length + 2)));
+
 describe('SSE writes', () => {
   it('writes a lone event at once, in a write of its own, and the one logged right after it in a later write', async () => {
     const id = await chatWithHistory();
     const stream = openRawStream(id);
     try {
       await stream.until((chunks) => idsByChunk(chunks).flat().length > 0);
-      await sleep(3 * SSE_WRITE_INTERVAL_MS);
+      await sleep(50);
       const lone = await inject(id, 'lone');
       const next = await inject(id, 'next');
       await stream.until(hasIds([lone, next]));
@@ -148,38 +160,30 @@ describe('SSE writes', () => {
     }
   });
 
-  it('gathers events logged in quick succession: at most one write per interval, each event once and in order', async () => {
-    const count = 40;
+  it('writes each of events logged one after another as it comes, not gathered by a clock', async () => {
+    const count = 30;
     const id = await chatWithHistory();
     const stream = openRawStream(id);
     try {
       await stream.until((chunks) => idsByChunk(chunks).flat().length > 0);
       const before = stream.chunks.length;
-      const started = performance.now();
-      const ids: string[] = [];
-      for (let seq = 0; seq < count; seq++) ids.push(await inject(id, String(seq)));
-      const elapsed = performance.now() - started;
+      const ids = await injectMany(id, count);
       await stream.until(hasIds(ids));
-
       const chunks = stream.chunks.slice(before);
       const frames = chunks.flatMap(framesOf);
       expect(frames.map((frame) => frame.id)).toEqual(ids);
       expect(frames.map((frame) => frame.data.payload.data?.seq)).toEqual(ids.map((_, seq) => String(seq)));
-      // The first write goes out at once; each later one at least an interval after the one before, and the last
-      // at most an interval after the last event was logged.
-      expect(chunks.length).toBeLessThanOrEqual(2 + Math.ceil(elapsed / SSE_WRITE_INTERVAL_MS));
-      // One write per event is what the stream did without the interval (each injection is awaited).
-      expect(chunks.length).toBeLessThan(count / 2);
+      // Each injection is awaited, so each event is logged in a turn of its own: with nothing in the socket's way,
+      // most go out alone (a stream paced by a clock gathers them into a few writes).
+      expect(chunks.length).toBeGreaterThan(count / 2);
     } finally {
       stream.close();
     }
   });
 
-  it(`writes a long history in writes of at most ${SSE_BATCH_LENGTH} characters plus one event`, async () => {
+  it(`writes a history in full writes of ${SSE_BATCH_LENGTH} characters plus at most one event`, async () => {
     const id = await chatWithHistory();
-    const filler = 'x'.repeat(3000);
-    const ids: string[] = [];
-    for (let seq = 0; seq < 24; seq++) ids.push(await inject(id, String(seq), filler));
+    const ids = await injectMany(id, 60, 'x'.repeat(3000));
     const stream = openRawStream(id);
     try {
       await stream.until(hasIds(ids));
@@ -187,10 +191,33 @@ describe('SSE writes', () => {
       const frames = chunks.flatMap(framesOf);
       const injected = new Set(ids);
       expect(frames.map((frame) => frame.id).filter((frameId) => injected.has(frameId))).toEqual(ids);
-      const longest = Math.max(...chunks.flatMap((chunk) => chunk.split('\n\n').map((block) => block.length + 2)));
+      const longest = longestMessage(chunks);
       for (const chunk of chunks) expect(chunk.length).toBeLessThanOrEqual(SSE_BATCH_LENGTH + longest);
-      expect(chunks.length).toBeGreaterThan(1);
-      expect(chunks.length).toBeLessThanOrEqual(Math.ceil((frames.length * longest) / SSE_BATCH_LENGTH) + 1);
+      // Ready together, so gathered: every write but the last is full.
+      for (const chunk of chunks.slice(0, -1)) expect(chunk.length).toBeGreaterThanOrEqual(SSE_BATCH_LENGTH);
+      expect(chunks.length).toBeLessThanOrEqual(Math.ceil(chunks.join('').length / SSE_BATCH_LENGTH));
+    } finally {
+      stream.close();
+    }
+  });
+
+  it('holds its writes while the reader does not read, and loses nothing when it reads again', async () => {
+    const id = await chatWithHistory();
+    const stream = openRawStream(id);
+    try {
+      await stream.until((chunks) => idsByChunk(chunks).flat().length > 0);
+      stream.pause();
+      // About 2 MB logged while the reader sleeps: far more than the socket buffers hold.
+      const ids = await injectMany(id, 40, 'y'.repeat(50_000));
+      await sleep(100);
+      stream.resume();
+      await stream.until(hasIds(ids));
+      const chunks = stream.chunks.filter((chunk) => framesOf(chunk).length > 0);
+      const injected = new Set(ids);
+      const seen = chunks.flatMap(framesOf).map((frame) => frame.id);
+      expect(seen.filter((frameId) => injected.has(frameId))).toEqual(ids);
+      const longest = longestMessage(chunks);
+      for (const chunk of chunks) expect(chunk.length).toBeLessThanOrEqual(SSE_BATCH_LENGTH + longest);
     } finally {
       stream.close();
     }

@@ -146,7 +146,7 @@ describe('unmatched requests', () => {
 
   it('a known path with another method answers 405 method_not_allowed with Allow', async () => {
     const response = await send('DELETE', '/conversations');
-    expect(response.headers.get('allow')).toBe('GET, POST');
+    expect(response.headers.get('allow')).toBe('GET, HEAD, POST');
     await expectError(response, 405, 'method_not_allowed');
   });
 });

@@ -231,13 +231,13 @@ describe('routing errors', () => {
 
   it('answer 405 method_not_allowed with Allow for a known path', async () => {
     const put = await fetch(`${server.url}/things/th_1`, { method: 'PUT', headers: goodHeaders });
-    expect(put.headers.get('allow')).toBe('DELETE, GET');
+    expect(put.headers.get('allow')).toBe('DELETE, GET, HEAD');
     await expectError(put, 405, 'method_not_allowed');
     const get = await fetch(`${server.url}/things?x=1`, { headers: goodHeaders });
     expect(get.headers.get('allow')).toBe('POST');
     await expectError(get, 405, 'method_not_allowed');
     const session = await fetch(`${server.url}/things/th_1/session`, { method: 'POST', headers: goodHeaders });
-    expect(session.headers.get('allow')).toBe('GET');
+    expect(session.headers.get('allow')).toBe('GET, HEAD');
     await expectError(session, 405, 'method_not_allowed');
   });
 

@@ -23,7 +23,8 @@ export function applyCors(request: IncomingMessage, response: ServerResponse, or
 /** The headers of a preflight answer (`OPTIONS`) for a path that allows `methods`. */
 export function preflightHeaders(methods: readonly string[]): Record<string, string> {
   return {
-    'access-control-allow-methods': methods.join(', '),
+    // HEAD, like GET, is a CORS-safelisted method: never preflighted, so not listed.
+    'access-control-allow-methods': methods.filter((method) => method !== 'HEAD').join(', '),
     'access-control-allow-headers': ALLOWED_HEADERS,
     'access-control-max-age': '600',
   };

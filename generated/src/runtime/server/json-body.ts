@@ -6,6 +6,21 @@
  */
 import { HttpError } from './errors.js';
 
+/** The `charset` parameter of a media type, quoted or not. */
+const CHARSET = /;\s*charset\s*=\s*"?([^";\s]*)"?/i;
+
+/**
+ * The 400 for a JSON body declared in a charset other than UTF-8 (JSON is UTF-8, RFC 8259 §8.1; the bytes would be
+ * read as UTF-8 all the same), or undefined when the charset is absent or UTF-8.
+ */
+export function charsetProblem(contentType: string | undefined): HttpError | undefined {
+  const charset = CHARSET.exec(contentType ?? '')?.[1];
+  if (charset === undefined || /^utf-?8$/i.test(charset)) return undefined;
+  return new HttpError(400, 'invalid_request', `A JSON body must be UTF-8, not ${charset}.`, {
+    data: [{ in: 'header', pointer: '/content-type', message: 'charset must be utf-8' }],
+  });
+}
+
 /** Text that may hold a poisoning member name, written out or escaped: only such bodies are walked. */
 const MAY_POISON = /__proto__|constructor|\\u/;
 

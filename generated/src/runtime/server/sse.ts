@@ -53,6 +53,8 @@ export interface SseStreamConfig {
   readonly heartbeatMs: number;
   /** Called with each JSON value before it is sent; may throw to refuse it. */
   readonly checkEvent?: (data: unknown) => void;
+  /** A `HEAD` request: the stream ends as soon as its status and headers are sent. */
+  readonly headersOnly?: boolean;
 }
 
 /** The headers of every event stream. */
@@ -110,6 +112,11 @@ class ReplySseStream implements SseStream {
     this.opened = true;
     this.reply.hijack();
     this.raw.writeHead(200, { ...options.headers, ...SSE_HEADERS });
+    if (this.config.headersOnly === true) {
+      this.raw.end();
+      this.markClosed();
+      return;
+    }
     if (options.retry !== undefined) this.raw.write(formatRetry(options.retry));
     else this.raw.flushHeaders();
     this.heartbeat = setTimeout(() => this.beat(), this.config.heartbeatMs);

@@ -7,7 +7,7 @@
  * the handshake but adds a dependency and drops messages sent before an async handler listens; `SessionSocket`
  * buffers them instead.)
  */
-import { type IncomingMessage, ServerResponse, STATUS_CODES } from 'node:http';
+import { type IncomingMessage, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
@@ -17,6 +17,7 @@ import type { Track } from './closeables.js';
 import { toErrorAnswer } from './error-handler.js';
 import { HttpError, invalidRequest } from './errors.js';
 import type { SessionRequest, WebSocketHandler } from './handlers.js';
+import { requireHost } from './host.js';
 
 /** A handshake request as the runtime builds it, before the generated types narrow it. */
 type UntypedSessionRequest = SessionRequest<unknown, unknown, unknown, unknown>;
@@ -24,6 +25,7 @@ type UntypedSessionRequest = SessionRequest<unknown, unknown, unknown, unknown>;
 import type { ResolvedOptions } from './options.js';
 import { compilePath, pathOf } from './path.js';
 import { parseQuery } from './query.js';
+import { writeRawError } from './raw-answer.js';
 import { validateRequest } from './request.js';
 import { checkEvent } from './response.js';
 import type { RouteDefinition } from './route.js';
@@ -68,7 +70,7 @@ export function attachWebSockets(app: FastifyInstance, options: ResolvedOptions,
     } catch (error) {
       const answer = toErrorAnswer(error, options.bodyLimit);
       if (answer.internal) log.error({ err: error }, 'internal error during a WebSocket handshake');
-      refuse(socket, answer.error);
+      writeRawError(socket, answer.error);
       return;
     }
     if (socket.destroyed) return;
@@ -77,6 +79,7 @@ export function attachWebSockets(app: FastifyInstance, options: ResolvedOptions,
 
   /** Matches the route, checks the method, admits, then validates parameters; throws to refuse. */
   async function prepare(raw: IncomingMessage): Promise<{ route: RouteDefinition; request: UntypedSessionRequest }> {
+    requireHost(raw);
     const url = raw.url ?? '/';
     const path = pathOf(url);
     const query = parseQuery(url.slice(path.length));
@@ -140,18 +143,4 @@ function answerAsHttp(app: FastifyInstance, raw: IncomingMessage, socket: Duplex
   response.assignSocket(socket as Socket);
   response.once('finish', () => socket.end());
   app.routing(raw, response);
-}
-
-/** Writes an HTTP error answer with the `Error` body on a socket that will not be upgraded, then ends it. */
-function refuse(socket: Duplex, error: HttpError): void {
-  if (socket.destroyed) return;
-  const body = JSON.stringify(error.body);
-  const lines = [
-    `HTTP/1.1 ${error.status} ${STATUS_CODES[error.status] ?? 'Error'}`,
-    'content-type: application/json; charset=utf-8',
-    `content-length: ${Buffer.byteLength(body)}`,
-    'connection: close',
-    ...Object.entries(error.headers).map(([name, value]) => `${name}: ${value}`),
-  ];
-  socket.end(`${lines.join('\r\n')}\r\n\r\n${body}`);
 }
