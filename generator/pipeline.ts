@@ -1,7 +1,7 @@
 /** The pipeline: load → check → ir → emit. Each stage is timed so the CLI can report progress. */
 
 import { completeCheck, hasErrors, modelOf } from './check/index.js';
-import { lintInWorker } from './check/lint-in-worker.js';
+import { startLint } from './check/lint-in-worker.js';
 import { type Diagnostic, InputError } from './diagnostics.js';
 import { emitClient } from './emit/client/index.js';
 import { emitPackage } from './emit/package/index.js';
@@ -35,13 +35,6 @@ export async function loadAndCheck(
   return { specs, ir: model.ir, diagnostics };
 }
 
-/** Starts the linters on both documents (in a worker thread); a rejection is also reported when it is awaited. */
-function startLint(options: GenerateOptions, onStage?: StageListener): Promise<readonly Diagnostic[]> {
-  const linting = timed('lint', onStage, () => lintInWorker(options.openapi, options.asyncapi));
-  linting.catch(() => undefined);
-  return linting;
-}
-
 /** Loads, checks and builds the IR; throws InputError with the diagnostics when a document has errors. */
 export async function buildModel(
   options: GenerateOptions,
@@ -54,14 +47,15 @@ export async function buildModel(
 }
 
 /**
- * The whole pipeline: the linters run in a worker thread while the IR is built and emitted here; nothing is returned
+ * The whole pipeline: the linters run in a worker thread (`linting`, when the caller has started them already) while
+ * the IR is built and emitted here; nothing is returned
  * (so nothing is written) unless the check passes. `sources` are the files the specs were read from.
  */
 export async function generate(
   options: GenerateOptions,
   onStage?: StageListener,
+  linting = startLint(options, onStage),
 ): Promise<{ files: EmittedFile[]; diagnostics: Diagnostic[]; sources: readonly string[] }> {
-  const linting = startLint(options, onStage);
   const specs = await timed('load', onStage, () => loadSpecs(options.openapi, options.asyncapi));
   const model = await timed('ir', onStage, () => modelOf(specs));
   let files: EmittedFile[] | undefined;

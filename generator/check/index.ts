@@ -5,14 +5,15 @@ import type { Ir } from '../ir/model.js';
 import type { LoadedSpecs } from '../load/index.js';
 import { checkConsistency, usesEventEnvelopes } from './consistency.js';
 import { checkExamples } from './examples.js';
-import { lintSpecs } from './lint.js';
-import { strictChecks } from './lint-openapi.js';
 import { atUnresolvedRef } from './ref-location.js';
+import { strictChecks } from './rules-config.js';
 import { checkSchemasCompile } from './schemas.js';
 
 /** Runs every check; the result is sorted. Generation stops when any diagnostic is an error. */
 export async function checkSpecs(specs: LoadedSpecs): Promise<Diagnostic[]> {
   const files = [specs.openapi, specs.asyncapi].map((doc) => (doc.absent ? undefined : doc.file));
+  // Loaded here only: the linters are heavy, and the commands run them in a worker thread instead.
+  const { lintSpecs } = await import('./lint.js');
   return completeCheck(specs, await lintSpecs(files[0], files[1]), modelOf(specs));
 }
 

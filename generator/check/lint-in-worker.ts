@@ -7,13 +7,26 @@ import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import type { Diagnostic } from '../diagnostics.js';
-import { lintSpecs } from './lint.js';
+import { type StageListener, timed } from '../stages.js';
 
 const ENTRY = new URL('./lint-worker.js', import.meta.url);
 
+/**
+ * Starts the linters on the documents given, timed as the `lint` stage. A light module: a command starts them before
+ * it loads the emitters, which then load while the worker lints. A rejection is also reported when it is awaited.
+ */
+export function startLint(
+  documents: { openapi: string | undefined; asyncapi: string | undefined },
+  onStage?: StageListener,
+): Promise<readonly Diagnostic[]> {
+  const linting = timed('lint', onStage, () => lintInWorker(documents.openapi, documents.asyncapi));
+  linting.catch(() => undefined);
+  return linting;
+}
+
 /** Lints the documents given; the OpenAPI diagnostics come first. */
-export function lintInWorker(openapi: string | undefined, asyncapi: string | undefined): Promise<Diagnostic[]> {
-  if (!existsSync(fileURLToPath(ENTRY))) return lintSpecs(openapi, asyncapi);
+export async function lintInWorker(openapi: string | undefined, asyncapi: string | undefined): Promise<Diagnostic[]> {
+  if (!existsSync(fileURLToPath(ENTRY))) return (await import('./lint.js')).lintSpecs(openapi, asyncapi);
   return new Promise((resolve, reject) => {
     const worker = new Worker(ENTRY);
     worker.once('message', (reply: { diagnostics: Diagnostic[] } | { error: string }) => {

@@ -1,9 +1,8 @@
 /** Redocly's lint of the OpenAPI document, as diagnostics (see ../diagnostics.ts). */
-import { existsSync } from 'node:fs';
-import { dirname, join } from 'node:path';
 import type * as Redocly from '@redocly/openapi-core';
 import type { Diagnostic } from '../diagnostics.js';
 import { requirePackage } from '../require-package.js';
+import { redoclyConfigOf, strictChecks } from './rules-config.js';
 
 const { createConfig, getLineColLocation, lint, loadConfig } = requirePackage(
   '@redocly/openapi-core',
@@ -25,16 +24,6 @@ const SPEC_RULES = new Set([
 
 /** Left to the check stage (`examples.ts`), which checks examples with the generated validators' own ajv setup. */
 const EXAMPLES_RULE = 'no-invalid-media-type-examples';
-
-/** The `redocly.yaml` beside an OpenAPI document: where a project sets its rules, and asks for strict checks. */
-export function redoclyConfigOf(openapiFile: string): string {
-  return join(dirname(openapiFile), 'redocly.yaml');
-}
-
-/** Whether the project of this OpenAPI document sets its rules: then every finding is as severe as they say. */
-export function strictChecks(openapiFile: string): boolean {
-  return existsSync(redoclyConfigOf(openapiFile));
-}
 
 /** Lints the OpenAPI document with the rules of the `redocly.yaml` beside it, else with Redocly's `recommended`. */
 export async function lintOpenApi(file: string): Promise<Diagnostic[]> {

@@ -1,14 +1,16 @@
 /** `casi check`: validates both documents and prints every diagnostic as file:line. */
 import { relative } from 'node:path';
 import { hasErrors } from '../check/index.js';
+import { startLint } from '../check/lint-in-worker.js';
 import { formatDiagnostic } from '../diagnostics.js';
 import { resolveOptions, usedSpecs } from '../options.js';
 
 /** Returns 1 when any diagnostic is an error, else 0 (warnings are printed but do not fail). */
 export async function runCheck(args: { openapi?: string | undefined; asyncapi?: string | undefined }): Promise<number> {
   const options = resolveOptions(args);
+  const linting = startLint(options);
   const { loadAndCheck } = await import('../pipeline.js');
-  const { diagnostics } = await loadAndCheck(options);
+  const { diagnostics } = await loadAndCheck(options, undefined, linting);
   for (const d of diagnostics) process.stderr.write(`${formatDiagnostic(d)}\n`);
   const errors = diagnostics.filter((d) => d.severity === 'error').length;
   const files = usedSpecs(options)

@@ -1,5 +1,6 @@
 /** `casi generate`: runs the pipeline and writes `generated/`, or with `--check` reports what is stale. */
 import { relative } from 'node:path';
+import { startLint } from '../check/lint-in-worker.js';
 import { formatDiagnostic, UsageError } from '../diagnostics.js';
 import { resolveOptions } from '../options.js';
 import { diffOutput, writeOutput } from '../write.js';
@@ -28,8 +29,10 @@ export async function runGenerate(args: GenerateArgs): Promise<number> {
   const started = performance.now();
   const progress = (stage: string, ms: number) =>
     process.stderr.write(`casi: ${stage.padEnd(16)} ${ms.toFixed(0).padStart(5)} ms\n`);
+  // The linters start first, and work while the emitters load.
+  const linting = startLint(options, progress);
   const { generate } = await import('../pipeline.js');
-  const { files, diagnostics } = await generate(options, progress);
+  const { files, diagnostics } = await generate(options, progress, linting);
   for (const d of diagnostics) process.stderr.write(`${formatDiagnostic(d)}\n`);
   const out = relative(process.cwd(), options.out) || '.';
   if (args.check) {
