@@ -48,8 +48,8 @@ export async function buildModel(
 
 /**
  * The whole pipeline: the linters run in a worker thread (`linting`, when the caller has started them already) while
- * the IR is built and emitted here; nothing is returned
- * (so nothing is written) unless the check passes. `sources` are the files the specs were read from.
+ * the IR is built and emitted here; nothing is returned (so nothing is written) unless the check passes. `sources`
+ * are the files the specs were read from.
  */
 export async function generate(
   options: GenerateOptions,
