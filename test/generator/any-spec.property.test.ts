@@ -3,10 +3,9 @@
  * recursive and union schemas, several media types) passes the check and generates a package that compiles under
  * tsc --strict. fast-check makes the documents and shrinks a failing one.
  */
-import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import fc from 'fast-check';
-import ts from 'typescript';
 import { afterAll, describe, expect, it } from 'vitest';
 import { hasErrors } from '../../generator/check/index.js';
 import { formatDiagnostic, InputError } from '../../generator/diagnostics.js';
@@ -14,56 +13,13 @@ import { resolveOptions } from '../../generator/options.js';
 import { generate } from '../../generator/pipeline.js';
 import { writeOutput } from '../../generator/write.js';
 import { ROOT } from './helpers.js';
+import { compileStrict, name, schema, segment } from './random-documents.js';
 
 mkdirSync(join(ROOT, 'tmp'), { recursive: true });
 const work = mkdtempSync(join(ROOT, 'tmp', 'any-spec-'));
 afterAll(() => rmSync(work, { recursive: true, force: true }));
 
 const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'] as const;
-/** Names as people write them: kebab, snake, dotted, spaced, with a leading digit. */
-const name = fc.stringMatching(/^[A-Za-z0-9][A-Za-z0-9 ._-]{0,10}$/).filter((n) => n.trim() === n);
-const segment = fc.stringMatching(/^[a-z][a-z0-9_-]{0,6}$/);
-
-/**
- * A schema over the component names `refs`, written in the dialect of OpenAPI `version` (3.0's `nullable`, 3.1's
- * type lists). A `$ref` stands as a member of an object, so a component may name itself through one (a tree), as
- * types can: a schema that is its own union member directly has no TypeScript type.
- */
-function schema(refs: readonly string[], version: string): fc.Arbitrary<object> {
-  const nullable = version.startsWith('3.0.') ? { type: 'string', nullable: true } : { type: ['string', 'null'] };
-  const ref = fc.constantFrom(...refs).map((r) => ({ $ref: `#/components/schemas/${r}` }));
-  const { node } = fc.letrec<{ node: object }>((tie) => ({
-    node: fc.oneof(
-      { maxDepth: 3, depthIdentifier: 'schema' },
-      fc.constantFrom(
-        { type: 'string' },
-        { type: 'string', format: 'date-time' },
-        { type: 'string', format: 'uuid' },
-        { type: 'integer', format: 'int64' },
-        { type: 'number', format: 'double', minimum: 0 },
-        { type: 'boolean' },
-        nullable,
-        { type: 'string', enum: ['a', 'b-c', 'D'] },
-        {},
-      ),
-      fc.record({ type: fc.constant('array'), items: tie('node') }),
-      fc
-        .dictionary(name, refs.length > 0 ? fc.oneof(tie('node'), ref) : tie('node'), { maxKeys: 3 })
-        .chain((properties) =>
-          fc.record({
-            type: fc.constant('object'),
-            properties: fc.constant(properties),
-            required: fc.subarray(Object.keys(properties)),
-            additionalProperties: fc.boolean(),
-          }),
-        ),
-      fc.record({ oneOf: fc.array(tie('node'), { minLength: 2, maxLength: 3 }) }),
-      fc.record({ anyOf: fc.array(tie('node'), { minLength: 1, maxLength: 2 }) }),
-    ),
-  }));
-  return node;
-}
-
 /** A parameter of `place`, with a style the specification allows there. */
 function parameter(place: 'query' | 'header' | 'cookie'): fc.Arbitrary<object> {
   const styles = {
@@ -175,27 +131,6 @@ function operation(segments: readonly string[], components: readonly string[], v
   );
 }
 
-/** Type-checks every file of a generated package's `src/` under `strict`; returns the problems, formatted. */
-function compile(out: string): string[] {
-  const src = join(out, 'src');
-  const files = readdirSync(src, { recursive: true, encoding: 'utf8' })
-    .filter((f) => f.endsWith('.ts'))
-    .map((f) => join(src, f));
-  const program = ts.createProgram(files, {
-    target: ts.ScriptTarget.ES2022,
-    module: ts.ModuleKind.NodeNext,
-    moduleResolution: ts.ModuleResolutionKind.NodeNext,
-    lib: ['lib.es2023.d.ts', 'lib.dom.d.ts', 'lib.dom.iterable.d.ts'],
-    strict: true,
-    noEmit: true,
-    skipLibCheck: true,
-    types: ['node'],
-  });
-  return ts
-    .getPreEmitDiagnostics(program)
-    .map((d) => `${d.file?.fileName ?? ''}: ${ts.flattenDiagnosticMessageText(d.messageText, '\n')}`);
-}
-
 describe('any small OpenAPI document', () => {
   it('passes the check, generates, and compiles under strict', async () => {
     let run = 0;
@@ -211,7 +146,7 @@ describe('any small OpenAPI document', () => {
         const { files, diagnostics } = generated as Awaited<ReturnType<typeof generate>>;
         expect(hasErrors(diagnostics)).toBe(false);
         await writeOutput(options.out, files);
-        expect(compile(options.out)).toEqual([]);
+        expect(compileStrict(options.out)).toEqual([]);
       }),
       { numRuns: 6, seed: 20261126, endOnFailure: true },
     );
