@@ -63,9 +63,7 @@ export function checkExamples(
       continue;
     }
     if (validate(example.value)) continue;
-    // The same problem found twice (by two branches of an `allOf`, say) is reported once.
-    const issues = new Map(issuesFromAjv(validate.errors).map((i) => [`${i.pointer} ${i.message}`, i]));
-    for (const issue of issues.values()) {
+    for (const issue of issuesFromAjv(validate.errors, example.value)) {
       const pointer = `${example.pointer}${issue.pointer}`;
       at(example, pointer, severity, `Example value must conform to the schema: ${issue.message}.`);
     }

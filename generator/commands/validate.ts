@@ -1,5 +1,6 @@
 /** `casi validate` and `casi schemas`: validate one JSON document against a named schema or message. */
 import { readFile } from 'node:fs/promises';
+import type { Ajv, ErrorObject } from 'ajv';
 import { issuesFromAjv } from '../../templates/shared/validation.js';
 import { formatDiagnostic, InputError, UsageError } from '../diagnostics.js';
 import { buildIr } from '../ir/build.js';
@@ -83,9 +84,11 @@ export async function runValidate(args: {
     return 1;
   }
   const data = parsed.value;
-  let validate: ReturnType<ReturnType<typeof createAjv>['getSchema']>;
+  let ajv: Ajv;
+  let validate: ReturnType<Ajv['getSchema']>;
   try {
-    validate = createAjv(ir, { standalone: false }).getSchema(schemaId(args.schema));
+    ajv = createAjv(ir, { standalone: false, verbose: true });
+    validate = ajv.getSchema(schemaId(args.schema));
   } catch (error) {
     return cannotValidate(args, error);
   }
@@ -94,7 +97,10 @@ export async function runValidate(args: {
     process.stdout.write('valid\n');
     return 0;
   }
-  for (const issue of issuesFromAjv(validate.errors))
+  const errors = (validate.errors ?? []).map((e) =>
+    e.keyword === 'discriminator' ? { ...e, params: { ...e.params, allowedTags: tagValues(ajv, e) } } : e,
+  );
+  for (const issue of issuesFromAjv(errors, data))
     process.stdout.write(`${issue.pointer || '/'}: ${issue.message} (${issue.keyword})\n`);
   return 1;
 }
@@ -133,4 +139,26 @@ function distance(a: string, b: string): number {
     previous = current;
   }
   return previous[b.length] ?? 0;
+}
+
+/** The values of a discriminator's tag that the members of its `oneOf` take (their `const` or `enum`), sorted. */
+function tagValues(ajv: Ajv, error: ErrorObject): string[] {
+  const tag = String(error.params.tag);
+  const values = new Set<string>();
+  const visit = (node: unknown, depth: number): void => {
+    if (!node || typeof node !== 'object' || depth > 4) return;
+    const schema = node as {
+      $ref?: unknown;
+      allOf?: unknown;
+      properties?: Record<string, { const?: unknown; enum?: unknown }>;
+    };
+    if (typeof schema.$ref === 'string') visit(ajv.getSchema(schema.$ref)?.schema, depth + 1);
+    const property = schema.properties?.[tag];
+    if (typeof property?.const === 'string') values.add(property.const);
+    if (Array.isArray(property?.enum)) for (const v of property.enum) if (typeof v === 'string') values.add(v);
+    if (Array.isArray(schema.allOf)) for (const part of schema.allOf) visit(part, depth + 1);
+  };
+  const members = (error.parentSchema as { oneOf?: unknown[] } | undefined)?.oneOf ?? [];
+  for (const member of members) visit(member, 0);
+  return [...values].sort();
 }

@@ -119,9 +119,9 @@ const ANNOTATIONS = new Set(['example', 'examples', 'default', 'enum', 'const'])
  * JSON Schema reads it: keywords it does not know (`xml`, `discriminator.mapping`, `example`, `x-…`) and formats
  * the runtime does not check (`int64`, `binary`, …) are annotations, and union types are allowed. Formats come
  * from `templates/shared/formats.ts`. `allErrors` (default true) lists every problem; false stops at the first one,
- * for a fast verdict. `standalone` also adds the request-part schemas and makes ajv keep the source code.
+ * for a fast verdict; `verbose` keeps each error's schema (for messages that list what was allowed). `standalone` also adds the request-part schemas and makes ajv keep the source code.
  */
-export function createAjv(ir: Ir, options: { standalone: boolean; allErrors?: boolean }): Ajv {
+export function createAjv(ir: Ir, options: { standalone: boolean; allErrors?: boolean; verbose?: boolean }): Ajv {
   const entries = validatableSchemas(ir, { requests: options.standalone });
   const ajv = new Ajv2020({
     strict: false,
@@ -130,6 +130,7 @@ export function createAjv(ir: Ir, options: { standalone: boolean; allErrors?: bo
     allowUnionTypes: true,
     discriminator: true,
     allErrors: options.allErrors ?? true,
+    verbose: options.verbose ?? false,
     code: options.standalone
       ? { source: true, esm: true, lines: false, optimize: true, formats: _`${new Name(FORMATS_BINDING)}` }
       : { optimize: true },

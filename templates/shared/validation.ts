@@ -22,6 +22,7 @@ export interface AjvErrorLike {
   readonly instancePath: string;
   readonly keyword: string;
   readonly message?: string;
+  /** ajv's params; a caller that knows them may add `allowedTags`, the values a discriminator's members take. */
   readonly params: Readonly<Record<string, unknown>>;
 }
 
@@ -53,17 +54,81 @@ function memberOf(error: AjvErrorLike): unknown {
   }
 }
 
-/** Converts ajv errors to issues, each pointing at the member concerned when ajv names one. */
-export function issuesFromAjv(errors: readonly AjvErrorLike[] | null | undefined): ValidationIssue[] {
+/**
+ * Converts ajv errors to issues, each pointing at the member concerned when ajv names one, each problem once (a
+ * message-level schema can report one twice). With the validated `data`, a message names the bad value where it is
+ * short; an enum's message names the allowed values where there are few.
+ */
+export function issuesFromAjv(errors: readonly AjvErrorLike[] | null | undefined, data?: unknown): ValidationIssue[] {
   const issues: ValidationIssue[] = [];
   if (!errors) return issues;
+  const seen = new Set<string>();
   for (let i = 0; i < errors.length; i++) {
     const error = errors[i] as AjvErrorLike;
     const member = memberOf(error);
     const pointer = typeof member === 'string' ? `${error.instancePath}/${pointerSegment(member)}` : error.instancePath;
-    issues.push({ pointer, message: error.message ?? error.keyword, keyword: error.keyword });
+    const message = messageOf(error, data);
+    const key = `${pointer}\n${message}`;
+    if (seen.has(key)) continue;
+    seen.add(key);
+    issues.push({ pointer, message, keyword: error.keyword });
   }
   return issues;
+}
+
+/** Most allowed values an enum's message lists. */
+const LISTED_VALUES = 10;
+/** Longest JSON text of a bad value a message quotes. */
+const QUOTED_LENGTH = 40;
+
+/** ajv's message, made to name the allowed values (enum, const, discriminator tag) and the bad value when short. */
+function messageOf(error: AjvErrorLike, data: unknown): string {
+  const base = error.message ?? error.keyword;
+  switch (error.keyword) {
+    case 'enum': {
+      const allowed = error.params.allowedValues;
+      const listed =
+        Array.isArray(allowed) && allowed.length <= LISTED_VALUES
+          ? `must be one of ${allowed.map((v) => JSON.stringify(v)).join(', ')}`
+          : base;
+      return withValue(listed, valueAt(data, error.instancePath));
+    }
+    case 'const':
+      return withValue(`must be ${JSON.stringify(error.params.allowedValue)}`, valueAt(data, error.instancePath));
+    case 'discriminator': {
+      const tag = String(error.params.tag);
+      if (error.params.tagValue === undefined) return base;
+      const known = Array.isArray(error.params.allowedTags) ? error.params.allowedTags : [];
+      const listed = known.length > 0 ? `: one of ${known.map((v) => JSON.stringify(v)).join(', ')}` : '';
+      return `${JSON.stringify(error.params.tagValue)} is not a known "${tag}"${listed}`;
+    }
+    case 'type':
+    case 'format':
+    case 'pattern':
+      return withValue(base, valueAt(data, error.instancePath));
+    default:
+      return base;
+  }
+}
+
+/** `message, got <value>` when the value is known and its JSON is short. */
+function withValue(message: string, value: { found: unknown } | undefined): string {
+  if (value === undefined) return message;
+  const text = JSON.stringify(value.found);
+  return text !== undefined && text.length <= QUOTED_LENGTH ? `${message}, got ${text}` : message;
+}
+
+/** The value at a JSON pointer of `data`, if there is one. */
+function valueAt(data: unknown, pointer: string): { found: unknown } | undefined {
+  if (data === undefined) return undefined;
+  let node: unknown = data;
+  for (const token of pointer.split('/').slice(1)) {
+    if (node === null || typeof node !== 'object') return undefined;
+    const key = token.replace(/~1/g, '/').replace(/~0/g, '~');
+    if (!Object.hasOwn(node, key)) return undefined;
+    node = (node as Record<string, unknown>)[key];
+  }
+  return { found: node };
 }
 
 /**
@@ -83,7 +148,7 @@ export function fromCompiled<T>(
       validator.errors = null;
       return true;
     }
-    validator.errors = issuesFromAjv(validate.errors);
+    validator.errors = issuesFromAjv(validate.errors, data);
     return false;
   }) as Validator<T>;
   validator.errors = null;

@@ -305,7 +305,7 @@ describe('the issues of a refused value', () => {
       const validate = ajv.getSchema(schemaId(name));
       if (validate === undefined) throw new Error(`no schema ${name}`);
       expect(validate(value)).toBe(false);
-      return generated.issuesFromAjv(validate.errors);
+      return generated.issuesFromAjv(validate.errors, value);
     };
   });
 
@@ -376,7 +376,7 @@ describe('the issues of a refused value', () => {
         if (verdict) continue;
         refused++;
         expect(validator.errors, `${name}: ${JSON.stringify(mutated)}`).toEqual(
-          generated.issuesFromAjv(runtime.errors),
+          generated.issuesFromAjv(runtime.errors, mutated),
         );
       }
     }

@@ -79,7 +79,7 @@ describe('check: media type examples against their schemas', () => {
         line: 32,
         column: 35,
         pointer: '/paths/~1widgets/post/requestBody/content/application~1json/examples/one/value/name',
-        message: 'Example value must conform to the schema: must be string.',
+        message: 'Example value must conform to the schema: must be string, got 7.',
         rule: 'casi/valid-example',
       },
     ]);
@@ -120,7 +120,7 @@ describe('check: media type examples against their schemas', () => {
       ],
       [
         '/components/responses/Problem/content/application~1json/example/code',
-        'Example value must conform to the schema: must be string.',
+        'Example value must conform to the schema: must be string, got 4.',
       ],
     ]);
     for (const d of found) expect([d.severity, d.line > 0]).toEqual(['error', true]);
@@ -149,7 +149,7 @@ describe('check: AsyncAPI message examples against their schemas', () => {
         line,
         column: 25,
         pointer: '/components/messages/WidgetChangedEvent/examples/0/payload/id',
-        message: 'Example value must conform to the schema: must be string.',
+        message: 'Example value must conform to the schema: must be string, got 42.',
         rule: 'casi/valid-example',
       },
       {
@@ -158,7 +158,7 @@ describe('check: AsyncAPI message examples against their schemas', () => {
         line,
         column: 38,
         pointer: '/components/messages/WidgetChangedEvent/examples/0/payload/payload',
-        message: 'Example value must conform to the schema: must be object.',
+        message: 'Example value must conform to the schema: must be object, got 5.',
         rule: 'casi/valid-example',
       },
     ]);
@@ -175,7 +175,7 @@ describe('check: AsyncAPI message examples against their schemas', () => {
       [
         'error',
         '/components/messages/WidgetChangedEvent/examples/0/payload',
-        'Example value must conform to the schema: must be object.',
+        'Example value must conform to the schema: must be object, got "just a string".',
       ],
       [
         'error',
@@ -223,22 +223,22 @@ describe('check: AsyncAPI message examples against their schemas', () => {
       [
         'error',
         '/components/messages/WidgetPingEvent/examples/0/headers/trace',
-        'Example value must conform to the schema: must be string.',
+        'Example value must conform to the schema: must be string, got 7.',
       ],
       [
         'error',
         '/components/messages/WidgetPingEvent/examples/1/payload/payload/type',
-        'Example value must conform to the schema: value of tag "type" must be in oneOf.',
+        'Example value must conform to the schema: "widget.pong" is not a known "type".',
       ],
       [
         'error',
         '/components/messages/WidgetPingEvent/examples/1/payload/payload/type',
-        'Example value must conform to the schema: must be equal to constant.',
+        'Example value must conform to the schema: must be "widget.ping", got "widget.pong".',
       ],
       [
         'error',
         '/channels/widgetSession/messages/WidgetNote/examples/0/payload/note',
-        'Example value must conform to the schema: must be string.',
+        'Example value must conform to the schema: must be string, got 1.',
       ],
     ]);
     for (const d of found) expect(d.line).toBeGreaterThan(1);
@@ -303,9 +303,9 @@ describe('check: an example that breaks its schema is an error where the project
     expect(checked.code).toBe(1);
     expect(checked.stdout).toContain('4 error(s)');
     for (const [needle, at, message] of [
-      ['"id": 42', 'ConversationStartedEvent/examples/0/payload/id', 'must be string'],
-      ['"id": 42', 'ConversationStartedEvent/examples/0/payload/payload', 'must be object'],
-      ["'just a string'", 'ConversationEndedEvent/examples/0/payload', 'must be object'],
+      ['"id": 42', 'ConversationStartedEvent/examples/0/payload/id', 'must be string, got 42'],
+      ['"id": 42', 'ConversationStartedEvent/examples/0/payload/payload', 'must be object, got 5'],
+      ["'just a string'", 'ConversationEndedEvent/examples/0/payload', 'must be object, got "just a string"'],
       ['"bogus": 1', 'AgentMessageDeltaEvent/examples/0/payload/payload/bogus', 'must NOT have additional properties'],
     ] as const) {
       const line = `asyncapi.yaml:${lineOf(text, needle)}:\\d+ error Example value must conform to the schema: ${message}\\. \\(casi/valid-example\\) at #/components/messages/${at}\n`;
@@ -329,7 +329,7 @@ describe('check: an example that breaks its schema is an error where the project
     expect(checked.stdout).toContain('2 error(s)');
     expect(checked.stderr).toMatch(
       new RegExp(
-        `openapi\\.yaml:${lineOf(text, 'bogus_status')}:\\d+ error Example value must conform to the schema: must be equal to one of the allowed values\\. \\(casi/valid-example\\) at #/components/examples/Conversation/value/status\n`,
+        `openapi\\.yaml:${lineOf(text, 'bogus_status')}:\\d+ error Example value must conform to the schema: must be one of .*, got "bogus_status"\\. \\(casi/valid-example\\) at #/components/examples/Conversation/value/status\n`,
       ),
     );
     expect(checked.stderr).toMatch(
