@@ -43,8 +43,20 @@ export async function lintOpenApi(file: string): Promise<Diagnostic[]> {
         line: at.line,
         column: at.col,
         pointer: first?.pointer?.replace(/^#/, '') ?? '',
-        message: problem.message,
+        message: problem.ruleId === 'no-unresolved-refs' ? unresolvedMessage(first?.source.body, at) : problem.message,
         rule: `redocly/${problem.ruleId}`,
       };
     });
+}
+
+/** A `$ref` as written on one line of YAML or JSON: `$ref: '#/x'`, `"$ref": "#/x"`. */
+const REF_ON_LINE = /["']?\$ref["']?\s*:\s*["']?([^"'\s,}]+)/;
+
+/** The message of a `$ref` that resolves to nothing, naming its target (read where the problem is). */
+function unresolvedMessage(body: string | undefined, at: { line: number; col: number }): string {
+  const line = body?.split('\n')[at.line - 1] ?? '';
+  const target = (REF_ON_LINE.exec(line.slice(at.col - 1)) ?? REF_ON_LINE.exec(line))?.[1];
+  return target === undefined
+    ? "Can't resolve $ref."
+    : `Can't resolve $ref ${JSON.stringify(target)}: nothing is there.`;
 }

@@ -38,13 +38,27 @@ export function toPointer(tokens: readonly (string | number)[]): string {
   return tokens.map((t) => `/${String(t).replace(/~/g, '~0').replace(/\//g, '~1')}`).join('');
 }
 
+/** Why a file could not be read, in a plain sentence for the common cases, else the system's message. */
+function unreadable(error: unknown): string {
+  switch ((error as NodeJS.ErrnoException).code) {
+    case 'ENOENT':
+      return 'no such file';
+    case 'EISDIR':
+      return 'it is a folder, not a file';
+    case 'EACCES':
+      return 'permission denied';
+    default:
+      return (error as Error).message;
+  }
+}
+
 /** Reads and parses a YAML (or JSON) file; a syntax error becomes an InputError with file:line diagnostics. */
 export async function readSourceDocument(file: string): Promise<SourceDocument> {
   let text: string;
   try {
     text = await readFile(file, 'utf8');
   } catch (error) {
-    throw new InputError(`cannot read ${file}: ${(error as Error).message}`);
+    throw new InputError(`cannot read ${file}: ${unreadable(error)}`);
   }
   return parseSourceDocument(file, text);
 }
