@@ -4,12 +4,19 @@ import { CasiError } from './errors.js';
 /** The item type of a page body whose items sit under `K`. */
 export type PageItem<Page, K extends keyof Page> = Page[K] extends readonly (infer Item)[] ? Item : never;
 
-/** A list: `for await` gives every item; `pages()` every page body; `firstPage()` the first one only. */
+/**
+ * A list: `for await` gives every item; `pages()` every page body; `firstPage()` the first one only; `toArray()` and
+ * `take(n)` collect items.
+ */
 export interface Paginated<Page, Item> extends AsyncIterable<Item> {
   /** Every page body in order, following `cursor` until it is `null`. */
   pages(): AsyncIterable<Page>;
   /** The first page body. */
   firstPage(): Promise<Page>;
+  /** Every item of every page. */
+  toArray(): Promise<Item[]>;
+  /** The first `count` items (fewer when the list is shorter); no page after the one holding the last is fetched. */
+  take(count: number): Promise<Item[]>;
 }
 
 /** Most pages one iteration follows before giving up (a guard against a server that never ends). */
@@ -37,15 +44,27 @@ export function paginate<
     }
     throw new CasiError(`Pagination stopped after ${MAX_PAGES} pages.`);
   }
+  async function* items(): AsyncGenerator<PageItem<Page, K>> {
+    for await (const page of pages()) {
+      const items = page[itemsKey];
+      if (!Array.isArray(items)) throw new CasiError(`A page has no ${String(itemsKey)} array.`);
+      yield* items as PageItem<Page, K>[];
+    }
+  }
+  async function take(count: number): Promise<PageItem<Page, K>[]> {
+    const taken: PageItem<Page, K>[] = [];
+    if (count <= 0) return taken;
+    for await (const item of items()) {
+      taken.push(item);
+      if (taken.length >= count) break;
+    }
+    return taken;
+  }
   return {
     pages,
     firstPage: () => fetchPage(undefined),
-    async *[Symbol.asyncIterator]() {
-      for await (const page of pages()) {
-        const items = page[itemsKey];
-        if (!Array.isArray(items)) throw new CasiError(`A page has no ${String(itemsKey)} array.`);
-        yield* items as PageItem<Page, K>[];
-      }
-    },
+    toArray: () => take(Number.POSITIVE_INFINITY),
+    take,
+    [Symbol.asyncIterator]: items,
   };
 }

@@ -60,7 +60,24 @@ describe('paginate', () => {
     expect(calls).toHaveLength(1);
   });
 
+  it('collects every item with toArray, and the first n with take, fetching no page beyond them', async () => {
+    calls = [];
+    expect(await conversations().toArray()).toEqual(ITEMS);
+    expect(calls).toHaveLength(3);
+    calls = [];
+    expect(await conversations().take(4)).toEqual(ITEMS.slice(0, 4));
+    expect(calls).toHaveLength(2);
+    calls = [];
+    expect(await procedures().take(3)).toEqual(ITEMS.slice(0, 3));
+    expect(calls).toHaveLength(1);
+    expect(await procedures().take(50)).toEqual(ITEMS);
+    calls = [];
+    expect(await procedures().take(0)).toEqual([]);
+    expect(calls).toHaveLength(0);
+  });
+
   it('types the items from the page body', () => {
+    expectTypeOf(conversations().toArray()).resolves.toEqualTypeOf<Item[]>();
     expectTypeOf(conversations()).toExtend<AsyncIterable<Item>>();
     expectTypeOf(procedures().firstPage()).resolves.toEqualTypeOf<{ page: Item[]; cursor: string | null }>();
   });
