@@ -44,7 +44,7 @@ export function classify(change: RawChange): Kind {
   if (last === 'type' && action === 'replace') return typeKind(direction, change.before, change.after);
   if (parent === 'enum') return enumKind(direction, action);
   if (parent === 'properties' && (action === 'add' || action === 'remove'))
-    return memberKind(direction, action, change.required === true, library);
+    return memberKind(direction, action, change.required === true);
   if (parent === 'required' && (action === 'add' || action === 'remove'))
     return (action === 'add') === (direction === 'request') ? 'breaking' : 'non-breaking';
   return library;
@@ -82,10 +82,11 @@ function enumKind(direction: Direction, action: RawChange['action']): Kind {
 }
 
 /**
- * Members: a new required member breaks a request; a response may gain members of any kind; a removed member of a
- * response breaks only when it was required. A member removed from a request keeps the library's verdict.
+ * Members: a new required member breaks a request, and so does a removed one (clients still send it, and a strict
+ * server refuses members it does not know); a response may gain members of any kind, and loses only optional ones
+ * without breaking.
  */
-function memberKind(direction: Direction, action: 'add' | 'remove', required: boolean, library: Kind): Kind {
-  if (direction === 'request') return action === 'add' ? (required ? 'breaking' : 'non-breaking') : library;
+function memberKind(direction: Direction, action: 'add' | 'remove', required: boolean): Kind {
+  if (direction === 'request') return action === 'remove' || required ? 'breaking' : 'non-breaking';
   return action === 'remove' && required ? 'breaking' : 'non-breaking';
 }

@@ -4,6 +4,7 @@
  * at file:line where it is written, the new document's line, or the old one's for a removal. An edit of a component
  * that several operations use is one change, naming them all.
  */
+import { isDeepStrictEqual } from 'node:util';
 import { apiDiff } from 'api-smart-diff';
 import { valueAt } from '../load/refs.js';
 import type { SourceDocument } from '../load/source-map.js';
@@ -37,6 +38,9 @@ export interface Change {
   readonly pointer: string;
 }
 
+/** A change with how directly its path reaches the place it is written (see SourcePlace). */
+type Located = Change & { readonly branches: number };
+
 /** Document parts no client depends on: descriptive metadata, examples, extensions. */
 const IGNORED_ROOTS = new Set(['info', 'tags', 'externalDocs', 'openapi', 'jsonSchemaDialect']);
 const IGNORED_TOKENS = new Set(['example', 'examples', 'description', 'summary', 'title', 'externalDocs']);
@@ -60,9 +64,9 @@ function compareText(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
 }
 
-function openapiChanges(before: Side, after: Side): Change[] {
-  if (before.openapi.absent && after.openapi.absent) return [];
-  const raws = relevant(apiDiff(before.openapi.value, after.openapi.value) as RawChange[]);
+function openapiChanges(before: Side, after: Side): Located[] {
+  if (isDeepStrictEqual(before.openapi.value, after.openapi.value)) return [];
+  const raws = relevant(libraryDiff(before.openapi.value, after.openapi.value));
   markMoved(raws, (raw) => followed((raw.action === 'remove' ? before : after).openapi, changedValue(raw)));
   return raws.map((raw) => {
     const side = raw.action === 'remove' ? before : after;
@@ -76,13 +80,13 @@ function openapiChanges(before: Side, after: Side): Change[] {
   });
 }
 
-function asyncapiChanges(before: Side, after: Side): Change[] {
-  if (before.asyncapi.absent && after.asyncapi.absent) return [];
+function asyncapiChanges(before: Side, after: Side): Located[] {
   const views = {
     before: eventsView(before.asyncapi, before.openapi),
     after: eventsView(after.asyncapi, after.openapi),
   };
-  const raws = relevant(apiDiff(views.before.document, views.after.document) as RawChange[]);
+  if (isDeepStrictEqual(views.before.document, views.after.document)) return [];
+  const raws = relevant(libraryDiff(views.before.document, views.after.document));
   return raws.flatMap((raw) => {
     const removed = raw.action === 'remove';
     const side = removed ? before : after;
@@ -96,8 +100,14 @@ function asyncapiChanges(before: Side, after: Side): Change[] {
       value: changedValue(raw),
       required: raw.required === true,
     };
-    return [change(raw, 'asyncapi', side, place, source.subject, partOf(rest, context))];
+    const what = rest.length === 0 && source.payload === undefined ? 'channel' : partOf(rest, context);
+    return [change(raw, 'asyncapi', side, place, source.subject, what)];
   });
+}
+
+/** The library's changes from `before` to `after`, on copies: it rewrites the documents it is given. */
+function libraryDiff(before: unknown, after: unknown): RawChange[] {
+  return apiDiff(structuredClone(before), structuredClone(after)) as RawChange[];
 }
 
 /** Where a change inside an event's view operation is written: in its payload schema, else at the message. */
@@ -116,7 +126,7 @@ function change(
   place: ReturnType<typeof sourcePlace>,
   subject: string,
   what: string,
-): Change {
+): Located {
   const pointer = toPointer(place.tokens);
   const at = place.doc.locate(pointer);
   const file = side.shown(at.file ?? place.doc.file);
@@ -130,6 +140,7 @@ function change(
     file,
     line: at.line,
     pointer,
+    branches: place.branches,
   };
 }
 
@@ -204,18 +215,23 @@ function descriptive(path: readonly (string | number)[]): boolean {
   );
 }
 
-/** One change per edit: changes at the same place with the same action become one, the worst verdict winning. */
-function merged(changes: readonly Change[]): Change[] {
-  const groups = new Map<string, Change[]>();
+/**
+ * One change per edit: changes at the same place with the same action become one, the worst verdict winning, named
+ * after the use that reaches the place most directly (an event rather than the union of all events it is part of).
+ */
+function merged(changes: readonly Located[]): Change[] {
+  const groups = new Map<string, Located[]>();
   for (const c of changes) {
     const key = `${c.file}\0${c.pointer}\0${c.action}`;
     groups.set(key, [...(groups.get(key) ?? []), c]);
   }
   return [...groups.values()].map((group) => {
-    const sorted = [...group].sort((a, b) => compareText(a.subject, b.subject) || compareText(a.what, b.what));
-    const first = sorted[0] as Change;
+    const sorted = [...group].sort(
+      (a, b) => a.branches - b.branches || compareText(a.subject, b.subject) || compareText(a.what, b.what),
+    );
+    const { branches: _, ...first } = sorted[0] as Located;
     const kind = group.some((c) => c.kind === 'breaking') ? 'breaking' : 'non-breaking';
-    const also = [...new Set(sorted.map((c) => c.subject))].filter((s) => s !== first.subject);
+    const also = [...new Set(sorted.map((c) => c.subject))].filter((s) => s !== first.subject).sort();
     return { ...first, kind, also };
   });
 }

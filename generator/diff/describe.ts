@@ -26,7 +26,7 @@ export function openapiSubject(head: Path): string {
   const [root, name, method] = head.map(String);
   if (root === 'paths') return method === undefined ? `path ${name}` : `${method.toUpperCase()} ${name}`;
   if (root === 'webhooks') return `webhook ${name}${method === undefined ? '' : ` ${method.toUpperCase()}`}`;
-  if (root === 'components') return `${head[1] === 'securitySchemes' ? 'security scheme' : String(head[1])} ${name}`;
+  if (root === 'components') return `${name === 'securitySchemes' ? 'security scheme' : name} ${String(head[2])}`;
   return `document ${root}`;
 }
 
