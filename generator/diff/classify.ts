@@ -21,10 +21,14 @@ export interface RawChange {
 /** Which way the data goes: written by the client (a request, a client event) or read by it. */
 export type Direction = 'request' | 'response';
 
-/** The direction of the data at `path`, if the path is in a request or a response. */
+/**
+ * The direction of the data at `path`, if the path is in a request or a response. A webhook's request is written by
+ * the service and read by the client's receiver, so it counts as a response, and its response as a request.
+ */
 export function directionOf(path: readonly (string | number)[]): Direction | undefined {
-  if (path.includes('responses')) return 'response';
-  if (path.includes('requestBody') || path.includes('parameters')) return 'request';
+  const flip = (d: Direction): Direction => (path[0] === 'webhooks' ? (d === 'request' ? 'response' : 'request') : d);
+  if (path.includes('responses')) return flip('response');
+  if (path.includes('requestBody') || path.includes('parameters')) return flip('request');
   return undefined;
 }
 
@@ -37,8 +41,14 @@ export function classify(change: RawChange): Kind {
   if (security >= 0 && !path.includes('schema')) return securityKind(change, path.length - security - 1);
   if (path[0] === 'components' && path[1] === 'securitySchemes')
     return path.length === 3 && action === 'add' ? 'non-breaking' : 'breaking';
+  if ((path[0] === 'paths' || path[0] === 'webhooks') && path.length === 3 && action !== 'replace')
+    return action === 'remove' ? 'breaking' : 'non-breaking';
   const direction = directionOf(path);
   if (direction === undefined) return library;
+  if (path.at(-2) === 'parameters' && typeof path.at(-1) === 'number' && action !== 'replace')
+    return action === 'remove' || (change.after as { required?: unknown } | undefined)?.required === true
+      ? 'breaking'
+      : 'non-breaking';
   const last = path.at(-1);
   const parent = path.at(-2);
   if (last === 'type' && action === 'replace') return typeKind(direction, change.before, change.after);

@@ -190,13 +190,16 @@ function parameterName(parameter: unknown): string {
  * a member's `required` entry folded into the member's own addition or removal.
  */
 function relevant(raws: readonly RawChange[]): RawChange[] {
-  const kept = raws.filter(
-    (raw) =>
-      raw.type !== 'annotation' &&
-      !IGNORED_ROOTS.has(String(raw.path[0])) &&
-      !(raw.path[0] === 'components' && raw.path[1] !== 'securitySchemes') &&
-      !descriptive(raw.path),
-  );
+  let kept = raws
+    .flatMap(listed)
+    .filter(
+      (raw) =>
+        raw.type !== 'annotation' &&
+        !IGNORED_ROOTS.has(String(raw.path[0])) &&
+        !(raw.path[0] === 'components' && raw.path[1] !== 'securitySchemes') &&
+        !descriptive(raw.path),
+    );
+  kept = withoutReorders(kept);
   const byPath = new Map(kept.map((raw) => [`${raw.action}\0${toPointer(raw.path)}`, raw]));
   return kept.filter((raw) => {
     if (raw.path.at(-2) !== 'required' || typeof raw.path.at(-1) !== 'number') return true;
@@ -206,6 +209,36 @@ function relevant(raws: readonly RawChange[]): RawChange[] {
     sibling.required = true;
     return false;
   });
+}
+
+/** A `parameters` list added or removed whole, as the addition or removal of each parameter in it. */
+function listed(raw: RawChange): RawChange[] {
+  const list = raw.action === 'add' ? raw.after : raw.before;
+  if (raw.path.at(-1) !== 'parameters' || raw.action === 'replace' || !Array.isArray(list)) return [raw];
+  const side = raw.action === 'add' ? 'after' : 'before';
+  return list.map((item, i) => ({ ...raw, path: [...raw.path, i], [side]: item }));
+}
+
+/**
+ * The changes less the library's pairing noise: when it pairs the branches of a `oneOf`/`anyOf` in another order
+ * than written, it reports references swapped between them. A set of `$ref` replacements at the same place but for
+ * the branch index, whose old targets are the new ones reordered, is an order change, which never counts.
+ */
+function withoutReorders(raws: RawChange[]): RawChange[] {
+  const refs = raws.filter((raw) => raw.action === 'replace' && raw.path.at(-1) === '$ref');
+  const place = (raw: RawChange) =>
+    toPointer(
+      raw.path.map((t, i) => (typeof t === 'number' && /^(oneOf|anyOf)$/.test(String(raw.path[i - 1])) ? '*' : t)),
+    );
+  const groups = new Map<string, RawChange[]>();
+  for (const raw of refs) groups.set(place(raw), [...(groups.get(place(raw)) ?? []), raw]);
+  const reordered = new Set<RawChange>();
+  for (const group of groups.values()) {
+    const olds = group.map((raw) => String(raw.before)).sort();
+    const news = group.map((raw) => String(raw.after)).sort();
+    if (olds.join('\0') === news.join('\0')) for (const raw of group) reordered.add(raw);
+  }
+  return raws.filter((raw) => !reordered.has(raw));
 }
 
 /** Whether `path` is in a description, an example or an extension (a keyword there, not a member's name). */
