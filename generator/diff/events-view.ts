@@ -66,7 +66,7 @@ export function eventsView(asyncapi: SourceDocument, openapi: SourceDocument): E
     openapi: '3.1.0',
     info: { title: 'events', version: '0' },
     paths,
-    components: { schemas: localRefs(schemas, asyncapi, openapi) },
+    components: { schemas: reachable(paths, localRefs(schemas, asyncapi, openapi) as Obj) },
   };
   return { document, sources };
 }
@@ -135,6 +135,25 @@ function follow(doc: SourceDocument, value: Obj, tokens: string[]): { value: Obj
     current = { value: obj(node), tokens: next };
   }
   return current;
+}
+
+/** The schemas of `schemas` that `paths` reference, directly or through each other (only those can change events). */
+function reachable(paths: Obj, schemas: Obj): Obj {
+  const kept: Obj = {};
+  const visit = (value: unknown): void => {
+    if (Array.isArray(value)) for (const v of value) visit(v);
+    if (value === null || typeof value !== 'object') return;
+    for (const [key, member] of Object.entries(value)) {
+      const name =
+        key === '$ref' && typeof member === 'string' ? /^#\/components\/schemas\/(.+)$/.exec(member)?.[1] : undefined;
+      if (name !== undefined && !(name in kept) && name in schemas) {
+        kept[name] = schemas[name];
+        visit(schemas[name]);
+      } else visit(member);
+    }
+  };
+  visit(paths);
+  return kept;
 }
 
 /**
