@@ -75,7 +75,12 @@ function openapiChanges(before: Side, after: Side): Located[] {
     const parameter = (index: number) =>
       parameterName(valueIn(side.openapi, [...head, 'parameters', index]) ?? followed(side.openapi, changedValue(raw)));
     const context = { parameter, event: false, value: changedValue(raw), required: raw.required === true };
-    const what = head[0] === 'security' ? securityWords(rest) : partOf(rest, context);
+    const what =
+      head[0] === 'security'
+        ? securityWords(rest)
+        : head[0] === 'components'
+          ? rest.map(String).join('.') || 'definition'
+          : partOf(rest, context);
     return change(raw, 'openapi', side, place, openapiSubject(head), what);
   });
 }

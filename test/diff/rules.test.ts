@@ -256,6 +256,14 @@ describe('security', () => {
     expect(backward).toEqual(['breaking removed document security: security requirement 2']);
   });
 
+  it('a new security scheme is not breaking; a removed one is', () => {
+    const { forward, backward } = bothWays((o) => {
+      o.components.securitySchemes.partnerKey = { type: 'apiKey', in: 'header', name: 'X-Partner-Key' };
+    });
+    expect(forward).toEqual(['non-breaking added security scheme partnerKey: definition']);
+    expect(backward).toEqual(['breaking removed security scheme partnerKey: definition']);
+  });
+
   it('a changed security scheme is breaking', () => {
     const { forward } = bothWays((o) => {
       o.components.securitySchemes.conversationToken.name = 'access_token';
