@@ -16,6 +16,7 @@ const BENCHMARKS = [
   'fanout',
   'history-read',
   'event-memory',
+  'diff',
 ];
 /** Longest run of one benchmark before it is stopped. */
 const TIMEOUT_MS = 30 * 60_000;

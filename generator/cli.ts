@@ -1,4 +1,7 @@
-/** The `casi` command line: generate, check, validate, schemas, serve. Exit codes: 0 ok, 1 failure, 2 usage. */
+/**
+ * The `casi` command line: generate, check, validate, schemas, serve, diff, release. Exit codes: 0 ok, 1 failure,
+ * 2 usage.
+ */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import yargs, { type Arguments } from 'yargs';
@@ -21,7 +24,7 @@ const specOptions = {
   },
 } as const;
 
-const COMMANDS = 'generate, check, validate, schemas or serve';
+const COMMANDS = 'generate, check, validate, schemas, serve, diff or release';
 /** Positional arguments, which yargs gives as values too (`validate`'s FILE; its `-` arrives as ""). */
 const POSITIONALS = new Set(['file']);
 /** The options that go without a command. */
@@ -147,6 +150,37 @@ await yargs(hideBin(process.argv))
         const { serve } = await import('../reference/main.js');
         return serve({ port: parsePort(argv.port), host: argv.host });
       }),
+  })
+  .command({
+    command: 'diff',
+    describe: 'List the changes since an older version of the documents, each breaking or non-breaking',
+    builder: (y) =>
+      y.options({
+        ...specOptions,
+        base: {
+          type: 'string',
+          demandOption: true,
+          describe: 'The old version: a git ref (HEAD~1, a tag) or a folder with openapi.yaml and asyncapi.yaml',
+        },
+        'fail-on': { type: 'string', choices: ['breaking'], describe: 'Exit 1 when any change is breaking' },
+        json: { type: 'boolean', default: false, describe: 'Print the changes as JSON' },
+      }),
+    handler: (argv) =>
+      run(async () =>
+        (await import('./commands/diff.js')).runDiff({ ...argv, base: argv.base, failOn: argv['fail-on'] }),
+      ),
+  })
+  .command({
+    command: 'release',
+    describe:
+      "Raise the spec's info.version by semver from the changes since the last release, regenerate, and write CHANGELOG.md",
+    builder: (y) =>
+      y.options({
+        ...specOptions,
+        base: { type: 'string', describe: 'The last release: a git ref or folder (default: the newest casi-v* tag)' },
+        out: { type: 'string', default: 'generated', describe: 'The output folder (a publishable package)' },
+      }),
+    handler: (argv) => run(async () => (await import('./commands/release.js')).runRelease(argv)),
   })
   .middleware((argv) => {
     try {

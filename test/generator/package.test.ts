@@ -75,7 +75,7 @@ describe('emitPackage', () => {
     expect(pkg.sideEffects).toBe(false);
     expect(pkg.name).toBe(PACKAGE_NAME);
     expect(pkg.publishConfig).toEqual({ access: 'public' });
-    expect(pkg.files).toEqual(['dist', 'README.md', 'LICENSE']);
+    expect(pkg.files).toEqual(['dist', 'README.md', 'LICENSE', 'CHANGELOG.md']);
     expect(pkg.engines).toEqual({ node: '>=20.19' });
     expect(pkg.peerDependenciesMeta).toEqual({ fastify: { optional: true }, ws: { optional: true } });
   });

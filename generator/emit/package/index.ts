@@ -49,8 +49,9 @@ export function emitPackage(ir: Ir, files: readonly EmittedFile[]): EmittedFile[
     browser: { ws: false },
     // No module does anything at load but define its exports.
     sideEffects: false,
-    // The compiled JavaScript and declarations only: the .d.ts files carry no map back to the sources.
-    files: ['dist', 'README.md', 'LICENSE'],
+    // The compiled JavaScript and declarations only: the .d.ts files carry no map back to the sources. CHANGELOG.md
+    // is written by `casi release`, when it runs.
+    files: ['dist', 'README.md', 'LICENSE', 'CHANGELOG.md'],
     publishConfig: { access: 'public' },
     scripts: { build: 'tsc -p tsconfig.json', prepack: 'npm run build' },
     dependencies: { 'eventsource-parser': '^3.1.1', 'openapi-fetch': '^0.17.0' },
