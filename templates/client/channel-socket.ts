@@ -1,0 +1,159 @@
+/**
+ * A typed WebSocket connection to one AsyncAPI channel: `send` validates before sending; received messages are
+ * validated tolerantly (a member this client does not know is ignored) and delivered by `for await`, `onMessage` and
+ * `on(key)`, where the key is the value of the channel's discriminating member (or the message name).
+ */
+import type { ChannelDescriptor, MessageSet } from '../shared/channel.js';
+import { classify, parseFrame } from '../shared/channel.js';
+import { assertValid, ValidationError } from '../shared/errors.js';
+import type { Validator } from '../shared/validation.js';
+import { AsyncQueue } from './async-queue.js';
+import { ApiConnectionError, CasiError } from './errors.js';
+import { readEvent } from './event-reading.js';
+import { loadWebSocket, OPEN, runSocket, type WebSocketConstructor, type WebSocketLike } from './socket.js';
+
+/** Options of a channel's `connect`. */
+export interface ChannelOptions<Params, Query> {
+  /** Where the channel's address is appended: `ws(s)://` or `http(s)://` (default: the document's server). */
+  baseUrl?: string;
+  /** The address parameters. */
+  params: Params;
+  /** The `ws` binding's query. */
+  query?: Query;
+  /** Handshake headers (sent where the WebSocket implementation can: `ws` in Node). */
+  headers?: Record<string, string>;
+  /** Checks received messages exactly, unknown members included (default false). */
+  strict?: boolean;
+  /** The WebSocket implementation (default: `ws` in Node, else the global one). */
+  WebSocket?: WebSocketConstructor;
+}
+
+/** How a connection ended. */
+export interface ChannelClosed {
+  readonly code: number;
+  readonly reason: string;
+  readonly error: unknown;
+}
+
+/** An open channel: `In` is what the client receives, `Out` what it sends, `ByKey` `In` narrowed by key. */
+export interface ChannelConnection<In, Out, ByKey> extends AsyncIterable<In> {
+  /** Validates `message` (throws `ValidationError`) and sends it as one JSON text frame. */
+  send(message: Out): void;
+  /** Calls `listener` with each received message of `key`; returns a function that stops it. */
+  on<K extends keyof ByKey & string>(key: K, listener: (message: ByKey[K]) => void): () => void;
+  /** Calls `listener` with each received message and its key. */
+  onMessage(listener: (message: In, key: string) => void): () => void;
+  /** Calls `listener` with each received frame that is not a valid message (it is not delivered). */
+  onInvalid(listener: (error: ValidationError, data: unknown) => void): () => void;
+  close(code?: number, reason?: string): void;
+  /** Settles when the socket has closed. */
+  readonly closed: Promise<ChannelClosed>;
+}
+
+/** Received messages kept while nothing iterates. */
+const BUFFERED_MESSAGES = 1000;
+
+/** Opens the channel; resolves once the socket is open, rejects with the handshake's refusal or failure. */
+export async function openChannel<In, Out, ByKey, Params extends object, Query extends object>(
+  channel: ChannelDescriptor,
+  options: ChannelOptions<Params, Query>,
+): Promise<ChannelConnection<In, Out, ByKey>> {
+  const url = channelUrl(channel, options);
+  const impl = await loadWebSocket(options.WebSocket);
+  const listeners = new Set<(message: In, key: string) => void>();
+  const invalid = new Set<(error: ValidationError, data: unknown) => void>();
+  const queue = new AsyncQueue<In>(
+    BUFFERED_MESSAGES,
+    (n) => new CasiError(`${n} messages were dropped: nothing read them.`),
+  );
+  const accepts = tolerant(options.strict === true);
+  const receive = (text: string): void => {
+    let data: unknown;
+    try {
+      data = parseFrame(channel.name, text);
+      const { key } = classify(channel.name, channel.receive, data, accepts);
+      queue.push(data as In);
+      for (const listener of listeners) listener(data as In, key);
+    } catch (error) {
+      if (!(error instanceof ValidationError)) throw error;
+      for (const listener of invalid) listener(error, data);
+    }
+  };
+  let socket: WebSocketLike | undefined;
+  let opened: (() => void) | undefined;
+  const open = new Promise<void>((resolve) => {
+    opened = resolve;
+  });
+  const closed = runSocket(
+    impl,
+    url,
+    options.headers ?? {},
+    { onOpen: () => opened?.(), onText: receive },
+    (created) => {
+      socket = created;
+    },
+  ).then((outcome) => {
+    if (outcome.error !== undefined) queue.fail(outcome.error);
+    else queue.end();
+    return { code: outcome.code, reason: outcome.reason, error: outcome.error };
+  });
+  const ended = await Promise.race([open.then(() => undefined), closed]);
+  if (ended !== undefined)
+    throw ended.error ?? new ApiConnectionError(`The channel ${channel.name} closed before it opened (${ended.code}).`);
+  const subscribe = <L>(set: Set<L>, listener: L) => {
+    set.add(listener);
+    return () => set.delete(listener);
+  };
+  return {
+    send(message) {
+      const { name } = classify(channel.name, channel.send, message, (v, value) => v(value));
+      assertValid(channel.send.validators[name] as Validator<unknown>, message);
+      if (socket?.readyState !== OPEN) throw new CasiError(`The channel ${channel.name} is not open.`);
+      socket.send(JSON.stringify(message));
+    },
+    on: (key, listener) =>
+      subscribe(listeners, (message, got) => {
+        if (got === key) listener(message as never);
+      }),
+    onMessage: (listener) => subscribe(listeners, listener),
+    onInvalid: (listener) => subscribe(invalid, listener),
+    close: (code = 1000, reason = '') => socket?.close(code, reason),
+    closed,
+    [Symbol.asyncIterator]: () => queue.reader(),
+  };
+}
+
+/** Whether a validator takes a value: exactly (`strict`), or with members its schema does not name ignored. */
+function tolerant(strict: boolean): (validator: Validator<unknown>, value: unknown) => boolean {
+  return (validator, value) => {
+    try {
+      return readEvent(validator, value, strict).known;
+    } catch {
+      return false;
+    }
+  };
+}
+
+/** The socket URL: the base (`http` becomes `ws`) with the address, its parameters filled in, and the query. */
+export function channelUrl(
+  channel: Pick<ChannelDescriptor, 'name' | 'address' | 'url'>,
+  options: { baseUrl?: string | undefined; params?: object | undefined; query?: object | undefined },
+): URL {
+  const base = options.baseUrl ?? channel.url;
+  if (base === undefined) throw new CasiError(`The channel ${channel.name} needs a baseUrl: the document names none.`);
+  const path = channel.address.replace(/\{([^}]+)\}/g, (_, name: string) => {
+    const value = (options.params as Record<string, unknown> | undefined)?.[name];
+    if (value === undefined || value === null)
+      throw new CasiError(`The channel ${channel.name} needs the parameter ${name}.`);
+    return encodeURIComponent(String(value));
+  });
+  const url = new URL(`${base.replace(/\/+$/, '')}${path.startsWith('/') ? path : `/${path}`}`);
+  url.protocol = url.protocol.replace(/^http/, 'ws');
+  for (const [name, value] of Object.entries(options.query ?? {})) {
+    for (const item of Array.isArray(value) ? value : [value])
+      if (item !== undefined) url.searchParams.append(name, String(item));
+  }
+  return url;
+}
+
+export type { ChannelDescriptor, MessageSet };
