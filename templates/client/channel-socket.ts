@@ -60,8 +60,8 @@ export async function openChannel<In, Out, ByKey, Params extends object, Query e
 ): Promise<ChannelConnection<In, Out, ByKey>> {
   const url = channelUrl(channel, options);
   const impl = await loadWebSocket(options.WebSocket);
-  const listeners = new Set<(message: In, key: string) => void>();
-  const invalid = new Set<(error: ValidationError, data: unknown) => void>();
+  const messages = new Listeners<[In, string]>();
+  const invalid = new Listeners<[ValidationError, unknown]>();
   const queue = new AsyncQueue<In>(
     BUFFERED_MESSAGES,
     (n) => new CasiError(`${n} messages were dropped: nothing read them.`),
@@ -73,10 +73,10 @@ export async function openChannel<In, Out, ByKey, Params extends object, Query e
       data = parseFrame(channel.name, text);
       const { key } = classify(channel.name, channel.receive, data, accepts);
       queue.push(data as In);
-      for (const listener of listeners) listener(data as In, key);
+      messages.emit([data as In, key]);
     } catch (error) {
       if (!(error instanceof ValidationError)) throw error;
-      for (const listener of invalid) listener(error, data);
+      invalid.emit([error, data]);
     }
   };
   let socket: WebSocketLike | undefined;
@@ -100,10 +100,6 @@ export async function openChannel<In, Out, ByKey, Params extends object, Query e
   const ended = await Promise.race([open.then(() => undefined), closed]);
   if (ended !== undefined)
     throw ended.error ?? new ApiConnectionError(`The channel ${channel.name} closed before it opened (${ended.code}).`);
-  const subscribe = <L>(set: Set<L>, listener: L) => {
-    set.add(listener);
-    return () => set.delete(listener);
-  };
   return {
     send(message) {
       const { name } = classify(channel.name, channel.send, message, (v, value) => v(value));
@@ -112,15 +108,50 @@ export async function openChannel<In, Out, ByKey, Params extends object, Query e
       socket.send(JSON.stringify(message));
     },
     on: (key, listener) =>
-      subscribe(listeners, (message, got) => {
+      messages.add(([message, got]) => {
         if (got === key) listener(message as never);
       }),
-    onMessage: (listener) => subscribe(listeners, listener),
-    onInvalid: (listener) => subscribe(invalid, listener),
+    onMessage: (listener) => messages.add(([message, key]) => listener(message, key)),
+    onInvalid: (listener) => invalid.add(([error, data]) => listener(error, data)),
     close: (code = 1000, reason = '') => socket?.close(code, reason),
     closed,
     [Symbol.asyncIterator]: () => queue.reader(),
   };
+}
+
+/** Values kept while no listener exists: the socket may deliver them before the caller adds one. */
+const HELD_VALUES = 1000;
+
+/**
+ * Listeners of one kind. Values emitted while there are none are held (at most `HELD_VALUES`, the oldest dropped)
+ * and given to every listener added in the same turn as the first one.
+ */
+class Listeners<V> {
+  readonly #listeners = new Set<(value: V) => void>();
+  #held: V[] = [];
+  #releasing = false;
+
+  emit(value: V): void {
+    if (this.#listeners.size === 0) {
+      this.#held.push(value);
+      if (this.#held.length > HELD_VALUES) this.#held.shift();
+    }
+    for (const listener of this.#listeners) listener(value);
+  }
+
+  /** Adds `listener`, giving it the held values; returns a function that removes it. */
+  add(listener: (value: V) => void): () => void {
+    this.#listeners.add(listener);
+    for (const value of this.#held) if (this.#listeners.has(listener)) listener(value);
+    if (this.#held.length > 0 && !this.#releasing) {
+      this.#releasing = true;
+      queueMicrotask(() => {
+        this.#held = [];
+        this.#releasing = false;
+      });
+    }
+    return () => this.#listeners.delete(listener);
+  }
 }
 
 /** Whether a validator takes a value: exactly (`strict`), or with members its schema does not name ignored. */

@@ -26,7 +26,7 @@ export interface ChannelRequest<Params, Query> {
 
 /** One connection: `Out` is what the server sends, `In` what it receives, `ByKey` `In` narrowed by key. */
 export interface ChannelPeer<Out, In, ByKey> extends AsyncIterable<In> {
-  /** Validates `message` (throws `ValidationError`) and sends it; resolves to false if the socket is closed. */
+  /** Validates `message` (rejects with `ValidationError`) and sends it; resolves to false if the socket is closed. */
   send(message: Out): Promise<boolean>;
   on<K extends keyof ByKey & string>(key: K, listener: (message: ByKey[K]) => void): void;
   onMessage(listener: (message: In, key: string) => void): void;
@@ -100,10 +100,26 @@ export function registerChannelRoutes(
       },
     );
   });
+  // Before the HTTP server closes, which waits for its connections (upgraded sockets among them).
+  app.addHook('preClose', async () => {
+    await Promise.all([...sockets].map((ws) => closeSocket(ws)));
+  });
   app.addHook('onClose', async () => {
-    for (const ws of sockets) ws.close(1001, 'server closing');
     const wss = await loading.catch(() => undefined);
     if (wss !== undefined) await new Promise((resolve) => wss.close(resolve));
+  });
+}
+
+/** Milliseconds a socket has to answer the closing handshake before it is cut. */
+const CLOSE_GRACE_MS = 1000;
+
+/** Closes `ws` with 1001 and resolves once it has closed (cut after the grace period). */
+function closeSocket(ws: WebSocket): Promise<void> {
+  return new Promise((resolve) => {
+    ws.once('close', () => resolve());
+    const cut = setTimeout(() => ws.terminate(), CLOSE_GRACE_MS);
+    cut.unref();
+    ws.close(1001, 'server closing');
   });
 }
 
@@ -178,7 +194,7 @@ function serve(app: FastifyInstance, route: ChannelRoute, request: ChannelReques
     return new Promise((resolve) => waiting.push(resolve));
   };
   const peer: ChannelPeer<unknown, unknown, Record<string, unknown>> = {
-    send(message) {
+    async send(message) {
       const { name } = classify(channel.name, channel.receive, message, (v, value) => v(value));
       assertValid(channel.receive.validators[name] as Validator<unknown>, message);
       if (ws.readyState !== ws.OPEN) return Promise.resolve(false);
