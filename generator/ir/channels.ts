@@ -83,6 +83,7 @@ export function readChannels(
       kind,
       protocols,
       url: wsServer?.url,
+      method: methodOf(item, flow.method),
       summary: String(item.summary ?? item.description ?? '').trim(),
       parameters: parametersOf(doc, item, address, v3),
       query: kind === 'websocket' ? addSchema(`${code}Query`, ws.query) : undefined,
@@ -106,14 +107,17 @@ export function readChannels(
 const byName = (a: IrMessage, b: IrMessage) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
 
 /** The messages each channel carries, by the client's direction. */
-type Flows = Map<string, { receive: Set<IrMessage>; send: Set<IrMessage> }>;
+type Flows = Map<string, { receive: Set<IrMessage>; send: Set<IrMessage>; method?: string }>;
 
-function flowOf(flows: Flows, channel: string) {
+/** The flow of `channel`, with the HTTP method of `operation`'s `http` binding when it gives one. */
+function flowOf(flows: Flows, channel: string, operation: Obj = {}) {
   let flow = flows.get(channel);
   if (!flow) {
     flow = { receive: new Set(), send: new Set() };
     flows.set(channel, flow);
   }
+  const method = obj(obj(operation.bindings).http).method;
+  if (typeof method === 'string') flow.method ??= method.toUpperCase();
   return flow;
 }
 
@@ -137,7 +141,7 @@ function flowsOf3(doc: Obj, messageAt: (pointer: string) => IrMessage | undefine
         );
     for (const pointer of refs) {
       const message = messageAt(pointer);
-      if (message) flowOf(flows, channel)[direction].add(message);
+      if (message) flowOf(flows, channel, operation)[direction].add(message);
     }
   }
   return flows;
@@ -160,7 +164,7 @@ function flowsOf2(doc: Obj, messageAt: (pointer: string) => IrMessage | undefine
         : [toPointer(base)];
       for (const pointer of pointers) {
         const found = messageAt(pointer);
-        if (found) flowOf(flows, channel)[direction].add(found);
+        if (found) flowOf(flows, channel, obj(item[action]))[direction].add(found);
       }
     }
   }
@@ -184,6 +188,13 @@ function bindingProtocols(doc: Obj, item: Obj, flow: { receive: Set<IrMessage>; 
   for (const message of [...flow.receive, ...flow.send])
     found.push(...Object.keys(obj(obj(valueAt(doc, message.pointer)).bindings)));
   return found;
+}
+
+/** The method of the channel's `ws` or `http` binding, else of its operations' `http` bindings. */
+function methodOf(item: Obj, fromOperations: string | undefined): string | undefined {
+  const bindings = obj(item.bindings);
+  const method = obj(bindings.ws).method ?? obj(bindings.http).method;
+  return typeof method === 'string' ? method.toUpperCase() : fromOperations;
 }
 
 /** The servers the channel is on (its `servers`, else all), with their protocol and URL. */

@@ -142,6 +142,8 @@ export interface IrChannel {
   readonly protocols: readonly string[];
   /** The URL of its first WebSocket or HTTP server, variables set to their defaults. */
   readonly url: string | undefined;
+  /** The HTTP method its `http` or `ws` bindings give (of the channel or its operations), upper case. */
+  readonly method: string | undefined;
   readonly summary: string;
   /** The address parameters, in address order. */
   readonly parameters: readonly IrChannelParameter[];

@@ -22,6 +22,18 @@ type Schemas = ReadonlyMap<string, JsonSchema>;
 
 const CLIENT_RUNTIME = './runtime/client/channel-socket.js';
 const SERVER_RUNTIME = './runtime/server/channel-routes.js';
+const STREAM_RUNTIME = './runtime/client/channel-stream.js';
+const SHARED_RUNTIME = './runtime/shared/channel.js';
+
+/** `import { values } from module` (when there are any) and `import type { types } from module`. */
+function runtimeImports(module: string, values: string[], types: string[]): StatementStructures[] {
+  return [
+    ...(values.length > 0
+      ? [{ kind: StructureKind.ImportDeclaration, moduleSpecifier: module, namedImports: values } as const]
+      : []),
+    { kind: StructureKind.ImportDeclaration, moduleSpecifier: module, isTypeOnly: true, namedImports: types },
+  ];
+}
 
 /** A channel with the names its code uses. */
 interface Named {
@@ -63,14 +75,13 @@ function clientStatements(
   code: ReadonlyMap<string, string>,
   schemas: Schemas,
 ): StatementStructures[] {
+  const kinds = new Set(named.map((n) => n.channel.kind));
   const statements: StatementStructures[] = [
-    { kind: StructureKind.ImportDeclaration, moduleSpecifier: CLIENT_RUNTIME, namedImports: ['openChannel'] },
-    {
-      kind: StructureKind.ImportDeclaration,
-      moduleSpecifier: CLIENT_RUNTIME,
-      isTypeOnly: true,
-      namedImports: ['ChannelConnection', 'ChannelDescriptor', 'ChannelOptions'],
-    },
+    ...(kinds.has('websocket')
+      ? runtimeImports(CLIENT_RUNTIME, ['openChannel'], ['ChannelConnection', 'ChannelOptions'])
+      : []),
+    ...(kinds.has('stream') ? runtimeImports(STREAM_RUNTIME, ['readChannel'], ['StreamChannelOptions']) : []),
+    ...(kinds.has('websocket') || kinds.has('stream') ? runtimeImports(SHARED_RUNTIME, [], ['ChannelDescriptor']) : []),
     {
       kind: StructureKind.ImportDeclaration,
       moduleSpecifier: './types.gen.js',
@@ -110,7 +121,7 @@ function channelStatements(
     ),
     byKey(`${type}SentByKey`, channel.send, schemaOf, `The messages the client sends, ${keyText(channel.send)}.`),
   ];
-  if (channel.kind !== 'websocket') return statements;
+  if (channel.kind === 'unsupported') return statements;
   const params = channel.parameters.length
     ? `{ ${channel.parameters.map((p) => `${propertyName(p.name)}: ${parameterType(p.schema)}`).join('; ')} }`
     : 'Record<string, never>';
@@ -118,7 +129,7 @@ function channelStatements(
   const connection = `ChannelConnection<${type}Received, ${type}Sent, ${type}ReceivedByKey>`;
   statements.push(
     alias(`${type}Params`, params, `The parameters of the address ${channel.address}.`),
-    alias(`${type}Query`, query, 'The query of the WebSocket handshake (its `ws` binding).'),
+    alias(`${type}Query`, query, 'The query of its request (its `ws` binding).'),
     {
       kind: StructureKind.VariableStatement,
       isExported: true,
@@ -132,23 +143,33 @@ function channelStatements(
         },
       ],
     },
-    {
-      kind: StructureKind.Function,
-      isExported: true,
-      name: `connect${type}`,
-      docs: [docText(`Opens a WebSocket on ${channel.address}${channel.summary ? `: ${channel.summary}` : '.'}`)],
-      parameters: [{ name: 'options', type: `ChannelOptions<${type}Params, ${type}Query>` }],
-      returnType: `Promise<${connection}>`,
-      statements: [`return openChannel(${value}Channel, options);`],
-    },
+    channel.kind === 'websocket'
+      ? {
+          kind: StructureKind.Function,
+          isExported: true,
+          name: `connect${type}`,
+          docs: [docText(`Opens a WebSocket on ${channel.address}${channel.summary ? `: ${channel.summary}` : '.'}`)],
+          parameters: [{ name: 'options', type: `ChannelOptions<${type}Params, ${type}Query>` }],
+          returnType: `Promise<${connection}>`,
+          statements: [`return openChannel(${value}Channel, options);`],
+        }
+      : {
+          kind: StructureKind.Function,
+          isExported: true,
+          name: `stream${type}`,
+          docs: [
+            docText(`Reads the HTTP stream of ${channel.address}${channel.summary ? `: ${channel.summary}` : '.'}`),
+          ],
+          parameters: [{ name: 'options', type: `StreamChannelOptions<${type}Params, ${type}Query>` }],
+          returnType: `AsyncGenerator<${type}Received, void, undefined>`,
+          statements: [`return readChannel(${value}Channel, options);`],
+        },
   );
   return statements;
 }
 
 /** Why a channel gets no client, for its doc comment. */
 function noteOf(channel: IrChannel): string {
-  if (channel.kind === 'stream')
-    return ' It is an HTTP stream: no client is generated for it yet; types and validators only.';
   if (channel.kind === 'unsupported')
     return ` No client is generated for ${channel.protocols.join(', ') || 'an unnamed protocol'}: types and validators only.`;
   return '';
@@ -198,6 +219,7 @@ function descriptor(
     `name: ${literal(channel.name)},`,
     `address: ${literal(channel.address)},`,
     ...(channel.url === undefined ? [] : [`url: ${literal(channel.url)},`]),
+    ...(channel.kind === 'stream' && channel.method !== undefined ? [`method: ${literal(channel.method)},`] : []),
     `receive: ${set(channel.receive)},`,
     `send: ${set(channel.send)},`,
   ];

@@ -9,8 +9,9 @@ import { classify, parseFrame } from '../shared/channel.js';
 import { assertValid, ValidationError } from '../shared/errors.js';
 import type { Validator } from '../shared/validation.js';
 import { AsyncQueue } from './async-queue.js';
+import { tolerant } from './channel-reading.js';
+import { channelUrl } from './channel-url.js';
 import { ApiConnectionError, CasiError } from './errors.js';
-import { readEvent } from './event-reading.js';
 import { loadWebSocket, OPEN, runSocket, type WebSocketConstructor, type WebSocketLike } from './socket.js';
 
 /** Options of a channel's `connect`. */
@@ -60,6 +61,7 @@ export async function openChannel<In, Out, ByKey, Params extends object, Query e
   options: ChannelOptions<Params, Query>,
 ): Promise<ChannelConnection<In, Out, ByKey>> {
   const url = channelUrl(channel, options);
+  url.protocol = url.protocol.replace(/^http/, 'ws');
   const impl = await loadWebSocket(options.WebSocket);
   const messages = new Listeners<[In, string]>();
   const invalid = new Listeners<[ValidationError, unknown]>();
@@ -153,39 +155,6 @@ class Listeners<V> {
     }
     return () => this.#listeners.delete(listener);
   }
-}
-
-/** Whether a validator takes a value: exactly (`strict`), or with members its schema does not name ignored. */
-function tolerant(strict: boolean): (validator: Validator<unknown>, value: unknown) => boolean {
-  return (validator, value) => {
-    try {
-      return readEvent(validator, value, strict).known;
-    } catch {
-      return false;
-    }
-  };
-}
-
-/** The socket URL: the base (`http` becomes `ws`) with the address, its parameters filled in, and the query. */
-export function channelUrl(
-  channel: Pick<ChannelDescriptor, 'name' | 'address' | 'url'>,
-  options: { baseUrl?: string | undefined; params?: object | undefined; query?: object | undefined },
-): URL {
-  const base = options.baseUrl ?? channel.url;
-  if (base === undefined) throw new CasiError(`The channel ${channel.name} needs a baseUrl: the document names none.`);
-  const path = channel.address.replace(/\{([^}]+)\}/g, (_, name: string) => {
-    const value = (options.params as Record<string, unknown> | undefined)?.[name];
-    if (value === undefined || value === null)
-      throw new CasiError(`The channel ${channel.name} needs the parameter ${name}.`);
-    return encodeURIComponent(String(value));
-  });
-  const url = new URL(`${base.replace(/\/+$/, '')}${path.startsWith('/') ? path : `/${path}`}`);
-  url.protocol = url.protocol.replace(/^http/, 'ws');
-  for (const [name, value] of Object.entries(options.query ?? {})) {
-    for (const item of Array.isArray(value) ? value : [value])
-      if (item !== undefined) url.searchParams.append(name, String(item));
-  }
-  return url;
 }
 
 export type { ChannelDescriptor, MessageSet };

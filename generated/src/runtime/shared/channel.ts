@@ -23,6 +23,8 @@ export interface ChannelDescriptor {
   readonly address: string;
   /** The URL of the document's server for it, when it names one. */
   readonly url?: string;
+  /** The HTTP method of a stream channel (its `http` binding's; default GET). */
+  readonly method?: string;
   /** The messages the client receives (and the server sends). */
   readonly receive: MessageSet;
   /** The messages the client sends (and the server receives). */
