@@ -2,41 +2,13 @@
  * The WebSocket AsyncAPI documents of the corpus (`../shared/spec-corpus/`): the generated client exchanges messages
  * with the generated server over a real socket, each validating; the MQTT documents get a notice and no client.
  */
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
-import type { AddressInfo } from 'node:net';
-import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
-import Fastify, { type FastifyInstance } from 'fastify';
-import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import type { FastifyInstance } from 'fastify';
+import { describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
-import { hasErrors } from '../../generator/check/index.js';
-import { resolveOptions } from '../../generator/options.js';
-import { generate } from '../../generator/pipeline.js';
-import { writeOutput } from '../../generator/write.js';
-import { ROOT } from './helpers.js';
+import { corpusGenerator, importGenerated, loopbackApps } from './channel-helpers.js';
 
-const CORPUS = join(ROOT, '../shared/spec-corpus');
-
-// Under the project, so that the generated code resolves the project's packages (fastify, ws).
-mkdirSync(join(ROOT, 'tmp'), { recursive: true });
-const work = mkdtempSync(join(ROOT, 'tmp', 'channels-'));
-afterAll(() => rmSync(work, { recursive: true, force: true }));
-
-/** Generates one corpus document (once); returns its files, diagnostics and output folder. */
-const generations = new Map<string, ReturnType<typeof generateOnce>>();
-function generated(name: string) {
-  const known = generations.get(name) ?? generateOnce(name);
-  generations.set(name, known);
-  return known;
-}
-
-async function generateOnce(name: string) {
-  const options = resolveOptions({ asyncapi: join(CORPUS, `${name}.asyncapi.yaml`), out: join(work, name) });
-  const result = await generate(options);
-  expect(hasErrors(result.diagnostics)).toBe(false);
-  await writeOutput(options.out, result.files);
-  return { ...result, out: options.out };
-}
+const generated = corpusGenerator();
+const listen = loopbackApps();
 
 // The generated modules are typed by the generated code itself; here they are used through these shapes.
 type Listener = (message: Record<string, unknown>) => void;
@@ -56,26 +28,19 @@ type Handler = (request: { params: unknown; query: unknown }, peer: Peer) => voi
 
 /** The generated client and server modules of a package written to `out`. */
 async function modules(out: string) {
-  const load = (file: string) => import(pathToFileURL(join(out, 'src', file)).href);
-  const [client, server] = await Promise.all([load('channels.gen.ts'), load('channel-routes.gen.ts')]);
+  const [client, server] = await Promise.all([
+    importGenerated(out, 'channels.gen.ts'),
+    importGenerated(out, 'channel-routes.gen.ts'),
+  ]);
   return {
     client: client as Record<string, (options: object) => Promise<Connection>>,
     registerChannels: server.registerChannels as (app: FastifyInstance, handlers: Record<string, Handler>) => void,
   };
 }
 
-let app: FastifyInstance | undefined;
-afterEach(async () => {
-  await app?.close();
-  app = undefined;
-});
-
-/** A Fastify app on 127.0.0.1 (an OS port) serving `handlers`; returns its `ws://` base URL. */
+/** A loopback app set up by `register`; resolves to its `ws://` base URL. */
 async function serve(register: (app: FastifyInstance) => void): Promise<string> {
-  app = Fastify();
-  register(app);
-  await app.listen({ host: '127.0.0.1', port: 0 });
-  return `ws://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
+  return `ws://127.0.0.1:${await listen(register)}`;
 }
 
 /** The first message of `key` on `connection`; rejects if the connection closes first. */
