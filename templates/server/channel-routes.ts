@@ -81,6 +81,8 @@ export function registerChannelRoutes(
     socket.on('error', () => socket.destroy());
     let query: unknown;
     try {
+      checkParameters(found.route.channel, found.params);
+      checkHeaders(found.route.channel, raw.headers);
       query = checkedQuery(found.route.channel, url.slice(pathOf(url).length + 1));
     } catch (error) {
       writeRawError(socket, error instanceof HttpError ? error : new HttpError(400, 'invalid_request', String(error)));
@@ -121,6 +123,36 @@ function closeSocket(ws: WebSocket): Promise<void> {
     cut.unref();
     ws.close(1001, 'server closing');
   });
+}
+
+/** Throws the `invalid_request` answer for an address parameter outside the values its schema lists. */
+function checkParameters(channel: ChannelDescriptor, params: Readonly<Record<string, string>>): void {
+  const problems = Object.entries(channel.parameters ?? {})
+    .filter(([name, values]) => !values.includes(params[name] ?? ''))
+    .map(([name, values]) => ({
+      in: 'path' as const,
+      pointer: `/${name}`,
+      message: `must be one of ${values.join(', ')}`,
+    }));
+  if (problems.length > 0) throw invalidRequest(problems);
+}
+
+/** Throws the `invalid_request` answer when the headers its `ws` binding names break its schema. */
+function checkHeaders(channel: ChannelDescriptor, headers: IncomingHttpHeaders): void {
+  if (channel.headers === undefined) return;
+  const named: Record<string, unknown> = {};
+  for (const name of channel.headers.names) {
+    const value = headers[name.toLowerCase()];
+    if (value !== undefined) named[name] = value;
+  }
+  if (channel.headers.validator(named)) return;
+  throw invalidRequest(
+    (channel.headers.validator.errors ?? []).map((issue) => ({
+      in: 'header' as const,
+      pointer: issue.pointer,
+      message: issue.message,
+    })),
+  );
 }
 
 /** The query read as its `ws` binding types it and validated; throws the `invalid_request` answer. */

@@ -223,6 +223,18 @@ function descriptor(
     `receive: ${set(channel.receive)},`,
     `send: ${set(channel.send)},`,
   ];
+  const enums = channel.parameters
+    .map(
+      (p) => [p.name, Array.isArray(p.schema.enum) ? p.schema.enum.filter((v) => typeof v === 'string') : []] as const,
+    )
+    .filter(([, values]) => values.length > 0)
+    .map(([name, values]) => `${propertyName(name)}: [${values.map(literal).join(', ')}]`);
+  if (enums.length > 0) lines.push(`parameters: { ${enums.join(', ')} },`);
+  if (channel.headers !== undefined) {
+    const names = Object.keys((schemas.get(channel.headers)?.properties ?? {}) as object);
+    const validator = `validators.${validatorName(code.get(channel.headers) ?? channel.headers)}`;
+    lines.push(`headers: { validator: ${validator}, names: [${names.map(literal).join(', ')}] },`);
+  }
   if (channel.query !== undefined) lines.push(`query: ${queryDescriptor(channel.query, code, schemas)},`);
   return `{\n${lines.map((l) => `  ${l}`).join('\n')}\n}`;
 }

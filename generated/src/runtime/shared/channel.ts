@@ -29,6 +29,10 @@ export interface ChannelDescriptor {
   readonly receive: MessageSet;
   /** The messages the client sends (and the server receives). */
   readonly send: MessageSet;
+  /** The values each address parameter may take, where its schema lists them. */
+  readonly parameters?: Readonly<Record<string, readonly string[]>>;
+  /** The `ws` binding's headers: their validator and the names its schema gives them. */
+  readonly headers?: { readonly validator: Validator<unknown>; readonly names: readonly string[] };
   /** The `ws` binding's query: its validator and the type of each member. */
   readonly query?: {
     readonly validator: Validator<unknown>;
