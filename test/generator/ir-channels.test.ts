@@ -23,7 +23,12 @@ const chat30 = {
     room: {
       address: '/rooms/{roomId}',
       parameters: { roomId: { enum: ['a', 'b'] } },
-      bindings: { ws: { query: { type: 'object', properties: { since: { type: 'integer' } } } } },
+      bindings: {
+        ws: {
+          query: { type: 'object', properties: { since: { type: 'integer' } } },
+          headers: { type: 'object', properties: { 'X-Client': { type: 'string' } } },
+        },
+      },
       messages: {
         ping: { $ref: '#/components/messages/ping' },
         pong: { $ref: '#/components/messages/pong' },
@@ -94,7 +99,10 @@ describe('channels of AsyncAPI 3.0', () => {
     const [room] = ir.channels;
     expect(room).toMatchObject({ kind: 'websocket', address: '/rooms/{roomId}', url: 'wss://chat.example.com/ws' });
     expect(room?.parameters.map((p) => [p.name, p.schema.enum])).toEqual([['roomId', ['a', 'b']]]);
-    expect(ir.schemas.find((s) => s.name === room?.query)?.schema).toEqual(chat30.channels.room.bindings.ws.query);
+    const schema = (name: string | undefined) => ir.schemas.find((s) => s.name === name)?.schema;
+    expect([room?.query, room?.headers]).toEqual(['RoomQuery', 'RoomHeaders']);
+    expect(schema(room?.query)).toEqual(chat30.channels.room.bindings.ws.query);
+    expect(schema(room?.headers)).toEqual(chat30.channels.room.bindings.ws.headers);
   });
 
   it('takes a two-way channel on an https server as a WebSocket, a one-way one as a stream', async () => {
