@@ -2,10 +2,15 @@
  * The WebSocket AsyncAPI documents of the corpus (`../shared/spec-corpus/`): the generated client exchanges messages
  * with the generated server over a real socket, each validating; the MQTT documents get a notice and no client.
  */
+import { execFile } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { promisify } from 'node:util';
 import type { FastifyInstance } from 'fastify';
 import { describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { corpusGenerator, importGenerated, loopbackApps } from './channel-helpers.js';
+import { ROOT } from './helpers.js';
 
 const generated = corpusGenerator();
 const listen = loopbackApps();
@@ -157,6 +162,59 @@ describe('slack-rtm (3.0, one channel, send and receive over an https server)', 
     socket.send(JSON.stringify({ type: 'message', id: 'not a number' }));
     expect(await closed).toBe(1007);
   }, 60_000);
+});
+
+describe('the generated channel types', () => {
+  it('narrow received messages by their discriminating member (tsc --strict)', async () => {
+    const [gemini, slack] = await Promise.all([generated('gemini-websocket'), generated('slack-rtm')]);
+    // Each line marked @ts-expect-error must fail to compile, and every other line must compile.
+    writeFileSync(
+      join(gemini.out, 'src', 'narrowing.ts'),
+      [
+        "import type { V1MarketdataSymbolReceivedByKey as ByKey } from './channels.gen.js';",
+        "export const beat: ByKey['heartbeat'] = { type: 'heartbeat', socket_sequence: 1 };",
+        '// @ts-expect-error an update is not a heartbeat',
+        "export const update: ByKey['heartbeat'] = { type: 'update', socket_sequence: 1, eventId: 1, events: [], timestamp: 1, timestampms: 1 };",
+      ].join('\n'),
+    );
+    writeFileSync(
+      join(slack.out, 'src', 'narrowing.ts'),
+      [
+        "import type { RootReceivedByKey as ByKey, RootSent } from './channels.gen.js';",
+        "export const hello: ByKey['hello'] = { type: 'hello' };",
+        '// @ts-expect-error an error event is not a hello',
+        "export const notHello: ByKey['hello'] = { type: 'error' };",
+        "export const sent: RootSent = { id: 1, type: 'message', channel: 'C1', text: 'hi' };",
+        '// @ts-expect-error the id the client sends is a number',
+        "export const badId: RootSent = { id: 'one' };",
+      ].join('\n'),
+    );
+    const tsconfig = join(dirname(gemini.out), 'tsconfig.narrowing.json');
+    writeFileSync(
+      tsconfig,
+      JSON.stringify({
+        compilerOptions: {
+          target: 'ES2022',
+          module: 'NodeNext',
+          moduleResolution: 'NodeNext',
+          lib: ['ES2023', 'DOM'],
+          strict: true,
+          noEmit: true,
+          skipLibCheck: true,
+          types: ['node'],
+        },
+        files: [join(gemini.out, 'src', 'narrowing.ts'), join(slack.out, 'src', 'narrowing.ts')],
+      }),
+    );
+    const tsc = join(ROOT, 'node_modules/typescript/bin/tsc');
+    const run = promisify(execFile)(process.execPath, [tsc, '-p', tsconfig], { maxBuffer: 1 << 24 });
+    await expect(
+      run.then(
+        () => 'compiled',
+        (error: { stdout?: string }) => error.stdout ?? String(error),
+      ),
+    ).resolves.toBe('compiled');
+  }, 120_000);
 });
 
 describe.each(['streetlights-mqtt', 'correlation-id'])('%s (MQTT)', (name) => {
