@@ -3,6 +3,7 @@
 import { completeCheck, hasErrors, modelOf } from './check/index.js';
 import { startLint } from './check/lint-in-worker.js';
 import { type Diagnostic, InputError } from './diagnostics.js';
+import { emitChannels } from './emit/channels/index.js';
 import { emitClient } from './emit/client/index.js';
 import { emitPackage } from './emit/package/index.js';
 import { emitRuntime } from './emit/runtime/index.js';
@@ -80,6 +81,7 @@ export async function emitAll(ir: Ir, options: GenerateOptions, onStage?: StageL
     ...(await timed('emit validators', onStage, () => emitValidators(ir))),
     ...(await timed('emit client', onStage, () => emitClient(ir))),
     ...(await timed('emit server', onStage, () => emitServer(ir))),
+    ...(await timed('emit channels', onStage, () => emitChannels(ir))),
     ...(await timed('emit runtime', onStage, () => emitRuntime(templates))),
   ];
   const named = options.name === undefined ? ir : { ...ir, packageName: options.name };

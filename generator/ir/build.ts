@@ -2,6 +2,7 @@
 import { basename } from 'node:path';
 import { InputError } from '../diagnostics.js';
 import { type LoadedSpecs, valueAt } from '../load/index.js';
+import { readChannels } from './channels.js';
 import { buildEvents, isEnvelopeMessage } from './events.js';
 import { readAsyncApi } from './messages.js';
 import type { Ir, IrErrorCode, IrOperation, IrSchema, IrWarning, JsonSchema } from './model.js';
@@ -17,7 +18,10 @@ export function buildIr(specs: Pick<LoadedSpecs, 'openapi' | 'asyncapi'>): Ir {
   const info = (specs.openapi.absent ? asyncapi.value.info : (openapi.value.info ?? {})) as Record<string, unknown>;
   const own = buildSchemas(openapi.value);
   const model = readAsyncApi(asyncapi, new Set(own.map((s) => s.name)), isEnvelopeMessage, warn);
-  const added = model.schemas.map(({ name, schema }) => ({ name, schema, inferred: false }));
+  const named = new Map([...own, ...model.schemas].map((s) => [s.name, s.schema]));
+  const channels = readChannels(asyncapi, model.messages, (name) => named.get(name), new Set(named.keys()), warn);
+  const asyncSchemas = [...model.schemas, ...channels.schemas];
+  const added = asyncSchemas.map(({ name, schema }) => ({ name, schema, inferred: false }));
   const operations = buildOperations(openapi, warn);
   return {
     documents: [specs.openapi, asyncapi].filter((doc) => !doc.absent).map((doc) => basename(doc.file)),
@@ -30,8 +34,9 @@ export function buildIr(specs: Pick<LoadedSpecs, 'openapi' | 'asyncapi'>): Ir {
     securitySchemes: buildSecuritySchemes(openapi),
     events: buildEvents(openapi, asyncapi),
     messages: model.messages,
+    channels: channels.channels,
     errorCodes: buildErrorCodes(openapi.value),
-    openapi: withUniqueOperationIds(withSchemas(specs.openapi.value, model.schemas), operations) as JsonSchema,
+    openapi: withUniqueOperationIds(withSchemas(specs.openapi.value, asyncSchemas), operations) as JsonSchema,
     warnings,
   };
 }

@@ -111,6 +111,50 @@ export interface IrMessage {
   readonly pointer: string;
 }
 
+/**
+ * The messages of one direction of a channel. `keys` maps each key a client narrows by to its messages: the values of
+ * `discriminator` (a member every payload fixes with `const` or `enum`), or, without one, the message names.
+ */
+export interface IrChannelMessages {
+  /** The names of the messages (`IrMessage.name`), sorted. */
+  readonly messages: readonly string[];
+  readonly discriminator?: string;
+  readonly keys: Readonly<Record<string, readonly string[]>>;
+}
+
+/** A parameter of a channel address (`{symbol}`); its values are strings. */
+export interface IrChannelParameter {
+  readonly name: string;
+  readonly schema: JsonSchema;
+  readonly description: string;
+}
+
+/** An AsyncAPI channel that carries plain messages, with how it is reached and what goes which way. */
+export interface IrChannel {
+  /** The channel's key in the document. */
+  readonly name: string;
+  /** Its address (3.x `address`, else the key), with `{parameter}`s. */
+  readonly address: string;
+  readonly pointer: string;
+  /** `websocket` and `stream` (SSE or chunked HTTP) get a client; `unsupported` protocols only types and validators. */
+  readonly kind: 'websocket' | 'stream' | 'unsupported';
+  /** The protocols of its servers and bindings (`wss`, `mqtt`, …), sorted. */
+  readonly protocols: readonly string[];
+  /** The URL of its first WebSocket or HTTP server, variables set to their defaults. */
+  readonly url: string | undefined;
+  /** The HTTP method its `http` or `ws` bindings give (of the channel or its operations), upper case. */
+  readonly method: string | undefined;
+  readonly summary: string;
+  /** The address parameters, in address order. */
+  readonly parameters: readonly IrChannelParameter[];
+  /** The component schemas of its `ws` binding's query and headers. */
+  readonly query: string | undefined;
+  readonly headers: string | undefined;
+  /** What the client receives (3.x `send`, 2.6 `subscribe`) and sends (3.x `receive`, 2.6 `publish`). */
+  readonly receive: IrChannelMessages;
+  readonly send: IrChannelMessages;
+}
+
 /** One value of the service's `Error.code` table. */
 export interface IrErrorCode {
   readonly code: string;
@@ -137,6 +181,8 @@ export interface Ir {
   readonly events: readonly IrEvent[];
   /** The AsyncAPI messages that are not events of this service's envelopes. */
   readonly messages: readonly IrMessage[];
+  /** The AsyncAPI channels that carry those messages. */
+  readonly channels: readonly IrChannel[];
   readonly errorCodes: readonly IrErrorCode[];
   /** The parsed OpenAPI document, for emitters that hand it to openapi-typescript. */
   readonly openapi: JsonSchema;

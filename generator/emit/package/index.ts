@@ -18,7 +18,7 @@ export function packageName(ir: Pick<Ir, 'packageName' | 'title'>): string {
 }
 
 /** Entry points: `./<entry>` of the package maps to `src/<entry>.gen.ts`, when that file is emitted. */
-const ENTRIES = ['types', 'validators', 'client', 'server'] as const;
+const ENTRIES = ['types', 'validators', 'client', 'server', 'channels', 'channel-routes'] as const;
 
 /** The holder named in the emitted LICENSE. */
 const LICENSE_HOLDER = 'CASI contributors';
@@ -136,6 +136,8 @@ const ENTRY_TEXT: Record<(typeof ENTRIES)[number], string> = {
   validators: 'one precompiled validator per schema and per message, e.g. `validateServerEvent`',
   client: 'the typed client: REST methods by resource, SSE event stream, WebSocket session',
   server: 'a typed `Handlers` interface and a Fastify plugin that validates every request',
+  channels: "the AsyncAPI channels' message types and, for WebSocket channels, a typed `connect<Channel>(options)`",
+  'channel-routes': '`registerChannels(app, handlers)`: the WebSocket channels served on Fastify, messages validated',
 };
 
 /** The MIT License, as `"license": "MIT"` says (no header line: license detectors read the text as it is). */

@@ -1,0 +1,297 @@
+/**
+ * Emits the channels of plain AsyncAPI messages: `channels.gen.ts` (per channel, the message unions, the messages by
+ * key, its descriptor and, for WebSocket channels, `connect<Channel>(options)`) and `channel-routes.gen.ts`
+ * (`registerChannels(app, handlers)` on Fastify). Channels of other protocols get their types and a note saying that
+ * no client is generated for them. Nothing is emitted for a document without such channels.
+ */
+import type { StatementStructures } from 'ts-morph';
+import type { Ir, IrChannel, IrChannelMessages, JsonSchema } from '../../ir/model.js';
+import { camelCase, pascalCase, schemaCodeNames } from '../../names.js';
+import type { EmittedFile } from '../shared/files.js';
+import {
+  docText,
+  emitTypeScript,
+  literal,
+  propertyName,
+  StructureKind,
+  VariableDeclarationKind,
+} from '../shared/ts.js';
+import { validatorName } from '../validators/index.js';
+
+type Schemas = ReadonlyMap<string, JsonSchema>;
+
+const CLIENT_RUNTIME = './runtime/client/channel-socket.js';
+const SERVER_RUNTIME = './runtime/server/channel-routes.js';
+const STREAM_RUNTIME = './runtime/client/channel-stream.js';
+const SHARED_RUNTIME = './runtime/shared/channel.js';
+
+/** `import { values } from module` (when there are any) and `import type { types } from module`. */
+function runtimeImports(module: string, values: string[], types: string[]): StatementStructures[] {
+  return [
+    ...(values.length > 0
+      ? [{ kind: StructureKind.ImportDeclaration, moduleSpecifier: module, namedImports: values } as const]
+      : []),
+    { kind: StructureKind.ImportDeclaration, moduleSpecifier: module, isTypeOnly: true, namedImports: types },
+  ];
+}
+
+/** A channel with the names its code uses. */
+interface Named {
+  readonly channel: IrChannel;
+  /** `Root`, `V1MarketdataSymbol`: the prefix of its types. */
+  readonly type: string;
+  /** `root`, `v1MarketdataSymbol`: its descriptor and handler names. */
+  readonly value: string;
+}
+
+/** Builds both files, or none when the IR has no channels. */
+export function emitChannels(ir: Ir): EmittedFile[] {
+  if (ir.channels.length === 0) return [];
+  const named = namesOf(ir.channels);
+  const code = schemaCodeNames(ir);
+  const schemaOf = new Map(ir.messages.map((m) => [m.name, code.get(m.schemaName) ?? m.schemaName]));
+  const sockets = named.filter((n) => n.channel.kind === 'websocket');
+  const schemas = new Map(ir.schemas.map((s) => [s.name, s.schema]));
+  const files = [emitTypeScript('src/channels.gen.ts', clientStatements(named, schemaOf, code, schemas))];
+  if (sockets.length > 0) files.push(emitTypeScript('src/channel-routes.gen.ts', serverStatements(sockets)));
+  return files;
+}
+
+/** Stable, distinct names for the channels (in name order). */
+function namesOf(channels: readonly IrChannel[]): Named[] {
+  const taken = new Set<string>();
+  return channels.map((channel) => {
+    const base = pascalCase(channel.name) || 'Channel';
+    let type = /^[0-9]/.test(base) ? `_${base}` : base;
+    for (let n = 2; taken.has(type); n++) type = `${base}${n}`;
+    taken.add(type);
+    return { channel, type, value: camelCase(type) || type };
+  });
+}
+
+function clientStatements(
+  named: readonly Named[],
+  schemaOf: ReadonlyMap<string, string>,
+  code: ReadonlyMap<string, string>,
+  schemas: Schemas,
+): StatementStructures[] {
+  const kinds = new Set(named.map((n) => n.channel.kind));
+  const statements: StatementStructures[] = [
+    ...(kinds.has('websocket')
+      ? runtimeImports(CLIENT_RUNTIME, ['openChannel'], ['ChannelConnection', 'ChannelOptions'])
+      : []),
+    ...(kinds.has('stream') ? runtimeImports(STREAM_RUNTIME, ['readChannel'], ['StreamChannelOptions']) : []),
+    ...(kinds.has('websocket') || kinds.has('stream') ? runtimeImports(SHARED_RUNTIME, [], ['ChannelDescriptor']) : []),
+    {
+      kind: StructureKind.ImportDeclaration,
+      moduleSpecifier: './types.gen.js',
+      namespaceImport: 'types',
+      isTypeOnly: true,
+    },
+    { kind: StructureKind.ImportDeclaration, moduleSpecifier: './validators.gen.js', namespaceImport: 'validators' },
+    {
+      kind: StructureKind.TypeAlias,
+      name: 'Narrow',
+      typeParameters: ['T', 'U'],
+      docs: ['The members of `T` that fit `U`, or `T` when none does (a payload type the key cannot narrow).'],
+      type: '[Extract<T, U>] extends [never] ? T : Extract<T, U>',
+    },
+  ];
+  for (const n of named) statements.push(...channelStatements(n, schemaOf, code, schemas));
+  return statements;
+}
+
+/** The types of one channel, and its descriptor and `connect` for a WebSocket channel. */
+function channelStatements(
+  { channel, type, value }: Named,
+  schemaOf: ReadonlyMap<string, string>,
+  code: ReadonlyMap<string, string>,
+  schemas: Schemas,
+): StatementStructures[] {
+  const union = (set: IrChannelMessages) => set.messages.map((m) => `types.${schemaOf.get(m)}`).join(' | ') || 'never';
+  const note = noteOf(channel);
+  const statements: StatementStructures[] = [
+    alias(`${type}Received`, union(channel.receive), `What the client receives on ${channel.address}.${note}`),
+    alias(`${type}Sent`, union(channel.send), `What the client sends on ${channel.address}.`),
+    byKey(
+      `${type}ReceivedByKey`,
+      channel.receive,
+      schemaOf,
+      `The messages the client receives, ${keyText(channel.receive)}.`,
+    ),
+    byKey(`${type}SentByKey`, channel.send, schemaOf, `The messages the client sends, ${keyText(channel.send)}.`),
+  ];
+  if (channel.kind === 'unsupported') return statements;
+  const params = channel.parameters.length
+    ? `{ ${channel.parameters.map((p) => `${propertyName(p.name)}: ${parameterType(p.schema)}`).join('; ')} }`
+    : 'Record<string, never>';
+  const query = channel.query === undefined ? 'Record<string, never>' : `types.${code.get(channel.query)}`;
+  const connection = `ChannelConnection<${type}Received, ${type}Sent, ${type}ReceivedByKey>`;
+  statements.push(
+    alias(`${type}Params`, params, `The parameters of the address ${channel.address}.`),
+    alias(`${type}Query`, query, 'The query of its request (its `ws` binding).'),
+    {
+      kind: StructureKind.VariableStatement,
+      isExported: true,
+      declarationKind: VariableDeclarationKind.Const,
+      docs: [docText(`The channel ${channel.name} as the client and the server runtime read it.`)],
+      declarations: [
+        {
+          name: `${value}Channel`,
+          type: 'ChannelDescriptor',
+          initializer: descriptor(channel, schemaOf, code, schemas),
+        },
+      ],
+    },
+    channel.kind === 'websocket'
+      ? {
+          kind: StructureKind.Function,
+          isExported: true,
+          name: `connect${type}`,
+          docs: [docText(`Opens a WebSocket on ${channel.address}${channel.summary ? `: ${channel.summary}` : '.'}`)],
+          parameters: [{ name: 'options', type: `ChannelOptions<${type}Params, ${type}Query>` }],
+          returnType: `Promise<${connection}>`,
+          statements: [`return openChannel(${value}Channel, options);`],
+        }
+      : {
+          kind: StructureKind.Function,
+          isExported: true,
+          name: `stream${type}`,
+          docs: [
+            docText(`Reads the HTTP stream of ${channel.address}${channel.summary ? `: ${channel.summary}` : '.'}`),
+          ],
+          parameters: [{ name: 'options', type: `StreamChannelOptions<${type}Params, ${type}Query>` }],
+          returnType: `AsyncGenerator<${type}Received, void, undefined>`,
+          statements: [`return readChannel(${value}Channel, options);`],
+        },
+  );
+  return statements;
+}
+
+/** Why a channel gets no client, for its doc comment. */
+function noteOf(channel: IrChannel): string {
+  if (channel.kind === 'unsupported')
+    return ` No client is generated for ${channel.protocols.join(', ') || 'an unnamed protocol'}: types and validators only.`;
+  return '';
+}
+
+function keyText(set: IrChannelMessages): string {
+  return set.discriminator === undefined ? 'by message name' : `by their \`${set.discriminator}\``;
+}
+
+function alias(name: string, type: string, doc: string): StatementStructures {
+  return { kind: StructureKind.TypeAlias, isExported: true, name, type, docs: [docText(doc)] };
+}
+
+/** `{ key: message type narrowed to the key }` of one direction. */
+function byKey(name: string, set: IrChannelMessages, schemaOf: ReadonlyMap<string, string>, doc: string) {
+  const members = Object.entries(set.keys).map(([key, messages]) => {
+    const union = messages.map((m) => `types.${schemaOf.get(m)}`).join(' | ');
+    const narrowed =
+      set.discriminator === undefined
+        ? union
+        : `Narrow<${union}, { ${propertyName(set.discriminator)}?: ${literal(key)} }>`;
+    return `  ${propertyName(key)}: ${narrowed};`;
+  });
+  return alias(name, members.length ? `{\n${members.join('\n')}\n}` : 'Record<string, never>', doc);
+}
+
+/** A parameter's type: the union of its enum, else `string`. */
+function parameterType(schema: Record<string, unknown>): string {
+  const values = Array.isArray(schema.enum) ? schema.enum.filter((v) => typeof v === 'string') : [];
+  return values.length ? values.map((v) => literal(v)).join(' | ') : 'string';
+}
+
+/** The descriptor literal: validators of each direction's messages, keys, and the query's validator and types. */
+function descriptor(
+  channel: IrChannel,
+  schemaOf: ReadonlyMap<string, string>,
+  code: ReadonlyMap<string, string>,
+  schemas: Schemas,
+) {
+  const set = (s: IrChannelMessages) => {
+    const validators = s.messages.map((m) => `${propertyName(m)}: validators.${validatorName(schemaOf.get(m) ?? m)}`);
+    const keys = Object.entries(s.keys).map(([k, ms]) => `${propertyName(k)}: [${ms.map(literal).join(', ')}]`);
+    const discriminator = s.discriminator === undefined ? '' : `discriminator: ${literal(s.discriminator)}, `;
+    return `{ ${discriminator}validators: { ${validators.join(', ')} }, keys: { ${keys.join(', ')} } }`;
+  };
+  const lines = [
+    `name: ${literal(channel.name)},`,
+    `address: ${literal(channel.address)},`,
+    ...(channel.url === undefined ? [] : [`url: ${literal(channel.url)},`]),
+    ...(channel.kind === 'stream' && channel.method !== undefined ? [`method: ${literal(channel.method)},`] : []),
+    `receive: ${set(channel.receive)},`,
+    `send: ${set(channel.send)},`,
+  ];
+  const enums = channel.parameters
+    .map(
+      (p) => [p.name, Array.isArray(p.schema.enum) ? p.schema.enum.filter((v) => typeof v === 'string') : []] as const,
+    )
+    .filter(([, values]) => values.length > 0)
+    .map(([name, values]) => `${propertyName(name)}: [${values.map(literal).join(', ')}]`);
+  if (enums.length > 0) lines.push(`parameters: { ${enums.join(', ')} },`);
+  if (channel.headers !== undefined) {
+    const names = Object.keys((schemas.get(channel.headers)?.properties ?? {}) as object);
+    const validator = `validators.${validatorName(code.get(channel.headers) ?? channel.headers)}`;
+    lines.push(`headers: { validator: ${validator}, names: [${names.map(literal).join(', ')}] },`);
+  }
+  if (channel.query !== undefined) lines.push(`query: ${queryDescriptor(channel.query, code, schemas)},`);
+  return `{\n${lines.map((l) => `  ${l}`).join('\n')}\n}`;
+}
+
+/** The query's validator and, for members typed boolean, integer or number, that type. */
+function queryDescriptor(name: string, code: ReadonlyMap<string, string>, schemas: Schemas): string {
+  const properties = (schemas.get(name)?.properties ?? {}) as Record<string, { type?: unknown }>;
+  const types = Object.entries(properties)
+    .filter(([, schema]) => ['boolean', 'integer', 'number'].includes(String(schema?.type)))
+    .map(([member, schema]) => `${propertyName(member)}: ${literal(String(schema.type))}`);
+  return `{ validator: validators.${validatorName(code.get(name) ?? name)}, types: { ${types.join(', ')} } }`;
+}
+
+function serverStatements(sockets: readonly Named[]): StatementStructures[] {
+  const handler = ({ type }: Named) =>
+    `ChannelHandler<channels.${type}Params, channels.${type}Query, channels.${type}Received, channels.${type}Sent, channels.${type}SentByKey>`;
+  return [
+    {
+      kind: StructureKind.ImportDeclaration,
+      moduleSpecifier: 'fastify',
+      namedImports: ['FastifyInstance'],
+      isTypeOnly: true,
+    },
+    { kind: StructureKind.ImportDeclaration, moduleSpecifier: SERVER_RUNTIME, namedImports: ['registerChannelRoutes'] },
+    {
+      kind: StructureKind.ImportDeclaration,
+      moduleSpecifier: SERVER_RUNTIME,
+      isTypeOnly: true,
+      namedImports: ['ChannelHandler', 'ChannelRoute', 'ChannelRouteOptions'],
+    },
+    { kind: StructureKind.ImportDeclaration, moduleSpecifier: './channels.gen.js', namespaceImport: 'channels' },
+    {
+      kind: StructureKind.Interface,
+      isExported: true,
+      name: 'ChannelHandlers',
+      docs: ['A handler per WebSocket channel; a channel without one is not served.'],
+      properties: sockets.map((n) => ({ name: n.value, hasQuestionToken: true, type: handler(n) })),
+    },
+    {
+      kind: StructureKind.Function,
+      isExported: true,
+      name: 'registerChannels',
+      docs: ["Serves the channels that have a handler as WebSocket routes of `app`'s server."],
+      parameters: [
+        { name: 'app', type: 'FastifyInstance' },
+        { name: 'handlers', type: 'ChannelHandlers' },
+        { name: 'options', type: 'ChannelRouteOptions', initializer: '{}' },
+      ],
+      returnType: 'void',
+      statements: [
+        'const routes: ChannelRoute[] = [];',
+        ...sockets.map(
+          (n) =>
+            `if (handlers.${n.value}) routes.push({ channel: channels.${n.value}Channel, handler: handlers.${n.value} });`,
+        ),
+        'registerChannelRoutes(app, routes, options);',
+      ],
+    },
+  ];
+}
