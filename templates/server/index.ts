@@ -31,10 +31,12 @@ export {
   type RequestPart,
   type RequestProblem,
 } from './errors.js';
+export { type EventStreamItems, eventStreamOf } from './event-stream-answer.js';
 export { casiServerOptions, clientErrorAnswer } from './framework-errors.js';
 export type {
   AnyHandler,
   Authenticate,
+  BinaryBody,
   CasiRequest,
   HandlerMap,
   HttpHandler,
@@ -45,10 +47,12 @@ export type {
   WebSocketHandler,
 } from './handlers.js';
 export { type CasiRoutesOptions, DEFAULT_SERVICE_VERSION } from './options.js';
+export { decodeQuery, decodeText, parseCookies } from './parameter-styles.js';
 export { compilePath, type PathMatcher, toFastifyPath } from './path.js';
 export { casiRoutes } from './plugin.js';
-export { coerceQuery, parseQuery, type RawQuery } from './query.js';
+export { coerceQuery, coerceScalar, parseQuery, type RawQuery } from './query.js';
 export { type CheckedRequest, MAX_BODY_DEPTH, tooDeep, type UncheckedRequest, validateRequest } from './request.js';
+export { decodeBody, unsupportedMediaType } from './request-body.js';
 export {
   type OnResponseInvalid,
   type ResponseProblem,
@@ -57,13 +61,18 @@ export {
 } from './response.js';
 export type {
   HttpMethod,
+  ParameterDecoding,
+  ParameterLocation,
   QueryCoercion,
+  RequestMedia,
   RequestValidators,
   ResponseDefinition,
   RouteDefinition,
+  Scalar,
   SecurityScheme,
   ServiceVersionRule,
   Transport,
+  ValueShape,
 } from './route.js';
 export { checkServiceVersion, SERVICE_VERSION_QUERY } from './service-version.js';
 export { MAX_EARLY_MESSAGES, type SessionSocket } from './session-socket.js';

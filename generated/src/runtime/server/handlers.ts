@@ -4,6 +4,7 @@
  * The generated code narrows the type parameters per operation; the runtime only sees the erased forms.
  */
 import type { IncomingHttpHeaders, IncomingMessage } from 'node:http';
+import type { Readable } from 'node:stream';
 import type { FastifyBaseLogger, FastifyRequest } from 'fastify';
 import type { RawQuery } from './query.js';
 import type { RouteDefinition } from './route.js';
@@ -73,6 +74,9 @@ export interface HttpResult {
   readonly body?: unknown;
   readonly headers?: Readonly<Record<string, string>>;
 }
+
+/** What a handler may answer a byte response (`application/octet-stream`, `image/png`, …) with. */
+export type BinaryBody = Buffer | Uint8Array | ArrayBuffer | string | Blob | Readable;
 
 /** Handles an `http` route. */
 export type HttpHandler<Req = CasiRequest, Res extends HttpResult = HttpResult> = (req: Req) => Res | Promise<Res>;
