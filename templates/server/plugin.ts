@@ -91,10 +91,12 @@ function acceptEmptyJson(app: FastifyInstance): void {
 }
 
 /**
- * Reads a body of any other media type as bytes, for specs with routes that declare non-JSON bodies: the route then
- * checks the type against its declared one (415 when it differs) and decodes it (`decodeBody`).
+ * Reads a body of any other media type (`text/plain` included, so that its charset is honoured) as bytes, for specs
+ * with routes that declare non-JSON bodies: the route then checks the type against its declared one (415 when it
+ * differs) and decodes it (`decodeBody`).
  */
 function acceptAnyMedia(app: FastifyInstance): void {
+  app.removeContentTypeParser('text/plain');
   app.addContentTypeParser('*', { parseAs: 'buffer' }, (_request, body, done) => done(null, body));
 }
 

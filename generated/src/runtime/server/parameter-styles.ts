@@ -88,7 +88,9 @@ function fromMatrix(segments: readonly string[], name: string, decoding: Paramet
   const { shape } = decoding;
   if ('properties' in shape && decoding.explode) return objectOf(pairs, shape);
   const values = pairs.filter(([key]) => key === name).map(([, value]) => value);
-  if ('items' in shape && decoding.explode) return values.map((item) => scalarOf(item, shape));
+  if ('items' in shape && decoding.explode) {
+    return values.length === 1 && values[0] === '' ? [] : values.map((item) => scalarOf(item, shape));
+  }
   return values.length === 1 ? fromList(values[0] ?? '', decoding, ',') : values;
 }
 
