@@ -32,14 +32,15 @@ import {
   VariableDeclarationKind,
 } from '../shared/ts.js';
 import { validatorName } from '../validators/index.js';
-import { answerBodyType, BODY_TYPE_NAMES, requestBodyType } from './body-types.js';
+import { answerBodyType, BODY_TYPE_NAMES, decodedHeadersType, requestBodyType } from './body-types.js';
 
 const V = 'validators';
 
 /** Builds the server stubs file. */
 export function emitServer(ir: Ir): EmittedFile[] {
   const operations = [...ir.operations].sort((a, b) => a.id.localeCompare(b.id));
-  const handlerTypes = operations.map(handlerType);
+  const components = componentsOf(ir);
+  const handlerTypes = operations.map((op) => handlerType(op, components));
   const bodyTypeNames = BODY_TYPE_NAMES.filter((name) =>
     handlerTypes.some((type) => new RegExp(`\\b${name}\\b`).test(type)),
   );
@@ -141,12 +142,20 @@ function routeLiteral(
     `validators: { ${validators.join(', ')} }`,
     `bodyRequired: ${op.requestBody?.required === true}`,
     `queryCoercion: { ${coercion.join(', ')} }`,
-    ...(Object.keys(decodings).length > 0 ? [`parameters: ${JSON.stringify(decodings)}`] : []),
-    ...(media ? [`requestMedia: ${JSON.stringify(media)}`] : []),
+    ...(Object.keys(decodings).length > 0 ? [`parameters: ${valueLiteral(decodings)}`] : []),
+    ...(media ? [`requestMedia: ${valueLiteral(media)}`] : []),
     `responses: { ${responses.join(', ')} }`,
     ...(op.transport !== 'http' && eventValidator ? [`eventValidator: ${eventValidator}`] : []),
   ];
   return `  {\n${members.map((m) => `    ${m},`).join('\n')}\n  }`;
+}
+
+/** A plain value (strings, booleans, objects of them) as TypeScript source: `{ style: 'form', explode: true }`. */
+function valueLiteral(value: unknown): string {
+  if (typeof value === 'string') return literal(value);
+  if (value === null || typeof value !== 'object') return String(value);
+  const members = Object.entries(value).map(([key, member]) => `${propertyName(key)}: ${valueLiteral(member)}`);
+  return `{ ${members.join(', ')} }`;
 }
 
 function responseLiteral(response: IrResponse, validator: string | undefined): string {
@@ -176,10 +185,11 @@ function addHandlers(file: StatementStructures[], operations: readonly IrOperati
   });
 }
 
-function handlerType(op: IrOperation): string {
+function handlerType(op: IrOperation, components: Components): string {
   const params = paramsType(op);
   const query = queryType(op);
-  const headers = headersType(op);
+  const headers =
+    parameterDecodings(op, components).header === undefined ? headersType(op) : decodedHeadersType(op, components);
   if (op.transport === 'websocket') return `WebSocketHandler<SessionRequest<${params}, ${query}, ${headers}, Auth>>`;
   const request = `CasiRequest<${params}, ${query}, ${headers}, ${requestBodyType(op) ?? 'undefined'}, Auth>`;
   const results = op.responses
