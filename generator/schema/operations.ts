@@ -9,10 +9,20 @@ import type { Ir, IrOperation, IrParameter, IrResponse, JsonSchema, ParameterLoc
 import { pascalCase } from '../names.js';
 
 /** Request parts that get a validator of their own. */
-export type RequestPart = 'params' | 'query' | 'headers';
+export type RequestPart = 'params' | 'query' | 'headers' | 'cookies';
 
-const LOCATION: Record<RequestPart, ParameterLocation> = { params: 'path', query: 'query', headers: 'header' };
-const SUFFIX: Record<RequestPart, string> = { params: 'Params', query: 'Query', headers: 'Headers' };
+const LOCATION: Record<RequestPart, ParameterLocation> = {
+  params: 'path',
+  query: 'query',
+  headers: 'header',
+  cookies: 'cookie',
+};
+const SUFFIX: Record<RequestPart, string> = {
+  params: 'Params',
+  query: 'Query',
+  headers: 'Headers',
+  cookies: 'Cookies',
+};
 
 /** Headers the runtime checks itself (with their own error codes) rather than through the schema. */
 const RUNTIME_HEADERS = new Set(['service-version']);
@@ -33,7 +43,7 @@ export function partSchemaName(op: IrOperation, part: RequestPart): string {
 
 /**
  * The object schema of one request part, or undefined when the part has no parameters. Path and query parts are
- * closed (an unknown query parameter is an error); headers stay open, since every request carries other headers.
+ * closed (an unknown query parameter is an error); headers and cookies stay open, since requests carry others.
  */
 export function partSchema(op: IrOperation, part: RequestPart): JsonSchema | undefined {
   const params = partParameters(op, part);
@@ -43,7 +53,7 @@ export function partSchema(op: IrOperation, part: RequestPart): JsonSchema | und
     type: 'object',
     properties: Object.fromEntries(params.map((p) => [p.name, p.schema])),
     ...(required.length > 0 ? { required } : {}),
-    additionalProperties: part === 'headers',
+    additionalProperties: part === 'headers' || part === 'cookies',
   };
 }
 
@@ -61,7 +71,7 @@ export function requestPartSchemas(ir: Ir): { name: string; schema: JsonSchema }
   const out: { name: string; schema: JsonSchema }[] = [];
   const components = componentsOf(ir);
   for (const op of ir.operations) {
-    for (const part of ['params', 'query', 'headers'] as const) {
+    for (const part of ['params', 'query', 'headers', 'cookies'] as const) {
       const schema = partSchema(op, part);
       if (schema) out.push({ name: partSchemaName(op, part), schema });
     }
@@ -143,21 +153,24 @@ function isString(shape: ValueShape): boolean {
 
 /**
  * The parameters the server must decode beyond the query coercion, by location and name: every array or object,
- * every non-string path or header value, every path or header parameter of another style than `simple`. Header
- * names are lower-cased; cookie parameters are not decoded (the server reads no cookies).
+ * every non-string path, header or cookie value, every path or header parameter of another style than `simple`.
+ * Header names are lower-cased.
  */
 export function parameterDecodings(
   op: IrOperation,
   components: Components,
-): Partial<Record<'path' | 'query' | 'header', Record<string, ParameterDecoding>>> {
-  const out: Partial<Record<'path' | 'query' | 'header', Record<string, ParameterDecoding>>> = {};
-  for (const location of ['path', 'query', 'header'] as const) {
+): Partial<Record<ParameterLocation, Record<string, ParameterDecoding>>> {
+  const out: Partial<Record<ParameterLocation, Record<string, ParameterDecoding>>> = {};
+  for (const location of ['path', 'query', 'header', 'cookie'] as const) {
     const decodings: Record<string, ParameterDecoding> = {};
     for (const p of op.parameters[location]) {
-      const style = p.style ?? (location === 'query' ? 'form' : 'simple');
+      const form = location === 'query' || location === 'cookie';
+      const style = p.style ?? (form ? 'form' : 'simple');
       const shape = shapeOf(p.schema, components, false);
       const needed =
-        location === 'query' ? 'items' in shape || 'properties' in shape : !isString(shape) || style !== 'simple';
+        location === 'query'
+          ? 'items' in shape || 'properties' in shape
+          : !isString(shape) || style !== (form ? 'form' : 'simple');
       if (!needed) continue;
       const name = location === 'header' ? p.name.toLowerCase() : p.name;
       decodings[name] = { style, explode: p.explode ?? style === 'form', shape };

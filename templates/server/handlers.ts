@@ -31,17 +31,22 @@ export interface IncomingRequest {
  */
 export type Authenticate<Auth> = (request: IncomingRequest, route: RouteDefinition) => Auth | Promise<Auth>;
 
-/** A validated HTTP or SSE request: parameters with query values coerced, headers with lower-cased names. */
+/**
+ * A validated HTTP or SSE request: parameters decoded from their styles into their schemas' types, headers with
+ * lower-cased names, the declared cookie parameters.
+ */
 export interface CasiRequest<
   Params = Record<string, string>,
   Query = Record<string, unknown>,
   Headers = IncomingHttpHeaders,
   Body = unknown,
   Auth = unknown,
+  Cookies = Readonly<Record<string, unknown>>,
 > {
   readonly params: Params;
   readonly query: Query;
   readonly headers: Headers;
+  readonly cookies: Cookies;
   readonly body: Body;
   readonly auth: Auth;
   readonly log: FastifyBaseLogger;

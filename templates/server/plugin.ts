@@ -101,7 +101,7 @@ function acceptAnyMedia(app: FastifyInstance): void {
 }
 
 /** A request as the runtime builds it, before the generated types narrow it. */
-type UntypedRequest = CasiRequest<unknown, unknown, unknown, unknown>;
+type UntypedRequest = CasiRequest<unknown, unknown, unknown, unknown, unknown, unknown>;
 
 /** The `auth` each admitted request carries, from `onRequest` to its handler. */
 const authOf = new WeakMap<FastifyRequest, unknown>();
@@ -137,7 +137,7 @@ function registerRoute(
       : {}),
     handler: async (request, reply) => {
       const auth = admitInHook ? authOf.get(request) : await admit(route, incoming(request), config);
-      const { params, query, headers, body } = validateRequest(route, {
+      const { params, query, headers, cookies, body } = validateRequest(route, {
         params: request.params as Record<string, string>,
         query: queryOf(request.url, request.query as Record<string, unknown>),
         headers: request.headers,
@@ -146,7 +146,7 @@ function registerRoute(
             ? request.body
             : await decodeBody(route.requestMedia, request.headers['content-type'], request.body),
       });
-      const req: UntypedRequest = { params, query, headers, body, auth, log: request.log, raw: request };
+      const req: UntypedRequest = { params, query, headers, cookies, body, auth, log: request.log, raw: request };
       switch (route.transport) {
         case 'http':
           return sendResult(

@@ -35,6 +35,7 @@ const echo: HttpHandler = (req) => ({
   body: {
     params: req.params,
     query: req.query,
+    cookies: req.cookies,
     headers: {
       array: (req.headers as Record<string, unknown>).array,
       object: (req.headers as Record<string, unknown>).object,
@@ -130,6 +131,19 @@ describe('readme-parameter-styles', () => {
     expect((h.json() as { headers: unknown }).headers).toEqual({
       array: ['a', 'b'],
       object: { name: 'n', description: 'd' },
+    });
+  });
+
+  it('reads form cookies: repeated names as an array, an exploded object from its members', async () => {
+    const cookies = server('readme-parameter-styles', 'cookies_standard');
+    const c = await send(cookies.url, '/cookies', {
+      headers: { cookie: 'primitive=p; array=a; array=b; name=n; description=d%20e; session=other' },
+    });
+    expect((c.json() as { cookies: unknown }).cookies).toEqual({
+      primitive: 'p',
+      array: ['a', 'b'],
+      object: { name: 'n', description: 'd e' },
+      session: 'other',
     });
   });
 

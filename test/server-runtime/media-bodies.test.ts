@@ -59,7 +59,7 @@ const routes: RouteDefinition[] = [
         type: 'object',
         required: ['file', 'title'],
         properties: {
-          file: { type: 'string', format: 'binary' },
+          file: { type: 'string', contentMediaType: 'application/pdf' },
           title: { type: 'string' },
           pages: { type: 'integer' },
           labels: { type: 'array', items: { type: 'string' } },

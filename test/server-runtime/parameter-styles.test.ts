@@ -8,7 +8,7 @@ import { validator } from './fixture.js';
 import { type MediaServer, open, send, serve } from './media-server.js';
 
 type Kind = 'string' | 'array' | 'object';
-type Location = 'path' | 'query' | 'header';
+type Location = 'path' | 'query' | 'header' | 'cookie';
 
 const SHAPES: Record<Kind, ValueShape> = {
   string: { type: 'string' },
@@ -30,7 +30,7 @@ const VALUES: Record<Kind, unknown> = {
   array: ['blue', 'black', 'brown'],
   object: { R: 100, G: 200, B: 150 },
 };
-const PART = { path: 'params', query: 'query', header: 'headers' } as const;
+const PART = { path: 'params', query: 'query', header: 'headers', cookie: 'cookies' } as const;
 
 /** One route per location, style, explode and kind; its parameter is `color` (`x-color` as a header). */
 function routeOf(location: Location, style: string, explode: boolean, kind: Kind): RouteDefinition {
@@ -41,7 +41,7 @@ function routeOf(location: Location, style: string, explode: boolean, kind: Kind
     type: 'object',
     required: [name],
     properties: { [name]: SCHEMAS[kind] },
-    additionalProperties: location === 'header',
+    additionalProperties: location === 'header' || location === 'cookie',
   };
   return {
     ...open,
@@ -62,7 +62,7 @@ async function roundTrip(location: Location, style: string, explode: boolean, ki
       ? await send(server.url, `${base}/${text}`)
       : location === 'query'
         ? await send(server.url, `${base}?${text}`)
-        : await send(server.url, base, { headers: { 'x-color': text } });
+        : await send(server.url, base, { headers: { [location === 'header' ? 'x-color' : 'cookie']: text } });
   expect(answer.status, String(answer.body)).toBe(200);
   return answer.json();
 }
@@ -106,6 +106,12 @@ const TABLE: [Location, string, boolean, Kind, string][] = [
   ['query', 'pipeDelimited', false, 'array', 'color=blue|black|brown'],
   ['query', 'pipeDelimited', false, 'object', 'color=R|100|G|200|B|150'],
   ['query', 'deepObject', true, 'object', 'color[R]=100&color[G]=200&color[B]=150'],
+  ['cookie', 'form', false, 'string', 'color=blue'],
+  ['cookie', 'form', false, 'array', 'color=blue,black,brown'],
+  ['cookie', 'form', false, 'object', 'color=R,100,G,200,B,150'],
+  ['cookie', 'form', true, 'string', 'color=blue'],
+  ['cookie', 'form', true, 'array', 'color=blue; color=black; color=brown'],
+  ['cookie', 'form', true, 'object', 'R=100; G=200; B=150'],
 ];
 
 /** The empty column: a value that is there but empty. */
@@ -121,7 +127,7 @@ const EMPTY: [Location, string, boolean, Kind, string, unknown][] = [
 
 const echo: HttpHandler = (req) => ({
   status: 200,
-  body: { params: req.params, query: req.query, headers: req.headers },
+  body: { params: req.params, query: req.query, headers: req.headers, cookies: req.cookies },
 });
 const keys = [...TABLE, ...EMPTY].map(([l, s, e, k]) => `${l}_${s}_${e}_${k}`);
 const routes = [...new Set(keys)].map((key) => {
@@ -137,7 +143,7 @@ afterAll(() => server.close());
 
 /** The decoded `color` out of an echoed request. */
 function colorOf(echoed: unknown, location: Location): unknown {
-  const parts = echoed as Record<'params' | 'query' | 'headers', Record<string, unknown>>;
+  const parts = echoed as Record<'params' | 'query' | 'headers' | 'cookies', Record<string, unknown>>;
   return parts[PART[location]][location === 'header' ? 'x-color' : 'color'];
 }
 
@@ -173,6 +179,14 @@ describe('decoded parameters that break their schema', () => {
     expect((answer.json() as { data: unknown }).data).toEqual([
       { in: 'header', pointer: '/x-color/B', message: "must have required property 'B'" },
     ]);
+  });
+
+  it('refuse a cookie that is no integer with 400 naming the cookie', async () => {
+    const answer = await send(server.url, '/cookie/form/true/object', { headers: { cookie: 'R=1; G=green; B=3' } });
+    expect(answer.status).toBe(400);
+    const body = answer.json() as { message: string; data: unknown };
+    expect(body.data).toEqual([{ in: 'cookie', pointer: '/color/G', message: 'must be integer' }]);
+    expect(body.message).toBe('Invalid cookie color/G: must be integer.');
   });
 
   it('answer 404 for a path whose label value does not start with a dot', async () => {

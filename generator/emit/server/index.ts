@@ -22,7 +22,7 @@ import {
   validatedResponseSchema,
 } from '../../schema/operations.js';
 import type { EmittedFile } from '../shared/files.js';
-import { headersType, paramsType, queryType, statusType, TYPES } from '../shared/operation-types.js';
+import { headersType, operationType, paramsType, queryType, statusType, TYPES } from '../shared/operation-types.js';
 import {
   docText,
   emitTypeScript,
@@ -118,7 +118,7 @@ function routeLiteral(
   components: Components,
 ): string {
   const validatorOf = (name: string) => `${V}.${validatorName(code.get(name) ?? name)}`;
-  const validators = (['params', 'query', 'headers'] as const satisfies readonly RequestPart[])
+  const validators = (['params', 'query', 'headers', 'cookies'] as const satisfies readonly RequestPart[])
     .filter((part) => partSchema(op, part) !== undefined)
     .map((part) => `${part}: ${V}.${validatorName(partSchemaName(op, part))}`);
   const body = validatedBodySchema(op, components);
@@ -191,7 +191,8 @@ function handlerType(op: IrOperation, components: Components): string {
   const headers =
     parameterDecodings(op, components).header === undefined ? headersType(op) : decodedHeadersType(op, components);
   if (op.transport === 'websocket') return `WebSocketHandler<SessionRequest<${params}, ${query}, ${headers}, Auth>>`;
-  const request = `CasiRequest<${params}, ${query}, ${headers}, ${requestBodyType(op) ?? 'undefined'}, Auth>`;
+  const cookies = op.parameters.cookie.length > 0 ? `, NonNullable<${operationType(op)}['parameters']['cookie']>` : '';
+  const request = `CasiRequest<${params}, ${query}, ${headers}, ${requestBodyType(op) ?? 'undefined'}, Auth${cookies}>`;
   const results = op.responses
     .filter((r) => r.status !== '101' && !(op.transport === 'sse' && r.status === '200'))
     .map((r) => {

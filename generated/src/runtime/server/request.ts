@@ -7,7 +7,7 @@ import type { IncomingHttpHeaders } from 'node:http';
 import type { Validator } from '../shared/validation.js';
 import { invalidRequest, pathNamesNothing, type RequestPart, type RequestProblem } from './errors.js';
 import { withoutBlobs } from './multipart-body.js';
-import { decodeEach, decodeQuery } from './parameter-styles.js';
+import { decodeEach, decodeQuery, parseCookies } from './parameter-styles.js';
 import { coerceQuery } from './query.js';
 import type { RouteDefinition } from './route.js';
 
@@ -24,10 +24,15 @@ export interface CheckedRequest {
   readonly params: unknown;
   readonly query: unknown;
   readonly headers: unknown;
+  /** Cookie parameters, decoded; an empty object for routes that declare none. */
+  readonly cookies: unknown;
   readonly body: unknown;
 }
 
 const JSON_MEDIA_TYPE = /^application\/json\s*(;|$)/i;
+
+/** The cookies of routes that declare no cookie parameter. */
+const NO_COOKIES: Readonly<Record<string, unknown>> = Object.freeze({});
 
 /** Deepest nesting a JSON body may have; deeper bodies are refused before anything walks them recursively. */
 export const MAX_BODY_DEPTH = 64;
@@ -60,12 +65,17 @@ export function validateRequest(route: RouteDefinition, request: UncheckedReques
   const coerced = coerceQuery(request.query, route.queryCoercion);
   const query = decodings?.query === undefined ? coerced : decodeQuery(coerced, decodings.query);
   const headers = decodeEach(request.headers, decodings?.header);
+  const cookies =
+    validators.cookies === undefined
+      ? NO_COOKIES
+      : decodeQuery(parseCookies(request.headers.cookie), decodings?.cookie ?? {});
   const problems: RequestProblem[] = [];
   check(problems, 'query', validators.query, query);
   check(problems, 'header', validators.headers, headers);
+  check(problems, 'cookie', validators.cookies, cookies);
   checkBody(problems, route, request);
   if (problems.length > 0) throw invalidRequest(problems);
-  return { params, query, headers, body: request.body };
+  return { params, query, headers, cookies, body: request.body };
 }
 
 function checkBody(problems: RequestProblem[], route: RouteDefinition, request: UncheckedRequest): void {

@@ -64,6 +64,8 @@ export interface RequestValidators {
   readonly params?: Validator<unknown>;
   readonly query?: Validator<unknown>;
   readonly headers?: Validator<unknown>;
+  /** Cookie parameters, read from the `Cookie` header (style `form`); open, as other cookies come along. */
+  readonly cookies?: Validator<unknown>;
   readonly body?: Validator<unknown>;
 }
 
