@@ -208,13 +208,12 @@ export function validatedBodySchema(op: IrOperation, components: Components): Js
   return isValidated(mediaKind(body.contentType), body.schema, components) ? body.schema : undefined;
 }
 
-/** The response body schema checked when responses are validated: JSON component references, and typed text. */
+/** The response body schema checked when responses are validated: JSON (any `+json` too), and typed text. */
 export function validatedResponseSchema(response: IrResponse, components: Components): JsonSchema | undefined {
   if (response.contentType === undefined) return undefined;
   const kind = mediaKind(response.contentType);
-  if (kind === 'json')
-    return response.contentType === 'application/json' && refName(response.schema) ? response.schema : undefined;
-  return kind === 'text' && isValidated(kind, response.schema, components) ? response.schema : undefined;
+  if (kind !== 'json' && kind !== 'text') return undefined;
+  return isValidated(kind, response.schema, components) ? response.schema : undefined;
 }
 
 /** The validator schema name of a request body written in place, e.g. `UploadFileBody`. */

@@ -51,29 +51,44 @@ function describeFields(body: unknown): unknown {
   );
 }
 
-async function start(name: Document, handlers: Record<string, HttpHandler>) {
-  const options = resolveOptions({ openapi: join(CORPUS, `${name}.openapi.yaml`), out: join(work, name) });
-  const { files } = await generate(options);
-  await writeOutput(options.out, files);
-  const module = (await import(join(options.out, 'src/server.gen.ts'))) as ServerModule;
+/** Generates the server of `name` (once) and starts it with `handlers` (echo for the others) and `options`. */
+async function start(name: Document, handlers: Record<string, HttpHandler>, options: object = {}) {
+  const out = join(work, name);
+  if (!servers.has(name)) {
+    const generation = resolveOptions({ openapi: join(CORPUS, `${name}.openapi.yaml`), out });
+    await writeOutput(out, (await generate(generation)).files);
+  }
+  const module = (await import(join(out, 'src/server.gen.ts'))) as ServerModule;
   const all = Object.fromEntries(
     module.routes.map((route) => [route.operationId, handlers[route.operationId] ?? echo]),
   );
   const app = Fastify();
-  module.registerRoutes(app, all as never);
+  module.registerRoutes(app, all as never, options);
   const url = await app.listen({ port: 0, host: '127.0.0.1' });
-  servers.set(name, { app, url, routes: module.routes });
+  return { app, url, routes: module.routes };
 }
 
+/** The museum again, with responses validated: `getSpecialEvent` answers 404, a broken problem for event `0…0`. */
+let strictMuseum: { app: FastifyInstance; url: string };
+const BROKEN = '00000000-0000-4000-8000-000000000000';
+
 beforeAll(async () => {
-  await start('readme-parameter-styles', {});
-  await start('swagger-petstore3', {});
-  await start('museum', {
-    getTicketCode: () => ({ status: 200, body: Buffer.from([0x89, 0x50, 0x4e, 0x47, 1, 2]) }),
-  });
+  servers.set('readme-parameter-styles', await start('readme-parameter-styles', {}));
+  servers.set('swagger-petstore3', await start('swagger-petstore3', {}));
+  servers.set(
+    'museum',
+    await start('museum', {
+      getTicketCode: () => ({ status: 200, body: Buffer.from([0x89, 0x50, 0x4e, 0x47, 1, 2]) }),
+    }),
+  );
+  const notFound: HttpHandler = (req) => {
+    const broken = (req.params as { eventId: string }).eventId === BROKEN;
+    return { status: 404, body: { type: 'about:blank', title: broken ? 404 : 'No such event' } };
+  };
+  strictMuseum = await start('museum', { getSpecialEvent: notFound }, { validateResponses: true });
 }, 120_000);
 afterAll(async () => {
-  await Promise.all([...servers.values()].map((s) => s.app.close()));
+  await Promise.all([...servers.values(), strictMuseum].map((s) => s.app.close()));
   rmSync(work, { recursive: true, force: true });
 });
 
@@ -208,6 +223,15 @@ describe('museum', () => {
     expect(answer.status).toBe(200);
     expect(answer.headers['content-type']).toBe('image/png');
     expect([...answer.body]).toEqual([0x89, 0x50, 0x4e, 0x47, 1, 2]);
+  });
+
+  it('answers application/problem+json, validated against its schema when responses are checked', async () => {
+    const found = await send(strictMuseum.url, '/special-events/dad4bce8-f5cb-4078-a211-995864315e39');
+    expect(found.status).toBe(404);
+    expect(found.headers['content-type']).toBe('application/problem+json; charset=utf-8');
+    expect(found.json()).toEqual({ type: 'about:blank', title: 'No such event' });
+    const broken = await send(strictMuseum.url, `/special-events/${BROKEN}`);
+    expect(broken.status).toBe(500);
   });
 
   it('coerces integer query parameters and refuses one over its maximum', async () => {

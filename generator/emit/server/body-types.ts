@@ -54,21 +54,22 @@ export function requestBodyType(op: IrOperation): string | undefined {
   }
 }
 
+/** The type openapi-typescript gives the schema of one response media type. */
+function schemaTypeOf(op: IrOperation, response: IrResponse, contentType: string): string {
+  return `${operationType(op)}['responses'][${literal(response.status)}]['content'][${literal(contentType)}]`;
+}
+
 /** The body type a handler answers `response` with, or undefined for a response without a typed body. */
 export function answerBodyType(op: IrOperation, response: IrResponse): string | undefined {
   const { contentType } = response;
   if (contentType === undefined) return undefined;
   switch (mediaKind(contentType)) {
     case 'json':
-      return responseBodyType(op, response);
+      return responseBodyType(op, response) ?? (response.schema ? schemaTypeOf(op, response, contentType) : undefined);
     case 'text':
       return 'string';
-    case 'event-stream': {
-      const item = response.schema
-        ? `${operationType(op)}['responses'][${literal(response.status)}]['content'][${literal(contentType)}]`
-        : 'unknown';
-      return `EventStreamItems<${item}>`;
-    }
+    case 'event-stream':
+      return `EventStreamItems<${response.schema ? schemaTypeOf(op, response, contentType) : 'unknown'}>`;
     default:
       return 'BinaryBody';
   }
