@@ -2,7 +2,7 @@
 /** `casiRoutes`: registers a route table and its handlers on a Fastify instance, with the CASI error model. */
 import type { Readable } from 'node:stream';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { mediaKind } from '../shared/media.js';
+import { type MediaKind, mediaKind } from '../shared/media.js';
 import { admit } from './admission.js';
 import { BodyGuard } from './body-guard.js';
 import { createCloseables, type Track } from './closeables.js';
@@ -239,7 +239,11 @@ const JSON_CONTENT_TYPE = 'application/json; charset=utf-8';
  * Sends a handler's answer: JSON unless the declared response says otherwise, then in that media type (text, bytes
  * or an event stream, see `mediaAnswer`), with the declared `content-type` unless the handler set one.
  */
-async function sendResult(reply: FastifyReply, route: RouteDefinition, result: HttpResult): Promise<FastifyReply> {
+function sendResult(
+  reply: FastifyReply,
+  route: RouteDefinition,
+  result: HttpResult,
+): FastifyReply | Promise<FastifyReply> {
   reply.code(result.status);
   if (result.headers !== undefined) reply.headers(result.headers);
   if (result.body === undefined) return reply.send();
@@ -247,7 +251,17 @@ async function sendResult(reply: FastifyReply, route: RouteDefinition, result: H
   if (contentType === undefined) return reply.type(JSON_CONTENT_TYPE).send(jsonOf(result.body));
   const kind = mediaKind(contentType);
   if (kind === 'json') return reply.type(`${contentType}; charset=utf-8`).send(jsonOf(result.body));
-  const answer = await mediaAnswer(kind, contentType, result.body);
+  return sendMedia(reply, kind, contentType, result.body);
+}
+
+/** Sends a body of another kind than JSON (a `Blob` is read first, hence async). */
+async function sendMedia(
+  reply: FastifyReply,
+  kind: MediaKind,
+  contentType: string,
+  body: unknown,
+): Promise<FastifyReply> {
+  const answer = await mediaAnswer(kind, contentType, body);
   if (!reply.hasHeader('content-type')) reply.type(answer.contentType);
   return reply.headers(answer.headers).send(answer.payload);
 }
