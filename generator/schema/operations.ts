@@ -78,7 +78,7 @@ export function requestPartSchemas(ir: Ir): { name: string; schema: JsonSchema }
     const body = validatedBodySchema(op, components);
     if (body !== undefined && refName(body) === undefined) out.push({ name: bodySchemaName(op), schema: body });
     for (const response of op.responses) {
-      const schema = validatedResponseSchema(response, components);
+      const schema = validatedResponseSchema(op, response, components);
       if (schema !== undefined && refName(schema) === undefined)
         out.push({ name: responseSchemaName(op, response), schema });
     }
@@ -208,10 +208,19 @@ export function validatedBodySchema(op: IrOperation, components: Components): Js
   return isValidated(mediaKind(body.contentType), body.schema, components) ? body.schema : undefined;
 }
 
-/** The response body schema checked when responses are validated: JSON (any `+json` too), and typed text. */
-export function validatedResponseSchema(response: IrResponse, components: Components): JsonSchema | undefined {
+/**
+ * The response body schema checked when responses are validated: JSON (any `+json` too), typed text, and the item
+ * schema of an `http` operation's event stream (each item is checked).
+ */
+export function validatedResponseSchema(
+  op: IrOperation,
+  response: IrResponse,
+  components: Components,
+): JsonSchema | undefined {
   if (response.contentType === undefined) return undefined;
   const kind = mediaKind(response.contentType);
+  if (kind === 'event-stream' && op.transport === 'http')
+    return isValidated('json', response.schema, components) ? response.schema : undefined;
   if (kind !== 'json' && kind !== 'text') return undefined;
   return isValidated(kind, response.schema, components) ? response.schema : undefined;
 }

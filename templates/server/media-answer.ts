@@ -28,13 +28,18 @@ function concrete(contentType: string): string {
   return contentType.includes('*') ? 'application/octet-stream' : contentType;
 }
 
-/** The answer for a body of `kind` (any kind but JSON) declared as `contentType`. */
-export async function mediaAnswer(kind: MediaKind, contentType: string, body: unknown): Promise<MediaAnswer> {
+/** The answer for a body of `kind` (any kind but JSON) declared as `contentType`; `check` sees each stream item. */
+export async function mediaAnswer(
+  kind: MediaKind,
+  contentType: string,
+  body: unknown,
+  check?: (item: unknown) => void,
+): Promise<MediaAnswer> {
   switch (kind) {
     case 'event-stream': {
       const { 'content-type': type = contentType, ...headers } = SSE_HEADERS;
       const items = isEventStreamItems(body) ? body : [body];
-      return { contentType: type, headers, payload: eventStreamOf(items) };
+      return { contentType: type, headers, payload: eventStreamOf(items, check) };
     }
     case 'text': {
       const charset = /;\s*charset=/i.test(contentType) ? '' : '; charset=utf-8';

@@ -19,7 +19,7 @@ import { pathOf, toFastifyPath } from './path.js';
 import { queryOf, type RawQuery } from './query.js';
 import { validateRequest } from './request.js';
 import { decodeBody } from './request-body.js';
-import { checkEvent, checkResponse, findResponse } from './response.js';
+import { checkEvent, checkItem, checkResponse, findResponse } from './response.js';
 import type { RouteDefinition } from './route.js';
 import { createSseStream } from './sse.js';
 import { attachWebSockets, upgradeRequired } from './websocket.js';
@@ -153,6 +153,7 @@ function registerRoute(
             reply,
             route,
             await runChecked(route, config, () => (handler as HttpHandler<UntypedRequest>)(req)),
+            config,
           );
         case 'sse':
           return serveSse(request, reply, route, config, handler as SseHandler<UntypedRequest>, req, track);
@@ -215,7 +216,7 @@ async function serveSse(
     stream.open();
     return reply;
   }
-  return sendResult(reply, route, result);
+  return sendResult(reply, route, result, config);
 }
 
 /** The transport-neutral view of a Fastify request that `authenticate` receives. */
@@ -242,6 +243,7 @@ function sendResult(
   reply: FastifyReply,
   route: RouteDefinition,
   result: HttpResult,
+  config: ResolvedOptions,
 ): FastifyReply | Promise<FastifyReply> {
   reply.code(result.status);
   if (result.headers !== undefined) reply.headers(result.headers);
@@ -250,7 +252,10 @@ function sendResult(
   if (contentType === undefined) return reply.type(JSON_CONTENT_TYPE).send(jsonOf(result.body));
   const kind = mediaKind(contentType);
   if (kind === 'json') return reply.type(`${contentType}; charset=utf-8`).send(jsonOf(result.body));
-  return sendMedia(reply, kind, contentType, result.body);
+  const check = config.validateResponses
+    ? (item: unknown) => checkItem(route, result.status, item, config.onResponseInvalid)
+    : undefined;
+  return sendMedia(reply, kind, contentType, result.body, check);
 }
 
 /** Sends a body of another kind than JSON (a `Blob` is read first, hence async). */
@@ -259,8 +264,9 @@ async function sendMedia(
   kind: MediaKind,
   contentType: string,
   body: unknown,
+  check: ((item: unknown) => void) | undefined,
 ): Promise<FastifyReply> {
-  const answer = await mediaAnswer(kind, contentType, body);
+  const answer = await mediaAnswer(kind, contentType, body, check);
   if (!reply.hasHeader('content-type')) reply.type(answer.contentType);
   return reply.headers(answer.headers).send(answer.payload);
 }

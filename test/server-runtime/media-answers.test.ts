@@ -61,7 +61,12 @@ const routes: RouteDefinition[] = [
     method: 'GET',
     path: '/events',
     validators: {},
-    responses: { '200': { contentType: 'text/event-stream' } },
+    responses: {
+      '200': {
+        contentType: 'text/event-stream',
+        validator: validator('Item', { anyOf: [{ type: 'object', required: ['n'] }, { type: 'string' }] }),
+      },
+    },
   },
   {
     ...open,
@@ -104,7 +109,10 @@ const routes: RouteDefinition[] = [
 const handlers: Record<string, HttpHandler> = {
   readme: () => ({ status: 200, body: '# Title\n\nÜber text' }),
   file: (req) => ({ status: 200, body: bytesAs((req.query as { as?: string }).as) }),
-  events: (req) => ({ status: 200, body: (req.query as { as?: string }).as === 'array' ? [{ n: 1 }, 'two'] : items() }),
+  events: (req) => {
+    const as = (req.query as { as?: string }).as;
+    return { status: 200, body: as === 'array' ? [{ n: 1 }, 'two'] : as === 'broken' ? [{ n: 1 }, { m: 2 }] : items() };
+  },
   getThing: (req) => ({ status: 200, body: { id: (req.params as { id: string }).id } }),
   headThing: () => ({ status: 200, headers: { 'x-thing': 'exists' } }),
   greeting: (req) => ({ status: 200, body: (req.query as { say?: string }).say ?? 'hello there' }),
@@ -161,6 +169,22 @@ describe('event-stream answers of http operations', () => {
     expect(answer.headers['content-type']).toBe('text/event-stream; charset=utf-8');
     expect(answer.headers['cache-control']).toBe('no-cache');
     expect(String(answer.body)).toBe('data: {"n":1}\n\ndata: two\n\ndata: {"n":3,"text":"multi\\nline"}\n\n');
+  });
+
+  it('are cut after the last valid item when an item breaks the item schema and responses are validated', async () => {
+    const answer = await fetch(`${server.url}/events?as=broken`);
+    expect(answer.status).toBe(200);
+    const reader = (answer.body as ReadableStream<Uint8Array>).getReader();
+    let text = '';
+    const read = async (): Promise<void> => {
+      const { done, value } = await reader.read();
+      if (done) throw new Error(`the stream ended cleanly after ${JSON.stringify(text)}`);
+      text += Buffer.from(value).toString();
+      return read();
+    };
+    await expect(read()).rejects.toThrow(/terminated/);
+    // The valid item was written before the cut; whether its bytes beat the reset to the client is the network's.
+    expect(['data: {"n":1}\n\n', '']).toContain(text);
   });
 
   it('write each item of an array as one event', async () => {

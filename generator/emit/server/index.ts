@@ -126,7 +126,7 @@ function routeLiteral(
   const version = op.parameters.header.find((p) => p.name.toLowerCase() === 'service-version');
   const coercion = Object.entries(queryCoercion(op)).map(([name, type]) => `${literal(name)}: ${literal(type)}`);
   const responses = op.responses.map((r) => {
-    const schema = validatedResponseSchema(r, components);
+    const schema = validatedResponseSchema(op, r, components);
     const validator = schema && validatorOf(refName(schema) ?? responseSchemaName(op, r));
     return `${literal(r.status)}: ${responseLiteral(r, validator)}`;
   });

@@ -15,11 +15,17 @@ export function isEventStreamItems(value: unknown): value is EventStreamItems {
   return value !== null && typeof value === 'object' && (Symbol.asyncIterator in value || Symbol.iterator in value);
 }
 
-/** The SSE text of `items`, one event per item, as a stream that ends after the last one. */
-export function eventStreamOf(items: EventStreamItems): Readable {
-  return Readable.from(frames(items), { objectMode: false });
+/**
+ * The SSE text of `items`, one event per item, as a stream that ends after the last one; `check` sees each item
+ * first (it throws to cut the stream, as response validation does).
+ */
+export function eventStreamOf(items: EventStreamItems, check?: (item: unknown) => void): Readable {
+  return Readable.from(frames(items, check), { objectMode: false });
 }
 
-async function* frames(items: EventStreamItems): AsyncGenerator<string> {
-  for await (const item of items) yield formatMessage({ data: typeof item === 'string' ? item : JSON.stringify(item) });
+async function* frames(items: EventStreamItems, check?: (item: unknown) => void): AsyncGenerator<string> {
+  for await (const item of items) {
+    check?.(item);
+    yield formatMessage({ data: typeof item === 'string' ? item : JSON.stringify(item) });
+  }
 }
