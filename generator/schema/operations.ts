@@ -146,6 +146,13 @@ export function shapeOf(schema: JsonSchema | undefined, components: Components, 
   return { type: scalarOf(target, components) };
 }
 
+/** Whether a query parameter is an exploded `form` object without declared members (`?a=1&b=2` → `{ a, b }`). */
+function isFreeForm(p: IrParameter, components: Components): boolean {
+  const shape = shapeOf(p.schema, components, false);
+  const style = p.style ?? 'form';
+  return style === 'form' && (p.explode ?? true) && 'properties' in shape && Object.keys(shape.properties).length === 0;
+}
+
 /** Whether a shape is a plain string, which needs no decoding. */
 function isString(shape: ValueShape): boolean {
   return 'type' in shape && shape.type === 'string';
@@ -163,13 +170,16 @@ export function parameterDecodings(
   const out: Partial<Record<ParameterLocation, Record<string, ParameterDecoding>>> = {};
   for (const location of ['path', 'query', 'header', 'cookie'] as const) {
     const decodings: Record<string, ParameterDecoding> = {};
-    for (const p of op.parameters[location]) {
+    const params = location === 'query' ? partParameters(op, 'query') : op.parameters[location];
+    // An exploded object without declared members takes every name no other parameter has: all are listed then.
+    const listAll = location === 'query' && params.some((p) => isFreeForm(p, components));
+    for (const p of params) {
       const form = location === 'query' || location === 'cookie';
       const style = p.style ?? (form ? 'form' : 'simple');
       const shape = shapeOf(p.schema, components, false);
       const needed =
         location === 'query'
-          ? 'items' in shape || 'properties' in shape
+          ? listAll || 'items' in shape || 'properties' in shape
           : !isString(shape) || style !== (form ? 'form' : 'simple');
       if (!needed) continue;
       const name = location === 'header' ? p.name.toLowerCase() : p.name;

@@ -135,9 +135,32 @@ const routes = [...new Set(keys)].map((key) => {
   return routeOf(l, s, e === 'true', k);
 });
 
+/** A free-form exploded object beside a plain parameter: every query parameter is listed, as the generator does. */
+const freeForm: RouteDefinition = {
+  ...open,
+  operationId: 'freeForm',
+  method: 'GET',
+  path: '/free-form',
+  validators: {
+    query: validator('FreeFormQuery', {
+      type: 'object',
+      additionalProperties: false,
+      properties: { limit: { type: 'string' }, filter: { type: 'object', additionalProperties: { type: 'string' } } },
+    }),
+  },
+  parameters: {
+    query: {
+      limit: { style: 'form', explode: true, shape: { type: 'string' } },
+      filter: { style: 'form', explode: true, shape: { properties: {} } },
+    },
+  },
+  responses: { '200': {} },
+};
+
 let server: MediaServer;
 beforeAll(async () => {
-  server = await serve(routes, Object.fromEntries(routes.map((r) => [r.operationId, echo])));
+  const all = [...routes, freeForm];
+  server = await serve(all, Object.fromEntries(all.map((r) => [r.operationId, echo])));
 });
 afterAll(() => server.close());
 
@@ -161,6 +184,16 @@ describe('parameter styles of the OpenAPI examples table', () => {
       query: Record<string, unknown>;
     };
     expect(echoed.query).toEqual({ color: { R: 1, G: 2, B: 3 } });
+  });
+});
+
+describe('an exploded object without declared members', () => {
+  it('takes every query name that is no other parameter', async () => {
+    const answer = await send(server.url, '/free-form?limit=5&status=open&owner=me');
+    expect((answer.json() as { query: unknown }).query).toEqual({
+      limit: '5',
+      filter: { status: 'open', owner: 'me' },
+    });
   });
 });
 

@@ -110,7 +110,7 @@ export function decodeQuery(
   for (const [name, decoding] of Object.entries(decodings)) {
     const { shape } = decoding;
     if ('properties' in shape && (decoding.style === 'deepObject' || (decoding.style === 'form' && decoding.explode))) {
-      const members = gather(out, name, decoding);
+      const members = gather(out, name, decoding, decodings);
       if (members.length > 0) out[name] = objectOf(members, shape);
       continue;
     }
@@ -121,17 +121,27 @@ export function decodeQuery(
   return out;
 }
 
-/** Takes the names an exploded or deep object's members travel under out of `query`; returns them as pairs. */
-function gather(query: Record<string, unknown>, name: string, decoding: ParameterDecoding): [string, string][] {
+/**
+ * Takes the names an exploded or deep object's members travel under out of `query`; returns them as pairs. An
+ * exploded object without declared members takes every name that is no other parameter's (the generator then
+ * lists every query parameter in `decodings`).
+ */
+function gather(
+  query: Record<string, unknown>,
+  name: string,
+  decoding: ParameterDecoding,
+  decodings: Readonly<Record<string, ParameterDecoding>>,
+): [string, string][] {
   const members: [string, string][] = [];
   const properties = 'properties' in decoding.shape ? Object.keys(decoding.shape.properties) : [];
   const deep = decoding.style === 'deepObject';
+  const takesRest = !deep && properties.length === 0;
   for (const key of Object.keys(query)) {
     const member = deep
       ? key.startsWith(`${name}[`) && key.endsWith(']')
         ? key.slice(name.length + 1, -1)
         : undefined
-      : properties.includes(key)
+      : properties.includes(key) || (takesRest && !Object.hasOwn(decodings, key))
         ? key
         : undefined;
     const value = query[key];
