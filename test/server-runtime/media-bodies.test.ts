@@ -196,6 +196,25 @@ describe('form bodies', () => {
     );
   });
 
+  it('refuse a JSON field with a member that could change a prototype, naming it under the field', async () => {
+    const meta = encodeURIComponent('{"k":1,"__proto__":{"polluted":true}}');
+    const answer = await post('/form', `name=a&count=1&meta=${meta}`, FORM);
+    expect(answer.status).toBe(400);
+    expect(answer.json.message).toBe(
+      'The member at /meta/__proto__ must not be named __proto__, nor be constructor.prototype.',
+    );
+    expect(answer.json.data).toEqual([
+      { in: 'body', pointer: '/meta/__proto__', message: 'must not be named __proto__, nor be constructor.prototype' },
+    ]);
+  });
+
+  it('refuse a JSON field nested deeper than the body limit before validating it', async () => {
+    const meta = encodeURIComponent(`${'['.repeat(70)}${']'.repeat(70)}`);
+    const answer = await post('/form', `name=a&count=1&meta=${meta}`, FORM);
+    expect(answer.status).toBe(400);
+    expect(answer.json.message).toMatch(/^Invalid body at \/meta(\/0)+: must not nest deeper than 64 levels\.$/);
+  });
+
   it('are refused with 415 naming the declared media type when sent as JSON', async () => {
     const answer = await post('/form', '{"name":"a","count":1}', 'application/json');
     expect(answer.status).toBe(415);

@@ -110,6 +110,11 @@ function checkDecodedBody(problems: RequestProblem[], route: RouteDefinition, bo
     if (route.bodyRequired) problems.push({ in: 'body', pointer: '', message: `a ${media.type} body is required` });
     return;
   }
+  const deep = tooDeep(body, MAX_BODY_DEPTH);
+  if (deep !== undefined) {
+    problems.push({ in: 'body', pointer: deep, message: `must not nest deeper than ${MAX_BODY_DEPTH} levels` });
+    return;
+  }
   check(problems, 'body', route.validators.body, media.kind === 'multipart' ? withoutBlobs(body) : body);
 }
 
