@@ -1,12 +1,28 @@
-/** Schemas derived from operations: one object schema per request part, and the schema names of bodies. */
-import type { Ir, IrOperation, IrParameter, JsonSchema, ParameterLocation } from '../ir/model.js';
+/**
+ * Schemas derived from operations: one object schema per request part, the schemas of bodies validated by the
+ * server, and how the server decodes parameters and non-JSON bodies before validating them.
+ */
+
+import type { ParameterDecoding, RequestMedia, Scalar, ValueShape } from '../../templates/server/route.js';
+import { mediaKind } from '../../templates/shared/media.js';
+import type { Ir, IrOperation, IrParameter, IrResponse, JsonSchema, ParameterLocation } from '../ir/model.js';
 import { pascalCase } from '../names.js';
 
 /** Request parts that get a validator of their own. */
-export type RequestPart = 'params' | 'query' | 'headers';
+export type RequestPart = 'params' | 'query' | 'headers' | 'cookies';
 
-const LOCATION: Record<RequestPart, ParameterLocation> = { params: 'path', query: 'query', headers: 'header' };
-const SUFFIX: Record<RequestPart, string> = { params: 'Params', query: 'Query', headers: 'Headers' };
+const LOCATION: Record<RequestPart, ParameterLocation> = {
+  params: 'path',
+  query: 'query',
+  headers: 'header',
+  cookies: 'cookie',
+};
+const SUFFIX: Record<RequestPart, string> = {
+  params: 'Params',
+  query: 'Query',
+  headers: 'Headers',
+  cookies: 'Cookies',
+};
 
 /** Headers the runtime checks itself (with their own error codes) rather than through the schema. */
 const RUNTIME_HEADERS = new Set(['service-version']);
@@ -27,7 +43,7 @@ export function partSchemaName(op: IrOperation, part: RequestPart): string {
 
 /**
  * The object schema of one request part, or undefined when the part has no parameters. Path and query parts are
- * closed (an unknown query parameter is an error); headers stay open, since every request carries other headers.
+ * closed (an unknown query parameter is an error); headers and cookies stay open, since requests carry others.
  */
 export function partSchema(op: IrOperation, part: RequestPart): JsonSchema | undefined {
   const params = partParameters(op, part);
@@ -37,7 +53,7 @@ export function partSchema(op: IrOperation, part: RequestPart): JsonSchema | und
     type: 'object',
     properties: Object.fromEntries(params.map((p) => [p.name, p.schema])),
     ...(required.length > 0 ? { required } : {}),
-    additionalProperties: part === 'headers',
+    additionalProperties: part === 'headers' || part === 'cookies',
   };
 }
 
@@ -47,15 +63,186 @@ export function refName(schema: JsonSchema | undefined): string | undefined {
   return typeof ref === 'string' ? /#\/components\/schemas\/([^/]+)$/.exec(ref)?.[1] : undefined;
 }
 
-/** Every request-part schema of every HTTP, SSE and WebSocket operation, sorted by name. */
+/**
+ * Every request-part schema of every HTTP, SSE and WebSocket operation, and every validated body schema written in
+ * place (not a component reference): request bodies and text responses, sorted by name.
+ */
 export function requestPartSchemas(ir: Ir): { name: string; schema: JsonSchema }[] {
   const out: { name: string; schema: JsonSchema }[] = [];
-  for (const op of ir.operations)
-    for (const part of ['params', 'query', 'headers'] as const) {
+  const components = componentsOf(ir);
+  for (const op of ir.operations) {
+    for (const part of ['params', 'query', 'headers', 'cookies'] as const) {
       const schema = partSchema(op, part);
       if (schema) out.push({ name: partSchemaName(op, part), schema });
     }
+    const body = validatedBodySchema(op, components);
+    if (body !== undefined && refName(body) === undefined) out.push({ name: bodySchemaName(op), schema: body });
+    for (const response of op.responses) {
+      const schema = validatedResponseSchema(op, response, components);
+      if (schema !== undefined && refName(schema) === undefined)
+        out.push({ name: responseSchemaName(op, response), schema });
+    }
+  }
   return out.sort((a, b) => a.name.localeCompare(b.name));
+}
+
+/** Component schemas by name, to follow references. */
+export type Components = ReadonlyMap<string, JsonSchema>;
+
+/** The component schemas of `ir` by name. */
+export function componentsOf(ir: Pick<Ir, 'schemas'>): Components {
+  return new Map(ir.schemas.map((s) => [s.name, s.schema]));
+}
+
+/** `schema` with its component references followed (a few levels; a cycle stops at the reference). */
+function resolved(schema: JsonSchema | undefined, components: Components): JsonSchema {
+  let current = schema ?? {};
+  for (let hops = 0; hops < 8; hops++) {
+    const name = refName(current);
+    const target = name === undefined ? undefined : components.get(name);
+    if (target === undefined) return current;
+    current = target;
+  }
+  return current;
+}
+
+/** The schema's type (the first one but `null` of a type list), or undefined. */
+function typeOf(schema: JsonSchema): string | undefined {
+  const { type } = schema;
+  if (typeof type === 'string') return type;
+  if (Array.isArray(type)) return type.find((t): t is string => typeof t === 'string' && t !== 'null');
+  if (schema.properties !== undefined) return 'object';
+  return undefined;
+}
+
+/** The primitive a text value of `schema` is coerced to (`string` for anything else). */
+function scalarOf(schema: JsonSchema | undefined, components: Components): Scalar {
+  const type = typeOf(resolved(schema, components));
+  return type === 'integer' || type === 'number' || type === 'boolean' ? type : 'string';
+}
+
+/**
+ * The shape a text value of `schema` decodes to. Parameters (`json` false) have arrays of primitives and objects of
+ * primitives; form fields (`json` true) carry objects and arrays of objects as JSON text.
+ */
+export function shapeOf(schema: JsonSchema | undefined, components: Components, json: boolean): ValueShape {
+  const target = resolved(schema, components);
+  const type = typeOf(target);
+  if (type === 'array') {
+    const items = resolved(target.items as JsonSchema | undefined, components);
+    const itemType = typeOf(items);
+    if (json && (itemType === 'object' || itemType === 'array')) return { json: true };
+    return { items: scalarOf(items, components) };
+  }
+  if (type === 'object') {
+    if (json) return { json: true };
+    const properties = (target.properties ?? {}) as Record<string, JsonSchema>;
+    return {
+      properties: Object.fromEntries(
+        Object.keys(properties).map((name) => [name, scalarOf(properties[name], components)]),
+      ),
+    };
+  }
+  return { type: scalarOf(target, components) };
+}
+
+/** Whether a query parameter is an exploded `form` object without declared members (`?a=1&b=2` → `{ a, b }`). */
+function isFreeForm(p: IrParameter, components: Components): boolean {
+  const shape = shapeOf(p.schema, components, false);
+  const style = p.style ?? 'form';
+  return style === 'form' && (p.explode ?? true) && 'properties' in shape && Object.keys(shape.properties).length === 0;
+}
+
+/** Whether a shape is a plain string, which needs no decoding. */
+function isString(shape: ValueShape): boolean {
+  return 'type' in shape && shape.type === 'string';
+}
+
+/**
+ * The parameters the server must decode beyond the query coercion, by location and name: every array or object,
+ * every non-string path, header or cookie value, every path or header parameter of another style than `simple`.
+ * Header names are lower-cased.
+ */
+export function parameterDecodings(
+  op: IrOperation,
+  components: Components,
+): Partial<Record<ParameterLocation, Record<string, ParameterDecoding>>> {
+  const out: Partial<Record<ParameterLocation, Record<string, ParameterDecoding>>> = {};
+  for (const location of ['path', 'query', 'header', 'cookie'] as const) {
+    const decodings: Record<string, ParameterDecoding> = {};
+    const params = location === 'query' ? partParameters(op, 'query') : op.parameters[location];
+    // An exploded object without declared members takes every name no other parameter has: all are listed then.
+    const listAll = location === 'query' && params.some((p) => isFreeForm(p, components));
+    for (const p of params) {
+      const form = location === 'query' || location === 'cookie';
+      const style = p.style ?? (form ? 'form' : 'simple');
+      const shape = shapeOf(p.schema, components, false);
+      const needed =
+        location === 'query'
+          ? listAll || 'items' in shape || 'properties' in shape
+          : !isString(shape) || style !== (form ? 'form' : 'simple');
+      if (!needed) continue;
+      const name = location === 'header' ? p.name.toLowerCase() : p.name;
+      decodings[name] = { style, explode: p.explode ?? style === 'form', shape };
+    }
+    if (Object.keys(decodings).length > 0) out[location] = decodings;
+  }
+  return out;
+}
+
+/** The declared request media type of an operation whose body is not JSON, with its form fields' shapes. */
+export function requestMedia(op: IrOperation, components: Components): RequestMedia | undefined {
+  const body = op.requestBody;
+  if (body === undefined) return undefined;
+  const kind = mediaKind(body.contentType);
+  if (kind === 'json') return undefined;
+  if (kind !== 'form' && kind !== 'multipart') return { type: body.contentType, kind };
+  const properties = (resolved(body.schema, components).properties ?? {}) as Record<string, JsonSchema>;
+  const fields = Object.entries(properties)
+    .map(([name, schema]) => [name, shapeOf(schema, components, true)] as const)
+    .filter(([, shape]) => !isString(shape));
+  return { type: body.contentType, kind, ...(fields.length > 0 ? { fields: Object.fromEntries(fields) } : {}) };
+}
+
+/** Whether a body of `kind` with `schema` is validated: never bytes; text only when its schema has a type. */
+function isValidated(kind: string, schema: JsonSchema | undefined, components: Components): schema is JsonSchema {
+  if (schema === undefined || Object.keys(schema).length === 0 || kind === 'binary') return false;
+  if (kind === 'text') return typeOf(resolved(schema, components)) !== undefined;
+  return kind !== 'event-stream';
+}
+
+/** The request body schema the server validates, or undefined (see `isValidated`). */
+export function validatedBodySchema(op: IrOperation, components: Components): JsonSchema | undefined {
+  const body = op.requestBody;
+  if (body === undefined) return undefined;
+  return isValidated(mediaKind(body.contentType), body.schema, components) ? body.schema : undefined;
+}
+
+/**
+ * The response body schema checked when responses are validated: JSON (any `+json` too), typed text, and the item
+ * schema of an `http` operation's event stream (each item is checked).
+ */
+export function validatedResponseSchema(
+  op: IrOperation,
+  response: IrResponse,
+  components: Components,
+): JsonSchema | undefined {
+  if (response.contentType === undefined) return undefined;
+  const kind = mediaKind(response.contentType);
+  if (kind === 'event-stream' && op.transport === 'http')
+    return isValidated('json', response.schema, components) ? response.schema : undefined;
+  if (kind !== 'json' && kind !== 'text') return undefined;
+  return isValidated(kind, response.schema, components) ? response.schema : undefined;
+}
+
+/** The validator schema name of a request body written in place, e.g. `UploadFileBody`. */
+export function bodySchemaName(op: IrOperation): string {
+  return `${pascalCase(op.id)}Body`;
+}
+
+/** The validator schema name of a response body written in place, e.g. `GetReadmeResponse200`. */
+export function responseSchemaName(op: IrOperation, response: IrResponse): string {
+  return `${pascalCase(op.id)}Response${pascalCase(response.status)}`;
 }
 
 /** How the runtime coerces each non-string query parameter before validation. */

@@ -1,7 +1,7 @@
 /** The server's error model: `HttpError` carries a status and the service's `Error` body; `errorBody` builds one. */
 
 /** Where a request problem was found, as reported in the `data` of an `invalid_request` answer. */
-export type RequestPart = 'path' | 'query' | 'header' | 'body';
+export type RequestPart = 'path' | 'query' | 'header' | 'cookie' | 'body';
 
 /** One problem of an `invalid_request` answer: the request part, a JSON pointer into it and a message. */
 export interface RequestProblem {
@@ -82,6 +82,7 @@ const PART_LABEL: Readonly<Record<RequestPart, string>> = {
   path: 'path parameter',
   query: 'query parameter',
   header: 'header',
+  cookie: 'cookie',
   body: 'body',
 };
 

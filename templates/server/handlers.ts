@@ -3,6 +3,7 @@
  * The generated code narrows the type parameters per operation; the runtime only sees the erased forms.
  */
 import type { IncomingHttpHeaders, IncomingMessage } from 'node:http';
+import type { Readable } from 'node:stream';
 import type { FastifyBaseLogger, FastifyRequest } from 'fastify';
 import type { RawQuery } from './query.js';
 import type { RouteDefinition } from './route.js';
@@ -30,17 +31,22 @@ export interface IncomingRequest {
  */
 export type Authenticate<Auth> = (request: IncomingRequest, route: RouteDefinition) => Auth | Promise<Auth>;
 
-/** A validated HTTP or SSE request: parameters with query values coerced, headers with lower-cased names. */
+/**
+ * A validated HTTP or SSE request: parameters decoded from their styles into their schemas' types, headers with
+ * lower-cased names, the declared cookie parameters.
+ */
 export interface CasiRequest<
   Params = Record<string, string>,
   Query = Record<string, unknown>,
   Headers = IncomingHttpHeaders,
   Body = unknown,
   Auth = unknown,
+  Cookies = Readonly<Record<string, unknown>>,
 > {
   readonly params: Params;
   readonly query: Query;
   readonly headers: Headers;
+  readonly cookies: Cookies;
   readonly body: Body;
   readonly auth: Auth;
   readonly log: FastifyBaseLogger;
@@ -72,6 +78,9 @@ export interface HttpResult {
   readonly body?: unknown;
   readonly headers?: Readonly<Record<string, string>>;
 }
+
+/** What a handler may answer a byte response (`application/octet-stream`, `image/png`, …) with. */
+export type BinaryBody = Buffer | Uint8Array | ArrayBuffer | string | Blob | Readable;
 
 /** Handles an `http` route. */
 export type HttpHandler<Req = CasiRequest, Res extends HttpResult = HttpResult> = (req: Req) => Res | Promise<Res>;

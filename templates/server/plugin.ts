@@ -1,6 +1,7 @@
 /** `casiRoutes`: registers a route table and its handlers on a Fastify instance, with the CASI error model. */
 import type { Readable } from 'node:stream';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { type MediaKind, mediaKind } from '../shared/media.js';
 import { admit } from './admission.js';
 import { BodyGuard } from './body-guard.js';
 import { createCloseables, type Track } from './closeables.js';
@@ -11,12 +12,14 @@ import { jsonOf } from './frozen.js';
 import type { CasiRequest, HttpHandler, HttpResult, IncomingRequest, SseHandler } from './handlers.js';
 import { requireHost } from './host.js';
 import { charsetProblem, parseJsonBody } from './json-body.js';
+import { mediaAnswer } from './media-answer.js';
 import { notFound, watchRoutes } from './not-found.js';
 import { type CasiRoutesOptions, type ResolvedOptions, resolveOptions } from './options.js';
 import { pathOf, toFastifyPath } from './path.js';
 import { queryOf, type RawQuery } from './query.js';
 import { validateRequest } from './request.js';
-import { checkEvent, checkResponse, findResponse } from './response.js';
+import { decodeBody } from './request-body.js';
+import { checkEvent, checkItem, checkResponse, findResponse } from './response.js';
 import type { RouteDefinition } from './route.js';
 import { createSseStream } from './sse.js';
 import { attachWebSockets, upgradeRequired } from './websocket.js';
@@ -29,6 +32,7 @@ import { attachWebSockets, upgradeRequired } from './websocket.js';
 export function casiRoutes<H, Auth = undefined>(app: FastifyInstance, options: CasiRoutesOptions<H, Auth>): void {
   const config = resolveOptions(options);
   acceptEmptyJson(app);
+  if (config.routes.some((route) => route.requestMedia !== undefined)) acceptAnyMedia(app);
   const { track, closeAll } = createCloseables();
   const allowedOn = watchRoutes(app);
   const answerNotFound = notFound(allowedOn);
@@ -53,7 +57,8 @@ export function casiRoutes<H, Auth = undefined>(app: FastifyInstance, options: C
     return sendError(reply, answerNotFound(request.method, request.url));
   });
   app.addHook('preClose', async () => closeAll());
-  for (const route of config.routes) registerRoute(app, route, config, track, bodies);
+  const headDeclared = new Set(config.routes.filter((route) => route.method === 'HEAD').map((route) => route.path));
+  for (const route of config.routes) registerRoute(app, route, config, track, bodies, !headDeclared.has(route.path));
   attachWebSockets(app, config, track);
 }
 
@@ -85,8 +90,18 @@ function acceptEmptyJson(app: FastifyInstance): void {
   });
 }
 
+/**
+ * Reads a body of any other media type (`text/plain` included, so that its charset is honoured) as bytes, for specs
+ * with routes that declare non-JSON bodies: the route then checks the type against its declared one (415 when it
+ * differs) and decodes it (`decodeBody`).
+ */
+function acceptAnyMedia(app: FastifyInstance): void {
+  app.removeContentTypeParser('text/plain');
+  app.addContentTypeParser('*', { parseAs: 'buffer' }, (_request, body, done) => done(null, body));
+}
+
 /** A request as the runtime builds it, before the generated types narrow it. */
-type UntypedRequest = CasiRequest<unknown, unknown, unknown, unknown>;
+type UntypedRequest = CasiRequest<unknown, unknown, unknown, unknown, unknown, unknown>;
 
 /** The `auth` each admitted request carries, from `onRequest` to its handler. */
 const authOf = new WeakMap<FastifyRequest, unknown>();
@@ -97,6 +112,7 @@ function registerRoute(
   config: ResolvedOptions,
   track: Track,
   bodies: BodyGuard,
+  exposeHead: boolean,
 ): void {
   const handler = config.handlers[route.operationId];
   const method = route.transport === 'websocket' ? 'GET' : route.method;
@@ -107,8 +123,9 @@ function registerRoute(
     method,
     url: toFastifyPath(route.path),
     bodyLimit: config.bodyLimit,
-    // HEAD answers wherever GET does: the same checks and status, no body (an event stream ends after its headers).
-    exposeHeadRoute: true,
+    // HEAD answers wherever GET does (the same checks and status, no body; an event stream ends after its headers),
+    // unless the spec declares its own HEAD operation on the path.
+    exposeHeadRoute: exposeHead,
     ...(admitInHook
       ? {
           onRequest: async (request: FastifyRequest) => {
@@ -120,19 +137,23 @@ function registerRoute(
       : {}),
     handler: async (request, reply) => {
       const auth = admitInHook ? authOf.get(request) : await admit(route, incoming(request), config);
-      const { params, query, headers, body } = validateRequest(route, {
+      const { params, query, headers, cookies, body } = validateRequest(route, {
         params: request.params as Record<string, string>,
         query: queryOf(request.url, request.query as Record<string, unknown>),
         headers: request.headers,
-        body: request.body,
+        body:
+          route.requestMedia === undefined
+            ? request.body
+            : await decodeBody(route.requestMedia, request.headers['content-type'], request.body),
       });
-      const req: UntypedRequest = { params, query, headers, body, auth, log: request.log, raw: request };
+      const req: UntypedRequest = { params, query, headers, cookies, body, auth, log: request.log, raw: request };
       switch (route.transport) {
         case 'http':
           return sendResult(
             reply,
             route,
             await runChecked(route, config, () => (handler as HttpHandler<UntypedRequest>)(req)),
+            config,
           );
         case 'sse':
           return serveSse(request, reply, route, config, handler as SseHandler<UntypedRequest>, req, track);
@@ -195,7 +216,7 @@ async function serveSse(
     stream.open();
     return reply;
   }
-  return sendResult(reply, route, result);
+  return sendResult(reply, route, result, config);
 }
 
 /** The transport-neutral view of a Fastify request that `authenticate` receives. */
@@ -214,15 +235,40 @@ function incoming(request: FastifyRequest): IncomingRequest {
 /** The media type of JSON answers whose response declares none. */
 const JSON_CONTENT_TYPE = 'application/json; charset=utf-8';
 
-/** Sends a handler's answer; a body is JSON unless the declared response says otherwise. */
-function sendResult(reply: FastifyReply, route: RouteDefinition, result: HttpResult): FastifyReply {
+/**
+ * Sends a handler's answer: JSON unless the declared response says otherwise, then in that media type (text, bytes
+ * or an event stream, see `mediaAnswer`), with the declared `content-type` unless the handler set one.
+ */
+function sendResult(
+  reply: FastifyReply,
+  route: RouteDefinition,
+  result: HttpResult,
+  config: ResolvedOptions,
+): FastifyReply | Promise<FastifyReply> {
   reply.code(result.status);
   if (result.headers !== undefined) reply.headers(result.headers);
   if (result.body === undefined) return reply.send();
   const contentType = findResponse(route, result.status)?.contentType;
   if (contentType === undefined) return reply.type(JSON_CONTENT_TYPE).send(jsonOf(result.body));
-  if (!/[/+]json$/i.test(contentType)) return reply.type(contentType).send(result.body);
-  return reply.type(`${contentType}; charset=utf-8`).send(jsonOf(result.body));
+  const kind = mediaKind(contentType);
+  if (kind === 'json') return reply.type(`${contentType}; charset=utf-8`).send(jsonOf(result.body));
+  const check = config.validateResponses
+    ? (item: unknown) => checkItem(route, result.status, item, config.onResponseInvalid)
+    : undefined;
+  return sendMedia(reply, kind, contentType, result.body, check);
+}
+
+/** Sends a body of another kind than JSON (a `Blob` is read first, hence async). */
+async function sendMedia(
+  reply: FastifyReply,
+  kind: MediaKind,
+  contentType: string,
+  body: unknown,
+  check: ((item: unknown) => void) | undefined,
+): Promise<FastifyReply> {
+  const answer = await mediaAnswer(kind, contentType, body, check);
+  if (!reply.hasHeader('content-type')) reply.type(answer.contentType);
+  return reply.headers(answer.headers).send(answer.payload);
 }
 
 /** Sends an `Error` answer. */

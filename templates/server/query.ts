@@ -1,5 +1,5 @@
 /** Query strings: parsing (for raw upgrade requests) and coercion of strings to the types their schemas expect. */
-import type { QueryCoercion } from './route.js';
+import type { QueryCoercion, Scalar } from './route.js';
 
 /** A parsed query: a repeated name gives an array. */
 export type RawQuery = Readonly<Record<string, string | readonly string[]>>;
@@ -42,7 +42,7 @@ export function coerceQuery(
   const result: Record<string, unknown> = Object.create(null);
   for (const [name, value] of Object.entries(query)) {
     const kind = coercion[name];
-    result[name] = kind !== undefined && typeof value === 'string' ? coerceValue(value, kind) : value;
+    result[name] = kind !== undefined && typeof value === 'string' ? coerceScalar(value, kind) : value;
   }
   return result;
 }
@@ -52,8 +52,11 @@ function isEmpty(record: object): boolean {
   return true;
 }
 
-function coerceValue(value: string, kind: QueryCoercion): unknown {
+/** `value` as the `kind` it is a valid literal of (`'12'` → 12, `'true'` → true), else the string itself. */
+export function coerceScalar(value: string, kind: Scalar): unknown {
   switch (kind) {
+    case 'string':
+      return value;
     case 'integer':
       return /^-?\d+$/.test(value) ? Number(value) : value;
     case 'number':

@@ -1,10 +1,12 @@
 /**
- * Request validation: coerces the query, runs each part's validator and reports every problem in one 400; path
- * parameters first, whose problems are a 404 (the path names no resource).
+ * Request validation: reads parameters back from their styles (and coerces the query), runs each part's validator
+ * and reports every problem in one 400; path parameters first, whose problems are a 404 (the path names no resource).
  */
 import type { IncomingHttpHeaders } from 'node:http';
 import type { Validator } from '../shared/validation.js';
 import { invalidRequest, pathNamesNothing, type RequestPart, type RequestProblem } from './errors.js';
+import { withoutBlobs } from './multipart-body.js';
+import { decodeEach, decodeQuery, parseCookies } from './parameter-styles.js';
 import { coerceQuery } from './query.js';
 import type { RouteDefinition } from './route.js';
 
@@ -16,15 +18,20 @@ export interface UncheckedRequest {
   readonly body?: unknown;
 }
 
-/** The parts of a request after validation; the query has its declared non-string values coerced. */
+/** The parts of a request after validation, each parameter decoded from its style into its schema's type. */
 export interface CheckedRequest {
   readonly params: unknown;
   readonly query: unknown;
   readonly headers: unknown;
+  /** Cookie parameters, decoded; an empty object for routes that declare none. */
+  readonly cookies: unknown;
   readonly body: unknown;
 }
 
 const JSON_MEDIA_TYPE = /^application\/json\s*(;|$)/i;
+
+/** The cookies of routes that declare no cookie parameter. */
+const NO_COOKIES: Readonly<Record<string, unknown>> = Object.freeze({});
 
 /** Deepest nesting a JSON body may have; deeper bodies are refused before anything walks them recursively. */
 export const MAX_BODY_DEPTH = 64;
@@ -49,19 +56,32 @@ export function tooDeep(value: unknown, max: number): string | undefined {
  */
 export function validateRequest(route: RouteDefinition, request: UncheckedRequest): CheckedRequest {
   const { validators } = route;
+  const decodings = route.parameters;
+  const params = decodeEach(request.params, decodings?.path);
   const path: RequestProblem[] = [];
-  check(path, 'path', validators.params, request.params);
+  check(path, 'path', validators.params, params);
   if (path.length > 0) throw pathNamesNothing(path);
-  const query = coerceQuery(request.query, route.queryCoercion);
+  const coerced = coerceQuery(request.query, route.queryCoercion);
+  const query = decodings?.query === undefined ? coerced : decodeQuery(coerced, decodings.query);
+  const headers = decodeEach(request.headers, decodings?.header);
+  const cookies =
+    validators.cookies === undefined
+      ? NO_COOKIES
+      : decodeQuery(parseCookies(request.headers.cookie), decodings?.cookie ?? {});
   const problems: RequestProblem[] = [];
   check(problems, 'query', validators.query, query);
-  check(problems, 'header', validators.headers, request.headers);
+  check(problems, 'header', validators.headers, headers);
+  check(problems, 'cookie', validators.cookies, cookies);
   checkBody(problems, route, request);
   if (problems.length > 0) throw invalidRequest(problems);
-  return { params: request.params, query, headers: request.headers, body: request.body };
+  return { params, query, headers, cookies, body: request.body };
 }
 
 function checkBody(problems: RequestProblem[], route: RouteDefinition, request: UncheckedRequest): void {
+  if (route.requestMedia !== undefined) {
+    checkDecodedBody(problems, route, request.body);
+    return;
+  }
   const validator = route.validators.body;
   if (validator === undefined) return;
   if (request.body === undefined) {
@@ -79,6 +99,22 @@ function checkBody(problems: RequestProblem[], route: RouteDefinition, request: 
     return;
   }
   check(problems, 'body', validator, request.body);
+}
+
+/** A body `decodeBody` read from a non-JSON media type: present when required, valid (files counting as strings). */
+function checkDecodedBody(problems: RequestProblem[], route: RouteDefinition, body: unknown): void {
+  const media = route.requestMedia;
+  if (media === undefined) return;
+  if (body === undefined) {
+    if (route.bodyRequired) problems.push({ in: 'body', pointer: '', message: `a ${media.type} body is required` });
+    return;
+  }
+  const deep = tooDeep(body, MAX_BODY_DEPTH);
+  if (deep !== undefined) {
+    problems.push({ in: 'body', pointer: deep, message: `must not nest deeper than ${MAX_BODY_DEPTH} levels` });
+    return;
+  }
+  check(problems, 'body', route.validators.body, media.kind === 'multipart' ? withoutBlobs(body) : body);
 }
 
 /** Adds the problems `validator` finds in `value` to `problems`. */

@@ -1,5 +1,6 @@
 /** Response checking (on in tests): is the status declared, and does the body or event match its schema? */
 import { formatIssues, type ValidationIssue } from '../shared/errors.js';
+import { mediaKind } from '../shared/media.js';
 import type { Validator } from '../shared/validation.js';
 import { accepts } from './frozen.js';
 import type { ResponseDefinition, RouteDefinition } from './route.js';
@@ -49,12 +50,20 @@ export function checkResponse(route: RouteDefinition, status: number, body: unkn
     onInvalid({ kind: 'undeclared_status', route, status, body, issues: [] });
     return;
   }
+  // An event stream's items are checked one by one as they are written (`checkItem`).
+  if (declared.contentType !== undefined && mediaKind(declared.contentType) === 'event-stream') return;
   const bodyless = declared.validator === undefined && declared.contentType === undefined;
   const problem =
     bodyless && body !== undefined
       ? [{ pointer: '', message: `status ${status} declares no body`, keyword: 'body' }]
       : validate(declared.validator, body);
   if (problem !== null) onInvalid({ kind: 'invalid_body', route, status, body, issues: problem });
+}
+
+/** Reports to `onInvalid` when an item of an `http` event-stream answer breaks the declared item schema. */
+export function checkItem(route: RouteDefinition, status: number, item: unknown, onInvalid: OnResponseInvalid): void {
+  const problem = validate(findResponse(route, status)?.validator, item);
+  if (problem !== null) onInvalid({ kind: 'invalid_event', route, status, body: item, issues: problem });
 }
 
 /** Reports to `onInvalid` when a message sent on a stream or socket breaks the route's event schema. */

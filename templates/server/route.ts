@@ -1,4 +1,5 @@
 /** The route table entry the generator emits for each operation: path, transport, security and validators. */
+import type { MediaKind } from '../shared/media.js';
 import type { Validator } from '../shared/validation.js';
 
 /** HTTP methods the runtime registers. */
@@ -19,6 +20,37 @@ export type ServiceVersionRule = 'required' | 'optional' | 'none';
 /** How a query parameter's string is turned into the type its schema expects before validation. */
 export type QueryCoercion = 'integer' | 'number' | 'boolean';
 
+/** The primitive type a piece of text is coerced to before validation (`string`: left as is). */
+export type Scalar = 'string' | 'integer' | 'number' | 'boolean';
+
+/**
+ * The shape of a parameter or form field, for decoding text into it: a primitive, an array of primitives, an object
+ * whose members are primitives (members not listed stay strings), or (form and multipart fields only) JSON text.
+ */
+export type ValueShape =
+  | { readonly type: Scalar }
+  | { readonly items: Scalar }
+  | { readonly properties: Readonly<Record<string, Scalar>> }
+  | { readonly json: true };
+
+/** How one parameter is serialised (OpenAPI `style` and `explode`, defaults filled in) and the shape it decodes to. */
+export interface ParameterDecoding {
+  readonly style: string;
+  readonly explode: boolean;
+  readonly shape: ValueShape;
+}
+
+/** Where a parameter is, as OpenAPI names it. */
+export type ParameterLocation = 'path' | 'query' | 'header' | 'cookie';
+
+/** The request media type of a route whose body is not JSON, with the shapes of its form or multipart fields. */
+export interface RequestMedia {
+  readonly type: string;
+  readonly kind: MediaKind;
+  /** Form and multipart fields by name; fields not listed stay strings (or files). */
+  readonly fields?: Readonly<Record<string, ValueShape>>;
+}
+
 /** A declared response: the validator of its body (none for empty bodies) and its media type. */
 export interface ResponseDefinition {
   readonly validator?: Validator<unknown>;
@@ -31,6 +63,8 @@ export interface RequestValidators {
   readonly params?: Validator<unknown>;
   readonly query?: Validator<unknown>;
   readonly headers?: Validator<unknown>;
+  /** Cookie parameters, read from the `Cookie` header (style `form`); open, as other cookies come along. */
+  readonly cookies?: Validator<unknown>;
   readonly body?: Validator<unknown>;
 }
 
@@ -48,6 +82,13 @@ export interface RouteDefinition {
   readonly bodyRequired: boolean;
   /** Query parameters whose schema type is not a string, by name. */
   readonly queryCoercion: Readonly<Record<string, QueryCoercion>>;
+  /**
+   * Parameters that need more than the query coercion to decode: a style or explode other than the default, an
+   * array or object, a non-string path, header or cookie value. By location, then by name (header names lower-cased).
+   */
+  readonly parameters?: { readonly [L in ParameterLocation]?: Readonly<Record<string, ParameterDecoding>> };
+  /** The declared request media type when it is not JSON (absent: JSON). */
+  readonly requestMedia?: RequestMedia;
   /** Keyed by status (`'200'`), range (`'4XX'`) or `'default'`. */
   readonly responses: Readonly<Record<string, ResponseDefinition>>;
   /** For `sse` and `websocket` routes: checks each JSON message the server sends when responses are validated. */

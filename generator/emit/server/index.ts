@@ -6,17 +6,23 @@
 import type { StatementStructures } from 'ts-morph';
 import type { Ir, IrOperation, IrResponse } from '../../ir/model.js';
 import { schemaCodeNames } from '../../names.js';
-import { partSchema, partSchemaName, queryCoercion, type RequestPart, refName } from '../../schema/operations.js';
-import type { EmittedFile } from '../shared/files.js';
 import {
-  bodyType,
-  headersType,
-  paramsType,
-  queryType,
-  responseBodyType,
-  statusType,
-  TYPES,
-} from '../shared/operation-types.js';
+  bodySchemaName,
+  type Components,
+  componentsOf,
+  parameterDecodings,
+  partSchema,
+  partSchemaName,
+  queryCoercion,
+  type RequestPart,
+  refName,
+  requestMedia,
+  responseSchemaName,
+  validatedBodySchema,
+  validatedResponseSchema,
+} from '../../schema/operations.js';
+import type { EmittedFile } from '../shared/files.js';
+import { headersType, operationType, paramsType, queryType, statusType, TYPES } from '../shared/operation-types.js';
 import {
   docText,
   emitTypeScript,
@@ -26,12 +32,18 @@ import {
   VariableDeclarationKind,
 } from '../shared/ts.js';
 import { validatorName } from '../validators/index.js';
+import { answerBodyType, BODY_TYPE_NAMES, decodedHeadersType, requestBodyType } from './body-types.js';
 
 const V = 'validators';
 
 /** Builds the server stubs file. */
 export function emitServer(ir: Ir): EmittedFile[] {
   const operations = [...ir.operations].sort((a, b) => a.id.localeCompare(b.id));
+  const components = componentsOf(ir);
+  const handlerTypes = operations.map((op) => handlerType(op, components));
+  const bodyTypeNames = BODY_TYPE_NAMES.filter((name) =>
+    handlerTypes.some((type) => new RegExp(`\\b${name}\\b`).test(type)),
+  );
   const file: StatementStructures[] = [];
   file.push({
     kind: StructureKind.ImportDeclaration,
@@ -43,6 +55,7 @@ export function emitServer(ir: Ir): EmittedFile[] {
     kind: StructureKind.ImportDeclaration,
     moduleSpecifier: './runtime/server/index.js',
     namedImports: [
+      ...bodyTypeNames,
       'CasiRequest',
       'CasiRoutesOptions',
       'HttpHandler',
@@ -67,7 +80,7 @@ export function emitServer(ir: Ir): EmittedFile[] {
   file.push({ kind: StructureKind.ImportDeclaration, moduleSpecifier: './validators.gen.js', namespaceImport: V });
   file.push({ kind: StructureKind.ExportDeclaration, moduleSpecifier: './runtime/server/index.js' });
   addRoutes(file, ir, operations, schemaCodeNames(ir));
-  addHandlers(file, operations);
+  addHandlers(file, operations, handlerTypes);
   addRegister(file, ir);
   return [emitTypeScript('src/server.gen.ts', file)];
 }
@@ -91,23 +104,34 @@ function addRoutes(
       {
         name: 'routes',
         type: 'readonly RouteDefinition[]',
-        initializer: `[\n${operations.map((op) => routeLiteral(op, events, code)).join(',\n')}\n]`,
+        initializer: `[\n${operations.map((op) => routeLiteral(op, events, code, componentsOf(ir))).join(',\n')}\n]`,
       },
     ],
   });
 }
 
 /** One route's definition; `code` gives the code name of each component schema (for its validator's name). */
-function routeLiteral(op: IrOperation, eventValidator: string | undefined, code: ReadonlyMap<string, string>): string {
+function routeLiteral(
+  op: IrOperation,
+  eventValidator: string | undefined,
+  code: ReadonlyMap<string, string>,
+  components: Components,
+): string {
   const validatorOf = (name: string) => `${V}.${validatorName(code.get(name) ?? name)}`;
-  const validators = (['params', 'query', 'headers'] as const satisfies readonly RequestPart[])
+  const validators = (['params', 'query', 'headers', 'cookies'] as const satisfies readonly RequestPart[])
     .filter((part) => partSchema(op, part) !== undefined)
     .map((part) => `${part}: ${V}.${validatorName(partSchemaName(op, part))}`);
-  const body = isJson(op.requestBody?.contentType) ? refName(op.requestBody?.schema) : undefined;
-  if (body) validators.push(`body: ${validatorOf(body)}`);
+  const body = validatedBodySchema(op, components);
+  if (body) validators.push(`body: ${validatorOf(refName(body) ?? bodySchemaName(op))}`);
   const version = op.parameters.header.find((p) => p.name.toLowerCase() === 'service-version');
   const coercion = Object.entries(queryCoercion(op)).map(([name, type]) => `${literal(name)}: ${literal(type)}`);
-  const responses = op.responses.map((r) => `${literal(r.status)}: ${responseLiteral(r, validatorOf)}`);
+  const responses = op.responses.map((r) => {
+    const schema = validatedResponseSchema(op, r, components);
+    const validator = schema && validatorOf(refName(schema) ?? responseSchemaName(op, r));
+    return `${literal(r.status)}: ${responseLiteral(r, validator)}`;
+  });
+  const decodings = parameterDecodings(op, components);
+  const media = requestMedia(op, components);
   const members = [
     `operationId: ${literal(op.id)}`,
     `method: ${literal(op.method.toUpperCase())}`,
@@ -118,16 +142,25 @@ function routeLiteral(op: IrOperation, eventValidator: string | undefined, code:
     `validators: { ${validators.join(', ')} }`,
     `bodyRequired: ${op.requestBody?.required === true}`,
     `queryCoercion: { ${coercion.join(', ')} }`,
+    ...(Object.keys(decodings).length > 0 ? [`parameters: ${valueLiteral(decodings)}`] : []),
+    ...(media ? [`requestMedia: ${valueLiteral(media)}`] : []),
     `responses: { ${responses.join(', ')} }`,
     ...(op.transport !== 'http' && eventValidator ? [`eventValidator: ${eventValidator}`] : []),
   ];
   return `  {\n${members.map((m) => `    ${m},`).join('\n')}\n  }`;
 }
 
-function responseLiteral(response: IrResponse, validatorOf: (name: string) => string): string {
-  const name = response.contentType === 'application/json' ? refName(response.schema) : undefined;
+/** A plain value (strings, booleans, objects of them) as TypeScript source: `{ style: 'form', explode: true }`. */
+function valueLiteral(value: unknown): string {
+  if (typeof value === 'string') return literal(value);
+  if (value === null || typeof value !== 'object') return String(value);
+  const members = Object.entries(value).map(([key, member]) => `${propertyName(key)}: ${valueLiteral(member)}`);
+  return `{ ${members.join(', ')} }`;
+}
+
+function responseLiteral(response: IrResponse, validator: string | undefined): string {
   const parts = [
-    ...(name ? [`validator: ${validatorOf(name)}`] : []),
+    ...(validator ? [`validator: ${validator}`] : []),
     ...(response.contentType && response.contentType !== 'application/json'
       ? [`contentType: ${literal(response.contentType)}`]
       : []),
@@ -136,32 +169,34 @@ function responseLiteral(response: IrResponse, validatorOf: (name: string) => st
 }
 
 /** `export interface Handlers<Auth>`: one typed handler per operation, of the kind its transport needs. */
-function addHandlers(file: StatementStructures[], operations: readonly IrOperation[]): void {
+function addHandlers(file: StatementStructures[], operations: readonly IrOperation[], types: readonly string[]): void {
   file.push({
     kind: StructureKind.Interface,
     name: 'Handlers',
     isExported: true,
     typeParameters: [{ name: 'Auth', default: 'unknown' }],
     docs: ['One handler per operation: typed parameters, query, headers and body in; a typed status and body out.'],
-    properties: operations.map((op) => ({
+    properties: operations.map((op, index) => ({
       name: propertyName(op.id),
       isReadonly: true,
-      type: handlerType(op),
+      type: types[index],
       docs: [docText(`${op.method.toUpperCase()} ${op.path} — ${op.summary}`)],
     })),
   });
 }
 
-function handlerType(op: IrOperation): string {
+function handlerType(op: IrOperation, components: Components): string {
   const params = paramsType(op);
   const query = queryType(op);
-  const headers = headersType(op);
+  const headers =
+    parameterDecodings(op, components).header === undefined ? headersType(op) : decodedHeadersType(op, components);
   if (op.transport === 'websocket') return `WebSocketHandler<SessionRequest<${params}, ${query}, ${headers}, Auth>>`;
-  const request = `CasiRequest<${params}, ${query}, ${headers}, ${bodyType(op) ?? 'undefined'}, Auth>`;
+  const cookies = op.parameters.cookie.length > 0 ? `, NonNullable<${operationType(op)}['parameters']['cookie']>` : '';
+  const request = `CasiRequest<${params}, ${query}, ${headers}, ${requestBodyType(op) ?? 'undefined'}, Auth${cookies}>`;
   const results = op.responses
     .filter((r) => r.status !== '101' && !(op.transport === 'sse' && r.status === '200'))
     .map((r) => {
-      const body = responseBodyType(op, r);
+      const body = answerBodyType(op, r);
       return `{ readonly status: ${statusType(r.status)}; readonly body${body ? '' : '?'}: ${body ?? 'undefined'}; readonly headers?: Readonly<Record<string, string>> }`;
     });
   const result = results.length > 0 ? results.join(' | ') : 'never';
@@ -196,9 +231,4 @@ function addRegister(file: StatementStructures[], ir: Ir): void {
     returnType: 'void',
     statements: `casiRoutes(app, { ${ir.serviceVersion === undefined ? '' : 'serviceVersion: SERVICE_VERSION, '}...options, routes, handlers });`,
   });
-}
-
-/** Whether a media type is JSON (`application/json` or a `+json` type). */
-function isJson(contentType: string | undefined): boolean {
-  return contentType !== undefined && /^application\/(json|[^;]*\+json)(;|$)/i.test(contentType);
 }

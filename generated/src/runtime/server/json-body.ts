@@ -7,7 +7,7 @@
 import { HttpError } from './errors.js';
 
 /** The `charset` parameter of a media type, quoted or not. */
-const CHARSET = /;\s*charset\s*=\s*"?([^";\s]*)"?/i;
+export const CHARSET = /;\s*charset\s*=\s*"?([^";\s]*)"?/i;
 
 /**
  * The 400 for a JSON body declared in a charset other than UTF-8 (JSON is UTF-8, RFC 8259 §8.1; the bytes would be
