@@ -4,7 +4,6 @@
  * asks (text, a Blob, or an event stream left open), and the attempt's timeout cancels it.
  */
 import { CasiError } from './errors.js';
-import { eventStreamItems } from './event-stream-items.js';
 import { forwardAbort } from './transport.js';
 
 /** What one attempt sends: the method, the headers by lower-case name, and the body. */
@@ -116,5 +115,7 @@ async function answerOf(
     await response.body?.cancel();
     throw new CasiError(`Expected a text/event-stream answer, got ${type || 'no content type'}.`);
   }
+  // Loaded on the first event stream, so that a page without one leaves the reader out.
+  const { eventStreamItems } = await import('./event-stream-items.js');
   return { status: response.status, text: '', data: eventStreamItems(response, signal, release), headers };
 }
