@@ -12,7 +12,7 @@ import createClient, {
 } from 'openapi-fetch';
 import { assertValid } from '../shared/errors.js';
 import type { Validator } from '../shared/validation.js';
-import { type BinaryBody, type EncodedBody, encodeBody } from './body-encoding.js';
+import type { BinaryBody, EncodedBody } from './body-encoding.js';
 import { ApiConnectionError, ApiTimeoutError, ApiUserAbortError, CasiError, errorFromResponse } from './errors.js';
 import type { EventReadingOptions } from './event-reading.js';
 import { fetchExchange, isTimeout, type Outgoing, type ReadAs } from './exchange.js';
@@ -236,17 +236,23 @@ function cookieHeader(
   return text === '' ? undefined : { Cookie: text };
 }
 
-/** The operation's header parameters, each value written in its style (`simple`); `undefined` and `null` left out. */
+/**
+ * The operation's header parameters, each array or object value written in its style (`simple`); other values as
+ * they are (`null` and `undefined` then remove the header, as in `headers`).
+ */
 function headerParams(
   header: HeadersOptions | undefined,
   styles: ParameterStyles | undefined,
 ): HeadersOptions | undefined {
   if (header === undefined || header instanceof Headers || Array.isArray(header)) return header;
-  const values: Record<string, string> = {};
+  const structured = (value: unknown) => typeof value === 'object' && value !== null;
+  // Most calls pass plain strings (the `Service-Version` header): sent as they are.
+  if (styles?.header === undefined && !Object.values(header).some(structured)) return header;
+  const values: Record<string, unknown> = {};
   for (const [name, value] of Object.entries(header)) {
-    if (value !== undefined && value !== null) values[name] = headerValue(value, styles?.header?.[name]);
+    values[name] = value === undefined || value === null ? value : headerValue(value, styles?.header?.[name]);
   }
-  return values;
+  return values as HeadersOptions;
 }
 
 /** Builds a client core over the spec's openapi-typescript `paths` type. */
@@ -354,39 +360,43 @@ export function createCore<Paths extends {}>(options: CoreOptions): Core<Paths> 
       } = (args[0] ?? {}) as RequestArgs;
       const placed = security === undefined ? undefined : placeCredentials(security, schemes, resolved);
       let url: string;
-      let encoded: EncodedBody | undefined;
       try {
         const query = placed === undefined ? params?.query : { ...params?.query, ...placed.query };
         url = buildUrl(resolved.baseUrl, path as string, { ...params, query }, styles);
-        const json = contentType === undefined || contentType === 'application/json';
-        encoded = body === undefined || json ? undefined : encodeBody(body, contentType);
       } catch (error) {
         return Promise.reject(error);
       }
-      const json = body !== undefined && encoded === undefined;
-      const base = placed === undefined ? (json ? jsonHeaders : headers) : json ? jsonAnonymous : anonymous;
-      const cookie = cookieHeader(params?.cookie, styles);
-      const header = headerParams(params?.header, styles);
-      const media = encoded?.contentType === undefined ? undefined : { 'content-type': encoded.contentType };
-      const outgoing: Outgoing = {
-        method: method.toUpperCase(),
-        headers:
-          extra === undefined &&
-          params?.header === undefined &&
-          cookie === undefined &&
-          placed === undefined &&
-          media === undefined
-            ? base
-            : mergeHeaders(base, media, placed?.headers, extra, header, cookie),
-        body: encoded !== undefined ? encoded.body : json ? JSON.stringify(body) : undefined,
+      /** Sends the call with its body as JSON, or as `encoded` (a body of another media type). */
+      const send = (encoded: EncodedBody | undefined): Promise<never> => {
+        const json = body !== undefined && encoded === undefined;
+        const base = placed === undefined ? (json ? jsonHeaders : headers) : json ? jsonAnonymous : anonymous;
+        const cookie = cookieHeader(params?.cookie, styles);
+        const header = headerParams(params?.header, styles);
+        const media = encoded?.contentType === undefined ? undefined : { 'content-type': encoded.contentType };
+        const outgoing: Outgoing = {
+          method: method.toUpperCase(),
+          headers:
+            extra === undefined &&
+            params?.header === undefined &&
+            cookie === undefined &&
+            placed === undefined &&
+            media === undefined
+              ? base
+              : mergeHeaders(base, media, placed?.headers, extra, header, cookie),
+          body: encoded !== undefined ? encoded.body : json ? JSON.stringify(body) : undefined,
+        };
+        const call: CallOptions = { signal, timeoutMs };
+        return withRetry(() => attempt([method, path as string], url, outgoing, rest, call, readAs), {
+          ...resolved.retry,
+          maxRetries: encoded?.once ? 0 : (maxRetries ?? resolved.maxRetries),
+          idempotent: !NOT_IDEMPOTENT.has(outgoing.method),
+          signal,
+        }) as Promise<never>;
       };
-      const call: CallOptions = { signal, timeoutMs };
-      return withRetry(() => attempt([method, path as string], url, outgoing, rest, call, readAs), {
-        ...resolved.retry,
-        maxRetries: encoded?.once ? 0 : (maxRetries ?? resolved.maxRetries),
-        idempotent: !NOT_IDEMPOTENT.has(outgoing.method),
-        signal,
-      }) as Promise<never>;
+      if (body === undefined || contentType === undefined || contentType === 'application/json') return send(undefined);
+      // Loaded on the first body of another media type, so that a page sending only JSON leaves the encoders out.
+      const refuse = (problem: string) => new CasiError(problem);
+      return import('./body-encoding.js').then(({ encodeBody }) => send(encodeBody(body, contentType, refuse)));
     },
     url: (path, params) => buildUrl(resolved.baseUrl, path, params),
   };

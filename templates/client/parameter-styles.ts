@@ -115,6 +115,8 @@ export function queryString(
   return writeAll(
     query,
     (name, value) => {
+      if (typeof value !== 'object' && styles === undefined)
+        return `${encodeURIComponent(name)}=${encodeURIComponent(value as string)}`;
       const [style, explode] = styles?.[name] ?? FORM;
       if (style === 'deepObject') return deepObject(name, value);
       return write(name, value, LAYOUTS[style] ?? LAYOUTS.form, explode, encodeURIComponent);
@@ -125,6 +127,7 @@ export function queryString(
 
 /** A path parameter's text (`simple` by default), percent-encoded, for its place in the path template. */
 export function pathValue(name: string, value: unknown, style: StyleOf = SIMPLE): string {
+  if (typeof value !== 'object' && style === SIMPLE) return encodeURIComponent(value as string);
   const layout = style[0] === 'label' || style[0] === 'matrix' ? LAYOUTS[style[0]] : LAYOUTS.simple;
   return write(name, value, layout, style[1], encodeURIComponent);
 }

@@ -4,7 +4,6 @@
  * or bytes as they are.
  */
 import { mediaKind } from '../shared/media.js';
-import { CasiError } from './errors.js';
 
 /** What a body of bytes may be given as (sent as it is). */
 export type BinaryBody = Blob | ArrayBuffer | ArrayBufferView | ReadableStream<Uint8Array> | string;
@@ -63,28 +62,28 @@ function isBinary(value: unknown): value is BinaryBody {
   );
 }
 
-/** `body` encoded for `contentType`, the operation's declared request media type; a wrong kind of value is refused. */
-export function encodeBody(body: unknown, contentType: string): EncodedBody {
+/**
+ * `body` encoded for `contentType`, the operation's declared request media type; a wrong kind of value throws what
+ * `refuse` makes of the problem (the caller's error class: this module, loaded on demand, imports none of the core).
+ */
+export function encodeBody(body: unknown, contentType: string, refuse: (problem: string) => Error): EncodedBody {
+  const wrongBody = (expected: string) => refuse(`A ${contentType} request body must be ${expected}.`);
   switch (mediaKind(contentType)) {
     case 'json':
       return { body: JSON.stringify(body), contentType, once: false };
     case 'form':
-      if (typeof body !== 'object' || body === null) throw wrongBody(contentType, 'an object');
+      if (typeof body !== 'object' || body === null) throw wrongBody('an object');
       return { body: formPairs(body).toString(), contentType, once: false };
     case 'multipart':
       if (body instanceof FormData) return { body, contentType: undefined, once: false };
-      if (typeof body !== 'object' || body === null) throw wrongBody(contentType, 'an object or a FormData');
+      if (typeof body !== 'object' || body === null) throw wrongBody('an object or a FormData');
       return { body: formData(body), contentType: undefined, once: false };
     case 'text':
     case 'event-stream':
-      if (typeof body !== 'string') throw wrongBody(contentType, 'a string');
+      if (typeof body !== 'string') throw wrongBody('a string');
       return { body, contentType, once: false };
     default:
-      if (!isBinary(body)) throw wrongBody(contentType, 'a Blob, ArrayBuffer, typed array, ReadableStream or string');
+      if (!isBinary(body)) throw wrongBody('a Blob, ArrayBuffer, typed array, ReadableStream or string');
       return { body: body as BodyInit, contentType, once: body instanceof ReadableStream };
   }
-}
-
-function wrongBody(contentType: string, expected: string): CasiError {
-  return new CasiError(`A ${contentType} request body must be ${expected}.`);
 }

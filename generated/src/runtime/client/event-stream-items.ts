@@ -4,7 +4,6 @@
  * is JSON, else the string; an empty `data` or `[DONE]` (OpenAI's end marker) ends them.
  */
 import { createParser } from 'eventsource-parser';
-import { ApiConnectionError, ApiUserAbortError } from './errors.js';
 
 const STREAM = { stream: true } as const;
 
@@ -24,13 +23,14 @@ function isEnd(data: string): boolean {
 
 /**
  * The items of `response`'s body, read as they arrive; leaving the loop early closes the connection. `signal`
- * aborts the reading (`ApiUserAbortError`); a broken connection throws `ApiConnectionError`. `release` is called
- * once the reading ends, however it ends.
+ * aborts the reading; a failed read (an abort or a broken connection) throws what `failure` makes of its error.
+ * `release` is called once the reading ends, however it ends.
  */
 export async function* eventStreamItems(
   response: Response,
   signal: AbortSignal | undefined,
   release: () => void,
+  failure: (error: unknown) => unknown,
 ): AsyncGenerator<unknown, void, undefined> {
   if (response.body === null) return release();
   const reader = response.body.getReader();
@@ -59,8 +59,7 @@ export async function* eventStreamItems(
       if (done) return;
     }
   } catch (error) {
-    if (signal?.aborted) throw new ApiUserAbortError();
-    throw new ApiConnectionError('The event stream connection failed.', { cause: error });
+    throw failure(error);
   } finally {
     signal?.removeEventListener('abort', onAbort);
     reader.cancel().catch(() => {});

@@ -3,7 +3,7 @@
  * One attempt of a REST call over fetch (`Exchange`): the request goes out, the answer comes back read as the call
  * asks (text, a Blob, or an event stream left open), and the attempt's timeout cancels it.
  */
-import { CasiError } from './errors.js';
+import { ApiConnectionError, ApiUserAbortError, CasiError } from './errors.js';
 import { forwardAbort } from './transport.js';
 
 /** What one attempt sends: the method, the headers by lower-case name, and the body. */
@@ -67,7 +67,7 @@ export function fetchExchange(
   return async (url, request, limits, readAs = 'json') => {
     const init: RequestInit = { ...extra, method: request.method, headers: request.headers, body: request.body };
     // A stream body is sent as it is read (fetch asks to be told so).
-    if (request.body instanceof ReadableStream) Object.assign(init, { duplex: 'half' });
+    if (request.body !== undefined && request.body instanceof ReadableStream) Object.assign(init, { duplex: 'half' });
     if (!Number.isFinite(limits.timeoutMs)) {
       return answerOf(await send(url, { ...init, signal: limits.signal }), readAs, limits.signal, noop);
     }
@@ -105,7 +105,7 @@ async function answerOf(
   release: () => void,
 ): Promise<Answer> {
   const headers = () => response.headers;
-  if (!response.ok || readAs === 'json' || readAs === 'text') {
+  if (readAs === 'json' || readAs === 'text' || !response.ok) {
     return { status: response.status, text: await response.text(), headers };
   }
   if (readAs === 'blob') return { status: response.status, text: '', data: await response.blob(), headers };
@@ -115,7 +115,12 @@ async function answerOf(
     await response.body?.cancel();
     throw new CasiError(`Expected a text/event-stream answer, got ${type || 'no content type'}.`);
   }
-  // Loaded on the first event stream, so that a page without one leaves the reader out.
+  // Loaded on the first event stream, so that a page without one leaves the reader out; it imports no module of
+  // the core, which would otherwise be split into a chunk of its own.
   const { eventStreamItems } = await import('./event-stream-items.js');
-  return { status: response.status, text: '', data: eventStreamItems(response, signal, release), headers };
+  const failure = (error: unknown) =>
+    signal?.aborted
+      ? new ApiUserAbortError()
+      : new ApiConnectionError('The event stream connection failed.', { cause: error });
+  return { status: response.status, text: '', data: eventStreamItems(response, signal, release, failure), headers };
 }
