@@ -161,4 +161,15 @@ describe('styled parameters over a real request', () => {
     expect(seen?.headers['x-rgb']).toBe('R=100,G=200,B=150');
     expect(seen?.headers.cookie).toBe('color=blue,black,brown; session=s%201');
   });
+
+  it('sends cookie parameters beside an API key carried in a cookie', async () => {
+    // biome-ignore lint/suspicious/noExplicitAny: a core over an untyped API, to send any parameters.
+    const core = createCore<any>({
+      baseUrl: server.url,
+      apiKey: 'k 1',
+      securitySchemes: { cookieKey: { type: 'apiKey', in: 'cookie', name: 'key' } },
+    });
+    await core.request('get', '/things', { params: { cookie: { theme: 'dark' } }, security: ['cookieKey'] });
+    expect(seen?.headers.cookie).toBe('key=k%201; theme=dark');
+  });
 });

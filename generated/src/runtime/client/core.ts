@@ -227,14 +227,19 @@ type RequestArgs = CallOptions &
     security?: readonly string[] | undefined;
   };
 
-/** The operation's cookie parameters as a `Cookie` header (in their styles, values percent-encoded), or none. */
+/**
+ * The operation's cookie parameters as a `Cookie` header (in their styles, values percent-encoded) after the
+ * credential's cookie `placed` (an API key `in: cookie`), or none.
+ */
 function cookieHeader(
   cookies: Record<string, unknown> | undefined,
   styles: ParameterStyles | undefined,
+  placed: string | undefined,
 ): { Cookie: string } | undefined {
   if (cookies === undefined) return undefined;
   const text = cookieText(cookies, styles?.cookie);
-  return text === '' ? undefined : { Cookie: text };
+  if (text === '') return undefined;
+  return { Cookie: placed === undefined ? text : `${placed}; ${text}` };
 }
 
 /**
@@ -371,7 +376,7 @@ export function createCore<Paths extends {}>(options: CoreOptions): Core<Paths> 
       const send = (encoded: EncodedBody | undefined): Promise<never> => {
         const json = body !== undefined && encoded === undefined;
         const base = placed === undefined ? (json ? jsonHeaders : headers) : json ? jsonAnonymous : anonymous;
-        const cookie = cookieHeader(params?.cookie, styles);
+        const cookie = cookieHeader(params?.cookie, styles, placed?.headers.Cookie);
         const header = headerParams(params?.header, styles);
         const media = encoded?.contentType === undefined ? undefined : { 'content-type': encoded.contentType };
         const outgoing: Outgoing = {
