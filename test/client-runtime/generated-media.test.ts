@@ -2,19 +2,13 @@
  * A client generated from test/fixtures/media-kinds (one operation per media kind, styled parameters) type-checks
  * with its bodies and answers typed as the spec says, and talks to a real loopback server as the wire contract says.
  */
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import type { IncomingMessage } from 'node:http';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { resolveOptions } from '../../generator/options.js';
-import { generate } from '../../generator/pipeline.js';
-import { writeOutput } from '../../generator/write.js';
 import { compileStrict, ROOT } from '../generator/helpers.js';
+import { type GeneratedPackage, generatePackage } from './helpers/generated-package.js';
 import { startHttpServer, type TestServer } from './helpers/http-server.js';
-
-// Under the project, so that the generated code resolves the project's packages.
-mkdirSync(join(ROOT, 'tmp'), { recursive: true });
-const work = mkdtempSync(join(ROOT, 'tmp', 'media-kinds-'));
 
 interface Received {
   readonly method: string;
@@ -24,14 +18,13 @@ interface Received {
 }
 
 let server: TestServer;
+let pkg: GeneratedPackage | undefined;
 const received: Received[] = [];
 // biome-ignore lint/suspicious/noExplicitAny: the generated module, imported at run time.
 let client: any;
 
 beforeAll(async () => {
-  const options = resolveOptions({ openapi: join(ROOT, 'test/fixtures/media-kinds/openapi.yaml'), out: work });
-  const { files } = await generate(options);
-  await writeOutput(options.out, files);
+  pkg = await generatePackage(join(ROOT, 'test/fixtures/media-kinds/openapi.yaml'), 'media-kinds');
   server = await startHttpServer(async (req, res) => {
     const chunks: Buffer[] = [];
     for await (const chunk of req) chunks.push(chunk as Buffer);
@@ -50,12 +43,11 @@ beforeAll(async () => {
       res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ received: 'yes' }));
     }
   });
-  const { createClient } = await import(join(work, 'src/client.gen.ts'));
-  client = createClient({ baseUrl: server.url });
+  client = pkg.clientModule.createClient({ baseUrl: server.url });
 }, 60_000);
 afterAll(async () => {
   await server?.close();
-  rmSync(work, { recursive: true, force: true });
+  pkg?.remove();
 });
 
 const last = () => received.at(-1) as Received;
@@ -107,7 +99,7 @@ describe('a client generated for bodies and answers that are not JSON', () => {
 
   it('type-checks, with each body and answer typed as the spec says', async () => {
     writeFileSync(
-      join(work, 'uses.ts'),
+      join(pkg?.dir ?? '', 'uses.ts'),
       [
         "import { createClient } from './src/client.gen.js';",
         "const client = createClient({ baseUrl: 'http://127.0.0.1' });",
@@ -128,6 +120,6 @@ describe('a client generated for bodies and answers that are not JSON', () => {
         '}',
       ].join('\n'),
     );
-    await expect(compileStrict(work, ['uses.ts', 'src/**/*.ts'])).resolves.toBe('compiled');
+    await expect(compileStrict(pkg?.dir ?? '', ['uses.ts', 'src/**/*.ts'])).resolves.toBe('compiled');
   }, 120_000);
 });
