@@ -32,6 +32,8 @@ export interface IrResponse {
   readonly description: string;
   readonly contentType?: string;
   readonly schema?: JsonSchema;
+  /** For an event stream, the schema of one event's data where the spec gives it apart (OpenAPI 3.2 `itemSchema`). */
+  readonly itemSchema?: JsonSchema;
   /** Names of the response headers. */
   readonly headers: readonly string[];
 }

@@ -211,6 +211,7 @@ function readResponses(doc: SourceDocument, responses: Obj): IrResponse[] {
         description: str(r.description).trim(),
         ...(media ? { contentType: media.type } : {}),
         ...(media?.value.schema ? { schema: media.value.schema as JsonSchema } : {}),
+        ...(media?.value.itemSchema ? { itemSchema: media.value.itemSchema as JsonSchema } : {}),
         headers: Object.keys((r.headers ?? {}) as Obj).sort(),
       };
     })

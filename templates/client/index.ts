@@ -35,11 +35,11 @@
  * export type CasiApiError = ApiError<ErrorCode | (string & {})>;
  * ```
  *
- * The stream reader (`sse-reader.ts`), the session code (`websocket.ts`, `socket.ts`) and the validators load with
- * dynamic `import()`s when a stream is iterated or a session opens, so a bundler that splits code (esbuild
- * `splitting`, Vite, webpack) leaves them out of the chunk a REST-only page loads. This module therefore exports
- * no value from those files: `openSession`, which opens a session at once with validators at hand, is imported
- * from `websocket.js`.
+ * The stream readers (`sse-reader.ts`, `event-stream-items.ts`), the session code (`websocket.ts`, `socket.ts`) and
+ * the validators load with dynamic `import()`s when a stream is read or a session opens, so a bundler that splits
+ * code (esbuild `splitting`, Vite, webpack) leaves them out of the chunk a REST-only page loads. This module
+ * therefore exports no value from those files: `openSession`, which opens a session at once with validators at
+ * hand, is imported from `websocket.js`.
  *
  * Exported API: `createCore` (REST: `request`, `raw`, `url`, `transport`), the error classes (the shared
  * `ValidationError` among them) and `errorFromResponse`, the retry helpers, `paginate`, `streamEvents`/`EventStream`, `openLazySession`/`Session`,
@@ -47,6 +47,7 @@
  */
 
 export { ValidationError, type ValidationIssue } from '../shared/errors.js';
+export type { BinaryBody } from './body-encoding.js';
 export {
   type CallOptions,
   type Core,
@@ -55,7 +56,9 @@ export {
   DEFAULT_MAX_RETRIES,
   DEFAULT_TIMEOUT_MS,
   type HttpMethod,
+  type OperationMedia,
   type PathsWithSentHeaders,
+  type RequestResult,
   type ResolvedCoreOptions,
   type SuccessData,
 } from './core.js';
@@ -85,6 +88,8 @@ export {
   UNKNOWN_ERROR_CODE,
 } from './errors.js';
 export type { EventReadingOptions } from './event-reading.js';
+export type { ReadAs } from './exchange.js';
+export { itemsOf } from './items.js';
 export { type EventValidators, type LazySessionOptions, openLazySession } from './lazy-session.js';
 export {
   type AgentMessage,
@@ -97,6 +102,7 @@ export {
   ToolCallTracker,
 } from './messages.js';
 export { MAX_PAGES, type PageItem, type Paginated, paginate } from './pagination.js';
+export type { ParameterStyle, ParameterStyles, StyleOf } from './parameter-styles.js';
 export type { ReconnectOptions } from './reconnect.js';
 export {
   backoffDelay,

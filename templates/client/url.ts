@@ -1,6 +1,7 @@
 /** Builds request URLs: percent-encoded path parameters (no dot segments), query strings, and `ws(s)://` forms. */
-import { createQuerySerializer, defaultPathSerializer, type PathSerializer } from 'openapi-fetch';
+import { defaultPathSerializer, type PathSerializer } from 'openapi-fetch';
 import { CasiError } from './errors.js';
+import { type ParameterStyles, pathValue, queryString } from './parameter-styles.js';
 
 /** Path and query parameters of one call, as openapi-fetch takes them. */
 export interface UrlParams {
@@ -27,24 +28,32 @@ function refuseDotSegment(name: string, value: string): void {
   }
 }
 
-const serializeQuery = createQuerySerializer();
 const PATH_PARAMETER = /\{([^{}]+)\}/g;
 
 /**
  * The absolute URL of `path` (an OpenAPI path template such as `/conversations/{id}`) under `baseUrl`: each
- * parameter percent-encoded with `encodeURIComponent` (as openapi-fetch does), `.` and `..` refused, and the query
- * serialised as openapi-fetch does.
+ * parameter written in its style (`simple` by default) and percent-encoded, a whole segment `.` or `..` refused, and the query
+ * written in its parameters' styles (`form` by default). A `#…` suffix of the template, which some documents use to
+ * list one path twice, is not sent.
  */
-export function buildUrl(baseUrl: string, path: string, params: UrlParams = {}): string {
+export function buildUrl(
+  baseUrl: string,
+  path: string,
+  params: UrlParams = {},
+  styles: ParameterStyles | undefined = undefined,
+): string {
   const values = params.path ?? {};
-  const pathname = path.replace(PATH_PARAMETER, (_, name: string) => {
+  const hash = path.indexOf('#');
+  const template = hash === -1 ? path : path.slice(0, hash);
+  const pathname = template.replace(PATH_PARAMETER, (match: string, name: string, at: number) => {
     const value = values[name];
     if (value === undefined || value === null) throw new CasiError(`Path parameter ${name} is missing for ${path}.`);
-    const text = String(value);
-    refuseDotSegment(name, text);
-    return encodeURIComponent(text);
+    const text = pathValue(name, value, styles?.path?.[name]);
+    const end = at + match.length;
+    if (template[at - 1] === '/' && (end === template.length || template[end] === '/')) refuseDotSegment(name, text);
+    return text;
   });
-  const query = params.query === undefined ? '' : serializeQuery(params.query);
+  const query = params.query === undefined ? '' : queryString(params.query, styles?.query);
   return `${baseUrl.replace(/\/+$/, '')}${pathname}${query ? `?${query}` : ''}`;
 }
 

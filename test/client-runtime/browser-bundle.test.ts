@@ -73,6 +73,7 @@ describe('browser bundle', () => {
       'client/reconnect.ts',
       'client/event-ledger.ts',
       'client/websocket.ts',
+      'client/event-stream-items.ts',
     ]) {
       expect(
         loaded.filter((input) => input.endsWith(`runtime/${file}`)),

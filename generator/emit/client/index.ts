@@ -6,7 +6,8 @@
  * stream or session needs them, so that bundlers can leave them out of a REST-only page.
  */
 import type { StatementStructures } from 'ts-morph';
-import type { Ir, IrOperation } from '../../ir/model.js';
+import { type MediaKind, mediaKind } from '../../../templates/shared/media.js';
+import type { Ir, IrOperation, IrParameter, ParameterLocation } from '../../ir/model.js';
 import { camelCase, isPlainName } from '../../names.js';
 import type { EmittedFile } from '../shared/files.js';
 import {
@@ -42,11 +43,21 @@ export function emitClient(ir: Ir): EmittedFile[] {
   const streams = ir.operations.some((op) => op.transport !== 'http');
   const terminal = ir.events.filter((e) => e.direction === 'server' && e.terminal).map((e) => e.type);
   const resources = [...new Set(ir.operations.map((op) => op.resource))].sort();
+  const http = ir.operations.filter((op) => op.transport === 'http');
+  const itemStreams = http.some((op) => successKind(op) === 'event-stream');
+  const binaryBodies = http.some((op) => op.requestBody && mediaKind(op.requestBody.contentType) === 'binary');
   const statements: StatementStructures[] = [
     {
       kind: StructureKind.ImportDeclaration,
       moduleSpecifier: RUNTIME,
-      namedImports: ['ApiError', 'createCore', 'openLazySession', 'paginate', 'streamEvents'],
+      namedImports: [
+        'ApiError',
+        'createCore',
+        ...(itemStreams ? ['itemsOf'] : []),
+        'openLazySession',
+        'paginate',
+        'streamEvents',
+      ],
     },
     {
       kind: StructureKind.ImportDeclaration,
@@ -54,6 +65,7 @@ export function emitClient(ir: Ir): EmittedFile[] {
       isTypeOnly: true,
       namedImports: [
         'ApiErrorClass',
+        ...(binaryBodies ? ['BinaryBody'] : []),
         'CallOptions',
         'CoreOptions',
         'EventStream',
@@ -166,7 +178,8 @@ function versionConstant(version: string | undefined): StatementStructures[] {
 function methodText(op: IrOperation, versioned: boolean): string {
   const pathArgs = argumentNames(op.parameters.path.map((p) => p.name));
   const args = pathArgs.map((a) => `${a.name}: ${paramsType(op)}[${literal(a.param)}]`);
-  const body = bodyType(op);
+  const requestKind = op.requestBody ? mediaKind(op.requestBody.contentType) : undefined;
+  const body = requestKind === 'binary' ? 'BinaryBody' : bodyType(op);
   if (body) args.push(`body: ${body}`);
   const hasQuery = op.transport === 'http' && op.parameters.query.length > 0;
   const queryRequired = op.parameters.query.some((p) => p.required);
@@ -206,16 +219,74 @@ function methodText(op: IrOperation, versioned: boolean): string {
   args.push('options: CallOptions = {}');
   const success = successResponse(op);
   const result = success ? responseBodyType(op, success) : undefined;
-  const params = (query: string) =>
-    `params: { ${[header, path, query, hasCookies ? 'cookie: cookies' : ''].filter(Boolean).join(', ')} }`;
+  const params = (query: string) => {
+    const members = [header, path, query, hasCookies ? 'cookie: cookies' : ''].filter(Boolean);
+    return members.length > 0 ? `params: { ${members.join(', ')} }, ` : '';
+  };
   const security = `security: [${op.security.map(literal).join(', ')}]`;
-  const init = (query: string) => `{ ${params(query)}${body ? ', body' : ''}, ${security}, ...options }`;
+  const readAs = READ_AS[successKind(op) ?? 'json'];
+  const media = [
+    op.requestBody && op.requestBody.contentType !== 'application/json'
+      ? `contentType: ${literal(op.requestBody.contentType)}`
+      : '',
+    readAs === undefined ? '' : `readAs: ${literal(readAs)}`,
+    stylesText(op),
+  ].filter(Boolean);
+  const init = (query: string) =>
+    `{ ${params(query)}${body ? 'body, ' : ''}${media.map((m) => `${m}, `).join('')}${security}, ...options }`;
   const call = (query: string) => `core.request(${literal(op.method)}, ${literal(op.path)}, ${init(query)})`;
   if (op.paginated && result) {
     const item = `${TYPES}.${op.pageItem}`;
     return `${doc}    ${propertyName(op.methodName)}: (${args.join(', ')}): Paginated<${result}, ${item}> =>\n      paginate((cursor?: string) => ${call('query: cursor === undefined ? query : { ...query, cursor }')}, ${literal(op.paginated)})`;
   }
+  if (readAs === 'event-stream') {
+    return `${doc}    ${propertyName(op.methodName)}: (${args.join(', ')}): AsyncIterable<${result ?? 'unknown'}> =>\n      itemsOf<${result ?? 'unknown'}>(() => ${call(hasQuery ? 'query' : '')})`;
+  }
   return `${doc}    ${propertyName(op.methodName)}: (${args.join(', ')})${result ? `: Promise<${result}>` : ''} =>\n      ${call(hasQuery ? 'query' : '')}`;
+}
+
+/** How the runtime reads a success answer of each media kind (JSON, the default, says nothing). */
+const READ_AS: Readonly<Record<MediaKind, 'text' | 'blob' | 'event-stream' | undefined>> = {
+  json: undefined,
+  form: 'text',
+  text: 'text',
+  multipart: 'blob',
+  binary: 'blob',
+  'event-stream': 'event-stream',
+};
+
+/** The media kind of an HTTP operation's success answer, or undefined when it has no body. */
+function successKind(op: IrOperation): MediaKind | undefined {
+  const type = successResponse(op)?.contentType;
+  return type === undefined ? undefined : mediaKind(type);
+}
+
+/** Each location's default `[style, explode]`. */
+const DEFAULT_STYLES: Readonly<Record<ParameterLocation, readonly [string, boolean]>> = {
+  path: ['simple', false],
+  query: ['form', true],
+  header: ['simple', false],
+  cookie: ['form', true],
+};
+
+/** A parameter's `[style, explode]` as the spec says, with OpenAPI's defaults filled in. */
+function styleOf(p: IrParameter): readonly [string, boolean] {
+  const style = p.style ?? DEFAULT_STYLES[p.in][0];
+  return [style, p.explode ?? style === 'form'];
+}
+
+/** `styles: { query: { tags: ['pipeDelimited', false] } }` for parameters not in their location's default style. */
+function stylesText(op: IrOperation): string {
+  const locations = (['path', 'query', 'header', 'cookie'] as const)
+    .map((location) => {
+      const styled = op.parameters[location]
+        .map((p) => [p, styleOf(p)] as const)
+        .filter(([p, [style, explode]]) => style !== DEFAULT_STYLES[p.in][0] || explode !== DEFAULT_STYLES[p.in][1])
+        .map(([p, [style, explode]]) => `${propertyName(p.name)}: [${literal(style)}, ${explode}]`);
+      return styled.length > 0 ? `${location}: { ${styled.join(', ')} }` : '';
+    })
+    .filter(Boolean);
+  return locations.length > 0 ? `styles: { ${locations.join(', ')} }` : '';
 }
 
 /**

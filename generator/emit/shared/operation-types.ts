@@ -1,4 +1,6 @@
 /** TypeScript type expressions for an operation's parts, shared by the client and server emitters. */
+
+import { mediaKind } from '../../../templates/shared/media.js';
 import type { IrOperation, IrResponse, JsonSchema } from '../../ir/model.js';
 import { isPlainName } from '../../names.js';
 import { partParameters, refName } from '../../schema/operations.js';
@@ -41,21 +43,39 @@ export function headersType(op: IrOperation): string {
   return `{ ${members.join(' ')} } & Record<string, string | string[] | undefined>`;
 }
 
-/** The request body type (of the media type the client sends), or undefined when the operation takes none. */
+/**
+ * The request body type (of the media type the client sends), or undefined when the operation takes none: `string`
+ * for text, else the type the spec gives the media type (binary schemas as `Blob`).
+ */
 export function bodyType(op: IrOperation): string | undefined {
   if (!op.requestBody) return undefined;
   const { contentType, schema } = op.requestBody;
+  if (mediaKind(contentType) === 'text') return 'string';
   const content = `NonNullable<${operation(op)}['requestBody']>['content'][${literal(contentType)}]`;
   return contentType === 'application/json' ? schemaType(schema, content) : content;
 }
 
-/** The body type of one response, or undefined for a response without a JSON body. */
+/**
+ * The body type of one response as its media type is read, or undefined for a response without a body (or a JSON
+ * one without a schema): the schema's type for JSON, `string` for text and forms, `Blob` for bytes and multipart,
+ * and for an event stream the type of one item (its `itemSchema`, else its `schema`; `unknown` without either).
+ */
 export function responseBodyType(op: IrOperation, response: IrResponse): string | undefined {
-  if (!response.schema || response.contentType !== 'application/json') return undefined;
-  return schemaType(
-    response.schema,
-    `${operation(op)}['responses'][${literal(response.status)}]['content']['application/json']`,
-  );
+  const { contentType } = response;
+  if (contentType === undefined) return undefined;
+  const content = `${operation(op)}['responses'][${literal(response.status)}]['content'][${literal(contentType)}]`;
+  switch (mediaKind(contentType)) {
+    case 'json':
+      return response.schema ? schemaType(response.schema, content) : undefined;
+    case 'text':
+    case 'form':
+      return 'string';
+    case 'event-stream':
+      if (response.itemSchema) return schemaType(response.itemSchema, 'unknown');
+      return response.schema ? schemaType(response.schema, content) : 'unknown';
+    default:
+      return 'Blob';
+  }
 }
 
 /** The first declared 2xx response (the one a client method returns). */

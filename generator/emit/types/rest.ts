@@ -5,12 +5,31 @@
  * compares the two).
  */
 import type * as OpenapiTypescript from 'openapi-typescript';
-import type { GlobalContext, OpenAPI3 } from 'openapi-typescript';
+import type { GlobalContext, OpenAPI3, SchemaObject } from 'openapi-typescript';
+import type * as TypeScript from 'typescript';
 import { requirePackage } from '../../require-package.js';
 
 const { astToString, resolveRef, scanDiscriminators, transformSchema } = requirePackage(
   'openapi-typescript',
 ) as typeof OpenapiTypescript;
+// The TypeScript openapi-typescript itself prints with.
+const { factory } = requirePackage('typescript') as typeof TypeScript;
+
+/**
+ * Binary data (`format: binary`, or OpenAPI 3.1's `contentMediaType` on a schema with no `type`) as a `Blob`, which
+ * is what a client sends in a multipart part and reads from a binary answer; `Blob | null` where null is allowed.
+ * openapi-fetch documents this transform.
+ */
+export function binaryAsBlob(schema: SchemaObject): TypeScript.TypeNode | undefined {
+  const raw = schema as Record<string, unknown>;
+  const binary =
+    raw.format === 'binary' ||
+    (typeof raw.contentMediaType === 'string' && raw.type === undefined && raw.contentEncoding === undefined);
+  if (!binary) return undefined;
+  const blob = factory.createTypeReferenceNode('Blob');
+  const nullable = raw.nullable === true || (Array.isArray(raw.type) && raw.type.includes('null'));
+  return nullable ? factory.createUnionTypeNode([blob, factory.createLiteralTypeNode(factory.createNull())]) : blob;
+}
 
 /** The options casi gives openapi-typescript. */
 export const REST_TYPE_OPTIONS = {
@@ -18,6 +37,7 @@ export const REST_TYPE_OPTIONS = {
   silent: true,
   defaultNonNullable: false,
   emptyObjectsUnknown: true,
+  transform: binaryAsBlob,
 } as const;
 
 /** Prints the types of `openapi` (a self-contained OpenAPI 3.1 document; it is not modified). */
@@ -49,7 +69,7 @@ export function restTypes(openapi: unknown): string {
     redoc: undefined as never,
     silent: REST_TYPE_OPTIONS.silent,
     inject: undefined,
-    transform: undefined,
+    transform: REST_TYPE_OPTIONS.transform,
     transformProperty: undefined,
     makePathsEnum: false,
     generatePathParams: false,

@@ -13,9 +13,11 @@ import createClient, {
 } from 'openapi-fetch';
 import { assertValid } from '../shared/errors.js';
 import type { Validator } from '../shared/validation.js';
+import type { BinaryBody, EncodedBody } from './body-encoding.js';
 import { ApiConnectionError, ApiTimeoutError, ApiUserAbortError, CasiError, errorFromResponse } from './errors.js';
 import type { EventReadingOptions } from './event-reading.js';
-import { fetchExchange, isTimeout, type Outgoing } from './exchange.js';
+import { fetchExchange, isTimeout, type Outgoing, type ReadAs } from './exchange.js';
+import { cookieText, headerValue, type ParameterStyles } from './parameter-styles.js';
 import { type RetryPolicy, withRetry } from './retry.js';
 import { placeCredentials, type SecuritySchemes } from './security.js';
 import { defaultFetch, type FetchLike, type TransportOptions } from './transport.js';
@@ -81,6 +83,17 @@ export interface CallOptions {
   timeoutMs?: number | undefined;
 }
 
+/**
+ * What the generated methods tell `request` of an operation, from the spec: the request media type (default
+ * `application/json`), how to read a success answer (default `json`), and the styles of parameters not written in
+ * their location's default style.
+ */
+export interface OperationMedia {
+  contentType?: string | undefined;
+  readAs?: ReadAs | undefined;
+  styles?: ParameterStyles | undefined;
+}
+
 /** openapi-fetch's own request options, which `request` does not take (`raw` does). */
 type RawOnly = {
   [K in
@@ -104,14 +117,38 @@ export const DEFAULT_TIMEOUT_MS = 60_000;
 /** Default number of retries. */
 export const DEFAULT_MAX_RETRIES = 2;
 
-type Init<
+type Init<Paths extends {}, M extends HttpMethod, P extends ClientPathsWithMethod<Client<Paths>, M>> = WithBinaryBody<
+  MaybeOptionalInit<Paths[P & keyof Paths], M & keyof Paths[P & keyof Paths]>
+>;
+
+/** An init whose body may also be given as bytes (`BinaryBody`), which a binary request media type sends as they are. */
+type WithBinaryBody<I> = I extends { body: infer B }
+  ? Omit<I, 'body'> & { body: B | BinaryBody }
+  : I extends { body?: infer B }
+    ? Omit<I, 'body'> & { body?: B | BinaryBody }
+    : I;
+
+/** `[init]`, optional when the operation needs neither params nor body (as openapi-fetch does it). */
+type InitArgs<I> = undefined extends I
+  ? [init?: I & CallOptions & OperationMedia & RawOnly]
+  : [init: I & CallOptions & OperationMedia & RawOnly];
+
+/**
+ * What `request` resolves to: the success body as JSON (`undefined` when it has none), or as `readAs` says: a
+ * string, a `Blob`, or the event stream's items.
+ */
+export type RequestResult<
   Paths extends {},
   M extends HttpMethod,
   P extends ClientPathsWithMethod<Client<Paths>, M>,
-> = MaybeOptionalInit<Paths[P & keyof Paths], M & keyof Paths[P & keyof Paths]>;
-
-/** `[init]`, optional when the operation needs neither params nor body (as openapi-fetch does it). */
-type InitArgs<I> = undefined extends I ? [init?: I & CallOptions & RawOnly] : [init: I & CallOptions & RawOnly];
+  I,
+> = I extends { readAs: 'text' }
+  ? string
+  : I extends { readAs: 'blob' }
+    ? Blob
+    : I extends { readAs: 'event-stream' }
+      ? AsyncIterable<unknown>
+      : SuccessData<Paths, M, P, I>;
 
 /** The success body of an operation (`undefined` when it has none). */
 export type SuccessData<
@@ -164,21 +201,24 @@ export interface Core<Paths extends {}> {
    */
   readonly transport: Readonly<TransportOptions & EventReadingOptions>;
   /**
-   * Calls one operation and returns its success body (parsed JSON), or throws the `ApiError` family,
-   * `ApiConnectionError`, `ApiTimeoutError` or `ApiUserAbortError`. Retries re-issue the whole call, so the body is
-   * sent again: a POST or PATCH only when the answer allows it or nothing was sent (see `isRetryable`).
+   * Calls one operation and returns its success body (parsed JSON, or as `readAs` says), or throws the `ApiError`
+   * family, `ApiConnectionError`, `ApiTimeoutError` or `ApiUserAbortError`. Retries re-issue the whole call, so the
+   * body is sent again: a POST or PATCH only when the answer allows it or nothing was sent (see `isRetryable`); a
+   * stream body, which cannot be sent twice, never. An event stream's items must be read to the end or left with
+   * `break` (which closes the connection).
    */
   request<M extends HttpMethod, P extends ClientPathsWithMethod<Client<Paths>, M>, I extends Init<Paths, M, P>>(
     method: M,
     path: P,
     ...init: InitArgs<I>
-  ): Promise<SuccessData<Paths, M, P, I>>;
+  ): Promise<RequestResult<Paths, M, P, I>>;
   /** The absolute URL of a path template with percent-encoded path parameters and a query string. */
   url(path: string, params?: UrlParams): string;
 }
 
 /** What `request` reads from its init; the other members go to `fetch` as they are. */
 type RequestArgs = CallOptions &
+  OperationMedia &
   Omit<RequestInit, 'body' | 'headers' | 'signal'> & {
     params?: UrlParams & { header?: HeadersOptions | undefined; cookie?: Record<string, unknown> | undefined };
     body?: unknown;
@@ -187,11 +227,38 @@ type RequestArgs = CallOptions &
     security?: readonly string[] | undefined;
   };
 
-/** The operation's cookie parameters as a `Cookie` header (each value percent-encoded), or none. */
-function cookieHeader(cookies: Record<string, unknown> | undefined): { Cookie: string } | undefined {
-  const pairs = Object.entries(cookies ?? {}).filter(([, value]) => value !== undefined && value !== null);
-  if (pairs.length === 0) return undefined;
-  return { Cookie: pairs.map(([name, value]) => `${name}=${encodeURIComponent(String(value))}`).join('; ') };
+/**
+ * The operation's cookie parameters as a `Cookie` header (in their styles, values percent-encoded) after the
+ * credential's cookie `placed` (an API key `in: cookie`), or none.
+ */
+function cookieHeader(
+  cookies: Record<string, unknown> | undefined,
+  styles: ParameterStyles | undefined,
+  placed: string | undefined,
+): { Cookie: string } | undefined {
+  if (cookies === undefined) return undefined;
+  const text = cookieText(cookies, styles?.cookie);
+  if (text === '') return undefined;
+  return { Cookie: placed === undefined ? text : `${placed}; ${text}` };
+}
+
+/**
+ * The operation's header parameters, each array or object value written in its style (`simple`); other values as
+ * they are (`null` and `undefined` then remove the header, as in `headers`).
+ */
+function headerParams(
+  header: HeadersOptions | undefined,
+  styles: ParameterStyles | undefined,
+): HeadersOptions | undefined {
+  if (header === undefined || header instanceof Headers || Array.isArray(header)) return header;
+  const structured = (value: unknown) => typeof value === 'object' && value !== null;
+  // Most calls pass plain strings (the `Service-Version` header): sent as they are.
+  if (styles?.header === undefined && !Object.values(header).some(structured)) return header;
+  const values: Record<string, unknown> = {};
+  for (const [name, value] of Object.entries(header)) {
+    values[name] = value === undefined || value === null ? value : headerValue(value, styles?.header?.[name]);
+  }
+  return values as HeadersOptions;
 }
 
 /** Builds a client core over the spec's openapi-typescript `paths` type. */
@@ -242,14 +309,16 @@ export function createCore<Paths extends {}>(options: CoreOptions): Core<Paths> 
     outgoing: Outgoing,
     extra: RequestInit,
     call: CallOptions,
+    readAs: ReadAs,
   ): Promise<unknown> {
     const timeoutMs = call.timeoutMs ?? resolved.timeoutMs;
     try {
       const exchange = Object.keys(extra).length === 0 ? plain : fetchExchange(send, extra);
-      const answer = await exchange(url, outgoing, { signal: call.signal, timeoutMs });
+      const answer = await exchange(url, outgoing, { signal: call.signal, timeoutMs }, readAs);
       if (answer.status < 200 || answer.status > 299) {
         throw errorFromResponse(answer.status, parseErrorBody(answer.text), answer.headers());
       }
+      if (readAs !== 'json') return readAs === 'text' ? answer.text : answer.data;
       const data: unknown = answer.text === '' ? undefined : JSON.parse(answer.text);
       const validator = resolved.responseValidator?.(route[0], route[1], answer.status);
       return validator === undefined ? data : assertValid(validator, data);
@@ -290,40 +359,50 @@ export function createCore<Paths extends {}>(options: CoreOptions): Core<Paths> 
         maxRetries,
         timeoutMs,
         security,
+        contentType,
+        readAs = 'json',
+        styles,
         ...rest
       } = (args[0] ?? {}) as RequestArgs;
       const placed = security === undefined ? undefined : placeCredentials(security, schemes, resolved);
       let url: string;
       try {
         const query = placed === undefined ? params?.query : { ...params?.query, ...placed.query };
-        url = buildUrl(resolved.baseUrl, path as string, { ...params, query });
+        url = buildUrl(resolved.baseUrl, path as string, { ...params, query }, styles);
       } catch (error) {
         return Promise.reject(error);
       }
-      const base =
-        placed === undefined
-          ? body === undefined
-            ? headers
-            : jsonHeaders
-          : body === undefined
-            ? anonymous
-            : jsonAnonymous;
-      const cookie = cookieHeader(params?.cookie);
-      const outgoing: Outgoing = {
-        method: method.toUpperCase(),
-        headers:
-          extra === undefined && params?.header === undefined && cookie === undefined && placed === undefined
-            ? base
-            : mergeHeaders(base, placed?.headers, extra, params?.header, cookie),
-        body: body === undefined ? undefined : JSON.stringify(body),
+      /** Sends the call with its body as JSON, or as `encoded` (a body of another media type). */
+      const send = (encoded: EncodedBody | undefined): Promise<never> => {
+        const json = body !== undefined && encoded === undefined;
+        const base = placed === undefined ? (json ? jsonHeaders : headers) : json ? jsonAnonymous : anonymous;
+        const cookie = cookieHeader(params?.cookie, styles, placed?.headers.Cookie);
+        const header = headerParams(params?.header, styles);
+        const media = encoded?.contentType === undefined ? undefined : { 'content-type': encoded.contentType };
+        const outgoing: Outgoing = {
+          method: method.toUpperCase(),
+          headers:
+            extra === undefined &&
+            params?.header === undefined &&
+            cookie === undefined &&
+            placed === undefined &&
+            media === undefined
+              ? base
+              : mergeHeaders(base, media, placed?.headers, extra, header, cookie),
+          body: encoded !== undefined ? encoded.body : json ? JSON.stringify(body) : undefined,
+        };
+        const call: CallOptions = { signal, timeoutMs };
+        return withRetry(() => attempt([method, path as string], url, outgoing, rest, call, readAs), {
+          ...resolved.retry,
+          maxRetries: encoded?.once ? 0 : (maxRetries ?? resolved.maxRetries),
+          idempotent: !NOT_IDEMPOTENT.has(outgoing.method),
+          signal,
+        }) as Promise<never>;
       };
-      const call: CallOptions = { signal, timeoutMs };
-      return withRetry(() => attempt([method, path as string], url, outgoing, rest, call), {
-        ...resolved.retry,
-        maxRetries: maxRetries ?? resolved.maxRetries,
-        idempotent: !NOT_IDEMPOTENT.has(outgoing.method),
-        signal,
-      }) as Promise<never>;
+      if (body === undefined || contentType === undefined || contentType === 'application/json') return send(undefined);
+      // Loaded on the first body of another media type, so that a page sending only JSON leaves the encoders out.
+      const refuse = (problem: string) => new CasiError(problem);
+      return import('./body-encoding.js').then(({ encodeBody }) => send(encodeBody(body, contentType, refuse)));
     },
     url: (path, params) => buildUrl(resolved.baseUrl, path, params),
   };
