@@ -106,18 +106,27 @@ function resolved(schema: JsonSchema | undefined, components: Components): JsonS
   return current;
 }
 
-/** The schema's type (the first one but `null` of a type list), or undefined. */
-function typeOf(schema: JsonSchema): string | undefined {
+/**
+ * The schema's type: the first one but `null` of a type list; of a union (`oneOf`/`anyOf`), its first branch's
+ * (`boolean | string[]` reads `false` as a boolean); undefined when it says none.
+ */
+function typeOf(schema: JsonSchema, components: Components, depth = 0): string | undefined {
   const { type } = schema;
   if (typeof type === 'string') return type;
   if (Array.isArray(type)) return type.find((t): t is string => typeof t === 'string' && t !== 'null');
   if (schema.properties !== undefined) return 'object';
+  const branches = schema.oneOf ?? schema.anyOf;
+  if (!Array.isArray(branches) || depth > 8) return undefined;
+  for (const branch of branches) {
+    const found = typeOf(resolved(branch as JsonSchema, components), components, depth + 1);
+    if (found !== undefined && found !== 'null') return found;
+  }
   return undefined;
 }
 
 /** The primitive a text value of `schema` is coerced to (`string` for anything else). */
 function scalarOf(schema: JsonSchema | undefined, components: Components): Scalar {
-  const type = typeOf(resolved(schema, components));
+  const type = typeOf(resolved(schema, components), components);
   return type === 'integer' || type === 'number' || type === 'boolean' ? type : 'string';
 }
 
@@ -127,10 +136,10 @@ function scalarOf(schema: JsonSchema | undefined, components: Components): Scala
  */
 export function shapeOf(schema: JsonSchema | undefined, components: Components, json: boolean): ValueShape {
   const target = resolved(schema, components);
-  const type = typeOf(target);
+  const type = typeOf(target, components);
   if (type === 'array') {
     const items = resolved(target.items as JsonSchema | undefined, components);
-    const itemType = typeOf(items);
+    const itemType = typeOf(items, components);
     if (json && (itemType === 'object' || itemType === 'array')) return { json: true };
     return { items: scalarOf(items, components) };
   }
@@ -207,7 +216,7 @@ export function requestMedia(op: IrOperation, components: Components): RequestMe
 /** Whether a body of `kind` with `schema` is validated: never bytes; text only when its schema has a type. */
 function isValidated(kind: string, schema: JsonSchema | undefined, components: Components): schema is JsonSchema {
   if (schema === undefined || Object.keys(schema).length === 0 || kind === 'binary') return false;
-  if (kind === 'text') return typeOf(resolved(schema, components)) !== undefined;
+  if (kind === 'text') return typeOf(resolved(schema, components), components) !== undefined;
   return kind !== 'event-stream';
 }
 
@@ -245,12 +254,15 @@ export function responseSchemaName(op: IrOperation, response: IrResponse): strin
   return `${pascalCase(op.id)}Response${pascalCase(response.status)}`;
 }
 
-/** How the runtime coerces each non-string query parameter before validation. */
-export function queryCoercion(op: IrOperation): Record<string, 'integer' | 'number' | 'boolean'> {
-  const out: Record<string, 'integer' | 'number' | 'boolean'> = {};
+/**
+ * How the runtime coerces each non-string query parameter before validation: by its schema's type, through `$ref`s
+ * and unions (`boolean | string[]` coerces `false`).
+ */
+export function queryCoercion(op: IrOperation, components: Components): Record<string, Scalar> {
+  const out: Record<string, Scalar> = {};
   for (const p of op.parameters.query) {
-    const type = p.schema.type;
-    if (type === 'integer' || type === 'number' || type === 'boolean') out[p.name] = type;
+    const type = scalarOf(p.schema, components);
+    if (type !== 'string') out[p.name] = type;
   }
   return out;
 }

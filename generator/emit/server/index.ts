@@ -124,7 +124,7 @@ function routeLiteral(
   const body = validatedBodySchema(op, components);
   if (body) validators.push(`body: ${validatorOf(refName(body) ?? bodySchemaName(op))}`);
   const version = op.parameters.header.find((p) => p.name.toLowerCase() === 'service-version');
-  const coercion = Object.entries(queryCoercion(op)).map(([name, type]) => `${literal(name)}: ${literal(type)}`);
+  const coercion = Object.entries(queryCoercion(op, components)).map(([name, type]) => `${literal(name)}: ${literal(type)}`);
   const responses = op.responses.map((r) => {
     const schema = validatedResponseSchema(op, r, components);
     const validator = schema && validatorOf(refName(schema) ?? responseSchemaName(op, r));
@@ -199,7 +199,13 @@ function handlerType(op: IrOperation, components: Components): string {
       const body = answerBodyType(op, r);
       return `{ readonly status: ${statusType(r.status)}; readonly body${body ? '' : '?'}: ${body ?? 'undefined'}; readonly headers?: Readonly<Record<string, string>> }`;
     });
-  const result = results.length > 0 ? results.join(' | ') : 'never';
+  // An operation that declares no responses (OpenAPI 3.1 allows it) may answer anything.
+  const result =
+    results.length > 0
+      ? results.join(' | ')
+      : op.responses.length === 0
+        ? '{ readonly status: number; readonly body?: unknown; readonly headers?: Readonly<Record<string, string>> }'
+        : 'never';
   return op.transport === 'sse' ? `SseHandler<${request}, ${result}>` : `HttpHandler<${request}, ${result}>`;
 }
 
