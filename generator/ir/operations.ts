@@ -28,6 +28,12 @@ export function buildOperations(doc: SourceDocument, warn: (warning: IrWarning) 
   const operations: IrOperation[] = [];
   for (const [path, rawItem] of Object.entries((doc.value.paths ?? {}) as Record<string, Obj>)) {
     const item = deref<Obj>(doc, rawItem);
+    if (/[#?]/.test(path))
+      warn({
+        document: 'openapi',
+        pointer: toPointer(['paths', path]),
+        message: `the path ${path} holds a ${path.includes('#') ? 'fragment' : 'query'}, which no request carries: the client sends ${path.replace(/[#?].*$/, '')}`,
+      });
     for (const method of METHODS) {
       const op = item[method] as Obj | undefined;
       if (!op || typeof op !== 'object') continue;

@@ -60,6 +60,20 @@ describe('operations of any OpenAPI document', () => {
     ]);
   });
 
+  it('warns of a path that holds a fragment, which no request can carry', async () => {
+    const ir = await irOf({
+      openapi: '3.1.0',
+      info: { title: 'T', version: '1' },
+      paths: { '/cookies': { get: { responses: {} } }, '/cookies#exploded': { get: { responses: {} } } },
+    });
+    expect(ir.warnings).toContainEqual({
+      document: 'openapi',
+      pointer: '/paths/~1cookies#exploded',
+      message: 'the path /cookies#exploded holds a fragment, which no request carries: the client sends /cookies',
+    });
+    expect(ir.warnings).toHaveLength(1);
+  });
+
   it('numbers a method name taken twice in one resource', async () => {
     const ir = await irOf({
       openapi: '3.1.0',
