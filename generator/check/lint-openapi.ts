@@ -30,7 +30,12 @@ export async function lintOpenApi(file: string): Promise<Diagnostic[]> {
   const configPath = redoclyConfigOf(file);
   const configured = strictChecks(file);
   const config = configured ? await loadConfig({ configPath }) : await createConfig({ extends: ['recommended'] });
-  const problems = await lint({ ref: file, config });
+  let problems: Awaited<ReturnType<typeof lint>>;
+  try {
+    problems = await lint({ ref: file, config });
+  } catch (error) {
+    return [notLinted(file, error)];
+  }
   return problems
     .filter((problem) => problem.ruleId !== EXAMPLES_RULE)
     .map((problem): Diagnostic => {
@@ -47,6 +52,22 @@ export async function lintOpenApi(file: string): Promise<Diagnostic[]> {
         rule: `redocly/${problem.ruleId}`,
       };
     });
+}
+
+/** The error of a document Redocly refuses to lint at all (a document of another kind, say), at its first line. */
+function notLinted(file: string, error: unknown): Diagnostic {
+  const message = error instanceof Error ? error.message : String(error);
+  return {
+    severity: 'error',
+    file,
+    line: 1,
+    column: 1,
+    pointer: '',
+    message: /unsupported specification/i.test(message)
+      ? 'This is not an OpenAPI 3.0 or 3.1 document: its "openapi" field is missing or names another version.'
+      : `The document cannot be linted: ${message}`,
+    rule: 'casi/openapi',
+  };
 }
 
 /** A `$ref` as written on one line of YAML or JSON: `$ref: '#/x'`, `"$ref": "#/x"`. */

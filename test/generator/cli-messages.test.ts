@@ -35,6 +35,15 @@ describe('casi messages', () => {
     expect(missing.stderr.trim()).toBe(`casi: cannot read ${join(work, 'nope.yaml')}: no such file`);
   });
 
+  it('says a document that is not OpenAPI is not, at its first line, exit 1', async () => {
+    const result = await casi(['check', '--openapi', join(ROOT, 'package.json')]);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toMatch(
+      /package\.json:1:1 error This is not an OpenAPI 3\.0 or 3\.1 document: its "openapi" field is missing or names another version\. \(casi\/openapi\)/,
+    );
+    expect(result.stderr).not.toMatch(/internal error/);
+  });
+
   it('names the bad event type and every known one', async () => {
     const result = await casi(['validate', '--schema', 'ServerEvent', '-'], event({ type: 'agent.nope' }));
     expect(result.code).toBe(1);
