@@ -134,10 +134,13 @@ await yargs(hideBin(process.argv))
   })
   .command({
     command: 'serve',
-    describe: 'Run the reference server (a stateful emulator of the service)',
+    describe:
+      'Run the reference server (a stateful emulator of the service); with --openapi or --asyncapi, serve that spec from its examples and schemas',
     builder: (y) =>
       y
         .options({
+          openapi: { type: 'string', describe: 'Serve this OpenAPI document instead of the reference server' },
+          asyncapi: { type: 'string', describe: 'Its AsyncAPI document, if any' },
           port: { type: 'string', describe: 'Port to listen on, 0 to 65535 (default: $PORT or 4010)' },
           host: { type: 'string', describe: 'Address to bind (default: $HOST or 127.0.0.1)' },
         })
@@ -147,6 +150,10 @@ await yargs(hideBin(process.argv))
         }),
     handler: (argv) =>
       run(async () => {
+        if (argv.openapi !== undefined || argv.asyncapi !== undefined) {
+          const { serveSpec } = await import('../reference/any-spec/serve.js');
+          return serveSpec({ ...argv, port: parsePort(argv.port) });
+        }
         const { serve } = await import('../reference/main.js');
         return serve({ port: parsePort(argv.port), host: argv.host });
       }),

@@ -70,7 +70,7 @@ function configure(options: ServeOptions): LoadedConfig | null {
 }
 
 /** Resolves with the name of the first SIGINT or SIGTERM; a second one gets the default action. */
-function shutdownSignal(): Promise<NodeJS.Signals> {
+export function shutdownSignal(): Promise<NodeJS.Signals> {
   return new Promise((resolve) => {
     const signals: NodeJS.Signals[] = ['SIGINT', 'SIGTERM'];
     const onSignal = (signal: NodeJS.Signals) => {

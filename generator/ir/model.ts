@@ -34,6 +34,8 @@ export interface IrResponse {
   readonly schema?: JsonSchema;
   /** For an event stream, the schema of one event's data where the spec gives it apart (OpenAPI 3.2 `itemSchema`). */
   readonly itemSchema?: JsonSchema;
+  /** The media type's example (`example`, else the first of `examples`), when the spec gives one. */
+  readonly example?: unknown;
   /** Names of the response headers. */
   readonly headers: readonly string[];
 }

@@ -218,10 +218,21 @@ function readResponses(doc: SourceDocument, responses: Obj): IrResponse[] {
         ...(media ? { contentType: media.type } : {}),
         ...(media?.value.schema ? { schema: media.value.schema as JsonSchema } : {}),
         ...(media?.value.itemSchema ? { itemSchema: media.value.itemSchema as JsonSchema } : {}),
+        ...exampleOf(doc, media?.value),
         headers: Object.keys((r.headers ?? {}) as Obj).sort(),
       };
     })
     .sort((a, b) => a.status.localeCompare(b.status));
+}
+
+/** `{ example }` of a media type: its `example`, else the value of the first of its `examples`; else nothing. */
+function exampleOf(doc: SourceDocument, media: Obj | undefined): { example?: unknown } {
+  if (media === undefined) return {};
+  if ('example' in media) return { example: media.example };
+  const first = Object.values((media.examples ?? {}) as Obj)[0];
+  if (first === undefined) return {};
+  const example = deref<Obj>(doc, first);
+  return 'value' in example ? { example: example.value } : {};
 }
 
 /** The item schema name of a cursor list: the 200 body's `<member>.items` reference. */

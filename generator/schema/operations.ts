@@ -3,7 +3,13 @@
  * server, and how the server decodes parameters and non-JSON bodies before validating them.
  */
 
-import type { ParameterDecoding, RequestMedia, Scalar, ValueShape } from '../../templates/server/route.js';
+import type {
+  ParameterDecoding,
+  QueryCoercion,
+  RequestMedia,
+  Scalar,
+  ValueShape,
+} from '../../templates/server/route.js';
 import { mediaKind } from '../../templates/shared/media.js';
 import type { Ir, IrOperation, IrParameter, IrResponse, JsonSchema, ParameterLocation } from '../ir/model.js';
 import { pascalCase } from '../names.js';
@@ -258,8 +264,8 @@ export function responseSchemaName(op: IrOperation, response: IrResponse): strin
  * How the runtime coerces each non-string query parameter before validation: by its schema's type, through `$ref`s
  * and unions (`boolean | string[]` coerces `false`).
  */
-export function queryCoercion(op: IrOperation, components: Components): Record<string, Scalar> {
-  const out: Record<string, Scalar> = {};
+export function queryCoercion(op: IrOperation, components: Components): Record<string, QueryCoercion> {
+  const out: Record<string, QueryCoercion> = {};
   for (const p of op.parameters.query) {
     const type = scalarOf(p.schema, components);
     if (type !== 'string') out[p.name] = type;

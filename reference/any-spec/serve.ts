@@ -1,0 +1,55 @@
+/**
+ * `casi serve --openapi F [--asyncapi F]`: serves any spec the generator accepts, the way a mock server does. Every
+ * HTTP operation validates its request (parameters in their styles, bodies of their media types) and answers its
+ * first success response with the spec's example or a value built from the schema; 501 `not_implemented` where the
+ * spec declares no response. Runs until SIGINT or SIGTERM.
+ */
+import Fastify from 'fastify';
+import { resolveOptions } from '../../generator/options.js';
+import { buildModel } from '../../generator/pipeline.js';
+import { createAjv } from '../../generator/schema/ajv.js';
+import { casiRoutes } from '../../templates/server/plugin.js';
+import { SHUTDOWN_GRACE_MS, shutdownSignal } from '../main.js';
+import { specRoutes } from './routes.js';
+
+/** The documents to serve and where to listen (flags over `PORT` and `HOST`, defaults 4010 and 127.0.0.1). */
+export interface SpecServeOptions {
+  readonly openapi?: string | undefined;
+  readonly asyncapi?: string | undefined;
+  readonly port?: number | undefined;
+  readonly host?: string | undefined;
+}
+
+/** Starts the server of the documents; resolves to the exit code once it has shut down. */
+export async function serveSpec(options: SpecServeOptions): Promise<number> {
+  const { ir, diagnostics } = await buildModel(
+    resolveOptions({ openapi: options.openapi, asyncapi: options.asyncapi }),
+  );
+  const warnings = diagnostics.filter((d) => d.severity === 'warning').length;
+  const { routes, handlers } = specRoutes(ir, createAjv(ir, { standalone: false }));
+  const app = Fastify({ logger: { level: 'warn', stream: process.stderr } });
+  casiRoutes(app, { routes, handlers });
+  const port = options.port ?? Number(process.env.PORT ?? 4010);
+  const host = options.host ?? process.env.HOST ?? '127.0.0.1';
+  let address: string;
+  try {
+    address = await app.listen({ port, host });
+  } catch (error) {
+    await app.close();
+    process.stderr.write(`casi serve: cannot listen on ${host}:${port}: ${(error as Error).message}\n`);
+    return 1;
+  }
+  const skipped = ir.operations.length - routes.length;
+  process.stdout.write(
+    `CASI serving ${ir.title} on ${address}: ${routes.length} operation(s) answer from examples and schemas` +
+      `${skipped > 0 ? `; ${skipped} stream or session operation(s) are not served` : ''}` +
+      `${warnings > 0 ? ` (${warnings} warning(s): run casi check)` : ''}\n`,
+  );
+  const signal = await shutdownSignal();
+  process.stdout.write(`Received ${signal}; shutting down.\n`);
+  const force = setTimeout(() => process.exit(1), SHUTDOWN_GRACE_MS);
+  force.unref();
+  await app.close();
+  clearTimeout(force);
+  return 0;
+}

@@ -1,0 +1,127 @@
+/**
+ * `casi serve --openapi F`: any spec served from its examples and schemas. The values built from schemas are valid
+ * against them; the command serves real documents written elsewhere over loopback, refuses bad requests and stops
+ * cleanly on SIGTERM.
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { join, resolve } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { Ir } from '../../generator/ir/model.js';
+import { resolveOptions } from '../../generator/options.js';
+import { buildModel } from '../../generator/pipeline.js';
+import { createAjv, toAjvSchema } from '../../generator/schema/ajv.js';
+import { sampleOf } from '../../reference/any-spec/sample.js';
+
+const ROOT = resolve(import.meta.dirname, '../..');
+const CORPUS = join(ROOT, '../shared/spec-corpus');
+const children: ChildProcess[] = [];
+afterEach(() => {
+  for (const child of children.splice(0)) child.kill('SIGKILL');
+});
+
+/** The response schemas of every operation of `ir`, with where they are. */
+function responseSchemas(ir: Ir) {
+  return ir.operations.flatMap((op) =>
+    op.responses
+      .filter((r) => r.schema !== undefined && /json/.test(r.contentType ?? ''))
+      .map((r) => ({ where: `${op.method} ${op.path} ${r.status}`, schema: r.schema ?? {} })),
+  );
+}
+
+/** Starts `casi serve` with `args` on an OS-chosen port; resolves with its base URL once it listens. */
+function serve(args: string[]): Promise<{ url: string; child: ChildProcess; stdout: () => string }> {
+  const child = spawn(process.execPath, [join(ROOT, 'bin/casi.mjs'), 'serve', '--port', '0', ...args], { cwd: ROOT });
+  children.push(child);
+  let stdout = '';
+  let stderr = '';
+  return new Promise((done, fail) => {
+    child.stdout?.setEncoding('utf8').on('data', (chunk: string) => {
+      stdout += chunk;
+      const url = /on (http:\/\/127\.0\.0\.1:\d+)/.exec(stdout)?.[1];
+      if (url) done({ url, child, stdout: () => stdout });
+    });
+    child.stderr?.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+    child.on('exit', (code) => fail(new Error(`casi serve exited ${code}: ${stderr}`)));
+  });
+}
+
+describe('values built from schemas', () => {
+  it.each(['petstore-expanded.openapi.json', 'museum.openapi.yaml', 'tictactoe.openapi.yaml', 'uspto.openapi.json'])(
+    'are valid against every JSON response schema of %s',
+    async (name) => {
+      const { ir } = await buildModel(resolveOptions({ openapi: join(CORPUS, name) }));
+      const ajv = createAjv(ir, { standalone: false });
+      const schemas = new Map(ir.schemas.map((s) => [s.name, s.schema]));
+      const found = responseSchemas(ir);
+      expect(found.length).toBeGreaterThan(0);
+      for (const { where, schema } of found) {
+        const value = sampleOf(schema, (n) => schemas.get(n));
+        const valid = ajv.compile(toAjvSchema(schema) as object);
+        expect(valid(value), `${where}: ${JSON.stringify(value)} ${JSON.stringify(valid.errors)}`).toBe(true);
+      }
+    },
+    60_000,
+  );
+});
+
+describe('casi serve --openapi', () => {
+  it('answers a document written elsewhere from its examples and schemas, and refuses bad requests', async () => {
+    const { url, child, stdout } = await serve(['--openapi', join(CORPUS, 'petstore-expanded.openapi.json')]);
+    expect(stdout()).toMatch(/CASI serving Swagger Petstore on http:\/\/127\.0\.0\.1:\d+: 4 operation\(s\)/);
+    const list = await fetch(`${url}/pets?limit=2`);
+    expect(list.status).toBe(200);
+    expect(list.headers.get('content-type')).toMatch(/^application\/json/);
+    expect(Array.isArray(await list.json())).toBe(true);
+    const pet = await fetch(`${url}/pets/7`);
+    expect(await pet.json()).toMatchObject({ id: expect.any(Number), name: expect.any(String) });
+    const badId = await fetch(`${url}/pets/seven`);
+    expect(badId.status).toBe(404);
+    const badBody = await fetch(`${url}/pets`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ tag: 'no name' }),
+    });
+    expect(badBody.status).toBe(400);
+    expect(JSON.stringify(await badBody.json())).toContain('name');
+    const created = await fetch(`${url}/pets`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ name: 'Rex' }),
+    });
+    expect(created.status).toBe(200);
+    child.kill('SIGTERM');
+    const code = await new Promise((done) => child.once('exit', done));
+    expect(code).toBe(0);
+  }, 60_000);
+
+  it('answers a binary response with bytes of its media type, and the spec example where there is one', async () => {
+    const { url } = await serve(['--openapi', join(CORPUS, 'museum.openapi.yaml')]);
+    const hours = await fetch(`${url}/museum-hours`, { headers: { authorization: 'Basic dTpw' } });
+    expect(hours.status).toBe(200);
+    const body = (await hours.json()) as { date: string }[];
+    expect(body[0]?.date).toBe('2023-09-11');
+    const code = await fetch(`${url}/tickets/a54a57ca-36f8-421b-a6b4-2e8f26858a4c/qr`, {
+      headers: { authorization: 'Basic dTpw' },
+    });
+    expect(code.status).toBe(200);
+    expect(code.headers.get('content-type')).toBe('image/png');
+    expect((await code.arrayBuffer()).byteLength).toBe(0);
+  }, 60_000);
+
+  it('stops with the check diagnostics and exit 1 when the document has errors', async () => {
+    const child = spawn(
+      process.execPath,
+      [join(ROOT, 'bin/casi.mjs'), 'serve', '--openapi', join(ROOT, 'package.json')],
+      {
+        cwd: ROOT,
+      },
+    );
+    children.push(child);
+    let stderr = '';
+    child.stderr?.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+    const code = await new Promise((done) => child.once('exit', done));
+    expect(code).toBe(1);
+    expect(stderr).toMatch(/package\.json:1:1 error This is not an OpenAPI 3\.0 or 3\.1 document/);
+    expect(stderr).not.toMatch(/^\s+at /m);
+  }, 60_000);
+});
