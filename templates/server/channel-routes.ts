@@ -13,6 +13,7 @@ import { HttpError, invalidRequest } from './errors.js';
 import { compilePath, pathOf } from './path.js';
 import { parseQuery } from './query.js';
 import { writeRawError } from './raw-answer.js';
+import { claimUpgrades } from './upgrade-claims.js';
 
 /** The handshake of a connection, as a handler sees it. */
 export interface ChannelRequest<Params, Query> {
@@ -67,12 +68,12 @@ export function registerChannelRoutes(
   );
   loading.catch(() => {});
   const sockets = new Set<WebSocket>();
+  const unknownPath = claimUpgrades(app.server, (path) => matchers.some((m) => m.matcher.match(path) != null));
   app.server.on('upgrade', (raw: IncomingMessage, socket: Duplex, head: Buffer) => {
     const url = raw.url ?? '/';
     const found = matchers.map((m) => ({ ...m, params: m.matcher.match(pathOf(url)) })).find((m) => m.params);
     if (found?.params == null) {
-      // Another listener (this package's own WebSocket routes) may answer it.
-      if (app.server.listenerCount('upgrade') === 1)
+      if (unknownPath(pathOf(url)) === 'answer')
         writeRawError(socket, new HttpError(404, 'route_not_found', `No channel has the path ${pathOf(url)}.`));
       return;
     }
