@@ -220,6 +220,10 @@ function descriptor(
     `address: ${literal(channel.address)},`,
     ...(channel.url === undefined ? [] : [`url: ${literal(channel.url)},`]),
     ...(channel.kind === 'stream' && channel.method !== undefined ? [`method: ${literal(channel.method)},`] : []),
+    ...(channel.kind === 'stream' && channel.contentType !== undefined
+      ? [`contentType: ${literal(channel.contentType)},`]
+      : []),
+    ...(Object.keys(channel.security).length > 0 ? [`security: ${JSON.stringify(channel.security)},`] : []),
     `receive: ${set(channel.receive)},`,
     `send: ${set(channel.send)},`,
   ];
