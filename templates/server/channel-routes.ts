@@ -63,6 +63,8 @@ export interface ChannelRouteOptions {
   /** The largest message accepted, in bytes (default 1 MiB). */
   readonly maxPayload?: number;
   readonly authenticate?: ChannelAuthenticate;
+  /** Checks each message a stream channel's handler writes (default false: the WebSocket `send` always checks). */
+  readonly validateResponses?: boolean;
 }
 
 /** Close code of a message that is not one the channel carries (RFC 6455: inconsistent data). */
