@@ -7,6 +7,7 @@
 import type { SourceDocument } from '../load/index.js';
 import { toPointer } from '../load/source-map.js';
 import { pascalCase } from '../names.js';
+import { channelSecurity } from './channel-security.js';
 import { discriminate } from './discriminator.js';
 import type { IrChannel, IrChannelParameter, IrMessage, IrWarning, JsonSchema } from './model.js';
 
@@ -90,6 +91,8 @@ export function readChannels(
       headers: kind === 'websocket' ? addSchema(`${code}Headers`, ws.headers) : undefined,
       receive: discriminate([...flow.receive].sort(byName), schemaOf),
       send: discriminate([...flow.send].sort(byName), schemaOf),
+      security: channelSecurity(doc, flow.operations, serverNamesOf(doc, item), v3),
+      contentType: contentTypeOf(doc, flow),
     });
   }
   for (const [protocol, pointer] of unsupported)
@@ -107,15 +110,16 @@ export function readChannels(
 const byName = (a: IrMessage, b: IrMessage) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
 
 /** The messages each channel carries, by the client's direction. */
-type Flows = Map<string, { receive: Set<IrMessage>; send: Set<IrMessage>; method?: string }>;
+type Flows = Map<string, { receive: Set<IrMessage>; send: Set<IrMessage>; operations: Obj[]; method?: string }>;
 
 /** The flow of `channel`, with the HTTP method of `operation`'s `http` binding when it gives one. */
 function flowOf(flows: Flows, channel: string, operation: Obj = {}) {
   let flow = flows.get(channel);
   if (!flow) {
-    flow = { receive: new Set(), send: new Set() };
+    flow = { receive: new Set(), send: new Set(), operations: [] };
     flows.set(channel, flow);
   }
+  if (!flow.operations.includes(operation)) flow.operations.push(operation);
   const method = obj(obj(operation.bindings).http).method;
   if (typeof method === 'string') flow.method ??= method.toUpperCase();
   return flow;
@@ -197,23 +201,36 @@ function methodOf(item: Obj, fromOperations: string | undefined): string | undef
   return typeof method === 'string' ? method.toUpperCase() : fromOperations;
 }
 
-/** The servers the channel is on (its `servers`, else all), with their protocol and URL. */
-function serversOf(doc: Obj, item: Obj, v3: boolean): { protocol: string; url: string }[] {
+/** The names of the servers the channel is on (its `servers`, else all). */
+function serverNamesOf(doc: Obj, item: Obj): string[] {
   const all = obj(doc.servers);
   const names = Array.isArray(item.servers)
     ? item.servers.map((s) =>
         typeof s === 'string' ? s : decodeToken(String(obj(s).$ref ?? '').replace(/^#\/servers\//, '')),
       )
     : Object.keys(all);
-  return names
-    .filter((name) => all[name] !== undefined)
-    .map((name) => {
-      const server = resolve(doc, all[name]);
-      const protocol = String(server.protocol ?? '').toLowerCase();
-      const written = v3 ? `${server.host ?? ''}${server.pathname ?? ''}` : String(server.url ?? '');
-      const url = withVariables(written.includes('://') ? written : `${protocol}://${written}`, obj(server.variables));
-      return { protocol, url };
-    });
+  return names.filter((name) => all[name] !== undefined);
+}
+
+/** The content type of the channel's messages (the first that names one), else the document's default. */
+function contentTypeOf(doc: Obj, flow: { receive: Set<IrMessage>; send: Set<IrMessage> }): string | undefined {
+  for (const message of [...flow.receive, ...flow.send]) {
+    const type = resolve(doc, valueAt(doc, message.pointer)).contentType;
+    if (typeof type === 'string') return type;
+  }
+  return typeof doc.defaultContentType === 'string' ? doc.defaultContentType : undefined;
+}
+
+/** The servers the channel is on, with their protocol and URL. */
+function serversOf(doc: Obj, item: Obj, v3: boolean): { protocol: string; url: string }[] {
+  const all = obj(doc.servers);
+  return serverNamesOf(doc, item).map((name) => {
+    const server = resolve(doc, all[name]);
+    const protocol = String(server.protocol ?? '').toLowerCase();
+    const written = v3 ? `${server.host ?? ''}${server.pathname ?? ''}` : String(server.url ?? '');
+    const url = withVariables(written.includes('://') ? written : `${protocol}://${written}`, obj(server.variables));
+    return { protocol, url };
+  });
 }
 
 /** A server URL with each `{variable}` replaced by its default (an unknown one is left as written). */
@@ -237,7 +254,7 @@ function parametersOf(doc: Obj, item: Obj, address: string, v3: boolean): IrChan
 }
 
 /** The value at a JSON pointer of `doc`. */
-function valueAt(doc: Obj, pointer: string): unknown {
+export function valueAt(doc: Obj, pointer: string): unknown {
   let node: unknown = doc;
   for (const token of pointer.split('/').slice(1)) node = obj(node)[decodeToken(token)];
   return node;
@@ -248,7 +265,7 @@ function decodeToken(token: string): string {
 }
 
 /** The value a local `$ref` names (followed a few times), or the value itself. */
-function resolve(doc: Obj, value: unknown): Obj {
+export function resolve(doc: Obj, value: unknown): Obj {
   let current = obj(value);
   for (let hops = 0; hops < 8 && typeof current.$ref === 'string' && current.$ref.startsWith('#/'); hops++) {
     const target = valueAt(doc, current.$ref.slice(1));

@@ -157,6 +157,10 @@ export interface IrChannel {
   /** What the client receives (3.x `send`, 2.6 `subscribe`) and sends (3.x `receive`, 2.6 `publish`). */
   readonly receive: IrChannelMessages;
   readonly send: IrChannelMessages;
+  /** The schemes of its operations, else of its servers, by name in the document's order; any one suffices. */
+  readonly security: Readonly<Record<string, IrSecurityScheme>>;
+  /** The content type its messages are written in (`text/event-stream` makes a stream channel SSE). */
+  readonly contentType: string | undefined;
 }
 
 /** One value of the service's `Error.code` table. */

@@ -8,12 +8,17 @@ import { classify, parseFrame } from '../shared/channel.js';
 import { ValidationError } from '../shared/errors.js';
 import { AsyncQueue } from './async-queue.js';
 import { tolerant } from './channel-reading.js';
-import { channelUrl } from './channel-url.js';
+import { channelRequest } from './channel-url.js';
 import { ApiConnectionError, CasiError } from './errors.js';
+import type { Credentials } from './security.js';
 import { loadWebSocket, OPEN, runSocket, type WebSocketConstructor, type WebSocketLike } from './socket.js';
 
-/** Options of a channel's `connect`. */
-export interface ChannelOptions<Params, Query> {
+/**
+ * Options of a channel's `connect`. The credential (`apiKey`, or `username` and `password`) goes where the channel's
+ * security scheme says: a query member, a cookie or a header. A browser's WebSocket sends no headers: a channel
+ * whose credential goes in a header refuses to connect there (a server may take it by cookie or query instead).
+ */
+export interface ChannelOptions<Params, Query> extends Credentials {
   /** Where the channel's address is appended: `ws(s)://` or `http(s)://` (default: the document's server). */
   baseUrl?: string;
   /** The address parameters. */
@@ -58,9 +63,13 @@ export async function openChannel<In, Out, ByKey, Params extends object, Query e
   channel: ChannelDescriptor,
   options: ChannelOptions<Params, Query>,
 ): Promise<ChannelConnection<In, Out, ByKey>> {
-  const url = channelUrl(channel, options);
+  const { url, headers, credentialHeaders } = channelRequest(channel, options);
   url.protocol = url.protocol.replace(/^http/, 'ws');
   const impl = await loadWebSocket(options.WebSocket);
+  if (!impl.sendsHeaders && credentialHeaders.length > 0)
+    throw new CasiError(
+      `The channel ${channel.name} takes its credential in the ${credentialHeaders.join(', ')} header, which this WebSocket cannot send: use the ws package, or a credential the server takes by query or cookie.`,
+    );
   const messages = new Listeners<[In, string]>();
   const invalid = new Listeners<[ValidationError, unknown]>();
   const queue = new AsyncQueue<In>(
@@ -85,15 +94,9 @@ export async function openChannel<In, Out, ByKey, Params extends object, Query e
   const open = new Promise<void>((resolve) => {
     opened = resolve;
   });
-  const closed = runSocket(
-    impl,
-    url,
-    options.headers ?? {},
-    { onOpen: () => opened?.(), onText: receive },
-    (created) => {
-      socket = created;
-    },
-  ).then((outcome) => {
+  const closed = runSocket(impl, url, headers, { onOpen: () => opened?.(), onText: receive }, (created) => {
+    socket = created;
+  }).then((outcome) => {
     if (outcome.error !== undefined) queue.fail(outcome.error);
     else queue.end();
     return { code: outcome.code, reason: outcome.reason, error: outcome.error };

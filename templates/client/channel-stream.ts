@@ -8,12 +8,13 @@ import type { ChannelDescriptor } from '../shared/channel.js';
 import { classify, parseFrame } from '../shared/channel.js';
 import { ValidationError } from '../shared/errors.js';
 import { tolerant } from './channel-reading.js';
-import { channelUrl } from './channel-url.js';
+import { channelRequest } from './channel-url.js';
 import { errorFromResponse } from './errors.js';
+import type { Credentials } from './security.js';
 import { defaultFetch, type FetchLike } from './transport.js';
 
-/** Options of a stream channel's reader. */
-export interface StreamChannelOptions<Params, Query> {
+/** Options of a stream channel's reader; the credential goes where the channel's security scheme says. */
+export interface StreamChannelOptions<Params, Query> extends Credentials {
   /** Where the channel's address is appended (default: the document's server). */
   baseUrl?: string;
   params: Params;
@@ -34,9 +35,10 @@ export async function* readChannel<In, Params extends object, Query extends obje
   options: StreamChannelOptions<Params, Query>,
 ): AsyncGenerator<In, void, undefined> {
   const fetch = options.fetch ?? defaultFetch;
-  const response = await fetch(channelUrl(channel, options), {
+  const { url, headers } = channelRequest(channel, options);
+  const response = await fetch(url, {
     method: channel.method ?? 'GET',
-    headers: { accept: 'text/event-stream, application/x-ndjson, application/json', ...options.headers },
+    headers: { accept: 'text/event-stream, application/x-ndjson, application/json', ...headers },
     ...(options.signal === undefined ? {} : { signal: options.signal }),
   });
   if (!response.ok) throw errorFromResponse(response.status, await errorBody(response), response.headers);

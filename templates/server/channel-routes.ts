@@ -2,23 +2,29 @@
  * WebSocket routes of AsyncAPI channels: each channel's address (with its parameters) accepts connections, the `ws`
  * binding's query is checked before the upgrade, every received message is validated (an invalid one closes the
  * socket with 1007) and `send` refuses a message the channel does not carry. `ws` is loaded when routes register.
+ * `authenticate` runs before the query is read; its refusal (an `HttpError`, 401 say) is answered before any upgrade.
  */
 import type { IncomingHttpHeaders, IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import type { WebSocket } from 'ws';
 import type { ChannelDescriptor, QueryMemberType } from '../shared/channel.js';
 import { classify, parseFrame } from '../shared/channel.js';
+import { toErrorAnswer } from './error-handler.js';
 import { HttpError, invalidRequest } from './errors.js';
+import type { IncomingRequest } from './handlers.js';
 import { compilePath, pathOf } from './path.js';
 import { parseQuery } from './query.js';
 import { writeRawError } from './raw-answer.js';
+import { claimUpgrades } from './upgrade-claims.js';
 
 /** The handshake of a connection, as a handler sees it. */
 export interface ChannelRequest<Params, Query> {
   readonly params: Params;
   readonly query: Query;
   readonly headers: IncomingHttpHeaders;
+  /** What `authenticate` returned (undefined without it). */
+  readonly auth: unknown;
   readonly raw: IncomingMessage;
 }
 
@@ -46,10 +52,19 @@ export interface ChannelRoute {
   readonly handler: (request: never, peer: never) => void | Promise<void>;
 }
 
+/**
+ * Checks a connection's credential (the channel's `security` names the schemes it may use) and returns what the
+ * handler gets as `request.auth`; throws `HttpError` 401 or 403 to refuse. Called first, for every channel.
+ */
+export type ChannelAuthenticate = (request: IncomingRequest, channel: ChannelDescriptor) => unknown;
+
 /** Options of `registerChannelRoutes`. */
 export interface ChannelRouteOptions {
   /** The largest message accepted, in bytes (default 1 MiB). */
   readonly maxPayload?: number;
+  readonly authenticate?: ChannelAuthenticate;
+  /** Checks each message a stream channel's handler writes (default false: the WebSocket `send` always checks). */
+  readonly validateResponses?: boolean;
 }
 
 /** Close code of a message that is not one the channel carries (RFC 6455: inconsistent data). */
@@ -67,38 +82,41 @@ export function registerChannelRoutes(
   );
   loading.catch(() => {});
   const sockets = new Set<WebSocket>();
+  const owns = (path: string) => matchers.some((m) => m.matcher.match(path) != null);
+  const unknownPath = claimUpgrades(app.server, owns);
   app.server.on('upgrade', (raw: IncomingMessage, socket: Duplex, head: Buffer) => {
     const url = raw.url ?? '/';
     const found = matchers.map((m) => ({ ...m, params: m.matcher.match(pathOf(url)) })).find((m) => m.params);
     if (found?.params == null) {
-      // Another listener (this package's own WebSocket routes) may answer it.
-      if (app.server.listenerCount('upgrade') === 1)
+      if (unknownPath(pathOf(url)) === 'answer')
         writeRawError(socket, new HttpError(404, 'route_not_found', `No channel has the path ${pathOf(url)}.`));
       return;
     }
     socket.on('error', () => socket.destroy());
-    let query: unknown;
-    try {
-      checkParameters(found.route.channel, found.params);
-      checkHeaders(found.route.channel, raw.headers);
-      query = checkedQuery(found.route.channel, url.slice(pathOf(url).length + 1));
-    } catch (error) {
-      writeRawError(socket, error instanceof HttpError ? error : new HttpError(400, 'invalid_request', String(error)));
-      return;
-    }
-    const request = { params: found.params, query, headers: raw.headers, raw };
-    loading.then(
-      (wss) =>
-        wss.handleUpgrade(raw, socket, head, (ws) => {
-          sockets.add(ws);
-          ws.once('close', () => sockets.delete(ws));
-          serve(app, found.route, request, ws);
-        }),
+    const { route, params } = found;
+    admitChannel(route.channel, raw, params, options, app.log).then(
+      (request) => upgrade(request),
       (error: unknown) => {
-        app.log.error({ err: error }, 'the package ws is needed for WebSocket channels');
-        writeRawError(socket, new HttpError(500, 'internal_error', 'WebSocket channels are not available.'));
+        const answer = toErrorAnswer(error, options.maxPayload ?? 1 << 20);
+        if (answer.internal) app.log.error({ err: error }, 'internal error during a channel handshake');
+        writeRawError(socket, answer.error);
       },
     );
+    function upgrade(request: ChannelRequest<unknown, unknown>) {
+      if (socket.destroyed) return;
+      loading.then(
+        (wss) =>
+          wss.handleUpgrade(raw, socket, head, (ws) => {
+            sockets.add(ws);
+            ws.once('close', () => sockets.delete(ws));
+            serve(app, route, request, ws);
+          }),
+        (error: unknown) => {
+          app.log.error({ err: error }, 'the package ws is needed for WebSocket channels');
+          writeRawError(socket, new HttpError(500, 'internal_error', 'WebSocket channels are not available.'));
+        },
+      );
+    }
   });
   // Before the HTTP server closes, which waits for its connections (upgraded sockets among them).
   app.addHook('preClose', async () => {
@@ -121,6 +139,30 @@ function closeSocket(ws: WebSocket): Promise<void> {
     cut.unref();
     ws.close(1001, 'server closing');
   });
+}
+
+/**
+ * Authenticates a request to a channel, then checks its parameters, its `ws` binding's headers and its query; resolves
+ * to the handler's request, or rejects with the `HttpError` to answer.
+ */
+export async function admitChannel(
+  channel: ChannelDescriptor,
+  raw: IncomingMessage,
+  params: Readonly<Record<string, string>>,
+  options: ChannelRouteOptions,
+  log: FastifyBaseLogger,
+): Promise<ChannelRequest<unknown, unknown>> {
+  const url = raw.url ?? '/';
+  const path = pathOf(url);
+  const search = url.slice(path.length + 1);
+  const auth = await options.authenticate?.(
+    { method: raw.method ?? 'GET', path, headers: raw.headers, query: parseQuery(search), params, raw, log },
+    channel,
+  );
+  checkParameters(channel, params);
+  checkHeaders(channel, raw.headers);
+  const query = checkedQuery(channel, search);
+  return { params, query, headers: raw.headers, auth, raw };
 }
 
 /** Throws the `invalid_request` answer for an address parameter outside the values its schema lists. */

@@ -29,6 +29,7 @@ import { validateRequest } from './request.js';
 import { checkEvent } from './response.js';
 import type { RouteDefinition } from './route.js';
 import { createSessionSocket, type SessionSocket } from './session-socket.js';
+import { claimUpgrades } from './upgrade-claims.js';
 
 /** Registers the `upgrade` listener for the `websocket` routes; `track` receives each open session (closed with
  * 1001 when the server closes). */
@@ -43,7 +44,10 @@ export function attachWebSockets(app: FastifyInstance, options: ResolvedOptions,
   );
   loading.catch(() => {});
   const log = app.log;
+  const unknownPath = claimUpgrades(app.server, (path) => routes.some((r) => r.matcher.match(path) != null));
   app.server.on('upgrade', (raw: IncomingMessage, socket: Duplex, head: Buffer) => {
+    const path = pathOf(raw.url ?? '/');
+    if (!routes.some((r) => r.matcher.match(path) != null) && unknownPath(path) === 'leave') return;
     socket.on('error', () => socket.destroy());
     if (String(raw.headers.upgrade).toLowerCase() !== 'websocket') {
       answerAsHttp(app, raw, socket);

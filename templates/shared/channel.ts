@@ -3,6 +3,7 @@
  * apart: by its discriminating member's value where its messages have one, else by the first message it is valid as.
  */
 import { ValidationError, type ValidationIssue } from './errors.js';
+import type { SecurityScheme } from './security-scheme.js';
 import type { Validator } from './validation.js';
 
 /** The messages of one direction: validators by message name, and each key (a member value or a name) to its messages. */
@@ -24,6 +25,10 @@ export interface ChannelDescriptor {
   readonly url?: string;
   /** The HTTP method of a stream channel (its `http` binding's; default GET). */
   readonly method?: string;
+  /** The content type of a stream channel's messages: `text/event-stream` is SSE, any other JSON lines. */
+  readonly contentType?: string;
+  /** The schemes a connection may present its credential by, by name (any one suffices); none: no credential. */
+  readonly security?: Readonly<Record<string, SecurityScheme>>;
   /** The messages the client receives (and the server sends). */
   readonly receive: MessageSet;
   /** The messages the client sends (and the server receives). */

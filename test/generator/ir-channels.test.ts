@@ -166,3 +166,48 @@ describe('channels of AsyncAPI 2.6', () => {
     expect(feed?.receive).toMatchObject({ discriminator: 'kind', keys: { fill: ['trade'], tick: ['quote', 'trade'] } });
   });
 });
+
+/** A document's parts the security tests set. */
+interface Secured {
+  servers: Record<'local' | 'live', Record<string, unknown>>;
+  channels: Record<'/feed/{topic}', { subscribe: Record<string, unknown> }>;
+  components: Record<string, unknown>;
+}
+
+describe('channel security', () => {
+  const schemes = {
+    key: { type: 'httpApiKey', in: 'header', name: 'X-Key' },
+    login: { type: 'userPassword' },
+    oauth: { type: 'oauth2', flows: {} },
+    broker: { type: 'apiKey', in: 'user' },
+  };
+
+  it('2.6: reads the servers’ named requirements, leaving out schemes with no place on a request', async () => {
+    const secured = structuredClone(feed26) as unknown as Secured;
+    secured.servers.local.security = [{ key: [] }, { broker: [] }, { login: [] }];
+    secured.components.securitySchemes = schemes;
+    const [feed] = (await irOf(secured)).channels;
+    expect(feed?.security).toEqual({ key: { type: 'apiKey', in: 'header', name: 'X-Key' }, login: { type: 'basic' } });
+  });
+
+  it('2.6: takes an operation’s security over its servers’', async () => {
+    const secured = structuredClone(feed26) as unknown as Secured;
+    secured.servers.local.security = [{ key: [] }];
+    secured.channels['/feed/{topic}'].subscribe.security = [{ oauth: [] }];
+    secured.components.securitySchemes = schemes;
+    const [feed] = (await irOf(secured)).channels;
+    expect(feed?.security).toEqual({ oauth: { type: 'bearer' } });
+  });
+
+  it('3.0: follows $refs to the schemes and names inline ones by position; none without security', async () => {
+    const secured = structuredClone(chat30) as unknown as Secured;
+    secured.servers.live.security = [{ $ref: '#/components/securitySchemes/key' }, { type: 'http', scheme: 'basic' }];
+    secured.components = { ...secured.components, securitySchemes: schemes };
+    const [room] = (await irOf(secured)).channels;
+    expect(room?.security).toEqual({
+      key: { type: 'apiKey', in: 'header', name: 'X-Key' },
+      scheme2: { type: 'basic' },
+    });
+    expect((await irOf(chat30)).channels[0]?.security).toEqual({});
+  });
+});

@@ -1,7 +1,7 @@
 /**
  * Emits the channels of plain AsyncAPI messages: `channels.gen.ts` (per channel, the message unions, the messages by
- * key, its descriptor and, for WebSocket channels, `connect<Channel>(options)`) and `channel-routes.gen.ts`
- * (`registerChannels(app, handlers)` on Fastify). Channels of other protocols get their types and a note saying that
+ * key, its descriptor and `connect<Channel>(options)` or `stream<Channel>(options)`) and `channel-routes.gen.ts`
+ * (`registerChannels(app, handlers)` on Fastify: WebSocket and HTTP stream routes). Channels of other protocols get their types and a note saying that
  * no client is generated for them. Nothing is emitted for a document without such channels.
  */
 import type { StatementStructures } from 'ts-morph';
@@ -23,6 +23,7 @@ type Schemas = ReadonlyMap<string, JsonSchema>;
 const CLIENT_RUNTIME = './runtime/client/channel-socket.js';
 const SERVER_RUNTIME = './runtime/server/channel-routes.js';
 const STREAM_RUNTIME = './runtime/client/channel-stream.js';
+const STREAM_SERVER_RUNTIME = './runtime/server/channel-streams.js';
 const SHARED_RUNTIME = './runtime/shared/channel.js';
 
 /** `import { values } from module` (when there are any) and `import type { types } from module`. */
@@ -50,10 +51,10 @@ export function emitChannels(ir: Ir): EmittedFile[] {
   const named = namesOf(ir.channels);
   const code = schemaCodeNames(ir);
   const schemaOf = new Map(ir.messages.map((m) => [m.name, code.get(m.schemaName) ?? m.schemaName]));
-  const sockets = named.filter((n) => n.channel.kind === 'websocket');
+  const served = named.filter((n) => n.channel.kind !== 'unsupported');
   const schemas = new Map(ir.schemas.map((s) => [s.name, s.schema]));
   const files = [emitTypeScript('src/channels.gen.ts', clientStatements(named, schemaOf, code, schemas))];
-  if (sockets.length > 0) files.push(emitTypeScript('src/channel-routes.gen.ts', serverStatements(sockets)));
+  if (served.length > 0) files.push(emitTypeScript('src/channel-routes.gen.ts', serverStatements(served)));
   return files;
 }
 
@@ -220,6 +221,10 @@ function descriptor(
     `address: ${literal(channel.address)},`,
     ...(channel.url === undefined ? [] : [`url: ${literal(channel.url)},`]),
     ...(channel.kind === 'stream' && channel.method !== undefined ? [`method: ${literal(channel.method)},`] : []),
+    ...(channel.kind === 'stream' && channel.contentType !== undefined
+      ? [`contentType: ${literal(channel.contentType)},`]
+      : []),
+    ...(Object.keys(channel.security).length > 0 ? [`security: ${JSON.stringify(channel.security)},`] : []),
     `receive: ${set(channel.receive)},`,
     `send: ${set(channel.send)},`,
   ];
@@ -248,9 +253,16 @@ function queryDescriptor(name: string, code: ReadonlyMap<string, string>, schema
   return `{ validator: validators.${validatorName(code.get(name) ?? name)}, types: { ${types.join(', ')} } }`;
 }
 
-function serverStatements(sockets: readonly Named[]): StatementStructures[] {
-  const handler = ({ type }: Named) =>
-    `ChannelHandler<channels.${type}Params, channels.${type}Query, channels.${type}Received, channels.${type}Sent, channels.${type}SentByKey>`;
+/** `registerChannels`: WebSocket routes of the WebSocket channels, HTTP stream routes of the stream channels. */
+function serverStatements(served: readonly Named[]): StatementStructures[] {
+  const sockets = served.filter((n) => n.channel.kind === 'websocket');
+  const streams = served.filter((n) => n.channel.kind === 'stream');
+  const handler = ({ type, channel }: Named) =>
+    channel.kind === 'stream'
+      ? `StreamChannelHandler<channels.${type}Params, channels.${type}Query, channels.${type}Received>`
+      : `ChannelHandler<channels.${type}Params, channels.${type}Query, channels.${type}Received, channels.${type}Sent, channels.${type}SentByKey>`;
+  const push = (list: string, n: Named) =>
+    `if (handlers.${n.value}) ${list}.push({ channel: channels.${n.value}Channel, handler: handlers.${n.value} });`;
   return [
     {
       kind: StructureKind.ImportDeclaration,
@@ -258,26 +270,28 @@ function serverStatements(sockets: readonly Named[]): StatementStructures[] {
       namedImports: ['FastifyInstance'],
       isTypeOnly: true,
     },
-    { kind: StructureKind.ImportDeclaration, moduleSpecifier: SERVER_RUNTIME, namedImports: ['registerChannelRoutes'] },
-    {
-      kind: StructureKind.ImportDeclaration,
-      moduleSpecifier: SERVER_RUNTIME,
-      isTypeOnly: true,
-      namedImports: ['ChannelHandler', 'ChannelRoute', 'ChannelRouteOptions'],
-    },
+    ...runtimeImports(SERVER_RUNTIME, sockets.length > 0 ? ['registerChannelRoutes'] : [], [
+      ...(sockets.length > 0 ? ['ChannelHandler', 'ChannelRoute'] : []),
+      'ChannelRouteOptions',
+    ]),
+    ...(streams.length > 0
+      ? runtimeImports(STREAM_SERVER_RUNTIME, ['registerStreamRoutes'], ['StreamChannelHandler', 'StreamRoute'])
+      : []),
     { kind: StructureKind.ImportDeclaration, moduleSpecifier: './channels.gen.js', namespaceImport: 'channels' },
     {
       kind: StructureKind.Interface,
       isExported: true,
       name: 'ChannelHandlers',
-      docs: ['A handler per WebSocket channel; a channel without one is not served.'],
-      properties: sockets.map((n) => ({ name: n.value, hasQuestionToken: true, type: handler(n) })),
+      docs: ['A handler per channel; a channel without one is not served.'],
+      properties: served.map((n) => ({ name: n.value, hasQuestionToken: true, type: handler(n) })),
     },
     {
       kind: StructureKind.Function,
       isExported: true,
       name: 'registerChannels',
-      docs: ["Serves the channels that have a handler as WebSocket routes of `app`'s server."],
+      docs: [
+        "Serves the channels that have a handler on `app`: WebSocket channels on its server's upgrades, stream channels as HTTP routes.",
+      ],
       parameters: [
         { name: 'app', type: 'FastifyInstance' },
         { name: 'handlers', type: 'ChannelHandlers' },
@@ -285,12 +299,20 @@ function serverStatements(sockets: readonly Named[]): StatementStructures[] {
       ],
       returnType: 'void',
       statements: [
-        'const routes: ChannelRoute[] = [];',
-        ...sockets.map(
-          (n) =>
-            `if (handlers.${n.value}) routes.push({ channel: channels.${n.value}Channel, handler: handlers.${n.value} });`,
-        ),
-        'registerChannelRoutes(app, routes, options);',
+        ...(sockets.length > 0
+          ? [
+              'const routes: ChannelRoute[] = [];',
+              ...sockets.map((n) => push('routes', n)),
+              'registerChannelRoutes(app, routes, options);',
+            ]
+          : []),
+        ...(streams.length > 0
+          ? [
+              'const streams: StreamRoute[] = [];',
+              ...streams.map((n) => push('streams', n)),
+              'registerStreamRoutes(app, streams, options);',
+            ]
+          : []),
       ],
     },
   ];

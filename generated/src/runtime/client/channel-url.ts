@@ -2,6 +2,7 @@
 /** The URL of a channel: a base URL, the address with its parameters filled in, and a query. */
 import type { ChannelDescriptor } from '../shared/channel.js';
 import { CasiError } from './errors.js';
+import { type Credentials, placeCredentials } from './security.js';
 
 /** What a channel's URL is built from: the base (default: the document's server), parameters and query. */
 export interface ChannelUrlParts {
@@ -26,4 +27,19 @@ export function channelUrl(channel: Pick<ChannelDescriptor, 'name' | 'address' |
       if (item !== undefined) url.searchParams.append(name, String(item));
   }
   return url;
+}
+
+/** A channel's URL and headers with the caller's credential placed as the channel's first matching scheme says. */
+export function channelRequest(
+  channel: Pick<ChannelDescriptor, 'name' | 'address' | 'url' | 'security'>,
+  parts: ChannelUrlParts & Credentials & { readonly headers?: Record<string, string> | undefined },
+): { url: URL; headers: Record<string, string>; credentialHeaders: string[] } {
+  const schemes = channel.security ?? {};
+  const placed = placeCredentials(Object.keys(schemes), schemes, parts);
+  const url = channelUrl(channel, { ...parts, query: { ...parts.query, ...placed.query } });
+  return {
+    url,
+    headers: { ...placed.headers, ...parts.headers },
+    credentialHeaders: Object.keys(placed.headers),
+  };
 }

@@ -4,12 +4,9 @@
  * https://spec.openapis.org/oas/v3.1.0#security-scheme-object. A call sends a credential only where its operation
  * names a scheme for it.
  */
+import type { SecurityScheme } from '../shared/security-scheme.js';
 
-/** One scheme as the client needs it: a bearer token (http bearer, OAuth 2, OpenID Connect), basic, or an API key. */
-export type SecurityScheme =
-  | { readonly type: 'bearer' }
-  | { readonly type: 'basic' }
-  | { readonly type: 'apiKey'; readonly in: 'header' | 'query' | 'cookie'; readonly name: string };
+export type { SecurityScheme };
 
 /** The spec's schemes, by name. */
 export type SecuritySchemes = Readonly<Record<string, SecurityScheme>>;
