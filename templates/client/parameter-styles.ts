@@ -24,6 +24,12 @@ export const SIMPLE: StyleOf = ['simple', false];
 type Encode = (text: string) => string;
 const asIs: Encode = (text) => text;
 
+/** A `label` piece: percent-encoded with its dots too, so that a dot inside an item is not read as a separator. */
+const encodeLabel: Encode = (text) => encodeURIComponent(text).replace(/\./g, '%2E');
+
+/** A `spaceDelimited` piece: a space inside an item travels as `+`, as `%20` separates the items. */
+const encodeSpaced: Encode = (text) => encodeURIComponent(text).replace(/%20/g, '+');
+
 /** How a style writes a value: its prefix, whether it names the value, and its item separators. */
 interface Layout {
   readonly prefix: string;
@@ -119,7 +125,8 @@ export function queryString(
         return `${encodeURIComponent(name)}=${encodeURIComponent(value as string)}`;
       const [style, explode] = styles?.[name] ?? FORM;
       if (style === 'deepObject') return deepObject(name, value);
-      return write(name, value, LAYOUTS[style] ?? LAYOUTS.form, explode, encodeURIComponent);
+      const encode = style === 'spaceDelimited' ? encodeSpaced : encodeURIComponent;
+      return write(name, value, LAYOUTS[style] ?? LAYOUTS.form, explode, encode);
     },
     '&',
   );
@@ -129,7 +136,7 @@ export function queryString(
 export function pathValue(name: string, value: unknown, style: StyleOf = SIMPLE): string {
   if (typeof value !== 'object' && style === SIMPLE) return encodeURIComponent(value as string);
   const layout = style[0] === 'label' || style[0] === 'matrix' ? LAYOUTS[style[0]] : LAYOUTS.simple;
-  return write(name, value, layout, style[1], encodeURIComponent);
+  return write(name, value, layout, style[1], style[0] === 'label' ? encodeLabel : encodeURIComponent);
 }
 
 /** A header parameter's value: `simple` style (the only one headers have), not percent-encoded. */
