@@ -124,7 +124,9 @@ function routeLiteral(
   const body = validatedBodySchema(op, components);
   if (body) validators.push(`body: ${validatorOf(refName(body) ?? bodySchemaName(op))}`);
   const version = op.parameters.header.find((p) => p.name.toLowerCase() === 'service-version');
-  const coercion = Object.entries(queryCoercion(op, components)).map(([name, type]) => `${literal(name)}: ${literal(type)}`);
+  const coercion = Object.entries(queryCoercion(op, components)).map(
+    ([name, type]) => `${literal(name)}: ${literal(type)}`,
+  );
   const responses = op.responses.map((r) => {
     const schema = validatedResponseSchema(op, r, components);
     const validator = schema && validatorOf(refName(schema) ?? responseSchemaName(op, r));
