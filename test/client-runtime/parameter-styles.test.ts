@@ -108,6 +108,11 @@ describe('query styles, as the OpenAPI style examples table has them', () => {
     expect(inQuery(['a b', 'c+d'], ['spaceDelimited', false])).toBe('color=a+b%20c%2Bd');
   });
 
+  it('writes a JSON content parameter as its percent-encoded JSON text', () => {
+    expect(inQuery({ a: [1, 'x,y'] }, ['json', false])).toBe(`color=${encodeURIComponent('{"a":[1,"x,y"]}')}`);
+    expect(inPath({ a: 'b' }, ['json', false])).toBe('%7B%22a%22%3A%22b%22%7D');
+  });
+
   it('sends the query of a path template with a #fragment before the fragment, which it leaves out', () => {
     expect(buildUrl(BASE, '/cookies#formExploded', { query: { a: 1 } })).toBe(`${BASE}/cookies?a=1`);
   });

@@ -1,7 +1,7 @@
 /**
  * Items that hold their style's own delimiters (`,` `|` space `;` `=` `.` `[` `]` `&`), `%`, `+`, `/` and non-ASCII
  * text, sent by a generated client to its generated Fastify server over loopback in every path, query and cookie
- * style, exploded and not: the handler gets exactly what the client sent.
+ * style, exploded and not, and as JSON `content` parameters: the handler gets exactly what the client sent.
  */
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -14,12 +14,24 @@ import { ROOT } from '../generator/helpers.js';
 const ITEMS = ['a,b', 'c|d', 'e f', 'g;h=i', 'j.k', 'l[m]', 'n&o', '100%', '1+2', 'Grüße ✓', 'p/q?r#s', '%2C'];
 /** An object whose member names and values hold the same. */
 const OBJECT = { plain: 'a,b;c=d|e f.g', 'odd ,;=.|[]&': '50% +1 ü', 'x%7C': '[y]' };
+/** A JSON `content` parameter's value. */
+const JSON_VALUE = { text: 'a,b;c=d|e f.g&h', list: [1, '%2C', 'ü'], nested: { ok: true } };
+
 const arraySchema = { type: 'array', items: { type: 'string' } };
 const objectSchema = {
   type: 'object',
   additionalProperties: false,
   properties: Object.fromEntries(Object.keys(OBJECT).map((name) => [name, { type: 'string' }])),
 };
+const jsonContent = {
+  'application/json': {
+    schema: {
+      type: 'object',
+      properties: { text: { type: 'string' }, list: { type: 'array' }, nested: { type: 'object' } },
+    },
+  },
+};
+
 type Location = 'path' | 'query' | 'cookie';
 /** [location, style, explode] of each operation; each has an array parameter and an object parameter. */
 const STYLES: [Location, string, boolean][] = [
@@ -41,7 +53,7 @@ const STYLES: [Location, string, boolean][] = [
 const operationId = (location: string, style: string, explode: boolean) => `${location}${style}${explode}`;
 const ok = { '200': { description: 'ok', content: { 'application/json': { schema: { type: 'object' } } } } };
 
-/** The OpenAPI document: one GET per style. */
+/** The OpenAPI document: one GET per style, and one with a JSON `content` parameter in each location. */
 function document(): object {
   const paths: Record<string, object> = {};
   for (const [location, style, explode] of STYLES) {
@@ -64,6 +76,19 @@ function document(): object {
       },
     };
   }
+  paths['/json/{pathValue}'] = {
+    get: {
+      operationId: 'jsonContent',
+      tags: ['styles'],
+      parameters: ['path', 'query', 'header', 'cookie'].map((location) => ({
+        name: location === 'header' ? 'X-Value' : `${location}Value`,
+        in: location,
+        required: true,
+        content: jsonContent,
+      })),
+      responses: ok,
+    },
+  };
   return { openapi: '3.1.0', info: { title: 'Encoded delimiters', version: '1' }, paths };
 }
 
@@ -121,5 +146,20 @@ describe('items holding their style’s delimiters, generated client to generate
     else await method(values, {});
     const part = { path: 'params', query: 'query', cookie: 'cookies' }[location] as 'params' | 'query' | 'cookies';
     expect(take()?.[part]).toEqual(values);
+  });
+
+  it('carries JSON content parameters in the path, query, a header and a cookie', async () => {
+    await client.styles.jsonContent(
+      JSON_VALUE,
+      { queryValue: JSON_VALUE },
+      { 'X-Value': JSON_VALUE },
+      { cookieValue: JSON_VALUE },
+      {},
+    );
+    const got = take();
+    expect(got?.params).toEqual({ pathValue: JSON_VALUE });
+    expect(got?.query).toEqual({ queryValue: JSON_VALUE });
+    expect(got?.headers['x-value']).toEqual(JSON_VALUE);
+    expect(got?.cookies).toEqual({ cookieValue: JSON_VALUE });
   });
 });
