@@ -24,6 +24,8 @@ export interface IrParameter {
   /** How the value is serialised (OpenAPI `style`, `explode`), when the spec says. */
   readonly style?: string;
   readonly explode?: boolean;
+  /** Declared with `content` of a JSON media type: the value travels as its JSON text, not in a style. */
+  readonly json?: true;
 }
 
 /** One declared response: a status (`200`, `4XX`, `5XX`, `default`) with its body, if any. */

@@ -1,4 +1,5 @@
 /** Reads the REST operations of the OpenAPI document into IR operations. */
+import { mediaKind } from '../../templates/shared/media.js';
 import { InputError } from '../diagnostics.js';
 import { deref, type SourceDocument, schemaRefName, valueAt } from '../load/index.js';
 import { toPointer } from '../load/source-map.js';
@@ -163,7 +164,8 @@ function readParameters(doc: SourceDocument, path: string, raw: unknown[]): IrOp
     const p = deref<Obj>(doc, entry);
     const location = str(p.in) as ParameterLocation;
     if (!LOCATIONS.includes(location)) continue;
-    const content = p.content ? Object.values(p.content as Record<string, Obj>)[0] : undefined;
+    const contentType = p.content ? Object.keys(p.content as Record<string, Obj>)[0] : undefined;
+    const content = contentType === undefined ? undefined : (p.content as Record<string, Obj>)[contentType];
     byKey.set(`${location}:${str(p.name)}`, {
       name: str(p.name),
       in: location,
@@ -172,6 +174,9 @@ function readParameters(doc: SourceDocument, path: string, raw: unknown[]): IrOp
       description: str(p.description).trim(),
       ...(typeof p.style === 'string' ? { style: p.style } : {}),
       ...(typeof p.explode === 'boolean' ? { explode: p.explode } : {}),
+      ...(p.schema === undefined && contentType !== undefined && mediaKind(contentType) === 'json'
+        ? { json: true as const }
+        : {}),
     });
   }
   const all = [...byKey.values()].sort((a, b) => a.name.localeCompare(b.name));

@@ -175,7 +175,7 @@ function isString(shape: ValueShape): boolean {
 
 /**
  * The parameters the server must decode beyond the query coercion, by location and name: every array or object,
- * every non-string path, header or cookie value, every path or header parameter of another style than `simple`.
+ * every JSON `content` parameter, every non-string path, header or cookie value, every path or header parameter of another style than `simple`.
  * Header names are lower-cased.
  */
 export function parameterDecodings(
@@ -191,11 +191,9 @@ export function parameterDecodings(
     for (const p of params) {
       const form = location === 'query' || location === 'cookie';
       const style = p.style ?? (form ? 'form' : 'simple');
-      const shape = shapeOf(p.schema, components, false);
+      const shape: ValueShape = p.json ? { json: true } : shapeOf(p.schema, components, false);
       const needed =
-        location === 'query'
-          ? listAll || 'items' in shape || 'properties' in shape
-          : !isString(shape) || style !== (form ? 'form' : 'simple');
+        location === 'query' ? listAll || !('type' in shape) : !isString(shape) || style !== (form ? 'form' : 'simple');
       if (!needed) continue;
       const name = location === 'header' ? p.name.toLowerCase() : p.name;
       decodings[name] = { style, explode: p.explode ?? style === 'form', shape };

@@ -3,8 +3,19 @@
  * (https://spec.openapis.org/oas/v3.1.0#style-values).
  */
 
-/** The parameter styles of OpenAPI 3.x. */
-export type ParameterStyle = 'form' | 'spaceDelimited' | 'pipeDelimited' | 'deepObject' | 'simple' | 'label' | 'matrix';
+/**
+ * The parameter styles of OpenAPI 3.x, and `json`: a parameter declared with `content` (a JSON media type), whose
+ * value travels as its JSON text.
+ */
+export type ParameterStyle =
+  | 'form'
+  | 'spaceDelimited'
+  | 'pipeDelimited'
+  | 'deepObject'
+  | 'simple'
+  | 'label'
+  | 'matrix'
+  | 'json';
 
 /** A parameter's `[style, explode]`. */
 export type StyleOf = readonly [style: ParameterStyle, explode: boolean];
@@ -24,6 +35,12 @@ export const SIMPLE: StyleOf = ['simple', false];
 type Encode = (text: string) => string;
 const asIs: Encode = (text) => text;
 
+/** A `label` piece: percent-encoded with its dots too, so that a dot inside an item is not read as a separator. */
+const encodeLabel: Encode = (text) => encodeURIComponent(text).replace(/\./g, '%2E');
+
+/** A `spaceDelimited` piece: a space inside an item travels as `+`, as `%20` separates the items. */
+const encodeSpaced: Encode = (text) => encodeURIComponent(text).replace(/%20/g, '+');
+
 /** How a style writes a value: its prefix, whether it names the value, and its item separators. */
 interface Layout {
   readonly prefix: string;
@@ -34,7 +51,7 @@ interface Layout {
   readonly explodeJoin: string;
 }
 
-const LAYOUTS: Readonly<Record<Exclude<ParameterStyle, 'deepObject'>, Layout>> = {
+const LAYOUTS: Readonly<Record<Exclude<ParameterStyle, 'deepObject' | 'json'>, Layout>> = {
   simple: { prefix: '', named: false, join: ',', explodeJoin: ',' },
   label: { prefix: '.', named: false, join: ',', explodeJoin: '.' },
   matrix: { prefix: ';', named: true, join: ',', explodeJoin: ';' },
@@ -119,7 +136,9 @@ export function queryString(
         return `${encodeURIComponent(name)}=${encodeURIComponent(value as string)}`;
       const [style, explode] = styles?.[name] ?? FORM;
       if (style === 'deepObject') return deepObject(name, value);
-      return write(name, value, LAYOUTS[style] ?? LAYOUTS.form, explode, encodeURIComponent);
+      if (style === 'json') return `${encodeURIComponent(name)}=${encodeURIComponent(JSON.stringify(value))}`;
+      const encode = style === 'spaceDelimited' ? encodeSpaced : encodeURIComponent;
+      return write(name, value, LAYOUTS[style] ?? LAYOUTS.form, explode, encode);
     },
     '&',
   );
@@ -128,12 +147,14 @@ export function queryString(
 /** A path parameter's text (`simple` by default), percent-encoded, for its place in the path template. */
 export function pathValue(name: string, value: unknown, style: StyleOf = SIMPLE): string {
   if (typeof value !== 'object' && style === SIMPLE) return encodeURIComponent(value as string);
+  if (style[0] === 'json') return encodeURIComponent(JSON.stringify(value));
   const layout = style[0] === 'label' || style[0] === 'matrix' ? LAYOUTS[style[0]] : LAYOUTS.simple;
-  return write(name, value, layout, style[1], encodeURIComponent);
+  return write(name, value, layout, style[1], style[0] === 'label' ? encodeLabel : encodeURIComponent);
 }
 
 /** A header parameter's value: `simple` style (the only one headers have), not percent-encoded. */
 export function headerValue(value: unknown, style: StyleOf = SIMPLE): string {
+  if (style[0] === 'json') return JSON.stringify(value);
   return write('', value, LAYOUTS.simple, style[1], asIs);
 }
 
@@ -147,7 +168,11 @@ export function cookieText(
 ): string {
   return writeAll(
     cookies,
-    (name, value) => write(name, value, COOKIE_FORM, (styles?.[name] ?? FORM)[1], encodeURIComponent),
+    (name, value) => {
+      const [style, explode] = styles?.[name] ?? FORM;
+      if (style === 'json') return `${encodeURIComponent(name)}=${encodeURIComponent(JSON.stringify(value))}`;
+      return write(name, value, COOKIE_FORM, explode, encodeURIComponent);
+    },
     '; ',
   );
 }

@@ -7,10 +7,14 @@ export function toFastifyPath(openApiPath: string): string {
   return openApiPath.replace(PARAM, (_, name: string) => `:${name}`);
 }
 
-/** A compiled path template: `match` returns the decoded parameters, or null when the path does not fit. */
+/**
+ * A compiled path template: `match` returns the decoded parameters, `matchEncoded` them as the path carries them
+ * (still percent-encoded); either null when the path does not fit.
+ */
 export interface PathMatcher {
   readonly template: string;
   match(path: string): Record<string, string> | null;
+  matchEncoded(path: string): Record<string, string> | null;
 }
 
 /** Compiles an OpenAPI path template; each parameter matches one non-empty segment. */
@@ -26,19 +30,21 @@ export function compilePath(template: string): PathMatcher {
   }
   source += escapeRegExp(template.slice(last));
   const regExp = new RegExp(`^${source}$`);
+  const matchWith = (path: string, decode: (segment: string) => string | null) => {
+    const groups = regExp.exec(path);
+    if (groups === null) return null;
+    const params: Record<string, string> = {};
+    for (const [index, name] of names.entries()) {
+      const value = decode(groups[index + 1] ?? '');
+      if (value === null) return null;
+      params[name] = value;
+    }
+    return params;
+  };
   return {
     template,
-    match(path) {
-      const groups = regExp.exec(path);
-      if (groups === null) return null;
-      const params: Record<string, string> = {};
-      for (const [index, name] of names.entries()) {
-        const value = safeDecode(groups[index + 1] ?? '');
-        if (value === null) return null;
-        params[name] = value;
-      }
-      return params;
-    },
+    match: (path) => matchWith(path, safeDecode),
+    matchEncoded: (path) => matchWith(path, (segment) => segment),
   };
 }
 

@@ -6,12 +6,22 @@ import type { IncomingHttpHeaders } from 'node:http';
 import type { Validator } from '../shared/validation.js';
 import { invalidRequest, pathNamesNothing, type RequestPart, type RequestProblem } from './errors.js';
 import { withoutBlobs } from './multipart-body.js';
-import { decodeEach, decodeQuery, parseCookies } from './parameter-styles.js';
+import {
+  decodeEach,
+  decodeQuery,
+  formDecode,
+  percentDecode,
+  rawCookiePairs,
+  rawQueryPairs,
+} from './parameter-styles.js';
+import { compilePath, type PathMatcher, pathOf } from './path.js';
 import { coerceQuery } from './query.js';
-import type { RouteDefinition } from './route.js';
+import type { ParameterDecoding, RouteDefinition } from './route.js';
 
 /** The parts of a request before validation; `body` is undefined when none was sent. */
 export interface UncheckedRequest {
+  /** The request target as sent (path and query still percent-encoded), read for styled parameters. */
+  readonly url: string;
   readonly params: Readonly<Record<string, string>>;
   readonly query: Readonly<Record<string, unknown>>;
   readonly headers: IncomingHttpHeaders;
@@ -57,17 +67,22 @@ export function tooDeep(value: unknown, max: number): string | undefined {
 export function validateRequest(route: RouteDefinition, request: UncheckedRequest): CheckedRequest {
   const { validators } = route;
   const decodings = route.parameters;
-  const params = decodeEach(request.params, decodings?.path);
+  const params =
+    decodings?.path === undefined
+      ? request.params
+      : decodeEach(request.params, decodings.path, encodedParams(route, request.url));
   const path: RequestProblem[] = [];
   check(path, 'path', validators.params, params);
   if (path.length > 0) throw pathNamesNothing(path);
-  const coerced = coerceQuery(request.query, route.queryCoercion);
-  const query = decodings?.query === undefined ? coerced : decodeQuery(coerced, decodings.query);
+  const query = coerceQuery(
+    decodings?.query === undefined ? request.query : styledQuery(request.url, decodings.query),
+    route.queryCoercion,
+  );
   const headers = decodeEach(request.headers, decodings?.header);
   const cookies =
     validators.cookies === undefined
       ? NO_COOKIES
-      : decodeQuery(parseCookies(request.headers.cookie), decodings?.cookie ?? {});
+      : decodeQuery(rawCookiePairs(request.headers.cookie), decodings?.cookie ?? {}, percentDecode);
   const problems: RequestProblem[] = [];
   check(problems, 'query', validators.query, query);
   check(problems, 'header', validators.headers, headers);
@@ -75,6 +90,28 @@ export function validateRequest(route: RouteDefinition, request: UncheckedReques
   checkBody(problems, route, request);
   if (problems.length > 0) throw invalidRequest(problems);
   return { params, query, headers, cookies, body: request.body };
+}
+
+/** The path template of each route with styled path parameters, compiled once. */
+const pathMatchers = new WeakMap<RouteDefinition, PathMatcher>();
+
+/**
+ * The path parameters as the request target carries them (still percent-encoded), so that styles split them before
+ * decoding; undefined when the target does not fit the template as written (the router's decoded values are used).
+ */
+function encodedParams(route: RouteDefinition, url: string): Record<string, string> | undefined {
+  let matcher = pathMatchers.get(route);
+  if (matcher === undefined) {
+    matcher = compilePath(route.path);
+    pathMatchers.set(route, matcher);
+  }
+  return matcher.matchEncoded(pathOf(url)) ?? undefined;
+}
+
+/** The query of `url` read from its still-encoded text, each styled parameter split before it is decoded. */
+function styledQuery(url: string, decodings: Readonly<Record<string, ParameterDecoding>>): Record<string, unknown> {
+  const start = url.indexOf('?');
+  return decodeQuery(start === -1 ? [] : rawQueryPairs(url.slice(start + 1)), decodings, formDecode);
 }
 
 function checkBody(problems: RequestProblem[], route: RouteDefinition, request: UncheckedRequest): void {

@@ -97,7 +97,7 @@ export function attachWebSockets(app: FastifyInstance, options: ResolvedOptions,
       });
     }
     const auth = await admit(route, { method, path, headers: raw.headers, query, params, raw, log }, options);
-    const { headers, ...checked } = validateRequest(route, { params, query, headers: raw.headers });
+    const { headers, ...checked } = validateRequest(route, { url, params, query, headers: raw.headers });
     return { route, request: { params: checked.params, query: checked.query, headers, auth, log, raw } };
   }
 

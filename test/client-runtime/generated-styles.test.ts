@@ -71,7 +71,7 @@ describe('the generated client of readme-parameter-styles', () => {
   it('sends spaceDelimited, pipeDelimited and deepObject query parameters', async () => {
     await client.query.querySpaceDelimitedNonExploded({ array: ARRAY, object: OBJECT });
     expect(seen?.url).toBe(
-      '/anything/query/spaceDelimited?array=blue%20black%20brown&object=name%20Ada%20description%20x%20y',
+      '/anything/query/spaceDelimited?array=blue%20black%20brown&object=name%20Ada%20description%20x+y',
     );
     await client.query.queryPipeDelimitedNonExploded({ array: ARRAY, object: OBJECT });
     expect(seen?.url).toBe('/anything/query/pipeDelimited?array=blue|black|brown&object=name|Ada|description|x%20y');

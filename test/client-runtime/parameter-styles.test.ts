@@ -60,12 +60,17 @@ describe('path styles, as the OpenAPI style examples table has them', () => {
     expect(inPath({ 'k,1': 'v;2' }, ['label', true])).toBe('.k%2C1=v%3B2');
   });
 
+  it('encodes the dots inside label items, which would read as separators', () => {
+    expect(inPath(['a.b', 'c'], ['label', true])).toBe('.a%2Eb.c');
+    expect(inPath({ 'k.1': 'v.2' }, ['label', false])).toBe('.k%2E1,v%2E2');
+  });
+
   it('refuses a value written as a whole dot segment in any style', () => {
     const url = (value: unknown, style: StyleOf) =>
       buildUrl(BASE, '/x/{color}/y', { path: { color: value } }, { path: { color: style } });
     expect(() => url(['..'], ['simple', false])).toThrow(/color = "\.\." would change the path/);
     expect(() => url('', ['label', false])).toThrow(/color = "\." would change the path/);
-    expect(url('..', ['label', false])).toBe(`${BASE}/x/.../y`);
+    expect(url('..', ['label', false])).toBe(`${BASE}/x/.%2E%2E/y`);
   });
 });
 
@@ -97,6 +102,15 @@ describe('query styles, as the OpenAPI style examples table has them', () => {
   it('percent-encodes delimited items but not their separators', () => {
     expect(inQuery(['a|b', 'c d'], ['pipeDelimited', false])).toBe('color=a%7Cb|c%20d');
     expect(inQuery({ 'a b': 'c&d' }, ['deepObject', true])).toBe('color[a%20b]=c%26d');
+  });
+
+  it('writes a space inside a spaceDelimited item as +, apart from the %20 between items', () => {
+    expect(inQuery(['a b', 'c+d'], ['spaceDelimited', false])).toBe('color=a+b%20c%2Bd');
+  });
+
+  it('writes a JSON content parameter as its percent-encoded JSON text', () => {
+    expect(inQuery({ a: [1, 'x,y'] }, ['json', false])).toBe(`color=${encodeURIComponent('{"a":[1,"x,y"]}')}`);
+    expect(inPath({ a: 'b' }, ['json', false])).toBe('%7B%22a%22%3A%22b%22%7D');
   });
 
   it('sends the query of a path template with a #fragment before the fragment, which it leaves out', () => {

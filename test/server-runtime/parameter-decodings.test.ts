@@ -58,4 +58,15 @@ describe('parameterDecodings', () => {
       filter: { style: 'form', explode: true, shape: { properties: {} } },
     });
   });
+
+  it('reads a JSON content parameter as JSON text in every location, whatever its schema', () => {
+    const op = operation([
+      param({ name: 'filter', in: 'query', json: true, schema: { type: 'string' } }),
+      param({ name: 'where', in: 'path', json: true, schema: { type: 'object' } }),
+    ]);
+    expect(parameterDecodings(op, components)).toEqual({
+      path: { where: { style: 'simple', explode: false, shape: { json: true } } },
+      query: { filter: { style: 'form', explode: true, shape: { json: true } } },
+    });
+  });
 });

@@ -157,9 +157,20 @@ const freeForm: RouteDefinition = {
   responses: { '200': {} },
 };
 
+/** A deep object whose members may nest (`filter[a][b]=1`). */
+const nested: RouteDefinition = {
+  ...open,
+  operationId: 'nested',
+  method: 'GET',
+  path: '/nested',
+  validators: { query: validator('NestedQuery', { type: 'object', properties: { filter: { type: 'object' } } }) },
+  parameters: { query: { filter: { style: 'deepObject', explode: true, shape: { properties: { n: 'integer' } } } } },
+  responses: { '200': {} },
+};
+
 let server: MediaServer;
 beforeAll(async () => {
-  const all = [...routes, freeForm];
+  const all = [...routes, freeForm, nested];
   server = await serve(all, Object.fromEntries(all.map((r) => [r.operationId, echo])));
 });
 afterAll(() => server.close());
@@ -194,6 +205,18 @@ describe('an exploded object without declared members', () => {
       limit: '5',
       filter: { status: 'open', owner: 'me' },
     });
+  });
+});
+
+describe('deep objects', () => {
+  it('reads members whose brackets a client percent-encoded', async () => {
+    const text = 'color%5BR%5D=100&color%5BG%5D=200&color%5BB%5D=150';
+    expect(colorOf(await roundTrip('query', 'deepObject', true, 'object', text), 'query')).toEqual(VALUES.object);
+  });
+
+  it('nests members named with more brackets, coercing the declared top-level ones', async () => {
+    const answer = await send(server.url, '/nested?filter[n]=1&filter[x][y]=a%5Bb%5D&filter[x][z]=%2C');
+    expect((answer.json() as { query: unknown }).query).toEqual({ filter: { n: 1, x: { y: 'a[b]', z: ',' } } });
   });
 });
 

@@ -269,8 +269,12 @@ const DEFAULT_STYLES: Readonly<Record<ParameterLocation, readonly [string, boole
   cookie: ['form', true],
 };
 
-/** A parameter's `[style, explode]` as the spec says, with OpenAPI's defaults filled in. */
+/**
+ * A parameter's `[style, explode]` as the spec says, with OpenAPI's defaults filled in; `['json', false]` for one
+ * declared with JSON `content`.
+ */
 function styleOf(p: IrParameter): readonly [string, boolean] {
+  if (p.json) return ['json', false];
   const style = p.style ?? DEFAULT_STYLES[p.in][0];
   return [style, p.explode ?? style === 'form'];
 }

@@ -50,7 +50,16 @@ export type {
   WebSocketHandler,
 } from './handlers.js';
 export { type CasiRoutesOptions, DEFAULT_SERVICE_VERSION } from './options.js';
-export { decodeQuery, decodeText, parseCookies } from './parameter-styles.js';
+export {
+  type Decode,
+  decodeQuery,
+  decodeText,
+  formDecode,
+  percentDecode,
+  type RawPairs,
+  rawCookiePairs,
+  rawQueryPairs,
+} from './parameter-styles.js';
 export { compilePath, type PathMatcher, toFastifyPath } from './path.js';
 export { casiRoutes } from './plugin.js';
 export { coerceQuery, coerceScalar, parseQuery, type RawQuery } from './query.js';

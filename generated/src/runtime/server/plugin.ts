@@ -139,6 +139,7 @@ function registerRoute(
     handler: async (request, reply) => {
       const auth = admitInHook ? authOf.get(request) : await admit(route, incoming(request), config);
       const { params, query, headers, cookies, body } = validateRequest(route, {
+        url: request.url,
         params: request.params as Record<string, string>,
         query: queryOf(request.url, request.query as Record<string, unknown>),
         headers: request.headers,

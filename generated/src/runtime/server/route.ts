@@ -26,7 +26,8 @@ export type Scalar = 'string' | 'integer' | 'number' | 'boolean';
 
 /**
  * The shape of a parameter or form field, for decoding text into it: a primitive, an array of primitives, an object
- * whose members are primitives (members not listed stay strings), or (form and multipart fields only) JSON text.
+ * whose members are primitives (members not listed stay strings), or JSON text (form and multipart fields holding
+ * objects, parameters declared with JSON `content`).
  */
 export type ValueShape =
   | { readonly type: Scalar }
