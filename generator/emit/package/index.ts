@@ -151,6 +151,9 @@ const CLIENT_OPTIONS: readonly string[] = [
   '  attempt number; then status, `durationMs`, or the `error` when no answer came). `logLevel` (`off`, `warn`: failed',
   '  attempts, `info`: every answer, `debug`: every request too; default `CASI_LOG`) logs to `logger` (default `console`).',
   '- List methods return a paginator: `for await` over items, `.toArray()`, `.take(n)`, `.pages()`.',
+  "- `verifyWebhook(rawBody, headers, secret)` checks a webhook delivery's `Casi-Signature` header",
+  '  (`t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>">`, at most 300 s old by default) with Web Crypto and',
+  '  returns the parsed body, or throws `WebhookVerificationError`.',
   '',
 ];
 

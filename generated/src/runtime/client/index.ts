@@ -137,6 +137,14 @@ export {
   type TransportOptions,
 } from './transport.js';
 export { buildUrl, type UrlParams } from './url.js';
+export {
+  DEFAULT_WEBHOOK_TOLERANCE_SECONDS,
+  type VerifyWebhookOptions,
+  verifyWebhook,
+  WEBHOOK_SIGNATURE_HEADER,
+  type WebhookHeaders,
+  WebhookVerificationError,
+} from './webhook.js';
 export type {
   EventOfType,
   Session,
