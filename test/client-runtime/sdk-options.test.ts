@@ -17,6 +17,7 @@ import {
 } from '../../generated/src/client.gen.js';
 import type { Conversation } from '../../generated/src/types.gen.js';
 import { sendJson, startHttpServer, type TestServer } from './helpers/http-server.js';
+import { startSessionServer } from './helpers/ws-server.js';
 
 let server: TestServer;
 const seen: { url: string; headers: IncomingMessage['headers'] }[] = [];
@@ -59,6 +60,20 @@ describe('per-call headers', () => {
     const last = seen.at(-1);
     expect(last?.url).toBe('/conversations/conv_1/events');
     expect(last?.headers).toMatchObject({ 'x-team': 'green', 'x-trace': 't2', 'service-version': '2025-06-19' });
+  });
+  it('go with a session handshake (ws in Node), over the client headers', async () => {
+    const sessions = await startSessionServer();
+    try {
+      const session = client({ baseUrl: sessions.url }).conversations.session('conv_1', {
+        headers: { 'X-TEAM': 'green', 'service-version': null },
+      });
+      await session.ready;
+      session.close();
+      expect(sessions.connections[0]?.headers).toMatchObject({ 'x-team': 'green', authorization: 'Bearer sk_test' });
+      expect(sessions.connections[0]?.headers['service-version']).toBeUndefined();
+    } finally {
+      await sessions.close();
+    }
   });
 });
 
