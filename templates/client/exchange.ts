@@ -26,6 +26,8 @@ export interface Answer {
   readonly status: number;
   readonly text: string;
   readonly data?: Blob | AsyncIterable<unknown> | undefined;
+  /** The fetch answer itself (its body read as above). */
+  readonly response: Response;
   headers(): Headers;
 }
 
@@ -105,9 +107,9 @@ async function answerOf(
 ): Promise<Answer> {
   const headers = () => response.headers;
   if (readAs === 'json' || readAs === 'text' || !response.ok) {
-    return { status: response.status, text: await response.text(), headers };
+    return { status: response.status, text: await response.text(), response, headers };
   }
-  if (readAs === 'blob') return { status: response.status, text: '', data: await response.blob(), headers };
+  if (readAs === 'blob') return { status: response.status, text: '', data: await response.blob(), response, headers };
   const type = response.headers.get('content-type') ?? '';
   if (response.status !== 204 && !type.toLowerCase().startsWith('text/event-stream')) {
     release();
@@ -121,5 +123,11 @@ async function answerOf(
     signal?.aborted
       ? new ApiUserAbortError()
       : new ApiConnectionError('The event stream connection failed.', { cause: error });
-  return { status: response.status, text: '', data: eventStreamItems(response, signal, release, failure), headers };
+  return {
+    status: response.status,
+    text: '',
+    data: eventStreamItems(response, signal, release, failure),
+    response,
+    headers,
+  };
 }

@@ -54,6 +54,7 @@ export function emitClient(ir: Ir): EmittedFile[] {
         'ApiError',
         'createCore',
         ...(itemStreams ? ['itemsOf'] : []),
+        ...(streams ? ['mergeHeaders'] : []),
         'openLazySession',
         'paginate',
         'streamEvents',
@@ -65,6 +66,7 @@ export function emitClient(ir: Ir): EmittedFile[] {
       isTypeOnly: true,
       namedImports: [
         'ApiErrorClass',
+        'ApiPromise',
         ...(binaryBodies ? ['BinaryBody'] : []),
         'CallOptions',
         'CoreOptions',
@@ -210,11 +212,11 @@ function methodText(op: IrOperation, versioned: boolean): string {
   const doc = `    /** ${docText(op.summary)} (\`${op.method.toUpperCase()} ${op.path}\`). */\n`;
   if (op.transport === 'sse') {
     args.push('options: StreamCallOptions = {}');
-    return `${doc}    ${propertyName(op.methodName)}: (${args.join(', ')}): EventStream<${TYPES}.ServerEvent> =>\n      streamEvents<${TYPES}.ServerEvent>({ ...core.transport, url: core.url(${literal(op.path)}, { ${path} }), loadValidator: () => validators().then((v) => v.${validatorName('ServerEvent')}), isTerminal, ...options })`;
+    return `${doc}    ${propertyName(op.methodName)}: (${args.join(', ')}): EventStream<${TYPES}.ServerEvent> =>\n      streamEvents<${TYPES}.ServerEvent>({ ...core.transport, url: core.url(${literal(op.path)}, { ${path} }), loadValidator: () => validators().then((v) => v.${validatorName('ServerEvent')}), isTerminal, ...options, headers: mergeHeaders({}, core.transport.headers, options.headers) })`;
   }
   if (op.transport === 'websocket') {
     args.push('options: SessionCallOptions = {}');
-    return `${doc}    ${propertyName(op.methodName)}: (${args.join(', ')}): Session<${TYPES}.ServerEvent, ${TYPES}.ClientEvent> =>\n      openLazySession<${TYPES}.ServerEvent, ${TYPES}.ClientEvent>({ ...core.transport, url: core.url(${literal(op.path)}, { ${path} }), loadValidators: () => validators().then((v) => ({ server: v.${validatorName('ServerEvent')}, client: v.${validatorName('ClientEvent')} })), isTerminal, ...options })`;
+    return `${doc}    ${propertyName(op.methodName)}: (${args.join(', ')}): Session<${TYPES}.ServerEvent, ${TYPES}.ClientEvent> =>\n      openLazySession<${TYPES}.ServerEvent, ${TYPES}.ClientEvent>({ ...core.transport, url: core.url(${literal(op.path)}, { ${path} }), loadValidators: () => validators().then((v) => ({ server: v.${validatorName('ServerEvent')}, client: v.${validatorName('ClientEvent')} })), isTerminal, ...options, headers: mergeHeaders({}, core.transport.headers, options.headers) })`;
   }
   args.push('options: CallOptions = {}');
   const success = successResponse(op);
@@ -242,7 +244,7 @@ function methodText(op: IrOperation, versioned: boolean): string {
   if (readAs === 'event-stream') {
     return `${doc}    ${propertyName(op.methodName)}: (${args.join(', ')}): AsyncIterable<${result ?? 'unknown'}> =>\n      itemsOf<${result ?? 'unknown'}>(() => ${call(hasQuery ? 'query' : '')})`;
   }
-  return `${doc}    ${propertyName(op.methodName)}: (${args.join(', ')})${result ? `: Promise<${result}>` : ''} =>\n      ${call(hasQuery ? 'query' : '')}`;
+  return `${doc}    ${propertyName(op.methodName)}: (${args.join(', ')})${result ? `: ApiPromise<${result}>` : ''} =>\n      ${call(hasQuery ? 'query' : '')}`;
 }
 
 /** How the runtime reads a success answer of each media kind (JSON, the default, says nothing). */

@@ -110,6 +110,7 @@ function readme(ir: Ir, present: readonly (typeof ENTRIES)[number][]): string {
     '|---|---|',
     ...present.map((entry) => `| \`${packageName(ir)}/${entry}\` | ${ENTRY_TEXT[entry]} |`),
     '',
+    ...(present.includes('client') ? CLIENT_OPTIONS : []),
     '## Module format',
     '',
     'The package is ESM (`"type": "module"`), with a `.d.ts` beside every module (TypeScript `moduleResolution`',
@@ -130,6 +131,31 @@ function readme(ir: Ir, present: readonly (typeof ENTRIES)[number][]): string {
     '',
   ].join('\n');
 }
+
+/** The client options section of the README. */
+const CLIENT_OPTIONS: readonly string[] = [
+  '## Client options',
+  '',
+  '```ts',
+  "const client = createClient({ logLevel: 'warn' }); // baseUrl and apiKey from CASI_BASE_URL and CASI_API_KEY",
+  "const { data, response } = await client.someResource.retrieve('id', { headers: { 'X-Trace': 't1' } }).withResponse();",
+  '```',
+  '',
+  '- `baseUrl` and `apiKey` default to the `CASI_BASE_URL` and `CASI_API_KEY` environment variables where there is a',
+  '  `process` (not in browsers); with no base URL at all, `createClient` throws a `CasiError` naming both.',
+  "- Each call takes `{ headers, signal, timeoutMs, maxRetries }` last. `headers` are set over the client's (names",
+  '  compared without case; `null` removes one); event streams and (with `ws`) sessions take `headers` too.',
+  '- A REST method returns an `ApiPromise`: `await` gives the body, `.withResponse()` gives `{ data, response }`',
+  '  (status, headers), `.asResponse()` the answer as a `Response` whose body can be read.',
+  '- `onRequest(info)` and `onResponse(info)` see each attempt (method, url, headers with credentials `[redacted]`,',
+  '  attempt number; then status, `durationMs`, or the `error` when no answer came). `logLevel` (`off`, `warn`: failed',
+  '  attempts, `info`: every answer, `debug`: every request too; default `CASI_LOG`) logs to `logger` (default `console`).',
+  '- List methods return a paginator: `for await` over items, `.toArray()`, `.take(n)`, `.pages()`.',
+  "- `verifyWebhook(rawBody, headers, secret)` checks a webhook delivery's `Casi-Signature` header",
+  '  (`t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>">`, at most 300 s old by default) with Web Crypto and',
+  '  returns the parsed body, or throws `WebhookVerificationError`.',
+  '',
+];
 
 const ENTRY_TEXT: Record<(typeof ENTRIES)[number], string> = {
   types: 'REST types (`paths`, `components`, `operations`), a named type per schema, and the event unions',

@@ -13,14 +13,17 @@ import createClient, {
 } from 'openapi-fetch';
 import { assertValid } from '../shared/errors.js';
 import type { Validator } from '../shared/validation.js';
+import { ApiPromise } from './api-promise.js';
 import type { BinaryBody, EncodedBody } from './body-encoding.js';
+import { environmentVariable } from './environment.js';
 import { ApiConnectionError, ApiTimeoutError, ApiUserAbortError, CasiError, errorFromResponse } from './errors.js';
 import type { EventReadingOptions } from './event-reading.js';
-import { fetchExchange, isTimeout, type Outgoing, type ReadAs } from './exchange.js';
+import { type Answer, fetchExchange, isTimeout, type Outgoing, type ReadAs } from './exchange.js';
+import { type HookOptions, observer } from './observe.js';
 import { cookieText, headerValue, type ParameterStyles } from './parameter-styles.js';
 import { type RetryPolicy, withRetry } from './retry.js';
 import { placeCredentials, type SecuritySchemes } from './security.js';
-import { defaultFetch, type FetchLike, type TransportOptions } from './transport.js';
+import { type CallHeaders, defaultFetch, type FetchLike, mergeHeaders, type TransportOptions } from './transport.js';
 import { buildUrl, safePathSerializer, type UrlParams } from './url.js';
 
 /** HTTP methods as openapi-fetch names them. */
@@ -30,13 +33,14 @@ export type HttpMethod = 'get' | 'put' | 'post' | 'delete' | 'options' | 'head' 
  * Options of `createCore`; the generated client passes `serviceVersion`. `strict` and `unknownEvents` say how the
  * events of every stream and session are read (see `EventReadingOptions`: by default, tolerantly).
  */
-export interface CoreOptions extends EventReadingOptions {
-  /** The service's base address, e.g. `https://api.example.com`. */
-  baseUrl: string;
+export interface CoreOptions extends EventReadingOptions, HookOptions {
+  /** The service's base address, e.g. `https://api.example.com` (default: the `CASI_BASE_URL` environment variable). */
+  baseUrl?: string | undefined;
   /**
-   * The token or API key: sent as each operation's security schemes say (`Authorization: Bearer <apiKey>` for a
-   * bearer scheme, its header, query member or cookie for an API key), or as a bearer token where the client knows
-   * no schemes. Omit in browsers; use the conversation token for events.
+   * The token or API key (default: the `CASI_API_KEY` environment variable): sent as each operation's security
+   * schemes say (`Authorization: Bearer <apiKey>` for a bearer scheme, its header, query member or cookie for an API
+   * key), or as a bearer token where the client knows no schemes. Omit in browsers; use the conversation token for
+   * events.
    */
   apiKey?: string | undefined;
   /** User name and password, for operations secured by HTTP basic authentication. */
@@ -70,6 +74,7 @@ export interface CoreOptions extends EventReadingOptions {
 
 /** `CoreOptions` with every default applied. */
 export interface ResolvedCoreOptions extends CoreOptions {
+  readonly baseUrl: string;
   readonly fetch: FetchLike;
   readonly timeoutMs: number;
   readonly maxRetries: number;
@@ -78,6 +83,8 @@ export interface ResolvedCoreOptions extends CoreOptions {
 
 /** Per-call options accepted next to `params`, `body`, `headers` and the other `RequestInit` members. */
 export interface CallOptions {
+  /** Headers of this call, set over the client's (names compared without case); `null` removes one. */
+  headers?: CallHeaders | undefined;
   signal?: AbortSignal | undefined;
   maxRetries?: number | undefined;
   timeoutMs?: number | undefined;
@@ -199,7 +206,9 @@ export interface Core<Paths extends {}> {
    * Connection defaults for `streamEvents` and `openSession` (fetch, apiKey, headers, serviceVersion), and how they
    * read events (`strict`, `unknownEvents`).
    */
-  readonly transport: Readonly<TransportOptions & EventReadingOptions>;
+  readonly transport: Readonly<
+    TransportOptions & { headers?: Readonly<Record<string, string>> | undefined } & EventReadingOptions
+  >;
   /**
    * Calls one operation and returns its success body (parsed JSON, or as `readAs` says), or throws the `ApiError`
    * family, `ApiConnectionError`, `ApiTimeoutError` or `ApiUserAbortError`. Retries re-issue the whole call, so the
@@ -211,7 +220,7 @@ export interface Core<Paths extends {}> {
     method: M,
     path: P,
     ...init: InitArgs<I>
-  ): Promise<RequestResult<Paths, M, P, I>>;
+  ): ApiPromise<RequestResult<Paths, M, P, I>>;
   /** The absolute URL of a path template with percent-encoded path parameters and a query string. */
   url(path: string, params?: UrlParams): string;
 }
@@ -263,9 +272,15 @@ function headerParams(
 
 /** Builds a client core over the spec's openapi-typescript `paths` type. */
 export function createCore<Paths extends {}>(options: CoreOptions): Core<Paths> {
+  const baseUrl = options.baseUrl ?? environmentVariable('CASI_BASE_URL');
+  if (baseUrl === undefined) {
+    throw new CasiError(
+      'No base URL: pass `baseUrl` (and `apiKey`) to createClient, or set the CASI_BASE_URL (and CASI_API_KEY) environment variables.',
+    );
+  }
   const resolved: ResolvedCoreOptions = {
-    baseUrl: options.baseUrl,
-    apiKey: options.apiKey,
+    baseUrl,
+    apiKey: options.apiKey ?? environmentVariable('CASI_API_KEY'),
     username: options.username,
     password: options.password,
     securitySchemes: options.securitySchemes,
@@ -278,6 +293,10 @@ export function createCore<Paths extends {}>(options: CoreOptions): Core<Paths> 
     strict: options.strict,
     unknownEvents: options.unknownEvents,
     responseValidator: options.responseValidator,
+    onRequest: options.onRequest,
+    onResponse: options.onResponse,
+    logLevel: options.logLevel,
+    logger: options.logger,
   };
   // Fixed for the client's life: the key and version unless the default headers set them, then the defaults.
   const headers = mergeHeaders(
@@ -296,12 +315,14 @@ export function createCore<Paths extends {}>(options: CoreOptions): Core<Paths> 
   );
   const jsonAnonymous = mergeHeaders({ 'content-type': 'application/json' }, anonymous);
   const send = resolved.fetch;
+  const observe = observer(resolved, ...credentialPlaces(schemes));
   /** The exchange of calls without other `RequestInit` members (most calls): made once. */
   const plain = fetchExchange(send);
 
   /**
-   * One attempt: a fresh request with its own timeout, its outcome turned into data (checked by `responseValidator`
-   * when one is given) or one of our errors; `route` is the method and path template.
+   * One attempt (`n` from 0): a fresh request with its own timeout, its outcome turned into data (checked by
+   * `responseValidator` when one is given) or one of our errors; `route` is the method and path template. A success
+   * answer is handed to `received` first.
    */
   async function attempt(
     route: readonly [string, string],
@@ -310,25 +331,90 @@ export function createCore<Paths extends {}>(options: CoreOptions): Core<Paths> 
     extra: RequestInit,
     call: CallOptions,
     readAs: ReadAs,
+    n: number,
+    received: (answer: Answer) => void,
   ): Promise<unknown> {
     const timeoutMs = call.timeoutMs ?? resolved.timeoutMs;
+    const finish = observe?.({ method: outgoing.method, url, headers: outgoing.headers, attempt: n + 1 });
+    let answer: Answer;
     try {
       const exchange = Object.keys(extra).length === 0 ? plain : fetchExchange(send, extra);
-      const answer = await exchange(url, outgoing, { signal: call.signal, timeoutMs }, readAs);
-      if (answer.status < 200 || answer.status > 299) {
-        throw errorFromResponse(answer.status, parseErrorBody(answer.text), answer.headers());
-      }
-      if (readAs !== 'json') return readAs === 'text' ? answer.text : answer.data;
-      const data: unknown = answer.text === '' ? undefined : JSON.parse(answer.text);
-      const validator = resolved.responseValidator?.(route[0], route[1], answer.status);
-      return validator === undefined ? data : assertValid(validator, data);
+      answer = await exchange(url, outgoing, { signal: call.signal, timeoutMs }, readAs);
     } catch (error) {
-      if (error instanceof CasiError) throw error;
-      if (call.signal?.aborted) throw new ApiUserAbortError();
-      if (isTimeout(error)) throw new ApiTimeoutError(`Request timed out after ${timeoutMs} ms.`);
-      if (error instanceof SyntaxError) throw new CasiError('The response body is not valid JSON.', { cause: error });
-      throw new ApiConnectionError(undefined, { cause: error });
+      finish?.(undefined, error);
+      throw attemptFailure(error, call.signal, timeoutMs);
     }
+    finish?.(answer.status);
+    if (answer.status < 200 || answer.status > 299) {
+      throw errorFromResponse(answer.status, parseErrorBody(answer.text), answer.headers());
+    }
+    received(answer);
+    if (readAs !== 'json') return readAs === 'text' ? answer.text : answer.data;
+    let data: unknown;
+    try {
+      data = answer.text === '' ? undefined : JSON.parse(answer.text);
+    } catch (error) {
+      throw new CasiError('The response body is not valid JSON.', { cause: error });
+    }
+    const validator = resolved.responseValidator?.(route[0], route[1], answer.status);
+    return validator === undefined ? data : assertValid(validator, data);
+  }
+
+  /** Sends one call: its URL, headers and body built, the attempts made with retries. */
+  function call(method: string, path: string, init: RequestArgs, received: (answer: Answer) => void): Promise<unknown> {
+    const {
+      params,
+      body,
+      headers: extra,
+      signal,
+      maxRetries,
+      timeoutMs,
+      security,
+      contentType,
+      readAs = 'json',
+      styles,
+      ...rest
+    } = init;
+    const placed = security === undefined ? undefined : placeCredentials(security, schemes, resolved);
+    let url: string;
+    try {
+      const query = placed === undefined ? params?.query : { ...params?.query, ...placed.query };
+      url = buildUrl(resolved.baseUrl, path, { ...params, query }, styles);
+    } catch (error) {
+      return Promise.reject(error);
+    }
+    /** Sends the call with its body as JSON, or as `encoded` (a body of another media type). */
+    const sendCall = (encoded: EncodedBody | undefined): Promise<unknown> => {
+      const json = body !== undefined && encoded === undefined;
+      const base = placed === undefined ? (json ? jsonHeaders : headers) : json ? jsonAnonymous : anonymous;
+      const cookie = cookieHeader(params?.cookie, styles, placed?.headers.Cookie);
+      const header = headerParams(params?.header, styles);
+      const media = encoded?.contentType === undefined ? undefined : { 'content-type': encoded.contentType };
+      const outgoing: Outgoing = {
+        method: method.toUpperCase(),
+        headers:
+          extra === undefined &&
+          params?.header === undefined &&
+          cookie === undefined &&
+          placed === undefined &&
+          media === undefined
+            ? base
+            : mergeHeaders(base, media, placed?.headers, extra, header, cookie),
+        body: encoded !== undefined ? encoded.body : json ? JSON.stringify(body) : undefined,
+      };
+      const options: CallOptions = { signal, timeoutMs };
+      return withRetry((n) => attempt([method, path], url, outgoing, rest, options, readAs, n, received), {
+        ...resolved.retry,
+        maxRetries: encoded?.once ? 0 : (maxRetries ?? resolved.maxRetries),
+        idempotent: !NOT_IDEMPOTENT.has(outgoing.method),
+        signal,
+      });
+    };
+    if (body === undefined || contentType === undefined || contentType === 'application/json')
+      return sendCall(undefined);
+    // Loaded on the first body of another media type, so that a page sending only JSON leaves the encoders out.
+    const refuse = (problem: string) => new CasiError(problem);
+    return import('./body-encoding.js').then(({ encodeBody }) => sendCall(encodeBody(body, contentType, refuse)));
   }
 
   return {
@@ -351,82 +437,31 @@ export function createCore<Paths extends {}>(options: CoreOptions): Core<Paths> 
       unknownEvents: resolved.unknownEvents,
     },
     request(method, path, ...args) {
-      const {
-        params,
-        body,
-        headers: extra,
-        signal,
-        maxRetries,
-        timeoutMs,
-        security,
-        contentType,
-        readAs = 'json',
-        styles,
-        ...rest
-      } = (args[0] ?? {}) as RequestArgs;
-      const placed = security === undefined ? undefined : placeCredentials(security, schemes, resolved);
-      let url: string;
-      try {
-        const query = placed === undefined ? params?.query : { ...params?.query, ...placed.query };
-        url = buildUrl(resolved.baseUrl, path as string, { ...params, query }, styles);
-      } catch (error) {
-        return Promise.reject(error);
-      }
-      /** Sends the call with its body as JSON, or as `encoded` (a body of another media type). */
-      const send = (encoded: EncodedBody | undefined): Promise<never> => {
-        const json = body !== undefined && encoded === undefined;
-        const base = placed === undefined ? (json ? jsonHeaders : headers) : json ? jsonAnonymous : anonymous;
-        const cookie = cookieHeader(params?.cookie, styles, placed?.headers.Cookie);
-        const header = headerParams(params?.header, styles);
-        const media = encoded?.contentType === undefined ? undefined : { 'content-type': encoded.contentType };
-        const outgoing: Outgoing = {
-          method: method.toUpperCase(),
-          headers:
-            extra === undefined &&
-            params?.header === undefined &&
-            cookie === undefined &&
-            placed === undefined &&
-            media === undefined
-              ? base
-              : mergeHeaders(base, media, placed?.headers, extra, header, cookie),
-          body: encoded !== undefined ? encoded.body : json ? JSON.stringify(body) : undefined,
-        };
-        const call: CallOptions = { signal, timeoutMs };
-        return withRetry(() => attempt([method, path as string], url, outgoing, rest, call, readAs), {
-          ...resolved.retry,
-          maxRetries: encoded?.once ? 0 : (maxRetries ?? resolved.maxRetries),
-          idempotent: !NOT_IDEMPOTENT.has(outgoing.method),
-          signal,
-        }) as Promise<never>;
-      };
-      if (body === undefined || contentType === undefined || contentType === 'application/json') return send(undefined);
-      // Loaded on the first body of another media type, so that a page sending only JSON leaves the encoders out.
-      const refuse = (problem: string) => new CasiError(problem);
-      return import('./body-encoding.js').then(({ encodeBody }) => send(encodeBody(body, contentType, refuse)));
+      const init = (args[0] ?? {}) as RequestArgs;
+      return new ApiPromise((received) => call(method, path as string, init, received)) as never;
     },
     url: (path, params) => buildUrl(resolved.baseUrl, path, params),
   };
 }
 
-/**
- * `base` (lower-case names) with each source's headers set over it, later ones winning, names compared without
- * case; a `null` or `undefined` value removes the header, an array sets a comma-separated list.
- */
-function mergeHeaders(
-  base: Readonly<Record<string, string>>,
-  ...sources: (HeadersOptions | undefined)[]
-): Record<string, string> {
-  const merged = { ...base };
-  for (const source of sources) {
-    if (source === undefined) continue;
-    const entries = source instanceof Headers || Array.isArray(source) ? source : Object.entries(source);
-    for (const [name, value] of entries as Iterable<[string, unknown]>) {
-      const key = name.toLowerCase();
-      if (value === null || value === undefined) delete merged[key];
-      else merged[key] = Array.isArray(value) ? value.join(', ') : String(value);
-    }
+/** The error an attempt without an answer ends with: ours as it is, else abort, timeout or connection error. */
+function attemptFailure(error: unknown, signal: AbortSignal | undefined, timeoutMs: number): unknown {
+  if (error instanceof CasiError) return error;
+  if (signal?.aborted) return new ApiUserAbortError();
+  if (isTimeout(error)) return new ApiTimeoutError(`Request timed out after ${timeoutMs} ms.`);
+  return new ApiConnectionError(undefined, { cause: error });
+}
+
+/** Where credentials travel: the headers (lower case) and query members that `onRequest` and the logs must not show. */
+function credentialPlaces(schemes: SecuritySchemes): [string[], string[]] {
+  const headers = ['authorization', 'proxy-authorization', 'cookie'];
+  const query: string[] = [];
+  for (const scheme of Object.values(schemes)) {
+    if (scheme.type !== 'apiKey') continue;
+    if (scheme.in === 'header') headers.push(scheme.name.toLowerCase());
+    if (scheme.in === 'query') query.push(scheme.name);
   }
-  return merged;
+  return [headers, query];
 }
 
 /** An error answer's body: its JSON, else its text; `undefined` when empty. */

@@ -48,6 +48,7 @@
  */
 
 export { ValidationError, type ValidationIssue } from '../shared/errors.js';
+export { ApiPromise, type WithResponse } from './api-promise.js';
 export type { BinaryBody } from './body-encoding.js';
 export {
   type CallOptions,
@@ -102,6 +103,7 @@ export {
   type ToolCallReturned,
   ToolCallTracker,
 } from './messages.js';
+export type { HookOptions, Logger, LogLevel, RequestInfo, ResponseInfo } from './observe.js';
 export { MAX_PAGES, type PageItem, type Paginated, paginate } from './pagination.js';
 export type { ParameterStyle, ParameterStyles, StyleOf } from './parameter-styles.js';
 export type { ReconnectOptions } from './reconnect.js';
@@ -127,8 +129,22 @@ export {
   type StreamEventsOptions,
   streamEvents,
 } from './sse.js';
-export type { FetchLike, TokenProvider, TransportOptions } from './transport.js';
+export {
+  type CallHeaders,
+  type FetchLike,
+  mergeHeaders,
+  type TokenProvider,
+  type TransportOptions,
+} from './transport.js';
 export { buildUrl, type UrlParams } from './url.js';
+export {
+  DEFAULT_WEBHOOK_TOLERANCE_SECONDS,
+  type VerifyWebhookOptions,
+  verifyWebhook,
+  WEBHOOK_SIGNATURE_HEADER,
+  type WebhookHeaders,
+  WebhookVerificationError,
+} from './webhook.js';
 export type {
   EventOfType,
   Session,

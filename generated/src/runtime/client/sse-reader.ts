@@ -12,7 +12,14 @@ import { IdleTimer } from './idle-timer.js';
 import { HEALTHY_CONNECTION_MS, ReconnectBudget } from './reconnect.js';
 import { sleep } from './retry.js';
 import type { StreamEventsOptions } from './sse.js';
-import { authorizationHeader, defaultFetch, type FetchLike, forwardAbort, resolveToken } from './transport.js';
+import {
+  authorizationHeader,
+  defaultFetch,
+  type FetchLike,
+  forwardAbort,
+  mergeHeaders,
+  resolveToken,
+} from './transport.js';
 import { withQuery } from './url.js';
 
 /** The stream's ledger class, loaded with the reader (see `EventStream`). */
@@ -111,7 +118,7 @@ export async function* readEvents<E>(
 /** The GET of one connection: headers, the token as `?token=`, `Last-Event-ID` when resuming. */
 async function streamRequest<E>(options: StreamEventsOptions<E>, lastEventId: string | undefined): Promise<SseRequest> {
   const token = await resolveToken(options.token);
-  const headers = new Headers({ ...options.headers, ...authorizationHeader(options.apiKey, token) });
+  const headers = new Headers(mergeHeaders({}, options.headers, authorizationHeader(options.apiKey, token)));
   headers.set('Accept', 'text/event-stream');
   if (lastEventId !== undefined) headers.set('Last-Event-ID', lastEventId);
   return { url: withQuery(options.url, { token }), headers };

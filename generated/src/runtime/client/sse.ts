@@ -8,7 +8,7 @@ import { CasiError } from './errors.js';
 import type { EventLedger } from './event-ledger.js';
 import type { EventReadingOptions } from './event-reading.js';
 import type { ReconnectOptions } from './reconnect.js';
-import type { TokenProvider, TransportOptions } from './transport.js';
+import type { CallHeaders, TokenProvider, TransportOptions } from './transport.js';
 
 /** Options of `streamEvents`; `core.transport` fills the connection part. */
 export interface StreamEventsOptions<E> extends TransportOptions, ReconnectOptions, EventReadingOptions {
@@ -46,7 +46,10 @@ export type StreamCallOptions = Pick<
   | 'idleTimeoutMs'
   | keyof ReconnectOptions
   | keyof EventReadingOptions
->;
+> & {
+  /** Headers of this connection, set over the client's (names compared without case); `null` removes one. */
+  headers?: CallHeaders | undefined;
+};
 
 /** Default silence after which a connection is considered dead (the service sends a heartbeat every 15 s). */
 export const DEFAULT_IDLE_TIMEOUT_MS = 60_000;

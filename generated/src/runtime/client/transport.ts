@@ -4,6 +4,7 @@
  * link that passes a caller's abort on (here rather than in a file of its own, which a bundler would make a chunk of
  * its own for a page to fetch).
  */
+import type { HeadersOptions } from 'openapi-fetch';
 import { CasiError } from './errors.js';
 
 /**
@@ -21,8 +22,11 @@ export interface TransportOptions {
   fetch?: FetchLike | undefined;
   /** Sent as `Authorization: Bearer <apiKey>` unless a `token` is given. */
   apiKey?: string | undefined;
-  /** Extra headers (`Service-Version`, defaults) on every request or handshake that can carry headers. */
-  headers?: Readonly<Record<string, string>> | undefined;
+  /**
+   * Extra headers (`Service-Version`, defaults) on every request or handshake that can carry headers; a `null`
+   * value sends none of that name.
+   */
+  headers?: CallHeaders | undefined;
   /** The API version; sent as `?service_version=` where headers cannot be sent (browser WebSocket). */
   serviceVersion?: string | undefined;
 }
@@ -58,4 +62,28 @@ export function forwardAbort(signal: AbortSignal | undefined, controller: AbortC
   const onAbort = () => controller.abort(signal.reason);
   signal.addEventListener('abort', onAbort, { once: true });
   return () => signal.removeEventListener('abort', onAbort);
+}
+
+/** Per-call headers: each value set over the client's headers, `null` (or `undefined`) removing that header. */
+export type CallHeaders = Readonly<Record<string, string | null | undefined>>;
+
+/**
+ * `base` (lower-case names) with each source's headers set over it, later ones winning, names compared without
+ * case; a `null` or `undefined` value removes the header, an array sets a comma-separated list.
+ */
+export function mergeHeaders(
+  base: Readonly<Record<string, string>>,
+  ...sources: (HeadersOptions | undefined)[]
+): Record<string, string> {
+  const merged = { ...base };
+  for (const source of sources) {
+    if (source === undefined) continue;
+    const entries = source instanceof Headers || Array.isArray(source) ? source : Object.entries(source);
+    for (const [name, value] of entries as Iterable<[string, unknown]>) {
+      const key = name.toLowerCase();
+      if (value === null || value === undefined) delete merged[key];
+      else merged[key] = Array.isArray(value) ? value.join(', ') : String(value);
+    }
+  }
+  return merged;
 }

@@ -26,7 +26,14 @@ import {
   type WebSocketImplementation,
   type WebSocketLike,
 } from './socket.js';
-import { authorizationHeader, resolveToken, type TokenProvider, type TransportOptions } from './transport.js';
+import {
+  authorizationHeader,
+  type CallHeaders,
+  mergeHeaders,
+  resolveToken,
+  type TokenProvider,
+  type TransportOptions,
+} from './transport.js';
 import { toWebSocketUrl, withQuery } from './url.js';
 
 /** The least an event must look like: an envelope whose `payload` has a `type`. */
@@ -94,7 +101,10 @@ export type SessionCallOptions = Pick<
   | 'maxBufferedEvents'
   | keyof ReconnectOptions
   | keyof EventReadingOptions
->;
+> & {
+  /** Headers of this connection, set over the client's (names compared without case); `null` removes one. */
+  headers?: CallHeaders | undefined;
+};
 
 /** Default `idleTimeoutMs`: two missed pings of the service (every 30 s) and a margin. */
 export const DEFAULT_SESSION_IDLE_TIMEOUT_MS = 75_000;
@@ -277,7 +287,7 @@ class WebSocketSession<ServerE extends TypedEvent, ClientE extends TypedEvent> i
       last_event_id: this.#ledger.lastEventId,
       service_version: impl.sendsHeaders ? undefined : serviceVersion,
     });
-    return { url, headers: { ...headers, ...authorizationHeader(apiKey, token) } };
+    return { url, headers: mergeHeaders({}, headers, authorizationHeader(apiKey, token)) };
   }
 
   /**
