@@ -6,7 +6,8 @@ import { writeFileSync } from 'node:fs';
 import type { IncomingMessage } from 'node:http';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { compileStrict, ROOT } from '../generator/helpers.js';
+import { compileStrict } from '../generator/compile-strict.js';
+import { ROOT } from '../generator/helpers.js';
 import { type GeneratedPackage, generatePackage } from './helpers/generated-package.js';
 import { startHttpServer, type TestServer } from './helpers/http-server.js';
 
@@ -120,6 +121,6 @@ describe('a client generated for bodies and answers that are not JSON', () => {
         '}',
       ].join('\n'),
     );
-    await expect(compileStrict(pkg?.dir ?? '', ['uses.ts', 'src/**/*.ts'])).resolves.toBe('compiled');
+    expect(compileStrict(pkg?.dir ?? '', ['uses.ts', 'src/**/*.ts'])).toEqual([]);
   }, 120_000);
 });

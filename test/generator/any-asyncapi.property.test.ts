@@ -13,8 +13,9 @@ import { formatDiagnostic, InputError } from '../../generator/diagnostics.js';
 import { resolveOptions } from '../../generator/options.js';
 import { generate } from '../../generator/pipeline.js';
 import { writeOutput } from '../../generator/write.js';
+import { compileStrict } from './compile-strict.js';
 import { ROOT } from './helpers.js';
-import { compileStrict, schema, segment } from './random-documents.js';
+import { schema, segment } from './random-documents.js';
 
 mkdirSync(join(ROOT, 'tmp'), { recursive: true });
 const work = mkdtempSync(join(ROOT, 'tmp', 'any-asyncapi-'));

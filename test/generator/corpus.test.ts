@@ -10,7 +10,8 @@ import { formatDiagnostic } from '../../generator/diagnostics.js';
 import { resolveOptions } from '../../generator/options.js';
 import { generate } from '../../generator/pipeline.js';
 import { writeOutput } from '../../generator/write.js';
-import { casi, compileStrict, ROOT } from './helpers.js';
+import { compileStrict } from './compile-strict.js';
+import { casi, ROOT } from './helpers.js';
 
 const CORPUS = join(ROOT, '../shared/spec-corpus');
 const documents = readdirSync(CORPUS)
@@ -41,8 +42,8 @@ describe('the corpus of real API descriptions', () => {
     60_000,
   );
 
-  it('gives packages that all compile with tsc --strict', async () => {
-    await expect(compileStrict(work, ['*/src/**/*.ts'])).resolves.toBe('compiled');
+  it('gives packages that all compile with tsc --strict', () => {
+    expect(compileStrict(work, ['*/src/**/*.ts'])).toEqual([]);
   }, 180_000);
 
   it('passes `casi check` from the command line, one document alone (exit 0, warnings allowed)', async () => {

@@ -1,8 +1,6 @@
 /** Shared paths and a runner for the `casi` command in generator tests. */
-import { execFile, spawn } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
-import { promisify } from 'node:util';
+import { spawn } from 'node:child_process';
+import { resolve } from 'node:path';
 
 export const ROOT = resolve(import.meta.dirname, '../..');
 export const SPEC = { openapi: resolve(ROOT, 'spec/openapi.yaml'), asyncapi: resolve(ROOT, 'spec/asyncapi.yaml') };
@@ -35,32 +33,4 @@ export function casi(
     child.on('close', (code) => done({ code: code ?? -1, stdout, stderr }));
     child.stdin.end(input);
   });
-}
-
-/**
- * Type-checks the files `include` matches under `dir` with `tsc --strict` (a tsconfig written there), resolving to
- * `compiled`, or to tsc's report.
- */
-export async function compileStrict(dir: string, include: readonly string[]): Promise<string> {
-  writeFileSync(
-    join(dir, 'tsconfig.json'),
-    JSON.stringify({
-      compilerOptions: {
-        target: 'ES2022',
-        module: 'NodeNext',
-        moduleResolution: 'NodeNext',
-        lib: ['ES2023', 'DOM', 'DOM.Iterable'],
-        strict: true,
-        noEmit: true,
-        skipLibCheck: true,
-        types: ['node'],
-      },
-      include,
-    }),
-  );
-  const tsc = join(ROOT, 'node_modules/typescript/bin/tsc');
-  return promisify(execFile)(process.execPath, [tsc, '-p', join(dir, 'tsconfig.json')], { maxBuffer: 1 << 24 }).then(
-    () => 'compiled',
-    (error: { stdout?: string }) => error.stdout ?? String(error),
-  );
 }

@@ -1,8 +1,5 @@
-/** Pieces of random API documents for the property tests, and the strict type-check of what they generate. */
-import { readdirSync } from 'node:fs';
-import { join } from 'node:path';
+/** Pieces of random API documents for the property tests. */
 import fc from 'fast-check';
-import ts from 'typescript';
 
 /** Names as people write them: kebab, snake, dotted, spaced, with a leading digit. */
 export const name = fc.stringMatching(/^[A-Za-z0-9][A-Za-z0-9 ._-]{0,10}$/).filter((n) => n.trim() === n);
@@ -46,25 +43,4 @@ export function schema(refs: readonly string[], version: string): fc.Arbitrary<o
     ),
   }));
   return node;
-}
-
-/** Type-checks every file of a generated package's `src/` under `strict`; returns the problems, formatted. */
-export function compileStrict(out: string): string[] {
-  const src = join(out, 'src');
-  const files = readdirSync(src, { recursive: true, encoding: 'utf8' })
-    .filter((f) => f.endsWith('.ts'))
-    .map((f) => join(src, f));
-  const program = ts.createProgram(files, {
-    target: ts.ScriptTarget.ES2022,
-    module: ts.ModuleKind.NodeNext,
-    moduleResolution: ts.ModuleResolutionKind.NodeNext,
-    lib: ['lib.es2023.d.ts', 'lib.dom.d.ts', 'lib.dom.iterable.d.ts'],
-    strict: true,
-    noEmit: true,
-    skipLibCheck: true,
-    types: ['node'],
-  });
-  return ts
-    .getPreEmitDiagnostics(program)
-    .map((d) => `${d.file?.fileName ?? ''}: ${ts.flattenDiagnosticMessageText(d.messageText, '\n')}`);
 }
