@@ -13,6 +13,7 @@ import type {
 import { mediaKind } from '../../templates/shared/media.js';
 import type { Ir, IrOperation, IrParameter, IrResponse, JsonSchema, ParameterLocation } from '../ir/model.js';
 import { pascalCase } from '../names.js';
+import { declaredType } from './declared-type.js';
 
 /** Request parts that get a validator of their own. */
 export type RequestPart = 'params' | 'query' | 'headers' | 'cookies';
@@ -113,14 +114,12 @@ function resolved(schema: JsonSchema | undefined, components: Components): JsonS
 }
 
 /**
- * The schema's type: the first one but `null` of a type list; of a union (`oneOf`/`anyOf`), its first branch's
+ * The schema's type as `declaredType` reads it, but never `null`; of a union (`oneOf`/`anyOf`), its first branch's
  * (`boolean | string[]` reads `false` as a boolean); undefined when it says none.
  */
 function typeOf(schema: JsonSchema, components: Components, depth = 0): string | undefined {
-  const { type } = schema;
-  if (typeof type === 'string') return type;
-  if (Array.isArray(type)) return type.find((t): t is string => typeof t === 'string' && t !== 'null');
-  if (schema.properties !== undefined) return 'object';
+  const declared = declaredType(schema);
+  if (declared !== undefined && declared !== 'null') return declared;
   const branches = schema.oneOf ?? schema.anyOf;
   if (!Array.isArray(branches) || depth > 8) return undefined;
   for (const branch of branches) {

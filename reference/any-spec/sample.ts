@@ -4,6 +4,7 @@
  * always gives the same value.
  */
 import type { JsonSchema } from '../../generator/ir/model.js';
+import { declaredType } from '../../generator/schema/declared-type.js';
 
 /** Finds a component schema by name (`#/components/schemas/<name>`). */
 export type Resolve = (name: string) => JsonSchema | undefined;
@@ -48,17 +49,7 @@ export function sampleOf(schema: JsonSchema | boolean | undefined, resolve: Reso
   if (Array.isArray(schema.allOf)) return merged(schema.allOf as JsonSchema[], resolve, depth);
   const union = (schema.oneOf ?? schema.anyOf) as JsonSchema[] | undefined;
   if (Array.isArray(union) && union.length > 0) return sampleOf(union[0], resolve, depth + 1);
-  return byType(schema, typeOf(schema), resolve, depth);
-}
-
-/** The schema's type: the first of a list that is not `null`, else guessed from its keywords. */
-function typeOf(schema: JsonSchema): string | undefined {
-  const { type } = schema;
-  if (typeof type === 'string') return type;
-  if (Array.isArray(type)) return type.find((t) => t !== 'null') ?? 'null';
-  if (schema.properties !== undefined || schema.required !== undefined) return 'object';
-  if (schema.items !== undefined) return 'array';
-  return undefined;
+  return byType(schema, declaredType(schema), resolve, depth);
 }
 
 function byType(schema: JsonSchema, type: string | undefined, resolve: Resolve, depth: number): unknown {
