@@ -26,9 +26,9 @@ export async function serveSpec(options: SpecServeOptions): Promise<number> {
     resolveOptions({ openapi: options.openapi, asyncapi: options.asyncapi }),
   );
   const warnings = diagnostics.filter((d) => d.severity === 'warning').length;
-  const { routes, handlers } = specRoutes(ir, createAjv(ir, { standalone: false }));
+  const routes = specRoutes(ir, createAjv(ir, { standalone: false }));
   const app = Fastify({ logger: { level: 'warn', stream: process.stderr } });
-  casiRoutes(app, { routes, handlers });
+  casiRoutes(app, { routes, handlers: {} });
   const port = options.port ?? Number(process.env.PORT ?? 4010);
   const host = options.host ?? process.env.HOST ?? '127.0.0.1';
   let address: string;

@@ -10,7 +10,7 @@ import type { Ir } from '../../generator/ir/model.js';
 import { resolveOptions } from '../../generator/options.js';
 import { buildModel } from '../../generator/pipeline.js';
 import { createAjv, toAjvSchema } from '../../generator/schema/ajv.js';
-import { sampleOf } from '../../reference/any-spec/sample.js';
+import { sampleOf } from '../../generator/schema/sample.js';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 const CORPUS = join(ROOT, '../shared/spec-corpus');

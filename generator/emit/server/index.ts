@@ -4,7 +4,7 @@
  * to the runtime's Fastify plugin.
  */
 import type { StatementStructures } from 'ts-morph';
-import type { Ir, IrOperation, IrResponse } from '../../ir/model.js';
+import type { Ir, IrOperation } from '../../ir/model.js';
 import { schemaCodeNames } from '../../names.js';
 import {
   bodySchemaName,
@@ -13,14 +13,13 @@ import {
   parameterDecodings,
   partSchema,
   partSchemaName,
-  queryCoercion,
   type RequestPart,
   refName,
-  requestMedia,
   responseSchemaName,
   validatedBodySchema,
   validatedResponseSchema,
 } from '../../schema/operations.js';
+import { answerContentType, routeParts } from '../../schema/route-parts.js';
 import type { EmittedFile } from '../shared/files.js';
 import { headersType, operationType, paramsType, queryType, statusType, TYPES } from '../shared/operation-types.js';
 import {
@@ -123,51 +122,33 @@ function routeLiteral(
     .map((part) => `${part}: ${V}.${validatorName(partSchemaName(op, part))}`);
   const body = validatedBodySchema(op, components);
   if (body) validators.push(`body: ${validatorOf(refName(body) ?? bodySchemaName(op))}`);
-  const version = op.parameters.header.find((p) => p.name.toLowerCase() === 'service-version');
-  const coercion = Object.entries(queryCoercion(op, components)).map(
-    ([name, type]) => `${literal(name)}: ${literal(type)}`,
-  );
   const responses = op.responses.map((r) => {
     const schema = validatedResponseSchema(op, r, components);
-    const validator = schema && validatorOf(refName(schema) ?? responseSchemaName(op, r));
-    return `${literal(r.status)}: ${responseLiteral(r, validator)}`;
+    const contentType = answerContentType(r);
+    const parts = [
+      ...(schema ? [`validator: ${validatorOf(refName(schema) ?? responseSchemaName(op, r))}`] : []),
+      ...(contentType ? [`contentType: ${literal(contentType)}`] : []),
+    ];
+    return `${literal(r.status)}: { ${parts.join(', ')} }`;
   });
-  const decodings = parameterDecodings(op, components);
-  const media = requestMedia(op, components);
   const members = [
-    `operationId: ${literal(op.id)}`,
-    `method: ${literal(op.method.toUpperCase())}`,
-    `path: ${literal(op.path)}`,
-    `transport: ${literal(op.transport)}`,
-    `security: [${op.security.map(literal).join(', ')}]`,
-    `serviceVersion: ${literal(version ? (version.required ? 'required' : 'optional') : 'none')}`,
+    ...Object.entries(routeParts(op, components)).map(([name, value]) => `${name}: ${valueLiteral(value)}`),
     `validators: { ${validators.join(', ')} }`,
-    `bodyRequired: ${op.requestBody?.required === true}`,
-    `queryCoercion: { ${coercion.join(', ')} }`,
-    ...(Object.keys(decodings).length > 0 ? [`parameters: ${valueLiteral(decodings)}`] : []),
-    ...(media ? [`requestMedia: ${valueLiteral(media)}`] : []),
     `responses: { ${responses.join(', ')} }`,
     ...(op.transport !== 'http' && eventValidator ? [`eventValidator: ${eventValidator}`] : []),
   ];
   return `  {\n${members.map((m) => `    ${m},`).join('\n')}\n  }`;
 }
 
-/** A plain value (strings, booleans, objects of them) as TypeScript source: `{ style: 'form', explode: true }`. */
+/** A plain value (strings, numbers, booleans, lists and objects of them) as TypeScript source. */
 function valueLiteral(value: unknown): string {
   if (typeof value === 'string') return literal(value);
+  if (Array.isArray(value)) return `[${value.map(valueLiteral).join(', ')}]`;
   if (value === null || typeof value !== 'object') return String(value);
-  const members = Object.entries(value).map(([key, member]) => `${propertyName(key)}: ${valueLiteral(member)}`);
+  const members = Object.entries(value).map(
+    ([key, member]) => `${key === '__proto__' ? "['__proto__']" : propertyName(key)}: ${valueLiteral(member)}`,
+  );
   return `{ ${members.join(', ')} }`;
-}
-
-function responseLiteral(response: IrResponse, validator: string | undefined): string {
-  const parts = [
-    ...(validator ? [`validator: ${validator}`] : []),
-    ...(response.contentType && response.contentType !== 'application/json'
-      ? [`contentType: ${literal(response.contentType)}`]
-      : []),
-  ];
-  return `{ ${parts.join(', ')} }`;
 }
 
 /** `export interface Handlers<Auth>`: one typed handler per operation, of the kind its transport needs. */
@@ -177,10 +158,14 @@ function addHandlers(file: StatementStructures[], operations: readonly IrOperati
     name: 'Handlers',
     isExported: true,
     typeParameters: [{ name: 'Auth', default: 'unknown' }],
-    docs: ['One handler per operation: typed parameters, query, headers and body in; a typed status and body out.'],
+    docs: [
+      'One handler per operation: typed parameters, query, headers and body in; a typed status and body out.\n' +
+        "An operation without one answers its sample: the spec's example, or a value of its schema.",
+    ],
     properties: operations.map((op, index) => ({
       name: propertyName(op.id),
       isReadonly: true,
+      hasQuestionToken: true,
       type: types[index],
       docs: [docText(`${op.method.toUpperCase()} ${op.path} — ${op.summary}`)],
     })),

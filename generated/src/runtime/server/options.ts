@@ -4,6 +4,7 @@ import type { BodyLimits } from './body-guard.js';
 import type { Authenticate, HandlerMap } from './handlers.js';
 import { type OnResponseInvalid, throwResponseProblem } from './response.js';
 import type { RouteDefinition } from './route.js';
+import { sampleHandler } from './sample-handler.js';
 
 /** The only `Service-Version` this runtime accepts unless told otherwise. */
 export const DEFAULT_SERVICE_VERSION = '2025-06-19';
@@ -11,7 +12,7 @@ export const DEFAULT_SERVICE_VERSION = '2025-06-19';
 /** What `casiRoutes` takes; every field but `routes` and `handlers` is optional. */
 export interface CasiRoutesOptions<H, Auth = undefined> {
   readonly routes: readonly RouteDefinition[];
-  /** One handler per `operationId` of `routes`, of the kind its transport needs. */
+  /** Handlers by `operationId` of `routes`, of the kind its transport needs; a route without one answers its sample. */
   readonly handlers: H & HandlerMap<H>;
   /** Default: every request passes with `auth` undefined. */
   readonly authenticate?: Authenticate<Auth>;
@@ -56,19 +57,29 @@ export interface ResolvedOptions {
 
 const MEBIBYTE = 1024 * 1024;
 
-/** Applies the defaults, and throws when a route has no handler or a handler has no route. */
+/**
+ * Applies the defaults; a route without a handler answers its sample (`sampleHandler`), and a handler without a
+ * route is refused (a misspelt operationId).
+ */
 export function resolveOptions<H, Auth>(options: CasiRoutesOptions<H, Auth>): ResolvedOptions {
-  const handlers = options.handlers as Readonly<Record<string, unknown>>;
+  const given = options.handlers as Readonly<Record<string, unknown>>;
   const ids = new Set(options.routes.map((route) => route.operationId));
-  const missing = [...ids].filter((id) => typeof handlers[id] !== 'function');
-  const unknown = Object.keys(handlers).filter((id) => !ids.has(id));
-  if (missing.length > 0 || unknown.length > 0) {
+  const present = Object.keys(given).filter((id) => given[id] !== undefined);
+  const unknown = present.filter((id) => !ids.has(id));
+  const notFunctions = present.filter((id) => ids.has(id) && typeof given[id] !== 'function');
+  if (unknown.length > 0 || notFunctions.length > 0) {
     const parts = [
-      missing.length > 0 ? `no handler for ${missing.join(', ')}` : '',
       unknown.length > 0 ? `no route for handler ${unknown.join(', ')}` : '',
+      notFunctions.length > 0 ? `the handler for ${notFunctions.join(', ')} is not a function` : '',
     ];
     throw new TypeError(`casiRoutes: ${parts.filter(Boolean).join('; ')}`);
   }
+  const handlers = Object.fromEntries(
+    options.routes.map((route) => {
+      const handler = given[route.operationId];
+      return [route.operationId, handler ?? sampleHandler(route)];
+    }),
+  );
   return {
     routes: options.routes,
     handlers,

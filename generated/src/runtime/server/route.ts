@@ -53,6 +53,12 @@ export interface RequestMedia {
   readonly fields?: Readonly<Record<string, ValueShape>>;
 }
 
+/** A status and body the route answers with when it has no handler. */
+export interface SampleAnswer {
+  readonly status: number;
+  readonly body?: unknown;
+}
+
 /** A declared response: the validator of its body (none for empty bodies) and its media type. */
 export interface ResponseDefinition {
   readonly validator?: Validator<unknown>;
@@ -93,6 +99,11 @@ export interface RouteDefinition {
   readonly requestMedia?: RequestMedia;
   /** Keyed by status (`'200'`), range (`'4XX'`) or `'default'`. */
   readonly responses: Readonly<Record<string, ResponseDefinition>>;
+  /**
+   * The answer when no handler is given: the first success response with its example, or a value of its schema (a
+   * list of items for an event stream). Absent when the spec declares nothing to answer.
+   */
+  readonly sampleAnswer?: SampleAnswer;
   /** For `sse` and `websocket` routes: checks each JSON message the server sends when responses are validated. */
   readonly eventValidator?: Validator<unknown>;
 }

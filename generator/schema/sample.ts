@@ -3,8 +3,8 @@
  * built from it (the first enum value, the minimum, required members, one item). Deterministic: the same schema
  * always gives the same value.
  */
-import type { JsonSchema } from '../../generator/ir/model.js';
-import { declaredType } from '../../generator/schema/declared-type.js';
+import type { JsonSchema } from '../ir/model.js';
+import { declaredType } from './declared-type.js';
 
 /** Finds a component schema by name (`#/components/schemas/<name>`). */
 export type Resolve = (name: string) => JsonSchema | undefined;
