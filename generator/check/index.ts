@@ -4,7 +4,9 @@ import { buildIr } from '../ir/build.js';
 import type { Ir } from '../ir/model.js';
 import type { LoadedSpecs } from '../load/index.js';
 import { checkConsistency, usesEventEnvelopes } from './consistency.js';
+import { checkDiscriminators } from './discriminators.js';
 import { checkExamples } from './examples.js';
+import { checkMethodNames } from './method-names.js';
 import { atUnresolvedRef } from './ref-location.js';
 import { strictChecks } from './rules-config.js';
 import { checkSchemasCompile } from './schemas.js';
@@ -27,7 +29,7 @@ export interface Model {
  * Completes what the linters found (`lints`): places diagnostics that came without a line by their pointer (an
  * unresolved AsyncAPI reference at its `$ref`), adds the model's findings (why it cannot be built only when nothing
  * else is an error: a broken document says why itself), the consistency checks (where the documents use this
- * service's event envelopes), the compilation of every schema and the examples of both documents, and sorts.
+ * service's event envelopes), the discriminator mappings and `x-casi-method` names, the compilation of every schema and the examples of both documents, and sorts.
  */
 export function completeCheck(specs: LoadedSpecs, lints: readonly Diagnostic[], model: Model): Diagnostic[] {
   const docs = [specs.openapi, specs.asyncapi];
@@ -42,7 +44,10 @@ export function completeCheck(specs: LoadedSpecs, lints: readonly Diagnostic[], 
   const severity = strictChecks(specs.openapi.file) ? 'error' : 'warning';
   const examples = ir === undefined || compiled.length > 0 ? [] : checkExamples(specs, ir, severity);
   const consistency = usesEventEnvelopes(specs.openapi) ? checkConsistency(specs.openapi, specs.asyncapi) : [];
-  const found = [...placed, ...consistency, ...compiled, ...examples];
+  const documented = specs.openapi.absent
+    ? []
+    : [...checkDiscriminators(specs.openapi), ...checkMethodNames(specs.openapi)];
+  const found = [...placed, ...consistency, ...documented, ...compiled, ...examples];
   const modelled = ir === undefined && hasErrors(found) ? [] : model.diagnostics;
   return sortDiagnostics([...found, ...modelled]);
 }

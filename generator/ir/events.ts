@@ -15,10 +15,15 @@ export function unionMembers(openapi: SourceDocument, unionName: string): string
 
 /** The `type` tag a payload schema fixes with `const` (or a one-value `enum`). */
 export function payloadTypeTag(openapi: SourceDocument, payloadSchema: string): string | undefined {
-  const type = obj(obj(obj(valueAt(openapi.value, `/components/schemas/${payloadSchema}`)).properties).type);
-  if (typeof type.const === 'string') return type.const;
-  return Array.isArray(type.enum) && type.enum.length === 1 && typeof type.enum[0] === 'string'
-    ? type.enum[0]
+  return fixedTag(obj(valueAt(openapi.value, `/components/schemas/${payloadSchema}`)), 'type');
+}
+
+/** The string a schema fixes its member `property` to, with `const` or a one-value `enum`. */
+export function fixedTag(schema: Record<string, unknown>, property: string): string | undefined {
+  const member = obj(obj(schema.properties)[property]);
+  if (typeof member.const === 'string') return member.const;
+  return Array.isArray(member.enum) && member.enum.length === 1 && typeof member.enum[0] === 'string'
+    ? member.enum[0]
     : undefined;
 }
 
