@@ -110,7 +110,16 @@ await yargs(hideBin(process.argv))
   .command({
     command: 'check',
     describe: 'Validate both documents; exit 1 with file:line diagnostics on any error',
-    builder: (y) => y.options(specOptions),
+    builder: (y) =>
+      y.options({
+        ...specOptions,
+        fix: {
+          type: 'boolean',
+          default: false,
+          describe:
+            "First add, in place, what the event lists lack: a message's payload in its union and mapping, a new message in the channels and operations that list the others",
+        },
+      }),
     handler: (argv) => run(async () => (await import('./commands/check.js')).runCheck(argv)),
   })
   .command({

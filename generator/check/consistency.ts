@@ -3,11 +3,9 @@ import type { Diagnostic } from '../diagnostics.js';
 import { payloadTypeTag, readMessages, unionMembers } from '../ir/events.js';
 import { type SourceDocument, schemaRefName, valueAt } from '../load/index.js';
 import { toPointer } from '../load/source-map.js';
+import { EVENT_UNIONS, eventListDiagnostics } from './event-lists.js';
 
-const UNIONS = [
-  { union: 'ServerEventPayload', envelope: 'ServerEvent' },
-  { union: 'ClientEventPayload', envelope: 'ClientEvent' },
-] as const;
+const UNIONS = EVENT_UNIONS;
 
 /** Whether the OpenAPI document uses this service's event envelopes (`ServerEvent`, `ClientEvent`): an extra. */
 export function usesEventEnvelopes(openapi: SourceDocument): boolean {
@@ -52,7 +50,8 @@ export function checkConsistency(openapi: SourceDocument, asyncapi: SourceDocume
     for (const m of described) {
       const pointer = `/components/messages/${m.name}`;
       if (!m.payload) out.push(at(asyncapi, pointer, `message ${m.name} does not reference a payload schema`));
-      else if (!members.includes(m.payload))
+      // A union with members gets the fixable diagnostic of eventListDiagnostics instead.
+      else if (members.length === 0)
         out.push(at(asyncapi, pointer, `message ${m.name} carries ${m.payload}, which ${union} does not list`));
     }
   }
@@ -63,6 +62,7 @@ export function checkConsistency(openapi: SourceDocument, asyncapi: SourceDocume
       );
   }
 
+  out.push(...eventListDiagnostics(openapi, asyncapi));
   for (const { pointer, schema } of sseResponseSchemas(openapi)) {
     const items = schemaRefName(
       (

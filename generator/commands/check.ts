@@ -1,13 +1,19 @@
-/** `casi check`: validates both documents and prints every diagnostic as file:line. */
+/** `casi check`: validates both documents and prints every diagnostic as file:line; `--fix` first fills event lists. */
 import { relative } from 'node:path';
 import { hasErrors } from '../check/index.js';
 import { startLint } from '../check/lint-in-worker.js';
 import { formatDiagnostic } from '../diagnostics.js';
 import { resolveOptions, usedSpecs } from '../options.js';
+import { fixEventLists } from './fix-event-lists.js';
 
 /** Returns 1 when any diagnostic is an error, else 0 (warnings are printed but do not fail). */
-export async function runCheck(args: { openapi?: string | undefined; asyncapi?: string | undefined }): Promise<number> {
+export async function runCheck(args: {
+  openapi?: string | undefined;
+  asyncapi?: string | undefined;
+  fix?: boolean | undefined;
+}): Promise<number> {
   const options = resolveOptions(args);
+  if (args.fix === true) await fixEventLists(options.openapi, options.asyncapi);
   const linting = startLint(options);
   const { loadAndCheck } = await import('../pipeline.js');
   const { diagnostics } = await loadAndCheck(options, undefined, linting);
