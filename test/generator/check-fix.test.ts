@@ -1,48 +1,14 @@
 /** `casi check --fix`: a new event written in one place (its payload schema and its message), the lists follow. */
-import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { appendEntries } from '../../generator/check/yaml-append.js';
+import { HANDOFF_MESSAGE, HANDOFF_PAYLOAD, insertBefore } from '../fixtures/spec-edits.js';
 import { casi, ROOT, SPEC } from './helpers.js';
 
 mkdirSync(join(ROOT, 'tmp'), { recursive: true });
 const work = mkdtempSync(join(ROOT, 'tmp', 'check-fix-'));
 afterAll(() => rmSync(work, { recursive: true, force: true }));
-
-const payloadSchema = `
-    AgentHandoffRequested:
-      type: object
-      description: "The agent asks for a human to take over."
-      additionalProperties: false
-      required: ["type", "reason"]
-      properties:
-        type:
-          type: string
-          const: agent.handoff.requested
-        reason:
-          type: string`;
-
-const message = `
-    AgentHandoffRequestedEvent:
-      name: agent.handoff.requested
-      title: "Agent handoff requested"
-      summary: "The agent asks for a human to take over."
-      payload:
-        schemaFormat: application/schema+json;version=draft-07
-        schema:
-          allOf:
-            - $ref: './openapi.yaml#/components/schemas/ServerEvent'
-            - type: object
-              properties:
-                payload:
-                  $ref: './openapi.yaml#/components/schemas/AgentHandoffRequested'`;
-
-/** Inserts `text` before the one line `anchor` of `file`. */
-function insertBefore(file: string, anchor: string, text: string): void {
-  const content = readFileSync(file, 'utf8');
-  expect(content.split(`\n${anchor}\n`)).toHaveLength(2);
-  writeFileSync(file, content.replace(`\n${anchor}\n`, `${text}\n${anchor}\n`));
-}
 
 describe('casi check --fix', () => {
   const dir = join(work, 'spec');
@@ -53,8 +19,8 @@ describe('casi check --fix', () => {
     mkdirSync(dir);
     cpSync(SPEC.openapi, files.openapi);
     cpSync(SPEC.asyncapi, files.asyncapi);
-    insertBefore(files.openapi, '    ServerEventPayload:', payloadSchema);
-    insertBefore(files.asyncapi, '    AgentToolCallCreatedEvent:', message);
+    insertBefore(files.openapi, '    ServerEventPayload:', HANDOFF_PAYLOAD);
+    insertBefore(files.asyncapi, '    AgentToolCallCreatedEvent:', HANDOFF_MESSAGE);
     const before = { openapi: readFileSync(files.openapi, 'utf8'), asyncapi: readFileSync(files.asyncapi, 'utf8') };
 
     const checked = await casi(['check', ...args]);
