@@ -1,6 +1,13 @@
-/** The reference server as a Fastify instance: the generated routes, wired to `ReferenceService` by `http/`. */
+/** The reference server as a Fastify instance: the spec's routes, wired to `ReferenceService` by `http/`. */
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
-import { type BodyLimits, casiServerOptions, registerRoutes } from '../generated/src/server.gen.js';
+import {
+  type BodyLimits,
+  casiRoutes,
+  casiServerOptions,
+  routes as generatedRoutes,
+  type RouteDefinition,
+  SERVICE_VERSION,
+} from '../generated/src/server.gen.js';
 import type { Principal } from './auth.js';
 import type { Clock } from './clock.js';
 import type { ReferenceConfig } from './config.js';
@@ -31,8 +38,19 @@ export interface AppOptions {
   readonly sseHeartbeatMs?: number;
   /** Deadlines of request bodies and the bytes unfinished ones may hold (defaults in `CasiRoutesOptions`). */
   readonly bodyLimits?: Partial<BodyLimits>;
+  /**
+   * Another version of this spec to serve (as `casi serve --openapi` reads it): its routes and `Service-Version`.
+   * Its operations with a handler here keep it; the others answer their samples. Default: the generated routes.
+   */
+  readonly spec?: ServedSpec;
   /** Storage, event bus, background-error reporter and fetch of the service. Default: in memory, `console.error`. */
   readonly service?: Pick<ReferenceServiceOptions, 'store' | 'bus' | 'onError' | 'fetch'>;
+}
+
+/** The routes of a spec to serve, and the `Service-Version` it accepts. */
+export interface ServedSpec {
+  readonly routes: readonly RouteDefinition[];
+  readonly serviceVersion: string;
 }
 
 /** A reference server, not yet listening: `app.listen(...)` starts it, `close()` stops it and the service. */
@@ -59,7 +77,15 @@ export function createApp(options: AppOptions): App {
     routerOptions: { maxParamLength: MAX_PARAM_LENGTH },
   });
   const sessions = new PendingSessions(service);
-  registerRoutes<Principal>(app, createHandlers(service, sessions), {
+  const spec = options.spec ?? { routes: generatedRoutes, serviceVersion: SERVICE_VERSION };
+  const served = new Set(spec.routes.map((route) => route.operationId));
+  const handlers = Object.fromEntries(
+    Object.entries(createHandlers(service, sessions)).filter(([operationId]) => served.has(operationId)),
+  );
+  casiRoutes<typeof handlers, Principal>(app, {
+    routes: spec.routes,
+    handlers,
+    serviceVersion: spec.serviceVersion,
     authenticate: async (request, route) => {
       const principal = await authenticateCaller(service, request, route);
       if (route.transport === 'websocket') await sessions.prepare(request, route, principal);

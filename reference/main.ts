@@ -3,13 +3,15 @@
  * prints its address (and the development key) on standard output, logs warnings and errors as JSON lines on
  * standard error, and runs until SIGINT or SIGTERM.
  */
-import { createApp } from './app.js';
+import { createApp, type ServedSpec } from './app.js';
 import { ConfigError, type LoadedConfig, loadConfig } from './config.js';
 
 /** Flags of `casi serve`; they override `PORT` and `HOST`. */
 export interface ServeOptions {
   readonly port?: number | undefined;
   readonly host?: string | undefined;
+  /** Another version of this spec to serve (`casi serve --openapi F`); default: the generated routes. */
+  readonly spec?: ServedSpec | undefined;
 }
 
 /** Longest wait for a clean shutdown before the process exits anyway. */
@@ -23,7 +25,11 @@ export async function serve(options: ServeOptions = {}): Promise<number> {
   const loaded = configure(options);
   if (loaded === null) return 1;
   const { config, generatedKey } = loaded;
-  const { app, close } = createApp({ config, logger: { level: 'warn', stream: process.stderr } });
+  const { app, close } = createApp({
+    config,
+    logger: { level: 'warn', stream: process.stderr },
+    ...(options.spec === undefined ? {} : { spec: options.spec }),
+  });
   let address: string;
   try {
     address = await app.listen({ port: config.port, host: config.host });

@@ -16,14 +16,23 @@ import { answerContentType, routeParts } from '../../generator/schema/route-part
 import type { ResponseDefinition, RouteDefinition } from '../../templates/server/route.js';
 import { type CompiledValidate, fromCompiled, type Validator } from '../../templates/shared/validation.js';
 
-/** The routes of every HTTP operation of `ir` (event streams and sessions of this service's own kind are left out). */
+/**
+ * The routes of every operation of `ir`; event streams and sessions of this service's own kind check what they send
+ * against `ServerEvent` where the document has it.
+ */
 export function specRoutes(ir: Ir, ajv: Ajv): RouteDefinition[] {
   const components = componentsOf(ir);
   const validator = (schema: JsonSchema | undefined, name: string): Validator<unknown> | undefined =>
     schema === undefined
       ? undefined
       : fromCompiled(ajv.compile(toAjvSchema(schema) as object) as CompiledValidate, name);
-  return ir.operations.filter((o) => o.transport === 'http').map((op) => routeOf(op, components, validator));
+  const events = components.has('ServerEvent')
+    ? validator({ $ref: '#/components/schemas/ServerEvent' }, 'ServerEvent')
+    : undefined;
+  return ir.operations.map((op) => {
+    const route = routeOf(op, components, validator);
+    return op.transport !== 'http' && events !== undefined ? { ...route, eventValidator: events } : route;
+  });
 }
 
 function routeOf(

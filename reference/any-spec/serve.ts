@@ -1,16 +1,21 @@
 /**
- * `casi serve --openapi F [--asyncapi F]`: serves any spec the generator accepts, the way a mock server does. Every
- * HTTP operation validates its request (parameters in their styles, bodies of their media types) and answers its
- * first success response with the spec's example or a value built from the schema; 501 `not_implemented` where the
- * spec declares no response. Runs until SIGINT or SIGTERM.
+ * `casi serve --openapi F [--asyncapi F]`: serves any spec the generator accepts. A version of this service's own
+ * spec runs the reference server, whose hand-written handlers keep their operations; every other operation (and any
+ * other spec's) validates its request (parameters in their styles, bodies of their media types) and answers its first
+ * success response with the spec's example or a value built from the schema; 501 `not_implemented` where the spec
+ * declares no response. Runs until SIGINT or SIGTERM.
  */
 import Fastify from 'fastify';
+import { routes as referenceRoutes, SERVICE_VERSION } from '../../generated/src/server.gen.js';
 import { resolveOptions } from '../../generator/options.js';
 import { buildModel } from '../../generator/pipeline.js';
 import { createAjv } from '../../generator/schema/ajv.js';
 import { casiRoutes } from '../../templates/server/plugin.js';
-import { SHUTDOWN_GRACE_MS, shutdownSignal } from '../main.js';
+import { SHUTDOWN_GRACE_MS, serve, shutdownSignal } from '../main.js';
 import { specRoutes } from './routes.js';
+
+/** The operations the reference server has hand-written handlers for. */
+const REFERENCE_OPERATIONS = new Set(referenceRoutes.map((route) => route.operationId));
 
 /** The documents to serve and where to listen (flags over `PORT` and `HOST`, defaults 4010 and 127.0.0.1). */
 export interface SpecServeOptions {
@@ -27,8 +32,20 @@ export async function serveSpec(options: SpecServeOptions): Promise<number> {
   );
   const warnings = diagnostics.filter((d) => d.severity === 'warning').length;
   const routes = specRoutes(ir, createAjv(ir, { standalone: false }));
+  if (routes.some((route) => REFERENCE_OPERATIONS.has(route.operationId))) {
+    // A version of this service's own spec: the reference server, its handlers where they exist.
+    return serve({
+      port: options.port,
+      host: options.host,
+      spec: { routes, serviceVersion: ir.serviceVersion ?? SERVICE_VERSION },
+    });
+  }
   const app = Fastify({ logger: { level: 'warn', stream: process.stderr } });
-  casiRoutes(app, { routes, handlers: {} });
+  casiRoutes(app, {
+    routes,
+    handlers: {},
+    ...(ir.serviceVersion === undefined ? {} : { serviceVersion: ir.serviceVersion }),
+  });
   const port = options.port ?? Number(process.env.PORT ?? 4010);
   const host = options.host ?? process.env.HOST ?? '127.0.0.1';
   let address: string;
@@ -39,10 +56,8 @@ export async function serveSpec(options: SpecServeOptions): Promise<number> {
     process.stderr.write(`casi serve: cannot listen on ${host}:${port}: ${(error as Error).message}\n`);
     return 1;
   }
-  const skipped = ir.operations.length - routes.length;
   process.stdout.write(
     `CASI serving ${ir.title} on ${address}: ${routes.length} operation(s) answer from examples and schemas` +
-      `${skipped > 0 ? `; ${skipped} stream or session operation(s) are not served` : ''}` +
       `${warnings > 0 ? ` (${warnings} warning(s): run casi check)` : ''}\n`,
   );
   const signal = await shutdownSignal();

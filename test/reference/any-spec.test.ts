@@ -4,13 +4,17 @@
  * cleanly on SIGTERM.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
+import { cpSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { createClient } from '../../generated/src/client.gen.js';
 import type { Ir } from '../../generator/ir/model.js';
 import { resolveOptions } from '../../generator/options.js';
 import { buildModel } from '../../generator/pipeline.js';
 import { createAjv, toAjvSchema } from '../../generator/schema/ajv.js';
 import { sampleOf } from '../../generator/schema/sample.js';
+import { agentConfig } from '../e2e/fixtures.js';
+import { HANDOFFS_ENDPOINT, insertBefore } from '../fixtures/spec-edits.js';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 const CORPUS = join(ROOT, '../shared/spec-corpus');
@@ -29,8 +33,14 @@ function responseSchemas(ir: Ir) {
 }
 
 /** Starts `casi serve` with `args` on an OS-chosen port; resolves with its base URL once it listens. */
-function serve(args: string[]): Promise<{ url: string; child: ChildProcess; stdout: () => string }> {
-  const child = spawn(process.execPath, [join(ROOT, 'bin/casi.mjs'), 'serve', '--port', '0', ...args], { cwd: ROOT });
+function serve(
+  args: string[],
+  env: Record<string, string> = {},
+): Promise<{ url: string; child: ChildProcess; stdout: () => string }> {
+  const child = spawn(process.execPath, [join(ROOT, 'bin/casi.mjs'), 'serve', '--port', '0', ...args], {
+    cwd: ROOT,
+    env: { ...process.env, ...env },
+  });
   children.push(child);
   let stdout = '';
   let stderr = '';
@@ -38,7 +48,9 @@ function serve(args: string[]): Promise<{ url: string; child: ChildProcess; stdo
     child.stdout?.setEncoding('utf8').on('data', (chunk: string) => {
       stdout += chunk;
       const url = /on (http:\/\/127\.0\.0\.1:\d+)/.exec(stdout)?.[1];
-      if (url) done({ url, child, stdout: () => stdout });
+      // The reference server prints its development key after its address.
+      if (url && (!stdout.includes('reference server') || stdout.includes('Console:')))
+        done({ url, child, stdout: () => stdout });
     });
     child.stderr?.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
     child.on('exit', (code) => fail(new Error(`casi serve exited ${code}: ${stderr}`)));
@@ -92,6 +104,29 @@ describe('casi serve --openapi', () => {
     child.kill('SIGTERM');
     const code = await new Promise((done) => child.once('exit', done));
     expect(code).toBe(0);
+  }, 60_000);
+
+  it("serves a version of this service's own spec with the reference handlers, and a new operation from its example", async () => {
+    mkdirSync(join(ROOT, 'tmp'), { recursive: true });
+    const dir = mkdtempSync(join(ROOT, 'tmp', 'serve-own-'));
+    try {
+      cpSync(join(ROOT, 'spec'), dir, { recursive: true });
+      insertBefore(join(dir, 'openapi.yaml'), '  /conversations/{conversation_id}:', HANDOFFS_ENDPOINT);
+      const args = ['--openapi', join(dir, 'openapi.yaml'), '--asyncapi', join(dir, 'asyncapi.yaml')];
+      const { url, stdout } = await serve(args, { CASI_DATABASE_URL: 'memory:' });
+      const key = /Development API key: (\S+)/.exec(stdout())?.[1] ?? '';
+      const client = createClient({ baseUrl: url, apiKey: key });
+      // Stateful: what is created can be read back.
+      const agent = await client.conversationalAgents.create({ name: 'Ava', config: agentConfig() });
+      expect((await client.conversationalAgents.retrieve(agent.id)).name).toBe('Ava');
+      const headers = { authorization: `Bearer ${key}`, 'service-version': '2025-06-19' };
+      const handoffs = await fetch(`${url}/conversations/conv_9Xr4Tb2Kp/handoffs`, { headers });
+      expect(await handoffs.json()).toEqual({ data: [{ reason: 'billing dispute' }] });
+      // The reference server's own checks apply to the new operation too.
+      expect((await fetch(`${url}/conversations/conv_9Xr4Tb2Kp/handoffs`)).status).toBe(401);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   }, 60_000);
 
   it('answers a binary response with bytes of its media type, and the spec example where there is one', async () => {
