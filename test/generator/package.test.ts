@@ -42,16 +42,19 @@ describe('emitPackage', () => {
   const file = (path: string) => files.find((f) => f.path === path)?.content ?? '';
   const pkg = JSON.parse(file('package.json'));
 
-  it('writes the conditions of every subpath in resolution order: types, import, default', () => {
+  it('writes the conditions of every subpath in resolution order: import, require, default, types first in each', () => {
     expect(Object.keys(pkg.exports)).toEqual(['./client', './server', './types', './validators']);
     for (const entry of ENTRIES) {
       const conditions = pkg.exports[`./${entry}`];
-      expect(Object.keys(conditions), entry).toEqual(['types', 'import', 'default']);
+      expect(Object.keys(conditions), entry).toEqual(['import', 'require', 'default']);
       expect(conditions, entry).toEqual({
-        types: `./dist/${entry}.gen.d.ts`,
-        import: `./dist/${entry}.gen.js`,
+        import: { types: `./dist/${entry}.gen.d.ts`, default: `./dist/${entry}.gen.js` },
+        require: { types: `./cjs/${entry}.d.cts`, default: `./dist/${entry}.gen.js` },
         default: `./dist/${entry}.gen.js`,
       });
+      expect(Object.keys(conditions.import)).toEqual(['types', 'default']);
+      expect(pkg.typesVersions['*'][entry]).toEqual([`./dist/${entry}.gen.d.ts`]);
+      expect(file(`cjs/${entry}.d.cts`)).toContain(`export * from '../dist/${entry}.gen.js';`);
     }
   });
 
@@ -60,7 +63,7 @@ describe('emitPackage', () => {
     const visit = (value: unknown, at: string[]): void => {
       if (Array.isArray(value) || value === null || typeof value !== 'object') return;
       const keys = Object.keys(value);
-      const conditions = at.length === 2 && at[0] === 'exports';
+      const conditions = at[0] === 'exports' && at.length >= 2;
       if (!conditions && keys.join('\n') !== [...keys].sort().join('\n')) unsorted.push(at.join(' '));
       for (const key of keys) visit((value as Record<string, unknown>)[key], [...at, key]);
     };
@@ -75,7 +78,7 @@ describe('emitPackage', () => {
     expect(pkg.sideEffects).toBe(false);
     expect(pkg.name).toBe(PACKAGE_NAME);
     expect(pkg.publishConfig).toEqual({ access: 'public' });
-    expect(pkg.files).toEqual(['dist', 'README.md', 'LICENSE', 'CHANGELOG.md']);
+    expect(pkg.files).toEqual(['dist', 'cjs', 'README.md', 'LICENSE', 'CHANGELOG.md']);
     expect(pkg.engines).toEqual({ node: '>=20.19' });
     expect(pkg.peerDependenciesMeta).toEqual({ fastify: { optional: true }, ws: { optional: true } });
   });
@@ -181,6 +184,7 @@ describe('the package packed by npm run pack:generated, installed without its op
     expect(listing.filter((path) => !path.startsWith('package/dist/'))).toEqual([
       'package/LICENSE',
       'package/README.md',
+      ...ENTRIES.map((entry) => `package/cjs/${entry}.d.cts`).sort(),
       'package/package.json',
     ]);
   });
@@ -239,6 +243,37 @@ console.log(JSON.stringify([typeof errorCodes, typeof validateServerEvent, typeo
       'function',
       true,
     ]);
+  });
+
+  it('type-checks a CommonJS TypeScript consumer (module node16) and one resolving as node10, types intact', () => {
+    const use = (from: string) => `${from}
+export function text(event: ServerEvent): string {
+  return event.payload.type === 'agent.message.completed' ? event.payload.text : '';
+}
+export const client = createClient({ baseUrl: 'http://127.0.0.1:4010', apiKey: 'k' });
+export const checked: boolean = validateServerEvent({});
+// @ts-expect-error an event needs its members
+export const wrong: ServerEvent = {};
+`;
+    const imports = `import type { ServerEvent } from '${PACKAGE_NAME}/types';
+import { createClient } from '${PACKAGE_NAME}/client';
+import { validateServerEvent } from '${PACKAGE_NAME}/validators';`;
+    writeFileSync(join(app, 'use-cjs.cts'), use(imports));
+    writeFileSync(join(app, 'use-node10.ts'), use(imports));
+    const check = (name: string, module: string, moduleResolution: string, file: string) => {
+      const options = { module, moduleResolution, target: 'ES2022', strict: true, noEmit: true, skipLibCheck: false };
+      writeFileSync(
+        join(app, name),
+        JSON.stringify({ compilerOptions: { ...options, lib: ['ES2023', 'DOM'], types: [] }, files: [file] }),
+      );
+      try {
+        return run(process.execPath, [tsc, '-p', name], app);
+      } catch (error) {
+        return `tsc failed:\n${(error as { stdout?: string }).stdout ?? String(error)}`;
+      }
+    };
+    expect(check('tsconfig.cjs.json', 'node16', 'node16', 'use-cjs.cts')).toBe('');
+    expect(check('tsconfig.node10.json', 'commonjs', 'node10', 'use-node10.ts')).toBe('');
   });
 
   it('bundles the client for the browser without ws installed', async () => {

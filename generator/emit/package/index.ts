@@ -1,6 +1,6 @@
 /** Emits the package around the generated sources: package.json, its build tsconfig, a README and the LICENSE. */
 import type { Ir } from '../../ir/model.js';
-import { type EmittedFile, sourcesNote, stableJson } from '../shared/files.js';
+import { type EmittedFile, sourcesNote, stableJson, withHeader } from '../shared/files.js';
 
 /** The npm name of the generated package. */
 /**
@@ -26,16 +26,21 @@ const LICENSE_HOLDER = 'CASI contributors';
 /** Builds the package files for the sources in `files`. */
 export function emitPackage(ir: Ir, files: readonly EmittedFile[]): EmittedFile[] {
   const present = ENTRIES.filter((entry) => files.some((f) => f.path === `src/${entry}.gen.ts`));
-  // The conditions in the order resolvers try them (the first that matches wins): `types` first for TypeScript,
-  // `import`, then `default`, which `require` matches (Node ≥ 20.19 can require ES modules).
+  // The conditions in the order resolvers try them (the first that matches wins). `import` gives TypeScript the ES
+  // module declarations; `require` gives CommonJS code the same module (Node ≥ 20.19 can require ES modules) and
+  // TypeScript a CommonJS declaration of it, which `module: node16` needs to let a CommonJS file import it.
   const exports = Object.fromEntries(
-    [...present]
-      .sort()
-      .map((entry) => [
-        `./${entry}`,
-        { types: `./dist/${entry}.gen.d.ts`, import: `./dist/${entry}.gen.js`, default: `./dist/${entry}.gen.js` },
-      ]),
+    [...present].sort().map((entry) => [
+      `./${entry}`,
+      {
+        import: { types: `./dist/${entry}.gen.d.ts`, default: `./dist/${entry}.gen.js` },
+        require: { types: `./cjs/${entry}.d.cts`, default: `./dist/${entry}.gen.js` },
+        default: `./dist/${entry}.gen.js`,
+      },
+    ]),
   );
+  // For TypeScript's `node10` resolution, which reads no `exports`.
+  const typesVersions = { '*': Object.fromEntries(present.map((entry) => [entry, [`./dist/${entry}.gen.d.ts`]])) };
   const packageJson = {
     '//': sourcesNote(ir.documents),
     name: packageName(ir),
@@ -45,13 +50,14 @@ export function emitPackage(ir: Ir, files: readonly EmittedFile[]): EmittedFile[
     type: 'module',
     engines: { node: '>=20.19' },
     exports,
+    typesVersions,
     // `ws` is the client's WebSocket in Node 20 only, loaded with `import()`: browser bundles leave it out.
     browser: { ws: false },
     // No module does anything at load but define its exports.
     sideEffects: false,
     // The compiled JavaScript and declarations only: the .d.ts files carry no map back to the sources. CHANGELOG.md
     // is written by `casi release`, when it runs.
-    files: ['dist', 'README.md', 'LICENSE', 'CHANGELOG.md'],
+    files: ['dist', 'cjs', 'README.md', 'LICENSE', 'CHANGELOG.md'],
     publishConfig: { access: 'public' },
     scripts: { build: 'tsc -p tsconfig.json', prepack: 'npm run build' },
     dependencies: { 'eventsource-parser': '^3.1.1', 'openapi-fetch': '^0.17.0' },
@@ -86,14 +92,26 @@ export function emitPackage(ir: Ir, files: readonly EmittedFile[]): EmittedFile[
     { path: 'tsconfig.json', content: stableJson(tsconfig) },
     { path: 'README.md', content: readme(ir, present) },
     { path: 'LICENSE', content: LICENSE },
+    ...present.map((entry) => commonJsDeclaration(entry)),
   ];
 }
 
 /**
- * `stableJson` of the package.json (keys sorted at every level), except that each `exports` entry keeps its
- * conditions in the order given: resolvers take the first condition that matches, so `types` must come first.
+ * `cjs/<entry>.d.cts`: the entry's declarations as a CommonJS module. TypeScript (`module: node16`) refuses a
+ * CommonJS import of an ES module, which Node ≥ 20.19 performs; the one re-export tells it otherwise.
  */
-function packageJsonText(packageJson: { readonly exports: Record<string, Record<string, string>> }): string {
+function commonJsDeclaration(entry: string): EmittedFile {
+  return withHeader(
+    `cjs/${entry}.d.cts`,
+    `// @ts-ignore TS1479: Node 20.19+ loads this ES module with require().\nexport * from '../dist/${entry}.gen.js';\n`,
+  );
+}
+
+/**
+ * `stableJson` of the package.json (keys sorted at every level), except that each `exports` entry keeps its
+ * conditions in the order given: resolvers take the first condition that matches.
+ */
+function packageJsonText(packageJson: { readonly exports: Record<string, unknown> }): string {
   const sorted = JSON.parse(stableJson(packageJson)) as { exports: unknown };
   sorted.exports = packageJson.exports;
   return `${JSON.stringify(sorted, null, 2)}\n`;
@@ -113,9 +131,10 @@ function readme(ir: Ir, present: readonly (typeof ENTRIES)[number][]): string {
     ...(present.includes('client') ? CLIENT_OPTIONS : []),
     '## Module format',
     '',
-    'The package is ESM (`"type": "module"`), with a `.d.ts` beside every module (TypeScript `moduleResolution`',
-    '`node16`, `nodenext` or `bundler`). On Node ≥ 20.19, the version it requires, CommonJS code can load it with',
-    `\`require\` too: \`const { createClient } = require('${packageName(ir)}/client');\`.`,
+    'The package is ESM (`"type": "module"`), with a `.d.ts` beside every module. On Node ≥ 20.19, the version it',
+    `requires, CommonJS code can load it with \`require\` too: \`const { createClient } = require('${packageName(ir)}/client');\`.`,
+    'TypeScript finds its types under every `moduleResolution`: `nodenext`, `node16` (CommonJS files included),',
+    '`bundler` and `node10`.',
     '',
     '## Optional peer dependencies',
     '',
