@@ -46,7 +46,7 @@ export function sampleOf(schema: JsonSchema | boolean | undefined, resolve: Reso
     const target = resolve(decodeURIComponent(ref));
     return target === undefined || depth >= MAX_DEPTH ? null : sampleOf(target, resolve, depth + 1);
   }
-  if (Array.isArray(schema.allOf)) return merged(schema.allOf as JsonSchema[], resolve, depth);
+  if (Array.isArray(schema.allOf)) return merged(schema, resolve, depth);
   const union = (schema.oneOf ?? schema.anyOf) as JsonSchema[] | undefined;
   if (Array.isArray(union) && union.length > 0) return sampleOf(union[0], resolve, depth + 1);
   return byType(schema, declaredType(schema), resolve, depth);
@@ -110,11 +110,39 @@ function object(schema: JsonSchema, resolve: Resolve, depth: number): Record<str
   return out;
 }
 
-/** The members of every `allOf` part that is an object, together; else the first part's value. */
-function merged(parts: readonly JsonSchema[], resolve: Resolve, depth: number): unknown {
-  const values = parts.map((part) => sampleOf(part, resolve, depth + 1));
-  const objects = values.filter(
-    (v): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v),
+/**
+ * A value of every part of an `allOf` at once (the schema's own keywords are a part too): objects get the members of
+ * all parts, each member's schemas combined the same way; a scalar comes from the part that fixes it, if any.
+ */
+function merged(schema: JsonSchema, resolve: Resolve, depth: number): unknown {
+  const { allOf, ...own } = schema;
+  const parts = flatten([own, ...(allOf as JsonSchema[])], resolve, depth);
+  if (parts.length === 0) return {};
+  const objects = parts.filter((p) => declaredType(p) === 'object');
+  if (objects.length === 0) {
+    const fixed = parts.find((p) => 'const' in p || Array.isArray(p.enum) || 'example' in p);
+    return sampleOf(fixed ?? parts.find((p) => declaredType(p) !== undefined) ?? parts[0], resolve, depth + 1);
+  }
+  const members = new Map<string, JsonSchema[]>();
+  for (const part of objects)
+    for (const [name, member] of Object.entries((part.properties ?? {}) as Record<string, JsonSchema>))
+      members.set(name, [...(members.get(name) ?? []), member]);
+  const required = [...new Set(objects.flatMap((p) => (Array.isArray(p.required) ? (p.required as string[]) : [])))];
+  const properties = Object.fromEntries(
+    [...members].map(([name, list]) => [name, list.length === 1 ? list[0] : { allOf: list }]),
   );
-  return objects.length === values.length ? Object.assign({}, ...objects) : values[0];
+  return byType({ type: 'object', properties, required }, 'object', resolve, depth);
+}
+
+/** The parts of an `allOf`, references followed and nested `allOf`s spread, empty parts left out. */
+function flatten(parts: readonly JsonSchema[], resolve: Resolve, depth: number): JsonSchema[] {
+  if (depth >= MAX_DEPTH) return [];
+  return parts.flatMap((part) => {
+    const ref = typeof part.$ref === 'string' ? /^#\/components\/schemas\/(.+)$/.exec(part.$ref)?.[1] : undefined;
+    const target = ref === undefined ? part : resolve(decodeURIComponent(ref));
+    if (target === undefined || Object.keys(target).length === 0) return [];
+    if (!Array.isArray(target.allOf)) return [target];
+    const { allOf, ...own } = target;
+    return flatten([own, ...(allOf as JsonSchema[])], resolve, depth + 1);
+  });
 }
