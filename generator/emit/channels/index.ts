@@ -5,8 +5,9 @@
  * no client is generated for them. Nothing is emitted for a document without such channels.
  */
 import type { StatementStructures } from 'ts-morph';
-import type { Ir, IrChannel, IrChannelMessages, JsonSchema } from '../../ir/model.js';
+import type { Ir, IrChannel, IrChannelMessages } from '../../ir/model.js';
 import { camelCase, pascalCase, schemaCodeNames } from '../../names.js';
+import { type ChannelParts, channelParts, type MessageSetParts } from '../../schema/channel-parts.js';
 import type { EmittedFile } from '../shared/files.js';
 import {
   docText,
@@ -17,8 +18,6 @@ import {
   VariableDeclarationKind,
 } from '../shared/ts.js';
 import { validatorName } from '../validators/index.js';
-
-type Schemas = ReadonlyMap<string, JsonSchema>;
 
 const CLIENT_RUNTIME = './runtime/client/channel-socket.js';
 const SERVER_RUNTIME = './runtime/server/channel-routes.js';
@@ -50,10 +49,12 @@ export function emitChannels(ir: Ir): EmittedFile[] {
   if (ir.channels.length === 0) return [];
   const named = namesOf(ir.channels);
   const code = schemaCodeNames(ir);
+  const messageSchemas = new Map(ir.messages.map((m) => [m.name, m.schemaName]));
   const schemaOf = new Map(ir.messages.map((m) => [m.name, code.get(m.schemaName) ?? m.schemaName]));
   const served = named.filter((n) => n.channel.kind !== 'unsupported');
   const schemas = new Map(ir.schemas.map((s) => [s.name, s.schema]));
-  const files = [emitTypeScript('src/channels.gen.ts', clientStatements(named, schemaOf, code, schemas))];
+  const channelPartsOf = (channel: IrChannel) => channelParts(channel, messageSchemas, schemas);
+  const files = [emitTypeScript('src/channels.gen.ts', clientStatements(named, schemaOf, code, channelPartsOf))];
   if (served.length > 0) files.push(emitTypeScript('src/channel-routes.gen.ts', serverStatements(served)));
   return files;
 }
@@ -74,7 +75,7 @@ function clientStatements(
   named: readonly Named[],
   schemaOf: ReadonlyMap<string, string>,
   code: ReadonlyMap<string, string>,
-  schemas: Schemas,
+  partsOf: (channel: IrChannel) => ChannelParts,
 ): StatementStructures[] {
   const kinds = new Set(named.map((n) => n.channel.kind));
   const statements: StatementStructures[] = [
@@ -98,7 +99,7 @@ function clientStatements(
       type: '[Extract<T, U>] extends [never] ? T : Extract<T, U>',
     },
   ];
-  for (const n of named) statements.push(...channelStatements(n, schemaOf, code, schemas));
+  for (const n of named) statements.push(...channelStatements(n, schemaOf, code, partsOf));
   return statements;
 }
 
@@ -107,7 +108,7 @@ function channelStatements(
   { channel, type, value }: Named,
   schemaOf: ReadonlyMap<string, string>,
   code: ReadonlyMap<string, string>,
-  schemas: Schemas,
+  partsOf: (channel: IrChannel) => ChannelParts,
 ): StatementStructures[] {
   const union = (set: IrChannelMessages) => set.messages.map((m) => `types.${schemaOf.get(m)}`).join(' | ') || 'never';
   const note = noteOf(channel);
@@ -140,7 +141,7 @@ function channelStatements(
         {
           name: `${value}Channel`,
           type: 'ChannelDescriptor',
-          initializer: descriptor(channel, schemaOf, code, schemas),
+          initializer: descriptor(partsOf(channel), code),
         },
       ],
     },
@@ -203,54 +204,39 @@ function parameterType(schema: Record<string, unknown>): string {
   return values.length ? values.map((v) => literal(v)).join(' | ') : 'string';
 }
 
-/** The descriptor literal: validators of each direction's messages, keys, and the query's validator and types. */
-function descriptor(
-  channel: IrChannel,
-  schemaOf: ReadonlyMap<string, string>,
-  code: ReadonlyMap<string, string>,
-  schemas: Schemas,
-) {
-  const set = (s: IrChannelMessages) => {
-    const validators = s.messages.map((m) => `${propertyName(m)}: validators.${validatorName(schemaOf.get(m) ?? m)}`);
+/** The descriptor literal: `channelParts` with each schema name turned into its validator. */
+function descriptor(parts: ChannelParts, code: ReadonlyMap<string, string>) {
+  const validator = (schema: string) => `validators.${validatorName(code.get(schema) ?? schema)}`;
+  const set = (s: MessageSetParts) => {
+    const validators = Object.entries(s.schemas).map(([m, schema]) => `${propertyName(m)}: ${validator(schema)}`);
     const keys = Object.entries(s.keys).map(([k, ms]) => `${propertyName(k)}: [${ms.map(literal).join(', ')}]`);
     const discriminator = s.discriminator === undefined ? '' : `discriminator: ${literal(s.discriminator)}, `;
     return `{ ${discriminator}validators: { ${validators.join(', ')} }, keys: { ${keys.join(', ')} } }`;
   };
+  const list = (values: readonly string[]) => `[${values.map(literal).join(', ')}]`;
   const lines = [
-    `name: ${literal(channel.name)},`,
-    `address: ${literal(channel.address)},`,
-    ...(channel.url === undefined ? [] : [`url: ${literal(channel.url)},`]),
-    ...(channel.kind === 'stream' && channel.method !== undefined ? [`method: ${literal(channel.method)},`] : []),
-    ...(channel.kind === 'stream' && channel.contentType !== undefined
-      ? [`contentType: ${literal(channel.contentType)},`]
-      : []),
-    ...(Object.keys(channel.security).length > 0 ? [`security: ${JSON.stringify(channel.security)},`] : []),
-    `receive: ${set(channel.receive)},`,
-    `send: ${set(channel.send)},`,
+    `name: ${literal(parts.name)},`,
+    `address: ${literal(parts.address)},`,
+    ...(parts.url === undefined ? [] : [`url: ${literal(parts.url)},`]),
+    ...(parts.method === undefined ? [] : [`method: ${literal(parts.method)},`]),
+    ...(parts.contentType === undefined ? [] : [`contentType: ${literal(parts.contentType)},`]),
+    ...(parts.security === undefined ? [] : [`security: ${JSON.stringify(parts.security)},`]),
+    `receive: ${set(parts.receive)},`,
+    `send: ${set(parts.send)},`,
   ];
-  const enums = channel.parameters
-    .map(
-      (p) => [p.name, Array.isArray(p.schema.enum) ? p.schema.enum.filter((v) => typeof v === 'string') : []] as const,
-    )
-    .filter(([, values]) => values.length > 0)
-    .map(([name, values]) => `${propertyName(name)}: [${values.map(literal).join(', ')}]`);
-  if (enums.length > 0) lines.push(`parameters: { ${enums.join(', ')} },`);
-  if (channel.headers !== undefined) {
-    const names = Object.keys((schemas.get(channel.headers)?.properties ?? {}) as object);
-    const validator = `validators.${validatorName(code.get(channel.headers) ?? channel.headers)}`;
-    lines.push(`headers: { validator: ${validator}, names: [${names.map(literal).join(', ')}] },`);
+  if (parts.parameters !== undefined) {
+    const enums = Object.entries(parts.parameters).map(([name, values]) => `${propertyName(name)}: ${list(values)}`);
+    lines.push(`parameters: { ${enums.join(', ')} },`);
   }
-  if (channel.query !== undefined) lines.push(`query: ${queryDescriptor(channel.query, code, schemas)},`);
+  if (parts.headers !== undefined)
+    lines.push(`headers: { validator: ${validator(parts.headers.schema)}, names: ${list(parts.headers.names)} },`);
+  if (parts.query !== undefined) {
+    const types = Object.entries(parts.query.types).map(
+      ([member, type]) => `${propertyName(member)}: ${literal(type)}`,
+    );
+    lines.push(`query: { validator: ${validator(parts.query.schema)}, types: { ${types.join(', ')} } },`);
+  }
   return `{\n${lines.map((l) => `  ${l}`).join('\n')}\n}`;
-}
-
-/** The query's validator and, for members typed boolean, integer or number, that type. */
-function queryDescriptor(name: string, code: ReadonlyMap<string, string>, schemas: Schemas): string {
-  const properties = (schemas.get(name)?.properties ?? {}) as Record<string, { type?: unknown }>;
-  const types = Object.entries(properties)
-    .filter(([, schema]) => ['boolean', 'integer', 'number'].includes(String(schema?.type)))
-    .map(([member, schema]) => `${propertyName(member)}: ${literal(String(schema.type))}`);
-  return `{ validator: validators.${validatorName(code.get(name) ?? name)}, types: { ${types.join(', ')} } }`;
 }
 
 /** `registerChannels`: WebSocket routes of the WebSocket channels, HTTP stream routes of the stream channels. */
