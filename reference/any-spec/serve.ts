@@ -12,6 +12,7 @@ import { buildModel } from '../../generator/pipeline.js';
 import { createAjv } from '../../generator/schema/ajv.js';
 import { casiRoutes } from '../../templates/server/plugin.js';
 import { SHUTDOWN_GRACE_MS, serve, shutdownSignal } from '../main.js';
+import { registerSpecChannels } from './channels.js';
 import { specRoutes } from './routes.js';
 
 /** The operations the reference server has hand-written handlers for. */
@@ -31,7 +32,8 @@ export async function serveSpec(options: SpecServeOptions): Promise<number> {
     resolveOptions({ openapi: options.openapi, asyncapi: options.asyncapi }),
   );
   const warnings = diagnostics.filter((d) => d.severity === 'warning').length;
-  const routes = specRoutes(ir, createAjv(ir, { standalone: false }));
+  const ajv = createAjv(ir, { standalone: false });
+  const routes = specRoutes(ir, ajv);
   if (routes.some((route) => REFERENCE_OPERATIONS.has(route.operationId))) {
     // A version of this service's own spec: the reference server, its handlers where they exist.
     return serve({
@@ -46,6 +48,7 @@ export async function serveSpec(options: SpecServeOptions): Promise<number> {
     handlers: {},
     ...(ir.serviceVersion === undefined ? {} : { serviceVersion: ir.serviceVersion }),
   });
+  const channels = registerSpecChannels(app, ir, ajv);
   const port = options.port ?? Number(process.env.PORT ?? 4010);
   const host = options.host ?? process.env.HOST ?? '127.0.0.1';
   let address: string;
@@ -57,7 +60,8 @@ export async function serveSpec(options: SpecServeOptions): Promise<number> {
     return 1;
   }
   process.stdout.write(
-    `CASI serving ${ir.title} on ${address}: ${routes.length} operation(s) answer from examples and schemas` +
+    `CASI serving ${ir.title} on ${address}: ${routes.length} operation(s)` +
+      `${channels > 0 ? ` and ${channels} channel(s)` : ''} answer from examples and schemas` +
       `${warnings > 0 ? ` (${warnings} warning(s): run casi check)` : ''}\n`,
   );
   const signal = await shutdownSignal();

@@ -7,6 +7,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { cpSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { WebSocket } from 'ws';
 import { createClient } from '../../generated/src/client.gen.js';
 import type { Ir } from '../../generator/ir/model.js';
 import { resolveOptions } from '../../generator/options.js';
@@ -15,6 +16,7 @@ import { createAjv, toAjvSchema } from '../../generator/schema/ajv.js';
 import { sampleOf } from '../../generator/schema/sample.js';
 import { agentConfig } from '../e2e/fixtures.js';
 import { HANDOFFS_ENDPOINT, insertBefore } from '../fixtures/spec-edits.js';
+import { readUntil } from '../server-runtime/sse-io.js';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 const CORPUS = join(ROOT, '../shared/spec-corpus');
@@ -127,6 +129,37 @@ describe('casi serve --openapi', () => {
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
+  }, 60_000);
+
+  it('serves a stream channel of an AsyncAPI document: its messages as JSON lines, open until the client leaves', async () => {
+    const { url, stdout } = await serve(['--asyncapi', join(CORPUS, 'gitter-streaming.asyncapi.yaml')]);
+    expect(stdout()).toMatch(/0 operation\(s\) and 1 channel\(s\) answer from examples and schemas/);
+    const controller = new AbortController();
+    const response = await fetch(`${url}/rooms/53307860c3599d1de448e19d/chatMessages`, {
+      method: 'POST',
+      signal: controller.signal,
+    });
+    expect(response.headers.get('content-type')).toBe('application/x-ndjson');
+    const { text, ended } = await readUntil(response, (t) => t.split('\n').length > 2);
+    controller.abort();
+    expect(ended).toBe(false);
+    const message = JSON.parse(text.split('\n')[0] ?? '') as unknown;
+    expect(message).toMatchObject({ id: expect.any(String), text: expect.any(String), fromUser: expect.any(Object) });
+    // `resource` is one of chatMessages and events.
+    expect((await fetch(`${url}/rooms/r1/nothing`, { method: 'POST' })).status).toBe(400);
+  }, 60_000);
+
+  it('serves a WebSocket channel: a sample of each message it sends, 1007 for a message it does not carry', async () => {
+    const { url } = await serve(['--asyncapi', join(CORPUS, 'gemini-websocket.asyncapi.yaml')]);
+    const socket = new WebSocket(`${url.replace(/^http/, 'ws')}/v1/marketdata/btcusd?heartbeat=true`);
+    const first = await new Promise<unknown>((resolve, reject) => {
+      socket.once('message', (data) => resolve(JSON.parse(String(data))));
+      socket.once('error', reject);
+    });
+    expect(first).toMatchObject({ type: expect.any(String) });
+    const closed = new Promise<number>((resolve) => socket.once('close', (code) => resolve(code)));
+    socket.send('{"not": "a message of this channel"}');
+    expect(await closed).toBe(1007);
   }, 60_000);
 
   it('answers a binary response with bytes of its media type, and the spec example where there is one', async () => {
