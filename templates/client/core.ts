@@ -1,15 +1,9 @@
 /**
  * The REST core of a client: typed calls (auth and version headers, timeouts, retries, errors) sent with `fetch`
- * (the given one, else the global one), and an openapi-fetch client with the same headers as `raw`.
+ * (the given one, else the global one), and an openapi-fetch client with the same headers as `raw` (loaded on first use).
  */
 
-import createClient, {
-  type Client,
-  type ClientPathsWithMethod,
-  type HeadersOptions,
-  type MaybeOptionalInit,
-  type MethodResponse,
-} from 'openapi-fetch';
+import type { Client, ClientPathsWithMethod, HeadersOptions, MaybeOptionalInit, MethodResponse } from 'openapi-fetch';
 import { assertValid } from '../shared/errors.js';
 import type { Validator } from '../shared/validation.js';
 import { ApiPromise } from './api-promise.js';
@@ -20,10 +14,11 @@ import type { EventReadingOptions } from './event-reading.js';
 import { type Answer, fetchExchange, isTimeout, type Outgoing, type ReadAs } from './exchange.js';
 import { type HookOptions, observer } from './observe.js';
 import { cookieText, headerValue, type ParameterStyles } from './parameter-styles.js';
+import { lazyRawClient } from './raw-client.js';
 import { type RetryPolicy, withRetry } from './retry.js';
 import { placeCredentials, type SecuritySchemes } from './security.js';
 import { type CallHeaders, defaultFetch, type FetchLike, mergeHeaders, type TransportOptions } from './transport.js';
-import { buildUrl, safePathSerializer, type UrlParams } from './url.js';
+import { buildUrl, type UrlParams } from './url.js';
 
 /** HTTP methods as openapi-fetch names them. */
 export type HttpMethod = 'get' | 'put' | 'post' | 'delete' | 'options' | 'head' | 'patch' | 'trace';
@@ -417,12 +412,7 @@ export function createCore<Paths extends {}>(options: CoreOptions): Core<Paths> 
   }
 
   return {
-    raw: createClient<PathsWithSentHeaders<Paths>>({
-      baseUrl: resolved.baseUrl,
-      fetch: resolved.fetch,
-      headers,
-      pathSerializer: safePathSerializer,
-    }),
+    raw: lazyRawClient<PathsWithSentHeaders<Paths>>({ baseUrl: resolved.baseUrl, fetch: resolved.fetch, headers }),
     options: resolved,
     transport: {
       fetch: options.fetch,

@@ -1,5 +1,4 @@
 /** Builds request URLs: percent-encoded path parameters (no dot segments), query strings, and `ws(s)://` forms. */
-import { defaultPathSerializer, type PathSerializer } from 'openapi-fetch';
 import { CasiError } from './errors.js';
 import { type ParameterStyles, pathValue, queryString } from './parameter-styles.js';
 
@@ -11,18 +10,8 @@ export interface UrlParams {
 
 const DOT_SEGMENT = /^\.{1,2}$/;
 
-/**
- * openapi-fetch's path serializer (each value percent-encoded with `encodeURIComponent`), refusing values that
- * would become `.` or `..` segments, which URL parsers collapse (path traversal).
- */
-export const safePathSerializer: PathSerializer = (pathname, pathParams) => {
-  for (const [name, value] of Object.entries(pathParams)) {
-    if (typeof value === 'string') refuseDotSegment(name, value);
-  }
-  return defaultPathSerializer(pathname, pathParams);
-};
-
-function refuseDotSegment(name: string, value: string): void {
+/** Refuses a path parameter value that would become a `.` or `..` segment, which URL parsers collapse. */
+export function refuseDotSegment(name: string, value: string): void {
   if (DOT_SEGMENT.test(value)) {
     throw new CasiError(`Path parameter ${name} = ${JSON.stringify(value)} would change the path.`);
   }

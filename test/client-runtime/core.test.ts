@@ -97,6 +97,26 @@ describe('createCore', () => {
     expect(seen.at(-1)?.headers.authorization).toBe('Bearer sk_raw');
   });
 
+  it('loads the raw client on its first call, with middleware registered before and none ejected', async () => {
+    const raw = core('sk_raw').raw;
+    const marks: string[] = [];
+    const kept = { onRequest: ({ request }: { request: Request }) => void marks.push(`kept ${request.method}`) };
+    const ejected = { onRequest: () => void marks.push('ejected') };
+    raw.use(kept, ejected);
+    raw.eject(ejected);
+    const { data } = await raw.GET('/items/{item_id}', { params: { path: { item_id: 'it_1' } } });
+    expect(data).toEqual({ id: 'it_1', name: 'one' });
+    raw.eject(kept);
+    await raw.GET('/items/{item_id}', { params: { path: { item_id: 'it_1' } } });
+    expect(marks).toEqual(['kept GET']);
+  });
+
+  it('refuses a raw path parameter that would become a dot segment', async () => {
+    await expect(core('sk_raw').raw.GET('/items/{item_id}', { params: { path: { item_id: '..' } } })).rejects.toThrow(
+      'Path parameter item_id = ".." would change the path.',
+    );
+  });
+
   it('lets per-call headers replace default ones whatever their case, and drops a header set to null', async () => {
     await core('k').request('get', '/items/{item_id}', {
       params: { path: { item_id: 'it_1' } },
