@@ -1,8 +1,14 @@
-/** The in-memory collection: frozen records shared in and out; the list query (filters, ranges, order, keyset); views per record. */
-import { describe, expect, it } from 'vitest';
+/**
+ * The collections of the store, in memory and in SQL (the embedded database): frozen records; the list query
+ * (filters, ranges, order, keyset) with the same answers in both; views per record.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { collectionTable } from '../../reference/database/migrations.js';
 import { viewPerRecord } from '../../reference/freeze.js';
 import { MemoryCollection } from '../../reference/store/memory.js';
-import type { ListQuery } from '../../reference/store/types.js';
+import { SqlCollection } from '../../reference/store/sql.js';
+import type { Collection, ListQuery } from '../../reference/store/types.js';
+import { openTestDatabase, type TestDatabase } from './helpers/database.js';
 
 interface Row {
   id: string;
@@ -20,8 +26,28 @@ const row = (id: string, day: number, org = 'a', doneDay: number | null = null):
   tags: [],
 });
 
-async function filled(): Promise<MemoryCollection<Row>> {
-  const rows = new MemoryCollection<Row>();
+let database: TestDatabase;
+let tables = 0;
+
+beforeAll(async () => {
+  database = await openTestDatabase();
+}, 60_000);
+
+afterAll(async () => {
+  await database.remove();
+});
+
+/** A fresh SQL collection in a table of its own. */
+async function sqlCollection(): Promise<Collection<Row>> {
+  const table = `rows_${++tables}`;
+  await database.db.exec(collectionTable(table));
+  return new SqlCollection<Row>(database.db, table);
+}
+
+const memoryCollection = async (): Promise<Collection<Row>> => new MemoryCollection<Row>();
+
+async function filled(empty: () => Promise<Collection<Row>> = memoryCollection): Promise<Collection<Row>> {
+  const rows = await empty();
   for (const r of [
     row('r1', 1, 'a', 2),
     row('r2', 2, 'a'),
@@ -60,15 +86,20 @@ describe('MemoryCollection', () => {
     expect((await rows.get('r1'))?.tags).toEqual(['x']);
     expect(stored.tags).toEqual([]);
   });
+});
 
+describe.each([
+  ['memory', memoryCollection],
+  ['SQL', sqlCollection],
+])('%s collection', (_kind, empty) => {
   it('replaces by id and deletes', async () => {
-    const rows = await filled();
+    const rows = await filled(empty);
     await rows.put({ ...row('r1', 1), org: 'z' });
     expect((await rows.get('r1'))?.org).toBe('z');
     expect(await rows.delete('r1')).toBe(true);
     expect(await rows.delete('r1')).toBe(false);
     expect(await rows.get('r1')).toBeUndefined();
-    expect(rows.size).toBe(4);
+    expect(await rows.list({ order: 'asc' })).toHaveLength(4);
   });
 
   it.each<[string, ListQuery<Row>, string[]]>([
@@ -101,8 +132,17 @@ describe('MemoryCollection', () => {
     ],
     ['limit', { order: 'desc', limit: 2 }, ['r5', 'r4']],
   ])('list: %s', async (_name, query, ids) => {
-    const rows = await filled();
+    const rows = await filled(empty);
     expect((await rows.list(query)).map((r) => r.id)).toEqual(ids);
+  });
+
+  it('hands out frozen records equal to those put', async () => {
+    const rows = await filled(empty);
+    const read = await rows.get('r3');
+    expect(read).toEqual(row('r3', 2, 'b', 5));
+    expect(Object.isFrozen(read) && Object.isFrozen(read?.tags)).toBe(true);
+    const [first] = await rows.list({ order: 'asc', limit: 1 });
+    expect(Object.isFrozen(first)).toBe(true);
   });
 });
 
