@@ -6,21 +6,31 @@ import { openEmbedded } from '../../../reference/database/embedded.js';
 import { migrate } from '../../../reference/database/migrations.js';
 import type { Database } from '../../../reference/database/types.js';
 
-/** An open, migrated embedded database and its folder; `remove()` closes it and deletes the folder. */
+/** An open, migrated embedded database in a temporary folder of its own. */
 export interface TestDatabase {
   readonly db: Database;
   readonly folder: string;
+  /** Closes the database and opens its folder again: what a restarted process sees. */
+  reopen(): Promise<Database>;
+  /** Closes the database and deletes its folder. */
   remove(): Promise<void>;
 }
 
 /** Opens a fresh embedded database in a new temporary folder. */
 export async function openTestDatabase(): Promise<TestDatabase> {
   const folder = mkdtempSync(join(tmpdir(), 'casi-db-'));
-  const db = await openEmbedded(folder);
+  let db = await openEmbedded(folder);
   await migrate(db);
   return {
-    db,
+    get db() {
+      return db;
+    },
     folder,
+    async reopen() {
+      await db.close();
+      db = await openEmbedded(folder);
+      return db;
+    },
     async remove() {
       await db.close();
       rmSync(folder, { recursive: true, force: true });
