@@ -54,8 +54,9 @@ export function listStatement<T>(table: string, query: ListQuery<T>): { sql: str
     conditions.push(`record -> ${bind(field)} = ${bind(JSON.stringify(value))}::text::jsonb`);
   }
   for (const range of query.ranges ?? []) {
-    const member = `(record ->> ${bind(range.field)}) COLLATE "C"`;
-    conditions.push(`jsonb_typeof(record -> ${bind(range.field)}) = 'string'`);
+    const field = bind(range.field);
+    conditions.push(`jsonb_typeof(record -> ${field}) = 'string'`);
+    const member = `(record ->> ${field}) COLLATE "C"`;
     if (range.gte !== undefined) conditions.push(`${member} >= ${bind(range.gte)}`);
     if (range.lt !== undefined) conditions.push(`${member} < ${bind(range.lt)}`);
   }

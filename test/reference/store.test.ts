@@ -121,6 +121,11 @@ describe.each([
       ['r1', 'r3', 'r4'],
     ],
     [
+      'a range without bounds keeps string members',
+      { order: 'asc', ranges: [{ field: 'done_at' }] },
+      ['r1', 'r3', 'r4'],
+    ],
+    [
       'after a position (desc)',
       { order: 'desc', after: { created_at: '2025-07-03T00:00:00.000Z', id: 'r4' } },
       ['r3', 'r2', 'r1'],
