@@ -1,7 +1,8 @@
 /**
  * A throwaway PostgreSQL cluster for tests: `initdb` in a temporary folder, `pg_ctl` listening on 127.0.0.1 on a
- * free port (no Unix socket outside that folder), trust authentication, stopped and deleted after. Run as root,
- * the server runs as the `postgres` user (initdb refuses root).
+ * free port (no Unix socket outside that folder), trust authentication, stopped and deleted after. Its default
+ * collation is ICU's en-US, as on most servers, where `a` sorts before `B`: code relying on byte order fails here.
+ * Run as root, the server runs as the `postgres` user (initdb refuses root).
  */
 import { execFileSync } from 'node:child_process';
 import { chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
@@ -57,7 +58,8 @@ export async function startPostgresCluster(): Promise<PostgresCluster> {
   };
   const data = join(folder, 'data');
   const port = await freePort();
-  run('initdb', ['-D', data, '-U', 'casi', '--auth=trust', '-E', 'UTF8', '--no-instructions']);
+  const locale = ['-E', 'UTF8', '--locale-provider=icu', '--icu-locale=en-US'];
+  run('initdb', ['-D', data, '-U', 'casi', '--auth=trust', ...locale, '--no-instructions']);
   const options = `-c listen_addresses=127.0.0.1 -p ${port} -c unix_socket_directories=${folder}`;
   run('pg_ctl', ['-D', data, '-o', options, '-l', join(folder, 'log'), '-w', 'start']);
   return {

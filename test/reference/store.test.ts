@@ -1,13 +1,17 @@
 /**
- * The collections of the store, in memory and in SQL (the embedded database): frozen records; the list query
- * (filters, ranges, order, keyset) with the same answers in both; views per record.
+ * The collections of the store, in memory and in SQL (the embedded database, and PostgreSQL with a linguistic
+ * default collation): frozen records; the list query (filters, ranges, order, keyset) with the same answers in all;
+ * views per record.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { collectionTable } from '../../reference/database/migrations.js';
+import { openPostgres } from '../../reference/database/postgres.js';
+import type { Database } from '../../reference/database/types.js';
 import { viewPerRecord } from '../../reference/freeze.js';
 import { MemoryCollection } from '../../reference/store/memory.js';
 import { SqlCollection } from '../../reference/store/sql.js';
 import type { Collection, ListQuery } from '../../reference/store/types.js';
+import { type PostgresCluster, startPostgresCluster } from '../database/postgres-cluster.js';
 import { openTestDatabase, type TestDatabase } from './helpers/database.js';
 
 interface Row {
@@ -26,22 +30,28 @@ const row = (id: string, day: number, org = 'a', doneDay: number | null = null):
   tags: [],
 });
 
-let database: TestDatabase;
+let embedded: TestDatabase;
+let cluster: PostgresCluster;
+let postgres: Database;
 let tables = 0;
 
 beforeAll(async () => {
-  database = await openTestDatabase();
+  embedded = await openTestDatabase();
+  cluster = await startPostgresCluster();
+  postgres = await openPostgres(cluster.url);
 }, 60_000);
 
 afterAll(async () => {
-  await database.remove();
+  await embedded?.remove();
+  await postgres?.close();
+  await cluster?.stop();
 });
 
 /** A fresh SQL collection in a table of its own. */
-async function sqlCollection(): Promise<Collection<Row>> {
+async function sqlCollection(db: Database): Promise<Collection<Row>> {
   const table = `rows_${++tables}`;
-  await database.db.exec(collectionTable(table));
-  return new SqlCollection<Row>(database.db, table);
+  await db.exec(collectionTable(table));
+  return new SqlCollection<Row>(db, table);
 }
 
 const memoryCollection = async (): Promise<Collection<Row>> => new MemoryCollection<Row>();
@@ -90,7 +100,8 @@ describe('MemoryCollection', () => {
 
 describe.each([
   ['memory', memoryCollection],
-  ['SQL', sqlCollection],
+  ['embedded SQL', () => sqlCollection(embedded.db)],
+  ['PostgreSQL', () => sqlCollection(postgres)],
 ])('%s collection', (_kind, empty) => {
   it('replaces by id and deletes', async () => {
     const rows = await filled(empty);
@@ -139,6 +150,16 @@ describe.each([
   ])('list: %s', async (_name, query, ids) => {
     const rows = await filled(empty);
     expect((await rows.list(query)).map((r) => r.id)).toEqual(ids);
+  });
+
+  it('orders ids as JavaScript compares strings (upper case before lower case), on any server collation', async () => {
+    const rows = await empty();
+    for (const id of ['b1', 'B2', 'a3', 'A4']) await rows.put(row(id, 1));
+    expect((await rows.list({ order: 'asc' })).map((r) => r.id)).toEqual(['A4', 'B2', 'a3', 'b1']);
+    const after = { created_at: row('x', 1).created_at, id: 'B2' };
+    expect((await rows.list({ order: 'asc', after })).map((r) => r.id)).toEqual(['a3', 'b1']);
+    const ranged = await rows.list({ order: 'asc', ranges: [{ field: 'id', gte: 'B', lt: 'a' }] });
+    expect(ranged.map((r) => r.id)).toEqual(['B2']);
   });
 
   it('hands out frozen records equal to those put', async () => {
