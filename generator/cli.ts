@@ -153,6 +153,9 @@ await yargs(hideBin(process.argv))
           port: { type: 'string', describe: 'Port to listen on, 0 to 65535 (default: $PORT or 4010)' },
           host: { type: 'string', describe: 'Address to bind (default: $HOST or 127.0.0.1)' },
         })
+        .epilog(
+          'State: CASI_DATABASE_URL — unset: an embedded database in .casi/ under the current folder; file:PATH: one at PATH; memory: in memory only; postgres://…: a PostgreSQL server (README, "Reference server").',
+        )
         .check(({ port }) => {
           parsePort(port);
           return true;

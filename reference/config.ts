@@ -1,4 +1,5 @@
 /** The reference server's configuration, parsed from the environment into one typed, fully defaulted object. */
+import { resolve } from 'node:path';
 import { DEFAULT_EVENT_LIMITS, type EventLimits } from './bus/memory.js';
 import { randomBase62 } from './ids.js';
 
@@ -18,6 +19,18 @@ export interface WebhookConfig {
   readonly secret: string;
 }
 
+/**
+ * Where the state lives (`CASI_DATABASE_URL`): in memory only, an embedded database in a folder (the default:
+ * `.casi/` under the current folder), or a PostgreSQL server.
+ */
+export type DatabaseSetting =
+  | { readonly kind: 'memory' }
+  | { readonly kind: 'embedded'; readonly path: string }
+  | { readonly kind: 'postgres'; readonly url: string };
+
+/** The folder of the default embedded database, under the current folder. */
+export const DEFAULT_DATABASE_FOLDER = '.casi';
+
 /** The whole configuration. */
 export interface ReferenceConfig {
   readonly port: number;
@@ -34,6 +47,7 @@ export interface ReferenceConfig {
   readonly corsOrigin: string | null;
   /** Events kept in memory: per conversation (`CASI_MAX_EVENTS_PER_CONVERSATION`) and in all (`CASI_MAX_EVENTS`). */
   readonly eventLimits: EventLimits;
+  readonly database: DatabaseSetting;
 }
 
 /** The result of `loadConfig`: the configuration, and the development key when one was generated. */
@@ -101,6 +115,7 @@ export function loadConfig(env: Env): LoadedConfig {
       perConversation: integer(env, 'CASI_MAX_EVENTS_PER_CONVERSATION', DEFAULT_EVENT_LIMITS.perConversation, 1),
       total: integer(env, 'CASI_MAX_EVENTS', DEFAULT_EVENT_LIMITS.total, 1),
     },
+    database: database(env),
   };
   return { config, generatedKey };
 }
@@ -224,6 +239,39 @@ function corsOrigin(env: Env): string | null {
     );
   }
   return value;
+}
+
+/** `CASI_DATABASE_URL`: unset (`.casi/` here), `file:PATH`, `memory:`, or a `postgres://` / `postgresql://` URL. */
+export function database(env: Env): DatabaseSetting {
+  const value = text(env, 'CASI_DATABASE_URL');
+  if (value === undefined) return { kind: 'embedded', path: resolve(DEFAULT_DATABASE_FOLDER) };
+  if (value === 'memory:') return { kind: 'memory' };
+  if (value.startsWith('file:')) {
+    const path = value.slice('file:'.length);
+    if (path === '') throw new ConfigError('CASI_DATABASE_URL', 'file: needs a folder path, as in file:./data');
+    return { kind: 'embedded', path: resolve(path) };
+  }
+  if (/^postgres(ql)?:\/\//.test(value)) {
+    let url: URL | undefined;
+    try {
+      url = new URL(value);
+    } catch {
+      url = undefined;
+    }
+    if (url === undefined || url.hostname === '') {
+      throw new ConfigError('CASI_DATABASE_URL', `is not a valid PostgreSQL URL: ${redact(value)}`);
+    }
+    return { kind: 'postgres', url: value };
+  }
+  throw new ConfigError(
+    'CASI_DATABASE_URL',
+    `must be memory:, file:PATH or a postgres:// URL, not ${JSON.stringify(redact(value))}`,
+  );
+}
+
+/** A URL shown in messages: without its password. */
+export function redact(value: string): string {
+  return value.replace(/^([a-z][a-z0-9+.-]*:\/\/[^:/@]*):[^@/]*@/i, '$1:****@');
 }
 
 /** A key shown in messages: its first 4 characters only. */

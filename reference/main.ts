@@ -1,10 +1,17 @@
 /**
- * `casi serve` (and `npm start`): reads the configuration from the environment, starts the reference server,
- * prints its address (and the development key) on standard output, logs warnings and errors as JSON lines on
+ * `casi serve` (and `npm start`): reads the configuration from the environment, opens the database
+ * (`CASI_DATABASE_URL`), starts the reference server, prints its address, database (and the development key) on
+ * standard output, logs warnings and errors as JSON lines on
  * standard error, and runs until SIGINT or SIGTERM.
  */
 import { createApp, type ServedSpec } from './app.js';
-import { ConfigError, type LoadedConfig, loadConfig } from './config.js';
+import { DurableEventBus } from './bus/durable.js';
+import { type ApiKey, ConfigError, type LoadedConfig, loadConfig, type ReferenceConfig } from './config.js';
+import { keptDevelopmentKey } from './database/development-key.js';
+import { describeDatabase, openDatabase } from './database/open.js';
+import type { Database } from './database/types.js';
+import type { ReferenceServiceOptions } from './service.js';
+import { createSqlStore } from './store/sql.js';
 
 /** Flags of `casi serve`; they override `PORT` and `HOST`. */
 export interface ServeOptions {
@@ -24,12 +31,19 @@ export const SHUTDOWN_GRACE_MS = 5_000;
 export async function serve(options: ServeOptions = {}): Promise<number> {
   const loaded = configure(options);
   if (loaded === null) return 1;
-  const { config, generatedKey } = loaded;
-  const { app, close } = createApp({
+  const state = await openState(loaded);
+  if (state === null) return 1;
+  const { config, developmentKey, db } = state;
+  const { app, close: closeApp } = createApp({
     config,
     logger: { level: 'warn', stream: process.stderr },
+    service: state.service,
     ...(options.spec === undefined ? {} : { spec: options.spec }),
   });
+  const close = async () => {
+    await closeApp();
+    await db?.close();
+  };
   let address: string;
   try {
     address = await app.listen({ port: config.port, host: config.host });
@@ -39,9 +53,14 @@ export async function serve(options: ServeOptions = {}): Promise<number> {
     return 1;
   }
   process.stdout.write(`CASI reference server listening on ${address}\n`);
-  if (generatedKey !== null) {
-    process.stdout.write(`Development API key: ${generatedKey.key}\n`);
-    process.stdout.write('(CASI_API_KEYS is unset: a new key is generated at every start.)\n');
+  process.stdout.write(`Database: ${describeDatabase(config.database)}\n`);
+  if (developmentKey !== null) {
+    process.stdout.write(`Development API key: ${developmentKey.key}\n`);
+    process.stdout.write(
+      db === null
+        ? '(CASI_API_KEYS is unset: a new key is generated at every start.)\n'
+        : '(CASI_API_KEYS is unset: the key is generated once and kept in the database.)\n',
+    );
   }
   process.stdout.write(`Console: ${address}/console  Reference: ${address}/docs (after \`npm run docs\`)\n`);
   const signal = await shutdownSignal();
@@ -73,6 +92,34 @@ function configure(options: ServeOptions): LoadedConfig | null {
     fail(error.message);
     return null;
   }
+}
+
+/** What the server runs on: the configuration (with the kept development key), the database, store and bus. */
+interface State {
+  readonly config: ReferenceConfig;
+  readonly developmentKey: ApiKey | null;
+  readonly db: Database | null;
+  readonly service: Pick<ReferenceServiceOptions, 'store' | 'bus'>;
+}
+
+/** Opens the database of `CASI_DATABASE_URL` (none for `memory:`), or null after printing why it cannot be. */
+async function openState({ config, generatedKey }: LoadedConfig): Promise<State | null> {
+  let db: Database | null;
+  try {
+    db = await openDatabase(config.database);
+  } catch (error) {
+    const reason = error instanceof Error ? error.message : String(error);
+    fail(`CASI_DATABASE_URL: cannot open the database (${describeDatabase(config.database)}): ${reason}`);
+    return null;
+  }
+  if (db === null) return { config, developmentKey: generatedKey, db, service: {} };
+  const developmentKey = generatedKey === null ? null : await keptDevelopmentKey(db, generatedKey);
+  return {
+    config: developmentKey === null ? config : { ...config, apiKeys: [developmentKey] },
+    developmentKey,
+    db,
+    service: { store: createSqlStore(db), bus: new DurableEventBus(db, config.eventLimits) },
+  };
 }
 
 /** Resolves with the name of the first SIGINT or SIGTERM; a second one gets the default action. */

@@ -1,6 +1,7 @@
 /**
  * The end-to-end harness: a real reference server (`createApp`, responses validated) on 127.0.0.1 port 0 with a
- * fake clock, and clients of the generated package for each test key. Background errors and error logs are kept so
+ * fake clock, and clients of the generated package for each test key. Its state is in memory, or on a fresh
+ * embedded database with `CASI_TEST_DATABASE=embedded`. Background errors and error logs are kept so
  * that every suite can assert none happened.
  */
 
@@ -8,6 +9,7 @@ import { type Client, type ClientOptions, createClient } from '../../generated/s
 import { type App, type AppOptions, createApp } from '../../reference/app.js';
 import { FakeClock } from '../../reference/clock.js';
 import { loadConfig } from '../../reference/config.js';
+import { testState } from '../reference/helpers/state.js';
 
 /** The test keys: `write` and `read` of org_a, and a `write` key of org_b. */
 export const KEYS = { writer: 'key_write', reader: 'key_read', stranger: 'key_other' } as const;
@@ -46,13 +48,14 @@ export async function startServer(setup: ServerSetup = {}): Promise<Harness> {
   const backgroundErrors: unknown[] = [];
   const errorLogs: string[] = [];
   const { config } = loadConfig({ CASI_API_KEYS: API_KEYS, ...setup.env });
+  const state = await testState(config.eventLimits);
   const server = createApp({
     ...setup.app,
     config,
     clock,
     validateResponses: true,
     logger: { level: 'error', stream: { write: (line: string) => void errorLogs.push(line) } },
-    service: { onError: (error) => void backgroundErrors.push(error), ...setup.app?.service },
+    service: { onError: (error) => void backgroundErrors.push(error), ...state.service, ...setup.app?.service },
   });
   const baseUrl = await server.app.listen({ host: '127.0.0.1', port: 0 });
   const client = (apiKey?: string, options: Partial<ClientOptions> = {}) =>
@@ -76,7 +79,10 @@ export async function startServer(setup: ServerSetup = {}): Promise<Harness> {
     errorLogs,
     client,
     advance: (ms) => clock.advance(ms),
-    close: () => server.close(),
+    close: async () => {
+      await server.close();
+      await state.remove();
+    },
   };
 }
 

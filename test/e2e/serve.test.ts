@@ -20,13 +20,16 @@ afterEach(() => {
     if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
 });
 
-/** Starts `casi serve` with `args` and an environment without `CASI_*`, `PORT` or `HOST` (plus `env`). */
+/**
+ * Starts `casi serve` with `args` and an environment without `CASI_*`, `PORT` or `HOST` (plus `env`), keeping its
+ * state in memory unless `env` names a database.
+ */
 function serve(args: string[], env: Record<string, string> = {}) {
   const clean = Object.fromEntries(
     Object.entries(process.env).filter(([name]) => !name.startsWith('CASI_') && name !== 'PORT' && name !== 'HOST'),
   );
   const child = spawn(process.execPath, [CLI, 'serve', ...args], {
-    env: { ...clean, ...env },
+    env: { ...clean, CASI_DATABASE_URL: 'memory:', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   children.push(child);
@@ -144,6 +147,18 @@ describe('casi serve', () => {
       name: 'CASI_CORS_ORIGIN=app.example.com',
       env: { CASI_CORS_ORIGIN: 'app.example.com' },
       message: /^casi serve: CASI_CORS_ORIGIN: must be \*, off or an origin/,
+    },
+    {
+      name: 'CASI_DATABASE_URL=mysql://db/casi',
+      env: { CASI_DATABASE_URL: 'mysql://db/casi' },
+      message:
+        /^casi serve: CASI_DATABASE_URL: must be memory:, file:PATH or a postgres:\/\/ URL, not "mysql:\/\/db\/casi"\n/,
+    },
+    {
+      name: 'CASI_DATABASE_URL naming a PostgreSQL server that does not answer',
+      env: { CASI_DATABASE_URL: 'postgres://casi:secret@127.0.0.1:1/casi' },
+      message:
+        /^casi serve: CASI_DATABASE_URL: cannot open the database \(PostgreSQL at postgres:\/\/casi:\*\*\*\*@127\.0\.0\.1:1\/casi\): .+\n$/,
     },
   ])(
     'refuses $name with exit 1 and a message naming the variable or flag',

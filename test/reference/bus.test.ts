@@ -1,10 +1,15 @@
-/** The in-memory event bus: order, resume by id and by mark, the end rule, purge, and slow subscribers. */
-import { describe, expect, it } from 'vitest';
+/**
+ * The event bus, in memory and over the embedded database: order, resume by id and by mark, the end rule, purge,
+ * and slow subscribers.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ServerEvent } from '../../generated/src/types.gen.js';
 import { validateServerEvent } from '../../generated/src/validators.gen.js';
+import { DurableEventBus } from '../../reference/bus/durable.js';
 import { MAX_MARKS_PER_CONVERSATION, MemoryEventBus } from '../../reference/bus/memory.js';
-import { EventLogClosedError } from '../../reference/bus/types.js';
+import { type EventBus, EventLogClosedError } from '../../reference/bus/types.js';
 import { buildEvent } from '../../reference/events.js';
+import { openTestDatabase, type TestDatabase } from './helpers/database.js';
 import { expectValid } from './helpers/fixtures.js';
 
 const conversation = { id: 'conv_1', agent_id: 'ca_1@v1', livemode: true };
@@ -24,9 +29,29 @@ async function take(iterator: AsyncIterator<ServerEvent>, count: number): Promis
   return out;
 }
 
-describe('MemoryEventBus', () => {
+let database: TestDatabase;
+
+beforeAll(async () => {
+  database = await openTestDatabase();
+}, 60_000);
+
+afterAll(async () => {
+  await database.remove();
+});
+
+/** A durable bus over an emptied database. */
+async function durableBus(): Promise<EventBus> {
+  await database.db.exec('DELETE FROM event_log; DELETE FROM event_marks');
+  return new DurableEventBus(database.db);
+}
+
+// The slow-subscriber test appends `events` one by one: fewer over the database, where each is a write.
+describe.each([
+  { kind: 'memory', empty: async (): Promise<EventBus> => new MemoryEventBus(), events: 20_000 },
+  { kind: 'durable', empty: durableBus, events: 2_000 },
+])('$kind event bus', ({ empty, events: count }) => {
   it('builds valid envelopes and keeps the order of appends', async () => {
-    const bus = new MemoryEventBus();
+    const bus = await empty();
     const events = ['a', 'b', 'c'].map(userText);
     for (const event of events) {
       expectValid(validateServerEvent, event);
@@ -41,7 +66,7 @@ describe('MemoryEventBus', () => {
   });
 
   it('marks the end of the log under an id, so resuming after a private event works', async () => {
-    const bus = new MemoryEventBus();
+    const bus = await empty();
     await bus.append('conv_1', userText('a'));
     await bus.mark('conv_1', 'ev_private');
     await bus.append('conv_1', userText('b'));
@@ -51,7 +76,7 @@ describe('MemoryEventBus', () => {
   });
 
   it(`keeps only the newest ${MAX_MARKS_PER_CONVERSATION} marks`, async () => {
-    const bus = new MemoryEventBus();
+    const bus = await empty();
     await bus.append('conv_1', userText('a'));
     for (let i = 0; i <= MAX_MARKS_PER_CONVERSATION; i++) await bus.mark('conv_1', `ev_m${i}`);
     expect(await bus.read('conv_1', 'ev_m0')).toBeUndefined();
@@ -59,7 +84,7 @@ describe('MemoryEventBus', () => {
   });
 
   it('refuses any event after conversation.ended; subscriptions (early or late) finish with it', async () => {
-    const bus = new MemoryEventBus();
+    const bus = await empty();
     const sub = await bus.subscribe('conv_1');
     await bus.append('conv_1', userText('a'));
     await bus.append('conv_1', ended());
@@ -71,7 +96,7 @@ describe('MemoryEventBus', () => {
   });
 
   it('delivers history then live events to a subscriber waiting for them', async () => {
-    const bus = new MemoryEventBus();
+    const bus = await empty();
     await bus.append('conv_1', userText('a'));
     const sub = await bus.subscribe('conv_1');
     if (sub === undefined) throw new Error('no subscription');
@@ -85,7 +110,7 @@ describe('MemoryEventBus', () => {
   });
 
   it('close() ends a pending next()', async () => {
-    const bus = new MemoryEventBus();
+    const bus = await empty();
     await bus.append('conv_1', userText('a'));
     const sub = await bus.subscribe('conv_1', (await bus.read('conv_1'))?.[0]?.id);
     const pending = sub?.next();
@@ -94,23 +119,22 @@ describe('MemoryEventBus', () => {
   });
 
   it('purge drops the log and ends its subscriptions', async () => {
-    const bus = new MemoryEventBus();
+    const bus = await empty();
     await bus.append('conv_1', userText('a'));
     const sub = await bus.subscribe('conv_1');
     await sub?.next();
     const pending = sub?.next();
     await bus.purge('conv_1');
     expect(await pending).toEqual({ done: true, value: undefined });
-    expect(bus.size).toBe(0);
+    expect(await bus.read('conv_1')).toEqual([]);
     expect(await bus.subscribe('conv_1', 'ev_anything')).toBeUndefined();
   });
 
   it('a slow subscriber costs a position, never blocks appends nor the others, and still gets everything', async () => {
-    const bus = new MemoryEventBus();
+    const bus = await empty();
     const slow = await bus.subscribe('conv_1');
     const fast = await bus.subscribe('conv_1');
     if (slow === undefined || fast === undefined) throw new Error('no subscription');
-    const count = 20_000;
     const fastSeen: string[] = [];
     for (let i = 0; i < count; i++) {
       await bus.append('conv_1', userText(String(i)));
@@ -126,7 +150,7 @@ describe('MemoryEventBus', () => {
   });
 
   it('poll gives what the log already holds without waiting, and nothing after the end', async () => {
-    const bus = new MemoryEventBus();
+    const bus = await empty();
     const sub = await bus.subscribe('conv_1');
     if (sub === undefined) throw new Error('no subscription');
     expect(sub.poll()).toBeUndefined();
@@ -141,7 +165,7 @@ describe('MemoryEventBus', () => {
   });
 
   it('a waiting subscriber gets the first event appended; the ones appended meanwhile wait for poll', async () => {
-    const bus = new MemoryEventBus();
+    const bus = await empty();
     const sub = await bus.subscribe('conv_1');
     if (sub === undefined) throw new Error('no subscription');
     const first = sub.next();
@@ -152,7 +176,7 @@ describe('MemoryEventBus', () => {
   });
 
   it('freezes each event on append and gives every reader that same object', async () => {
-    const bus = new MemoryEventBus();
+    const bus = await empty();
     const event = userText('a');
     const first = await bus.subscribe('conv_1');
     const second = await bus.subscribe('conv_1');

@@ -1,4 +1,5 @@
 /** `loadConfig`: defaults, `CASI_API_KEYS` entries, the loopback rule and errors naming the variable. */
+import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ConfigError, isLoopback, loadConfig, MAX_DURATION_SECONDS } from '../../reference/config.js';
 
@@ -115,6 +116,35 @@ describe('loadConfig', () => {
   it('never shows a whole key in a message', () => {
     expect(() => loadConfig({ CASI_API_KEYS: 'supersecretkey:org:owner' })).toThrow(/supe…/);
     expect(() => loadConfig({ CASI_API_KEYS: 'supersecretkey:org:owner' })).not.toThrow(/supersecretkey/);
+  });
+});
+
+describe('CASI_DATABASE_URL', () => {
+  it.each([
+    [undefined, { kind: 'embedded', path: resolve('.casi') }],
+    ['memory:', { kind: 'memory' }],
+    ['file:./state/db', { kind: 'embedded', path: resolve('state/db') }],
+    ['file:/var/lib/casi', { kind: 'embedded', path: resolve('/var/lib/casi') }],
+    ['postgres://casi@127.0.0.1:5432/casi', { kind: 'postgres', url: 'postgres://casi@127.0.0.1:5432/casi' }],
+    ['postgresql://db.example.com/casi', { kind: 'postgres', url: 'postgresql://db.example.com/casi' }],
+  ])('%s → %j', (value, expected) => {
+    const env = value === undefined ? {} : { CASI_DATABASE_URL: value };
+    expect(loadConfig(env).config.database).toEqual(expected);
+  });
+
+  it.each([
+    ['file:', 'CASI_DATABASE_URL: file: needs a folder path, as in file:./data'],
+    ['mysql://db/casi', 'CASI_DATABASE_URL: must be memory:, file:PATH or a postgres:// URL, not "mysql://db/casi"'],
+    ['memory', 'CASI_DATABASE_URL: must be memory:, file:PATH or a postgres:// URL, not "memory"'],
+    ['postgres://', 'CASI_DATABASE_URL: is not a valid PostgreSQL URL: postgres://'],
+    [
+      'https://u:hunter2@db.example.com/casi',
+      'CASI_DATABASE_URL: must be memory:, file:PATH or a postgres:// URL, not "https://u:****@db.example.com/casi"',
+    ],
+  ])('refuses %s, naming the variable and never the password', (value, message) => {
+    expect(() => loadConfig({ CASI_DATABASE_URL: value })).toThrow(
+      new ConfigError('CASI_DATABASE_URL', message.slice(19)),
+    );
   });
 });
 

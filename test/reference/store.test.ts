@@ -1,8 +1,18 @@
-/** The in-memory collection: frozen records shared in and out; the list query (filters, ranges, order, keyset); views per record. */
-import { describe, expect, it } from 'vitest';
+/**
+ * The collections of the store, in memory and in SQL (the embedded database, and PostgreSQL with a linguistic
+ * default collation): frozen records; the list query (filters, ranges, order, keyset) with the same answers in all;
+ * views per record.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { collectionTable } from '../../reference/database/migrations.js';
+import { openPostgres } from '../../reference/database/postgres.js';
+import type { Database } from '../../reference/database/types.js';
 import { viewPerRecord } from '../../reference/freeze.js';
 import { MemoryCollection } from '../../reference/store/memory.js';
-import type { ListQuery } from '../../reference/store/types.js';
+import { SqlCollection } from '../../reference/store/sql.js';
+import type { Collection, ListQuery } from '../../reference/store/types.js';
+import { type PostgresCluster, startPostgresCluster } from '../database/postgres-cluster.js';
+import { openTestDatabase, type TestDatabase } from './helpers/database.js';
 
 interface Row {
   id: string;
@@ -20,8 +30,34 @@ const row = (id: string, day: number, org = 'a', doneDay: number | null = null):
   tags: [],
 });
 
-async function filled(): Promise<MemoryCollection<Row>> {
-  const rows = new MemoryCollection<Row>();
+let embedded: TestDatabase;
+let cluster: PostgresCluster;
+let postgres: Database;
+let tables = 0;
+
+beforeAll(async () => {
+  embedded = await openTestDatabase();
+  cluster = await startPostgresCluster();
+  postgres = await openPostgres(cluster.url);
+}, 60_000);
+
+afterAll(async () => {
+  await embedded?.remove();
+  await postgres?.close();
+  await cluster?.stop();
+});
+
+/** A fresh SQL collection in a table of its own. */
+async function sqlCollection(db: Database): Promise<Collection<Row>> {
+  const table = `rows_${++tables}`;
+  await db.exec(collectionTable(table));
+  return new SqlCollection<Row>(db, table);
+}
+
+const memoryCollection = async (): Promise<Collection<Row>> => new MemoryCollection<Row>();
+
+async function filled(empty: () => Promise<Collection<Row>> = memoryCollection): Promise<Collection<Row>> {
+  const rows = await empty();
   for (const r of [
     row('r1', 1, 'a', 2),
     row('r2', 2, 'a'),
@@ -60,15 +96,21 @@ describe('MemoryCollection', () => {
     expect((await rows.get('r1'))?.tags).toEqual(['x']);
     expect(stored.tags).toEqual([]);
   });
+});
 
+describe.each([
+  ['memory', memoryCollection],
+  ['embedded SQL', () => sqlCollection(embedded.db)],
+  ['PostgreSQL', () => sqlCollection(postgres)],
+])('%s collection', (_kind, empty) => {
   it('replaces by id and deletes', async () => {
-    const rows = await filled();
+    const rows = await filled(empty);
     await rows.put({ ...row('r1', 1), org: 'z' });
     expect((await rows.get('r1'))?.org).toBe('z');
     expect(await rows.delete('r1')).toBe(true);
     expect(await rows.delete('r1')).toBe(false);
     expect(await rows.get('r1')).toBeUndefined();
-    expect(rows.size).toBe(4);
+    expect(await rows.list({ order: 'asc' })).toHaveLength(4);
   });
 
   it.each<[string, ListQuery<Row>, string[]]>([
@@ -90,6 +132,11 @@ describe('MemoryCollection', () => {
       ['r1', 'r3', 'r4'],
     ],
     [
+      'a range without bounds keeps string members',
+      { order: 'asc', ranges: [{ field: 'done_at' }] },
+      ['r1', 'r3', 'r4'],
+    ],
+    [
       'after a position (desc)',
       { order: 'desc', after: { created_at: '2025-07-03T00:00:00.000Z', id: 'r4' } },
       ['r3', 'r2', 'r1'],
@@ -101,8 +148,27 @@ describe('MemoryCollection', () => {
     ],
     ['limit', { order: 'desc', limit: 2 }, ['r5', 'r4']],
   ])('list: %s', async (_name, query, ids) => {
-    const rows = await filled();
+    const rows = await filled(empty);
     expect((await rows.list(query)).map((r) => r.id)).toEqual(ids);
+  });
+
+  it('orders ids as JavaScript compares strings (upper case before lower case), on any server collation', async () => {
+    const rows = await empty();
+    for (const id of ['b1', 'B2', 'a3', 'A4']) await rows.put(row(id, 1));
+    expect((await rows.list({ order: 'asc' })).map((r) => r.id)).toEqual(['A4', 'B2', 'a3', 'b1']);
+    const after = { created_at: row('x', 1).created_at, id: 'B2' };
+    expect((await rows.list({ order: 'asc', after })).map((r) => r.id)).toEqual(['a3', 'b1']);
+    const ranged = await rows.list({ order: 'asc', ranges: [{ field: 'id', gte: 'B', lt: 'a' }] });
+    expect(ranged.map((r) => r.id)).toEqual(['B2']);
+  });
+
+  it('hands out frozen records equal to those put', async () => {
+    const rows = await filled(empty);
+    const read = await rows.get('r3');
+    expect(read).toEqual(row('r3', 2, 'b', 5));
+    expect(Object.isFrozen(read) && Object.isFrozen(read?.tags)).toBe(true);
+    const [first] = await rows.list({ order: 'asc', limit: 1 });
+    expect(Object.isFrozen(first)).toBe(true);
   });
 });
 

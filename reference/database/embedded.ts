@@ -1,0 +1,19 @@
+/** The embedded database: PostgreSQL compiled to WebAssembly (PGlite), kept in a folder, in this process. */
+import { mkdirSync } from 'node:fs';
+import { PGlite } from '@electric-sql/pglite';
+import type { Database, SqlValue } from './types.js';
+
+/** Opens (creating it on first use) the embedded database in `folder`. */
+export async function openEmbedded(folder: string): Promise<Database> {
+  mkdirSync(folder, { recursive: true });
+  const db = await PGlite.create(folder);
+  return {
+    async query<R extends object>(sql: string, params: readonly SqlValue[] = []) {
+      return (await db.query<R>(sql, [...params])).rows;
+    },
+    async exec(sql: string) {
+      await db.exec(sql);
+    },
+    close: () => db.close(),
+  };
+}

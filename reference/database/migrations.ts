@@ -1,0 +1,84 @@
+/**
+ * The schema, as an ordered list of migrations run at start-up: each runs once, in one transaction, and is recorded
+ * in `schema_migrations`. Never change a migration once released; add the next one.
+ */
+import type { Database } from './types.js';
+
+/** One step of the schema. */
+export interface Migration {
+  readonly version: number;
+  readonly name: string;
+  readonly sql: string;
+}
+
+/** The tables of the store's collections (see `store/sql.ts`). */
+export const COLLECTION_TABLES = [
+  'conversational_agents',
+  'procedural_agents',
+  'conversations',
+  'procedures',
+  'customers',
+  'tokens',
+] as const;
+
+/** A table of a store collection; `COLLATE "C"` orders ids and timestamps as JavaScript compares strings. */
+export function collectionTable(name: string): string {
+  return `CREATE TABLE ${name} (
+    id text COLLATE "C" PRIMARY KEY,
+    created_at text COLLATE "C" NOT NULL,
+    record jsonb NOT NULL
+  );
+  CREATE INDEX ${name}_position ON ${name} (created_at, id);`;
+}
+
+/** Every migration, oldest first. */
+export const MIGRATIONS: readonly Migration[] = [
+  {
+    version: 1,
+    name: 'store collections, event logs and settings',
+    sql: [
+      ...COLLECTION_TABLES.map(collectionTable),
+      `CREATE TABLE event_log (
+        conversation_id text NOT NULL,
+        position integer NOT NULL,
+        id text NOT NULL,
+        event jsonb NOT NULL,
+        PRIMARY KEY (conversation_id, position)
+      )`,
+      `CREATE TABLE event_marks (
+        conversation_id text NOT NULL,
+        id text NOT NULL,
+        position integer NOT NULL,
+        PRIMARY KEY (conversation_id, id)
+      )`,
+      'CREATE TABLE settings (name text PRIMARY KEY, value text NOT NULL)',
+    ].join(';\n'),
+  },
+];
+
+/** Applies the migrations `db` has not run yet, in order; returns the versions applied. */
+export async function migrate(db: Database, migrations: readonly Migration[] = MIGRATIONS): Promise<number[]> {
+  await db.exec(
+    'CREATE TABLE IF NOT EXISTS schema_migrations (version integer PRIMARY KEY, name text NOT NULL, applied_at text NOT NULL)',
+  );
+  const rows = await db.query<{ version: number }>('SELECT version FROM schema_migrations');
+  const done = new Set(rows.map((row) => row.version));
+  const applied: number[] = [];
+  for (const migration of [...migrations].sort((a, b) => a.version - b.version)) {
+    if (done.has(migration.version)) continue;
+    const record = `INSERT INTO schema_migrations (version, name, applied_at) VALUES (${migration.version}, ${quote(migration.name)}, ${quote(new Date().toISOString())})`;
+    try {
+      await db.exec(`BEGIN;\n${migration.sql};\n${record};\nCOMMIT;`);
+    } catch (error) {
+      await db.exec('ROLLBACK').catch(() => undefined);
+      throw new Error(`migration ${migration.version} (${migration.name}) failed: ${String(error)}`);
+    }
+    applied.push(migration.version);
+  }
+  return applied;
+}
+
+/** A string literal of SQL. */
+function quote(text: string): string {
+  return `'${text.replaceAll("'", "''")}'`;
+}
