@@ -1,0 +1,120 @@
+/**
+ * The generated package's README: its ```ts blocks, read as one module with the package's imports pointed at the
+ * generated sources, type-check against the package generated from the same spec — ours and corpus documents — so
+ * that a sample drifting from the API fails here; and each spec's README has the sections its operations allow.
+ */
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { resolveOptions } from '../../generator/options.js';
+import { generate } from '../../generator/pipeline.js';
+import { writeOutput } from '../../generator/write.js';
+import { compileStrict } from './compile-strict.js';
+import { ROOT, SPEC } from './helpers.js';
+
+const CORPUS = join(ROOT, '../shared/spec-corpus');
+
+// Under the project, so that the generated code resolves the project's packages (openapi-fetch, ws, …).
+mkdirSync(join(ROOT, 'tmp'), { recursive: true });
+const work = mkdtempSync(join(ROOT, 'tmp', 'readme-'));
+afterAll(() => rmSync(work, { recursive: true, force: true }));
+
+/** The ```ts blocks of a README, in order. */
+function tsBlocks(readme: string): string[] {
+  return [...readme.matchAll(/^```ts\n([\s\S]*?)^```$/gm)].map((m) => m[1] ?? '');
+}
+
+/** The blocks as one module of `src/`: `<package>/<entry>` imports become `./<entry>.gen.js`. */
+function samplesModule(readme: string, packageName: string): string {
+  const escaped = packageName.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
+  const imports = new RegExp(`from '${escaped}/([a-z-]+)'`, 'g');
+  return `${tsBlocks(readme).join('\n').replace(imports, "from './$1.gen.js'")}\nexport {};\n`;
+}
+
+/** Generates the package of a spec into `work/<name>`; returns its folder, README and package name. */
+async function generated(name: string, specs: { openapi?: string; asyncapi?: string }) {
+  const options = resolveOptions({ ...specs, out: join(work, name) });
+  const { files } = await generate(options);
+  await writeOutput(options.out, files);
+  const dir = options.out;
+  const packageName = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')).name as string;
+  return { dir, readme: readFileSync(join(dir, 'README.md'), 'utf8'), packageName };
+}
+
+/** Writes `module` as `src/readme-samples.ts` of `dir` and type-checks it strictly. */
+function check(dir: string, module: string): string[] {
+  writeFileSync(join(dir, 'src/readme-samples.ts'), module);
+  return compileStrict(dir, ['src/readme-samples.ts']);
+}
+
+describe("the README of our spec's package", () => {
+  let pkg: Awaited<ReturnType<typeof generated>>;
+  beforeAll(async () => {
+    pkg = await generated('casi', SPEC);
+  }, 120_000);
+
+  it('has every usage section, with the names of the generated client', () => {
+    const headings = pkg.readme.match(/^## .*/gm) ?? [];
+    expect(headings.slice(0, 11)).toEqual([
+      '## Install',
+      '## Create a client',
+      '## A call',
+      '## A list',
+      '## A stream',
+      '## A session',
+      '## Errors',
+      '## Retries and timeouts',
+      '## The raw response',
+      '## In the browser',
+      '## Validators on their own',
+    ]);
+    expect(pkg.readme).toContain(`npm install ${pkg.packageName}`);
+    expect(pkg.readme).toContain("await client.conversationalAgents.retrieve('ca_123')");
+    expect(pkg.readme).toContain('client.conversations.list().take(10)');
+    expect(pkg.readme).toContain("client.conversations.events('conv_123', { token: 'conversation-token' })");
+    expect(pkg.readme).toContain("client.conversations.session('conv_123', { token: 'conversation-token' })");
+    expect(pkg.readme).toMatch(/session\.on\('[a-z.]+', \(event\) =>/);
+    expect(pkg.readme).toContain('session.send({');
+    expect(pkg.readme).toContain('CASI_BASE_URL');
+    expect(pkg.readme).toContain('{ maxRetries: 0, timeoutMs: 5_000 }');
+    expect(pkg.readme).toContain('.withResponse()');
+    expect(pkg.readme).toMatch(/import \{ validate\w+ \} from '@casi\/conversational-agent-service\/validators'/);
+  });
+
+  it('is the README committed in generated/', () => {
+    expect(readFileSync(join(ROOT, 'generated/README.md'), 'utf8')).toBe(pkg.readme);
+  });
+
+  it('has TypeScript samples that type-check against the package', () => {
+    expect(tsBlocks(pkg.readme).length).toBeGreaterThanOrEqual(9);
+    expect(check(pkg.dir, samplesModule(pkg.readme, pkg.packageName))).toEqual([]);
+  }, 120_000);
+
+  it('fails the type-check when a sample names a method the client does not have', () => {
+    const drifted = pkg.readme.replace('client.conversationalAgents.retrieve(', 'client.conversationalAgents.fetch(');
+    expect(drifted).not.toBe(pkg.readme);
+    expect(check(pkg.dir, samplesModule(drifted, pkg.packageName)).join('\n')).toContain(
+      "Property 'fetch' does not exist",
+    );
+  }, 120_000);
+});
+
+describe('the README of a corpus document without streams or sessions (museum)', () => {
+  let pkg: Awaited<ReturnType<typeof generated>>;
+  beforeAll(async () => {
+    pkg = await generated('museum', { openapi: join(CORPUS, 'museum.openapi.yaml') });
+  }, 120_000);
+
+  it('leaves out the list, stream and session sections, and signs in with basic authentication', () => {
+    expect(pkg.readme).toContain('## A call');
+    expect(pkg.readme).not.toContain('## A list');
+    expect(pkg.readme).not.toContain('## A stream');
+    expect(pkg.readme).not.toContain('## A session');
+    expect(pkg.readme).toContain("username: 'me', password: 'secret'");
+    expect(pkg.readme).toContain("client.events.getSpecialEvent('dad4bce8-f5cb-4078-a211-995864315e39')");
+  });
+
+  it('has TypeScript samples that type-check against the package', () => {
+    expect(check(pkg.dir, samplesModule(pkg.readme, pkg.packageName))).toEqual([]);
+  }, 120_000);
+});
