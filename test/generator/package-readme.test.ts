@@ -69,10 +69,10 @@ describe("the README of our spec's package", () => {
       '## Validators on their own',
     ]);
     expect(pkg.readme).toContain(`npm install ${pkg.packageName}`);
-    expect(pkg.readme).toContain("await client.conversationalAgents.retrieve('ca_123')");
+    expect(pkg.readme).toContain("await client.conversationalAgents.retrieve('ca_7Qk2Lm9Xa')");
     expect(pkg.readme).toContain('client.conversations.list().take(10)');
-    expect(pkg.readme).toContain("client.conversations.events('conv_123', { token: 'conversation-token' })");
-    expect(pkg.readme).toContain("client.conversations.session('conv_123', { token: 'conversation-token' })");
+    expect(pkg.readme).toContain("client.conversations.events('conv_9Xr4Tb2Kp', { token: 'conversation-token' })");
+    expect(pkg.readme).toContain("client.conversations.session('conv_9Xr4Tb2Kp', { token: 'conversation-token' })");
     expect(pkg.readme).toMatch(/session\.on\('[a-z.]+', \(event\) =>/);
     expect(pkg.readme).toContain('session.send({');
     expect(pkg.readme).toContain('CASI_BASE_URL');

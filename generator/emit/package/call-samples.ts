@@ -20,11 +20,30 @@ function resolved(ir: Ir, schema: JsonSchema): JsonSchema {
   return ir.schemas.find((s) => s.name === name)?.schema ?? schema;
 }
 
-/** A scalar value for a parameter: its example, its first enum value, a value its pattern's prefix fits, or one of its type. */
-export function parameterValue(ir: Ir, param: IrParameter): string | number | boolean {
+/** The parameter object of `op` named `param` (the operation's own, else its path item's), `$ref`s followed. */
+function parameterObject(ir: Ir, op: IrOperation, param: IrParameter): Obj {
+  const itemPointer = op.pointer.slice(0, op.pointer.lastIndexOf('/'));
+  const lists = [valueAt(ir.openapi, `${op.pointer}/parameters`), valueAt(ir.openapi, `${itemPointer}/parameters`)];
+  for (const list of lists) {
+    for (const entry of Array.isArray(list) ? list : []) {
+      const found = deref(ir, entry);
+      if (found.name === param.name && found.in === param.in) return found;
+    }
+  }
+  return {};
+}
+
+/**
+ * A scalar value for a parameter of `op`: its example (of the parameter, else of its schema), its first enum value, a
+ * value its pattern's prefix fits, or one of its type.
+ */
+export function parameterValue(ir: Ir, op: IrOperation, param: IrParameter): string | number | boolean {
+  const declared = parameterObject(ir, op, param);
+  const declaredExample = Object.values(obj(declared.examples)).map((e) => deref(ir, e).value)[0];
   const schema = resolved(ir, param.schema);
   const examples = Array.isArray(schema.examples) ? schema.examples : [];
-  for (const candidate of [schema.example, examples[0], Array.isArray(schema.enum) ? schema.enum[0] : undefined]) {
+  const candidates = [declared.example, declaredExample, schema.example, examples[0]];
+  for (const candidate of [...candidates, Array.isArray(schema.enum) ? schema.enum[0] : undefined]) {
     if (['string', 'number', 'boolean'].includes(typeof candidate)) return candidate as string | number | boolean;
   }
   const type = Array.isArray(schema.type) ? schema.type.find((t) => t !== 'null') : schema.type;
@@ -34,14 +53,24 @@ export function parameterValue(ir: Ir, param: IrParameter): string | number | bo
   return prefix === undefined ? param.name : `${prefix}123`;
 }
 
-/** The request body's example (`example`, else the first of `examples`), or undefined. */
+/** `node`, or what its local `$ref` points at. */
+function deref(ir: Ir, node: unknown): Obj {
+  const ref = obj(node).$ref;
+  return typeof ref === 'string' && ref.startsWith('#/') ? obj(valueAt(ir.openapi, ref.slice(1))) : obj(node);
+}
+
+/**
+ * The request body's example: the media type's `example`, else the first of its `examples`, else the body
+ * schema's own `example` or first `examples`; undefined when there is none.
+ */
 export function requestExample(ir: Ir, op: IrOperation): unknown {
-  let body = obj(valueAt(ir.openapi, `${op.pointer}/requestBody`));
-  if (typeof body.$ref === 'string' && body.$ref.startsWith('#/')) body = obj(valueAt(ir.openapi, body.$ref.slice(1)));
+  const body = deref(ir, valueAt(ir.openapi, `${op.pointer}/requestBody`));
   const media = obj(obj(body.content)[op.requestBody?.contentType ?? '']);
   if (media.example !== undefined) return media.example;
   const first = Object.values(obj(media.examples))[0];
-  return obj(first).value;
+  if (first !== undefined) return deref(ir, first).value;
+  const schema = resolved(ir, op.requestBody?.schema ?? {});
+  return schema.example ?? (Array.isArray(schema.examples) ? schema.examples[0] : undefined);
 }
 
 /** A value as TypeScript source: JSON, with plain property names unquoted and strings in single quotes. */
@@ -69,7 +98,7 @@ export interface CallShape {
  * them. Optional query, header and cookie arguments are written as `{}` only when options follow them.
  */
 export function callText(ir: Ir, op: IrOperation, shape: CallShape = {}): string {
-  const args = op.parameters.path.map((p) => tsValue(parameterValue(ir, p)));
+  const args = op.parameters.path.map((p) => tsValue(parameterValue(ir, op, p)));
   if (op.requestBody) args.push(shape.body ?? tsValue(requestExample(ir, op) ?? {}));
   const optional: string[] = [];
   if (op.transport === 'http') {
