@@ -1,11 +1,16 @@
 /**
  * The generated package's README: its ```ts blocks, read as one module with the package's imports pointed at the
  * generated sources, type-check against the package generated from the same spec — ours and corpus documents — so
- * that a sample drifting from the API fails here; and each spec's README has the sections its operations allow.
+ * that a sample drifting from the API fails here; and each spec's README has the sections its operations allow. The
+ * TypeScript samples of the HTML reference are type-checked the same way.
  */
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { clientSnippet } from '../../generator/docs/code-samples.js';
+import { buildEventsDoc } from '../../generator/docs/events-model.js';
+import { buildIr } from '../../generator/ir/build.js';
+import { loadSpecs } from '../../generator/load/index.js';
 import { resolveOptions } from '../../generator/options.js';
 import { generate } from '../../generator/pipeline.js';
 import { writeOutput } from '../../generator/write.js';
@@ -117,4 +122,26 @@ describe('the README of a corpus document without streams or sessions (museum)',
   it('has TypeScript samples that type-check against the package', () => {
     expect(check(pkg.dir, samplesModule(pkg.readme, pkg.packageName))).toEqual([]);
   }, 120_000);
+});
+
+describe("the HTML reference's TypeScript samples", () => {
+  it('type-check against the package of our spec, for every operation and every event', async () => {
+    const specs = await loadSpecs(SPEC.openapi, SPEC.asyncapi);
+    const ir = buildIr(specs);
+    const pkg = await generated('casi-docs', SPEC);
+    const doc = buildEventsDoc(ir, specs.asyncapi);
+    const sources = [
+      ...ir.operations.map((op) => clientSnippet(ir, op)),
+      ...doc.events.flatMap((event) => event.samples.map((sample) => sample.source)),
+    ];
+    expect(sources.length).toBeGreaterThan(ir.operations.length + ir.events.length);
+    const imports = new RegExp(`from '${pkg.packageName.replace(/[/.]/g, '\\$&')}/([a-z-]+)'`, 'g');
+    sources.forEach((source, i) => {
+      writeFileSync(
+        join(pkg.dir, `src/docs-sample-${i}.ts`),
+        `${source.replace(imports, "from './$1.gen.js'")}\nexport {};\n`,
+      );
+    });
+    expect(compileStrict(pkg.dir, ['src/docs-sample-*.ts'])).toEqual([]);
+  }, 180_000);
 });
