@@ -1,6 +1,7 @@
 /**
  * The generated package's README: its ```ts blocks, read as one module with the package's imports pointed at the
- * generated sources, type-check against the package generated from the same spec — ours and corpus documents — so
+ * generated sources, type-check against the package generated from the same spec — ours and corpus documents, REST
+ * and AsyncAPI — so
  * that a sample drifting from the API fails here; and each spec's README has the sections its operations allow. The
  * TypeScript samples of the HTML reference are type-checked the same way.
  */
@@ -117,6 +118,29 @@ describe('the README of a corpus document without streams or sessions (museum)',
     expect(pkg.readme).not.toContain('## A session');
     expect(pkg.readme).toContain("username: 'me', password: 'secret'");
     expect(pkg.readme).toContain("client.events.getSpecialEvent('dad4bce8-f5cb-4078-a211-995864315e39')");
+  });
+
+  it('has TypeScript samples that type-check against the package', () => {
+    expect(check(pkg.dir, samplesModule(pkg.readme, pkg.packageName))).toEqual([]);
+  }, 120_000);
+});
+
+describe.each([
+  ['gemini-websocket', 'A WebSocket channel', "connectV1MarketdataSymbol({ params: { symbol: 'btcusd' } })"],
+  ['gitter-streaming', 'A streaming channel', "streamRooms({ params: { roomId: 'roomId', resource: 'chatMessages' }"],
+])('the README of the AsyncAPI corpus document %s', (name, section, call) => {
+  let pkg: Awaited<ReturnType<typeof generated>>;
+  beforeAll(async () => {
+    pkg = await generated(name, { asyncapi: join(CORPUS, `${name}.asyncapi.yaml`) });
+  }, 120_000);
+
+  it('shows its channel through the channels module, and no REST client sections', () => {
+    expect(pkg.readme).toContain(`## ${section}`);
+    expect(pkg.readme).toContain(call);
+    expect(pkg.readme).not.toContain('## Create a client');
+    expect(pkg.readme).not.toContain('## A call');
+    expect(pkg.readme).not.toContain('## A session');
+    expect(pkg.readme).not.toContain('## Client options');
   });
 
   it('has TypeScript samples that type-check against the package', () => {

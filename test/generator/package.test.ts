@@ -38,6 +38,7 @@ describe('emitPackage', () => {
     serviceVersion: '2025-01-01',
     operations: [],
     events: [],
+    channels: [],
     schemas: [],
     errorCodes: [],
     securitySchemes: {},

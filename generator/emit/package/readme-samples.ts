@@ -1,13 +1,15 @@
 /**
  * The usage sections of the generated package's README, written from the IR so that every sample names what the
  * package of that spec really exports: a real operation for the call, a paginated one for the list, the spec's SSE
- * and WebSocket operations for the stream and the session. A section is left out when the spec has nothing for it.
+ * and WebSocket operations for the stream and the session, its AsyncAPI channels. A section is left out when the
+ * spec has nothing for it.
  * The ```ts blocks read as one module, in order: each name is imported and declared once.
  */
 import type { Ir, IrEvent, IrOperation } from '../../ir/model.js';
 import type { EmittedFile } from '../shared/files.js';
 import { successResponse } from '../shared/operation-types.js';
 import { callableBare, callText, serverUrl, tsValue } from './call-samples.js';
+import { channelSections } from './readme-channels.js';
 
 /** The usage sections, as Markdown lines. `pkg` is the package name; `files` the emitted sources. */
 export function usageSections(ir: Ir, pkg: string, files: readonly EmittedFile[]): string[] {
@@ -23,6 +25,7 @@ export function usageSections(ir: Ir, pkg: string, files: readonly EmittedFile[]
   const list = http.find((op) => op.paginated !== undefined && callableBare(op));
   const stream = ir.operations.find((op) => op.transport === 'sse' && callableBare(op));
   const session = ir.operations.find((op) => op.transport === 'websocket' && callableBare(op));
+  const rest = ir.operations.length > 0;
   return [
     '## Install',
     '',
@@ -30,15 +33,16 @@ export function usageSections(ir: Ir, pkg: string, files: readonly EmittedFile[]
     `npm install ${pkg}`,
     '```',
     '',
-    ...createSection(ir, pkg),
+    ...(rest ? createSection(ir, pkg) : []),
     ...(call ? callSection(ir, call) : []),
     ...(list ? listSection(ir, list) : []),
     ...(stream ? streamSection(ir, stream) : []),
     ...(session ? sessionSection(ir, session) : []),
+    ...channelSections(ir, pkg),
     ...(call ? errorsSection(ir, pkg, call) : []),
-    ...retriesSection(ir, call),
+    ...(rest ? retriesSection(ir, call) : []),
     ...(call ? withResponseSection(ir, call) : []),
-    ...browserSection(ir),
+    ...(rest ? browserSection(ir) : []),
     ...validatorsSection(ir, pkg, files, call),
   ];
 }
