@@ -3,7 +3,15 @@
  * required query filled in, the credential its security needs, `Service-Version` where it declares it, the request
  * example as the body) and a TypeScript call of the generated client, under the names the client uses.
  */
-import { type CallShape, callText, parameterValue, requestExample, serverUrl } from '../emit/package/call-samples.js';
+import {
+  argumentValue,
+  type CallShape,
+  callText,
+  parameterValue,
+  requestExample,
+  schemaValue,
+  serverUrl,
+} from '../emit/package/call-samples.js';
 import { packageName } from '../emit/package/index.js';
 import type { Ir, IrOperation, JsonSchema } from '../ir/model.js';
 import { valueAt } from '../load/refs.js';
@@ -20,12 +28,19 @@ export function shellQuote(text: string): string {
   return `'${text.replace(/'/g, `'\\''`)}'`;
 }
 
+/** A path value in the default (`simple`) style: list items and object members joined with commas. */
+function urlText(value: unknown): string {
+  if (Array.isArray(value)) return value.join(',');
+  if (value !== null && typeof value === 'object') return Object.entries(value).flat().join(',');
+  return String(value);
+}
+
 /** The curl command of `op`. Credentials are read from `CASI_API_KEY` (or the user and password variables). */
 export function curlCommand(ir: Ir, op: IrOperation): string {
   const url = new URL(serverUrl(ir));
   let path = op.path;
   for (const p of op.parameters.path) {
-    path = path.replace(`{${p.name}}`, encodeURIComponent(String(parameterValue(ir, op, p))));
+    path = path.replace(`{${p.name}}`, encodeURIComponent(urlText(argumentValue(ir, op, p))));
   }
   const query = op.parameters.query
     .filter((p) => p.required)
@@ -55,7 +70,8 @@ export function curlCommand(ir: Ir, op: IrOperation): string {
   if (body) {
     const example = requestExample(ir, op);
     const json = /[/+]json\b/.test(body.contentType);
-    if (json) lines.push(`-d ${shellQuote(JSON.stringify(example ?? {}, null, 2))}`);
+    const value = example ?? schemaValue(ir, body.schema);
+    if (json) lines.push(`-d ${shellQuote(JSON.stringify(value, null, 2))}`);
     else lines.push('--data-binary @body');
   }
   const queryText = [...query, credentialQuery].filter(Boolean).join('&');

@@ -5,6 +5,7 @@
  * name the same methods as the client.
  */
 
+import { mediaKind } from '../../../templates/shared/media.js';
 import type { Ir, IrOperation, IrParameter, JsonSchema } from '../../ir/model.js';
 import { valueAt } from '../../load/refs.js';
 import { literal, propertyName } from '../shared/ts.js';
@@ -46,11 +47,30 @@ export function parameterValue(ir: Ir, op: IrOperation, param: IrParameter): str
   for (const candidate of [...candidates, Array.isArray(schema.enum) ? schema.enum[0] : undefined]) {
     if (['string', 'number', 'boolean'].includes(typeof candidate)) return candidate as string | number | boolean;
   }
-  const type = Array.isArray(schema.type) ? schema.type.find((t) => t !== 'null') : schema.type;
+  const type = typeOf(schema);
   if (type === 'integer' || type === 'number') return 1;
   if (type === 'boolean') return true;
   const prefix = typeof schema.pattern === 'string' ? /^\^([A-Za-z0-9_-]+)/.exec(schema.pattern)?.[1] : undefined;
   return prefix === undefined ? param.name : `${prefix}123`;
+}
+
+/** A schema's type, the first but `null` where it lists several. */
+function typeOf(schema: JsonSchema): unknown {
+  return Array.isArray(schema.type) ? schema.type.find((t) => t !== 'null') : schema.type;
+}
+
+/**
+ * The value of a parameter as the generated method takes it: `parameterValue` for scalars, a one-item list for an
+ * array (of its items' enum or type), and `{}` for an object.
+ */
+export function argumentValue(ir: Ir, op: IrOperation, param: IrParameter): unknown {
+  const schema = resolved(ir, param.schema);
+  if (typeOf(schema) === 'object') return {};
+  if (typeOf(schema) !== 'array') return parameterValue(ir, op, param);
+  const item = resolved(ir, obj(schema.items));
+  const type = typeOf(item);
+  if (Array.isArray(item.enum) && item.enum.length > 0) return [item.enum[0]];
+  return [type === 'integer' || type === 'number' ? 1 : type === 'boolean' ? true : param.name];
 }
 
 /** `node`, or what its local `$ref` points at. */
@@ -94,23 +114,60 @@ export interface CallShape {
 }
 
 /**
- * `client.<resource>.<method>(<path values>, <body>, …)`: the arguments in the order the generated method takes
- * them. Optional query, header and cookie arguments are written as `{}` only when options follow them.
+ * `client.<resource>.<method>(<path values>, <body>, <query>, <headers>, <cookies>, <options>)`: the arguments in
+ * the order the generated method takes them. The query, header and cookie arguments hold their required members;
+ * one with none is written as `{}` only where a later argument follows it.
  */
 export function callText(ir: Ir, op: IrOperation, shape: CallShape = {}): string {
-  const args = op.parameters.path.map((p) => tsValue(parameterValue(ir, op, p)));
-  if (op.requestBody) args.push(shape.body ?? tsValue(requestExample(ir, op) ?? {}));
-  const optional: string[] = [];
+  const args = op.parameters.path.map((p) => tsValue(argumentValue(ir, op, p)));
+  if (op.requestBody) args.push(shape.body ?? bodyText(ir, op, op.requestBody));
+  const trailing: { text: string; needed: boolean }[] = [];
   if (op.transport === 'http') {
-    if (op.parameters.query.length > 0) optional.push('{}');
     const headers = op.parameters.header.filter(
       (p) => ir.serviceVersion === undefined || p.name.toLowerCase() !== 'service-version',
     );
-    if (headers.length > 0) optional.push('{}');
-    if (op.parameters.cookie.length > 0) optional.push('{}');
+    for (const params of [op.parameters.query, headers, op.parameters.cookie]) {
+      if (params.length === 0) continue;
+      const members = params.filter((p) => p.required).map((p) => [p.name, argumentValue(ir, op, p)] as const);
+      trailing.push({ text: tsValue(Object.fromEntries(members)), needed: members.length > 0 });
+    }
   }
-  if (shape.options !== undefined) args.push(...optional, shape.options);
+  if (shape.options !== undefined) trailing.push({ text: shape.options, needed: true });
+  const last = trailing.map((t) => t.needed).lastIndexOf(true);
+  args.push(...trailing.slice(0, last + 1).map((t) => t.text));
   return `client.${memberAccess(op.resource)}.${memberAccess(op.methodName)}(${args.join(', ')})`;
+}
+
+/** The body argument: `new Blob([…])` for a binary body, else the request example or a value its schema allows. */
+function bodyText(ir: Ir, op: IrOperation, body: NonNullable<IrOperation['requestBody']>): string {
+  if (mediaKind(body.contentType) === 'binary') return "new Blob(['…'])";
+  return tsValue(requestExample(ir, op) ?? schemaValue(ir, body.schema));
+}
+
+/**
+ * A value `schema` allows, small: its example, default, const or first enum value, else the required members of an
+ * object, an empty list, or a value of its type. References are followed a few levels deep.
+ */
+export function schemaValue(ir: Ir, schema: JsonSchema, depth = 0): unknown {
+  const at = resolved(ir, schema);
+  if (depth > 6) return {};
+  const known = [at.example, Array.isArray(at.examples) ? at.examples[0] : undefined, at.default, at.const];
+  const found = known.find((v) => v !== undefined);
+  if (found !== undefined) return found;
+  if (Array.isArray(at.enum) && at.enum.length > 0) return at.enum[0];
+  const first = [at.oneOf, at.anyOf].find((list) => Array.isArray(list) && list.length > 0) as JsonSchema[] | undefined;
+  if (first?.[0]) return schemaValue(ir, first[0], depth + 1);
+  if (Array.isArray(at.allOf)) {
+    return Object.assign({}, ...at.allOf.map((part) => obj(schemaValue(ir, part as JsonSchema, depth + 1))));
+  }
+  const type = typeOf(at);
+  if (type === 'array') return [];
+  if (type === 'integer' || type === 'number') return typeof at.minimum === 'number' ? at.minimum : 1;
+  if (type === 'boolean') return true;
+  if (type === 'string') return at.format === 'date-time' ? '2025-01-01T00:00:00Z' : 'string';
+  const properties = obj(at.properties);
+  const required = Array.isArray(at.required) ? at.required.filter((k): k is string => typeof k === 'string') : [];
+  return Object.fromEntries(required.map((k) => [k, schemaValue(ir, obj(properties[k]), depth + 1)]));
 }
 
 /** `name`, or `['name']` where it is no identifier (the client's keys are written as `propertyName` writes them). */
@@ -118,10 +175,14 @@ function memberAccess(name: string): string {
   return /^[A-Za-z_$][A-Za-z0-9_$]*$/.test(name) ? name : `[${literal(name)}]`;
 }
 
-/** Whether the generated method of `op` can be called with its path values alone (it takes no body; no query, header or cookie is required). */
-export function callableBare(op: IrOperation): boolean {
+/**
+ * Whether the generated method of `op` can be called with its path values alone: it takes no body, needs no query,
+ * header or cookie, and has no object path parameter (whose members a sample cannot know).
+ */
+export function callableBare(ir: Ir, op: IrOperation): boolean {
   const required = (params: readonly IrParameter[]) => params.some((p) => p.required);
   return (
+    !op.parameters.path.some((p) => typeOf(resolved(ir, p.schema)) === 'object') &&
     op.requestBody === undefined &&
     !required(op.parameters.query) &&
     !required(op.parameters.header.filter((p) => p.name.toLowerCase() !== 'service-version')) &&

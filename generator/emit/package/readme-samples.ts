@@ -15,16 +15,16 @@ import { channelSections } from './readme-channels.js';
 export function usageSections(ir: Ir, pkg: string, files: readonly EmittedFile[]): string[] {
   const http = ir.operations.filter((op) => op.transport === 'http');
   // Prefer a read (GET) with a path parameter: it shows an argument and needs no body.
-  const bare = http.filter((op) => callableBare(op) && op.paginated === undefined && !streamsItems(op));
+  const bare = http.filter((op) => callableBare(ir, op) && op.paginated === undefined && !streamsItems(op));
   const reads = bare.filter((op) => op.method === 'get');
   const call =
     reads.find((op) => op.parameters.path.length > 0 && /^(retrieve|get)/i.test(op.methodName)) ??
     reads.find((op) => op.parameters.path.length > 0) ??
     reads[0] ??
     bare[0];
-  const list = http.find((op) => op.paginated !== undefined && callableBare(op));
-  const stream = ir.operations.find((op) => op.transport === 'sse' && callableBare(op));
-  const session = ir.operations.find((op) => op.transport === 'websocket' && callableBare(op));
+  const list = http.find((op) => op.paginated !== undefined && callableBare(ir, op));
+  const stream = ir.operations.find((op) => op.transport === 'sse' && callableBare(ir, op));
+  const session = ir.operations.find((op) => op.transport === 'websocket' && callableBare(ir, op));
   const rest = ir.operations.length > 0;
   return [
     '## Install',
