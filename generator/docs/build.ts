@@ -8,6 +8,7 @@ import { checkSpecs, hasErrors } from '../check/index.js';
 import { type Diagnostic, InputError } from '../diagnostics.js';
 import { buildIr } from '../ir/build.js';
 import { loadSpecs } from '../load/index.js';
+import { addCodeSamples } from './code-samples.js';
 import { buildEventsDoc } from './events-model.js';
 import { renderEventsPage } from './events-page.js';
 import { renderIndexPage } from './index-page.js';
@@ -47,6 +48,7 @@ export async function buildDocs(options: Partial<DocsOptions> = {}): Promise<Doc
   const ir = buildIr(specs);
   const eventsDoc = buildEventsDoc(ir, specs.asyncapi);
   const rest = prepareRestDocument(ir.openapi);
+  addCodeSamples(rest.document, ir);
   const dir = resolve(out);
   await mkdir(dir, { recursive: true });
   const file = (name: string) => join(dir, name);

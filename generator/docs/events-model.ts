@@ -4,6 +4,8 @@
  */
 import type { Ir, IrEvent } from '../ir/model.js';
 import { type SourceDocument, valueAt } from '../load/index.js';
+import type { CodeSample } from './code-samples.js';
+import { eventSamples } from './event-samples.js';
 import { type FieldRow, fieldRows, schemaIndex } from './fields.js';
 
 type Obj = Record<string, unknown>;
@@ -46,6 +48,8 @@ export interface DocEvent {
   readonly fields: readonly FieldRow[];
   /** Titles of the channels that carry it. */
   readonly channelTitles: readonly string[];
+  /** TypeScript that receives it (a server event) or sends it (a client event) with the generated client. */
+  readonly samples: readonly CodeSample[];
 }
 
 /** An envelope (`ServerEvent`, `ClientEvent`) and its fields, `payload` left out. */
@@ -74,6 +78,7 @@ export function buildEventsDoc(ir: Ir, asyncapi: SourceDocument): EventsDoc {
   const info = obj(valueAt(doc, '/info'));
   const channels = buildChannels(doc, ir.events);
   const titleOf = new Map(channels.map((c) => [c.id, c.title]));
+  const addresses = new Map(channels.map((c) => [c.id, c.address]));
   const envelopeNames = [...new Set(ir.events.map((e) => e.envelopeSchema))].sort().reverse();
   return {
     title: str(info.title) || ir.title,
@@ -95,6 +100,7 @@ export function buildEventsDoc(ir: Ir, asyncapi: SourceDocument): EventsDoc {
         inferred: inferred(message) || inferred(payload),
         fields: fieldRows(payload, schemas),
         channelTitles: event.channels.map((id) => titleOf.get(id) ?? id),
+        samples: eventSamples(ir, event, addresses),
       };
     }),
   };

@@ -121,6 +121,16 @@ function eventCard(doc: DocEvent): SafeHtml {
     <div class="fields-title">Payload fields</div>
     ${doc.description && html`<p class="sub">${event.payloadSchema}: ${inlineMarkdown(doc.description)}</p>`}
     ${fieldsTable(doc.fields)}
+    ${
+      doc.samples.length > 0 &&
+      html`<div class="examples samples">
+      <h4>With the TypeScript client</h4>
+      ${doc.samples.map(
+        (sample) => html`<div class="name">${sample.label}</div>
+      <pre data-sample="${sample.lang.toLowerCase()}"><code>${sample.source}</code></pre>`,
+      )}
+    </div>`
+    }
     <div class="examples">
       <h4>${event.examples.length === 1 ? 'Example' : `Examples (${event.examples.length})`}</h4>
       ${event.examples.map((example) => html`<pre data-example><code>${JSON.stringify(example, null, 2)}</code></pre>`)}

@@ -26,6 +26,18 @@ export class RedocError extends Error {
   }
 }
 
+/**
+ * Redoc shows the `x-codeSamples` of the languages its configuration lists only (by default curl, JavaScript, …,
+ * not TypeScript): the operations' samples are curl and TypeScript, then Redoc's request payload.
+ */
+const REDOCLY_CONFIG = `openapi:
+  codeSamples:
+    languages:
+      - lang: curl
+      - lang: TypeScript
+      - lang: Payload
+`;
+
 /** The Redocly CLI's entry script, from `node_modules`. */
 export function redoclyCli(): string {
   const require = createRequire(import.meta.url);
@@ -37,8 +49,11 @@ export async function buildRedocPage(document: JsonSchema, outFile: string, titl
   const work = await mkdtemp(join(tmpdir(), 'casi-docs-'));
   try {
     const input = join(work, 'openapi.json');
+    const config = join(work, 'redocly.yaml');
     await writeFile(input, JSON.stringify(document));
-    const args = [redoclyCli(), 'build-docs', input, '--inlineBundle', '--output', outFile, '--title', title];
+    await writeFile(config, REDOCLY_CONFIG);
+    const args = [redoclyCli(), 'build-docs', input, '--inlineBundle', '--config', config];
+    args.push('--output', outFile, '--title', title);
     // Run from the empty work folder so no redocly.yaml around is picked up; no telemetry, no update check.
     await run(process.execPath, args, {
       cwd: work,

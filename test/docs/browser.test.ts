@@ -1,6 +1,7 @@
 /**
  * The built reference in Debian Chromium with the network closed: Redoc hydrates from the embedded bundle and shows
- * the Inferred badges; the events page renders. Screenshots go to `test-artifacts/`.
+ * the Inferred badges and the code samples; the events page renders, samples included. Screenshots go to
+ * `test-artifacts/`.
  */
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -61,6 +62,13 @@ describe('the built reference in Chromium, offline', () => {
     await heading.waitFor({ timeout: 10_000 });
     await tab.getByText('Inferred', { exact: true }).first().waitFor({ timeout: 10_000 });
     expect(await tab.getByText('Inferred', { exact: true }).count()).toBeGreaterThan(1);
+    // The operation's code samples: the curl command first, the TypeScript call chosen in the samples' menu.
+    const curl = "curl 'http://127.0.0.1:4010/conversational_agents/ca_7Qk2Lm9Xa'";
+    await tab.getByText(curl).first().waitFor({ timeout: 10_000 });
+    await tab.getByText('curl', { exact: true }).first().click({ timeout: 10_000 });
+    await tab.getByText('TypeScript', { exact: true }).first().click({ timeout: 10_000 });
+    const call = "await client.conversationalAgents.retrieve('ca_7Qk2Lm9Xa')";
+    await tab.getByText(call).first().waitFor({ timeout: 10_000 });
     await tab.screenshot({ path: join(ARTIFACTS, 'docs-rest.png') });
     expect(external.filter((u) => !REDOC_LOGO.test(u))).toEqual([]);
     await tab.close();
@@ -72,6 +80,9 @@ describe('the built reference in Chromium, offline', () => {
     await tab.locator('[data-event-type="agent.message.delta"] pre[data-example]').waitFor({ timeout: 10_000 });
     expect(await tab.locator('article[data-event-type]').count()).toBeGreaterThan(10);
     expect(await tab.locator('.badge.inferred').first().isVisible()).toBe(true);
+    const sample = tab.locator('[data-event-type="agent.message.delta"] pre[data-sample]').first();
+    expect(await sample.isVisible()).toBe(true);
+    expect(await sample.textContent()).toContain("session.on('agent.message.delta', (event) => {");
     await tab.screenshot({ path: join(ARTIFACTS, 'docs-events.png') });
     expect(external).toEqual([]);
     await tab.close();

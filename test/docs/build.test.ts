@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildDocs, DOCS_PAGES, type DocsResult } from '../../generator/docs/build.js';
+import { clientSnippet, curlCommand } from '../../generator/docs/code-samples.js';
 import { eventAnchor } from '../../generator/docs/events-page.js';
 import { escapeHtml } from '../../generator/docs/html.js';
 import { buildIr } from '../../generator/ir/build.js';
@@ -50,6 +51,34 @@ describe('the docs builder on the specs', () => {
     expect(rest).toContain('*Inferred (see DECISIONS.md):*');
   });
 
+  it('the REST page gives every operation a curl command and a TypeScript call, as Redoc code samples', () => {
+    const rest = page(DOCS_PAGES.rest);
+    for (const op of ir.operations) {
+      expect(rest, op.id).toContain(`{"lang":"curl","label":"curl","source":${inPage(curlCommand(ir, op))}}`);
+      expect(rest, op.id).toContain(
+        `{"lang":"TypeScript","label":"TypeScript","source":${inPage(clientSnippet(ir, op))}}`,
+      );
+    }
+  });
+
+  it('the REST samples of named operations fill the path, credential, Service-Version and body', () => {
+    const rest = page(DOCS_PAGES.rest);
+    const has = (text: string) => expect(rest).toContain(inPage(text).slice(1, -1));
+    has(
+      `curl 'http://127.0.0.1:4010/conversations/conv_9Xr4Tb2Kp' \\\n  -H "Authorization: Bearer $CASI_API_KEY" \\\n  -H 'Service-Version: 2025-06-19'`,
+    );
+    has("const result = await client.conversations.retrieve('conv_9Xr4Tb2Kp');");
+    has("curl -X POST 'http://127.0.0.1:4010/conversations' \\\n");
+    has(`-H 'Content-Type: application/json' \\\n  -d '{\n  "agent_id": "ca_7Qk2Lm9Xa",`);
+    has("await client.conversations.create({\n  agent_id: 'ca_7Qk2Lm9Xa',\n  channel: {\n    type: 'phone',");
+    has("curl -N -i 'http://127.0.0.1:4010/conversations/conv_9Xr4Tb2Kp/events'");
+    has("for await (const event of client.conversations.events('conv_9Xr4Tb2Kp', { token: 'conversation-token' })) {");
+    has("-H 'Upgrade: websocket'");
+    has("const session = client.conversations.session('conv_9Xr4Tb2Kp', { token: 'conversation-token' });");
+    has('for await (const item of client.conversations.list()) {');
+    has("curl -X DELETE 'http://127.0.0.1:4010/procedural_agents/pa_3Hf8QwZ1'");
+  });
+
   it('the REST page embeds Redoc instead of loading it from a CDN', () => {
     const rest = page(DOCS_PAGES.rest);
     expect(rest).not.toMatch(/<script[^>]+src=["']https?:/);
@@ -71,6 +100,30 @@ describe('the docs builder on the specs', () => {
     expect(events).not.toContain('<script');
   });
 
+  it('the events page shows how to receive a server event and how to send a client event', () => {
+    const events = page(DOCS_PAGES.events);
+    const card = (type: string) => {
+      const start = events.indexOf(`data-event-type="${type}"`);
+      return events.slice(start, events.indexOf('</article>', start));
+    };
+    const delta = card('agent.message.delta');
+    expect(delta).toContain(escapeHtml("session.on('agent.message.delta', (event) => {"));
+    expect(delta).toContain(
+      escapeHtml("if (event.payload.type === 'agent.message.delta') console.log(event.payload);"),
+    );
+    expect(delta).toContain(
+      escapeHtml("client.conversations.session('conv_9Xr4Tb2Kp', { token: 'conversation-token' })"),
+    );
+    const send = card('user.message.send');
+    expect(send).toContain(
+      escapeHtml(
+        "session.send({\n  id: 'cev_15',\n  payload: {\n    type: 'user.message.send',\n    text: 'Where is my order?',",
+      ),
+    );
+    expect(send).not.toContain('session.on(');
+    for (const event of ir.events) expect(card(event.type), event.type).toContain('<pre data-sample="typescript">');
+  });
+
   it('the events page marks the inferred transports', () => {
     const events = page(DOCS_PAGES.events);
     for (const title of ['Real-time session (WebSocket)', 'conversation.setup webhook']) {
@@ -86,3 +139,8 @@ describe('the docs builder on the specs', () => {
     expect(index).toContain('href="events.html"');
   });
 });
+
+/** `text` as the REST page embeds it in Redoc's state: a JSON string with `<` escaped. */
+function inPage(text: string): string {
+  return JSON.stringify(text).replace(/</g, '\\u003c');
+}

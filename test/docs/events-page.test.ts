@@ -47,6 +47,7 @@ const doc: EventsDoc = {
       description: '',
       inferred: false,
       channelTitles: ['Stream'],
+      samples: [{ lang: 'TypeScript', label: 'Receive it', source: `session.on('thing.happened', () => '${EVIL}');` }],
       fields: [
         {
           path: 'note',
@@ -71,6 +72,7 @@ const doc: EventsDoc = {
       description: 'A poke.',
       inferred: true,
       channelTitles: ['Stream'],
+      samples: [],
       fields: [],
     },
   ],
@@ -84,6 +86,15 @@ describe('renderEventsPage', () => {
     expect(page).not.toContain('<script');
     expect(page).toContain('&lt;img src=x onerror=&quot;alert(1)&quot;&gt;');
     expect(page).toContain('&lt;/script&gt;&lt;script&gt;');
+  });
+
+  it('shows the TypeScript samples of an event, escaped, and no samples block for an event without any', () => {
+    expect(page).toContain(
+      '<pre data-sample="typescript"><code>session.on(&#39;thing.happened&#39;, () =&gt; &#39;&lt;img src=x onerror=&quot;alert(1)&quot;&gt;&#39;);</code></pre>',
+    );
+    expect(page.match(/<pre data-sample=/g)).toHaveLength(1);
+    const poke = page.slice(page.indexOf('data-event-type="poke"'));
+    expect(poke).not.toContain('With the TypeScript client');
   });
 
   it('renders the overview Markdown', () => {

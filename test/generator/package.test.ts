@@ -36,6 +36,13 @@ describe('emitPackage', () => {
     packageName: '@casi/conversational-agent-service',
     version: '1.2.3',
     serviceVersion: '2025-01-01',
+    operations: [],
+    events: [],
+    channels: [],
+    schemas: [],
+    errorCodes: [],
+    securitySchemes: {},
+    openapi: {},
   } as unknown as Ir;
   const sources = ENTRIES.map((entry) => ({ path: `src/${entry}.gen.ts`, content: '' }));
   const files = emitPackage(ir, sources);

@@ -36,7 +36,7 @@ function runtimeImports(module: string, values: string[], types: string[]): Stat
 }
 
 /** A channel with the names its code uses. */
-interface Named {
+export interface Named {
   readonly channel: IrChannel;
   /** `Root`, `V1MarketdataSymbol`: the prefix of its types. */
   readonly type: string;
@@ -60,7 +60,7 @@ export function emitChannels(ir: Ir): EmittedFile[] {
 }
 
 /** Stable, distinct names for the channels (in name order). */
-function namesOf(channels: readonly IrChannel[]): Named[] {
+export function namesOf(channels: readonly IrChannel[]): Named[] {
   const taken = new Set<string>();
   return channels.map((channel) => {
     const base = pascalCase(channel.name) || 'Channel';

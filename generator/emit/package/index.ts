@@ -1,6 +1,7 @@
 /** Emits the package around the generated sources: package.json, its build tsconfig, a README and the LICENSE. */
 import type { Ir } from '../../ir/model.js';
 import { type EmittedFile, sourcesNote, stableJson, withHeader } from '../shared/files.js';
+import { usageSections } from './readme-samples.js';
 
 /** The npm name of the generated package. */
 /**
@@ -90,7 +91,7 @@ export function emitPackage(ir: Ir, files: readonly EmittedFile[]): EmittedFile[
   return [
     { path: 'package.json', content: packageJsonText(packageJson) },
     { path: 'tsconfig.json', content: stableJson(tsconfig) },
-    { path: 'README.md', content: readme(ir, present) },
+    { path: 'README.md', content: readme(ir, present, files) },
     { path: 'LICENSE', content: LICENSE },
     ...present.map((entry) => commonJsDeclaration(entry)),
   ];
@@ -117,7 +118,7 @@ function packageJsonText(packageJson: { readonly exports: Record<string, unknown
   return `${JSON.stringify(sorted, null, 2)}\n`;
 }
 
-function readme(ir: Ir, present: readonly (typeof ENTRIES)[number][]): string {
+function readme(ir: Ir, present: readonly (typeof ENTRIES)[number][], files: readonly EmittedFile[]): string {
   return [
     `<!-- ${sourcesNote(ir.documents)} -->`,
     `# ${packageName(ir)}`,
@@ -128,7 +129,8 @@ function readme(ir: Ir, present: readonly (typeof ENTRIES)[number][]): string {
     '|---|---|',
     ...present.map((entry) => `| \`${packageName(ir)}/${entry}\` | ${ENTRY_TEXT[entry]} |`),
     '',
-    ...(present.includes('client') ? CLIENT_OPTIONS : []),
+    ...(present.includes('client') ? usageSections(ir, packageName(ir), files) : []),
+    ...(present.includes('client') && ir.operations.length > 0 ? CLIENT_OPTIONS : []),
     '## Module format',
     '',
     'The package is ESM (`"type": "module"`), with a `.d.ts` beside every module. On Node ≥ 20.19, the version it',
@@ -154,11 +156,6 @@ function readme(ir: Ir, present: readonly (typeof ENTRIES)[number][]): string {
 /** The client options section of the README. */
 const CLIENT_OPTIONS: readonly string[] = [
   '## Client options',
-  '',
-  '```ts',
-  "const client = createClient({ logLevel: 'warn' }); // baseUrl and apiKey from CASI_BASE_URL and CASI_API_KEY",
-  "const { data, response } = await client.someResource.retrieve('id', { headers: { 'X-Trace': 't1' } }).withResponse();",
-  '```',
   '',
   '- `baseUrl` and `apiKey` default to the `CASI_BASE_URL` and `CASI_API_KEY` environment variables where there is a',
   '  `process` (not in browsers); with no base URL at all, `createClient` throws a `CasiError` naming both.',
