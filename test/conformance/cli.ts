@@ -4,8 +4,7 @@
  * target: an in-process reference server; `--base-url URL --api-key KEY` points it at another server of the API.
  */
 import { parseArgs } from 'node:util';
-import { FakeClock } from '../../reference/clock.js';
-import { runAuthMatrix } from './auth-matrix.js';
+import { runAuthMatrix } from '../../conformance/auth-matrix.js';
 import {
   checkWebhooks,
   createContext,
@@ -16,13 +15,14 @@ import {
   runContract,
   runsFromEnv,
   seedFromEnv,
-} from './contract.js';
-import { SetupError } from './fixtures.js';
-import { KNOWN_DEFECTS } from './known-defects.js';
-import { Report } from './report.js';
-import { runStateful } from './stateful.js';
-import { remoteTarget, startReference, type Target } from './target.js';
-import { startWebhookReceiver } from './webhooks.js';
+} from '../../conformance/contract.js';
+import { SetupError } from '../../conformance/fixtures.js';
+import { KNOWN_DEFECTS } from '../../conformance/known-defects.js';
+import { Report } from '../../conformance/report.js';
+import { runStateful } from '../../conformance/stateful.js';
+import { remoteTarget, startReference, type Target } from '../../conformance/target.js';
+import { startWebhookReceiver } from '../../conformance/webhooks.js';
+import { FakeClock } from '../../reference/clock.js';
 
 const USAGE = `Usage: npm run conformance -- [--base-url URL --api-key KEY] [--runs N] [--seed N]
 

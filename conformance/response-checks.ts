@@ -2,7 +2,7 @@
  * The checks every answer goes through, whatever was sent (as Schemathesis names them): no 5xx, a declared status,
  * a declared content type, and a body — or every SSE event and WebSocket frame — valid against its schema.
  */
-import type { IrOperation } from '../../generator/ir/model.js';
+import type { IrOperation } from '../generator/ir/model.js';
 import type { Report } from './report.js';
 import type { ConformanceSpec } from './spec.js';
 import type { WireResponse } from './wire.js';

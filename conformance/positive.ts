@@ -4,7 +4,7 @@
  * through the response checks.
  */
 import fc from 'fast-check';
-import type { IrOperation } from '../../generator/ir/model.js';
+import type { IrOperation } from '../generator/ir/model.js';
 import { forEachLimit } from './concurrency.js';
 import type { ContractContext } from './context.js';
 import { exampleRequests } from './examples.js';

@@ -12,7 +12,7 @@
  *   `default` or example, else one generated value. Optional parameters are left out.
  */
 import fc from 'fast-check';
-import type { IrOperation, IrParameter, JsonSchema } from '../../generator/ir/model.js';
+import type { IrOperation, IrParameter, JsonSchema } from '../generator/ir/model.js';
 import { arbitraryFromSchema } from './arbitrary-from-schema.js';
 import type { RequestParts } from './requests.js';
 import { type ConformanceSpec, refName } from './spec.js';

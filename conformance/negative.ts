@@ -4,7 +4,7 @@
  * names the parameter location and JSON pointer of the change.
  */
 import fc from 'fast-check';
-import type { IrOperation, IrParameter, JsonSchema } from '../../generator/ir/model.js';
+import type { IrOperation, IrParameter, JsonSchema } from '../generator/ir/model.js';
 import { forEachLimit } from './concurrency.js';
 import type { ContractContext } from './context.js';
 import { EXTRA_MEMBER, type Mutant, mutate, pointsAt, stringMutations } from './mutations.js';
