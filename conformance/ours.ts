@@ -34,8 +34,16 @@ export interface OursOptions {
 /** Runs every check of this service's spec; `stopped` says why the run ended early, if it did. */
 export async function runOurs(options: OursOptions): Promise<{ report: Report; stopped?: string; notes: string[] }> {
   const { baseUrl, apiKey, runs, seed, log } = options;
-  if ((baseUrl === undefined) !== (apiKey === undefined))
+  if (baseUrl !== undefined && apiKey === undefined)
     throw new UsageError('--base-url needs a write key of that server: --auth bearer:KEY (or --api-key KEY)');
+  const keyed = [
+    apiKey && '--auth/--api-key',
+    options.readKey && '--read-key',
+    options.otherOrgKey && '--other-org-key',
+  ];
+  const stray = keyed.find((name) => name);
+  if (baseUrl === undefined && stray)
+    throw new UsageError(`${stray} goes with --base-url (the in-process server has its own keys)`);
   const notes: string[] = [];
   const inProcess = baseUrl === undefined;
   const report = new Report(KNOWN_DEFECTS);
@@ -52,11 +60,12 @@ export async function runOurs(options: OursOptions): Promise<{ report: Report; s
       });
   let stopped: string | undefined;
   try {
-    const ctx = await runContract(target, report, { runs, seed });
+    const ctx = await runContract(target, report, { runs, seed, progress: log });
     if (receiver)
       await guarded(report, 'webhook_conformance', 'conversation.setup', () =>
         checkWebhooks(ctx, receiver, WEBHOOK_SECRET),
       );
+    log('conformance: stateful sequences');
     await guarded(report, 'stateful', 'sequence', () =>
       runStateful(target, report, { runs: Math.max(20, Math.round(runs / 10)), seed }),
     );
@@ -74,6 +83,7 @@ export async function runOurs(options: OursOptions): Promise<{ report: Report; s
     await receiver?.close();
   }
   if (inProcess && stopped === undefined) {
+    log('conformance: auth matrix');
     const clocked = await startReference({
       clock: new FakeClock(),
       env: { CASI_TOKEN_TTL_SECONDS: String(MATRIX_TOKEN_TTL_SECONDS) },
