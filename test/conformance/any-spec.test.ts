@@ -9,7 +9,7 @@ import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ROOT } from './lint.js';
-import { startPlantedServer } from './planted/server.js';
+import { PLANTED_TOKEN, startPlantedServer } from './planted/server.js';
 import { runCasi, startCasiServe } from './run-casi.js';
 
 const PLANTED_SPEC = join(ROOT, 'test/conformance/planted/openapi.yaml');
@@ -39,18 +39,9 @@ describe('casi conformance against a server with planted faults', () => {
 
   beforeAll(async () => {
     const files = ['--json', join(out, 'planted.json'), '--junit', join(out, 'planted.xml')];
-    run = await runCasi([
-      'conformance',
-      '--openapi',
-      PLANTED_SPEC,
-      '--base-url',
-      planted.url,
-      '--runs',
-      '10',
-      '--seed',
-      '3',
-      ...files,
-    ]);
+    const auth = ['--auth', `bearer:${PLANTED_TOKEN}`];
+    const target = ['--openapi', PLANTED_SPEC, '--base-url', planted.url, '--runs', '10', '--seed', '3'];
+    run = await runCasi(['conformance', ...target, ...auth, ...files]);
     json = JSON.parse(readFileSync(join(out, 'planted.json'), 'utf8')) as JsonRun;
   }, 60_000);
 
@@ -71,7 +62,7 @@ describe('casi conformance against a server with planted faults', () => {
     expect(found('negative_data_rejection', 'createItem')?.problem).toMatch(/not refused with a 4xx: 200/);
   });
 
-  it('finds nothing wrong where nothing was planted', () => {
+  it('finds nothing wrong where nothing was planted (the bearer token of --auth on the secured operation)', () => {
     expect(json.failures.filter((f) => f.operation === 'health')).toEqual([]);
     expect(json.failures.filter((f) => f.operation === 'listItems' && f.check === 'negative_data_rejection')).toEqual(
       [],

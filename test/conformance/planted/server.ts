@@ -1,14 +1,22 @@
 /**
  * A Fastify server of `openapi.yaml` with planted faults: `getItem` answers 500, `listItems` answers items its
- * schema refuses, `createItem` accepts any body with 200. `health` and the refusal of a bad `limit` are right.
+ * schema refuses, `createItem` accepts any body with 200. `health` (with `PLANTED_TOKEN` only) and the refusal of a
+ * bad `limit` are right.
  */
 import type { AddressInfo } from 'node:net';
 import Fastify, { type FastifyInstance } from 'fastify';
 
+/** The bearer token `health` takes. */
+export const PLANTED_TOKEN = 'planted-token';
+
 /** Starts the server on 127.0.0.1 (an OS-chosen port); resolves to it and its base URL. */
 export async function startPlantedServer(): Promise<{ app: FastifyInstance; url: string }> {
   const app = Fastify();
-  app.get('/health', async () => ({ status: 'ok' }));
+  app.get('/health', async (request, reply) =>
+    request.headers.authorization === `Bearer ${PLANTED_TOKEN}`
+      ? { status: 'ok' }
+      : reply.code(401).send({ message: 'a bearer token is needed' }),
+  );
   app.get('/items', async (request, reply) => {
     const { limit } = request.query as { limit?: string };
     if (limit !== undefined && !/^\d+$/.test(limit)) return reply.code(400).send({ message: 'limit: an integer' });
