@@ -2,6 +2,7 @@
  * `casi conformance` on any spec: for every HTTP operation, its examples, then generated valid requests, then
  * invalid variants of the valid ones; every answer checked (`checks.ts`), every failure kept with its `curl` replay.
  */
+import { UsageError } from '../../generator/diagnostics.js';
 import type { Ir } from '../../generator/ir/model.js';
 import { type AuthOption, credentialParts } from '../auth-option.js';
 import { curlCommand } from '../curl.js';
@@ -41,11 +42,18 @@ export async function runAnySpec(ir: Ir, options: AnySpecOptions): Promise<{ rep
     else return true;
     return false;
   });
+  // The first request must get an answer: a server that is not there is a set-up error, not a failure per case.
+  let answered = false;
   for (const [index, op] of operations.entries()) {
     const credential = credentialParts(ir, op, options.auth);
     const exchange = async (request: AnyRequest, invalid: string | undefined) => {
       const wire = toWire(op, request, credential);
       const response = await send(options.baseUrl, wire);
+      if (!answered && response.error !== undefined)
+        throw new UsageError(
+          `no answer from --base-url ${options.baseUrl}: ${response.error} (is the server running, and is the URL right?)`,
+        );
+      answered = true;
       const shown = `${invalid ? `(${invalid}) ` : ''}${describeRequest(wire)} → ${describeAnswer(response)}`;
       const replay = curlCommand(options.baseUrl, wire);
       for (const verdict of checkAnswer(schemas, op, response, invalid !== undefined))

@@ -134,6 +134,16 @@ describe('casi conformance against casi serve of a corpus document', () => {
 });
 
 describe('casi conformance usage', () => {
+  it('exits 2 with one line when nothing answers at --base-url', async () => {
+    const closed = await startPlantedServer();
+    await closed.app.close();
+    const run = await runCasi(['conformance', '--openapi', PLANTED_SPEC, '--base-url', closed.url, '--runs', '1']);
+    expect(run.code).toBe(2);
+    expect(run.stderr.trim().split('\n').at(-1)).toMatch(
+      /^casi: no answer from --base-url http:\/\/127\.0\.0\.1:\d+: .*ECONNREFUSED/,
+    );
+  }, 60_000);
+
   it('exits 2 with one line for a bad --auth, a bad --runs and another spec without --base-url', async () => {
     for (const [args, message] of [
       [['--auth', 'token:x', '--base-url', 'http://127.0.0.1:9'], '--auth "token:x" is not one of'],
