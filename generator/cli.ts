@@ -1,5 +1,5 @@
 /**
- * The `casi` command line: generate, check, validate, schemas, serve, diff, release. Exit codes: 0 ok, 1 failure,
+ * The `casi` command line: generate, check, validate, schemas, serve, conformance, diff, release. Exit codes: 0 ok, 1 failure,
  * 2 usage.
  */
 import { readFileSync } from 'node:fs';
@@ -24,7 +24,7 @@ const specOptions = {
   },
 } as const;
 
-const COMMANDS = 'generate, check, validate, schemas, serve, diff or release';
+const COMMANDS = 'generate, check, validate, schemas, serve, conformance, diff or release';
 /** Positional arguments, which yargs gives as values too (`validate`'s FILE; its `-` arrives as ""). */
 const POSITIONALS = new Set(['file']);
 /** The options that go without a command. */
@@ -169,6 +169,38 @@ await yargs(hideBin(process.argv))
         const { serve } = await import('../reference/main.js');
         return serve({ port: parsePort(argv.port), host: argv.host });
       }),
+  })
+  .command({
+    command: 'conformance',
+    describe:
+      'Check a running server against the spec: examples, generated valid and invalid requests, every answer checked',
+    builder: (y) =>
+      y.options({
+        ...specOptions,
+        'base-url': {
+          type: 'string',
+          describe: 'The server under test (default, for this service only: an in-process reference server)',
+        },
+        auth: {
+          type: 'string',
+          describe:
+            'The credential: bearer:TOKEN, basic:USER:PASS, header:NAME=VALUE, query:NAME=VALUE or apikey:VALUE',
+        },
+        'api-key': {
+          type: 'string',
+          describe: "This service's spec: a write key of the server (as --auth bearer:KEY)",
+        },
+        'read-key': { type: 'string', describe: "This service's spec: a read-only key, for the auth matrix" },
+        'other-org-key': { type: 'string', describe: "This service's spec: another organisation's write key" },
+        runs: { type: 'string', describe: 'Generated cases per operation (default: $CONFORMANCE_RUNS or 200)' },
+        seed: {
+          type: 'string',
+          describe: 'The fast-check seed, to replay a run (default: $CONFORMANCE_SEED or random)',
+        },
+        junit: { type: 'string', describe: 'Write the results as JUnit XML to this file' },
+        json: { type: 'string', describe: 'Write the results as JSON to this file' },
+      }),
+    handler: (argv) => run(async () => (await import('../conformance/command.js')).runConformance(argv)),
   })
   .command({
     command: 'diff',

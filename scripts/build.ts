@@ -1,6 +1,6 @@
 /**
  * Compiles the toolkit's TypeScript to `dist/` with esbuild, one `.js` per `.ts` (no bundling): the CLI, the
- * reference server and the generated package it runs on. `npm install` runs it (`prepare`); so do `npm start` and the
+ * reference server, the conformance checks and the generated package they run on. `npm install` runs it (`prepare`); so do `npm start` and the
  * test setup, so that `dist/` always matches the sources. Type-checking is tsc's job (`npm test`).
  */
 import { rmSync } from 'node:fs';
@@ -12,7 +12,7 @@ import { build } from 'esbuild';
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 
 /** The folders whose TypeScript the CLI loads at run time. */
-const SOURCES = ['generator', 'reference', 'templates', 'generated/src'];
+const SOURCES = ['generator', 'reference', 'templates', 'generated/src', 'conformance'];
 
 /** Empties `dist/` and compiles every source file into it, keeping the folder layout. */
 export async function buildToolkit(root: string = ROOT): Promise<void> {

@@ -1,8 +1,8 @@
 /** The schema arbitraries generate only valid values: every component schema, checked by its generated validator. */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { arbitraryFromSchema } from './arbitrary-from-schema.js';
-import { loadConformanceSpec } from './spec.js';
+import { arbitraryFromSchema } from '../../conformance/arbitrary-from-schema.js';
+import { loadConformanceSpec } from '../../conformance/spec.js';
 
 const spec = await loadConformanceSpec();
 const resolve = (name: string) => spec.schema(name);

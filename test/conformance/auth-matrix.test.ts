@@ -1,11 +1,11 @@
 /** The auth matrix against the in-process reference server on a fake clock (token expiry by time travel). */
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import { runAuthMatrix } from '../../conformance/auth-matrix.js';
+import { createContext, seedFromEnv } from '../../conformance/contract.js';
+import { Report } from '../../conformance/report.js';
+import { loadConformanceSpec } from '../../conformance/spec.js';
+import { startReference, type Target } from '../../conformance/target.js';
 import { FakeClock } from '../../reference/clock.js';
-import { runAuthMatrix } from './auth-matrix.js';
-import { createContext, seedFromEnv } from './contract.js';
-import { Report } from './report.js';
-import { loadConformanceSpec } from './spec.js';
-import { startReference, type Target } from './target.js';
 
 const TOKEN_TTL_SECONDS = 600;
 const spec = await loadConformanceSpec();

@@ -1,10 +1,9 @@
-/** `npm run conformance` as a user runs it, against servers started here: a conforming one and a broken one. */
-import { execFile } from 'node:child_process';
+/** `casi conformance` on this service's spec as a user runs it, against servers started here: a good one and a broken one. */
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type App, createApp } from '../../reference/app.js';
 import { loadConfig } from '../../reference/config.js';
-import { ROOT } from './lint.js';
+import { runCasi } from './run-casi.js';
 
 const KEY = 'cli_key';
 const KEYS = `${KEY}:org_a:write,cli_read:org_a:read,cli_other:org_b:write`;
@@ -24,16 +23,9 @@ async function serve(breakLists: boolean): Promise<[App, string]> {
   return [app, `http://127.0.0.1:${(app.app.server.address() as AddressInfo).port}`];
 }
 
-function cli(args: readonly string[]): Promise<{ code: number; out: string }> {
-  return new Promise((resolve) => {
-    execFile(
-      process.execPath,
-      ['--import', 'tsx', 'test/conformance/cli.ts', ...args],
-      { cwd: ROOT, timeout: 120_000 },
-      (error, stdout, stderr) =>
-        resolve({ code: typeof error?.code === 'number' ? error.code : 0, out: stdout + stderr }),
-    );
-  });
+async function cli(args: readonly string[]): Promise<{ code: number; out: string }> {
+  const { code, stdout, stderr } = await runCasi(['conformance', ...args], 120_000);
+  return { code, out: stdout + stderr };
 }
 
 beforeAll(async () => {
@@ -45,27 +37,36 @@ afterAll(async () => {
   await broken.close();
 });
 
-describe('npm run conformance', () => {
+describe('casi conformance (this service)', () => {
   it('passes a conforming server given by --base-url (auth matrix included) and prints a table per check', async () => {
-    const keys = ['--api-key', KEY, '--read-key', 'cli_read', '--other-org-key', 'cli_other'];
+    const keys = ['--auth', `bearer:${KEY}`, '--read-key', 'cli_read', '--other-org-key', 'cli_other'];
     const { code, out } = await cli(['--base-url', goodUrl, ...keys, '--runs', '30', '--seed', '1']);
     expect(out).toMatch(/^check\s+cases\s+passed\s+failed\s+known$/m);
     expect(out).toMatch(/^auth_matrix\s+\d+\s+\d+\s+0\s+0$/m);
     expect(out).toMatch(/^response_schema_conformance\s+\d+\s+\d+\s+0\s+0$/m);
     expect(out).toMatch(/^stateful\s+20\s+20\s+0\s+0$/m);
     expect(out).toContain('PASS: 0 failed');
+    expect(out).toMatch(/^conformance: \[1\/\d+\] \w+ \(\w+ \/\S*\)$/m);
     expect(code).toBe(0);
   }, 120_000);
 
   it('fails, naming the check and the operation, on a server whose answer breaks the schema', async () => {
     const { code, out } = await cli(['--base-url', brokenUrl, '--api-key', KEY, '--runs', '30', '--seed', '1']);
     expect(out).toMatch(/^FAIL response_schema_conformance listProceduralAgents: /m);
+    expect(out).toContain(
+      `REPLAY response_schema_conformance listProceduralAgents: curl -i -X GET '${brokenUrl}/procedural_agents`,
+    );
     expect(code).toBe(1);
   }, 120_000);
 
-  it('refuses a half-given target with status 2', async () => {
-    const { code, out } = await cli(['--base-url', goodUrl]);
-    expect(out).toContain('--base-url and --api-key go together');
-    expect(code).toBe(2);
-  });
+  it('refuses a half-given target with status 2 and one line', async () => {
+    for (const [args, message] of [
+      [['--base-url', goodUrl], 'casi: --base-url needs a write key of that server'],
+      [['--api-key', KEY], 'casi: --auth/--api-key goes with --base-url'],
+    ] as const) {
+      const { code, out } = await cli(args);
+      expect(out.trim().split('\n')).toEqual([expect.stringContaining(message)]);
+      expect(code).toBe(2);
+    }
+  }, 60_000);
 });

@@ -1,13 +1,13 @@
 /** The Schemathesis-style contract checks of every operation of the IR against the in-process reference server. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ContractContext } from './context.js';
-import { checkWebhooks, runContract, runsFromEnv, seedFromEnv } from './contract.js';
-import { KNOWN_DEFECTS } from './known-defects.js';
-import { Report } from './report.js';
-import { RESPONSE_CHECKS } from './response-checks.js';
-import { loadConformanceSpec } from './spec.js';
-import { startReference, type Target } from './target.js';
-import { startWebhookReceiver, type WebhookReceiver } from './webhooks.js';
+import type { ContractContext } from '../../conformance/context.js';
+import { checkWebhooks, runContract, runsFromEnv, seedFromEnv } from '../../conformance/contract.js';
+import { KNOWN_DEFECTS } from '../../conformance/known-defects.js';
+import { Report } from '../../conformance/report.js';
+import { RESPONSE_CHECKS } from '../../conformance/response-checks.js';
+import { loadConformanceSpec } from '../../conformance/spec.js';
+import { startReference, type Target } from '../../conformance/target.js';
+import { startWebhookReceiver, type WebhookReceiver } from '../../conformance/webhooks.js';
 
 const spec = await loadConformanceSpec();
 const runs = runsFromEnv();

@@ -5,14 +5,14 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_RUNS, parseRuns, parseSeed, runsFromEnv, seedFromEnv } from './contract.js';
+import { DEFAULT_RUNS, parseRuns, parseSeed, runsFromEnv, seedFromEnv } from '../../conformance/contract.js';
+import { exampleRequests } from '../../conformance/examples.js';
+import { freeFormPaths, mutate, pointsAt } from '../../conformance/mutations.js';
+import { PRINTED_FAILURES_PER_CHECK, Report } from '../../conformance/report.js';
+import { contains } from '../../conformance/round-trip.js';
+import { loadConformanceSpec } from '../../conformance/spec.js';
+import { describeAnswer, isSuccess, send } from '../../conformance/wire.js';
 import { fastSseRetry, seededRandom } from './cutting-proxy.js';
-import { exampleRequests } from './examples.js';
-import { freeFormPaths, mutate, pointsAt } from './mutations.js';
-import { PRINTED_FAILURES_PER_CHECK, Report } from './report.js';
-import { contains } from './round-trip.js';
-import { loadConformanceSpec } from './spec.js';
-import { describeAnswer, isSuccess, send } from './wire.js';
 
 const spec = await loadConformanceSpec();
 const closed = {

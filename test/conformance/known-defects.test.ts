@@ -3,9 +3,9 @@
  * keeps the fixed ones as regression tests named after the defect.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { agentConfig, clientFor } from './fixtures.js';
-import { KNOWN_DEFECTS } from './known-defects.js';
-import { startReference, type Target } from './target.js';
+import { agentConfig, clientFor } from '../../conformance/fixtures.js';
+import { KNOWN_DEFECTS } from '../../conformance/known-defects.js';
+import { startReference, type Target } from '../../conformance/target.js';
 
 let target: Target;
 beforeAll(async () => {

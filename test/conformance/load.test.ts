@@ -4,11 +4,11 @@
  * history (zero lost events) and no request answers a 5xx.
  */
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import { clientFor, createFixtures, type Fixtures } from '../../conformance/fixtures.js';
+import { startReference, type Target } from '../../conformance/target.js';
 import type { Client } from '../../generated/src/client.gen.js';
 import type { ServerEvent } from '../../generated/src/types.gen.js';
 import { driveChat, startChat } from './chat-driver.js';
-import { clientFor, createFixtures, type Fixtures } from './fixtures.js';
-import { startReference, type Target } from './target.js';
 
 const CONVERSATIONS = 10;
 const SSE_PER_CONVERSATION = 20;

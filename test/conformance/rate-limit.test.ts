@@ -4,12 +4,12 @@
  * the wait it asked for succeeds.
  */
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { Report } from './report.js';
-import { toWire } from './requests.js';
-import { checkResponse } from './response-checks.js';
-import { loadConformanceSpec } from './spec.js';
-import { startReference, type Target } from './target.js';
-import { delay, send } from './wire.js';
+import { Report } from '../../conformance/report.js';
+import { toWire } from '../../conformance/requests.js';
+import { checkResponse } from '../../conformance/response-checks.js';
+import { loadConformanceSpec } from '../../conformance/spec.js';
+import { startReference, type Target } from '../../conformance/target.js';
+import { delay, send } from '../../conformance/wire.js';
 
 const LIMIT_PER_SECOND = 5;
 const BURST = 40;

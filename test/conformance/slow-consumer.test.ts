@@ -7,12 +7,12 @@
  */
 import type { Socket } from 'node:net';
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import { clientFor, createFixtures, type Fixtures } from '../../conformance/fixtures.js';
+import { startReference, type Target } from '../../conformance/target.js';
 import type { ServerEvent } from '../../generated/src/types.gen.js';
 import { SSE_BATCH_LENGTH } from '../../reference/http/events-stream.js';
 import { driveChat, startChat } from './chat-driver.js';
-import { clientFor, createFixtures, type Fixtures } from './fixtures.js';
 import { openPaused } from './sse-reader.js';
-import { startReference, type Target } from './target.js';
 
 /** The largest event of the chat driven here (300 words), which may cross a batch's end. */
 const EVENT_BOUND = 8 * 1024;

@@ -1,9 +1,9 @@
 /** Model-based command sequences against the in-process reference server: server and model agree at every step. */
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { runsFromEnv, seedFromEnv } from './contract.js';
-import { Report } from './report.js';
-import { runStateful } from './stateful.js';
-import { startReference, type Target } from './target.js';
+import { runsFromEnv, seedFromEnv } from '../../conformance/contract.js';
+import { Report } from '../../conformance/report.js';
+import { runStateful } from '../../conformance/stateful.js';
+import { startReference, type Target } from '../../conformance/target.js';
 
 let target: Target;
 beforeAll(async () => {

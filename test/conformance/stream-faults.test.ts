@@ -4,12 +4,12 @@
  * history: same events, same order, nothing lost, nothing repeated.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { clientFor, createFixtures, type Fixtures } from '../../conformance/fixtures.js';
+import { startReference, type Target } from '../../conformance/target.js';
 import { createClient } from '../../generated/src/client.gen.js';
 import type { ServerEvent } from '../../generated/src/types.gen.js';
 import { driveChat, history, startChat } from './chat-driver.js';
 import { type CuttingProxy, fastSseRetry, seededRandom, startCuttingProxy } from './cutting-proxy.js';
-import { clientFor, createFixtures, type Fixtures } from './fixtures.js';
-import { startReference, type Target } from './target.js';
 
 const CUTS = 100;
 const MIN_EVENTS = 1000;

@@ -4,9 +4,9 @@
  */
 import type { Ajv } from 'ajv';
 import fc from 'fast-check';
+import { arbitraryFromSchema } from '../../conformance/arbitrary-from-schema.js';
 import type { Ir, JsonSchema } from '../../generator/ir/model.js';
 import { createAjv, toAjvSchema } from '../../generator/schema/ajv.js';
-import { arbitraryFromSchema } from '../conformance/arbitrary-from-schema.js';
 
 /** How many samples are tried before giving up on a schema. */
 const TRIES = 40;

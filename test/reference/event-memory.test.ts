@@ -4,12 +4,12 @@
  * over real SSE on loopback.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startReference, type Target } from '../../conformance/target.js';
 import type { ServerEvent } from '../../generated/src/types.gen.js';
 import { MemoryEventBus } from '../../reference/bus/memory.js';
 import { EventsDroppedError } from '../../reference/bus/types.js';
 import { ConfigError, loadConfig } from '../../reference/config.js';
 import { buildEvent } from '../../reference/events.js';
-import { startReference, type Target } from '../conformance/target.js';
 import { createChat, headersOf, startChat } from './helpers/loopback.js';
 
 const at = '2025-07-01T00:00:00.000Z';

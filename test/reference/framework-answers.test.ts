@@ -5,8 +5,8 @@
  */
 import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { exchange, portOf, type RawAnswer } from '../conformance/raw-http.js';
-import { startReference, type Target } from '../conformance/target.js';
+import { exchange, portOf, type RawAnswer } from '../../conformance/raw-http.js';
+import { startReference, type Target } from '../../conformance/target.js';
 import { createChat } from './helpers/loopback.js';
 
 let target: Target;

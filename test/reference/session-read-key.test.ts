@@ -5,7 +5,7 @@
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
-import { startReference, type Target } from '../conformance/target.js';
+import { startReference, type Target } from '../../conformance/target.js';
 import { createChat, headersOf } from './helpers/loopback.js';
 
 let target: Target;

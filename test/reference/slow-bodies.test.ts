@@ -5,8 +5,8 @@
  */
 import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { exchange, portOf } from '../conformance/raw-http.js';
-import { startReference, type Target } from '../conformance/target.js';
+import { exchange, portOf } from '../../conformance/raw-http.js';
+import { startReference, type Target } from '../../conformance/target.js';
 
 const LIMITS = { totalMs: 1500, idleMs: 300, maxPendingBytes: 64 * 1024 };
 

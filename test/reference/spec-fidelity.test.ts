@@ -5,14 +5,14 @@
  */
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { agentConfig } from '../../conformance/fixtures.js';
+import { startReference, type Target } from '../../conformance/target.js';
 import {
   validateConversation,
   validateConversationListItem,
   validateProceduralAgentConfig,
   validateServerEvent,
 } from '../../generated/src/validators.gen.js';
-import { agentConfig } from '../conformance/fixtures.js';
-import { startReference, type Target } from '../conformance/target.js';
 import { createChat, headersOf } from './helpers/loopback.js';
 
 const record = {

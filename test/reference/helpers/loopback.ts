@@ -1,8 +1,8 @@
 /** Plain HTTP against an in-process reference server on loopback: the headers of a key, and a chat to work on. */
 import { expect } from 'vitest';
 import WebSocket from 'ws';
-import { agentConfig } from '../../conformance/fixtures.js';
-import type { Target } from '../../conformance/target.js';
+import { agentConfig } from '../../../conformance/fixtures.js';
+import type { Target } from '../../../conformance/target.js';
 
 /** The headers of a JSON request with `key`. */
 export function headersOf(key: string): Record<string, string> {

@@ -1,9 +1,9 @@
 /** The server under test: an in-process reference server on 127.0.0.1 (port chosen by the OS), or any base URL. */
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { type App, type AppOptions, createApp } from '../../reference/app.js';
-import type { FakeClock } from '../../reference/clock.js';
-import { loadConfig } from '../../reference/config.js';
+import { type App, type AppOptions, createApp } from '../reference/app.js';
+import type { FakeClock } from '../reference/clock.js';
+import { loadConfig } from '../reference/config.js';
 
 /** API keys the suite may use; only `write` is needed, the others enable more of the auth checks. */
 export interface TargetKeys {

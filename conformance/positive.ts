@@ -4,9 +4,10 @@
  * through the response checks.
  */
 import fc from 'fast-check';
-import type { IrOperation } from '../../generator/ir/model.js';
+import type { IrOperation } from '../generator/ir/model.js';
 import { forEachLimit } from './concurrency.js';
 import type { ContractContext } from './context.js';
+import { curlCommand } from './curl.js';
 import { exampleRequests } from './examples.js';
 import { describeRequest, type RequestParts, requestArbitrary, toWire } from './requests.js';
 import { checkResponse } from './response-checks.js';
@@ -47,9 +48,10 @@ export async function checkPositive(ctx: ContractContext, op: IrOperation): Prom
     const request = toWire(op, parts, { apiKey: ctx.target.keys.write });
     const context = `${label}${describeRequest(request)}`;
     const response = await send(ctx.target.baseUrl, request);
-    checkResponse(ctx.spec, ctx.report, op, response, context, parts.path);
+    const replay = curlCommand(ctx.target.baseUrl, request);
+    checkResponse(ctx.spec, ctx.report, op, response, context, parts.path, replay);
     const problem = acceptanceProblem(op, response);
-    ctx.report.record('positive_data_acceptance', op.id, problem && `${context} → ${problem}`);
+    ctx.report.record('positive_data_acceptance', op.id, problem && `${context} → ${problem}`, replay);
     if (isSuccess(response) && !ctx.goodRequests.has(op.id)) ctx.goodRequests.set(op.id, parts);
   };
   for (const parts of exampleRequests(ctx.spec, op, ctx.fixtures.ids, ctx.seed)) await one(parts, 'spec example: ');

@@ -5,6 +5,14 @@ export interface Failure {
   readonly check: string;
   readonly operation: string;
   readonly problem: string;
+  /** A command that sends the failing request again (`curl …`), when the check knows it. */
+  readonly replay?: string;
+}
+
+/** One row per check and operation: its counts. */
+export interface ReportRow extends Counts {
+  readonly check: string;
+  readonly operation: string;
 }
 
 /** A kept failure and how many failed cases gave exactly the same message. */
@@ -51,8 +59,8 @@ export class Report {
     this.#known = knownDefects;
   }
 
-  /** Records one case of `check` on `operation`: passed when `problem` is undefined. */
-  record(check: string, operation: string, problem?: string): void {
+  /** Records one case of `check` on `operation`: passed when `problem` is undefined; `replay` resends it. */
+  record(check: string, operation: string, problem?: string, replay?: string): void {
     const failure = problem === undefined ? undefined : { check, operation, problem };
     const known = failure && this.#known.find((k) => k.matches(failure));
     if (known && failure && !this.#knownSeen.has(known.id)) this.#knownSeen.set(known.id, failure);
@@ -80,7 +88,7 @@ export class Report {
     if (kept.messages >= KEPT_FAILURES_PER_OPERATION && !fresh) return;
     kept.messages++;
     kept.outcomes.add(outcome(problem));
-    const group = { check, operation, problem, count: 1 };
+    const group = { check, operation, problem, count: 1, ...(replay === undefined ? {} : { replay }) };
     this.#groups.set(key, group);
     this.#failures.push(group);
   }
@@ -107,7 +115,20 @@ export class Report {
 
   /** The distinct failures kept, in the order they first happened (identical messages once). */
   get failures(): readonly Failure[] {
-    return this.#failures.map(({ check, operation, problem }) => ({ check, operation, problem }));
+    return this.#failures.map(({ check, operation, problem, replay }) => ({
+      check,
+      operation,
+      problem,
+      ...(replay === undefined ? {} : { replay }),
+    }));
+  }
+
+  /** The counts of every check on every operation, in order of first record. */
+  get rows(): ReportRow[] {
+    return [...this.#byOperation].map(([key, counts]) => {
+      const [check = '', operation = ''] = key.split('\u0000');
+      return { check, operation, ...counts };
+    });
   }
 
   /** Total failed cases over every check. */

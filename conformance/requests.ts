@@ -4,7 +4,7 @@
  * requests reach real resources and 2xx answers; the rest are generated ids (unknown: 404).
  */
 import fc from 'fast-check';
-import type { IrOperation, IrParameter } from '../../generator/ir/model.js';
+import type { IrOperation, IrParameter } from '../generator/ir/model.js';
 import { arbitraryFromSchema } from './arbitrary-from-schema.js';
 import type { ConformanceSpec } from './spec.js';
 import { expandPath, type WireRequest } from './wire.js';

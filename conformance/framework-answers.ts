@@ -5,7 +5,7 @@
  * negative `Content-Length`, headers over 16 KiB, HTTP/1.1 without `Host` — are 4xx with an `Error` body; plain
  * `http:` targets only, over a raw socket) and `__proto__` as a query parameter name refused like any unknown one.
  */
-import type { IrOperation } from '../../generator/ir/model.js';
+import type { IrOperation } from '../generator/ir/model.js';
 import type { ContractContext } from './context.js';
 import { exchange, portOf } from './raw-http.js';
 import { describeRequest, toWire } from './requests.js';

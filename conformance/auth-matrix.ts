@@ -6,7 +6,7 @@
  * WebSocket operation, client events are writes: each one a read-only key sends is answered by `server.error`
  * `forbidden`, while those of a write key or the conversation's token are performed (DECISIONS.md "WebSocket").
  */
-import type { IrOperation, IrParameter } from '../../generator/ir/model.js';
+import type { IrOperation, IrParameter } from '../generator/ir/model.js';
 import type { ContractContext } from './context.js';
 import { orderedOperations } from './context.js';
 import { checkedCall, clientFor } from './fixtures.js';

@@ -1,6 +1,6 @@
 /** What every contract check of a run shares: the spec, the server, the report, known ids and good requests. */
 import type fc from 'fast-check';
-import type { IrOperation } from '../../generator/ir/model.js';
+import type { IrOperation } from '../generator/ir/model.js';
 import type { Fixtures } from './fixtures.js';
 import type { Report } from './report.js';
 import type { RequestParts } from './requests.js';

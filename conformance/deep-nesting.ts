@@ -5,7 +5,7 @@
  * a few generated ones (optional free-form members appear in some).
  */
 import fc from 'fast-check';
-import type { IrOperation } from '../../generator/ir/model.js';
+import type { IrOperation } from '../generator/ir/model.js';
 import type { ContractContext } from './context.js';
 import { freeFormPaths, withMember } from './mutations.js';
 import { describeRequest, type RequestParts, requestArbitrary, toWire } from './requests.js';

@@ -4,7 +4,7 @@
  * and no list shows it any more. Driven by the IR: a new deletable resource needs no new code.
  */
 import fc from 'fast-check';
-import type { IrOperation } from '../../generator/ir/model.js';
+import type { IrOperation } from '../generator/ir/model.js';
 import type { ContractContext } from './context.js';
 import { expectError } from './protocol.js';
 import { describeRequest, type RequestParts, requestArbitrary, toWire } from './requests.js';

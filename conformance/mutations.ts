@@ -3,7 +3,7 @@
  * out-of-enum, over-long or too short, out of range, wrong pattern or format, extra member where none is allowed.
  * Each mutant names the JSON pointer the server's error must point at.
  */
-import type { JsonSchema } from '../../generator/ir/model.js';
+import type { JsonSchema } from '../generator/ir/model.js';
 import { refName } from './spec.js';
 
 /** What a mutation did. */

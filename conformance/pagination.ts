@@ -4,7 +4,7 @@
  * and nothing a full walk just after does not see — items created meanwhile shift and repeat nothing (DECISIONS.md,
  * "Lists").
  */
-import type { IrOperation } from '../../generator/ir/model.js';
+import type { IrOperation } from '../generator/ir/model.js';
 import type { ContractContext } from './context.js';
 import { describeRequest, type RequestParts, toWire } from './requests.js';
 import { checkResponse } from './response-checks.js';

@@ -4,7 +4,7 @@
  * answer (versions per spec/DECISIONS.md "Versions"), and after every step the server and the model agree.
  */
 import fc from 'fast-check';
-import type { Client } from '../../generated/src/client.gen.js';
+import type { Client } from '../generated/src/client.gen.js';
 import { agentConfig, chatThenEnd, clientFor } from './fixtures.js';
 import type { Report } from './report.js';
 import type { Target } from './target.js';

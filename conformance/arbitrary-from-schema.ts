@@ -6,7 +6,7 @@
  */
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import fc from 'fast-check';
-import type { JsonSchema } from '../../generator/ir/model.js';
+import type { JsonSchema } from '../generator/ir/model.js';
 import { refName } from './spec.js';
 
 /** How `arbitraryFromSchema` resolves references and shapes its values. */

@@ -4,9 +4,10 @@
  * names the parameter location and JSON pointer of the change.
  */
 import fc from 'fast-check';
-import type { IrOperation, IrParameter, JsonSchema } from '../../generator/ir/model.js';
+import type { IrOperation, IrParameter, JsonSchema } from '../generator/ir/model.js';
 import { forEachLimit } from './concurrency.js';
 import type { ContractContext } from './context.js';
+import { curlCommand } from './curl.js';
 import { EXTRA_MEMBER, type Mutant, mutate, pointsAt, stringMutations } from './mutations.js';
 import { describeRequest, type RequestParts, requestArbitrary, toWire } from './requests.js';
 import { checkResponse } from './response-checks.js';
@@ -49,9 +50,10 @@ export async function checkNegative(ctx: ContractContext, op: IrOperation): Prom
       ctx.report.record('negative_data_rejection', op.id);
       return;
     }
-    checkResponse(ctx.spec, ctx.report, op, response, context);
+    const replay = curlCommand(ctx.target.baseUrl, c.request);
+    checkResponse(ctx.spec, ctx.report, op, response, context, {}, replay);
     const problem = rejectionProblem(c, response);
-    ctx.report.record('negative_data_rejection', op.id, problem && `${context} → ${problem}`);
+    ctx.report.record('negative_data_rejection', op.id, problem && `${context} → ${problem}`, replay);
   });
 }
 

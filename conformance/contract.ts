@@ -94,15 +94,19 @@ export async function createContext(
   };
 }
 
-/** Runs every contract check against `target` into `report`; answers the run's shared state. */
+/** Runs every contract check against `target` into `report`; answers the run's shared state. `progress` hears of each operation. */
 export async function runContract(
   target: Target,
   report: Report,
-  options: { readonly runs: number; readonly seed: number },
+  options: { readonly runs: number; readonly seed: number; readonly progress?: (line: string) => void },
 ): Promise<ContractContext> {
   const ctx = await createContext(target, report, options);
   const { spec } = ctx;
-  for (const op of orderedOperations(spec)) {
+  const operations = orderedOperations(spec);
+  for (const [index, op] of operations.entries()) {
+    options.progress?.(
+      `conformance: [${index + 1}/${operations.length}] ${op.id} (${op.method.toUpperCase()} ${op.path})`,
+    );
     await guarded(report, 'positive_data_acceptance', op.id, () => checkPositive(ctx, op));
     await guarded(report, 'negative_data_rejection', op.id, () => checkNegative(ctx, op));
     const good = ctx.goodRequests.get(op.id);
@@ -117,6 +121,7 @@ export async function runContract(
         `no request of ${op.id} got a 2xx answer (neither the spec's examples nor the generated ones)`,
       );
   }
+  options.progress?.('conformance: methods, framework answers, pagination, round trips, deletes, sessions');
   await guarded(report, 'unsupported_method', 'every path', () => checkMethods(ctx, spec.ir.operations));
   await guarded(report, 'framework_error_shape', 'around the operations', () => checkFrameworkAnswers(ctx));
   await guarded(report, 'pagination', 'every list', () => checkPagination(ctx));

@@ -3,8 +3,8 @@
  * agents of both kinds with a draft, a live and an ended chat (hence procedures and events), a phone call (hence a
  * customer). Their ids feed generated path parameters and bodies so generated requests reach 2xx answers.
  */
-import { ApiConnectionError, ApiError, type Client, createClient } from '../../generated/src/client.gen.js';
-import type { ConversationalAgentConfig, ServerEvent } from '../../generated/src/types.gen.js';
+import { ApiConnectionError, ApiError, type Client, createClient } from '../generated/src/client.gen.js';
+import type { ConversationalAgentConfig, ServerEvent } from '../generated/src/types.gen.js';
 import { type ConformanceSpec, loadConformanceSpec, refName } from './spec.js';
 import { networkErrorText } from './wire.js';
 

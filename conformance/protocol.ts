@@ -4,7 +4,7 @@
  * `ignored_auth` (no or unknown credentials → 401) and `unsupported_method` (every other method on a path → 405
  * with `Allow`).
  */
-import type { IrOperation } from '../../generator/ir/model.js';
+import type { IrOperation } from '../generator/ir/model.js';
 import type { ContractContext } from './context.js';
 import { type Credential, describeRequest, type RequestParts, toWire } from './requests.js';
 import { checkResponse } from './response-checks.js';

@@ -12,8 +12,9 @@
  *   `default` or example, else one generated value. Optional parameters are left out.
  */
 import fc from 'fast-check';
-import type { IrOperation, IrParameter, JsonSchema } from '../../generator/ir/model.js';
+import type { IrOperation, IrParameter, JsonSchema } from '../generator/ir/model.js';
 import { arbitraryFromSchema } from './arbitrary-from-schema.js';
+import { examplesOf, resolveRef } from './openapi-document.js';
 import type { RequestParts } from './requests.js';
 import { type ConformanceSpec, refName } from './spec.js';
 
@@ -90,38 +91,16 @@ class KnownIds {
 /** The OpenAPI operation object of `op` (references resolved at its top). */
 function rawOperation(spec: ConformanceSpec, op: IrOperation): Record<string, unknown> {
   const paths = (spec.ir.openapi.paths ?? {}) as Record<string, Record<string, unknown>>;
-  return (resolve(spec, paths[op.path]?.[op.method]) ?? {}) as Record<string, unknown>;
-}
-
-/** `node`, or what its `$ref` (`#/…`) names in the OpenAPI document. */
-function resolve(spec: ConformanceSpec, node: unknown, depth = 0): unknown {
-  const ref = (node as { $ref?: unknown } | null | undefined)?.$ref;
-  if (typeof ref !== 'string' || !ref.startsWith('#/') || depth > 8) return node;
-  let target: unknown = spec.ir.openapi;
-  for (const token of ref.slice(2).split('/'))
-    target = (target as Record<string, unknown> | undefined)?.[token.replace(/~1/g, '/').replace(/~0/g, '~')];
-  return resolve(spec, target, depth + 1);
-}
-
-/** The example values of an OpenAPI object with `example` / `examples` (Example objects, `value` only). */
-function examplesOf(spec: ConformanceSpec, holder: unknown): unknown[] {
-  const h = (holder ?? {}) as { example?: unknown; examples?: unknown };
-  const values: unknown[] = [];
-  if (h.examples && typeof h.examples === 'object' && !Array.isArray(h.examples))
-    for (const example of Object.values(h.examples as Record<string, unknown>)) {
-      const resolved = resolve(spec, example) as { value?: unknown } | undefined;
-      if (resolved && 'value' in resolved) values.push(resolved.value);
-    }
-  if ('example' in h) values.push(h.example);
-  return values;
+  return (resolveRef(spec.ir.openapi, paths[op.path]?.[op.method]) ?? {}) as Record<string, unknown>;
 }
 
 /** The valid example bodies of `op`, ids replaced by known ones. */
 function exampleBodies(spec: ConformanceSpec, op: IrOperation, raw: Record<string, unknown>, ids: KnownIds): unknown[] {
   const body = op.requestBody;
   if (!body) return [];
-  const content = (resolve(spec, raw.requestBody) as { content?: Record<string, unknown> } | undefined)?.content;
-  let examples = examplesOf(spec, content?.[body.contentType]);
+  const content = (resolveRef(spec.ir.openapi, raw.requestBody) as { content?: Record<string, unknown> } | undefined)
+    ?.content;
+  let examples = examplesOf(spec.ir.openapi, content?.[body.contentType]);
   if (examples.length === 0) {
     const schema = resolvedSchema(spec, body.schema);
     examples = Array.isArray(schema.examples) ? [...schema.examples] : 'example' in schema ? [schema.example] : [];
@@ -186,7 +165,7 @@ function resolvedSchema(spec: ConformanceSpec, schema: JsonSchema): JsonSchema {
 
 /** The OpenAPI parameter object of `p` (operation-level first, then path-level). */
 function rawParameter(spec: ConformanceSpec, op: Record<string, unknown>, p: IrParameter): unknown {
-  const list = (Array.isArray(op.parameters) ? op.parameters : []).map((x) => resolve(spec, x)) as {
+  const list = (Array.isArray(op.parameters) ? op.parameters : []).map((x) => resolveRef(spec.ir.openapi, x)) as {
     name?: unknown;
     in?: unknown;
   }[];
@@ -215,7 +194,7 @@ function pathValues(
 function parameterValue(spec: ConformanceSpec, p: IrParameter, raw: Record<string, unknown>, seed: number): string {
   const schema = resolvedSchema(spec, p.schema);
   const candidates = [
-    ...examplesOf(spec, rawParameter(spec, raw, p)),
+    ...examplesOf(spec.ir.openapi, rawParameter(spec, raw, p)),
     ...(Array.isArray(schema.enum) ? schema.enum.slice(0, 1) : []),
     ...('const' in schema ? [schema.const] : []),
     ...('default' in schema ? [schema.default] : []),

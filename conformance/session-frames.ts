@@ -7,7 +7,7 @@
  */
 import fc from 'fast-check';
 import WebSocket from 'ws';
-import type { IrOperation } from '../../generator/ir/model.js';
+import type { IrOperation } from '../generator/ir/model.js';
 import { arbitraryFromSchema } from './arbitrary-from-schema.js';
 import type { ContractContext } from './context.js';
 import { checkedCall, clientFor } from './fixtures.js';

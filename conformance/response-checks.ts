@@ -2,7 +2,7 @@
  * The checks every answer goes through, whatever was sent (as Schemathesis names them): no 5xx, a declared status,
  * a declared content type, and a body — or every SSE event and WebSocket frame — valid against its schema.
  */
-import type { IrOperation } from '../../generator/ir/model.js';
+import type { IrOperation } from '../generator/ir/model.js';
 import type { Report } from './report.js';
 import type { ConformanceSpec } from './spec.js';
 import type { WireResponse } from './wire.js';
@@ -21,7 +21,10 @@ export const RESPONSE_CHECKS = [
   'event_stream_conformance',
 ] as const;
 
-/** Runs the response checks on `response` to a request of `op` (with `pathValues`), recording each in `report`. */
+/**
+ * Runs the response checks on `response` to a request of `op` (with `pathValues`), recording each in `report`;
+ * `replay` (a `curl` command) is kept with a failure.
+ */
 export function checkResponse(
   spec: ConformanceSpec,
   report: Report,
@@ -29,17 +32,15 @@ export function checkResponse(
   response: WireResponse,
   context: string,
   pathValues: Readonly<Record<string, string>> = {},
+  replay?: string,
 ): void {
+  const record = (check: string, problem: string | undefined) => report.record(check, op.id, problem, replay);
   // No answer came (refused, reset, timed out): nothing to check here; the check that sent the request fails it.
   if (response.error !== undefined) return;
   const where = `${context} → ${response.status}`;
-  report.record(
-    'not_a_server_error',
-    op.id,
-    response.status >= 500 ? `${where}: ${response.text.slice(0, 300)}` : undefined,
-  );
+  record('not_a_server_error', response.status >= 500 ? `${where}: ${response.text.slice(0, 300)}` : undefined);
   const declared = spec.response(op, response.status);
-  report.record('status_code_conformance', op.id, declared ? undefined : `${where}: status not declared`);
+  record('status_code_conformance', declared ? undefined : `${where}: status not declared`);
   if (!declared) return;
   const expectedType = declared.contentType ?? '';
   const hasBody = response.text !== '' || (op.transport === 'sse' && response.events.length > 0);
@@ -53,18 +54,17 @@ export function checkResponse(
         : response.contentType === expectedType
           ? undefined
           : `${where}: content type ${response.contentType || '(none)'}, declared ${expectedType}`;
-  report.record('content_type_conformance', op.id, typeProblem);
-  report.record('response_schema_conformance', op.id, schemaProblem(spec, op, response, declared.schema, where));
+  record('content_type_conformance', typeProblem);
+  record('response_schema_conformance', schemaProblem(spec, op, response, declared.schema, where));
   const missing = declared.headers.filter((h) => response.headers[h.toLowerCase()] === undefined);
-  report.record(
+  record(
     'response_headers_conformance',
-    op.id,
     missing.length > 0 ? `${where}: declared header(s) ${missing.join(', ')} missing` : undefined,
   );
-  if (response.status >= 400) report.record('error_code_conformance', op.id, errorCodeProblem(spec, response, where));
+  if (response.status >= 400) record('error_code_conformance', errorCodeProblem(spec, response, where));
   if (op.transport !== 'http' && response.status < 300) {
     const problem = streamProblem(spec, response, pathValues, op.transport === 'websocket');
-    report.record('event_stream_conformance', op.id, problem && `${where}: ${problem}`);
+    record('event_stream_conformance', problem && `${where}: ${problem}`);
   }
 }
 

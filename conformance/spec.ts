@@ -1,15 +1,16 @@
 /** The conformance suite's view of the specs: the IR, schema look-ups, and validators of responses and events. */
-import { fileURLToPath } from 'node:url';
-import { type Validator, validators } from '../../generated/src/validators.gen.js';
-import { buildIr } from '../../generator/ir/build.js';
-import type { Ir, IrOperation, IrResponse, IrSchema, JsonSchema } from '../../generator/ir/model.js';
-import { loadSpecs } from '../../generator/load/index.js';
-import { createAjv, toAjvSchema } from '../../generator/schema/ajv.js';
+import { join } from 'node:path';
+import { type Validator, validators } from '../generated/src/validators.gen.js';
+import { buildIr } from '../generator/ir/build.js';
+import type { Ir, IrOperation, IrResponse, IrSchema, JsonSchema } from '../generator/ir/model.js';
+import { loadSpecs } from '../generator/load/index.js';
+import { createAjv, toAjvSchema } from '../generator/schema/ajv.js';
+import { TOOLKIT_ROOT } from '../generator/toolkit-root.js';
 
 /** Where the suite reads the specs from (the repository's `spec/`). */
 export const SPEC_FILES = {
-  openapi: fileURLToPath(new URL('../../spec/openapi.yaml', import.meta.url)),
-  asyncapi: fileURLToPath(new URL('../../spec/asyncapi.yaml', import.meta.url)),
+  openapi: join(TOOLKIT_ROOT, 'spec', 'openapi.yaml'),
+  asyncapi: join(TOOLKIT_ROOT, 'spec', 'asyncapi.yaml'),
 } as const;
 
 /** The component schema of the API version (the `Service-Version` header and `service_version` query parameter). */

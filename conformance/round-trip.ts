@@ -6,7 +6,7 @@
  * bodies, so unusual text (any code point) must survive too.
  */
 import fc from 'fast-check';
-import type { IrOperation, JsonSchema } from '../../generator/ir/model.js';
+import type { IrOperation, JsonSchema } from '../generator/ir/model.js';
 import type { ContractContext } from './context.js';
 import { describeRequest, type RequestParts, requestArbitrary, toWire } from './requests.js';
 import { refName } from './spec.js';

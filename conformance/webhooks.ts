@@ -7,8 +7,8 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { createServer, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { JsonSchema } from '../../generator/ir/model.js';
-import { valueAt } from '../../generator/load/index.js';
+import type { JsonSchema } from '../generator/ir/model.js';
+import { valueAt } from '../generator/load/index.js';
 import type { Report } from './report.js';
 import { eventProblem } from './response-checks.js';
 import type { ConformanceSpec } from './spec.js';

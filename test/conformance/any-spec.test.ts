@@ -1,0 +1,158 @@
+/**
+ * `casi conformance` on specs other than this service's: a server with planted faults (each found and named with
+ * its `curl` replay, in the summary, the JSON and the JUnit XML) and `casi serve`'s mock of a corpus document.
+ */
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { XMLParser, XMLValidator } from 'fast-xml-parser';
+import type { FastifyInstance } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ROOT } from './lint.js';
+import { PLANTED_TOKEN, startPlantedServer } from './planted/server.js';
+import { runCasi, startCasiServe } from './run-casi.js';
+
+const PLANTED_SPEC = join(ROOT, 'test/conformance/planted/openapi.yaml');
+const PETSTORE = join(ROOT, '../shared/spec-corpus/petstore-expanded.openapi.json');
+
+interface JsonRun {
+  readonly passed: boolean;
+  readonly checks: { check: string; cases: number; failed: number }[];
+  readonly failures: { check: string; operation: string; problem: string; replay?: string }[];
+}
+
+let out: string;
+let planted: { app: FastifyInstance; url: string };
+
+beforeAll(async () => {
+  out = mkdtempSync(join(tmpdir(), 'casi-conformance-'));
+  planted = await startPlantedServer();
+});
+afterAll(async () => {
+  await planted.app.close();
+  rmSync(out, { recursive: true, force: true });
+});
+
+describe('casi conformance against a server with planted faults', () => {
+  let run: { code: number; stdout: string; stderr: string };
+  let json: JsonRun;
+
+  beforeAll(async () => {
+    const files = ['--json', join(out, 'planted.json'), '--junit', join(out, 'planted.xml')];
+    const auth = ['--auth', `bearer:${PLANTED_TOKEN}`];
+    const target = ['--openapi', PLANTED_SPEC, '--base-url', planted.url, '--runs', '10', '--seed', '3'];
+    run = await runCasi(['conformance', ...target, ...auth, ...files]);
+    json = JSON.parse(readFileSync(join(out, 'planted.json'), 'utf8')) as JsonRun;
+  }, 60_000);
+
+  it('exits 1 and finds each fault on its operation, with a curl replay that names the server', () => {
+    expect(run.code).toBe(1);
+    const found = (check: string, operation: string) =>
+      json.failures.find((f) => f.check === check && f.operation === operation);
+    for (const [check, operation, method, path] of [
+      ['not_a_server_error', 'getItem', 'GET', '/items/'],
+      ['response_schema_conformance', 'listItems', 'GET', '/items'],
+      ['negative_data_rejection', 'createItem', 'POST', '/items'],
+    ] as const) {
+      const failure = found(check, operation);
+      expect(failure, `${check} ${operation}`).toBeDefined();
+      expect(failure?.replay).toMatch(new RegExp(`^curl -i -X ${method} '${planted.url}${path}`));
+      expect(run.stdout).toContain(`REPLAY ${check} ${operation}: curl -i -X ${method} '${planted.url}${path}`);
+    }
+    expect(found('negative_data_rejection', 'createItem')?.problem).toMatch(/not refused with a 4xx: 200/);
+  });
+
+  it('finds nothing wrong where nothing was planted (the bearer token of --auth on the secured operation)', () => {
+    expect(json.failures.filter((f) => f.operation === 'health')).toEqual([]);
+    expect(json.failures.filter((f) => f.operation === 'listItems' && f.check === 'negative_data_rejection')).toEqual(
+      [],
+    );
+    expect(run.stdout).toMatch(/^negative_data_rejection\s+\d+\s+\d+\s+[1-9]\d*\s+0$/m);
+    expect(run.stderr).toContain('[4/4]');
+  });
+
+  it('writes JUnit XML that parses and lists each failing operation as a failed testcase', () => {
+    const text = readFileSync(join(out, 'planted.xml'), 'utf8');
+    expect(XMLValidator.validate(text)).toBe(true);
+    const doc = new XMLParser({
+      ignoreAttributes: false,
+      isArray: (name) => name === 'testsuite' || name === 'testcase',
+    }).parse(text);
+    const failed = (doc.testsuites.testsuite as { testcase: { '@_name': string; failure?: unknown }[] }[])
+      .flatMap((suite) => suite.testcase)
+      .filter((c) => c.failure !== undefined)
+      .map((c) => c['@_name']);
+    expect(failed).toEqual(
+      expect.arrayContaining([
+        'not_a_server_error getItem',
+        'response_schema_conformance listItems',
+        'negative_data_rejection createItem',
+      ]),
+    );
+    expect(failed.some((name) => name.endsWith(' health'))).toBe(false);
+  });
+});
+
+describe('casi conformance against casi serve of a corpus document', () => {
+  it('runs every operation to the end; the only failures are the mock refusing bad requests in its own error shape', async () => {
+    const server = await startCasiServe(PETSTORE);
+    try {
+      const file = join(out, 'petstore.json');
+      const run = await runCasi([
+        'conformance',
+        '--openapi',
+        PETSTORE,
+        '--base-url',
+        server.url,
+        '--runs',
+        '10',
+        '--seed',
+        '5',
+        '--json',
+        file,
+      ]);
+      const json = JSON.parse(readFileSync(file, 'utf8')) as JsonRun;
+      expect(run.stderr).toContain('[4/4] findPets');
+      const count = (check: string) => json.checks.find((c) => c.check === check);
+      for (const check of [
+        'not_a_server_error',
+        'status_code_conformance',
+        'content_type_conformance',
+        'negative_data_rejection',
+      ])
+        expect(count(check)?.failed, check).toBe(0);
+      expect(count('negative_data_rejection')?.cases).toBeGreaterThan(0);
+      // Petstore's `default` Error wants an integer `code`; the mock's validation answers carry its own string codes.
+      for (const failure of json.failures) {
+        expect(failure.check).toBe('response_schema_conformance');
+        expect(failure.problem).toMatch(/^the 4\d\d body breaks its schema: \/code must be integer: \(/);
+      }
+    } finally {
+      await server.stop();
+    }
+  }, 60_000);
+});
+
+describe('casi conformance usage', () => {
+  it('exits 2 with one line when nothing answers at --base-url', async () => {
+    const closed = await startPlantedServer();
+    await closed.app.close();
+    const run = await runCasi(['conformance', '--openapi', PLANTED_SPEC, '--base-url', closed.url, '--runs', '1']);
+    expect(run.code).toBe(2);
+    expect(run.stderr.trim().split('\n').at(-1)).toMatch(
+      /^casi: no answer from --base-url http:\/\/127\.0\.0\.1:\d+: .*ECONNREFUSED/,
+    );
+  }, 60_000);
+
+  it('exits 2 with one line for a bad --auth, a bad --runs and another spec without --base-url', async () => {
+    for (const [args, message] of [
+      [['--auth', 'token:x', '--base-url', 'http://127.0.0.1:9'], '--auth "token:x" is not one of'],
+      [['--runs', '0', '--base-url', 'http://127.0.0.1:9'], '--runs must be a positive integer'],
+      [[], 'name the server to check with --base-url URL'],
+    ] as const) {
+      const run = await runCasi(['conformance', '--openapi', PLANTED_SPEC, ...args]);
+      expect(run.code, message).toBe(2);
+      expect(run.stderr.trim().split('\n')).toEqual([expect.stringContaining(message)]);
+    }
+  }, 60_000);
+});
