@@ -4,25 +4,22 @@
  * generated client (it answers its example until someone writes a handler) and use the new event's type and
  * validator. Nothing in the real project changes.
  */
-import { type ChildProcess, spawn } from 'node:child_process';
+import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { cpSync, mkdirSync, mkdtempSync, rmSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { HANDOFF_MESSAGE, HANDOFF_PAYLOAD, HANDOFFS_ENDPOINT, insertBefore } from '../fixtures/spec-edits.js';
 import { ROOT } from '../generator/helpers.js';
 
-/** What the project holds beside node_modules that `generate` and `npm start` read. */
+/** The project's tracked files and folders, by their top-level names (node_modules is linked, not copied). */
 const PROJECT = [
-  'bin',
-  'generator',
-  'reference',
-  'scripts',
-  'spec',
-  'templates',
-  'generated',
-  'package.json',
-  'tsconfig.json',
-];
+  ...new Set(
+    execFileSync('git', ['ls-files'], { cwd: ROOT, encoding: 'utf8' })
+      .split('\n')
+      .filter(Boolean)
+      .map((path) => path.split('/')[0] ?? path),
+  ),
+].filter((entry) => entry !== 'test' && entry !== 'bench' && !entry.startsWith('.'));
 
 mkdirSync(join(ROOT, 'tmp'), { recursive: true });
 const copy = mkdtempSync(join(ROOT, 'tmp', 'edit-loop-'));
