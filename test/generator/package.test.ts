@@ -15,7 +15,9 @@ import {
   symlinkSync,
   writeFileSync,
 } from 'node:fs';
+import { createServer, type IncomingHttpHeaders } from 'node:http';
 import { createRequire } from 'node:module';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, relative, sep } from 'node:path';
 import { build } from 'esbuild';
@@ -23,6 +25,7 @@ import ts from 'typescript';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { emitPackage } from '../../generator/emit/package/index.js';
 import type { Ir } from '../../generator/ir/model.js';
+import { launchChromium } from '../browser/chromium.js';
 import { ROOT } from './helpers.js';
 
 const PACKAGE_NAME = '@casi/conversational-agent-service';
@@ -307,6 +310,66 @@ client.conversations.session('conv_1', { token: 't' });
     expect(code).toContain('sendsHeaders');
     expect(code).not.toContain('WebSocketServer');
   });
+
+  it('runs in Chromium, bundled from the installed package, with per-call headers, hooks and withResponse', async () => {
+    writeFileSync(
+      join(app, 'options-page.mjs'),
+      `import { createClient } from '${PACKAGE_NAME}/client';
+window.run = async () => {
+  const seen = [];
+  const client = createClient({ baseUrl: location.origin, apiKey: 'sk_page', onRequest: (info) => seen.push(info.headers) });
+  const { data, response } = await client.conversations
+    .retrieve('conv_9Xr4Tb2Kp', { headers: { 'x-trace': 'abc' } })
+    .withResponse();
+  return { id: data.id, status: response.status, type: response.headers.get('content-type'), seen };
+};
+`,
+    );
+    const bundle = await build({
+      absWorkingDir: app,
+      entryPoints: ['options-page.mjs'],
+      bundle: true,
+      platform: 'browser',
+      format: 'esm',
+      write: false,
+      logLevel: 'silent',
+    });
+    const script = bundle.outputFiles?.[0]?.text ?? '';
+    const conversation = {
+      id: 'conv_9Xr4Tb2Kp',
+      agent_id: 'ca_1@v1',
+      livemode: true,
+      created_at: '2025-07-02T14:00:00Z',
+    };
+    const received: IncomingHttpHeaders[] = [];
+    const server = createServer((request, response) => {
+      if (request.url === '/page.js') return response.writeHead(200, { 'content-type': 'text/javascript' }).end(script);
+      if (request.url?.startsWith('/conversations/')) {
+        received.push(request.headers);
+        return response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(conversation));
+      }
+      response.writeHead(200, { 'content-type': 'text/html' }).end('<script type="module" src="/page.js"></script>');
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const browser = await launchChromium();
+    try {
+      const tab = await browser.context.newPage();
+      await tab.goto(`http://127.0.0.1:${(server.address() as AddressInfo).port}/`);
+      await tab.waitForFunction(() => typeof (globalThis as { run?: unknown }).run === 'function');
+      const result = await tab.evaluate(() => (globalThis as unknown as { run(): Promise<unknown> }).run());
+      expect(result).toEqual({
+        id: 'conv_9Xr4Tb2Kp',
+        status: 200,
+        type: 'application/json',
+        seen: [expect.objectContaining({ 'x-trace': 'abc', authorization: '[redacted]' })],
+      });
+      expect(received).toHaveLength(1);
+      expect(received[0]).toMatchObject({ 'x-trace': 'abc', authorization: 'Bearer sk_page' });
+    } finally {
+      await browser.close();
+      server.close();
+    }
+  }, 60_000);
 
   it('serves HTTP without ws, and answers a WebSocket handshake 500 until ws is installed', () => {
     symlinkSync(join(ROOT, 'node_modules/fastify'), join(app, 'node_modules/fastify'), 'dir');
