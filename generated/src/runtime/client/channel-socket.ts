@@ -2,7 +2,8 @@
 /**
  * A typed WebSocket connection to one AsyncAPI channel: `send` validates before sending; received messages are
  * validated tolerantly (a member this client does not know is ignored) and delivered by `for await`, `onMessage` and
- * `on(key)`, where the key is the value of the channel's discriminating member (or the message name).
+ * `on(key)`, where the key is the value of the channel's discriminating member (or the message name). With
+ * `reconnect`, a connection the server drops is opened again, the same iterator and listeners going on.
  */
 import type { ChannelDescriptor, MessageSet } from '../shared/channel.js';
 import { classify, parseFrame } from '../shared/channel.js';
@@ -11,8 +12,17 @@ import { AsyncQueue } from './async-queue.js';
 import { tolerant } from './channel-reading.js';
 import { channelRequest } from './channel-url.js';
 import { ApiConnectionError, CasiError } from './errors.js';
+import { HEALTHY_CONNECTION_MS, ReconnectBudget, type ReconnectOptions } from './reconnect.js';
+import { sleep } from './retry.js';
 import type { Credentials } from './security.js';
-import { loadWebSocket, OPEN, runSocket, type WebSocketConstructor, type WebSocketLike } from './socket.js';
+import {
+  loadWebSocket,
+  OPEN,
+  runSocket,
+  type SocketOutcome,
+  type WebSocketConstructor,
+  type WebSocketLike,
+} from './socket.js';
 
 /**
  * Options of a channel's `connect`. The credential (`apiKey`, or `username` and `password`) goes where the channel's
@@ -32,6 +42,13 @@ export interface ChannelOptions<Params, Query> extends Credentials {
   strict?: boolean;
   /** The WebSocket implementation (default: `ws` in Node, else the global one). */
   WebSocket?: WebSocketConstructor;
+  /**
+   * Opens the socket again when the server drops it (a failure, or a close with 1001, 1006, 1011, 1012 or 1013),
+   * with backoff; `true` for the defaults. Messages sent while it is down throw. Default: no reconnect.
+   */
+  reconnect?: boolean | ReconnectOptions;
+  /** Called each time the socket has opened again (to subscribe again, for example). */
+  onReconnect?: () => void;
 }
 
 /** How a connection ended. */
@@ -78,7 +95,9 @@ export async function openChannel<In, Out, ByKey, Params extends object, Query e
     (n) => new CasiError(`${n} messages were dropped: nothing read them.`),
   );
   const accepts = tolerant(options.strict === true);
+  let frames = 0;
   const receive = (text: string): void => {
+    frames++;
     let data: unknown;
     try {
       data = parseFrame(channel.name, text);
@@ -91,20 +110,26 @@ export async function openChannel<In, Out, ByKey, Params extends object, Query e
     }
   };
   let socket: WebSocketLike | undefined;
-  let opened: (() => void) | undefined;
+  let closing = false;
+  const connect = (onOpen: () => void) =>
+    runSocket(impl, url, headers, { onOpen, onText: receive }, (created) => {
+      socket = created;
+    });
+  let opened = (): void => {};
   const open = new Promise<void>((resolve) => {
     opened = resolve;
   });
-  const closed = runSocket(impl, url, headers, { onOpen: () => opened?.(), onText: receive }, (created) => {
-    socket = created;
-  }).then((outcome) => {
-    if (outcome.error !== undefined) queue.fail(outcome.error);
-    else queue.end();
-    return { code: outcome.code, reason: outcome.reason, error: outcome.error };
-  });
-  const ended = await Promise.race([open.then(() => undefined), closed]);
+  const first = connect(() => opened());
+  const ended = await Promise.race([open.then(() => undefined), first]);
   if (ended !== undefined)
     throw ended.error ?? new ApiConnectionError(`The channel ${channel.name} closed before it opened (${ended.code}).`);
+  const closed = reconnecting(first, options, { connect, closing: () => closing, frames: () => frames }).then(
+    (outcome) => {
+      if (outcome.error !== undefined) queue.fail(outcome.error);
+      else queue.end();
+      return { code: outcome.code, reason: outcome.reason, error: outcome.error };
+    },
+  );
   return {
     send(message) {
       // Throws `ValidationError` unless one of the messages the client sends takes it.
@@ -118,10 +143,58 @@ export async function openChannel<In, Out, ByKey, Params extends object, Query e
       }),
     onMessage: (listener) => messages.add(([message, key]) => listener(message, key)),
     onInvalid: (listener) => invalid.add(([error, data]) => listener(error, data)),
-    close: (code = 1000, reason = '') => socket?.close(code, reason),
+    close: (code = 1000, reason = '') => {
+      closing = true;
+      socket?.close(code, reason);
+    },
     closed,
     [Symbol.asyncIterator]: () => queue.reader(),
   };
+}
+
+/** Close codes of a server that went away or failed, after which a new connection may succeed. */
+const RECONNECT_CODES = new Set([1001, 1006, 1011, 1012, 1013]);
+
+/** What `reconnecting` needs of a channel: opening its socket, whether the client closed it, frames received. */
+interface Reconnectable {
+  connect(onOpen: () => void): Promise<SocketOutcome>;
+  closing(): boolean;
+  frames(): number;
+}
+
+/**
+ * Waits for the socket's last close: while `options.reconnect` allows and the client did not close it, a socket
+ * dropped by the server is opened again after the budget's backoff. A connection that received a frame, or stayed
+ * up `HEALTHY_CONNECTION_MS`, starts the count of failures again.
+ */
+async function reconnecting(
+  first: Promise<SocketOutcome>,
+  options: Pick<ChannelOptions<object, object>, 'reconnect' | 'onReconnect'>,
+  channel: Reconnectable,
+): Promise<SocketOutcome> {
+  let outcome = await first;
+  if (options.reconnect === undefined || options.reconnect === false) return outcome;
+  const budget = new ReconnectBudget(options.reconnect === true ? {} : options.reconnect);
+  let openedAt = 0;
+  const reopened = () => {
+    openedAt = Date.now();
+    options.onReconnect?.();
+  };
+  let frames = channel.frames();
+  while (!channel.closing() && (outcome.error !== undefined || RECONNECT_CODES.has(outcome.code))) {
+    if (channel.frames() > frames || (openedAt > 0 && Date.now() - openedAt >= HEALTHY_CONNECTION_MS)) budget.reset();
+    frames = channel.frames();
+    openedAt = 0;
+    const error = outcome.error ?? new ApiConnectionError(`The socket closed with ${outcome.code} ${outcome.reason}`);
+    try {
+      await sleep(budget.next(error));
+    } catch {
+      return outcome;
+    }
+    if (channel.closing()) return outcome;
+    outcome = await channel.connect(reopened);
+  }
+  return outcome;
 }
 
 /** Values kept while no listener exists: the socket may deliver them before the caller adds one. */
