@@ -160,6 +160,26 @@ export function shapeOf(schema: JsonSchema | undefined, components: Components, 
   return { type: scalarOf(target, components) };
 }
 
+/** How deep a deep object's nested members are read; deeper ones stay strings. */
+const DEEP_OBJECT_DEPTH = 4;
+
+/**
+ * The shape of a `deepObject` parameter: an object's shape with the shapes of its object and array members, nested
+ * as `name[a][b]=1` and repeated as `name[a]=1&name[a]=2` travel.
+ */
+function deepShapeOf(schema: JsonSchema | undefined, components: Components, depth = 0): ValueShape {
+  const shape = shapeOf(schema, components, false);
+  if (!('properties' in shape) || depth >= DEEP_OBJECT_DEPTH) return shape;
+  const properties = (resolved(schema, components).properties ?? {}) as Record<string, JsonSchema>;
+  const members: Record<string, ValueShape> = {};
+  for (const [name, member] of Object.entries(properties)) {
+    const type = typeOf(resolved(member, components), components);
+    if (type === 'object') members[name] = deepShapeOf(member, components, depth + 1);
+    else if (type === 'array') members[name] = shapeOf(member, components, false);
+  }
+  return Object.keys(members).length === 0 ? shape : { ...shape, members };
+}
+
 /** Whether a query parameter is an exploded `form` object without declared members (`?a=1&b=2` → `{ a, b }`). */
 function isFreeForm(p: IrParameter, components: Components): boolean {
   const shape = shapeOf(p.schema, components, false);
@@ -190,7 +210,11 @@ export function parameterDecodings(
     for (const p of params) {
       const form = location === 'query' || location === 'cookie';
       const style = p.style ?? (form ? 'form' : 'simple');
-      const shape: ValueShape = p.json ? { json: true } : shapeOf(p.schema, components, false);
+      const shape: ValueShape = p.json
+        ? { json: true }
+        : style === 'deepObject'
+          ? deepShapeOf(p.schema, components)
+          : shapeOf(p.schema, components, false);
       const needed =
         location === 'query' ? listAll || !('type' in shape) : !isString(shape) || style !== (form ? 'form' : 'simple');
       if (!needed) continue;

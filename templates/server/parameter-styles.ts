@@ -234,28 +234,33 @@ function deepMember(
   return undefined;
 }
 
-/** A deep object from member paths and still-encoded values; top-level members coerced to their declared types. */
+/**
+ * A deep object from member paths and still-encoded values, each member coerced as the shape declares it at its depth
+ * (a member declared as an array gathers its repeated keys); members the shape does not know stay strings.
+ */
 function deepObjectOf(
   found: readonly [string[], string][],
   shape: ValueShape,
   decode: Decode,
 ): Record<string, unknown> {
-  const properties = 'properties' in shape ? shape.properties : {};
   const out = record();
   for (const [path, rawValue] of found) {
-    const value = decode(rawValue);
-    const [first = '', ...nested] = path;
-    if (nested.length === 0) {
-      out[first] = coerceScalar(value, properties[first] ?? 'string');
-      continue;
-    }
     let target = out;
+    let at: ValueShape | undefined = shape;
     for (const key of path.slice(0, -1)) {
       const next = target[key];
-      if (next === null || typeof next !== 'object') target[key] = record();
+      if (next === null || typeof next !== 'object' || Array.isArray(next)) target[key] = record();
       target = target[key] as Record<string, unknown>;
+      at = at !== undefined && 'properties' in at ? at.members?.[key] : undefined;
     }
-    target[path[path.length - 1] ?? ''] = value;
+    const last = path[path.length - 1] ?? '';
+    const value = decode(rawValue);
+    const member = at !== undefined && 'properties' in at ? (at.members?.[last] ?? at.properties[last]) : undefined;
+    if (typeof member === 'object' && 'items' in member) {
+      const items = Array.isArray(target[last]) ? (target[last] as unknown[]) : [];
+      items.push(coerceScalar(value, member.items));
+      target[last] = items;
+    } else target[last] = typeof member === 'string' ? coerceScalar(value, member) : value;
   }
   return out;
 }

@@ -104,6 +104,13 @@ describe('query styles, as the OpenAPI style examples table has them', () => {
     expect(inQuery({ 'a b': 'c&d' }, ['deepObject', true])).toBe('color[a%20b]=c%26d');
   });
 
+  it('nests a deep object member that is an object and repeats one that is an array', () => {
+    const value = { range: { min: 1, max: { at: 'a b' } }, tags: ['x', 'y&z'], none: null };
+    expect(inQuery(value, ['deepObject', true])).toBe(
+      'color[range][min]=1&color[range][max][at]=a%20b&color[tags]=x&color[tags]=y%26z',
+    );
+  });
+
   it('writes a space inside a spaceDelimited item as +, apart from the %20 between items', () => {
     expect(inQuery(['a b', 'c+d'], ['spaceDelimited', false])).toBe('color=a+b%20c%2Bd');
   });

@@ -17,6 +17,22 @@ const OBJECT = { plain: 'a,b;c=d|e f.g', 'odd ,;=.|[]&': '50% +1 ü', 'x%7C': '[
 /** A JSON `content` parameter's value. */
 const JSON_VALUE = { text: 'a,b;c=d|e f.g&h', list: [1, '%2C', 'ü'], nested: { ok: true } };
 
+/** A deep object with typed members nested two levels down and an array member. */
+const DEEP = {
+  type: 'object',
+  additionalProperties: false,
+  properties: {
+    n: { type: 'integer' },
+    range: {
+      type: 'object',
+      properties: { min: { type: 'number' }, at: { type: 'object', properties: { open: { type: 'boolean' } } } },
+    },
+    ids: { type: 'array', items: { type: 'integer' } },
+    label: { type: 'string' },
+  },
+};
+const DEEP_VALUE = { n: 3, range: { min: 1.5, at: { open: false } }, ids: [7, 8], label: 'a[b]=c&d' };
+
 const arraySchema = { type: 'array', items: { type: 'string' } };
 const objectSchema = {
   type: 'object',
@@ -89,6 +105,14 @@ function document(): object {
       responses: ok,
     },
   };
+  paths['/deep-nested'] = {
+    get: {
+      operationId: 'deepNested',
+      tags: ['styles'],
+      parameters: [{ name: 'filter', in: 'query', required: true, style: 'deepObject', explode: true, schema: DEEP }],
+      responses: ok,
+    },
+  };
   return { openapi: '3.1.0', info: { title: 'Encoded delimiters', version: '1' }, paths };
 }
 
@@ -146,6 +170,11 @@ describe('items holding their style’s delimiters, generated client to generate
     else await method(values, {});
     const part = { path: 'params', query: 'query', cookie: 'cookies' }[location] as 'params' | 'query' | 'cookies';
     expect(take()?.[part]).toEqual(values);
+  });
+
+  it('carries a deep object whose nested members are typed, each coming back as its type', async () => {
+    await client.styles.deepNested({ filter: DEEP_VALUE }, {});
+    expect(take()?.query).toEqual({ filter: DEEP_VALUE });
   });
 
   it('carries JSON content parameters in the path, query, a header and a cookie', async () => {

@@ -168,9 +168,28 @@ const nested: RouteDefinition = {
   responses: { '200': {} },
 };
 
+/** A deep object whose nested members are declared: an object of numbers and an array of integers. */
+const declaredNested: RouteDefinition = {
+  ...nested,
+  operationId: 'declaredNested',
+  path: '/declared-nested',
+  parameters: {
+    query: {
+      filter: {
+        style: 'deepObject',
+        explode: true,
+        shape: {
+          properties: { n: 'integer', range: 'string', ids: 'string' },
+          members: { range: { properties: { min: 'number', open: 'boolean' } }, ids: { items: 'integer' } },
+        },
+      },
+    },
+  },
+};
+
 let server: MediaServer;
 beforeAll(async () => {
-  const all = [...routes, freeForm, nested];
+  const all = [...routes, freeForm, nested, declaredNested];
   server = await serve(all, Object.fromEntries(all.map((r) => [r.operationId, echo])));
 });
 afterAll(() => server.close());
@@ -217,6 +236,16 @@ describe('deep objects', () => {
   it('nests members named with more brackets, coercing the declared top-level ones', async () => {
     const answer = await send(server.url, '/nested?filter[n]=1&filter[x][y]=a%5Bb%5D&filter[x][z]=%2C');
     expect((answer.json() as { query: unknown }).query).toEqual({ filter: { n: 1, x: { y: 'a[b]', z: ',' } } });
+  });
+});
+
+describe('a deep object with declared nested members', () => {
+  it('coerces nested members as declared and gathers an array member from its repeated key', async () => {
+    const query = 'filter[n]=2&filter[range][min]=1.5&filter[range][open]=true&filter[ids]=7&filter[ids]=8&filter[x]=9';
+    const answer = await send(server.url, `/declared-nested?${query}`);
+    expect((answer.json() as { query: unknown }).query).toEqual({
+      filter: { n: 2, range: { min: 1.5, open: true }, ids: [7, 8], x: '9' },
+    });
   });
 });
 

@@ -95,15 +95,27 @@ function write(name: string, value: unknown, layout: Layout, explode: boolean, e
   return layout === LAYOUTS.matrix && item === '' ? `${prefix}${key}` : `${prefix}${key}=${item}`;
 }
 
-/** `name[member]=value` pairs of a `deepObject` parameter (an array or primitive is written as `form`). */
+/**
+ * `name[member]=value` pairs of a `deepObject` parameter (an array or primitive is written as `form`). A member that
+ * is an object nests (`name[a][b]=1`), one that is an array repeats its key per item (`name[a]=1&name[a]=2`), as
+ * the servers that read nested deep objects (qs, Rails, this runtime) expect.
+ */
 function deepObject(name: string, value: unknown): string {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
     return write(name, value, LAYOUTS.form, true, encodeURIComponent);
   }
-  const key = encodeURIComponent(name);
-  return members(value)
-    .map(([member, item]) => `${key}[${encodeURIComponent(member)}]=${encodeURIComponent(text(item))}`)
-    .join('&');
+  return deepPairs(encodeURIComponent(name), value).join('&');
+}
+
+/** The `key[member]...=item` pairs of an object's defined members under the already encoded `key`. */
+function deepPairs(key: string, value: object): string[] {
+  return members(value).flatMap(([member, item]) => {
+    const inner = `${key}[${encodeURIComponent(member)}]`;
+    if (Array.isArray(item))
+      return item.filter((x) => x !== undefined && x !== null).map((x) => `${inner}=${encodeURIComponent(text(x))}`);
+    if (typeof item === 'object' && item !== null) return deepPairs(inner, item);
+    return [`${inner}=${encodeURIComponent(text(item))}`];
+  });
 }
 
 /** Each defined member of `values` written by `writeOne`, the non-empty results joined with `separator`. */

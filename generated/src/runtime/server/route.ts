@@ -32,7 +32,11 @@ export type Scalar = 'string' | 'integer' | 'number' | 'boolean';
 export type ValueShape =
   | { readonly type: Scalar }
   | { readonly items: Scalar }
-  | { readonly properties: Readonly<Record<string, Scalar>> }
+  | {
+      readonly properties: Readonly<Record<string, Scalar>>;
+      /** A deep object's members that are objects or arrays, by name (nested `name[a][b]=1`, repeated `name[a]=1`). */
+      readonly members?: Readonly<Record<string, ValueShape>>;
+    }
   | { readonly json: true };
 
 /** How one parameter is serialised (OpenAPI `style` and `explode`, defaults filled in) and the shape it decodes to. */
