@@ -259,7 +259,7 @@ function headerParams(
   if (styles?.header === undefined && !Object.values(header).some(structured)) return header;
   const values: Record<string, unknown> = {};
   for (const [name, value] of Object.entries(header)) {
-    values[name] = value === undefined || value === null ? value : headerValue(value, styles?.header?.[name]);
+    values[name] = value === undefined || value === null ? value : headerValue(value, styles?.header?.[name], name);
   }
   return values as HeadersOptions;
 }

@@ -136,6 +136,14 @@ describe('header and cookie styles', () => {
     expect(headerValue(value, style)).toBe(expected);
   });
 
+  it('refuses a header item holding a comma, naming the header, rather than sending it as two items', () => {
+    expect(() => headerValue(['a,b', 'c'], ['simple', false], 'X-Tags')).toThrow(
+      'An item of X-Tags holds a comma, which a header list cannot carry',
+    );
+    expect(() => headerValue({ k: 'v,w' }, ['simple', true], 'X-Map')).toThrow(/An item of X-Map holds a comma/);
+    expect(headerValue('a,b', ['simple', false], 'X-One')).toBe('a,b');
+  });
+
   it.each([
     [false, STRING, 'color=blue'],
     [false, ARRAY, 'color=blue,black,brown'],

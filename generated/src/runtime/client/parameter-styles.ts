@@ -3,6 +3,7 @@
  * Serialises parameter values as OpenAPI's `style` and `explode` say, for the query, the path, headers and cookies
  * (https://spec.openapis.org/oas/v3.1.0#style-values).
  */
+import { CasiError } from './errors.js';
 
 /**
  * The parameter styles of OpenAPI 3.x, and `json`: a parameter declared with `content` (a JSON media type), whose
@@ -165,9 +166,19 @@ export function pathValue(name: string, value: unknown, style: StyleOf = SIMPLE)
   return write(name, value, layout, style[1], style[0] === 'label' ? encodeLabel : encodeURIComponent);
 }
 
-/** A header parameter's value: `simple` style (the only one headers have), not percent-encoded. */
-export function headerValue(value: unknown, style: StyleOf = SIMPLE): string {
+/**
+ * A header parameter's value: `simple` style (the only one headers have), not percent-encoded. HTTP lists have no
+ * escape for a comma, so an array or object item holding one is refused rather than sent as two items.
+ */
+export function headerValue(value: unknown, style: StyleOf = SIMPLE, name = 'a header'): string {
   if (style[0] === 'json') return JSON.stringify(value);
+  if (typeof value === 'object' && value !== null) {
+    const items = Array.isArray(value) ? value : Object.entries(value).flat();
+    if (items.some((item) => item !== undefined && item !== null && text(item).includes(',')))
+      throw new CasiError(
+        `An item of ${name} holds a comma, which a header list cannot carry: declare the parameter with JSON content.`,
+      );
+  }
   return write('', value, LAYOUTS.simple, style[1], asIs);
 }
 
