@@ -1,7 +1,5 @@
-/** Both document validators, side by side. */
+/** Both document validators, side by side; each is loaded only when its document is given. */
 import type { Diagnostic } from '../diagnostics.js';
-import { lintAsyncApi } from './lint-asyncapi.js';
-import { lintOpenApi } from './lint-openapi.js';
 
 /** Lints the documents given; the OpenAPI diagnostics come first. */
 export async function lintSpecs(
@@ -9,8 +7,8 @@ export async function lintSpecs(
   asyncapiFile: string | undefined,
 ): Promise<Diagnostic[]> {
   const found = await Promise.all([
-    openapiFile === undefined ? [] : lintOpenApi(openapiFile),
-    asyncapiFile === undefined ? [] : lintAsyncApi(asyncapiFile),
+    openapiFile === undefined ? [] : import('./lint-openapi.js').then((m) => m.lintOpenApi(openapiFile)),
+    asyncapiFile === undefined ? [] : import('./lint-asyncapi.js').then((m) => m.lintAsyncApi(asyncapiFile)),
   ]);
   return found.flat();
 }
