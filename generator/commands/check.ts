@@ -14,7 +14,7 @@ export async function runCheck(args: {
 }): Promise<number> {
   const options = resolveOptions(args);
   if (args.fix === true) await fixEventLists(options.openapi, options.asyncapi);
-  const linting = startLint(options);
+  const linting = startLint(options, 'style');
   const { loadAndCheck } = await import('../pipeline.js');
   const { diagnostics } = await loadAndCheck(options, undefined, linting);
   for (const d of diagnostics) process.stderr.write(`${formatDiagnostic(d)}\n`);
