@@ -13,7 +13,7 @@ import { emitTypes } from './emit/types/index.js';
 import { emitValidators } from './emit/validators/index.js';
 import { buildIr } from './ir/build.js';
 import type { Ir } from './ir/model.js';
-import { type LoadedSpecs, loadSpecs } from './load/index.js';
+import { bundleRead, type LoadedSpecs, loadSpecs, type ReadSpecs } from './load/index.js';
 import { loadTemplates } from './load/templates.js';
 import type { GenerateOptions } from './options.js';
 import { type StageListener, timed } from './stages.js';
@@ -23,14 +23,17 @@ export type { StageListener } from './stages.js';
 /**
  * Loads and checks both documents; returns the specs, their IR when they have one, and every diagnostic. `linting`
  * is the linters' run, when the caller has started it already (`casi check` adds the style rules); by default, the
- * rules generation needs.
+ * rules generation needs. `read`: the documents, when the caller has read them already.
  */
 export async function loadAndCheck(
   options: GenerateOptions,
   onStage?: StageListener,
   linting = startLint(options, 'structure', onStage),
+  read?: ReadSpecs,
 ): Promise<{ specs: LoadedSpecs; ir: Ir | undefined; diagnostics: Diagnostic[] }> {
-  const specs = await timed('load', onStage, () => loadSpecs(options.openapi, options.asyncapi));
+  const specs = await timed('load', onStage, () =>
+    read === undefined ? loadSpecs(options.openapi, options.asyncapi) : bundleRead(read),
+  );
   const model = await timed('ir', onStage, () => modelOf(specs));
   const lints = await linting;
   const diagnostics = await timed('check', onStage, () => completeCheck(specs, lints, model));
