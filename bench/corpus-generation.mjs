@@ -86,7 +86,7 @@ try {
   writeSection('corpus-generation', {
     title: 'Generation per corpus document (cold process)',
     note:
-      'Each document of `../shared/spec-corpus/` alone. casi checks it and emits the whole package (types, ' +
+      'Each document of `../shared/spec-corpus/` alone. casi checks it (as `casi check` does, without the style rules) and emits the whole package (types, ' +
       'validators, client, server, runtime); openapi-typescript emits types; hey-api emits types, an SDK and zod ' +
       "schemas. AsyncAPI documents have no peer here. Ratio: casi's median over each peer's.",
     goal: 'casi ≤ 1.0× hey-api on every document',

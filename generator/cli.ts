@@ -85,7 +85,8 @@ await yargs(hideBin(process.argv))
   .usage('$0 <command> [options]\n\nSpec-first toolkit for the Conversational Agent Service Interface.')
   .command({
     command: 'generate',
-    describe: 'Generate types, validators, client and server stubs into the output folder',
+    describe:
+      'Check the documents as `casi check` does, without its style rules, and generate types, validators, client and server stubs into the output folder',
     builder: (y) =>
       y.options({
         ...specOptions,
@@ -109,7 +110,8 @@ await yargs(hideBin(process.argv))
   })
   .command({
     command: 'check',
-    describe: 'Validate both documents; exit 1 with file:line diagnostics on any error',
+    describe:
+      'Validate both documents, style rules included (generate leaves those out); exit 1 with file:line diagnostics on any error',
     builder: (y) =>
       y.options({
         ...specOptions,

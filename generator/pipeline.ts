@@ -13,7 +13,7 @@ import { emitTypes } from './emit/types/index.js';
 import { emitValidators } from './emit/validators/index.js';
 import { buildIr } from './ir/build.js';
 import type { Ir } from './ir/model.js';
-import { type LoadedSpecs, loadSpecs } from './load/index.js';
+import { bundleRead, type LoadedSpecs, loadSpecs, type ReadSpecs } from './load/index.js';
 import { loadTemplates } from './load/templates.js';
 import type { GenerateOptions } from './options.js';
 import { type StageListener, timed } from './stages.js';
@@ -22,14 +22,18 @@ export type { StageListener } from './stages.js';
 
 /**
  * Loads and checks both documents; returns the specs, their IR when they have one, and every diagnostic. `linting`
- * is the linters' run, when the caller has started it already.
+ * is the linters' run, when the caller has started it already (`casi check` adds the style rules); by default, the
+ * rules generation needs. `read`: the documents, when the caller has read them already.
  */
 export async function loadAndCheck(
   options: GenerateOptions,
   onStage?: StageListener,
-  linting = startLint(options, onStage),
+  linting = startLint(options, 'structure', onStage),
+  read?: ReadSpecs,
 ): Promise<{ specs: LoadedSpecs; ir: Ir | undefined; diagnostics: Diagnostic[] }> {
-  const specs = await timed('load', onStage, () => loadSpecs(options.openapi, options.asyncapi));
+  const specs = await timed('load', onStage, () =>
+    read === undefined ? loadSpecs(options.openapi, options.asyncapi) : bundleRead(read),
+  );
   const model = await timed('ir', onStage, () => modelOf(specs));
   const lints = await linting;
   const diagnostics = await timed('check', onStage, () => completeCheck(specs, lints, model));
@@ -48,14 +52,15 @@ export async function buildModel(
 }
 
 /**
- * The whole pipeline: the linters run in a worker thread (`linting`, when the caller has started them already) while
- * the IR is built and emitted here; nothing is returned (so nothing is written) unless the check passes. `sources`
- * are the files the specs were read from.
+ * The whole pipeline: the linters run in a worker thread (`linting`, when the caller has started them already), with
+ * the rules generation needs and not the style rules that `casi check` adds, while the IR is built and emitted here;
+ * nothing is returned (so nothing is written) unless the check passes. `sources` are the files the specs were read
+ * from.
  */
 export async function generate(
   options: GenerateOptions,
   onStage?: StageListener,
-  linting = startLint(options, onStage),
+  linting = startLint(options, 'structure', onStage),
 ): Promise<{ files: EmittedFile[]; diagnostics: Diagnostic[]; sources: readonly string[] }> {
   const specs = await timed('load', onStage, () => loadSpecs(options.openapi, options.asyncapi));
   const model = await timed('ir', onStage, () => modelOf(specs));

@@ -2,6 +2,7 @@
 import type * as Redocly from '@redocly/openapi-core';
 import type { Diagnostic } from '../diagnostics.js';
 import { requirePackage } from '../require-package.js';
+import type { LintRules } from './lint.js';
 import { redoclyConfigOf, strictChecks } from './rules-config.js';
 
 const { createConfig, getLineColLocation, lint, loadConfig } = requirePackage(
@@ -25,11 +26,13 @@ const SPEC_RULES = new Set([
 /** Left to the check stage (`examples.ts`), which checks examples with the generated validators' own ajv setup. */
 const EXAMPLES_RULE = 'no-invalid-media-type-examples';
 
-/** Lints the OpenAPI document with the rules of the `redocly.yaml` beside it, else with Redocly's `recommended`. */
-export async function lintOpenApi(file: string): Promise<Diagnostic[]> {
-  const configPath = redoclyConfigOf(file);
-  const configured = strictChecks(file);
-  const config = configured ? await loadConfig({ configPath }) : await createConfig({ extends: ['recommended'] });
+/**
+ * Lints the OpenAPI document: with `style`, with the rules of the `redocly.yaml` beside it, else with Redocly's
+ * `recommended`; with `structure`, with the specification's rules alone.
+ */
+export async function lintOpenApi(file: string, rules: LintRules = 'style'): Promise<Diagnostic[]> {
+  const configured = rules === 'style' && strictChecks(file);
+  const config = await configOf(file, rules, configured);
   let problems: Awaited<ReturnType<typeof lint>>;
   try {
     problems = await lint({ ref: file, config });
@@ -52,6 +55,15 @@ export async function lintOpenApi(file: string): Promise<Diagnostic[]> {
         rule: `redocly/${problem.ruleId}`,
       };
     });
+}
+
+/** Redocly's configuration for `rules` (`configured`: the project's `redocly.yaml`). */
+async function configOf(file: string, rules: LintRules, configured: boolean): Promise<Redocly.Config> {
+  if (configured) return loadConfig({ configPath: redoclyConfigOf(file) });
+  if (rules === 'structure')
+    return createConfig({ rules: Object.fromEntries([...SPEC_RULES].map((r) => [r, 'error'])) });
+  // The check stage checks the examples itself: Redocly's check of them would only be dropped.
+  return createConfig({ extends: ['recommended'], rules: { [EXAMPLES_RULE]: 'off' } });
 }
 
 /** The error of a document Redocly refuses to lint at all (a document of another kind, say), at its first line. */

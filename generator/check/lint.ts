@@ -1,16 +1,22 @@
-/** Both document validators, side by side. */
+/** Both document validators, side by side; each is loaded only when its document is given. */
 import type { Diagnostic } from '../diagnostics.js';
-import { lintAsyncApi } from './lint-asyncapi.js';
-import { lintOpenApi } from './lint-openapi.js';
+
+/**
+ * Which rules the linters run: `style` is everything `casi check` reports (Redocly's `recommended` set or the
+ * project's `redocly.yaml`, the AsyncAPI parser's recommended rules); `structure` only what generation needs: each
+ * document valid against its specification, its references resolved.
+ */
+export type LintRules = 'style' | 'structure';
 
 /** Lints the documents given; the OpenAPI diagnostics come first. */
 export async function lintSpecs(
   openapiFile: string | undefined,
   asyncapiFile: string | undefined,
+  rules: LintRules = 'style',
 ): Promise<Diagnostic[]> {
   const found = await Promise.all([
-    openapiFile === undefined ? [] : lintOpenApi(openapiFile),
-    asyncapiFile === undefined ? [] : lintAsyncApi(asyncapiFile),
+    openapiFile === undefined ? [] : import('./lint-openapi.js').then((m) => m.lintOpenApi(openapiFile, rules)),
+    asyncapiFile === undefined ? [] : import('./lint-asyncapi.js').then((m) => m.lintAsyncApi(asyncapiFile, rules)),
   ]);
   return found.flat();
 }

@@ -3,6 +3,7 @@ import { relative } from 'node:path';
 import { hasErrors } from '../check/index.js';
 import { startLint } from '../check/lint-in-worker.js';
 import { formatDiagnostic } from '../diagnostics.js';
+import { type ReadSpecs, readSpecs } from '../load/index.js';
 import { resolveOptions, usedSpecs } from '../options.js';
 import { fixEventLists } from './fix-event-lists.js';
 
@@ -13,10 +14,15 @@ export async function runCheck(args: {
   fix?: boolean | undefined;
 }): Promise<number> {
   const options = resolveOptions(args);
-  if (args.fix === true) await fixEventLists(options.openapi, options.asyncapi);
-  const linting = startLint(options);
+  let read: ReadSpecs | undefined;
+  if (args.fix === true) {
+    read = await readSpecs(options.openapi, options.asyncapi);
+    // Read again only when the fixes have changed the files.
+    if ((await fixEventLists(read)) > 0) read = await readSpecs(options.openapi, options.asyncapi);
+  }
+  const linting = startLint(options, 'style');
   const { loadAndCheck } = await import('../pipeline.js');
-  const { diagnostics } = await loadAndCheck(options, undefined, linting);
+  const { diagnostics } = await loadAndCheck(options, undefined, linting, read);
   for (const d of diagnostics) process.stderr.write(`${formatDiagnostic(d)}\n`);
   const errors = diagnostics.filter((d) => d.severity === 'error').length;
   const files = usedSpecs(options)

@@ -4,15 +4,15 @@ import { relative } from 'node:path';
 import { eventListFixes } from '../check/event-lists.js';
 import { appendEntries } from '../check/yaml-append.js';
 import { InputError } from '../diagnostics.js';
-import { readSourceDocument, type SourceDocument } from '../load/source-map.js';
+import type { ReadSpecs } from '../load/index.js';
+import type { SourceDocument } from '../load/source-map.js';
 
-/** Edits the documents and prints one line per added entry; returns how many were added. */
-export async function fixEventLists(
-  openapiFile: string | undefined,
-  asyncapiFile: string | undefined,
-): Promise<number> {
-  if (openapiFile === undefined || asyncapiFile === undefined) return 0;
-  const docs = { openapi: await readSourceDocument(openapiFile), asyncapi: await readSourceDocument(asyncapiFile) };
+/**
+ * Edits the documents, planning from `docs` as the check read them (before bundling), and prints one line per added
+ * entry; returns how many were added.
+ */
+export async function fixEventLists(docs: ReadSpecs): Promise<number> {
+  if (docs.openapi.absent || docs.asyncapi.absent) return 0;
   const fixes = eventListFixes(docs.openapi, docs.asyncapi);
   for (const kind of ['openapi', 'asyncapi'] as const) {
     const mine = fixes.filter((fix) => fix.document === kind);

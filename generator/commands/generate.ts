@@ -30,7 +30,7 @@ export async function runGenerate(args: GenerateArgs): Promise<number> {
   const progress = (stage: string, ms: number) =>
     process.stderr.write(`casi: ${stage.padEnd(16)} ${ms.toFixed(0).padStart(5)} ms\n`);
   // The linters start first, and work while the emitters load.
-  const linting = startLint(options, progress);
+  const linting = startLint(options, 'structure', progress);
   const { generate } = await import('../pipeline.js');
   const { files, diagnostics } = await generate(options, progress, linting);
   for (const d of diagnostics) process.stderr.write(`${formatDiagnostic(d)}\n`);

@@ -16,6 +16,9 @@ export interface LoadedSpecs {
   readonly files: readonly string[];
 }
 
+/** Both documents as read, before their references to other files are bundled. */
+export type ReadSpecs = Pick<LoadedSpecs, 'openapi' | 'asyncapi'>;
+
 /**
  * Reads `openapiFile` and `asyncapiFile` and bundles the files they reference (bundle.ts); throws InputError (with
  * file:line diagnostics) when a document or a referenced file is unreadable or cannot be bundled. A document not
@@ -25,10 +28,20 @@ export async function loadSpecs(
   openapiFile: string | undefined,
   asyncapiFile: string | undefined,
 ): Promise<LoadedSpecs> {
+  return bundleRead(await readSpecs(openapiFile, asyncapiFile));
+}
+
+/** Reads both documents, as `loadSpecs` does, without bundling them. */
+export async function readSpecs(openapiFile: string | undefined, asyncapiFile: string | undefined): Promise<ReadSpecs> {
   const [openapi, asyncapi] = await Promise.all([
     openapiFile === undefined ? absentDocument('openapi') : readSourceDocument(resolve(openapiFile)),
     asyncapiFile === undefined ? absentDocument('asyncapi') : readSourceDocument(resolve(asyncapiFile)),
   ]);
+  return { openapi, asyncapi };
+}
+
+/** The end of `loadSpecs`: bundles the documents `readSpecs` read. */
+export async function bundleRead({ openapi, asyncapi }: ReadSpecs): Promise<LoadedSpecs> {
   const bundled = await bundleSpecs({ openapi, asyncapi });
   const absent = [openapi, asyncapi].filter((doc) => doc.absent).map((doc) => doc.file);
   return { ...bundled, files: bundled.files.filter((file) => !absent.includes(file)) };
