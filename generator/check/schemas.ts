@@ -4,7 +4,7 @@
  */
 import type { Diagnostic } from '../diagnostics.js';
 import type { Ir } from '../ir/model.js';
-import type { LoadedSpecs, SourceDocument } from '../load/index.js';
+import { type LoadedSpecs, type SourceDocument, valueAt } from '../load/index.js';
 import { toPointer } from '../load/source-map.js';
 import { compileAll, SchemaError, sharedAjv, validatableSchemas } from '../schema/ajv.js';
 
@@ -21,14 +21,34 @@ export function checkSchemasCompile(specs: Pick<LoadedSpecs, 'openapi' | 'asynca
   }
 }
 
-/** Where each kind of schema is written: component schemas and request parts in OpenAPI, messages in AsyncAPI. */
-const WRITTEN_AT = { schema: ['components', 'schemas'], message: ['components', 'messages'], request: [] } as const;
+/**
+ * Where a schema of each kind may be written, in order: a component schema in OpenAPI or in AsyncAPI, a message in
+ * AsyncAPI (whose payload the validators name after it); request parts are OpenAPI's.
+ */
+function placesOf(specs: Pick<LoadedSpecs, 'openapi' | 'asyncapi'>, error: SchemaError): [SourceDocument, string[]][] {
+  const schema = ['components', 'schemas', error.schemaName];
+  const message = ['components', 'messages', error.schemaName];
+  if (error.kind === 'request') return [[specs.openapi, []]];
+  if (error.kind === 'message')
+    return [
+      [specs.asyncapi, message],
+      [specs.asyncapi, schema],
+    ];
+  return [
+    [specs.openapi, schema],
+    [specs.asyncapi, schema],
+    [specs.asyncapi, message],
+  ];
+}
 
 /** Places the error at the schema (and, where ajv names one, at the keyword inside a component schema). */
 export function schemaDiagnostic(specs: Pick<LoadedSpecs, 'openapi' | 'asyncapi'>, error: SchemaError): Diagnostic {
-  const doc: SourceDocument = error.kind === 'message' ? specs.asyncapi : specs.openapi;
+  const places = placesOf(specs, error).filter(([doc]) => doc.absent !== true);
+  const [doc, named] = places.find(
+    ([d, tokens]) => tokens.length === 0 || valueAt(d.value, toPointer(tokens)) !== undefined,
+  ) ??
+    places[0] ?? [specs.openapi, []];
   const inner = error.kind === 'schema' ? (/at path "#([^"]*)"/.exec(error.reason)?.[1] ?? '') : '';
-  const named = error.kind === 'request' ? [] : [...WRITTEN_AT[error.kind], error.schemaName];
   const pointer = `${toPointer(named)}${inner}`;
   return {
     severity: 'error',
