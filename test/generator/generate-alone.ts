@@ -1,0 +1,39 @@
+/** Generates a package from one small hand-written document, as `casi generate --openapi F` (or `--asyncapi F`) does. */
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { formatDiagnostic } from '../../generator/diagnostics.js';
+import { resolveOptions } from '../../generator/options.js';
+import { generate } from '../../generator/pipeline.js';
+import { writeOutput } from '../../generator/write.js';
+import { ROOT } from './helpers.js';
+
+/** A fresh directory under the project (so generated code resolves the project's packages); the caller removes it. */
+export function workDirectory(prefix: string): string {
+  mkdirSync(join(ROOT, 'tmp'), { recursive: true });
+  return mkdtempSync(join(ROOT, 'tmp', `${prefix}-`));
+}
+
+/**
+ * Writes `document` as JSON into `work`, generates from it alone into `work/<name>`, and returns the written files,
+ * the output directory and the diagnostics (formatted).
+ */
+export async function generateAlone(
+  work: string,
+  name: string,
+  kind: 'openapi' | 'asyncapi',
+  document: object,
+): Promise<{ out: string; files: { path: string; content: string }[]; diagnostics: string[]; errors: boolean }> {
+  const file = join(work, `${name}.${kind}.json`);
+  writeFileSync(file, JSON.stringify(document, null, 2));
+  const out = join(work, name);
+  const options = resolveOptions({ [kind]: file, out });
+  const { files, diagnostics } = await generate(options);
+  const errors = diagnostics.some((d) => d.severity === 'error');
+  if (!errors) await writeOutput(out, files);
+  return {
+    out,
+    files: files.map((f) => ({ path: f.path, content: String(f.content) })),
+    diagnostics: diagnostics.map((d) => formatDiagnostic(d)),
+    errors,
+  };
+}
