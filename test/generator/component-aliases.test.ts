@@ -3,14 +3,12 @@
  * real documents write shared bodies and responses: the operations using it keep their types, and the package
  * compiles.
  */
-import { rmSync } from 'node:fs';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { restTypes } from '../../generator/emit/types/rest.js';
 import { compileStrict } from './compile-strict.js';
 import { generateAlone, workDirectory } from './generate-alone.js';
 
 const work = workDirectory('aliases');
-afterAll(() => rmSync(work, { recursive: true, force: true }));
 
 const cursor = { type: 'object', properties: { cursor: { type: 'string' } } };
 const document = {

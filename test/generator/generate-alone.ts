@@ -1,16 +1,22 @@
 /** Generates a package from one small hand-written document, as `casi generate --openapi F` (or `--asyncapi F`) does. */
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { afterAll } from 'vitest';
 import { formatDiagnostic } from '../../generator/diagnostics.js';
 import { resolveOptions } from '../../generator/options.js';
 import { generate } from '../../generator/pipeline.js';
 import { writeOutput } from '../../generator/write.js';
 import { ROOT } from './helpers.js';
 
-/** A fresh directory under the project (so generated code resolves the project's packages); the caller removes it. */
+/**
+ * A fresh directory under the project (so generated code resolves the project's packages), removed after the tests
+ * of the file that asks for it.
+ */
 export function workDirectory(prefix: string): string {
   mkdirSync(join(ROOT, 'tmp'), { recursive: true });
-  return mkdtempSync(join(ROOT, 'tmp', `${prefix}-`));
+  const work = mkdtempSync(join(ROOT, 'tmp', `${prefix}-`));
+  afterAll(() => rmSync(work, { recursive: true, force: true }));
+  return work;
 }
 
 /**

@@ -2,13 +2,11 @@
  * A JSON media type written with parameters (`application/json; charset=utf-8`, as many real documents declare their
  * answers) is read as JSON: the client method returns the schema's type and the package compiles.
  */
-import { rmSync } from 'node:fs';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { compileStrict } from './compile-strict.js';
 import { generateAlone, workDirectory } from './generate-alone.js';
 
 const work = workDirectory('json-media');
-afterAll(() => rmSync(work, { recursive: true, force: true }));
 
 const tree = { type: 'object', properties: { value: { type: 'string' } } };
 const document = {
