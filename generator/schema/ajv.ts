@@ -74,8 +74,7 @@ export function toAjvSchema(schema: unknown, lookup: SchemaLookup = () => undefi
   const out: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(schema)) {
     if (key === '$ref' && typeof value === 'string') {
-      const name = refTarget(value);
-      out[key] = name ? schemaId(name) : value;
+      out[key] = ajvRef(value);
     } else if (key === 'discriminator' && value && typeof value === 'object') {
       if (ajvTakesDiscriminator(schema as Record<string, unknown>, lookup)) {
         out[key] = { propertyName: (value as { propertyName?: unknown }).propertyName };
@@ -89,6 +88,17 @@ export function toAjvSchema(schema: unknown, lookup: SchemaLookup = () => undefi
     }
   }
   return out;
+}
+
+/**
+ * A reference as ajv finds it: `#/components/schemas/X` as `urn:casi:schema:X`, and a pointer into a component
+ * (`#/components/schemas/X/properties/id`, `…/X/$defs/Y`) as that pointer within `urn:casi:schema:X`.
+ */
+function ajvRef(ref: string): string {
+  const inside = /^#\/components\/schemas\/([^/]+)(\/.+)$/.exec(ref);
+  if (inside?.[1] !== undefined && inside[2] !== undefined) return `${schemaId(pointerToken(inside[1]))}#${inside[2]}`;
+  const name = refTarget(ref);
+  return name ? schemaId(name) : ref;
 }
 
 /** The component name a `#/components/schemas/X` reference names, or undefined. */
