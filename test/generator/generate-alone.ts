@@ -2,7 +2,7 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll } from 'vitest';
-import { formatDiagnostic } from '../../generator/diagnostics.js';
+import { type Diagnostic, formatDiagnostic, InputError } from '../../generator/diagnostics.js';
 import { resolveOptions } from '../../generator/options.js';
 import { generate } from '../../generator/pipeline.js';
 import { writeOutput } from '../../generator/write.js';
@@ -21,7 +21,7 @@ export function workDirectory(prefix: string): string {
 
 /**
  * Writes `document` as JSON into `work`, generates from it alone into `work/<name>`, and returns the written files,
- * the output directory and the diagnostics (formatted).
+ * the output directory and the diagnostics (formatted); with errors, no files and nothing written.
  */
 export async function generateAlone(
   work: string,
@@ -33,9 +33,17 @@ export async function generateAlone(
   writeFileSync(file, JSON.stringify(document, null, 2));
   const out = join(work, name);
   const options = resolveOptions({ [kind]: file, out });
-  const { files, diagnostics } = await generate(options);
+  let files: { path: string; content: unknown }[] = [];
+  let diagnostics: readonly Diagnostic[];
+  try {
+    ({ files, diagnostics } = await generate(options));
+  } catch (error) {
+    // A document with errors: generate throws them, and writes nothing.
+    if (!(error instanceof InputError)) throw error;
+    diagnostics = error.diagnostics;
+  }
   const errors = diagnostics.some((d) => d.severity === 'error');
-  if (!errors) await writeOutput(out, files);
+  if (!errors) await writeOutput(out, files as Parameters<typeof writeOutput>[1]);
   return {
     out,
     files: files.map((f) => ({ path: f.path, content: String(f.content) })),
