@@ -78,7 +78,9 @@ export function checkExamples(
 function compile(ajv: Ajv, schema: unknown): Validate | string {
   const name = schemaRefName((schema as Node | null)?.$ref);
   try {
-    const validate = name === undefined ? ajv.compile(toAjvSchema(schema) as object) : ajv.getSchema(schemaId(name));
+    const lookup = (component: string) => ajv.getSchema(schemaId(component))?.schema;
+    const validate =
+      name === undefined ? ajv.compile(toAjvSchema(schema, lookup) as object) : ajv.getSchema(schemaId(name));
     return validate ?? `its schema ${name} is unknown`;
   } catch (error) {
     return `its schema cannot be compiled (${(error as Error).message})`;

@@ -7,6 +7,7 @@ import { checkConsistency, usesEventEnvelopes } from './consistency.js';
 import { checkDiscriminators } from './discriminators.js';
 import { checkExamples } from './examples.js';
 import { checkMethodNames } from './method-names.js';
+import { checkOpenApiVersion } from './openapi-version.js';
 import { atUnresolvedRef } from './ref-location.js';
 import { strictChecks } from './rules-config.js';
 import { checkSchemasCompile } from './schemas.js';
@@ -46,7 +47,11 @@ export function completeCheck(specs: LoadedSpecs, lints: readonly Diagnostic[], 
   const consistency = usesEventEnvelopes(specs.openapi) ? checkConsistency(specs.openapi, specs.asyncapi) : [];
   const documented = specs.openapi.absent
     ? []
-    : [...checkDiscriminators(specs.openapi), ...checkMethodNames(specs.openapi)];
+    : [
+        ...checkOpenApiVersion(specs.openapi),
+        ...checkDiscriminators(specs.openapi),
+        ...checkMethodNames(specs.openapi),
+      ];
   const found = [...placed, ...consistency, ...documented, ...compiled, ...examples];
   const modelled = ir === undefined && hasErrors(found) ? [] : model.diagnostics;
   return sortDiagnostics([...found, ...modelled]);

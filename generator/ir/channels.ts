@@ -256,7 +256,10 @@ function parametersOf(doc: Obj, item: Obj, address: string, v3: boolean): IrChan
 /** The value at a JSON pointer of `doc`. */
 export function valueAt(doc: Obj, pointer: string): unknown {
   let node: unknown = doc;
-  for (const token of pointer.split('/').slice(1)) node = obj(node)[decodeToken(token)];
+  for (const token of pointer.split('/').slice(1)) {
+    // Arrays too: a 2.6 message `oneOf` is a list.
+    node = node !== null && typeof node === 'object' ? (node as Obj)[decodeToken(token)] : undefined;
+  }
   return node;
 }
 

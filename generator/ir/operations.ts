@@ -77,7 +77,7 @@ export function buildOperations(doc: SourceDocument, warn: (warning: IrWarning) 
       });
     }
   }
-  const sorted = operations.sort(
+  const sorted = clearOfClientMembers(operations, warn).sort(
     (a, b) =>
       a.resource.localeCompare(b.resource) ||
       a.methodName.localeCompare(b.methodName) ||
@@ -85,6 +85,34 @@ export function buildOperations(doc: SourceDocument, warn: (warning: IrWarning) 
       METHODS.indexOf(a.method) - METHODS.indexOf(b.method),
   );
   return withUniqueNames(sorted, warn);
+}
+
+/** The members the generated client has beside its resources. */
+const CLIENT_MEMBERS = new Set(['raw', 'core']);
+
+/**
+ * A resource named like a member the client has already (`/raw/…` gives `raw`) gets a number (`raw2`), with a
+ * warning at each of its operations: one object never holds two members of the same name.
+ */
+function clearOfClientMembers(operations: IrOperation[], warn: (warning: IrWarning) => void): IrOperation[] {
+  const resources = new Set(operations.map((op) => op.resource));
+  const renamed = new Map<string, string>();
+  for (const resource of resources) {
+    if (!CLIENT_MEMBERS.has(resource)) continue;
+    let n = 2;
+    while (resources.has(`${resource}${n}`)) n++;
+    renamed.set(resource, `${resource}${n}`);
+  }
+  return operations.map((op) => {
+    const resource = renamed.get(op.resource);
+    if (resource === undefined) return op;
+    warn({
+      document: 'openapi',
+      pointer: op.pointer,
+      message: `${op.method.toUpperCase()} ${op.path}: the client has a member ${op.resource} already: the resource is ${resource}`,
+    });
+    return { ...op, resource };
+  });
 }
 
 /** A name that is a JavaScript identifier: `_` before a leading digit, `operation` for an empty one. */

@@ -59,30 +59,90 @@ export function validatableSchemas(
   return entries.sort((a, b) => a.name.localeCompare(b.name));
 }
 
+/** The component schema a name stands for, where one is known. */
+export type SchemaLookup = (name: string) => unknown;
+
 /**
  * Prepares a spec schema for ajv: `#/components/schemas/X` references become `urn:casi:schema:X`, and
  * `discriminator.mapping` (an OpenAPI keyword ajv's discriminator does not take) is dropped — the `const`
- * tags of the members carry the same information.
+ * tags of the members carry the same information. A discriminator ajv cannot use (see `ajvTakesDiscriminator`) is
+ * dropped whole: it is a hint, and the schema's `oneOf`/`anyOf`/`allOf` validate as JSON Schema says.
  */
-export function toAjvSchema(schema: unknown): unknown {
-  if (Array.isArray(schema)) return schema.map(toAjvSchema);
+export function toAjvSchema(schema: unknown, lookup: SchemaLookup = () => undefined): unknown {
+  if (Array.isArray(schema)) return schema.map((item) => toAjvSchema(item, lookup));
   if (!schema || typeof schema !== 'object') return schema;
   const out: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(schema)) {
     if (key === '$ref' && typeof value === 'string') {
-      const name = /#\/components\/schemas\/([^/]+)$/.exec(value)?.[1];
-      out[key] = name ? schemaId(pointerToken(name)) : value;
+      out[key] = ajvRef(value);
     } else if (key === 'discriminator' && value && typeof value === 'object') {
-      out[key] = { propertyName: (value as { propertyName?: unknown }).propertyName };
+      if (ajvTakesDiscriminator(schema as Record<string, unknown>, lookup)) {
+        out[key] = { propertyName: (value as { propertyName?: unknown }).propertyName };
+      }
     } else if (key === 'properties' || key === 'patternProperties' || key === '$defs') {
-      out[key] = Object.fromEntries(Object.entries(value as object).map(([k, v]) => [k, toAjvSchema(v)]));
+      out[key] = Object.fromEntries(Object.entries(value as object).map(([k, v]) => [k, toAjvSchema(v, lookup)]));
     } else if (key.startsWith('x-') || key === 'example' || key === 'examples' || key === 'default') {
       out[key] = value;
     } else {
-      out[key] = toAjvSchema(value);
+      out[key] = toAjvSchema(value, lookup);
     }
   }
   return out;
+}
+
+/**
+ * A reference as ajv finds it: `#/components/schemas/X` as `urn:casi:schema:X`, and a pointer into a component
+ * (`#/components/schemas/X/properties/id`, `…/X/$defs/Y`) as that pointer within `urn:casi:schema:X`.
+ */
+function ajvRef(ref: string): string {
+  const inside = /^#\/components\/schemas\/([^/]+)(\/.+)$/.exec(ref);
+  if (inside?.[1] !== undefined && inside[2] !== undefined) return `${schemaId(pointerToken(inside[1]))}#${inside[2]}`;
+  const name = refTarget(ref);
+  return name ? schemaId(name) : ref;
+}
+
+/** The component name a `#/components/schemas/X` reference names, or undefined. */
+function refTarget(ref: string): string | undefined {
+  const name = /#\/components\/schemas\/([^/]+)$/.exec(ref)?.[1];
+  return name === undefined ? undefined : pointerToken(name);
+}
+
+/**
+ * Whether ajv's `discriminator` keyword compiles on `schema`: a `oneOf` beside it whose every member (itself, or the
+ * component it references) fixes the property with a string `const` or `enum`, the values unique, the property
+ * required. OpenAPI allows more (a discriminator on an `allOf` base, members tagged by their names, `anyOf`).
+ */
+function ajvTakesDiscriminator(schema: Record<string, unknown>, lookup: SchemaLookup): boolean {
+  const tag = (schema.discriminator as { propertyName?: unknown }).propertyName;
+  if (typeof tag !== 'string' || !Array.isArray(schema.oneOf)) return false;
+  const requires = (node: Record<string, unknown>) => Array.isArray(node.required) && node.required.includes(tag);
+  const seen = new Set<unknown>();
+  let required = true;
+  for (const item of schema.oneOf as unknown[]) {
+    const member = resolved(item, lookup);
+    const property = (member?.properties as Record<string, unknown> | undefined)?.[tag] as
+      | { const?: unknown; enum?: unknown }
+      | undefined;
+    if (member === undefined || property === undefined || property === null) return false;
+    const values = property.const ? [property.const] : Array.isArray(property.enum) ? property.enum : [];
+    if (values.length === 0) return false;
+    for (const value of values) {
+      if (typeof value !== 'string' || seen.has(value)) return false;
+      seen.add(value);
+    }
+    required &&= requires(schema) || requires(member);
+  }
+  return required;
+}
+
+/** A `oneOf` member as ajv's discriminator reads it: the component a bare `$ref` names, else the member itself. */
+function resolved(item: unknown, lookup: SchemaLookup): Record<string, unknown> | undefined {
+  if (!item || typeof item !== 'object') return undefined;
+  const node = item as Record<string, unknown>;
+  if (typeof node.$ref !== 'string' || 'properties' in node) return node;
+  const name = refTarget(node.$ref);
+  const target = name === undefined ? undefined : lookup(name);
+  return target && typeof target === 'object' ? (target as Record<string, unknown>) : undefined;
 }
 
 /** A reference's last token as the name it stands for (RFC 6901 escapes and URI percent-encoding undone). */
@@ -137,9 +197,11 @@ export function createAjv(ir: Ir, options: { standalone: boolean; allErrors?: bo
   });
   for (const [name, validate] of Object.entries(formats)) ajv.addFormat(name, validate);
   for (const name of unknownFormats(entries)) ajv.addFormat(name, true);
+  const byName = new Map(entries.map((e) => [e.name, e.schema]));
+  const lookup: SchemaLookup = (name) => byName.get(name);
   for (const { name, schema, kind } of entries) {
     try {
-      ajv.addSchema({ ...(toAjvSchema(schema) as object), $id: schemaId(name) });
+      ajv.addSchema({ ...(toAjvSchema(schema, lookup) as object), $id: schemaId(name) });
     } catch (error) {
       throw new SchemaError(name, kind, (error as Error).message);
     }

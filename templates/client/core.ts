@@ -161,8 +161,15 @@ export type SuccessData<
   ? undefined
   : MethodResponse<Client<Paths, JsonMedia>, M, P, I>;
 
-/** The media types `request` reads (it parses the body as JSON): an operation's other ones are not its data. */
-type JsonMedia = `${string}/json` | `${string}/${string}+json`;
+/**
+ * The media types `request` reads (it parses the body as JSON), with or without parameters (`application/json;
+ * charset=utf-8`): an operation's other ones are not its data.
+ */
+type JsonMedia =
+  | `${string}/json`
+  | `${string}/${string}+json`
+  | `${string}/json;${string}`
+  | `${string}/${string}+json;${string}`;
 
 /** The header parameter every request carries already: `raw` callers need not pass it. */
 type SentHeader = 'Service-Version';

@@ -38,7 +38,8 @@ export interface CheckedRequest {
   readonly body: unknown;
 }
 
-const JSON_MEDIA_TYPE = /^application\/json\s*(;|$)/i;
+/** `application/json` and the `+json` types, with or without parameters (the JSON of `mediaKind`). */
+const JSON_MEDIA_TYPE = /^application\/(json|[^/;\s]+\+json)\s*(;|$)/i;
 
 /** The cookies of routes that declare no cookie parameter. */
 const NO_COOKIES: Readonly<Record<string, unknown>> = Object.freeze({});

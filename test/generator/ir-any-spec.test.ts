@@ -74,6 +74,27 @@ describe('operations of any OpenAPI document', () => {
     expect(ir.warnings).toHaveLength(1);
   });
 
+  it('numbers a resource named like a member the client has already (raw, core), with a warning', async () => {
+    const ir = await irOf({
+      openapi: '3.1.0',
+      info: { title: 'T', version: '1' },
+      paths: {
+        '/raw': { post: { operationId: 'postRaw', responses: {} } },
+        '/core/{id}': { get: { operationId: 'getCore', responses: {} } },
+        '/raw2': { get: { operationId: 'getRaw2', responses: {} } },
+      },
+    });
+    expect(ir.operations.map((op) => [op.resource, op.methodName])).toEqual([
+      ['core2', 'getCore'],
+      ['raw2', 'getRaw2'],
+      ['raw3', 'postRaw'],
+    ]);
+    expect(ir.warnings.map((w) => w.message)).toEqual([
+      'POST /raw: the client has a member raw already: the resource is raw3',
+      'GET /core/{id}: the client has a member core already: the resource is core2',
+    ]);
+  });
+
   it('numbers a method name taken twice in one resource', async () => {
     const ir = await irOf({
       openapi: '3.1.0',

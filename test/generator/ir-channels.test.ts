@@ -156,6 +156,21 @@ describe('channels of AsyncAPI 2.6', () => {
     expect(feed?.parameters.map((p) => p.name)).toEqual(['topic']);
   });
 
+  it('takes the $refs of a message oneOf, beside inline messages, to the messages they name', async () => {
+    const listed = structuredClone(feed26);
+    listed.channels['/feed/{topic}'].subscribe.message.oneOf = [
+      { $ref: '#/components/messages/tick' },
+      { name: 'notice', payload: { type: 'string' } },
+    ] as never;
+    listed.channels['/feed/{topic}'].publish.message = {
+      oneOf: [{ $ref: '#/components/messages/subscribe' }, { $ref: '#/components/messages/tick' }],
+    } as never;
+    (listed.components.messages as Record<string, unknown>).tick = tagged('tick');
+    const [feed] = (await irOf(listed)).channels;
+    expect(feed?.receive.messages).toEqual(['notice', 'tick']);
+    expect(feed?.send).toMatchObject({ messages: ['subscribe', 'tick'], discriminator: 'kind' });
+  });
+
   it('lets a member whose values overlap still narrow, each value to every message that allows it', async () => {
     const overlapping = structuredClone(feed26);
     overlapping.channels['/feed/{topic}'].subscribe.message.oneOf = [

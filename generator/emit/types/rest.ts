@@ -7,6 +7,7 @@
 import type * as OpenapiTypescript from 'openapi-typescript';
 import type { GlobalContext, OpenAPI3, SchemaObject } from 'openapi-typescript';
 import type * as TypeScript from 'typescript';
+import { valueAt } from '../../load/refs.js';
 import { requirePackage } from '../../require-package.js';
 
 const { astToString, resolveRef, scanDiscriminators, transformSchema } = requirePackage(
@@ -40,9 +41,43 @@ export const REST_TYPE_OPTIONS = {
   transform: binaryAsBlob,
 } as const;
 
+/** The component sections whose entries openapi-typescript types from their own fields, never from a `$ref`. */
+const NON_SCHEMA_COMPONENTS = ['responses', 'parameters', 'requestBodies', 'headers', 'pathItems'] as const;
+
+/**
+ * Replaces each entry of those sections that is only a `$ref` (an alias such as `ItemUsagesRequest: {$ref:
+ * '#/components/requestBodies/CursorRequest'}`) with a copy of what it names, followed to the end: openapi-typescript
+ * would type the alias as a body with no content, and every operation using it would lose its types.
+ */
+function inlineComponentAliases(document: Record<string, unknown>): void {
+  const components = document.components as Record<string, Record<string, unknown> | undefined> | undefined;
+  for (const section of NON_SCHEMA_COMPONENTS) {
+    const entries = components?.[section];
+    if (entries === undefined || entries === null || typeof entries !== 'object') continue;
+    for (const name of Object.keys(entries)) {
+      const seen = new Set<unknown>();
+      let target = entries[name];
+      while (isLocalRef(target) && !seen.has(target)) {
+        seen.add(target);
+        target = valueAt(document, target.$ref);
+      }
+      if (target !== entries[name] && target !== undefined && !isLocalRef(target)) {
+        entries[name] = structuredClone(target);
+      }
+    }
+  }
+}
+
+function isLocalRef(value: unknown): value is { $ref: string } {
+  const ref = (value as { $ref?: unknown } | null)?.$ref;
+  return typeof ref === 'string' && ref.startsWith('#');
+}
+
 /** Prints the types of `openapi` (a self-contained OpenAPI 3.1 document; it is not modified). */
 export function restTypes(openapi: unknown): string {
-  const schema = structuredClone(openapi) as OpenAPI3;
+  const document = structuredClone(openapi) as Record<string, unknown>;
+  inlineComponentAliases(document);
+  const schema = document as unknown as OpenAPI3;
   // openapiTS()'s defaults for every other option, in the order it sets them.
   const ctx: GlobalContext = {
     additionalProperties: false,

@@ -66,11 +66,16 @@ export function casiRoutes<H, Auth = undefined>(app: FastifyInstance, options: C
 /**
  * Reads an empty body sent with `Content-Type: application/json` as no body (many clients send the header on every
  * call, DELETE and body-less POST included); anything else is `parseJsonBody`'s: JSON, with members that could
- * change a prototype refused by name.
+ * change a prototype refused by name. The `+json` types (`application/merge-patch+json`, `application/problem+json`)
+ * are JSON too, as `mediaKind` says.
  */
 function acceptEmptyJson(app: FastifyInstance): void {
   app.removeContentTypeParser('application/json');
-  app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
+  const parse = (
+    request: FastifyRequest,
+    body: string | Buffer,
+    done: (error: Error | null, value?: unknown) => void,
+  ) => {
     const charset = charsetProblem(request.headers['content-type']);
     if (charset !== undefined) {
       done(charset, undefined);
@@ -88,8 +93,13 @@ function acceptEmptyJson(app: FastifyInstance): void {
       return;
     }
     done(null, value);
-  });
+  };
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, parse);
+  app.addContentTypeParser(SUFFIXED_JSON, { parseAs: 'string' }, parse);
 }
+
+/** `application/<anything>+json`, with or without parameters. */
+const SUFFIXED_JSON = /^application\/[^/;\s]+\+json\s*(;|$)/i;
 
 /**
  * Reads a body of any other media type (`text/plain` included, so that its charset is honoured) as bytes, for specs
