@@ -196,7 +196,9 @@ export function createAjv(ir: Ir, options: { standalone: boolean; allErrors?: bo
       : { optimize: true },
   });
   for (const [name, validate] of Object.entries(formats)) ajv.addFormat(name, validate);
-  for (const name of unknownFormats(entries)) ajv.addFormat(name, true);
+  // Request parts too: a run-time user (`casi serve`) compiles them later against this instance.
+  const parts = options.standalone ? entries : validatableSchemas(ir, { requests: true });
+  for (const name of unknownFormats(parts)) ajv.addFormat(name, true);
   const byName = new Map(entries.map((e) => [e.name, e.schema]));
   const lookup: SchemaLookup = (name) => byName.get(name);
   for (const { name, schema, kind } of entries) {
