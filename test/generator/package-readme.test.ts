@@ -37,8 +37,18 @@ function samplesModule(readme: string, packageName: string): string {
   return `${tsBlocks(readme).join('\n').replace(imports, "from './$1.gen.js'")}\nexport {};\n`;
 }
 
-/** Generates the package of a spec into `work/<name>`; returns its folder, README and package name. */
-async function generated(name: string, specs: { openapi?: string; asyncapi?: string }) {
+/** The packages generated so far, by name: the README and the HTML samples of a spec share one. */
+const packages = new Map<string, ReturnType<typeof generatedOnce>>();
+
+/** The package of a spec in `work/<name>`, generated on first use; its folder, README and package name. */
+function generated(name: string, specs: { openapi?: string; asyncapi?: string }) {
+  const pkg = packages.get(name) ?? generatedOnce(name, specs);
+  packages.set(name, pkg);
+  return pkg;
+}
+
+/** Generates the package of a spec into `work/<name>`. */
+async function generatedOnce(name: string, specs: { openapi?: string; asyncapi?: string }) {
   const options = resolveOptions({ ...specs, out: join(work, name) });
   const { files } = await generate(options);
   await writeOutput(options.out, files);
@@ -151,15 +161,15 @@ describe.each([
 describe("the HTML reference's TypeScript samples", () => {
   it.each([
     ['casi', SPEC],
-    ['museum-docs', { openapi: join(CORPUS, 'museum.openapi.yaml') }],
-    ['styles-docs', { openapi: join(CORPUS, 'readme-parameter-styles.openapi.yaml') }],
-    ['petstore3-docs', { openapi: join(CORPUS, 'swagger-petstore3.openapi.yaml') }],
+    ['museum', { openapi: join(CORPUS, 'museum.openapi.yaml') }],
+    ['styles', { openapi: join(CORPUS, 'readme-parameter-styles.openapi.yaml') }],
+    ['petstore3', { openapi: join(CORPUS, 'swagger-petstore3.openapi.yaml') }],
   ])(
     'type-check against the package of %s, for every operation and every event',
     async (name, specs) => {
       const loaded = await loadSpecs(specs.openapi, 'asyncapi' in specs ? specs.asyncapi : undefined);
       const ir = buildIr(loaded);
-      const pkg = await generated(`${name}-samples`, specs);
+      const pkg = await generated(name, specs);
       const events = loaded.asyncapi ? buildEventsDoc(ir, loaded.asyncapi).events : [];
       const sources = [
         ...ir.operations.map((op) => clientSnippet(ir, op)),
