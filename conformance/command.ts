@@ -5,16 +5,15 @@
  */
 import { writeFile } from 'node:fs/promises';
 import { routes as referenceRoutes } from '../generated/src/server.gen.js';
-import { formatDiagnostic, InputError, UsageError } from '../generator/diagnostics.js';
+import { UsageError } from '../generator/diagnostics.js';
 import type { Ir } from '../generator/ir/model.js';
-import { resolveOptions } from '../generator/options.js';
-import { buildModel } from '../generator/pipeline.js';
 import { runAnySpec } from './any-spec/run.js';
 import { parseAuth } from './auth-option.js';
 import { KnobError, parseRuns, parseSeed, runsFromEnv, seedFromEnv } from './contract.js';
 import { runOurs } from './ours.js';
 import { jsonReport, junitXml, type RunInfo, summary } from './output.js';
 import type { Report } from './report.js';
+import { usableModel } from './usable-model.js';
 
 /** The command's options, as the CLI gives them (strings, unchecked). */
 export interface ConformanceArgs {
@@ -79,21 +78,6 @@ export async function runConformance(args: ConformanceArgs): Promise<number> {
 function isOurSpec(ir: Ir): boolean {
   const ids = new Set(ir.operations.map((op) => op.id));
   return ir.serviceVersion !== undefined && referenceRoutes.every((route) => ids.has(route.operationId));
-}
-
-/** The model of the documents; documents with errors are a usage error of one line (`casi check` lists them). */
-async function usableModel(args: ConformanceArgs): Promise<Ir> {
-  try {
-    return (await buildModel(resolveOptions({ openapi: args.openapi, asyncapi: args.asyncapi }))).ir;
-  } catch (error) {
-    if (!(error instanceof InputError)) throw error;
-    const errors = error.diagnostics.filter((d) => d.severity === 'error');
-    const first = errors[0];
-    const more = errors.length > 1 ? ` (and ${errors.length - 1} more: run casi check)` : '';
-    throw new UsageError(
-      `cannot check against these documents: ${first ? formatDiagnostic(first) : error.message}${more}`,
-    );
-  }
 }
 
 /** `--base-url` must be an absolute http(s) URL (a path prefix is allowed). */

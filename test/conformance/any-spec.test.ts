@@ -2,7 +2,7 @@
  * `casi conformance` on specs other than this service's: a server with planted faults (each found and named with
  * its `curl` replay, in the summary, the JSON and the JUnit XML) and `casi serve`'s mock of a corpus document.
  */
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
@@ -134,6 +134,34 @@ describe('casi conformance against casi serve of a corpus document', () => {
 });
 
 describe('casi conformance usage', () => {
+  it('exits 2 with one line at the $ref when a document refers to nothing (no linter needed)', async () => {
+    const file = join(out, 'dangling.yaml');
+    writeFileSync(
+      file,
+      [
+        'openapi: 3.1.0',
+        'info: {title: t, version: "1"}',
+        'paths:',
+        '  /a:',
+        '    get:',
+        '      responses:',
+        "        '200':",
+        '          description: ok',
+        '          content:',
+        '            application/json:',
+        "              schema: {$ref: '#/components/schemas/Nope'}",
+        '',
+      ].join('\n'),
+    );
+    const run = await runCasi(['conformance', '--openapi', file, '--base-url', 'http://127.0.0.1:9']);
+    expect(run.code).toBe(2);
+    expect(run.stderr.trim().split('\n')).toEqual([
+      expect.stringMatching(
+        /^casi: cannot check against these documents: .*dangling\.yaml:11:\d+ error #\/components\/schemas\/Nope points to nothing/,
+      ),
+    ]);
+  }, 30_000);
+
   it('exits 2 with one line when nothing answers at --base-url', async () => {
     const closed = await startPlantedServer();
     await closed.app.close();
