@@ -3,7 +3,8 @@
  * spec runs the reference server, whose hand-written handlers keep their operations; every other operation (and any
  * other spec's) validates its request (parameters in their styles, bodies of their media types) and answers its first
  * success response with the spec's example or a value built from the schema; 501 `not_implemented` where the spec
- * declares no response. Runs until SIGINT or SIGTERM.
+ * declares no response. Refused requests are answered in the shape the spec declares for the operation (a problem
+ * JSON where it declares none). Runs until SIGINT or SIGTERM.
  */
 import Fastify from 'fastify';
 import { routes as referenceRoutes, SERVICE_VERSION } from '../../generated/src/server.gen.js';
@@ -46,6 +47,7 @@ export async function serveSpec(options: SpecServeOptions): Promise<number> {
   casiRoutes(app, {
     routes,
     handlers: {},
+    errorShape: 'declared',
     ...(ir.serviceVersion === undefined ? {} : { serviceVersion: ir.serviceVersion }),
   });
   const channels = registerSpecChannels(app, ir, ajv);
