@@ -30,15 +30,26 @@ export interface ConformanceArgs {
   readonly json?: string | undefined;
 }
 
+/** Where the command writes: the summary (standard output) and progress lines (standard error). */
+export interface ConformanceOutput {
+  readonly out: (text: string) => void;
+  readonly err: (line: string) => void;
+}
+
+const PROCESS_OUTPUT: ConformanceOutput = {
+  out: (text) => process.stdout.write(text),
+  err: (line) => process.stderr.write(`${line}\n`),
+};
+
 /** Runs the command; resolves to its exit code. */
-export async function runConformance(args: ConformanceArgs): Promise<number> {
+export async function runConformance(args: ConformanceArgs, output = PROCESS_OUTPUT): Promise<number> {
   const runs = knob(() => (args.runs === undefined ? runsFromEnv() : parseRuns(args.runs, '--runs')));
   const seed = knob(() => (args.seed === undefined ? seedFromEnv() : parseSeed(args.seed, '--seed')));
   const auth = args.auth === undefined ? undefined : parseAuth(args.auth);
   const baseUrl = args['base-url'];
   if (baseUrl !== undefined) checkBaseUrl(baseUrl);
   const ir = await usableModel(args);
-  const log = (line: string) => process.stderr.write(`${line}\n`);
+  const log = output.err;
   let result: { report: Report; notes: string[]; stopped?: string };
   if (isOurSpec(ir)) {
     const apiKey =
@@ -68,7 +79,7 @@ export async function runConformance(args: ConformanceArgs): Promise<number> {
   };
   for (const note of result.notes) log(note);
   if (result.stopped !== undefined) log(`conformance: ${result.stopped}`);
-  process.stdout.write(`${summary(result.report)}\n`);
+  output.out(`${summary(result.report)}\n`);
   if (args.junit !== undefined) await writeFile(args.junit, junitXml(result.report, info));
   if (args.json !== undefined) await writeFile(args.json, jsonReport(result.report, info));
   return result.report.totalFailed === 0 && result.stopped === undefined ? 0 : 1;

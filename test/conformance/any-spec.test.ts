@@ -10,7 +10,7 @@ import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ROOT } from './lint.js';
 import { PLANTED_TOKEN, startPlantedServer } from './planted/server.js';
-import { runCasi, startCasiServe } from './run-casi.js';
+import { conformanceInProcess, runCasi, startMock } from './run-casi.js';
 
 const PLANTED_SPEC = join(ROOT, 'test/conformance/planted/openapi.yaml');
 const CORPUS = join(ROOT, '../shared/spec-corpus');
@@ -41,7 +41,7 @@ describe('casi conformance against a server with planted faults', () => {
     const files = ['--json', join(out, 'planted.json'), '--junit', join(out, 'planted.xml')];
     const auth = ['--auth', `bearer:${PLANTED_TOKEN}`];
     const target = ['--openapi', PLANTED_SPEC, '--base-url', planted.url, '--runs', '10', '--seed', '3'];
-    run = await runCasi(['conformance', ...target, ...auth, ...files]);
+    run = await conformanceInProcess([...target, ...auth, ...files]);
     json = JSON.parse(readFileSync(join(out, 'planted.json'), 'utf8')) as JsonRun;
   }, 60_000);
 
@@ -101,11 +101,10 @@ describe('casi conformance against casi serve of corpus documents', () => {
     '%s: runs every operation to the end and finds nothing wrong with the mock',
     async (name, progress) => {
       const spec = join(CORPUS, name);
-      const server = await startCasiServe(spec);
+      const server = await startMock({ openapi: spec });
       try {
         const file = join(out, `${name}.json`);
-        const run = await runCasi([
-          'conformance',
+        const run = await conformanceInProcess([
           '--openapi',
           spec,
           '--base-url',
@@ -125,7 +124,7 @@ describe('casi conformance against casi serve of corpus documents', () => {
         expect(json.checks.find((c) => c.check === 'response_schema_conformance')?.cases).toBeGreaterThan(0);
         expect(run.code).toBe(0);
       } finally {
-        await server.stop();
+        await server.app.close();
       }
     },
     60_000,
@@ -152,7 +151,7 @@ describe('casi conformance usage', () => {
         '',
       ].join('\n'),
     );
-    const run = await runCasi(['conformance', '--openapi', file, '--base-url', 'http://127.0.0.1:9']);
+    const run = await conformanceInProcess(['--openapi', file, '--base-url', 'http://127.0.0.1:9']);
     expect(run.code).toBe(2);
     expect(run.stderr.trim().split('\n')).toEqual([
       expect.stringMatching(
@@ -164,7 +163,7 @@ describe('casi conformance usage', () => {
   it('exits 2 with one line when nothing answers at --base-url', async () => {
     const closed = await startPlantedServer();
     await closed.app.close();
-    const run = await runCasi(['conformance', '--openapi', PLANTED_SPEC, '--base-url', closed.url, '--runs', '1']);
+    const run = await conformanceInProcess(['--openapi', PLANTED_SPEC, '--base-url', closed.url, '--runs', '1']);
     expect(run.code).toBe(2);
     expect(run.stderr.trim().split('\n').at(-1)).toMatch(
       /^casi: no answer from --base-url http:\/\/127\.0\.0\.1:\d+: .*ECONNREFUSED/,
