@@ -48,7 +48,7 @@ export async function runConformance(args: ConformanceArgs, output = PROCESS_OUT
   const auth = args.auth === undefined ? undefined : parseAuth(args.auth);
   const baseUrl = args['base-url'];
   if (baseUrl !== undefined) checkBaseUrl(baseUrl);
-  const ir = await usableModel(args);
+  const { ir, asyncapi } = await usableModel(args);
   const log = output.err;
   let result: { report: Report; notes: string[]; stopped?: string };
   if (isOurSpec(ir)) {
@@ -69,7 +69,7 @@ export async function runConformance(args: ConformanceArgs, output = PROCESS_OUT
     if (baseUrl === undefined)
       throw new UsageError('name the server to check with --base-url URL (only this service has an in-process server)');
     log(`conformance: ${baseUrl}, ${ir.title}, ${runs} generated cases per operation, seed ${seed}`);
-    result = await runAnySpec(ir, { baseUrl, auth, runs, seed, log });
+    result = await runAnySpec(ir, { baseUrl, auth, runs, seed, log, asyncapi });
   }
   const info: RunInfo = {
     target: baseUrl ?? 'in-process reference server',

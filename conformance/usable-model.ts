@@ -11,15 +11,24 @@ import { refsIn } from '../generator/load/refs.js';
 import { toPointer } from '../generator/load/source-map.js';
 import { resolveOptions } from '../generator/options.js';
 
+/** The model and the AsyncAPI document as parsed (its message examples are not in the model). */
+export interface UsableModel {
+  readonly ir: Ir;
+  readonly asyncapi: unknown;
+}
+
 /** Loads the documents and builds their model; throws `UsageError` naming the first error and where it is. */
-export async function usableModel(files: { openapi?: string | undefined; asyncapi?: string | undefined }): Promise<Ir> {
+export async function usableModel(files: {
+  openapi?: string | undefined;
+  asyncapi?: string | undefined;
+}): Promise<UsableModel> {
   const { openapi, asyncapi } = resolveOptions(files);
   try {
     const specs = await loadSpecs(openapi, asyncapi);
     const dangling = danglingRefs(specs);
     const { ir, diagnostics } = dangling.length > 0 ? { ir: undefined, diagnostics: dangling } : modelOf(specs);
     const found = ir === undefined ? [...diagnostics] : [...diagnostics, ...checkSchemasCompile(specs, ir)];
-    if (ir !== undefined && !hasErrors(found)) return ir;
+    if (ir !== undefined && !hasErrors(found)) return { ir, asyncapi: specs.asyncapi.value };
     throw new InputError('the documents cannot be modelled', found);
   } catch (error) {
     if (!(error instanceof InputError)) throw error;

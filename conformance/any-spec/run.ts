@@ -1,6 +1,7 @@
 /**
  * `casi conformance` on any spec: for every HTTP operation, its examples, then generated valid requests, then
  * invalid variants of the valid ones; every answer checked (`checks.ts`), every failure kept with its `curl` replay.
+ * Then its AsyncAPI channels (`channels.ts`).
  */
 import { UsageError } from '../../generator/diagnostics.js';
 import type { Ir } from '../../generator/ir/model.js';
@@ -9,6 +10,7 @@ import { curlCommand } from '../curl.js';
 import { Report } from '../report.js';
 import { describeRequest } from '../requests.js';
 import { describeAnswer, send } from '../wire.js';
+import { checkChannels } from './channels.js';
 import { checkAnswer } from './checks.js';
 import {
   type AnyRequest,
@@ -29,6 +31,8 @@ export interface AnySpecOptions {
   readonly seed: number;
   /** Where progress goes (standard error in the CLI). */
   readonly log: (line: string) => void;
+  /** The AsyncAPI document as parsed, for its message examples. */
+  readonly asyncapi?: unknown;
 }
 
 /** Runs the checks on every HTTP operation of `ir` against the server at `baseUrl`; notes say what was left out. */
@@ -43,7 +47,7 @@ export async function runAnySpec(ir: Ir, options: AnySpecOptions): Promise<{ rep
     return false;
   });
   // The first request must get an answer: a server that is not there is a set-up error, not a failure per case.
-  let answered = false;
+  let answered = operations.length === 0;
   for (const [index, op] of operations.entries()) {
     const credential = credentialParts(ir, op, options.auth);
     const exchange = async (request: AnyRequest, invalid: string | undefined) => {
@@ -81,5 +85,6 @@ export async function runAnySpec(ir: Ir, options: AnySpecOptions): Promise<{ rep
       if (invalidSent >= options.runs) break;
     }
   }
+  notes.push(...(await checkChannels(ir, schemas, report, { ...options, asyncapi: options.asyncapi })));
   return { report, notes };
 }
