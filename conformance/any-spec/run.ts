@@ -1,7 +1,7 @@
 /**
  * `casi conformance` on any spec: for every HTTP operation, its examples, then generated valid requests, then
  * invalid variants of the valid ones; every answer checked (`checks.ts`), every failure kept with its `curl` replay.
- * Then its AsyncAPI channels (`channels.ts`).
+ * Then the sequences its `links` describe (`links.ts`) and its AsyncAPI channels (`channels.ts`).
  */
 import { UsageError } from '../../generator/diagnostics.js';
 import type { Ir } from '../../generator/ir/model.js';
@@ -12,6 +12,7 @@ import { describeRequest } from '../requests.js';
 import { describeAnswer, send } from '../wire.js';
 import { checkChannels } from './channels.js';
 import { checkAnswer } from './checks.js';
+import { followLinks } from './links.js';
 import {
   type AnyRequest,
   exampleRequests,
@@ -85,6 +86,21 @@ export async function runAnySpec(ir: Ir, options: AnySpecOptions): Promise<{ rep
       if (invalidSent >= options.runs) break;
     }
   }
+  const followed = await followLinks(
+    ir,
+    schemas,
+    operations,
+    {
+      baseUrl: options.baseUrl,
+      example: (op) => exampleRequests(ir, schemas, op, options.seed)[0],
+      exchange: async (op, request) => {
+        const wire = toWire(op, request, credentialParts(ir, op, options.auth));
+        return { wire, response: await send(options.baseUrl, wire) };
+      },
+    },
+    report,
+  );
+  if (followed > 0) options.log(`conformance: followed ${followed} link(s) between operations`);
   notes.push(...(await checkChannels(ir, schemas, report, { ...options, asyncapi: options.asyncapi })));
   return { report, notes };
 }

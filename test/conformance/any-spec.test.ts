@@ -60,6 +60,11 @@ describe('casi conformance against a server with planted faults', () => {
       expect(run.stdout).toContain(`REPLAY ${check} ${operation}: curl -i -X ${method} '${planted.url}${path}`);
     }
     expect(found('negative_data_rejection', 'createItem')?.problem).toMatch(/not refused with a 4xx: 200/);
+    // The link from createItem's answer to getItem names the item made, which the server does not find.
+    expect(found('link_sequence', 'getItem')?.problem).toMatch(
+      /^the linked request names nothing \(404\): createItem → readItem: GET \/items\/1 /,
+    );
+    expect(found('link_sequence', 'getItem')?.replay).toBe(`curl -i -X GET '${planted.url}/items/1'`);
   });
 
   it('finds nothing wrong where nothing was planted (the bearer token of --auth on the secured operation)', () => {
@@ -95,11 +100,12 @@ describe('casi conformance against a server with planted faults', () => {
 
 describe('casi conformance against casi serve of corpus documents', () => {
   it.each([
-    ['petstore-expanded.openapi.json', '[4/4] findPets'],
-    ['museum.openapi.yaml', '[1/'],
+    ['petstore-expanded.openapi.json', '[4/4] findPets', []],
+    ['museum.openapi.yaml', '[1/', []],
+    ['tictactoe.openapi.yaml', 'followed 1 link(s)', ['link_sequence']],
   ])(
     '%s: runs every operation to the end and finds nothing wrong with the mock',
-    async (name, progress) => {
+    async (name, progress, more) => {
       const spec = join(CORPUS, name);
       const server = await startMock({ openapi: spec });
       try {
@@ -121,7 +127,8 @@ describe('casi conformance against casi serve of corpus documents', () => {
         // Refused requests are answered in the spec's own error shape (petstore's `default` Error has an integer code).
         expect(json.failures).toEqual([]);
         expect(json.checks.find((c) => c.check === 'negative_data_rejection')?.cases).toBeGreaterThan(0);
-        expect(json.checks.find((c) => c.check === 'response_schema_conformance')?.cases).toBeGreaterThan(0);
+        for (const check of ['response_schema_conformance', ...more])
+          expect(json.checks.find((c) => c.check === check)?.cases, check).toBeGreaterThan(0);
         expect(run.code).toBe(0);
       } finally {
         await server.app.close();
