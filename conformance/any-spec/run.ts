@@ -18,10 +18,12 @@ import {
   exampleRequests,
   generatedRequests,
   invalidRequests,
+  requestArbitrary,
   sendableBody,
   toWire,
 } from './requests.js';
 import { specSchemas } from './schemas.js';
+import { shrunkFailure } from './shrink.js';
 
 /** What `runAnySpec` checks and how. */
 export interface AnySpecOptions {
@@ -51,7 +53,8 @@ export async function runAnySpec(ir: Ir, options: AnySpecOptions): Promise<{ rep
   let answered = operations.length === 0;
   for (const [index, op] of operations.entries()) {
     const credential = credentialParts(ir, op, options.auth);
-    const exchange = async (request: AnyRequest, invalid: string | undefined) => {
+    /** Sends `request` and judges its answer, recording nothing yet. */
+    const judge = async (request: AnyRequest, invalid?: string) => {
       const wire = toWire(op, request, credential);
       const response = await send(options.baseUrl, wire);
       if (!answered && response.error !== undefined)
@@ -59,23 +62,40 @@ export async function runAnySpec(ir: Ir, options: AnySpecOptions): Promise<{ rep
           `no answer from --base-url ${options.baseUrl}: ${response.error} (is the server running, and is the URL right?)`,
         );
       answered = true;
+      const verdicts = checkAnswer(schemas, op, response, invalid !== undefined);
+      const failed = new Set(verdicts.filter((v) => v.problem !== undefined).map((v) => v.check));
       const shown = `${invalid ? `(${invalid}) ` : ''}${describeRequest(wire)} → ${describeAnswer(response)}`;
-      const replay = curlCommand(options.baseUrl, wire);
-      for (const verdict of checkAnswer(schemas, op, response, invalid !== undefined))
+      return { verdicts, failed, shown, replay: curlCommand(options.baseUrl, wire) };
+    };
+    const record = (judged: Awaited<ReturnType<typeof judge>>, label = '') => {
+      for (const verdict of judged.verdicts)
         report.record(
           verdict.check,
           op.id,
-          verdict.problem && `${verdict.problem}: ${shown}`,
-          verdict.problem && replay,
+          verdict.problem && `${label}${verdict.problem}: ${judged.shown}`,
+          verdict.problem && judged.replay,
         );
     };
+    const exchange = async (request: AnyRequest, invalid?: string) => record(await judge(request, invalid));
     const opSeed = options.seed + index;
-    const valid = [
-      ...exampleRequests(ir, schemas, op, opSeed),
-      ...generatedRequests(schemas, op, options.runs, opSeed),
-    ];
+    const examples = exampleRequests(ir, schemas, op, opSeed);
+    const generated = generatedRequests(schemas, op, options.runs, opSeed);
+    const valid = [...examples, ...generated];
     options.log(`conformance: [${index + 1}/${operations.length}] ${op.id} (${op.method.toUpperCase()} ${op.path})`);
-    for (const request of valid) await exchange(request, undefined);
+    const judgedExamples = [];
+    for (const request of examples) judgedExamples.push(await judge(request));
+    const judgedGenerated = [];
+    for (const request of generated) judgedGenerated.push(await judge(request));
+    // Each check a generated request failed is shown first by its shrunk request (a case of its own).
+    const unshrunk = new Set(judgedGenerated.flatMap((j) => [...j.failed]));
+    for (const check of unshrunk) {
+      const shrunk = await shrunkFailure(requestArbitrary(schemas, op), judge, check, opSeed, options.runs);
+      if (shrunk === undefined) continue;
+      record(shrunk.judged, '(shrunk) ');
+      // The checks this small request fails too need no search of their own.
+      for (const also of shrunk.judged.failed) unshrunk.delete(also);
+    }
+    for (const judged of [...judgedExamples, ...judgedGenerated]) record(judged);
     let invalidSent = 0;
     for (const request of valid) {
       for (const { request: bad, why } of invalidRequests(schemas, op, request)) {

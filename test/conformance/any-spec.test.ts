@@ -67,6 +67,15 @@ describe('casi conformance against a server with planted faults', () => {
     expect(found('link_sequence', 'getItem')?.replay).toBe(`curl -i -X GET '${planted.url}/items/1'`);
   });
 
+  it('shrinks a failing generated request before its replay: the smallest id that fails, no optional parameter', () => {
+    // Generated ids fail from 2 up (1 is the item createItem made, a 404); `limit` is optional on listItems.
+    expect(run.stdout).toContain(`REPLAY not_a_server_error getItem: curl -i -X GET '${planted.url}/items/2'\n`);
+    expect(run.stdout).toContain(
+      `REPLAY response_schema_conformance listItems: curl -i -X GET '${planted.url}/items'\n`,
+    );
+    expect(run.stdout).toMatch(/^FAIL not_a_server_error getItem: \(shrunk\) a server error: 500: GET \/items\/2 /m);
+  });
+
   it('finds nothing wrong where nothing was planted (the bearer token of --auth on the secured operation)', () => {
     expect(json.failures.filter((f) => f.operation === 'health')).toEqual([]);
     expect(json.failures.filter((f) => f.operation === 'listItems' && f.check === 'negative_data_rejection')).toEqual(
