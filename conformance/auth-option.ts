@@ -15,7 +15,7 @@ export type AuthOption =
 const FORMS = 'bearer:TOKEN, basic:USER:PASS, header:NAME=VALUE, query:NAME=VALUE or apikey:VALUE';
 
 /** Parses `--auth`; a value of no known form is a usage error naming the forms. */
-export function parseAuth(text: string): AuthOption {
+export function parseAuth(text: string, option = '--auth'): AuthOption {
   const colon = text.indexOf(':');
   const kind = colon < 0 ? '' : text.slice(0, colon).toLowerCase();
   const rest = colon < 0 ? '' : text.slice(colon + 1);
@@ -33,7 +33,7 @@ export function parseAuth(text: string): AuthOption {
     const pair = named();
     if (pair) return { kind, ...pair };
   }
-  throw new UsageError(`--auth ${JSON.stringify(text)} is not one of ${FORMS}`);
+  throw new UsageError(`${option} ${JSON.stringify(text)} is not one of ${FORMS}`);
 }
 
 /** Headers and query parameters that carry a credential. */

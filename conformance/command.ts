@@ -21,6 +21,7 @@ export interface ConformanceArgs {
   readonly asyncapi?: string | undefined;
   readonly 'base-url'?: string | undefined;
   readonly auth?: string | undefined;
+  readonly auth2?: string | undefined;
   readonly 'api-key'?: string | undefined;
   readonly 'read-key'?: string | undefined;
   readonly 'other-org-key'?: string | undefined;
@@ -46,6 +47,7 @@ export async function runConformance(args: ConformanceArgs, output = PROCESS_OUT
   const runs = knob(() => (args.runs === undefined ? runsFromEnv() : parseRuns(args.runs, '--runs')));
   const seed = knob(() => (args.seed === undefined ? seedFromEnv() : parseSeed(args.seed, '--seed')));
   const auth = args.auth === undefined ? undefined : parseAuth(args.auth);
+  const auth2 = args.auth2 === undefined ? undefined : parseAuth(args.auth2, '--auth2');
   const baseUrl = args['base-url'];
   if (baseUrl !== undefined) checkBaseUrl(baseUrl);
   const { ir, asyncapi } = await usableModel(args);
@@ -69,7 +71,7 @@ export async function runConformance(args: ConformanceArgs, output = PROCESS_OUT
     if (baseUrl === undefined)
       throw new UsageError('name the server to check with --base-url URL (only this service has an in-process server)');
     log(`conformance: ${baseUrl}, ${ir.title}, ${runs} generated cases per operation, seed ${seed}`);
-    result = await runAnySpec(ir, { baseUrl, auth, runs, seed, log, asyncapi });
+    result = await runAnySpec(ir, { baseUrl, auth, auth2, runs, seed, log, asyncapi });
   }
   const info: RunInfo = {
     target: baseUrl ?? 'in-process reference server',

@@ -12,6 +12,7 @@ import { describeRequest } from '../requests.js';
 import { describeAnswer, send } from '../wire.js';
 import { checkChannels } from './channels.js';
 import { checkAnswer } from './checks.js';
+import { checkLeaks, createReadPairs } from './leak.js';
 import { followLinks } from './links.js';
 import {
   type AnyRequest,
@@ -29,6 +30,8 @@ import { shrunkFailure } from './shrink.js';
 export interface AnySpecOptions {
   readonly baseUrl: string;
   readonly auth: AuthOption | undefined;
+  /** A second identity: what `auth` creates must not be readable with it. */
+  readonly auth2?: AuthOption | undefined;
   /** Generated valid requests per operation; as many invalid ones at most. */
   readonly runs: number;
   readonly seed: number;
@@ -121,6 +124,23 @@ export async function runAnySpec(ir: Ir, options: AnySpecOptions): Promise<{ rep
     report,
   );
   if (followed > 0) options.log(`conformance: followed ${followed} link(s) between operations`);
+  const { auth2 } = options;
+  if (auth2 !== undefined) {
+    const pairs = createReadPairs(ir, operations);
+    if (pairs.length === 0) notes.push('--auth2: the spec has no create/read pair to check for leaks');
+    await checkLeaks(
+      pairs,
+      {
+        baseUrl: options.baseUrl,
+        example: (op) => exampleRequests(ir, schemas, op, options.seed)[0],
+        exchange: async (op, request, identity) => {
+          const wire = toWire(op, request, credentialParts(ir, op, identity === 1 ? options.auth : auth2));
+          return { wire, response: await send(options.baseUrl, wire) };
+        },
+      },
+      report,
+    );
+  }
   notes.push(...(await checkChannels(ir, schemas, report, { ...options, asyncapi: options.asyncapi })));
   return { report, notes };
 }
