@@ -3,7 +3,7 @@
  * `query:NAME=VALUE` or `apikey:VALUE` (placed where the spec's API key scheme says), and how it goes on a request.
  */
 import { UsageError } from '../generator/diagnostics.js';
-import type { Ir, IrOperation } from '../generator/ir/model.js';
+import type { Ir, IrOperation, IrSecurityScheme } from '../generator/ir/model.js';
 
 /** A parsed `--auth` value. */
 export type AuthOption =
@@ -15,7 +15,7 @@ export type AuthOption =
 const FORMS = 'bearer:TOKEN, basic:USER:PASS, header:NAME=VALUE, query:NAME=VALUE or apikey:VALUE';
 
 /** Parses `--auth`; a value of no known form is a usage error naming the forms. */
-export function parseAuth(text: string): AuthOption {
+export function parseAuth(text: string, option = '--auth'): AuthOption {
   const colon = text.indexOf(':');
   const kind = colon < 0 ? '' : text.slice(0, colon).toLowerCase();
   const rest = colon < 0 ? '' : text.slice(colon + 1);
@@ -33,7 +33,7 @@ export function parseAuth(text: string): AuthOption {
     const pair = named();
     if (pair) return { kind, ...pair };
   }
-  throw new UsageError(`--auth ${JSON.stringify(text)} is not one of ${FORMS}`);
+  throw new UsageError(`${option} ${JSON.stringify(text)} is not one of ${FORMS}`);
 }
 
 /** Headers and query parameters that carry a credential. */
@@ -49,7 +49,18 @@ const NONE: CredentialParts = { headers: {}, query: {} };
  * first API key scheme the operation accepts says (a cookie becomes a `Cookie` header).
  */
 export function credentialParts(ir: Ir, op: IrOperation, auth: AuthOption | undefined): CredentialParts {
-  if (auth === undefined || op.security.length === 0) return NONE;
+  return credentialFor(
+    op.security.map((name) => ir.securitySchemes[name]),
+    auth,
+  );
+}
+
+/** Where `auth` goes given the schemes a request accepts (any one suffices): nowhere when it accepts none. */
+export function credentialFor(
+  schemes: readonly (IrSecurityScheme | undefined)[],
+  auth: AuthOption | undefined,
+): CredentialParts {
+  if (auth === undefined || schemes.length === 0) return NONE;
   switch (auth.kind) {
     case 'bearer':
       return { headers: { Authorization: `Bearer ${auth.token}` }, query: {} };
@@ -63,7 +74,7 @@ export function credentialParts(ir: Ir, op: IrOperation, auth: AuthOption | unde
     case 'query':
       return { headers: {}, query: { [auth.name]: auth.value } };
     case 'apikey': {
-      const scheme = op.security.map((name) => ir.securitySchemes[name]).find((s) => s?.type === 'apiKey');
+      const scheme = schemes.find((s) => s?.type === 'apiKey');
       if (scheme?.type !== 'apiKey') return { headers: { Authorization: `Bearer ${auth.value}` }, query: {} };
       if (scheme.in === 'query') return { headers: {}, query: { [scheme.name]: auth.value } };
       if (scheme.in === 'cookie') return { headers: { Cookie: `${scheme.name}=${auth.value}` }, query: {} };

@@ -5,16 +5,15 @@
  */
 import { writeFile } from 'node:fs/promises';
 import { routes as referenceRoutes } from '../generated/src/server.gen.js';
-import { formatDiagnostic, InputError, UsageError } from '../generator/diagnostics.js';
+import { UsageError } from '../generator/diagnostics.js';
 import type { Ir } from '../generator/ir/model.js';
-import { resolveOptions } from '../generator/options.js';
-import { buildModel } from '../generator/pipeline.js';
 import { runAnySpec } from './any-spec/run.js';
 import { parseAuth } from './auth-option.js';
 import { KnobError, parseRuns, parseSeed, runsFromEnv, seedFromEnv } from './contract.js';
 import { runOurs } from './ours.js';
 import { jsonReport, junitXml, type RunInfo, summary } from './output.js';
 import type { Report } from './report.js';
+import { usableModel } from './usable-model.js';
 
 /** The command's options, as the CLI gives them (strings, unchecked). */
 export interface ConformanceArgs {
@@ -22,6 +21,7 @@ export interface ConformanceArgs {
   readonly asyncapi?: string | undefined;
   readonly 'base-url'?: string | undefined;
   readonly auth?: string | undefined;
+  readonly auth2?: string | undefined;
   readonly 'api-key'?: string | undefined;
   readonly 'read-key'?: string | undefined;
   readonly 'other-org-key'?: string | undefined;
@@ -31,15 +31,27 @@ export interface ConformanceArgs {
   readonly json?: string | undefined;
 }
 
+/** Where the command writes: the summary (standard output) and progress lines (standard error). */
+export interface ConformanceOutput {
+  readonly out: (text: string) => void;
+  readonly err: (line: string) => void;
+}
+
+const PROCESS_OUTPUT: ConformanceOutput = {
+  out: (text) => process.stdout.write(text),
+  err: (line) => process.stderr.write(`${line}\n`),
+};
+
 /** Runs the command; resolves to its exit code. */
-export async function runConformance(args: ConformanceArgs): Promise<number> {
+export async function runConformance(args: ConformanceArgs, output = PROCESS_OUTPUT): Promise<number> {
   const runs = knob(() => (args.runs === undefined ? runsFromEnv() : parseRuns(args.runs, '--runs')));
   const seed = knob(() => (args.seed === undefined ? seedFromEnv() : parseSeed(args.seed, '--seed')));
   const auth = args.auth === undefined ? undefined : parseAuth(args.auth);
+  const auth2 = args.auth2 === undefined ? undefined : parseAuth(args.auth2, '--auth2');
   const baseUrl = args['base-url'];
   if (baseUrl !== undefined) checkBaseUrl(baseUrl);
-  const ir = await usableModel(args);
-  const log = (line: string) => process.stderr.write(`${line}\n`);
+  const { ir, asyncapi } = await usableModel(args);
+  const log = output.err;
   let result: { report: Report; notes: string[]; stopped?: string };
   if (isOurSpec(ir)) {
     const apiKey =
@@ -59,7 +71,7 @@ export async function runConformance(args: ConformanceArgs): Promise<number> {
     if (baseUrl === undefined)
       throw new UsageError('name the server to check with --base-url URL (only this service has an in-process server)');
     log(`conformance: ${baseUrl}, ${ir.title}, ${runs} generated cases per operation, seed ${seed}`);
-    result = await runAnySpec(ir, { baseUrl, auth, runs, seed, log });
+    result = await runAnySpec(ir, { baseUrl, auth, auth2, runs, seed, log, asyncapi });
   }
   const info: RunInfo = {
     target: baseUrl ?? 'in-process reference server',
@@ -69,7 +81,7 @@ export async function runConformance(args: ConformanceArgs): Promise<number> {
   };
   for (const note of result.notes) log(note);
   if (result.stopped !== undefined) log(`conformance: ${result.stopped}`);
-  process.stdout.write(`${summary(result.report)}\n`);
+  output.out(`${summary(result.report)}\n`);
   if (args.junit !== undefined) await writeFile(args.junit, junitXml(result.report, info));
   if (args.json !== undefined) await writeFile(args.json, jsonReport(result.report, info));
   return result.report.totalFailed === 0 && result.stopped === undefined ? 0 : 1;
@@ -79,21 +91,6 @@ export async function runConformance(args: ConformanceArgs): Promise<number> {
 function isOurSpec(ir: Ir): boolean {
   const ids = new Set(ir.operations.map((op) => op.id));
   return ir.serviceVersion !== undefined && referenceRoutes.every((route) => ids.has(route.operationId));
-}
-
-/** The model of the documents; documents with errors are a usage error of one line (`casi check` lists them). */
-async function usableModel(args: ConformanceArgs): Promise<Ir> {
-  try {
-    return (await buildModel(resolveOptions({ openapi: args.openapi, asyncapi: args.asyncapi }))).ir;
-  } catch (error) {
-    if (!(error instanceof InputError)) throw error;
-    const errors = error.diagnostics.filter((d) => d.severity === 'error');
-    const first = errors[0];
-    const more = errors.length > 1 ? ` (and ${errors.length - 1} more: run casi check)` : '';
-    throw new UsageError(
-      `cannot check against these documents: ${first ? formatDiagnostic(first) : error.message}${more}`,
-    );
-  }
 }
 
 /** `--base-url` must be an absolute http(s) URL (a path prefix is allowed). */

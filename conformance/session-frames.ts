@@ -13,7 +13,7 @@ import type { ContractContext } from './context.js';
 import { checkedCall, clientFor } from './fixtures.js';
 import { mutate } from './mutations.js';
 import { checkResponse } from './response-checks.js';
-import { ANSWER_TIMEOUT_MS, delay, expandPath, networkErrorText, parseJson, urlOf } from './wire.js';
+import { ANSWER_TIMEOUT_MS, delay, expandPath, NO_EVENTS, networkErrorText, parseJson, urlOf } from './wire.js';
 
 /** Client events sent before the answers are read. */
 const BATCH = 25;
@@ -184,16 +184,14 @@ async function rejection(ctx: ContractContext, op: IrOperation): Promise<void> {
 
 /** Runs the response checks on everything the session received, then closes it. */
 function finish(ctx: ContractContext, op: IrOperation, probe: Probe): void {
-  const events = probe.received;
   const response = {
+    ...NO_EVENTS,
     status: 101,
     headers: {},
     contentType: '',
     text: '',
     json: undefined,
-    events,
-    messageIds: [],
-    eventNames: [],
+    events: probe.received,
     malformedEvents: probe.malformed,
   };
   checkResponse(ctx.spec, ctx.report, op, response, `session of ${probe.conversationId}`, {

@@ -51,7 +51,8 @@ export interface ReadLimits {
   readonly maxMs?: number;
 }
 
-const NO_EVENTS = { events: [], messageIds: [], eventNames: [], malformedEvents: [] } as const;
+/** The event fields of an answer that carried no events. */
+export const NO_EVENTS = { events: [], messageIds: [], eventNames: [], malformedEvents: [] } as const;
 
 /** Longest wait for the status line of an answer (or a handshake); past it the answer is `noAnswer`. */
 export const ANSWER_TIMEOUT_MS = 10_000;

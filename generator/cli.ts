@@ -188,6 +188,10 @@ await yargs(hideBin(process.argv))
           describe:
             'The credential: bearer:TOKEN, basic:USER:PASS, header:NAME=VALUE, query:NAME=VALUE or apikey:VALUE',
         },
+        auth2: {
+          type: 'string',
+          describe: 'A second identity, in the same forms: what --auth creates must not be readable with it',
+        },
         'api-key': {
           type: 'string',
           describe: "This service's spec: a write key of the server (as --auth bearer:KEY)",

@@ -62,6 +62,11 @@ export function exampleRequests(ir: Ir, schemas: SpecSchemas, op: IrOperation, s
 
 /** `count` valid requests of `op` generated from its schemas with `seed` (optional parameters left out at times). */
 export function generatedRequests(schemas: SpecSchemas, op: IrOperation, count: number, seed: number): AnyRequest[] {
+  return fc.sample(requestArbitrary(schemas, op), { numRuns: count, seed });
+}
+
+/** The valid requests of `op` as a fast-check arbitrary (which also knows how to shrink them). */
+export function requestArbitrary(schemas: SpecSchemas, op: IrOperation): fc.Arbitrary<AnyRequest> {
   const options = { resolve: (name: string) => schemas.resolve(name) };
   const params = (list: readonly IrParameter[]) =>
     fc
@@ -80,7 +85,7 @@ export function generatedRequests(schemas: SpecSchemas, op: IrOperation, count: 
         text: mediaKind(op.requestBody.contentType) === 'json' ? 'unicode' : 'ascii',
       })
     : fc.constant(undefined);
-  const arbitrary = fc
+  return fc
     .record({
       path: params(op.parameters.path),
       query: params(op.parameters.query),
@@ -88,8 +93,7 @@ export function generatedRequests(schemas: SpecSchemas, op: IrOperation, count: 
       cookies: params(op.parameters.cookie),
       body,
     })
-    .map(({ body: value, ...parts }) => (op.requestBody ? { ...parts, body: value } : parts));
-  return fc.sample(arbitrary, { numRuns: count, seed });
+    .map(({ body: value, ...parts }): AnyRequest => (op.requestBody ? { ...parts, body: value } : parts));
 }
 
 /**

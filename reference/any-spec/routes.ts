@@ -1,9 +1,10 @@
 /**
  * The route table of any spec, built at start-up from its model: the same `RouteDefinition`s the generated server
- * stubs hold (request parts validated with ajv, parameter styles and media types decoded, a sample answer each).
+ * stubs hold (request parts validated with ajv, parameter styles and media types decoded, a sample answer each),
+ * and a sample of every response with a body, for error answers in the declared shape.
  */
 import type { Ajv } from 'ajv';
-import type { Ir, IrOperation, JsonSchema } from '../../generator/ir/model.js';
+import type { Ir, IrOperation, IrResponse, JsonSchema } from '../../generator/ir/model.js';
 import { toAjvSchema } from '../../generator/schema/ajv.js';
 import {
   type Components,
@@ -13,6 +14,7 @@ import {
   validatedResponseSchema,
 } from '../../generator/schema/operations.js';
 import { answerContentType, routeParts } from '../../generator/schema/route-parts.js';
+import { sampleOf } from '../../generator/schema/sample.js';
 import type { ResponseDefinition, RouteDefinition } from '../../templates/server/route.js';
 import { type CompiledValidate, fromCompiled, type Validator } from '../../templates/shared/validation.js';
 
@@ -35,6 +37,12 @@ export function specRoutes(ir: Ir, ajv: Ajv): RouteDefinition[] {
   });
 }
 
+/** The body a response stands for in samples: its example, else a value of its schema. */
+function sampleBody(response: IrResponse, components: Components): unknown {
+  if ('example' in response) return response.example;
+  return sampleOf(response.itemSchema ?? response.schema, (name) => components.get(name));
+}
+
 function routeOf(
   op: IrOperation,
   components: Components,
@@ -49,6 +57,7 @@ function routeOf(
     responses[response.status] = {
       ...(checked ? { validator: checked } : {}),
       ...(contentType ? { contentType } : {}),
+      ...(response.contentType === undefined ? {} : { sample: sampleBody(response, components) }),
     };
   }
   const validators = {

@@ -3,10 +3,12 @@
  * spec runs the reference server, whose hand-written handlers keep their operations; every other operation (and any
  * other spec's) validates its request (parameters in their styles, bodies of their media types) and answers its first
  * success response with the spec's example or a value built from the schema; 501 `not_implemented` where the spec
- * declares no response. Runs until SIGINT or SIGTERM.
+ * declares no response. Refused requests are answered in the shape the spec declares for the operation (a problem
+ * JSON where it declares none). Runs until SIGINT or SIGTERM.
  */
-import Fastify from 'fastify';
+import Fastify, { type FastifyInstance } from 'fastify';
 import { routes as referenceRoutes, SERVICE_VERSION } from '../../generated/src/server.gen.js';
+import type { Ir } from '../../generator/ir/model.js';
 import { resolveOptions } from '../../generator/options.js';
 import { buildModel } from '../../generator/pipeline.js';
 import { createAjv } from '../../generator/schema/ajv.js';
@@ -26,6 +28,25 @@ export interface SpecServeOptions {
   readonly host?: string | undefined;
 }
 
+/**
+ * The mock of a spec other than this service's, not yet listening: its routes answer samples (refusals in the
+ * declared error shape), its channels send samples. `channels` counts them.
+ */
+export function mockApp(
+  ir: Ir,
+  ajv = createAjv(ir, { standalone: false }),
+  routes = specRoutes(ir, ajv),
+): { app: FastifyInstance; channels: number } {
+  const app = Fastify({ logger: { level: 'warn', stream: process.stderr } });
+  casiRoutes(app, {
+    routes,
+    handlers: {},
+    errorShape: 'declared',
+    ...(ir.serviceVersion === undefined ? {} : { serviceVersion: ir.serviceVersion }),
+  });
+  return { app, channels: registerSpecChannels(app, ir, ajv) };
+}
+
 /** Starts the server of the documents; resolves to the exit code once it has shut down. */
 export async function serveSpec(options: SpecServeOptions): Promise<number> {
   const { ir, diagnostics } = await buildModel(
@@ -42,13 +63,7 @@ export async function serveSpec(options: SpecServeOptions): Promise<number> {
       spec: { routes, serviceVersion: ir.serviceVersion ?? SERVICE_VERSION },
     });
   }
-  const app = Fastify({ logger: { level: 'warn', stream: process.stderr } });
-  casiRoutes(app, {
-    routes,
-    handlers: {},
-    ...(ir.serviceVersion === undefined ? {} : { serviceVersion: ir.serviceVersion }),
-  });
-  const channels = registerSpecChannels(app, ir, ajv);
+  const { app, channels } = mockApp(ir, ajv, routes);
   const port = options.port ?? Number(process.env.PORT ?? 4010);
   const host = options.host ?? process.env.HOST ?? '127.0.0.1';
   let address: string;

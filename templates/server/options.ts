@@ -36,6 +36,12 @@ export interface CasiRoutesOptions<H, Auth = undefined> {
    * unfinished bodies may hold). Default: 30 s in all, 10 s idle, 64 MiB.
    */
   readonly bodyLimits?: Partial<BodyLimits>;
+  /**
+   * The shape of error answers: `casi`, the `Error` body; `declared`, the operation's declared response closest to
+   * the failure (its sample where its schema refuses the `Error` body), a problem JSON where none is declared.
+   * Default `casi`.
+   */
+  readonly errorShape?: 'casi' | 'declared';
 }
 
 /** `CasiRoutesOptions` with every default applied (handlers erased). */
@@ -52,6 +58,7 @@ export interface ResolvedOptions {
   readonly pingIntervalMs: number;
   readonly corsOrigin: string | undefined;
   readonly bodyLimits: BodyLimits;
+  readonly errorShape: 'casi' | 'declared';
 }
 
 const MEBIBYTE = 1024 * 1024;
@@ -92,5 +99,6 @@ export function resolveOptions<H, Auth>(options: CasiRoutesOptions<H, Auth>): Re
     pingIntervalMs: options.pingIntervalMs ?? 30_000,
     corsOrigin: options.corsOrigin,
     bodyLimits: { totalMs: 30_000, idleMs: 10_000, maxPendingBytes: 64 * MEBIBYTE, ...options.bodyLimits },
+    errorShape: options.errorShape ?? 'casi',
   };
 }

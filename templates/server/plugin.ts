@@ -6,6 +6,7 @@ import { admit } from './admission.js';
 import { BodyGuard } from './body-guard.js';
 import { createCloseables, type Track } from './closeables.js';
 import { applyCors, preflightHeaders } from './cors.js';
+import { declaredErrorReply } from './declared-errors.js';
 import { toErrorAnswer } from './error-handler.js';
 import { HttpError } from './errors.js';
 import { jsonOf } from './frozen.js';
@@ -37,12 +38,13 @@ export function casiRoutes<H, Auth = undefined>(app: FastifyInstance, options: C
   const allowedOn = watchRoutes(app);
   const answerNotFound = notFound(allowedOn);
   const bodies = new BodyGuard(config.bodyLimits);
+  const send = errorSender(config);
 
   app.setErrorHandler((error, request, reply) => {
     const answer = toErrorAnswer(error, config.bodyLimit);
     if (answer.internal) request.log.error({ err: error }, 'internal error while answering a request');
     if (answer.aborted) request.log.info('the client closed the connection before its request body arrived');
-    return sendError(reply, answer.error);
+    return send(reply, answer.error, request);
   });
   app.addHook('onRequest', async (request) => requireHost(request.raw));
   if (config.corsOrigin !== undefined) {
@@ -54,7 +56,7 @@ export function casiRoutes<H, Auth = undefined>(app: FastifyInstance, options: C
     if (config.corsOrigin !== undefined && request.method === 'OPTIONS' && allowed.length > 0) {
       return reply.code(204).headers(preflightHeaders(allowed)).send();
     }
-    return sendError(reply, answerNotFound(request.method, request.url));
+    return send(reply, answerNotFound(request.method, request.url));
   });
   app.addHook('preClose', async () => closeAll());
   const headDeclared = new Set(config.routes.filter((route) => route.method === 'HEAD').map((route) => route.path));
@@ -285,4 +287,33 @@ async function sendMedia(
 /** Sends an `Error` answer. */
 function sendError(reply: FastifyReply, error: HttpError): FastifyReply {
   return reply.code(error.status).headers(error.headers).type(JSON_CONTENT_TYPE).send(JSON.stringify(error.body));
+}
+
+/**
+ * How error answers are sent: in the `Error` shape, or (`errorShape: 'declared'`) in the shape the matched
+ * operation declares (`declaredErrorReply`; no request, or no route matched: nothing declared).
+ */
+function errorSender(
+  config: ResolvedOptions,
+): (reply: FastifyReply, error: HttpError, request?: FastifyRequest) => FastifyReply {
+  if (config.errorShape === 'casi') return sendError;
+  const byRoute = new Map(
+    config.routes.map((route) => [
+      routeKey(route.transport === 'websocket' ? 'GET' : route.method, toFastifyPath(route.path)),
+      route,
+    ]),
+  );
+  return (reply, error, request) => {
+    const { method, url } = request?.routeOptions ?? {};
+    const methods = (Array.isArray(method) ? method : [method]).flatMap((m) => (m === 'HEAD' ? ['HEAD', 'GET'] : [m]));
+    const route = methods.map((m) => byRoute.get(routeKey(String(m), String(url)))).find((r) => r !== undefined);
+    const answer = declaredErrorReply(route, error);
+    reply.code(answer.status).headers(answer.headers);
+    if (answer.payload === undefined) return reply.send();
+    return reply.type(answer.contentType ?? JSON_CONTENT_TYPE).send(answer.payload);
+  };
+}
+
+function routeKey(method: string, fastifyPath: string): string {
+  return `${method.toUpperCase()} ${fastifyPath}`;
 }

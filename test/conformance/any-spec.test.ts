@@ -2,7 +2,7 @@
  * `casi conformance` on specs other than this service's: a server with planted faults (each found and named with
  * its `curl` replay, in the summary, the JSON and the JUnit XML) and `casi serve`'s mock of a corpus document.
  */
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
@@ -10,10 +10,10 @@ import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ROOT } from './lint.js';
 import { PLANTED_TOKEN, startPlantedServer } from './planted/server.js';
-import { runCasi, startCasiServe } from './run-casi.js';
+import { conformanceInProcess, runCasi, startMock } from './run-casi.js';
 
 const PLANTED_SPEC = join(ROOT, 'test/conformance/planted/openapi.yaml');
-const PETSTORE = join(ROOT, '../shared/spec-corpus/petstore-expanded.openapi.json');
+const CORPUS = join(ROOT, '../shared/spec-corpus');
 
 interface JsonRun {
   readonly passed: boolean;
@@ -41,7 +41,7 @@ describe('casi conformance against a server with planted faults', () => {
     const files = ['--json', join(out, 'planted.json'), '--junit', join(out, 'planted.xml')];
     const auth = ['--auth', `bearer:${PLANTED_TOKEN}`];
     const target = ['--openapi', PLANTED_SPEC, '--base-url', planted.url, '--runs', '10', '--seed', '3'];
-    run = await runCasi(['conformance', ...target, ...auth, ...files]);
+    run = await conformanceInProcess([...target, ...auth, ...files]);
     json = JSON.parse(readFileSync(join(out, 'planted.json'), 'utf8')) as JsonRun;
   }, 60_000);
 
@@ -60,6 +60,20 @@ describe('casi conformance against a server with planted faults', () => {
       expect(run.stdout).toContain(`REPLAY ${check} ${operation}: curl -i -X ${method} '${planted.url}${path}`);
     }
     expect(found('negative_data_rejection', 'createItem')?.problem).toMatch(/not refused with a 4xx: 200/);
+    // The link from createItem's answer to getItem names the item made, which the server does not find.
+    expect(found('link_sequence', 'getItem')?.problem).toMatch(
+      /^the linked request names nothing \(404\): createItem → readItem: GET \/items\/1 /,
+    );
+    expect(found('link_sequence', 'getItem')?.replay).toBe(`curl -i -X GET '${planted.url}/items/1'`);
+  });
+
+  it('shrinks a failing generated request before its replay: the smallest id that fails, no optional parameter', () => {
+    // Generated ids fail from 2 up (1 is the item createItem made, a 404); `limit` is optional on listItems.
+    expect(run.stdout).toContain(`REPLAY not_a_server_error getItem: curl -i -X GET '${planted.url}/items/2'\n`);
+    expect(run.stdout).toContain(
+      `REPLAY response_schema_conformance listItems: curl -i -X GET '${planted.url}/items'\n`,
+    );
+    expect(run.stdout).toMatch(/^FAIL not_a_server_error getItem: \(shrunk\) a server error: 500: GET \/items\/2 /m);
   });
 
   it('finds nothing wrong where nothing was planted (the bearer token of --auth on the secured operation)', () => {
@@ -93,51 +107,79 @@ describe('casi conformance against a server with planted faults', () => {
   });
 });
 
-describe('casi conformance against casi serve of a corpus document', () => {
-  it('runs every operation to the end; the only failures are the mock refusing bad requests in its own error shape', async () => {
-    const server = await startCasiServe(PETSTORE);
-    try {
-      const file = join(out, 'petstore.json');
-      const run = await runCasi([
-        'conformance',
-        '--openapi',
-        PETSTORE,
-        '--base-url',
-        server.url,
-        '--runs',
-        '10',
-        '--seed',
-        '5',
-        '--json',
-        file,
-      ]);
-      const json = JSON.parse(readFileSync(file, 'utf8')) as JsonRun;
-      expect(run.stderr).toContain('[4/4] findPets');
-      const count = (check: string) => json.checks.find((c) => c.check === check);
-      for (const check of [
-        'not_a_server_error',
-        'status_code_conformance',
-        'content_type_conformance',
-        'negative_data_rejection',
-      ])
-        expect(count(check)?.failed, check).toBe(0);
-      expect(count('negative_data_rejection')?.cases).toBeGreaterThan(0);
-      // Petstore's `default` Error wants an integer `code`; the mock's validation answers carry its own string codes.
-      for (const failure of json.failures) {
-        expect(failure.check).toBe('response_schema_conformance');
-        expect(failure.problem).toMatch(/^the 4\d\d body breaks its schema: \/code must be integer: \(/);
+describe('casi conformance against casi serve of corpus documents', () => {
+  it.each([
+    ['petstore-expanded.openapi.json', '[4/4] findPets', []],
+    ['museum.openapi.yaml', '[1/', []],
+    ['tictactoe.openapi.yaml', 'followed 1 link(s)', ['link_sequence']],
+  ])(
+    '%s: runs every operation to the end and finds nothing wrong with the mock',
+    async (name, progress, more) => {
+      const spec = join(CORPUS, name);
+      const server = await startMock({ openapi: spec });
+      try {
+        const file = join(out, `${name}.json`);
+        const run = await conformanceInProcess([
+          '--openapi',
+          spec,
+          '--base-url',
+          server.url,
+          '--runs',
+          '10',
+          '--seed',
+          '5',
+          '--json',
+          file,
+        ]);
+        const json = JSON.parse(readFileSync(file, 'utf8')) as JsonRun;
+        expect(run.stderr).toContain(progress);
+        // Refused requests are answered in the spec's own error shape (petstore's `default` Error has an integer code).
+        expect(json.failures).toEqual([]);
+        expect(json.checks.find((c) => c.check === 'negative_data_rejection')?.cases).toBeGreaterThan(0);
+        for (const check of ['response_schema_conformance', ...more])
+          expect(json.checks.find((c) => c.check === check)?.cases, check).toBeGreaterThan(0);
+        expect(run.code).toBe(0);
+      } finally {
+        await server.app.close();
       }
-    } finally {
-      await server.stop();
-    }
-  }, 60_000);
+    },
+    60_000,
+  );
 });
 
 describe('casi conformance usage', () => {
+  it('exits 2 with one line at the $ref when a document refers to nothing (no linter needed)', async () => {
+    const file = join(out, 'dangling.yaml');
+    writeFileSync(
+      file,
+      [
+        'openapi: 3.1.0',
+        'info: {title: t, version: "1"}',
+        'paths:',
+        '  /a:',
+        '    get:',
+        '      responses:',
+        "        '200':",
+        '          description: ok',
+        '          content:',
+        '            application/json:',
+        "              schema: {$ref: '#/components/schemas/Nope'}",
+        '',
+      ].join('\n'),
+    );
+    const run = await conformanceInProcess(['--openapi', file, '--base-url', 'http://127.0.0.1:9']);
+    expect(run.code).toBe(2);
+    expect(run.stderr.trim().split('\n')).toEqual([
+      expect.stringMatching(
+        /^casi: cannot check against these documents: .*dangling\.yaml:11:\d+ error #\/components\/schemas\/Nope points to nothing/,
+      ),
+    ]);
+  }, 30_000);
+
   it('exits 2 with one line when nothing answers at --base-url', async () => {
     const closed = await startPlantedServer();
     await closed.app.close();
-    const run = await runCasi(['conformance', '--openapi', PLANTED_SPEC, '--base-url', closed.url, '--runs', '1']);
+    const run = await conformanceInProcess(['--openapi', PLANTED_SPEC, '--base-url', closed.url, '--runs', '1']);
     expect(run.code).toBe(2);
     expect(run.stderr.trim().split('\n').at(-1)).toMatch(
       /^casi: no answer from --base-url http:\/\/127\.0\.0\.1:\d+: .*ECONNREFUSED/,

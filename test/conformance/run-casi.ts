@@ -1,6 +1,15 @@
-/** Runs the `casi` command (from dist/, as users do) in a child process, for the tests of `casi conformance`. */
+/**
+ * Runs `casi conformance` for its tests: from dist/ in a child process, as users do, or in this process where the
+ * process is not the subject; and `casi serve`'s mock, in either.
+ */
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
 import { join } from 'node:path';
+import type { FastifyInstance } from 'fastify';
+import { runConformance } from '../../conformance/command.js';
+import { describeFailure } from '../../generator/failure.js';
+import { buildIr } from '../../generator/ir/build.js';
+import { loadSpecs } from '../../generator/load/index.js';
+import { mockApp } from '../../reference/any-spec/serve.js';
 import { ROOT } from './lint.js';
 
 const CASI = join(ROOT, 'bin', 'casi.mjs');
@@ -51,4 +60,39 @@ export function startCasiServe(file: string): Promise<{ url: string; stop: () =>
       reject(new Error(`casi serve ended (${code}): ${out}`));
     });
   });
+}
+
+/**
+ * `casi conformance ...args` in this process (for tests whose subject is not the process): the same exit code and
+ * outputs as `runCasi`, failures mapped as the CLI maps them. Every option takes a value.
+ */
+export async function conformanceInProcess(
+  args: readonly string[],
+): Promise<{ code: number; stdout: string; stderr: string }> {
+  const options: Record<string, string> = {};
+  for (let i = 0; i < args.length; i += 2) {
+    const name = args[i] ?? '';
+    const value = args[i + 1];
+    if (!name.startsWith('--') || value === undefined) throw new Error(`not an option with its value: ${name}`);
+    options[name.slice(2)] = value;
+  }
+  let stdout = '';
+  let stderr = '';
+  const output = { out: (text: string) => void (stdout += text), err: (line: string) => void (stderr += `${line}\n`) };
+  try {
+    return { code: await runConformance(options, output), stdout, stderr };
+  } catch (error) {
+    const failure = describeFailure(error, false);
+    return { code: failure.exitCode, stdout, stderr: stderr + failure.lines.map((line) => `${line}\n`).join('') };
+  }
+}
+
+/** The `casi serve --openapi/--asyncapi` mock of corpus documents in this process, listening on a free port. */
+export async function startMock(files: {
+  openapi?: string;
+  asyncapi?: string;
+}): Promise<{ url: string; app: FastifyInstance }> {
+  const { app } = mockApp(buildIr(await loadSpecs(files.openapi, files.asyncapi)));
+  const url = await app.listen({ port: 0, host: '127.0.0.1' });
+  return { url, app };
 }

@@ -1,6 +1,7 @@
 /**
- * A Fastify server of `openapi.yaml` with planted faults: `getItem` answers 500, `listItems` answers items its
- * schema refuses, `createItem` accepts any body with 200. `health` (with `PLANTED_TOKEN` only) and the refusal of a
+ * A Fastify server of `openapi.yaml` with planted faults: `getItem` answers 500 (404 for the item `createItem`
+ * says it made, which its link reads), `listItems` answers items its schema refuses, `createItem` accepts any body
+ * with 200. `health` (with `PLANTED_TOKEN` only) and the refusal of a
  * bad `limit` are right.
  */
 import type { AddressInfo } from 'node:net';
@@ -23,7 +24,11 @@ export async function startPlantedServer(): Promise<{ app: FastifyInstance; url:
     return [{ id: 'one', name: 1 }];
   });
   app.post('/items', async () => ({ id: 1, name: 'anything' }));
-  app.get('/items/:id', async (_request, reply) => reply.code(500).send({ message: 'planted failure' }));
+  app.get('/items/:id', async (request, reply) =>
+    (request.params as { id: string }).id === '1'
+      ? reply.code(404).send({ message: 'no such item' })
+      : reply.code(500).send({ message: 'planted failure' }),
+  );
   await app.listen({ port: 0, host: '127.0.0.1' });
   return { app, url: `http://127.0.0.1:${(app.server.address() as AddressInfo).port}` };
 }

@@ -68,6 +68,11 @@ export interface ResponseDefinition {
   readonly validator?: Validator<unknown>;
   /** Defaults to `application/json` when the answer has a body. */
   readonly contentType?: string;
+  /**
+   * A value of its schema (present exactly when the response has a body): sent in place of an error body its schema
+   * refuses, under the option `errorShape: 'declared'`.
+   */
+  readonly sample?: unknown;
 }
 
 /** Validators of each request part; headers are checked with lower-cased names, so header schemas stay open. */
