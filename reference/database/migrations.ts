@@ -56,8 +56,25 @@ export const MIGRATIONS: readonly Migration[] = [
   },
 ];
 
-/** Applies the migrations `db` has not run yet, in order; returns the versions applied. */
-export async function migrate(db: Database, migrations: readonly Migration[] = MIGRATIONS): Promise<number[]> {
+/** The advisory lock held while migrating: processes starting together on one database migrate one at a time. */
+const MIGRATION_LOCK = 7_347_001;
+
+/**
+ * Applies the migrations `db` has not run yet, in order, holding an advisory lock (a second process starting at
+ * the same time waits, then finds them applied); returns the versions applied.
+ */
+export function migrate(db: Database, migrations: readonly Migration[] = MIGRATIONS): Promise<number[]> {
+  return db.session(async (connection) => {
+    await connection.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK]);
+    try {
+      return await migrateLocked(connection, migrations);
+    } finally {
+      await connection.query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK]);
+    }
+  });
+}
+
+async function migrateLocked(db: Database, migrations: readonly Migration[]): Promise<number[]> {
   await db.exec(
     'CREATE TABLE IF NOT EXISTS schema_migrations (version integer PRIMARY KEY, name text NOT NULL, applied_at text NOT NULL)',
   );

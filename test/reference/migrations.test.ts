@@ -20,27 +20,30 @@ describe('migrate', () => {
       );
     expect(await recorded()).toEqual(MIGRATIONS.map((m) => m.version));
     expect(await migrate(db)).toEqual([]);
+    const last = MIGRATIONS.length;
     const next = [
-      { version: 3, name: 'second', sql: 'INSERT INTO steps VALUES (3)' },
-      { version: 2, name: 'first', sql: 'CREATE TABLE steps (n integer)' },
+      { version: last + 2, name: 'second', sql: 'INSERT INTO steps VALUES (3)' },
+      { version: last + 1, name: 'first', sql: 'CREATE TABLE steps (n integer)' },
     ];
-    expect(await migrate(db, [...MIGRATIONS, ...next])).toEqual([2, 3]);
+    expect(await migrate(db, [...MIGRATIONS, ...next])).toEqual([last + 1, last + 2]);
     expect(await migrate(db, [...MIGRATIONS, ...next])).toEqual([]);
     expect(await db.query('SELECT n FROM steps')).toEqual([{ n: 3 }]);
-    expect(await recorded()).toEqual([1, 2, 3]);
+    expect(await recorded()).toEqual([...MIGRATIONS.map((m) => m.version), last + 1, last + 2]);
   }, 60_000);
 
   it('rolls a failing migration back whole and names it; the next start retries it', async () => {
     database = await openTestDatabase();
     const { db } = database;
     const broken = {
-      version: 2,
+      version: MIGRATIONS.length + 1,
       name: 'half done',
       sql: 'CREATE TABLE half (n integer); SELECT missing_column FROM half',
     };
-    await expect(migrate(db, [...MIGRATIONS, broken])).rejects.toThrow(/^migration 2 \(half done\) failed: /);
+    await expect(migrate(db, [...MIGRATIONS, broken])).rejects.toThrow(
+      new RegExp(`^migration ${broken.version} \\(half done\\) failed: `),
+    );
     expect(await db.query("SELECT to_regclass('half') AS half")).toEqual([{ half: null }]);
     const fixed = { ...broken, sql: 'CREATE TABLE half (n integer)' };
-    expect(await migrate(db, [...MIGRATIONS, fixed])).toEqual([2]);
+    expect(await migrate(db, [...MIGRATIONS, fixed])).toEqual([broken.version]);
   }, 60_000);
 });
