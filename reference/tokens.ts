@@ -1,4 +1,8 @@
-/** Ephemeral conversation tokens: issue, resolve (expiry, replacement) and refresh, at most one active each. */
+/**
+ * Ephemeral conversation tokens: issue, resolve (expiry, replacement) and refresh, at most one active each. Only
+ * the SHA-256 of a token is stored (its record's `id`): the token itself is given out once and never kept.
+ */
+import { createHash } from 'node:crypto';
 import type { ConversationToken } from '../generated/src/types.gen.js';
 import { type Clock, isoNow } from './clock.js';
 import { serviceError } from './errors.js';
@@ -12,6 +16,17 @@ export interface TokenHold {
   readonly signal: AbortSignal;
   /** Stops watching the token (the connection closed). */
   release(): void;
+}
+
+/** The id a token is stored under: its SHA-256, in hex. */
+export function tokenId(token: string): string {
+  return createHash('sha256').update(token).digest('hex');
+}
+
+/** A token just issued: the token itself (to give out once) and its stored record. */
+export interface IssuedToken {
+  readonly token: string;
+  readonly record: TokenRecord;
 }
 
 const replacedError = () => serviceError('token_expired', 'The token was replaced by a refresh.');
@@ -29,13 +44,14 @@ export class TokenService {
   ) {}
 
   /** A new active token for the conversation; it expires after the one it replaces (`after`), if any. */
-  async issue(org: string, conversationId: string, after?: TokenRecord): Promise<TokenRecord> {
+  async issue(org: string, conversationId: string, after?: TokenRecord): Promise<IssuedToken> {
     const expiresAt = Math.max(
       this.clock.now() + this.ttlSeconds * 1000,
       after === undefined ? 0 : Date.parse(after.expires_at) + 1,
     );
+    const token = newToken();
     const record: TokenRecord = {
-      id: newToken(),
+      id: tokenId(token),
       created_at: isoNow(this.clock),
       org,
       conversation_id: conversationId,
@@ -43,35 +59,39 @@ export class TokenService {
       replaced: false,
     };
     await this.store.tokens.put(record);
-    return record;
+    return { token, record };
   }
 
   /**
    * Replaces the conversation's token: the old one fails at once, and the connections it opened are told so
-   * (`hold`); the new one expires later than the old. The caller saves the new one as the conversation's `token`.
+   * (`hold`); the new one expires later than the old. The caller saves the new record's `id` as
+   * the conversation's `token`.
    */
-  async refresh(conversation: ConversationRecord): Promise<ConversationToken> {
+  async refresh(conversation: ConversationRecord): Promise<{ answer: ConversationToken; id: string }> {
     const old = await this.store.tokens.get(conversation.token);
     if (old !== undefined) await this.store.tokens.put({ ...old, replaced: true });
     const fresh = await this.issue(conversation.org, conversation.id, old);
     if (old !== undefined) this.end(old.id, replacedError());
-    return { token: fresh.id, expires_at: fresh.expires_at };
+    return { answer: { token: fresh.token, expires_at: fresh.record.expires_at }, id: fresh.record.id };
   }
 
   /** The token's record; 401 `unauthorized` when unknown, 401 `token_expired` when expired or replaced. */
   async resolve(token: string): Promise<TokenRecord> {
-    const record = await this.store.tokens.get(token);
+    const record = await this.store.tokens.get(tokenId(token));
     if (record === undefined) throw serviceError('unauthorized', 'The token is not valid.');
     if (record.replaced) throw replacedError();
     if (Date.parse(record.expires_at) <= this.clock.now()) throw expiredError();
     return record;
   }
 
-  /** For a connection the token opened: a signal aborted when a refresh replaces the token or when it expires. */
-  hold(token: string, expiresAt: string): TokenHold {
+  /**
+   * For a connection the token (stored as `id`) opened: a signal aborted when a refresh replaces the token or when
+   * it expires.
+   */
+  hold(id: string, expiresAt: string): TokenHold {
     const controller = new AbortController();
-    const holds = this.holds.get(token) ?? new Set<AbortController>();
-    this.holds.set(token, holds);
+    const holds = this.holds.get(id) ?? new Set<AbortController>();
+    this.holds.set(id, holds);
     holds.add(controller);
     const expiry = this.clock.setTimer(Date.parse(expiresAt) - this.clock.now(), () =>
       controller.abort(expiredError()),
@@ -79,14 +99,14 @@ export class TokenService {
     const release = () => {
       expiry.cancel();
       holds.delete(controller);
-      if (holds.size === 0 && this.holds.get(token) === holds) this.holds.delete(token);
+      if (holds.size === 0 && this.holds.get(id) === holds) this.holds.delete(id);
     };
     controller.signal.addEventListener('abort', release, { once: true });
     return { signal: controller.signal, release };
   }
 
-  /** Aborts every hold on the token. */
-  private end(token: string, reason: Error): void {
-    for (const controller of [...(this.holds.get(token) ?? [])]) controller.abort(reason);
+  /** Aborts every hold on the token with this id. */
+  private end(id: string, reason: Error): void {
+    for (const controller of [...(this.holds.get(id) ?? [])]) controller.abort(reason);
   }
 }

@@ -54,6 +54,17 @@ export const MIGRATIONS: readonly Migration[] = [
       'CREATE TABLE settings (name text PRIMARY KEY, value text NOT NULL)',
     ].join(';\n'),
   },
+  {
+    version: 2,
+    name: 'tokens stored as their SHA-256',
+    // The tokens issued before: their records and the conversations' current token, keyed by the hash from now on.
+    sql: `UPDATE tokens SET id = encode(sha256(convert_to(id, 'UTF8')), 'hex'),
+        record = jsonb_set(record, '{id}', to_jsonb(encode(sha256(convert_to(id, 'UTF8')), 'hex')))
+        WHERE id LIKE 'ct\\_%';
+      UPDATE conversations
+        SET record = jsonb_set(record, '{token}', to_jsonb(encode(sha256(convert_to(record ->> 'token', 'UTF8')), 'hex')))
+        WHERE record ->> 'token' LIKE 'ct\\_%'`,
+  },
 ];
 
 /** The advisory lock held while migrating: processes starting together on one database migrate one at a time. */
