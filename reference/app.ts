@@ -43,8 +43,11 @@ export interface AppOptions {
    * Its operations with a handler here keep it; the others answer their samples. Default: the generated routes.
    */
   readonly spec?: ServedSpec;
-  /** Storage, event bus, background-error reporter and fetch of the service. Default: in memory, `console.error`. */
-  readonly service?: Pick<ReferenceServiceOptions, 'store' | 'bus' | 'onError' | 'fetch'>;
+  /**
+   * Storage, event bus, background-error reporter, fetch, locks and notices of the service. Default: in memory, one
+   * process, `console.error`.
+   */
+  readonly service?: Pick<ReferenceServiceOptions, 'store' | 'bus' | 'onError' | 'fetch' | 'locks' | 'notices'>;
 }
 
 /** The routes of a spec to serve, and the `Service-Version` it accepts. */

@@ -8,6 +8,8 @@ import { createApp, type ServedSpec } from './app.js';
 import { DurableEventBus } from './bus/durable.js';
 import { type ApiKey, ConfigError, type LoadedConfig, loadConfig, type ReferenceConfig } from './config.js';
 import { keptDevelopmentKey } from './database/development-key.js';
+import { DatabaseLocks } from './database/locks.js';
+import { databaseNotices } from './database/notices.js';
 import { describeDatabase, openDatabase } from './database/open.js';
 import type { Database } from './database/types.js';
 import type { ReferenceServiceOptions } from './service.js';
@@ -34,7 +36,11 @@ export async function serve(options: ServeOptions = {}): Promise<number> {
   const state = await openState(loaded);
   if (state === null) return 1;
   const { config, developmentKey, db } = state;
-  const { app, close: closeApp } = createApp({
+  const {
+    app,
+    service,
+    close: closeApp,
+  } = createApp({
     config,
     logger: { level: 'warn', stream: process.stderr },
     service: state.service,
@@ -46,6 +52,8 @@ export async function serve(options: ServeOptions = {}): Promise<number> {
   };
   let address: string;
   try {
+    await state.listen();
+    await service.listen();
     address = await app.listen({ port: config.port, host: config.host });
   } catch (error) {
     await close();
@@ -99,7 +107,9 @@ interface State {
   readonly config: ReferenceConfig;
   readonly developmentKey: ApiKey | null;
   readonly db: Database | null;
-  readonly service: Pick<ReferenceServiceOptions, 'store' | 'bus'>;
+  readonly service: Pick<ReferenceServiceOptions, 'store' | 'bus' | 'locks' | 'notices'>;
+  /** Starts following the other processes on the same database (PostgreSQL). */
+  listen(): Promise<void>;
 }
 
 /** Opens the database of `CASI_DATABASE_URL` (none for `memory:`), or null after printing why it cannot be. */
@@ -112,13 +122,21 @@ async function openState({ config, generatedKey }: LoadedConfig): Promise<State 
     fail(`CASI_DATABASE_URL: cannot open the database (${describeDatabase(config.database)}): ${reason}`);
     return null;
   }
-  if (db === null) return { config, developmentKey: generatedKey, db, service: {} };
+  if (db === null) return { config, developmentKey: generatedKey, db, service: {}, listen: async () => undefined };
   const developmentKey = generatedKey === null ? null : await keptDevelopmentKey(db, generatedKey);
+  const bus = new DurableEventBus(db, config.eventLimits);
+  const notices = databaseNotices(db);
   return {
     config: developmentKey === null ? config : { ...config, apiKeys: [developmentKey] },
     developmentKey,
     db,
-    service: { store: createSqlStore(db), bus: new DurableEventBus(db, config.eventLimits) },
+    // Several processes may share PostgreSQL: locks and notices reach them all. The embedded database has one.
+    service: {
+      store: createSqlStore(db),
+      bus,
+      ...(notices === null ? {} : { notices, locks: new DatabaseLocks(db) }),
+    },
+    listen: () => bus.listen(),
   };
 }
 

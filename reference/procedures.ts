@@ -10,7 +10,7 @@ import type { EventBus } from './bus/types.js';
 import { type Clock, isoNow } from './clock.js';
 import { notFound, ServiceError } from './errors.js';
 import { newId } from './ids.js';
-import type { KeyedQueue } from './keyed-queue.js';
+import type { Locks } from './keyed-queue.js';
 import { decodeCursor, pageLimit, toPage } from './lists.js';
 import { procedureOutput } from './procedure-output.js';
 import type { ConversationRuntime } from './runtime.js';
@@ -43,7 +43,7 @@ export interface ProcedureDeps {
   readonly store: Store;
   readonly bus: EventBus;
   readonly clock: Clock;
-  readonly queue: KeyedQueue;
+  readonly queue: Locks;
   readonly timers: TimerGroup;
   readonly procedural: AgentCatalog<'procedural'>;
   readonly runtime: ConversationRuntime;

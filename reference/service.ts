@@ -23,9 +23,10 @@ import { CONFIG_DEFAULTS, type ReferenceConfig } from './config.js';
 import { checkLanguage } from './config-checks.js';
 import { ConversationService } from './conversations.js';
 import { CustomerDirectory } from './customers.js';
+import type { Notices } from './database/notices.js';
 import { withConversationalDefaults, withProceduralDefaults } from './defaults.js';
 import { invalidRequest, notFound, ServiceError } from './errors.js';
-import { KeyedQueue } from './keyed-queue.js';
+import { KeyedQueue, type Locks } from './keyed-queue.js';
 import { timeFilter } from './lists.js';
 import { ProcedureRunner } from './procedures.js';
 import { RateLimiter } from './rate-limit.js';
@@ -70,6 +71,10 @@ export interface ReferenceServiceOptions {
   readonly onError?: ErrorReporter;
   /** Used by the webhook sender. Default: the global `fetch`. */
   readonly fetch?: typeof fetch;
+  /** Per-key locks (conversations, agents, customers); across processes on a shared database. Default: in process. */
+  readonly locks?: Locks;
+  /** Notices to the other processes sharing the database (a refreshed token). Default: none (one process). */
+  readonly notices?: Notices;
 }
 
 /** A WebSocket session's domain side: the events to send, and the handler of client frames. */
@@ -110,10 +115,10 @@ export class ReferenceService implements ServiceOperations {
     this.store = options.store ?? createMemoryStore();
     this.bus = options.bus ?? new MemoryEventBus(settings.eventLimits);
     const { clock, store, bus } = this;
-    const queue = new KeyedQueue();
+    const queue = options.locks ?? new KeyedQueue();
     this.timers = new TimerGroup(clock, onError);
     const retentionMs = settings.eventRetentionSeconds * 1000;
-    const tokens = new TokenService(store, clock, settings.tokenTtlSeconds);
+    const tokens = new TokenService(store, clock, settings.tokenTtlSeconds, options.notices ?? null);
     this.tokens = tokens;
     const limiter = settings.rateLimit === null ? null : new RateLimiter(settings.rateLimit, clock);
     this.authenticator = new Authenticator(settings.apiKeys, tokens, limiter);
@@ -176,6 +181,11 @@ export class ReferenceService implements ServiceOperations {
   /** The caller of a request (API key or conversation token); 401 / 429 as `ServiceError`. */
   authenticate(credentials: Credentials): Promise<Principal> {
     return this.authenticator.authenticate(credentials);
+  }
+
+  /** Starts following what other processes sharing the database do (refreshed tokens); call before serving. */
+  listen(): Promise<void> {
+    return this.tokens.listen();
   }
 
   /** Stops every timer (phone progress, procedures, retention, webhooks). */

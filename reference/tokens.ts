@@ -5,6 +5,7 @@
 import { createHash } from 'node:crypto';
 import type { ConversationToken } from '../generated/src/types.gen.js';
 import { type Clock, isoNow } from './clock.js';
+import type { Notices } from './database/notices.js';
 import { serviceError } from './errors.js';
 import { newToken } from './ids.js';
 import type { ConversationRecord, TokenRecord } from './store/records.js';
@@ -17,6 +18,9 @@ export interface TokenHold {
   /** Stops watching the token (the connection closed). */
   release(): void;
 }
+
+/** The channel on which a refresh names the token it replaced (its hash), for every process sharing the database. */
+export const REPLACED_CHANNEL = 'casi_token_replaced';
 
 /** The id a token is stored under: its SHA-256, in hex. */
 export function tokenId(token: string): string {
@@ -37,11 +41,18 @@ export class TokenService {
   /** The holds of open connections, by token. */
   private readonly holds = new Map<string, Set<AbortController>>();
 
+  /** With `notices`, a refresh ends the connections the old token opened in every process sharing the database. */
   constructor(
     private readonly store: Store,
     private readonly clock: Clock,
     private readonly ttlSeconds: number,
+    private readonly notices: Notices | null = null,
   ) {}
+
+  /** Starts following the refreshes of other processes (with `notices`). */
+  async listen(): Promise<void> {
+    await this.notices?.listen(REPLACED_CHANNEL, (id) => this.end(id, replacedError()));
+  }
 
   /** A new active token for the conversation; it expires after the one it replaces (`after`), if any. */
   async issue(org: string, conversationId: string, after?: TokenRecord): Promise<IssuedToken> {
@@ -64,14 +75,17 @@ export class TokenService {
 
   /**
    * Replaces the conversation's token: the old one fails at once, and the connections it opened are told so
-   * (`hold`); the new one expires later than the old. The caller saves the new record's `id` as
+   * (`hold`), in every process; the new one expires later than the old. The caller saves the new record's `id` as
    * the conversation's `token`.
    */
   async refresh(conversation: ConversationRecord): Promise<{ answer: ConversationToken; id: string }> {
     const old = await this.store.tokens.get(conversation.token);
     if (old !== undefined) await this.store.tokens.put({ ...old, replaced: true });
     const fresh = await this.issue(conversation.org, conversation.id, old);
-    if (old !== undefined) this.end(old.id, replacedError());
+    if (old !== undefined) {
+      if (this.notices === null) this.end(old.id, replacedError());
+      else await this.notices.notify(REPLACED_CHANNEL, old.id);
+    }
     return { answer: { token: fresh.token, expires_at: fresh.record.expires_at }, id: fresh.record.id };
   }
 

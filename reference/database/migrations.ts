@@ -65,6 +65,27 @@ export const MIGRATIONS: readonly Migration[] = [
         SET record = jsonb_set(record, '{token}', to_jsonb(encode(sha256(convert_to(record ->> 'token', 'UTF8')), 'hex')))
         WHERE record ->> 'token' LIKE 'ct\\_%'`,
   },
+  {
+    version: 3,
+    name: 'event log heads',
+    // The next position of each log, whether it ended and when: appends take their position from here, so that
+    // processes sharing the database number one log together; retention deletes the logs ended long enough ago.
+    // Marks get their order of making, so that only the newest are kept.
+    sql: `CREATE TABLE event_heads (
+        conversation_id text PRIMARY KEY,
+        next_position integer NOT NULL,
+        ended boolean NOT NULL,
+        ended_at text COLLATE "C",
+        purged boolean NOT NULL DEFAULT false
+      );
+      CREATE INDEX event_heads_due ON event_heads (ended_at) WHERE ended AND NOT purged;
+      ALTER TABLE event_marks ADD COLUMN seq bigserial;
+      INSERT INTO event_heads (conversation_id, next_position, ended, ended_at)
+        SELECT conversation_id, max(position) + 1,
+          bool_or(event -> 'payload' ->> 'type' = 'conversation.ended'),
+          max(CASE WHEN event -> 'payload' ->> 'type' = 'conversation.ended' THEN event ->> 'created_at' END)
+        FROM event_log GROUP BY conversation_id`,
+  },
 ];
 
 /** The advisory lock held while migrating: processes starting together on one database migrate one at a time. */
