@@ -95,7 +95,8 @@ export class ConversationRuntime {
   async afterEnd(record: ConversationRecord): Promise<void> {
     const { timers, bus, retentionMs } = this.deps;
     timers.cancelPrefix(`${record.id}/`);
-    timers.set(`purge:${record.id}`, retentionMs, () => bus.purge(record.id));
+    // A database bus is swept by the service instead (`ReferenceService`, retention).
+    if (bus.purgeEndedBefore === undefined) timers.set(`purge:${record.id}`, retentionMs, () => bus.purge(record.id));
     for (const listener of this.endedListeners) await listener(record);
   }
 }

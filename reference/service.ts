@@ -85,6 +85,9 @@ export interface Session {
   handleFrame(text: string, binary?: boolean): Promise<ServerErrorEvent | null>;
 }
 
+/** How often a database bus is swept for logs whose retention is over. */
+export const RETENTION_SWEEP_MS = 60_000;
+
 /** The stateful emulator of the service. */
 export class ReferenceService implements ServiceOperations {
   readonly clock: Clock;
@@ -175,7 +178,23 @@ export class ReferenceService implements ServiceOperations {
     });
     this.runtime.onEnded((record) => this.procedures.onConversationEnded(record));
     this.streams = new EventStreams(bus, this.conversations);
+    this.sweepRetention(retentionMs);
     this.sessions = new SessionFrames(this.runtime, agent, bus);
+  }
+
+  /**
+   * With a database bus: deletes the logs whose retention is over every `RETENTION_SWEEP_MS` (or the retention, if
+   * shorter), by SQL. Every process sweeps; each log is deleted once.
+   */
+  private sweepRetention(retentionMs: number): void {
+    const { bus, clock, timers } = this;
+    if (bus.purgeEndedBefore === undefined) return;
+    const every = Math.max(1, Math.min(RETENTION_SWEEP_MS, retentionMs));
+    const sweep = async () => {
+      timers.set('retention', every, sweep);
+      await bus.purgeEndedBefore?.(new Date(clock.now() - retentionMs).toISOString());
+    };
+    timers.set('retention', every, sweep);
   }
 
   /** The caller of a request (API key or conversation token); 401 / 429 as `ServiceError`. */

@@ -4,7 +4,7 @@
  * number each log together. The memory bus stays the live layer that this process's subscribers follow: it is read
  * back from the database the first time this process touches a log, and on PostgreSQL it follows the appends of
  * other processes through `NOTIFY` (carrying the conversation and the position), so every subscriber of every
- * process sees one order with the same ids.
+ * process sees one order with the same ids. Retention deletes the logs by SQL (`purgeEndedBefore`).
  */
 import type { ServerEvent } from '../../generated/src/types.gen.js';
 import type { Database } from '../database/types.js';
@@ -40,6 +40,16 @@ const MARK = `INSERT INTO event_marks (conversation_id, id, position)
 const TRIM_MARKS = `DELETE FROM event_marks WHERE conversation_id = $1 AND seq <= (
     SELECT seq FROM event_marks WHERE conversation_id = $1 ORDER BY seq DESC OFFSET ${MAX_MARKS_PER_CONVERSATION} LIMIT 1
   )`;
+
+/** Marks the logs ended before `$1` as purged and deletes their rows; the conversations purged, each notified. */
+const PURGE_DUE = `WITH due AS (
+    UPDATE event_heads SET purged = true WHERE ended AND NOT purged AND ended_at < $1 RETURNING conversation_id
+  ), events AS (
+    DELETE FROM event_log WHERE conversation_id IN (SELECT conversation_id FROM due)
+  ), marks AS (
+    DELETE FROM event_marks WHERE conversation_id IN (SELECT conversation_id FROM due)
+  )
+  SELECT conversation_id, pg_notify('${PURGED_CHANNEL}', conversation_id) FROM due`;
 
 /** What this process knows of a conversation's log once it is loaded: the position of the next event. */
 interface LogState {
@@ -130,6 +140,16 @@ export class DurableEventBus implements EventBus {
       this.loaded.delete(conversationId);
       await this.live.purge(conversationId);
     });
+  }
+
+  /**
+   * Deletes, by SQL, the logs of conversations that ended before `before` (ISO 8601), once each whatever the
+   * processes sweeping together; returns how many. Their subscriptions end in every process.
+   */
+  async purgeEndedBefore(before: string): Promise<number> {
+    const purged = await this.db.query<{ conversation_id: string }>(PURGE_DUE, [before]);
+    for (const { conversation_id: id } of purged) await this.dropLive(id);
+    return purged.length;
   }
 
   /** Events this process holds in memory (what its heap costs). */
