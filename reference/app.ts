@@ -10,7 +10,7 @@ import {
 } from '../generated/src/server.gen.js';
 import type { Principal } from './auth.js';
 import type { Clock } from './clock.js';
-import type { ReferenceConfig } from './config.js';
+import { isLoopback, type ReferenceConfig } from './config.js';
 import { registerConsole } from './console/routes.js';
 import { registerDocs } from './docs/routes.js';
 import { authenticateCaller } from './http/auth.js';
@@ -101,7 +101,7 @@ export function createApp(options: AppOptions): App {
     ...(options.sseHeartbeatMs === undefined ? {} : { sseHeartbeatMs: options.sseHeartbeatMs }),
     ...(options.bodyLimits === undefined ? {} : { bodyLimits: options.bodyLimits }),
   });
-  registerConsole(app, service, config.apiKeys[0]?.org ?? null);
+  registerConsole(app, service, config.apiKeys[0]?.org ?? null, !isLoopback(config.host));
   registerDocs(app);
   app.addHook('onClose', async () => service.close());
   let closing: Promise<void> | undefined;
