@@ -132,7 +132,8 @@ async function openState({ config, generatedKey }: LoadedConfig): Promise<State 
     db,
     // Several processes may share PostgreSQL: locks and notices reach them all. The embedded database has one.
     service: {
-      store: createSqlStore(db),
+      // Only this process writes to the embedded database: its records may be read from memory.
+      store: createSqlStore(db, notices === null),
       bus,
       ...(notices === null ? {} : { notices, locks: new DatabaseLocks(db) }),
     },
