@@ -47,7 +47,10 @@ export interface AppOptions {
    * Storage, event bus, background-error reporter, fetch, locks and notices of the service. Default: in memory, one
    * process, `console.error`.
    */
-  readonly service?: Pick<ReferenceServiceOptions, 'store' | 'bus' | 'onError' | 'fetch' | 'locks' | 'notices'>;
+  readonly service?: Pick<
+    ReferenceServiceOptions,
+    'store' | 'bus' | 'onError' | 'fetch' | 'locks' | 'notices' | 'timerRows'
+  >;
 }
 
 /** The routes of a spec to serve, and the `Service-Version` it accepts. */

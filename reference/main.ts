@@ -11,6 +11,7 @@ import { keptDevelopmentKey } from './database/development-key.js';
 import { DatabaseLocks } from './database/locks.js';
 import { databaseNotices } from './database/notices.js';
 import { describeDatabase, openDatabase } from './database/open.js';
+import { DatabaseTimerRows } from './database/timer-rows.js';
 import type { Database } from './database/types.js';
 import type { ReferenceServiceOptions } from './service.js';
 import { createSqlStore } from './store/sql.js';
@@ -107,7 +108,7 @@ interface State {
   readonly config: ReferenceConfig;
   readonly developmentKey: ApiKey | null;
   readonly db: Database | null;
-  readonly service: Pick<ReferenceServiceOptions, 'store' | 'bus' | 'locks' | 'notices'>;
+  readonly service: Pick<ReferenceServiceOptions, 'store' | 'bus' | 'locks' | 'notices' | 'timerRows'>;
   /** Starts following the other processes on the same database (PostgreSQL). */
   listen(): Promise<void>;
 }
@@ -135,6 +136,8 @@ async function openState({ config, generatedKey }: LoadedConfig): Promise<State 
       // Only this process writes to the embedded database: its records may be read from memory.
       store: createSqlStore(db, notices === null),
       bus,
+      // A call's steps and procedures are kept as rows: resumed after a restart, fired once across instances.
+      timerRows: new DatabaseTimerRows(db, reportTimerError),
       ...(notices === null ? {} : { notices, locks: new DatabaseLocks(db) }),
     },
     listen: () => bus.listen(),
@@ -151,6 +154,11 @@ export function shutdownSignal(): Promise<NodeJS.Signals> {
     };
     for (const name of signals) process.on(name, onSignal);
   });
+}
+
+/** An error of a timer row's write, as a JSON line on standard error. */
+function reportTimerError(error: unknown, context: string): void {
+  process.stderr.write(`${JSON.stringify({ level: 'error', msg: context, err: String(error) })}\n`);
 }
 
 function fail(message: string): void {

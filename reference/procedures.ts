@@ -134,6 +134,11 @@ export class ProcedureRunner {
     return { page: items.map(toProcedureListItem), cursor };
   }
 
+  /** Sets the step timer of procedure `id` again, `delayMs` from now (a timer resumed from its row). */
+  resume(id: string, delayMs: number): void {
+    this.deps.timers.set(timerName(id), delayMs, () => this.step(id));
+  }
+
   /** One move: `pending` → `running` (and schedules the next), or `running` → `success` / `failed`. */
   private async step(id: string): Promise<void> {
     let finished: ProcedureRecord | undefined;
@@ -180,9 +185,13 @@ export class ProcedureRunner {
   }
 }
 
-function timerName(id: string): string {
-  return `procedure:${id}`;
+/** The name of a procedure's step timer. */
+export function timerName(id: string): string {
+  return `${PROCEDURE_TIMER}${id}`;
 }
+
+/** The prefix of the names of procedures' step timers. */
+export const PROCEDURE_TIMER = 'procedure:';
 
 /** The full record, without the organisation and configuration. */
 export function toProcedure(record: ProcedureRecord): Procedure {

@@ -24,14 +24,17 @@ import { checkLanguage } from './config-checks.js';
 import { ConversationService } from './conversations.js';
 import { CustomerDirectory } from './customers.js';
 import type { Notices } from './database/notices.js';
+import type { DatabaseTimerRows, TimerRow } from './database/timer-rows.js';
 import { withConversationalDefaults, withProceduralDefaults } from './defaults.js';
 import { invalidRequest, notFound, ServiceError } from './errors.js';
 import { KeyedQueue, type Locks } from './keyed-queue.js';
 import { timeFilter } from './lists.js';
-import { ProcedureRunner } from './procedures.js';
+import { phoneStep } from './phone.js';
+import { PROCEDURE_TIMER, ProcedureRunner } from './procedures.js';
 import { RateLimiter } from './rate-limit.js';
+import type { LiveConversation } from './runtime.js';
 import { ConversationRuntime } from './runtime.js';
-import { ScriptedAgent } from './scripted-agent.js';
+import { IDLE_TIMER, ScriptedAgent } from './scripted-agent.js';
 import type {
   PathParams,
   QueryParams,
@@ -75,7 +78,12 @@ export interface ReferenceServiceOptions {
   readonly locks?: Locks;
   /** Notices to the other processes sharing the database (a refreshed token). Default: none (one process). */
   readonly notices?: Notices;
+  /** Rows of the timers a process can resume (a call's steps, procedures). Default: none (timers in process only). */
+  readonly timerRows?: DatabaseTimerRows;
 }
+
+/** How often a process with timer rows looks for rows overdue in no process (one that stopped), and by how much. */
+export const TIMER_TAKEOVER_MS = 1_000;
 
 /** A WebSocket session's domain side: the events to send, and the handler of client frames. */
 export interface Session {
@@ -94,6 +102,8 @@ export class ReferenceService implements ServiceOperations {
   readonly store: Store;
   readonly bus: EventBus;
   private readonly timers: TimerGroup;
+  private readonly timerRows: DatabaseTimerRows | null;
+  private readonly agent: ScriptedAgent;
   private readonly authenticator: Authenticator;
   private readonly conversational: AgentCatalog<'conversational'>;
   private readonly procedural: AgentCatalog<'procedural'>;
@@ -119,7 +129,8 @@ export class ReferenceService implements ServiceOperations {
     this.bus = options.bus ?? new MemoryEventBus(settings.eventLimits);
     const { clock, store, bus } = this;
     const queue = options.locks ?? new KeyedQueue();
-    this.timers = new TimerGroup(clock, onError);
+    this.timerRows = options.timerRows ?? null;
+    this.timers = new TimerGroup(clock, onError, this.timerRows, (name) => this.resumable(name) !== undefined);
     const retentionMs = settings.eventRetentionSeconds * 1000;
     const tokens = new TokenService(store, clock, settings.tokenTtlSeconds, options.notices ?? null);
     this.tokens = tokens;
@@ -151,6 +162,7 @@ export class ReferenceService implements ServiceOperations {
     );
     this.runtime = new ConversationRuntime({ store, bus, clock, queue, timers: this.timers, retentionMs });
     const agent = new ScriptedAgent({ chatAsyncIdleMs: settings.chatAsyncIdleSeconds * 1000 });
+    this.agent = agent;
     this.customers = new CustomerDirectory(store, clock, queue);
     const webhook =
       settings.webhook === null
@@ -202,9 +214,44 @@ export class ReferenceService implements ServiceOperations {
     return this.authenticator.authenticate(credentials);
   }
 
-  /** Starts following what other processes sharing the database do (refreshed tokens); call before serving. */
-  listen(): Promise<void> {
-    return this.tokens.listen();
+  /**
+   * Starts following what other processes sharing the database do (refreshed tokens) and sets the timers kept as
+   * rows again (those of a process that stopped); call before serving.
+   */
+  async listen(): Promise<void> {
+    await this.tokens.listen();
+    if (this.timerRows === null) return;
+    for (const row of await this.timerRows.due()) this.resume(row);
+    const takeOver = async () => {
+      this.timers.set('timer-takeover', TIMER_TAKEOVER_MS, takeOver);
+      const overdue = await this.timerRows?.due(this.clock.now() - TIMER_TAKEOVER_MS);
+      for (const row of overdue ?? []) if (!this.timers.has(row.name)) this.resume(row);
+    };
+    this.timers.set('timer-takeover', TIMER_TAKEOVER_MS, takeOver);
+  }
+
+  /** What a timer of this name runs, found from the name alone; undefined for a timer that is not resumable. */
+  private resumable(name: string): ((delayMs: number) => void) | undefined {
+    if (name.startsWith(PROCEDURE_TIMER)) {
+      const id = name.slice(PROCEDURE_TIMER.length);
+      return (delayMs) => this.procedures.resume(id, delayMs);
+    }
+    const slash = name.indexOf('/');
+    const step = name.slice(slash + 1);
+    const phone = phoneStep(step);
+    const task: ((live: LiveConversation) => Promise<void>) | undefined =
+      step === IDLE_TIMER
+        ? (live) => live.end({ status: 'completed' })
+        : phone === undefined
+          ? undefined
+          : (live) => phone(live, this.agent);
+    if (slash < 0 || task === undefined) return undefined;
+    return (delayMs) => this.runtime.schedule(name.slice(0, slash), step, delayMs, task);
+  }
+
+  /** Sets a timer kept as a row again in this process (it fires here only if this process claims the row). */
+  private resume(row: TimerRow): void {
+    this.resumable(row.name)?.(Math.max(0, row.dueAt - this.clock.now()));
   }
 
   /** Stops every timer (phone progress, procedures, retention, webhooks). */

@@ -86,6 +86,12 @@ export const MIGRATIONS: readonly Migration[] = [
           max(CASE WHEN event -> 'payload' ->> 'type' = 'conversation.ended' THEN event ->> 'created_at' END)
         FROM event_log GROUP BY conversation_id`,
   },
+  {
+    version: 4,
+    name: 'durable timers',
+    // Timers a process may resume from their name (a call's steps, a procedure's): due time in ms since the epoch.
+    sql: 'CREATE TABLE timers (name text PRIMARY KEY, due_at bigint NOT NULL)',
+  },
 ];
 
 /** The advisory lock held while migrating: processes starting together on one database migrate one at a time. */

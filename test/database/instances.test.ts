@@ -75,8 +75,10 @@ beforeAll(async () => {
   agents = await createScenarioAgents(clients[0]);
 }, PROCESS_MS * 2);
 
+const later: ServeProcess[] = [];
+
 afterAll(async () => {
-  for (const server of servers ?? []) await server.kill9();
+  for (const server of [...(servers ?? []), ...later]) await server.kill9();
   await cluster?.stop();
   for (const folder of folders) rmSync(folder, { recursive: true, force: true });
 }, PROCESS_MS);
@@ -174,5 +176,32 @@ describe('two instances on one PostgreSQL', () => {
     expect(figures.loggedEvents).toBeGreaterThan(3 * 50);
     expect(figures.crossInstanceClients).toBe(100);
     expect(figures.movedClients).toBe(125);
+  }, 30_000);
+
+  it("a call's timer set by a killed instance fires once after a restart, in the instance that took it up", async () => {
+    const created = await clients[1].conversations.create({
+      agent_id: agents.agentId,
+      channel: { type: 'phone', callee_no: '+15005550001' },
+    });
+    const row = `SELECT count(*)::int AS n FROM timers WHERE name = '${created.id}/phone-dial'`;
+    await within(
+      (async () => {
+        while ((await query<{ n: number }>(row))[0]?.n !== 1) await new Promise((resolve) => setTimeout(resolve, 20));
+      })(),
+      5_000,
+      'the timer row',
+    );
+    await servers[1].kill9();
+    const restarted = await startServe(folders[1] ?? '', { CASI_DATABASE_URL: url });
+    later.push(restarted);
+    const reader = new SseReader({
+      baseUrl: restarted.baseUrl,
+      conversationId: created.id,
+      token: created.channel.token,
+    });
+    await within(reader.done, PHONE_STEP_MS + 5_000, 'the call ending after the restart');
+    expect(reader.events.map((event) => event.payload.type)).toEqual(['conversation.setup', 'conversation.ended']);
+    expect((await clientOf(restarted).conversations.retrieve(created.id)).status).toBe('busy');
+    expect(await query(row)).toEqual([{ n: 0 }]);
   }, 30_000);
 });
