@@ -156,7 +156,7 @@ await yargs(hideBin(process.argv))
           host: { type: 'string', describe: 'Address to bind (default: $HOST or 127.0.0.1)' },
         })
         .epilog(
-          'State: CASI_DATABASE_URL — unset: an embedded database in .casi/ under the current folder; file:PATH: one at PATH; memory: in memory only; postgres://…: a PostgreSQL server (README, "Reference server").',
+          'State: CASI_DATABASE_URL — unset: an embedded database in .casi/ under the current folder; file:PATH: one at PATH; memory: in memory only; postgres://…: a PostgreSQL server, which several instances may share (README, "Reference server").',
         )
         .check(({ port }) => {
           parsePort(port);

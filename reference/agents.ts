@@ -8,7 +8,7 @@ import { type AgentPrefix, parseAgentRef, versionId } from './agent-refs.js';
 import { type Clock, isoNow } from './clock.js';
 import { notFound, serviceError } from './errors.js';
 import { newId } from './ids.js';
-import type { KeyedQueue } from './keyed-queue.js';
+import type { Locks } from './keyed-queue.js';
 import type { AgentConfigOf, AgentKind, AgentRecord, AgentVersionRecord } from './store/records.js';
 import type { Collection } from './store/types.js';
 
@@ -55,7 +55,7 @@ export class AgentCatalog<K extends AgentKind> {
   constructor(
     private readonly rules: AgentKindRules<K>,
     private readonly clock: Clock,
-    private readonly queue: KeyedQueue,
+    private readonly queue: Locks,
   ) {}
 
   /** Creates the agent with `@v1`, released at once. */

@@ -10,7 +10,7 @@ import {
 } from '../generated/src/server.gen.js';
 import type { Principal } from './auth.js';
 import type { Clock } from './clock.js';
-import type { ReferenceConfig } from './config.js';
+import { isLoopback, type ReferenceConfig } from './config.js';
 import { registerConsole } from './console/routes.js';
 import { registerDocs } from './docs/routes.js';
 import { authenticateCaller } from './http/auth.js';
@@ -43,8 +43,14 @@ export interface AppOptions {
    * Its operations with a handler here keep it; the others answer their samples. Default: the generated routes.
    */
   readonly spec?: ServedSpec;
-  /** Storage, event bus, background-error reporter and fetch of the service. Default: in memory, `console.error`. */
-  readonly service?: Pick<ReferenceServiceOptions, 'store' | 'bus' | 'onError' | 'fetch'>;
+  /**
+   * Storage, event bus, background-error reporter, fetch, locks and notices of the service. Default: in memory, one
+   * process, `console.error`.
+   */
+  readonly service?: Pick<
+    ReferenceServiceOptions,
+    'store' | 'bus' | 'onError' | 'fetch' | 'locks' | 'notices' | 'timerRows'
+  >;
 }
 
 /** The routes of a spec to serve, and the `Service-Version` it accepts. */
@@ -98,7 +104,7 @@ export function createApp(options: AppOptions): App {
     ...(options.sseHeartbeatMs === undefined ? {} : { sseHeartbeatMs: options.sseHeartbeatMs }),
     ...(options.bodyLimits === undefined ? {} : { bodyLimits: options.bodyLimits }),
   });
-  registerConsole(app, service, config.apiKeys[0]?.org ?? null);
+  registerConsole(app, service, config.apiKeys[0]?.org ?? null, !isLoopback(config.host));
   registerDocs(app);
   app.addHook('onClose', async () => service.close());
   let closing: Promise<void> | undefined;

@@ -16,7 +16,7 @@ export interface TokenPrincipal {
   readonly kind: 'token';
   readonly org: string;
   readonly conversationId: string;
-  /** The token itself, and when it expires: a connection it opened closes when it is refreshed away or expires. */
+  /** The token's id (its SHA-256), and when it expires: a connection it opened closes when it is refreshed away or expires. */
   readonly token: string;
   readonly expiresAt: string;
 }

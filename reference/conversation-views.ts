@@ -48,8 +48,15 @@ export function toConversationListItem(record: ConversationRecord): Conversation
   };
 }
 
-/** The answer of `POST /conversations`: its id, token and the stream and session addresses (without the token). */
-export function toCreateResponse(record: ConversationRecord, baseUrl: string): CreateConversationResponse {
+/**
+ * The answer of `POST /conversations`: its id, `token` (given out only here: the record keeps its hash) and the
+ * stream and session addresses (without the token).
+ */
+export function toCreateResponse(
+  record: ConversationRecord,
+  token: string,
+  baseUrl: string,
+): CreateConversationResponse {
   const channel = record.channel;
   const phone = channel.type === 'phone' ? channel : null;
   return {
@@ -58,7 +65,7 @@ export function toCreateResponse(record: ConversationRecord, baseUrl: string): C
       type: channel.type,
       callee_no: phone?.callee_no ?? null,
       caller_no: phone?.caller_no ?? null,
-      token: record.token,
+      token,
       events_url: conversationUrl(baseUrl, record.id, 'events'),
       session_url: conversationUrl(baseUrl, record.id, 'session').replace(/^http/, 'ws'),
     },

@@ -108,7 +108,7 @@ export class ConversationService {
       context: isPlainObject(input.context) ? structuredClone(input.context) : {},
       config,
       postprocess_agents: [...version.postprocess_agents],
-      token: token.id,
+      token: token.record.id,
     };
     await deps.store.conversations.put(record);
     await deps.runtime.use(id, async (live) => {
@@ -120,7 +120,7 @@ export class ConversationService {
       deps.onSetup?.(setup, org);
       if (channel.type === 'phone') startPhoneCall(live, deps.agent);
     });
-    return toCreateResponse(record, baseUrl);
+    return toCreateResponse(record, token.token, baseUrl);
   }
 
   /** `GET /conversations/{conversation_id}`. */
@@ -189,9 +189,9 @@ export class ConversationService {
       id,
       async (live) => {
         if (this.expired(live.record)) throw expiredError(id);
-        const token = await this.deps.tokens.refresh(live.record);
-        await live.update({ token: token.token });
-        return token;
+        const { answer, id: tokenId } = await this.deps.tokens.refresh(live.record);
+        await live.update({ token: tokenId });
+        return answer;
       },
       org,
     );

@@ -3,7 +3,7 @@ import type { Customer } from '../generated/src/types.gen.js';
 import { type Clock, isoNow } from './clock.js';
 import { notFound } from './errors.js';
 import { newId } from './ids.js';
-import type { KeyedQueue } from './keyed-queue.js';
+import type { Locks } from './keyed-queue.js';
 import type { Store } from './store/types.js';
 
 /** Finds or creates customers by phone number. */
@@ -11,7 +11,7 @@ export class CustomerDirectory {
   constructor(
     private readonly store: Store,
     private readonly clock: Clock,
-    private readonly queue: KeyedQueue,
+    private readonly queue: Locks,
   ) {}
 
   /** The organisation's customer with this number, created if it is the first time. */

@@ -8,7 +8,10 @@ import { createApp, type ServedSpec } from './app.js';
 import { DurableEventBus } from './bus/durable.js';
 import { type ApiKey, ConfigError, type LoadedConfig, loadConfig, type ReferenceConfig } from './config.js';
 import { keptDevelopmentKey } from './database/development-key.js';
+import { DatabaseLocks } from './database/locks.js';
+import { databaseNotices } from './database/notices.js';
 import { describeDatabase, openDatabase } from './database/open.js';
+import { DatabaseTimerRows } from './database/timer-rows.js';
 import type { Database } from './database/types.js';
 import type { ReferenceServiceOptions } from './service.js';
 import { createSqlStore } from './store/sql.js';
@@ -34,7 +37,11 @@ export async function serve(options: ServeOptions = {}): Promise<number> {
   const state = await openState(loaded);
   if (state === null) return 1;
   const { config, developmentKey, db } = state;
-  const { app, close: closeApp } = createApp({
+  const {
+    app,
+    service,
+    close: closeApp,
+  } = createApp({
     config,
     logger: { level: 'warn', stream: process.stderr },
     service: state.service,
@@ -46,6 +53,8 @@ export async function serve(options: ServeOptions = {}): Promise<number> {
   };
   let address: string;
   try {
+    await state.listen();
+    await service.listen();
     address = await app.listen({ port: config.port, host: config.host });
   } catch (error) {
     await close();
@@ -99,7 +108,9 @@ interface State {
   readonly config: ReferenceConfig;
   readonly developmentKey: ApiKey | null;
   readonly db: Database | null;
-  readonly service: Pick<ReferenceServiceOptions, 'store' | 'bus'>;
+  readonly service: Pick<ReferenceServiceOptions, 'store' | 'bus' | 'locks' | 'notices' | 'timerRows'>;
+  /** Starts following the other processes on the same database (PostgreSQL). */
+  listen(): Promise<void>;
 }
 
 /** Opens the database of `CASI_DATABASE_URL` (none for `memory:`), or null after printing why it cannot be. */
@@ -112,13 +123,24 @@ async function openState({ config, generatedKey }: LoadedConfig): Promise<State 
     fail(`CASI_DATABASE_URL: cannot open the database (${describeDatabase(config.database)}): ${reason}`);
     return null;
   }
-  if (db === null) return { config, developmentKey: generatedKey, db, service: {} };
+  if (db === null) return { config, developmentKey: generatedKey, db, service: {}, listen: async () => undefined };
   const developmentKey = generatedKey === null ? null : await keptDevelopmentKey(db, generatedKey);
+  const bus = new DurableEventBus(db, config.eventLimits);
+  const notices = databaseNotices(db);
   return {
     config: developmentKey === null ? config : { ...config, apiKeys: [developmentKey] },
     developmentKey,
     db,
-    service: { store: createSqlStore(db), bus: new DurableEventBus(db, config.eventLimits) },
+    // Several processes may share PostgreSQL: locks and notices reach them all. The embedded database has one.
+    service: {
+      // Only this process writes to the embedded database: its records may be read from memory.
+      store: createSqlStore(db, notices === null),
+      bus,
+      // A call's steps and procedures are kept as rows: resumed after a restart, fired once across instances.
+      timerRows: new DatabaseTimerRows(db, reportTimerError),
+      ...(notices === null ? {} : { notices, locks: new DatabaseLocks(db) }),
+    },
+    listen: () => bus.listen(),
   };
 }
 
@@ -132,6 +154,11 @@ export function shutdownSignal(): Promise<NodeJS.Signals> {
     };
     for (const name of signals) process.on(name, onSignal);
   });
+}
+
+/** An error of a timer row's write, as a JSON line on standard error. */
+function reportTimerError(error: unknown, context: string): void {
+  process.stderr.write(`${JSON.stringify({ level: 'error', msg: context, err: String(error) })}\n`);
 }
 
 function fail(message: string): void {

@@ -63,21 +63,46 @@ export function scenarioFor(callee: string): PhoneScenario {
   return TEST_NUMBERS[callee] ?? DEFAULT_SCENARIO;
 }
 
+/** One step of a call, run under the conversation's lock; a step names the next (`schedulePhoneStep`). */
+type PhoneStep = (live: LiveConversation, agent: ScriptedAgent) => Promise<void>;
+
+/** The scenario of the conversation's callee. */
+function scenarioOf(live: LiveConversation): PhoneScenario {
+  const channel = live.record.channel;
+  return scenarioFor(channel.type === 'phone' ? (channel.callee_no ?? '') : '');
+}
+
+/** The steps of a call by timer name: each is found again from its name alone (a timer resumed after a restart). */
+const PHONE_STEPS: Readonly<Record<string, PhoneStep>> = {
+  'phone-dial': (live) => live.end(outcomeOf(scenarioOf(live))),
+  'phone-answer': async (live, agent) => {
+    await answer(live, agent, scenarioOf(live).status !== 'voicemail');
+    schedulePhoneStep(live, agent, 'phone-turn');
+  },
+  'phone-turn': (live, agent) => secondStep(live, agent, scenarioOf(live)),
+  'phone-goodbye': async (live, agent) => {
+    await agent.generate(live, 'Thank you for calling. Goodbye.');
+    await live.end({ status: 'completed', endedBy: 'agent' });
+  },
+};
+
+/** The step of a call a timer of this name runs; undefined when the name is no step of a call. */
+export function phoneStep(name: string): PhoneStep | undefined {
+  return Object.hasOwn(PHONE_STEPS, name) ? PHONE_STEPS[name] : undefined;
+}
+
+/** Runs the step `name` one step from now. */
+function schedulePhoneStep(live: LiveConversation, agent: ScriptedAgent, name: string): void {
+  const step = PHONE_STEPS[name];
+  if (step !== undefined) live.schedule(name, PHONE_STEP_MS, (later) => step(later, agent));
+}
+
 /**
  * Schedules the call of a new phone conversation (timeline in reference/README.md): at 1 step the call is
  * answered or not; answered calls then unfold one step at a time.
  */
 export function startPhoneCall(live: LiveConversation, agent: ScriptedAgent): void {
-  const callee = live.record.channel.type === 'phone' ? live.record.channel.callee_no : null;
-  const scenario = scenarioFor(callee ?? '');
-  if (!scenario.answered) {
-    live.schedule('phone-dial', PHONE_STEP_MS, (later) => later.end(outcomeOf(scenario)));
-    return;
-  }
-  live.schedule('phone-answer', PHONE_STEP_MS, async (later) => {
-    await answer(later, agent, scenario.status !== 'voicemail');
-    later.schedule('phone-turn', PHONE_STEP_MS, (turn) => secondStep(turn, agent, scenario));
-  });
+  schedulePhoneStep(live, agent, scenarioOf(live).answered ? 'phone-answer' : 'phone-dial');
 }
 
 async function answer(live: LiveConversation, agent: ScriptedAgent, greet: boolean): Promise<void> {
@@ -101,10 +126,7 @@ async function secondStep(live: LiveConversation, agent: ScriptedAgent, scenario
   }
   if (scenario.status === 'failed') return live.end(outcomeOf(scenario));
   await agent.userMessage(live, CALLER_LINE);
-  live.schedule('phone-goodbye', PHONE_STEP_MS, async (last) => {
-    await agent.generate(last, 'Thank you for calling. Goodbye.');
-    await last.end({ status: 'completed', endedBy: 'agent' });
-  });
+  schedulePhoneStep(live, agent, 'phone-goodbye');
 }
 
 function outcomeOf(scenario: PhoneScenario): { status: FinalStatus; failureReason?: FailureReason } {

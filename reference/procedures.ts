@@ -10,7 +10,7 @@ import type { EventBus } from './bus/types.js';
 import { type Clock, isoNow } from './clock.js';
 import { notFound, ServiceError } from './errors.js';
 import { newId } from './ids.js';
-import type { KeyedQueue } from './keyed-queue.js';
+import type { Locks } from './keyed-queue.js';
 import { decodeCursor, pageLimit, toPage } from './lists.js';
 import { procedureOutput } from './procedure-output.js';
 import type { ConversationRuntime } from './runtime.js';
@@ -43,7 +43,7 @@ export interface ProcedureDeps {
   readonly store: Store;
   readonly bus: EventBus;
   readonly clock: Clock;
-  readonly queue: KeyedQueue;
+  readonly queue: Locks;
   readonly timers: TimerGroup;
   readonly procedural: AgentCatalog<'procedural'>;
   readonly runtime: ConversationRuntime;
@@ -134,6 +134,11 @@ export class ProcedureRunner {
     return { page: items.map(toProcedureListItem), cursor };
   }
 
+  /** Sets the step timer of procedure `id` again, `delayMs` from now (a timer resumed from its row). */
+  resume(id: string, delayMs: number): void {
+    this.deps.timers.set(timerName(id), delayMs, () => this.step(id));
+  }
+
   /** One move: `pending` → `running` (and schedules the next), or `running` → `success` / `failed`. */
   private async step(id: string): Promise<void> {
     let finished: ProcedureRecord | undefined;
@@ -180,9 +185,13 @@ export class ProcedureRunner {
   }
 }
 
-function timerName(id: string): string {
-  return `procedure:${id}`;
+/** The name of a procedure's step timer. */
+export function timerName(id: string): string {
+  return `${PROCEDURE_TIMER}${id}`;
 }
+
+/** The prefix of the names of procedures' step timers. */
+export const PROCEDURE_TIMER = 'procedure:';
 
 /** The full record, without the organisation and configuration. */
 export function toProcedure(record: ProcedureRecord): Procedure {

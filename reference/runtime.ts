@@ -16,7 +16,7 @@ import { type Clock, isoNow } from './clock.js';
 import { notFound } from './errors.js';
 import { buildEvent } from './events.js';
 import { newId } from './ids.js';
-import type { KeyedQueue } from './keyed-queue.js';
+import type { Locks } from './keyed-queue.js';
 import type { ConversationRecord, HeldEvent } from './store/records.js';
 import type { Store } from './store/types.js';
 import type { TimerGroup } from './timers.js';
@@ -37,7 +37,7 @@ export interface RuntimeDeps {
   readonly store: Store;
   readonly bus: EventBus;
   readonly clock: Clock;
-  readonly queue: KeyedQueue;
+  readonly queue: Locks;
   readonly timers: TimerGroup;
   /** How long events stay readable after the end. */
   readonly retentionMs: number;
@@ -95,7 +95,8 @@ export class ConversationRuntime {
   async afterEnd(record: ConversationRecord): Promise<void> {
     const { timers, bus, retentionMs } = this.deps;
     timers.cancelPrefix(`${record.id}/`);
-    timers.set(`purge:${record.id}`, retentionMs, () => bus.purge(record.id));
+    // A database bus is swept by the service instead (`ReferenceService`, retention).
+    if (bus.purgeEndedBefore === undefined) timers.set(`purge:${record.id}`, retentionMs, () => bus.purge(record.id));
     for (const listener of this.endedListeners) await listener(record);
   }
 }

@@ -23,14 +23,18 @@ import { CONFIG_DEFAULTS, type ReferenceConfig } from './config.js';
 import { checkLanguage } from './config-checks.js';
 import { ConversationService } from './conversations.js';
 import { CustomerDirectory } from './customers.js';
+import type { Notices } from './database/notices.js';
+import type { DatabaseTimerRows, TimerRow } from './database/timer-rows.js';
 import { withConversationalDefaults, withProceduralDefaults } from './defaults.js';
 import { invalidRequest, notFound, ServiceError } from './errors.js';
-import { KeyedQueue } from './keyed-queue.js';
+import { KeyedQueue, type Locks } from './keyed-queue.js';
 import { timeFilter } from './lists.js';
-import { ProcedureRunner } from './procedures.js';
+import { phoneStep } from './phone.js';
+import { PROCEDURE_TIMER, ProcedureRunner } from './procedures.js';
 import { RateLimiter } from './rate-limit.js';
+import type { LiveConversation } from './runtime.js';
 import { ConversationRuntime } from './runtime.js';
-import { ScriptedAgent } from './scripted-agent.js';
+import { IDLE_TIMER, ScriptedAgent } from './scripted-agent.js';
 import type {
   PathParams,
   QueryParams,
@@ -70,7 +74,16 @@ export interface ReferenceServiceOptions {
   readonly onError?: ErrorReporter;
   /** Used by the webhook sender. Default: the global `fetch`. */
   readonly fetch?: typeof fetch;
+  /** Per-key locks (conversations, agents, customers); across processes on a shared database. Default: in process. */
+  readonly locks?: Locks;
+  /** Notices to the other processes sharing the database (a refreshed token). Default: none (one process). */
+  readonly notices?: Notices;
+  /** Rows of the timers a process can resume (a call's steps, procedures). Default: none (timers in process only). */
+  readonly timerRows?: DatabaseTimerRows;
 }
+
+/** How often a process with timer rows looks for rows overdue in no process (one that stopped), and by how much. */
+export const TIMER_TAKEOVER_MS = 1_000;
 
 /** A WebSocket session's domain side: the events to send, and the handler of client frames. */
 export interface Session {
@@ -80,12 +93,17 @@ export interface Session {
   handleFrame(text: string, binary?: boolean): Promise<ServerErrorEvent | null>;
 }
 
+/** How often a database bus is swept for logs whose retention is over. */
+export const RETENTION_SWEEP_MS = 60_000;
+
 /** The stateful emulator of the service. */
 export class ReferenceService implements ServiceOperations {
   readonly clock: Clock;
   readonly store: Store;
   readonly bus: EventBus;
   private readonly timers: TimerGroup;
+  private readonly timerRows: DatabaseTimerRows | null;
+  private readonly agent: ScriptedAgent;
   private readonly authenticator: Authenticator;
   private readonly conversational: AgentCatalog<'conversational'>;
   private readonly procedural: AgentCatalog<'procedural'>;
@@ -110,10 +128,11 @@ export class ReferenceService implements ServiceOperations {
     this.store = options.store ?? createMemoryStore();
     this.bus = options.bus ?? new MemoryEventBus(settings.eventLimits);
     const { clock, store, bus } = this;
-    const queue = new KeyedQueue();
-    this.timers = new TimerGroup(clock, onError);
+    const queue = options.locks ?? new KeyedQueue();
+    this.timerRows = options.timerRows ?? null;
+    this.timers = new TimerGroup(clock, onError, this.timerRows, (name) => this.resumable(name) !== undefined);
     const retentionMs = settings.eventRetentionSeconds * 1000;
-    const tokens = new TokenService(store, clock, settings.tokenTtlSeconds);
+    const tokens = new TokenService(store, clock, settings.tokenTtlSeconds, options.notices ?? null);
     this.tokens = tokens;
     const limiter = settings.rateLimit === null ? null : new RateLimiter(settings.rateLimit, clock);
     this.authenticator = new Authenticator(settings.apiKeys, tokens, limiter);
@@ -143,6 +162,7 @@ export class ReferenceService implements ServiceOperations {
     );
     this.runtime = new ConversationRuntime({ store, bus, clock, queue, timers: this.timers, retentionMs });
     const agent = new ScriptedAgent({ chatAsyncIdleMs: settings.chatAsyncIdleSeconds * 1000 });
+    this.agent = agent;
     this.customers = new CustomerDirectory(store, clock, queue);
     const webhook =
       settings.webhook === null
@@ -170,12 +190,68 @@ export class ReferenceService implements ServiceOperations {
     });
     this.runtime.onEnded((record) => this.procedures.onConversationEnded(record));
     this.streams = new EventStreams(bus, this.conversations);
+    this.sweepRetention(retentionMs);
     this.sessions = new SessionFrames(this.runtime, agent, bus);
+  }
+
+  /**
+   * With a database bus: deletes the logs whose retention is over every `RETENTION_SWEEP_MS` (or the retention, if
+   * shorter), by SQL. Every process sweeps; each log is deleted once.
+   */
+  private sweepRetention(retentionMs: number): void {
+    const { bus, clock, timers } = this;
+    if (bus.purgeEndedBefore === undefined) return;
+    const every = Math.max(1, Math.min(RETENTION_SWEEP_MS, retentionMs));
+    const sweep = async () => {
+      timers.set('retention', every, sweep);
+      await bus.purgeEndedBefore?.(new Date(clock.now() - retentionMs).toISOString());
+    };
+    timers.set('retention', every, sweep);
   }
 
   /** The caller of a request (API key or conversation token); 401 / 429 as `ServiceError`. */
   authenticate(credentials: Credentials): Promise<Principal> {
     return this.authenticator.authenticate(credentials);
+  }
+
+  /**
+   * Starts following what other processes sharing the database do (refreshed tokens) and sets the timers kept as
+   * rows again (those of a process that stopped); call before serving.
+   */
+  async listen(): Promise<void> {
+    await this.tokens.listen();
+    if (this.timerRows === null) return;
+    for (const row of await this.timerRows.due()) this.resume(row);
+    const takeOver = async () => {
+      this.timers.set('timer-takeover', TIMER_TAKEOVER_MS, takeOver);
+      const overdue = await this.timerRows?.due(this.clock.now() - TIMER_TAKEOVER_MS);
+      for (const row of overdue ?? []) if (!this.timers.has(row.name)) this.resume(row);
+    };
+    this.timers.set('timer-takeover', TIMER_TAKEOVER_MS, takeOver);
+  }
+
+  /** What a timer of this name runs, found from the name alone; undefined for a timer that is not resumable. */
+  private resumable(name: string): ((delayMs: number) => void) | undefined {
+    if (name.startsWith(PROCEDURE_TIMER)) {
+      const id = name.slice(PROCEDURE_TIMER.length);
+      return (delayMs) => this.procedures.resume(id, delayMs);
+    }
+    const slash = name.indexOf('/');
+    const step = name.slice(slash + 1);
+    const phone = phoneStep(step);
+    const task: ((live: LiveConversation) => Promise<void>) | undefined =
+      step === IDLE_TIMER
+        ? (live) => live.end({ status: 'completed' })
+        : phone === undefined
+          ? undefined
+          : (live) => phone(live, this.agent);
+    if (slash < 0 || task === undefined) return undefined;
+    return (delayMs) => this.runtime.schedule(name.slice(0, slash), step, delayMs, task);
+  }
+
+  /** Sets a timer kept as a row again in this process (it fires here only if this process claims the row). */
+  private resume(row: TimerRow): void {
+    this.resumable(row.name)?.(Math.max(0, row.dueAt - this.clock.now()));
   }
 
   /** Stops every timer (phone progress, procedures, retention, webhooks). */

@@ -66,4 +66,9 @@ export interface EventBus {
   subscribe(conversationId: string, afterId?: string): Promise<Subscription | undefined>;
   /** Drops the log (retention is over); its subscriptions end. */
   purge(conversationId: string): Promise<void>;
+  /**
+   * A bus that keeps its logs in a database deletes there, by SQL, the logs of conversations that ended before
+   * `before` (ISO 8601), instead of a timer per conversation; returns how many.
+   */
+  purgeEndedBefore?(before: string): Promise<number>;
 }

@@ -1,12 +1,14 @@
 /**
  * `/console`: a web console of the reference server — the page, its stylesheet and script, and its small API under
- * `/console/api/`. Not part of the spec; the API is refused to anything but this machine's own console page.
+ * `/console/api/`. Not part of the spec; the API is refused to anything but this machine's own console page, and
+ * once the server listens beyond loopback it also takes an API key of the organisation it shows.
  */
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { HttpError } from '../../generated/src/server.gen.js';
 import { TOOLKIT_ROOT } from '../../generator/toolkit-root.js';
+import { requireKey, requireWrite } from '../auth.js';
 import { baseUrlOf } from '../http/base-url.js';
 import { callService } from '../http/errors.js';
 import type { ReferenceService } from '../service.js';
@@ -27,8 +29,18 @@ const ASSETS = {
 const CSP =
   "default-src 'none'; script-src 'self'; style-src 'self'; connect-src 'self'; img-src 'self' data:; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
 
-/** Registers the console for the organisation `org` (the first of `CASI_API_KEYS`); `null` disables its API. */
-export function registerConsole(app: FastifyInstance, service: ReferenceService, org: string | null): void {
+/**
+ * Registers the console for the organisation `org` (the first of `CASI_API_KEYS`); `null` disables its API. With
+ * `keyRequired` (the server listens beyond loopback, where other users' processes may reach this machine's
+ * loopback too) its API answers only requests carrying `Authorization: Bearer` with a key of `org` (a `write` key
+ * to create or open).
+ */
+export function registerConsole(
+  app: FastifyInstance,
+  service: ReferenceService,
+  org: string | null,
+  keyRequired = false,
+): void {
   const consoleService = org === null ? null : new ConsoleService(service, org);
   const bundle = createBundler();
   const asset = (url: string, type: string) => {
@@ -59,6 +71,7 @@ export function registerConsole(app: FastifyInstance, service: ReferenceService,
       fetchSite: header(request, 'sec-fetch-site'),
     });
     if (reason !== null) throw new HttpError(403, 'forbidden', reason);
+    if (keyRequired) await callService(() => checkKey(service, request, org));
   };
   app.get('/console/api/conversations', { onRequest }, () => callService(() => api().list()));
   app.post('/console/api/conversations', { onRequest }, (request) =>
@@ -67,6 +80,14 @@ export function registerConsole(app: FastifyInstance, service: ReferenceService,
   app.post<{ Params: { id: string } }>('/console/api/conversations/:id/open', { onRequest }, (request) =>
     callService(() => api().open(request.params.id)),
   );
+}
+
+/** The console's key check: a key of `org`, `write` for a POST; 401 / 403 otherwise. */
+async function checkKey(service: ReferenceService, request: FastifyRequest, org: string | null): Promise<void> {
+  const principal = requireKey(await service.authenticate({ authorization: request.headers.authorization }));
+  if (principal.org !== org)
+    throw new HttpError(403, 'forbidden', `The console shows organisation ${org}: use a key of it.`);
+  if (request.method !== 'GET') requireWrite(principal);
 }
 
 function send(reply: FastifyReply, type: string, body: string): FastifyReply {

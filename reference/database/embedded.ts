@@ -7,13 +7,16 @@ import type { Database, SqlValue } from './types.js';
 export async function openEmbedded(folder: string): Promise<Database> {
   mkdirSync(folder, { recursive: true });
   const db = await PGlite.create(folder);
-  return {
+  const database: Database = {
     async query<R extends object>(sql: string, params: readonly SqlValue[] = []) {
       return (await db.query<R>(sql, [...params])).rows;
     },
     async exec(sql: string) {
       await db.exec(sql);
     },
+    // One process, one connection: a session is the database itself.
+    session: (task) => task(database),
     close: () => db.close(),
   };
+  return database;
 }

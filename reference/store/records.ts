@@ -53,7 +53,7 @@ export interface ConversationRecord extends Conversation {
   readonly config: ConversationalAgentConfig;
   /** The agent version's `postprocess_agents`, as they were when the conversation was created. */
   readonly postprocess_agents: readonly string[];
-  /** The one active token. */
+  /** The id (SHA-256) of the one active token. */
   token: string;
   /**
    * Events held while the conversation is `queued` (context injected before the start), emitted with these ids
@@ -68,7 +68,7 @@ export interface HeldEvent {
   readonly payload: ServerEventPayload;
 }
 
-/** An ephemeral conversation token (`id` is the token itself). */
+/** An ephemeral conversation token; `id` is the token's SHA-256 (the token itself is never stored). */
 export interface TokenRecord {
   readonly id: string;
   readonly created_at: string;

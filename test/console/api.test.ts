@@ -128,6 +128,49 @@ describe('the console routes', () => {
   it('had no background errors', () => expect(backgroundErrors).toEqual([]));
 });
 
+describe('the console of a server listening beyond loopback', () => {
+  const keys = { writer: 'sk_console_w', reader: 'sk_console_r', other: 'sk_other_w' };
+  let server: App;
+  let url = '';
+
+  beforeAll(async () => {
+    const apiKeys = `${keys.writer}:org_console,${keys.reader}:org_console:read,${keys.other}:org_other`;
+    // HOST says beyond loopback; the test still reaches it on 127.0.0.1 (as another process on the machine would).
+    server = createApp({ config: loadConfig({ CASI_API_KEYS: apiKeys, HOST: '0.0.0.0' }).config });
+    url = await server.app.listen({ port: 0, host: '127.0.0.1' });
+  });
+
+  afterAll(async () => server?.close());
+
+  const api = <T>(method: string, path: string, key?: string, headers: Record<string, string> = {}) =>
+    send<T>(new URL(`/console/api/${path}`, url), method, {
+      ...headers,
+      ...(key === undefined ? {} : { authorization: `Bearer ${key}` }),
+    });
+
+  it('refuses its API without a key (401) and with a key of another organisation (403)', async () => {
+    for (const method of ['GET', 'POST']) {
+      const none = await api<{ code: string }>(method, 'conversations');
+      expect([none.status, none.body.code]).toEqual([401, 'unauthorized']);
+      const other = await api<{ code: string; message: string }>(method, 'conversations', keys.other);
+      expect([other.status, other.body.code]).toEqual([403, 'forbidden']);
+      expect(other.body.message).toContain('org_console');
+    }
+  });
+
+  it('a read key of its organisation lists, a write key creates; the origin guard still holds', async () => {
+    const listed = await api<ConsoleConversationList>('GET', 'conversations', keys.reader);
+    expect(listed.status).toBe(200);
+    expect(listed.body.org).toBe('org_console');
+    expect((await api<{ code: string }>('POST', 'conversations', keys.reader)).status).toBe(403);
+    const created = await api<ConsoleOpened>('POST', 'conversations', keys.writer);
+    expect(created.status).toBe(200);
+    expect(created.body.token).toMatch(/^ct_/);
+    const crossSite = await api('GET', 'conversations', keys.writer, { origin: 'http://evil.example' });
+    expect(crossSite.status).toBe(403);
+  });
+});
+
 /** An agent of the test's own, created with the API key. */
 async function agent(client: Client): Promise<{ agentId: string }> {
   const created = await client.conversationalAgents.create({ ...CONSOLE_AGENT, name: 'Test agent' });

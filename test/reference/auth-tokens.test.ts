@@ -2,6 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { validateConversationToken, validateError } from '../../generated/src/validators.gen.js';
 import { ServiceError } from '../../reference/errors.js';
+import { tokenId } from '../../reference/tokens.js';
 import {
   closeServiceAfterEach,
   createAgent,
@@ -64,6 +65,22 @@ describe('conversation tokens', () => {
     return createConversation(t, agentId);
   }
 
+  it('stores only the SHA-256 of a token, never the token itself', async () => {
+    const { id, channel } = await conversation();
+    const refreshed = await t.service.refreshConversationToken(t.writer, { conversation_id: id });
+    for (const token of [channel.token, refreshed.token]) {
+      expect(await t.service.store.tokens.get(token)).toBeUndefined();
+      expect((await t.service.store.tokens.get(tokenId(token)))?.conversation_id).toBe(id);
+    }
+    expect(tokenId(channel.token)).toMatch(/^[0-9a-f]{64}$/);
+    const stored = JSON.stringify([
+      await t.service.store.conversations.get(id),
+      await t.service.store.tokens.list({ order: 'asc' }),
+    ]);
+    expect(stored).not.toContain(channel.token);
+    expect(stored).not.toContain(refreshed.token);
+  });
+
   it('opens its own conversation’s stream and session, nothing else', async () => {
     const { id, channel } = await conversation();
     const other = await createConversation(
@@ -75,7 +92,7 @@ describe('conversation tokens', () => {
       kind: 'token',
       org: 'org_a',
       conversationId: id,
-      token: channel.token,
+      token: tokenId(channel.token),
       expiresAt: new Date(t.clock.now() + 10_800_000).toISOString(),
     });
     expect((await t.service.openEventStream(auth, id)).status).toBe(200);

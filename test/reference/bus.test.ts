@@ -41,7 +41,7 @@ afterAll(async () => {
 
 /** A durable bus over an emptied database. */
 async function durableBus(): Promise<EventBus> {
-  await database.db.exec('DELETE FROM event_log; DELETE FROM event_marks');
+  await database.db.exec('DELETE FROM event_log; DELETE FROM event_marks; DELETE FROM event_heads');
   return new DurableEventBus(database.db);
 }
 

@@ -6,8 +6,12 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { ServerEvent } from '../../generated/src/types.gen.js';
 import { DurableEventBus } from '../../reference/bus/durable.js';
 import { EventLogClosedError } from '../../reference/bus/types.js';
+import { FakeClock } from '../../reference/clock.js';
 import { buildEvent } from '../../reference/events.js';
+import { RETENTION_SWEEP_MS, ReferenceService } from '../../reference/service.js';
+import { createSqlStore } from '../../reference/store/sql.js';
 import { openTestDatabase, type TestDatabase } from './helpers/database.js';
+import { agentConfig } from './helpers/fixtures.js';
 
 const conversation = { id: 'conv_1', agent_id: 'ca_1@v1', livemode: true };
 const at = '2025-07-01T00:00:00.000Z';
@@ -78,5 +82,75 @@ describe('DurableEventBus across a restart', () => {
     const after = await restart(database);
     expect(await after.read('conv_1')).toEqual([]);
     expect(await after.read('conv_1', 'ev_private')).toBeUndefined();
+  }, 60_000);
+});
+
+describe('retention by the database', () => {
+  const endedAt = (id: string, time: string): ServerEvent =>
+    buildEvent({ ...conversation, id }, { type: 'conversation.ended' }, time);
+  const count = async (db: TestDatabase['db'], id: string) =>
+    (await db.query<{ n: number }>('SELECT count(*)::int AS n FROM event_log WHERE conversation_id = $1', [id]))[0]?.n;
+
+  it('purgeEndedBefore deletes by SQL the logs ended before the time, once, and ends their subscriptions', async () => {
+    database = await openTestDatabase();
+    const bus = new DurableEventBus(database.db);
+    const early = { ...conversation, id: 'conv_early' };
+    await bus.append('conv_early', buildEvent(early, { type: 'user.message.received', text: 'a' }, at));
+    await bus.append('conv_early', endedAt('conv_early', '2025-07-01T01:00:00.000Z'));
+    await bus.append('conv_late', endedAt('conv_late', '2025-07-01T03:00:00.000Z'));
+    await bus.append(
+      'conv_live',
+      buildEvent({ ...conversation, id: 'conv_live' }, { type: 'conversation.started' }, at),
+    );
+    const subscription = await bus.subscribe('conv_early', (await bus.read('conv_early'))?.[1]?.id);
+
+    expect(await bus.purgeEndedBefore('2025-07-01T02:00:00.000Z')).toBe(1);
+    expect(await count(database.db, 'conv_early')).toBe(0);
+    expect(await count(database.db, 'conv_late')).toBe(1);
+    expect(await count(database.db, 'conv_live')).toBe(1);
+    expect(await subscription?.next()).toEqual({ done: true, value: undefined });
+    expect(await bus.read('conv_early')).toEqual([]);
+    expect(bus.heldEvents).toBe(2);
+    // Once: a second sweep finds nothing more; the log stays closed.
+    expect(await bus.purgeEndedBefore('2025-07-01T02:00:00.000Z')).toBe(0);
+    await expect(bus.append('conv_early', userText('late'))).rejects.toBeInstanceOf(EventLogClosedError);
+    expect(await bus.purgeEndedBefore('2025-07-02T00:00:00.000Z')).toBe(1);
+  }, 60_000);
+
+  it('the service sweeps a database bus: an ended conversation’s log is gone from the table after the retention', async () => {
+    database = await openTestDatabase();
+    const clock = new FakeClock();
+    const errors: unknown[] = [];
+    const service = new ReferenceService({
+      settings: { apiKeys: [{ key: 'key_write', org: 'org_a', scope: 'write' }], eventRetentionSeconds: 600 },
+      clock,
+      store: createSqlStore(database.db),
+      bus: new DurableEventBus(database.db),
+      onError: (error) => errors.push(error),
+    });
+    const writer = { kind: 'key', org: 'org_a', scope: 'write' } as const;
+    try {
+      const agent = await service.createConversationalAgent(writer, {}, {}, {
+        name: 'Ava',
+        config: agentConfig(),
+      } as never);
+      const created = await service.createConversation(
+        writer,
+        {},
+        {},
+        { agent_id: agent.id, channel: { type: 'chat_realtime' } },
+        { baseUrl: 'http://127.0.0.1' },
+      );
+      await service.handleClientFrame(created.id, JSON.stringify({ payload: { type: 'conversation.end' } }));
+      const logged = await count(database.db, created.id);
+      expect(logged).toBeGreaterThanOrEqual(2);
+      await clock.advance(600_000 - 1);
+      expect(await count(database.db, created.id)).toBe(logged);
+      await clock.advance(RETENTION_SWEEP_MS + 1);
+      expect(await count(database.db, created.id)).toBe(0);
+      expect(errors).toEqual([]);
+    } finally {
+      service.close();
+    }
   }, 60_000);
 });

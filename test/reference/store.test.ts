@@ -48,10 +48,10 @@ afterAll(async () => {
 });
 
 /** A fresh SQL collection in a table of its own. */
-async function sqlCollection(db: Database): Promise<Collection<Row>> {
+async function sqlCollection(db: Database, cacheSize = 0): Promise<Collection<Row>> {
   const table = `rows_${++tables}`;
   await db.exec(collectionTable(table));
-  return new SqlCollection<Row>(db, table);
+  return new SqlCollection<Row>(db, table, cacheSize);
 }
 
 const memoryCollection = async (): Promise<Collection<Row>> => new MemoryCollection<Row>();
@@ -69,6 +69,28 @@ async function filled(empty: () => Promise<Collection<Row>> = memoryCollection):
   }
   return rows;
 }
+
+describe('SqlCollection with a cache', () => {
+  it('answers get from the records it wrote or read, and forgets the least recently used past the bound', async () => {
+    const rows = await sqlCollection(embedded.db, 2);
+    await rows.put(row('r1', 1));
+    const first = await rows.get('r1');
+    expect(await rows.get('r1')).toBe(first);
+    // A change behind its back (no other process writes a cached database) shows it is answered from memory.
+    await embedded.db.query(`UPDATE rows_${tables} SET record = jsonb_set(record, '{org}', '"z"')`);
+    expect((await rows.get('r1'))?.org).toBe('a');
+    // Least recently used goes first: r1, read after each put, stays; two puts without reading it push it out.
+    for (const id of ['r2', 'r3']) {
+      await rows.put(row(id, 2));
+      expect((await rows.get('r1'))?.org).toBe('a');
+    }
+    await rows.put(row('r4', 2));
+    await rows.put(row('r5', 2));
+    expect((await rows.get('r1'))?.org).toBe('z');
+    await rows.delete('r1');
+    expect(await rows.get('r1')).toBeUndefined();
+  });
+});
 
 describe('MemoryCollection', () => {
   it('freezes records deeply on put and hands them out without copies: nothing stored can be changed', async () => {
@@ -101,6 +123,7 @@ describe('MemoryCollection', () => {
 describe.each([
   ['memory', memoryCollection],
   ['embedded SQL', () => sqlCollection(embedded.db)],
+  ['embedded SQL, cached', () => sqlCollection(embedded.db, 2)],
   ['PostgreSQL', () => sqlCollection(postgres)],
 ])('%s collection', (_kind, empty) => {
   it('replaces by id and deletes', async () => {

@@ -1,8 +1,26 @@
-/** The console page's calls to its server routes (`/console/api/…`): same origin, no credentials of any kind. */
+/**
+ * The console page's calls to its server routes (`/console/api/…`), same origin. A server listening beyond loopback
+ * asks for an API key (401): the page then asks the user for one and keeps it for the tab (`sessionStorage`).
+ */
 import type { ConsoleConversationList, ConsoleOpened } from '../types.js';
 
+const KEY_ITEM = 'casi-console-key';
+
 async function call<T>(method: 'GET' | 'POST', path: string): Promise<T> {
-  const response = await fetch(`/console/api/${path}`, { method, headers: { accept: 'application/json' } });
+  const request = () => {
+    const key = sessionStorage.getItem(KEY_ITEM);
+    const headers: Record<string, string> = { accept: 'application/json' };
+    if (key !== null) headers.authorization = `Bearer ${key}`;
+    return fetch(`/console/api/${path}`, { method, headers });
+  };
+  let response = await request();
+  if (response.status === 401) {
+    const key = window.prompt('This server asks for an API key of the organisation the console shows:');
+    if (key !== null && key.trim() !== '') {
+      sessionStorage.setItem(KEY_ITEM, key.trim());
+      response = await request();
+    }
+  }
   const body = (await response.json().catch(() => null)) as { message?: unknown } | null;
   if (!response.ok) {
     const message = typeof body?.message === 'string' ? body.message : `HTTP ${response.status}`;
