@@ -78,7 +78,14 @@ export async function conformanceInProcess(
   }
   let stdout = '';
   let stderr = '';
-  const output = { out: (text: string) => void (stdout += text), err: (line: string) => void (stderr += `${line}\n`) };
+  const output = {
+    out: (text: string) => {
+      stdout += text;
+    },
+    err: (line: string) => {
+      stderr += `${line}\n`;
+    },
+  };
   try {
     return { code: await runConformance(options, output), stdout, stderr };
   } catch (error) {
