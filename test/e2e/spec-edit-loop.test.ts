@@ -25,7 +25,14 @@ mkdirSync(join(ROOT, 'tmp'), { recursive: true });
 const copy = mkdtempSync(join(ROOT, 'tmp', 'edit-loop-'));
 const children: ChildProcess[] = [];
 afterAll(() => {
-  for (const child of children) child.kill('SIGKILL');
+  // `npm start` runs the server in a shell of its own: the whole process group goes, or the server outlives the test.
+  for (const child of children) {
+    try {
+      if (child.pid !== undefined) process.kill(-child.pid, 'SIGKILL');
+    } catch {
+      // The group has gone already.
+    }
+  }
   rmSync(copy, { recursive: true, force: true });
 });
 
