@@ -182,7 +182,10 @@ const ANNOTATIONS = new Set(['example', 'examples', 'default', 'enum', 'const'])
  * for a fast verdict; `verbose` keeps each error's schema (for messages that list what was allowed). `standalone` also adds the request-part schemas and makes ajv keep the source code.
  */
 export function createAjv(ir: Ir, options: { standalone: boolean; allErrors?: boolean; verbose?: boolean }): Ajv {
-  const entries = validatableSchemas(ir, { requests: options.standalone });
+  // Request parts give their formats always (a run-time user, `casi serve`, compiles them later against this
+  // instance); they are added as schemas for the standalone code only.
+  const parts = validatableSchemas(ir, { requests: true });
+  const entries = options.standalone ? parts : parts.filter((e) => e.kind !== 'request');
   const ajv = new Ajv2020({
     strict: false,
     // Numbers must be finite, as JSON's are (strict mode's default, kept).
@@ -196,8 +199,6 @@ export function createAjv(ir: Ir, options: { standalone: boolean; allErrors?: bo
       : { optimize: true },
   });
   for (const [name, validate] of Object.entries(formats)) ajv.addFormat(name, validate);
-  // Request parts too: a run-time user (`casi serve`) compiles them later against this instance.
-  const parts = options.standalone ? entries : validatableSchemas(ir, { requests: true });
   for (const name of unknownFormats(parts)) ajv.addFormat(name, true);
   const byName = new Map(entries.map((e) => [e.name, e.schema]));
   const lookup: SchemaLookup = (name) => byName.get(name);
