@@ -284,7 +284,7 @@ import { validateServerEvent } from '${PACKAGE_NAME}/validators';`;
     };
     expect(check('tsconfig.cjs.json', 'node16', 'node16', 'use-cjs.cts')).toBe('');
     expect(check('tsconfig.node10.json', 'commonjs', 'node10', 'use-node10.ts')).toBe('');
-  });
+  }, 120_000);
 
   it('bundles the client for the browser without ws installed', async () => {
     writeFileSync(
