@@ -41,7 +41,7 @@ describe('linter rules for check and for generate', () => {
     const openapi = found.find((d) => d.rule === 'redocly/struct');
     expect(openapi).toMatchObject({ severity: 'error', file: files.openapi, line: 23 });
     expect(openapi?.message).toContain('colour');
-    const asyncapi = found.find((d) => d.rule === 'asyncapi/asyncapi-document-resolved');
+    const asyncapi = found.find((d) => d.rule === 'asyncapi/structure');
     expect(asyncapi).toMatchObject({ severity: 'error', file: files.asyncapi });
     expect(asyncapi?.line).toBeGreaterThan(1);
   }, 60_000);
