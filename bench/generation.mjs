@@ -121,8 +121,9 @@ try {
   writeSection('generation', {
     title: 'Generation (cold process)',
     note:
-      "`casi generate` checks both specs (their structure: Redocly's specification rules and the AsyncAPI " +
-      "parser's core rules; cross-document consistency, every schema compiled, every example against its schema) and " +
+      "`casi generate` checks both specs (their structure: Redocly's specification rules, the AsyncAPI document " +
+      'against the published AsyncAPI JSON Schema; cross-document consistency, every schema compiled, every example ' +
+      'against its schema) and ' +
       `emits the whole package (${kb(output.edited)} in ${readdirSync(join(work, 'edited'), { recursive: true }).length} ` +
       'entries): REST and event types (through openapi-typescript), precompiled validators for every schema, message ' +
       'and request part, the client, the server stubs and the runtime. openapi-typescript emits the REST types ' +
@@ -130,7 +131,7 @@ try {
       'Every run is a fresh process; each round runs every tool once, in turn, after one warm-up round. "Specs just ' +
       'edited" copies both specs with a unique comment for each run, as after an edit. The CLI runs from `dist/`, ' +
       'compiled once by `npm run build`. "`casi check` alone" is the check of a generate run by itself, with the style ' +
-      "rules generate leaves out (Redocly's `recommended`, the parser's recommended rules). Ratio: median time over " +
+      "rules generate leaves out (Redocly's `recommended`, the AsyncAPI parser's whole ruleset). Ratio: median time over " +
       "openapi-typescript's and over hey-api's.",
     goal: 'whole package after an edit in ≤ 1.5× hey-api, which emits less',
     command: `node bench/generation.mjs ${rounds}`,
