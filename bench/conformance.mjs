@@ -6,7 +6,7 @@ import { resolve } from 'node:path';
 import { ROOT, registerTypeScript, resultRow, startChild, stats, writeSection } from './lib.mjs';
 import { API_KEY, startReference } from './reference-setup.mjs';
 
-const rounds = Number(process.argv[2] ?? 5);
+const rounds = Number(process.argv[2] ?? 9);
 const runs = Number(process.argv[3] ?? 10);
 await registerTypeScript();
 const { usableModel } = await import('../conformance/usable-model.ts');
