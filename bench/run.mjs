@@ -17,6 +17,7 @@ const BENCHMARKS = [
   'history-read',
   'event-memory',
   'diff',
+  'conformance',
 ];
 /** Longest run of one benchmark before it is stopped. */
 const TIMEOUT_MS = 30 * 60_000;

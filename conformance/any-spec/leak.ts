@@ -8,6 +8,7 @@ import { curlCommand } from '../curl.js';
 import type { Report } from '../report.js';
 import { describeRequest } from '../requests.js';
 import { describeAnswer, type WireRequest, type WireResponse } from '../wire.js';
+import { itemOperation } from './crud-shape.js';
 import { type LinkSource, linkedRequest, linksOf, type OperationLink } from './links.js';
 import type { AnyRequest } from './requests.js';
 
@@ -26,18 +27,10 @@ export function createReadPairs(ir: Ir, ops: readonly IrOperation[]): CreateRead
       pairs.push({ create, read: linked });
       continue;
     }
-    const item = ops.find(
-      (op) =>
-        op.method === 'get' &&
-        op.parameters.path.length === 1 &&
-        op.path === `${create.path.replace(/\/$/, '')}/{${op.parameters.path[0]?.name}}`,
-    );
-    const id = item?.parameters.path[0]?.name;
-    if (item === undefined || id === undefined) continue;
-    pairs.push({
-      create,
-      read: { name: 'item of the collection', status: '2XX', target: item, parameters: { [id]: '$response.body#/id' } },
-    });
+    const item = itemOperation(ops, create, 'get');
+    if (item === undefined) continue;
+    const parameters = { [item.param]: '$response.body#/id' };
+    pairs.push({ create, read: { name: 'item of the collection', status: '2XX', target: item.op, parameters } });
   }
   return pairs;
 }

@@ -1,7 +1,8 @@
 /**
  * `casi conformance` on any spec: for every HTTP operation, its examples, then generated valid requests, then
  * invalid variants of the valid ones; every answer checked (`checks.ts`), every failure kept with its `curl` replay.
- * Then the sequences its `links` describe (`links.ts`) and its AsyncAPI channels (`channels.ts`).
+ * Then the sequences its `links` describe (`links.ts`), create → … → delete sequences where none do (`crud.ts`),
+ * and its AsyncAPI channels (`channels.ts`).
  */
 import { UsageError } from '../../generator/diagnostics.js';
 import type { Ir } from '../../generator/ir/model.js';
@@ -12,6 +13,7 @@ import { describeRequest } from '../requests.js';
 import { describeAnswer, send } from '../wire.js';
 import { checkChannels } from './channels.js';
 import { checkAnswer } from './checks.js';
+import { type CrudRunner, runCrudSequences } from './crud.js';
 import { checkLeaks, createReadPairs } from './leak.js';
 import { followLinks } from './links.js';
 import {
@@ -109,21 +111,18 @@ export async function runAnySpec(ir: Ir, options: AnySpecOptions): Promise<{ rep
       if (invalidSent >= options.runs) break;
     }
   }
-  const followed = await followLinks(
-    ir,
-    schemas,
-    operations,
-    {
-      baseUrl: options.baseUrl,
-      example: (op) => exampleRequests(ir, schemas, op, options.seed)[0],
-      exchange: async (op, request) => {
-        const wire = toWire(op, request, credentialParts(ir, op, options.auth));
-        return { wire, response: await send(options.baseUrl, wire) };
-      },
+  const runner: CrudRunner = {
+    baseUrl: options.baseUrl,
+    example: (op) => exampleRequests(ir, schemas, op, options.seed)[0],
+    generated: (op, seed) => generatedRequests(schemas, op, 1, seed)[0] as AnyRequest,
+    exchange: async (op, request) => {
+      const wire = toWire(op, request, credentialParts(ir, op, options.auth));
+      return { wire, response: await send(options.baseUrl, wire) };
     },
-    report,
-  );
+  };
+  const followed = await followLinks(ir, schemas, operations, runner, report);
   if (followed > 0) options.log(`conformance: followed ${followed} link(s) between operations`);
+  notes.push(...(await runCrudSequences(ir, schemas, operations, runner, report, options.seed)));
   const { auth2 } = options;
   if (auth2 !== undefined) {
     const pairs = createReadPairs(ir, operations);

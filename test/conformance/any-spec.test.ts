@@ -108,13 +108,17 @@ describe('casi conformance against a server with planted faults', () => {
 });
 
 describe('casi conformance against casi serve of corpus documents', () => {
+  // The mock keeps no state: the create → read → … → delete sequences of petstore, museum and petstore3 are left out
+  // with a note (tictactoe's resources are related by a link instead).
+  const STATELESS = 'crud sequences left out: no resource created twice read back both times as sent';
   it.each([
-    ['petstore-expanded.openapi.json', '[4/4] findPets', []],
-    ['museum.openapi.yaml', '[1/', []],
-    ['tictactoe.openapi.yaml', 'followed 1 link(s)', ['link_sequence']],
+    ['petstore-expanded.openapi.json', '[4/4] findPets', [], true],
+    ['museum.openapi.yaml', '[1/', [], true],
+    ['tictactoe.openapi.yaml', 'followed 1 link(s)', ['link_sequence'], false],
+    ['swagger-petstore3.openapi.yaml', '[18/18]', [], true],
   ])(
     '%s: runs every operation to the end and finds nothing wrong with the mock',
-    async (name, progress, more) => {
+    async (name, progress, more, crud) => {
       const spec = join(CORPUS, name);
       const server = await startMock({ openapi: spec });
       try {
@@ -133,6 +137,8 @@ describe('casi conformance against casi serve of corpus documents', () => {
         ]);
         const json = JSON.parse(readFileSync(file, 'utf8')) as JsonRun;
         expect(run.stderr).toContain(progress);
+        expect(run.stderr.includes(STATELESS)).toBe(crud);
+        expect(json.checks.map((c) => c.check)).not.toContain('crud_sequence');
         // Refused requests are answered in the spec's own error shape (petstore's `default` Error has an integer code).
         expect(json.failures).toEqual([]);
         expect(json.checks.find((c) => c.check === 'negative_data_rejection')?.cases).toBeGreaterThan(0);
