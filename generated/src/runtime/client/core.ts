@@ -4,7 +4,7 @@
  * (the given one, else the global one), and an openapi-fetch client with the same headers as `raw` (loaded on first use).
  */
 
-import type { Client, ClientPathsWithMethod, HeadersOptions, MaybeOptionalInit, MethodResponse } from 'openapi-fetch';
+import type { Client, ClientPathsWithMethod, HeadersOptions, MaybeOptionalInit } from 'openapi-fetch';
 import { assertValid } from '../shared/errors.js';
 import type { Validator } from '../shared/validation.js';
 import { ApiPromise } from './api-promise.js';
@@ -152,15 +152,37 @@ export type RequestResult<
       ? AsyncIterable<unknown>
       : SuccessData<Paths, M, P, I>;
 
-/** The success body of an operation (`undefined` when it has none). */
+/**
+ * The success body of an operation (`undefined` when it has none), as the spec's types declare it: openapi-fetch's
+ * `MethodResponse` passes it through `Readable`, which turns tuples (`prefixItems`) into arrays. `_I` (the call's
+ * init) is kept for callers that name it.
+ */
 export type SuccessData<
   Paths extends {},
   M extends HttpMethod,
   P extends ClientPathsWithMethod<Client<Paths>, M>,
-  I,
-> = [MethodResponse<Client<Paths, JsonMedia>, M, P, I>] extends [never]
+  _I = unknown,
+> = [SuccessBody<Paths[P & keyof Paths][M & keyof Paths[P & keyof Paths]]>] extends [never]
   ? undefined
-  : MethodResponse<Client<Paths, JsonMedia>, M, P, I>;
+  : SuccessBody<Paths[P & keyof Paths][M & keyof Paths[P & keyof Paths]]>;
+
+/** The status codes of success answers, as openapi-typescript writes them. */
+type OkStatus = 200 | 201 | 202 | 203 | 204 | 206 | 207 | '2XX';
+
+/** The bodies of an operation's success answers, each its JSON content (see `JsonContent`). */
+type SuccessBody<Operation> = Operation extends { responses: unknown }
+  ? NonNullable<SuccessContent<Operation['responses']>>
+  : never;
+
+/** The JSON content of the success answers of a `responses` map (indexed, not inferred, so that `any` stays `any`). */
+type SuccessContent<R> = { [S in OkStatus & keyof R]: JsonContent<R[S]> }[OkStatus & keyof R];
+
+/** An answer's JSON content; its whole content map when it has no JSON media type (as openapi-fetch reads it). */
+type JsonContent<Answer> = Answer extends { content?: unknown } ? MediaContent<Answer['content']> : never;
+
+/** The JSON member of a content map, or the whole map when it has none. */
+type MediaContent<C> =
+  C extends Record<string, unknown> ? ([C[keyof C & JsonMedia]] extends [never] ? C : C[keyof C & JsonMedia]) : C;
 
 /**
  * The media types `request` reads (it parses the body as JSON), with or without parameters (`application/json;
