@@ -2,10 +2,15 @@
 import { build, type Metafile } from 'esbuild';
 import { describe, expect, it } from 'vitest';
 
-/** A browser build of `entry`, as a page loads it: split into chunks that `import()` loads when first used. */
-async function browserBuild(entry: string) {
+/**
+ * A browser build of `entry` (a file, or `{ contents }`: a module of the page's own), as a page loads it: split into
+ * chunks that `import()` loads when first used.
+ */
+async function browserBuild(entry: string | { contents: string }) {
   const result = await build({
-    entryPoints: [entry],
+    ...(typeof entry === 'string'
+      ? { entryPoints: [entry] }
+      : { stdin: { contents: entry.contents, resolveDir: process.cwd(), loader: 'ts' as const } }),
     bundle: true,
     splitting: true,
     platform: 'browser',
@@ -83,5 +88,16 @@ describe('browser bundle', () => {
     expect(loaded.filter((input) => /validators[^/]*\.gen\.ts$/.test(input))).toEqual([]);
     // Few requests: the shared error classes ride in the chunk of the client's own errors, not in one of their own.
     expect(initial.size).toBeLessThanOrEqual(2);
+  });
+
+  it('leaves out the writers of other parameter styles when every parameter is in its default style', async () => {
+    const page = (client: string) => ({ contents: `export { createClient } from './${client}';` });
+    const loaded = async (client: string) => {
+      const { result, initial } = await browserBuild(page(client));
+      return [...initial].flatMap((out) => Object.keys(result.metafile.outputs[out]?.inputs ?? {}));
+    };
+    const own = await loaded('generated/src/client.gen.ts');
+    expect(own.filter((input) => input.endsWith('runtime/client/parameter-styles.ts'))).toEqual([]);
+    expect(own.filter((input) => input.endsWith('runtime/client/parameter-defaults.ts'))).toHaveLength(1);
   });
 });

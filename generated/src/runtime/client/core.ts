@@ -14,12 +14,12 @@ import { ApiConnectionError, ApiTimeoutError, ApiUserAbortError, CasiError, erro
 import type { EventReadingOptions } from './event-reading.js';
 import { type Answer, fetchExchange, isTimeout, type Outgoing, type ReadAs } from './exchange.js';
 import { type HookOptions, observer } from './observe.js';
-import { cookieText, headerValue, type ParameterStyles } from './parameter-styles.js';
+import { DEFAULT_WRITERS, type ParameterWriters } from './parameter-defaults.js';
 import { lazyRawClient } from './raw-client.js';
 import { type RetryPolicy, withRetry } from './retry.js';
 import { placeCredentials, type SecuritySchemes } from './security.js';
 import { type CallHeaders, defaultFetch, type FetchLike, mergeHeaders, type TransportOptions } from './transport.js';
-import { buildUrl, type UrlParams } from './url.js';
+import { type UrlParams, urlWith } from './url.js';
 
 /** HTTP methods as openapi-fetch names them. */
 export type HttpMethod = 'get' | 'put' | 'post' | 'delete' | 'options' | 'head' | 'patch' | 'trace';
@@ -87,13 +87,13 @@ export interface CallOptions {
 
 /**
  * What the generated methods tell `request` of an operation, from the spec: the request media type (default
- * `application/json`), how to read a success answer (default `json`), and the styles of parameters not written in
- * their location's default style.
+ * `application/json`), how to read a success answer (default `json`), and, where a parameter is not in its
+ * location's default style, how its parameters are written (`styledWriters(styles)`, which only such clients load).
  */
 export interface OperationMedia {
   contentType?: string | undefined;
   readAs?: ReadAs | undefined;
-  styles?: ParameterStyles | undefined;
+  writers?: ParameterWriters | undefined;
 }
 
 /** openapi-fetch's own request options, which `request` does not take (`raw` does). */
@@ -266,11 +266,11 @@ type RequestArgs = CallOptions &
  */
 function cookieHeader(
   cookies: Record<string, unknown> | undefined,
-  styles: ParameterStyles | undefined,
+  writers: ParameterWriters,
   placed: string | undefined,
 ): { Cookie: string } | undefined {
   if (cookies === undefined) return undefined;
-  const text = cookieText(cookies, styles?.cookie);
+  const text = writers.cookie(cookies);
   if (text === '') return undefined;
   return { Cookie: placed === undefined ? text : `${placed}; ${text}` };
 }
@@ -281,15 +281,15 @@ function cookieHeader(
  */
 function headerParams(
   header: HeadersOptions | undefined,
-  styles: ParameterStyles | undefined,
+  writers: ParameterWriters | undefined,
 ): HeadersOptions | undefined {
   if (header === undefined || header instanceof Headers || Array.isArray(header)) return header;
   const structured = (value: unknown) => typeof value === 'object' && value !== null;
   // Most calls pass plain strings (the `Service-Version` header): sent as they are.
-  if (styles?.header === undefined && !Object.values(header).some(structured)) return header;
+  if (writers === undefined && !Object.values(header).some(structured)) return header;
   const values: Record<string, unknown> = {};
   for (const [name, value] of Object.entries(header)) {
-    values[name] = value === undefined || value === null ? value : headerValue(value, styles?.header?.[name], name);
+    values[name] = value === undefined || value === null ? value : (writers ?? DEFAULT_WRITERS).header(name, value);
   }
   return values as HeadersOptions;
 }
@@ -396,14 +396,14 @@ export function createCore<Paths extends {}>(options: CoreOptions): Core<Paths> 
       security,
       contentType,
       readAs = 'json',
-      styles,
+      writers,
       ...rest
     } = init;
     const placed = security === undefined ? undefined : placeCredentials(security, schemes, resolved);
     let url: string;
     try {
       const query = placed === undefined ? params?.query : { ...params?.query, ...placed.query };
-      url = buildUrl(resolved.baseUrl, path, { ...params, query }, styles);
+      url = urlWith(resolved.baseUrl, path, { ...params, query }, writers ?? DEFAULT_WRITERS);
     } catch (error) {
       return Promise.reject(error);
     }
@@ -411,8 +411,8 @@ export function createCore<Paths extends {}>(options: CoreOptions): Core<Paths> 
     const sendCall = (encoded: EncodedBody | undefined): Promise<unknown> => {
       const json = body !== undefined && encoded === undefined;
       const base = placed === undefined ? (json ? jsonHeaders : headers) : json ? jsonAnonymous : anonymous;
-      const cookie = cookieHeader(params?.cookie, styles, placed?.headers.Cookie);
-      const header = headerParams(params?.header, styles);
+      const cookie = cookieHeader(params?.cookie, writers ?? DEFAULT_WRITERS, placed?.headers.Cookie);
+      const header = headerParams(params?.header, writers);
       const media = encoded?.contentType === undefined ? undefined : { 'content-type': encoded.contentType };
       const outgoing: Outgoing = {
         method: method.toUpperCase(),
@@ -459,7 +459,7 @@ export function createCore<Paths extends {}>(options: CoreOptions): Core<Paths> 
       const init = (args[0] ?? {}) as RequestArgs;
       return new ApiPromise((received) => call(method, path as string, init, received)) as never;
     },
-    url: (path, params) => buildUrl(resolved.baseUrl, path, params),
+    url: (path, params) => urlWith(resolved.baseUrl, path, params ?? {}, DEFAULT_WRITERS),
   };
 }
 
