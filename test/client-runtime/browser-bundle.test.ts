@@ -33,7 +33,9 @@ async function browserBuild(entry: string | { contents: string }) {
       if (imported.kind === 'import-statement') visit(imported.path);
     }
   };
-  visit(Object.keys(outputs).find((out) => outputs[out]?.entryPoint !== undefined) as string);
+  // The page's own module: every `import()` target is an entry point of the metafile too.
+  const entryPoint = typeof entry === 'string' ? entry : '<stdin>';
+  visit(Object.keys(outputs).find((out) => outputs[out]?.entryPoint === entryPoint) as string);
   return { result, chunkOf, initial };
 }
 
