@@ -12,7 +12,7 @@ import { environmentVariable } from './environment.js';
 import { ApiConnectionError, ApiTimeoutError, ApiUserAbortError, CasiError, errorFromResponse } from './errors.js';
 import type { EventReadingOptions } from './event-reading.js';
 import { type Answer, fetchExchange, isTimeout, type Outgoing, type ReadAs } from './exchange.js';
-import { type HookOptions, observer } from './observe.js';
+import type { HookOptions, LogLevel } from './observe.js';
 import { DEFAULT_WRITERS, type ParameterWriters } from './parameter-defaults.js';
 import { lazyRawClient } from './raw-client.js';
 import { type RetryPolicy, withRetry } from './retry.js';
@@ -338,7 +338,14 @@ export function createCore<Paths extends {}>(options: CoreOptions): Core<Paths> 
   );
   const jsonAnonymous = mergeHeaders({ 'content-type': 'application/json' }, anonymous);
   const send = resolved.fetch;
-  const observe = observer(resolved, ...credentialPlaces(schemes));
+  const logLevel = (resolved.logLevel ?? environmentVariable('CASI_LOG') ?? 'off') as LogLevel;
+  // Loaded when the client has a hook or logs, so that other pages leave the observer out.
+  const observing =
+    resolved.onRequest === undefined && resolved.onResponse === undefined && logLevel === 'off'
+      ? undefined
+      : import('./observe.js').then(({ observer }) =>
+          observer({ ...resolved, logLevel }, ...credentialPlaces(schemes)),
+        );
   /** The exchange of calls without other `RequestInit` members (most calls): made once. */
   const plain = fetchExchange(send);
 
@@ -358,6 +365,7 @@ export function createCore<Paths extends {}>(options: CoreOptions): Core<Paths> 
     received: (answer: Answer) => void,
   ): Promise<unknown> {
     const timeoutMs = call.timeoutMs ?? resolved.timeoutMs;
+    const observe = observing === undefined ? undefined : await observing;
     const finish = observe?.({ method: outgoing.method, url, headers: outgoing.headers, attempt: n + 1 });
     let answer: Answer;
     try {

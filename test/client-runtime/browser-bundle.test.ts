@@ -81,6 +81,7 @@ describe('browser bundle', () => {
       'client/event-ledger.ts',
       'client/websocket.ts',
       'client/event-stream-items.ts',
+      'client/observe.ts',
     ]) {
       expect(
         loaded.filter((input) => input.endsWith(`runtime/${file}`)),
