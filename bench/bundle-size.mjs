@@ -79,7 +79,8 @@ async function browserBundle(contents, plugins = [], { splitting = true } = {}) 
       { min: 0, gz: 0 },
     );
   const outputs = result.metafile.outputs;
-  const entry = Object.keys(outputs).find((path) => outputs[path].entryPoint !== undefined);
+  // The page's own module: every `import()` target is an entry point of the metafile too.
+  const entry = Object.keys(outputs).find((path) => outputs[path].entryPoint === 'entry:entry.ts');
   const initial = new Set();
   const visit = (path) => {
     if (initial.has(path)) return;

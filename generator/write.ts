@@ -130,7 +130,8 @@ async function compare(out: string, files: readonly EmittedFile[]) {
 }
 
 /**
- * Writes what changed and removes stale files, only ever touching files a previous generate wrote. Throws
+ * Writes what changed and removes stale files, only ever touching files a previous generate wrote, and resolves
+ * with what differed among `files` (the manifest, the folder's bookkeeping, is not one of them). Throws
  * OutputError, having written nothing, when a target is not its own or cannot be written (a folder in the way, a
  * file where a folder must go, no permission); a write that still fails is an OutputError too.
  */
@@ -138,7 +139,7 @@ export async function writeOutput(out: string, files: readonly EmittedFile[]): P
   await mustBeFolder(out);
   const { diff, owners, wanted } = await compare(out, withManifest(files));
   const writes = [...diff.changed, ...diff.missing];
-  if (writes.length === 0 && diff.stale.length === 0) return diff;
+  if (writes.length === 0 && diff.stale.length === 0) return ofEmitted(diff);
   if (owners.foreign !== undefined) {
     throw new OutputError(
       `refusing to write into ${shownPath(out)}: the folder is not empty and casi generate did not write it ` +
@@ -158,7 +159,17 @@ export async function writeOutput(out: string, files: readonly EmittedFile[]): P
     const reason = error instanceof Error ? error.message : String(error);
     throw new OutputError(`writing ${shownPath(out)} failed, part of it is written; ${reason}`);
   }
-  return diff;
+  return ofEmitted(diff);
+}
+
+/** `diff` without the manifest: what `casi generate` reports as changed is the emitted files alone. */
+function ofEmitted(diff: OutputDiff): OutputDiff {
+  const emitted = (path: string) => path !== MANIFEST;
+  return {
+    changed: diff.changed.filter(emitted),
+    missing: diff.missing.filter(emitted),
+    stale: diff.stale.filter(emitted),
+  };
 }
 
 async function put(out: string, path: string, content: string): Promise<void> {

@@ -3,10 +3,11 @@
  * `check` too, so that a document that passes the check generates. A failure is an error at the schema.
  */
 import type { Diagnostic } from '../diagnostics.js';
-import type { Ir } from '../ir/model.js';
+import type { Ir, JsonSchema } from '../ir/model.js';
 import { type LoadedSpecs, type SourceDocument, valueAt } from '../load/index.js';
-import { toPointer } from '../load/source-map.js';
-import { compileAll, SchemaError, sharedAjv, validatableSchemas } from '../schema/ajv.js';
+import { pointerTokens, toPointer } from '../load/source-map.js';
+import { compileAll, createAjv, SchemaError, sharedAjv, toAjvSchema, validatableSchemas } from '../schema/ajv.js';
+import { type RequestPartSchema, requestPartSchemas } from '../schema/operations.js';
 
 const RULE = 'casi/schema-compiles';
 
@@ -17,18 +18,18 @@ export function checkSchemasCompile(specs: Pick<LoadedSpecs, 'openapi' | 'asynca
     return [];
   } catch (error) {
     if (!(error instanceof SchemaError)) throw error;
-    return [schemaDiagnostic(specs, error)];
+    const part = error.kind === 'request' ? requestPartSchemas(ir).find((p) => p.name === error.schemaName) : undefined;
+    return [part === undefined ? schemaDiagnostic(specs, error) : requestDiagnostic(specs.openapi, ir, part, error)];
   }
 }
 
 /**
  * Where a schema of each kind may be written, in order: a component schema in OpenAPI or in AsyncAPI, a message in
- * AsyncAPI (whose payload the validators name after it); request parts are OpenAPI's.
+ * AsyncAPI (whose payload the validators name after it).
  */
 function placesOf(specs: Pick<LoadedSpecs, 'openapi' | 'asyncapi'>, error: SchemaError): [SourceDocument, string[]][] {
   const schema = ['components', 'schemas', error.schemaName];
   const message = ['components', 'messages', error.schemaName];
-  if (error.kind === 'request') return [[specs.openapi, []]];
   if (error.kind === 'message')
     return [
       [specs.asyncapi, message],
@@ -48,14 +49,73 @@ export function schemaDiagnostic(specs: Pick<LoadedSpecs, 'openapi' | 'asyncapi'
     ([d, tokens]) => tokens.length === 0 || valueAt(d.value, toPointer(tokens)) !== undefined,
   ) ??
     places[0] ?? [specs.openapi, []];
-  const inner = error.kind === 'schema' ? (/at path "#([^"]*)"/.exec(error.reason)?.[1] ?? '') : '';
-  const pointer = `${toPointer(named)}${inner}`;
+  const inner = error.kind === 'schema' ? innerPointer(error.reason) : '';
+  return located(doc, `${toPointer(named)}${inner}`, `the ${error.kind} ${error.schemaName}`, error.reason);
+}
+
+/**
+ * Places the error of a request part at the schema the document writes: a body's or an answer's, or the parameter's
+ * whose schema fails (named by ajv's message, else found by compiling each alone), else the operation.
+ */
+function requestDiagnostic(doc: SourceDocument, ir: Ir, part: RequestPartSchema, error: SchemaError): Diagnostic {
+  const inner = innerPointer(error.reason);
+  if (part.members === undefined)
+    return located(doc, `${part.pointer}${inner}`, `the schema of ${part.label}`, error.reason);
+  const [properties, name, ...rest] = pointerTokens(inner);
+  const named = properties === 'properties' && name !== undefined ? name : undefined;
+  const member = named ?? failingMember(ir, part.schema);
+  const at = member === undefined ? undefined : part.members[member];
+  if (member === undefined || at === undefined)
+    return located(doc, part.pointer, `the schema of ${part.label}`, error.reason);
+  const within = named === undefined ? '' : toPointer(rest);
+  return located(doc, `${at}${within}`, `the schema of ${member} in ${part.label}`, error.reason);
+}
+
+/** The diagnostic at `pointer`: `subject` (a schema, by name or place) cannot be compiled, and ajv's `reason`. */
+function located(doc: SourceDocument, pointer: string, subject: string, reason: string): Diagnostic {
   return {
     severity: 'error',
     file: doc.file,
     ...doc.locate(pointer),
     pointer,
-    message: `${error.message.split('\n')[0]}.`,
+    message: `${subject} cannot be compiled: ${withoutRepeats(reason.split('\n')[0] ?? '')}.`,
     rule: RULE,
   };
+}
+
+/**
+ * The place inside the schema that ajv's message names: `at path "#/…"`, or the `data/…` of a schema the JSON Schema
+ * meta-schema refuses; else none.
+ */
+function innerPointer(reason: string): string {
+  return /at path "#([^"]*)"/.exec(reason)?.[1] ?? /^schema is invalid: data(\/[^ ,]*) /.exec(reason)?.[1] ?? '';
+}
+
+/** ajv's list of problems with each one once (a meta-schema error repeats one per branch it tried). */
+function withoutRepeats(reason: string): string {
+  const lead = /^schema is invalid: /.exec(reason)?.[0] ?? '';
+  return `${lead}${[...new Set(reason.slice(lead.length).split(', '))].join(', ')}`;
+}
+
+/**
+ * The member of a request part's object schema that cannot be compiled alone, with the component schemas beside
+ * it; undefined when each compiles (or the components themselves do not).
+ */
+function failingMember(ir: Ir, schema: JsonSchema): string | undefined {
+  const properties = (schema.properties ?? {}) as Record<string, JsonSchema>;
+  let ajv: ReturnType<typeof createAjv>;
+  try {
+    ajv = createAjv(ir, { standalone: false, allErrors: false });
+  } catch {
+    return undefined;
+  }
+  const components = new Map(ir.schemas.map((s) => [s.name, s.schema]));
+  return Object.keys(properties).find((name) => {
+    try {
+      ajv.compile(toAjvSchema(properties[name], (n) => components.get(n)) as object);
+      return false;
+    } catch {
+      return true;
+    }
+  });
 }

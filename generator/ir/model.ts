@@ -26,6 +26,8 @@ export interface IrParameter {
   readonly explode?: boolean;
   /** Declared with `content` of a JSON media type: the value travels as its JSON text, not in a style. */
   readonly json?: true;
+  /** Where its schema is in the OpenAPI document, references followed; absent for an API key's query member. */
+  readonly schemaPointer?: string;
 }
 
 /** One declared response: a status (`200`, `4XX`, `5XX`, `default`) with its body, if any. */
@@ -40,6 +42,8 @@ export interface IrResponse {
   readonly example?: unknown;
   /** Names of the response headers. */
   readonly headers: readonly string[];
+  /** Where `schema` is in the OpenAPI document, references followed. */
+  readonly schemaPointer?: string;
 }
 
 /** One operation of the REST side (the SSE stream and the WebSocket handshake included, by transport). */
@@ -65,7 +69,13 @@ export interface IrOperation {
     readonly header: readonly IrParameter[];
     readonly cookie: readonly IrParameter[];
   };
-  readonly requestBody?: { readonly required: boolean; readonly contentType: string; readonly schema: JsonSchema };
+  readonly requestBody?: {
+    readonly required: boolean;
+    readonly contentType: string;
+    readonly schema: JsonSchema;
+    /** Where `schema` is in the OpenAPI document, references followed. */
+    readonly schemaPointer?: string;
+  };
   readonly responses: readonly IrResponse[];
   /** Accepted security schemes; any one of them suffices. Empty: no authentication. */
   readonly security: readonly string[];

@@ -15,6 +15,7 @@ import type {
   ParameterLocation,
   Transport,
 } from './model.js';
+import { resolvedPointer } from './resolved-pointer.js';
 
 type Obj = Record<string, unknown>;
 /** Every method an OpenAPI path item can hold, in the order the specification lists them. */
@@ -29,6 +30,7 @@ export function buildOperations(doc: SourceDocument, warn: (warning: IrWarning) 
   const operations: IrOperation[] = [];
   for (const [path, rawItem] of Object.entries((doc.value.paths ?? {}) as Record<string, Obj>)) {
     const item = deref<Obj>(doc, rawItem);
+    const itemPointer = resolvedPointer(doc, toPointer(['paths', path]));
     if (/[#?]/.test(path))
       warn({
         document: 'openapi',
@@ -40,13 +42,14 @@ export function buildOperations(doc: SourceDocument, warn: (warning: IrWarning) 
       if (!op || typeof op !== 'object') continue;
       const id = str(op.operationId) || `${method} ${path}`;
       const tag = str((op.tags as unknown[] | undefined)?.[0]);
+      const opPointer = `${itemPointer}${toPointer([method])}`;
       const parameters = readParameters(doc, path, [
-        ...((item.parameters as unknown[]) ?? []),
-        ...((op.parameters as unknown[]) ?? []),
+        ...declared(item.parameters, `${itemPointer}/parameters`),
+        ...declared(op.parameters, `${opPointer}/parameters`),
       ]);
       const body = op.requestBody ? deref<Obj>(doc, op.requestBody) : undefined;
       const media = body ? preferredMedia((body.content ?? {}) as Record<string, Obj>) : undefined;
-      const responses = readResponses(doc, (op.responses ?? {}) as Obj);
+      const responses = readResponses(doc, (op.responses ?? {}) as Obj, `${opPointer}/responses`);
       const paginated = op['x-casi-paginated'] as 'data' | 'page' | undefined;
       const security = securityNames((op.security as Obj[] | undefined) ?? globalSecurity);
       operations.push({
@@ -66,6 +69,7 @@ export function buildOperations(doc: SourceDocument, warn: (warning: IrWarning) 
                 required: body?.required === true,
                 contentType: media.type,
                 schema: (media.value.schema ?? {}) as JsonSchema,
+                schemaPointer: mediaSchemaPointer(doc, `${opPointer}/requestBody`, media.type),
               },
             }
           : {}),
@@ -182,14 +186,28 @@ function tagResources(doc: SourceDocument): Map<string, string> {
   return new Map(tags.map((t) => [str(t.name), str(t['x-casi-resource'])] as const).filter(([, r]) => r !== ''));
 }
 
+/** The entries of a `parameters` list, each with its pointer. */
+function declared(list: unknown, pointer: string): { value: unknown; pointer: string }[] {
+  return Array.isArray(list) ? list.map((value, i) => ({ value, pointer: `${pointer}/${i}` })) : [];
+}
+
+/** Where the schema of media type `type` of the content of the object at `pointer` (a body, an answer) is. */
+function mediaSchemaPointer(doc: SourceDocument, pointer: string, type: string): string {
+  return resolvedPointer(doc, `${resolvedPointer(doc, pointer)}${toPointer(['content', type, 'schema'])}`);
+}
+
 /**
  * Resolves and groups parameters by location; operation-level ones override path-level ones of the same name.
  * Path parameters come in the order the path names them; the others by name.
  */
-function readParameters(doc: SourceDocument, path: string, raw: unknown[]): IrOperation['parameters'] {
+function readParameters(
+  doc: SourceDocument,
+  path: string,
+  raw: { value: unknown; pointer: string }[],
+): IrOperation['parameters'] {
   const byKey = new Map<string, IrParameter>();
   for (const entry of raw) {
-    const p = deref<Obj>(doc, entry);
+    const p = deref<Obj>(doc, entry.value);
     const location = str(p.in) as ParameterLocation;
     if (!LOCATIONS.includes(location)) continue;
     const contentType = p.content ? Object.keys(p.content as Record<string, Obj>)[0] : undefined;
@@ -205,6 +223,10 @@ function readParameters(doc: SourceDocument, path: string, raw: unknown[]): IrOp
       ...(p.schema === undefined && contentType !== undefined && mediaKind(contentType) === 'json'
         ? { json: true as const }
         : {}),
+      schemaPointer:
+        p.schema === undefined && contentType !== undefined
+          ? mediaSchemaPointer(doc, entry.pointer, contentType)
+          : resolvedPointer(doc, `${resolvedPointer(doc, entry.pointer)}/schema`),
     });
   }
   const all = [...byKey.values()].sort((a, b) => a.name.localeCompare(b.name));
@@ -239,8 +261,8 @@ export function preferredMedia(content: Record<string, Obj>): { type: string; va
   return type === undefined ? undefined : { type, value: content[type] ?? {} };
 }
 
-/** Resolves responses; the first content type of each gives its body schema. */
-function readResponses(doc: SourceDocument, responses: Obj): IrResponse[] {
+/** Resolves the responses at `pointer`; the first content type of each gives its body schema. */
+function readResponses(doc: SourceDocument, responses: Obj, pointer: string): IrResponse[] {
   return Object.entries(responses)
     .map(([status, raw]): IrResponse => {
       const r = deref<Obj>(doc, raw);
@@ -249,7 +271,12 @@ function readResponses(doc: SourceDocument, responses: Obj): IrResponse[] {
         status,
         description: str(r.description).trim(),
         ...(media ? { contentType: media.type } : {}),
-        ...(media?.value.schema ? { schema: media.value.schema as JsonSchema } : {}),
+        ...(media?.value.schema
+          ? {
+              schema: media.value.schema as JsonSchema,
+              schemaPointer: mediaSchemaPointer(doc, `${pointer}${toPointer([status])}`, media.type),
+            }
+          : {}),
         ...(media?.value.itemSchema ? { itemSchema: media.value.itemSchema as JsonSchema } : {}),
         ...exampleOf(doc, media?.value),
         headers: Object.keys((r.headers ?? {}) as Obj).sort(),

@@ -70,24 +70,63 @@ export function refName(schema: JsonSchema | undefined): string | undefined {
   return typeof ref === 'string' ? /#\/components\/schemas\/([^/]+)$/.exec(ref)?.[1] : undefined;
 }
 
+/** A schema `requestPartSchemas` lists: its validator name, and what and where it is in the OpenAPI document. */
+export interface RequestPartSchema {
+  readonly name: string;
+  readonly schema: JsonSchema;
+  /** What it is, for messages: `the query parameters of GET /things`, `the request body of POST /things`. */
+  readonly label: string;
+  /** Where it is written: the schema of a body or an answer; the operation, for a request part. */
+  readonly pointer: string;
+  /** For a request part: where each parameter's schema is written, by its member name. */
+  readonly members?: Readonly<Record<string, string | undefined>>;
+}
+
+const PART_LABEL: Record<RequestPart, string> = {
+  params: 'path parameters',
+  query: 'query parameters',
+  headers: 'header parameters',
+  cookies: 'cookie parameters',
+};
+
 /**
  * Every request-part schema of every HTTP, SSE and WebSocket operation, and every validated body schema written in
  * place (not a component reference): request bodies and text responses, sorted by name.
  */
-export function requestPartSchemas(ir: Ir): { name: string; schema: JsonSchema }[] {
-  const out: { name: string; schema: JsonSchema }[] = [];
+export function requestPartSchemas(ir: Ir): RequestPartSchema[] {
+  const out: RequestPartSchema[] = [];
   const components = componentsOf(ir);
   for (const op of ir.operations) {
+    const of = `of ${op.method.toUpperCase()} ${op.path}`;
     for (const part of ['params', 'query', 'headers', 'cookies'] as const) {
       const schema = partSchema(op, part);
-      if (schema) out.push({ name: partSchemaName(op, part), schema });
+      const members = Object.fromEntries(partParameters(op, part).map((p) => [p.name, p.schemaPointer]));
+      if (schema)
+        out.push({
+          name: partSchemaName(op, part),
+          schema,
+          label: `the ${PART_LABEL[part]} ${of}`,
+          pointer: op.pointer,
+          members,
+        });
     }
     const body = validatedBodySchema(op, components);
-    if (body !== undefined && refName(body) === undefined) out.push({ name: bodySchemaName(op), schema: body });
+    if (body !== undefined && refName(body) === undefined)
+      out.push({
+        name: bodySchemaName(op),
+        schema: body,
+        label: `the request body ${of}`,
+        pointer: op.requestBody?.schemaPointer ?? op.pointer,
+      });
     for (const response of op.responses) {
       const schema = validatedResponseSchema(op, response, components);
       if (schema !== undefined && refName(schema) === undefined)
-        out.push({ name: responseSchemaName(op, response), schema });
+        out.push({
+          name: responseSchemaName(op, response),
+          schema,
+          label: `the ${response.status} answer ${of}`,
+          pointer: response.schemaPointer ?? op.pointer,
+        });
     }
   }
   return out.sort((a, b) => a.name.localeCompare(b.name));

@@ -3,7 +3,7 @@
  * (the given one, else the global one), and an openapi-fetch client with the same headers as `raw` (loaded on first use).
  */
 
-import type { Client, ClientPathsWithMethod, HeadersOptions, MaybeOptionalInit, MethodResponse } from 'openapi-fetch';
+import type { Client, ClientPathsWithMethod, HeadersOptions, MaybeOptionalInit } from 'openapi-fetch';
 import { assertValid } from '../shared/errors.js';
 import type { Validator } from '../shared/validation.js';
 import { ApiPromise } from './api-promise.js';
@@ -12,13 +12,13 @@ import { environmentVariable } from './environment.js';
 import { ApiConnectionError, ApiTimeoutError, ApiUserAbortError, CasiError, errorFromResponse } from './errors.js';
 import type { EventReadingOptions } from './event-reading.js';
 import { type Answer, fetchExchange, isTimeout, type Outgoing, type ReadAs } from './exchange.js';
-import { type HookOptions, observer } from './observe.js';
-import { cookieText, headerValue, type ParameterStyles } from './parameter-styles.js';
+import type { HookOptions, LogLevel } from './observe.js';
+import { DEFAULT_WRITERS, type ParameterWriters } from './parameter-defaults.js';
 import { lazyRawClient } from './raw-client.js';
 import { type RetryPolicy, withRetry } from './retry.js';
 import { placeCredentials, type SecuritySchemes } from './security.js';
 import { type CallHeaders, defaultFetch, type FetchLike, mergeHeaders, type TransportOptions } from './transport.js';
-import { buildUrl, type UrlParams } from './url.js';
+import { type UrlParams, urlWith } from './url.js';
 
 /** HTTP methods as openapi-fetch names them. */
 export type HttpMethod = 'get' | 'put' | 'post' | 'delete' | 'options' | 'head' | 'patch' | 'trace';
@@ -86,13 +86,13 @@ export interface CallOptions {
 
 /**
  * What the generated methods tell `request` of an operation, from the spec: the request media type (default
- * `application/json`), how to read a success answer (default `json`), and the styles of parameters not written in
- * their location's default style.
+ * `application/json`), how to read a success answer (default `json`), and, where a parameter is not in its
+ * location's default style, how its parameters are written (`styledWriters(styles)`, which only such clients load).
  */
 export interface OperationMedia {
   contentType?: string | undefined;
   readAs?: ReadAs | undefined;
-  styles?: ParameterStyles | undefined;
+  writers?: ParameterWriters | undefined;
 }
 
 /** openapi-fetch's own request options, which `request` does not take (`raw` does). */
@@ -151,15 +151,37 @@ export type RequestResult<
       ? AsyncIterable<unknown>
       : SuccessData<Paths, M, P, I>;
 
-/** The success body of an operation (`undefined` when it has none). */
+/**
+ * The success body of an operation (`undefined` when it has none), as the spec's types declare it: openapi-fetch's
+ * `MethodResponse` passes it through `Readable`, which turns tuples (`prefixItems`) into arrays. `_I` (the call's
+ * init) is kept for callers that name it.
+ */
 export type SuccessData<
   Paths extends {},
   M extends HttpMethod,
   P extends ClientPathsWithMethod<Client<Paths>, M>,
-  I,
-> = [MethodResponse<Client<Paths, JsonMedia>, M, P, I>] extends [never]
+  _I = unknown,
+> = [SuccessBody<Paths[P & keyof Paths][M & keyof Paths[P & keyof Paths]]>] extends [never]
   ? undefined
-  : MethodResponse<Client<Paths, JsonMedia>, M, P, I>;
+  : SuccessBody<Paths[P & keyof Paths][M & keyof Paths[P & keyof Paths]]>;
+
+/** The status codes of success answers, as openapi-typescript writes them. */
+type OkStatus = 200 | 201 | 202 | 203 | 204 | 206 | 207 | '2XX';
+
+/** The bodies of an operation's success answers, each its JSON content (see `JsonContent`). */
+type SuccessBody<Operation> = Operation extends { responses: unknown }
+  ? NonNullable<SuccessContent<Operation['responses']>>
+  : never;
+
+/** The JSON content of the success answers of a `responses` map (indexed, not inferred, so that `any` stays `any`). */
+type SuccessContent<R> = { [S in OkStatus & keyof R]: JsonContent<R[S]> }[OkStatus & keyof R];
+
+/** An answer's JSON content; its whole content map when it has no JSON media type (as openapi-fetch reads it). */
+type JsonContent<Answer> = Answer extends { content?: unknown } ? MediaContent<Answer['content']> : never;
+
+/** The JSON member of a content map, or the whole map when it has none. */
+type MediaContent<C> =
+  C extends Record<string, unknown> ? ([C[keyof C & JsonMedia]] extends [never] ? C : C[keyof C & JsonMedia]) : C;
 
 /**
  * The media types `request` reads (it parses the body as JSON), with or without parameters (`application/json;
@@ -243,11 +265,11 @@ type RequestArgs = CallOptions &
  */
 function cookieHeader(
   cookies: Record<string, unknown> | undefined,
-  styles: ParameterStyles | undefined,
+  writers: ParameterWriters,
   placed: string | undefined,
 ): { Cookie: string } | undefined {
   if (cookies === undefined) return undefined;
-  const text = cookieText(cookies, styles?.cookie);
+  const text = writers.cookie(cookies);
   if (text === '') return undefined;
   return { Cookie: placed === undefined ? text : `${placed}; ${text}` };
 }
@@ -258,15 +280,15 @@ function cookieHeader(
  */
 function headerParams(
   header: HeadersOptions | undefined,
-  styles: ParameterStyles | undefined,
+  writers: ParameterWriters | undefined,
 ): HeadersOptions | undefined {
   if (header === undefined || header instanceof Headers || Array.isArray(header)) return header;
   const structured = (value: unknown) => typeof value === 'object' && value !== null;
   // Most calls pass plain strings (the `Service-Version` header): sent as they are.
-  if (styles?.header === undefined && !Object.values(header).some(structured)) return header;
+  if (writers === undefined && !Object.values(header).some(structured)) return header;
   const values: Record<string, unknown> = {};
   for (const [name, value] of Object.entries(header)) {
-    values[name] = value === undefined || value === null ? value : headerValue(value, styles?.header?.[name], name);
+    values[name] = value === undefined || value === null ? value : (writers ?? DEFAULT_WRITERS).header(name, value);
   }
   return values as HeadersOptions;
 }
@@ -316,7 +338,14 @@ export function createCore<Paths extends {}>(options: CoreOptions): Core<Paths> 
   );
   const jsonAnonymous = mergeHeaders({ 'content-type': 'application/json' }, anonymous);
   const send = resolved.fetch;
-  const observe = observer(resolved, ...credentialPlaces(schemes));
+  const logLevel = (resolved.logLevel ?? environmentVariable('CASI_LOG') ?? 'off') as LogLevel;
+  // Loaded when the client has a hook or logs, so that other pages leave the observer out.
+  const observing =
+    resolved.onRequest === undefined && resolved.onResponse === undefined && logLevel === 'off'
+      ? undefined
+      : import('./observe.js').then(({ observer }) =>
+          observer({ ...resolved, logLevel }, ...credentialPlaces(schemes)),
+        );
   /** The exchange of calls without other `RequestInit` members (most calls): made once. */
   const plain = fetchExchange(send);
 
@@ -336,6 +365,7 @@ export function createCore<Paths extends {}>(options: CoreOptions): Core<Paths> 
     received: (answer: Answer) => void,
   ): Promise<unknown> {
     const timeoutMs = call.timeoutMs ?? resolved.timeoutMs;
+    const observe = observing === undefined ? undefined : await observing;
     const finish = observe?.({ method: outgoing.method, url, headers: outgoing.headers, attempt: n + 1 });
     let answer: Answer;
     try {
@@ -373,14 +403,14 @@ export function createCore<Paths extends {}>(options: CoreOptions): Core<Paths> 
       security,
       contentType,
       readAs = 'json',
-      styles,
+      writers,
       ...rest
     } = init;
     const placed = security === undefined ? undefined : placeCredentials(security, schemes, resolved);
     let url: string;
     try {
       const query = placed === undefined ? params?.query : { ...params?.query, ...placed.query };
-      url = buildUrl(resolved.baseUrl, path, { ...params, query }, styles);
+      url = urlWith(resolved.baseUrl, path, { ...params, query }, writers ?? DEFAULT_WRITERS);
     } catch (error) {
       return Promise.reject(error);
     }
@@ -388,8 +418,8 @@ export function createCore<Paths extends {}>(options: CoreOptions): Core<Paths> 
     const sendCall = (encoded: EncodedBody | undefined): Promise<unknown> => {
       const json = body !== undefined && encoded === undefined;
       const base = placed === undefined ? (json ? jsonHeaders : headers) : json ? jsonAnonymous : anonymous;
-      const cookie = cookieHeader(params?.cookie, styles, placed?.headers.Cookie);
-      const header = headerParams(params?.header, styles);
+      const cookie = cookieHeader(params?.cookie, writers ?? DEFAULT_WRITERS, placed?.headers.Cookie);
+      const header = headerParams(params?.header, writers);
       const media = encoded?.contentType === undefined ? undefined : { 'content-type': encoded.contentType };
       const outgoing: Outgoing = {
         method: method.toUpperCase(),
@@ -436,7 +466,7 @@ export function createCore<Paths extends {}>(options: CoreOptions): Core<Paths> 
       const init = (args[0] ?? {}) as RequestArgs;
       return new ApiPromise((received) => call(method, path as string, init, received)) as never;
     },
-    url: (path, params) => buildUrl(resolved.baseUrl, path, params),
+    url: (path, params) => urlWith(resolved.baseUrl, path, params ?? {}, DEFAULT_WRITERS),
   };
 }
 

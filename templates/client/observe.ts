@@ -2,7 +2,6 @@
  * The hooks a client calls around each attempt of a REST call (`onRequest`, `onResponse`) and its log lines
  * (`logLevel`, `logger`), with credential values left out of what they are shown.
  */
-import { environmentVariable } from './environment.js';
 
 /** An attempt about to be sent: credential headers (and credential query members) read `[redacted]`. */
 export interface RequestInfo {
@@ -52,15 +51,15 @@ const REDACTED = '[redacted]';
 
 /**
  * The observer of a client's attempts, or `undefined` when it has no hook and logs nothing (then nothing is spent).
- * `secretHeaders` (lower case) and `secretQuery` name where credentials travel.
+ * `secretHeaders` (lower case) and `secretQuery` name where credentials travel. The client resolves `logLevel` (the
+ * option, else the `CASI_LOG` environment variable) before it loads this module.
  */
 export function observer(
   options: HookOptions,
   secretHeaders: readonly string[],
   secretQuery: readonly string[],
 ): Observe | undefined {
-  const name = options.logLevel ?? environmentVariable('CASI_LOG') ?? 'off';
-  const level = LEVELS[name as LogLevel] ?? 0;
+  const level = LEVELS[options.logLevel ?? 'off'] ?? 0;
   const { onRequest, onResponse } = options;
   if (onRequest === undefined && onResponse === undefined && level === 0) return undefined;
   const logger = options.logger ?? console;

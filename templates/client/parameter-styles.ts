@@ -1,8 +1,23 @@
 /**
  * Serialises parameter values as OpenAPI's `style` and `explode` say, for the query, the path, headers and cookies
- * (https://spec.openapis.org/oas/v3.1.0#style-values).
+ * (https://spec.openapis.org/oas/v3.1.0#style-values). The client loads it with the first call whose operation
+ * has a parameter in a style other than its location's default (parameter-defaults.ts writes those).
  */
-import { CasiError } from './errors.js';
+import {
+  DEFAULT_WRITERS,
+  type Encode,
+  FORM_LAYOUT,
+  formCookie,
+  type Layout,
+  members,
+  type ParameterWriters,
+  SIMPLE_LAYOUT,
+  simpleHeader,
+  text,
+  write,
+  writeAll,
+} from './parameter-defaults.js';
+import { type UrlParams, urlWith } from './url.js';
 
 /**
  * The parameter styles of OpenAPI 3.x, and `json`: a parameter declared with `content` (a JSON media type), whose
@@ -33,67 +48,24 @@ export interface ParameterStyles {
 export const FORM: StyleOf = ['form', true];
 export const SIMPLE: StyleOf = ['simple', false];
 
-type Encode = (text: string) => string;
-const asIs: Encode = (text) => text;
-
 /** A `label` piece: percent-encoded with its dots too, so that a dot inside an item is not read as a separator. */
 const encodeLabel: Encode = (text) => encodeURIComponent(text).replace(/\./g, '%2E');
 
 /** A `spaceDelimited` piece: a space inside an item travels as `+`, as `%20` separates the items. */
 const encodeSpaced: Encode = (text) => encodeURIComponent(text).replace(/%20/g, '+');
 
-/** How a style writes a value: its prefix, whether it names the value, and its item separators. */
-interface Layout {
-  readonly prefix: string;
-  readonly named: boolean;
-  /** Between the items of an unexploded array or object. */
-  readonly join: string;
-  /** Between the items of an exploded array or object. */
-  readonly explodeJoin: string;
-}
-
 const LAYOUTS: Readonly<Record<Exclude<ParameterStyle, 'deepObject' | 'json'>, Layout>> = {
-  simple: { prefix: '', named: false, join: ',', explodeJoin: ',' },
+  simple: SIMPLE_LAYOUT,
   label: { prefix: '.', named: false, join: ',', explodeJoin: '.' },
-  matrix: { prefix: ';', named: true, join: ',', explodeJoin: ';' },
-  form: { prefix: '', named: true, join: ',', explodeJoin: '&' },
+  matrix: { prefix: ';', named: true, join: ',', explodeJoin: ';', bareWhenEmpty: true },
+  form: FORM_LAYOUT,
   spaceDelimited: { prefix: '', named: true, join: '%20', explodeJoin: '&' },
   pipeDelimited: { prefix: '', named: true, join: '|', explodeJoin: '&' },
 };
 
-/** A cookie's form layout: exploded items become cookies of their own, separated as a `Cookie` header separates them. */
-const COOKIE_FORM: Layout = { ...LAYOUTS.form, explodeJoin: '; ' };
-
-/** An item as text: primitives with `String`, objects and arrays inside a value as JSON. */
-function text(value: unknown): string {
-  return typeof value === 'object' && value !== null ? JSON.stringify(value) : String(value);
-}
-
-/** The defined members of an object, as `[name, value]` pairs. */
-function members(value: object): [string, unknown][] {
-  return Object.entries(value).filter(([, member]) => member !== undefined && member !== null);
-}
-
-/** One value written with `layout`; names and values encoded with `encode`, separators kept as they are. */
-function write(name: string, value: unknown, layout: Layout, explode: boolean, encode: Encode): string {
-  const { prefix, named, join, explodeJoin } = layout;
-  const key = encode(name);
-  if (Array.isArray(value)) {
-    const items = value.filter((item) => item !== undefined && item !== null).map((item) => encode(text(item)));
-    if (!explode) return `${prefix}${named ? `${key}=` : ''}${items.join(join)}`;
-    if (items.length === 0) return named ? '' : prefix;
-    return prefix + items.map((item) => (named ? `${key}=${item}` : item)).join(explodeJoin);
-  }
-  if (typeof value === 'object' && value !== null) {
-    const pairs = members(value).map(([member, item]) => [encode(member), encode(text(item))] as const);
-    if (!explode) return `${prefix}${named ? `${key}=` : ''}${pairs.flat().join(join)}`;
-    return prefix + pairs.map(([member, item]) => `${member}=${item}`).join(explodeJoin);
-  }
-  const item = encode(text(value));
-  if (!named) return `${prefix}${item}`;
-  // A matrix parameter with an empty value is its name alone (`;color`).
-  return layout === LAYOUTS.matrix && item === '' ? `${prefix}${key}` : `${prefix}${key}=${item}`;
-}
+/** A value as its percent-encoded JSON text, named (`name=…`) or not. */
+const json = (value: unknown, name?: string) =>
+  `${name === undefined ? '' : `${encodeURIComponent(name)}=`}${encodeURIComponent(JSON.stringify(value))}`;
 
 /**
  * `name[member]=value` pairs of a `deepObject` parameter (an array or primitive is written as `form`). A member that
@@ -102,7 +74,7 @@ function write(name: string, value: unknown, layout: Layout, explode: boolean, e
  */
 function deepObject(name: string, value: unknown): string {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
-    return write(name, value, LAYOUTS.form, true, encodeURIComponent);
+    return write(name, value, FORM_LAYOUT, true, encodeURIComponent);
   }
   return deepPairs(encodeURIComponent(name), value).join('&');
 }
@@ -118,22 +90,6 @@ function deepPairs(key: string, value: object): string[] {
   });
 }
 
-/** Each defined member of `values` written by `writeOne`, the non-empty results joined with `separator`. */
-function writeAll(
-  values: Readonly<Record<string, unknown>>,
-  writeOne: (name: string, value: unknown) => string,
-  separator: string,
-): string {
-  const parts: string[] = [];
-  for (const name in values) {
-    const value = values[name];
-    if (value === undefined || value === null) continue;
-    const part = writeOne(name, value);
-    if (part !== '') parts.push(part);
-  }
-  return parts.join(separator);
-}
-
 /**
  * A query string (no `?`) of `query`'s defined members, in member order, each written in its style (`form`
  * exploded by default) and percent-encoded.
@@ -142,16 +98,15 @@ export function queryString(
   query: Readonly<Record<string, unknown>>,
   styles: Readonly<Record<string, StyleOf>> | undefined,
 ): string {
+  if (styles === undefined) return DEFAULT_WRITERS.query(query);
   return writeAll(
     query,
     (name, value) => {
-      if (typeof value !== 'object' && styles === undefined)
-        return `${encodeURIComponent(name)}=${encodeURIComponent(value as string)}`;
-      const [style, explode] = styles?.[name] ?? FORM;
+      const [style, explode] = styles[name] ?? FORM;
       if (style === 'deepObject') return deepObject(name, value);
-      if (style === 'json') return `${encodeURIComponent(name)}=${encodeURIComponent(JSON.stringify(value))}`;
+      if (style === 'json') return json(value, name);
       const encode = style === 'spaceDelimited' ? encodeSpaced : encodeURIComponent;
-      return write(name, value, LAYOUTS[style] ?? LAYOUTS.form, explode, encode);
+      return write(name, value, LAYOUTS[style] ?? FORM_LAYOUT, explode, encode);
     },
     '&',
   );
@@ -159,26 +114,18 @@ export function queryString(
 
 /** A path parameter's text (`simple` by default), percent-encoded, for its place in the path template. */
 export function pathValue(name: string, value: unknown, style: StyleOf = SIMPLE): string {
-  if (typeof value !== 'object' && style === SIMPLE) return encodeURIComponent(value as string);
-  if (style[0] === 'json') return encodeURIComponent(JSON.stringify(value));
-  const layout = style[0] === 'label' || style[0] === 'matrix' ? LAYOUTS[style[0]] : LAYOUTS.simple;
+  if (style === SIMPLE) return DEFAULT_WRITERS.path(name, value);
+  if (style[0] === 'json') return json(value);
+  const layout = style[0] === 'label' || style[0] === 'matrix' ? LAYOUTS[style[0]] : SIMPLE_LAYOUT;
   return write(name, value, layout, style[1], style[0] === 'label' ? encodeLabel : encodeURIComponent);
 }
 
 /**
- * A header parameter's value: `simple` style (the only one headers have), not percent-encoded. HTTP lists have no
- * escape for a comma, so an array or object item holding one is refused rather than sent as two items.
+ * A header parameter's value: `simple` style (the only one headers have), not percent-encoded, an item holding a
+ * comma refused (see `simpleHeader`); JSON text for `json`.
  */
 export function headerValue(value: unknown, style: StyleOf = SIMPLE, name = 'a header'): string {
-  if (style[0] === 'json') return JSON.stringify(value);
-  if (typeof value === 'object' && value !== null) {
-    const items = Array.isArray(value) ? value : Object.entries(value).flat();
-    if (items.some((item) => item !== undefined && item !== null && text(item).includes(',')))
-      throw new CasiError(
-        `An item of ${name} holds a comma, which a header list cannot carry: declare the parameter with JSON content.`,
-      );
-  }
-  return write('', value, LAYOUTS.simple, style[1], asIs);
+  return style[0] === 'json' ? JSON.stringify(value) : simpleHeader(value, style[1], name);
 }
 
 /**
@@ -193,9 +140,33 @@ export function cookieText(
     cookies,
     (name, value) => {
       const [style, explode] = styles?.[name] ?? FORM;
-      if (style === 'json') return `${encodeURIComponent(name)}=${encodeURIComponent(JSON.stringify(value))}`;
-      return write(name, value, COOKIE_FORM, explode, encodeURIComponent);
+      return style === 'json' ? json(value, name) : formCookie(name, value, explode);
     },
     '; ',
   );
+}
+
+/** How the parameters of an operation with `styles` are written. */
+export function styledWriters(styles: ParameterStyles): ParameterWriters {
+  return {
+    path: (name, value) => pathValue(name, value, styles.path?.[name]),
+    query: (query) => queryString(query, styles.query),
+    header: (name, value) => headerValue(value, styles.header?.[name], name),
+    cookie: (cookies) => cookieText(cookies, styles.cookie),
+  };
+}
+
+/**
+ * The absolute URL of `path` (an OpenAPI path template such as `/conversations/{id}`) under `baseUrl`: each
+ * parameter written in its style (`simple` by default) and percent-encoded, a whole segment `.` or `..` refused, and the query
+ * written in its parameters' styles (`form` by default). A `#…` suffix of the template, which some documents use to
+ * list one path twice, is not sent.
+ */
+export function buildUrl(
+  baseUrl: string,
+  path: string,
+  params: UrlParams = {},
+  styles: ParameterStyles | undefined = undefined,
+): string {
+  return urlWith(baseUrl, path, params, styles === undefined ? DEFAULT_WRITERS : styledWriters(styles));
 }

@@ -1,6 +1,6 @@
 /** Builds request URLs: percent-encoded path parameters (no dot segments), query strings, and `ws(s)://` forms. */
 import { CasiError } from './errors.js';
-import { type ParameterStyles, pathValue, queryString } from './parameter-styles.js';
+import type { ParameterWriters } from './parameter-defaults.js';
 
 /** Path and query parameters of one call, as openapi-fetch takes them. */
 export interface UrlParams {
@@ -20,29 +20,23 @@ export function refuseDotSegment(name: string, value: string): void {
 const PATH_PARAMETER = /\{([^{}]+)\}/g;
 
 /**
- * The absolute URL of `path` (an OpenAPI path template such as `/conversations/{id}`) under `baseUrl`: each
- * parameter written in its style (`simple` by default) and percent-encoded, a whole segment `.` or `..` refused, and the query
- * written in its parameters' styles (`form` by default). A `#…` suffix of the template, which some documents use to
- * list one path twice, is not sent.
+ * The absolute URL of `path` (an OpenAPI path template such as `/conversations/{id}`) under `baseUrl`: each path
+ * parameter written by `writers` and percent-encoded, a whole segment `.` or `..` refused, and the query written by
+ * `writers`. A `#…` suffix of the template, which some documents use to list one path twice, is not sent.
  */
-export function buildUrl(
-  baseUrl: string,
-  path: string,
-  params: UrlParams = {},
-  styles: ParameterStyles | undefined = undefined,
-): string {
+export function urlWith(baseUrl: string, path: string, params: UrlParams, writers: ParameterWriters): string {
   const values = params.path ?? {};
   const hash = path.indexOf('#');
   const template = hash === -1 ? path : path.slice(0, hash);
   const pathname = template.replace(PATH_PARAMETER, (match: string, name: string, at: number) => {
     const value = values[name];
     if (value === undefined || value === null) throw new CasiError(`Path parameter ${name} is missing for ${path}.`);
-    const text = pathValue(name, value, styles?.path?.[name]);
+    const text = writers.path(name, value);
     const end = at + match.length;
     if (template[at - 1] === '/' && (end === template.length || template[end] === '/')) refuseDotSegment(name, text);
     return text;
   });
-  const query = params.query === undefined ? '' : queryString(params.query, styles?.query);
+  const query = params.query === undefined ? '' : writers.query(params.query);
   return `${baseUrl.replace(/\/+$/, '')}${pathname}${query ? `?${query}` : ''}`;
 }
 

@@ -2,10 +2,15 @@
 import { build, type Metafile } from 'esbuild';
 import { describe, expect, it } from 'vitest';
 
-/** A browser build of `entry`, as a page loads it: split into chunks that `import()` loads when first used. */
-async function browserBuild(entry: string) {
+/**
+ * A browser build of `entry` (a file, or `{ contents }`: a module of the page's own), as a page loads it: split into
+ * chunks that `import()` loads when first used.
+ */
+async function browserBuild(entry: string | { contents: string }) {
   const result = await build({
-    entryPoints: [entry],
+    ...(typeof entry === 'string'
+      ? { entryPoints: [entry] }
+      : { stdin: { contents: entry.contents, resolveDir: process.cwd(), loader: 'ts' as const } }),
     bundle: true,
     splitting: true,
     platform: 'browser',
@@ -28,7 +33,9 @@ async function browserBuild(entry: string) {
       if (imported.kind === 'import-statement') visit(imported.path);
     }
   };
-  visit(Object.keys(outputs).find((out) => outputs[out]?.entryPoint !== undefined) as string);
+  // The page's own module: every `import()` target is an entry point of the metafile too.
+  const entryPoint = typeof entry === 'string' ? entry : '<stdin>';
+  visit(Object.keys(outputs).find((out) => outputs[out]?.entryPoint === entryPoint) as string);
   return { result, chunkOf, initial };
 }
 
@@ -74,6 +81,7 @@ describe('browser bundle', () => {
       'client/event-ledger.ts',
       'client/websocket.ts',
       'client/event-stream-items.ts',
+      'client/observe.ts',
     ]) {
       expect(
         loaded.filter((input) => input.endsWith(`runtime/${file}`)),
@@ -83,5 +91,16 @@ describe('browser bundle', () => {
     expect(loaded.filter((input) => /validators[^/]*\.gen\.ts$/.test(input))).toEqual([]);
     // Few requests: the shared error classes ride in the chunk of the client's own errors, not in one of their own.
     expect(initial.size).toBeLessThanOrEqual(2);
+  });
+
+  it('leaves out the writers of other parameter styles when every parameter is in its default style', async () => {
+    const page = (client: string) => ({ contents: `export { createClient } from './${client}';` });
+    const loaded = async (client: string) => {
+      const { result, initial } = await browserBuild(page(client));
+      return [...initial].flatMap((out) => Object.keys(result.metafile.outputs[out]?.inputs ?? {}));
+    };
+    const own = await loaded('generated/src/client.gen.ts');
+    expect(own.filter((input) => input.endsWith('runtime/client/parameter-styles.ts'))).toEqual([]);
+    expect(own.filter((input) => input.endsWith('runtime/client/parameter-defaults.ts'))).toHaveLength(1);
   });
 });

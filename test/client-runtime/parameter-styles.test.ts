@@ -5,8 +5,13 @@
 import type { IncomingMessage } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createCore } from '../../templates/client/core.js';
-import { cookieText, headerValue, type StyleOf } from '../../templates/client/parameter-styles.js';
-import { buildUrl } from '../../templates/client/url.js';
+import {
+  buildUrl,
+  cookieText,
+  headerValue,
+  type StyleOf,
+  styledWriters,
+} from '../../templates/client/parameter-styles.js';
 import { sendJson, startHttpServer, type TestServer } from './helpers/http-server.js';
 
 const EMPTY = '';
@@ -176,12 +181,12 @@ describe('styled parameters over a real request', () => {
         header: { 'X-Color': ARRAY, 'X-Rgb': OBJECT },
         cookie: { color: ARRAY, session: 's 1' },
       },
-      styles: {
+      writers: styledWriters({
         path: { tags: ['matrix', true] },
         query: { color: ['pipeDelimited', false], filter: ['deepObject', true] },
         header: { 'X-Rgb': ['simple', true] },
         cookie: { color: ['form', false] },
-      },
+      }),
     });
     expect(seen?.url).toBe(
       '/things/7/;tags=blue;tags=black;tags=brown?color=blue|black|brown&filter[R]=100&filter[G]=200&filter[B]=150&plain=a%20b',

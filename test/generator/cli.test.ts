@@ -1,8 +1,9 @@
-import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { closestNames } from '../../generator/commands/validate.js';
+import { MANIFEST } from '../../generator/write.js';
 import { casi, fixture, ROOT, SPEC } from './helpers.js';
 
 const work = mkdtempSync(join(tmpdir(), 'casi-cli-'));
@@ -189,6 +190,47 @@ describe('casi schemas, check, generate', () => {
     const edited = await casi(['generate', '--check', ...args]);
     expect(edited.code).toBe(1);
     expect(edited.stderr).toContain('src/types.gen.ts (differs)');
+  }, 120_000);
+
+  it('generate counts the files it wrote: all in a new folder, none unchanged, after an edit those that differ', async () => {
+    const dir = join(work, 'counted');
+    cpSync(join(ROOT, 'test/fixtures/widgets'), dir, { recursive: true });
+    const file = join(dir, 'openapi.yaml');
+    const out = join(dir, 'out');
+    mkdirSync(out);
+    const run = async () => {
+      const result = await casi([
+        'generate',
+        '--openapi',
+        file,
+        '--asyncapi',
+        join(dir, 'asyncapi.yaml'),
+        '--out',
+        out,
+      ]);
+      expect(result.code, result.stderr).toBe(0);
+      const [, files, changed] = /— (\d+) files, (\d+) changed, in/.exec(result.stdout) ?? [];
+      return { files: Number(files), changed: Number(changed) };
+    };
+    /** Every file of the output but the manifest, by path. */
+    const contents = () =>
+      new Map(
+        readdirSync(out, { recursive: true, withFileTypes: true })
+          .filter((e) => e.isFile() && e.name !== MANIFEST)
+          .map((e) => [join(e.parentPath, e.name), readFileSync(join(e.parentPath, e.name), 'utf8')]),
+      );
+
+    const fresh = await run();
+    expect(fresh.files).toBe(contents().size);
+    expect(fresh).toEqual({ files: fresh.files, changed: fresh.files });
+    expect(await run()).toEqual({ files: fresh.files, changed: 0 });
+    const before = contents();
+    const text = readFileSync(file, 'utf8');
+    writeFileSync(file, text.replace('name: {type: string, maxLength: 20}', 'name: {type: string, maxLength: 30}'));
+    const edited = await run();
+    const differing = [...contents()].filter(([path, content]) => before.get(path) !== content);
+    expect(differing.length).toBeGreaterThan(0);
+    expect(edited).toEqual({ files: fresh.files, changed: differing.length });
   }, 120_000);
 
   it('checks and generates specs whose schemas live in files of their own, or names the $ref it cannot follow', async () => {

@@ -1,7 +1,8 @@
 /** Generates a package from one small hand-written document, as `casi generate --openapi F` (or `--asyncapi F`) does. */
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll } from 'vitest';
+import Fastify, { type FastifyInstance } from 'fastify';
+import { afterAll, onTestFinished } from 'vitest';
 import { type Diagnostic, formatDiagnostic, InputError } from '../../generator/diagnostics.js';
 import { resolveOptions } from '../../generator/options.js';
 import { generate } from '../../generator/pipeline.js';
@@ -50,4 +51,23 @@ export async function generateAlone(
     diagnostics: diagnostics.map((d) => formatDiagnostic(d)),
     errors,
   };
+}
+
+/**
+ * Serves the package generated into `out` with `handlers` (its server stubs on Fastify, over loopback, closed when
+ * the calling test ends), and resolves with the address and the package's `createClient`.
+ */
+export async function serveGenerated<Client>(
+  out: string,
+  handlers: object,
+): Promise<{ baseUrl: string; createClient: (options: object) => Client }> {
+  const server = (await import(join(out, 'src/server.gen.ts'))) as {
+    registerRoutes: (app: FastifyInstance, handlers: object, options: object) => void;
+  };
+  const app = Fastify();
+  onTestFinished(() => app.close());
+  server.registerRoutes(app, handlers, {});
+  const baseUrl = await app.listen({ host: '127.0.0.1', port: 0 });
+  const client = (await import(join(out, 'src/client.gen.ts'))) as { createClient: (options: object) => Client };
+  return { baseUrl, createClient: client.createClient };
 }

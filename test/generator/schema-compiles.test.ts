@@ -10,11 +10,11 @@ import { loadSpecs } from '../../generator/load/index.js';
 const dir = mkdtempSync(join(tmpdir(), 'casi-schema-compiles-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-/** The schema-compiles diagnostics of one AsyncAPI document alone. */
-async function asyncapiAlone(text: string) {
-  const file = join(dir, 'asyncapi.yaml');
+/** The schema-compiles diagnostics of one document of `kind` alone, written as `name`. */
+async function alone(kind: 'openapi' | 'asyncapi', text: string, name = `${kind}.yaml`) {
+  const file = join(dir, name);
   writeFileSync(file, text);
-  const specs = await loadSpecs(undefined, file);
+  const specs = kind === 'openapi' ? await loadSpecs(file, undefined) : await loadSpecs(undefined, file);
   const { ir } = modelOf(specs);
   if (ir === undefined) throw new Error('the model was not built');
   return { file, found: checkSchemasCompile(specs, ir) };
@@ -42,7 +42,7 @@ const DOCUMENT = [
 
 describe('check: schemas that cannot be compiled', () => {
   it('places a message payload of an AsyncAPI document alone in that document, at the message', async () => {
-    const { file, found } = await asyncapiAlone(DOCUMENT);
+    const { file, found } = await alone('asyncapi', DOCUMENT);
     expect(found).toEqual([
       expect.objectContaining({
         severity: 'error',
@@ -52,6 +52,133 @@ describe('check: schemas that cannot be compiled', () => {
         rule: 'casi/schema-compiles',
         message: expect.stringMatching(/tick cannot be compiled: Invalid regular expression/),
       }),
+    ]);
+  });
+});
+
+/** An OpenAPI document whose `paths` and `components` are the given YAML lines (indented by two). */
+const openapi = (version: string, paths: string[], components: string[] = []) =>
+  [
+    `openapi: ${version}`,
+    'info: {title: Bad request schemas, version: 1.0.0}',
+    'paths:',
+    ...paths.map((line) => `  ${line}`),
+    ...(components.length > 0 ? ['components:', ...components.map((line) => `  ${line}`)] : []),
+  ].join('\n');
+
+describe('check: request schemas that cannot be compiled', () => {
+  it.each([
+    {
+      what: 'a path parameter declared on the path item',
+      text: openapi('3.1.0', [
+        '/things/{id}:',
+        '  parameters:',
+        '    - name: id',
+        '      in: path',
+        '      required: true',
+        "      schema: {type: string, pattern: '(['}",
+        '  get:',
+        '    operationId: getThing',
+        "    responses: {'204': {description: none}}",
+      ]),
+      line: 9,
+      column: 17,
+      pointer: '/paths/~1things~1{id}/parameters/0/schema',
+      message:
+        /^the schema of id in the path parameters of GET \/things\/\{id\} cannot be compiled: Invalid regular expression/,
+    },
+    {
+      what: 'a referenced query parameter beside another one, found by compiling each alone',
+      text: openapi(
+        '3.1.0',
+        [
+          '/things:',
+          '  get:',
+          '    operationId: listThings',
+          '    parameters:',
+          '      - {name: after, in: query, schema: {type: string}}',
+          "      - $ref: '#/components/parameters/Code'",
+          "    responses: {'204': {description: none}}",
+        ],
+        ['parameters:', '  Code:', '    name: code', '    in: query', '    schema:', "      pattern: '(['"],
+      ),
+      line: 17,
+      column: 9,
+      pointer: '/components/parameters/Code/schema',
+      message: /^the schema of code in the query parameters of GET \/things cannot be compiled: Invalid regular/,
+    },
+    {
+      what: 'a header parameter, at the keyword the JSON Schema meta-schema refuses',
+      text: openapi('3.1.0', [
+        '/things:',
+        '  get:',
+        '    operationId: listThings',
+        '    parameters:',
+        '      - name: X-Tags',
+        '        in: header',
+        '        schema: {type: array, items: 5}',
+        "    responses: {'204': {description: none}}",
+      ]),
+      line: 10,
+      column: 40,
+      pointer: '/paths/~1things/get/parameters/0/schema/items',
+      message:
+        /^the schema of x-tags in the header parameters of GET \/things cannot be compiled: schema is invalid: data\/properties\/x-tags\/items must be object,boolean\.$/,
+    },
+    {
+      what: 'a referenced request body of a 3.0 document, at its schema',
+      text: openapi(
+        '3.0.3',
+        [
+          '/things:',
+          '  post:',
+          '    operationId: makeThing',
+          "    requestBody: {$ref: '#/components/requestBodies/Thing'}",
+          "    responses: {'204': {description: none}}",
+        ],
+        [
+          'requestBodies:',
+          '  Thing:',
+          '    content:',
+          '      application/json:',
+          '        schema:',
+          '          type: object',
+          "          properties: {name: {type: string, nullable: true, pattern: '(['}}",
+        ],
+      ),
+      line: 15,
+      column: 13,
+      pointer: '/components/requestBodies/Thing/content/application~1json/schema',
+      message: /^the schema of the request body of POST \/things cannot be compiled: Invalid regular expression/,
+    },
+    {
+      what: 'a text answer written in place',
+      text: openapi('3.1.0', [
+        '/things:',
+        '  get:',
+        '    operationId: readThings',
+        '    responses:',
+        "      '200':",
+        '        description: text',
+        "        content: {text/plain: {schema: {type: string, pattern: '(['}}}",
+      ]),
+      line: 10,
+      column: 42,
+      pointer: '/paths/~1things/get/responses/200/content/text~1plain/schema',
+      message: /^the schema of the 200 answer of GET \/things cannot be compiled: Invalid regular expression/,
+    },
+  ])('places $what at its schema', async ({ text, line, column, pointer, message }) => {
+    const { file, found } = await alone('openapi', text);
+    expect(found).toEqual([
+      {
+        severity: 'error',
+        file,
+        line,
+        column,
+        pointer,
+        rule: 'casi/schema-compiles',
+        message: expect.stringMatching(message),
+      },
     ]);
   });
 });

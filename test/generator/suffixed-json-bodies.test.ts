@@ -3,16 +3,10 @@
  * operations of real APIs declare them: the generated client sends them as JSON and the generated Fastify server reads
  * and validates them as JSON, over loopback.
  */
-import { join } from 'node:path';
-import Fastify, { type FastifyInstance } from 'fastify';
-import { afterAll, describe, expect, it } from 'vitest';
-import { generateAlone, workDirectory } from './generate-alone.js';
+import { describe, expect, it } from 'vitest';
+import { generateAlone, serveGenerated, workDirectory } from './generate-alone.js';
 
 const work = workDirectory('suffixed-json');
-const apps: FastifyInstance[] = [];
-afterAll(async () => {
-  await Promise.all(apps.map((app) => app.close()));
-});
 
 const tree = { type: 'object', properties: { value: { type: 'string' } }, additionalProperties: false };
 const document = {
@@ -35,25 +29,14 @@ describe('+json request bodies', () => {
     const { out, errors, diagnostics } = await generateAlone(work, 'suffixed-json', 'openapi', document);
     expect(errors, diagnostics.join('\n')).toBe(false);
     const received: unknown[] = [];
-    const server = (await import(join(out, 'src/server.gen.ts'))) as {
-      registerRoutes: (app: FastifyInstance, handlers: object, options: object) => void;
-    };
-    const app = Fastify();
-    apps.push(app);
-    server.registerRoutes(
-      app,
-      {
-        patchTree: (req: { body: unknown }) => {
-          received.push(req.body);
-          return { status: 200, body: req.body };
-        },
+    const { baseUrl, createClient } = await serveGenerated<{
+      trees: { patchTree: (id: number, body: object) => Promise<unknown> };
+    }>(out, {
+      patchTree: (req: { body: unknown }) => {
+        received.push(req.body);
+        return { status: 200, body: req.body };
       },
-      {},
-    );
-    const baseUrl = await app.listen({ host: '127.0.0.1', port: 0 });
-    const { createClient } = (await import(join(out, 'src/client.gen.ts'))) as {
-      createClient: (options: object) => { trees: { patchTree: (id: number, body: object) => Promise<unknown> } };
-    };
+    });
 
     expect(await createClient({ baseUrl, maxRetries: 0 }).trees.patchTree(7, { value: 'oak' })).toEqual({
       value: 'oak',

@@ -46,6 +46,7 @@ export function emitClient(ir: Ir): EmittedFile[] {
   const http = ir.operations.filter((op) => op.transport === 'http');
   const itemStreams = http.some((op) => successKind(op) === 'event-stream');
   const binaryBodies = http.some((op) => op.requestBody && mediaKind(op.requestBody.contentType) === 'binary');
+  const styled = http.some((op) => stylesText(op) !== '');
   const statements: StatementStructures[] = [
     {
       kind: StructureKind.ImportDeclaration,
@@ -58,6 +59,7 @@ export function emitClient(ir: Ir): EmittedFile[] {
         'openLazySession',
         'paginate',
         'streamEvents',
+        ...(styled ? ['styledWriters'] : []),
       ],
     },
     {
@@ -281,7 +283,10 @@ function styleOf(p: IrParameter): readonly [string, boolean] {
   return [style, p.explode ?? style === 'form'];
 }
 
-/** `styles: { query: { tags: ['pipeDelimited', false] } }` for parameters not in their location's default style. */
+/**
+ * `writers: styledWriters({ query: { tags: ['pipeDelimited', false] } })` for parameters not in their location's
+ * default style: only a client with such a parameter imports the writers of the other styles.
+ */
 function stylesText(op: IrOperation): string {
   const locations = (['path', 'query', 'header', 'cookie'] as const)
     .map((location) => {
@@ -292,7 +297,7 @@ function stylesText(op: IrOperation): string {
       return styled.length > 0 ? `${location}: { ${styled.join(', ')} }` : '';
     })
     .filter(Boolean);
-  return locations.length > 0 ? `styles: { ${locations.join(', ')} }` : '';
+  return locations.length > 0 ? `writers: styledWriters({ ${locations.join(', ')} })` : '';
 }
 
 /**

@@ -105,7 +105,9 @@ export {
 } from './messages.js';
 export type { HookOptions, Logger, LogLevel, RequestInfo, ResponseInfo } from './observe.js';
 export { MAX_PAGES, type PageItem, type Paginated, paginate } from './pagination.js';
+export type { ParameterWriters } from './parameter-defaults.js';
 export type { ParameterStyle, ParameterStyles, StyleOf } from './parameter-styles.js';
+export { buildUrl, styledWriters } from './parameter-styles.js';
 export type { ReconnectOptions } from './reconnect.js';
 export {
   backoffDelay,
@@ -136,7 +138,7 @@ export {
   type TokenProvider,
   type TransportOptions,
 } from './transport.js';
-export { buildUrl, type UrlParams } from './url.js';
+export type { UrlParams } from './url.js';
 export {
   DEFAULT_WEBHOOK_TOLERANCE_SECONDS,
   type VerifyWebhookOptions,
