@@ -108,7 +108,8 @@ class LogSubscription implements Subscription {
       if (this.closed || this.log.purged) return this.finish();
       const event = this.poll();
       if (event !== undefined) return { done: false, value: event };
-      if (this.log.ended) return this.finish();
+      // Closed by `poll` too, when it finds the subscriber fell behind what is kept: it ends now, not at the next append.
+      if (this.closed || this.log.ended) return this.finish();
       await this.log.changed();
     }
   }
