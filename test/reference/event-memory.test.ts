@@ -80,10 +80,15 @@ describe('the memory bus within its limits', () => {
     expect(subscription.lost).toBe(true);
   });
 
-  it('takes its limits from CASI_MAX_EVENTS_PER_CONVERSATION and CASI_MAX_EVENTS, refusing bad values', () => {
+  it('takes its limits from CASI_MAX_EVENTS_PER_CONVERSATION and CASI_MAX_EVENTS (smaller with a database), refusing bad values', () => {
     const { config } = loadConfig({ CASI_MAX_EVENTS_PER_CONVERSATION: '7', CASI_MAX_EVENTS: '70' });
     expect(config.eventLimits).toEqual({ perConversation: 7, total: 70 });
-    expect(loadConfig({}).config.eventLimits).toEqual({ perConversation: 20_000, total: 200_000 });
+    expect(loadConfig({ CASI_DATABASE_URL: 'memory:' }).config.eventLimits).toEqual({
+      perConversation: 20_000,
+      total: 200_000,
+    });
+    // With a database the limits bound only the copy in memory: older events are read back from the database.
+    expect(loadConfig({}).config.eventLimits).toEqual({ perConversation: 1_000, total: 10_000 });
     expect(() => loadConfig({ CASI_MAX_EVENTS: '0' })).toThrow(ConfigError);
     expect(() => loadConfig({ CASI_MAX_EVENTS_PER_CONVERSATION: 'lots' })).toThrow(/CASI_MAX_EVENTS_PER_CONVERSATION/);
   });
