@@ -75,7 +75,7 @@ export class DurableEventBus implements EventBus {
    */
   constructor(
     private readonly db: Database,
-    limits: EventLimits = DATABASE_EVENT_LIMITS,
+    private readonly limits: EventLimits = DATABASE_EVENT_LIMITS,
   ) {
     this.live = new MemoryEventBus(limits);
     this.shared = db.listen !== undefined;
@@ -223,13 +223,20 @@ export class DurableEventBus implements EventBus {
     return state;
   }
 
-  /** Replays the stored events and marks, in order, into the live layer. */
+  /** Replays the newest stored events and their marks, in order, into the live layer. */
   private async restore(conversationId: string): Promise<LogState> {
-    const marks = await this.db.query<{ id: string; position: number }>(
-      'SELECT id, position FROM event_marks WHERE conversation_id = $1 ORDER BY position, seq',
+    // Only the newest events memory would keep: older ones are read from the database when asked for.
+    const [head] = await this.db.query<{ next_position: number }>(
+      'SELECT next_position FROM event_heads WHERE conversation_id = $1',
       [conversationId],
     );
-    const state: LogState = { end: 0 };
+    const from = Math.max(0, (head?.next_position ?? 0) - this.limits.perConversation);
+    const marks = await this.db.query<{ id: string; position: number }>(
+      'SELECT id, position FROM event_marks WHERE conversation_id = $1 AND position >= $2 ORDER BY position, seq',
+      [conversationId, from],
+    );
+    this.live.startAt(conversationId, from);
+    const state: LogState = { end: from };
     await this.catchUp(conversationId, state, marks);
     return state;
   }

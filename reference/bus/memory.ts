@@ -230,6 +230,12 @@ export class MemoryEventBus implements EventBus {
     return position < log.dropped ? undefined : log.events.slice(position - log.dropped);
   }
 
+  /** Makes the log of a conversation whose first `position` events are kept elsewhere (none if it has a log). */
+  startAt(conversationId: string, position: number): void {
+    if (this.logs.has(conversationId)) return;
+    this.log(conversationId).dropped = position;
+  }
+
   /** A subscription from absolute `position` (an empty log is made); undefined when it is no longer kept. */
   subscribeAt(conversationId: string, position: number): Subscription | undefined {
     const log = this.log(conversationId);

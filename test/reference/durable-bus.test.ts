@@ -116,6 +116,18 @@ describe('DurableEventBus beyond what memory holds', () => {
     expect(await bus.subscribe('conv_1', 'ev_unknown')).toBeUndefined();
   }, 60_000);
 
+  it('after a restart loads only the newest events into memory, and still reads and resumes from the start', async () => {
+    database = await openTestDatabase();
+    const events = await appendTexts(new DurableEventBus(database.db, limits), 20);
+    const after = new DurableEventBus(await database.reopen(), limits);
+    expect(await after.read('conv_1', events[1]?.id)).toEqual(events.slice(2));
+    expect(after.heldEvents).toBe(limits.perConversation);
+    expect(await drain(await after.subscribe('conv_1'), 20)).toEqual(events);
+    const next = userText('next');
+    await after.append('conv_1', next);
+    expect(await after.read('conv_1', events[18]?.id)).toEqual([events[19], next]);
+  }, 60_000);
+
   it('a subscriber that falls behind memory goes on from the database, then live, without a gap', async () => {
     database = await openTestDatabase();
     const bus = new DurableEventBus(database.db, limits);
