@@ -1,6 +1,6 @@
 /** The reference server's configuration, parsed from the environment into one typed, fully defaulted object. */
 import { resolve } from 'node:path';
-import { DEFAULT_EVENT_LIMITS, type EventLimits } from './bus/memory.js';
+import { DATABASE_EVENT_LIMITS, DEFAULT_EVENT_LIMITS, type EventLimits } from './bus/memory.js';
 import { randomBase62 } from './ids.js';
 
 /** What an API key may do: `write` keys may also read. */
@@ -101,6 +101,7 @@ export function loadConfig(env: Env): LoadedConfig {
   }
   const generatedKey: ApiKey | null =
     keysText === undefined ? { key: `casi_dev_${randomBase62(32)}`, org: DEFAULT_ORG, scope: 'write' } : null;
+  const stored = database(env);
   const config: ReferenceConfig = {
     port: integer(env, 'PORT', CONFIG_DEFAULTS.port, 0, 65_535),
     host,
@@ -111,13 +112,18 @@ export function loadConfig(env: Env): LoadedConfig {
     chatAsyncIdleSeconds: duration(env, 'CASI_CHAT_ASYNC_IDLE_SECONDS', CONFIG_DEFAULTS.chatAsyncIdleSeconds),
     webhook: webhook(env),
     corsOrigin: corsOrigin(env),
-    eventLimits: {
-      perConversation: integer(env, 'CASI_MAX_EVENTS_PER_CONVERSATION', DEFAULT_EVENT_LIMITS.perConversation, 1),
-      total: integer(env, 'CASI_MAX_EVENTS', DEFAULT_EVENT_LIMITS.total, 1),
-    },
-    database: database(env),
+    eventLimits: eventLimits(env, stored.kind === 'memory' ? DEFAULT_EVENT_LIMITS : DATABASE_EVENT_LIMITS),
+    database: stored,
   };
   return { config, generatedKey };
+}
+
+/** The events kept in memory (`CASI_MAX_EVENTS*`); with a database, the copy in memory of what it keeps. */
+function eventLimits(env: Env, defaults: EventLimits): EventLimits {
+  return {
+    perConversation: integer(env, 'CASI_MAX_EVENTS_PER_CONVERSATION', defaults.perConversation, 1),
+    total: integer(env, 'CASI_MAX_EVENTS', defaults.total, 1),
+  };
 }
 
 /**

@@ -137,7 +137,7 @@ async function openState({ config, generatedKey }: LoadedConfig): Promise<State 
       store: createSqlStore(db, notices === null),
       bus,
       // A call's steps and procedures are kept as rows: resumed after a restart, fired once across instances.
-      timerRows: new DatabaseTimerRows(db, reportTimerError),
+      timerRows: new DatabaseTimerRows(db),
       ...(notices === null ? {} : { notices, locks: new DatabaseLocks(db) }),
     },
     listen: () => bus.listen(),
@@ -154,11 +154,6 @@ export function shutdownSignal(): Promise<NodeJS.Signals> {
     };
     for (const name of signals) process.on(name, onSignal);
   });
-}
-
-/** An error of a timer row's write, as a JSON line on standard error. */
-function reportTimerError(error: unknown, context: string): void {
-  process.stderr.write(`${JSON.stringify({ level: 'error', msg: context, err: String(error) })}\n`);
 }
 
 function fail(message: string): void {

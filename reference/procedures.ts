@@ -86,7 +86,8 @@ export class ProcedureRunner {
         summary: null,
       };
       await this.deps.store.procedures.put(procedure);
-      if (!skipped) this.deps.timers.set(timerName(procedure.id), PROCEDURE_STEP_MS, () => this.step(procedure.id));
+      if (!skipped)
+        await this.deps.timers.set(timerName(procedure.id), PROCEDURE_STEP_MS, () => this.step(procedure.id));
     }
   }
 
@@ -97,12 +98,12 @@ export class ProcedureRunner {
       order: 'asc',
     });
     for (const { id } of pending) {
-      await this.update(id, (procedure) => {
+      const cancelled = await this.update(id, (procedure) => {
         if (procedure.status !== 'pending') return false;
         procedure.status = 'cancelled';
-        this.deps.timers.cancelPrefix(timerName(id));
         return true;
       });
+      if (cancelled) await this.deps.timers.cancelPrefix(timerName(id));
     }
   }
 
@@ -135,17 +136,18 @@ export class ProcedureRunner {
   }
 
   /** Sets the step timer of procedure `id` again, `delayMs` from now (a timer resumed from its row). */
-  resume(id: string, delayMs: number): void {
-    this.deps.timers.set(timerName(id), delayMs, () => this.step(id));
+  resume(id: string, delayMs: number): Promise<void> {
+    return this.deps.timers.set(timerName(id), delayMs, () => this.step(id));
   }
 
   /** One move: `pending` → `running` (and schedules the next), or `running` → `success` / `failed`. */
   private async step(id: string): Promise<void> {
+    let started = false;
     let finished: ProcedureRecord | undefined;
     await this.update(id, (procedure) => {
       if (procedure.status === 'pending') {
         procedure.status = 'running';
-        this.deps.timers.set(timerName(id), PROCEDURE_STEP_MS, () => this.step(id));
+        started = true;
         return true;
       }
       if (procedure.status !== 'running') return false;
@@ -153,6 +155,7 @@ export class ProcedureRunner {
       finished = procedure;
       return true;
     });
+    if (started) await this.deps.timers.set(timerName(id), PROCEDURE_STEP_MS, () => this.step(id));
     if (finished?.status === 'success') {
       const { conversation_id: conversationId, name } = finished;
       await this.deps.runtime.use(conversationId, (live) => live.setCustomField(PROCESSED_BY_FIELD, name));
@@ -174,13 +177,18 @@ export class ProcedureRunner {
     procedure.output = procedureOutput(schema, summary) as unknown as Procedure['output'];
   }
 
-  /** Applies `change` to a copy of the stored procedure, and saves the copy when `change` returns true. */
-  private async update(id: string, change: (procedure: ProcedureRecord) => boolean): Promise<void> {
-    await this.deps.queue.run(`procedure:${id}`, async () => {
+  /**
+   * Applies `change` to a copy of the stored procedure, and saves the copy when `change` returns true; true when
+   * it was saved.
+   */
+  private update(id: string, change: (procedure: ProcedureRecord) => boolean): Promise<boolean> {
+    return this.deps.queue.run(`procedure:${id}`, async () => {
       const stored = await this.deps.store.procedures.get(id);
-      if (stored === undefined) return;
+      if (stored === undefined) return false;
       const procedure = { ...stored };
-      if (change(procedure)) await this.deps.store.procedures.put(procedure);
+      if (!change(procedure)) return false;
+      await this.deps.store.procedures.put(procedure);
+      return true;
     });
   }
 }

@@ -59,13 +59,21 @@ export class ConversationRuntime {
     this.endedListeners.push(listener);
   }
 
-  /** Runs `task` holding the conversation's lock; 404 when the conversation does not exist in `org` (if given). */
+  /**
+   * Runs `task` holding the conversation's lock; 404 when the conversation does not exist in `org` (if given).
+   * Resolves once the timers `task` set are durable too, so that what a request acknowledges survives a kill.
+   */
   use<T>(conversationId: string, task: (live: LiveConversation) => Promise<T>, org?: string): Promise<T> {
     return this.deps.queue.run(`conversation:${conversationId}`, async () => {
       const record = await this.deps.store.conversations.get(conversationId);
       if (record === undefined || (org !== undefined && record.org !== org))
         throw notFound('conversation', conversationId);
-      return task(new LiveConversation(record, this));
+      const live = new LiveConversation(record, this);
+      try {
+        return await task(live);
+      } finally {
+        await live.timersWritten();
+      }
     });
   }
 
@@ -78,8 +86,8 @@ export class ConversationRuntime {
     name: string,
     delayMs: number,
     task: (live: LiveConversation) => Promise<void>,
-  ): void {
-    this.deps.timers.set(`${conversationId}/${name}`, delayMs, () =>
+  ): Promise<void> {
+    return this.deps.timers.set(`${conversationId}/${name}`, delayMs, () =>
       this.use(conversationId, async (live) => {
         if (!live.ended) await task(live);
       }),
@@ -94,9 +102,10 @@ export class ConversationRuntime {
   /** Cancels the conversation's timers, schedules its purge, tells the listeners. Called by `LiveConversation.end`. */
   async afterEnd(record: ConversationRecord): Promise<void> {
     const { timers, bus, retentionMs } = this.deps;
-    timers.cancelPrefix(`${record.id}/`);
+    await timers.cancelPrefix(`${record.id}/`);
     // A database bus is swept by the service instead (`ReferenceService`, retention).
-    if (bus.purgeEndedBefore === undefined) timers.set(`purge:${record.id}`, retentionMs, () => bus.purge(record.id));
+    if (bus.purgeEndedBefore === undefined)
+      await timers.set(`purge:${record.id}`, retentionMs, () => bus.purge(record.id));
     for (const listener of this.endedListeners) await listener(record);
   }
 }
@@ -107,6 +116,8 @@ export class ConversationRuntime {
  */
 export class LiveConversation {
   #record: ConversationRecord;
+  /** The writes of the timers set while the lock is held, awaited before it is released. */
+  readonly #timerWrites: Promise<void>[] = [];
 
   constructor(
     record: ConversationRecord,
@@ -217,6 +228,14 @@ export class LiveConversation {
 
   /** Runs `task` under this conversation's lock later (see `ConversationRuntime.schedule`). */
   schedule(name: string, delayMs: number, task: (live: LiveConversation) => Promise<void>): void {
-    this.runtime.schedule(this.#record.id, name, delayMs, task);
+    const written = this.runtime.schedule(this.#record.id, name, delayMs, task);
+    // Handled here so that a failure waits for `timersWritten` without being reported as unhandled first.
+    written.catch(() => undefined);
+    this.#timerWrites.push(written);
+  }
+
+  /** Resolves once the timers set through `schedule` are written; rejects when one could not be. */
+  async timersWritten(): Promise<void> {
+    await Promise.all(this.#timerWrites.splice(0));
   }
 }

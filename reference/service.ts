@@ -103,6 +103,7 @@ export class ReferenceService implements ServiceOperations {
   readonly bus: EventBus;
   private readonly timers: TimerGroup;
   private readonly timerRows: DatabaseTimerRows | null;
+  private readonly onError: ErrorReporter;
   private readonly agent: ScriptedAgent;
   private readonly authenticator: Authenticator;
   private readonly conversational: AgentCatalog<'conversational'>;
@@ -124,6 +125,7 @@ export class ReferenceService implements ServiceOperations {
       ...options.settings,
     };
     const onError = options.onError ?? ((error, context) => console.error(`[casi reference] ${context}:`, error));
+    this.onError = onError;
     this.clock = options.clock ?? systemClock;
     this.store = options.store ?? createMemoryStore();
     this.bus = options.bus ?? new MemoryEventBus(settings.eventLimits);
@@ -231,7 +233,7 @@ export class ReferenceService implements ServiceOperations {
   }
 
   /** What a timer of this name runs, found from the name alone; undefined for a timer that is not resumable. */
-  private resumable(name: string): ((delayMs: number) => void) | undefined {
+  private resumable(name: string): ((delayMs: number) => Promise<void>) | undefined {
     if (name.startsWith(PROCEDURE_TIMER)) {
       const id = name.slice(PROCEDURE_TIMER.length);
       return (delayMs) => this.procedures.resume(id, delayMs);
@@ -251,7 +253,9 @@ export class ReferenceService implements ServiceOperations {
 
   /** Sets a timer kept as a row again in this process (it fires here only if this process claims the row). */
   private resume(row: TimerRow): void {
-    this.resumable(row.name)?.(Math.max(0, row.dueAt - this.clock.now()));
+    this.resumable(row.name)?.(Math.max(0, row.dueAt - this.clock.now())).catch((error: unknown) =>
+      this.onError(error, `timer ${row.name}`),
+    );
   }
 
   /** Stops every timer (phone progress, procedures, retention, webhooks). */

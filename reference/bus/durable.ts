@@ -4,12 +4,14 @@
  * number each log together. The memory bus stays the live layer that this process's subscribers follow: it is read
  * back from the database the first time this process touches a log, and on PostgreSQL it follows the appends of
  * other processes through `NOTIFY` (carrying the conversation and the position), so every subscriber of every
- * process sees one order with the same ids. Retention deletes the logs by SQL (`purgeEndedBefore`).
+ * process sees one order with the same ids. Memory holds only the newest events (`limits`): what it dropped is
+ * read back from the database (`DurableSubscription`). Retention deletes the logs by SQL (`purgeEndedBefore`).
  */
 import type { ServerEvent } from '../../generated/src/types.gen.js';
 import type { Database } from '../database/types.js';
 import { KeyedQueue } from '../keyed-queue.js';
-import { DEFAULT_EVENT_LIMITS, type EventLimits, MAX_MARKS_PER_CONVERSATION, MemoryEventBus } from './memory.js';
+import { DurableSubscription } from './durable-subscription.js';
+import { DATABASE_EVENT_LIMITS, type EventLimits, MAX_MARKS_PER_CONVERSATION, MemoryEventBus } from './memory.js';
 import { type EventBus, EventLogClosedError, type Subscription } from './types.js';
 
 /** The channel of appends (`<conversation id> <position>`) and of purged logs (`<conversation id>`). */
@@ -51,6 +53,9 @@ const PURGE_DUE = `WITH due AS (
   )
   SELECT conversation_id, pg_notify('${PURGED_CHANNEL}', conversation_id) FROM due`;
 
+/** Events a subscriber reading from the database gets per query. */
+export const PAGE_EVENTS = 500;
+
 /** What this process knows of a conversation's log once it is loaded: the position of the next event. */
 interface LogState {
   end: number;
@@ -70,7 +75,7 @@ export class DurableEventBus implements EventBus {
    */
   constructor(
     private readonly db: Database,
-    limits: EventLimits = DEFAULT_EVENT_LIMITS,
+    private readonly limits: EventLimits = DATABASE_EVENT_LIMITS,
   ) {
     this.live = new MemoryEventBus(limits);
     this.shared = db.listen !== undefined;
@@ -121,14 +126,31 @@ export class DurableEventBus implements EventBus {
     });
   }
 
+  /** Every event stored, or those after `afterId`: from memory while it holds them, else from the database. */
   async read(conversationId: string, afterId?: string): Promise<ServerEvent[] | undefined> {
-    const after = await this.sync(conversationId, afterId);
-    return this.live.read(conversationId, after);
+    const start = await this.startOf(conversationId, afterId);
+    if (start === undefined) return undefined;
+    const kept = this.live.readAt(conversationId, start);
+    if (kept !== undefined) return kept;
+    const rows = await this.db.query<{ event: ServerEvent }>(
+      'SELECT event FROM event_log WHERE conversation_id = $1 AND position >= $2 ORDER BY position',
+      [conversationId, start],
+    );
+    return rows.map((row) => row.event);
   }
 
+  /** A subscription that reads from the database what memory no longer holds (see `DurableSubscription`). */
   async subscribe(conversationId: string, afterId?: string): Promise<Subscription | undefined> {
-    const after = await this.sync(conversationId, afterId);
-    return this.live.subscribe(conversationId, after);
+    const start = await this.startOf(conversationId, afterId);
+    if (start === undefined) return undefined;
+    return new DurableSubscription(
+      {
+        page: (position) => this.page(conversationId, position),
+        live: (position) => this.live.subscribeAt(conversationId, position),
+        end: () => this.live.extent(conversationId)?.end ?? 0,
+      },
+      start,
+    );
   }
 
   purge(conversationId: string): Promise<void> {
@@ -158,27 +180,37 @@ export class DurableEventBus implements EventBus {
   }
 
   /**
-   * Loads the log and, when shared, catches up with the database; the id to read after in the live layer: `afterId`,
-   * or for a mark this process has not seen, the id of the event before it (undefined: the start).
+   * Loads the log and, when shared, catches up with the database; the absolute position to read from: 0 without
+   * `afterId`, else just after the event or mark it names, looked up in memory, then in the database; undefined
+   * when it names nothing of the log.
    */
-  private sync(conversationId: string, afterId: string | undefined): Promise<string | undefined> {
+  private startOf(conversationId: string, afterId: string | undefined): Promise<number | undefined> {
     return this.queue.run(conversationId, async () => {
       const state = await this.state(conversationId);
       if (this.shared) await this.catchUp(conversationId, state);
-      if (afterId === undefined || (await this.live.read(conversationId, afterId).catch(() => [])) !== undefined)
-        return afterId;
+      if (afterId === undefined) return 0;
+      const kept = this.live.positionAfterId(conversationId, afterId);
+      if (kept !== undefined) return kept;
+      const [event] = await this.db.query<{ position: number }>(
+        'SELECT position FROM event_log WHERE conversation_id = $1 AND id = $2',
+        [conversationId, afterId],
+      );
+      if (event !== undefined) return event.position + 1;
       const [mark] = await this.db.query<{ position: number }>(
         'SELECT position FROM event_marks WHERE conversation_id = $1 AND id = $2',
         [conversationId, afterId],
       );
-      if (mark === undefined) return afterId;
-      if (mark.position === 0) return undefined;
-      const [before] = await this.db.query<{ id: string }>(
-        'SELECT id FROM event_log WHERE conversation_id = $1 AND position = $2',
-        [conversationId, mark.position - 1],
-      );
-      return before?.id ?? afterId;
+      return mark?.position;
     });
+  }
+
+  /** Up to `PAGE_EVENTS` stored events of the log from `position` on, in order. */
+  private async page(conversationId: string, position: number): Promise<ServerEvent[]> {
+    const rows = await this.db.query<{ event: ServerEvent }>(
+      'SELECT event FROM event_log WHERE conversation_id = $1 AND position >= $2 ORDER BY position LIMIT $3',
+      [conversationId, position, PAGE_EVENTS],
+    );
+    return rows.map((row) => row.event);
   }
 
   /** The conversation's log state (call within its queue), reading its log back from the database on first use. */
@@ -191,13 +223,20 @@ export class DurableEventBus implements EventBus {
     return state;
   }
 
-  /** Replays the stored events and marks, in order, into the live layer. */
+  /** Replays the newest stored events and their marks, in order, into the live layer. */
   private async restore(conversationId: string): Promise<LogState> {
-    const marks = await this.db.query<{ id: string; position: number }>(
-      'SELECT id, position FROM event_marks WHERE conversation_id = $1 ORDER BY position, seq',
+    // Only the newest events memory would keep: older ones are read from the database when asked for.
+    const [head] = await this.db.query<{ next_position: number }>(
+      'SELECT next_position FROM event_heads WHERE conversation_id = $1',
       [conversationId],
     );
-    const state: LogState = { end: 0 };
+    const from = Math.max(0, (head?.next_position ?? 0) - this.limits.perConversation);
+    const marks = await this.db.query<{ id: string; position: number }>(
+      'SELECT id, position FROM event_marks WHERE conversation_id = $1 AND position >= $2 ORDER BY position, seq',
+      [conversationId, from],
+    );
+    this.live.startAt(conversationId, from);
+    const state: LogState = { end: from };
     await this.catchUp(conversationId, state, marks);
     return state;
   }

@@ -22,6 +22,12 @@ export interface EventLimits {
 /** The documented defaults (DECISIONS.md "Event memory"). */
 export const DEFAULT_EVENT_LIMITS: EventLimits = { perConversation: 20_000, total: 200_000 };
 
+/**
+ * The defaults of the in-memory copy when a database keeps every event (DECISIONS.md "Event memory"): older events
+ * are read back from the database, so memory holds only what live subscribers are about to read.
+ */
+export const DATABASE_EVENT_LIMITS: EventLimits = { perConversation: 1_000, total: 10_000 };
+
 class ConversationLog {
   /** The events kept: those at absolute positions `dropped`, `dropped + 1`, … */
   events: ServerEvent[] = [];
@@ -108,7 +114,8 @@ class LogSubscription implements Subscription {
       if (this.closed || this.log.purged) return this.finish();
       const event = this.poll();
       if (event !== undefined) return { done: false, value: event };
-      if (this.log.ended) return this.finish();
+      // Closed by `poll` too, when it finds the subscriber fell behind what is kept: it ends now, not at the next append.
+      if (this.closed || this.log.ended) return this.finish();
       await this.log.changed();
     }
   }
@@ -201,6 +208,38 @@ export class MemoryEventBus implements EventBus {
     if (afterId === undefined && log.ended && log.events.length === 0) throw new EventsDroppedError(undefined);
     const start = log.positionAfter(afterId);
     return start === undefined ? undefined : new LogSubscription(log, start);
+  }
+
+  /** The absolute positions the log holds: from `kept` (its oldest event kept) to `end`; undefined without a log. */
+  extent(conversationId: string): { readonly kept: number; readonly end: number } | undefined {
+    const log = this.logs.get(conversationId);
+    return log === undefined ? undefined : { kept: log.dropped, end: log.end };
+  }
+
+  /** The absolute position just after `id` (an event or a mark), if the log still holds it; else undefined. */
+  positionAfterId(conversationId: string, id: string): number | undefined {
+    const log = this.logs.get(conversationId);
+    const position = log?.positions.get(id) ?? log?.marks.get(id);
+    return log === undefined || position === undefined || position < log.dropped ? undefined : position;
+  }
+
+  /** The events kept from absolute `position` on; undefined when events before it were dropped. */
+  readAt(conversationId: string, position: number): ServerEvent[] | undefined {
+    const log = this.logs.get(conversationId);
+    if (log === undefined) return position === 0 ? [] : undefined;
+    return position < log.dropped ? undefined : log.events.slice(position - log.dropped);
+  }
+
+  /** Makes the log of a conversation whose first `position` events are kept elsewhere (none if it has a log). */
+  startAt(conversationId: string, position: number): void {
+    if (this.logs.has(conversationId)) return;
+    this.log(conversationId).dropped = position;
+  }
+
+  /** A subscription from absolute `position` (an empty log is made); undefined when it is no longer kept. */
+  subscribeAt(conversationId: string, position: number): Subscription | undefined {
+    const log = this.log(conversationId);
+    return position < log.dropped ? undefined : new LogSubscription(log, position);
   }
 
   async purge(conversationId: string): Promise<void> {

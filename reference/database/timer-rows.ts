@@ -1,5 +1,6 @@
 /** Durable timers in the `timers` table (see `TimerGroup`): one row per pending timer, claimed once. */
-import type { ErrorReporter, TimerRows } from '../timers.js';
+import { KeyedQueue } from '../keyed-queue.js';
+import type { TimerRows } from '../timers.js';
 import type { Database } from './types.js';
 
 /** A pending timer as a row. */
@@ -8,32 +9,32 @@ export interface TimerRow {
   readonly dueAt: number;
 }
 
-/** `TimerRows` in `db`; writes go one at a time, in order, so a save never lands after the claim or removal behind it. */
+/**
+ * `TimerRows` in `db`. The writes of one owner go one at a time, in order, so a save never lands after the claim or
+ * removal behind it; those of different owners (conversations, procedures) go concurrently.
+ */
 export class DatabaseTimerRows implements TimerRows {
-  private chain: Promise<unknown> = Promise.resolve();
+  private readonly queue = new KeyedQueue();
 
-  constructor(
-    private readonly db: Database,
-    private readonly onError: ErrorReporter,
-  ) {}
+  constructor(private readonly db: Database) {}
 
-  save(name: string, dueAt: number): void {
-    void this.write(() =>
+  async save(name: string, dueAt: number): Promise<void> {
+    await this.queue.run(ownerOf(name), () =>
       this.db.query(
         'INSERT INTO timers (name, due_at) VALUES ($1, $2) ON CONFLICT (name) DO UPDATE SET due_at = excluded.due_at',
         [name, dueAt],
       ),
-    ).catch((error: unknown) => this.onError(error, `timer row ${name}`));
+    );
   }
 
-  remove(prefix: string): void {
-    void this.write(() => this.db.query('DELETE FROM timers WHERE starts_with(name, $1)', [prefix])).catch(
-      (error: unknown) => this.onError(error, `timer rows ${prefix}`),
+  async remove(prefix: string): Promise<void> {
+    await this.queue.run(ownerOf(prefix), () =>
+      this.db.query('DELETE FROM timers WHERE starts_with(name, $1)', [prefix]),
     );
   }
 
   async claim(name: string, dueAt: number): Promise<boolean> {
-    const rows = await this.write(() =>
+    const rows = await this.queue.run(ownerOf(name), () =>
       this.db.query('DELETE FROM timers WHERE name = $1 AND due_at = $2 RETURNING name', [name, dueAt]),
     );
     return rows.length > 0;
@@ -47,10 +48,10 @@ export class DatabaseTimerRows implements TimerRows {
     );
     return rows.map((row) => ({ name: row.name, dueAt: Number(row.due_at) }));
   }
+}
 
-  private write<T>(task: () => Promise<T>): Promise<T> {
-    const result = this.chain.then(task, task);
-    this.chain = result.catch(() => undefined);
-    return result;
-  }
+/** The owner of a timer's name (or of a prefix that names one owner): up to its first `/`, else all of it. */
+function ownerOf(name: string): string {
+  const slash = name.indexOf('/');
+  return slash < 0 ? name : name.slice(0, slash);
 }

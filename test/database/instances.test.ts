@@ -19,6 +19,7 @@ import { type PostgresCluster, startPostgresCluster } from './postgres-cluster.j
 import { RawSession, SseReader } from './raw-clients.js';
 import { PROCESS_MS, type ServeProcess, startServe } from './serve-process.js';
 import { runSharedSandbox } from './shared-sandbox.js';
+import { within } from './within.js';
 
 let cluster: PostgresCluster | undefined;
 let url = '';
@@ -39,17 +40,6 @@ async function query<R extends object>(sql: string): Promise<R[]> {
   } finally {
     await client.end();
   }
-}
-
-/** Resolves once `promise` does, or rejects after `ms` naming `what`. */
-function within<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  return Promise.race([
-    promise.finally(() => clearTimeout(timer)),
-    new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(new Error(`${what}: not within ${ms} ms`)), ms);
-    }),
-  ]);
 }
 
 beforeAll(async () => {

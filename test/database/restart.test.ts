@@ -18,20 +18,15 @@ import {
   readUntilType,
   startConversation,
 } from '../e2e/fixtures.js';
-import { type PostgresCluster, startPostgresCluster } from './postgres-cluster.js';
+import { databaseKinds } from './database-kinds.js';
 import { PROCESS_MS, type ServeProcess, startServe } from './serve-process.js';
 
 const folders: string[] = [];
 const servers: ServeProcess[] = [];
-let cluster: PostgresCluster | undefined;
 
 afterEach(async () => {
   for (const server of servers.splice(0)) await server.kill9();
   for (const folder of folders.splice(0)) rmSync(folder, { recursive: true, force: true });
-});
-
-afterAll(async () => {
-  await cluster?.stop();
 });
 
 /** A new empty folder (its real path: the server prints paths resolved from its working folder). */
@@ -54,17 +49,9 @@ const clientOf = (server: ServeProcess): Client =>
 const readThrough = (source: AsyncIterable<ServerEvent>, lastId: string | undefined) =>
   readUntil(source, (event) => event.id === lastId);
 
-describe.each([
-  { kind: 'embedded', start: async () => undefined, url: (cwd: string) => `file:${join(cwd, 'state')}` },
-  {
-    kind: 'PostgreSQL',
-    start: async () => {
-      cluster = await startPostgresCluster();
-    },
-    url: () => cluster?.url ?? '',
-  },
-])('kill -9 and restart on the $kind database', ({ start, url }) => {
+describe.each(databaseKinds())('kill -9 and restart on the $kind database', ({ start, url, stop }) => {
   beforeAll(start, PROCESS_MS);
+  afterAll(stop);
 
   it(
     'gives back agents, the conversation, its history and token; a resumed subscriber gets exactly what followed',

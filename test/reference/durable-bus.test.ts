@@ -5,7 +5,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ServerEvent } from '../../generated/src/types.gen.js';
 import { DurableEventBus } from '../../reference/bus/durable.js';
-import { EventLogClosedError } from '../../reference/bus/types.js';
+import { EventLogClosedError, type Subscription } from '../../reference/bus/types.js';
 import { FakeClock } from '../../reference/clock.js';
 import { buildEvent } from '../../reference/events.js';
 import { RETENTION_SWEEP_MS, ReferenceService } from '../../reference/service.js';
@@ -82,6 +82,67 @@ describe('DurableEventBus across a restart', () => {
     const after = await restart(database);
     expect(await after.read('conv_1')).toEqual([]);
     expect(await after.read('conv_1', 'ev_private')).toBeUndefined();
+  }, 60_000);
+});
+
+describe('DurableEventBus beyond what memory holds', () => {
+  const limits = { perConversation: 3, total: 6 };
+  const appendTexts = async (bus: DurableEventBus, count: number) => {
+    const events = Array.from({ length: count }, (_, i) => userText(`m${i}`));
+    for (const event of events) await bus.append('conv_1', event);
+    return events;
+  };
+  /** The next `count` events of `subscription` (it stays open). */
+  const drain = async (subscription: Subscription | undefined, count: number) => {
+    const seen: ServerEvent[] = [];
+    while (subscription !== undefined && seen.length < count) {
+      const next = await subscription.next();
+      if (next.done) break;
+      seen.push(next.value);
+    }
+    return seen;
+  };
+
+  it('reads and resumes after an event memory dropped, from the database, in order with the same ids', async () => {
+    database = await openTestDatabase();
+    const bus = new DurableEventBus(database.db, limits);
+    const events = await appendTexts(bus, 20);
+    expect(bus.heldEvents).toBeLessThanOrEqual(limits.total);
+    expect(await bus.read('conv_1')).toEqual(events);
+    expect(await bus.read('conv_1', events[1]?.id)).toEqual(events.slice(2));
+    expect(await drain(await bus.subscribe('conv_1', events[1]?.id), 18)).toEqual(events.slice(2));
+    expect(await drain(await bus.subscribe('conv_1'), 20)).toEqual(events);
+    expect(await bus.read('conv_1', 'ev_unknown')).toBeUndefined();
+    expect(await bus.subscribe('conv_1', 'ev_unknown')).toBeUndefined();
+  }, 60_000);
+
+  it('after a restart loads only the newest events into memory, and still reads and resumes from the start', async () => {
+    database = await openTestDatabase();
+    const events = await appendTexts(new DurableEventBus(database.db, limits), 20);
+    const after = new DurableEventBus(await database.reopen(), limits);
+    expect(await after.read('conv_1', events[1]?.id)).toEqual(events.slice(2));
+    expect(after.heldEvents).toBe(limits.perConversation);
+    expect(await drain(await after.subscribe('conv_1'), 20)).toEqual(events);
+    const next = userText('next');
+    await after.append('conv_1', next);
+    expect(await after.read('conv_1', events[18]?.id)).toEqual([events[19], next]);
+  }, 60_000);
+
+  it('a subscriber that falls behind memory goes on from the database, then live, without a gap', async () => {
+    database = await openTestDatabase();
+    const bus = new DurableEventBus(database.db, limits);
+    const first = await appendTexts(bus, 2);
+    const subscription = await bus.subscribe('conv_1');
+    if (subscription === undefined) throw new Error('no subscription');
+    expect((await subscription.next()).value).toEqual(first[0]);
+    const more = await appendTexts(bus, 10);
+    expect(subscription.lag).toBe(11);
+    expect(await drain(subscription, 11)).toEqual([...first.slice(1), ...more]);
+    const ending = ended();
+    await bus.append('conv_1', ending);
+    expect(await subscription.next()).toEqual({ done: false, value: ending });
+    expect((await subscription.next()).done).toBe(true);
+    expect(subscription.lost).toBe(false);
   }, 60_000);
 });
 

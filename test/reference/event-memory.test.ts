@@ -64,10 +64,31 @@ describe('the memory bus within its limits', () => {
     expect(subscription.lost).toBe(true);
   });
 
-  it('takes its limits from CASI_MAX_EVENTS_PER_CONVERSATION and CASI_MAX_EVENTS, refusing bad values', () => {
+  it('ends a subscriber found behind what is kept at once, not at the next append', async () => {
+    const bus = new MemoryEventBus({ perConversation: 2, total: 100 });
+    await bus.append('conv_1', event('conv_1', 'a'));
+    const subscription = await bus.subscribe('conv_1');
+    if (subscription === undefined) throw new Error('no subscription');
+    for (const t of ['b', 'c', 'd']) await bus.append('conv_1', event('conv_1', t));
+    // The wake of those appends has gone by: nothing else will wake a waiting reader.
+    await new Promise((resolve) => setImmediate(resolve));
+    const next = await Promise.race([
+      subscription.next(),
+      new Promise((resolve) => setTimeout(() => resolve('still waiting'), 1_000)),
+    ]);
+    expect(next).toEqual({ done: true, value: undefined });
+    expect(subscription.lost).toBe(true);
+  });
+
+  it('takes its limits from CASI_MAX_EVENTS_PER_CONVERSATION and CASI_MAX_EVENTS (smaller with a database), refusing bad values', () => {
     const { config } = loadConfig({ CASI_MAX_EVENTS_PER_CONVERSATION: '7', CASI_MAX_EVENTS: '70' });
     expect(config.eventLimits).toEqual({ perConversation: 7, total: 70 });
-    expect(loadConfig({}).config.eventLimits).toEqual({ perConversation: 20_000, total: 200_000 });
+    expect(loadConfig({ CASI_DATABASE_URL: 'memory:' }).config.eventLimits).toEqual({
+      perConversation: 20_000,
+      total: 200_000,
+    });
+    // With a database the limits bound only the copy in memory: older events are read back from the database.
+    expect(loadConfig({}).config.eventLimits).toEqual({ perConversation: 1_000, total: 10_000 });
     expect(() => loadConfig({ CASI_MAX_EVENTS: '0' })).toThrow(ConfigError);
     expect(() => loadConfig({ CASI_MAX_EVENTS_PER_CONVERSATION: 'lots' })).toThrow(/CASI_MAX_EVENTS_PER_CONVERSATION/);
   });
