@@ -1,12 +1,12 @@
 /**
  * What generation needs of an AsyncAPI document: a version it knows, a structure valid against the published AsyncAPI
  * JSON Schema of that version (@asyncapi/specs, the schemas the AsyncAPI parser checks with), and local references
- * that name something. `casi check` runs the AsyncAPI parser's whole ruleset instead (lint-asyncapi.ts).
+ * that name something. `casi check` runs the AsyncAPI parser's whole ruleset instead (lint-asyncapi.ts). The schema
+ * is large and the document small: @cfworker/json-schema walks the document through it without compiling it first.
  */
 import type * as AsyncApiSpecs from '@asyncapi/specs';
-import type AjvModule from 'ajv';
-import type { ErrorObject, ValidateFunction } from 'ajv';
-import { formats } from '../../templates/shared/formats.js';
+import type * as CfworkerJsonSchema from '@cfworker/json-schema';
+import type { OutputUnit } from '@cfworker/json-schema';
 import { type Diagnostic, InputError } from '../diagnostics.js';
 import { type Path, refsIn, valueAt } from '../load/refs.js';
 import { pointerTokens, readSourceDocument, type SourceDocument, toPointer } from '../load/source-map.js';
@@ -14,12 +14,12 @@ import { requirePackage } from '../require-package.js';
 import { resolvedView, sourcePointer } from './resolved-view.js';
 
 const { schemas } = requirePackage('@asyncapi/specs') as typeof AsyncApiSpecs;
-const Ajv = (requirePackage('ajv') as typeof AjvModule).default;
+const { Validator } = requirePackage('@cfworker/json-schema') as typeof CfworkerJsonSchema;
 
 type Version = keyof typeof schemas;
 
-/** One compiled validator per version, for the process. */
-const validators = new Map<Version, ValidateFunction>();
+/** One validator per version, for the process. */
+const validators = new Map<Version, CfworkerJsonSchema.Validator>();
 
 /** Reads `file` and checks it; a file that cannot be read or parsed is reported as the loader reports it. */
 export async function lintAsyncApiStructure(file: string): Promise<Diagnostic[]> {
@@ -42,14 +42,12 @@ export function checkAsyncApiStructure(doc: SourceDocument): Diagnostic[] {
         : 'not an AsyncAPI document: it has no `asyncapi` version (a string such as "3.0.0")';
     return [diagnostic(doc, version === undefined ? '' : '/asyncapi', message, 'asyncapi/version')];
   }
-  const validate = validatorFor(version as Version);
   const major = version.split('.')[0];
   const view = resolvedView(doc.value, (path) => major === '3' && mustStayReference(path));
-  validate(view);
-  const structural = relevant(validate.errors ?? []).map((e) => {
-    const tokens = pointerTokens(e.instancePath);
-    const { pointer, message } = described(e, tokens);
-    return diagnostic(doc, sourcePointer(doc.value, pointer), message, 'asyncapi/structure');
+  const { errors } = validatorFor(version as Version).validate(view);
+  const structural = relevant(errors).map((e) => {
+    const pointer = sourcePointer(doc.value, pointerTokens(e.instanceLocation));
+    return diagnostic(doc, pointer, described(e, pointer), 'asyncapi/structure');
   });
   return [...dedupe(structural), ...danglingRefs(doc)];
 }
@@ -64,41 +62,45 @@ function mustStayReference(path: Path): boolean {
   return typeof last === 'number' && (parent === 'servers' || parent === 'messages');
 }
 
-/** The validator of a version's schema, compiled once. */
-function validatorFor(version: Version): ValidateFunction {
-  const known = validators.get(version);
-  if (known !== undefined) return known;
-  const schema = structuredClone(schemas[version]) as { definitions: Record<string, unknown> };
-  delete schema.definitions['http://json-schema.org/draft-07/schema']; // ajv has the draft-07 meta-schema itself
-  // The fastest to compile: each definition its own function, no pass over the generated code.
-  const ajv = new Ajv({
-    allErrors: true,
-    strict: false,
-    allowUnionTypes: true,
-    unicodeRegExp: false,
-    logger: false,
-    inlineRefs: false,
-    code: { optimize: false },
-  });
-  for (const [name, check] of Object.entries(formats)) ajv.addFormat(name, check);
-  const validate = ajv.compile(schema);
-  validators.set(version, validate);
-  return validate;
+/** The validator of a version's schema, made once. */
+function validatorFor(version: Version): CfworkerJsonSchema.Validator {
+  let validator = validators.get(version);
+  if (validator === undefined) {
+    validator = new Validator(schemas[version] as CfworkerJsonSchema.Schema, '7', false);
+    validators.set(version, validator);
+  }
+  return validator;
 }
 
 /**
- * The errors that say something: an object's failure to be a Reference object (it is written in full) is dropped, and
- * so is "must match a schema in oneOf / anyOf / then" where a more precise error lies at or below the same place.
+ * The errors that say something. Left out: those that only say a subschema failed (its own errors follow), an
+ * object's failure to be a Reference object (it is written in full), and "does not match oneOf / anyOf / if" where
+ * a more precise error lies at or below the same place.
  */
-function relevant(errors: readonly ErrorObject[]): ErrorObject[] {
-  const kept = errors.filter((e) => !(e.keyword === 'required' && e.params.missingProperty === '$ref'));
+function relevant(errors: readonly OutputUnit[]): OutputUnit[] {
+  const kept = errors.filter(
+    (e) => !WRAPPERS.has(e.keyword) && !(e.keyword === 'required' && e.error.includes('property "$ref"')),
+  );
   const precise = kept.filter((e) => !SUMMARIES.has(e.keyword));
   return kept.filter(
-    (e) => !SUMMARIES.has(e.keyword) || !precise.some((other) => isAtOrBelow(other.instancePath, e.instancePath)),
+    (e) =>
+      !SUMMARIES.has(e.keyword) || !precise.some((other) => isAtOrBelow(other.instanceLocation, e.instanceLocation)),
   );
 }
 
-/** The keywords whose errors only say that some branch failed. */
+/** The keywords whose errors only say that a subschema failed, which reports its own. */
+const WRAPPERS = new Set([
+  '$ref',
+  'allOf',
+  'properties',
+  'patternProperties',
+  'additionalProperties',
+  'items',
+  'additionalItems',
+  'dependencies',
+]);
+
+/** The keywords whose errors only say that no branch matched. */
 const SUMMARIES = new Set(['oneOf', 'anyOf', 'if']);
 
 /** True when `path` is `base` or inside it. */
@@ -106,28 +108,13 @@ function isAtOrBelow(path: string, base: string): boolean {
   return path === base || path.startsWith(`${base}/`);
 }
 
-/** The place (in the resolved view) and the sentence of an error. */
-function described(e: ErrorObject, tokens: string[]): { pointer: string[]; message: string } {
-  const { params } = e;
-  switch (e.keyword) {
-    case 'additionalProperties':
-      return {
-        pointer: [...tokens, String(params.additionalProperty)],
-        message: `property "${String(params.additionalProperty)}" is not allowed here`,
-      };
-    case 'required':
-      return { pointer: tokens, message: `"${String(params.missingProperty)}" is required here` };
-    case 'enum':
-      return {
-        pointer: tokens,
-        message: `must be one of: ${(params.allowedValues as unknown[]).map((v) => JSON.stringify(v)).join(', ')}`,
-      };
-    default:
-      return { pointer: tokens, message: e.message ?? `fails the ${e.keyword} rule` };
-  }
+/** The sentence of an error at `pointer`: a member no schema allows is named. */
+function described(e: OutputUnit, pointer: string): string {
+  if (e.keyword !== 'false') return e.error;
+  return `property "${pointerTokens(pointer).at(-1) ?? ''}" is not allowed here`;
 }
 
-/** One diagnostic per place: the first, as ajv found them (the branches of an `anyOf` fail at the same place). */
+/** One diagnostic per place: the first found (the branches of an `anyOf` fail at the same place). */
 function dedupe(list: readonly Diagnostic[]): Diagnostic[] {
   const seen = new Set<string>();
   return list.filter((d) => {

@@ -85,13 +85,17 @@ describe('the AsyncAPI structure check', () => {
       .replace('    address: lights/{id}', '    address: lights/{id}\n    colour: red');
     const found = await checked('broken', broken);
     expect(found).toEqual([
-      expect.objectContaining({ pointer: '/info', line: 3, message: '"title" is required here' }),
+      expect.objectContaining({
+        pointer: '/info',
+        line: 3,
+        message: 'Instance does not have required property "title".',
+      }),
       expect.objectContaining({ pointer: '/channels/lights/colour', line: 7, column: 13 }),
       expect.objectContaining({
         pointer: '/operations/onLit/action',
         line: 15,
         column: 13,
-        message: 'must be one of: "send", "receive"',
+        message: 'Instance does not match any of ["send","receive"].',
       }),
     ]);
     expect(found.every((d) => d.severity === 'error' && d.rule === 'asyncapi/structure')).toBe(true);
