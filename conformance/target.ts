@@ -50,7 +50,9 @@ export interface ReferenceTargetOptions {
 
 /** Starts the reference server with three keys (write and read of org A, write of org B), validating its answers. */
 export async function startReference(options: ReferenceTargetOptions = {}): Promise<Target> {
+  // The server runs in memory, and its configuration says so: memory mode's event limits, not a database's cache.
   const { config } = loadConfig({
+    CASI_DATABASE_URL: 'memory:',
     CASI_API_KEYS: `${REFERENCE_KEYS.write}:org_a:write,${REFERENCE_KEYS.read}:org_a:read,${REFERENCE_KEYS.otherOrg}:org_b:write`,
     ...options.env,
   });
