@@ -32,7 +32,7 @@ export async function lintAsyncApiStructure(file: string): Promise<Diagnostic[]>
 }
 
 /** The checks above, as diagnostics of `doc`. */
-export function checkAsyncApiStructure(doc: SourceDocument): Diagnostic[] {
+function checkAsyncApiStructure(doc: SourceDocument): Diagnostic[] {
   const version = doc.value.asyncapi;
   if (typeof version !== 'string' || !(version in schemas)) {
     const known = Object.keys(schemas).join(', ');
