@@ -33,7 +33,7 @@ describe('the generated client in Chromium, with only an ephemeral token', () =>
   let lazyChunks: string[] = [];
 
   beforeAll(async () => {
-    const { config } = loadConfig({ CASI_API_KEYS: API_KEY });
+    const { config } = loadConfig({ CASI_API_KEYS: API_KEY, CASI_DATABASE_URL: 'memory:' });
     api = await createApp({ config, validateResponses: true });
     apiUrl = await api.app.listen({ port: 0, host: '127.0.0.1' });
     const bundle = await build({

@@ -9,7 +9,7 @@ import { type Client, type ClientOptions, createClient } from '../../generated/s
 import { type App, type AppOptions, createApp } from '../../reference/app.js';
 import { FakeClock } from '../../reference/clock.js';
 import { loadConfig } from '../../reference/config.js';
-import { testState } from '../reference/helpers/state.js';
+import { testDatabaseEnv, testState } from '../reference/helpers/state.js';
 
 /** The test keys: `write` and `read` of org_a, and a `write` key of org_b. */
 export const KEYS = { writer: 'key_write', reader: 'key_read', stranger: 'key_other' } as const;
@@ -47,7 +47,7 @@ export async function startServer(setup: ServerSetup = {}): Promise<Harness> {
   const clock = new FakeClock();
   const backgroundErrors: unknown[] = [];
   const errorLogs: string[] = [];
-  const { config } = loadConfig({ CASI_API_KEYS: API_KEYS, ...setup.env });
+  const { config } = loadConfig({ CASI_API_KEYS: API_KEYS, ...testDatabaseEnv(), ...setup.env });
   const state = await testState(config.eventLimits);
   const server = createApp({
     ...setup.app,

@@ -12,9 +12,22 @@ export interface TestState {
   remove(): Promise<void>;
 }
 
+/** The kind `CASI_TEST_DATABASE` asks for: `memory` (the default) or `embedded`. */
+function testDatabaseKind(): string {
+  return process.env.CASI_TEST_DATABASE ?? 'memory';
+}
+
+/**
+ * The environment that tells `loadConfig` the state `testState` makes: `memory:` in memory (without it the
+ * configuration describes the embedded database, and memory would take a database's event limits).
+ */
+export function testDatabaseEnv(): Record<string, string> {
+  return testDatabaseKind() === 'memory' ? { CASI_DATABASE_URL: 'memory:' } : {};
+}
+
 /** The state `CASI_TEST_DATABASE` asks for: `memory` (the default) or `embedded`. */
 export async function testState(limits: EventLimits): Promise<TestState> {
-  const kind = process.env.CASI_TEST_DATABASE ?? 'memory';
+  const kind = testDatabaseKind();
   if (kind === 'memory') return { service: {}, remove: async () => undefined };
   if (kind !== 'embedded')
     throw new Error(`CASI_TEST_DATABASE must be memory or embedded, not ${JSON.stringify(kind)}`);
