@@ -6,7 +6,15 @@ import type { Diagnostic } from '../diagnostics.js';
 import type { Ir, JsonSchema } from '../ir/model.js';
 import { type LoadedSpecs, type SourceDocument, valueAt } from '../load/index.js';
 import { pointerTokens, toPointer } from '../load/source-map.js';
-import { compileAll, createAjv, SchemaError, sharedAjv, toAjvSchema, validatableSchemas } from '../schema/ajv.js';
+import {
+  compileAll,
+  createAjv,
+  documentRef,
+  SchemaError,
+  sharedAjv,
+  toAjvSchema,
+  validatableSchemas,
+} from '../schema/ajv.js';
 import { type RequestPartSchema, requestPartSchemas } from '../schema/operations.js';
 
 const RULE = 'casi/schema-compiles';
@@ -78,7 +86,7 @@ function located(doc: SourceDocument, pointer: string, subject: string, reason: 
     file: doc.file,
     ...doc.locate(pointer),
     pointer,
-    message: `${subject} cannot be compiled: ${withoutRepeats(reason.split('\n')[0] ?? '')}.`,
+    message: `${subject} cannot be compiled: ${documentReason(withoutRepeats(reason.split('\n')[0] ?? ''))}.`,
     rule: RULE,
   };
 }
@@ -89,6 +97,12 @@ function located(doc: SourceDocument, pointer: string, subject: string, reason: 
  */
 function innerPointer(reason: string): string {
   return /at path "#([^"]*)"/.exec(reason)?.[1] ?? /^schema is invalid: data(\/[^ ,]*) /.exec(reason)?.[1] ?? '';
+}
+
+/** ajv's reason in the document's terms: a reference it cannot resolve is named as the document writes it. */
+function documentReason(reason: string): string {
+  const missing = /can't resolve reference (\S+) from id \S+/.exec(reason)?.[1];
+  return missing === undefined ? reason : `its $ref "${documentRef(missing)}" names nothing`;
 }
 
 /** ajv's list of problems with each one once (a meta-schema error repeats one per branch it tried). */

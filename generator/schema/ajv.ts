@@ -23,6 +23,13 @@ export function schemaId(name: string): string {
   return `urn:casi:schema:${encodeURIComponent(name)}`;
 }
 
+/** The reference a document writes for an id of `schemaId` (and a pointer inside it): `#/components/schemas/X…`. */
+export function documentRef(id: string): string {
+  const match = /^urn:casi:schema:([^#]*)(?:#(.*))?$/.exec(id);
+  if (match?.[1] === undefined) return id;
+  return `#/components/schemas/${pointerToken(match[1]).replace(/~/g, '~0').replace(/\//g, '~1')}${match[2] ?? ''}`;
+}
+
 /** A schema ajv refuses or cannot compile, by the name the validators give it. */
 export class SchemaError extends Error {
   constructor(

@@ -182,3 +182,27 @@ describe('check: request schemas that cannot be compiled', () => {
     ]);
   });
 });
+
+describe('check: a schema whose reference names nothing', () => {
+  it('names the reference as the document writes it, not by the id the validators give it', async () => {
+    const text = openapi(
+      '3.1.0',
+      [],
+      [
+        'schemas:',
+        '  Thing:',
+        '    type: object',
+        "    properties: {owner: {$ref: '#/components/schemas/Owner~1Team'}, size: {$ref: '#/components/schemas/Size/properties/nope'}}",
+        '  Size: {type: object}',
+      ],
+    );
+    const { file, found } = await alone('openapi', text.replace('paths:\n', 'paths: {}\n'), 'missing-ref.yaml');
+    expect(found).toEqual([
+      expect.objectContaining({
+        file,
+        pointer: '/components/schemas/Thing',
+        message: 'the schema Thing cannot be compiled: its $ref "#/components/schemas/Owner~1Team" names nothing.',
+      }),
+    ]);
+  });
+});
