@@ -3,9 +3,9 @@
 // 30 words one after another (each frame logs about 33 events: the message, 30 deltas, the reply), until `events`
 // events were logged or `minutes` have passed per database. The server's RSS (/proc/<pid>/status, no forced
 // collection) is read after 10 000 events, then every 100 000 and at the end, in a server started on a database
-// created by an earlier one. Needs `npm run build` and PostgreSQL's binaries. A fourth argument `embedded` runs a
-// trial on the embedded database alone, printed and not recorded.
-// Usage: node bench/database-memory.mjs [events=1000000] [minutes=15] [conversations=50] [embedded]
+// created by an earlier one. Needs `npm run build` and PostgreSQL's binaries. A fourth argument `embedded` or
+// `postgres` runs on that database alone, printed and not recorded.
+// Usage: node bench/database-memory.mjs [events=1000000] [minutes=15] [conversations=50] [embedded|postgres]
 import { mkdtempSync, readFileSync, realpathSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -13,7 +13,7 @@ import WebSocket from 'ws';
 import { registerTypeScript, writeSection } from './lib.mjs';
 
 const [events = 1_000_000, minutes = 15, conversations = 50] = process.argv.slice(2, 5).map(Number);
-/** `embedded`: a trial on the embedded database alone, printed only. */
+/** `embedded` or `postgres`: that database alone, printed only. */
 const only = process.argv[5];
 const FIRST_SAMPLE = 10_000;
 const SAMPLE_EVERY = 100_000;
@@ -135,7 +135,7 @@ const cluster = await startPostgresCluster();
 try {
   const embeddedCwd = folder();
   const results = {
-    embedded: await measure(`file:${join(embeddedCwd, 'state')}`, embeddedCwd),
+    embedded: only === 'postgres' ? undefined : await measure(`file:${join(embeddedCwd, 'state')}`, embeddedCwd),
     postgres: only === 'embedded' ? undefined : await measure(cluster.url, folder()),
   };
   const row = (tool, { samples, total, seconds }) => {
@@ -150,7 +150,7 @@ try {
     };
   };
   for (const [name, result] of Object.entries(results)) console.log(name, JSON.stringify(result?.samples));
-  if (results.postgres !== undefined)
+  if (only === undefined)
     writeSection('database-memory', {
       title: 'RSS of `casi serve` while events flow, by database',
       note: [
