@@ -133,8 +133,9 @@ async function openState({ config, generatedKey }: LoadedConfig): Promise<State 
     db,
     // Several processes may share PostgreSQL: locks and notices reach them all. The embedded database has one.
     service: {
-      // Only this process writes to the embedded database: its records may be read from memory.
-      store: createSqlStore(db, notices === null),
+      // Only this process writes to the embedded database: its records are read from memory. On PostgreSQL other
+      // instances write too: a record held in memory is answered once the database confirms it is still current.
+      store: createSqlStore(db, notices === null ? 'owned' : 'checked'),
       bus,
       // A call's steps and procedures are kept as rows: resumed after a restart, fired once across instances.
       timerRows: new DatabaseTimerRows(db),

@@ -1,7 +1,7 @@
 /** One small interface over the embedded database (PGlite) and PostgreSQL, so that both run the same SQL. */
 
-/** A value bound to a `$n` parameter. */
-export type SqlValue = string | number | boolean | null;
+/** A value bound to a `$n` parameter: a list of strings is an SQL array (`$1::text[]`). */
+export type SqlValue = string | number | boolean | null | readonly (string | null)[];
 
 /** A database connection (or pool): parameterised queries returning rows, and `close`. */
 export interface Database {

@@ -5,60 +5,76 @@
  */
 import type { Database, SqlValue } from '../database/types.js';
 import { deepFreeze } from '../freeze.js';
+import { CheckedReads, type Versioned } from './checked-reads.js';
 import type { AgentRecord } from './records.js';
 import type { Collection, ListQuery, Store, StoredRecord } from './types.js';
 
-/** Records each collection of a `cached` store keeps in memory: the most recently used ones. */
+/** Records each collection of a cached store keeps in memory: the most recently used ones. */
 export const CACHED_RECORDS = 10_000;
 
 /**
- * A collection kept in `table` (created by the migrations). With a `cacheSize` (a database only this process
- * writes: the embedded one) `get` answers from that many most recently used records, written through on `put` and
- * `delete`.
+ * Whether a collection's `get` may answer from the records it read or wrote last: `owned` when only this process
+ * writes the database (the embedded one), so they are current; `checked` when other processes may write it too
+ * (PostgreSQL), so each is answered only once the database confirmed it is the row's current version (see
+ * `CheckedReads`): a read sees every write acknowledged before it, on any instance, as without a cache.
+ */
+export type CacheMode = 'owned' | 'checked';
+
+/**
+ * A collection kept in `table` (created by the migrations). With a `mode`, `get` answers from the `cacheSize` most
+ * recently used records (written through on `put` and `delete`), as `CacheMode` says.
  */
 export class SqlCollection<T extends StoredRecord> implements Collection<T> {
-  private readonly cache: Map<string, T> | null;
+  private readonly cache = new Map<string, Versioned<T>>();
+  private readonly checked: CheckedReads<T> | null;
 
   constructor(
     private readonly db: Database,
     private readonly table: string,
-    private readonly cacheSize = 0,
+    private readonly mode: CacheMode | null = null,
+    private readonly cacheSize = CACHED_RECORDS,
   ) {
-    this.cache = cacheSize > 0 ? new Map() : null;
+    this.checked = mode === 'checked' ? new CheckedReads(db, table) : null;
   }
 
   async get(id: string): Promise<T | undefined> {
-    const kept = this.cache?.get(id);
+    if (this.checked !== null) {
+      const found = await this.checked.read(id, this.cache.get(id));
+      if (found === undefined) this.cache.delete(id);
+      return found === undefined ? undefined : this.keep(found);
+    }
+    const kept = this.cache.get(id);
     if (kept !== undefined) return this.keep(kept);
     const rows = await this.db.query<{ record: T }>(`SELECT record FROM ${this.table} WHERE id = $1`, [id]);
     if (rows[0] === undefined) return undefined;
-    return this.keep(deepFreeze(rows[0].record));
+    return this.keep({ record: deepFreeze(rows[0].record), version: '' });
   }
 
   async put(record: T): Promise<void> {
-    this.cache?.delete(record.id);
-    await this.db.query(
+    this.cache.delete(record.id);
+    const [row] = await this.db.query<{ version: string }>(
       `INSERT INTO ${this.table} (id, created_at, record) VALUES ($1, $2, $3::text::jsonb)
-       ON CONFLICT (id) DO UPDATE SET created_at = excluded.created_at, record = excluded.record`,
+       ON CONFLICT (id) DO UPDATE SET created_at = excluded.created_at, record = excluded.record
+       RETURNING xmin::text AS version`,
       [record.id, record.created_at, JSON.stringify(record)],
     );
-    this.keep(deepFreeze(record));
+    this.keep({ record: deepFreeze(record), version: row?.version ?? '' });
   }
 
   async delete(id: string): Promise<boolean> {
-    this.cache?.delete(id);
+    this.cache.delete(id);
     const rows = await this.db.query(`DELETE FROM ${this.table} WHERE id = $1 RETURNING id`, [id]);
     return rows.length > 0;
   }
 
-  /** Keeps `record` as the most recently used, forgetting the least recently used past `cacheSize`. */
-  private keep(record: T): T {
+  /** Keeps `found` as the most recently used (with a cache), forgetting the least recently used past `cacheSize`. */
+  private keep(found: Versioned<T>): T {
     const { cache } = this;
-    if (cache === null) return record;
-    cache.delete(record.id);
-    cache.set(record.id, record);
+    if (this.mode === null) return found.record;
+    cache.delete(found.record.id);
+    cache.set(found.record.id, found);
     if (cache.size > this.cacheSize) cache.delete(cache.keys().next().value as string);
-    return record;
+    return found.record;
   }
 
   async list(query: ListQuery<T>): Promise<T[]> {
@@ -100,18 +116,14 @@ export function listStatement<T>(table: string, query: ListQuery<T>): { sql: str
   };
 }
 
-/**
- * The store kept in `db` (migrated: see `database/migrations.ts`); `cached` when no other process writes to `db`
- * (see `SqlCollection`).
- */
-export function createSqlStore(db: Database, cached = false): Store {
-  const size = cached ? CACHED_RECORDS : 0;
+/** The store kept in `db` (migrated: see `database/migrations.ts`), with records cached as `cache` says. */
+export function createSqlStore(db: Database, cache: CacheMode | null = null): Store {
   return {
-    conversationalAgents: new SqlCollection<AgentRecord<'conversational'>>(db, 'conversational_agents', size),
-    proceduralAgents: new SqlCollection<AgentRecord<'procedural'>>(db, 'procedural_agents', size),
-    conversations: new SqlCollection(db, 'conversations', size),
-    procedures: new SqlCollection(db, 'procedures', size),
-    customers: new SqlCollection(db, 'customers', size),
-    tokens: new SqlCollection(db, 'tokens', size),
+    conversationalAgents: new SqlCollection<AgentRecord<'conversational'>>(db, 'conversational_agents', cache),
+    proceduralAgents: new SqlCollection<AgentRecord<'procedural'>>(db, 'procedural_agents', cache),
+    conversations: new SqlCollection(db, 'conversations', cache),
+    procedures: new SqlCollection(db, 'procedures', cache),
+    customers: new SqlCollection(db, 'customers', cache),
+    tokens: new SqlCollection(db, 'tokens', cache),
   };
 }

@@ -1,9 +1,9 @@
 /**
  * Several `casi serve` instances on one PostgreSQL (a throwaway cluster), clients picking an instance each: both
- * come up when started at once on an empty database; a token refreshed on one is refused on the other and ends the
- * streams it opened there; a call's timers fire once; SSE subscribers and sessions spread over both get one order
- * with the same ids, and when one instance is killed (`kill -9`) its clients resume on the other: 0 lost, 0
- * duplicated. The full-size run (30 s of traffic) is bench/shared-sandbox.mjs.
+ * come up when started at once on an empty database; what one acknowledged the other reads next; a token refreshed
+ * on one is refused on the other and ends the streams it opened there; a call's timers fire once; SSE subscribers
+ * and sessions spread over both get one order with the same ids, and when one instance is killed (`kill -9`) its
+ * clients resume on the other: 0 lost, 0 duplicated. The full-size run (30 s of traffic) is bench/shared-sandbox.mjs.
  */
 import { mkdtempSync, realpathSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -115,6 +115,34 @@ describe('two instances on one PostgreSQL', () => {
     );
     fresh.close();
     expect(fresh.events[0]?.payload.type).toBe('conversation.setup');
+  });
+
+  it('what one instance acknowledged, the other reads next, though it had read the record before', async () => {
+    for (const description of ['first', 'second', 'third']) {
+      await clients[0].conversationalAgents.update(agents.agentId, { description });
+      expect((await clients[1].conversationalAgents.retrieve(agents.agentId)).description).toBe(description);
+    }
+    const created = await clients[0].conversations.create({
+      agent_id: agents.agentId,
+      channel: { type: 'chat_realtime' },
+    });
+    const status = async () => (await clients[1].conversations.retrieve(created.id)).status;
+    expect(await status()).toBe('queued');
+    // Each status change is acknowledged by its event on the first instance's session.
+    const session = new RawSession({
+      baseUrl: servers[0].baseUrl,
+      conversationId: created.id,
+      token: created.channel.token,
+    });
+    await session.open;
+    const started = session.next('conversation.started');
+    session.send({ type: 'conversation.start' });
+    await within(started, 5_000, 'the start');
+    expect(await status()).toBe('in-progress');
+    const ended = session.next('conversation.ended');
+    session.send({ type: 'conversation.end' });
+    await within(ended, 5_000, 'the end');
+    expect(await status()).toBe('completed');
   });
 
   it("a call's timers fire once with two instances: one end, one procedure run, seen alike on both", async () => {

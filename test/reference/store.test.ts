@@ -3,13 +3,13 @@
  * default collation): frozen records; the list query (filters, ranges, order, keyset) with the same answers in all;
  * views per record.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { collectionTable } from '../../reference/database/migrations.js';
 import { openPostgres } from '../../reference/database/postgres.js';
-import type { Database } from '../../reference/database/types.js';
+import type { Database, SqlValue } from '../../reference/database/types.js';
 import { viewPerRecord } from '../../reference/freeze.js';
 import { MemoryCollection } from '../../reference/store/memory.js';
-import { SqlCollection } from '../../reference/store/sql.js';
+import { type CacheMode, SqlCollection } from '../../reference/store/sql.js';
 import type { Collection, ListQuery } from '../../reference/store/types.js';
 import { type PostgresCluster, startPostgresCluster } from '../database/postgres-cluster.js';
 import { openTestDatabase, type TestDatabase } from './helpers/database.js';
@@ -48,10 +48,14 @@ afterAll(async () => {
 });
 
 /** A fresh SQL collection in a table of its own. */
-async function sqlCollection(db: Database, cacheSize = 0): Promise<Collection<Row>> {
+async function sqlCollection(
+  db: Database,
+  cache: CacheMode | null = null,
+  cacheSize?: number,
+): Promise<Collection<Row>> {
   const table = `rows_${++tables}`;
   await db.exec(collectionTable(table));
-  return new SqlCollection<Row>(db, table, cacheSize);
+  return new SqlCollection<Row>(db, table, cache, cacheSize);
 }
 
 const memoryCollection = async (): Promise<Collection<Row>> => new MemoryCollection<Row>();
@@ -72,7 +76,7 @@ async function filled(empty: () => Promise<Collection<Row>> = memoryCollection):
 
 describe('SqlCollection with a cache', () => {
   it('answers get from the records it wrote or read, and forgets the least recently used past the bound', async () => {
-    const rows = await sqlCollection(embedded.db, 2);
+    const rows = await sqlCollection(embedded.db, 'owned', 2);
     await rows.put(row('r1', 1));
     const first = await rows.get('r1');
     expect(await rows.get('r1')).toBe(first);
@@ -89,6 +93,99 @@ describe('SqlCollection with a cache', () => {
     expect((await rows.get('r1'))?.org).toBe('z');
     await rows.delete('r1');
     expect(await rows.get('r1')).toBeUndefined();
+  });
+});
+
+/** `db`, listing the statements sent and counting those answered; `hold` holds back answers until `release`. */
+function watched(db: Database) {
+  let gate: Promise<void> | null = null;
+  let open: () => void = () => undefined;
+  const watch = {
+    statements: [] as string[],
+    answered: 0,
+    hold() {
+      gate = new Promise<void>((resolve) => {
+        open = resolve;
+      });
+    },
+    release: () => open(),
+    db: {
+      ...db,
+      async query<R extends object>(sql: string, params?: readonly SqlValue[]): Promise<R[]> {
+        watch.statements.push(sql);
+        const rows = await db.query<R>(sql, params);
+        watch.answered++;
+        if (gate !== null) await gate;
+        return rows;
+      },
+    } satisfies Database,
+  };
+  return watch;
+}
+
+describe('SqlCollection with a checked cache, two processes on one PostgreSQL', () => {
+  let other: Database;
+  beforeAll(async () => {
+    other = await openPostgres(cluster.url);
+  });
+  afterAll(async () => {
+    await other?.close();
+  });
+
+  /** The same new table seen by two processes: `a` writes, `b` reads (through `watched`). */
+  async function pair() {
+    await postgres.exec(collectionTable(`rows_${++tables}`));
+    const seen = watched(other);
+    return {
+      a: new SqlCollection<Row>(postgres, `rows_${tables}`, 'checked'),
+      b: new SqlCollection<Row>(seen.db, `rows_${tables}`, 'checked'),
+      seen,
+    };
+  }
+
+  it("reads another process's writes as soon as they are acknowledged, and hands out the held record while current", async () => {
+    const { a, b } = await pair();
+    await a.put(row('r1', 1));
+    const first = await b.get('r1');
+    expect(first).toEqual(row('r1', 1));
+    expect(await b.get('r1')).toBe(first);
+    await a.put({ ...row('r1', 1), org: 'z' });
+    expect((await b.get('r1'))?.org).toBe('z');
+    // A change by any writer at all, even one outside the store, is seen on the next read.
+    await postgres.query(`UPDATE rows_${tables} SET record = jsonb_set(record, '{org}', '"y"')`);
+    expect((await b.get('r1'))?.org).toBe('y');
+    expect((await a.get('r1'))?.org).toBe('y');
+    await a.delete('r1');
+    expect(await b.get('r1')).toBeUndefined();
+    await a.put(row('r1', 1, 'x'));
+    expect((await b.get('r1'))?.org).toBe('x');
+  });
+
+  it('reads asked while a statement runs go together in the next one, each answered with its own row', async () => {
+    const { a, b, seen } = await pair();
+    for (const id of ['r1', 'r2', 'r3']) await a.put(row(id, 1, id));
+    await b.get('r1');
+    seen.statements.length = 0;
+    const ids = Array.from({ length: 50 }, (_, i) => ['r1', 'r2', 'r3', 'missing'][i % 4] as string);
+    const found = await Promise.all(ids.map((id) => b.get(id)));
+    expect(found.map((record) => record?.org)).toEqual(ids.map((id) => (id === 'missing' ? undefined : id)));
+    // The first read goes at once; the 49 asked while it ran share the next statement.
+    expect(seen.statements).toHaveLength(2);
+  });
+
+  it('a read asked after a write elsewhere was acknowledged never takes the answer of a statement sent before it', async () => {
+    const { a, b, seen } = await pair();
+    await a.put(row('r1', 1, 'old'));
+    await b.get('r1');
+    seen.hold();
+    const before = b.get('r1');
+    // The statement of `before` has been answered (with the old row) and its answer is held back.
+    await vi.waitFor(() => expect(seen.answered).toBe(2));
+    await a.put(row('r1', 1, 'new'));
+    const after = b.get('r1');
+    seen.release();
+    expect((await before)?.org).toBe('old');
+    expect((await after)?.org).toBe('new');
   });
 });
 
@@ -123,8 +220,9 @@ describe('MemoryCollection', () => {
 describe.each([
   ['memory', memoryCollection],
   ['embedded SQL', () => sqlCollection(embedded.db)],
-  ['embedded SQL, cached', () => sqlCollection(embedded.db, 2)],
+  ['embedded SQL, cached', () => sqlCollection(embedded.db, 'owned', 2)],
   ['PostgreSQL', () => sqlCollection(postgres)],
+  ['PostgreSQL, checked cache', () => sqlCollection(postgres, 'checked', 2)],
 ])('%s collection', (_kind, empty) => {
   it('replaces by id and deletes', async () => {
     const rows = await filled(empty);
