@@ -135,9 +135,9 @@ export class ProcedureRunner {
     return { page: items.map(toProcedureListItem), cursor };
   }
 
-  /** Sets the step timer of procedure `id` again, `delayMs` from now (a timer resumed from its row). */
-  resume(id: string, delayMs: number): Promise<void> {
-    return this.deps.timers.set(timerName(id), delayMs, () => this.step(id));
+  /** What the step timer of procedure `id` runs (a timer resumed from its row). */
+  timerTask(id: string): () => Promise<void> {
+    return () => this.step(id);
   }
 
   /** One move: `pending` → `running` (and schedules the next), or `running` → `success` / `failed`. */

@@ -87,11 +87,15 @@ export class ConversationRuntime {
     delayMs: number,
     task: (live: LiveConversation) => Promise<void>,
   ): Promise<void> {
-    return this.deps.timers.set(`${conversationId}/${name}`, delayMs, () =>
+    return this.deps.timers.set(`${conversationId}/${name}`, delayMs, this.timerTask(conversationId, task));
+  }
+
+  /** What a timer of the conversation runs: `task` under the lock, unless the conversation has ended. */
+  timerTask(conversationId: string, task: (live: LiveConversation) => Promise<void>): () => Promise<void> {
+    return () =>
       this.use(conversationId, async (live) => {
         if (!live.ended) await task(live);
-      }),
-    );
+      });
   }
 
   /** Names of the conversation's pending timers (tests). */
