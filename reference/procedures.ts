@@ -140,7 +140,10 @@ export class ProcedureRunner {
     return () => this.step(id);
   }
 
-  /** One move: `pending` → `running` (and schedules the next), or `running` → `success` / `failed`. */
+  /**
+   * One move: `pending` → `running` (and schedules the next), or `running` → `success` / `failed`. Run again after a
+   * success (its claimer died before the timer's row was deleted), it only sets the conversation's field again.
+   */
   private async step(id: string): Promise<void> {
     let started = false;
     let finished: ProcedureRecord | undefined;
@@ -150,6 +153,7 @@ export class ProcedureRunner {
         started = true;
         return true;
       }
+      if (procedure.status === 'success') finished = procedure;
       if (procedure.status !== 'running') return false;
       this.finish(procedure);
       finished = procedure;

@@ -148,6 +148,11 @@ export class LiveConversation {
     return event;
   }
 
+  /** The events of the conversation's log kept so far, oldest first. */
+  async events(): Promise<ServerEvent[]> {
+    return (await this.runtime.deps.bus.read(this.#record.id)) ?? [];
+  }
+
   /** Replaces the record with a copy carrying `changes`, and saves it. */
   update(changes: Partial<ConversationRecord>): Promise<void> {
     this.#record = { ...this.#record, ...changes };
