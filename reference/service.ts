@@ -50,7 +50,7 @@ import type { Store } from './store/types.js';
 import { type EventStreamOpening, EventStreams } from './streams.js';
 import { type ErrorReporter, TimerGroup } from './timers.js';
 import { type TokenHold, TokenService } from './tokens.js';
-import { WebhookSender } from './webhook.js';
+import { WEBHOOK_TIMER, WebhookSender } from './webhook.js';
 
 /** The settings the service uses (the rest of `ReferenceConfig` is for the HTTP server). */
 export type ServiceSettings = Pick<
@@ -118,6 +118,7 @@ export class ReferenceService implements ServiceOperations {
   private readonly streams: EventStreams;
   private readonly sessions: SessionFrames;
   private readonly tokens: TokenService;
+  private readonly webhook: WebhookSender | null;
 
   constructor(options: ReferenceServiceOptions) {
     const settings = {
@@ -172,7 +173,8 @@ export class ReferenceService implements ServiceOperations {
     const webhook =
       settings.webhook === null
         ? null
-        : new WebhookSender(settings.webhook, clock, this.timers, onError, options.fetch);
+        : new WebhookSender(settings.webhook, clock, this.timers, bus, onError, options.fetch);
+    this.webhook = webhook;
     this.conversations = new ConversationService({
       store,
       clock,
@@ -238,6 +240,7 @@ export class ReferenceService implements ServiceOperations {
 
   /** What a timer of this name runs, found from the name alone; undefined for a timer that is not resumable. */
   private resumable(name: string): (() => Promise<void>) | undefined {
+    if (name.startsWith(WEBHOOK_TIMER)) return this.webhook?.resumable(name);
     if (name.startsWith(PROCEDURE_TIMER)) return this.procedures.timerTask(name.slice(PROCEDURE_TIMER.length));
     const slash = name.indexOf('/');
     const step = name.slice(slash + 1);
