@@ -184,7 +184,7 @@ export class ReferenceService implements ServiceOperations {
       customers: this.customers,
       tokens,
       retentionMs,
-      ...(webhook === null ? {} : { onSetup: (event) => void webhook.send(event) }),
+      ...(webhook === null ? {} : { onSetup: (event) => webhook.send(event).written }),
     });
     this.procedures = new ProcedureRunner({
       store,

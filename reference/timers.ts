@@ -67,6 +67,23 @@ export class TimerGroup {
   }
 
   /**
+   * Runs `task` at once, as a timer due now: a durable one's row is written first and the task runs under its lease,
+   * so that a process killed meanwhile leaves it to be run again. `written` resolves once the row is written (at
+   * once for the others) and rejects when it cannot be; `done` once the task is over (an error is reported).
+   */
+  start(name: string, task: () => void | Promise<void>): { written: Promise<void>; done: Promise<void> } {
+    if (this.closed) return { written: Promise.resolve(), done: Promise.resolve() };
+    const rows = this.rows !== null && this.durable(name) ? this.rows : null;
+    const dueAt = this.clock.now();
+    const written = rows === null ? Promise.resolve() : rows.save(name, dueAt);
+    const done = written.then(
+      () => this.fire(name, dueAt, task, rows),
+      () => undefined,
+    );
+    return { written, done };
+  }
+
+  /**
    * Sets the timer of a row found in `TimerRows` (due at `dueAt`) in this process, without writing the row: it runs
    * here only if this process claims the row, and not at all if the row is gone by then.
    */
@@ -80,13 +97,18 @@ export class TimerGroup {
     this.handles.get(name)?.cancel();
     const handle = this.clock.setTimer(dueAt - this.clock.now(), async () => {
       if (this.handles.get(name) === handle) this.handles.delete(name);
-      try {
-        await (rows === null ? task() : this.runLeased(rows, name, dueAt, task));
-      } catch (error) {
-        this.onError(error, `timer ${name}`);
-      }
+      await this.fire(name, dueAt, task, rows);
     });
     this.handles.set(name, handle);
+  }
+
+  /** Runs a timer that is due: with `rows`, under a lease; an error is reported. */
+  private async fire(name: string, dueAt: number, task: () => void | Promise<void>, rows: TimerRows | null) {
+    try {
+      await (rows === null ? task() : this.runLeased(rows, name, dueAt, task));
+    } catch (error) {
+      this.onError(error, `timer ${name}`);
+    }
   }
 
   /** Claims the row, runs `task` while renewing the lease, then deletes the row (see `TimerRows`). */

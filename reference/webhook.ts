@@ -22,20 +22,21 @@ export function webhookSignature(secret: string, unixSeconds: number, body: stri
   return `t=${unixSeconds},v1=${mac}`;
 }
 
-/** The prefix of the names of webhook retry timers: `webhook:<conversation id>/<event id>/<attempt>`. */
+/** The prefix of the names of webhook attempts' timers: `webhook:<conversation id>/<event id>/<attempt>`. */
 export const WEBHOOK_TIMER = 'webhook:';
 
 /** What names a webhook's event: it is found again in its conversation's log. */
 type EventRef = Pick<ServerEvent, 'conversation_id' | 'id'>;
 
-/** The name of the timer of attempt `attempt` (1 for the first retry) of the webhook of `event`. */
+/** The name of the timer of attempt `attempt` (0 for the first, 1 for the first retry) of the webhook of `event`. */
 export function webhookTimer(event: EventRef, attempt: number): string {
   return `${WEBHOOK_TIMER}${event.conversation_id}/${event.id}/${attempt}`;
 }
 
 /**
- * Sends setup webhooks with retries on the service clock. A retry is a timer named after the event and the attempt,
- * which finds the event again in the conversation's log: kept as a row with a database, it survives a restart.
+ * Sends setup webhooks with retries on the service clock. Each attempt is a timer named after the event and the
+ * attempt, which finds the event again in the conversation's log: kept as a row with a database, it survives a
+ * restart, and a process killed while it posts leaves it to be run again.
  */
 export class WebhookSender {
   constructor(
@@ -48,21 +49,26 @@ export class WebhookSender {
   ) {}
 
   /**
-   * Starts delivering `event`; resolves once the first attempt is over and a retry, if one is due, is set (true
-   * when it was acknowledged).
+   * Starts delivering `event`. Its first attempt is a timer due now, kept as a row with a database like the retries,
+   * so that a process killed during it tries again: `written` resolves once that row is written, `delivered` once
+   * the attempt is over (true when it was acknowledged).
    */
-  async send(event: ServerEvent): Promise<boolean> {
-    const delivered = await this.post(JSON.stringify(event));
-    if (!delivered) await this.retryLater(event, 0);
-    return delivered;
+  send(event: ServerEvent): { written: Promise<void>; delivered: Promise<boolean> } {
+    let delivered = false;
+    const { written, done } = this.timers.start(webhookTimer(event, 0), async () => {
+      delivered = await this.attempt(event, 0);
+    });
+    return { written, delivered: done.then(() => delivered) };
   }
 
-  /** What the retry timer `name` runs (a row found after a restart); undefined when the name is no retry's. */
+  /** What the attempt's timer `name` runs (a row found after a restart); undefined when the name is no attempt's. */
   resumable(name: string): (() => Promise<void>) | undefined {
     const match = /^webhook:([^/]+)\/([^/]+)\/(\d+)$/.exec(name);
     if (match === null) return undefined;
     const [, conversationId = '', id = '', attempt = ''] = match;
-    return () => this.attempt({ conversation_id: conversationId, id }, Number(attempt));
+    return async () => {
+      await this.attempt({ conversation_id: conversationId, id }, Number(attempt));
+    };
   }
 
   /** Sets the timer of the retry that follows attempt `attempt` (0 for the first), unless none is left. */
@@ -72,17 +78,24 @@ export class WebhookSender {
       this.onError(new Error(`webhook ${event.id} not acknowledged after ${attempt + 1} attempts`), 'webhook');
       return;
     }
-    await this.timers.set(webhookTimer(event, attempt + 1), delay, () => this.attempt(event, attempt + 1));
+    await this.timers.set(webhookTimer(event, attempt + 1), delay, async () => {
+      await this.attempt(event, attempt + 1);
+    });
   }
 
-  /** Retry `attempt`: the event found again in its conversation's log, posted, and the next retry set if it fails. */
-  private async attempt(event: EventRef, attempt: number): Promise<void> {
+  /**
+   * Attempt `attempt` (0 for the first): the event found again in its conversation's log, posted, and the next retry
+   * set if it fails; true when it was acknowledged.
+   */
+  private async attempt(event: EventRef, attempt: number): Promise<boolean> {
     const found = (await this.bus.read(event.conversation_id))?.find((logged) => logged.id === event.id);
     if (found === undefined) {
       this.onError(new Error(`webhook ${event.id}: the event is no longer kept`), 'webhook');
-      return;
+      return false;
     }
-    if (!(await this.post(JSON.stringify(found)))) await this.retryLater(event, attempt);
+    if (await this.post(JSON.stringify(found))) return true;
+    await this.retryLater(event, attempt);
+    return false;
   }
 
   /** One POST; true for a 2xx answer within the timeout. */

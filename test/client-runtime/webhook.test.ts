@@ -48,7 +48,7 @@ async function deliver(secret: string): Promise<unknown> {
   const sender = new WebhookSender({ url: receiver.url, secret: SECRET }, systemClock, timers, bus, (e) =>
     errors.push(e),
   );
-  await sender.send(event);
+  await sender.send(event).delivered;
   timers.close();
   return outcome;
 }

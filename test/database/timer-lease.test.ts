@@ -85,9 +85,12 @@ function clientOf(server: ServeProcess): Client {
   return createClient({ baseUrl: server.baseUrl, apiKey: server.apiKey, maxRetries: 0, timeoutMs: 10_000 });
 }
 
-/** A receiver that refuses the first delivery (500), holds the second (the first retry) unanswered, then acknowledges. */
-async function holdingReceiver(): Promise<WebhookReceiver> {
-  const receiver = await startReceiver((n) => (n === 0 ? 500 : n === 1 ? null : 200));
+/**
+ * A receiver that refuses the deliveries before the `held`-th (0-based: 0 the first attempt, 1 the first retry) with
+ * a 500, holds that one unanswered, and acknowledges the next.
+ */
+async function holdingReceiver(held: number): Promise<WebhookReceiver> {
+  const receiver = await startReceiver((n) => (n < held ? 500 : n === held ? null : 200));
   receivers.push(receiver);
   return receiver;
 }
@@ -96,11 +99,11 @@ function webhookEnv(receiver: WebhookReceiver): Record<string, string> {
   return { CASI_WEBHOOK_URL: receiver.url, CASI_WEBHOOK_SECRET: 'whsec_lease' };
 }
 
-/** Creates a chat (no timers of its own) and waits until the receiver holds its webhook's first retry. */
-async function chatWithHeldRetry(client: Client, receiver: WebhookReceiver): Promise<string> {
+/** Creates a chat (no timers of its own) and waits until the receiver holds its webhook's `held`-th delivery. */
+async function chatWithHeldDelivery(client: Client, receiver: WebhookReceiver, held: number): Promise<string> {
   const { agentId } = await createScenarioAgents(client);
   const created = await client.conversations.create({ agent_id: agentId, channel: { type: 'chat_realtime' } });
-  await receiver.waitFor(2, 10_000);
+  await receiver.waitFor(held + 1, 10_000);
   return created.id;
 }
 
@@ -118,16 +121,21 @@ async function rowsLeft(url: string): Promise<string[]> {
 }
 
 /**
- * After the held retry was taken up: three deliveries of the setup event and no more, the third acknowledged, and
- * no timer row left (nothing more can fire).
+ * After the held delivery was taken up: the setup event delivered once more than up to the held one, and no more
+ * (the last acknowledged), and no timer row left (nothing more can fire).
  */
-async function expectAcknowledgedOnce(receiver: WebhookReceiver, conversationId: string, url: string): Promise<void> {
-  await receiver.waitFor(3, TAKEOVER_WAIT_MS);
+async function expectAcknowledgedOnce(
+  receiver: WebhookReceiver,
+  held: number,
+  conversationId: string,
+  url: string,
+): Promise<void> {
+  await receiver.waitFor(held + 2, TAKEOVER_WAIT_MS);
   await new Promise((resolve) => setTimeout(resolve, SETTLE_MS));
   const events = receiver.deliveries.map((delivery) => JSON.parse(delivery.body) as ServerEvent);
-  expect(events).toHaveLength(3);
+  expect(events).toHaveLength(held + 2);
   expect(events.map((event) => [event.conversation_id, event.payload.type])).toEqual(
-    Array.from({ length: 3 }, () => [conversationId, 'conversation.setup']),
+    Array.from({ length: held + 2 }, () => [conversationId, 'conversation.setup']),
   );
   expect(new Set(events.map((event) => event.id)).size).toBe(1);
   expect(await rowsLeft(url)).toEqual([]);
@@ -137,17 +145,20 @@ describe.each([
   { kind: 'embedded', url: async (cwd: string) => `file:${join(cwd, 'state')}` },
   { kind: 'PostgreSQL', url: async () => await postgresDatabase() },
 ])('a timer whose process is killed while its task runs, on the $kind database', ({ url }) => {
-  it(
-    'a webhook retry held by its receiver is sent again after a restart, and acknowledged once',
-    async () => {
-      const receiver = await holdingReceiver();
+  it.each([
+    ['a retry', 1],
+    ['the first attempt', 0],
+  ] as const)(
+    '%s of a webhook, held by its receiver, is sent again after a restart, and acknowledged once',
+    async (_attempt, held) => {
+      const receiver = await holdingReceiver(held);
       const cwd = folder();
       const env = { CASI_DATABASE_URL: await url(cwd), ...webhookEnv(receiver) };
       const first = await serve(cwd, env);
-      const conversationId = await chatWithHeldRetry(clientOf(first), receiver);
+      const conversationId = await chatWithHeldDelivery(clientOf(first), receiver, held);
       await first.kill9();
       await serve(cwd, env);
-      await expectAcknowledgedOnce(receiver, conversationId, env.CASI_DATABASE_URL);
+      await expectAcknowledgedOnce(receiver, held, conversationId, env.CASI_DATABASE_URL);
     },
     PROCESS_MS,
   );
@@ -157,12 +168,12 @@ describe('two instances on one PostgreSQL, one killed while a timer task runs', 
   it(
     'a webhook retry held by its receiver is sent by the other instance, and acknowledged once',
     async () => {
-      const receiver = await holdingReceiver();
+      const receiver = await holdingReceiver(1);
       const env = { CASI_DATABASE_URL: await postgresDatabase(), ...webhookEnv(receiver) };
       const [first] = await Promise.all([serve(folder(), env), serve(folder(), env)]);
-      const conversationId = await chatWithHeldRetry(clientOf(first), receiver);
+      const conversationId = await chatWithHeldDelivery(clientOf(first), receiver, 1);
       await first.kill9();
-      await expectAcknowledgedOnce(receiver, conversationId, env.CASI_DATABASE_URL);
+      await expectAcknowledgedOnce(receiver, 1, conversationId, env.CASI_DATABASE_URL);
     },
     PROCESS_MS,
   );

@@ -66,7 +66,7 @@ describe('WebhookSender', () => {
     receiver = await startReceiver(() => 204);
     const clock = new FakeClock();
     const { sender: webhook, timers, event } = await sender(clock, receiver.url);
-    expect(await webhook.send(event)).toBe(true);
+    expect(await webhook.send(event).delivered).toBe(true);
     const [delivery] = receiver.deliveries;
     expect(delivery?.headers['content-type']).toBe('application/json');
     expect(delivery?.headers['service-version']).toBe('2025-06-19');
@@ -81,7 +81,7 @@ describe('WebhookSender', () => {
     const clock = new FakeClock();
     const errors: unknown[] = [];
     const { sender: webhook, timers, event } = await sender(clock, receiver.url, errors);
-    expect(await webhook.send(event)).toBe(false);
+    expect(await webhook.send(event).delivered).toBe(false);
     await clock.advance(999);
     expect(receiver.deliveries).toHaveLength(1);
     await clock.advance(1);
@@ -98,7 +98,7 @@ describe('WebhookSender', () => {
     const clock = new FakeClock();
     const errors: unknown[] = [];
     const { sender: webhook, timers, bus, event } = await sender(clock, receiver.url, errors);
-    await webhook.send(event);
+    await webhook.send(event).delivered;
     expect(timers.names()).toEqual([`webhook:${event.conversation_id}/${event.id}/1`]);
     expect(webhookTimer(event, 1)).toBe(timers.names()[0]);
     // The log is gone (retention): the retry is reported, not sent.
@@ -114,7 +114,7 @@ describe('WebhookSender', () => {
     const clock = new FakeClock();
     const errors: unknown[] = [];
     const { sender: webhook, event } = await sender(clock, receiver.url, errors);
-    await webhook.send(event);
+    await webhook.send(event).delivered;
     await clock.advance(1000 + 2000 + 4000 + 10_000);
     expect(receiver.deliveries).toHaveLength(4);
     expect(errors).toHaveLength(1);
@@ -124,7 +124,7 @@ describe('WebhookSender', () => {
     receiver = await startReceiver((n) => (n === 0 ? null : 200));
     const clock = new FakeClock();
     const { sender: webhook, event } = await sender(clock, receiver.url);
-    const first = webhook.send(event);
+    const first = webhook.send(event).delivered;
     await receiver.waitFor(1);
     await clock.advance(WEBHOOK_TIMEOUT_MS);
     expect(await first).toBe(false);
