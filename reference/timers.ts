@@ -60,7 +60,7 @@ export class TimerGroup {
    */
   set(name: string, delayMs: number, task: () => void | Promise<void>): Promise<void> {
     if (this.closed) return Promise.resolve();
-    const rows = this.rows !== null && this.durable(name) ? this.rows : null;
+    const rows = this.rowsOf(name);
     const dueAt = this.clock.now() + delayMs;
     this.arm(name, dueAt, task, rows);
     return rows === null ? Promise.resolve() : rows.save(name, dueAt);
@@ -73,7 +73,7 @@ export class TimerGroup {
    */
   start(name: string, task: () => void | Promise<void>): { written: Promise<void>; done: Promise<void> } {
     if (this.closed) return { written: Promise.resolve(), done: Promise.resolve() };
-    const rows = this.rows !== null && this.durable(name) ? this.rows : null;
+    const rows = this.rowsOf(name);
     const dueAt = this.clock.now();
     const written = rows === null ? Promise.resolve() : rows.save(name, dueAt);
     const done = written.then(
@@ -92,6 +92,11 @@ export class TimerGroup {
     this.arm(name, dueAt, task, this.rows);
   }
 
+  /** Where the timer `name` is kept: `rows` for a durable one, none for the others. */
+  private rowsOf(name: string): TimerRows | null {
+    return this.rows !== null && this.durable(name) ? this.rows : null;
+  }
+
   /** Sets the timer in this process (replacing one of the same name); with `rows`, the task runs under a lease. */
   private arm(name: string, dueAt: number, task: () => void | Promise<void>, rows: TimerRows | null): void {
     this.handles.get(name)?.cancel();
@@ -103,7 +108,12 @@ export class TimerGroup {
   }
 
   /** Runs a timer that is due: with `rows`, under a lease; an error is reported. */
-  private async fire(name: string, dueAt: number, task: () => void | Promise<void>, rows: TimerRows | null) {
+  private async fire(
+    name: string,
+    dueAt: number,
+    task: () => void | Promise<void>,
+    rows: TimerRows | null,
+  ): Promise<void> {
     try {
       await (rows === null ? task() : this.runLeased(rows, name, dueAt, task));
     } catch (error) {
@@ -164,7 +174,7 @@ export class TimerGroup {
     return [...this.handles.keys()].filter((name) => name.startsWith(prefix));
   }
 
-  /** Cancels everything in this process (rows stay, for the next start); later `set` calls do nothing. */
+  /** Cancels everything in this process (rows stay, for the next start); later calls set or start nothing. */
   close(): void {
     this.closed = true;
     for (const handle of this.handles.values()) handle.cancel();
