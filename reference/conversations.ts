@@ -49,8 +49,11 @@ export interface ConversationFilter {
   readonly limit?: number | undefined;
 }
 
-/** Called with each `conversation.setup` event (the webhook). */
-export type SetupListener = (event: ServerEvent, org: string) => void;
+/**
+ * Called with each `conversation.setup` event (the webhook); resolves once its delivery is durable, before the
+ * creation is answered.
+ */
+export type SetupListener = (event: ServerEvent, org: string) => Promise<void>;
 
 /** What the conversation service needs. */
 export interface ConversationDeps {
@@ -117,7 +120,7 @@ export class ConversationService {
         channel: setupChannel(channel),
         direction: record.direction,
       });
-      deps.onSetup?.(setup, org);
+      await deps.onSetup?.(setup, org);
       if (channel.type === 'phone') startPhoneCall(live, deps.agent);
     });
     return toCreateResponse(record, token.token, baseUrl);

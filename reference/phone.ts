@@ -72,10 +72,14 @@ function scenarioOf(live: LiveConversation): PhoneScenario {
   return scenarioFor(channel.type === 'phone' ? (channel.callee_no ?? '') : '');
 }
 
-/** The steps of a call by timer name: each is found again from its name alone (a timer resumed after a restart). */
+/**
+ * The steps of a call by timer name: each is found again from its name alone (a timer resumed after a restart), and
+ * does nothing when run again after it ran (a timer whose claimer died): it checks the state it moves from.
+ */
 const PHONE_STEPS: Readonly<Record<string, PhoneStep>> = {
   'phone-dial': (live) => live.end(outcomeOf(scenarioOf(live))),
   'phone-answer': async (live, agent) => {
+    if (!(await live.start())) return;
     await answer(live, agent, scenarioOf(live).status !== 'voicemail');
     schedulePhoneStep(live, agent, 'phone-turn');
   },
@@ -105,8 +109,8 @@ export function startPhoneCall(live: LiveConversation, agent: ScriptedAgent): vo
   schedulePhoneStep(live, agent, scenarioOf(live).answered ? 'phone-answer' : 'phone-dial');
 }
 
+/** What follows the start of an answered call: the customer loaded, the greeting. */
 async function answer(live: LiveConversation, agent: ScriptedAgent, greet: boolean): Promise<void> {
-  await live.start();
   const { customer_id: customerId, channel } = live.record;
   if (customerId !== null && channel.type === 'phone' && channel.callee_no !== null) {
     await live.emit({ type: 'agent.customer.loaded', customer_id: customerId, phone_no: channel.callee_no });
@@ -121,12 +125,19 @@ async function secondStep(live: LiveConversation, agent: ScriptedAgent, scenario
     return live.end({ status: 'voicemail', endedBy: 'agent' });
   }
   if (scenario.failureReason === 'customer_requested_dnc') {
-    await live.emit({ type: 'user.message.received', text: DNC_LINE });
+    if (!(await callerSaid(live, DNC_LINE))) await live.emit({ type: 'user.message.received', text: DNC_LINE });
     return live.end({ ...outcomeOf(scenario), endedBy: 'customer' });
   }
   if (scenario.status === 'failed') return live.end(outcomeOf(scenario));
+  if (await callerSaid(live, CALLER_LINE)) return;
   await agent.userMessage(live, CALLER_LINE);
   schedulePhoneStep(live, agent, 'phone-goodbye');
+}
+
+/** True when the caller's line `text` is in the log already (the step that says it ran). */
+async function callerSaid(live: LiveConversation, text: string): Promise<boolean> {
+  const events = await live.events();
+  return events.some((event) => event.payload.type === 'user.message.received' && event.payload.text === text);
 }
 
 function outcomeOf(scenario: PhoneScenario): { status: FinalStatus; failureReason?: FailureReason } {

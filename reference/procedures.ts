@@ -135,12 +135,15 @@ export class ProcedureRunner {
     return { page: items.map(toProcedureListItem), cursor };
   }
 
-  /** Sets the step timer of procedure `id` again, `delayMs` from now (a timer resumed from its row). */
-  resume(id: string, delayMs: number): Promise<void> {
-    return this.deps.timers.set(timerName(id), delayMs, () => this.step(id));
+  /** What the step timer of procedure `id` runs (a timer resumed from its row). */
+  timerTask(id: string): () => Promise<void> {
+    return () => this.step(id);
   }
 
-  /** One move: `pending` → `running` (and schedules the next), or `running` → `success` / `failed`. */
+  /**
+   * One move: `pending` → `running` (and schedules the next), or `running` → `success` / `failed`. Run again after a
+   * success (its claimer died before the timer's row was deleted), it only sets the conversation's field again.
+   */
   private async step(id: string): Promise<void> {
     let started = false;
     let finished: ProcedureRecord | undefined;
@@ -150,6 +153,7 @@ export class ProcedureRunner {
         started = true;
         return true;
       }
+      if (procedure.status === 'success') finished = procedure;
       if (procedure.status !== 'running') return false;
       this.finish(procedure);
       finished = procedure;

@@ -87,11 +87,15 @@ export class ConversationRuntime {
     delayMs: number,
     task: (live: LiveConversation) => Promise<void>,
   ): Promise<void> {
-    return this.deps.timers.set(`${conversationId}/${name}`, delayMs, () =>
+    return this.deps.timers.set(`${conversationId}/${name}`, delayMs, this.timerTask(conversationId, task));
+  }
+
+  /** What a timer of the conversation runs: `task` under the lock, unless the conversation has ended. */
+  timerTask(conversationId: string, task: (live: LiveConversation) => Promise<void>): () => Promise<void> {
+    return () =>
       this.use(conversationId, async (live) => {
         if (!live.ended) await task(live);
-      }),
-    );
+      });
   }
 
   /** Names of the conversation's pending timers (tests). */
@@ -142,6 +146,11 @@ export class LiveConversation {
     const event = buildEvent(this.#record, payload, isoNow(clock), id);
     await bus.append(this.#record.id, event);
     return event;
+  }
+
+  /** The events of the conversation's log kept so far, oldest first. */
+  async events(): Promise<ServerEvent[]> {
+    return (await this.runtime.deps.bus.read(this.#record.id)) ?? [];
   }
 
   /** Replaces the record with a copy carrying `changes`, and saves it. */

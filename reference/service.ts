@@ -50,7 +50,7 @@ import type { Store } from './store/types.js';
 import { type EventStreamOpening, EventStreams } from './streams.js';
 import { type ErrorReporter, TimerGroup } from './timers.js';
 import { type TokenHold, TokenService } from './tokens.js';
-import { WebhookSender } from './webhook.js';
+import { WEBHOOK_TIMER, WebhookSender } from './webhook.js';
 
 /** The settings the service uses (the rest of `ReferenceConfig` is for the HTTP server). */
 export type ServiceSettings = Pick<
@@ -82,7 +82,10 @@ export interface ReferenceServiceOptions {
   readonly timerRows?: DatabaseTimerRows;
 }
 
-/** How often a process with timer rows looks for rows overdue in no process (one that stopped), and by how much. */
+/**
+ * How often a process with timer rows looks for rows overdue in no process (one that stopped, or whose lease is
+ * over), and by how much.
+ */
 export const TIMER_TAKEOVER_MS = 1_000;
 
 /** A WebSocket session's domain side: the events to send, and the handler of client frames. */
@@ -115,6 +118,7 @@ export class ReferenceService implements ServiceOperations {
   private readonly streams: EventStreams;
   private readonly sessions: SessionFrames;
   private readonly tokens: TokenService;
+  private readonly webhook: WebhookSender | null;
 
   constructor(options: ReferenceServiceOptions) {
     const settings = {
@@ -169,7 +173,8 @@ export class ReferenceService implements ServiceOperations {
     const webhook =
       settings.webhook === null
         ? null
-        : new WebhookSender(settings.webhook, clock, this.timers, onError, options.fetch);
+        : new WebhookSender(settings.webhook, clock, this.timers, bus, onError, options.fetch);
+    this.webhook = webhook;
     this.conversations = new ConversationService({
       store,
       clock,
@@ -179,7 +184,7 @@ export class ReferenceService implements ServiceOperations {
       customers: this.customers,
       tokens,
       retentionMs,
-      ...(webhook === null ? {} : { onSetup: (event) => void webhook.send(event) }),
+      ...(webhook === null ? {} : { onSetup: (event) => webhook.send(event).written }),
     });
     this.procedures = new ProcedureRunner({
       store,
@@ -223,21 +228,20 @@ export class ReferenceService implements ServiceOperations {
   async listen(): Promise<void> {
     await this.tokens.listen();
     if (this.timerRows === null) return;
-    for (const row of await this.timerRows.due()) this.resume(row);
+    for (const row of await this.timerRows.due(Number.MAX_SAFE_INTEGER, this.clock.now())) this.resume(row);
     const takeOver = async () => {
       this.timers.set('timer-takeover', TIMER_TAKEOVER_MS, takeOver);
-      const overdue = await this.timerRows?.due(this.clock.now() - TIMER_TAKEOVER_MS);
+      const now = this.clock.now();
+      const overdue = await this.timerRows?.due(now - TIMER_TAKEOVER_MS, now);
       for (const row of overdue ?? []) if (!this.timers.has(row.name)) this.resume(row);
     };
     this.timers.set('timer-takeover', TIMER_TAKEOVER_MS, takeOver);
   }
 
   /** What a timer of this name runs, found from the name alone; undefined for a timer that is not resumable. */
-  private resumable(name: string): ((delayMs: number) => Promise<void>) | undefined {
-    if (name.startsWith(PROCEDURE_TIMER)) {
-      const id = name.slice(PROCEDURE_TIMER.length);
-      return (delayMs) => this.procedures.resume(id, delayMs);
-    }
+  private resumable(name: string): (() => Promise<void>) | undefined {
+    if (name.startsWith(WEBHOOK_TIMER)) return this.webhook?.resumable(name);
+    if (name.startsWith(PROCEDURE_TIMER)) return this.procedures.timerTask(name.slice(PROCEDURE_TIMER.length));
     const slash = name.indexOf('/');
     const step = name.slice(slash + 1);
     const phone = phoneStep(step);
@@ -248,14 +252,13 @@ export class ReferenceService implements ServiceOperations {
           ? undefined
           : (live) => phone(live, this.agent);
     if (slash < 0 || task === undefined) return undefined;
-    return (delayMs) => this.runtime.schedule(name.slice(0, slash), step, delayMs, task);
+    return this.runtime.timerTask(name.slice(0, slash), task);
   }
 
   /** Sets a timer kept as a row again in this process (it fires here only if this process claims the row). */
   private resume(row: TimerRow): void {
-    this.resumable(row.name)?.(Math.max(0, row.dueAt - this.clock.now())).catch((error: unknown) =>
-      this.onError(error, `timer ${row.name}`),
-    );
+    const task = this.resumable(row.name);
+    if (task !== undefined) this.timers.resume(row.name, row.dueAt, task);
   }
 
   /** Stops every timer (phone progress, procedures, retention, webhooks). */

@@ -92,6 +92,13 @@ export const MIGRATIONS: readonly Migration[] = [
     // Timers a process may resume from their name (a call's steps, a procedure's): due time in ms since the epoch.
     sql: 'CREATE TABLE timers (name text PRIMARY KEY, due_at bigint NOT NULL)',
   },
+  {
+    version: 5,
+    name: 'timer leases',
+    // A claimed timer's row is leased (until this time, ms since the epoch) rather than deleted, and deleted once its
+    // task has run: a claimer that dies leaves it to be claimed again when the lease is over. 0: not leased.
+    sql: 'ALTER TABLE timers ADD COLUMN claimed_until bigint NOT NULL DEFAULT 0',
+  },
 ];
 
 /** The advisory lock held while migrating: processes starting together on one database migrate one at a time. */

@@ -5,6 +5,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { verifyWebhook, WebhookVerificationError } from '../../generated/src/client.gen.js';
 import type { ServerEvent } from '../../generated/src/types.gen.js';
+import { MemoryEventBus } from '../../reference/bus/memory.js';
 import { systemClock } from '../../reference/clock.js';
 import { buildEvent } from '../../reference/events.js';
 import { TimerGroup } from '../../reference/timers.js';
@@ -42,8 +43,12 @@ async function deliver(secret: string): Promise<unknown> {
   });
   const errors: unknown[] = [];
   const timers = new TimerGroup(systemClock, (error) => errors.push(error));
-  const sender = new WebhookSender({ url: receiver.url, secret: SECRET }, systemClock, timers, (e) => errors.push(e));
-  await sender.send(event);
+  const bus = new MemoryEventBus();
+  await bus.append(event.conversation_id, event);
+  const sender = new WebhookSender({ url: receiver.url, secret: SECRET }, systemClock, timers, bus, (e) =>
+    errors.push(e),
+  );
+  await sender.send(event).delivered;
   timers.close();
   return outcome;
 }

@@ -1,7 +1,22 @@
-/** Phone calls on the clock: every test number's end state and failure reason, the default call, customers. */
+/**
+ * Phone calls on the clock: every test number's end state and failure reason, the default call, each step run once,
+ * customers.
+ */
 import { describe, expect, it } from 'vitest';
+import type { ServerEvent } from '../../generated/src/types.gen.js';
 import { validateConversation, validateCustomer } from '../../generated/src/validators.gen.js';
-import { CALLER_LINE, DNC_LINE, FAILURE_REASONS, PHONE_STEP_MS, TEST_NUMBERS } from '../../reference/phone.js';
+import { KeyedQueue } from '../../reference/keyed-queue.js';
+import {
+  CALLER_LINE,
+  DNC_LINE,
+  FAILURE_REASONS,
+  PHONE_STEP_MS,
+  phoneStep,
+  TEST_NUMBERS,
+} from '../../reference/phone.js';
+import { ConversationRuntime } from '../../reference/runtime.js';
+import { ScriptedAgent } from '../../reference/scripted-agent.js';
+import { TimerGroup } from '../../reference/timers.js';
 import {
   agentConfig,
   closeServiceAfterEach,
@@ -38,6 +53,21 @@ async function call(number: string, voicemail = true) {
     .filter((type, i, all) => !(type === 'agent.message.delta' && all[i - 1] === 'agent.message.delta'));
   return { id, events, record, types };
 }
+
+/** What the agent and the caller said, in order. */
+function spoken(events: ServerEvent[]): string[] {
+  return events.flatMap((e) =>
+    e.payload.type === 'agent.message.completed' || e.payload.type === 'user.message.received' ? [e.payload.text] : [],
+  );
+}
+
+/** The lines of a call to any other number. */
+const DEFAULT_CALL_LINES = [
+  'Hello, this is Ava. How can I help you today?',
+  CALLER_LINE,
+  `You said: ${CALLER_LINE}`,
+  'Thank you for calling. Goodbye.',
+];
 
 describe('test numbers', () => {
   it('documents 13 numbers: busy, no-answer, voicemail and one per failure_reason', () => {
@@ -110,17 +140,7 @@ describe('a call to any other number', () => {
       ...GENERATION,
       'conversation.ended',
     ]);
-    const texts = events.flatMap((e) =>
-      e.payload.type === 'agent.message.completed' || e.payload.type === 'user.message.received'
-        ? [e.payload.text]
-        : [],
-    );
-    expect(texts).toEqual([
-      'Hello, this is Ava. How can I help you today?',
-      CALLER_LINE,
-      `You said: ${CALLER_LINE}`,
-      'Thank you for calling. Goodbye.',
-    ]);
+    expect(spoken(events)).toEqual(DEFAULT_CALL_LINES);
     const times = events.map((e) => Date.parse(e.created_at) - Date.parse('2025-07-01T00:00:00.000Z'));
     expect(times[0]).toBe(0);
     expect(times[1]).toBe(PHONE_STEP_MS);
@@ -136,6 +156,28 @@ describe('a call to any other number', () => {
       summary: 'The customer sent 1 message; the agent replied 3 times.',
     });
     expect(events.filter((e) => e.experimental).map((e) => e.payload.type)).toEqual(['agent.customer.loaded']);
+  });
+
+  it('runs each step once: a step run again after it ran (a timer taken up after its claimer died) adds nothing', async () => {
+    t = makeService();
+    const agentId = await createAgent(t);
+    const { id } = await createConversation(t, agentId, { type: 'phone', callee_no: '+14155550123' });
+    // The service's store, bus and clock, with a runtime of its own: its timers are closed, so a step run again
+    // schedules nothing (the service's own timers drive the call).
+    const timers = new TimerGroup(t.clock, () => undefined);
+    timers.close();
+    const runtime = new ConversationRuntime({ ...t.service, queue: new KeyedQueue(), timers, retentionMs: 1000 });
+    const agent = new ScriptedAgent({ chatAsyncIdleMs: 60_000 });
+    const again = (name: string) =>
+      runtime.timerTask(id, (live) => phoneStep(name)?.(live, agent) ?? Promise.resolve())();
+    for (const step of ['phone-answer', 'phone-turn']) {
+      await t.clock.advance(PHONE_STEP_MS);
+      const before = await eventsOf(t, id);
+      await again(step);
+      expect(await eventsOf(t, id)).toEqual(before);
+    }
+    await t.clock.advance(10 * PHONE_STEP_MS);
+    expect(spoken(await eventsOf(t, id))).toEqual(DEFAULT_CALL_LINES);
   });
 
   it('stays queued until answered; client events cannot start it; the customer can hang up mid-call', async () => {

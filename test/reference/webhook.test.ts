@@ -3,10 +3,11 @@ import { createHmac } from 'node:crypto';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ServerEvent } from '../../generated/src/types.gen.js';
 import { validateServerEvent } from '../../generated/src/validators.gen.js';
+import { MemoryEventBus } from '../../reference/bus/memory.js';
 import { FakeClock } from '../../reference/clock.js';
 import { buildEvent } from '../../reference/events.js';
 import { TimerGroup } from '../../reference/timers.js';
-import { WEBHOOK_TIMEOUT_MS, WebhookSender, webhookSignature } from '../../reference/webhook.js';
+import { WEBHOOK_TIMEOUT_MS, WebhookSender, webhookSignature, webhookTimer } from '../../reference/webhook.js';
 import {
   createAgent,
   createConversation,
@@ -43,9 +44,14 @@ function setupEvent(): ServerEvent {
   );
 }
 
-function sender(clock: FakeClock, url: string, errors: unknown[] = []) {
+/** A sender whose bus holds the setup event it is to send (retries find it there). */
+async function sender(clock: FakeClock, url: string, errors: unknown[] = []) {
   const timers = new TimerGroup(clock, (error) => errors.push(error));
-  return { sender: new WebhookSender({ url, secret: SECRET }, clock, timers, (error) => errors.push(error)), timers };
+  const bus = new MemoryEventBus();
+  const event = setupEvent();
+  await bus.append(event.conversation_id, event);
+  const webhook = new WebhookSender({ url, secret: SECRET }, clock, timers, bus, (error) => errors.push(error));
+  return { sender: webhook, timers, bus, event };
 }
 
 describe('webhookSignature', () => {
@@ -59,9 +65,8 @@ describe('WebhookSender', () => {
   it('POSTs the event as JSON with Service-Version and a valid signature; a 2xx acknowledges', async () => {
     receiver = await startReceiver(() => 204);
     const clock = new FakeClock();
-    const { sender: webhook, timers } = sender(clock, receiver.url);
-    const event = setupEvent();
-    expect(await webhook.send(event)).toBe(true);
+    const { sender: webhook, timers, event } = await sender(clock, receiver.url);
+    expect(await webhook.send(event).delivered).toBe(true);
     const [delivery] = receiver.deliveries;
     expect(delivery?.headers['content-type']).toBe('application/json');
     expect(delivery?.headers['service-version']).toBe('2025-06-19');
@@ -75,8 +80,8 @@ describe('WebhookSender', () => {
     receiver = await startReceiver((n) => (n < 2 ? 500 : 200));
     const clock = new FakeClock();
     const errors: unknown[] = [];
-    const { sender: webhook, timers } = sender(clock, receiver.url, errors);
-    expect(await webhook.send(setupEvent())).toBe(false);
+    const { sender: webhook, timers, event } = await sender(clock, receiver.url, errors);
+    expect(await webhook.send(event).delivered).toBe(false);
     await clock.advance(999);
     expect(receiver.deliveries).toHaveLength(1);
     await clock.advance(1);
@@ -88,12 +93,28 @@ describe('WebhookSender', () => {
     expect(errors).toEqual([]);
   });
 
+  it('keeps a retry as a timer named after the event and the attempt, which finds the event again in its log', async () => {
+    receiver = await startReceiver(() => 500);
+    const clock = new FakeClock();
+    const errors: unknown[] = [];
+    const { sender: webhook, timers, bus, event } = await sender(clock, receiver.url, errors);
+    await webhook.send(event).delivered;
+    expect(timers.names()).toEqual([`webhook:${event.conversation_id}/${event.id}/1`]);
+    expect(webhookTimer(event, 1)).toBe(timers.names()[0]);
+    // The log is gone (retention): the retry is reported, not sent.
+    await bus.purge(event.conversation_id);
+    await clock.advance(1000);
+    expect(receiver.deliveries).toHaveLength(1);
+    expect(timers.names()).toEqual([]);
+    expect(String(errors[0])).toContain(`webhook ${event.id}: the event is no longer kept`);
+  });
+
   it('gives up after 3 retries (4 attempts) and reports it', async () => {
     receiver = await startReceiver(() => 503);
     const clock = new FakeClock();
     const errors: unknown[] = [];
-    const { sender: webhook } = sender(clock, receiver.url, errors);
-    await webhook.send(setupEvent());
+    const { sender: webhook, event } = await sender(clock, receiver.url, errors);
+    await webhook.send(event).delivered;
     await clock.advance(1000 + 2000 + 4000 + 10_000);
     expect(receiver.deliveries).toHaveLength(4);
     expect(errors).toHaveLength(1);
@@ -102,8 +123,8 @@ describe('WebhookSender', () => {
   it('treats 5 s without an answer as a failure and retries', async () => {
     receiver = await startReceiver((n) => (n === 0 ? null : 200));
     const clock = new FakeClock();
-    const { sender: webhook } = sender(clock, receiver.url);
-    const first = webhook.send(setupEvent());
+    const { sender: webhook, event } = await sender(clock, receiver.url);
+    const first = webhook.send(event).delivered;
     await receiver.waitFor(1);
     await clock.advance(WEBHOOK_TIMEOUT_MS);
     expect(await first).toBe(false);
