@@ -1,7 +1,7 @@
 /**
- * Runs the document linters (Redocly; the AsyncAPI parser, or for generation the AsyncAPI structure check) in a
- * worker thread, so that they load and lint on one core while the emitters work on the other. From the TypeScript sources (tests), where the compiled worker entry
- * does not exist, they run in this thread.
+ * Runs the document linters (for generation the structure checks of both documents; for `casi check` also Redocly
+ * and the AsyncAPI parser) in a worker thread, so that they load and lint on one core while the emitters work on the
+ * other. From the TypeScript sources (tests), where the compiled worker entry does not exist, they run in this thread.
  */
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
