@@ -4,14 +4,12 @@ import type { Ir, IrEvent } from '../../ir/model.js';
 import { schemaCodeNames } from '../../names.js';
 import { type EmittedFile, withHeader, withoutHeader } from '../shared/files.js';
 import { docText, emitTypeScript, literal, StructureKind, VariableDeclarationKind } from '../shared/ts.js';
-import { restTypes } from './rest.js';
 
 /** Envelope schemas replaced by the discriminated event unions of the same name. */
 const ENVELOPES = { server: 'ServerEvent', client: 'ClientEvent' } as const;
 
-/** Builds the types file from the IR. */
-export function emitTypes(ir: Ir): EmittedFile[] {
-  const rest = restTypes(ir.openapi);
+/** Builds the types file from the IR and `rest`, the REST types of `ir.openapi` (rest.ts, run where it is loaded). */
+export function emitTypes(ir: Ir, rest: string): EmittedFile[] {
   // openapi-typescript's output is already printed; only the declarations added here go through ts-morph.
   const statements: StatementStructures[] = [];
   addSchemaAliases(statements, ir);
