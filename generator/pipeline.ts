@@ -92,7 +92,8 @@ async function generateWith(
 
 /**
  * Runs every emitter on the IR; the result is sorted by path. `restTypes` prints the REST types (in the worker, when
- * the command has one): they are asked for first and awaited last.
+ * the command has one): they are asked for first and awaited last. The validators compile here, then esbuild bundles
+ * them in its own process while the other emitters run.
  */
 export async function emitAll(
   ir: Ir,
@@ -102,15 +103,20 @@ export async function emitAll(
 ): Promise<EmittedFile[]> {
   const rest = restTypes(ir.openapi);
   rest.catch(() => undefined);
+  const validators = timed('emit validators', onStage, () => emitValidators(ir));
+  validators.catch(() => undefined);
   const templates = await loadTemplates(options.templates);
   const others = [
-    ...(await timed('emit validators', onStage, () => emitValidators(ir))),
     ...(await timed('emit client', onStage, () => emitClient(ir))),
     ...(await timed('emit server', onStage, () => emitServer(ir))),
     ...(await timed('emit channels', onStage, () => emitChannels(ir))),
     ...(await timed('emit runtime', onStage, () => emitRuntime(templates))),
   ];
-  const sources = [...(await timed('emit types', onStage, async () => emitTypes(ir, await rest))), ...others];
+  const sources = [
+    ...(await timed('emit types', onStage, async () => emitTypes(ir, await rest))),
+    ...(await validators),
+    ...others,
+  ];
   const named = options.name === undefined ? ir : { ...ir, packageName: options.name };
   return sortFiles([...sources, ...emitPackage(named, sources)]);
 }
