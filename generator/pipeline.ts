@@ -8,6 +8,7 @@ import { emitPackage } from './emit/package/index.js';
 import { emitRuntime } from './emit/runtime/index.js';
 import { emitServer } from './emit/server/index.js';
 import { type EmittedFile, sortFiles } from './emit/shared/files.js';
+import type { TypeScriptFile } from './emit/shared/ts.js';
 import { emitTypes } from './emit/types/index.js';
 import { emitValidators } from './emit/validators/index.js';
 import { buildIr } from './ir/build.js';
@@ -16,7 +17,7 @@ import { bundleRead, type LoadedSpecs, loadSpecs, type ReadSpecs } from './load/
 import { loadTemplates } from './load/templates.js';
 import type { GenerateOptions } from './options.js';
 import { type StageListener, timed } from './stages.js';
-import { type Helper, startHelper, startLint } from './worker/start.js';
+import { type Helper, type Printers, printersHere, startHelper, startLint } from './worker/start.js';
 
 export type { StageListener } from './stages.js';
 
@@ -79,7 +80,7 @@ async function generateWith(
   let files: EmittedFile[] | undefined;
   let emitError: unknown;
   try {
-    if (model.ir) files = await emitAll(model.ir, options, onStage, helper.restTypes);
+    if (model.ir) files = await emitAll(model.ir, options, onStage, helper.printers);
   } catch (error) {
     emitError = error;
   }
@@ -91,37 +92,32 @@ async function generateWith(
 }
 
 /**
- * Runs every emitter on the IR; the result is sorted by path. `restTypes` prints the REST types (in the worker, when
- * the command has one): they are asked for first and awaited last. The validators compile here, then esbuild bundles
- * them in its own process while the other emitters run.
+ * Runs every emitter on the IR; the result is sorted by path. `printers` print the REST types and the TypeScript
+ * files (in the worker, when the command has one): each file is sent as soon as its emitter returns it, and the REST
+ * types are asked for first. The validators compile here, then esbuild bundles them in its own process while the
+ * other emitters run.
  */
 export async function emitAll(
   ir: Ir,
   options: GenerateOptions,
   onStage?: StageListener,
-  restTypes: (document: unknown) => Promise<string> = restTypesHere,
+  printers: Printers = printersHere,
 ): Promise<EmittedFile[]> {
-  const rest = restTypes(ir.openapi);
+  const rest = printers.restTypes(ir.openapi);
   rest.catch(() => undefined);
-  const validators = timed('emit validators', onStage, () => emitValidators(ir));
+  const printed = (files: readonly (EmittedFile | TypeScriptFile)[]) =>
+    Promise.all(files.map((file) => ('statements' in file ? printers.print(file) : file)));
+  const validators = timed('emit validators', onStage, async () => printed(await emitValidators(ir)));
   validators.catch(() => undefined);
   const templates = await loadTemplates(options.templates);
   const others = [
-    ...(await timed('emit client', onStage, () => emitClient(ir))),
-    ...(await timed('emit server', onStage, () => emitServer(ir))),
-    ...(await timed('emit channels', onStage, () => emitChannels(ir))),
-    ...(await timed('emit runtime', onStage, () => emitRuntime(templates))),
-  ];
-  const sources = [
-    ...(await timed('emit types', onStage, async () => emitTypes(ir, await rest))),
-    ...(await validators),
-    ...others,
-  ];
+    timed('emit client', onStage, () => emitClient(ir)),
+    timed('emit server', onStage, () => emitServer(ir)),
+    timed('emit channels', onStage, () => emitChannels(ir)),
+  ].map(async (files) => printed(await files));
+  const runtime = await timed('emit runtime', onStage, () => emitRuntime(templates));
+  const types = timed('emit types', onStage, async () => printed(emitTypes(ir, await rest)));
+  const sources = [...(await types), ...(await validators), ...(await Promise.all(others)).flat(), ...runtime];
   const named = options.name === undefined ? ir : { ...ir, packageName: options.name };
   return sortFiles([...sources, ...emitPackage(named, sources)]);
-}
-
-/** The REST types printed in this thread. */
-async function restTypesHere(document: unknown): Promise<string> {
-  return (await import('./emit/types/rest.js')).restTypes(document);
 }
