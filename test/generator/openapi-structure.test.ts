@@ -72,6 +72,16 @@ describe('the OpenAPI structure check', () => {
     expect(await checked('v30', v30(BOARD))).toEqual([]);
   }, 60_000);
 
+  it('takes an empty `required` list in a 3.0 schema, as the JSON Schema draft of OpenAPI 3.0 does', async () => {
+    const empty = v30(BOARD).replace('      type: object\n', '      type: object\n      required: []\n');
+    expect(empty).toContain('required: []');
+    expect(await checked('v30-required', empty)).toEqual([]);
+    const unnamed = empty.replace('required: []', 'required: [1]');
+    expect(await checked('v30-required-number', unnamed)).toEqual([
+      expect.objectContaining({ pointer: '/components/schemas/Square/required/0', rule: 'openapi/structure' }),
+    ]);
+  });
+
   it.each([
     ['3.1', BOARD],
     ['3.0', v30(BOARD)],
@@ -99,6 +109,16 @@ describe('the OpenAPI structure check', () => {
       }),
     ]);
     expect(found.every((d) => d.severity === 'error')).toBe(true);
+  });
+
+  it('takes a reference to a component whose name has a space, which generation reads', async () => {
+    const spaced = BOARD.replaceAll('schemas/Square', 'schemas/Square one').replace(
+      '    Square:\n',
+      '    Square one:\n',
+    );
+    expect(spaced).toContain("$ref: '#/components/schemas/Square one'");
+    expect(await checked('spaced', spaced)).toEqual([]);
+    expect(await checked('spaced-v30', v30(spaced))).toEqual([]);
   });
 
   it('names a reference to nothing at its $ref', async () => {
