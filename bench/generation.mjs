@@ -121,8 +121,8 @@ try {
   writeSection('generation', {
     title: 'Generation (cold process)',
     note:
-      "`casi generate` checks both specs (their structure: Redocly's specification rules, the AsyncAPI document " +
-      'against the published AsyncAPI JSON Schema; cross-document consistency, every schema compiled, every example ' +
+      '`casi generate` checks both specs (their structure: each against the published JSON Schema of its ' +
+      'specification, with the OpenAPI path rules; cross-document consistency, every schema compiled, every example ' +
       'against its schema) and ' +
       `emits the whole package (${kb(output.edited)} in ${readdirSync(join(work, 'edited'), { recursive: true }).length} ` +
       'entries): REST and event types (through openapi-typescript), precompiled validators for every schema, message ' +

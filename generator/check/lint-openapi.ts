@@ -2,7 +2,6 @@
 import type * as Redocly from '@redocly/openapi-core';
 import type { Diagnostic } from '../diagnostics.js';
 import { requirePackage } from '../require-package.js';
-import type { LintRules } from './lint.js';
 import { redoclyConfigOf, strictChecks } from './rules-config.js';
 
 const { createConfig, getLineColLocation, lint, loadConfig } = requirePackage(
@@ -10,9 +9,10 @@ const { createConfig, getLineColLocation, lint, loadConfig } = requirePackage(
 ) as typeof Redocly;
 
 /**
- * Redocly's rules whose findings break the OpenAPI specification or make generation impossible: errors. Every other
- * rule of the `recommended` set is a matter of style, reported as a warning, unless a `redocly.yaml` beside the
- * document sets the rules and their severities.
+ * Redocly's rules whose findings break the OpenAPI specification or make generation impossible: the structure check
+ * (openapi-structure.ts) reports them, so Redocly's are left out. Every other rule of the `recommended` set is a
+ * matter of style, reported as a warning, unless a `redocly.yaml` beside the document sets the rules and their
+ * severities.
  */
 const SPEC_RULES = new Set([
   'struct',
@@ -26,13 +26,10 @@ const SPEC_RULES = new Set([
 /** Left to the check stage (`examples.ts`), which checks examples with the generated validators' own ajv setup. */
 const EXAMPLES_RULE = 'no-invalid-media-type-examples';
 
-/**
- * Lints the OpenAPI document: with `style`, with the rules of the `redocly.yaml` beside it, else with Redocly's
- * `recommended`; with `structure`, with the specification's rules alone.
- */
-export async function lintOpenApi(file: string, rules: LintRules = 'style'): Promise<Diagnostic[]> {
-  const configured = rules === 'style' && strictChecks(file);
-  const config = await configOf(file, rules, configured);
+/** Lints the OpenAPI document with the rules of the `redocly.yaml` beside it, else with Redocly's `recommended`. */
+export async function lintOpenApi(file: string): Promise<Diagnostic[]> {
+  const configured = strictChecks(file);
+  const config = await configOf(file, configured);
   let problems: Awaited<ReturnType<typeof lint>>;
   try {
     problems = await lint({ ref: file, config });
@@ -40,30 +37,30 @@ export async function lintOpenApi(file: string, rules: LintRules = 'style'): Pro
     return [notLinted(file, error)];
   }
   return problems
-    .filter((problem) => problem.ruleId !== EXAMPLES_RULE)
+    .filter((problem) => problem.ruleId !== EXAMPLES_RULE && !SPEC_RULES.has(problem.ruleId))
     .map((problem): Diagnostic => {
       const first = problem.location[0];
       const at = first ? getLineColLocation(first).start : { line: 1, col: 1 };
-      const error = problem.severity === 'error' && (configured || SPEC_RULES.has(problem.ruleId));
+      const error = problem.severity === 'error' && configured;
       return {
         severity: error ? 'error' : 'warning',
         file: first?.source.absoluteRef ?? file,
         line: at.line,
         column: at.col,
         pointer: first?.pointer?.replace(/^#/, '') ?? '',
-        message: problem.ruleId === 'no-unresolved-refs' ? unresolvedMessage(first?.source.body, at) : problem.message,
+        message: problem.message,
         rule: `redocly/${problem.ruleId}`,
       };
     });
 }
 
-/** Redocly's configuration for `rules` (`configured`: the project's `redocly.yaml`). */
-async function configOf(file: string, rules: LintRules, configured: boolean): Promise<Redocly.Config> {
+/** Redocly's configuration (`configured`: the project's `redocly.yaml`). */
+async function configOf(file: string, configured: boolean): Promise<Redocly.Config> {
   if (configured) return loadConfig({ configPath: redoclyConfigOf(file) });
-  if (rules === 'structure')
-    return createConfig({ rules: Object.fromEntries([...SPEC_RULES].map((r) => [r, 'error'])) });
-  // The check stage checks the examples itself: Redocly's check of them would only be dropped.
-  return createConfig({ extends: ['recommended'], rules: { [EXAMPLES_RULE]: 'off' } });
+  // The check stage checks the examples itself, the structure check the specification's rules: Redocly's checks of
+  // them would only be dropped.
+  const off = Object.fromEntries([EXAMPLES_RULE, ...SPEC_RULES].map((r) => [r, 'off' as const]));
+  return createConfig({ extends: ['recommended'], rules: off });
 }
 
 /** The error of a document Redocly refuses to lint at all (a document of another kind, say), at its first line. */
@@ -80,16 +77,4 @@ function notLinted(file: string, error: unknown): Diagnostic {
       : `The document cannot be linted: ${message}`,
     rule: 'casi/openapi',
   };
-}
-
-/** A `$ref` as written on one line of YAML or JSON: `$ref: '#/x'`, `"$ref": "#/x"`. */
-const REF_ON_LINE = /["']?\$ref["']?\s*:\s*["']?([^"'\s,}]+)/;
-
-/** The message of a `$ref` that resolves to nothing, naming its target (read where the problem is). */
-function unresolvedMessage(body: string | undefined, at: { line: number; col: number }): string {
-  const line = body?.split('\n')[at.line - 1] ?? '';
-  const target = (REF_ON_LINE.exec(line.slice(at.col - 1)) ?? REF_ON_LINE.exec(line))?.[1];
-  return target === undefined
-    ? "Can't resolve $ref."
-    : `Can't resolve $ref ${JSON.stringify(target)}: nothing is there.`;
 }

@@ -15,7 +15,7 @@ export async function lintSpecs(
   rules: LintRules = 'style',
 ): Promise<Diagnostic[]> {
   const found = await Promise.all([
-    openapiFile === undefined ? [] : import('./lint-openapi.js').then((m) => m.lintOpenApi(openapiFile, rules)),
+    openapiFile === undefined ? [] : lintOpenApiFile(openapiFile, rules),
     asyncapiFile === undefined
       ? []
       : rules === 'structure'
@@ -23,4 +23,14 @@ export async function lintSpecs(
         : import('./lint-asyncapi.js').then((m) => m.lintAsyncApi(asyncapiFile)),
   ]);
   return found.flat();
+}
+
+/** The OpenAPI structure check, and with `style` Redocly's rules. */
+async function lintOpenApiFile(file: string, rules: LintRules): Promise<Diagnostic[]> {
+  const structure = import('./openapi-structure.js').then((m) => m.lintOpenApiStructure(file));
+  if (rules === 'structure') return structure;
+  const style = import('./lint-openapi.js').then((m) => m.lintOpenApi(file));
+  const [found, styled] = await Promise.all([structure, style]);
+  // A document that is not OpenAPI at all is reported by both, once.
+  return [...found, ...styled.filter((d) => !found.some((f) => f.rule === d.rule && f.message === d.message))];
 }

@@ -1,10 +1,10 @@
 /** `casi check`: validates both documents and prints every diagnostic as file:line; `--fix` first fills event lists. */
 import { relative } from 'node:path';
 import { hasErrors } from '../check/index.js';
-import { startLint } from '../check/lint-in-worker.js';
 import { formatDiagnostic } from '../diagnostics.js';
 import { type ReadSpecs, readSpecs } from '../load/index.js';
 import { resolveOptions, usedSpecs } from '../options.js';
+import { startLint } from '../worker/start.js';
 import { fixEventLists } from './fix-event-lists.js';
 
 /** Returns 1 when any diagnostic is an error, else 0 (warnings are printed but do not fail). */

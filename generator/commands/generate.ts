@@ -1,8 +1,8 @@
 /** `casi generate`: runs the pipeline and writes `generated/`, or with `--check` reports what is stale. */
 import { relative } from 'node:path';
-import { startLint } from '../check/lint-in-worker.js';
 import { formatDiagnostic, UsageError } from '../diagnostics.js';
 import { resolveOptions } from '../options.js';
+import { startHelper } from '../worker/start.js';
 import { diffOutput, writeOutput } from '../write.js';
 
 export interface GenerateArgs {
@@ -29,10 +29,10 @@ export async function runGenerate(args: GenerateArgs): Promise<number> {
   const started = performance.now();
   const progress = (stage: string, ms: number) =>
     process.stderr.write(`casi: ${stage.padEnd(16)} ${ms.toFixed(0).padStart(5)} ms\n`);
-  // The linters start first, and work while the emitters load.
-  const linting = startLint(options, 'structure', progress);
+  // The worker starts first: it lints while the emitters load, then prints the REST types.
+  const helper = startHelper(options, 'structure', progress, true);
   const { generate } = await import('../pipeline.js');
-  const { files, diagnostics } = await generate(options, progress, linting);
+  const { files, diagnostics } = await generate(options, progress, helper);
   for (const d of diagnostics) process.stderr.write(`${formatDiagnostic(d)}\n`);
   const out = relative(process.cwd(), options.out) || '.';
   if (args.check) {

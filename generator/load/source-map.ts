@@ -7,7 +7,8 @@ import { type Diagnostic, InputError } from '../diagnostics.js';
 import { requirePackage } from '../require-package.js';
 
 const { CORE_SCHEMA, load } = requirePackage('js-yaml') as typeof JsYaml;
-const { isMap, isScalar, isSeq, LineCounter, parseDocument } = requirePackage('yaml') as typeof Yaml;
+/** `yaml`, which keeps positions: loaded on the first parse that needs them (a diagnostic, or a text js-yaml refuses). */
+let yamlPackage: typeof Yaml | undefined;
 
 /** A parsed YAML document with its positions. */
 export interface SourceDocument {
@@ -114,6 +115,8 @@ interface Positions {
 
 /** Parses with `yaml`, keeping every node's position; a syntax error becomes an InputError naming its lines. */
 function parsePositions(file: string, text: string): Positions {
+  yamlPackage ??= requirePackage('yaml') as typeof Yaml;
+  const { isMap, isScalar, isSeq, LineCounter, parseDocument } = yamlPackage;
   const lineCounter = new LineCounter();
   const doc = parseDocument(text, { lineCounter, prettyErrors: false, uniqueKeys: true });
   if (doc.errors.length > 0) {

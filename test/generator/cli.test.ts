@@ -77,7 +77,7 @@ describe('casi validate', () => {
     const unresolved = await casi(['validate', '--schema', 'Error', '--openapi', openapi, '-'], '{}');
     expect(unresolved.code).toBe(2);
     expect(unresolved.stderr).toMatch(
-      /unresolved\.yaml:\d+:\d+ error Can't resolve \$ref "#\/components\/schemas\/NoSuchThing": nothing is there\. \(redocly\/no-unresolved-refs\)/,
+      /unresolved\.yaml:\d+:\d+ error \$ref #\/components\/schemas\/NoSuchThing points to nothing \(openapi\/no-unresolved-refs\)/,
     );
     expect(unresolved.stderr).toMatch(/^casi: cannot validate: /m);
     expect(unresolved.stderr).not.toMatch(/^\s+at |MissingRefError/m);

@@ -38,11 +38,22 @@ describe('linter rules for check and for generate', () => {
       asyncapi: (s) => s.replace('summary: A ping.', 'summary: A ping.\n      bogus: 1'),
     });
     const found = await lintSpecs(files.openapi, files.asyncapi, 'structure');
-    const openapi = found.find((d) => d.rule === 'redocly/struct');
+    const openapi = found.find((d) => d.rule === 'openapi/structure');
     expect(openapi).toMatchObject({ severity: 'error', file: files.openapi, line: 23 });
     expect(openapi?.message).toContain('colour');
     const asyncapi = found.find((d) => d.rule === 'asyncapi/structure');
     expect(asyncapi).toMatchObject({ severity: 'error', file: files.asyncapi });
     expect(asyncapi?.line).toBeGreaterThan(1);
+  }, 60_000);
+
+  it('reports the structure check in check too, so that what check passes generates', async () => {
+    const files = widgets('structure-in-check', {
+      openapi: (s) =>
+        s.replace('      summary: Create a widget\n', '      summary: Create a widget\n      colour: red\n'),
+    });
+    const style = await lintSpecs(files.openapi, undefined, 'style');
+    expect(style.filter((d) => d.severity === 'error' && d.message.includes('colour'))).toEqual([
+      expect.objectContaining({ rule: 'openapi/structure', line: 23 }),
+    ]);
   }, 60_000);
 });

@@ -8,13 +8,13 @@ import type { StatementStructures } from 'ts-morph';
 import type { Ir, IrChannel, IrChannelMessages } from '../../ir/model.js';
 import { camelCase, pascalCase, schemaCodeNames } from '../../names.js';
 import { type ChannelParts, channelParts, type MessageSetParts } from '../../schema/channel-parts.js';
-import type { EmittedFile } from '../shared/files.js';
 import {
   docText,
   emitTypeScript,
   literal,
   propertyName,
   StructureKind,
+  type TypeScriptFile,
   VariableDeclarationKind,
 } from '../shared/ts.js';
 import { validatorName } from '../validators/index.js';
@@ -45,7 +45,7 @@ export interface Named {
 }
 
 /** Builds both files, or none when the IR has no channels. */
-export function emitChannels(ir: Ir): EmittedFile[] {
+export function emitChannels(ir: Ir): TypeScriptFile[] {
   if (ir.channels.length === 0) return [];
   const named = namesOf(ir.channels);
   const code = schemaCodeNames(ir);

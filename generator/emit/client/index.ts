@@ -9,7 +9,6 @@ import type { StatementStructures } from 'ts-morph';
 import { type MediaKind, mediaKind } from '../../../templates/shared/media.js';
 import type { Ir, IrOperation, IrParameter, ParameterLocation } from '../../ir/model.js';
 import { camelCase, isPlainName } from '../../names.js';
-import type { EmittedFile } from '../shared/files.js';
 import {
   bodyType,
   operationType,
@@ -25,6 +24,7 @@ import {
   literal,
   propertyName,
   StructureKind,
+  type TypeScriptFile,
   VariableDeclarationKind,
 } from '../shared/ts.js';
 import { validatorName } from '../validators/index.js';
@@ -37,7 +37,7 @@ function errorCodeType(ir: Ir): string {
 }
 
 /** Builds the client file. */
-export function emitClient(ir: Ir): EmittedFile[] {
+export function emitClient(ir: Ir): TypeScriptFile[] {
   const ERROR_CODE = errorCodeType(ir);
   const version = ir.serviceVersion;
   const streams = ir.operations.some((op) => op.transport !== 'http');

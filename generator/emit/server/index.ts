@@ -20,7 +20,6 @@ import {
   validatedResponseSchema,
 } from '../../schema/operations.js';
 import { answerContentType, routeParts } from '../../schema/route-parts.js';
-import type { EmittedFile } from '../shared/files.js';
 import { headersType, operationType, paramsType, queryType, statusType, TYPES } from '../shared/operation-types.js';
 import {
   docText,
@@ -28,6 +27,7 @@ import {
   literal,
   propertyName,
   StructureKind,
+  type TypeScriptFile,
   VariableDeclarationKind,
 } from '../shared/ts.js';
 import { validatorName } from '../validators/index.js';
@@ -36,7 +36,7 @@ import { answerBodyType, BODY_TYPE_NAMES, decodedHeadersType, requestBodyType } 
 const V = 'validators';
 
 /** Builds the server stubs file. */
-export function emitServer(ir: Ir): EmittedFile[] {
+export function emitServer(ir: Ir): TypeScriptFile[] {
   const operations = [...ir.operations].sort((a, b) => a.id.localeCompare(b.id));
   const components = componentsOf(ir);
   const handlerTypes = operations.map((op) => handlerType(op, components));

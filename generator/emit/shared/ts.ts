@@ -1,25 +1,43 @@
-/** ts-morph helpers shared by the emitters: printing statement structures with fixed settings, and names. */
-import type * as TsMorph from 'ts-morph';
-import type { StatementStructures } from 'ts-morph';
-import { requirePackage } from '../../require-package.js';
-import { type EmittedFile, withHeader } from './files.js';
-
-const tsMorph = requirePackage('ts-morph') as typeof TsMorph;
-const { printStructure } = tsMorph;
-
-/** ts-morph's structure kinds, for the emitters. */
-export const { StructureKind, VariableDeclarationKind } = tsMorph;
+/**
+ * Helpers shared by the emitters: TypeScript files as ts-morph statement structures (printed by print.ts, in the
+ * worker when the command has one), and names. Building structures loads nothing of ts-morph.
+ */
+import type {
+  VariableDeclarationKind as DeclarationKinds,
+  StructureKind as Kinds,
+  StatementStructures,
+} from 'ts-morph';
 
 /**
- * Prints one TypeScript file from statement structures (2 spaces, single quotes, LF) and returns it with the
- * generated header. The text is printed, not parsed into a project: nothing reads the file's syntax tree.
+ * The values of ts-morph's `StructureKind` that the emitters use, as its declarations give them (ts-structures.test.ts
+ * compares them with ts-morph's), so that the main thread need not load ts-morph and its TypeScript to write them.
  */
-export function emitTypeScript(path: string, statements: readonly StatementStructures[]): EmittedFile {
-  const text = printStructure(
-    { kind: StructureKind.SourceFile, statements: [...statements] },
-    { indentNumberOfSpaces: 2, useSingleQuote: true, newLine: '\n' },
-  );
-  return withHeader(path, text);
+export const StructureKind = {
+  ExportDeclaration: 11 as Kinds.ExportDeclaration,
+  Function: 13 as Kinds.Function,
+  ImportDeclaration: 16 as Kinds.ImportDeclaration,
+  Interface: 19 as Kinds.Interface,
+  TypeAlias: 38 as Kinds.TypeAlias,
+  VariableStatement: 41 as Kinds.VariableStatement,
+} as const;
+
+/** ts-morph's `VariableDeclarationKind.Const`, likewise. */
+export const VariableDeclarationKind = { Const: 'const' as DeclarationKinds.Const } as const;
+
+/** A TypeScript file to print: its statements, after `prefix` (text printed already) when there is one. */
+export interface TypeScriptFile {
+  readonly path: string;
+  readonly statements: readonly StatementStructures[];
+  readonly prefix?: string;
+}
+
+/** The TypeScript file at `path` of `statements` (see TypeScriptFile). */
+export function emitTypeScript(
+  path: string,
+  statements: readonly StatementStructures[],
+  prefix?: string,
+): TypeScriptFile {
+  return prefix === undefined ? { path, statements } : { path, statements, prefix };
 }
 
 /** A string literal for generated code (single-quoted, escaped). */

@@ -2,16 +2,20 @@
 import type { StatementStructures } from 'ts-morph';
 import type { Ir, IrEvent } from '../../ir/model.js';
 import { schemaCodeNames } from '../../names.js';
-import { type EmittedFile, withHeader, withoutHeader } from '../shared/files.js';
-import { docText, emitTypeScript, literal, StructureKind, VariableDeclarationKind } from '../shared/ts.js';
-import { restTypes } from './rest.js';
+import {
+  docText,
+  emitTypeScript,
+  literal,
+  StructureKind,
+  type TypeScriptFile,
+  VariableDeclarationKind,
+} from '../shared/ts.js';
 
 /** Envelope schemas replaced by the discriminated event unions of the same name. */
 const ENVELOPES = { server: 'ServerEvent', client: 'ClientEvent' } as const;
 
-/** Builds the types file from the IR. */
-export function emitTypes(ir: Ir): EmittedFile[] {
-  const rest = restTypes(ir.openapi);
+/** Builds the types file from the IR and `rest`, the REST types of `ir.openapi` (rest.ts, run where it is loaded). */
+export function emitTypes(ir: Ir, rest: string): TypeScriptFile[] {
   // openapi-typescript's output is already printed; only the declarations added here go through ts-morph.
   const statements: StatementStructures[] = [];
   addSchemaAliases(statements, ir);
@@ -20,8 +24,7 @@ export function emitTypes(ir: Ir): EmittedFile[] {
     const events = ir.events.filter((e) => e.direction === direction);
     if (events.length > 0) addEvents(statements, events, direction);
   }
-  const added = emitTypeScript('src/types.gen.ts', statements);
-  return [withHeader(added.path, `${rest}\n${withoutHeader(added.content)}`)];
+  return [emitTypeScript('src/types.gen.ts', statements, rest)];
 }
 
 /**

@@ -17,7 +17,14 @@ import { requirePackage } from '../../require-package.js';
 import { createAjv, FORMATS_BINDING, schemaId, sharedAjv, validatableSchemas } from '../../schema/ajv.js';
 import { triesAlternatives } from '../../schema/alternatives.js';
 import { type EmittedFile, withHeader } from '../shared/files.js';
-import { emitTypeScript, literal, propertyName, StructureKind, VariableDeclarationKind } from '../shared/ts.js';
+import {
+  emitTypeScript,
+  literal,
+  propertyName,
+  StructureKind,
+  type TypeScriptFile,
+  VariableDeclarationKind,
+} from '../shared/ts.js';
 
 // ajv's standalone module is CommonJS, with its function as the default export.
 const standaloneCode = (requirePackage('ajv/dist/standalone') as typeof standalone).default;
@@ -42,7 +49,7 @@ const EVENT_ENVELOPES = ['ServerEvent', 'ClientEvent'];
  * Builds the validator modules: `validators` (every schema, message and request part, and the registry) and
  * `validators.events` (the two event envelopes only, which the client imports).
  */
-export async function emitValidators(ir: Ir): Promise<EmittedFile[]> {
+export async function emitValidators(ir: Ir): Promise<(EmittedFile | TypeScriptFile)[]> {
   const components = new Map(ir.schemas.map((s) => [s.name, s.schema]));
   const entries = validatableSchemas(ir, { requests: true }).map((e) => ({
     ...e,
@@ -76,7 +83,7 @@ async function validatorModule(
   base: string,
   entries: Entries,
   registry: boolean,
-): Promise<EmittedFile[]> {
+): Promise<(EmittedFile | TypeScriptFile)[]> {
   const sources: Record<string, string> = { full: standaloneModule(ajv.full, entries, validatorName) };
   const checked = entries.filter((e) => e.check);
   if (checked.length > 0) sources.fast = standaloneModule(ajv.fast, checked, checkName);
