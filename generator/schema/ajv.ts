@@ -1,6 +1,6 @@
 /** One ajv (JSON Schema 2020-12) setup for every schema of the spec: used to precompile and by `casi validate`. */
 import type Ajv2020Module from 'ajv/dist/2020.js';
-import { formats } from '../../templates/shared/formats.js';
+import { formats, patternRegExp } from '../../templates/shared/formats.js';
 import { InputError } from '../diagnostics.js';
 import { eventSchema } from '../ir/events.js';
 import type { Ir, JsonSchema } from '../ir/model.js';
@@ -17,6 +17,14 @@ type Ajv = InstanceType<typeof Ajv2020>;
  * under this name, so the precompiled validators run the same format code as `casi validate`.
  */
 export const FORMATS_BINDING = 'casiFormats';
+
+/** The name standalone code gives `patternRegExp` of `templates/shared/formats.ts`, imported as the formats are. */
+export const PATTERN_BINDING = 'casiPattern';
+
+/** ajv's engine for `pattern`: `patternRegExp`, which standalone code calls under `PATTERN_BINDING`. */
+const regExp = Object.assign((pattern: string, flags: string) => patternRegExp(pattern, flags), {
+  code: PATTERN_BINDING,
+});
 
 /** The `$id` under which a component schema or a message is registered. */
 export function schemaId(name: string): string {
@@ -202,8 +210,8 @@ export function createAjv(ir: Ir, options: { standalone: boolean; allErrors?: bo
     allErrors: options.allErrors ?? true,
     verbose: options.verbose ?? false,
     code: options.standalone
-      ? { source: true, esm: true, lines: false, optimize: true, formats: _`${new Name(FORMATS_BINDING)}` }
-      : { optimize: true },
+      ? { source: true, esm: true, lines: false, optimize: true, regExp, formats: _`${new Name(FORMATS_BINDING)}` }
+      : { optimize: true, regExp },
   });
   for (const [name, validate] of Object.entries(formats)) ajv.addFormat(name, validate);
   for (const name of unknownFormats(parts)) ajv.addFormat(name, true);
