@@ -78,9 +78,9 @@ export function validatableSchemas(
 export type SchemaLookup = (name: string) => unknown;
 
 /**
- * Prepares a spec schema for ajv: `#/components/schemas/X` references become `urn:casi:schema:X`, and
- * `discriminator.mapping` (an OpenAPI keyword ajv's discriminator does not take) is dropped — the `const`
- * tags of the members carry the same information. A discriminator ajv cannot use (see `ajvTakesDiscriminator`) is
+ * Prepares a spec schema for ajv: `#/components/schemas/X` references become `urn:casi:schema:X`, `nullable` (no
+ * JSON Schema keyword, but one ajv knows) is dropped, and `discriminator.mapping` (an OpenAPI keyword ajv's
+ * discriminator does not take) is dropped — the `const` tags of the members carry the same information. A discriminator ajv cannot use (see `ajvTakesDiscriminator`) is
  * dropped whole: it is a hint, and the schema's `oneOf`/`anyOf`/`allOf` validate as JSON Schema says.
  */
 export function toAjvSchema(schema: unknown, lookup: SchemaLookup = () => undefined): unknown {
@@ -96,6 +96,8 @@ export function toAjvSchema(schema: unknown, lookup: SchemaLookup = () => undefi
       }
     } else if (key === 'properties' || key === 'patternProperties' || key === '$defs') {
       out[key] = Object.fromEntries(Object.entries(value as object).map(([k, v]) => [k, toAjvSchema(v, lookup)]));
+    } else if (key === 'nullable') {
+      // Left by 3.0 documents only where it is not a boolean, and an annotation in 3.1 and AsyncAPI.
     } else if (key.startsWith('x-') || key === 'example' || key === 'examples' || key === 'default') {
       out[key] = value;
     } else {
