@@ -36,11 +36,11 @@ var require_ucs2length = __commonJS({
 });
 
 // casi:formats
-import { formats } from "./runtime/shared/formats.js";
+import { formats, patternRegExp } from "./runtime/shared/formats.js";
 
 // casi:full
 var validateClientEvent = validate83;
-var func1 = require_ucs2length().default;
+var func10 = require_ucs2length().default;
 function validate85(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -209,7 +209,7 @@ function validate84(data, { instancePath = "", parentData, parentDataProperty, r
           if (data.text !== void 0) {
             let data1 = data.text;
             if (typeof data1 === "string") {
-              if (func1(data1) > 4096) {
+              if (func10(data1) > 4096) {
                 const err5 = { instancePath: instancePath + "/text", schemaPath: "urn:casi:schema:UserMessageSend/properties/text/maxLength", keyword: "maxLength", params: { limit: 4096 }, message: "must NOT have more than 4096 characters" };
                 if (vErrors === null) {
                   vErrors = [err5];
@@ -218,7 +218,7 @@ function validate84(data, { instancePath = "", parentData, parentDataProperty, r
                 }
                 errors++;
               }
-              if (func1(data1) < 1) {
+              if (func10(data1) < 1) {
                 const err6 = { instancePath: instancePath + "/text", schemaPath: "urn:casi:schema:UserMessageSend/properties/text/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
                 if (vErrors === null) {
                   vErrors = [err6];
@@ -432,7 +432,7 @@ function validate83(data, { instancePath = "", parentData, parentDataProperty, r
     if (data.id !== void 0) {
       let data0 = data.id;
       if (typeof data0 === "string") {
-        if (func1(data0) > 128) {
+        if (func10(data0) > 128) {
           const err2 = { instancePath: instancePath + "/id", schemaPath: "#/properties/id/maxLength", keyword: "maxLength", params: { limit: 128 }, message: "must NOT have more than 128 characters" };
           if (vErrors === null) {
             vErrors = [err2];
@@ -441,7 +441,7 @@ function validate83(data, { instancePath = "", parentData, parentDataProperty, r
           }
           errors++;
         }
-        if (func1(data0) < 1) {
+        if (func10(data0) < 1) {
           const err3 = { instancePath: instancePath + "/id", schemaPath: "#/properties/id/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
           if (vErrors === null) {
             vErrors = [err3];
@@ -480,10 +480,11 @@ function validate83(data, { instancePath = "", parentData, parentDataProperty, r
 }
 validate83.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
 var validateServerEvent = validate22;
-var pattern5 = new RegExp("^ev_[A-Za-z0-9]+$", "u");
-var pattern6 = new RegExp("([Zz]|\\+00:00)$", "u");
-var pattern7 = new RegExp("^ca_[A-Za-z0-9]+@v[0-9]+$", "u");
-var pattern8 = new RegExp("^conv_[A-Za-z0-9]+$", "u");
+var func0 = patternRegExp;
+var pattern5 = func0("^ev_[A-Za-z0-9]+$", "u");
+var pattern6 = func0("([Zz]|\\+00:00)$", "u");
+var pattern7 = func0("^ca_[A-Za-z0-9]+@v[0-9]+$", "u");
+var pattern8 = func0("^conv_[A-Za-z0-9]+$", "u");
 var formats0 = formats["date-time"];
 var schema57 = { "type": "object", "description": "The conversation has ended; the last event of the conversation.", "additionalProperties": false, "required": ["type"], "properties": { "type": { "type": "string", "const": "conversation.ended" }, "ended_by": { "type": "string", "enum": ["customer", "agent", "transfer"], "description": "Who ended it; absent when the service did (a failure or a timeout)." } }, "$id": "urn:casi:schema:ConversationEnded" };
 var schema43 = { "type": "string", "description": "From the service's point of view.", "enum": ["inbound", "outbound"], "$id": "urn:casi:schema:Direction" };
@@ -1027,7 +1028,7 @@ function validate29(data, { instancePath = "", parentData, parentDataProperty, r
     if (data.generation_id !== void 0) {
       let data2 = data.generation_id;
       if (typeof data2 === "string") {
-        if (func1(data2) < 1) {
+        if (func10(data2) < 1) {
           const err7 = { instancePath: instancePath + "/generation_id", schemaPath: "urn:casi:schema:GenerationId/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
           if (vErrors === null) {
             vErrors = [err7];
@@ -1184,7 +1185,7 @@ function validate30(data, { instancePath = "", parentData, parentDataProperty, r
     if (data.generation_id !== void 0) {
       let data4 = data.generation_id;
       if (typeof data4 === "string") {
-        if (func1(data4) < 1) {
+        if (func10(data4) < 1) {
           const err11 = { instancePath: instancePath + "/generation_id", schemaPath: "urn:casi:schema:GenerationId/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
           if (vErrors === null) {
             vErrors = [err11];
@@ -1299,7 +1300,7 @@ function validate31(data, { instancePath = "", parentData, parentDataProperty, r
     if (data.call_id !== void 0) {
       let data1 = data.call_id;
       if (typeof data1 === "string") {
-        if (func1(data1) < 1) {
+        if (func10(data1) < 1) {
           const err7 = { instancePath: instancePath + "/call_id", schemaPath: "urn:casi:schema:CallId/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
           if (vErrors === null) {
             vErrors = [err7];
@@ -1445,7 +1446,7 @@ function validate32(data, { instancePath = "", parentData, parentDataProperty, r
     if (data.call_id !== void 0) {
       let data1 = data.call_id;
       if (typeof data1 === "string") {
-        if (func1(data1) < 1) {
+        if (func10(data1) < 1) {
           const err8 = { instancePath: instancePath + "/call_id", schemaPath: "urn:casi:schema:CallId/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
           if (vErrors === null) {
             vErrors = [err8];
@@ -1521,7 +1522,7 @@ function validate32(data, { instancePath = "", parentData, parentDataProperty, r
   return errors === 0;
 }
 validate32.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
-var pattern4 = new RegExp("^cus_[A-Za-z0-9]+$", "u");
+var pattern4 = func0("^cus_[A-Za-z0-9]+$", "u");
 function validate20(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;

@@ -36,11 +36,12 @@ var require_ucs2length = __commonJS({
 });
 
 // casi:formats
-import { formats } from "./runtime/shared/formats.js";
+import { formats, patternRegExp } from "./runtime/shared/formats.js";
 
 // casi:full
 var validateAgentCustomerLoaded = validate20;
-var pattern4 = new RegExp("^cus_[A-Za-z0-9]+$", "u");
+var func0 = patternRegExp;
+var pattern4 = func0("^cus_[A-Za-z0-9]+$", "u");
 function validate20(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -163,10 +164,10 @@ function validate20(data, { instancePath = "", parentData, parentDataProperty, r
 }
 validate20.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
 var validateAgentCustomerLoadedEvent = validate21;
-var pattern5 = new RegExp("^ev_[A-Za-z0-9]+$", "u");
-var pattern6 = new RegExp("([Zz]|\\+00:00)$", "u");
-var pattern7 = new RegExp("^ca_[A-Za-z0-9]+@v[0-9]+$", "u");
-var pattern8 = new RegExp("^conv_[A-Za-z0-9]+$", "u");
+var pattern5 = func0("^ev_[A-Za-z0-9]+$", "u");
+var pattern6 = func0("([Zz]|\\+00:00)$", "u");
+var pattern7 = func0("^ca_[A-Za-z0-9]+@v[0-9]+$", "u");
+var pattern8 = func0("^conv_[A-Za-z0-9]+$", "u");
 var formats0 = formats["date-time"];
 var schema57 = { "type": "object", "description": "The conversation has ended; the last event of the conversation.", "additionalProperties": false, "required": ["type"], "properties": { "type": { "type": "string", "const": "conversation.ended" }, "ended_by": { "type": "string", "enum": ["customer", "agent", "transfer"], "description": "Who ended it; absent when the service did (a failure or a timeout)." } }, "$id": "urn:casi:schema:ConversationEnded" };
 var schema43 = { "type": "string", "description": "From the service's point of view.", "enum": ["inbound", "outbound"], "$id": "urn:casi:schema:Direction" };
@@ -625,7 +626,7 @@ function validate28(data, { instancePath = "", parentData, parentDataProperty, r
   return errors === 0;
 }
 validate28.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
-var func1 = require_ucs2length().default;
+var func10 = require_ucs2length().default;
 function validate29(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -711,7 +712,7 @@ function validate29(data, { instancePath = "", parentData, parentDataProperty, r
     if (data.generation_id !== void 0) {
       let data2 = data.generation_id;
       if (typeof data2 === "string") {
-        if (func1(data2) < 1) {
+        if (func10(data2) < 1) {
           const err7 = { instancePath: instancePath + "/generation_id", schemaPath: "urn:casi:schema:GenerationId/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
           if (vErrors === null) {
             vErrors = [err7];
@@ -868,7 +869,7 @@ function validate30(data, { instancePath = "", parentData, parentDataProperty, r
     if (data.generation_id !== void 0) {
       let data4 = data.generation_id;
       if (typeof data4 === "string") {
-        if (func1(data4) < 1) {
+        if (func10(data4) < 1) {
           const err11 = { instancePath: instancePath + "/generation_id", schemaPath: "urn:casi:schema:GenerationId/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
           if (vErrors === null) {
             vErrors = [err11];
@@ -983,7 +984,7 @@ function validate31(data, { instancePath = "", parentData, parentDataProperty, r
     if (data.call_id !== void 0) {
       let data1 = data.call_id;
       if (typeof data1 === "string") {
-        if (func1(data1) < 1) {
+        if (func10(data1) < 1) {
           const err7 = { instancePath: instancePath + "/call_id", schemaPath: "urn:casi:schema:CallId/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
           if (vErrors === null) {
             vErrors = [err7];
@@ -1129,7 +1130,7 @@ function validate32(data, { instancePath = "", parentData, parentDataProperty, r
     if (data.call_id !== void 0) {
       let data1 = data.call_id;
       if (typeof data1 === "string") {
-        if (func1(data1) < 1) {
+        if (func10(data1) < 1) {
           const err8 = { instancePath: instancePath + "/call_id", schemaPath: "urn:casi:schema:CallId/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
           if (vErrors === null) {
             vErrors = [err8];
@@ -2282,7 +2283,7 @@ function validate45(data, { instancePath = "", parentData, parentDataProperty, r
 }
 validate45.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
 var validateAgentId = validate47;
-var pattern9 = new RegExp("^(ca|pa)_[A-Za-z0-9]+$", "u");
+var pattern9 = func0("^(ca|pa)_[A-Za-z0-9]+$", "u");
 function validate47(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -2659,7 +2660,7 @@ function validate60(data, { instancePath = "", parentData, parentDataProperty, r
 }
 validate60.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
 var validateAgentVersion = validate63;
-var pattern11 = new RegExp("^(ca|pa)_[A-Za-z0-9]+@v[0-9]+$", "u");
+var pattern11 = func0("^(ca|pa)_[A-Za-z0-9]+@v[0-9]+$", "u");
 function validate63(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -3161,7 +3162,7 @@ function validate70(data, { instancePath = "", parentData, parentDataProperty, r
     evaluated0.items = void 0;
   }
   if (typeof data === "string") {
-    if (func1(data) < 1) {
+    if (func10(data) < 1) {
       const err0 = { instancePath, schemaPath: "#/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
       if (vErrors === null) {
         vErrors = [err0];
@@ -3312,7 +3313,7 @@ function validate72(data, { instancePath = "", parentData, parentDataProperty, r
 validate72.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
 var validateChannelRequest = validate73;
 var schema93 = { "type": "string", "description": "Queue priority of the conversation.", "x-casi-inferred": true, "enum": ["low", "normal", "high"], "default": "normal", "$id": "urn:casi:schema:Priority" };
-var pattern17 = new RegExp("^\\+[1-9][0-9]{6,14}$", "u");
+var pattern17 = func0("^\\+[1-9][0-9]{6,14}$", "u");
 function validate74(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -4069,7 +4070,7 @@ function validate84(data, { instancePath = "", parentData, parentDataProperty, r
           if (data.text !== void 0) {
             let data1 = data.text;
             if (typeof data1 === "string") {
-              if (func1(data1) > 4096) {
+              if (func10(data1) > 4096) {
                 const err5 = { instancePath: instancePath + "/text", schemaPath: "urn:casi:schema:UserMessageSend/properties/text/maxLength", keyword: "maxLength", params: { limit: 4096 }, message: "must NOT have more than 4096 characters" };
                 if (vErrors === null) {
                   vErrors = [err5];
@@ -4078,7 +4079,7 @@ function validate84(data, { instancePath = "", parentData, parentDataProperty, r
                 }
                 errors++;
               }
-              if (func1(data1) < 1) {
+              if (func10(data1) < 1) {
                 const err6 = { instancePath: instancePath + "/text", schemaPath: "urn:casi:schema:UserMessageSend/properties/text/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
                 if (vErrors === null) {
                   vErrors = [err6];
@@ -4292,7 +4293,7 @@ function validate83(data, { instancePath = "", parentData, parentDataProperty, r
     if (data.id !== void 0) {
       let data0 = data.id;
       if (typeof data0 === "string") {
-        if (func1(data0) > 128) {
+        if (func10(data0) > 128) {
           const err2 = { instancePath: instancePath + "/id", schemaPath: "#/properties/id/maxLength", keyword: "maxLength", params: { limit: 128 }, message: "must NOT have more than 128 characters" };
           if (vErrors === null) {
             vErrors = [err2];
@@ -4301,7 +4302,7 @@ function validate83(data, { instancePath = "", parentData, parentDataProperty, r
           }
           errors++;
         }
-        if (func1(data0) < 1) {
+        if (func10(data0) < 1) {
           const err3 = { instancePath: instancePath + "/id", schemaPath: "#/properties/id/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
           if (vErrors === null) {
             vErrors = [err3];
@@ -4382,7 +4383,7 @@ var schema109 = { "type": "object", "description": "The full conversation record
 var schema114 = { "type": "string", "enum": ["queued", "in-progress", "completed", "voicemail", "failed", "busy", "no-answer"], "$id": "urn:casi:schema:ConversationStatus" };
 var schema151 = { "type": "string", "enum": ["dial_failed", "number_marked_disconnected", "pstn_blocked", "dnc_rejected", "tcpa_rejected", "number_invalid", "internal_error", "telephony_error", "agent_timeout", "customer_requested_dnc"], "$id": "urn:casi:schema:FailureReason" };
 var schema152 = { "type": "string", "description": "The customer's overall sentiment.", "x-casi-inferred": true, "enum": ["positive", "neutral", "negative"], "$id": "urn:casi:schema:Sentiment" };
-var func10 = Object.prototype.hasOwnProperty;
+var func29 = Object.prototype.hasOwnProperty;
 function validate90(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -6450,7 +6451,7 @@ function validate89(data, { instancePath = "", parentData, parentDataProperty, r
       errors++;
     }
     for (const key0 in data) {
-      if (!func10.call(schema109.properties, key0)) {
+      if (!func29.call(schema109.properties, key0)) {
         const err22 = { instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" };
         if (vErrors === null) {
           vErrors = [err22];
@@ -7048,8 +7049,8 @@ function validate89(data, { instancePath = "", parentData, parentDataProperty, r
 }
 validate89.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
 var validateConversationalAgent = validate114;
-var pattern25 = new RegExp("^ca_[A-Za-z0-9]+$", "u");
-var pattern27 = new RegExp("^pa_[A-Za-z0-9]+(@v[0-9]+)?$", "u");
+var pattern25 = func0("^ca_[A-Za-z0-9]+$", "u");
+var pattern27 = func0("^pa_[A-Za-z0-9]+(@v[0-9]+)?$", "u");
 function validate117(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -8029,7 +8030,7 @@ function validate128(data, { instancePath = "", parentData, parentDataProperty, 
 }
 validate128.evaluated = { "dynamicProps": false, "dynamicItems": false };
 var validateConversationalAgentRef = validate129;
-var pattern29 = new RegExp("^ca_[A-Za-z0-9]+(@v[0-9]+)?$", "u");
+var pattern29 = func0("^ca_[A-Za-z0-9]+(@v[0-9]+)?$", "u");
 function validate129(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -8816,7 +8817,7 @@ function validate148(data, { instancePath = "", parentData, parentDataProperty, 
       errors++;
     }
     for (const key0 in data) {
-      if (!func10.call(schema184.properties, key0)) {
+      if (!func29.call(schema184.properties, key0)) {
         const err19 = { instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" };
         if (vErrors === null) {
           vErrors = [err19];
@@ -9858,7 +9859,7 @@ function validate161(data, { instancePath = "", parentData, parentDataProperty, 
     if (data.token !== void 0) {
       let data0 = data.token;
       if (typeof data0 === "string") {
-        if (func1(data0) < 1) {
+        if (func10(data0) < 1) {
           const err3 = { instancePath: instancePath + "/token", schemaPath: "#/properties/token/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
           if (vErrors === null) {
             vErrors = [err3];
@@ -10001,7 +10002,7 @@ function validate163(data, { instancePath = "", parentData, parentDataProperty, 
     if (data.name !== void 0) {
       let data0 = data.name;
       if (typeof data0 === "string") {
-        if (func1(data0) > 256) {
+        if (func10(data0) > 256) {
           const err3 = { instancePath: instancePath + "/name", schemaPath: "urn:casi:schema:Name/maxLength", keyword: "maxLength", params: { limit: 256 }, message: "must NOT have more than 256 characters" };
           if (vErrors === null) {
             vErrors = [err3];
@@ -10010,7 +10011,7 @@ function validate163(data, { instancePath = "", parentData, parentDataProperty, 
           }
           errors++;
         }
-        if (func1(data0) < 1) {
+        if (func10(data0) < 1) {
           const err4 = { instancePath: instancePath + "/name", schemaPath: "urn:casi:schema:Name/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
           if (vErrors === null) {
             vErrors = [err4];
@@ -10032,7 +10033,7 @@ function validate163(data, { instancePath = "", parentData, parentDataProperty, 
     if (data.description !== void 0) {
       let data1 = data.description;
       if (typeof data1 === "string") {
-        if (func1(data1) > 4096) {
+        if (func10(data1) > 4096) {
           const err6 = { instancePath: instancePath + "/description", schemaPath: "urn:casi:schema:Description/maxLength", keyword: "maxLength", params: { limit: 4096 }, message: "must NOT have more than 4096 characters" };
           if (vErrors === null) {
             vErrors = [err6];
@@ -10327,7 +10328,7 @@ function validate170(data, { instancePath = "", parentData, parentDataProperty, 
     if (data.token !== void 0) {
       let data0 = data.token;
       if (typeof data0 === "string") {
-        if (func1(data0) < 1) {
+        if (func10(data0) < 1) {
           const err6 = { instancePath: instancePath + "/token", schemaPath: "#/properties/token/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
           if (vErrors === null) {
             vErrors = [err6];
@@ -10965,7 +10966,7 @@ function validate173(data, { instancePath = "", parentData, parentDataProperty, 
     if (data.name !== void 0) {
       let data0 = data.name;
       if (typeof data0 === "string") {
-        if (func1(data0) > 256) {
+        if (func10(data0) > 256) {
           const err3 = { instancePath: instancePath + "/name", schemaPath: "urn:casi:schema:Name/maxLength", keyword: "maxLength", params: { limit: 256 }, message: "must NOT have more than 256 characters" };
           if (vErrors === null) {
             vErrors = [err3];
@@ -10974,7 +10975,7 @@ function validate173(data, { instancePath = "", parentData, parentDataProperty, 
           }
           errors++;
         }
-        if (func1(data0) < 1) {
+        if (func10(data0) < 1) {
           const err4 = { instancePath: instancePath + "/name", schemaPath: "urn:casi:schema:Name/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
           if (vErrors === null) {
             vErrors = [err4];
@@ -10996,7 +10997,7 @@ function validate173(data, { instancePath = "", parentData, parentDataProperty, 
     if (data.description !== void 0) {
       let data1 = data.description;
       if (typeof data1 === "string") {
-        if (func1(data1) > 4096) {
+        if (func10(data1) > 4096) {
           const err6 = { instancePath: instancePath + "/description", schemaPath: "urn:casi:schema:Description/maxLength", keyword: "maxLength", params: { limit: 4096 }, message: "must NOT have more than 4096 characters" };
           if (vErrors === null) {
             vErrors = [err6];
@@ -11253,7 +11254,7 @@ function validate182(data, { instancePath = "", parentData, parentDataProperty, 
       errors++;
     }
     for (const key0 in data) {
-      if (!func10.call(schema229.properties, key0)) {
+      if (!func29.call(schema229.properties, key0)) {
         const err13 = { instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" };
         if (vErrors === null) {
           vErrors = [err13];
@@ -11627,7 +11628,7 @@ function validate185(data, { instancePath = "", parentData, parentDataProperty, 
 }
 validate185.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
 var validateDeleteProceduralAgentParams = validate186;
-var pattern46 = new RegExp("^pa_[A-Za-z0-9]+$", "u");
+var pattern46 = func0("^pa_[A-Za-z0-9]+$", "u");
 function validate186(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -11743,7 +11744,7 @@ function validate188(data, { instancePath = "", parentData, parentDataProperty, 
     evaluated0.items = void 0;
   }
   if (typeof data === "string") {
-    if (func1(data) > 4096) {
+    if (func10(data) > 4096) {
       const err0 = { instancePath, schemaPath: "#/maxLength", keyword: "maxLength", params: { limit: 4096 }, message: "must NOT have more than 4096 characters" };
       if (vErrors === null) {
         vErrors = [err0];
@@ -12214,7 +12215,7 @@ function validate196(data, { instancePath = "", parentData, parentDataProperty, 
     evaluated0.items = void 0;
   }
   if (typeof data === "string") {
-    if (func1(data) < 1) {
+    if (func10(data) < 1) {
       const err0 = { instancePath, schemaPath: "#/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
       if (vErrors === null) {
         vErrors = [err0];
@@ -12649,7 +12650,7 @@ function validate204(data, { instancePath = "", parentData, parentDataProperty, 
 }
 validate204.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
 var validateGetProcedureParams = validate205;
-var pattern52 = new RegExp("^[A-Za-z0-9_-]+$", "u");
+var pattern52 = func0("^[A-Za-z0-9_-]+$", "u");
 function validate205(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -12685,7 +12686,7 @@ function validate205(data, { instancePath = "", parentData, parentDataProperty, 
     if (data.procedure_id !== void 0) {
       let data0 = data.procedure_id;
       if (typeof data0 === "string") {
-        if (func1(data0) > 128) {
+        if (func10(data0) > 128) {
           const err2 = { instancePath: instancePath + "/procedure_id", schemaPath: "urn:casi:schema:ProcedureId/maxLength", keyword: "maxLength", params: { limit: 128 }, message: "must NOT have more than 128 characters" };
           if (vErrors === null) {
             vErrors = [err2];
@@ -12694,7 +12695,7 @@ function validate205(data, { instancePath = "", parentData, parentDataProperty, 
           }
           errors++;
         }
-        if (func1(data0) < 1) {
+        if (func10(data0) < 1) {
           const err3 = { instancePath: instancePath + "/procedure_id", schemaPath: "urn:casi:schema:ProcedureId/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
           if (vErrors === null) {
             vErrors = [err3];
@@ -13328,7 +13329,7 @@ function validate214(data, { instancePath = "", parentData, parentDataProperty, 
     if (data.cursor !== void 0) {
       let data4 = data.cursor;
       if (typeof data4 === "string") {
-        if (func1(data4) > 512) {
+        if (func10(data4) > 512) {
           const err9 = { instancePath: instancePath + "/cursor", schemaPath: "#/properties/cursor/maxLength", keyword: "maxLength", params: { limit: 512 }, message: "must NOT have more than 512 characters" };
           if (vErrors === null) {
             vErrors = [err9];
@@ -13337,7 +13338,7 @@ function validate214(data, { instancePath = "", parentData, parentDataProperty, 
           }
           errors++;
         }
-        if (func1(data4) < 1) {
+        if (func10(data4) < 1) {
           const err10 = { instancePath: instancePath + "/cursor", schemaPath: "#/properties/cursor/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
           if (vErrors === null) {
             vErrors = [err10];
@@ -13654,7 +13655,7 @@ function validate218(data, { instancePath = "", parentData, parentDataProperty, 
     if (data.cursor !== void 0) {
       let data4 = data.cursor;
       if (typeof data4 === "string") {
-        if (func1(data4) > 512) {
+        if (func10(data4) > 512) {
           const err9 = { instancePath: instancePath + "/cursor", schemaPath: "#/properties/cursor/maxLength", keyword: "maxLength", params: { limit: 512 }, message: "must NOT have more than 512 characters" };
           if (vErrors === null) {
             vErrors = [err9];
@@ -13663,7 +13664,7 @@ function validate218(data, { instancePath = "", parentData, parentDataProperty, 
           }
           errors++;
         }
-        if (func1(data4) < 1) {
+        if (func10(data4) < 1) {
           const err10 = { instancePath: instancePath + "/cursor", schemaPath: "#/properties/cursor/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
           if (vErrors === null) {
             vErrors = [err10];
@@ -13774,7 +13775,7 @@ function validate220(data, { instancePath = "", parentData, parentDataProperty, 
     evaluated0.items = void 0;
   }
   if (typeof data === "string") {
-    if (func1(data) > 256) {
+    if (func10(data) > 256) {
       const err0 = { instancePath, schemaPath: "#/maxLength", keyword: "maxLength", params: { limit: 256 }, message: "must NOT have more than 256 characters" };
       if (vErrors === null) {
         vErrors = [err0];
@@ -13783,7 +13784,7 @@ function validate220(data, { instancePath = "", parentData, parentDataProperty, 
       }
       errors++;
     }
-    if (func1(data) < 1) {
+    if (func10(data) < 1) {
       const err1 = { instancePath, schemaPath: "#/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
       if (vErrors === null) {
         vErrors = [err1];
@@ -13944,7 +13945,7 @@ function validate222(data, { instancePath = "", parentData, parentDataProperty, 
     if (data.token !== void 0) {
       let data2 = data.token;
       if (typeof data2 === "string") {
-        if (func1(data2) < 1) {
+        if (func10(data2) < 1) {
           const err5 = { instancePath: instancePath + "/token", schemaPath: "#/properties/token/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
           if (vErrors === null) {
             vErrors = [err5];
@@ -14179,7 +14180,7 @@ function validate225(data, { instancePath = "", parentData, parentDataProperty, 
 }
 validate225.evaluated = { "dynamicProps": false, "dynamicItems": false };
 var validateProceduralAgent = validate226;
-var pattern64 = new RegExp("^pa_[A-Za-z0-9]+@v[0-9]+$", "u");
+var pattern64 = func0("^pa_[A-Za-z0-9]+@v[0-9]+$", "u");
 function validate226(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -15063,7 +15064,7 @@ function validate236(data, { instancePath = "", parentData, parentDataProperty, 
       errors++;
     }
     for (const key0 in data) {
-      if (!func10.call(schema309.properties, key0)) {
+      if (!func29.call(schema309.properties, key0)) {
         const err12 = { instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" };
         if (vErrors === null) {
           vErrors = [err12];
@@ -15076,7 +15077,7 @@ function validate236(data, { instancePath = "", parentData, parentDataProperty, 
     if (data.id !== void 0) {
       let data0 = data.id;
       if (typeof data0 === "string") {
-        if (func1(data0) > 128) {
+        if (func10(data0) > 128) {
           const err13 = { instancePath: instancePath + "/id", schemaPath: "urn:casi:schema:ProcedureId/maxLength", keyword: "maxLength", params: { limit: 128 }, message: "must NOT have more than 128 characters" };
           if (vErrors === null) {
             vErrors = [err13];
@@ -15085,7 +15086,7 @@ function validate236(data, { instancePath = "", parentData, parentDataProperty, 
           }
           errors++;
         }
-        if (func1(data0) < 1) {
+        if (func10(data0) < 1) {
           const err14 = { instancePath: instancePath + "/id", schemaPath: "urn:casi:schema:ProcedureId/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
           if (vErrors === null) {
             vErrors = [err14];
@@ -15397,7 +15398,7 @@ function validate237(data, { instancePath = "", parentData, parentDataProperty, 
     evaluated0.items = void 0;
   }
   if (typeof data === "string") {
-    if (func1(data) > 128) {
+    if (func10(data) > 128) {
       const err0 = { instancePath, schemaPath: "#/maxLength", keyword: "maxLength", params: { limit: 128 }, message: "must NOT have more than 128 characters" };
       if (vErrors === null) {
         vErrors = [err0];
@@ -15406,7 +15407,7 @@ function validate237(data, { instancePath = "", parentData, parentDataProperty, 
       }
       errors++;
     }
-    if (func1(data) < 1) {
+    if (func10(data) < 1) {
       const err1 = { instancePath, schemaPath: "#/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
       if (vErrors === null) {
         vErrors = [err1];
@@ -15534,7 +15535,7 @@ function validate239(data, { instancePath = "", parentData, parentDataProperty, 
       errors++;
     }
     for (const key0 in data) {
-      if (!func10.call(schema318.properties, key0)) {
+      if (!func29.call(schema318.properties, key0)) {
         const err9 = { instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" };
         if (vErrors === null) {
           vErrors = [err9];
@@ -15547,7 +15548,7 @@ function validate239(data, { instancePath = "", parentData, parentDataProperty, 
     if (data.id !== void 0) {
       let data0 = data.id;
       if (typeof data0 === "string") {
-        if (func1(data0) > 128) {
+        if (func10(data0) > 128) {
           const err10 = { instancePath: instancePath + "/id", schemaPath: "urn:casi:schema:ProcedureId/maxLength", keyword: "maxLength", params: { limit: 128 }, message: "must NOT have more than 128 characters" };
           if (vErrors === null) {
             vErrors = [err10];
@@ -15556,7 +15557,7 @@ function validate239(data, { instancePath = "", parentData, parentDataProperty, 
           }
           errors++;
         }
-        if (func1(data0) < 1) {
+        if (func10(data0) < 1) {
           const err11 = { instancePath: instancePath + "/id", schemaPath: "urn:casi:schema:ProcedureId/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
           if (vErrors === null) {
             vErrors = [err11];
@@ -17003,7 +17004,7 @@ function validate260(data, { instancePath = "", parentData, parentDataProperty, 
     if (data.token !== void 0) {
       let data1 = data.token;
       if (typeof data1 === "string") {
-        if (func1(data1) < 1) {
+        if (func10(data1) < 1) {
           const err3 = { instancePath: instancePath + "/token", schemaPath: "#/properties/token/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
           if (vErrors === null) {
             vErrors = [err3];
@@ -17438,7 +17439,7 @@ function validate267(data, { instancePath = "", parentData, parentDataProperty, 
       let valid1 = false;
       const _errs4 = errors;
       if (typeof data0 === "string") {
-        if (func1(data0) > 256) {
+        if (func10(data0) > 256) {
           const err1 = { instancePath: instancePath + "/name", schemaPath: "urn:casi:schema:Name/maxLength", keyword: "maxLength", params: { limit: 256 }, message: "must NOT have more than 256 characters" };
           if (vErrors === null) {
             vErrors = [err1];
@@ -17447,7 +17448,7 @@ function validate267(data, { instancePath = "", parentData, parentDataProperty, 
           }
           errors++;
         }
-        if (func1(data0) < 1) {
+        if (func10(data0) < 1) {
           const err2 = { instancePath: instancePath + "/name", schemaPath: "urn:casi:schema:Name/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
           if (vErrors === null) {
             vErrors = [err2];
@@ -17504,7 +17505,7 @@ function validate267(data, { instancePath = "", parentData, parentDataProperty, 
       let valid3 = false;
       const _errs11 = errors;
       if (typeof data1 === "string") {
-        if (func1(data1) > 4096) {
+        if (func10(data1) > 4096) {
           const err6 = { instancePath: instancePath + "/description", schemaPath: "urn:casi:schema:Description/maxLength", keyword: "maxLength", params: { limit: 4096 }, message: "must NOT have more than 4096 characters" };
           if (vErrors === null) {
             vErrors = [err6];
@@ -17780,7 +17781,7 @@ function validate271(data, { instancePath = "", parentData, parentDataProperty, 
       let valid1 = false;
       const _errs4 = errors;
       if (typeof data0 === "string") {
-        if (func1(data0) > 256) {
+        if (func10(data0) > 256) {
           const err1 = { instancePath: instancePath + "/name", schemaPath: "urn:casi:schema:Name/maxLength", keyword: "maxLength", params: { limit: 256 }, message: "must NOT have more than 256 characters" };
           if (vErrors === null) {
             vErrors = [err1];
@@ -17789,7 +17790,7 @@ function validate271(data, { instancePath = "", parentData, parentDataProperty, 
           }
           errors++;
         }
-        if (func1(data0) < 1) {
+        if (func10(data0) < 1) {
           const err2 = { instancePath: instancePath + "/name", schemaPath: "urn:casi:schema:Name/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
           if (vErrors === null) {
             vErrors = [err2];
@@ -17846,7 +17847,7 @@ function validate271(data, { instancePath = "", parentData, parentDataProperty, 
       let valid3 = false;
       const _errs11 = errors;
       if (typeof data1 === "string") {
-        if (func1(data1) > 4096) {
+        if (func10(data1) > 4096) {
           const err6 = { instancePath: instancePath + "/description", schemaPath: "urn:casi:schema:Description/maxLength", keyword: "maxLength", params: { limit: 4096 }, message: "must NOT have more than 4096 characters" };
           if (vErrors === null) {
             vErrors = [err6];
@@ -18400,7 +18401,7 @@ function validate279(data, { instancePath = "", parentData, parentDataProperty, 
     if (data.text !== void 0) {
       let data1 = data.text;
       if (typeof data1 === "string") {
-        if (func1(data1) > 4096) {
+        if (func10(data1) > 4096) {
           const err5 = { instancePath: instancePath + "/text", schemaPath: "#/properties/text/maxLength", keyword: "maxLength", params: { limit: 4096 }, message: "must NOT have more than 4096 characters" };
           if (vErrors === null) {
             vErrors = [err5];
@@ -18409,7 +18410,7 @@ function validate279(data, { instancePath = "", parentData, parentDataProperty, 
           }
           errors++;
         }
-        if (func1(data1) < 1) {
+        if (func10(data1) < 1) {
           const err6 = { instancePath: instancePath + "/text", schemaPath: "#/properties/text/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
           if (vErrors === null) {
             vErrors = [err6];
@@ -18514,7 +18515,7 @@ function validate280(data, { instancePath = "", parentData, parentDataProperty, 
         if (data0.text !== void 0) {
           let data2 = data0.text;
           if (typeof data2 === "string") {
-            if (func1(data2) > 4096) {
+            if (func10(data2) > 4096) {
               const err5 = { instancePath: instancePath + "/payload/text", schemaPath: "urn:casi:schema:UserMessageSend/properties/text/maxLength", keyword: "maxLength", params: { limit: 4096 }, message: "must NOT have more than 4096 characters" };
               if (vErrors === null) {
                 vErrors = [err5];
@@ -18523,7 +18524,7 @@ function validate280(data, { instancePath = "", parentData, parentDataProperty, 
               }
               errors++;
             }
-            if (func1(data2) < 1) {
+            if (func10(data2) < 1) {
               const err6 = { instancePath: instancePath + "/payload/text", schemaPath: "urn:casi:schema:UserMessageSend/properties/text/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
               if (vErrors === null) {
                 vErrors = [err6];
@@ -18576,11 +18577,12 @@ var schema36 = { "type": "string", "enum": ["queued", "in-progress", "completed"
 var schema40 = { "type": "string", "enum": ["phone", "chat_realtime", "chat_async"], "$id": "urn:casi:schema:ChannelType" };
 var schema73 = { "type": "string", "enum": ["dial_failed", "number_marked_disconnected", "pstn_blocked", "dnc_rejected", "tcpa_rejected", "number_invalid", "internal_error", "telephony_error", "agent_timeout", "customer_requested_dnc"], "$id": "urn:casi:schema:FailureReason" };
 var schema74 = { "type": "string", "description": "The customer's overall sentiment.", "x-casi-inferred": true, "enum": ["positive", "neutral", "negative"], "$id": "urn:casi:schema:Sentiment" };
-var func12 = Object.prototype.hasOwnProperty;
-var pattern42 = new RegExp("^conv_[A-Za-z0-9]+$", "u");
-var pattern53 = new RegExp("^ca_[A-Za-z0-9]+@v[0-9]+$", "u");
-var pattern62 = new RegExp("([Zz]|\\+00:00)$", "u");
-var pattern72 = new RegExp("^cus_[A-Za-z0-9]+$", "u");
+var func5 = Object.prototype.hasOwnProperty;
+var func02 = patternRegExp;
+var pattern42 = func02("^conv_[A-Za-z0-9]+$", "u");
+var pattern53 = func02("^ca_[A-Za-z0-9]+@v[0-9]+$", "u");
+var pattern62 = func02("([Zz]|\\+00:00)$", "u");
+var pattern72 = func02("^cus_[A-Za-z0-9]+$", "u");
 var formats02 = formats["date-time"];
 var schema38 = { "type": ["string", "boolean"], "description": "The value of a custom field (the types of `conversation.custom_fields.updated`'s values).", "x-casi-inferred": true, "$id": "urn:casi:schema:CustomFieldValue" };
 function validate2110(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
@@ -20442,7 +20444,7 @@ function validate2010(data, { instancePath = "", parentData, parentDataProperty,
       } else {
         const _errs11 = errors;
         for (const key0 in data) {
-          if (!func12.call(schema31.properties, key0)) {
+          if (!func5.call(schema31.properties, key0)) {
             validate2010.errors = [{ instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" }];
             return false;
             break;
@@ -21103,8 +21105,8 @@ function validate2010(data, { instancePath = "", parentData, parentDataProperty,
 }
 validate2010.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
 var checkConversationalAgent = validate452;
-var pattern10 = new RegExp("^ca_[A-Za-z0-9]+$", "u");
-var pattern12 = new RegExp("^pa_[A-Za-z0-9]+(@v[0-9]+)?$", "u");
+var pattern10 = func02("^ca_[A-Za-z0-9]+$", "u");
+var pattern12 = func02("^pa_[A-Za-z0-9]+(@v[0-9]+)?$", "u");
 function validate482(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -21897,7 +21899,7 @@ validate452.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": 
 var checkConversationalAgentConfig = validate46;
 var checkConversationalAgentConfigOverride = validate253;
 var checkCreateConversationalAgentRequest = validate59;
-var func2 = require_ucs2length().default;
+var func15 = require_ucs2length().default;
 function validate59(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -21931,11 +21933,11 @@ function validate59(data, { instancePath = "", parentData, parentDataProperty, r
             const _errs3 = errors;
             if (errors === _errs3) {
               if (typeof data0 === "string") {
-                if (func2(data0) > 256) {
+                if (func15(data0) > 256) {
                   validate59.errors = [{ instancePath: instancePath + "/name", schemaPath: "urn:casi:schema:Name/maxLength", keyword: "maxLength", params: { limit: 256 }, message: "must NOT have more than 256 characters" }];
                   return false;
                 } else {
-                  if (func2(data0) < 1) {
+                  if (func15(data0) < 1) {
                     validate59.errors = [{ instancePath: instancePath + "/name", schemaPath: "urn:casi:schema:Name/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" }];
                     return false;
                   }
@@ -21956,7 +21958,7 @@ function validate59(data, { instancePath = "", parentData, parentDataProperty, r
               const _errs6 = errors;
               if (errors === _errs6) {
                 if (typeof data1 === "string") {
-                  if (func2(data1) > 4096) {
+                  if (func15(data1) > 4096) {
                     validate59.errors = [{ instancePath: instancePath + "/description", schemaPath: "urn:casi:schema:Description/maxLength", keyword: "maxLength", params: { limit: 4096 }, message: "must NOT have more than 4096 characters" }];
                     return false;
                   }
@@ -22032,9 +22034,9 @@ function validate59(data, { instancePath = "", parentData, parentDataProperty, r
 }
 validate59.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
 var checkCreateConversationRequest = validate61;
-var pattern14 = new RegExp("^ca_[A-Za-z0-9]+(@v[0-9]+)?$", "u");
+var pattern14 = func02("^ca_[A-Za-z0-9]+(@v[0-9]+)?$", "u");
 var schema102 = { "type": "string", "description": "Queue priority of the conversation.", "x-casi-inferred": true, "enum": ["low", "normal", "high"], "default": "normal", "$id": "urn:casi:schema:Priority" };
-var pattern15 = new RegExp("^\\+[1-9][0-9]{6,14}$", "u");
+var pattern15 = func02("^\\+[1-9][0-9]{6,14}$", "u");
 function validate632(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -22875,11 +22877,11 @@ function validate712(data, { instancePath = "", parentData, parentDataProperty, 
             const _errs3 = errors;
             if (errors === _errs3) {
               if (typeof data0 === "string") {
-                if (func2(data0) > 256) {
+                if (func15(data0) > 256) {
                   validate712.errors = [{ instancePath: instancePath + "/name", schemaPath: "urn:casi:schema:Name/maxLength", keyword: "maxLength", params: { limit: 256 }, message: "must NOT have more than 256 characters" }];
                   return false;
                 } else {
-                  if (func2(data0) < 1) {
+                  if (func15(data0) < 1) {
                     validate712.errors = [{ instancePath: instancePath + "/name", schemaPath: "urn:casi:schema:Name/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" }];
                     return false;
                   }
@@ -22900,7 +22902,7 @@ function validate712(data, { instancePath = "", parentData, parentDataProperty, 
               const _errs6 = errors;
               if (errors === _errs6) {
                 if (typeof data1 === "string") {
-                  if (func2(data1) > 4096) {
+                  if (func15(data1) > 4096) {
                     validate712.errors = [{ instancePath: instancePath + "/description", schemaPath: "urn:casi:schema:Description/maxLength", keyword: "maxLength", params: { limit: 4096 }, message: "must NOT have more than 4096 characters" }];
                     return false;
                   }
@@ -23064,8 +23066,8 @@ function validate79(data, { instancePath = "", parentData, parentDataProperty, r
 }
 validate79.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
 var checkProceduralAgent = validate802;
-var pattern172 = new RegExp("^pa_[A-Za-z0-9]+$", "u");
-var pattern18 = new RegExp("^pa_[A-Za-z0-9]+@v[0-9]+$", "u");
+var pattern172 = func02("^pa_[A-Za-z0-9]+$", "u");
+var pattern18 = func02("^pa_[A-Za-z0-9]+@v[0-9]+$", "u");
 function validate802(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
@@ -23233,7 +23235,7 @@ function validate822(data, { instancePath = "", parentData, parentDataProperty, 
           const _errs5 = errors;
           if (errors === _errs5) {
             if (typeof data0 === "string") {
-              if (func2(data0) > 256) {
+              if (func15(data0) > 256) {
                 const err0 = { instancePath: instancePath + "/name", schemaPath: "urn:casi:schema:Name/maxLength", keyword: "maxLength", params: { limit: 256 }, message: "must NOT have more than 256 characters" };
                 if (vErrors === null) {
                   vErrors = [err0];
@@ -23242,7 +23244,7 @@ function validate822(data, { instancePath = "", parentData, parentDataProperty, 
                 }
                 errors++;
               } else {
-                if (func2(data0) < 1) {
+                if (func15(data0) < 1) {
                   const err1 = { instancePath: instancePath + "/name", schemaPath: "urn:casi:schema:Name/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
                   if (vErrors === null) {
                     vErrors = [err1];
@@ -23310,7 +23312,7 @@ function validate822(data, { instancePath = "", parentData, parentDataProperty, 
             const _errs12 = errors;
             if (errors === _errs12) {
               if (typeof data1 === "string") {
-                if (func2(data1) > 4096) {
+                if (func15(data1) > 4096) {
                   const err5 = { instancePath: instancePath + "/description", schemaPath: "urn:casi:schema:Description/maxLength", keyword: "maxLength", params: { limit: 4096 }, message: "must NOT have more than 4096 characters" };
                   if (vErrors === null) {
                     vErrors = [err5];
@@ -23499,7 +23501,7 @@ function validate842(data, { instancePath = "", parentData, parentDataProperty, 
           const _errs5 = errors;
           if (errors === _errs5) {
             if (typeof data0 === "string") {
-              if (func2(data0) > 256) {
+              if (func15(data0) > 256) {
                 const err0 = { instancePath: instancePath + "/name", schemaPath: "urn:casi:schema:Name/maxLength", keyword: "maxLength", params: { limit: 256 }, message: "must NOT have more than 256 characters" };
                 if (vErrors === null) {
                   vErrors = [err0];
@@ -23508,7 +23510,7 @@ function validate842(data, { instancePath = "", parentData, parentDataProperty, 
                 }
                 errors++;
               } else {
-                if (func2(data0) < 1) {
+                if (func15(data0) < 1) {
                   const err1 = { instancePath: instancePath + "/name", schemaPath: "urn:casi:schema:Name/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
                   if (vErrors === null) {
                     vErrors = [err1];
@@ -23576,7 +23578,7 @@ function validate842(data, { instancePath = "", parentData, parentDataProperty, 
             const _errs12 = errors;
             if (errors === _errs12) {
               if (typeof data1 === "string") {
-                if (func2(data1) > 4096) {
+                if (func15(data1) > 4096) {
                   const err5 = { instancePath: instancePath + "/description", schemaPath: "urn:casi:schema:Description/maxLength", keyword: "maxLength", params: { limit: 4096 }, message: "must NOT have more than 4096 characters" };
                   if (vErrors === null) {
                     vErrors = [err5];

@@ -69,7 +69,7 @@ export function modelOf(specs: LoadedSpecs): Model {
         ...doc.locate(w.pointer),
         pointer: w.pointer,
         message: w.message,
-        rule: 'casi/model',
+        rule: w.rule ?? 'casi/model',
       };
     });
     return { ir, diagnostics };

@@ -12,9 +12,9 @@ import { buildOperations, buildSecuritySchemes, serviceVersionOf } from './opera
 /** Builds the IR. Call it only on documents that passed `check`. */
 export function buildIr(specs: Pick<LoadedSpecs, 'openapi' | 'asyncapi'>): Ir {
   const asyncapi = specs.asyncapi;
-  const openapi = { ...specs.openapi, value: asJsonSchemaDialect(specs.openapi.value) };
   const warnings: IrWarning[] = [];
   const warn = (w: IrWarning) => warnings.push(w);
+  const openapi = { ...specs.openapi, value: asJsonSchemaDialect(specs.openapi.value, warn) };
   const info = (specs.openapi.absent ? asyncapi.value.info : (openapi.value.info ?? {})) as Record<string, unknown>;
   const own = buildSchemas(openapi.value);
   const model = readAsyncApi(asyncapi, new Set(own.map((s) => s.name)), isEnvelopeMessage, warn);

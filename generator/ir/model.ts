@@ -215,4 +215,6 @@ export interface IrWarning {
   readonly document: 'openapi' | 'asyncapi';
   readonly pointer: string;
   readonly message: string;
+  /** The rule the warning reports under; `casi/model` when none is given. */
+  readonly rule?: string;
 }

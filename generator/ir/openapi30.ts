@@ -1,47 +1,118 @@
 /**
  * OpenAPI 3.0's schema dialect written as JSON Schema 2020-12, the one every later stage reads
  * (https://spec.openapis.org/oas/v3.0.3#schema-object): `nullable: true` adds `null` to `type` (and to `enum`),
- * and the boolean `exclusiveMinimum`/`exclusiveMaximum` become the numbers they qualify. 3.1 documents are
- * returned as they are.
+ * and the boolean `exclusiveMinimum`/`exclusiveMaximum` become the numbers they qualify. In a 3.1 document only
+ * what is unambiguous is rewritten, with a warning each: a boolean bound (never valid 2020-12). `nullable` stays
+ * there an annotation, as 2020-12 makes every keyword it does not know.
  */
+import { toPointer } from '../load/source-map.js';
+import type { IrWarning } from './model.js';
+
 type Obj = Record<string, unknown>;
 
 /** Keywords whose values are data, not schemas: nothing under them is rewritten. */
 const DATA = new Set(['example', 'examples', 'default', 'enum', 'const', 'x-examples']);
 
-/** The document with every 3.0 schema rewritten, or the document itself for OpenAPI 3.1. */
-export function asJsonSchemaDialect(doc: Obj): Obj {
-  return typeof doc.openapi === 'string' && doc.openapi.startsWith('3.0.') ? (rewrite(doc) as Obj) : doc;
+/** Keywords whose values map names to schemas: the map itself is not a schema, its members are. */
+const SCHEMA_MAPS = new Set(['properties', 'patternProperties', '$defs', 'definitions', 'dependentSchemas']);
+
+/** The rule of the warnings about OpenAPI 3.0 keywords read in a 3.1 document. */
+export const RULE_30_IN_31 = 'casi/openapi-3.0-keyword';
+
+/** The two bounds 3.0 writes as booleans beside `minimum`/`maximum`. */
+const BOUNDS = [
+  ['exclusiveMinimum', 'minimum'],
+  ['exclusiveMaximum', 'maximum'],
+] as const;
+
+/**
+ * The document with every 3.0 schema rewritten; for OpenAPI 3.1 the document itself, or a copy with its boolean
+ * bounds rewritten (each reported to `warn`).
+ */
+export function asJsonSchemaDialect(doc: Obj, warn: (w: IrWarning) => void = () => {}): Obj {
+  if (typeof doc.openapi !== 'string') return doc;
+  if (doc.openapi.startsWith('3.0.')) return rewrite(doc, [], false, rewriteKeywords) as Obj;
+  if (!hasBooleanBound(doc, false)) return doc;
+  return rewrite(doc, [], false, (schema, at) => {
+    const out = rewriteBounds(schema);
+    for (const [exclusive] of BOUNDS)
+      if (typeof schema[exclusive] === 'boolean') warn(boundWarning(schema, exclusive, out, [...at, exclusive]));
+    return out;
+  }) as Obj;
 }
 
-function rewrite(node: unknown): unknown {
-  if (Array.isArray(node)) return node.map(rewrite);
+/**
+ * One schema of an OpenAPI document of version `openapi` in the form `asJsonSchemaDialect` gives it in the whole
+ * document (for a schema reached by a pointer, which that pointer names as the document writes it).
+ */
+export function schemaAsJsonSchema(openapi: unknown, schema: unknown): unknown {
+  if (typeof openapi !== 'string') return schema;
+  return rewrite(schema, [], false, openapi.startsWith('3.0.') ? rewriteKeywords : rewriteBounds);
+}
+
+/** Whether a boolean bound is written anywhere a schema may be (the common case of a 3.1 document: none). */
+function hasBooleanBound(node: unknown, inMap: boolean): boolean {
+  if (Array.isArray(node)) return node.some((item) => hasBooleanBound(item, false));
+  if (!node || typeof node !== 'object') return false;
+  if (!inMap && BOUNDS.some(([exclusive]) => typeof (node as Obj)[exclusive] === 'boolean')) return true;
+  return Object.entries(node).some(
+    ([key, value]) => !DATA.has(key) && !key.startsWith('x-') && hasBooleanBound(value, !inMap && SCHEMA_MAPS.has(key)),
+  );
+}
+
+/** The warning of one boolean bound of a 3.1 schema, saying what it was read as. */
+function boundWarning(schema: Obj, exclusive: 'exclusiveMinimum' | 'exclusiveMaximum', out: Obj, at: string[]) {
+  const read =
+    typeof out[exclusive] === 'number'
+      ? `read as ${exclusive}: ${out[exclusive]}`
+      : schema[exclusive] === true
+        ? `no ${exclusive === 'exclusiveMinimum' ? 'minimum' : 'maximum'} to qualify: ignored`
+        : 'ignored';
+  return {
+    document: 'openapi' as const,
+    pointer: toPointer(at),
+    message: `${exclusive}: ${schema[exclusive]} is OpenAPI 3.0; in 3.1 (JSON Schema 2020-12) it is the bound itself, a number: ${read}`,
+    rule: RULE_30_IN_31,
+  };
+}
+
+/**
+ * `node` with `keywords` applied to each object where a schema may be, below `at`; data (`example`, `x-…`) as
+ * written, and the name maps (`properties`, …) walked without being read as schemas.
+ */
+function rewrite(node: unknown, at: string[], inMap: boolean, keywords: (schema: Obj, at: string[]) => Obj): unknown {
+  if (Array.isArray(node)) return node.map((item, i) => rewrite(item, [...at, String(i)], false, keywords));
   if (!node || typeof node !== 'object') return node;
   const out: Obj = {};
   for (const [key, value] of Object.entries(node))
-    out[key] = DATA.has(key) || key.startsWith('x-') ? value : rewrite(value);
-  return rewriteKeywords(out);
+    out[key] =
+      DATA.has(key) || key.startsWith('x-')
+        ? value
+        : rewrite(value, [...at, key], !inMap && SCHEMA_MAPS.has(key), keywords);
+  return inMap ? out : keywords(out, at);
+}
+
+/** The boolean bounds of one schema object as the numbers they qualify (dropped where there is none). */
+function rewriteBounds(schema: Obj): Obj {
+  const out: Obj = { ...schema };
+  for (const [exclusive, inclusive] of BOUNDS) {
+    const flag = schema[exclusive];
+    if (typeof flag !== 'boolean') continue;
+    delete out[exclusive];
+    if (flag && typeof schema[inclusive] === 'number') {
+      out[exclusive] = schema[inclusive];
+      delete out[inclusive];
+    }
+  }
+  return out;
 }
 
 /** The 3.0 keywords of one schema object, in their 2020-12 form. */
 function rewriteKeywords(schema: Obj): Obj {
-  const { nullable, exclusiveMinimum, exclusiveMaximum, ...rest } = schema;
-  const out: Obj = { ...rest };
-  if (typeof exclusiveMinimum === 'boolean') {
-    if (exclusiveMinimum && typeof rest.minimum === 'number') {
-      out.exclusiveMinimum = rest.minimum;
-      delete out.minimum;
-    }
-  } else if (exclusiveMinimum !== undefined) out.exclusiveMinimum = exclusiveMinimum;
-  if (typeof exclusiveMaximum === 'boolean') {
-    if (exclusiveMaximum && typeof rest.maximum === 'number') {
-      out.exclusiveMaximum = rest.maximum;
-      delete out.maximum;
-    }
-  } else if (exclusiveMaximum !== undefined) out.exclusiveMaximum = exclusiveMaximum;
-  if (nullable === true) return withNull(out);
-  if (nullable !== undefined && typeof nullable !== 'boolean') out.nullable = nullable;
-  return out;
+  const { nullable, ...rest } = rewriteBounds(schema);
+  if (nullable === true) return withNull(rest);
+  if (nullable !== undefined && typeof nullable !== 'boolean') rest.nullable = nullable;
+  return rest;
 }
 
 /** `schema` that also accepts `null`. */

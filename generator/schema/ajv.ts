@@ -1,9 +1,11 @@
 /** One ajv (JSON Schema 2020-12) setup for every schema of the spec: used to precompile and by `casi validate`. */
 import type Ajv2020Module from 'ajv/dist/2020.js';
-import { formats } from '../../templates/shared/formats.js';
+import { formats, patternRegExp } from '../../templates/shared/formats.js';
 import { InputError } from '../diagnostics.js';
 import { eventSchema } from '../ir/events.js';
 import type { Ir, JsonSchema } from '../ir/model.js';
+import { schemaAsJsonSchema } from '../ir/openapi30.js';
+import { valueAt } from '../load/index.js';
 import { schemaCodeNames } from '../names.js';
 import { requirePackage } from '../require-package.js';
 import { requestPartSchemas } from './operations.js';
@@ -18,13 +20,34 @@ type Ajv = InstanceType<typeof Ajv2020>;
  */
 export const FORMATS_BINDING = 'casiFormats';
 
+/** The name standalone code gives `patternRegExp` of `templates/shared/formats.ts`, imported as the formats are. */
+export const PATTERN_BINDING = 'casiPattern';
+
+/** ajv's engine for `pattern`: `patternRegExp`, which standalone code calls under `PATTERN_BINDING`. */
+const regExp = Object.assign((pattern: string, flags: string) => patternRegExp(pattern, flags), {
+  code: PATTERN_BINDING,
+});
+
 /** The `$id` under which a component schema or a message is registered. */
 export function schemaId(name: string): string {
   return `urn:casi:schema:${encodeURIComponent(name)}`;
 }
 
-/** The reference a document writes for an id of `schemaId` (and a pointer inside it): `#/components/schemas/X…`. */
+/**
+ * The `$id` under which a schema that a local `$ref` names outside the component schemas is registered: the
+ * pointer percent-encoded, its `~` written `!` (a URN's name may hold no `~`, and ajv's URI library decodes `%7E`).
+ */
+export function pointerId(pointer: string): string {
+  return `urn:casi:pointer:${encodeURIComponent(pointer).replace(/!/g, '%21').replace(/~/g, '!')}`;
+}
+
+/**
+ * The reference a document writes for an id of `schemaId` (and a pointer inside it), `#/components/schemas/X…`,
+ * or of `pointerId`, `#/paths/…`.
+ */
 export function documentRef(id: string): string {
+  const pointer = /^urn:casi:pointer:([^#]*)$/.exec(id)?.[1];
+  if (pointer !== undefined) return `#${decodeURIComponent(pointer.replace(/!/g, '~'))}`;
   const match = /^urn:casi:schema:([^#]*)(?:#(.*))?$/.exec(id);
   if (match?.[1] === undefined) return id;
   return `#/components/schemas/${pointerToken(match[1]).replace(/~/g, '~0').replace(/\//g, '~1')}${match[2] ?? ''}`;
@@ -70,8 +93,9 @@ export function validatableSchemas(
 export type SchemaLookup = (name: string) => unknown;
 
 /**
- * Prepares a spec schema for ajv: `#/components/schemas/X` references become `urn:casi:schema:X`, and
- * `discriminator.mapping` (an OpenAPI keyword ajv's discriminator does not take) is dropped — the `const`
+ * Prepares a spec schema for ajv: `#/components/schemas/X` references become `urn:casi:schema:X` (and any other
+ * local reference `pointerId` of its pointer), `nullable` (no JSON Schema keyword, but one ajv knows) is dropped,
+ * and `discriminator.mapping` (an OpenAPI keyword ajv's discriminator does not take) is dropped — the `const`
  * tags of the members carry the same information. A discriminator ajv cannot use (see `ajvTakesDiscriminator`) is
  * dropped whole: it is a hint, and the schema's `oneOf`/`anyOf`/`allOf` validate as JSON Schema says.
  */
@@ -88,7 +112,9 @@ export function toAjvSchema(schema: unknown, lookup: SchemaLookup = () => undefi
       }
     } else if (key === 'properties' || key === 'patternProperties' || key === '$defs') {
       out[key] = Object.fromEntries(Object.entries(value as object).map(([k, v]) => [k, toAjvSchema(v, lookup)]));
-    } else if (key.startsWith('x-') || key === 'example' || key === 'examples' || key === 'default') {
+    } else if (key === 'nullable') {
+      // Left by 3.0 documents only where it is not a boolean, and an annotation in 3.1 and AsyncAPI.
+    } else if (key.startsWith('x-') || ANNOTATIONS.has(key)) {
       out[key] = value;
     } else {
       out[key] = toAjvSchema(value, lookup);
@@ -98,14 +124,52 @@ export function toAjvSchema(schema: unknown, lookup: SchemaLookup = () => undefi
 }
 
 /**
- * A reference as ajv finds it: `#/components/schemas/X` as `urn:casi:schema:X`, and a pointer into a component
- * (`#/components/schemas/X/properties/id`, `…/X/$defs/Y`) as that pointer within `urn:casi:schema:X`.
+ * A reference as ajv finds it: `#/components/schemas/X` as `urn:casi:schema:X`, a pointer into a component
+ * (`#/components/schemas/X/properties/id`, `…/X/$defs/Y`) as that pointer within `urn:casi:schema:X`, and any
+ * other local pointer (`#/paths/…/schema`) as `pointerId` of it.
  */
 function ajvRef(ref: string): string {
   const inside = /^#\/components\/schemas\/([^/]+)(\/.+)$/.exec(ref);
   if (inside?.[1] !== undefined && inside[2] !== undefined) return `${schemaId(pointerToken(inside[1]))}#${inside[2]}`;
   const name = refTarget(ref);
-  return name ? schemaId(name) : ref;
+  if (name) return schemaId(name);
+  const pointer = localPointer(ref);
+  return pointer === undefined ? ref : pointerId(pointer);
+}
+
+/** The pointer of a local reference outside the component schemas (`#/paths/…`), fragment escapes undone. */
+function localPointer(ref: string): string | undefined {
+  if (!ref.startsWith('#/') || ref.startsWith('#/components/schemas/')) return undefined;
+  try {
+    return decodeURIComponent(ref.slice(1));
+  } catch {
+    return ref.slice(1);
+  }
+}
+
+/**
+ * The schemas the local references of `schemas` name outside the component schemas, by pointer, each in the
+ * 2020-12 form of the document's dialect; followed through the schemas found, each once (cycles included).
+ */
+function pointedSchemas(schemas: readonly unknown[], doc: JsonSchema): Map<string, unknown> {
+  const found = new Map<string, unknown>();
+  const walk = (node: unknown): void => {
+    if (Array.isArray(node)) node.forEach(walk);
+    else if (node && typeof node === 'object')
+      for (const [key, value] of Object.entries(node)) {
+        const pointer = key === '$ref' && typeof value === 'string' ? localPointer(value) : undefined;
+        if (pointer !== undefined && !found.has(pointer)) {
+          const target = valueAt(doc, pointer);
+          // A boolean schema cannot carry an id; a pointer to nothing is reported by the compilation.
+          if (!target || typeof target !== 'object') continue;
+          const schema = schemaAsJsonSchema(doc.openapi, target);
+          found.set(pointer, schema);
+          walk(schema);
+        } else if (!key.startsWith('x-') && !ANNOTATIONS.has(key)) walk(value);
+      }
+  };
+  schemas.forEach(walk);
+  return found;
 }
 
 /** The component name a `#/components/schemas/X` reference names, or undefined. */
@@ -178,7 +242,7 @@ function unknownFormats(schemas: readonly { schema: JsonSchema }[]): string[] {
   return [...found].sort();
 }
 
-/** Keywords whose values are data: a `format` member inside them is not a keyword. */
+/** Keywords whose values are data: a `format` or `$ref` member inside them is not a keyword. */
 const ANNOTATIONS = new Set(['example', 'examples', 'default', 'enum', 'const']);
 
 /**
@@ -202,8 +266,8 @@ export function createAjv(ir: Ir, options: { standalone: boolean; allErrors?: bo
     allErrors: options.allErrors ?? true,
     verbose: options.verbose ?? false,
     code: options.standalone
-      ? { source: true, esm: true, lines: false, optimize: true, formats: _`${new Name(FORMATS_BINDING)}` }
-      : { optimize: true },
+      ? { source: true, esm: true, lines: false, optimize: true, regExp, formats: _`${new Name(FORMATS_BINDING)}` }
+      : { optimize: true, regExp },
   });
   for (const [name, validate] of Object.entries(formats)) ajv.addFormat(name, validate);
   for (const name of unknownFormats(parts)) ajv.addFormat(name, true);
@@ -214,6 +278,17 @@ export function createAjv(ir: Ir, options: { standalone: boolean; allErrors?: bo
       ajv.addSchema({ ...(toAjvSchema(schema, lookup) as object), $id: schemaId(name) });
     } catch (error) {
       throw new SchemaError(name, kind, (error as Error).message);
+    }
+  }
+  // Every part's references, as a run-time user compiles request parts later against this instance.
+  for (const [pointer, schema] of pointedSchemas(
+    parts.map((p) => p.schema),
+    ir.openapi,
+  )) {
+    try {
+      ajv.addSchema({ ...(toAjvSchema(schema, lookup) as object), $id: pointerId(pointer) });
+    } catch (error) {
+      throw new SchemaError(`#${pointer}`, 'schema', (error as Error).message);
     }
   }
   return ajv;

@@ -116,6 +116,19 @@ export function isEmail(str: string): boolean {
   return EMAIL.test(str);
 }
 
+/**
+ * The expression of a JSON Schema `pattern` (ECMA-262): with `flags` (ajv gives `u`) where it parses so, else
+ * without `u`, as a lone `{` or an identity escape such as `\-` is valid ECMA-262 that the `u` flag refuses.
+ */
+export function patternRegExp(pattern: string, flags: string): RegExp {
+  try {
+    return new RegExp(pattern, flags);
+  } catch (error) {
+    if (!flags.includes('u')) throw error;
+    return new RegExp(pattern, flags.replace('u', ''));
+  }
+}
+
 /** Every format the validators know, by its JSON Schema name. */
 export const formats: Readonly<Record<string, (str: string) => boolean>> = {
   'date-time': isDateTime,

@@ -14,7 +14,14 @@ import { build, type Plugin } from 'esbuild';
 import type { StatementStructures } from 'ts-morph';
 import type { Ir } from '../../ir/model.js';
 import { requirePackage } from '../../require-package.js';
-import { createAjv, FORMATS_BINDING, schemaId, sharedAjv, validatableSchemas } from '../../schema/ajv.js';
+import {
+  createAjv,
+  FORMATS_BINDING,
+  PATTERN_BINDING,
+  schemaId,
+  sharedAjv,
+  validatableSchemas,
+} from '../../schema/ajv.js';
 import { triesAlternatives } from '../../schema/alternatives.js';
 import { type EmittedFile, withHeader } from '../shared/files.js';
 import {
@@ -68,10 +75,15 @@ export async function emitValidators(ir: Ir): Promise<(EmittedFile | TypeScriptF
 type Entries = (ReturnType<typeof validatableSchemas>[number] & { check: boolean })[];
 type Ajv = ReturnType<typeof createAjv>;
 
-/** ajv standalone ESM of `entries` under `name(entry)`, importing the formats object when it uses one. */
+/** ajv standalone ESM of `entries` under `name(entry)`, importing the formats and the pattern engine it uses. */
 function standaloneModule(ajv: Ajv, entries: Entries, name: (code: string) => string): string {
   const esm = standaloneCode(ajv, Object.fromEntries(entries.map((e) => [name(e.code), schemaId(e.name)])));
-  return esm.includes(FORMATS_BINDING) ? `import { formats as ${FORMATS_BINDING} } from 'casi:formats';\n${esm}` : esm;
+  const used = [
+    ['formats', FORMATS_BINDING],
+    ['patternRegExp', PATTERN_BINDING],
+  ].filter(([, binding]) => esm.includes(binding as string));
+  if (used.length === 0) return esm;
+  return `import { ${used.map(([value, binding]) => `${value} as ${binding}`).join(', ')} } from 'casi:formats';\n${esm}`;
 }
 
 /**
@@ -89,7 +101,7 @@ async function validatorModule(
   if (checked.length > 0) sources.fast = standaloneModule(ajv.fast, checked, checkName);
   const exported = Object.keys(sources);
   // Both compilations import the formats through this module, so that the bundle imports them once.
-  sources.formats = `export { formats } from ${JSON.stringify(FORMATS_MODULE)};`;
+  sources.formats = `export { formats, patternRegExp } from ${JSON.stringify(FORMATS_MODULE)};`;
   const bundled = await build({
     stdin: {
       contents: exported.map((name) => `export * from 'casi:${name}';\n`).join(''),
