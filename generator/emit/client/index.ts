@@ -14,7 +14,7 @@ import {
   operationType,
   paramsType,
   queryType,
-  responseBodyType,
+  successBodyType,
   successResponse,
   TYPES,
 } from '../shared/operation-types.js';
@@ -221,8 +221,7 @@ function methodText(op: IrOperation, versioned: boolean): string {
     return `${doc}    ${propertyName(op.methodName)}: (${args.join(', ')}): Session<${TYPES}.ServerEvent, ${TYPES}.ClientEvent> =>\n      openLazySession<${TYPES}.ServerEvent, ${TYPES}.ClientEvent>({ ...core.transport, url: core.url(${literal(op.path)}, { ${path} }), loadValidators: () => validators().then((v) => ({ server: v.${validatorName('ServerEvent')}, client: v.${validatorName('ClientEvent')} })), isTerminal, ...options, headers: mergeHeaders({}, core.transport.headers, options.headers) })`;
   }
   args.push('options: CallOptions = {}');
-  const success = successResponse(op);
-  const result = success ? responseBodyType(op, success) : undefined;
+  const result = successBodyType(op);
   const params = (query: string) => {
     const members = [header, path, query, hasCookies ? 'cookie: cookies' : ''].filter(Boolean);
     return members.length > 0 ? `params: { ${members.join(', ')} }, ` : '';

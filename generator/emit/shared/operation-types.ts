@@ -78,6 +78,20 @@ export function responseBodyType(op: IrOperation, response: IrResponse): string 
   }
 }
 
+/**
+ * The type a client method resolves to: the first 2xx answer's body, joined, when that is JSON, by the JSON bodies of
+ * the other 2xx answers (the runtime reads whichever arrives, as `SuccessData` types it).
+ */
+export function successBodyType(op: IrOperation): string | undefined {
+  const [first, ...others] = op.responses.filter((r) => /^2\d\d$/.test(r.status));
+  if (first === undefined) return undefined;
+  const type = responseBodyType(op, first);
+  if (type === undefined || first.contentType === undefined || mediaKind(first.contentType) !== 'json') return type;
+  const json = others.filter((r) => r.contentType !== undefined && mediaKind(r.contentType) === 'json');
+  const types = [type, ...json.map((r) => responseBodyType(op, r) ?? 'unknown')];
+  return [...new Set(types)].join(' | ');
+}
+
 /** The first declared 2xx response (the one a client method returns). */
 export function successResponse(op: IrOperation): IrResponse | undefined {
   return op.responses.find((r) => /^2\d\d$/.test(r.status));
