@@ -9,6 +9,7 @@ import type { GlobalContext, OpenAPI3, SchemaObject } from 'openapi-typescript';
 import type * as TypeScript from 'typescript';
 import { valueAt } from '../../load/refs.js';
 import { requirePackage } from '../../require-package.js';
+import { hoistPlacedSchemas } from './placed-refs.js';
 
 const { astToString, resolveRef, scanDiscriminators, transformSchema } = requirePackage(
   'openapi-typescript',
@@ -77,6 +78,7 @@ function isLocalRef(value: unknown): value is { $ref: string } {
 export function restTypes(openapi: unknown): string {
   const document = structuredClone(openapi) as Record<string, unknown>;
   inlineComponentAliases(document);
+  hoistPlacedSchemas(document);
   const schema = document as unknown as OpenAPI3;
   // openapiTS()'s defaults for every other option, in the order it sets them.
   const ctx: GlobalContext = {
