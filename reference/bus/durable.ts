@@ -8,6 +8,7 @@
  * read back from the database (`DurableSubscription`). Retention deletes the logs by SQL (`purgeEndedBefore`).
  */
 import type { ServerEvent } from '../../generated/src/types.gen.js';
+import { fromJsonColumn, toJsonColumn } from '../database/json-column.js';
 import type { Database } from '../database/types.js';
 import { KeyedQueue } from '../keyed-queue.js';
 import { DurableSubscription } from './durable-subscription.js';
@@ -99,7 +100,7 @@ export class DurableEventBus implements EventBus {
       const rows = await this.db.query<{ position: number }>(APPEND, [
         conversationId,
         event.id,
-        JSON.stringify(event),
+        toJsonColumn(event),
         ended,
         ended ? event.created_at : null,
       ]);
@@ -132,11 +133,11 @@ export class DurableEventBus implements EventBus {
     if (start === undefined) return undefined;
     const kept = this.live.readAt(conversationId, start);
     if (kept !== undefined) return kept;
-    const rows = await this.db.query<{ event: ServerEvent }>(
-      'SELECT event FROM event_log WHERE conversation_id = $1 AND position >= $2 ORDER BY position',
+    const rows = await this.db.query<{ event: string }>(
+      'SELECT event::text AS event FROM event_log WHERE conversation_id = $1 AND position >= $2 ORDER BY position',
       [conversationId, start],
     );
-    return rows.map((row) => row.event);
+    return rows.map((row) => fromJsonColumn<ServerEvent>(row.event));
   }
 
   /** A subscription that reads from the database what memory no longer holds (see `DurableSubscription`). */
@@ -206,11 +207,11 @@ export class DurableEventBus implements EventBus {
 
   /** Up to `PAGE_EVENTS` stored events of the log from `position` on, in order. */
   private async page(conversationId: string, position: number): Promise<ServerEvent[]> {
-    const rows = await this.db.query<{ event: ServerEvent }>(
-      'SELECT event FROM event_log WHERE conversation_id = $1 AND position >= $2 ORDER BY position LIMIT $3',
+    const rows = await this.db.query<{ event: string }>(
+      'SELECT event::text AS event FROM event_log WHERE conversation_id = $1 AND position >= $2 ORDER BY position LIMIT $3',
       [conversationId, position, PAGE_EVENTS],
     );
-    return rows.map((row) => row.event);
+    return rows.map((row) => fromJsonColumn<ServerEvent>(row.event));
   }
 
   /** The conversation's log state (call within its queue), reading its log back from the database on first use. */
@@ -247,10 +248,12 @@ export class DurableEventBus implements EventBus {
     state: LogState,
     marks: readonly { id: string; position: number }[] = [],
   ): Promise<void> {
-    const rows = await this.db.query<{ position: number; event: ServerEvent }>(
-      'SELECT position, event FROM event_log WHERE conversation_id = $1 AND position >= $2 ORDER BY position',
-      [conversationId, state.end],
-    );
+    const rows = (
+      await this.db.query<{ position: number; event: string }>(
+        'SELECT position, event::text AS event FROM event_log WHERE conversation_id = $1 AND position >= $2 ORDER BY position',
+        [conversationId, state.end],
+      )
+    ).map((row) => ({ position: row.position, event: fromJsonColumn<ServerEvent>(row.event) }));
     let next = 0;
     const markUpTo = async (position: number) => {
       for (; next < marks.length && (marks[next]?.position ?? 0) <= position; next++) {

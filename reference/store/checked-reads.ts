@@ -5,6 +5,8 @@
  * one, which takes them all: each read is answered by a statement sent after it was asked (it sees every write
  * acknowledged before), and one round trip serves every read waiting for it.
  */
+
+import { fromJsonColumn } from '../database/json-column.js';
 import type { Database } from '../database/types.js';
 import { deepFreeze } from '../freeze.js';
 
@@ -72,7 +74,7 @@ export class CheckedReads<T> {
           const row = found.get(id);
           if (row === undefined) waiting.resolve(undefined);
           else if (row.record === null) waiting.resolve(waiting.held);
-          else waiting.resolve({ record: deepFreeze(JSON.parse(row.record) as T), version: row.version });
+          else waiting.resolve({ record: deepFreeze(fromJsonColumn<T>(row.record)), version: row.version });
         }
       } catch (error) {
         for (const waiting of batch.values()) waiting.reject(error);

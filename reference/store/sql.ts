@@ -3,6 +3,8 @@
  * jsonb)`. `list` translates the `ListQuery` into one statement. Records read back are new objects, frozen deeply
  * like the memory store's.
  */
+
+import { fromJsonColumn, toJsonColumn } from '../database/json-column.js';
 import type { Database, SqlValue } from '../database/types.js';
 import { deepFreeze } from '../freeze.js';
 import { CheckedReads, type Versioned } from './checked-reads.js';
@@ -45,9 +47,12 @@ export class SqlCollection<T extends StoredRecord> implements Collection<T> {
     }
     const kept = this.cache.get(id);
     if (kept !== undefined) return this.keep(kept);
-    const rows = await this.db.query<{ record: T }>(`SELECT record FROM ${this.table} WHERE id = $1`, [id]);
+    const rows = await this.db.query<{ record: string }>(
+      `SELECT record::text AS record FROM ${this.table} WHERE id = $1`,
+      [id],
+    );
     if (rows[0] === undefined) return undefined;
-    return this.keep({ record: deepFreeze(rows[0].record), version: '' });
+    return this.keep({ record: deepFreeze(fromJsonColumn<T>(rows[0].record)), version: '' });
   }
 
   async put(record: T): Promise<void> {
@@ -56,7 +61,7 @@ export class SqlCollection<T extends StoredRecord> implements Collection<T> {
       `INSERT INTO ${this.table} (id, created_at, record) VALUES ($1, $2, $3::text::jsonb)
        ON CONFLICT (id) DO UPDATE SET created_at = excluded.created_at, record = excluded.record
        RETURNING xmin::text AS version`,
-      [record.id, record.created_at, JSON.stringify(record)],
+      [record.id, record.created_at, toJsonColumn(record)],
     );
     this.keep({ record: deepFreeze(record), version: row?.version ?? '' });
   }
@@ -79,8 +84,8 @@ export class SqlCollection<T extends StoredRecord> implements Collection<T> {
 
   async list(query: ListQuery<T>): Promise<T[]> {
     const { sql, params } = listStatement(this.table, query);
-    const rows = await this.db.query<{ record: T }>(sql, params);
-    return rows.map((row) => deepFreeze(row.record));
+    const rows = await this.db.query<{ record: string }>(sql, params);
+    return rows.map((row) => deepFreeze(fromJsonColumn<T>(row.record)));
   }
 }
 
@@ -94,7 +99,7 @@ export function listStatement<T>(table: string, query: ListQuery<T>): { sql: str
   const conditions: string[] = [];
   for (const [field, value] of Object.entries(query.where ?? {})) {
     if (value === undefined) continue;
-    conditions.push(`record -> ${bind(field)} = ${bind(JSON.stringify(value))}::text::jsonb`);
+    conditions.push(`record -> ${bind(field)} = ${bind(toJsonColumn(value))}::text::jsonb`);
   }
   for (const range of query.ranges ?? []) {
     const field = bind(range.field);
@@ -111,7 +116,7 @@ export function listStatement<T>(table: string, query: ListQuery<T>): { sql: str
   const where = conditions.length === 0 ? '' : ` WHERE ${conditions.join(' AND ')}`;
   const limit = query.limit === undefined ? '' : ` LIMIT ${bind(query.limit)}`;
   return {
-    sql: `SELECT record FROM ${table}${where} ORDER BY created_at ${direction}, id ${direction}${limit}`,
+    sql: `SELECT record::text AS record FROM ${table}${where} ORDER BY created_at ${direction}, id ${direction}${limit}`,
     params,
   };
 }

@@ -73,6 +73,14 @@ describe('DurableEventBus across a restart', () => {
     expect(texts(await again.read('conv_1'))).toEqual(['a', 'b']);
   }, 60_000);
 
+  it('gives back text with U+0000 and U+E000 as it was sent (jsonb cannot hold U+0000)', async () => {
+    database = await openTestDatabase();
+    const sent = ['a\u0000b', '\uE000', '\uE0000', '\\u0000'];
+    const before = new DurableEventBus(database.db);
+    for (const text of sent) await before.append('conv_1', userText(text));
+    expect(texts(await (await restart(database)).read('conv_1'))).toEqual(sent);
+  }, 60_000);
+
   it('purge deletes the stored log: a restarted bus reads nothing', async () => {
     database = await openTestDatabase();
     const before = new DurableEventBus(database.db);

@@ -283,6 +283,18 @@ describe.each([
     expect(ranged.map((r) => r.id)).toEqual(['B2']);
   });
 
+  it('keeps strings with U+0000 and U+E000, in values and keys, as they were put (jsonb cannot hold U+0000)', async () => {
+    const rows = await empty();
+    const odd = { ...row('n1', 1, 'a\u0000b'), tags: ['\u0000', '\uE000', '\uE0000', '\\u0000'] };
+    const keyed = { ...row('n2', 1), 'k\u0000\uE000e': 'v' } as Row;
+    await rows.put(odd);
+    await rows.put(keyed);
+    expect(await rows.get('n1')).toEqual(odd);
+    expect(await rows.get('n2')).toEqual(keyed);
+    expect((await rows.list({ order: 'asc', where: { org: 'a\u0000b' } })).map((r) => r.id)).toEqual(['n1']);
+    expect(await rows.list({ order: 'asc' })).toEqual([odd, keyed]);
+  });
+
   it('hands out frozen records equal to those put', async () => {
     const rows = await filled(empty);
     const read = await rows.get('r3');
