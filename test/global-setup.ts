@@ -20,7 +20,7 @@ declare module 'vitest' {
 }
 
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
-  const kind = testDatabaseKind();
+  const kind = testDatabaseKind({ ...process.env, ...project.config.env });
   await buildToolkit();
   const folder = mkdtempSync(join(tmpdir(), 'casi-db-template-'));
   project.provide('databaseTemplate', join(folder, 'migrated'));
