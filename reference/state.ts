@@ -2,7 +2,9 @@
  * What a reference server runs on for its `CASI_DATABASE_URL`: nothing extra in memory; on a database, its store,
  * durable bus and timer rows, with locks and notices when several processes may share it (PostgreSQL).
  */
+
 import { DurableEventBus } from './bus/durable.js';
+import type { EventLimits } from './bus/memory.js';
 import type { ApiKey, LoadedConfig, ReferenceConfig } from './config.js';
 import { keptDevelopmentKey } from './database/development-key.js';
 import { DatabaseLocks } from './database/locks.js';
@@ -47,23 +49,30 @@ export async function openState({ config, generatedKey }: LoadedConfig): Promise
   }
   const open = db;
   const developmentKey = generatedKey === null ? null : await keptDevelopmentKey(open, generatedKey);
-  const bus = new DurableEventBus(open, config.eventLimits);
-  const notices = databaseNotices(open);
   return {
+    ...databaseState(open, config.eventLimits),
     config: developmentKey === null ? config : { ...config, apiKeys: [developmentKey] },
     developmentKey,
     db: open,
+    close: () => open.close(),
+  };
+}
+
+/** The service's store, bus and timers on an open, migrated database, and how to start following other processes. */
+export function databaseState(db: Database, eventLimits: EventLimits): Pick<ServiceState, 'service' | 'listen'> {
+  const bus = new DurableEventBus(db, eventLimits);
+  const notices = databaseNotices(db);
+  return {
     // Several processes may share PostgreSQL: locks and notices reach them all. The embedded database has one.
     service: {
       // Only this process writes to the embedded database: its records are read from memory. On PostgreSQL other
       // instances write too: a record held in memory is answered once the database confirms it is still current.
-      store: createSqlStore(open, notices === null ? 'owned' : 'checked'),
+      store: createSqlStore(db, notices === null ? 'owned' : 'checked'),
       bus,
       // A call's steps and procedures are kept as rows: resumed after a restart, fired once across instances.
-      timerRows: new DatabaseTimerRows(open),
-      ...(notices === null ? {} : { notices, locks: new DatabaseLocks(open) }),
+      timerRows: new DatabaseTimerRows(db),
+      ...(notices === null ? {} : { notices, locks: new DatabaseLocks(db) }),
     },
     listen: () => bus.listen(),
-    close: () => open.close(),
   };
 }
