@@ -4,6 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { type App, type AppOptions, createApp } from '../reference/app.js';
 import type { FakeClock } from '../reference/clock.js';
 import { loadConfig } from '../reference/config.js';
+import { openState } from '../reference/state.js';
 
 /** API keys the suite may use; only `write` is needed, the others enable more of the auth checks. */
 export interface TargetKeys {
@@ -40,7 +41,7 @@ export const REFERENCE_KEYS = {
 export interface ReferenceTargetOptions {
   /** Run the service on this clock (default: the wall clock). */
   readonly clock?: FakeClock;
-  /** Extra environment (`CASI_…`) for `loadConfig`. */
+  /** Extra environment (`CASI_…`) for `loadConfig`; `CASI_DATABASE_URL` puts the state in that database. */
   readonly env?: Readonly<Record<string, string>>;
   /** Milliseconds of silence before an SSE heartbeat (default the server's). */
   readonly sseHeartbeatMs?: number;
@@ -50,21 +51,25 @@ export interface ReferenceTargetOptions {
 
 /** Starts the reference server with three keys (write and read of org A, write of org B), validating its answers. */
 export async function startReference(options: ReferenceTargetOptions = {}): Promise<Target> {
-  // The server runs in memory, and its configuration says so: memory mode's event limits, not a database's cache.
-  const { config } = loadConfig({
-    CASI_DATABASE_URL: 'memory:',
-    CASI_API_KEYS: `${REFERENCE_KEYS.write}:org_a:write,${REFERENCE_KEYS.read}:org_a:read,${REFERENCE_KEYS.otherOrg}:org_b:write`,
-    ...options.env,
-  });
+  // In memory unless the environment names a database, opened as `casi serve` opens it.
+  const state = await openState(
+    loadConfig({
+      CASI_DATABASE_URL: 'memory:',
+      CASI_API_KEYS: `${REFERENCE_KEYS.write}:org_a:write,${REFERENCE_KEYS.read}:org_a:read,${REFERENCE_KEYS.otherOrg}:org_b:write`,
+      ...options.env,
+    }),
+  );
   const backgroundErrors: unknown[] = [];
   const reference: App = createApp({
     ...options.app,
-    config,
+    config: state.config,
     validateResponses: true,
     ...(options.clock === undefined ? {} : { clock: options.clock }),
     ...(options.sseHeartbeatMs === undefined ? {} : { sseHeartbeatMs: options.sseHeartbeatMs }),
-    service: { onError: (error) => backgroundErrors.push(error) },
+    service: { onError: (error) => backgroundErrors.push(error), ...state.service },
   });
+  await state.listen();
+  await reference.service.listen();
   await reference.app.listen({ port: 0, host: '127.0.0.1' });
   const { port } = reference.app.server.address() as AddressInfo;
   return {
@@ -73,7 +78,10 @@ export async function startReference(options: ReferenceTargetOptions = {}): Prom
     ...(options.clock === undefined ? {} : { clock: options.clock }),
     httpServer: reference.app.server,
     backgroundErrors,
-    close: () => reference.close(),
+    close: async () => {
+      await reference.close();
+      await state.close();
+    },
   };
 }
 

@@ -5,16 +5,9 @@
  * standard error, and runs until SIGINT or SIGTERM.
  */
 import { createApp, type ServedSpec } from './app.js';
-import { DurableEventBus } from './bus/durable.js';
-import { type ApiKey, ConfigError, type LoadedConfig, loadConfig, type ReferenceConfig } from './config.js';
-import { keptDevelopmentKey } from './database/development-key.js';
-import { DatabaseLocks } from './database/locks.js';
-import { databaseNotices } from './database/notices.js';
-import { describeDatabase, openDatabase } from './database/open.js';
-import { DatabaseTimerRows } from './database/timer-rows.js';
-import type { Database } from './database/types.js';
-import type { ReferenceServiceOptions } from './service.js';
-import { createSqlStore } from './store/sql.js';
+import { ConfigError, type LoadedConfig, loadConfig } from './config.js';
+import { describeDatabase } from './database/open.js';
+import { DatabaseOpenError, openState, type ServiceState } from './state.js';
 
 /** Flags of `casi serve`; they override `PORT` and `HOST`. */
 export interface ServeOptions {
@@ -34,7 +27,7 @@ export const SHUTDOWN_GRACE_MS = 5_000;
 export async function serve(options: ServeOptions = {}): Promise<number> {
   const loaded = configure(options);
   if (loaded === null) return 1;
-  const state = await openState(loaded);
+  const state = await openStateOrFail(loaded);
   if (state === null) return 1;
   const { config, developmentKey, db } = state;
   const {
@@ -49,7 +42,7 @@ export async function serve(options: ServeOptions = {}): Promise<number> {
   });
   const close = async () => {
     await closeApp();
-    await db?.close();
+    await state.close();
   };
   let address: string;
   try {
@@ -103,46 +96,15 @@ function configure(options: ServeOptions): LoadedConfig | null {
   }
 }
 
-/** What the server runs on: the configuration (with the kept development key), the database, store and bus. */
-interface State {
-  readonly config: ReferenceConfig;
-  readonly developmentKey: ApiKey | null;
-  readonly db: Database | null;
-  readonly service: Pick<ReferenceServiceOptions, 'store' | 'bus' | 'locks' | 'notices' | 'timerRows'>;
-  /** Starts following the other processes on the same database (PostgreSQL). */
-  listen(): Promise<void>;
-}
-
-/** Opens the database of `CASI_DATABASE_URL` (none for `memory:`), or null after printing why it cannot be. */
-async function openState({ config, generatedKey }: LoadedConfig): Promise<State | null> {
-  let db: Database | null;
+/** The state of the configured database, or null after printing why it cannot be opened. */
+async function openStateOrFail(loaded: LoadedConfig): Promise<ServiceState | null> {
   try {
-    db = await openDatabase(config.database);
+    return await openState(loaded);
   } catch (error) {
-    const reason = error instanceof Error ? error.message : String(error);
-    fail(`CASI_DATABASE_URL: cannot open the database (${describeDatabase(config.database)}): ${reason}`);
+    if (!(error instanceof DatabaseOpenError)) throw error;
+    fail(error.message);
     return null;
   }
-  if (db === null) return { config, developmentKey: generatedKey, db, service: {}, listen: async () => undefined };
-  const developmentKey = generatedKey === null ? null : await keptDevelopmentKey(db, generatedKey);
-  const bus = new DurableEventBus(db, config.eventLimits);
-  const notices = databaseNotices(db);
-  return {
-    config: developmentKey === null ? config : { ...config, apiKeys: [developmentKey] },
-    developmentKey,
-    db,
-    // Several processes may share PostgreSQL: locks and notices reach them all. The embedded database has one.
-    service: {
-      // Only this process writes to the embedded database: its records are read from memory. On PostgreSQL other
-      // instances write too: a record held in memory is answered once the database confirms it is still current.
-      store: createSqlStore(db, notices === null ? 'owned' : 'checked'),
-      bus,
-      // A call's steps and procedures are kept as rows: resumed after a restart, fired once across instances.
-      timerRows: new DatabaseTimerRows(db),
-      ...(notices === null ? {} : { notices, locks: new DatabaseLocks(db) }),
-    },
-    listen: () => bus.listen(),
-  };
 }
 
 /** Resolves with the name of the first SIGINT or SIGTERM; a second one gets the default action. */

@@ -4,8 +4,9 @@ import { runAuthMatrix } from '../../conformance/auth-matrix.js';
 import { createContext, seedFromEnv } from '../../conformance/contract.js';
 import { Report } from '../../conformance/report.js';
 import { loadConformanceSpec } from '../../conformance/spec.js';
-import { startReference, type Target } from '../../conformance/target.js';
+import type { Target } from '../../conformance/target.js';
 import { FakeClock } from '../../reference/clock.js';
+import { startTestReference } from './test-reference.js';
 
 const TOKEN_TTL_SECONDS = 600;
 const spec = await loadConformanceSpec();
@@ -13,7 +14,10 @@ const report = new Report();
 let target: Target;
 
 beforeAll(async () => {
-  target = await startReference({ clock: new FakeClock(), env: { CASI_TOKEN_TTL_SECONDS: String(TOKEN_TTL_SECONDS) } });
+  target = await startTestReference({
+    clock: new FakeClock(),
+    env: { CASI_TOKEN_TTL_SECONDS: String(TOKEN_TTL_SECONDS) },
+  });
   const ctx = await createContext(target, new Report(), { runs: 40, seed: seedFromEnv() });
   await runAuthMatrix({ ...ctx, report }, TOKEN_TTL_SECONDS);
   console.info(report.format());

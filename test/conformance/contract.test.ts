@@ -6,8 +6,9 @@ import { KNOWN_DEFECTS } from '../../conformance/known-defects.js';
 import { Report } from '../../conformance/report.js';
 import { RESPONSE_CHECKS } from '../../conformance/response-checks.js';
 import { loadConformanceSpec } from '../../conformance/spec.js';
-import { startReference, type Target } from '../../conformance/target.js';
+import type { Target } from '../../conformance/target.js';
 import { startWebhookReceiver, type WebhookReceiver } from '../../conformance/webhooks.js';
+import { startTestReference } from './test-reference.js';
 
 const spec = await loadConformanceSpec();
 const runs = runsFromEnv();
@@ -20,7 +21,7 @@ const WEBHOOK_SECRET = 'conformance-webhook-secret';
 
 beforeAll(async () => {
   receiver = await startWebhookReceiver();
-  target = await startReference({ env: { CASI_WEBHOOK_URL: receiver.url, CASI_WEBHOOK_SECRET: WEBHOOK_SECRET } });
+  target = await startTestReference({ env: { CASI_WEBHOOK_URL: receiver.url, CASI_WEBHOOK_SECRET: WEBHOOK_SECRET } });
   ctx = await runContract(target, report, { runs, seed });
   await checkWebhooks(ctx, receiver, WEBHOOK_SECRET);
   console.info(`conformance seed ${seed} (CONFORMANCE_SEED=${seed} replays it)\n${report.format()}`);

@@ -5,11 +5,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { agentConfig, clientFor } from '../../conformance/fixtures.js';
 import { KNOWN_DEFECTS } from '../../conformance/known-defects.js';
-import { startReference, type Target } from '../../conformance/target.js';
+import type { Target } from '../../conformance/target.js';
+import { startTestReference } from './test-reference.js';
 
 let target: Target;
 beforeAll(async () => {
-  target = await startReference();
+  target = await startTestReference();
 });
 afterAll(async () => {
   await target.close();

@@ -5,10 +5,11 @@
  */
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { clientFor, createFixtures, type Fixtures } from '../../conformance/fixtures.js';
-import { startReference, type Target } from '../../conformance/target.js';
+import type { Target } from '../../conformance/target.js';
 import type { Client } from '../../generated/src/client.gen.js';
 import type { ServerEvent } from '../../generated/src/types.gen.js';
 import { driveChat, startChat } from './chat-driver.js';
+import { startTestReference } from './test-reference.js';
 
 const CONVERSATIONS = 10;
 const SSE_PER_CONVERSATION = 20;
@@ -20,7 +21,7 @@ let target: Target;
 let fixtures: Fixtures;
 const statuses: number[] = [];
 beforeAll(async () => {
-  target = await startReference();
+  target = await startTestReference();
   target.httpServer?.on('request', (_request, response) => {
     response.on('finish', () => statuses.push(response.statusCode));
   });

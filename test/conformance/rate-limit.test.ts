@@ -8,15 +8,16 @@ import { Report } from '../../conformance/report.js';
 import { toWire } from '../../conformance/requests.js';
 import { checkResponse } from '../../conformance/response-checks.js';
 import { loadConformanceSpec } from '../../conformance/spec.js';
-import { startReference, type Target } from '../../conformance/target.js';
+import type { Target } from '../../conformance/target.js';
 import { delay, send } from '../../conformance/wire.js';
+import { startTestReference } from './test-reference.js';
 
 const LIMIT_PER_SECOND = 5;
 const BURST = 40;
 const spec = await loadConformanceSpec();
 let target: Target;
 beforeAll(async () => {
-  target = await startReference({ env: { CASI_RATE_LIMIT: String(LIMIT_PER_SECOND) } });
+  target = await startTestReference({ env: { CASI_RATE_LIMIT: String(LIMIT_PER_SECOND) } });
 });
 afterAll(async () => {
   await target.close();

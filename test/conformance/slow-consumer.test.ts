@@ -8,11 +8,12 @@
 import type { Socket } from 'node:net';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { clientFor, createFixtures, type Fixtures } from '../../conformance/fixtures.js';
-import { startReference, type Target } from '../../conformance/target.js';
+import type { Target } from '../../conformance/target.js';
 import type { ServerEvent } from '../../generated/src/types.gen.js';
 import { SSE_BATCH_LENGTH } from '../../reference/http/events-stream.js';
 import { driveChat, startChat } from './chat-driver.js';
 import { openPaused } from './sse-reader.js';
+import { startTestReference } from './test-reference.js';
 
 /** The largest event of the chat driven here (300 words), which may cross a batch's end. */
 const EVENT_BOUND = 8 * 1024;
@@ -21,7 +22,7 @@ const MESSAGES = 300;
 let target: Target;
 let fixtures: Fixtures;
 beforeAll(async () => {
-  target = await startReference();
+  target = await startTestReference();
   fixtures = await createFixtures(clientFor(target.baseUrl, target.keys.write));
 });
 afterAll(async () => {

@@ -3,11 +3,12 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { runsFromEnv, seedFromEnv } from '../../conformance/contract.js';
 import { Report } from '../../conformance/report.js';
 import { runStateful } from '../../conformance/stateful.js';
-import { startReference, type Target } from '../../conformance/target.js';
+import type { Target } from '../../conformance/target.js';
+import { startTestReference } from './test-reference.js';
 
 let target: Target;
 beforeAll(async () => {
-  target = await startReference();
+  target = await startTestReference();
 });
 afterAll(async () => {
   await target.close();

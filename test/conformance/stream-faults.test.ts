@@ -5,11 +5,12 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { clientFor, createFixtures, type Fixtures } from '../../conformance/fixtures.js';
-import { startReference, type Target } from '../../conformance/target.js';
+import type { Target } from '../../conformance/target.js';
 import { createClient } from '../../generated/src/client.gen.js';
 import type { ServerEvent } from '../../generated/src/types.gen.js';
 import { driveChat, history, startChat } from './chat-driver.js';
 import { type CuttingProxy, fastSseRetry, seededRandom, startCuttingProxy } from './cutting-proxy.js';
+import { startTestReference } from './test-reference.js';
 
 const CUTS = 100;
 const MIN_EVENTS = 1000;
@@ -18,7 +19,7 @@ let target: Target;
 let fixtures: Fixtures;
 
 beforeAll(async () => {
-  target = await startReference();
+  target = await startTestReference();
   fixtures = await createFixtures(clientFor(target.baseUrl, target.keys.write));
 });
 afterAll(async () => {

@@ -2,13 +2,18 @@
  * A throwaway PostgreSQL cluster for tests: `initdb` in a temporary folder, `pg_ctl` listening on 127.0.0.1 on a
  * free port (no Unix socket outside that folder), trust authentication, stopped and deleted after. Its default
  * collation is ICU's en-US, as on most servers, where `a` sorts before `B`: code relying on byte order fails here.
- * Run as root, the server runs as the `postgres` user (initdb refuses root).
+ * Run as root, the server runs as the `postgres` user (initdb refuses root). Servers under test each get a database
+ * of their own, copied from a migrated template.
  */
 import { execFileSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import pg from 'pg';
+import { migrate } from '../../reference/database/migrations.js';
+import { openPostgres } from '../../reference/database/postgres.js';
 
 /** A running cluster and the URL of its `postgres` database. */
 export interface PostgresCluster {
@@ -71,5 +76,47 @@ export async function startPostgresCluster(): Promise<PostgresCluster> {
         rmSync(folder, { recursive: true, force: true });
       }
     },
+  };
+}
+
+/** The migrated database of a cluster that `createDatabase` copies. */
+const TEMPLATE_DATABASE = 'casi_migrated';
+
+/** The URL of database `name` in the cluster at `url`. */
+function databaseUrl(url: string, name: string): string {
+  const parsed = new URL(url);
+  parsed.pathname = `/${name}`;
+  return parsed.href;
+}
+
+/** Runs `sql` on the cluster's `postgres` database, on a connection of its own. */
+async function administer(url: string, sql: string): Promise<void> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    await client.query(sql);
+  } finally {
+    await client.end();
+  }
+}
+
+/** Creates the cluster's migrated template database, closed again (a database is copied only while unused). */
+export async function createMigratedTemplate(url: string): Promise<void> {
+  await administer(url, `CREATE DATABASE ${TEMPLATE_DATABASE}`);
+  const db = await openPostgres(databaseUrl(url, TEMPLATE_DATABASE));
+  try {
+    await migrate(db);
+  } finally {
+    await db.close();
+  }
+}
+
+/** A new database in the cluster at `url`, a copy of its migrated template; `remove` drops it. */
+export async function createDatabase(url: string): Promise<{ url: string; remove(): Promise<void> }> {
+  const name = `casi_${randomBytes(8).toString('hex')}`;
+  await administer(url, `CREATE DATABASE ${name} TEMPLATE ${TEMPLATE_DATABASE}`);
+  return {
+    url: databaseUrl(url, name),
+    remove: () => administer(url, `DROP DATABASE ${name} WITH (FORCE)`),
   };
 }

@@ -203,18 +203,20 @@ describe('conversation tokens', () => {
       .conversations.events(created.id, { token: oldToken, signal: signal() })
       [Symbol.asyncIterator]();
     const fixed = h.client().conversations.session(created.id, { token: oldToken, reconnectDelayMs: 10 });
-    let current = oldToken;
+    // The reconnect may come before the refresh's answer reaches the test: the provider waits for that answer.
+    let refreshed: Promise<string> | undefined;
     let handshakes = 0;
     const provider = () => {
       handshakes++;
-      return current;
+      return refreshed ?? oldToken;
     };
     const provided = h.client().conversations.session(created.id, { token: provider, reconnectDelayMs: 10 });
     try {
       await Promise.all([fixed.ready, provided.ready]);
       expect((await stream.next()).value?.payload.type).toBe('conversation.setup');
       expect(typesOf(await readUntilType(provided, 'conversation.setup'))).toEqual(['conversation.setup']);
-      current = (await h.writer.conversations.refreshToken(created.id)).token;
+      refreshed = h.writer.conversations.refreshToken(created.id).then((answer) => answer.token);
+      await refreshed;
       const expired = { status: 401, code: 'token_expired' };
       await expect(fixed.closed).rejects.toMatchObject(expired);
       await expect(stream.next()).rejects.toMatchObject(expired);

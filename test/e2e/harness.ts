@@ -1,15 +1,16 @@
 /**
  * The end-to-end harness: a real reference server (`createApp`, responses validated) on 127.0.0.1 port 0 with a
- * fake clock, and clients of the generated package for each test key. Its state is in memory, or on a fresh
- * embedded database with `CASI_TEST_DATABASE=embedded`. Background errors and error logs are kept so
- * that every suite can assert none happened.
+ * fake clock, and clients of the generated package for each test key. Its state is in memory, or on a fresh database
+ * of the kind `CASI_TEST_DATABASE` names, opened as `casi serve` opens it. Background errors and error logs are kept
+ * so that every suite can assert none happened.
  */
 
 import { type Client, type ClientOptions, createClient } from '../../generated/src/client.gen.js';
 import { type App, type AppOptions, createApp } from '../../reference/app.js';
 import { FakeClock } from '../../reference/clock.js';
 import { loadConfig } from '../../reference/config.js';
-import { testDatabaseEnv, testState } from '../reference/helpers/state.js';
+import { openState } from '../../reference/state.js';
+import { testDatabase } from '../reference/helpers/state.js';
 
 /** The test keys: `write` and `read` of org_a, and a `write` key of org_b. */
 export const KEYS = { writer: 'key_write', reader: 'key_read', stranger: 'key_other' } as const;
@@ -47,16 +48,18 @@ export async function startServer(setup: ServerSetup = {}): Promise<Harness> {
   const clock = new FakeClock();
   const backgroundErrors: unknown[] = [];
   const errorLogs: string[] = [];
-  const { config } = loadConfig({ CASI_API_KEYS: API_KEYS, ...testDatabaseEnv(), ...setup.env });
-  const state = await testState(config.eventLimits);
+  const database = await testDatabase();
+  const state = await openState(loadConfig({ CASI_API_KEYS: API_KEYS, CASI_DATABASE_URL: database.url, ...setup.env }));
   const server = createApp({
     ...setup.app,
-    config,
+    config: state.config,
     clock,
     validateResponses: true,
     logger: { level: 'error', stream: { write: (line: string) => void errorLogs.push(line) } },
     service: { onError: (error) => void backgroundErrors.push(error), ...state.service, ...setup.app?.service },
   });
+  await state.listen();
+  await server.service.listen();
   const baseUrl = await server.app.listen({ host: '127.0.0.1', port: 0 });
   const client = (apiKey?: string, options: Partial<ClientOptions> = {}) =>
     createClient({
@@ -81,7 +84,8 @@ export async function startServer(setup: ServerSetup = {}): Promise<Harness> {
     advance: (ms) => clock.advance(ms),
     close: async () => {
       await server.close();
-      await state.remove();
+      await state.close();
+      await database.remove();
     },
   };
 }

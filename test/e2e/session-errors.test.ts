@@ -94,7 +94,7 @@ describe('frames the client cannot send (raw ws)', () => {
       raw.socket.close();
     }
     const streamed = await readUntil(
-      h.writer.conversations.events(id, { signal: AbortSignal.timeout(300) }),
+      h.writer.conversations.events(id, { signal: AbortSignal.timeout(5_000) }),
       (event) => event.payload.type === 'agent.message.completed',
     );
     expect(typesOf(streamed)).not.toContain('server.error');

@@ -37,10 +37,16 @@ async function migratedTemplate(): Promise<string> {
   return template;
 }
 
-/** Opens a fresh embedded database in a new temporary folder: a copy of the run's migrated one. */
-export async function openTestDatabase(): Promise<TestDatabase> {
+/** A new temporary folder holding a copy of the run's migrated embedded database (closed). */
+export async function migratedFolder(): Promise<string> {
   const folder = mkdtempSync(join(tmpdir(), 'casi-db-'));
   cpSync(await migratedTemplate(), folder, { recursive: true });
+  return folder;
+}
+
+/** Opens a fresh embedded database in a new temporary folder: a copy of the run's migrated one. */
+export async function openTestDatabase(): Promise<TestDatabase> {
+  const folder = await migratedFolder();
   let db = await openEmbedded(folder);
   return {
     get db() {

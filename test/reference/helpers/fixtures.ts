@@ -26,9 +26,15 @@ import {
   validateServerEvent,
 } from '../../../generated/src/validators.gen.js';
 import type { KeyPrincipal, Principal } from '../../../reference/auth.js';
+import { DATABASE_EVENT_LIMITS } from '../../../reference/bus/memory.js';
 import { FakeClock } from '../../../reference/clock.js';
 import { ReferenceService, type ReferenceServiceOptions } from '../../../reference/service.js';
 import type { FacadeOperationId } from '../../../reference/service-types.js';
+import { databaseState } from '../../../reference/state.js';
+import { useFileDatabase } from './file-database.js';
+
+/** The database of this test file's services (none in memory): see `useFileDatabase`. */
+const fileDatabase = useFileDatabase();
 
 /** The schema of each facade method's answer: every answer in these tests is checked against it. */
 const ANSWER_VALIDATORS: Readonly<Record<FacadeOperationId, Validator<unknown>>> = {
@@ -113,8 +119,10 @@ export function closeServiceAfterEach(current: () => TestService | undefined): v
 export function makeService(settings: Partial<ReferenceServiceOptions['settings']> = {}): TestService {
   const clock = new FakeClock();
   const errors: unknown[] = [];
+  const db = fileDatabase();
   const service = validating(
     new ReferenceService({
+      ...(db === null ? {} : databaseState(db, settings.eventLimits ?? DATABASE_EVENT_LIMITS).service),
       settings: {
         apiKeys: [
           { key: 'key_write', org: 'org_a', scope: 'write' },

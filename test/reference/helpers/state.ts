@@ -1,42 +1,42 @@
 /**
- * The state of an in-process server: in memory, or with `CASI_TEST_DATABASE=embedded` on a fresh embedded database,
- * so that whole suites can run on the SQL store and the durable bus (the database code is loaded only then).
+ * The database of an in-process server, as `CASI_TEST_DATABASE` asks: `memory` (the default), `embedded` (a fresh
+ * embedded database in a temporary folder) or `postgres` (a fresh database in the run's throwaway cluster). The
+ * server opens it the way `casi serve` does (`openState`); the database code is loaded only when one is asked for.
  */
-import type { EventLimits } from '../../../reference/bus/memory.js';
-import type { EventBus } from '../../../reference/bus/types.js';
-import type { Store } from '../../../reference/store/types.js';
+import { rmSync } from 'node:fs';
+import { inject } from 'vitest';
 
-/** A service's store and bus (none: in memory), and how to drop them after the test. */
-export interface TestState {
-  readonly service: { store?: Store; bus?: EventBus };
+/** The values `CASI_TEST_DATABASE` takes. */
+export const TEST_DATABASE_KINDS = ['memory', 'embedded', 'postgres'] as const;
+
+export type TestDatabaseKind = (typeof TEST_DATABASE_KINDS)[number];
+
+/** A database made for one server: its `CASI_DATABASE_URL`, and how to delete it once the server has closed. */
+export interface TestDatabase {
+  readonly url: string;
   remove(): Promise<void>;
 }
 
-/** The kind `CASI_TEST_DATABASE` asks for: `memory` (the default) or `embedded`. */
-function testDatabaseKind(): string {
-  return process.env.CASI_TEST_DATABASE ?? 'memory';
+/** The kind `CASI_TEST_DATABASE` names; throws naming the variable for any other value. */
+export function testDatabaseKind(env: NodeJS.ProcessEnv = process.env): TestDatabaseKind {
+  const value = env.CASI_TEST_DATABASE ?? 'memory';
+  const kind = TEST_DATABASE_KINDS.find((known) => known === value);
+  if (kind === undefined) {
+    throw new Error(`CASI_TEST_DATABASE must be memory, embedded or postgres, not ${JSON.stringify(value)}`);
+  }
+  return kind;
 }
 
-/**
- * The environment that tells `loadConfig` the state `testState` makes: `memory:` in memory (without it the
- * configuration describes the embedded database, and memory would take a database's event limits).
- */
-export function testDatabaseEnv(): Record<string, string> {
-  return testDatabaseKind() === 'memory' ? { CASI_DATABASE_URL: 'memory:' } : {};
-}
-
-/** The state `CASI_TEST_DATABASE` asks for: `memory` (the default) or `embedded`. */
-export async function testState(limits: EventLimits): Promise<TestState> {
+/** A new database of the kind `CASI_TEST_DATABASE` names, migrated; `memory:` for `memory`. */
+export async function testDatabase(): Promise<TestDatabase> {
   const kind = testDatabaseKind();
-  if (kind === 'memory') return { service: {}, remove: async () => undefined };
-  if (kind !== 'embedded')
-    throw new Error(`CASI_TEST_DATABASE must be memory or embedded, not ${JSON.stringify(kind)}`);
-  const { openTestDatabase } = await import('./database.js');
-  const { createSqlStore } = await import('../../../reference/store/sql.js');
-  const { DurableEventBus } = await import('../../../reference/bus/durable.js');
-  const database = await openTestDatabase();
-  return {
-    service: { store: createSqlStore(database.db), bus: new DurableEventBus(database.db, limits) },
-    remove: () => database.remove(),
-  };
+  if (kind === 'memory') return { url: 'memory:', remove: async () => undefined };
+  if (kind === 'embedded') {
+    const folder = await (await import('./database.js')).migratedFolder();
+    return { url: `file:${folder}`, remove: async () => rmSync(folder, { recursive: true, force: true }) };
+  }
+  const cluster = inject('postgresCluster');
+  if (cluster === undefined) throw new Error('CASI_TEST_DATABASE=postgres: the global setup started no cluster');
+  const { createDatabase } = await import('../../database/postgres-cluster.js');
+  return createDatabase(cluster);
 }
