@@ -5,9 +5,10 @@
 import { defineConfig } from 'vitest/config';
 import base from './vitest.config.js';
 
-/** The end-to-end harness's files and the conformance files on the in-process target. */
+/** The end-to-end harness's files, the conformance files on the in-process target, and the emulator's unit suite. */
 const SUITES = [
   'test/e2e/*.test.ts',
+  'test/reference/{agents,auth-tokens,conversations,facade,phone,procedures,scripted-agent,sessions,streams,webhook}.test.ts',
   'test/conformance/{auth-matrix,contract,known-defects,load,rate-limit,slow-consumer,stateful,stream-faults}.test.ts',
 ];
 

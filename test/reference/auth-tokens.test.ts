@@ -61,6 +61,8 @@ describe('API keys', () => {
 describe('conversation tokens', () => {
   async function conversation(ttlSeconds = 10_800) {
     t = makeService({ tokenTtlSeconds: ttlSeconds, eventRetentionSeconds: 3600 });
+    // On PostgreSQL a refresh reaches the holds of a token through a notice, which the service follows once ready.
+    await t.ready;
     const agentId = await createAgent(t);
     return createConversation(t, agentId);
   }

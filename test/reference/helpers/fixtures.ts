@@ -101,6 +101,8 @@ export interface TestService {
   readonly reader: KeyPrincipal;
   readonly stranger: KeyPrincipal;
   readonly errors: unknown[];
+  /** Resolves once the service follows the notices of other processes on its database (PostgreSQL); in memory at once. */
+  readonly ready: Promise<void>;
 }
 
 /**
@@ -120,9 +122,10 @@ export function makeService(settings: Partial<ReferenceServiceOptions['settings'
   const clock = new FakeClock();
   const errors: unknown[] = [];
   const db = fileDatabase();
+  const state = db === null ? null : databaseState(db, settings.eventLimits ?? DATABASE_EVENT_LIMITS);
   const service = validating(
     new ReferenceService({
-      ...(db === null ? {} : databaseState(db, settings.eventLimits ?? DATABASE_EVENT_LIMITS).service),
+      ...state?.service,
       settings: {
         apiKeys: [
           { key: 'key_write', org: 'org_a', scope: 'write' },
@@ -142,7 +145,23 @@ export function makeService(settings: Partial<ReferenceServiceOptions['settings'
     reader: { kind: 'key', org: 'org_a', scope: 'read' },
     stranger: { kind: 'key', org: 'org_b', scope: 'write' },
     errors,
+    ready: listening(state, service, errors),
   };
+}
+
+/** Starts following what other processes notify, as `casi serve` does; a failure is one of the service's errors. */
+function listening(
+  state: { listen(): Promise<void> } | null,
+  service: ReferenceService,
+  errors: unknown[],
+): Promise<void> {
+  if (state === null) return Promise.resolve();
+  return state
+    .listen()
+    .then(() => service.listen())
+    .catch((error: unknown) => {
+      errors.push(error);
+    });
 }
 
 /** A minimal valid conversational configuration, as a client may send it (defaulted members omitted). */
