@@ -10,20 +10,20 @@ const MARK = '\uE000';
 /** The text to store for `value`. */
 export function toJsonColumn(value: unknown): string {
   const text = JSON.stringify(value);
-  return text.includes('\\u0000') || text.includes(MARK) ? JSON.stringify(mapStrings(value, escape)) : text;
+  return text.includes('\\u0000') || text.includes(MARK) ? JSON.stringify(mapStrings(value, escapeNul)) : text;
 }
 
 /** The value of a column read as text (`column::text`). */
 export function fromJsonColumn<T>(text: string): T {
   const value = JSON.parse(text) as T;
-  return text.includes(MARK) ? (mapStrings(value, unescape) as T) : value;
+  return text.includes(MARK) ? (mapStrings(value, unescapeNul) as T) : value;
 }
 
-function escape(text: string): string {
-  return text.replace(/\uE000/g, `${MARK}e`).replace(/\u0000/g, `${MARK}0`);
+function escapeNul(text: string): string {
+  return text.replaceAll(MARK, `${MARK}e`).replaceAll('\u0000', `${MARK}0`);
 }
 
-function unescape(text: string): string {
+function unescapeNul(text: string): string {
   return text.replace(/\uE000([0e])/g, (_, code: string) => (code === '0' ? '\u0000' : MARK));
 }
 
