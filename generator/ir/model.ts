@@ -204,7 +204,7 @@ export interface Ir {
   /** The AsyncAPI channels that carry those messages. */
   readonly channels: readonly IrChannel[];
   readonly errorCodes: readonly IrErrorCode[];
-  /** The parsed OpenAPI document, for emitters that hand it to openapi-typescript. */
+  /** The parsed OpenAPI document, for the emitters that print its REST types. */
   readonly openapi: JsonSchema;
   /** What the IR had to decide that the author may want to know (a method name given twice, say). */
   readonly warnings: readonly IrWarning[];

@@ -1,6 +1,6 @@
 /**
  * A worker thread's entry: lints the two documents it is sent and replies with the diagnostics; when generation
- * follows, it then loads openapi-typescript and ts-morph, and prints the REST types and the emitters' TypeScript
+ * follows, it then loads ts-morph, and prints the REST types and the emitters' TypeScript
  * files on request (see protocol.ts).
  */
 import { parentPort } from 'node:worker_threads';

@@ -6,7 +6,7 @@ import type { TypeScriptFile } from '../emit/shared/ts.js';
 
 /**
  * Sent first: the documents to lint and with which rules; `emits`: generation follows, so the worker loads
- * openapi-typescript and ts-morph once it has linted, and stays until it is closed.
+ * ts-morph once it has linted, and stays until it is closed.
  */
 export interface LintRequest {
   readonly kind: 'lint';

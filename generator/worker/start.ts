@@ -28,7 +28,7 @@ export interface Helper {
 
 /** What prints the emitters' output (in the worker, or here). */
 export interface Printers {
-  /** openapi-typescript's REST types of `document` (emit/types/rest.ts). */
+  /** The REST types of `document` (emit/types/rest.ts). */
   restTypes(document: unknown): Promise<string>;
   /** One TypeScript file (emit/shared/print.ts). */
   print(file: TypeScriptFile): Promise<EmittedFile>;

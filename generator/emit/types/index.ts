@@ -1,4 +1,4 @@
-/** Emits `types.gen.ts`: openapi-typescript's REST types, a named alias per schema, and the event unions. */
+/** Emits `types.gen.ts`: the REST types (rest.ts), a named alias per schema, and the event unions. */
 import type { StatementStructures } from 'ts-morph';
 import type { Ir, IrEvent } from '../../ir/model.js';
 import { schemaCodeNames } from '../../names.js';
@@ -16,7 +16,7 @@ const ENVELOPES = { server: 'ServerEvent', client: 'ClientEvent' } as const;
 
 /** Builds the types file from the IR and `rest`, the REST types of `ir.openapi` (rest.ts, run where it is loaded). */
 export function emitTypes(ir: Ir, rest: string): TypeScriptFile[] {
-  // openapi-typescript's output is already printed; only the declarations added here go through ts-morph.
+  // The REST types are printed already; only the declarations added here go through ts-morph's structures.
   const statements: StatementStructures[] = [];
   addSchemaAliases(statements, ir);
   if (ir.errorCodes.length > 0) addErrorCodes(statements, ir);
