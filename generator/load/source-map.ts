@@ -75,7 +75,7 @@ export function parseSourceDocument(file: string, text: string): SourceDocument 
   try {
     value = load(text, { schema: CORE_SCHEMA, filename: file });
   } catch {
-    positions = parsePositions(file, text);
+    positions = parsePositions(file, text, true);
     value = positions.value;
   }
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
@@ -101,7 +101,7 @@ export function parseSourceDocument(file: string, text: string): SourceDocument 
 /** Positions for a text js-yaml has read; should `yaml` refuse it, every pointer is placed at the start. */
 function positionsOrStart(file: string, text: string): Positions {
   try {
-    return parsePositions(file, text);
+    return parsePositions(file, text, false);
   } catch {
     return { value: undefined, locate: () => ({ line: 1, column: 1 }) };
   }
@@ -113,12 +113,16 @@ interface Positions {
   locate(pointer: string): { line: number; column: number };
 }
 
-/** Parses with `yaml`, keeping every node's position; a syntax error becomes an InputError naming its lines. */
-function parsePositions(file: string, text: string): Positions {
+/**
+ * Parses with `yaml`, keeping every node's position; a syntax error becomes an InputError naming its lines. `read`:
+ * the value is wanted too, because js-yaml refused the text; otherwise js-yaml has read it already (and refused
+ * repeated keys), so neither the value nor the check of repeated keys, the slowest part of the parse, is needed.
+ */
+function parsePositions(file: string, text: string, read: boolean): Positions {
   yamlPackage ??= requirePackage('yaml') as typeof Yaml;
   const { isMap, isScalar, isSeq, LineCounter, parseDocument } = yamlPackage;
   const lineCounter = new LineCounter();
-  const doc = parseDocument(text, { lineCounter, prettyErrors: false, uniqueKeys: true });
+  const doc = parseDocument(text, { lineCounter, prettyErrors: false, uniqueKeys: read });
   if (doc.errors.length > 0) {
     const diagnostics: Diagnostic[] = doc.errors.map((e) => {
       const pos = lineCounter.linePos(e.pos[0]);
@@ -154,5 +158,5 @@ function parsePositions(file: string, text: string): Positions {
     const pos = lineCounter.linePos(offset);
     return { line: pos.line, column: pos.col };
   };
-  return { value: doc.toJS({ maxAliasCount: 1000 }) as unknown, locate };
+  return { value: read ? (doc.toJS({ maxAliasCount: 1000 }) as unknown) : undefined, locate };
 }
