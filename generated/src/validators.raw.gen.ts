@@ -18570,26 +18570,26 @@ var validateVoiceConfig = validate117;
 var validateVoiceConfigOverride = validate99;
 
 // casi:fast
-var checkConversation = validate2010;
-var schema31 = { "type": "object", "description": "The full conversation record.", "additionalProperties": false, "required": ["id", "agent_id", "livemode", "created_at", "direction", "status", "custom_fields", "customer_id", "channel_type", "channel", "override_config", "started_at", "completed_at", "failure_reason", "summary", "duration_sec", "sentiment"], "properties": { "id": { "$ref": "urn:casi:schema:ConversationId" }, "agent_id": { "$ref": "urn:casi:schema:ConversationalAgentVersionId" }, "livemode": { "type": "boolean" }, "created_at": { "$ref": "urn:casi:schema:Timestamp" }, "direction": { "$ref": "urn:casi:schema:Direction" }, "status": { "$ref": "urn:casi:schema:ConversationStatus" }, "custom_fields": { "$ref": "urn:casi:schema:CustomFields" }, "customer_id": { "anyOf": [{ "$ref": "urn:casi:schema:CustomerId" }, { "type": "null" }] }, "channel_type": { "anyOf": [{ "$ref": "urn:casi:schema:ChannelType" }, { "type": "null" }] }, "channel": { "$ref": "urn:casi:schema:ConversationChannel" }, "override_config": { "anyOf": [{ "$ref": "urn:casi:schema:ConversationalAgentConfigOverride" }, { "type": "null" }] }, "started_at": { "anyOf": [{ "$ref": "urn:casi:schema:Timestamp" }, { "type": "null" }] }, "completed_at": { "anyOf": [{ "$ref": "urn:casi:schema:Timestamp" }, { "type": "null" }] }, "failure_reason": { "description": "Set only when `status` is `failed`.", "anyOf": [{ "$ref": "urn:casi:schema:FailureReason" }, { "type": "null" }] }, "summary": { "type": ["string", "null"] }, "duration_sec": { "type": ["number", "null"], "minimum": 0, "description": "Seconds." }, "sentiment": { "anyOf": [{ "$ref": "urn:casi:schema:Sentiment" }, { "type": "null" }] } }, "if": { "required": ["status"], "additionalProperties": true, "properties": { "status": { "not": { "const": "failed" } } } }, "then": { "additionalProperties": true, "properties": { "failure_reason": { "type": "null" } } }, "$id": "urn:casi:schema:Conversation" };
-var schema35 = { "type": "string", "description": "From the service's point of view.", "enum": ["inbound", "outbound"], "$id": "urn:casi:schema:Direction" };
-var schema36 = { "type": "string", "enum": ["queued", "in-progress", "completed", "voicemail", "failed", "busy", "no-answer"], "$id": "urn:casi:schema:ConversationStatus" };
-var schema40 = { "type": "string", "enum": ["phone", "chat_realtime", "chat_async"], "$id": "urn:casi:schema:ChannelType" };
-var schema73 = { "type": "string", "enum": ["dial_failed", "number_marked_disconnected", "pstn_blocked", "dnc_rejected", "tcpa_rejected", "number_invalid", "internal_error", "telephony_error", "agent_timeout", "customer_requested_dnc"], "$id": "urn:casi:schema:FailureReason" };
-var schema74 = { "type": "string", "description": "The customer's overall sentiment.", "x-casi-inferred": true, "enum": ["positive", "neutral", "negative"], "$id": "urn:casi:schema:Sentiment" };
-var func5 = Object.prototype.hasOwnProperty;
-var func02 = patternRegExp;
-var pattern42 = func02("^conv_[A-Za-z0-9]+$", "u");
-var pattern53 = func02("^ca_[A-Za-z0-9]+@v[0-9]+$", "u");
-var pattern62 = func02("([Zz]|\\+00:00)$", "u");
-var pattern72 = func02("^cus_[A-Za-z0-9]+$", "u");
+var checkConversation = validate0;
+var schema0 = { "type": "object", "description": "The full conversation record.", "additionalProperties": false, "required": ["id", "agent_id", "livemode", "created_at", "direction", "status", "custom_fields", "customer_id", "channel_type", "channel", "override_config", "started_at", "completed_at", "failure_reason", "summary", "duration_sec", "sentiment"], "properties": { "id": { "$ref": "urn:casi:schema:ConversationId" }, "agent_id": { "$ref": "urn:casi:schema:ConversationalAgentVersionId" }, "livemode": { "type": "boolean" }, "created_at": { "$ref": "urn:casi:schema:Timestamp" }, "direction": { "$ref": "urn:casi:schema:Direction" }, "status": { "$ref": "urn:casi:schema:ConversationStatus" }, "custom_fields": { "$ref": "urn:casi:schema:CustomFields" }, "customer_id": { "anyOf": [{ "$ref": "urn:casi:schema:CustomerId" }, { "type": "null" }] }, "channel_type": { "anyOf": [{ "$ref": "urn:casi:schema:ChannelType" }, { "type": "null" }] }, "channel": { "$ref": "urn:casi:schema:ConversationChannel" }, "override_config": { "anyOf": [{ "$ref": "urn:casi:schema:ConversationalAgentConfigOverride" }, { "type": "null" }] }, "started_at": { "anyOf": [{ "$ref": "urn:casi:schema:Timestamp" }, { "type": "null" }] }, "completed_at": { "anyOf": [{ "$ref": "urn:casi:schema:Timestamp" }, { "type": "null" }] }, "failure_reason": { "description": "Set only when `status` is `failed`.", "anyOf": [{ "$ref": "urn:casi:schema:FailureReason" }, { "type": "null" }] }, "summary": { "type": ["string", "null"] }, "duration_sec": { "type": ["number", "null"], "minimum": 0, "description": "Seconds." }, "sentiment": { "anyOf": [{ "$ref": "urn:casi:schema:Sentiment" }, { "type": "null" }] } }, "if": { "required": ["status"], "additionalProperties": true, "properties": { "status": { "not": { "const": "failed" } } } }, "then": { "additionalProperties": true, "properties": { "failure_reason": { "type": "null" } } }, "$id": "urn:casi:schema:Conversation" };
+var schema4 = { "type": "string", "description": "From the service's point of view.", "enum": ["inbound", "outbound"], "$id": "urn:casi:schema:Direction" };
+var schema5 = { "type": "string", "enum": ["queued", "in-progress", "completed", "voicemail", "failed", "busy", "no-answer"], "$id": "urn:casi:schema:ConversationStatus" };
+var schema9 = { "type": "string", "enum": ["phone", "chat_realtime", "chat_async"], "$id": "urn:casi:schema:ChannelType" };
+var schema422 = { "type": "string", "enum": ["dial_failed", "number_marked_disconnected", "pstn_blocked", "dnc_rejected", "tcpa_rejected", "number_invalid", "internal_error", "telephony_error", "agent_timeout", "customer_requested_dnc"], "$id": "urn:casi:schema:FailureReason" };
+var schema432 = { "type": "string", "description": "The customer's overall sentiment.", "x-casi-inferred": true, "enum": ["positive", "neutral", "negative"], "$id": "urn:casi:schema:Sentiment" };
+var func02 = Object.prototype.hasOwnProperty;
+var func1 = patternRegExp;
+var pattern0 = func1("^conv_[A-Za-z0-9]+$", "u");
+var pattern1 = func1("^ca_[A-Za-z0-9]+@v[0-9]+$", "u");
+var pattern2 = func1("([Zz]|\\+00:00)$", "u");
+var pattern3 = func1("^cus_[A-Za-z0-9]+$", "u");
 var formats02 = formats["date-time"];
-var schema38 = { "type": ["string", "boolean"], "description": "The value of a custom field (the types of `conversation.custom_fields.updated`'s values).", "x-casi-inferred": true, "$id": "urn:casi:schema:CustomFieldValue" };
-function validate2110(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+var schema7 = { "type": ["string", "boolean"], "description": "The value of a custom field (the types of `conversation.custom_fields.updated`'s values).", "x-casi-inferred": true, "$id": "urn:casi:schema:CustomFieldValue" };
+function validate1(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate2110.evaluated;
+  const evaluated0 = validate1.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -18602,7 +18602,7 @@ function validate2110(data, { instancePath = "", parentData, parentDataProperty,
         let data0 = data[key0];
         const _errs2 = errors;
         if (typeof data0 !== "string" && typeof data0 !== "boolean") {
-          validate2110.errors = [{ instancePath: instancePath + "/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"), schemaPath: "urn:casi:schema:CustomFieldValue/type", keyword: "type", params: { type: schema38.type }, message: "must be string,boolean" }];
+          validate1.errors = [{ instancePath: instancePath + "/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"), schemaPath: "urn:casi:schema:CustomFieldValue/type", keyword: "type", params: { type: schema7.type }, message: "must be string,boolean" }];
           return false;
         }
         var valid0 = _errs2 === errors;
@@ -18611,20 +18611,20 @@ function validate2110(data, { instancePath = "", parentData, parentDataProperty,
         }
       }
     } else {
-      validate2110.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
+      validate1.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
       return false;
     }
   }
-  validate2110.errors = vErrors;
+  validate1.errors = vErrors;
   return errors === 0;
 }
-validate2110.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
-var schema422 = { "type": "object", "additionalProperties": false, "required": ["type", "callee_no", "caller_no", "recording_url"], "properties": { "type": { "type": "string", "const": "phone" }, "callee_no": { "type": ["string", "null"] }, "caller_no": { "type": ["string", "null"] }, "recording_url": { "type": ["string", "null"] } }, "$id": "urn:casi:schema:PhoneChannel" };
-function validate2310(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate1.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
+var schema11 = { "type": "object", "additionalProperties": false, "required": ["type", "callee_no", "caller_no", "recording_url"], "properties": { "type": { "type": "string", "const": "phone" }, "callee_no": { "type": ["string", "null"] }, "caller_no": { "type": ["string", "null"] }, "recording_url": { "type": ["string", "null"] } }, "$id": "urn:casi:schema:PhoneChannel" };
+function validate3(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate2310.evaluated;
+  const evaluated0 = validate3.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -18641,13 +18641,13 @@ function validate2310(data, { instancePath = "", parentData, parentDataProperty,
             if (data && typeof data == "object" && !Array.isArray(data)) {
               let missing0;
               if (data.type === void 0 && (missing0 = "type") || data.callee_no === void 0 && (missing0 = "callee_no") || data.caller_no === void 0 && (missing0 = "caller_no") || data.recording_url === void 0 && (missing0 = "recording_url")) {
-                validate2310.errors = [{ instancePath, schemaPath: "urn:casi:schema:PhoneChannel/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
+                validate3.errors = [{ instancePath, schemaPath: "urn:casi:schema:PhoneChannel/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
                 return false;
               } else {
                 const _errs5 = errors;
                 for (const key0 in data) {
                   if (!(key0 === "type" || key0 === "callee_no" || key0 === "caller_no" || key0 === "recording_url")) {
-                    validate2310.errors = [{ instancePath, schemaPath: "urn:casi:schema:PhoneChannel/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" }];
+                    validate3.errors = [{ instancePath, schemaPath: "urn:casi:schema:PhoneChannel/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" }];
                     return false;
                     break;
                   }
@@ -18657,11 +18657,11 @@ function validate2310(data, { instancePath = "", parentData, parentDataProperty,
                     let data0 = data.type;
                     const _errs6 = errors;
                     if (typeof data0 !== "string") {
-                      validate2310.errors = [{ instancePath: instancePath + "/type", schemaPath: "urn:casi:schema:PhoneChannel/properties/type/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+                      validate3.errors = [{ instancePath: instancePath + "/type", schemaPath: "urn:casi:schema:PhoneChannel/properties/type/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
                       return false;
                     }
                     if ("phone" !== data0) {
-                      validate2310.errors = [{ instancePath: instancePath + "/type", schemaPath: "urn:casi:schema:PhoneChannel/properties/type/const", keyword: "const", params: { allowedValue: "phone" }, message: "must be equal to constant" }];
+                      validate3.errors = [{ instancePath: instancePath + "/type", schemaPath: "urn:casi:schema:PhoneChannel/properties/type/const", keyword: "const", params: { allowedValue: "phone" }, message: "must be equal to constant" }];
                       return false;
                     }
                     var valid3 = _errs6 === errors;
@@ -18673,7 +18673,7 @@ function validate2310(data, { instancePath = "", parentData, parentDataProperty,
                       let data1 = data.callee_no;
                       const _errs8 = errors;
                       if (typeof data1 !== "string" && data1 !== null) {
-                        validate2310.errors = [{ instancePath: instancePath + "/callee_no", schemaPath: "urn:casi:schema:PhoneChannel/properties/callee_no/type", keyword: "type", params: { type: schema422.properties.callee_no.type }, message: "must be string,null" }];
+                        validate3.errors = [{ instancePath: instancePath + "/callee_no", schemaPath: "urn:casi:schema:PhoneChannel/properties/callee_no/type", keyword: "type", params: { type: schema11.properties.callee_no.type }, message: "must be string,null" }];
                         return false;
                       }
                       var valid3 = _errs8 === errors;
@@ -18685,7 +18685,7 @@ function validate2310(data, { instancePath = "", parentData, parentDataProperty,
                         let data2 = data.caller_no;
                         const _errs10 = errors;
                         if (typeof data2 !== "string" && data2 !== null) {
-                          validate2310.errors = [{ instancePath: instancePath + "/caller_no", schemaPath: "urn:casi:schema:PhoneChannel/properties/caller_no/type", keyword: "type", params: { type: schema422.properties.caller_no.type }, message: "must be string,null" }];
+                          validate3.errors = [{ instancePath: instancePath + "/caller_no", schemaPath: "urn:casi:schema:PhoneChannel/properties/caller_no/type", keyword: "type", params: { type: schema11.properties.caller_no.type }, message: "must be string,null" }];
                           return false;
                         }
                         var valid3 = _errs10 === errors;
@@ -18697,7 +18697,7 @@ function validate2310(data, { instancePath = "", parentData, parentDataProperty,
                           let data3 = data.recording_url;
                           const _errs12 = errors;
                           if (typeof data3 !== "string" && data3 !== null) {
-                            validate2310.errors = [{ instancePath: instancePath + "/recording_url", schemaPath: "urn:casi:schema:PhoneChannel/properties/recording_url/type", keyword: "type", params: { type: schema422.properties.recording_url.type }, message: "must be string,null" }];
+                            validate3.errors = [{ instancePath: instancePath + "/recording_url", schemaPath: "urn:casi:schema:PhoneChannel/properties/recording_url/type", keyword: "type", params: { type: schema11.properties.recording_url.type }, message: "must be string,null" }];
                             return false;
                           }
                           var valid3 = _errs12 === errors;
@@ -18710,7 +18710,7 @@ function validate2310(data, { instancePath = "", parentData, parentDataProperty,
                 }
               }
             } else {
-              validate2310.errors = [{ instancePath, schemaPath: "urn:casi:schema:PhoneChannel/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
+              validate3.errors = [{ instancePath, schemaPath: "urn:casi:schema:PhoneChannel/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
               return false;
             }
           }
@@ -18721,13 +18721,13 @@ function validate2310(data, { instancePath = "", parentData, parentDataProperty,
             if (data && typeof data == "object" && !Array.isArray(data)) {
               let missing1;
               if (data.type === void 0 && (missing1 = "type")) {
-                validate2310.errors = [{ instancePath, schemaPath: "urn:casi:schema:ChatRealtimeChannel/required", keyword: "required", params: { missingProperty: missing1 }, message: "must have required property '" + missing1 + "'" }];
+                validate3.errors = [{ instancePath, schemaPath: "urn:casi:schema:ChatRealtimeChannel/required", keyword: "required", params: { missingProperty: missing1 }, message: "must have required property '" + missing1 + "'" }];
                 return false;
               } else {
                 const _errs17 = errors;
                 for (const key1 in data) {
                   if (!(key1 === "type")) {
-                    validate2310.errors = [{ instancePath, schemaPath: "urn:casi:schema:ChatRealtimeChannel/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key1 }, message: "must NOT have additional properties" }];
+                    validate3.errors = [{ instancePath, schemaPath: "urn:casi:schema:ChatRealtimeChannel/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key1 }, message: "must NOT have additional properties" }];
                     return false;
                     break;
                   }
@@ -18736,18 +18736,18 @@ function validate2310(data, { instancePath = "", parentData, parentDataProperty,
                   if (data.type !== void 0) {
                     let data4 = data.type;
                     if (typeof data4 !== "string") {
-                      validate2310.errors = [{ instancePath: instancePath + "/type", schemaPath: "urn:casi:schema:ChatRealtimeChannel/properties/type/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+                      validate3.errors = [{ instancePath: instancePath + "/type", schemaPath: "urn:casi:schema:ChatRealtimeChannel/properties/type/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
                       return false;
                     }
                     if ("chat_realtime" !== data4) {
-                      validate2310.errors = [{ instancePath: instancePath + "/type", schemaPath: "urn:casi:schema:ChatRealtimeChannel/properties/type/const", keyword: "const", params: { allowedValue: "chat_realtime" }, message: "must be equal to constant" }];
+                      validate3.errors = [{ instancePath: instancePath + "/type", schemaPath: "urn:casi:schema:ChatRealtimeChannel/properties/type/const", keyword: "const", params: { allowedValue: "chat_realtime" }, message: "must be equal to constant" }];
                       return false;
                     }
                   }
                 }
               }
             } else {
-              validate2310.errors = [{ instancePath, schemaPath: "urn:casi:schema:ChatRealtimeChannel/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
+              validate3.errors = [{ instancePath, schemaPath: "urn:casi:schema:ChatRealtimeChannel/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
               return false;
             }
           }
@@ -18760,13 +18760,13 @@ function validate2310(data, { instancePath = "", parentData, parentDataProperty,
             if (data && typeof data == "object" && !Array.isArray(data)) {
               let missing2;
               if (data.type === void 0 && (missing2 = "type")) {
-                validate2310.errors = [{ instancePath, schemaPath: "urn:casi:schema:ChatAsyncChannel/required", keyword: "required", params: { missingProperty: missing2 }, message: "must have required property '" + missing2 + "'" }];
+                validate3.errors = [{ instancePath, schemaPath: "urn:casi:schema:ChatAsyncChannel/required", keyword: "required", params: { missingProperty: missing2 }, message: "must have required property '" + missing2 + "'" }];
                 return false;
               } else {
                 const _errs23 = errors;
                 for (const key2 in data) {
                   if (!(key2 === "type")) {
-                    validate2310.errors = [{ instancePath, schemaPath: "urn:casi:schema:ChatAsyncChannel/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key2 }, message: "must NOT have additional properties" }];
+                    validate3.errors = [{ instancePath, schemaPath: "urn:casi:schema:ChatAsyncChannel/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key2 }, message: "must NOT have additional properties" }];
                     return false;
                     break;
                   }
@@ -18775,18 +18775,18 @@ function validate2310(data, { instancePath = "", parentData, parentDataProperty,
                   if (data.type !== void 0) {
                     let data5 = data.type;
                     if (typeof data5 !== "string") {
-                      validate2310.errors = [{ instancePath: instancePath + "/type", schemaPath: "urn:casi:schema:ChatAsyncChannel/properties/type/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+                      validate3.errors = [{ instancePath: instancePath + "/type", schemaPath: "urn:casi:schema:ChatAsyncChannel/properties/type/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
                       return false;
                     }
                     if ("chat_async" !== data5) {
-                      validate2310.errors = [{ instancePath: instancePath + "/type", schemaPath: "urn:casi:schema:ChatAsyncChannel/properties/type/const", keyword: "const", params: { allowedValue: "chat_async" }, message: "must be equal to constant" }];
+                      validate3.errors = [{ instancePath: instancePath + "/type", schemaPath: "urn:casi:schema:ChatAsyncChannel/properties/type/const", keyword: "const", params: { allowedValue: "chat_async" }, message: "must be equal to constant" }];
                       return false;
                     }
                   }
                 }
               }
             } else {
-              validate2310.errors = [{ instancePath, schemaPath: "urn:casi:schema:ChatAsyncChannel/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
+              validate3.errors = [{ instancePath, schemaPath: "urn:casi:schema:ChatAsyncChannel/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
               return false;
             }
           }
@@ -18794,29 +18794,29 @@ function validate2310(data, { instancePath = "", parentData, parentDataProperty,
             props0 = true;
           }
         } else {
-          validate2310.errors = [{ instancePath, schemaPath: "#/discriminator", keyword: "discriminator", params: { error: "mapping", tag: "type", tagValue: tag0 }, message: 'value of tag "type" must be in oneOf' }];
+          validate3.errors = [{ instancePath, schemaPath: "#/discriminator", keyword: "discriminator", params: { error: "mapping", tag: "type", tagValue: tag0 }, message: 'value of tag "type" must be in oneOf' }];
           return false;
         }
       } else {
-        validate2310.errors = [{ instancePath, schemaPath: "#/discriminator", keyword: "discriminator", params: { error: "tag", tag: "type", tagValue: tag0 }, message: 'tag "type" must be string' }];
+        validate3.errors = [{ instancePath, schemaPath: "#/discriminator", keyword: "discriminator", params: { error: "tag", tag: "type", tagValue: tag0 }, message: 'tag "type" must be string' }];
         return false;
       }
     } else {
-      validate2310.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
+      validate3.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
       return false;
     }
   }
-  validate2310.errors = vErrors;
+  validate3.errors = vErrors;
   evaluated0.props = props0;
   return errors === 0;
 }
-validate2310.evaluated = { "dynamicProps": true, "dynamicItems": false };
-var schema48 = { "type": "object", "description": "A voice of the service itself (`provider` = `service`).", "additionalProperties": false, "required": ["id"], "properties": { "provider": { "type": "string", "enum": ["service"], "default": "service" }, "id": { "type": "string", "enum": ["Female 1", "Female 2", "Female 3", "Male 1", "Male 2", "Male 3"] } }, "$id": "urn:casi:schema:ServiceVoice" };
-function validate272(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate3.evaluated = { "dynamicProps": true, "dynamicItems": false };
+var schema17 = { "type": "object", "description": "A voice of the service itself (`provider` = `service`).", "additionalProperties": false, "required": ["id"], "properties": { "provider": { "type": "string", "enum": ["service"], "default": "service" }, "id": { "type": "string", "enum": ["Female 1", "Female 2", "Female 3", "Male 1", "Male 2", "Male 3"] } }, "$id": "urn:casi:schema:ServiceVoice" };
+function validate7(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate272.evaluated;
+  const evaluated0 = validate7.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -18828,13 +18828,13 @@ function validate272(data, { instancePath = "", parentData, parentDataProperty, 
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
       if (data.id === void 0 && (missing0 = "id")) {
-        validate272.errors = [{ instancePath, schemaPath: "urn:casi:schema:ServiceVoice/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
+        validate7.errors = [{ instancePath, schemaPath: "urn:casi:schema:ServiceVoice/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
         return false;
       } else {
         const _errs2 = errors;
         for (const key0 in data) {
           if (!(key0 === "provider" || key0 === "id")) {
-            validate272.errors = [{ instancePath, schemaPath: "urn:casi:schema:ServiceVoice/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" }];
+            validate7.errors = [{ instancePath, schemaPath: "urn:casi:schema:ServiceVoice/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" }];
             return false;
             break;
           }
@@ -18844,11 +18844,11 @@ function validate272(data, { instancePath = "", parentData, parentDataProperty, 
             let data0 = data.provider;
             const _errs3 = errors;
             if (typeof data0 !== "string") {
-              validate272.errors = [{ instancePath: instancePath + "/provider", schemaPath: "urn:casi:schema:ServiceVoice/properties/provider/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+              validate7.errors = [{ instancePath: instancePath + "/provider", schemaPath: "urn:casi:schema:ServiceVoice/properties/provider/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
               return false;
             }
             if (!(data0 === "service")) {
-              validate272.errors = [{ instancePath: instancePath + "/provider", schemaPath: "urn:casi:schema:ServiceVoice/properties/provider/enum", keyword: "enum", params: { allowedValues: schema48.properties.provider.enum }, message: "must be equal to one of the allowed values" }];
+              validate7.errors = [{ instancePath: instancePath + "/provider", schemaPath: "urn:casi:schema:ServiceVoice/properties/provider/enum", keyword: "enum", params: { allowedValues: schema17.properties.provider.enum }, message: "must be equal to one of the allowed values" }];
               return false;
             }
             var valid1 = _errs3 === errors;
@@ -18860,11 +18860,11 @@ function validate272(data, { instancePath = "", parentData, parentDataProperty, 
               let data1 = data.id;
               const _errs5 = errors;
               if (typeof data1 !== "string") {
-                validate272.errors = [{ instancePath: instancePath + "/id", schemaPath: "urn:casi:schema:ServiceVoice/properties/id/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+                validate7.errors = [{ instancePath: instancePath + "/id", schemaPath: "urn:casi:schema:ServiceVoice/properties/id/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
                 return false;
               }
               if (!(data1 === "Female 1" || data1 === "Female 2" || data1 === "Female 3" || data1 === "Male 1" || data1 === "Male 2" || data1 === "Male 3")) {
-                validate272.errors = [{ instancePath: instancePath + "/id", schemaPath: "urn:casi:schema:ServiceVoice/properties/id/enum", keyword: "enum", params: { allowedValues: schema48.properties.id.enum }, message: "must be equal to one of the allowed values" }];
+                validate7.errors = [{ instancePath: instancePath + "/id", schemaPath: "urn:casi:schema:ServiceVoice/properties/id/enum", keyword: "enum", params: { allowedValues: schema17.properties.id.enum }, message: "must be equal to one of the allowed values" }];
                 return false;
               }
               var valid1 = _errs5 === errors;
@@ -18875,19 +18875,19 @@ function validate272(data, { instancePath = "", parentData, parentDataProperty, 
         }
       }
     } else {
-      validate272.errors = [{ instancePath, schemaPath: "urn:casi:schema:ServiceVoice/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
+      validate7.errors = [{ instancePath, schemaPath: "urn:casi:schema:ServiceVoice/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
       return false;
     }
   }
-  validate272.errors = vErrors;
+  validate7.errors = vErrors;
   return errors === 0;
 }
-validate272.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
-function validate26(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate7.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
+function validate6(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate26.evaluated;
+  const evaluated0 = validate6.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -18898,13 +18898,13 @@ function validate26(data, { instancePath = "", parentData, parentDataProperty, r
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
       if (data.name === void 0 && (missing0 = "name") || data.voice === void 0 && (missing0 = "voice")) {
-        validate26.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
+        validate6.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
         return false;
       } else {
         const _errs1 = errors;
         for (const key0 in data) {
           if (!(key0 === "name" || key0 === "voice")) {
-            validate26.errors = [{ instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" }];
+            validate6.errors = [{ instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" }];
             return false;
             break;
           }
@@ -18913,7 +18913,7 @@ function validate26(data, { instancePath = "", parentData, parentDataProperty, r
           if (data.name !== void 0) {
             const _errs2 = errors;
             if (typeof data.name !== "string") {
-              validate26.errors = [{ instancePath: instancePath + "/name", schemaPath: "#/properties/name/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+              validate6.errors = [{ instancePath: instancePath + "/name", schemaPath: "#/properties/name/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
               return false;
             }
             var valid0 = _errs2 === errors;
@@ -18923,8 +18923,8 @@ function validate26(data, { instancePath = "", parentData, parentDataProperty, r
           if (valid0) {
             if (data.voice !== void 0) {
               const _errs4 = errors;
-              if (!validate272(data.voice, { instancePath: instancePath + "/voice", parentData: data, parentDataProperty: "voice", rootData, dynamicAnchors })) {
-                vErrors = vErrors === null ? validate272.errors : vErrors.concat(validate272.errors);
+              if (!validate7(data.voice, { instancePath: instancePath + "/voice", parentData: data, parentDataProperty: "voice", rootData, dynamicAnchors })) {
+                vErrors = vErrors === null ? validate7.errors : vErrors.concat(validate7.errors);
                 errors = vErrors.length;
               }
               var valid0 = _errs4 === errors;
@@ -18935,21 +18935,21 @@ function validate26(data, { instancePath = "", parentData, parentDataProperty, r
         }
       }
     } else {
-      validate26.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
+      validate6.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
       return false;
     }
   }
-  validate26.errors = vErrors;
+  validate6.errors = vErrors;
   return errors === 0;
 }
-validate26.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
-var schema50 = { "type": ["string", "null"], "description": "Background sound of the call.", "enum": ["office", null], "$id": "urn:casi:schema:AmbientSound" };
-var schema51 = { "type": ["string", "null"], "description": "Sound played while the agent thinks or runs tool calls.", "enum": ["keyboard_typing", null], "$id": "urn:casi:schema:BusySound" };
-function validate302(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate6.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
+var schema19 = { "type": ["string", "null"], "description": "Background sound of the call.", "enum": ["office", null], "$id": "urn:casi:schema:AmbientSound" };
+var schema20 = { "type": ["string", "null"], "description": "Sound played while the agent thinks or runs tool calls.", "enum": ["keyboard_typing", null], "$id": "urn:casi:schema:BusySound" };
+function validate10(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate302.evaluated;
+  const evaluated0 = validate10.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -18961,7 +18961,7 @@ function validate302(data, { instancePath = "", parentData, parentDataProperty, 
       const _errs1 = errors;
       for (const key0 in data) {
         if (!(key0 === "ambient_sound" || key0 === "busy_sound" || key0 === "boosted_keywords")) {
-          validate302.errors = [{ instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" }];
+          validate10.errors = [{ instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" }];
           return false;
           break;
         }
@@ -18971,11 +18971,11 @@ function validate302(data, { instancePath = "", parentData, parentDataProperty, 
           let data0 = data.ambient_sound;
           const _errs2 = errors;
           if (typeof data0 !== "string" && data0 !== null) {
-            validate302.errors = [{ instancePath: instancePath + "/ambient_sound", schemaPath: "urn:casi:schema:AmbientSound/type", keyword: "type", params: { type: schema50.type }, message: "must be string,null" }];
+            validate10.errors = [{ instancePath: instancePath + "/ambient_sound", schemaPath: "urn:casi:schema:AmbientSound/type", keyword: "type", params: { type: schema19.type }, message: "must be string,null" }];
             return false;
           }
           if (!(data0 === "office" || data0 === null)) {
-            validate302.errors = [{ instancePath: instancePath + "/ambient_sound", schemaPath: "urn:casi:schema:AmbientSound/enum", keyword: "enum", params: { allowedValues: schema50.enum }, message: "must be equal to one of the allowed values" }];
+            validate10.errors = [{ instancePath: instancePath + "/ambient_sound", schemaPath: "urn:casi:schema:AmbientSound/enum", keyword: "enum", params: { allowedValues: schema19.enum }, message: "must be equal to one of the allowed values" }];
             return false;
           }
           var valid0 = _errs2 === errors;
@@ -18987,11 +18987,11 @@ function validate302(data, { instancePath = "", parentData, parentDataProperty, 
             let data1 = data.busy_sound;
             const _errs5 = errors;
             if (typeof data1 !== "string" && data1 !== null) {
-              validate302.errors = [{ instancePath: instancePath + "/busy_sound", schemaPath: "urn:casi:schema:BusySound/type", keyword: "type", params: { type: schema51.type }, message: "must be string,null" }];
+              validate10.errors = [{ instancePath: instancePath + "/busy_sound", schemaPath: "urn:casi:schema:BusySound/type", keyword: "type", params: { type: schema20.type }, message: "must be string,null" }];
               return false;
             }
             if (!(data1 === "keyboard_typing" || data1 === null)) {
-              validate302.errors = [{ instancePath: instancePath + "/busy_sound", schemaPath: "urn:casi:schema:BusySound/enum", keyword: "enum", params: { allowedValues: schema51.enum }, message: "must be equal to one of the allowed values" }];
+              validate10.errors = [{ instancePath: instancePath + "/busy_sound", schemaPath: "urn:casi:schema:BusySound/enum", keyword: "enum", params: { allowedValues: schema20.enum }, message: "must be equal to one of the allowed values" }];
               return false;
             }
             var valid0 = _errs5 === errors;
@@ -19009,7 +19009,7 @@ function validate302(data, { instancePath = "", parentData, parentDataProperty, 
                   for (let i0 = 0; i0 < len0; i0++) {
                     const _errs10 = errors;
                     if (typeof data2[i0] !== "string") {
-                      validate302.errors = [{ instancePath: instancePath + "/boosted_keywords/" + i0, schemaPath: "#/properties/boosted_keywords/items/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+                      validate10.errors = [{ instancePath: instancePath + "/boosted_keywords/" + i0, schemaPath: "#/properties/boosted_keywords/items/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
                       return false;
                     }
                     var valid3 = _errs10 === errors;
@@ -19018,7 +19018,7 @@ function validate302(data, { instancePath = "", parentData, parentDataProperty, 
                     }
                   }
                 } else {
-                  validate302.errors = [{ instancePath: instancePath + "/boosted_keywords", schemaPath: "#/properties/boosted_keywords/type", keyword: "type", params: { type: "array" }, message: "must be array" }];
+                  validate10.errors = [{ instancePath: instancePath + "/boosted_keywords", schemaPath: "#/properties/boosted_keywords/type", keyword: "type", params: { type: "array" }, message: "must be array" }];
                   return false;
                 }
               }
@@ -19030,23 +19030,23 @@ function validate302(data, { instancePath = "", parentData, parentDataProperty, 
         }
       }
     } else {
-      validate302.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
+      validate10.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
       return false;
     }
   }
-  validate302.errors = vErrors;
+  validate10.errors = vErrors;
   return errors === 0;
 }
-validate302.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
-var schema53 = { "type": "string", "description": "The language model, `<provider>/<model>` (provider prefixes are neutralised).", "enum": ["provider_a/gpt-4o", "provider_a/gpt-4o-realtime", "provider_a/gpt-realtime", "provider_a/gpt-4.1", "provider_a/gpt-4.1-mini", "provider_a/gpt-5", "provider_a/gpt-5-mini", "provider_b/gemini-2.5-flash", "provider_b/gemini-2.5-flash-lite"], "$id": "urn:casi:schema:Model" };
-var schema58 = { "type": "object", "additionalProperties": false, "required": ["name", "description"], "properties": { "name": { "type": "string", "description": "Name as referenced in the prompt template." }, "description": { "type": "string", "description": "What the variable represents." }, "default_value": { "type": ["string", "null"], "description": "Used when no value is provided at runtime.", "default": null } }, "$id": "urn:casi:schema:PromptVariable" };
-var schema55 = { "type": "object", "additionalProperties": false, "required": ["text"], "properties": { "text": { "type": "string", "description": "The system prompt." }, "type": { "type": "string", "enum": ["fixed"], "default": "fixed" } }, "$id": "urn:casi:schema:FixedPrompt" };
-var schema56 = { "type": "object", "additionalProperties": false, "required": ["text", "routes"], "properties": { "text": { "type": "string", "description": "Router prompt that selects a route." }, "routes": { "type": "array", "items": { "$ref": "urn:casi:schema:RoutedPromptRoute" } }, "type": { "type": "string", "enum": ["routed"], "default": "routed" } }, "$id": "urn:casi:schema:RoutedPrompt" };
-function validate34(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate10.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
+var schema22 = { "type": "string", "description": "The language model, `<provider>/<model>` (provider prefixes are neutralised).", "enum": ["provider_a/gpt-4o", "provider_a/gpt-4o-realtime", "provider_a/gpt-realtime", "provider_a/gpt-4.1", "provider_a/gpt-4.1-mini", "provider_a/gpt-5", "provider_a/gpt-5-mini", "provider_b/gemini-2.5-flash", "provider_b/gemini-2.5-flash-lite"], "$id": "urn:casi:schema:Model" };
+var schema27 = { "type": "object", "additionalProperties": false, "required": ["name", "description"], "properties": { "name": { "type": "string", "description": "Name as referenced in the prompt template." }, "description": { "type": "string", "description": "What the variable represents." }, "default_value": { "type": ["string", "null"], "description": "Used when no value is provided at runtime.", "default": null } }, "$id": "urn:casi:schema:PromptVariable" };
+var schema24 = { "type": "object", "additionalProperties": false, "required": ["text"], "properties": { "text": { "type": "string", "description": "The system prompt." }, "type": { "type": "string", "enum": ["fixed"], "default": "fixed" } }, "$id": "urn:casi:schema:FixedPrompt" };
+var schema25 = { "type": "object", "additionalProperties": false, "required": ["text", "routes"], "properties": { "text": { "type": "string", "description": "Router prompt that selects a route." }, "routes": { "type": "array", "items": { "$ref": "urn:casi:schema:RoutedPromptRoute" } }, "type": { "type": "string", "enum": ["routed"], "default": "routed" } }, "$id": "urn:casi:schema:RoutedPrompt" };
+function validate14(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate34.evaluated;
+  const evaluated0 = validate14.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -19057,13 +19057,13 @@ function validate34(data, { instancePath = "", parentData, parentDataProperty, r
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
       if (data.text === void 0 && (missing0 = "text") || data.routes === void 0 && (missing0 = "routes")) {
-        validate34.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
+        validate14.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
         return false;
       } else {
         const _errs1 = errors;
         for (const key0 in data) {
           if (!(key0 === "text" || key0 === "routes" || key0 === "type")) {
-            validate34.errors = [{ instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" }];
+            validate14.errors = [{ instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" }];
             return false;
             break;
           }
@@ -19072,7 +19072,7 @@ function validate34(data, { instancePath = "", parentData, parentDataProperty, r
           if (data.text !== void 0) {
             const _errs2 = errors;
             if (typeof data.text !== "string") {
-              validate34.errors = [{ instancePath: instancePath + "/text", schemaPath: "#/properties/text/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+              validate14.errors = [{ instancePath: instancePath + "/text", schemaPath: "#/properties/text/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
               return false;
             }
             var valid0 = _errs2 === errors;
@@ -19095,13 +19095,13 @@ function validate34(data, { instancePath = "", parentData, parentDataProperty, r
                       if (data2 && typeof data2 == "object" && !Array.isArray(data2)) {
                         let missing1;
                         if (data2.id === void 0 && (missing1 = "id") || data2.name === void 0 && (missing1 = "name") || data2.is_enabled === void 0 && (missing1 = "is_enabled") || data2.description === void 0 && (missing1 = "description") || data2.text === void 0 && (missing1 = "text")) {
-                          validate34.errors = [{ instancePath: instancePath + "/routes/" + i0, schemaPath: "urn:casi:schema:RoutedPromptRoute/required", keyword: "required", params: { missingProperty: missing1 }, message: "must have required property '" + missing1 + "'" }];
+                          validate14.errors = [{ instancePath: instancePath + "/routes/" + i0, schemaPath: "urn:casi:schema:RoutedPromptRoute/required", keyword: "required", params: { missingProperty: missing1 }, message: "must have required property '" + missing1 + "'" }];
                           return false;
                         } else {
                           const _errs9 = errors;
                           for (const key1 in data2) {
                             if (!(key1 === "id" || key1 === "name" || key1 === "is_enabled" || key1 === "description" || key1 === "text")) {
-                              validate34.errors = [{ instancePath: instancePath + "/routes/" + i0, schemaPath: "urn:casi:schema:RoutedPromptRoute/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key1 }, message: "must NOT have additional properties" }];
+                              validate14.errors = [{ instancePath: instancePath + "/routes/" + i0, schemaPath: "urn:casi:schema:RoutedPromptRoute/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key1 }, message: "must NOT have additional properties" }];
                               return false;
                               break;
                             }
@@ -19110,7 +19110,7 @@ function validate34(data, { instancePath = "", parentData, parentDataProperty, r
                             if (data2.id !== void 0) {
                               const _errs10 = errors;
                               if (typeof data2.id !== "string") {
-                                validate34.errors = [{ instancePath: instancePath + "/routes/" + i0 + "/id", schemaPath: "urn:casi:schema:RoutedPromptRoute/properties/id/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+                                validate14.errors = [{ instancePath: instancePath + "/routes/" + i0 + "/id", schemaPath: "urn:casi:schema:RoutedPromptRoute/properties/id/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
                                 return false;
                               }
                               var valid3 = _errs10 === errors;
@@ -19121,7 +19121,7 @@ function validate34(data, { instancePath = "", parentData, parentDataProperty, r
                               if (data2.name !== void 0) {
                                 const _errs12 = errors;
                                 if (typeof data2.name !== "string") {
-                                  validate34.errors = [{ instancePath: instancePath + "/routes/" + i0 + "/name", schemaPath: "urn:casi:schema:RoutedPromptRoute/properties/name/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+                                  validate14.errors = [{ instancePath: instancePath + "/routes/" + i0 + "/name", schemaPath: "urn:casi:schema:RoutedPromptRoute/properties/name/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
                                   return false;
                                 }
                                 var valid3 = _errs12 === errors;
@@ -19132,7 +19132,7 @@ function validate34(data, { instancePath = "", parentData, parentDataProperty, r
                                 if (data2.is_enabled !== void 0) {
                                   const _errs14 = errors;
                                   if (typeof data2.is_enabled !== "boolean") {
-                                    validate34.errors = [{ instancePath: instancePath + "/routes/" + i0 + "/is_enabled", schemaPath: "urn:casi:schema:RoutedPromptRoute/properties/is_enabled/type", keyword: "type", params: { type: "boolean" }, message: "must be boolean" }];
+                                    validate14.errors = [{ instancePath: instancePath + "/routes/" + i0 + "/is_enabled", schemaPath: "urn:casi:schema:RoutedPromptRoute/properties/is_enabled/type", keyword: "type", params: { type: "boolean" }, message: "must be boolean" }];
                                     return false;
                                   }
                                   var valid3 = _errs14 === errors;
@@ -19143,7 +19143,7 @@ function validate34(data, { instancePath = "", parentData, parentDataProperty, r
                                   if (data2.description !== void 0) {
                                     const _errs16 = errors;
                                     if (typeof data2.description !== "string") {
-                                      validate34.errors = [{ instancePath: instancePath + "/routes/" + i0 + "/description", schemaPath: "urn:casi:schema:RoutedPromptRoute/properties/description/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+                                      validate14.errors = [{ instancePath: instancePath + "/routes/" + i0 + "/description", schemaPath: "urn:casi:schema:RoutedPromptRoute/properties/description/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
                                       return false;
                                     }
                                     var valid3 = _errs16 === errors;
@@ -19154,7 +19154,7 @@ function validate34(data, { instancePath = "", parentData, parentDataProperty, r
                                     if (data2.text !== void 0) {
                                       const _errs18 = errors;
                                       if (typeof data2.text !== "string") {
-                                        validate34.errors = [{ instancePath: instancePath + "/routes/" + i0 + "/text", schemaPath: "urn:casi:schema:RoutedPromptRoute/properties/text/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+                                        validate14.errors = [{ instancePath: instancePath + "/routes/" + i0 + "/text", schemaPath: "urn:casi:schema:RoutedPromptRoute/properties/text/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
                                         return false;
                                       }
                                       var valid3 = _errs18 === errors;
@@ -19168,7 +19168,7 @@ function validate34(data, { instancePath = "", parentData, parentDataProperty, r
                           }
                         }
                       } else {
-                        validate34.errors = [{ instancePath: instancePath + "/routes/" + i0, schemaPath: "urn:casi:schema:RoutedPromptRoute/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
+                        validate14.errors = [{ instancePath: instancePath + "/routes/" + i0, schemaPath: "urn:casi:schema:RoutedPromptRoute/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
                         return false;
                       }
                     }
@@ -19178,7 +19178,7 @@ function validate34(data, { instancePath = "", parentData, parentDataProperty, r
                     }
                   }
                 } else {
-                  validate34.errors = [{ instancePath: instancePath + "/routes", schemaPath: "#/properties/routes/type", keyword: "type", params: { type: "array" }, message: "must be array" }];
+                  validate14.errors = [{ instancePath: instancePath + "/routes", schemaPath: "#/properties/routes/type", keyword: "type", params: { type: "array" }, message: "must be array" }];
                   return false;
                 }
               }
@@ -19191,11 +19191,11 @@ function validate34(data, { instancePath = "", parentData, parentDataProperty, r
                 let data8 = data.type;
                 const _errs20 = errors;
                 if (typeof data8 !== "string") {
-                  validate34.errors = [{ instancePath: instancePath + "/type", schemaPath: "#/properties/type/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+                  validate14.errors = [{ instancePath: instancePath + "/type", schemaPath: "#/properties/type/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
                   return false;
                 }
                 if (!(data8 === "routed")) {
-                  validate34.errors = [{ instancePath: instancePath + "/type", schemaPath: "#/properties/type/enum", keyword: "enum", params: { allowedValues: schema56.properties.type.enum }, message: "must be equal to one of the allowed values" }];
+                  validate14.errors = [{ instancePath: instancePath + "/type", schemaPath: "#/properties/type/enum", keyword: "enum", params: { allowedValues: schema25.properties.type.enum }, message: "must be equal to one of the allowed values" }];
                   return false;
                 }
                 var valid0 = _errs20 === errors;
@@ -19207,19 +19207,19 @@ function validate34(data, { instancePath = "", parentData, parentDataProperty, r
         }
       }
     } else {
-      validate34.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
+      validate14.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
       return false;
     }
   }
-  validate34.errors = vErrors;
+  validate14.errors = vErrors;
   return errors === 0;
 }
-validate34.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
-function validate33(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate14.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
+function validate13(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate33.evaluated;
+  const evaluated0 = validate13.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -19286,7 +19286,7 @@ function validate33(data, { instancePath = "", parentData, parentDataProperty, r
                 errors++;
               }
               if (!(data1 === "fixed")) {
-                const err4 = { instancePath: instancePath + "/type", schemaPath: "urn:casi:schema:FixedPrompt/properties/type/enum", keyword: "enum", params: { allowedValues: schema55.properties.type.enum }, message: "must be equal to one of the allowed values" };
+                const err4 = { instancePath: instancePath + "/type", schemaPath: "urn:casi:schema:FixedPrompt/properties/type/enum", keyword: "enum", params: { allowedValues: schema24.properties.type.enum }, message: "must be equal to one of the allowed values" };
                 if (vErrors === null) {
                   vErrors = [err4];
                 } else {
@@ -19318,8 +19318,8 @@ function validate33(data, { instancePath = "", parentData, parentDataProperty, r
     var props0 = true;
   }
   const _errs9 = errors;
-  if (!validate34(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate34.errors : vErrors.concat(validate34.errors);
+  if (!validate14(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate14.errors : vErrors.concat(validate14.errors);
     errors = vErrors.length;
   }
   var _valid0 = _errs9 === errors;
@@ -19343,7 +19343,7 @@ function validate33(data, { instancePath = "", parentData, parentDataProperty, r
       vErrors.push(err6);
     }
     errors++;
-    validate33.errors = vErrors;
+    validate13.errors = vErrors;
     return false;
   } else {
     errors = _errs0;
@@ -19355,16 +19355,16 @@ function validate33(data, { instancePath = "", parentData, parentDataProperty, r
       }
     }
   }
-  validate33.errors = vErrors;
+  validate13.errors = vErrors;
   evaluated0.props = props0;
   return errors === 0;
 }
-validate33.evaluated = { "dynamicProps": true, "dynamicItems": false };
-function validate322(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate13.evaluated = { "dynamicProps": true, "dynamicItems": false };
+function validate12(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate322.evaluated;
+  const evaluated0 = validate12.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -19376,7 +19376,7 @@ function validate322(data, { instancePath = "", parentData, parentDataProperty, 
       const _errs1 = errors;
       for (const key0 in data) {
         if (!(key0 === "model" || key0 === "prompt" || key0 === "variables")) {
-          validate322.errors = [{ instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" }];
+          validate12.errors = [{ instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" }];
           return false;
           break;
         }
@@ -19386,11 +19386,11 @@ function validate322(data, { instancePath = "", parentData, parentDataProperty, 
           let data0 = data.model;
           const _errs2 = errors;
           if (typeof data0 !== "string") {
-            validate322.errors = [{ instancePath: instancePath + "/model", schemaPath: "urn:casi:schema:Model/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+            validate12.errors = [{ instancePath: instancePath + "/model", schemaPath: "urn:casi:schema:Model/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
             return false;
           }
           if (!(data0 === "provider_a/gpt-4o" || data0 === "provider_a/gpt-4o-realtime" || data0 === "provider_a/gpt-realtime" || data0 === "provider_a/gpt-4.1" || data0 === "provider_a/gpt-4.1-mini" || data0 === "provider_a/gpt-5" || data0 === "provider_a/gpt-5-mini" || data0 === "provider_b/gemini-2.5-flash" || data0 === "provider_b/gemini-2.5-flash-lite")) {
-            validate322.errors = [{ instancePath: instancePath + "/model", schemaPath: "urn:casi:schema:Model/enum", keyword: "enum", params: { allowedValues: schema53.enum }, message: "must be equal to one of the allowed values" }];
+            validate12.errors = [{ instancePath: instancePath + "/model", schemaPath: "urn:casi:schema:Model/enum", keyword: "enum", params: { allowedValues: schema22.enum }, message: "must be equal to one of the allowed values" }];
             return false;
           }
           var valid0 = _errs2 === errors;
@@ -19400,8 +19400,8 @@ function validate322(data, { instancePath = "", parentData, parentDataProperty, 
         if (valid0) {
           if (data.prompt !== void 0) {
             const _errs5 = errors;
-            if (!validate33(data.prompt, { instancePath: instancePath + "/prompt", parentData: data, parentDataProperty: "prompt", rootData, dynamicAnchors })) {
-              vErrors = vErrors === null ? validate33.errors : vErrors.concat(validate33.errors);
+            if (!validate13(data.prompt, { instancePath: instancePath + "/prompt", parentData: data, parentDataProperty: "prompt", rootData, dynamicAnchors })) {
+              vErrors = vErrors === null ? validate13.errors : vErrors.concat(validate13.errors);
               errors = vErrors.length;
             }
             var valid0 = _errs5 === errors;
@@ -19424,13 +19424,13 @@ function validate322(data, { instancePath = "", parentData, parentDataProperty, 
                       if (data3 && typeof data3 == "object" && !Array.isArray(data3)) {
                         let missing0;
                         if (data3.name === void 0 && (missing0 = "name") || data3.description === void 0 && (missing0 = "description")) {
-                          validate322.errors = [{ instancePath: instancePath + "/variables/" + i0, schemaPath: "urn:casi:schema:PromptVariable/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
+                          validate12.errors = [{ instancePath: instancePath + "/variables/" + i0, schemaPath: "urn:casi:schema:PromptVariable/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
                           return false;
                         } else {
                           const _errs11 = errors;
                           for (const key1 in data3) {
                             if (!(key1 === "name" || key1 === "description" || key1 === "default_value")) {
-                              validate322.errors = [{ instancePath: instancePath + "/variables/" + i0, schemaPath: "urn:casi:schema:PromptVariable/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key1 }, message: "must NOT have additional properties" }];
+                              validate12.errors = [{ instancePath: instancePath + "/variables/" + i0, schemaPath: "urn:casi:schema:PromptVariable/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key1 }, message: "must NOT have additional properties" }];
                               return false;
                               break;
                             }
@@ -19439,7 +19439,7 @@ function validate322(data, { instancePath = "", parentData, parentDataProperty, 
                             if (data3.name !== void 0) {
                               const _errs12 = errors;
                               if (typeof data3.name !== "string") {
-                                validate322.errors = [{ instancePath: instancePath + "/variables/" + i0 + "/name", schemaPath: "urn:casi:schema:PromptVariable/properties/name/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+                                validate12.errors = [{ instancePath: instancePath + "/variables/" + i0 + "/name", schemaPath: "urn:casi:schema:PromptVariable/properties/name/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
                                 return false;
                               }
                               var valid4 = _errs12 === errors;
@@ -19450,7 +19450,7 @@ function validate322(data, { instancePath = "", parentData, parentDataProperty, 
                               if (data3.description !== void 0) {
                                 const _errs14 = errors;
                                 if (typeof data3.description !== "string") {
-                                  validate322.errors = [{ instancePath: instancePath + "/variables/" + i0 + "/description", schemaPath: "urn:casi:schema:PromptVariable/properties/description/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+                                  validate12.errors = [{ instancePath: instancePath + "/variables/" + i0 + "/description", schemaPath: "urn:casi:schema:PromptVariable/properties/description/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
                                   return false;
                                 }
                                 var valid4 = _errs14 === errors;
@@ -19462,7 +19462,7 @@ function validate322(data, { instancePath = "", parentData, parentDataProperty, 
                                   let data6 = data3.default_value;
                                   const _errs16 = errors;
                                   if (typeof data6 !== "string" && data6 !== null) {
-                                    validate322.errors = [{ instancePath: instancePath + "/variables/" + i0 + "/default_value", schemaPath: "urn:casi:schema:PromptVariable/properties/default_value/type", keyword: "type", params: { type: schema58.properties.default_value.type }, message: "must be string,null" }];
+                                    validate12.errors = [{ instancePath: instancePath + "/variables/" + i0 + "/default_value", schemaPath: "urn:casi:schema:PromptVariable/properties/default_value/type", keyword: "type", params: { type: schema27.properties.default_value.type }, message: "must be string,null" }];
                                     return false;
                                   }
                                   var valid4 = _errs16 === errors;
@@ -19474,7 +19474,7 @@ function validate322(data, { instancePath = "", parentData, parentDataProperty, 
                           }
                         }
                       } else {
-                        validate322.errors = [{ instancePath: instancePath + "/variables/" + i0, schemaPath: "urn:casi:schema:PromptVariable/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
+                        validate12.errors = [{ instancePath: instancePath + "/variables/" + i0, schemaPath: "urn:casi:schema:PromptVariable/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
                         return false;
                       }
                     }
@@ -19484,7 +19484,7 @@ function validate322(data, { instancePath = "", parentData, parentDataProperty, 
                     }
                   }
                 } else {
-                  validate322.errors = [{ instancePath: instancePath + "/variables", schemaPath: "#/properties/variables/type", keyword: "type", params: { type: "array" }, message: "must be array" }];
+                  validate12.errors = [{ instancePath: instancePath + "/variables", schemaPath: "#/properties/variables/type", keyword: "type", params: { type: "array" }, message: "must be array" }];
                   return false;
                 }
               }
@@ -19496,24 +19496,24 @@ function validate322(data, { instancePath = "", parentData, parentDataProperty, 
         }
       }
     } else {
-      validate322.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
+      validate12.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
       return false;
     }
   }
-  validate322.errors = vErrors;
+  validate12.errors = vErrors;
   return errors === 0;
 }
-validate322.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
-var schema61 = { "type": "object", "description": "A system tool.", "additionalProperties": false, "required": ["ns", "name"], "properties": { "ns": { "type": "string", "enum": ["syscall"] }, "name": { "type": "string" } }, "$id": "urn:casi:schema:SyscallTool" };
-var schema62 = { "type": "object", "description": "A CRM tool (same shape as `syscall`).", "additionalProperties": false, "required": ["ns", "name"], "properties": { "ns": { "type": "string", "enum": ["crm"] }, "name": { "type": "string" } }, "$id": "urn:casi:schema:CrmTool" };
-var schema63 = { "type": "object", "description": "An API tool.", "additionalProperties": false, "required": ["entity_id"], "properties": { "ns": { "type": "string", "enum": ["extapi"], "default": "extapi" }, "entity_id": { "type": "string" } }, "$id": "urn:casi:schema:ExtapiTool" };
-var schema64 = { "type": "object", "description": "A procedural agent used as a tool.", "additionalProperties": false, "required": ["entity_id"], "properties": { "ns": { "type": "string", "enum": ["procedural"], "default": "procedural" }, "entity_id": { "type": "string" } }, "$id": "urn:casi:schema:ProceduralTool" };
-var schema65 = { "type": "object", "description": "A third-party tool.", "additionalProperties": false, "required": ["name"], "properties": { "ns": { "type": "string", "enum": ["thirdparty"], "default": "thirdparty" }, "name": { "type": "string" } }, "$id": "urn:casi:schema:ThirdpartyTool" };
-function validate39(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate12.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
+var schema30 = { "type": "object", "description": "A system tool.", "additionalProperties": false, "required": ["ns", "name"], "properties": { "ns": { "type": "string", "enum": ["syscall"] }, "name": { "type": "string" } }, "$id": "urn:casi:schema:SyscallTool" };
+var schema31 = { "type": "object", "description": "A CRM tool (same shape as `syscall`).", "additionalProperties": false, "required": ["ns", "name"], "properties": { "ns": { "type": "string", "enum": ["crm"] }, "name": { "type": "string" } }, "$id": "urn:casi:schema:CrmTool" };
+var schema32 = { "type": "object", "description": "An API tool.", "additionalProperties": false, "required": ["entity_id"], "properties": { "ns": { "type": "string", "enum": ["extapi"], "default": "extapi" }, "entity_id": { "type": "string" } }, "$id": "urn:casi:schema:ExtapiTool" };
+var schema33 = { "type": "object", "description": "A procedural agent used as a tool.", "additionalProperties": false, "required": ["entity_id"], "properties": { "ns": { "type": "string", "enum": ["procedural"], "default": "procedural" }, "entity_id": { "type": "string" } }, "$id": "urn:casi:schema:ProceduralTool" };
+var schema34 = { "type": "object", "description": "A third-party tool.", "additionalProperties": false, "required": ["name"], "properties": { "ns": { "type": "string", "enum": ["thirdparty"], "default": "thirdparty" }, "name": { "type": "string" } }, "$id": "urn:casi:schema:ThirdpartyTool" };
+function validate19(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate39.evaluated;
+  const evaluated0 = validate19.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -19563,7 +19563,7 @@ function validate39(data, { instancePath = "", parentData, parentDataProperty, r
               errors++;
             }
             if (!(data0 === "syscall")) {
-              const err3 = { instancePath: instancePath + "/ns", schemaPath: "urn:casi:schema:SyscallTool/properties/ns/enum", keyword: "enum", params: { allowedValues: schema61.properties.ns.enum }, message: "must be equal to one of the allowed values" };
+              const err3 = { instancePath: instancePath + "/ns", schemaPath: "urn:casi:schema:SyscallTool/properties/ns/enum", keyword: "enum", params: { allowedValues: schema30.properties.ns.enum }, message: "must be equal to one of the allowed values" };
               if (vErrors === null) {
                 vErrors = [err3];
               } else {
@@ -19650,7 +19650,7 @@ function validate39(data, { instancePath = "", parentData, parentDataProperty, r
               errors++;
             }
             if (!(data2 === "crm")) {
-              const err9 = { instancePath: instancePath + "/ns", schemaPath: "urn:casi:schema:CrmTool/properties/ns/enum", keyword: "enum", params: { allowedValues: schema62.properties.ns.enum }, message: "must be equal to one of the allowed values" };
+              const err9 = { instancePath: instancePath + "/ns", schemaPath: "urn:casi:schema:CrmTool/properties/ns/enum", keyword: "enum", params: { allowedValues: schema31.properties.ns.enum }, message: "must be equal to one of the allowed values" };
               if (vErrors === null) {
                 vErrors = [err9];
               } else {
@@ -19739,7 +19739,7 @@ function validate39(data, { instancePath = "", parentData, parentDataProperty, r
               errors++;
             }
             if (!(data4 === "extapi")) {
-              const err15 = { instancePath: instancePath + "/ns", schemaPath: "urn:casi:schema:ExtapiTool/properties/ns/enum", keyword: "enum", params: { allowedValues: schema63.properties.ns.enum }, message: "must be equal to one of the allowed values" };
+              const err15 = { instancePath: instancePath + "/ns", schemaPath: "urn:casi:schema:ExtapiTool/properties/ns/enum", keyword: "enum", params: { allowedValues: schema32.properties.ns.enum }, message: "must be equal to one of the allowed values" };
               if (vErrors === null) {
                 vErrors = [err15];
               } else {
@@ -19828,7 +19828,7 @@ function validate39(data, { instancePath = "", parentData, parentDataProperty, r
               errors++;
             }
             if (!(data6 === "procedural")) {
-              const err21 = { instancePath: instancePath + "/ns", schemaPath: "urn:casi:schema:ProceduralTool/properties/ns/enum", keyword: "enum", params: { allowedValues: schema64.properties.ns.enum }, message: "must be equal to one of the allowed values" };
+              const err21 = { instancePath: instancePath + "/ns", schemaPath: "urn:casi:schema:ProceduralTool/properties/ns/enum", keyword: "enum", params: { allowedValues: schema33.properties.ns.enum }, message: "must be equal to one of the allowed values" };
               if (vErrors === null) {
                 vErrors = [err21];
               } else {
@@ -19917,7 +19917,7 @@ function validate39(data, { instancePath = "", parentData, parentDataProperty, r
               errors++;
             }
             if (!(data8 === "thirdparty")) {
-              const err27 = { instancePath: instancePath + "/ns", schemaPath: "urn:casi:schema:ThirdpartyTool/properties/ns/enum", keyword: "enum", params: { allowedValues: schema65.properties.ns.enum }, message: "must be equal to one of the allowed values" };
+              const err27 = { instancePath: instancePath + "/ns", schemaPath: "urn:casi:schema:ThirdpartyTool/properties/ns/enum", keyword: "enum", params: { allowedValues: schema34.properties.ns.enum }, message: "must be equal to one of the allowed values" };
               if (vErrors === null) {
                 vErrors = [err27];
               } else {
@@ -19973,7 +19973,7 @@ function validate39(data, { instancePath = "", parentData, parentDataProperty, r
       vErrors.push(err30);
     }
     errors++;
-    validate39.errors = vErrors;
+    validate19.errors = vErrors;
     return false;
   } else {
     errors = _errs0;
@@ -19985,16 +19985,16 @@ function validate39(data, { instancePath = "", parentData, parentDataProperty, r
       }
     }
   }
-  validate39.errors = vErrors;
+  validate19.errors = vErrors;
   evaluated0.props = props0;
   return errors === 0;
 }
-validate39.evaluated = { "dynamicProps": true, "dynamicItems": false };
-function validate38(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate19.evaluated = { "dynamicProps": true, "dynamicItems": false };
+function validate18(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate38.evaluated;
+  const evaluated0 = validate18.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -20006,7 +20006,7 @@ function validate38(data, { instancePath = "", parentData, parentDataProperty, r
       const _errs1 = errors;
       for (const key0 in data) {
         if (!(key0 === "tools" || key0 === "transfers")) {
-          validate38.errors = [{ instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" }];
+          validate18.errors = [{ instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" }];
           return false;
           break;
         }
@@ -20021,8 +20021,8 @@ function validate38(data, { instancePath = "", parentData, parentDataProperty, r
               const len0 = data0.length;
               for (let i0 = 0; i0 < len0; i0++) {
                 const _errs4 = errors;
-                if (!validate39(data0[i0], { instancePath: instancePath + "/tools/" + i0, parentData: data0, parentDataProperty: i0, rootData, dynamicAnchors })) {
-                  vErrors = vErrors === null ? validate39.errors : vErrors.concat(validate39.errors);
+                if (!validate19(data0[i0], { instancePath: instancePath + "/tools/" + i0, parentData: data0, parentDataProperty: i0, rootData, dynamicAnchors })) {
+                  vErrors = vErrors === null ? validate19.errors : vErrors.concat(validate19.errors);
                   errors = vErrors.length;
                 }
                 var valid1 = _errs4 === errors;
@@ -20031,7 +20031,7 @@ function validate38(data, { instancePath = "", parentData, parentDataProperty, r
                 }
               }
             } else {
-              validate38.errors = [{ instancePath: instancePath + "/tools", schemaPath: "#/properties/tools/type", keyword: "type", params: { type: "array" }, message: "must be array" }];
+              validate18.errors = [{ instancePath: instancePath + "/tools", schemaPath: "#/properties/tools/type", keyword: "type", params: { type: "array" }, message: "must be array" }];
               return false;
             }
           }
@@ -20055,13 +20055,13 @@ function validate38(data, { instancePath = "", parentData, parentDataProperty, r
                     if (data3 && typeof data3 == "object" && !Array.isArray(data3)) {
                       let missing0;
                       if (data3.id === void 0 && (missing0 = "id")) {
-                        validate38.errors = [{ instancePath: instancePath + "/transfers/" + i1, schemaPath: "urn:casi:schema:TransferId/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
+                        validate18.errors = [{ instancePath: instancePath + "/transfers/" + i1, schemaPath: "urn:casi:schema:TransferId/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
                         return false;
                       } else {
                         const _errs10 = errors;
                         for (const key1 in data3) {
                           if (!(key1 === "id")) {
-                            validate38.errors = [{ instancePath: instancePath + "/transfers/" + i1, schemaPath: "urn:casi:schema:TransferId/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key1 }, message: "must NOT have additional properties" }];
+                            validate18.errors = [{ instancePath: instancePath + "/transfers/" + i1, schemaPath: "urn:casi:schema:TransferId/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key1 }, message: "must NOT have additional properties" }];
                             return false;
                             break;
                           }
@@ -20069,14 +20069,14 @@ function validate38(data, { instancePath = "", parentData, parentDataProperty, r
                         if (_errs10 === errors) {
                           if (data3.id !== void 0) {
                             if (typeof data3.id !== "string") {
-                              validate38.errors = [{ instancePath: instancePath + "/transfers/" + i1 + "/id", schemaPath: "urn:casi:schema:TransferId/properties/id/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+                              validate18.errors = [{ instancePath: instancePath + "/transfers/" + i1 + "/id", schemaPath: "urn:casi:schema:TransferId/properties/id/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
                               return false;
                             }
                           }
                         }
                       }
                     } else {
-                      validate38.errors = [{ instancePath: instancePath + "/transfers/" + i1, schemaPath: "urn:casi:schema:TransferId/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
+                      validate18.errors = [{ instancePath: instancePath + "/transfers/" + i1, schemaPath: "urn:casi:schema:TransferId/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
                       return false;
                     }
                   }
@@ -20086,7 +20086,7 @@ function validate38(data, { instancePath = "", parentData, parentDataProperty, r
                   }
                 }
               } else {
-                validate38.errors = [{ instancePath: instancePath + "/transfers", schemaPath: "#/properties/transfers/type", keyword: "type", params: { type: "array" }, message: "must be array" }];
+                validate18.errors = [{ instancePath: instancePath + "/transfers", schemaPath: "#/properties/transfers/type", keyword: "type", params: { type: "array" }, message: "must be array" }];
                 return false;
               }
             }
@@ -20097,20 +20097,20 @@ function validate38(data, { instancePath = "", parentData, parentDataProperty, r
         }
       }
     } else {
-      validate38.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
+      validate18.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
       return false;
     }
   }
-  validate38.errors = vErrors;
+  validate18.errors = vErrors;
   return errors === 0;
 }
-validate38.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
-var schema68 = { "type": "string", "enum": ["English", "Spanish"], "$id": "urn:casi:schema:Language" };
-function validate42(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate18.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
+var schema37 = { "type": "string", "enum": ["English", "Spanish"], "$id": "urn:casi:schema:Language" };
+function validate227(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate42.evaluated;
+  const evaluated0 = validate227.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -20122,7 +20122,7 @@ function validate42(data, { instancePath = "", parentData, parentDataProperty, r
       const _errs1 = errors;
       for (const key0 in data) {
         if (!(key0 === "default_language" || key0 === "supported_languages")) {
-          validate42.errors = [{ instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" }];
+          validate227.errors = [{ instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" }];
           return false;
           break;
         }
@@ -20132,11 +20132,11 @@ function validate42(data, { instancePath = "", parentData, parentDataProperty, r
           let data0 = data.default_language;
           const _errs2 = errors;
           if (typeof data0 !== "string") {
-            validate42.errors = [{ instancePath: instancePath + "/default_language", schemaPath: "urn:casi:schema:Language/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+            validate227.errors = [{ instancePath: instancePath + "/default_language", schemaPath: "urn:casi:schema:Language/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
             return false;
           }
           if (!(data0 === "English" || data0 === "Spanish")) {
-            validate42.errors = [{ instancePath: instancePath + "/default_language", schemaPath: "urn:casi:schema:Language/enum", keyword: "enum", params: { allowedValues: schema68.enum }, message: "must be equal to one of the allowed values" }];
+            validate227.errors = [{ instancePath: instancePath + "/default_language", schemaPath: "urn:casi:schema:Language/enum", keyword: "enum", params: { allowedValues: schema37.enum }, message: "must be equal to one of the allowed values" }];
             return false;
           }
           var valid0 = _errs2 === errors;
@@ -20155,11 +20155,11 @@ function validate42(data, { instancePath = "", parentData, parentDataProperty, r
                   let data2 = data1[i0];
                   const _errs7 = errors;
                   if (typeof data2 !== "string") {
-                    validate42.errors = [{ instancePath: instancePath + "/supported_languages/" + i0, schemaPath: "urn:casi:schema:Language/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+                    validate227.errors = [{ instancePath: instancePath + "/supported_languages/" + i0, schemaPath: "urn:casi:schema:Language/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
                     return false;
                   }
                   if (!(data2 === "English" || data2 === "Spanish")) {
-                    validate42.errors = [{ instancePath: instancePath + "/supported_languages/" + i0, schemaPath: "urn:casi:schema:Language/enum", keyword: "enum", params: { allowedValues: schema68.enum }, message: "must be equal to one of the allowed values" }];
+                    validate227.errors = [{ instancePath: instancePath + "/supported_languages/" + i0, schemaPath: "urn:casi:schema:Language/enum", keyword: "enum", params: { allowedValues: schema37.enum }, message: "must be equal to one of the allowed values" }];
                     return false;
                   }
                   var valid2 = _errs7 === errors;
@@ -20168,7 +20168,7 @@ function validate42(data, { instancePath = "", parentData, parentDataProperty, r
                   }
                 }
               } else {
-                validate42.errors = [{ instancePath: instancePath + "/supported_languages", schemaPath: "#/properties/supported_languages/type", keyword: "type", params: { type: "array" }, message: "must be array" }];
+                validate227.errors = [{ instancePath: instancePath + "/supported_languages", schemaPath: "#/properties/supported_languages/type", keyword: "type", params: { type: "array" }, message: "must be array" }];
                 return false;
               }
             }
@@ -20179,19 +20179,19 @@ function validate42(data, { instancePath = "", parentData, parentDataProperty, r
         }
       }
     } else {
-      validate42.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
+      validate227.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
       return false;
     }
   }
-  validate42.errors = vErrors;
+  validate227.errors = vErrors;
   return errors === 0;
 }
-validate42.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
-function validate253(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate227.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
+function validate5(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate253.evaluated;
+  const evaluated0 = validate5.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -20203,7 +20203,7 @@ function validate253(data, { instancePath = "", parentData, parentDataProperty, 
       const _errs1 = errors;
       for (const key0 in data) {
         if (!(key0 === "personas" || key0 === "voice" || key0 === "runtime" || key0 === "tool" || key0 === "language" || key0 === "channel")) {
-          validate253.errors = [{ instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" }];
+          validate5.errors = [{ instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" }];
           return false;
           break;
         }
@@ -20218,8 +20218,8 @@ function validate253(data, { instancePath = "", parentData, parentDataProperty, 
               const len0 = data0.length;
               for (let i0 = 0; i0 < len0; i0++) {
                 const _errs4 = errors;
-                if (!validate26(data0[i0], { instancePath: instancePath + "/personas/" + i0, parentData: data0, parentDataProperty: i0, rootData, dynamicAnchors })) {
-                  vErrors = vErrors === null ? validate26.errors : vErrors.concat(validate26.errors);
+                if (!validate6(data0[i0], { instancePath: instancePath + "/personas/" + i0, parentData: data0, parentDataProperty: i0, rootData, dynamicAnchors })) {
+                  vErrors = vErrors === null ? validate6.errors : vErrors.concat(validate6.errors);
                   errors = vErrors.length;
                 }
                 var valid1 = _errs4 === errors;
@@ -20228,7 +20228,7 @@ function validate253(data, { instancePath = "", parentData, parentDataProperty, 
                 }
               }
             } else {
-              validate253.errors = [{ instancePath: instancePath + "/personas", schemaPath: "#/properties/personas/type", keyword: "type", params: { type: "array" }, message: "must be array" }];
+              validate5.errors = [{ instancePath: instancePath + "/personas", schemaPath: "#/properties/personas/type", keyword: "type", params: { type: "array" }, message: "must be array" }];
               return false;
             }
           }
@@ -20239,8 +20239,8 @@ function validate253(data, { instancePath = "", parentData, parentDataProperty, 
         if (valid0) {
           if (data.voice !== void 0) {
             const _errs5 = errors;
-            if (!validate302(data.voice, { instancePath: instancePath + "/voice", parentData: data, parentDataProperty: "voice", rootData, dynamicAnchors })) {
-              vErrors = vErrors === null ? validate302.errors : vErrors.concat(validate302.errors);
+            if (!validate10(data.voice, { instancePath: instancePath + "/voice", parentData: data, parentDataProperty: "voice", rootData, dynamicAnchors })) {
+              vErrors = vErrors === null ? validate10.errors : vErrors.concat(validate10.errors);
               errors = vErrors.length;
             }
             var valid0 = _errs5 === errors;
@@ -20250,8 +20250,8 @@ function validate253(data, { instancePath = "", parentData, parentDataProperty, 
           if (valid0) {
             if (data.runtime !== void 0) {
               const _errs6 = errors;
-              if (!validate322(data.runtime, { instancePath: instancePath + "/runtime", parentData: data, parentDataProperty: "runtime", rootData, dynamicAnchors })) {
-                vErrors = vErrors === null ? validate322.errors : vErrors.concat(validate322.errors);
+              if (!validate12(data.runtime, { instancePath: instancePath + "/runtime", parentData: data, parentDataProperty: "runtime", rootData, dynamicAnchors })) {
+                vErrors = vErrors === null ? validate12.errors : vErrors.concat(validate12.errors);
                 errors = vErrors.length;
               }
               var valid0 = _errs6 === errors;
@@ -20261,8 +20261,8 @@ function validate253(data, { instancePath = "", parentData, parentDataProperty, 
             if (valid0) {
               if (data.tool !== void 0) {
                 const _errs7 = errors;
-                if (!validate38(data.tool, { instancePath: instancePath + "/tool", parentData: data, parentDataProperty: "tool", rootData, dynamicAnchors })) {
-                  vErrors = vErrors === null ? validate38.errors : vErrors.concat(validate38.errors);
+                if (!validate18(data.tool, { instancePath: instancePath + "/tool", parentData: data, parentDataProperty: "tool", rootData, dynamicAnchors })) {
+                  vErrors = vErrors === null ? validate18.errors : vErrors.concat(validate18.errors);
                   errors = vErrors.length;
                 }
                 var valid0 = _errs7 === errors;
@@ -20272,8 +20272,8 @@ function validate253(data, { instancePath = "", parentData, parentDataProperty, 
               if (valid0) {
                 if (data.language !== void 0) {
                   const _errs8 = errors;
-                  if (!validate42(data.language, { instancePath: instancePath + "/language", parentData: data, parentDataProperty: "language", rootData, dynamicAnchors })) {
-                    vErrors = vErrors === null ? validate42.errors : vErrors.concat(validate42.errors);
+                  if (!validate227(data.language, { instancePath: instancePath + "/language", parentData: data, parentDataProperty: "language", rootData, dynamicAnchors })) {
+                    vErrors = vErrors === null ? validate227.errors : vErrors.concat(validate227.errors);
                     errors = vErrors.length;
                   }
                   var valid0 = _errs8 === errors;
@@ -20290,7 +20290,7 @@ function validate253(data, { instancePath = "", parentData, parentDataProperty, 
                         const _errs12 = errors;
                         for (const key1 in data6) {
                           if (!(key1 === "is_voicemail_enabled" || key1 === "is_sms_enabled")) {
-                            validate253.errors = [{ instancePath: instancePath + "/channel", schemaPath: "urn:casi:schema:ChannelConfigOverride/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key1 }, message: "must NOT have additional properties" }];
+                            validate5.errors = [{ instancePath: instancePath + "/channel", schemaPath: "urn:casi:schema:ChannelConfigOverride/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key1 }, message: "must NOT have additional properties" }];
                             return false;
                             break;
                           }
@@ -20299,7 +20299,7 @@ function validate253(data, { instancePath = "", parentData, parentDataProperty, 
                           if (data6.is_voicemail_enabled !== void 0) {
                             const _errs13 = errors;
                             if (typeof data6.is_voicemail_enabled !== "boolean") {
-                              validate253.errors = [{ instancePath: instancePath + "/channel/is_voicemail_enabled", schemaPath: "urn:casi:schema:ChannelConfigOverride/properties/is_voicemail_enabled/type", keyword: "type", params: { type: "boolean" }, message: "must be boolean" }];
+                              validate5.errors = [{ instancePath: instancePath + "/channel/is_voicemail_enabled", schemaPath: "urn:casi:schema:ChannelConfigOverride/properties/is_voicemail_enabled/type", keyword: "type", params: { type: "boolean" }, message: "must be boolean" }];
                               return false;
                             }
                             var valid3 = _errs13 === errors;
@@ -20310,7 +20310,7 @@ function validate253(data, { instancePath = "", parentData, parentDataProperty, 
                             if (data6.is_sms_enabled !== void 0) {
                               const _errs15 = errors;
                               if (typeof data6.is_sms_enabled !== "boolean") {
-                                validate253.errors = [{ instancePath: instancePath + "/channel/is_sms_enabled", schemaPath: "urn:casi:schema:ChannelConfigOverride/properties/is_sms_enabled/type", keyword: "type", params: { type: "boolean" }, message: "must be boolean" }];
+                                validate5.errors = [{ instancePath: instancePath + "/channel/is_sms_enabled", schemaPath: "urn:casi:schema:ChannelConfigOverride/properties/is_sms_enabled/type", keyword: "type", params: { type: "boolean" }, message: "must be boolean" }];
                                 return false;
                               }
                               var valid3 = _errs15 === errors;
@@ -20320,7 +20320,7 @@ function validate253(data, { instancePath = "", parentData, parentDataProperty, 
                           }
                         }
                       } else {
-                        validate253.errors = [{ instancePath: instancePath + "/channel", schemaPath: "urn:casi:schema:ChannelConfigOverride/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
+                        validate5.errors = [{ instancePath: instancePath + "/channel", schemaPath: "urn:casi:schema:ChannelConfigOverride/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
                         return false;
                       }
                     }
@@ -20335,19 +20335,19 @@ function validate253(data, { instancePath = "", parentData, parentDataProperty, 
         }
       }
     } else {
-      validate253.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
+      validate5.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
       return false;
     }
   }
-  validate253.errors = vErrors;
+  validate5.errors = vErrors;
   return errors === 0;
 }
-validate253.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
-function validate2010(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate5.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
+function validate0(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate2010.evaluated;
+  const evaluated0 = validate0.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -20416,7 +20416,7 @@ function validate2010(data, { instancePath = "", parentData, parentDataProperty,
     if (data && typeof data == "object" && !Array.isArray(data)) {
       if (data.failure_reason !== void 0) {
         if (data.failure_reason !== null) {
-          validate2010.errors = [{ instancePath: instancePath + "/failure_reason", schemaPath: "#/then/properties/failure_reason/type", keyword: "type", params: { type: "null" }, message: "must be null" }];
+          validate0.errors = [{ instancePath: instancePath + "/failure_reason", schemaPath: "#/then/properties/failure_reason/type", keyword: "type", params: { type: "null" }, message: "must be null" }];
           return false;
         }
       }
@@ -20432,20 +20432,20 @@ function validate2010(data, { instancePath = "", parentData, parentDataProperty,
       vErrors.push(err3);
     }
     errors++;
-    validate2010.errors = vErrors;
+    validate0.errors = vErrors;
     return false;
   }
   if (errors === 0) {
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing1;
       if (data.id === void 0 && (missing1 = "id") || data.agent_id === void 0 && (missing1 = "agent_id") || data.livemode === void 0 && (missing1 = "livemode") || data.created_at === void 0 && (missing1 = "created_at") || data.direction === void 0 && (missing1 = "direction") || data.status === void 0 && (missing1 = "status") || data.custom_fields === void 0 && (missing1 = "custom_fields") || data.customer_id === void 0 && (missing1 = "customer_id") || data.channel_type === void 0 && (missing1 = "channel_type") || data.channel === void 0 && (missing1 = "channel") || data.override_config === void 0 && (missing1 = "override_config") || data.started_at === void 0 && (missing1 = "started_at") || data.completed_at === void 0 && (missing1 = "completed_at") || data.failure_reason === void 0 && (missing1 = "failure_reason") || data.summary === void 0 && (missing1 = "summary") || data.duration_sec === void 0 && (missing1 = "duration_sec") || data.sentiment === void 0 && (missing1 = "sentiment")) {
-        validate2010.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing1 }, message: "must have required property '" + missing1 + "'" }];
+        validate0.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing1 }, message: "must have required property '" + missing1 + "'" }];
         return false;
       } else {
         const _errs11 = errors;
         for (const key0 in data) {
-          if (!func5.call(schema31.properties, key0)) {
-            validate2010.errors = [{ instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" }];
+          if (!func02.call(schema0.properties, key0)) {
+            validate0.errors = [{ instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" }];
             return false;
             break;
           }
@@ -20457,12 +20457,12 @@ function validate2010(data, { instancePath = "", parentData, parentDataProperty,
             const _errs13 = errors;
             if (errors === _errs13) {
               if (typeof data2 === "string") {
-                if (!pattern42.test(data2)) {
-                  validate2010.errors = [{ instancePath: instancePath + "/id", schemaPath: "urn:casi:schema:ConversationId/pattern", keyword: "pattern", params: { pattern: "^conv_[A-Za-z0-9]+$" }, message: 'must match pattern "^conv_[A-Za-z0-9]+$"' }];
+                if (!pattern0.test(data2)) {
+                  validate0.errors = [{ instancePath: instancePath + "/id", schemaPath: "urn:casi:schema:ConversationId/pattern", keyword: "pattern", params: { pattern: "^conv_[A-Za-z0-9]+$" }, message: 'must match pattern "^conv_[A-Za-z0-9]+$"' }];
                   return false;
                 }
               } else {
-                validate2010.errors = [{ instancePath: instancePath + "/id", schemaPath: "urn:casi:schema:ConversationId/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+                validate0.errors = [{ instancePath: instancePath + "/id", schemaPath: "urn:casi:schema:ConversationId/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
                 return false;
               }
             }
@@ -20477,12 +20477,12 @@ function validate2010(data, { instancePath = "", parentData, parentDataProperty,
               const _errs16 = errors;
               if (errors === _errs16) {
                 if (typeof data3 === "string") {
-                  if (!pattern53.test(data3)) {
-                    validate2010.errors = [{ instancePath: instancePath + "/agent_id", schemaPath: "urn:casi:schema:ConversationalAgentVersionId/pattern", keyword: "pattern", params: { pattern: "^ca_[A-Za-z0-9]+@v[0-9]+$" }, message: 'must match pattern "^ca_[A-Za-z0-9]+@v[0-9]+$"' }];
+                  if (!pattern1.test(data3)) {
+                    validate0.errors = [{ instancePath: instancePath + "/agent_id", schemaPath: "urn:casi:schema:ConversationalAgentVersionId/pattern", keyword: "pattern", params: { pattern: "^ca_[A-Za-z0-9]+@v[0-9]+$" }, message: 'must match pattern "^ca_[A-Za-z0-9]+@v[0-9]+$"' }];
                     return false;
                   }
                 } else {
-                  validate2010.errors = [{ instancePath: instancePath + "/agent_id", schemaPath: "urn:casi:schema:ConversationalAgentVersionId/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+                  validate0.errors = [{ instancePath: instancePath + "/agent_id", schemaPath: "urn:casi:schema:ConversationalAgentVersionId/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
                   return false;
                 }
               }
@@ -20494,7 +20494,7 @@ function validate2010(data, { instancePath = "", parentData, parentDataProperty,
               if (data.livemode !== void 0) {
                 const _errs18 = errors;
                 if (typeof data.livemode !== "boolean") {
-                  validate2010.errors = [{ instancePath: instancePath + "/livemode", schemaPath: "#/properties/livemode/type", keyword: "type", params: { type: "boolean" }, message: "must be boolean" }];
+                  validate0.errors = [{ instancePath: instancePath + "/livemode", schemaPath: "#/properties/livemode/type", keyword: "type", params: { type: "boolean" }, message: "must be boolean" }];
                   return false;
                 }
                 var valid4 = _errs18 === errors;
@@ -20509,17 +20509,17 @@ function validate2010(data, { instancePath = "", parentData, parentDataProperty,
                   if (errors === _errs21) {
                     if (errors === _errs21) {
                       if (typeof data5 === "string") {
-                        if (!pattern62.test(data5)) {
-                          validate2010.errors = [{ instancePath: instancePath + "/created_at", schemaPath: "urn:casi:schema:Timestamp/pattern", keyword: "pattern", params: { pattern: "([Zz]|\\+00:00)$" }, message: 'must match pattern "([Zz]|\\+00:00)$"' }];
+                        if (!pattern2.test(data5)) {
+                          validate0.errors = [{ instancePath: instancePath + "/created_at", schemaPath: "urn:casi:schema:Timestamp/pattern", keyword: "pattern", params: { pattern: "([Zz]|\\+00:00)$" }, message: 'must match pattern "([Zz]|\\+00:00)$"' }];
                           return false;
                         } else {
                           if (!formats02(data5)) {
-                            validate2010.errors = [{ instancePath: instancePath + "/created_at", schemaPath: "urn:casi:schema:Timestamp/format", keyword: "format", params: { format: "date-time" }, message: 'must match format "date-time"' }];
+                            validate0.errors = [{ instancePath: instancePath + "/created_at", schemaPath: "urn:casi:schema:Timestamp/format", keyword: "format", params: { format: "date-time" }, message: 'must match format "date-time"' }];
                             return false;
                           }
                         }
                       } else {
-                        validate2010.errors = [{ instancePath: instancePath + "/created_at", schemaPath: "urn:casi:schema:Timestamp/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+                        validate0.errors = [{ instancePath: instancePath + "/created_at", schemaPath: "urn:casi:schema:Timestamp/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
                         return false;
                       }
                     }
@@ -20533,11 +20533,11 @@ function validate2010(data, { instancePath = "", parentData, parentDataProperty,
                     let data6 = data.direction;
                     const _errs23 = errors;
                     if (typeof data6 !== "string") {
-                      validate2010.errors = [{ instancePath: instancePath + "/direction", schemaPath: "urn:casi:schema:Direction/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+                      validate0.errors = [{ instancePath: instancePath + "/direction", schemaPath: "urn:casi:schema:Direction/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
                       return false;
                     }
                     if (!(data6 === "inbound" || data6 === "outbound")) {
-                      validate2010.errors = [{ instancePath: instancePath + "/direction", schemaPath: "urn:casi:schema:Direction/enum", keyword: "enum", params: { allowedValues: schema35.enum }, message: "must be equal to one of the allowed values" }];
+                      validate0.errors = [{ instancePath: instancePath + "/direction", schemaPath: "urn:casi:schema:Direction/enum", keyword: "enum", params: { allowedValues: schema4.enum }, message: "must be equal to one of the allowed values" }];
                       return false;
                     }
                     var valid4 = _errs23 === errors;
@@ -20549,11 +20549,11 @@ function validate2010(data, { instancePath = "", parentData, parentDataProperty,
                       let data7 = data.status;
                       const _errs26 = errors;
                       if (typeof data7 !== "string") {
-                        validate2010.errors = [{ instancePath: instancePath + "/status", schemaPath: "urn:casi:schema:ConversationStatus/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+                        validate0.errors = [{ instancePath: instancePath + "/status", schemaPath: "urn:casi:schema:ConversationStatus/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
                         return false;
                       }
                       if (!(data7 === "queued" || data7 === "in-progress" || data7 === "completed" || data7 === "voicemail" || data7 === "failed" || data7 === "busy" || data7 === "no-answer")) {
-                        validate2010.errors = [{ instancePath: instancePath + "/status", schemaPath: "urn:casi:schema:ConversationStatus/enum", keyword: "enum", params: { allowedValues: schema36.enum }, message: "must be equal to one of the allowed values" }];
+                        validate0.errors = [{ instancePath: instancePath + "/status", schemaPath: "urn:casi:schema:ConversationStatus/enum", keyword: "enum", params: { allowedValues: schema5.enum }, message: "must be equal to one of the allowed values" }];
                         return false;
                       }
                       var valid4 = _errs26 === errors;
@@ -20563,8 +20563,8 @@ function validate2010(data, { instancePath = "", parentData, parentDataProperty,
                     if (valid4) {
                       if (data.custom_fields !== void 0) {
                         const _errs29 = errors;
-                        if (!validate2110(data.custom_fields, { instancePath: instancePath + "/custom_fields", parentData: data, parentDataProperty: "custom_fields", rootData, dynamicAnchors })) {
-                          vErrors = vErrors === null ? validate2110.errors : vErrors.concat(validate2110.errors);
+                        if (!validate1(data.custom_fields, { instancePath: instancePath + "/custom_fields", parentData: data, parentDataProperty: "custom_fields", rootData, dynamicAnchors })) {
+                          vErrors = vErrors === null ? validate1.errors : vErrors.concat(validate1.errors);
                           errors = vErrors.length;
                         }
                         var valid4 = _errs29 === errors;
@@ -20581,7 +20581,7 @@ function validate2010(data, { instancePath = "", parentData, parentDataProperty,
                           const _errs33 = errors;
                           if (errors === _errs33) {
                             if (typeof data9 === "string") {
-                              if (!pattern72.test(data9)) {
+                              if (!pattern3.test(data9)) {
                                 const err4 = { instancePath: instancePath + "/customer_id", schemaPath: "urn:casi:schema:CustomerId/pattern", keyword: "pattern", params: { pattern: "^cus_[A-Za-z0-9]+$" }, message: 'must match pattern "^cus_[A-Za-z0-9]+$"' };
                                 if (vErrors === null) {
                                   vErrors = [err4];
@@ -20622,7 +20622,7 @@ function validate2010(data, { instancePath = "", parentData, parentDataProperty,
                               vErrors.push(err7);
                             }
                             errors++;
-                            validate2010.errors = vErrors;
+                            validate0.errors = vErrors;
                             return false;
                           } else {
                             errors = _errs31;
@@ -20655,7 +20655,7 @@ function validate2010(data, { instancePath = "", parentData, parentDataProperty,
                               errors++;
                             }
                             if (!(data10 === "phone" || data10 === "chat_realtime" || data10 === "chat_async")) {
-                              const err9 = { instancePath: instancePath + "/channel_type", schemaPath: "urn:casi:schema:ChannelType/enum", keyword: "enum", params: { allowedValues: schema40.enum }, message: "must be equal to one of the allowed values" };
+                              const err9 = { instancePath: instancePath + "/channel_type", schemaPath: "urn:casi:schema:ChannelType/enum", keyword: "enum", params: { allowedValues: schema9.enum }, message: "must be equal to one of the allowed values" };
                               if (vErrors === null) {
                                 vErrors = [err9];
                               } else {
@@ -20685,7 +20685,7 @@ function validate2010(data, { instancePath = "", parentData, parentDataProperty,
                                 vErrors.push(err11);
                               }
                               errors++;
-                              validate2010.errors = vErrors;
+                              validate0.errors = vErrors;
                               return false;
                             } else {
                               errors = _errs38;
@@ -20704,8 +20704,8 @@ function validate2010(data, { instancePath = "", parentData, parentDataProperty,
                           if (valid4) {
                             if (data.channel !== void 0) {
                               const _errs44 = errors;
-                              if (!validate2310(data.channel, { instancePath: instancePath + "/channel", parentData: data, parentDataProperty: "channel", rootData, dynamicAnchors })) {
-                                vErrors = vErrors === null ? validate2310.errors : vErrors.concat(validate2310.errors);
+                              if (!validate3(data.channel, { instancePath: instancePath + "/channel", parentData: data, parentDataProperty: "channel", rootData, dynamicAnchors })) {
+                                vErrors = vErrors === null ? validate3.errors : vErrors.concat(validate3.errors);
                                 errors = vErrors.length;
                               }
                               var valid4 = _errs44 === errors;
@@ -20719,8 +20719,8 @@ function validate2010(data, { instancePath = "", parentData, parentDataProperty,
                                 const _errs46 = errors;
                                 let valid14 = false;
                                 const _errs47 = errors;
-                                if (!validate253(data12, { instancePath: instancePath + "/override_config", parentData: data, parentDataProperty: "override_config", rootData, dynamicAnchors })) {
-                                  vErrors = vErrors === null ? validate253.errors : vErrors.concat(validate253.errors);
+                                if (!validate5(data12, { instancePath: instancePath + "/override_config", parentData: data, parentDataProperty: "override_config", rootData, dynamicAnchors })) {
+                                  vErrors = vErrors === null ? validate5.errors : vErrors.concat(validate5.errors);
                                   errors = vErrors.length;
                                 }
                                 var _valid3 = _errs47 === errors;
@@ -20745,7 +20745,7 @@ function validate2010(data, { instancePath = "", parentData, parentDataProperty,
                                     vErrors.push(err13);
                                   }
                                   errors++;
-                                  validate2010.errors = vErrors;
+                                  validate0.errors = vErrors;
                                   return false;
                                 } else {
                                   errors = _errs46;
@@ -20772,7 +20772,7 @@ function validate2010(data, { instancePath = "", parentData, parentDataProperty,
                                   if (errors === _errs53) {
                                     if (errors === _errs53) {
                                       if (typeof data13 === "string") {
-                                        if (!pattern62.test(data13)) {
+                                        if (!pattern2.test(data13)) {
                                           const err14 = { instancePath: instancePath + "/started_at", schemaPath: "urn:casi:schema:Timestamp/pattern", keyword: "pattern", params: { pattern: "([Zz]|\\+00:00)$" }, message: 'must match pattern "([Zz]|\\+00:00)$"' };
                                           if (vErrors === null) {
                                             vErrors = [err14];
@@ -20824,7 +20824,7 @@ function validate2010(data, { instancePath = "", parentData, parentDataProperty,
                                       vErrors.push(err18);
                                     }
                                     errors++;
-                                    validate2010.errors = vErrors;
+                                    validate0.errors = vErrors;
                                     return false;
                                   } else {
                                     errors = _errs51;
@@ -20851,7 +20851,7 @@ function validate2010(data, { instancePath = "", parentData, parentDataProperty,
                                     if (errors === _errs60) {
                                       if (errors === _errs60) {
                                         if (typeof data14 === "string") {
-                                          if (!pattern62.test(data14)) {
+                                          if (!pattern2.test(data14)) {
                                             const err19 = { instancePath: instancePath + "/completed_at", schemaPath: "urn:casi:schema:Timestamp/pattern", keyword: "pattern", params: { pattern: "([Zz]|\\+00:00)$" }, message: 'must match pattern "([Zz]|\\+00:00)$"' };
                                             if (vErrors === null) {
                                               vErrors = [err19];
@@ -20903,7 +20903,7 @@ function validate2010(data, { instancePath = "", parentData, parentDataProperty,
                                         vErrors.push(err23);
                                       }
                                       errors++;
-                                      validate2010.errors = vErrors;
+                                      validate0.errors = vErrors;
                                       return false;
                                     } else {
                                       errors = _errs58;
@@ -20936,7 +20936,7 @@ function validate2010(data, { instancePath = "", parentData, parentDataProperty,
                                         errors++;
                                       }
                                       if (!(data15 === "dial_failed" || data15 === "number_marked_disconnected" || data15 === "pstn_blocked" || data15 === "dnc_rejected" || data15 === "tcpa_rejected" || data15 === "number_invalid" || data15 === "internal_error" || data15 === "telephony_error" || data15 === "agent_timeout" || data15 === "customer_requested_dnc")) {
-                                        const err25 = { instancePath: instancePath + "/failure_reason", schemaPath: "urn:casi:schema:FailureReason/enum", keyword: "enum", params: { allowedValues: schema73.enum }, message: "must be equal to one of the allowed values" };
+                                        const err25 = { instancePath: instancePath + "/failure_reason", schemaPath: "urn:casi:schema:FailureReason/enum", keyword: "enum", params: { allowedValues: schema422.enum }, message: "must be equal to one of the allowed values" };
                                         if (vErrors === null) {
                                           vErrors = [err25];
                                         } else {
@@ -20966,7 +20966,7 @@ function validate2010(data, { instancePath = "", parentData, parentDataProperty,
                                           vErrors.push(err27);
                                         }
                                         errors++;
-                                        validate2010.errors = vErrors;
+                                        validate0.errors = vErrors;
                                         return false;
                                       } else {
                                         errors = _errs65;
@@ -20987,7 +20987,7 @@ function validate2010(data, { instancePath = "", parentData, parentDataProperty,
                                         let data16 = data.summary;
                                         const _errs71 = errors;
                                         if (typeof data16 !== "string" && data16 !== null) {
-                                          validate2010.errors = [{ instancePath: instancePath + "/summary", schemaPath: "#/properties/summary/type", keyword: "type", params: { type: schema31.properties.summary.type }, message: "must be string,null" }];
+                                          validate0.errors = [{ instancePath: instancePath + "/summary", schemaPath: "#/properties/summary/type", keyword: "type", params: { type: schema0.properties.summary.type }, message: "must be string,null" }];
                                           return false;
                                         }
                                         var valid4 = _errs71 === errors;
@@ -20999,13 +20999,13 @@ function validate2010(data, { instancePath = "", parentData, parentDataProperty,
                                           let data17 = data.duration_sec;
                                           const _errs73 = errors;
                                           if (!(typeof data17 == "number" && isFinite(data17)) && data17 !== null) {
-                                            validate2010.errors = [{ instancePath: instancePath + "/duration_sec", schemaPath: "#/properties/duration_sec/type", keyword: "type", params: { type: schema31.properties.duration_sec.type }, message: "must be number,null" }];
+                                            validate0.errors = [{ instancePath: instancePath + "/duration_sec", schemaPath: "#/properties/duration_sec/type", keyword: "type", params: { type: schema0.properties.duration_sec.type }, message: "must be number,null" }];
                                             return false;
                                           }
                                           if (errors === _errs73) {
                                             if (typeof data17 == "number" && isFinite(data17)) {
                                               if (data17 < 0 || isNaN(data17)) {
-                                                validate2010.errors = [{ instancePath: instancePath + "/duration_sec", schemaPath: "#/properties/duration_sec/minimum", keyword: "minimum", params: { comparison: ">=", limit: 0 }, message: "must be >= 0" }];
+                                                validate0.errors = [{ instancePath: instancePath + "/duration_sec", schemaPath: "#/properties/duration_sec/minimum", keyword: "minimum", params: { comparison: ">=", limit: 0 }, message: "must be >= 0" }];
                                                 return false;
                                               }
                                             }
@@ -21031,7 +21031,7 @@ function validate2010(data, { instancePath = "", parentData, parentDataProperty,
                                               errors++;
                                             }
                                             if (!(data18 === "positive" || data18 === "neutral" || data18 === "negative")) {
-                                              const err29 = { instancePath: instancePath + "/sentiment", schemaPath: "urn:casi:schema:Sentiment/enum", keyword: "enum", params: { allowedValues: schema74.enum }, message: "must be equal to one of the allowed values" };
+                                              const err29 = { instancePath: instancePath + "/sentiment", schemaPath: "urn:casi:schema:Sentiment/enum", keyword: "enum", params: { allowedValues: schema432.enum }, message: "must be equal to one of the allowed values" };
                                               if (vErrors === null) {
                                                 vErrors = [err29];
                                               } else {
@@ -21061,7 +21061,7 @@ function validate2010(data, { instancePath = "", parentData, parentDataProperty,
                                                 vErrors.push(err31);
                                               }
                                               errors++;
-                                              validate2010.errors = vErrors;
+                                              validate0.errors = vErrors;
                                               return false;
                                             } else {
                                               errors = _errs76;
@@ -21096,22 +21096,22 @@ function validate2010(data, { instancePath = "", parentData, parentDataProperty,
         }
       }
     } else {
-      validate2010.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
+      validate0.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
       return false;
     }
   }
-  validate2010.errors = vErrors;
+  validate0.errors = vErrors;
   return errors === 0;
 }
-validate2010.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
-var checkConversationalAgent = validate452;
-var pattern10 = func02("^ca_[A-Za-z0-9]+$", "u");
-var pattern12 = func02("^pa_[A-Za-z0-9]+(@v[0-9]+)?$", "u");
-function validate482(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate0.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
+var checkConversationalAgent = validate253;
+var pattern62 = func1("^ca_[A-Za-z0-9]+$", "u");
+var pattern82 = func1("^pa_[A-Za-z0-9]+(@v[0-9]+)?$", "u");
+function validate282(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate482.evaluated;
+  const evaluated0 = validate282.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -21122,13 +21122,13 @@ function validate482(data, { instancePath = "", parentData, parentDataProperty, 
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
       if (data.boosted_keywords === void 0 && (missing0 = "boosted_keywords")) {
-        validate482.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
+        validate282.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
         return false;
       } else {
         const _errs1 = errors;
         for (const key0 in data) {
           if (!(key0 === "ambient_sound" || key0 === "busy_sound" || key0 === "boosted_keywords")) {
-            validate482.errors = [{ instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" }];
+            validate282.errors = [{ instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" }];
             return false;
             break;
           }
@@ -21138,11 +21138,11 @@ function validate482(data, { instancePath = "", parentData, parentDataProperty, 
             let data0 = data.ambient_sound;
             const _errs2 = errors;
             if (typeof data0 !== "string" && data0 !== null) {
-              validate482.errors = [{ instancePath: instancePath + "/ambient_sound", schemaPath: "urn:casi:schema:AmbientSound/type", keyword: "type", params: { type: schema50.type }, message: "must be string,null" }];
+              validate282.errors = [{ instancePath: instancePath + "/ambient_sound", schemaPath: "urn:casi:schema:AmbientSound/type", keyword: "type", params: { type: schema19.type }, message: "must be string,null" }];
               return false;
             }
             if (!(data0 === "office" || data0 === null)) {
-              validate482.errors = [{ instancePath: instancePath + "/ambient_sound", schemaPath: "urn:casi:schema:AmbientSound/enum", keyword: "enum", params: { allowedValues: schema50.enum }, message: "must be equal to one of the allowed values" }];
+              validate282.errors = [{ instancePath: instancePath + "/ambient_sound", schemaPath: "urn:casi:schema:AmbientSound/enum", keyword: "enum", params: { allowedValues: schema19.enum }, message: "must be equal to one of the allowed values" }];
               return false;
             }
             var valid0 = _errs2 === errors;
@@ -21154,11 +21154,11 @@ function validate482(data, { instancePath = "", parentData, parentDataProperty, 
               let data1 = data.busy_sound;
               const _errs5 = errors;
               if (typeof data1 !== "string" && data1 !== null) {
-                validate482.errors = [{ instancePath: instancePath + "/busy_sound", schemaPath: "urn:casi:schema:BusySound/type", keyword: "type", params: { type: schema51.type }, message: "must be string,null" }];
+                validate282.errors = [{ instancePath: instancePath + "/busy_sound", schemaPath: "urn:casi:schema:BusySound/type", keyword: "type", params: { type: schema20.type }, message: "must be string,null" }];
                 return false;
               }
               if (!(data1 === "keyboard_typing" || data1 === null)) {
-                validate482.errors = [{ instancePath: instancePath + "/busy_sound", schemaPath: "urn:casi:schema:BusySound/enum", keyword: "enum", params: { allowedValues: schema51.enum }, message: "must be equal to one of the allowed values" }];
+                validate282.errors = [{ instancePath: instancePath + "/busy_sound", schemaPath: "urn:casi:schema:BusySound/enum", keyword: "enum", params: { allowedValues: schema20.enum }, message: "must be equal to one of the allowed values" }];
                 return false;
               }
               var valid0 = _errs5 === errors;
@@ -21176,7 +21176,7 @@ function validate482(data, { instancePath = "", parentData, parentDataProperty, 
                     for (let i0 = 0; i0 < len0; i0++) {
                       const _errs10 = errors;
                       if (typeof data2[i0] !== "string") {
-                        validate482.errors = [{ instancePath: instancePath + "/boosted_keywords/" + i0, schemaPath: "#/properties/boosted_keywords/items/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+                        validate282.errors = [{ instancePath: instancePath + "/boosted_keywords/" + i0, schemaPath: "#/properties/boosted_keywords/items/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
                         return false;
                       }
                       var valid3 = _errs10 === errors;
@@ -21185,7 +21185,7 @@ function validate482(data, { instancePath = "", parentData, parentDataProperty, 
                       }
                     }
                   } else {
-                    validate482.errors = [{ instancePath: instancePath + "/boosted_keywords", schemaPath: "#/properties/boosted_keywords/type", keyword: "type", params: { type: "array" }, message: "must be array" }];
+                    validate282.errors = [{ instancePath: instancePath + "/boosted_keywords", schemaPath: "#/properties/boosted_keywords/type", keyword: "type", params: { type: "array" }, message: "must be array" }];
                     return false;
                   }
                 }
@@ -21198,19 +21198,19 @@ function validate482(data, { instancePath = "", parentData, parentDataProperty, 
         }
       }
     } else {
-      validate482.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
+      validate282.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
       return false;
     }
   }
-  validate482.errors = vErrors;
+  validate282.errors = vErrors;
   return errors === 0;
 }
-validate482.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
-function validate50(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate282.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
+function validate302(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate50.evaluated;
+  const evaluated0 = validate302.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -21221,13 +21221,13 @@ function validate50(data, { instancePath = "", parentData, parentDataProperty, r
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
       if (data.model === void 0 && (missing0 = "model") || data.prompt === void 0 && (missing0 = "prompt") || data.variables === void 0 && (missing0 = "variables")) {
-        validate50.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
+        validate302.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
         return false;
       } else {
         const _errs1 = errors;
         for (const key0 in data) {
           if (!(key0 === "model" || key0 === "prompt" || key0 === "variables")) {
-            validate50.errors = [{ instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" }];
+            validate302.errors = [{ instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" }];
             return false;
             break;
           }
@@ -21237,11 +21237,11 @@ function validate50(data, { instancePath = "", parentData, parentDataProperty, r
             let data0 = data.model;
             const _errs2 = errors;
             if (typeof data0 !== "string") {
-              validate50.errors = [{ instancePath: instancePath + "/model", schemaPath: "urn:casi:schema:Model/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+              validate302.errors = [{ instancePath: instancePath + "/model", schemaPath: "urn:casi:schema:Model/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
               return false;
             }
             if (!(data0 === "provider_a/gpt-4o" || data0 === "provider_a/gpt-4o-realtime" || data0 === "provider_a/gpt-realtime" || data0 === "provider_a/gpt-4.1" || data0 === "provider_a/gpt-4.1-mini" || data0 === "provider_a/gpt-5" || data0 === "provider_a/gpt-5-mini" || data0 === "provider_b/gemini-2.5-flash" || data0 === "provider_b/gemini-2.5-flash-lite")) {
-              validate50.errors = [{ instancePath: instancePath + "/model", schemaPath: "urn:casi:schema:Model/enum", keyword: "enum", params: { allowedValues: schema53.enum }, message: "must be equal to one of the allowed values" }];
+              validate302.errors = [{ instancePath: instancePath + "/model", schemaPath: "urn:casi:schema:Model/enum", keyword: "enum", params: { allowedValues: schema22.enum }, message: "must be equal to one of the allowed values" }];
               return false;
             }
             var valid0 = _errs2 === errors;
@@ -21251,8 +21251,8 @@ function validate50(data, { instancePath = "", parentData, parentDataProperty, r
           if (valid0) {
             if (data.prompt !== void 0) {
               const _errs5 = errors;
-              if (!validate33(data.prompt, { instancePath: instancePath + "/prompt", parentData: data, parentDataProperty: "prompt", rootData, dynamicAnchors })) {
-                vErrors = vErrors === null ? validate33.errors : vErrors.concat(validate33.errors);
+              if (!validate13(data.prompt, { instancePath: instancePath + "/prompt", parentData: data, parentDataProperty: "prompt", rootData, dynamicAnchors })) {
+                vErrors = vErrors === null ? validate13.errors : vErrors.concat(validate13.errors);
                 errors = vErrors.length;
               }
               var valid0 = _errs5 === errors;
@@ -21275,13 +21275,13 @@ function validate50(data, { instancePath = "", parentData, parentDataProperty, r
                         if (data3 && typeof data3 == "object" && !Array.isArray(data3)) {
                           let missing1;
                           if (data3.name === void 0 && (missing1 = "name") || data3.description === void 0 && (missing1 = "description")) {
-                            validate50.errors = [{ instancePath: instancePath + "/variables/" + i0, schemaPath: "urn:casi:schema:PromptVariable/required", keyword: "required", params: { missingProperty: missing1 }, message: "must have required property '" + missing1 + "'" }];
+                            validate302.errors = [{ instancePath: instancePath + "/variables/" + i0, schemaPath: "urn:casi:schema:PromptVariable/required", keyword: "required", params: { missingProperty: missing1 }, message: "must have required property '" + missing1 + "'" }];
                             return false;
                           } else {
                             const _errs11 = errors;
                             for (const key1 in data3) {
                               if (!(key1 === "name" || key1 === "description" || key1 === "default_value")) {
-                                validate50.errors = [{ instancePath: instancePath + "/variables/" + i0, schemaPath: "urn:casi:schema:PromptVariable/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key1 }, message: "must NOT have additional properties" }];
+                                validate302.errors = [{ instancePath: instancePath + "/variables/" + i0, schemaPath: "urn:casi:schema:PromptVariable/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key1 }, message: "must NOT have additional properties" }];
                                 return false;
                                 break;
                               }
@@ -21290,7 +21290,7 @@ function validate50(data, { instancePath = "", parentData, parentDataProperty, r
                               if (data3.name !== void 0) {
                                 const _errs12 = errors;
                                 if (typeof data3.name !== "string") {
-                                  validate50.errors = [{ instancePath: instancePath + "/variables/" + i0 + "/name", schemaPath: "urn:casi:schema:PromptVariable/properties/name/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+                                  validate302.errors = [{ instancePath: instancePath + "/variables/" + i0 + "/name", schemaPath: "urn:casi:schema:PromptVariable/properties/name/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
                                   return false;
                                 }
                                 var valid4 = _errs12 === errors;
@@ -21301,7 +21301,7 @@ function validate50(data, { instancePath = "", parentData, parentDataProperty, r
                                 if (data3.description !== void 0) {
                                   const _errs14 = errors;
                                   if (typeof data3.description !== "string") {
-                                    validate50.errors = [{ instancePath: instancePath + "/variables/" + i0 + "/description", schemaPath: "urn:casi:schema:PromptVariable/properties/description/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+                                    validate302.errors = [{ instancePath: instancePath + "/variables/" + i0 + "/description", schemaPath: "urn:casi:schema:PromptVariable/properties/description/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
                                     return false;
                                   }
                                   var valid4 = _errs14 === errors;
@@ -21313,7 +21313,7 @@ function validate50(data, { instancePath = "", parentData, parentDataProperty, r
                                     let data6 = data3.default_value;
                                     const _errs16 = errors;
                                     if (typeof data6 !== "string" && data6 !== null) {
-                                      validate50.errors = [{ instancePath: instancePath + "/variables/" + i0 + "/default_value", schemaPath: "urn:casi:schema:PromptVariable/properties/default_value/type", keyword: "type", params: { type: schema58.properties.default_value.type }, message: "must be string,null" }];
+                                      validate302.errors = [{ instancePath: instancePath + "/variables/" + i0 + "/default_value", schemaPath: "urn:casi:schema:PromptVariable/properties/default_value/type", keyword: "type", params: { type: schema27.properties.default_value.type }, message: "must be string,null" }];
                                       return false;
                                     }
                                     var valid4 = _errs16 === errors;
@@ -21325,7 +21325,7 @@ function validate50(data, { instancePath = "", parentData, parentDataProperty, r
                             }
                           }
                         } else {
-                          validate50.errors = [{ instancePath: instancePath + "/variables/" + i0, schemaPath: "urn:casi:schema:PromptVariable/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
+                          validate302.errors = [{ instancePath: instancePath + "/variables/" + i0, schemaPath: "urn:casi:schema:PromptVariable/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
                           return false;
                         }
                       }
@@ -21335,7 +21335,7 @@ function validate50(data, { instancePath = "", parentData, parentDataProperty, r
                       }
                     }
                   } else {
-                    validate50.errors = [{ instancePath: instancePath + "/variables", schemaPath: "#/properties/variables/type", keyword: "type", params: { type: "array" }, message: "must be array" }];
+                    validate302.errors = [{ instancePath: instancePath + "/variables", schemaPath: "#/properties/variables/type", keyword: "type", params: { type: "array" }, message: "must be array" }];
                     return false;
                   }
                 }
@@ -21348,19 +21348,19 @@ function validate50(data, { instancePath = "", parentData, parentDataProperty, r
         }
       }
     } else {
-      validate50.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
+      validate302.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
       return false;
     }
   }
-  validate50.errors = vErrors;
+  validate302.errors = vErrors;
   return errors === 0;
 }
-validate50.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
-function validate53(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate302.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
+function validate33(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate53.evaluated;
+  const evaluated0 = validate33.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -21371,13 +21371,13 @@ function validate53(data, { instancePath = "", parentData, parentDataProperty, r
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
       if (data.tools === void 0 && (missing0 = "tools") || data.transfers === void 0 && (missing0 = "transfers")) {
-        validate53.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
+        validate33.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
         return false;
       } else {
         const _errs1 = errors;
         for (const key0 in data) {
           if (!(key0 === "tools" || key0 === "transfers")) {
-            validate53.errors = [{ instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" }];
+            validate33.errors = [{ instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" }];
             return false;
             break;
           }
@@ -21392,8 +21392,8 @@ function validate53(data, { instancePath = "", parentData, parentDataProperty, r
                 const len0 = data0.length;
                 for (let i0 = 0; i0 < len0; i0++) {
                   const _errs4 = errors;
-                  if (!validate39(data0[i0], { instancePath: instancePath + "/tools/" + i0, parentData: data0, parentDataProperty: i0, rootData, dynamicAnchors })) {
-                    vErrors = vErrors === null ? validate39.errors : vErrors.concat(validate39.errors);
+                  if (!validate19(data0[i0], { instancePath: instancePath + "/tools/" + i0, parentData: data0, parentDataProperty: i0, rootData, dynamicAnchors })) {
+                    vErrors = vErrors === null ? validate19.errors : vErrors.concat(validate19.errors);
                     errors = vErrors.length;
                   }
                   var valid1 = _errs4 === errors;
@@ -21402,7 +21402,7 @@ function validate53(data, { instancePath = "", parentData, parentDataProperty, r
                   }
                 }
               } else {
-                validate53.errors = [{ instancePath: instancePath + "/tools", schemaPath: "#/properties/tools/type", keyword: "type", params: { type: "array" }, message: "must be array" }];
+                validate33.errors = [{ instancePath: instancePath + "/tools", schemaPath: "#/properties/tools/type", keyword: "type", params: { type: "array" }, message: "must be array" }];
                 return false;
               }
             }
@@ -21426,13 +21426,13 @@ function validate53(data, { instancePath = "", parentData, parentDataProperty, r
                       if (data3 && typeof data3 == "object" && !Array.isArray(data3)) {
                         let missing1;
                         if (data3.id === void 0 && (missing1 = "id")) {
-                          validate53.errors = [{ instancePath: instancePath + "/transfers/" + i1, schemaPath: "urn:casi:schema:TransferId/required", keyword: "required", params: { missingProperty: missing1 }, message: "must have required property '" + missing1 + "'" }];
+                          validate33.errors = [{ instancePath: instancePath + "/transfers/" + i1, schemaPath: "urn:casi:schema:TransferId/required", keyword: "required", params: { missingProperty: missing1 }, message: "must have required property '" + missing1 + "'" }];
                           return false;
                         } else {
                           const _errs10 = errors;
                           for (const key1 in data3) {
                             if (!(key1 === "id")) {
-                              validate53.errors = [{ instancePath: instancePath + "/transfers/" + i1, schemaPath: "urn:casi:schema:TransferId/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key1 }, message: "must NOT have additional properties" }];
+                              validate33.errors = [{ instancePath: instancePath + "/transfers/" + i1, schemaPath: "urn:casi:schema:TransferId/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key1 }, message: "must NOT have additional properties" }];
                               return false;
                               break;
                             }
@@ -21440,14 +21440,14 @@ function validate53(data, { instancePath = "", parentData, parentDataProperty, r
                           if (_errs10 === errors) {
                             if (data3.id !== void 0) {
                               if (typeof data3.id !== "string") {
-                                validate53.errors = [{ instancePath: instancePath + "/transfers/" + i1 + "/id", schemaPath: "urn:casi:schema:TransferId/properties/id/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+                                validate33.errors = [{ instancePath: instancePath + "/transfers/" + i1 + "/id", schemaPath: "urn:casi:schema:TransferId/properties/id/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
                                 return false;
                               }
                             }
                           }
                         }
                       } else {
-                        validate53.errors = [{ instancePath: instancePath + "/transfers/" + i1, schemaPath: "urn:casi:schema:TransferId/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
+                        validate33.errors = [{ instancePath: instancePath + "/transfers/" + i1, schemaPath: "urn:casi:schema:TransferId/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
                         return false;
                       }
                     }
@@ -21457,7 +21457,7 @@ function validate53(data, { instancePath = "", parentData, parentDataProperty, r
                     }
                   }
                 } else {
-                  validate53.errors = [{ instancePath: instancePath + "/transfers", schemaPath: "#/properties/transfers/type", keyword: "type", params: { type: "array" }, message: "must be array" }];
+                  validate33.errors = [{ instancePath: instancePath + "/transfers", schemaPath: "#/properties/transfers/type", keyword: "type", params: { type: "array" }, message: "must be array" }];
                   return false;
                 }
               }
@@ -21469,19 +21469,19 @@ function validate53(data, { instancePath = "", parentData, parentDataProperty, r
         }
       }
     } else {
-      validate53.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
+      validate33.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
       return false;
     }
   }
-  validate53.errors = vErrors;
+  validate33.errors = vErrors;
   return errors === 0;
 }
-validate53.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
-function validate56(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate33.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
+function validate36(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate56.evaluated;
+  const evaluated0 = validate36.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -21492,13 +21492,13 @@ function validate56(data, { instancePath = "", parentData, parentDataProperty, r
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
       if (data.default_language === void 0 && (missing0 = "default_language") || data.supported_languages === void 0 && (missing0 = "supported_languages")) {
-        validate56.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
+        validate36.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
         return false;
       } else {
         const _errs1 = errors;
         for (const key0 in data) {
           if (!(key0 === "default_language" || key0 === "supported_languages")) {
-            validate56.errors = [{ instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" }];
+            validate36.errors = [{ instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" }];
             return false;
             break;
           }
@@ -21508,11 +21508,11 @@ function validate56(data, { instancePath = "", parentData, parentDataProperty, r
             let data0 = data.default_language;
             const _errs2 = errors;
             if (typeof data0 !== "string") {
-              validate56.errors = [{ instancePath: instancePath + "/default_language", schemaPath: "urn:casi:schema:Language/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+              validate36.errors = [{ instancePath: instancePath + "/default_language", schemaPath: "urn:casi:schema:Language/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
               return false;
             }
             if (!(data0 === "English" || data0 === "Spanish")) {
-              validate56.errors = [{ instancePath: instancePath + "/default_language", schemaPath: "urn:casi:schema:Language/enum", keyword: "enum", params: { allowedValues: schema68.enum }, message: "must be equal to one of the allowed values" }];
+              validate36.errors = [{ instancePath: instancePath + "/default_language", schemaPath: "urn:casi:schema:Language/enum", keyword: "enum", params: { allowedValues: schema37.enum }, message: "must be equal to one of the allowed values" }];
               return false;
             }
             var valid0 = _errs2 === errors;
@@ -21531,11 +21531,11 @@ function validate56(data, { instancePath = "", parentData, parentDataProperty, r
                     let data2 = data1[i0];
                     const _errs7 = errors;
                     if (typeof data2 !== "string") {
-                      validate56.errors = [{ instancePath: instancePath + "/supported_languages/" + i0, schemaPath: "urn:casi:schema:Language/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+                      validate36.errors = [{ instancePath: instancePath + "/supported_languages/" + i0, schemaPath: "urn:casi:schema:Language/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
                       return false;
                     }
                     if (!(data2 === "English" || data2 === "Spanish")) {
-                      validate56.errors = [{ instancePath: instancePath + "/supported_languages/" + i0, schemaPath: "urn:casi:schema:Language/enum", keyword: "enum", params: { allowedValues: schema68.enum }, message: "must be equal to one of the allowed values" }];
+                      validate36.errors = [{ instancePath: instancePath + "/supported_languages/" + i0, schemaPath: "urn:casi:schema:Language/enum", keyword: "enum", params: { allowedValues: schema37.enum }, message: "must be equal to one of the allowed values" }];
                       return false;
                     }
                     var valid2 = _errs7 === errors;
@@ -21544,7 +21544,7 @@ function validate56(data, { instancePath = "", parentData, parentDataProperty, r
                     }
                   }
                 } else {
-                  validate56.errors = [{ instancePath: instancePath + "/supported_languages", schemaPath: "#/properties/supported_languages/type", keyword: "type", params: { type: "array" }, message: "must be array" }];
+                  validate36.errors = [{ instancePath: instancePath + "/supported_languages", schemaPath: "#/properties/supported_languages/type", keyword: "type", params: { type: "array" }, message: "must be array" }];
                   return false;
                 }
               }
@@ -21556,19 +21556,19 @@ function validate56(data, { instancePath = "", parentData, parentDataProperty, r
         }
       }
     } else {
-      validate56.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
+      validate36.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
       return false;
     }
   }
-  validate56.errors = vErrors;
+  validate36.errors = vErrors;
   return errors === 0;
 }
-validate56.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
-function validate46(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate36.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
+function validate26(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate46.evaluated;
+  const evaluated0 = validate26.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -21579,13 +21579,13 @@ function validate46(data, { instancePath = "", parentData, parentDataProperty, r
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
       if (data.personas === void 0 && (missing0 = "personas") || data.voice === void 0 && (missing0 = "voice") || data.runtime === void 0 && (missing0 = "runtime") || data.tool === void 0 && (missing0 = "tool") || data.language === void 0 && (missing0 = "language") || data.channel === void 0 && (missing0 = "channel")) {
-        validate46.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
+        validate26.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
         return false;
       } else {
         const _errs1 = errors;
         for (const key0 in data) {
           if (!(key0 === "personas" || key0 === "voice" || key0 === "runtime" || key0 === "tool" || key0 === "language" || key0 === "channel")) {
-            validate46.errors = [{ instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" }];
+            validate26.errors = [{ instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" }];
             return false;
             break;
           }
@@ -21600,8 +21600,8 @@ function validate46(data, { instancePath = "", parentData, parentDataProperty, r
                 const len0 = data0.length;
                 for (let i0 = 0; i0 < len0; i0++) {
                   const _errs4 = errors;
-                  if (!validate26(data0[i0], { instancePath: instancePath + "/personas/" + i0, parentData: data0, parentDataProperty: i0, rootData, dynamicAnchors })) {
-                    vErrors = vErrors === null ? validate26.errors : vErrors.concat(validate26.errors);
+                  if (!validate6(data0[i0], { instancePath: instancePath + "/personas/" + i0, parentData: data0, parentDataProperty: i0, rootData, dynamicAnchors })) {
+                    vErrors = vErrors === null ? validate6.errors : vErrors.concat(validate6.errors);
                     errors = vErrors.length;
                   }
                   var valid1 = _errs4 === errors;
@@ -21610,7 +21610,7 @@ function validate46(data, { instancePath = "", parentData, parentDataProperty, r
                   }
                 }
               } else {
-                validate46.errors = [{ instancePath: instancePath + "/personas", schemaPath: "#/properties/personas/type", keyword: "type", params: { type: "array" }, message: "must be array" }];
+                validate26.errors = [{ instancePath: instancePath + "/personas", schemaPath: "#/properties/personas/type", keyword: "type", params: { type: "array" }, message: "must be array" }];
                 return false;
               }
             }
@@ -21621,8 +21621,8 @@ function validate46(data, { instancePath = "", parentData, parentDataProperty, r
           if (valid0) {
             if (data.voice !== void 0) {
               const _errs5 = errors;
-              if (!validate482(data.voice, { instancePath: instancePath + "/voice", parentData: data, parentDataProperty: "voice", rootData, dynamicAnchors })) {
-                vErrors = vErrors === null ? validate482.errors : vErrors.concat(validate482.errors);
+              if (!validate282(data.voice, { instancePath: instancePath + "/voice", parentData: data, parentDataProperty: "voice", rootData, dynamicAnchors })) {
+                vErrors = vErrors === null ? validate282.errors : vErrors.concat(validate282.errors);
                 errors = vErrors.length;
               }
               var valid0 = _errs5 === errors;
@@ -21632,8 +21632,8 @@ function validate46(data, { instancePath = "", parentData, parentDataProperty, r
             if (valid0) {
               if (data.runtime !== void 0) {
                 const _errs6 = errors;
-                if (!validate50(data.runtime, { instancePath: instancePath + "/runtime", parentData: data, parentDataProperty: "runtime", rootData, dynamicAnchors })) {
-                  vErrors = vErrors === null ? validate50.errors : vErrors.concat(validate50.errors);
+                if (!validate302(data.runtime, { instancePath: instancePath + "/runtime", parentData: data, parentDataProperty: "runtime", rootData, dynamicAnchors })) {
+                  vErrors = vErrors === null ? validate302.errors : vErrors.concat(validate302.errors);
                   errors = vErrors.length;
                 }
                 var valid0 = _errs6 === errors;
@@ -21643,8 +21643,8 @@ function validate46(data, { instancePath = "", parentData, parentDataProperty, r
               if (valid0) {
                 if (data.tool !== void 0) {
                   const _errs7 = errors;
-                  if (!validate53(data.tool, { instancePath: instancePath + "/tool", parentData: data, parentDataProperty: "tool", rootData, dynamicAnchors })) {
-                    vErrors = vErrors === null ? validate53.errors : vErrors.concat(validate53.errors);
+                  if (!validate33(data.tool, { instancePath: instancePath + "/tool", parentData: data, parentDataProperty: "tool", rootData, dynamicAnchors })) {
+                    vErrors = vErrors === null ? validate33.errors : vErrors.concat(validate33.errors);
                     errors = vErrors.length;
                   }
                   var valid0 = _errs7 === errors;
@@ -21654,8 +21654,8 @@ function validate46(data, { instancePath = "", parentData, parentDataProperty, r
                 if (valid0) {
                   if (data.language !== void 0) {
                     const _errs8 = errors;
-                    if (!validate56(data.language, { instancePath: instancePath + "/language", parentData: data, parentDataProperty: "language", rootData, dynamicAnchors })) {
-                      vErrors = vErrors === null ? validate56.errors : vErrors.concat(validate56.errors);
+                    if (!validate36(data.language, { instancePath: instancePath + "/language", parentData: data, parentDataProperty: "language", rootData, dynamicAnchors })) {
+                      vErrors = vErrors === null ? validate36.errors : vErrors.concat(validate36.errors);
                       errors = vErrors.length;
                     }
                     var valid0 = _errs8 === errors;
@@ -21671,13 +21671,13 @@ function validate46(data, { instancePath = "", parentData, parentDataProperty, r
                         if (data6 && typeof data6 == "object" && !Array.isArray(data6)) {
                           let missing1;
                           if (data6.is_voicemail_enabled === void 0 && (missing1 = "is_voicemail_enabled")) {
-                            validate46.errors = [{ instancePath: instancePath + "/channel", schemaPath: "urn:casi:schema:ChannelConfig/required", keyword: "required", params: { missingProperty: missing1 }, message: "must have required property '" + missing1 + "'" }];
+                            validate26.errors = [{ instancePath: instancePath + "/channel", schemaPath: "urn:casi:schema:ChannelConfig/required", keyword: "required", params: { missingProperty: missing1 }, message: "must have required property '" + missing1 + "'" }];
                             return false;
                           } else {
                             const _errs12 = errors;
                             for (const key1 in data6) {
                               if (!(key1 === "is_voicemail_enabled" || key1 === "is_sms_enabled")) {
-                                validate46.errors = [{ instancePath: instancePath + "/channel", schemaPath: "urn:casi:schema:ChannelConfig/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key1 }, message: "must NOT have additional properties" }];
+                                validate26.errors = [{ instancePath: instancePath + "/channel", schemaPath: "urn:casi:schema:ChannelConfig/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key1 }, message: "must NOT have additional properties" }];
                                 return false;
                                 break;
                               }
@@ -21686,7 +21686,7 @@ function validate46(data, { instancePath = "", parentData, parentDataProperty, r
                               if (data6.is_voicemail_enabled !== void 0) {
                                 const _errs13 = errors;
                                 if (typeof data6.is_voicemail_enabled !== "boolean") {
-                                  validate46.errors = [{ instancePath: instancePath + "/channel/is_voicemail_enabled", schemaPath: "urn:casi:schema:ChannelConfig/properties/is_voicemail_enabled/type", keyword: "type", params: { type: "boolean" }, message: "must be boolean" }];
+                                  validate26.errors = [{ instancePath: instancePath + "/channel/is_voicemail_enabled", schemaPath: "urn:casi:schema:ChannelConfig/properties/is_voicemail_enabled/type", keyword: "type", params: { type: "boolean" }, message: "must be boolean" }];
                                   return false;
                                 }
                                 var valid3 = _errs13 === errors;
@@ -21697,7 +21697,7 @@ function validate46(data, { instancePath = "", parentData, parentDataProperty, r
                                 if (data6.is_sms_enabled !== void 0) {
                                   const _errs15 = errors;
                                   if (typeof data6.is_sms_enabled !== "boolean") {
-                                    validate46.errors = [{ instancePath: instancePath + "/channel/is_sms_enabled", schemaPath: "urn:casi:schema:ChannelConfig/properties/is_sms_enabled/type", keyword: "type", params: { type: "boolean" }, message: "must be boolean" }];
+                                    validate26.errors = [{ instancePath: instancePath + "/channel/is_sms_enabled", schemaPath: "urn:casi:schema:ChannelConfig/properties/is_sms_enabled/type", keyword: "type", params: { type: "boolean" }, message: "must be boolean" }];
                                     return false;
                                   }
                                   var valid3 = _errs15 === errors;
@@ -21708,7 +21708,7 @@ function validate46(data, { instancePath = "", parentData, parentDataProperty, r
                             }
                           }
                         } else {
-                          validate46.errors = [{ instancePath: instancePath + "/channel", schemaPath: "urn:casi:schema:ChannelConfig/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
+                          validate26.errors = [{ instancePath: instancePath + "/channel", schemaPath: "urn:casi:schema:ChannelConfig/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
                           return false;
                         }
                       }
@@ -21724,19 +21724,19 @@ function validate46(data, { instancePath = "", parentData, parentDataProperty, r
         }
       }
     } else {
-      validate46.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
+      validate26.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
       return false;
     }
   }
-  validate46.errors = vErrors;
+  validate26.errors = vErrors;
   return errors === 0;
 }
-validate46.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
-function validate452(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate26.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
+function validate253(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate452.evaluated;
+  const evaluated0 = validate253.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -21747,13 +21747,13 @@ function validate452(data, { instancePath = "", parentData, parentDataProperty, 
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
       if (data.id === void 0 && (missing0 = "id") || data.version_id === void 0 && (missing0 = "version_id") || data.name === void 0 && (missing0 = "name") || data.description === void 0 && (missing0 = "description") || data.is_released === void 0 && (missing0 = "is_released") || data.config === void 0 && (missing0 = "config") || data.postprocess_agents === void 0 && (missing0 = "postprocess_agents")) {
-        validate452.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
+        validate253.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
         return false;
       } else {
         const _errs1 = errors;
         for (const key0 in data) {
           if (!(key0 === "id" || key0 === "version_id" || key0 === "name" || key0 === "description" || key0 === "is_released" || key0 === "config" || key0 === "postprocess_agents")) {
-            validate452.errors = [{ instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" }];
+            validate253.errors = [{ instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" }];
             return false;
             break;
           }
@@ -21765,12 +21765,12 @@ function validate452(data, { instancePath = "", parentData, parentDataProperty, 
             const _errs3 = errors;
             if (errors === _errs3) {
               if (typeof data0 === "string") {
-                if (!pattern10.test(data0)) {
-                  validate452.errors = [{ instancePath: instancePath + "/id", schemaPath: "urn:casi:schema:ConversationalAgentId/pattern", keyword: "pattern", params: { pattern: "^ca_[A-Za-z0-9]+$" }, message: 'must match pattern "^ca_[A-Za-z0-9]+$"' }];
+                if (!pattern62.test(data0)) {
+                  validate253.errors = [{ instancePath: instancePath + "/id", schemaPath: "urn:casi:schema:ConversationalAgentId/pattern", keyword: "pattern", params: { pattern: "^ca_[A-Za-z0-9]+$" }, message: 'must match pattern "^ca_[A-Za-z0-9]+$"' }];
                   return false;
                 }
               } else {
-                validate452.errors = [{ instancePath: instancePath + "/id", schemaPath: "urn:casi:schema:ConversationalAgentId/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+                validate253.errors = [{ instancePath: instancePath + "/id", schemaPath: "urn:casi:schema:ConversationalAgentId/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
                 return false;
               }
             }
@@ -21785,12 +21785,12 @@ function validate452(data, { instancePath = "", parentData, parentDataProperty, 
               const _errs6 = errors;
               if (errors === _errs6) {
                 if (typeof data1 === "string") {
-                  if (!pattern53.test(data1)) {
-                    validate452.errors = [{ instancePath: instancePath + "/version_id", schemaPath: "urn:casi:schema:ConversationalAgentVersionId/pattern", keyword: "pattern", params: { pattern: "^ca_[A-Za-z0-9]+@v[0-9]+$" }, message: 'must match pattern "^ca_[A-Za-z0-9]+@v[0-9]+$"' }];
+                  if (!pattern1.test(data1)) {
+                    validate253.errors = [{ instancePath: instancePath + "/version_id", schemaPath: "urn:casi:schema:ConversationalAgentVersionId/pattern", keyword: "pattern", params: { pattern: "^ca_[A-Za-z0-9]+@v[0-9]+$" }, message: 'must match pattern "^ca_[A-Za-z0-9]+@v[0-9]+$"' }];
                     return false;
                   }
                 } else {
-                  validate452.errors = [{ instancePath: instancePath + "/version_id", schemaPath: "urn:casi:schema:ConversationalAgentVersionId/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+                  validate253.errors = [{ instancePath: instancePath + "/version_id", schemaPath: "urn:casi:schema:ConversationalAgentVersionId/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
                   return false;
                 }
               }
@@ -21802,7 +21802,7 @@ function validate452(data, { instancePath = "", parentData, parentDataProperty, 
               if (data.name !== void 0) {
                 const _errs8 = errors;
                 if (typeof data.name !== "string") {
-                  validate452.errors = [{ instancePath: instancePath + "/name", schemaPath: "#/properties/name/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+                  validate253.errors = [{ instancePath: instancePath + "/name", schemaPath: "#/properties/name/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
                   return false;
                 }
                 var valid0 = _errs8 === errors;
@@ -21813,7 +21813,7 @@ function validate452(data, { instancePath = "", parentData, parentDataProperty, 
                 if (data.description !== void 0) {
                   const _errs10 = errors;
                   if (typeof data.description !== "string") {
-                    validate452.errors = [{ instancePath: instancePath + "/description", schemaPath: "#/properties/description/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+                    validate253.errors = [{ instancePath: instancePath + "/description", schemaPath: "#/properties/description/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
                     return false;
                   }
                   var valid0 = _errs10 === errors;
@@ -21824,7 +21824,7 @@ function validate452(data, { instancePath = "", parentData, parentDataProperty, 
                   if (data.is_released !== void 0) {
                     const _errs12 = errors;
                     if (typeof data.is_released !== "boolean") {
-                      validate452.errors = [{ instancePath: instancePath + "/is_released", schemaPath: "#/properties/is_released/type", keyword: "type", params: { type: "boolean" }, message: "must be boolean" }];
+                      validate253.errors = [{ instancePath: instancePath + "/is_released", schemaPath: "#/properties/is_released/type", keyword: "type", params: { type: "boolean" }, message: "must be boolean" }];
                       return false;
                     }
                     var valid0 = _errs12 === errors;
@@ -21834,8 +21834,8 @@ function validate452(data, { instancePath = "", parentData, parentDataProperty, 
                   if (valid0) {
                     if (data.config !== void 0) {
                       const _errs14 = errors;
-                      if (!validate46(data.config, { instancePath: instancePath + "/config", parentData: data, parentDataProperty: "config", rootData, dynamicAnchors })) {
-                        vErrors = vErrors === null ? validate46.errors : vErrors.concat(validate46.errors);
+                      if (!validate26(data.config, { instancePath: instancePath + "/config", parentData: data, parentDataProperty: "config", rootData, dynamicAnchors })) {
+                        vErrors = vErrors === null ? validate26.errors : vErrors.concat(validate26.errors);
                         errors = vErrors.length;
                       }
                       var valid0 = _errs14 === errors;
@@ -21856,12 +21856,12 @@ function validate452(data, { instancePath = "", parentData, parentDataProperty, 
                               const _errs18 = errors;
                               if (errors === _errs18) {
                                 if (typeof data7 === "string") {
-                                  if (!pattern12.test(data7)) {
-                                    validate452.errors = [{ instancePath: instancePath + "/postprocess_agents/" + i0, schemaPath: "urn:casi:schema:ProceduralAgentRef/pattern", keyword: "pattern", params: { pattern: "^pa_[A-Za-z0-9]+(@v[0-9]+)?$" }, message: 'must match pattern "^pa_[A-Za-z0-9]+(@v[0-9]+)?$"' }];
+                                  if (!pattern82.test(data7)) {
+                                    validate253.errors = [{ instancePath: instancePath + "/postprocess_agents/" + i0, schemaPath: "urn:casi:schema:ProceduralAgentRef/pattern", keyword: "pattern", params: { pattern: "^pa_[A-Za-z0-9]+(@v[0-9]+)?$" }, message: 'must match pattern "^pa_[A-Za-z0-9]+(@v[0-9]+)?$"' }];
                                     return false;
                                   }
                                 } else {
-                                  validate452.errors = [{ instancePath: instancePath + "/postprocess_agents/" + i0, schemaPath: "urn:casi:schema:ProceduralAgentRef/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+                                  validate253.errors = [{ instancePath: instancePath + "/postprocess_agents/" + i0, schemaPath: "urn:casi:schema:ProceduralAgentRef/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
                                   return false;
                                 }
                               }
@@ -21871,7 +21871,7 @@ function validate452(data, { instancePath = "", parentData, parentDataProperty, 
                               }
                             }
                           } else {
-                            validate452.errors = [{ instancePath: instancePath + "/postprocess_agents", schemaPath: "#/properties/postprocess_agents/type", keyword: "type", params: { type: "array" }, message: "must be array" }];
+                            validate253.errors = [{ instancePath: instancePath + "/postprocess_agents", schemaPath: "#/properties/postprocess_agents/type", keyword: "type", params: { type: "array" }, message: "must be array" }];
                             return false;
                           }
                         }
@@ -21888,23 +21888,23 @@ function validate452(data, { instancePath = "", parentData, parentDataProperty, 
         }
       }
     } else {
-      validate452.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
+      validate253.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
       return false;
     }
   }
-  validate452.errors = vErrors;
+  validate253.errors = vErrors;
   return errors === 0;
 }
-validate452.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
-var checkConversationalAgentConfig = validate46;
-var checkConversationalAgentConfigOverride = validate253;
-var checkCreateConversationalAgentRequest = validate59;
-var func15 = require_ucs2length().default;
-function validate59(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate253.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
+var checkConversationalAgentConfig = validate26;
+var checkConversationalAgentConfigOverride = validate5;
+var checkCreateConversationalAgentRequest = validate39;
+var func102 = require_ucs2length().default;
+function validate39(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate59.evaluated;
+  const evaluated0 = validate39.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -21915,13 +21915,13 @@ function validate59(data, { instancePath = "", parentData, parentDataProperty, r
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
       if (data.name === void 0 && (missing0 = "name") || data.config === void 0 && (missing0 = "config")) {
-        validate59.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
+        validate39.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
         return false;
       } else {
         const _errs1 = errors;
         for (const key0 in data) {
           if (!(key0 === "name" || key0 === "description" || key0 === "config" || key0 === "postprocess_agents")) {
-            validate59.errors = [{ instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" }];
+            validate39.errors = [{ instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" }];
             return false;
             break;
           }
@@ -21933,17 +21933,17 @@ function validate59(data, { instancePath = "", parentData, parentDataProperty, r
             const _errs3 = errors;
             if (errors === _errs3) {
               if (typeof data0 === "string") {
-                if (func15(data0) > 256) {
-                  validate59.errors = [{ instancePath: instancePath + "/name", schemaPath: "urn:casi:schema:Name/maxLength", keyword: "maxLength", params: { limit: 256 }, message: "must NOT have more than 256 characters" }];
+                if (func102(data0) > 256) {
+                  validate39.errors = [{ instancePath: instancePath + "/name", schemaPath: "urn:casi:schema:Name/maxLength", keyword: "maxLength", params: { limit: 256 }, message: "must NOT have more than 256 characters" }];
                   return false;
                 } else {
-                  if (func15(data0) < 1) {
-                    validate59.errors = [{ instancePath: instancePath + "/name", schemaPath: "urn:casi:schema:Name/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" }];
+                  if (func102(data0) < 1) {
+                    validate39.errors = [{ instancePath: instancePath + "/name", schemaPath: "urn:casi:schema:Name/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" }];
                     return false;
                   }
                 }
               } else {
-                validate59.errors = [{ instancePath: instancePath + "/name", schemaPath: "urn:casi:schema:Name/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+                validate39.errors = [{ instancePath: instancePath + "/name", schemaPath: "urn:casi:schema:Name/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
                 return false;
               }
             }
@@ -21958,12 +21958,12 @@ function validate59(data, { instancePath = "", parentData, parentDataProperty, r
               const _errs6 = errors;
               if (errors === _errs6) {
                 if (typeof data1 === "string") {
-                  if (func15(data1) > 4096) {
-                    validate59.errors = [{ instancePath: instancePath + "/description", schemaPath: "urn:casi:schema:Description/maxLength", keyword: "maxLength", params: { limit: 4096 }, message: "must NOT have more than 4096 characters" }];
+                  if (func102(data1) > 4096) {
+                    validate39.errors = [{ instancePath: instancePath + "/description", schemaPath: "urn:casi:schema:Description/maxLength", keyword: "maxLength", params: { limit: 4096 }, message: "must NOT have more than 4096 characters" }];
                     return false;
                   }
                 } else {
-                  validate59.errors = [{ instancePath: instancePath + "/description", schemaPath: "urn:casi:schema:Description/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+                  validate39.errors = [{ instancePath: instancePath + "/description", schemaPath: "urn:casi:schema:Description/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
                   return false;
                 }
               }
@@ -21974,8 +21974,8 @@ function validate59(data, { instancePath = "", parentData, parentDataProperty, r
             if (valid0) {
               if (data.config !== void 0) {
                 const _errs8 = errors;
-                if (!validate46(data.config, { instancePath: instancePath + "/config", parentData: data, parentDataProperty: "config", rootData, dynamicAnchors })) {
-                  vErrors = vErrors === null ? validate46.errors : vErrors.concat(validate46.errors);
+                if (!validate26(data.config, { instancePath: instancePath + "/config", parentData: data, parentDataProperty: "config", rootData, dynamicAnchors })) {
+                  vErrors = vErrors === null ? validate26.errors : vErrors.concat(validate26.errors);
                   errors = vErrors.length;
                 }
                 var valid0 = _errs8 === errors;
@@ -21996,12 +21996,12 @@ function validate59(data, { instancePath = "", parentData, parentDataProperty, r
                         const _errs12 = errors;
                         if (errors === _errs12) {
                           if (typeof data4 === "string") {
-                            if (!pattern12.test(data4)) {
-                              validate59.errors = [{ instancePath: instancePath + "/postprocess_agents/" + i0, schemaPath: "urn:casi:schema:ProceduralAgentRef/pattern", keyword: "pattern", params: { pattern: "^pa_[A-Za-z0-9]+(@v[0-9]+)?$" }, message: 'must match pattern "^pa_[A-Za-z0-9]+(@v[0-9]+)?$"' }];
+                            if (!pattern82.test(data4)) {
+                              validate39.errors = [{ instancePath: instancePath + "/postprocess_agents/" + i0, schemaPath: "urn:casi:schema:ProceduralAgentRef/pattern", keyword: "pattern", params: { pattern: "^pa_[A-Za-z0-9]+(@v[0-9]+)?$" }, message: 'must match pattern "^pa_[A-Za-z0-9]+(@v[0-9]+)?$"' }];
                               return false;
                             }
                           } else {
-                            validate59.errors = [{ instancePath: instancePath + "/postprocess_agents/" + i0, schemaPath: "urn:casi:schema:ProceduralAgentRef/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+                            validate39.errors = [{ instancePath: instancePath + "/postprocess_agents/" + i0, schemaPath: "urn:casi:schema:ProceduralAgentRef/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
                             return false;
                           }
                         }
@@ -22011,7 +22011,7 @@ function validate59(data, { instancePath = "", parentData, parentDataProperty, r
                         }
                       }
                     } else {
-                      validate59.errors = [{ instancePath: instancePath + "/postprocess_agents", schemaPath: "#/properties/postprocess_agents/type", keyword: "type", params: { type: "array" }, message: "must be array" }];
+                      validate39.errors = [{ instancePath: instancePath + "/postprocess_agents", schemaPath: "#/properties/postprocess_agents/type", keyword: "type", params: { type: "array" }, message: "must be array" }];
                       return false;
                     }
                   }
@@ -22025,23 +22025,23 @@ function validate59(data, { instancePath = "", parentData, parentDataProperty, r
         }
       }
     } else {
-      validate59.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
+      validate39.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
       return false;
     }
   }
-  validate59.errors = vErrors;
+  validate39.errors = vErrors;
   return errors === 0;
 }
-validate59.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
-var checkCreateConversationRequest = validate61;
-var pattern14 = func02("^ca_[A-Za-z0-9]+(@v[0-9]+)?$", "u");
-var schema102 = { "type": "string", "description": "Queue priority of the conversation.", "x-casi-inferred": true, "enum": ["low", "normal", "high"], "default": "normal", "$id": "urn:casi:schema:Priority" };
-var pattern15 = func02("^\\+[1-9][0-9]{6,14}$", "u");
-function validate632(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate39.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
+var checkCreateConversationRequest = validate41;
+var pattern10 = func1("^ca_[A-Za-z0-9]+(@v[0-9]+)?$", "u");
+var schema71 = { "type": "string", "description": "Queue priority of the conversation.", "x-casi-inferred": true, "enum": ["low", "normal", "high"], "default": "normal", "$id": "urn:casi:schema:Priority" };
+var pattern112 = func1("^\\+[1-9][0-9]{6,14}$", "u");
+function validate43(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate632.evaluated;
+  const evaluated0 = validate43.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -22052,13 +22052,13 @@ function validate632(data, { instancePath = "", parentData, parentDataProperty, 
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
       if (data.type === void 0 && (missing0 = "type") || data.callee_no === void 0 && (missing0 = "callee_no")) {
-        validate632.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
+        validate43.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
         return false;
       } else {
         const _errs1 = errors;
         for (const key0 in data) {
           if (!(key0 === "type" || key0 === "callee_no" || key0 === "caller_no" || key0 === "priority")) {
-            validate632.errors = [{ instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" }];
+            validate43.errors = [{ instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" }];
             return false;
             break;
           }
@@ -22068,11 +22068,11 @@ function validate632(data, { instancePath = "", parentData, parentDataProperty, 
             let data0 = data.type;
             const _errs2 = errors;
             if (typeof data0 !== "string") {
-              validate632.errors = [{ instancePath: instancePath + "/type", schemaPath: "#/properties/type/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+              validate43.errors = [{ instancePath: instancePath + "/type", schemaPath: "#/properties/type/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
               return false;
             }
             if ("phone" !== data0) {
-              validate632.errors = [{ instancePath: instancePath + "/type", schemaPath: "#/properties/type/const", keyword: "const", params: { allowedValue: "phone" }, message: "must be equal to constant" }];
+              validate43.errors = [{ instancePath: instancePath + "/type", schemaPath: "#/properties/type/const", keyword: "const", params: { allowedValue: "phone" }, message: "must be equal to constant" }];
               return false;
             }
             var valid0 = _errs2 === errors;
@@ -22086,12 +22086,12 @@ function validate632(data, { instancePath = "", parentData, parentDataProperty, 
               const _errs5 = errors;
               if (errors === _errs5) {
                 if (typeof data1 === "string") {
-                  if (!pattern15.test(data1)) {
-                    validate632.errors = [{ instancePath: instancePath + "/callee_no", schemaPath: "urn:casi:schema:PhoneNumber/pattern", keyword: "pattern", params: { pattern: "^\\+[1-9][0-9]{6,14}$" }, message: 'must match pattern "^\\+[1-9][0-9]{6,14}$"' }];
+                  if (!pattern112.test(data1)) {
+                    validate43.errors = [{ instancePath: instancePath + "/callee_no", schemaPath: "urn:casi:schema:PhoneNumber/pattern", keyword: "pattern", params: { pattern: "^\\+[1-9][0-9]{6,14}$" }, message: 'must match pattern "^\\+[1-9][0-9]{6,14}$"' }];
                     return false;
                   }
                 } else {
-                  validate632.errors = [{ instancePath: instancePath + "/callee_no", schemaPath: "urn:casi:schema:PhoneNumber/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+                  validate43.errors = [{ instancePath: instancePath + "/callee_no", schemaPath: "urn:casi:schema:PhoneNumber/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
                   return false;
                 }
               }
@@ -22109,7 +22109,7 @@ function validate632(data, { instancePath = "", parentData, parentDataProperty, 
                 const _errs10 = errors;
                 if (errors === _errs10) {
                   if (typeof data2 === "string") {
-                    if (!pattern15.test(data2)) {
+                    if (!pattern112.test(data2)) {
                       const err0 = { instancePath: instancePath + "/caller_no", schemaPath: "urn:casi:schema:PhoneNumber/pattern", keyword: "pattern", params: { pattern: "^\\+[1-9][0-9]{6,14}$" }, message: 'must match pattern "^\\+[1-9][0-9]{6,14}$"' };
                       if (vErrors === null) {
                         vErrors = [err0];
@@ -22150,7 +22150,7 @@ function validate632(data, { instancePath = "", parentData, parentDataProperty, 
                     vErrors.push(err3);
                   }
                   errors++;
-                  validate632.errors = vErrors;
+                  validate43.errors = vErrors;
                   return false;
                 } else {
                   errors = _errs8;
@@ -22171,11 +22171,11 @@ function validate632(data, { instancePath = "", parentData, parentDataProperty, 
                   let data3 = data.priority;
                   const _errs14 = errors;
                   if (typeof data3 !== "string") {
-                    validate632.errors = [{ instancePath: instancePath + "/priority", schemaPath: "urn:casi:schema:Priority/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+                    validate43.errors = [{ instancePath: instancePath + "/priority", schemaPath: "urn:casi:schema:Priority/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
                     return false;
                   }
                   if (!(data3 === "low" || data3 === "normal" || data3 === "high")) {
-                    validate632.errors = [{ instancePath: instancePath + "/priority", schemaPath: "urn:casi:schema:Priority/enum", keyword: "enum", params: { allowedValues: schema102.enum }, message: "must be equal to one of the allowed values" }];
+                    validate43.errors = [{ instancePath: instancePath + "/priority", schemaPath: "urn:casi:schema:Priority/enum", keyword: "enum", params: { allowedValues: schema71.enum }, message: "must be equal to one of the allowed values" }];
                     return false;
                   }
                   var valid0 = _errs14 === errors;
@@ -22188,19 +22188,19 @@ function validate632(data, { instancePath = "", parentData, parentDataProperty, 
         }
       }
     } else {
-      validate632.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
+      validate43.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
       return false;
     }
   }
-  validate632.errors = vErrors;
+  validate43.errors = vErrors;
   return errors === 0;
 }
-validate632.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
-function validate642(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate43.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
+function validate442(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate642.evaluated;
+  const evaluated0 = validate442.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -22211,13 +22211,13 @@ function validate642(data, { instancePath = "", parentData, parentDataProperty, 
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
       if (data.type === void 0 && (missing0 = "type")) {
-        validate642.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
+        validate442.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
         return false;
       } else {
         const _errs1 = errors;
         for (const key0 in data) {
           if (!(key0 === "type" || key0 === "priority")) {
-            validate642.errors = [{ instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" }];
+            validate442.errors = [{ instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" }];
             return false;
             break;
           }
@@ -22227,11 +22227,11 @@ function validate642(data, { instancePath = "", parentData, parentDataProperty, 
             let data0 = data.type;
             const _errs2 = errors;
             if (typeof data0 !== "string") {
-              validate642.errors = [{ instancePath: instancePath + "/type", schemaPath: "#/properties/type/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+              validate442.errors = [{ instancePath: instancePath + "/type", schemaPath: "#/properties/type/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
               return false;
             }
             if ("chat_realtime" !== data0) {
-              validate642.errors = [{ instancePath: instancePath + "/type", schemaPath: "#/properties/type/const", keyword: "const", params: { allowedValue: "chat_realtime" }, message: "must be equal to constant" }];
+              validate442.errors = [{ instancePath: instancePath + "/type", schemaPath: "#/properties/type/const", keyword: "const", params: { allowedValue: "chat_realtime" }, message: "must be equal to constant" }];
               return false;
             }
             var valid0 = _errs2 === errors;
@@ -22243,11 +22243,11 @@ function validate642(data, { instancePath = "", parentData, parentDataProperty, 
               let data1 = data.priority;
               const _errs4 = errors;
               if (typeof data1 !== "string") {
-                validate642.errors = [{ instancePath: instancePath + "/priority", schemaPath: "urn:casi:schema:Priority/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+                validate442.errors = [{ instancePath: instancePath + "/priority", schemaPath: "urn:casi:schema:Priority/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
                 return false;
               }
               if (!(data1 === "low" || data1 === "normal" || data1 === "high")) {
-                validate642.errors = [{ instancePath: instancePath + "/priority", schemaPath: "urn:casi:schema:Priority/enum", keyword: "enum", params: { allowedValues: schema102.enum }, message: "must be equal to one of the allowed values" }];
+                validate442.errors = [{ instancePath: instancePath + "/priority", schemaPath: "urn:casi:schema:Priority/enum", keyword: "enum", params: { allowedValues: schema71.enum }, message: "must be equal to one of the allowed values" }];
                 return false;
               }
               var valid0 = _errs4 === errors;
@@ -22258,19 +22258,19 @@ function validate642(data, { instancePath = "", parentData, parentDataProperty, 
         }
       }
     } else {
-      validate642.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
+      validate442.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
       return false;
     }
   }
-  validate642.errors = vErrors;
+  validate442.errors = vErrors;
   return errors === 0;
 }
-validate642.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
-function validate652(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate442.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
+function validate452(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate652.evaluated;
+  const evaluated0 = validate452.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -22281,13 +22281,13 @@ function validate652(data, { instancePath = "", parentData, parentDataProperty, 
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
       if (data.type === void 0 && (missing0 = "type")) {
-        validate652.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
+        validate452.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
         return false;
       } else {
         const _errs1 = errors;
         for (const key0 in data) {
           if (!(key0 === "type" || key0 === "priority")) {
-            validate652.errors = [{ instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" }];
+            validate452.errors = [{ instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" }];
             return false;
             break;
           }
@@ -22297,11 +22297,11 @@ function validate652(data, { instancePath = "", parentData, parentDataProperty, 
             let data0 = data.type;
             const _errs2 = errors;
             if (typeof data0 !== "string") {
-              validate652.errors = [{ instancePath: instancePath + "/type", schemaPath: "#/properties/type/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+              validate452.errors = [{ instancePath: instancePath + "/type", schemaPath: "#/properties/type/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
               return false;
             }
             if ("chat_async" !== data0) {
-              validate652.errors = [{ instancePath: instancePath + "/type", schemaPath: "#/properties/type/const", keyword: "const", params: { allowedValue: "chat_async" }, message: "must be equal to constant" }];
+              validate452.errors = [{ instancePath: instancePath + "/type", schemaPath: "#/properties/type/const", keyword: "const", params: { allowedValue: "chat_async" }, message: "must be equal to constant" }];
               return false;
             }
             var valid0 = _errs2 === errors;
@@ -22313,11 +22313,11 @@ function validate652(data, { instancePath = "", parentData, parentDataProperty, 
               let data1 = data.priority;
               const _errs4 = errors;
               if (typeof data1 !== "string") {
-                validate652.errors = [{ instancePath: instancePath + "/priority", schemaPath: "urn:casi:schema:Priority/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+                validate452.errors = [{ instancePath: instancePath + "/priority", schemaPath: "urn:casi:schema:Priority/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
                 return false;
               }
               if (!(data1 === "low" || data1 === "normal" || data1 === "high")) {
-                validate652.errors = [{ instancePath: instancePath + "/priority", schemaPath: "urn:casi:schema:Priority/enum", keyword: "enum", params: { allowedValues: schema102.enum }, message: "must be equal to one of the allowed values" }];
+                validate452.errors = [{ instancePath: instancePath + "/priority", schemaPath: "urn:casi:schema:Priority/enum", keyword: "enum", params: { allowedValues: schema71.enum }, message: "must be equal to one of the allowed values" }];
                 return false;
               }
               var valid0 = _errs4 === errors;
@@ -22328,19 +22328,19 @@ function validate652(data, { instancePath = "", parentData, parentDataProperty, 
         }
       }
     } else {
-      validate652.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
+      validate452.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
       return false;
     }
   }
-  validate652.errors = vErrors;
+  validate452.errors = vErrors;
   return errors === 0;
 }
-validate652.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
-function validate62(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate452.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
+function validate42(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate62.evaluated;
+  const evaluated0 = validate42.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -22352,50 +22352,50 @@ function validate62(data, { instancePath = "", parentData, parentDataProperty, r
       const tag0 = data.type;
       if (typeof tag0 == "string") {
         if (tag0 === "phone") {
-          if (!validate632(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-            vErrors = vErrors === null ? validate632.errors : vErrors.concat(validate632.errors);
+          if (!validate43(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+            vErrors = vErrors === null ? validate43.errors : vErrors.concat(validate43.errors);
             errors = vErrors.length;
           }
           var props0 = true;
         } else if (tag0 === "chat_realtime") {
-          if (!validate642(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-            vErrors = vErrors === null ? validate642.errors : vErrors.concat(validate642.errors);
+          if (!validate442(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+            vErrors = vErrors === null ? validate442.errors : vErrors.concat(validate442.errors);
             errors = vErrors.length;
           }
           if (props0 !== true) {
             props0 = true;
           }
         } else if (tag0 === "chat_async") {
-          if (!validate652(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-            vErrors = vErrors === null ? validate652.errors : vErrors.concat(validate652.errors);
+          if (!validate452(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+            vErrors = vErrors === null ? validate452.errors : vErrors.concat(validate452.errors);
             errors = vErrors.length;
           }
           if (props0 !== true) {
             props0 = true;
           }
         } else {
-          validate62.errors = [{ instancePath, schemaPath: "#/discriminator", keyword: "discriminator", params: { error: "mapping", tag: "type", tagValue: tag0 }, message: 'value of tag "type" must be in oneOf' }];
+          validate42.errors = [{ instancePath, schemaPath: "#/discriminator", keyword: "discriminator", params: { error: "mapping", tag: "type", tagValue: tag0 }, message: 'value of tag "type" must be in oneOf' }];
           return false;
         }
       } else {
-        validate62.errors = [{ instancePath, schemaPath: "#/discriminator", keyword: "discriminator", params: { error: "tag", tag: "type", tagValue: tag0 }, message: 'tag "type" must be string' }];
+        validate42.errors = [{ instancePath, schemaPath: "#/discriminator", keyword: "discriminator", params: { error: "tag", tag: "type", tagValue: tag0 }, message: 'tag "type" must be string' }];
         return false;
       }
     } else {
-      validate62.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
+      validate42.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
       return false;
     }
   }
-  validate62.errors = vErrors;
+  validate42.errors = vErrors;
   evaluated0.props = props0;
   return errors === 0;
 }
-validate62.evaluated = { "dynamicProps": true, "dynamicItems": false };
-function validate61(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate42.evaluated = { "dynamicProps": true, "dynamicItems": false };
+function validate41(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate61.evaluated;
+  const evaluated0 = validate41.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -22406,13 +22406,13 @@ function validate61(data, { instancePath = "", parentData, parentDataProperty, r
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
       if (data.agent_id === void 0 && (missing0 = "agent_id") || data.channel === void 0 && (missing0 = "channel")) {
-        validate61.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
+        validate41.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
         return false;
       } else {
         const _errs1 = errors;
         for (const key0 in data) {
           if (!(key0 === "agent_id" || key0 === "channel" || key0 === "livemode" || key0 === "override_config" || key0 === "context")) {
-            validate61.errors = [{ instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" }];
+            validate41.errors = [{ instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" }];
             return false;
             break;
           }
@@ -22424,12 +22424,12 @@ function validate61(data, { instancePath = "", parentData, parentDataProperty, r
             const _errs3 = errors;
             if (errors === _errs3) {
               if (typeof data0 === "string") {
-                if (!pattern14.test(data0)) {
-                  validate61.errors = [{ instancePath: instancePath + "/agent_id", schemaPath: "urn:casi:schema:ConversationalAgentRef/pattern", keyword: "pattern", params: { pattern: "^ca_[A-Za-z0-9]+(@v[0-9]+)?$" }, message: 'must match pattern "^ca_[A-Za-z0-9]+(@v[0-9]+)?$"' }];
+                if (!pattern10.test(data0)) {
+                  validate41.errors = [{ instancePath: instancePath + "/agent_id", schemaPath: "urn:casi:schema:ConversationalAgentRef/pattern", keyword: "pattern", params: { pattern: "^ca_[A-Za-z0-9]+(@v[0-9]+)?$" }, message: 'must match pattern "^ca_[A-Za-z0-9]+(@v[0-9]+)?$"' }];
                   return false;
                 }
               } else {
-                validate61.errors = [{ instancePath: instancePath + "/agent_id", schemaPath: "urn:casi:schema:ConversationalAgentRef/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+                validate41.errors = [{ instancePath: instancePath + "/agent_id", schemaPath: "urn:casi:schema:ConversationalAgentRef/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
                 return false;
               }
             }
@@ -22440,8 +22440,8 @@ function validate61(data, { instancePath = "", parentData, parentDataProperty, r
           if (valid0) {
             if (data.channel !== void 0) {
               const _errs5 = errors;
-              if (!validate62(data.channel, { instancePath: instancePath + "/channel", parentData: data, parentDataProperty: "channel", rootData, dynamicAnchors })) {
-                vErrors = vErrors === null ? validate62.errors : vErrors.concat(validate62.errors);
+              if (!validate42(data.channel, { instancePath: instancePath + "/channel", parentData: data, parentDataProperty: "channel", rootData, dynamicAnchors })) {
+                vErrors = vErrors === null ? validate42.errors : vErrors.concat(validate42.errors);
                 errors = vErrors.length;
               }
               var valid0 = _errs5 === errors;
@@ -22452,7 +22452,7 @@ function validate61(data, { instancePath = "", parentData, parentDataProperty, r
               if (data.livemode !== void 0) {
                 const _errs6 = errors;
                 if (typeof data.livemode !== "boolean") {
-                  validate61.errors = [{ instancePath: instancePath + "/livemode", schemaPath: "#/properties/livemode/type", keyword: "type", params: { type: "boolean" }, message: "must be boolean" }];
+                  validate41.errors = [{ instancePath: instancePath + "/livemode", schemaPath: "#/properties/livemode/type", keyword: "type", params: { type: "boolean" }, message: "must be boolean" }];
                   return false;
                 }
                 var valid0 = _errs6 === errors;
@@ -22462,8 +22462,8 @@ function validate61(data, { instancePath = "", parentData, parentDataProperty, r
               if (valid0) {
                 if (data.override_config !== void 0) {
                   const _errs8 = errors;
-                  if (!validate253(data.override_config, { instancePath: instancePath + "/override_config", parentData: data, parentDataProperty: "override_config", rootData, dynamicAnchors })) {
-                    vErrors = vErrors === null ? validate253.errors : vErrors.concat(validate253.errors);
+                  if (!validate5(data.override_config, { instancePath: instancePath + "/override_config", parentData: data, parentDataProperty: "override_config", rootData, dynamicAnchors })) {
+                    vErrors = vErrors === null ? validate5.errors : vErrors.concat(validate5.errors);
                     errors = vErrors.length;
                   }
                   var valid0 = _errs8 === errors;
@@ -22475,7 +22475,7 @@ function validate61(data, { instancePath = "", parentData, parentDataProperty, r
                     let data4 = data.context;
                     const _errs9 = errors;
                     if (!(data4 && typeof data4 == "object" && !Array.isArray(data4))) {
-                      validate61.errors = [{ instancePath: instancePath + "/context", schemaPath: "#/properties/context/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
+                      validate41.errors = [{ instancePath: instancePath + "/context", schemaPath: "#/properties/context/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
                       return false;
                     }
                     var valid0 = _errs9 === errors;
@@ -22489,23 +22489,23 @@ function validate61(data, { instancePath = "", parentData, parentDataProperty, r
         }
       }
     } else {
-      validate61.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
+      validate41.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
       return false;
     }
   }
-  validate61.errors = vErrors;
+  validate41.errors = vErrors;
   return errors === 0;
 }
-validate61.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
-var checkCreateProceduralAgentRequest = validate712;
-var schema110 = { "type": "object", "description": 'The configuration of a procedural agent. Allowed values beyond the members the source shows are inferred\n(DECISIONS.md, "Procedural agent configuration"); members beyond the table are accepted and kept, as the\nsource says they exist.\n', "x-casi-inferred": true, "additionalProperties": true, "required": ["runtime"], "properties": { "filter_statuses": { "type": "array", "description": "Conversation statuses the agent runs for; empty runs for every status.", "default": [], "items": { "$ref": "urn:casi:schema:ConversationStatus" } }, "runtime": { "$ref": "urn:casi:schema:ProceduralRuntimeConfig" }, "tool": { "$ref": "urn:casi:schema:ProceduralToolConfig" }, "output": { "$ref": "urn:casi:schema:ProceduralOutputConfig" }, "filter_condition": { "type": ["string", "null"], "description": "A natural-language condition the conversation must meet for the agent to run; null runs always.", "default": null } }, "$id": "urn:casi:schema:ProceduralAgentConfig" };
-var schema115 = { "type": "object", "additionalProperties": false, "properties": { "chat_channel": { "type": ["string", "null"], "description": "A chat channel the result is posted to.", "default": null }, "output_schema": { "type": ["object", "null"], "description": "A JSON Schema the procedure's `output` follows.", "default": null }, "post_url": { "type": ["string", "null"], "format": "uri", "description": "An address the result is POSTed to.", "default": null } }, "$id": "urn:casi:schema:ProceduralOutputConfig" };
-var schema112 = { "type": "object", "description": "The runtime of a procedural agent; members beyond these (the service sends `model`) are kept.", "x-casi-inferred": true, "additionalProperties": true, "required": ["prompt"], "properties": { "prompt": { "$ref": "urn:casi:schema:FixedPrompt" }, "model": { "type": "string", "description": "The model the procedure runs on (sent by the service; not in the source's table).", "x-casi-inferred": true }, "reasoning_effort": { "type": "string", "enum": ["minimal", "low", "medium", "high"], "default": "medium" } }, "$id": "urn:casi:schema:ProceduralRuntimeConfig" };
-function validate732(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate41.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
+var checkCreateProceduralAgentRequest = validate512;
+var schema79 = { "type": "object", "description": 'The configuration of a procedural agent. Allowed values beyond the members the source shows are inferred\n(DECISIONS.md, "Procedural agent configuration"); members beyond the table are accepted and kept, as the\nsource says they exist.\n', "x-casi-inferred": true, "additionalProperties": true, "required": ["runtime"], "properties": { "filter_statuses": { "type": "array", "description": "Conversation statuses the agent runs for; empty runs for every status.", "default": [], "items": { "$ref": "urn:casi:schema:ConversationStatus" } }, "runtime": { "$ref": "urn:casi:schema:ProceduralRuntimeConfig" }, "tool": { "$ref": "urn:casi:schema:ProceduralToolConfig" }, "output": { "$ref": "urn:casi:schema:ProceduralOutputConfig" }, "filter_condition": { "type": ["string", "null"], "description": "A natural-language condition the conversation must meet for the agent to run; null runs always.", "default": null } }, "$id": "urn:casi:schema:ProceduralAgentConfig" };
+var schema842 = { "type": "object", "additionalProperties": false, "properties": { "chat_channel": { "type": ["string", "null"], "description": "A chat channel the result is posted to.", "default": null }, "output_schema": { "type": ["object", "null"], "description": "A JSON Schema the procedure's `output` follows.", "default": null }, "post_url": { "type": ["string", "null"], "format": "uri", "description": "An address the result is POSTed to.", "default": null } }, "$id": "urn:casi:schema:ProceduralOutputConfig" };
+var schema81 = { "type": "object", "description": "The runtime of a procedural agent; members beyond these (the service sends `model`) are kept.", "x-casi-inferred": true, "additionalProperties": true, "required": ["prompt"], "properties": { "prompt": { "$ref": "urn:casi:schema:FixedPrompt" }, "model": { "type": "string", "description": "The model the procedure runs on (sent by the service; not in the source's table).", "x-casi-inferred": true }, "reasoning_effort": { "type": "string", "enum": ["minimal", "low", "medium", "high"], "default": "medium" } }, "$id": "urn:casi:schema:ProceduralRuntimeConfig" };
+function validate53(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate732.evaluated;
+  const evaluated0 = validate53.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -22516,7 +22516,7 @@ function validate732(data, { instancePath = "", parentData, parentDataProperty, 
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
       if (data.prompt === void 0 && (missing0 = "prompt")) {
-        validate732.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
+        validate53.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
         return false;
       } else {
         if (data.prompt !== void 0) {
@@ -22527,13 +22527,13 @@ function validate732(data, { instancePath = "", parentData, parentDataProperty, 
             if (data0 && typeof data0 == "object" && !Array.isArray(data0)) {
               let missing1;
               if (data0.text === void 0 && (missing1 = "text")) {
-                validate732.errors = [{ instancePath: instancePath + "/prompt", schemaPath: "urn:casi:schema:FixedPrompt/required", keyword: "required", params: { missingProperty: missing1 }, message: "must have required property '" + missing1 + "'" }];
+                validate53.errors = [{ instancePath: instancePath + "/prompt", schemaPath: "urn:casi:schema:FixedPrompt/required", keyword: "required", params: { missingProperty: missing1 }, message: "must have required property '" + missing1 + "'" }];
                 return false;
               } else {
                 const _errs5 = errors;
                 for (const key0 in data0) {
                   if (!(key0 === "text" || key0 === "type")) {
-                    validate732.errors = [{ instancePath: instancePath + "/prompt", schemaPath: "urn:casi:schema:FixedPrompt/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" }];
+                    validate53.errors = [{ instancePath: instancePath + "/prompt", schemaPath: "urn:casi:schema:FixedPrompt/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" }];
                     return false;
                     break;
                   }
@@ -22542,7 +22542,7 @@ function validate732(data, { instancePath = "", parentData, parentDataProperty, 
                   if (data0.text !== void 0) {
                     const _errs6 = errors;
                     if (typeof data0.text !== "string") {
-                      validate732.errors = [{ instancePath: instancePath + "/prompt/text", schemaPath: "urn:casi:schema:FixedPrompt/properties/text/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+                      validate53.errors = [{ instancePath: instancePath + "/prompt/text", schemaPath: "urn:casi:schema:FixedPrompt/properties/text/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
                       return false;
                     }
                     var valid2 = _errs6 === errors;
@@ -22554,11 +22554,11 @@ function validate732(data, { instancePath = "", parentData, parentDataProperty, 
                       let data2 = data0.type;
                       const _errs8 = errors;
                       if (typeof data2 !== "string") {
-                        validate732.errors = [{ instancePath: instancePath + "/prompt/type", schemaPath: "urn:casi:schema:FixedPrompt/properties/type/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+                        validate53.errors = [{ instancePath: instancePath + "/prompt/type", schemaPath: "urn:casi:schema:FixedPrompt/properties/type/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
                         return false;
                       }
                       if (!(data2 === "fixed")) {
-                        validate732.errors = [{ instancePath: instancePath + "/prompt/type", schemaPath: "urn:casi:schema:FixedPrompt/properties/type/enum", keyword: "enum", params: { allowedValues: schema55.properties.type.enum }, message: "must be equal to one of the allowed values" }];
+                        validate53.errors = [{ instancePath: instancePath + "/prompt/type", schemaPath: "urn:casi:schema:FixedPrompt/properties/type/enum", keyword: "enum", params: { allowedValues: schema24.properties.type.enum }, message: "must be equal to one of the allowed values" }];
                         return false;
                       }
                       var valid2 = _errs8 === errors;
@@ -22569,7 +22569,7 @@ function validate732(data, { instancePath = "", parentData, parentDataProperty, 
                 }
               }
             } else {
-              validate732.errors = [{ instancePath: instancePath + "/prompt", schemaPath: "urn:casi:schema:FixedPrompt/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
+              validate53.errors = [{ instancePath: instancePath + "/prompt", schemaPath: "urn:casi:schema:FixedPrompt/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
               return false;
             }
           }
@@ -22581,7 +22581,7 @@ function validate732(data, { instancePath = "", parentData, parentDataProperty, 
           if (data.model !== void 0) {
             const _errs10 = errors;
             if (typeof data.model !== "string") {
-              validate732.errors = [{ instancePath: instancePath + "/model", schemaPath: "#/properties/model/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+              validate53.errors = [{ instancePath: instancePath + "/model", schemaPath: "#/properties/model/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
               return false;
             }
             var valid0 = _errs10 === errors;
@@ -22593,11 +22593,11 @@ function validate732(data, { instancePath = "", parentData, parentDataProperty, 
               let data4 = data.reasoning_effort;
               const _errs12 = errors;
               if (typeof data4 !== "string") {
-                validate732.errors = [{ instancePath: instancePath + "/reasoning_effort", schemaPath: "#/properties/reasoning_effort/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+                validate53.errors = [{ instancePath: instancePath + "/reasoning_effort", schemaPath: "#/properties/reasoning_effort/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
                 return false;
               }
               if (!(data4 === "minimal" || data4 === "low" || data4 === "medium" || data4 === "high")) {
-                validate732.errors = [{ instancePath: instancePath + "/reasoning_effort", schemaPath: "#/properties/reasoning_effort/enum", keyword: "enum", params: { allowedValues: schema112.properties.reasoning_effort.enum }, message: "must be equal to one of the allowed values" }];
+                validate53.errors = [{ instancePath: instancePath + "/reasoning_effort", schemaPath: "#/properties/reasoning_effort/enum", keyword: "enum", params: { allowedValues: schema81.properties.reasoning_effort.enum }, message: "must be equal to one of the allowed values" }];
                 return false;
               }
               var valid0 = _errs12 === errors;
@@ -22608,19 +22608,19 @@ function validate732(data, { instancePath = "", parentData, parentDataProperty, 
         }
       }
     } else {
-      validate732.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
+      validate53.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
       return false;
     }
   }
-  validate732.errors = vErrors;
+  validate53.errors = vErrors;
   return errors === 0;
 }
-validate732.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
-function validate752(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate53.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
+function validate552(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate752.evaluated;
+  const evaluated0 = validate552.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -22632,7 +22632,7 @@ function validate752(data, { instancePath = "", parentData, parentDataProperty, 
       const _errs1 = errors;
       for (const key0 in data) {
         if (!(key0 === "tools")) {
-          validate752.errors = [{ instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" }];
+          validate552.errors = [{ instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" }];
           return false;
           break;
         }
@@ -22647,8 +22647,8 @@ function validate752(data, { instancePath = "", parentData, parentDataProperty, 
               const len0 = data0.length;
               for (let i0 = 0; i0 < len0; i0++) {
                 const _errs4 = errors;
-                if (!validate39(data0[i0], { instancePath: instancePath + "/tools/" + i0, parentData: data0, parentDataProperty: i0, rootData, dynamicAnchors })) {
-                  vErrors = vErrors === null ? validate39.errors : vErrors.concat(validate39.errors);
+                if (!validate19(data0[i0], { instancePath: instancePath + "/tools/" + i0, parentData: data0, parentDataProperty: i0, rootData, dynamicAnchors })) {
+                  vErrors = vErrors === null ? validate19.errors : vErrors.concat(validate19.errors);
                   errors = vErrors.length;
                 }
                 var valid1 = _errs4 === errors;
@@ -22657,27 +22657,27 @@ function validate752(data, { instancePath = "", parentData, parentDataProperty, 
                 }
               }
             } else {
-              validate752.errors = [{ instancePath: instancePath + "/tools", schemaPath: "#/properties/tools/type", keyword: "type", params: { type: "array" }, message: "must be array" }];
+              validate552.errors = [{ instancePath: instancePath + "/tools", schemaPath: "#/properties/tools/type", keyword: "type", params: { type: "array" }, message: "must be array" }];
               return false;
             }
           }
         }
       }
     } else {
-      validate752.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
+      validate552.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
       return false;
     }
   }
-  validate752.errors = vErrors;
+  validate552.errors = vErrors;
   return errors === 0;
 }
-validate752.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
+validate552.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
 var formats6 = formats.uri;
-function validate722(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+function validate52(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate722.evaluated;
+  const evaluated0 = validate52.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -22688,7 +22688,7 @@ function validate722(data, { instancePath = "", parentData, parentDataProperty, 
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
       if (data.runtime === void 0 && (missing0 = "runtime")) {
-        validate722.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
+        validate52.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
         return false;
       } else {
         if (data.filter_statuses !== void 0) {
@@ -22702,11 +22702,11 @@ function validate722(data, { instancePath = "", parentData, parentDataProperty, 
                 let data1 = data0[i0];
                 const _errs4 = errors;
                 if (typeof data1 !== "string") {
-                  validate722.errors = [{ instancePath: instancePath + "/filter_statuses/" + i0, schemaPath: "urn:casi:schema:ConversationStatus/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+                  validate52.errors = [{ instancePath: instancePath + "/filter_statuses/" + i0, schemaPath: "urn:casi:schema:ConversationStatus/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
                   return false;
                 }
                 if (!(data1 === "queued" || data1 === "in-progress" || data1 === "completed" || data1 === "voicemail" || data1 === "failed" || data1 === "busy" || data1 === "no-answer")) {
-                  validate722.errors = [{ instancePath: instancePath + "/filter_statuses/" + i0, schemaPath: "urn:casi:schema:ConversationStatus/enum", keyword: "enum", params: { allowedValues: schema36.enum }, message: "must be equal to one of the allowed values" }];
+                  validate52.errors = [{ instancePath: instancePath + "/filter_statuses/" + i0, schemaPath: "urn:casi:schema:ConversationStatus/enum", keyword: "enum", params: { allowedValues: schema5.enum }, message: "must be equal to one of the allowed values" }];
                   return false;
                 }
                 var valid1 = _errs4 === errors;
@@ -22715,7 +22715,7 @@ function validate722(data, { instancePath = "", parentData, parentDataProperty, 
                 }
               }
             } else {
-              validate722.errors = [{ instancePath: instancePath + "/filter_statuses", schemaPath: "#/properties/filter_statuses/type", keyword: "type", params: { type: "array" }, message: "must be array" }];
+              validate52.errors = [{ instancePath: instancePath + "/filter_statuses", schemaPath: "#/properties/filter_statuses/type", keyword: "type", params: { type: "array" }, message: "must be array" }];
               return false;
             }
           }
@@ -22726,8 +22726,8 @@ function validate722(data, { instancePath = "", parentData, parentDataProperty, 
         if (valid0) {
           if (data.runtime !== void 0) {
             const _errs7 = errors;
-            if (!validate732(data.runtime, { instancePath: instancePath + "/runtime", parentData: data, parentDataProperty: "runtime", rootData, dynamicAnchors })) {
-              vErrors = vErrors === null ? validate732.errors : vErrors.concat(validate732.errors);
+            if (!validate53(data.runtime, { instancePath: instancePath + "/runtime", parentData: data, parentDataProperty: "runtime", rootData, dynamicAnchors })) {
+              vErrors = vErrors === null ? validate53.errors : vErrors.concat(validate53.errors);
               errors = vErrors.length;
             }
             var valid0 = _errs7 === errors;
@@ -22737,8 +22737,8 @@ function validate722(data, { instancePath = "", parentData, parentDataProperty, 
           if (valid0) {
             if (data.tool !== void 0) {
               const _errs8 = errors;
-              if (!validate752(data.tool, { instancePath: instancePath + "/tool", parentData: data, parentDataProperty: "tool", rootData, dynamicAnchors })) {
-                vErrors = vErrors === null ? validate752.errors : vErrors.concat(validate752.errors);
+              if (!validate552(data.tool, { instancePath: instancePath + "/tool", parentData: data, parentDataProperty: "tool", rootData, dynamicAnchors })) {
+                vErrors = vErrors === null ? validate552.errors : vErrors.concat(validate552.errors);
                 errors = vErrors.length;
               }
               var valid0 = _errs8 === errors;
@@ -22755,7 +22755,7 @@ function validate722(data, { instancePath = "", parentData, parentDataProperty, 
                     const _errs12 = errors;
                     for (const key0 in data4) {
                       if (!(key0 === "chat_channel" || key0 === "output_schema" || key0 === "post_url")) {
-                        validate722.errors = [{ instancePath: instancePath + "/output", schemaPath: "urn:casi:schema:ProceduralOutputConfig/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" }];
+                        validate52.errors = [{ instancePath: instancePath + "/output", schemaPath: "urn:casi:schema:ProceduralOutputConfig/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" }];
                         return false;
                         break;
                       }
@@ -22765,7 +22765,7 @@ function validate722(data, { instancePath = "", parentData, parentDataProperty, 
                         let data5 = data4.chat_channel;
                         const _errs13 = errors;
                         if (typeof data5 !== "string" && data5 !== null) {
-                          validate722.errors = [{ instancePath: instancePath + "/output/chat_channel", schemaPath: "urn:casi:schema:ProceduralOutputConfig/properties/chat_channel/type", keyword: "type", params: { type: schema115.properties.chat_channel.type }, message: "must be string,null" }];
+                          validate52.errors = [{ instancePath: instancePath + "/output/chat_channel", schemaPath: "urn:casi:schema:ProceduralOutputConfig/properties/chat_channel/type", keyword: "type", params: { type: schema842.properties.chat_channel.type }, message: "must be string,null" }];
                           return false;
                         }
                         var valid4 = _errs13 === errors;
@@ -22777,7 +22777,7 @@ function validate722(data, { instancePath = "", parentData, parentDataProperty, 
                           let data6 = data4.output_schema;
                           const _errs15 = errors;
                           if (!(data6 && typeof data6 == "object" && !Array.isArray(data6)) && data6 !== null) {
-                            validate722.errors = [{ instancePath: instancePath + "/output/output_schema", schemaPath: "urn:casi:schema:ProceduralOutputConfig/properties/output_schema/type", keyword: "type", params: { type: schema115.properties.output_schema.type }, message: "must be object,null" }];
+                            validate52.errors = [{ instancePath: instancePath + "/output/output_schema", schemaPath: "urn:casi:schema:ProceduralOutputConfig/properties/output_schema/type", keyword: "type", params: { type: schema842.properties.output_schema.type }, message: "must be object,null" }];
                             return false;
                           }
                           var valid4 = _errs15 === errors;
@@ -22789,14 +22789,14 @@ function validate722(data, { instancePath = "", parentData, parentDataProperty, 
                             let data7 = data4.post_url;
                             const _errs17 = errors;
                             if (typeof data7 !== "string" && data7 !== null) {
-                              validate722.errors = [{ instancePath: instancePath + "/output/post_url", schemaPath: "urn:casi:schema:ProceduralOutputConfig/properties/post_url/type", keyword: "type", params: { type: schema115.properties.post_url.type }, message: "must be string,null" }];
+                              validate52.errors = [{ instancePath: instancePath + "/output/post_url", schemaPath: "urn:casi:schema:ProceduralOutputConfig/properties/post_url/type", keyword: "type", params: { type: schema842.properties.post_url.type }, message: "must be string,null" }];
                               return false;
                             }
                             if (errors === _errs17) {
                               if (errors === _errs17) {
                                 if (typeof data7 === "string") {
                                   if (!formats6(data7)) {
-                                    validate722.errors = [{ instancePath: instancePath + "/output/post_url", schemaPath: "urn:casi:schema:ProceduralOutputConfig/properties/post_url/format", keyword: "format", params: { format: "uri" }, message: 'must match format "uri"' }];
+                                    validate52.errors = [{ instancePath: instancePath + "/output/post_url", schemaPath: "urn:casi:schema:ProceduralOutputConfig/properties/post_url/format", keyword: "format", params: { format: "uri" }, message: 'must match format "uri"' }];
                                     return false;
                                   }
                                 }
@@ -22810,7 +22810,7 @@ function validate722(data, { instancePath = "", parentData, parentDataProperty, 
                       }
                     }
                   } else {
-                    validate722.errors = [{ instancePath: instancePath + "/output", schemaPath: "urn:casi:schema:ProceduralOutputConfig/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
+                    validate52.errors = [{ instancePath: instancePath + "/output", schemaPath: "urn:casi:schema:ProceduralOutputConfig/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
                     return false;
                   }
                 }
@@ -22823,7 +22823,7 @@ function validate722(data, { instancePath = "", parentData, parentDataProperty, 
                   let data8 = data.filter_condition;
                   const _errs19 = errors;
                   if (typeof data8 !== "string" && data8 !== null) {
-                    validate722.errors = [{ instancePath: instancePath + "/filter_condition", schemaPath: "#/properties/filter_condition/type", keyword: "type", params: { type: schema110.properties.filter_condition.type }, message: "must be string,null" }];
+                    validate52.errors = [{ instancePath: instancePath + "/filter_condition", schemaPath: "#/properties/filter_condition/type", keyword: "type", params: { type: schema79.properties.filter_condition.type }, message: "must be string,null" }];
                     return false;
                   }
                   var valid0 = _errs19 === errors;
@@ -22836,19 +22836,19 @@ function validate722(data, { instancePath = "", parentData, parentDataProperty, 
         }
       }
     } else {
-      validate722.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
+      validate52.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
       return false;
     }
   }
-  validate722.errors = vErrors;
+  validate52.errors = vErrors;
   return errors === 0;
 }
-validate722.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
-function validate712(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate52.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
+function validate512(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate712.evaluated;
+  const evaluated0 = validate512.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -22859,13 +22859,13 @@ function validate712(data, { instancePath = "", parentData, parentDataProperty, 
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
       if (data.name === void 0 && (missing0 = "name") || data.config === void 0 && (missing0 = "config")) {
-        validate712.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
+        validate512.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
         return false;
       } else {
         const _errs1 = errors;
         for (const key0 in data) {
           if (!(key0 === "name" || key0 === "description" || key0 === "config")) {
-            validate712.errors = [{ instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" }];
+            validate512.errors = [{ instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" }];
             return false;
             break;
           }
@@ -22877,17 +22877,17 @@ function validate712(data, { instancePath = "", parentData, parentDataProperty, 
             const _errs3 = errors;
             if (errors === _errs3) {
               if (typeof data0 === "string") {
-                if (func15(data0) > 256) {
-                  validate712.errors = [{ instancePath: instancePath + "/name", schemaPath: "urn:casi:schema:Name/maxLength", keyword: "maxLength", params: { limit: 256 }, message: "must NOT have more than 256 characters" }];
+                if (func102(data0) > 256) {
+                  validate512.errors = [{ instancePath: instancePath + "/name", schemaPath: "urn:casi:schema:Name/maxLength", keyword: "maxLength", params: { limit: 256 }, message: "must NOT have more than 256 characters" }];
                   return false;
                 } else {
-                  if (func15(data0) < 1) {
-                    validate712.errors = [{ instancePath: instancePath + "/name", schemaPath: "urn:casi:schema:Name/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" }];
+                  if (func102(data0) < 1) {
+                    validate512.errors = [{ instancePath: instancePath + "/name", schemaPath: "urn:casi:schema:Name/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" }];
                     return false;
                   }
                 }
               } else {
-                validate712.errors = [{ instancePath: instancePath + "/name", schemaPath: "urn:casi:schema:Name/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+                validate512.errors = [{ instancePath: instancePath + "/name", schemaPath: "urn:casi:schema:Name/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
                 return false;
               }
             }
@@ -22902,12 +22902,12 @@ function validate712(data, { instancePath = "", parentData, parentDataProperty, 
               const _errs6 = errors;
               if (errors === _errs6) {
                 if (typeof data1 === "string") {
-                  if (func15(data1) > 4096) {
-                    validate712.errors = [{ instancePath: instancePath + "/description", schemaPath: "urn:casi:schema:Description/maxLength", keyword: "maxLength", params: { limit: 4096 }, message: "must NOT have more than 4096 characters" }];
+                  if (func102(data1) > 4096) {
+                    validate512.errors = [{ instancePath: instancePath + "/description", schemaPath: "urn:casi:schema:Description/maxLength", keyword: "maxLength", params: { limit: 4096 }, message: "must NOT have more than 4096 characters" }];
                     return false;
                   }
                 } else {
-                  validate712.errors = [{ instancePath: instancePath + "/description", schemaPath: "urn:casi:schema:Description/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+                  validate512.errors = [{ instancePath: instancePath + "/description", schemaPath: "urn:casi:schema:Description/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
                   return false;
                 }
               }
@@ -22918,8 +22918,8 @@ function validate712(data, { instancePath = "", parentData, parentDataProperty, 
             if (valid0) {
               if (data.config !== void 0) {
                 const _errs8 = errors;
-                if (!validate722(data.config, { instancePath: instancePath + "/config", parentData: data, parentDataProperty: "config", rootData, dynamicAnchors })) {
-                  vErrors = vErrors === null ? validate722.errors : vErrors.concat(validate722.errors);
+                if (!validate52(data.config, { instancePath: instancePath + "/config", parentData: data, parentDataProperty: "config", rootData, dynamicAnchors })) {
+                  vErrors = vErrors === null ? validate52.errors : vErrors.concat(validate52.errors);
                   errors = vErrors.length;
                 }
                 var valid0 = _errs8 === errors;
@@ -22931,21 +22931,21 @@ function validate712(data, { instancePath = "", parentData, parentDataProperty, 
         }
       }
     } else {
-      validate712.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
+      validate512.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
       return false;
     }
   }
-  validate712.errors = vErrors;
+  validate512.errors = vErrors;
   return errors === 0;
 }
-validate712.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
-var checkError = validate79;
-var schema117 = { "type": "string", "description": "The `Error.code` values this version uses, with the status each comes with (`x-casi-error-codes`).", "x-casi-inferred": true, "enum": ["invalid_request", "malformed_json", "missing_service_version", "unsupported_service_version", "language_not_supported", "agent_not_released", "unknown_event_id", "unauthorized", "token_expired", "forbidden", "not_found", "route_not_found", "event_stream_expired", "method_not_allowed", "request_timeout", "conversation_ended", "events_dropped", "payload_too_large", "teapot", "rate_limited", "request_headers_too_large", "internal_error", "service_unavailable"], "x-casi-error-codes": { "invalid_request": { "status": 400, "transient": false, "description": "A parameter or the body does not match the schema; `data` lists each problem as `{in, pointer, message}`." }, "malformed_json": { "status": 400, "transient": false, "description": "The body is not valid JSON." }, "missing_service_version": { "status": 400, "transient": false, "description": "The `Service-Version` header is missing." }, "unsupported_service_version": { "status": 400, "transient": false, "description": "`Service-Version` is not `2025-06-19`." }, "language_not_supported": { "status": 400, "transient": false, "description": "`default_language` is not one of `supported_languages`." }, "agent_not_released": { "status": 400, "transient": false, "description": "`ca_<id>` names an agent with no released version." }, "unknown_event_id": { "status": 400, "transient": false, "description": "`Last-Event-ID` or `last_event_id` names no event of the conversation." }, "unauthorized": { "status": 401, "transient": false, "description": "The API key or token is missing", "malformed or unknown.": null }, "token_expired": { "status": 401, "transient": false, "description": "The conversation token has expired or was replaced by a refresh." }, "forbidden": { "status": 403, "transient": false, "description": "The key lacks permission: a read-only key on a write, or a token used for another conversation." }, "not_found": { "status": 404, "transient": false, "description": "The resource does not exist or belongs to another organisation." }, "route_not_found": { "status": 404, "transient": false, "description": "No endpoint has this path." }, "event_stream_expired": { "status": 404, "transient": false, "description": "The conversation ended more than 24 hours ago; its events are gone." }, "method_not_allowed": { "status": 405, "transient": false, "description": "The endpoint exists but not with this method." }, "request_timeout": { "status": 408, "transient": true, "description": "The request did not arrive in time: its headers or body came too slowly, or stopped." }, "conversation_ended": { "status": 409, "transient": false, "description": "The conversation has ended; it takes no more context or client events." }, "events_dropped": { "status": 410, "transient": false, "description": "The events asked for are no longer kept (a bounded in-memory history dropped them); resume without `Last-Event-ID`." }, "payload_too_large": { "status": 413, "transient": false, "description": "The body exceeds 1 MiB." }, "teapot": { "status": 418, "transient": false, "description": "The fixed teapot answer; no endpoint of this version returns it." }, "rate_limited": { "status": 429, "transient": true, "description": "Too many requests; wait `Retry-After` seconds." }, "request_headers_too_large": { "status": 431, "transient": false, "description": "The request's headers exceed 16 KiB." }, "internal_error": { "status": 500, "transient": true, "description": "A server-side failure; retry later." }, "service_unavailable": { "status": 503, "transient": true, "description": "The service is temporarily unavailable; retry later." } }, "$id": "urn:casi:schema:ErrorCode" };
-function validate79(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate512.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
+var checkError = validate59;
+var schema86 = { "type": "string", "description": "The `Error.code` values this version uses, with the status each comes with (`x-casi-error-codes`).", "x-casi-inferred": true, "enum": ["invalid_request", "malformed_json", "missing_service_version", "unsupported_service_version", "language_not_supported", "agent_not_released", "unknown_event_id", "unauthorized", "token_expired", "forbidden", "not_found", "route_not_found", "event_stream_expired", "method_not_allowed", "request_timeout", "conversation_ended", "events_dropped", "payload_too_large", "teapot", "rate_limited", "request_headers_too_large", "internal_error", "service_unavailable"], "x-casi-error-codes": { "invalid_request": { "status": 400, "transient": false, "description": "A parameter or the body does not match the schema; `data` lists each problem as `{in, pointer, message}`." }, "malformed_json": { "status": 400, "transient": false, "description": "The body is not valid JSON." }, "missing_service_version": { "status": 400, "transient": false, "description": "The `Service-Version` header is missing." }, "unsupported_service_version": { "status": 400, "transient": false, "description": "`Service-Version` is not `2025-06-19`." }, "language_not_supported": { "status": 400, "transient": false, "description": "`default_language` is not one of `supported_languages`." }, "agent_not_released": { "status": 400, "transient": false, "description": "`ca_<id>` names an agent with no released version." }, "unknown_event_id": { "status": 400, "transient": false, "description": "`Last-Event-ID` or `last_event_id` names no event of the conversation." }, "unauthorized": { "status": 401, "transient": false, "description": "The API key or token is missing", "malformed or unknown.": null }, "token_expired": { "status": 401, "transient": false, "description": "The conversation token has expired or was replaced by a refresh." }, "forbidden": { "status": 403, "transient": false, "description": "The key lacks permission: a read-only key on a write, or a token used for another conversation." }, "not_found": { "status": 404, "transient": false, "description": "The resource does not exist or belongs to another organisation." }, "route_not_found": { "status": 404, "transient": false, "description": "No endpoint has this path." }, "event_stream_expired": { "status": 404, "transient": false, "description": "The conversation ended more than 24 hours ago; its events are gone." }, "method_not_allowed": { "status": 405, "transient": false, "description": "The endpoint exists but not with this method." }, "request_timeout": { "status": 408, "transient": true, "description": "The request did not arrive in time: its headers or body came too slowly, or stopped." }, "conversation_ended": { "status": 409, "transient": false, "description": "The conversation has ended; it takes no more context or client events." }, "events_dropped": { "status": 410, "transient": false, "description": "The events asked for are no longer kept (a bounded in-memory history dropped them); resume without `Last-Event-ID`." }, "payload_too_large": { "status": 413, "transient": false, "description": "The body exceeds 1 MiB." }, "teapot": { "status": 418, "transient": false, "description": "The fixed teapot answer; no endpoint of this version returns it." }, "rate_limited": { "status": 429, "transient": true, "description": "Too many requests; wait `Retry-After` seconds." }, "request_headers_too_large": { "status": 431, "transient": false, "description": "The request's headers exceed 16 KiB." }, "internal_error": { "status": 500, "transient": true, "description": "A server-side failure; retry later." }, "service_unavailable": { "status": 503, "transient": true, "description": "The service is temporarily unavailable; retry later." } }, "$id": "urn:casi:schema:ErrorCode" };
+function validate59(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate79.evaluated;
+  const evaluated0 = validate59.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -22956,13 +22956,13 @@ function validate79(data, { instancePath = "", parentData, parentDataProperty, r
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
       if (data.code === void 0 && (missing0 = "code") || data.transient === void 0 && (missing0 = "transient") || data.message === void 0 && (missing0 = "message")) {
-        validate79.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
+        validate59.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
         return false;
       } else {
         const _errs1 = errors;
         for (const key0 in data) {
           if (!(key0 === "code" || key0 === "transient" || key0 === "message" || key0 === "data")) {
-            validate79.errors = [{ instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" }];
+            validate59.errors = [{ instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" }];
             return false;
             break;
           }
@@ -22984,7 +22984,7 @@ function validate79(data, { instancePath = "", parentData, parentDataProperty, r
               errors++;
             }
             if (!(data0 === "invalid_request" || data0 === "malformed_json" || data0 === "missing_service_version" || data0 === "unsupported_service_version" || data0 === "language_not_supported" || data0 === "agent_not_released" || data0 === "unknown_event_id" || data0 === "unauthorized" || data0 === "token_expired" || data0 === "forbidden" || data0 === "not_found" || data0 === "route_not_found" || data0 === "event_stream_expired" || data0 === "method_not_allowed" || data0 === "request_timeout" || data0 === "conversation_ended" || data0 === "events_dropped" || data0 === "payload_too_large" || data0 === "teapot" || data0 === "rate_limited" || data0 === "request_headers_too_large" || data0 === "internal_error" || data0 === "service_unavailable")) {
-              const err1 = { instancePath: instancePath + "/code", schemaPath: "urn:casi:schema:ErrorCode/enum", keyword: "enum", params: { allowedValues: schema117.enum }, message: "must be equal to one of the allowed values" };
+              const err1 = { instancePath: instancePath + "/code", schemaPath: "urn:casi:schema:ErrorCode/enum", keyword: "enum", params: { allowedValues: schema86.enum }, message: "must be equal to one of the allowed values" };
               if (vErrors === null) {
                 vErrors = [err1];
               } else {
@@ -23014,7 +23014,7 @@ function validate79(data, { instancePath = "", parentData, parentDataProperty, r
                 vErrors.push(err3);
               }
               errors++;
-              validate79.errors = vErrors;
+              validate59.errors = vErrors;
               return false;
             } else {
               errors = _errs3;
@@ -23034,7 +23034,7 @@ function validate79(data, { instancePath = "", parentData, parentDataProperty, r
             if (data.transient !== void 0) {
               const _errs9 = errors;
               if (typeof data.transient !== "boolean") {
-                validate79.errors = [{ instancePath: instancePath + "/transient", schemaPath: "#/properties/transient/type", keyword: "type", params: { type: "boolean" }, message: "must be boolean" }];
+                validate59.errors = [{ instancePath: instancePath + "/transient", schemaPath: "#/properties/transient/type", keyword: "type", params: { type: "boolean" }, message: "must be boolean" }];
                 return false;
               }
               var valid0 = _errs9 === errors;
@@ -23045,7 +23045,7 @@ function validate79(data, { instancePath = "", parentData, parentDataProperty, r
               if (data.message !== void 0) {
                 const _errs11 = errors;
                 if (typeof data.message !== "string") {
-                  validate79.errors = [{ instancePath: instancePath + "/message", schemaPath: "#/properties/message/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+                  validate59.errors = [{ instancePath: instancePath + "/message", schemaPath: "#/properties/message/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
                   return false;
                 }
                 var valid0 = _errs11 === errors;
@@ -23057,22 +23057,22 @@ function validate79(data, { instancePath = "", parentData, parentDataProperty, r
         }
       }
     } else {
-      validate79.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
+      validate59.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
       return false;
     }
   }
-  validate79.errors = vErrors;
+  validate59.errors = vErrors;
   return errors === 0;
 }
-validate79.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
-var checkProceduralAgent = validate802;
-var pattern172 = func02("^pa_[A-Za-z0-9]+$", "u");
-var pattern18 = func02("^pa_[A-Za-z0-9]+@v[0-9]+$", "u");
-function validate802(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate59.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
+var checkProceduralAgent = validate602;
+var pattern13 = func1("^pa_[A-Za-z0-9]+$", "u");
+var pattern14 = func1("^pa_[A-Za-z0-9]+@v[0-9]+$", "u");
+function validate602(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate802.evaluated;
+  const evaluated0 = validate602.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -23083,13 +23083,13 @@ function validate802(data, { instancePath = "", parentData, parentDataProperty, 
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
       if (data.id === void 0 && (missing0 = "id") || data.version_id === void 0 && (missing0 = "version_id") || data.name === void 0 && (missing0 = "name") || data.description === void 0 && (missing0 = "description") || data.is_released === void 0 && (missing0 = "is_released") || data.config === void 0 && (missing0 = "config")) {
-        validate802.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
+        validate602.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
         return false;
       } else {
         const _errs1 = errors;
         for (const key0 in data) {
           if (!(key0 === "id" || key0 === "version_id" || key0 === "name" || key0 === "description" || key0 === "is_released" || key0 === "config")) {
-            validate802.errors = [{ instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" }];
+            validate602.errors = [{ instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" }];
             return false;
             break;
           }
@@ -23101,12 +23101,12 @@ function validate802(data, { instancePath = "", parentData, parentDataProperty, 
             const _errs3 = errors;
             if (errors === _errs3) {
               if (typeof data0 === "string") {
-                if (!pattern172.test(data0)) {
-                  validate802.errors = [{ instancePath: instancePath + "/id", schemaPath: "urn:casi:schema:ProceduralAgentId/pattern", keyword: "pattern", params: { pattern: "^pa_[A-Za-z0-9]+$" }, message: 'must match pattern "^pa_[A-Za-z0-9]+$"' }];
+                if (!pattern13.test(data0)) {
+                  validate602.errors = [{ instancePath: instancePath + "/id", schemaPath: "urn:casi:schema:ProceduralAgentId/pattern", keyword: "pattern", params: { pattern: "^pa_[A-Za-z0-9]+$" }, message: 'must match pattern "^pa_[A-Za-z0-9]+$"' }];
                   return false;
                 }
               } else {
-                validate802.errors = [{ instancePath: instancePath + "/id", schemaPath: "urn:casi:schema:ProceduralAgentId/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+                validate602.errors = [{ instancePath: instancePath + "/id", schemaPath: "urn:casi:schema:ProceduralAgentId/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
                 return false;
               }
             }
@@ -23121,12 +23121,12 @@ function validate802(data, { instancePath = "", parentData, parentDataProperty, 
               const _errs6 = errors;
               if (errors === _errs6) {
                 if (typeof data1 === "string") {
-                  if (!pattern18.test(data1)) {
-                    validate802.errors = [{ instancePath: instancePath + "/version_id", schemaPath: "urn:casi:schema:ProceduralAgentVersionId/pattern", keyword: "pattern", params: { pattern: "^pa_[A-Za-z0-9]+@v[0-9]+$" }, message: 'must match pattern "^pa_[A-Za-z0-9]+@v[0-9]+$"' }];
+                  if (!pattern14.test(data1)) {
+                    validate602.errors = [{ instancePath: instancePath + "/version_id", schemaPath: "urn:casi:schema:ProceduralAgentVersionId/pattern", keyword: "pattern", params: { pattern: "^pa_[A-Za-z0-9]+@v[0-9]+$" }, message: 'must match pattern "^pa_[A-Za-z0-9]+@v[0-9]+$"' }];
                     return false;
                   }
                 } else {
-                  validate802.errors = [{ instancePath: instancePath + "/version_id", schemaPath: "urn:casi:schema:ProceduralAgentVersionId/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+                  validate602.errors = [{ instancePath: instancePath + "/version_id", schemaPath: "urn:casi:schema:ProceduralAgentVersionId/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
                   return false;
                 }
               }
@@ -23138,7 +23138,7 @@ function validate802(data, { instancePath = "", parentData, parentDataProperty, 
               if (data.name !== void 0) {
                 const _errs8 = errors;
                 if (typeof data.name !== "string") {
-                  validate802.errors = [{ instancePath: instancePath + "/name", schemaPath: "#/properties/name/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+                  validate602.errors = [{ instancePath: instancePath + "/name", schemaPath: "#/properties/name/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
                   return false;
                 }
                 var valid0 = _errs8 === errors;
@@ -23149,7 +23149,7 @@ function validate802(data, { instancePath = "", parentData, parentDataProperty, 
                 if (data.description !== void 0) {
                   const _errs10 = errors;
                   if (typeof data.description !== "string") {
-                    validate802.errors = [{ instancePath: instancePath + "/description", schemaPath: "#/properties/description/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+                    validate602.errors = [{ instancePath: instancePath + "/description", schemaPath: "#/properties/description/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
                     return false;
                   }
                   var valid0 = _errs10 === errors;
@@ -23160,7 +23160,7 @@ function validate802(data, { instancePath = "", parentData, parentDataProperty, 
                   if (data.is_released !== void 0) {
                     const _errs12 = errors;
                     if (typeof data.is_released !== "boolean") {
-                      validate802.errors = [{ instancePath: instancePath + "/is_released", schemaPath: "#/properties/is_released/type", keyword: "type", params: { type: "boolean" }, message: "must be boolean" }];
+                      validate602.errors = [{ instancePath: instancePath + "/is_released", schemaPath: "#/properties/is_released/type", keyword: "type", params: { type: "boolean" }, message: "must be boolean" }];
                       return false;
                     }
                     var valid0 = _errs12 === errors;
@@ -23170,8 +23170,8 @@ function validate802(data, { instancePath = "", parentData, parentDataProperty, 
                   if (valid0) {
                     if (data.config !== void 0) {
                       const _errs14 = errors;
-                      if (!validate722(data.config, { instancePath: instancePath + "/config", parentData: data, parentDataProperty: "config", rootData, dynamicAnchors })) {
-                        vErrors = vErrors === null ? validate722.errors : vErrors.concat(validate722.errors);
+                      if (!validate52(data.config, { instancePath: instancePath + "/config", parentData: data, parentDataProperty: "config", rootData, dynamicAnchors })) {
+                        vErrors = vErrors === null ? validate52.errors : vErrors.concat(validate52.errors);
                         errors = vErrors.length;
                       }
                       var valid0 = _errs14 === errors;
@@ -23186,29 +23186,29 @@ function validate802(data, { instancePath = "", parentData, parentDataProperty, 
         }
       }
     } else {
-      validate802.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
+      validate602.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
       return false;
     }
   }
-  validate802.errors = vErrors;
+  validate602.errors = vErrors;
   return errors === 0;
 }
-validate802.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
-var checkProceduralAgentConfig = validate722;
-var checkProceduralToolConfig = validate752;
-var checkPrompt = validate33;
-var checkRuntimeConfig = validate50;
-var checkRuntimeConfigOverride = validate322;
-var checkToolConfig = validate53;
-var checkToolConfigOverride = validate38;
-var checkToolIdentifier = validate39;
-var checkUpdateConversationalAgentRequest = validate822;
-var schema121 = { "type": "object", "description": "Every member optional, default null; absent or null members keep their value.", "additionalProperties": false, "properties": { "name": { "anyOf": [{ "$ref": "urn:casi:schema:Name" }, { "type": "null" }], "default": null }, "description": { "anyOf": [{ "$ref": "urn:casi:schema:Description" }, { "type": "null" }], "default": null }, "config": { "anyOf": [{ "$ref": "urn:casi:schema:ConversationalAgentConfig" }, { "type": "null" }], "default": null }, "postprocess_agents": { "type": ["array", "null"], "default": null, "items": { "$ref": "urn:casi:schema:ProceduralAgentRef" } } }, "$id": "urn:casi:schema:UpdateConversationalAgentRequest" };
-function validate822(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate602.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
+var checkProceduralAgentConfig = validate52;
+var checkProceduralToolConfig = validate552;
+var checkPrompt = validate13;
+var checkRuntimeConfig = validate302;
+var checkRuntimeConfigOverride = validate12;
+var checkToolConfig = validate33;
+var checkToolConfigOverride = validate18;
+var checkToolIdentifier = validate19;
+var checkUpdateConversationalAgentRequest = validate62;
+var schema90 = { "type": "object", "description": "Every member optional, default null; absent or null members keep their value.", "additionalProperties": false, "properties": { "name": { "anyOf": [{ "$ref": "urn:casi:schema:Name" }, { "type": "null" }], "default": null }, "description": { "anyOf": [{ "$ref": "urn:casi:schema:Description" }, { "type": "null" }], "default": null }, "config": { "anyOf": [{ "$ref": "urn:casi:schema:ConversationalAgentConfig" }, { "type": "null" }], "default": null }, "postprocess_agents": { "type": ["array", "null"], "default": null, "items": { "$ref": "urn:casi:schema:ProceduralAgentRef" } } }, "$id": "urn:casi:schema:UpdateConversationalAgentRequest" };
+function validate62(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate822.evaluated;
+  const evaluated0 = validate62.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -23220,7 +23220,7 @@ function validate822(data, { instancePath = "", parentData, parentDataProperty, 
       const _errs1 = errors;
       for (const key0 in data) {
         if (!(key0 === "name" || key0 === "description" || key0 === "config" || key0 === "postprocess_agents")) {
-          validate822.errors = [{ instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" }];
+          validate62.errors = [{ instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" }];
           return false;
           break;
         }
@@ -23235,7 +23235,7 @@ function validate822(data, { instancePath = "", parentData, parentDataProperty, 
           const _errs5 = errors;
           if (errors === _errs5) {
             if (typeof data0 === "string") {
-              if (func15(data0) > 256) {
+              if (func102(data0) > 256) {
                 const err0 = { instancePath: instancePath + "/name", schemaPath: "urn:casi:schema:Name/maxLength", keyword: "maxLength", params: { limit: 256 }, message: "must NOT have more than 256 characters" };
                 if (vErrors === null) {
                   vErrors = [err0];
@@ -23244,7 +23244,7 @@ function validate822(data, { instancePath = "", parentData, parentDataProperty, 
                 }
                 errors++;
               } else {
-                if (func15(data0) < 1) {
+                if (func102(data0) < 1) {
                   const err1 = { instancePath: instancePath + "/name", schemaPath: "urn:casi:schema:Name/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
                   if (vErrors === null) {
                     vErrors = [err1];
@@ -23286,7 +23286,7 @@ function validate822(data, { instancePath = "", parentData, parentDataProperty, 
               vErrors.push(err4);
             }
             errors++;
-            validate822.errors = vErrors;
+            validate62.errors = vErrors;
             return false;
           } else {
             errors = _errs3;
@@ -23312,7 +23312,7 @@ function validate822(data, { instancePath = "", parentData, parentDataProperty, 
             const _errs12 = errors;
             if (errors === _errs12) {
               if (typeof data1 === "string") {
-                if (func15(data1) > 4096) {
+                if (func102(data1) > 4096) {
                   const err5 = { instancePath: instancePath + "/description", schemaPath: "urn:casi:schema:Description/maxLength", keyword: "maxLength", params: { limit: 4096 }, message: "must NOT have more than 4096 characters" };
                   if (vErrors === null) {
                     vErrors = [err5];
@@ -23353,7 +23353,7 @@ function validate822(data, { instancePath = "", parentData, parentDataProperty, 
                 vErrors.push(err8);
               }
               errors++;
-              validate822.errors = vErrors;
+              validate62.errors = vErrors;
               return false;
             } else {
               errors = _errs10;
@@ -23376,8 +23376,8 @@ function validate822(data, { instancePath = "", parentData, parentDataProperty, 
               const _errs17 = errors;
               let valid5 = false;
               const _errs18 = errors;
-              if (!validate46(data2, { instancePath: instancePath + "/config", parentData: data, parentDataProperty: "config", rootData, dynamicAnchors })) {
-                vErrors = vErrors === null ? validate46.errors : vErrors.concat(validate46.errors);
+              if (!validate26(data2, { instancePath: instancePath + "/config", parentData: data, parentDataProperty: "config", rootData, dynamicAnchors })) {
+                vErrors = vErrors === null ? validate26.errors : vErrors.concat(validate26.errors);
                 errors = vErrors.length;
               }
               var _valid2 = _errs18 === errors;
@@ -23402,7 +23402,7 @@ function validate822(data, { instancePath = "", parentData, parentDataProperty, 
                   vErrors.push(err10);
                 }
                 errors++;
-                validate822.errors = vErrors;
+                validate62.errors = vErrors;
                 return false;
               } else {
                 errors = _errs17;
@@ -23423,7 +23423,7 @@ function validate822(data, { instancePath = "", parentData, parentDataProperty, 
                 let data3 = data.postprocess_agents;
                 const _errs21 = errors;
                 if (!Array.isArray(data3) && data3 !== null) {
-                  validate822.errors = [{ instancePath: instancePath + "/postprocess_agents", schemaPath: "#/properties/postprocess_agents/type", keyword: "type", params: { type: schema121.properties.postprocess_agents.type }, message: "must be array,null" }];
+                  validate62.errors = [{ instancePath: instancePath + "/postprocess_agents", schemaPath: "#/properties/postprocess_agents/type", keyword: "type", params: { type: schema90.properties.postprocess_agents.type }, message: "must be array,null" }];
                   return false;
                 }
                 if (errors === _errs21) {
@@ -23436,12 +23436,12 @@ function validate822(data, { instancePath = "", parentData, parentDataProperty, 
                       const _errs24 = errors;
                       if (errors === _errs24) {
                         if (typeof data4 === "string") {
-                          if (!pattern12.test(data4)) {
-                            validate822.errors = [{ instancePath: instancePath + "/postprocess_agents/" + i0, schemaPath: "urn:casi:schema:ProceduralAgentRef/pattern", keyword: "pattern", params: { pattern: "^pa_[A-Za-z0-9]+(@v[0-9]+)?$" }, message: 'must match pattern "^pa_[A-Za-z0-9]+(@v[0-9]+)?$"' }];
+                          if (!pattern82.test(data4)) {
+                            validate62.errors = [{ instancePath: instancePath + "/postprocess_agents/" + i0, schemaPath: "urn:casi:schema:ProceduralAgentRef/pattern", keyword: "pattern", params: { pattern: "^pa_[A-Za-z0-9]+(@v[0-9]+)?$" }, message: 'must match pattern "^pa_[A-Za-z0-9]+(@v[0-9]+)?$"' }];
                             return false;
                           }
                         } else {
-                          validate822.errors = [{ instancePath: instancePath + "/postprocess_agents/" + i0, schemaPath: "urn:casi:schema:ProceduralAgentRef/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+                          validate62.errors = [{ instancePath: instancePath + "/postprocess_agents/" + i0, schemaPath: "urn:casi:schema:ProceduralAgentRef/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
                           return false;
                         }
                       }
@@ -23461,20 +23461,20 @@ function validate822(data, { instancePath = "", parentData, parentDataProperty, 
         }
       }
     } else {
-      validate822.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
+      validate62.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
       return false;
     }
   }
-  validate822.errors = vErrors;
+  validate62.errors = vErrors;
   return errors === 0;
 }
-validate822.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
-var checkUpdateProceduralAgentRequest = validate842;
-function validate842(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate62.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
+var checkUpdateProceduralAgentRequest = validate642;
+function validate642(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   ;
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate842.evaluated;
+  const evaluated0 = validate642.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -23486,7 +23486,7 @@ function validate842(data, { instancePath = "", parentData, parentDataProperty, 
       const _errs1 = errors;
       for (const key0 in data) {
         if (!(key0 === "name" || key0 === "description" || key0 === "config")) {
-          validate842.errors = [{ instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" }];
+          validate642.errors = [{ instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" }];
           return false;
           break;
         }
@@ -23501,7 +23501,7 @@ function validate842(data, { instancePath = "", parentData, parentDataProperty, 
           const _errs5 = errors;
           if (errors === _errs5) {
             if (typeof data0 === "string") {
-              if (func15(data0) > 256) {
+              if (func102(data0) > 256) {
                 const err0 = { instancePath: instancePath + "/name", schemaPath: "urn:casi:schema:Name/maxLength", keyword: "maxLength", params: { limit: 256 }, message: "must NOT have more than 256 characters" };
                 if (vErrors === null) {
                   vErrors = [err0];
@@ -23510,7 +23510,7 @@ function validate842(data, { instancePath = "", parentData, parentDataProperty, 
                 }
                 errors++;
               } else {
-                if (func15(data0) < 1) {
+                if (func102(data0) < 1) {
                   const err1 = { instancePath: instancePath + "/name", schemaPath: "urn:casi:schema:Name/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
                   if (vErrors === null) {
                     vErrors = [err1];
@@ -23552,7 +23552,7 @@ function validate842(data, { instancePath = "", parentData, parentDataProperty, 
               vErrors.push(err4);
             }
             errors++;
-            validate842.errors = vErrors;
+            validate642.errors = vErrors;
             return false;
           } else {
             errors = _errs3;
@@ -23578,7 +23578,7 @@ function validate842(data, { instancePath = "", parentData, parentDataProperty, 
             const _errs12 = errors;
             if (errors === _errs12) {
               if (typeof data1 === "string") {
-                if (func15(data1) > 4096) {
+                if (func102(data1) > 4096) {
                   const err5 = { instancePath: instancePath + "/description", schemaPath: "urn:casi:schema:Description/maxLength", keyword: "maxLength", params: { limit: 4096 }, message: "must NOT have more than 4096 characters" };
                   if (vErrors === null) {
                     vErrors = [err5];
@@ -23619,7 +23619,7 @@ function validate842(data, { instancePath = "", parentData, parentDataProperty, 
                 vErrors.push(err8);
               }
               errors++;
-              validate842.errors = vErrors;
+              validate642.errors = vErrors;
               return false;
             } else {
               errors = _errs10;
@@ -23642,8 +23642,8 @@ function validate842(data, { instancePath = "", parentData, parentDataProperty, 
               const _errs17 = errors;
               let valid5 = false;
               const _errs18 = errors;
-              if (!validate722(data2, { instancePath: instancePath + "/config", parentData: data, parentDataProperty: "config", rootData, dynamicAnchors })) {
-                vErrors = vErrors === null ? validate722.errors : vErrors.concat(validate722.errors);
+              if (!validate52(data2, { instancePath: instancePath + "/config", parentData: data, parentDataProperty: "config", rootData, dynamicAnchors })) {
+                vErrors = vErrors === null ? validate52.errors : vErrors.concat(validate52.errors);
                 errors = vErrors.length;
               }
               var _valid2 = _errs18 === errors;
@@ -23668,7 +23668,7 @@ function validate842(data, { instancePath = "", parentData, parentDataProperty, 
                   vErrors.push(err10);
                 }
                 errors++;
-                validate842.errors = vErrors;
+                validate642.errors = vErrors;
                 return false;
               } else {
                 errors = _errs17;
@@ -23688,14 +23688,14 @@ function validate842(data, { instancePath = "", parentData, parentDataProperty, 
         }
       }
     } else {
-      validate842.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
+      validate642.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
       return false;
     }
   }
-  validate842.errors = vErrors;
+  validate642.errors = vErrors;
   return errors === 0;
 }
-validate842.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
+validate642.evaluated = { "props": true, "dynamicProps": false, "dynamicItems": false };
 export {
   checkConversation,
   checkConversationalAgent,

@@ -251,8 +251,13 @@ const ANNOTATIONS = new Set(['example', 'examples', 'default', 'enum', 'const'])
  * the runtime does not check (`int64`, `binary`, …) are annotations, and union types are allowed. Formats come
  * from `templates/shared/formats.ts`. `allErrors` (default true) lists every problem; false stops at the first one,
  * for a fast verdict; `verbose` keeps each error's schema (for messages that list what was allowed). `standalone` also adds the request-part schemas and makes ajv keep the source code.
+ * `checked`: another instance has taken the same schemas already, so they are not checked against the JSON Schema
+ * meta-schema again (compiling it costs more than a small document's schemas).
  */
-export function createAjv(ir: Ir, options: { standalone: boolean; allErrors?: boolean; verbose?: boolean }): Ajv {
+export function createAjv(
+  ir: Ir,
+  options: { standalone: boolean; allErrors?: boolean; verbose?: boolean; checked?: boolean },
+): Ajv {
   // Request parts give their formats always (a run-time user, `casi serve`, compiles them later against this
   // instance); they are added as schemas for the standalone code only.
   const parts = validatableSchemas(ir, { requests: true });
@@ -265,6 +270,7 @@ export function createAjv(ir: Ir, options: { standalone: boolean; allErrors?: bo
     discriminator: true,
     allErrors: options.allErrors ?? true,
     verbose: options.verbose ?? false,
+    validateSchema: !options.checked,
     code: options.standalone
       ? { source: true, esm: true, lines: false, optimize: true, regExp, formats: _`${new Name(FORMATS_BINDING)}` }
       : { optimize: true, regExp },

@@ -62,7 +62,8 @@ export async function emitValidators(ir: Ir): Promise<(EmittedFile | TypeScriptF
     ...e,
     check: triesAlternatives(e.schema, components),
   }));
-  const ajv = { full: sharedAjv(ir), fast: createAjv(ir, { standalone: true, allErrors: false }) };
+  const full = sharedAjv(ir);
+  const ajv = { full, fast: createAjv(ir, { standalone: true, allErrors: false, checked: true }) };
   const events = entries.filter((e) => EVENT_ENVELOPES.includes(e.name));
   const modules = await Promise.all([
     validatorModule(ajv, 'validators', entries, true),
