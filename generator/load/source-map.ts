@@ -2,7 +2,7 @@
 import { readFile } from 'node:fs/promises';
 import type * as JsYaml from 'js-yaml';
 import type * as Yaml from 'yaml';
-import type { Node } from 'yaml';
+import type { CST } from 'yaml';
 import { type Diagnostic, InputError } from '../diagnostics.js';
 import { requirePackage } from '../require-package.js';
 
@@ -114,49 +114,65 @@ interface Positions {
 }
 
 /**
- * Parses with `yaml`, keeping every node's position; a syntax error becomes an InputError naming its lines. `read`:
- * the value is wanted too, because js-yaml refused the text; otherwise js-yaml has read it already (and refused
- * repeated keys), so neither the value nor the check of repeated keys, the slowest part of the parse, is needed.
+ * Where each pointer is in `text`, from `yaml`'s concrete syntax tree (its parse before composing, which is most of
+ * the work). `read`: js-yaml refused the text, so `yaml` also composes it, for its file:line errors and the value.
  */
 function parsePositions(file: string, text: string, read: boolean): Positions {
   yamlPackage ??= requirePackage('yaml') as typeof Yaml;
-  const { isMap, isScalar, isSeq, LineCounter, parseDocument } = yamlPackage;
+  const { LineCounter, Parser, parseDocument } = yamlPackage;
   const lineCounter = new LineCounter();
-  const doc = parseDocument(text, { lineCounter, prettyErrors: false, uniqueKeys: read });
-  if (doc.errors.length > 0) {
-    const diagnostics: Diagnostic[] = doc.errors.map((e) => {
-      const pos = lineCounter.linePos(e.pos[0]);
-      return {
-        severity: 'error',
-        file,
-        line: pos.line,
-        column: pos.col,
-        pointer: '',
-        message: e.message.split('\n')[0] ?? e.message,
-        rule: 'yaml',
-      };
-    });
-    throw new InputError(`${file} is not valid YAML`, diagnostics);
+  let value: unknown;
+  if (read) {
+    const doc = parseDocument(text, { lineCounter, prettyErrors: false, uniqueKeys: true });
+    if (doc.errors.length > 0) throw syntaxErrors(file, lineCounter, doc.errors);
+    value = doc.toJS({ maxAliasCount: 1000 });
+  }
+  let root: CST.Token | undefined;
+  // Composing has counted the lines already.
+  for (const token of new Parser(read ? undefined : lineCounter.addNewLine).parse(text)) {
+    if (token.type === 'document') {
+      root = token.value;
+      break;
+    }
   }
   const locate = (pointer: string) => {
-    let node: Node | null | undefined = doc.contents as Node | null;
-    let found: Node | null | undefined = node;
-    for (const token of pointerTokens(pointer)) {
-      if (isMap(node)) {
-        const pair = node.items.find((p) => isScalar(p.key) && String(p.key.value) === token);
-        node = pair?.value as Node | null | undefined;
-        if (pair && !node) node = pair.key as Node;
-      } else if (isSeq(node)) {
-        node = node.items[Number(token)] as Node | undefined;
-      } else {
-        node = undefined;
-      }
-      if (!node) break;
-      found = node;
+    let found = root;
+    for (let node = root, i = 0, tokens = pointerTokens(pointer); node && i < tokens.length; i++) {
+      node = childToken(node, tokens[i] as string);
+      if (node) found = node;
     }
-    const offset = found?.range?.[0] ?? 0;
-    const pos = lineCounter.linePos(offset);
+    const pos = lineCounter.linePos(found?.offset ?? 0);
     return { line: pos.line, column: pos.col };
   };
-  return { value: read ? (doc.toJS({ maxAliasCount: 1000 }) as unknown) : undefined, locate };
+  return { value, locate };
+}
+
+/** The token of a mapping's member `key` (its key, when it has no value) or of a sequence's item `key`. */
+function childToken(node: CST.Token, key: string): CST.Token | undefined {
+  if (node.type !== 'block-map' && node.type !== 'block-seq' && node.type !== 'flow-collection') return undefined;
+  const isSequence = node.type === 'block-seq' || (node.type === 'flow-collection' && node.start.source === '[');
+  if (isSequence) return node.items[Number(key)]?.value ?? undefined;
+  const { resolveAsScalar } = (yamlPackage as typeof Yaml).CST;
+  for (const item of node.items) {
+    const name = item.key ? resolveAsScalar(item.key as CST.FlowScalar)?.value : undefined;
+    if (name === key) return item.value ?? item.key ?? undefined;
+  }
+  return undefined;
+}
+
+/** `yaml`'s syntax errors as an InputError naming their lines. */
+function syntaxErrors(file: string, lineCounter: Yaml.LineCounter, errors: readonly Yaml.YAMLError[]): InputError {
+  const diagnostics: Diagnostic[] = errors.map((e) => {
+    const pos = lineCounter.linePos(e.pos[0]);
+    return {
+      severity: 'error',
+      file,
+      line: pos.line,
+      column: pos.col,
+      pointer: '',
+      message: e.message.split('\n')[0] ?? e.message,
+      rule: 'yaml',
+    };
+  });
+  return new InputError(`${file} is not valid YAML`, diagnostics);
 }
