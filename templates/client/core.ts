@@ -3,7 +3,7 @@
  * (the given one, else the global one), and an openapi-fetch client with the same headers as `raw` (loaded on first use).
  */
 
-import type { Client, ClientPathsWithMethod, HeadersOptions, MaybeOptionalInit } from 'openapi-fetch';
+import type { Client, ClientPathsWithMethod, HeadersOptions, ParamsOption } from 'openapi-fetch';
 import { assertValid } from '../shared/errors.js';
 import type { Validator } from '../shared/validation.js';
 import { ApiPromise } from './api-promise.js';
@@ -118,16 +118,41 @@ export const DEFAULT_TIMEOUT_MS = 60_000;
 /** Default number of retries. */
 export const DEFAULT_MAX_RETRIES = 2;
 
-type Init<Paths extends {}, M extends HttpMethod, P extends ClientPathsWithMethod<Client<Paths>, M>> = WithBinaryBody<
-  MaybeOptionalInit<Paths[P & keyof Paths], M & keyof Paths[P & keyof Paths]>
+/** The operation at `P` and `M` of `Paths`, as openapi-typescript writes it. */
+type Operation<Paths extends {}, M extends HttpMethod, P> = Paths[P & keyof Paths][M & keyof Paths[P & keyof Paths]];
+
+/**
+ * The init of a call: the operation's `params` and `body` (each required when the spec requires it) and the
+ * `RequestInit` members; `undefined` too when nothing in it is required.
+ */
+type Init<Paths extends {}, M extends HttpMethod, P> = OptionalInit<
+  ParamsOption<Operation<Paths, M, P>> &
+    BodyOption<Operation<Paths, M, P>> &
+    Omit<RequestInit, 'body' | 'headers'> & { headers?: HeadersOptions }
 >;
 
-/** An init whose body may also be given as bytes (`BinaryBody`), which a binary request media type sends as they are. */
-type WithBinaryBody<I> = I extends { body: infer B }
-  ? Omit<I, 'body'> & { body: B | BinaryBody }
-  : I extends { body?: infer B }
-    ? Omit<I, 'body'> & { body?: B | BinaryBody }
-    : I;
+/** `I`, or `I | undefined` when it has no required member. */
+type OptionalInit<I> = Record<never, never> extends I ? I | undefined : I;
+
+/**
+ * The `body` of a call as the operation's request body declares it: the content of any of its media types, or bytes
+ * (`BinaryBody`, which a binary media type sends as they are); none when the operation has no request body. Taken
+ * from the content itself, not through openapi-fetch's `Writable`, which forbids a member whose only value is `null`.
+ */
+type BodyOption<Op> = [RequestContent<Op>] extends [never]
+  ? { body?: never }
+  : Op extends { requestBody: unknown }
+    ? { body: RequestContent<Op> | BinaryBody }
+    : { body?: RequestContent<Op> | BinaryBody | undefined };
+
+/**
+ * The schemas of an operation's request body, one per media type (`never` without a request body); indexed, not
+ * inferred, so that `any` stays `any`.
+ */
+type RequestContent<Op> = MediaValues<NonNullable<Op[keyof Op & 'requestBody']>>;
+
+/** The values of a request body's content map. */
+type MediaValues<B> = B extends { content: unknown } ? B['content'][keyof B['content']] : never;
 
 /** `[init]`, optional when the operation needs neither params nor body (as openapi-fetch does it). */
 type InitArgs<I> = undefined extends I
