@@ -51,3 +51,18 @@ describe('emit: the REST types', () => {
     expect(JSON.stringify(document)).toBe(before);
   });
 });
+
+describe('emit: the REST types where they differ from openapi-typescript', () => {
+  it('type `const: null` as null (openapi-typescript: unknown)', () => {
+    const types = restTypes({
+      openapi: '3.1.0',
+      info: { title: 'nulls', version: '1' },
+      paths: {},
+      components: {
+        schemas: { Nothing: { const: null }, Empty: { type: 'object', properties: { a: { const: null } } } },
+      },
+    });
+    expect(types).toContain('Nothing: null;');
+    expect(types).toMatch(/Empty: \{\n(.*\n)*\s+a\?: null;/);
+  });
+});

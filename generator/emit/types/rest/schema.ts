@@ -41,7 +41,8 @@ export function schemaType(schema: Json, context: Context, path: string): TypeNo
     throw new Error(`Expected SchemaObject, received ${Array.isArray(schema) ? 'Array' : typeof schema} at ${path}`);
   }
   if ('$ref' in schema) return refType(schema.$ref);
-  if (schema.const !== null && schema.const !== undefined) return literalType(schema.const);
+  // openapi-typescript types `const: null` as unknown; it allows null alone.
+  if ('const' in schema && schema.const !== undefined) return literalType(schema.const);
   if (
     Array.isArray(schema.enum) &&
     schema.type !== 'object' &&
