@@ -1,9 +1,9 @@
 /**
  * The path rules generation needs, as Redocly named them: every `{name}` of a path template is a path parameter of
  * each of its operations and every path parameter is in the template (`path-parameters-defined`), no empty `{}`
- * (`path-declaration-must-exist`), no two paths that differ only in their parameters' names (`no-identical-paths`), and
- * no parameter twice in one list (`operation-parameters-unique`). Local references are followed; others are left to
- * the loader.
+ * (`path-declaration-must-exist`), no two paths that differ only in their parameters' names with a method in common
+ * (`no-identical-paths`; without one, a warning), and no parameter twice in one list (`operation-parameters-unique`).
+ * Local references are followed; others are left to the loader.
  */
 import type { Diagnostic } from '../diagnostics.js';
 import { valueAt } from '../load/refs.js';
@@ -28,16 +28,17 @@ export function checkPaths(doc: SourceDocument): Diagnostic[] {
   const found: Diagnostic[] = [];
   const report = (pointer: string, message: string, rule: string) =>
     found.push(structureError(doc, pointer, message, `openapi/${rule}`));
-  const shapes = new Map<string, string>();
+  const shapes = new Map<string, { template: string; methods: string[] }>();
   for (const [template, written] of Object.entries(paths)) {
     const at = toPointer(['paths', template]);
     if (template.includes('{}'))
       report(at, `the path ${template} has an empty parameter \`{}\``, 'path-declaration-must-exist');
+    const item = resolved(doc.value, written);
     const shape = template.replace(/\{[^}]*\}/g, '{}');
     const same = shapes.get(shape);
-    if (same === undefined) shapes.set(shape, template);
-    else report(at, `the path ${template} is the path ${same} with other parameter names`, 'no-identical-paths');
-    const item = resolved(doc.value, written);
+    const methods = isObject(item) ? METHODS.filter((m) => isObject(item[m])) : [];
+    if (same === undefined) shapes.set(shape, { template, methods });
+    else found.push(identicalPaths(doc, at, template, same, methods));
     if (!isObject(item)) continue;
     const templated = [...template.matchAll(/\{([^}]+)\}/g)].map((m) => m[1] ?? '');
     const shared = listed(doc.value, item.parameters, `${at}/parameters`, report);
@@ -61,6 +62,25 @@ export function checkPaths(doc: SourceDocument): Diagnostic[] {
 }
 
 type Report = (pointer: string, message: string, rule: string) => void;
+
+/**
+ * Two paths that differ only in their parameters' names, which the specification forbids: an error when they share
+ * a method (no server can tell the two operations apart), else a warning, since each route can be served (GitHub's
+ * description has such pairs).
+ */
+function identicalPaths(
+  doc: SourceDocument,
+  pointer: string,
+  template: string,
+  same: { template: string; methods: string[] },
+  methods: readonly string[],
+): Diagnostic {
+  const shared = methods.filter((m) => same.methods.includes(m)).map((m) => m.toUpperCase());
+  const message = `the path ${template} is the path ${same.template} with other parameter names`;
+  const finding = structureError(doc, pointer, message, 'openapi/no-identical-paths');
+  if (shared.length > 0) return { ...finding, message: `${message}, and both have ${shared.join(', ')}` };
+  return { ...finding, severity: 'warning', message: `${message}; their methods differ, so both are generated` };
+}
 
 /** A path parameter that is not in its path. */
 function unused(p: Listed, template: string, report: Report): void {
