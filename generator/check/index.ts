@@ -3,6 +3,7 @@ import { type Diagnostic, InputError, sortDiagnostics } from '../diagnostics.js'
 import { buildIr } from '../ir/build.js';
 import type { Ir } from '../ir/model.js';
 import type { LoadedSpecs } from '../load/index.js';
+import { placeOf } from '../load/source-map.js';
 import { checkConsistency, usesEventEnvelopes } from './consistency.js';
 import { checkDiscriminators } from './discriminators.js';
 import { checkExamples } from './examples.js';
@@ -65,9 +66,7 @@ export function modelOf(specs: LoadedSpecs): Model {
       const doc = w.document === 'openapi' ? specs.openapi : specs.asyncapi;
       return {
         severity: 'warning',
-        file: doc.file,
-        ...doc.locate(w.pointer),
-        pointer: w.pointer,
+        ...placeOf(doc, w.pointer),
         message: w.message,
         rule: w.rule ?? 'casi/model',
       };

@@ -5,7 +5,7 @@
 import type { Diagnostic } from '../diagnostics.js';
 import type { Ir, JsonSchema } from '../ir/model.js';
 import { type LoadedSpecs, type SourceDocument, valueAt } from '../load/index.js';
-import { pointerTokens, toPointer } from '../load/source-map.js';
+import { placeOf, pointerTokens, toPointer } from '../load/source-map.js';
 import {
   compileAll,
   createAjv,
@@ -84,9 +84,7 @@ function requestDiagnostic(doc: SourceDocument, ir: Ir, part: RequestPartSchema,
 function located(doc: SourceDocument, pointer: string, subject: string, reason: string): Diagnostic {
   return {
     severity: 'error',
-    file: doc.file,
-    ...doc.locate(pointer),
-    pointer,
+    ...placeOf(doc, pointer),
     message: `${subject} cannot be compiled: ${documentReason(withoutRepeats(reason.split('\n')[0] ?? ''))}.`,
     rule: RULE,
   };
