@@ -33,7 +33,8 @@ export interface SourceDocument {
   readonly value: Record<string, unknown>;
   /**
    * Line and column (1-based) of the node at `pointer`, or of its closest existing parent; and the file and pointer
-   * where it is written, when it was copied in from another file (load/bundle.ts).
+   * where it is written, when it was copied in from another file (load/bundle.ts) or another place
+   * (load/pointed-schemas.ts).
    */
   locate(pointer: string): Located;
   /** Set on the empty stand-in for a document that was not given (see load/index.ts). */
