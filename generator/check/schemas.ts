@@ -33,10 +33,9 @@ export function checkSchemasCompile(specs: Pick<LoadedSpecs, 'openapi' | 'asynca
 
 /**
  * Where a schema of each kind may be written, in order: a component schema in OpenAPI or in AsyncAPI, a message in
- * AsyncAPI (whose payload the validators name after it); a schema a `$ref` names elsewhere, at its pointer.
+ * AsyncAPI (whose payload the validators name after it).
  */
 function placesOf(specs: Pick<LoadedSpecs, 'openapi' | 'asyncapi'>, error: SchemaError): [SourceDocument, string[]][] {
-  if (error.schemaName.startsWith('#/')) return [[specs.openapi, pointerTokens(error.schemaName.slice(1))]];
   const schema = ['components', 'schemas', error.schemaName];
   const message = ['components', 'messages', error.schemaName];
   if (error.kind === 'message')
