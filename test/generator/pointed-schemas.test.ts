@@ -210,6 +210,32 @@ describe('AsyncAPI payloads that point into a message or a channel', () => {
     expect(ir === undefined ? ['no model'] : checkSchemasCompile(specs, ir)).toEqual([]);
   });
 
+  it('of AsyncAPI 2.6, in a message written in a channel operation, are read there too', async () => {
+    const document = {
+      asyncapi: '2.6.0',
+      info: { title: 'Lights', version: '1.0.0' },
+      channels: {
+        lights: {
+          subscribe: {
+            message: {
+              name: 'lightMeasured',
+              payload: { $ref: '#/components/messages/measured/payload/properties/lux' },
+            },
+          },
+        },
+      },
+      components: {
+        messages: { measured: { payload: { type: 'object', properties: { lux: { type: 'integer', minimum: 0 } } } } },
+      },
+    };
+    const { specs } = await loadAlone('asyncapi', 'lights.asyncapi.json', JSON.stringify(document));
+    expect(valueAt(specs.asyncapi.value, '/channels/lights/subscribe/message/payload')).toEqual({
+      $ref: '#/components/schemas/lux',
+    });
+    const { ir } = modelOf(specs);
+    expect(ir === undefined ? ['no model'] : checkSchemasCompile(specs, ir)).toEqual([]);
+  });
+
   it('generate validators and types that compile strictly and follow them, cycles included', async () => {
     const validators = await generated('payloads', 'asyncapi', ASYNCAPI);
     // Named after the messages, as written.
