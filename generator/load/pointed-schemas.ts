@@ -73,10 +73,12 @@ class Hoister {
     const copies = this.copies[kind];
     if (edits.length === 0 && copies.size === 0) return doc;
     const value = withEdits(doc.value, edits);
-    const components = obj(value.components);
-    const schemas = { ...obj(components.schemas) };
-    for (const [name, copy] of copies) schemas[name] = copy.value;
-    value.components = { ...components, schemas };
+    if (copies.size > 0) {
+      const components = obj(value.components);
+      const schemas = { ...obj(components.schemas) };
+      for (const [name, copy] of copies) schemas[name] = copy.value;
+      value.components = { ...components, schemas };
+    }
     const locate = (pointer: string) => {
       const [section, member, name, ...rest] = pointerTokens(pointer);
       const copy = section === 'components' && member === 'schemas' && name !== undefined && copies.get(name);

@@ -236,6 +236,33 @@ describe('AsyncAPI payloads that point into a message or a channel', () => {
     expect(ir === undefined ? ['no model'] : checkSchemasCompile(specs, ir)).toEqual([]);
   });
 
+  it('that point into the OpenAPI document by its path are read there', async () => {
+    const openapiFile = join(work, 'pair.openapi.yaml');
+    writeFileSync(openapiFile, OPENAPI);
+    const response = '/paths/~1nodes~1{id}/get/responses/200/content/application~1json/schema';
+    const { file: asyncapiFile } = await loadAlone(
+      'asyncapi',
+      'pair.asyncapi.json',
+      JSON.stringify({
+        asyncapi: '3.0.0',
+        info: { title: 'Nodes', version: '1.0.0' },
+        channels: {
+          nodes: { address: '/nodes', messages: { node: { payload: { $ref: `./pair.openapi.yaml#${response}` } } } },
+        },
+      }),
+    );
+    const specs = await loadSpecs(openapiFile, asyncapiFile);
+    expect(valueAt(specs.asyncapi.value, '/channels/nodes/messages/node/payload')).toEqual({
+      $ref: './pair.openapi.yaml#/components/schemas/schema',
+    });
+    expect(valueAt(specs.openapi.value, `${response}/properties/child`)).toEqual({
+      $ref: '#/components/schemas/schema',
+    });
+    expect(valueAt(specs.asyncapi.value, '/components')).toBeUndefined();
+    const { ir } = modelOf(specs);
+    expect(ir === undefined ? ['no model'] : checkSchemasCompile(specs, ir)).toEqual([]);
+  });
+
   it('generate validators and types that compile strictly and follow them, cycles included', async () => {
     const validators = await generated('payloads', 'asyncapi', ASYNCAPI);
     // Named after the messages, as written.
