@@ -95,14 +95,15 @@ class Hoister {
    * it), another file's.
    */
   private hoisted(kind: Kind, ref: string): string | undefined {
-    const { file, pointer } = splitRef(ref, this.specs[kind].file);
+    const { file, pointer: written } = splitRef(ref, this.specs[kind].file);
+    const pointer = canonical(written);
     const into: Kind | undefined =
       file === this.specs[kind].file
         ? kind
         : kind === 'asyncapi' && file === this.specs.openapi.file
           ? 'openapi'
           : undefined;
-    if (into === undefined || pointer === '' || COMPONENT_SCHEMA.test(pointer)) return undefined;
+    if (into === undefined || !pointer || COMPONENT_SCHEMA.test(pointer)) return undefined;
     const name = this.hoist(into, pointer);
     if (name === undefined) return undefined;
     const path = ref.slice(0, ref.indexOf('#'));
@@ -197,6 +198,15 @@ function withEdits(root: Obj, edits: readonly { ref: SchemaRef; to: string }[]):
     node[ref.key] = to;
   }
   return out;
+}
+
+/** `pointer` with its percent-encoding undone (`%7Bid%7D` is `{id}`), so that one place has one copy; or undefined. */
+function canonical(pointer: string): string | undefined {
+  try {
+    return toPointer(pointerTokens(pointer));
+  } catch {
+    return undefined; // Malformed percent-encoding: a pointer to nothing, which the check names.
+  }
 }
 
 /** The value at `path` below `root`. */

@@ -45,6 +45,7 @@ const OPENAPI = [
   '                properties:',
   '                  size: {type: integer, minimum: 1}',
   "                  child: {$ref: '#/paths/~1nodes~1{id}/get/responses/200/content/application~1json/schema'}",
+  "                  twin: {$ref: '#/paths/~1nodes~1%7Bid%7D/get/responses/200/content/application~1json/schema'}",
   '              example: {size: 2, child: {size: 0}}',
   'components:',
   '  schemas:',
@@ -61,6 +62,9 @@ describe('load: references to schemas outside the component schemas', () => {
     const response = '/paths/~1nodes~1{id}/get/responses/200/content/application~1json/schema';
     expect(valueAt(doc, '/paths/~1nodes~1{id}/get/parameters/0/schema')).toEqual({ $ref: '#/components/schemas/id' });
     expect(valueAt(doc, `${response}/properties/child`)).toEqual({ $ref: '#/components/schemas/schema' });
+    // The same place, percent-encoded: the same copy.
+    expect(valueAt(doc, `${response}/properties/twin`)).toEqual({ $ref: '#/components/schemas/schema' });
+    expect(Object.keys(valueAt(doc, '/components/schemas') as object)).toEqual(['Item', 'id', 'schema']);
     expect(valueAt(doc, '/components/schemas/id')).toMatchObject({ type: 'string', pattern: '^[a-z]+$' });
     expect(valueAt(doc, '/components/schemas/schema/properties/child')).toEqual({
       $ref: '#/components/schemas/schema',
