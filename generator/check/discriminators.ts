@@ -6,7 +6,7 @@
 import type { Diagnostic } from '../diagnostics.js';
 import { fixedTag } from '../ir/events.js';
 import { type SourceDocument, schemaRefName, valueAt } from '../load/index.js';
-import { toPointer } from '../load/source-map.js';
+import { placeOf, toPointer } from '../load/source-map.js';
 
 type Obj = Record<string, unknown>;
 const obj = (v: unknown): Obj => (v && typeof v === 'object' && !Array.isArray(v) ? (v as Obj) : {});
@@ -21,9 +21,7 @@ export function checkDiscriminators(openapi: SourceDocument): Diagnostic[] {
   };
   const error = (pointer: string, message: string): Diagnostic => ({
     severity: 'error',
-    file: openapi.file,
-    ...openapi.locate(pointer),
-    pointer,
+    ...placeOf(openapi, pointer),
     message,
     rule: 'casi/discriminator',
   });

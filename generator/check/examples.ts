@@ -19,7 +19,7 @@ import { issuesFromAjv } from '../../templates/shared/validation.js';
 import type { Diagnostic } from '../diagnostics.js';
 import type { Ir } from '../ir/model.js';
 import { deref, type LoadedSpecs, type SourceDocument, schemaRefName, valueAt } from '../load/index.js';
-import { toPointer } from '../load/source-map.js';
+import { placeOf, toPointer } from '../load/source-map.js';
 import { type createAjv, schemaId, sharedAjv, toAjvSchema } from '../schema/ajv.js';
 
 type Node = Record<string, unknown>;
@@ -55,7 +55,7 @@ export function checkExamples(
   };
   const out: Diagnostic[] = [];
   const at = (example: Example, pointer: string, severity: Diagnostic['severity'], message: string) =>
-    out.push({ severity, file: example.doc.file, ...example.doc.locate(pointer), pointer, message, rule: RULE });
+    out.push({ severity, ...placeOf(example.doc, pointer), message, rule: RULE });
   for (const example of [...mediaTypeExamples(specs.openapi), ...messageExamples(specs.asyncapi)]) {
     const validate = 'known' in example.schema ? validatorOf(example.schema.known) : example.schema.unknown;
     if (typeof validate === 'string') {

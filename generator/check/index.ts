@@ -3,6 +3,7 @@ import { type Diagnostic, InputError, sortDiagnostics } from '../diagnostics.js'
 import { buildIr } from '../ir/build.js';
 import type { Ir } from '../ir/model.js';
 import type { LoadedSpecs } from '../load/index.js';
+import { placeOf } from '../load/source-map.js';
 import { checkConsistency, usesEventEnvelopes } from './consistency.js';
 import { checkDiscriminators } from './discriminators.js';
 import { checkExamples } from './examples.js';
@@ -30,7 +31,8 @@ export interface Model {
  * Completes what the linters found (`lints`): places diagnostics that came without a line by their pointer (an
  * unresolved AsyncAPI reference at its `$ref`), adds the model's findings (why it cannot be built only when nothing
  * else is an error: a broken document says why itself), the consistency checks (where the documents use this
- * service's event envelopes), the discriminator mappings and `x-casi-method` names, the compilation of every schema and the examples of both documents, and sorts.
+ * service's event envelopes), the discriminator mappings and `x-casi-method` names, the compilation of every schema
+ * and the examples of both documents; and sorts them, each once.
  */
 export function completeCheck(specs: LoadedSpecs, lints: readonly Diagnostic[], model: Model): Diagnostic[] {
   const docs = [specs.openapi, specs.asyncapi];
@@ -54,7 +56,18 @@ export function completeCheck(specs: LoadedSpecs, lints: readonly Diagnostic[], 
       ];
   const found = [...placed, ...consistency, ...documented, ...compiled, ...examples];
   const modelled = ir === undefined && hasErrors(found) ? [] : model.diagnostics;
-  return sortDiagnostics([...found, ...modelled]);
+  return sortDiagnostics(once([...found, ...modelled]));
+}
+
+/** Each diagnostic once: a schema copied by the load stage (load/pointed-schemas.ts) is placed where the original is. */
+function once(diagnostics: readonly Diagnostic[]): Diagnostic[] {
+  const seen = new Set<string>();
+  return diagnostics.filter((d) => {
+    const key = JSON.stringify([d.file, d.line, d.column, d.pointer, d.message, d.rule, d.severity]);
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
 }
 
 /** Builds the IR; its warnings, or the reason it cannot be built, become diagnostics. */
@@ -65,9 +78,7 @@ export function modelOf(specs: LoadedSpecs): Model {
       const doc = w.document === 'openapi' ? specs.openapi : specs.asyncapi;
       return {
         severity: 'warning',
-        file: doc.file,
-        ...doc.locate(w.pointer),
-        pointer: w.pointer,
+        ...placeOf(doc, w.pointer),
         message: w.message,
         rule: w.rule ?? 'casi/model',
       };

@@ -5,7 +5,7 @@
 import type { Diagnostic } from '../diagnostics.js';
 import type { Ir, JsonSchema } from '../ir/model.js';
 import { type LoadedSpecs, type SourceDocument, valueAt } from '../load/index.js';
-import { pointerTokens, toPointer } from '../load/source-map.js';
+import { placeOf, pointerTokens, toPointer } from '../load/source-map.js';
 import {
   compileAll,
   createAjv,
@@ -33,10 +33,9 @@ export function checkSchemasCompile(specs: Pick<LoadedSpecs, 'openapi' | 'asynca
 
 /**
  * Where a schema of each kind may be written, in order: a component schema in OpenAPI or in AsyncAPI, a message in
- * AsyncAPI (whose payload the validators name after it); a schema a `$ref` names elsewhere, at its pointer.
+ * AsyncAPI (whose payload the validators name after it).
  */
 function placesOf(specs: Pick<LoadedSpecs, 'openapi' | 'asyncapi'>, error: SchemaError): [SourceDocument, string[]][] {
-  if (error.schemaName.startsWith('#/')) return [[specs.openapi, pointerTokens(error.schemaName.slice(1))]];
   const schema = ['components', 'schemas', error.schemaName];
   const message = ['components', 'messages', error.schemaName];
   if (error.kind === 'message')
@@ -84,9 +83,7 @@ function requestDiagnostic(doc: SourceDocument, ir: Ir, part: RequestPartSchema,
 function located(doc: SourceDocument, pointer: string, subject: string, reason: string): Diagnostic {
   return {
     severity: 'error',
-    file: doc.file,
-    ...doc.locate(pointer),
-    pointer,
+    ...placeOf(doc, pointer),
     message: `${subject} cannot be compiled: ${documentReason(withoutRepeats(reason.split('\n')[0] ?? ''))}.`,
     rule: RULE,
   };

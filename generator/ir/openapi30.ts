@@ -41,15 +41,6 @@ export function asJsonSchemaDialect(doc: Obj, warn: (w: IrWarning) => void = () 
   }) as Obj;
 }
 
-/**
- * One schema of an OpenAPI document of version `openapi` in the form `asJsonSchemaDialect` gives it in the whole
- * document (for a schema reached by a pointer, which that pointer names as the document writes it).
- */
-export function schemaAsJsonSchema(openapi: unknown, schema: unknown): unknown {
-  if (typeof openapi !== 'string') return schema;
-  return rewrite(schema, [], false, openapi.startsWith('3.0.') ? rewriteKeywords : rewriteBounds);
-}
-
 /** Whether a boolean bound is written anywhere a schema may be (the common case of a 3.1 document: none). */
 function hasBooleanBound(node: unknown, inMap: boolean): boolean {
   if (Array.isArray(node)) return node.some((item) => hasBooleanBound(item, false));

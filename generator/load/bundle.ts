@@ -12,6 +12,7 @@ import { type Diagnostic, InputError, shownPath } from '../diagnostics.js';
 import type { LoadedSpecs } from './index.js';
 import { isLiteral, isSchemaPosition, type Path, refsIn, splitRef, valueAt } from './refs.js';
 import {
+  type Located,
   parseSourceDocument,
   pointerTokens,
   readSourceDocument,
@@ -128,12 +129,16 @@ class Bundler {
     };
   }
 
-  /** A schema that came from another file is placed there; everything else where the OpenAPI document has it. */
-  private locate(pointer: string): { file?: string; line: number; column: number } {
+  /**
+   * A schema that came from another file is placed there, at its pointer in that file; everything else where the
+   * OpenAPI document has it.
+   */
+  private locate(pointer: string): Located {
     const [section, kind, name, ...rest] = pointerTokens(pointer);
     const origin = section === 'components' && kind === 'schemas' && name !== undefined && this.origins.get(name);
     if (!origin) return this.specs.openapi.locate(pointer);
-    return { file: origin.doc.file, ...origin.doc.locate(`${origin.pointer}${toPointer(rest)}`) };
+    const at = `${origin.pointer}${toPointer(rest)}`;
+    return { file: origin.doc.file, pointer: at, ...origin.doc.locate(at) };
   }
 
   private rewrite(value: unknown, place: Place): unknown {

@@ -2,6 +2,7 @@
 import { resolve } from 'node:path';
 import { InputError } from '../diagnostics.js';
 import { bundleSpecs } from './bundle.js';
+import { hoistPointedSchemas } from './pointed-schemas.js';
 import { splitRef, valueAt } from './refs.js';
 import { readSourceDocument, type SourceDocument } from './source-map.js';
 
@@ -40,9 +41,12 @@ export async function readSpecs(openapiFile: string | undefined, asyncapiFile: s
   return { openapi, asyncapi };
 }
 
-/** The end of `loadSpecs`: bundles the documents `readSpecs` read. */
+/**
+ * The end of `loadSpecs`: bundles the documents `readSpecs` read, then makes each schema a reference names by pointer
+ * a component schema (pointed-schemas.ts).
+ */
 export async function bundleRead({ openapi, asyncapi }: ReadSpecs): Promise<LoadedSpecs> {
-  const bundled = await bundleSpecs({ openapi, asyncapi });
+  const bundled = hoistPointedSchemas(await bundleSpecs({ openapi, asyncapi }));
   const absent = [openapi, asyncapi].filter((doc) => doc.absent).map((doc) => doc.file);
   return { ...bundled, files: bundled.files.filter((file) => !absent.includes(file)) };
 }

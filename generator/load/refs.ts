@@ -40,6 +40,9 @@ const SCHEMA_LISTS = new Set(['allOf', 'anyOf', 'oneOf', 'prefixItems']);
 /** Members whose value maps names to schemas. */
 const SCHEMA_MAPS = new Set(['properties', 'patternProperties', '$defs', 'dependentSchemas']);
 
+/** Where AsyncAPI writes messages, whose `payload` and `headers` are schemas. */
+const MESSAGE_HOLDERS = new Set<string | number>(['messages', 'message', 'messageTraits']);
+
 /** Members whose values are data, not descriptions: a `$ref` inside them is just a member of an example. */
 const LITERALS = new Set(['example', 'default', 'const', 'enum']);
 
@@ -68,7 +71,8 @@ export function* refsIn(value: unknown, path: Path = []): Generator<{ ref: strin
 
 /**
  * True when the value at `path` stands where a schema goes: a component schema, a media type's or parameter's
- * `schema`, a subschema of a schema; in an AsyncAPI document also a message's `payload` and `headers`.
+ * `schema`, a subschema of a schema; in an AsyncAPI document also the `payload` and `headers` of a message (3.x
+ * `messages`, 2.6 `message`) or of a message trait.
  */
 export function isSchemaPosition(path: Path, asyncapi: boolean): boolean {
   const [last, parent] = [path.at(-1), path.at(-2)];
@@ -76,5 +80,5 @@ export function isSchemaPosition(path: Path, asyncapi: boolean): boolean {
   if (typeof last === 'number') return typeof parent === 'string' && SCHEMA_LISTS.has(parent);
   if (last === undefined) return false;
   if (SCHEMA_MEMBERS.has(last) || (typeof parent === 'string' && SCHEMA_MAPS.has(parent))) return true;
-  return asyncapi && (last === 'payload' || last === 'headers') && path.includes('messages');
+  return asyncapi && (last === 'payload' || last === 'headers') && path.some((key) => MESSAGE_HOLDERS.has(key));
 }

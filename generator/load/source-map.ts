@@ -10,16 +10,33 @@ const { CORE_SCHEMA, load } = requirePackage('js-yaml') as typeof JsYaml;
 /** `yaml`, which keeps positions: loaded on the first parse that needs them (a diagnostic, or a text js-yaml refuses). */
 let yamlPackage: typeof Yaml | undefined;
 
+/** Where a node is written: its line and column, and its file and pointer when not those asked about. */
+export interface Located {
+  readonly file?: string;
+  readonly pointer?: string;
+  readonly line: number;
+  readonly column: number;
+}
+
+/**
+ * The place of the node at `pointer` of `doc`, as diagnostics give it: the file, pointer, line and column where it is
+ * written (see `locate`).
+ */
+export function placeOf(doc: SourceDocument, pointer: string): Required<Located> {
+  return { file: doc.file, pointer, ...doc.locate(pointer) };
+}
+
 /** A parsed YAML document with its positions. */
 export interface SourceDocument {
   readonly file: string;
   readonly text: string;
   readonly value: Record<string, unknown>;
   /**
-   * Line and column (1-based) of the node at `pointer`, or of its closest existing parent; and the file, when the
-   * node was bundled in from another one (load/bundle.ts).
+   * Line and column (1-based) of the node at `pointer`, or of its closest existing parent; and the file and pointer
+   * where it is written, when it was copied in from another file (load/bundle.ts) or another place
+   * (load/pointed-schemas.ts).
    */
-  locate(pointer: string): { file?: string; line: number; column: number };
+  locate(pointer: string): Located;
   /** Set on the empty stand-in for a document that was not given (see load/index.ts). */
   readonly absent?: true;
 }

@@ -4,8 +4,6 @@ import { formats, patternRegExp } from '../../templates/shared/formats.js';
 import { InputError } from '../diagnostics.js';
 import { eventSchema } from '../ir/events.js';
 import type { Ir, JsonSchema } from '../ir/model.js';
-import { schemaAsJsonSchema } from '../ir/openapi30.js';
-import { valueAt } from '../load/index.js';
 import { schemaCodeNames } from '../names.js';
 import { requirePackage } from '../require-package.js';
 import { requestPartSchemas } from './operations.js';
@@ -34,23 +32,13 @@ export function schemaId(name: string): string {
 }
 
 /**
- * The `$id` under which a schema that a local `$ref` names outside the component schemas is registered: the
- * pointer percent-encoded, its `~` written `!` (a URN's name may hold no `~`, and ajv's URI library decodes `%7E`).
- */
-export function pointerId(pointer: string): string {
-  return `urn:casi:pointer:${encodeURIComponent(pointer).replace(/!/g, '%21').replace(/~/g, '!')}`;
-}
-
-/**
- * The reference a document writes for an id of `schemaId` (and a pointer inside it), `#/components/schemas/X…`,
- * or of `pointerId`, `#/paths/…`.
+ * The reference a document writes for an id of `schemaId`, `#/components/schemas/X`; any other reference (one the
+ * load stage left, which names nothing) as it is.
  */
 export function documentRef(id: string): string {
-  const pointer = /^urn:casi:pointer:([^#]*)$/.exec(id)?.[1];
-  if (pointer !== undefined) return `#${decodeURIComponent(pointer.replace(/!/g, '~'))}`;
-  const match = /^urn:casi:schema:([^#]*)(?:#(.*))?$/.exec(id);
-  if (match?.[1] === undefined) return id;
-  return `#/components/schemas/${pointerToken(match[1]).replace(/~/g, '~0').replace(/\//g, '~1')}${match[2] ?? ''}`;
+  const name = /^urn:casi:schema:([^#]*)$/.exec(id)?.[1];
+  if (name === undefined) return id;
+  return `#/components/schemas/${pointerToken(name).replace(/~/g, '~0').replace(/\//g, '~1')}`;
 }
 
 /** A schema ajv refuses or cannot compile, by the name the validators give it. */
@@ -93,8 +81,8 @@ export function validatableSchemas(
 export type SchemaLookup = (name: string) => unknown;
 
 /**
- * Prepares a spec schema for ajv: `#/components/schemas/X` references become `urn:casi:schema:X` (and any other
- * local reference `pointerId` of its pointer), `nullable` (no JSON Schema keyword, but one ajv knows) is dropped,
+ * Prepares a spec schema for ajv: `#/components/schemas/X` references become `urn:casi:schema:X` (the load stage
+ * has made every schema a reference names a component schema: load/pointed-schemas.ts), `nullable` (no JSON Schema keyword, but one ajv knows) is dropped,
  * and `discriminator.mapping` (an OpenAPI keyword ajv's discriminator does not take) is dropped — the `const`
  * tags of the members carry the same information. A discriminator ajv cannot use (see `ajvTakesDiscriminator`) is
  * dropped whole: it is a hint, and the schema's `oneOf`/`anyOf`/`allOf` validate as JSON Schema says.
@@ -123,53 +111,10 @@ export function toAjvSchema(schema: unknown, lookup: SchemaLookup = () => undefi
   return out;
 }
 
-/**
- * A reference as ajv finds it: `#/components/schemas/X` as `urn:casi:schema:X`, a pointer into a component
- * (`#/components/schemas/X/properties/id`, `…/X/$defs/Y`) as that pointer within `urn:casi:schema:X`, and any
- * other local pointer (`#/paths/…/schema`) as `pointerId` of it.
- */
+/** A reference as ajv finds it: `#/components/schemas/X` as `urn:casi:schema:X`, any other as it is. */
 function ajvRef(ref: string): string {
-  const inside = /^#\/components\/schemas\/([^/]+)(\/.+)$/.exec(ref);
-  if (inside?.[1] !== undefined && inside[2] !== undefined) return `${schemaId(pointerToken(inside[1]))}#${inside[2]}`;
   const name = refTarget(ref);
-  if (name) return schemaId(name);
-  const pointer = localPointer(ref);
-  return pointer === undefined ? ref : pointerId(pointer);
-}
-
-/** The pointer of a local reference outside the component schemas (`#/paths/…`), fragment escapes undone. */
-function localPointer(ref: string): string | undefined {
-  if (!ref.startsWith('#/') || ref.startsWith('#/components/schemas/')) return undefined;
-  try {
-    return decodeURIComponent(ref.slice(1));
-  } catch {
-    return ref.slice(1);
-  }
-}
-
-/**
- * The schemas the local references of `schemas` name outside the component schemas, by pointer, each in the
- * 2020-12 form of the document's dialect; followed through the schemas found, each once (cycles included).
- */
-function pointedSchemas(schemas: readonly unknown[], doc: JsonSchema): Map<string, unknown> {
-  const found = new Map<string, unknown>();
-  const walk = (node: unknown): void => {
-    if (Array.isArray(node)) node.forEach(walk);
-    else if (node && typeof node === 'object')
-      for (const [key, value] of Object.entries(node)) {
-        const pointer = key === '$ref' && typeof value === 'string' ? localPointer(value) : undefined;
-        if (pointer !== undefined && !found.has(pointer)) {
-          const target = valueAt(doc, pointer);
-          // A boolean schema cannot carry an id; a pointer to nothing is reported by the compilation.
-          if (!target || typeof target !== 'object') continue;
-          const schema = schemaAsJsonSchema(doc.openapi, target);
-          found.set(pointer, schema);
-          walk(schema);
-        } else if (!key.startsWith('x-') && !ANNOTATIONS.has(key)) walk(value);
-      }
-  };
-  schemas.forEach(walk);
-  return found;
+  return name === undefined ? ref : schemaId(name);
 }
 
 /** The component name a `#/components/schemas/X` reference names, or undefined. */
@@ -284,17 +229,6 @@ export function createAjv(
       ajv.addSchema({ ...(toAjvSchema(schema, lookup) as object), $id: schemaId(name) });
     } catch (error) {
       throw new SchemaError(name, kind, (error as Error).message);
-    }
-  }
-  // Every part's references, as a run-time user compiles request parts later against this instance.
-  for (const [pointer, schema] of pointedSchemas(
-    parts.map((p) => p.schema),
-    ir.openapi,
-  )) {
-    try {
-      ajv.addSchema({ ...(toAjvSchema(schema, lookup) as object), $id: pointerId(pointer) });
-    } catch (error) {
-      throw new SchemaError(`#${pointer}`, 'schema', (error as Error).message);
     }
   }
   return ajv;

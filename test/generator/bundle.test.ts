@@ -105,6 +105,7 @@ describe('load: schemas in files of their own', () => {
     const { openapi } = await loadSpecs(split.openapi, split.asyncapi);
     expect(openapi.locate('/components/schemas/WidgetChanged/properties/name')).toEqual({
       file: join(split.openapi, '../schemas/events.yaml'),
+      pointer: '/WidgetChanged/properties/name',
       line: 7,
       column: 11,
     });

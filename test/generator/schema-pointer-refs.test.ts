@@ -1,18 +1,27 @@
 /**
  * A `$ref` that points into a component schema (`#/components/schemas/Item/properties/id`, `…/Item/$defs/Local`), as
  * real documents reuse one property of another schema, compiles and validates as what it points at; so does one to a
- * schema written anywhere else in the document (`#/paths/…/schema`), as OpenAPI allows any local pointer.
+ * schema written anywhere else in the document (`#/paths/…/schema`), as OpenAPI allows any local pointer. (The load
+ * stage makes each such target a component schema: load/pointed-schemas.ts.)
  */
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { buildIr } from '../../generator/ir/build.js';
 import { loadSpecs } from '../../generator/load/index.js';
+import { hoistPointedSchemas } from '../../generator/load/pointed-schemas.js';
 import { parseSourceDocument } from '../../generator/load/source-map.js';
 import { createAjv, schemaId } from '../../generator/schema/ajv.js';
 import { compileStrict } from './compile-strict.js';
 import { generateAlone, workDirectory } from './generate-alone.js';
 
 const work = workDirectory('schema-pointer-refs');
+
+/** The IR of `document` (an OpenAPI one, alone) as the load stage gives it to the later stages. */
+async function irOf(document: object): Promise<ReturnType<typeof buildIr>> {
+  const { asyncapi } = await loadSpecs(undefined, undefined);
+  const openapi = parseSourceDocument('/virtual/openapi.json', JSON.stringify(document));
+  return buildIr(hoistPointedSchemas({ openapi, asyncapi }));
+}
 
 const document = {
   openapi: '3.1.0',
@@ -52,8 +61,7 @@ const document = {
 
 describe('references into a component schema', () => {
   it('compile and validate as the schema they point at', async () => {
-    const { asyncapi } = await loadSpecs(undefined, undefined);
-    const ir = buildIr({ openapi: parseSourceDocument('/virtual/openapi.json', JSON.stringify(document)), asyncapi });
+    const ir = await irOf(document);
     const ajv = createAjv(ir, { standalone: true });
     const thing = ajv.getSchema(schemaId('Thing'));
     expect(thing?.({ id: 'abc', n: 2, slash: 3 })).toBe(true);
@@ -106,13 +114,11 @@ const outsideComponents = (openapi: string) => ({
 
 describe('references to a schema outside the component schemas', () => {
   it('compile and validate as the schema they point at, cycles included, in its dialect (3.0 nullable)', async () => {
-    const { asyncapi } = await loadSpecs(undefined, undefined);
     for (const [openapi, noteMayBeNull] of [
       ['3.0.3', true],
       ['3.1.0', false],
     ] as const) {
-      const text = JSON.stringify(outsideComponents(openapi));
-      const ir = buildIr({ openapi: parseSourceDocument('/virtual/openapi.json', text), asyncapi });
+      const ir = await irOf(outsideComponents(openapi));
       for (const standalone of [true, false]) {
         const node = createAjv(ir, { standalone }).getSchema(schemaId('Node'));
         expect(node?.({ name: 'a', child: { name: 'b', child: { name: 'c' } } })).toBe(true);
