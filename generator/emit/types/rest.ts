@@ -3,7 +3,6 @@
  * types openapi-fetch's helpers read), printed with ts-morph's TypeScript (rest/document.ts).
  */
 import { valueAt } from '../../load/refs.js';
-import { hoistPlacedSchemas } from './placed-refs.js';
 import { printRestTypes } from './rest/document.js';
 
 /** The component sections whose entries openapi-typescript types from their own fields, never from a `$ref`. */
@@ -38,10 +37,12 @@ function isLocalRef(value: unknown): value is { $ref: string } {
   return typeof ref === 'string' && ref.startsWith('#');
 }
 
-/** Prints the types of `openapi` (a self-contained OpenAPI 3.x document; it is not modified). */
+/**
+ * Prints the types of `openapi` (a self-contained OpenAPI 3.x document whose schema references name component
+ * schemas, as the load stage leaves it; it is not modified).
+ */
 export function restTypes(openapi: unknown): string {
   const document = structuredClone(openapi) as Record<string, unknown>;
   inlineComponentAliases(document);
-  hoistPlacedSchemas(document);
   return printRestTypes(document);
 }
