@@ -435,7 +435,7 @@ export interface components {
             name?: string;
             phone_no?: string;
             /**
-             * @description discriminator enum property added by openapi-typescript
+             * @description discriminator enum property added by casi
              * @enum {string}
              */
             type: "agent.customer.loaded";
@@ -444,7 +444,7 @@ export interface components {
         AgentDtmfSent: {
             digits: string;
             /**
-             * @description discriminator enum property added by openapi-typescript
+             * @description discriminator enum property added by casi
              * @enum {string}
              */
             type: "agent.dtmf.sent";
@@ -459,7 +459,7 @@ export interface components {
             interrupted: boolean;
             text: string;
             /**
-             * @description discriminator enum property added by openapi-typescript
+             * @description discriminator enum property added by casi
              * @enum {string}
              */
             type: "agent.message.completed";
@@ -469,7 +469,7 @@ export interface components {
             generation_id: components["schemas"]["GenerationId"];
             text_delta: string;
             /**
-             * @description discriminator enum property added by openapi-typescript
+             * @description discriminator enum property added by casi
              * @enum {string}
              */
             type: "agent.message.delta";
@@ -479,7 +479,7 @@ export interface components {
             /** @description The notices sent. */
             data: Record<string, unknown>;
             /**
-             * @description discriminator enum property added by openapi-typescript
+             * @description discriminator enum property added by casi
              * @enum {string}
              */
             type: "agent.notice.sent";
@@ -491,7 +491,7 @@ export interface components {
             call_id: components["schemas"]["CallId"];
             name: string;
             /**
-             * @description discriminator enum property added by openapi-typescript
+             * @description discriminator enum property added by casi
              * @enum {string}
              */
             type: "agent.tool_call.created";
@@ -507,7 +507,7 @@ export interface components {
             /** @description Raw JSON. */
             result: string;
             /**
-             * @description discriminator enum property added by openapi-typescript
+             * @description discriminator enum property added by casi
              * @enum {string}
              */
             type: "agent.tool_call.returned";
@@ -563,7 +563,7 @@ export interface components {
         /** @description Carries only `type` (the source does not show other fields). */
         ChatAsyncChannel: {
             /**
-             * @description discriminator enum property added by openapi-typescript
+             * @description discriminator enum property added by casi
              * @enum {string}
              */
             type: "chat_async";
@@ -571,7 +571,7 @@ export interface components {
         ChatAsyncChannelRequest: {
             priority?: components["schemas"]["Priority"];
             /**
-             * @description discriminator enum property added by openapi-typescript
+             * @description discriminator enum property added by casi
              * @enum {string}
              */
             type: "chat_async";
@@ -579,7 +579,7 @@ export interface components {
         /** @description Carries only `type` (the source does not show other fields). */
         ChatRealtimeChannel: {
             /**
-             * @description discriminator enum property added by openapi-typescript
+             * @description discriminator enum property added by casi
              * @enum {string}
              */
             type: "chat_realtime";
@@ -587,7 +587,7 @@ export interface components {
         ChatRealtimeChannelRequest: {
             priority?: components["schemas"]["Priority"];
             /**
-             * @description discriminator enum property added by openapi-typescript
+             * @description discriminator enum property added by casi
              * @enum {string}
              */
             type: "chat_realtime";
@@ -671,7 +671,7 @@ export interface components {
         ConversationContextUpdate: {
             data: components["schemas"]["ContextData"];
             /**
-             * @description discriminator enum property added by openapi-typescript
+             * @description discriminator enum property added by casi
              * @enum {string}
              */
             type: "conversation.context.update";
@@ -682,7 +682,7 @@ export interface components {
             /** @description Whether the agent responds to the new context at once. */
             trigger_response: boolean;
             /**
-             * @description discriminator enum property added by openapi-typescript
+             * @description discriminator enum property added by casi
              * @enum {string}
              */
             type: "conversation.context.updated";
@@ -694,7 +694,7 @@ export interface components {
             /** @description The previous value, if any. */
             old_value?: string | boolean | null;
             /**
-             * @description discriminator enum property added by openapi-typescript
+             * @description discriminator enum property added by casi
              * @enum {string}
              */
             type: "conversation.custom_fields.updated";
@@ -702,7 +702,7 @@ export interface components {
         /** @description Ends the conversation early; answered by `conversation.ended` with `ended_by: customer`. */
         ConversationEnd: {
             /**
-             * @description discriminator enum property added by openapi-typescript
+             * @description discriminator enum property added by casi
              * @enum {string}
              */
             type: "conversation.end";
@@ -715,7 +715,7 @@ export interface components {
              */
             ended_by?: "customer" | "agent" | "transfer";
             /**
-             * @description discriminator enum property added by openapi-typescript
+             * @description discriminator enum property added by casi
              * @enum {string}
              */
             type: "conversation.ended";
@@ -750,7 +750,7 @@ export interface components {
             channel: components["schemas"]["SetupChannel"];
             direction: components["schemas"]["Direction"];
             /**
-             * @description discriminator enum property added by openapi-typescript
+             * @description discriminator enum property added by casi
              * @enum {string}
              */
             type: "conversation.setup";
@@ -758,7 +758,7 @@ export interface components {
         /** @description Starts the conversation; answered by `conversation.started`. */
         ConversationStart: {
             /**
-             * @description discriminator enum property added by openapi-typescript
+             * @description discriminator enum property added by casi
              * @enum {string}
              */
             type: "conversation.start";
@@ -766,7 +766,7 @@ export interface components {
         /** @description The live session has begun. */
         ConversationStarted: {
             /**
-             * @description discriminator enum property added by openapi-typescript
+             * @description discriminator enum property added by casi
              * @enum {string}
              */
             type: "conversation.started";
@@ -960,7 +960,7 @@ export interface components {
             caller_no: string | null;
             recording_url: string | null;
             /**
-             * @description discriminator enum property added by openapi-typescript
+             * @description discriminator enum property added by casi
              * @enum {string}
              */
             type: "phone";
@@ -970,7 +970,7 @@ export interface components {
             caller_no?: components["schemas"]["PhoneNumber"] | null;
             priority?: components["schemas"]["Priority"];
             /**
-             * @description discriminator enum property added by openapi-typescript
+             * @description discriminator enum property added by casi
              * @enum {string}
              */
             type: "phone";
@@ -1172,7 +1172,7 @@ export interface components {
             /** @description The `id` of the client event that caused it. */
             source_event_id?: string;
             /**
-             * @description discriminator enum property added by openapi-typescript
+             * @description discriminator enum property added by casi
              * @enum {string}
              */
             type: "server.error";
@@ -1284,7 +1284,7 @@ export interface components {
         UserDtmfReceived: {
             digits: string;
             /**
-             * @description discriminator enum property added by openapi-typescript
+             * @description discriminator enum property added by casi
              * @enum {string}
              */
             type: "user.dtmf.received";
@@ -1293,7 +1293,7 @@ export interface components {
         UserMessageReceived: {
             text: string;
             /**
-             * @description discriminator enum property added by openapi-typescript
+             * @description discriminator enum property added by casi
              * @enum {string}
              */
             type: "user.message.received";
@@ -1303,7 +1303,7 @@ export interface components {
             /** @description At most 4096 characters. */
             text: string;
             /**
-             * @description discriminator enum property added by openapi-typescript
+             * @description discriminator enum property added by casi
              * @enum {string}
              */
             type: "user.message.send";

@@ -43,7 +43,9 @@ describe('emit: the REST types', () => {
     const document = { ...(ir.openapi as Record<string, unknown>) };
     // openapiTS() bundles first, which adds the `components` a document without any lacks.
     document.components ??= {};
-    const expected = astToString(await openapiTS(structuredClone(document) as never, REFERENCE_OPTIONS));
+    const printed = astToString(await openapiTS(structuredClone(document) as never, REFERENCE_OPTIONS));
+    // The description of a discriminator's tag names the tool that added it.
+    const expected = printed.replaceAll('by openapi-typescript', 'by casi');
     const before = JSON.stringify(document);
     const actual = restTypes(document);
     expect(actual.length).toBeGreaterThan(1000);

@@ -99,8 +99,8 @@ function tagEnum(values: readonly string[], previous?: Json): Json {
     type: 'string',
     enum: values,
     description: previous?.description
-      ? `${previous.description} (enum property replaced by openapi-typescript)`
-      : 'discriminator enum property added by openapi-typescript',
+      ? `${previous.description} (enum property replaced by casi)`
+      : 'discriminator enum property added by casi',
   };
 }
 
