@@ -3,7 +3,6 @@ import type { Discriminators } from './discriminators.js';
 import { declarations, type Json, type Statement, type TypeElement } from './nodes.js';
 
 export interface Context {
-  readonly document: Json;
   readonly discriminators: Discriminators;
   /** Printed after the roots, in the order first needed: the `operations` interface and helper types. */
   readonly footer: ('operations' | Statement)[];

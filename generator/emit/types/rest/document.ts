@@ -40,7 +40,6 @@ const COMPONENTS: readonly [string, Transform][] = [
 /** Prints the types of `document` (a self-contained OpenAPI document, changed where discriminators tag schemas). */
 export function printRestTypes(document: Json): string {
   const context: Context = {
-    document,
     discriminators: scanDiscriminators(document),
     footer: [],
     operations: [],

@@ -109,7 +109,7 @@ function numberLiteral(value: number) {
 }
 
 /** A property name: a number, an identifier, or a string literal. */
-export function propertyName(name: string) {
+function propertyName(name: string) {
   if (String(Number(name)) === name && name[0] !== '-') return factory.createNumericLiteral(name);
   return /^[A-Za-z_$][A-Za-z_$0-9]*$/.test(name) ? factory.createIdentifier(name) : factory.createStringLiteral(name);
 }
