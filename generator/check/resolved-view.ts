@@ -2,7 +2,7 @@
  * A document as its specification's JSON Schema checks it: with its local references replaced by what they name, and
  * the way back from a place in that view to the text it came from.
  */
-import { isLiteral, type Path, valueAt } from '../load/refs.js';
+import { inOtherFormat, isLiteral, type Path, valueAt } from '../load/refs.js';
 import { pointerTokens, toPointer } from '../load/source-map.js';
 
 type Obj = Record<string, unknown>;
@@ -10,7 +10,8 @@ type Obj = Record<string, unknown>;
 /**
  * `root` with every local `$ref` object replaced by its target, resolved the same way (once per target, shared). A
  * reference into a target being resolved (a recursive schema), a dangling one, one to another file and one at a place
- * `keepsRef` names stay as they are.
+ * `keepsRef` names stay as they are; a schema in another format than JSON Schema that refers to another file or a
+ * URL is left out.
  */
 export function resolvedView(root: Obj, keepsRef: (path: Path) => boolean): Obj {
   const done = new Map<string, unknown>();
@@ -31,8 +32,11 @@ export function resolvedView(root: Obj, keepsRef: (path: Path) => boolean): Obj 
     }
     if (Array.isArray(node)) return node.map((item, i) => visit(item, [...path, i]));
     const copy: Obj = {};
-    for (const [key, child] of Object.entries(node))
-      copy[key] = isLiteral(path, key, child) ? child : visit(child, [...path, key]);
+    for (const [key, child] of Object.entries(node)) {
+      // A schema in another format than JSON Schema, written in a file or at a URL: nothing here can check it.
+      if (inOtherFormat(node, key) && isForeignRef(child)) continue;
+      copy[key] = isLiteral(node, path, key, child) ? child : visit(child, [...path, key]);
+    }
     return copy;
   };
   return visit(root, []) as Obj;
@@ -59,4 +63,10 @@ export function sourcePointer(root: Obj, tokens: readonly string[]): string {
   }
   follow();
   return toPointer(at);
+}
+
+/** True when `value` is a Reference object to another file or a URL. */
+function isForeignRef(value: unknown): boolean {
+  const ref = (value as { $ref?: unknown } | null)?.$ref;
+  return typeof ref === 'string' && !ref.startsWith('#');
 }

@@ -4,14 +4,12 @@
  * join the OpenAPI ones. https://www.asyncapi.com/docs/reference/specification/v3.0.0#messageObject
  */
 import type { SourceDocument } from '../load/index.js';
+import { JSON_SCHEMA_FORMATS } from '../load/refs.js';
 import { toPointer } from '../load/source-map.js';
 import type { IrMessage, IrWarning, JsonSchema } from './model.js';
 
 type Obj = Record<string, unknown>;
 const obj = (v: unknown): Obj => (v && typeof v === 'object' && !Array.isArray(v) ? (v as Obj) : {});
-
-/** Schema formats whose payloads are JSON Schema (AsyncAPI's own dialect, JSON Schema, OpenAPI's Schema Object). */
-const JSON_SCHEMA_FORMATS = /^application\/(vnd\.aai\.asyncapi|schema|vnd\.oai\.openapi)(\+json|\+yaml|;|$)/;
 
 /** The messages, their payloads named as schemas, and the AsyncAPI component schemas, all sorted by name. */
 export interface AsyncApiModel {

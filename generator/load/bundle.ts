@@ -148,7 +148,7 @@ class Bundler {
     if (typeof ref === 'string') return this.resolve(value as Obj, ref, place);
     const out: Obj = {};
     for (const [key, child] of Object.entries(value)) {
-      if (isLiteral(place.source, key, child)) out[key] = child;
+      if (isLiteral(value, place.source, key, child)) out[key] = child;
       else if (key === 'mapping' && place.at.at(-1) === 'discriminator') out[key] = this.mapping(child, place);
       else out[key] = this.rewrite(child, this.into(place, key));
     }

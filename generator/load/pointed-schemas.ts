@@ -152,7 +152,7 @@ function* schemaRefs(value: unknown, path: Path, asyncapi: boolean): Generator<S
     for (const [tag, ref] of Object.entries(obj(node.mapping)))
       if (typeof ref === 'string' && ref.startsWith('#')) yield { path: [...path, 'mapping'], key: tag, ref };
   for (const [key, child] of Object.entries(node)) {
-    if (child === null || typeof child !== 'object' || isLiteral(path, key, child)) continue;
+    if (child === null || typeof child !== 'object' || isLiteral(node, path, key, child)) continue;
     yield* schemaRefs(child, [...path, Array.isArray(value) ? Number(key) : key], asyncapi);
   }
 }

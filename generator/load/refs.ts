@@ -46,16 +46,38 @@ const MESSAGE_HOLDERS = new Set<string | number>(['messages', 'message', 'messag
 /** Members whose values are data, not descriptions: a `$ref` inside them is just a member of an example. */
 const LITERALS = new Set(['example', 'default', 'const', 'enum']);
 
+/** The schema formats casi reads: JSON Schema, and the AsyncAPI and OpenAPI Schema Objects built on it. */
+export const JSON_SCHEMA_FORMATS = /^application\/(vnd\.aai\.asyncapi|schema|vnd\.oai\.openapi)(\+json|\+yaml|;|$)/;
+
 /**
- * True when `value`, at `key` under the path `path`, is data (an example, a default, an extension). A key that names
- * a property, a component or a definition is a name, whatever it spells (`properties: {default: …}`).
+ * True when `value`, at `key` of `holder` under the path `path`, is data (an example, a default, an extension), or a
+ * schema in another format than JSON Schema (Avro, Protobuf, RAML: the `schema` of an AsyncAPI Multi Format Schema
+ * object, or the `payload` of a 2.6 message, beside a `schemaFormat` that names it), whose `$ref`s casi does not
+ * follow. A key that names a property, a component or a definition is a name, whatever it spells.
  */
-export function isLiteral(path: Path, key: string, value: unknown): boolean {
+export function isLiteral(holder: object, path: Path, key: string, value: unknown): boolean {
   const parent = path.at(-1);
   if ((typeof parent === 'string' && SCHEMA_MAPS.has(parent)) || path.at(-2) === 'components') return false;
-  if (LITERALS.has(key) || key.startsWith('x-')) return true;
+  if (LITERALS.has(key) || key.startsWith('x-') || inOtherFormat(holder, key)) return true;
   if (key === 'examples' && Array.isArray(value)) return true; // JSON Schema and AsyncAPI message examples
   return key === 'value' && path.at(-2) === 'examples'; // an OpenAPI Example object's value
+}
+
+/** True when `holder[key]` is a schema in another format than JSON Schema (see `isLiteral`). */
+export function inOtherFormat(holder: object, key: string): boolean {
+  const format = (holder as { schemaFormat?: unknown }).schemaFormat;
+  return (key === 'schema' || key === 'payload') && typeof format === 'string' && !JSON_SCHEMA_FORMATS.test(format);
+}
+
+/** True when `pointer` is in a schema written in another format than JSON Schema, in the document `root`. */
+export function isInOtherFormat(root: unknown, pointer: string): boolean {
+  let node = root;
+  for (const token of pointerTokens(pointer)) {
+    if (node === null || typeof node !== 'object') return false;
+    if (inOtherFormat(node, token)) return true;
+    node = (node as Record<string, unknown>)[token];
+  }
+  return false;
 }
 
 /** Every string `$ref` in `value`, with the path of the object that holds it. */
@@ -64,7 +86,7 @@ export function* refsIn(value: unknown, path: Path = []): Generator<{ ref: strin
   const ref = (value as { $ref?: unknown }).$ref;
   if (typeof ref === 'string') yield { ref, path };
   for (const [key, child] of Object.entries(value)) {
-    if (child === null || typeof child !== 'object' || isLiteral(path, key, child)) continue;
+    if (child === null || typeof child !== 'object' || isLiteral(value, path, key, child)) continue;
     yield* refsIn(child, [...path, Array.isArray(value) ? Number(key) : key]);
   }
 }
