@@ -10,8 +10,9 @@ import { pointerTokens, readSourceDocument, type SourceDocument, toPointer } fro
 /**
  * The errors that say something. Left out: those that only say a subschema failed (its own errors follow), an
  * object's failure to be a Reference object (it is written in full), "does not match oneOf / anyOf / if" where
- * a more precise error lies at or below the same place, and a member refused only because something inside it failed
- * (`unevaluatedProperties` counts a failed member as not evaluated: its ancestors are then all "not allowed").
+ * a more precise error lies at or below the same place, a member refused only because something inside it failed
+ * (`unevaluatedProperties` counts a failed member as not evaluated: its ancestors are then all "not allowed"), and a
+ * `$ref` that is not a well-formed URI reference (`isRefFormat`).
  */
 export function relevant(errors: readonly OutputUnit[]): OutputUnit[] {
   const kept = errors.filter(
@@ -19,11 +20,21 @@ export function relevant(errors: readonly OutputUnit[]): OutputUnit[] {
   );
   const precise = kept.filter((e) => !SUMMARIES.has(e.keyword));
   return kept.filter((e) => {
+    if (isRefFormat(e)) return false;
     if (SUMMARIES.has(e.keyword))
       return !precise.some((other) => isAtOrBelow(other.instanceLocation, e.instanceLocation));
     if (e.keyword !== 'false') return true;
     return !kept.some((other) => other.instanceLocation.startsWith(`${e.instanceLocation}/`));
   });
+}
+
+/**
+ * A `$ref` that is not a well-formed URI reference (`#/channels/a~1{id}`, braces not percent-encoded): references are
+ * read as the AsyncAPI parser and Redocly read them, and the reference check says when one names nothing. Such an
+ * error still stands for the failed branches above it, which are then not reported either.
+ */
+function isRefFormat(e: OutputUnit): boolean {
+  return e.keyword === 'format' && e.instanceLocation.endsWith('/$ref');
 }
 
 /** The keywords whose errors only say that a subschema failed, which reports its own. */

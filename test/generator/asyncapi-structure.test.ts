@@ -131,6 +131,23 @@ describe('the AsyncAPI structure check', () => {
     ]);
   });
 
+  it('reads a reference whose pointer has braces not percent-encoded, as the AsyncAPI parser does', async () => {
+    const braces = V3.replaceAll('#/channels/lights', '#/channels/lights~1{id}').replace(
+      '  lights:\n',
+      '  lights/{id}:\n',
+    );
+    expect(braces).toContain("$ref: '#/channels/lights~1{id}/messages/lit'");
+    expect(await checked('braces', braces)).toEqual([]);
+    const dangling = await checked('braces-dangling', braces.replace('lights~1{id}/messages', 'lights~1{ID}/messages'));
+    expect(dangling).toEqual([
+      expect.objectContaining({
+        rule: 'asyncapi/invalid-ref',
+        pointer: '/operations/onLit/messages/0/$ref',
+        message: '$ref #/channels/lights~1{ID}/messages/lit points to nothing',
+      }),
+    ]);
+  });
+
   it('refuses a document without a version, or of a version it does not know, at the version', async () => {
     expect(await checked('no-version', 'info:\n  title: x\n')).toEqual([
       expect.objectContaining({
