@@ -19,11 +19,15 @@ const { Validator } = requirePackage('@cfworker/json-schema') as typeof Cfworker
 /**
  * OpenAPI 3.0's schema with an empty `required` list allowed in a Schema object: the published schema asks for at least
  * one name, but the JSON Schema draft OpenAPI 3.0 builds on (Wright-00) allows none, and documents write `required: []`.
+ * `type: 'null'` (OpenAPI 3.1's) is allowed too: the model reads it as 3.1 does, with a warning (ir/openapi30.ts).
  */
 function openApi30Schema(): unknown {
-  const schema = withoutFormats(schemas.v3) as { definitions: { Schema: { properties: { required: object } } } };
-  const { minItems: _, ...required } = schema.definitions.Schema.properties.required as { minItems?: number };
-  schema.definitions.Schema.properties.required = required;
+  type Properties = { required: object; type: { enum: string[] } };
+  const schema = withoutFormats(schemas.v3) as { definitions: { Schema: { properties: Properties } } };
+  const { properties } = schema.definitions.Schema;
+  const { minItems: _, ...required } = properties.required as { minItems?: number };
+  properties.required = required;
+  properties.type.enum = [...properties.type.enum, 'null'];
   return schema;
 }
 

@@ -1,7 +1,8 @@
 /**
  * OpenAPI 3.0's schema dialect written as JSON Schema 2020-12, the one every later stage reads
  * (https://spec.openapis.org/oas/v3.0.3#schema-object): `nullable: true` adds `null` to `type` (and to `enum`),
- * and the boolean `exclusiveMinimum`/`exclusiveMaximum` become the numbers they qualify. In a 3.1 document only
+ * and the boolean `exclusiveMinimum`/`exclusiveMaximum` become the numbers they qualify; a `type: 'null'` (3.1's) is
+ * read as 3.1 reads it, with a warning. In a 3.1 document only
  * what is unambiguous is rewritten, with a warning each: a boolean bound (never valid 2020-12). `nullable` stays
  * there an annotation, as 2020-12 makes every keyword it does not know.
  */
@@ -19,6 +20,9 @@ const SCHEMA_MAPS = new Set(['properties', 'patternProperties', '$defs', 'defini
 /** The rule of the warnings about OpenAPI 3.0 keywords read in a 3.1 document. */
 export const RULE_30_IN_31 = 'casi/openapi-3.0-keyword';
 
+/** The rule of the warnings about OpenAPI 3.1 keywords read in a 3.0 document. */
+export const RULE_31_IN_30 = 'casi/openapi-3.1-keyword';
+
 /** The two bounds 3.0 writes as booleans beside `minimum`/`maximum`. */
 const BOUNDS = [
   ['exclusiveMinimum', 'minimum'],
@@ -31,7 +35,11 @@ const BOUNDS = [
  */
 export function asJsonSchemaDialect(doc: Obj, warn: (w: IrWarning) => void = () => {}): Obj {
   if (typeof doc.openapi !== 'string') return doc;
-  if (doc.openapi.startsWith('3.0.')) return rewrite(doc, [], false, rewriteKeywords) as Obj;
+  if (doc.openapi.startsWith('3.0.'))
+    return rewrite(doc, [], false, (schema, at) => {
+      if (schema.type === 'null') warn(nullTypeWarning(at));
+      return rewriteKeywords(schema);
+    }) as Obj;
   if (!hasBooleanBound(doc, false)) return doc;
   return rewrite(doc, [], false, (schema, at) => {
     const out = rewriteBounds(schema);
@@ -81,6 +89,17 @@ function rewrite(node: unknown, at: string[], inMap: boolean, keywords: (schema:
         ? value
         : rewrite(value, [...at, key], !inMap && SCHEMA_MAPS.has(key), keywords);
   return inMap ? out : keywords(out, at);
+}
+
+/** The warning of a 3.0 schema that writes `type: 'null'`, which only 3.1 has: it is read as 3.1 reads it. */
+function nullTypeWarning(at: string[]): IrWarning {
+  return {
+    document: 'openapi',
+    pointer: toPointer([...at, 'type']),
+    message:
+      "type: 'null' is OpenAPI 3.1 (JSON Schema); 3.0 writes `nullable: true` beside a type: read as 3.1 reads it, the value null",
+    rule: RULE_31_IN_30,
+  };
 }
 
 /** The boolean bounds of one schema object as the numbers they qualify (dropped where there is none). */
