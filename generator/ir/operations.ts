@@ -23,6 +23,27 @@ const METHODS: readonly HttpMethod[] = ['get', 'put', 'post', 'delete', 'options
 const LOCATIONS: readonly ParameterLocation[] = ['path', 'query', 'header', 'cookie'];
 const str = (v: unknown, fallback = ''): string => (typeof v === 'string' ? v : fallback);
 
+/**
+ * A warning for each operation of a path item that is not generated: OpenAPI 3.2's `query` method and its
+ * `additionalOperations` (methods such as `SUBSCRIBE`), which casi does not read yet. Nothing is left out unsaid.
+ */
+function notGenerated(item: Obj, path: string): IrWarning[] {
+  const extra =
+    item.additionalOperations && typeof item.additionalOperations === 'object' ? item.additionalOperations : {};
+  const found = [
+    ...(item.query && typeof item.query === 'object' ? [['query', 'QUERY']] : []),
+    ...Object.keys(extra).map((method) => [
+      `additionalOperations/${method.replace(/~/g, '~0').replace(/\//g, '~1')}`,
+      method,
+    ]),
+  ];
+  return found.map(([at, method]) => ({
+    document: 'openapi',
+    pointer: `${toPointer(['paths', path])}/${at}`,
+    message: `the ${method} operation (OpenAPI 3.2) is not generated: casi reads the methods of OpenAPI 3.0 and 3.1, so it has no client method and no route`,
+  }));
+}
+
 /** Builds the operations of `paths`, sorted by resource, then method name; `warn` hears of renamed methods. */
 export function buildOperations(doc: SourceDocument, warn: (warning: IrWarning) => void = () => {}): IrOperation[] {
   const resources = tagResources(doc);
@@ -37,6 +58,7 @@ export function buildOperations(doc: SourceDocument, warn: (warning: IrWarning) 
         pointer: toPointer(['paths', path]),
         message: `the path ${path} holds a ${path.includes('#') ? 'fragment' : 'query'}, which no request carries: the client sends ${path.replace(/[#?].*$/, '')}`,
       });
+    for (const warning of notGenerated(item, path)) warn(warning);
     for (const method of METHODS) {
       const op = item[method] as Obj | undefined;
       if (!op || typeof op !== 'object') continue;

@@ -74,6 +74,27 @@ describe('operations of any OpenAPI document', () => {
     expect(ir.warnings).toHaveLength(1);
   });
 
+  it('says which OpenAPI 3.2 operations it does not generate (query, additionalOperations), at each', async () => {
+    const ir = await irOf({
+      openapi: '3.2.0',
+      info: { title: 'T', version: '1' },
+      paths: {
+        '/trips/{id}': {
+          parameters: [{ name: 'id', in: 'path', required: true, schema: { type: 'string' } }],
+          get: { operationId: 'get-trip', responses: {} },
+          query: { operationId: 'query-trip', responses: {} },
+          additionalOperations: { SUBSCRIBE: { operationId: 'subscribe-trip', responses: {} } },
+        },
+      },
+    });
+    expect(ir.operations.map((op) => op.id)).toEqual(['get-trip']);
+    expect(ir.warnings.map((w) => [w.pointer, w.message.split(' (')[0]])).toEqual([
+      ['/paths/~1trips~1{id}/query', 'the QUERY operation'],
+      ['/paths/~1trips~1{id}/additionalOperations/SUBSCRIBE', 'the SUBSCRIBE operation'],
+    ]);
+    expect(ir.warnings.every((w) => w.message.endsWith('so it has no client method and no route'))).toBe(true);
+  });
+
   it('numbers a resource named like a member the client has already (raw, core), with a warning', async () => {
     const ir = await irOf({
       openapi: '3.1.0',
