@@ -3,9 +3,11 @@
  * (https://spec.openapis.org/oas/v3.0.3#schema-object): `nullable: true` adds `null` to `type` (and to `enum`),
  * and the boolean `exclusiveMinimum`/`exclusiveMaximum` become the numbers they qualify; a `type: 'null'` (3.1's) is
  * read as 3.1 reads it, with a warning. In a 3.1 document only
- * what is unambiguous is rewritten, with a warning each: a boolean bound (never valid 2020-12). `nullable` stays
+ * what is unambiguous is rewritten, with a warning each: a boolean bound (never valid 2020-12), and a schema's
+ * `examples` written as a map of named examples (an annotation that must be a list: left out). `nullable` stays
  * there an annotation, as 2020-12 makes every keyword it does not know.
  */
+import { isSchemaPosition } from '../load/refs.js';
 import { toPointer } from '../load/source-map.js';
 import type { IrWarning } from './model.js';
 
@@ -19,6 +21,9 @@ const SCHEMA_MAPS = new Set(['properties', 'patternProperties', '$defs', 'defini
 
 /** The rule of the warnings about OpenAPI 3.0 keywords read in a 3.1 document. */
 export const RULE_30_IN_31 = 'casi/openapi-3.0-keyword';
+
+/** The rule of the warnings about a schema's `examples` written as a map. */
+export const RULE_SCHEMA_EXAMPLES = 'casi/schema-examples';
 
 /** The rule of the warnings about OpenAPI 3.1 keywords read in a 3.0 document. */
 export const RULE_31_IN_30 = 'casi/openapi-3.1-keyword';
@@ -40,23 +45,51 @@ export function asJsonSchemaDialect(doc: Obj, warn: (w: IrWarning) => void = () 
       if (schema.type === 'null') warn(nullTypeWarning(at));
       return rewriteKeywords(schema);
     }) as Obj;
-  if (!hasBooleanBound(doc, false)) return doc;
+  if (!needsRewrite(doc, [], false)) return doc;
   return rewrite(doc, [], false, (schema, at) => {
     const out = rewriteBounds(schema);
     for (const [exclusive] of BOUNDS)
       if (typeof schema[exclusive] === 'boolean') warn(boundWarning(schema, exclusive, out, [...at, exclusive]));
+    if (hasExamplesMap(schema, at)) {
+      delete out.examples;
+      warn(examplesWarning(at));
+    }
     return out;
   }) as Obj;
 }
 
-/** Whether a boolean bound is written anywhere a schema may be (the common case of a 3.1 document: none). */
-function hasBooleanBound(node: unknown, inMap: boolean): boolean {
-  if (Array.isArray(node)) return node.some((item) => hasBooleanBound(item, false));
+/**
+ * Whether a 3.1 document has something to rewrite where a schema may be: a boolean bound, or `examples` that is not
+ * a list (the common case: nothing).
+ */
+function needsRewrite(node: unknown, at: string[], inMap: boolean): boolean {
+  if (Array.isArray(node)) return node.some((item, i) => needsRewrite(item, [...at, String(i)], false));
   if (!node || typeof node !== 'object') return false;
   if (!inMap && BOUNDS.some(([exclusive]) => typeof (node as Obj)[exclusive] === 'boolean')) return true;
+  if (!inMap && hasExamplesMap(node as Obj, at)) return true;
   return Object.entries(node).some(
-    ([key, value]) => !DATA.has(key) && !key.startsWith('x-') && hasBooleanBound(value, !inMap && SCHEMA_MAPS.has(key)),
+    ([key, value]) =>
+      !DATA.has(key) && !key.startsWith('x-') && needsRewrite(value, [...at, key], !inMap && SCHEMA_MAPS.has(key)),
   );
+}
+
+/**
+ * A schema whose `examples` is not a list, as JSON Schema 2020-12 has it: a map of named examples, as OpenAPI writes
+ * beside a schema (in a media type or a parameter), written inside it.
+ */
+function hasExamplesMap(node: Obj, at: string[]): boolean {
+  return node.examples !== undefined && !Array.isArray(node.examples) && isSchemaPosition(at, false);
+}
+
+/** The warning of a schema's `examples` that is not a list: an annotation, left out. */
+function examplesWarning(at: string[]): IrWarning {
+  return {
+    document: 'openapi',
+    pointer: toPointer([...at, 'examples']),
+    message:
+      "a schema's examples are a list of values (JSON Schema); named examples belong beside the schema, in the media type or parameter: left out",
+    rule: RULE_SCHEMA_EXAMPLES,
+  };
 }
 
 /** The warning of one boolean bound of a 3.1 schema, saying what it was read as. */
