@@ -3,13 +3,13 @@ import { type Diagnostic, InputError, sortDiagnostics } from '../diagnostics.js'
 import { buildIr } from '../ir/build.js';
 import type { Ir } from '../ir/model.js';
 import type { LoadedSpecs } from '../load/index.js';
-import { isInOtherFormat } from '../load/refs.js';
-import { placeOf, type SourceDocument } from '../load/source-map.js';
+import { placeOf } from '../load/source-map.js';
 import { checkConsistency, usesEventEnvelopes } from './consistency.js';
 import { checkDiscriminators } from './discriminators.js';
 import { checkExamples } from './examples.js';
 import { checkMethodNames } from './method-names.js';
 import { checkOpenApiVersion } from './openapi-version.js';
+import { unreadPayloads } from './other-formats.js';
 import { atUnresolvedRef } from './ref-location.js';
 import { strictChecks } from './rules-config.js';
 import { checkSchemasCompile } from './schemas.js';
@@ -37,8 +37,8 @@ export interface Model {
  */
 export function completeCheck(specs: LoadedSpecs, lints: readonly Diagnostic[], model: Model): Diagnostic[] {
   const docs = [specs.openapi, specs.asyncapi];
-  const placed = lints.map((d): Diagnostic => {
-    const found: Diagnostic = otherFormatRef(atUnresolvedRef(d, specs.asyncapi), specs.asyncapi);
+  const placed = unreadPayloads(lints, specs.asyncapi).map((d): Diagnostic => {
+    const found: Diagnostic = atUnresolvedRef(d, specs.asyncapi);
     if (found.line > 0) return found;
     const doc = docs.find((candidate) => candidate.file === found.file) ?? specs.asyncapi;
     return { ...found, ...doc.locate(found.pointer) };
@@ -58,21 +58,6 @@ export function completeCheck(specs: LoadedSpecs, lints: readonly Diagnostic[], 
   const found = [...placed, ...consistency, ...documented, ...compiled, ...examples];
   const modelled = ir === undefined && hasErrors(found) ? [] : model.diagnostics;
   return sortDiagnostics(once([...found, ...modelled]));
-}
-
-/**
- * The AsyncAPI parser's finding that a `$ref` cannot be read (a URL it cannot fetch, a file that is not there) is a
- * warning where the reference is in a schema of another format than JSON Schema (Avro, Protobuf, …): casi does not
- * read such a schema, so generation does not need it.
- */
-function otherFormatRef(d: Diagnostic, asyncapi: SourceDocument): Diagnostic {
-  if (d.rule !== 'asyncapi/invalid-ref' || d.file !== asyncapi.file || !isInOtherFormat(asyncapi.value, d.pointer))
-    return d;
-  return {
-    ...d,
-    severity: 'warning',
-    message: `${d.message}; the schema is not JSON Schema, and casi does not read it`,
-  };
 }
 
 /** Each diagnostic once: a schema copied by the load stage (load/pointed-schemas.ts) is placed where the original is. */

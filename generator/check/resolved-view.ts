@@ -2,7 +2,7 @@
  * A document as its specification's JSON Schema checks it: with its local references replaced by what they name, and
  * the way back from a place in that view to the text it came from.
  */
-import { inOtherFormat, isLiteral, type Path, valueAt } from '../load/refs.js';
+import { inOtherFormat, isForeignRef, isLiteral, type Path, valueAt } from '../load/refs.js';
 import { pointerTokens, toPointer } from '../load/source-map.js';
 
 type Obj = Record<string, unknown>;
@@ -63,10 +63,4 @@ export function sourcePointer(root: Obj, tokens: readonly string[]): string {
   }
   follow();
   return toPointer(at);
-}
-
-/** True when `value` is a Reference object to another file or a URL. */
-function isForeignRef(value: unknown): boolean {
-  const ref = (value as { $ref?: unknown } | null)?.$ref;
-  return typeof ref === 'string' && !ref.startsWith('#');
 }

@@ -69,6 +69,12 @@ export function inOtherFormat(holder: object, key: string): boolean {
   return (key === 'schema' || key === 'payload') && typeof format === 'string' && !JSON_SCHEMA_FORMATS.test(format);
 }
 
+/** True when `value` is a Reference object to another file or a URL. */
+export function isForeignRef(value: unknown): boolean {
+  const ref = (value as { $ref?: unknown } | null)?.$ref;
+  return typeof ref === 'string' && !ref.startsWith('#');
+}
+
 /** True when `pointer` is in a schema written in another format than JSON Schema, in the document `root`. */
 export function isInOtherFormat(root: unknown, pointer: string): boolean {
   let node = root;
