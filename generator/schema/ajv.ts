@@ -82,7 +82,8 @@ export type SchemaLookup = (name: string) => unknown;
 
 /**
  * Prepares a spec schema for ajv: `#/components/schemas/X` references become `urn:casi:schema:X` (the load stage
- * has made every schema a reference names a component schema: load/pointed-schemas.ts), `nullable` (no JSON Schema keyword, but one ajv knows) is dropped,
+ * has made every schema a reference names a component schema: load/pointed-schemas.ts), `$schema` and `nullable` (no
+ * JSON Schema keyword, but one ajv knows) are dropped,
  * and `discriminator.mapping` (an OpenAPI keyword ajv's discriminator does not take) is dropped — the `const`
  * tags of the members carry the same information. A discriminator ajv cannot use (see `ajvTakesDiscriminator`) is
  * dropped whole: it is a hint, and the schema's `oneOf`/`anyOf`/`allOf` validate as JSON Schema says.
@@ -100,6 +101,9 @@ export function toAjvSchema(schema: unknown, lookup: SchemaLookup = () => undefi
       }
     } else if (key === 'properties' || key === 'patternProperties' || key === '$defs') {
       out[key] = Object.fromEntries(Object.entries(value as object).map(([k, v]) => [k, toAjvSchema(v, lookup)]));
+    } else if (key === '$schema') {
+      // A dialect named inside a schema (an AsyncAPI payload's draft-07, say): every schema is read as 2020-12, which
+      // ajv only knows the meta-schema of.
     } else if (key === 'nullable') {
       // Left by 3.0 documents only where it is not a boolean, and an annotation in 3.1 and AsyncAPI.
     } else if (key.startsWith('x-') || ANNOTATIONS.has(key)) {

@@ -206,3 +206,27 @@ describe('check: a schema whose reference names nothing', () => {
     ]);
   });
 });
+
+describe('check: a schema that names its dialect', () => {
+  it('compiles: an AsyncAPI payload with draft-07 $schema, an OpenAPI 3.1 schema with 2020-12 and one with draft-07', async () => {
+    const payload = DOCUMENT.replace(
+      "        properties: {code: {type: string, pattern: '(['}}",
+      "        $schema: 'http://json-schema.org/draft-07/schema#'\n        properties: {code: {type: string}}",
+    );
+    expect(payload).toContain('draft-07');
+    expect((await alone('asyncapi', payload, 'draft-07-payload.yaml')).found).toEqual([]);
+    const text = openapi(
+      '3.1.0',
+      [],
+      [
+        'schemas:',
+        '  Thing:',
+        "    $schema: 'https://json-schema.org/draft/2020-12/schema'",
+        '    type: object',
+        "    properties: {old: {$ref: '#/components/schemas/Old'}}",
+        "  Old: {$schema: 'http://json-schema.org/draft-07/schema#', type: integer}",
+      ],
+    );
+    expect((await alone('openapi', text.replace('paths:\n', 'paths: {}\n'), 'dialects.yaml')).found).toEqual([]);
+  });
+});
