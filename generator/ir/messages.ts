@@ -39,7 +39,10 @@ export function readAsyncApi(
       continue;
     }
     names.add(name);
-    schemas.push({ name, schema: obj(schema) as JsonSchema });
+    const pointer = toPointer(['components', 'schemas', name]);
+    const read = asJsonSchema(schema, undefined);
+    if (read.note) warn({ document: 'asyncapi', pointer, message: read.note.replace('the payload', 'the schema') });
+    schemas.push({ name, schema: read.schema });
   }
   const messages: IrMessage[] = [];
   for (const found of findMessages(asyncapi)) {
@@ -129,9 +132,18 @@ function resolve(asyncapi: SourceDocument, value: unknown): Obj {
 function payloadOf(message: Obj): { schema: JsonSchema; note?: string } {
   const payload = message.payload;
   if (payload === undefined) return { schema: {} };
-  const multiFormat = obj(payload);
-  const format = typeof message.schemaFormat === 'string' ? message.schemaFormat : multiFormat.schemaFormat;
-  const schema = typeof multiFormat.schemaFormat === 'string' ? multiFormat.schema : payload;
+  return asJsonSchema(payload, message.schemaFormat);
+}
+
+/**
+ * A schema as JSON Schema: an AsyncAPI 3 Multi Format Schema object (`{schemaFormat, schema}`) gives its `schema`, a
+ * 2.6 message its `payload` beside the message's `schemaFormat`; a format other than JSON Schema gives any value,
+ * with why.
+ */
+function asJsonSchema(value: unknown, outerFormat: unknown): { schema: JsonSchema; note?: string } {
+  const multiFormat = obj(value);
+  const format = typeof outerFormat === 'string' ? outerFormat : multiFormat.schemaFormat;
+  const schema = typeof multiFormat.schemaFormat === 'string' ? multiFormat.schema : value;
   if (typeof format === 'string' && !JSON_SCHEMA_FORMATS.test(format))
     return {
       schema: {},

@@ -108,6 +108,38 @@ describe('AsyncAPI payloads in another schema format than JSON Schema', () => {
     });
   }
 
+  it('component schemas written as Multi Format Schema objects: JSON ones typed and validated, others unknown', async () => {
+    const document = structuredClone(ASYNCAPI_3) as typeof ASYNCAPI_3 & { components: { schemas?: object } };
+    document.components.schemas = {
+      JsonThing: {
+        schemaFormat: 'application/vnd.aai.asyncapi+json;version=3.0.0',
+        schema: { type: 'object', required: ['n'], properties: { n: { type: 'integer' } } },
+      },
+      AvroThing: {
+        schemaFormat: AVRO,
+        schema: { type: 'record', name: 'Thing', fields: [{ name: 'n', type: 'int' }] },
+      },
+    };
+    document.components.messages.Note.payload = { $ref: '#/components/schemas/JsonThing' } as never;
+    const { out, files, diagnostics, errors } = await generateAlone(work, 'multi-format', 'asyncapi', document);
+    expect(errors, diagnostics.join('\n')).toBe(false);
+    expect(diagnostics.filter((d) => d.includes('at #/components/schemas/'))).toEqual([
+      expect.stringMatching(
+        / warning the schema is in application\/vnd\.apache\.avro.* at #\/components\/schemas\/AvroThing$/,
+      ),
+    ]);
+    const types = files.find((f) => f.path === 'src/types.gen.ts')?.content ?? '';
+    expect(types).toMatch(/^ {8}AvroThing: unknown;$/m);
+    expect(types).toMatch(/^ {8}JsonThing: \{$/m);
+    expect(compileStrict(out)).toEqual([]);
+    const { validators } = (await import(join(out, 'src/validators.gen.ts'))) as {
+      validators: Record<string, (value: unknown) => boolean>;
+    };
+    expect(validators.JsonThing?.({ n: 1 })).toBe(true);
+    expect(validators.JsonThing?.({ n: 'one' })).toBe(false);
+    expect(validators.Note?.({})).toBe(false);
+  });
+
   /** `casi check` of `document`: the file, and the references it could not read; no diagnostic is an error. */
   async function checked(name: string, document: object) {
     const file = join(work, `${name}.asyncapi.json`);
