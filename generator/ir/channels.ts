@@ -67,6 +67,12 @@ export function readChannels(
     const item = resolve(doc, raw);
     const pointer = toPointer(['channels', name]);
     const address = v3 ? (typeof item.address === 'string' ? item.address : name) : name;
+    if (v3 && typeof item.address !== 'string')
+      warn({
+        document: 'asyncapi',
+        pointer,
+        message: `the channel ${name} has no address (AsyncAPI 3 reads it as unknown until run time): its client and routes use the channel's name, ${name}, in its place`,
+      });
     const servers = serversOf(doc, item, v3);
     const ws = obj(obj(item.bindings).ws);
     const protocols = [...new Set([...servers.map((s) => s.protocol), ...bindingProtocols(doc, item, flow)])].sort();

@@ -105,6 +105,23 @@ describe('channels of AsyncAPI 3.0', () => {
     expect(schema(room?.headers)).toEqual(chat30.channels.room.bindings.ws.headers);
   });
 
+  it('says where a channel has no address (unknown, in 3.x) and uses its name in its place', async () => {
+    for (const address of [null, undefined]) {
+      const doc = structuredClone(chat30) as { channels: { room: { address?: string | null } } };
+      if (address === undefined) delete doc.channels.room.address;
+      else doc.channels.room.address = address;
+      const ir = await irOf(doc);
+      expect(ir.channels[0]?.address).toBe('room');
+      expect(ir.warnings).toContainEqual({
+        document: 'asyncapi',
+        pointer: '/channels/room',
+        message:
+          "the channel room has no address (AsyncAPI 3 reads it as unknown until run time): its client and routes use the channel's name, room, in its place",
+      });
+    }
+    expect((await irOf(chat30)).warnings.filter((w) => w.message.includes('has no address'))).toEqual([]);
+  });
+
   it('takes a two-way channel on an https server as a WebSocket, a one-way one as a stream', async () => {
     const https = { live: { host: 'chat.example.com', protocol: 'https' } };
     const { bindings: _, ...unbound } = chat30.channels.room;
