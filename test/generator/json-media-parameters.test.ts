@@ -41,6 +41,8 @@ describe('JSON media types with parameters', () => {
     expect(errors, diagnostics.join('\n')).toBe(false);
     const client = files.find((f) => f.path === 'src/client.gen.ts')?.content ?? '';
     expect(client).toMatch(/getTree: \(id: [^)]*\): ApiPromise<types\.Tree>/);
+    // An operation without a summary is documented by its method and path alone.
+    expect(client).toContain('      /** `GET /trees/{id}`. */\n      getTree:');
     expect(compileStrict(out)).toEqual([]);
   }, 120_000);
 });

@@ -211,7 +211,8 @@ function methodText(op: IrOperation, versioned: boolean): string {
   const path = pathArgs.length
     ? `path: { ${pathArgs.map((a) => (a.param === a.name ? a.name : `${propertyName(a.param)}: ${a.name}`)).join(', ')} }`
     : '';
-  const doc = `    /** ${docText(op.summary)} (\`${op.method.toUpperCase()} ${op.path}\`). */\n`;
+  const route = `\`${op.method.toUpperCase()} ${op.path}\``;
+  const doc = `    /** ${op.summary ? `${docText(op.summary)} (${route})` : route}. */\n`;
   if (op.transport === 'sse') {
     args.push('options: StreamCallOptions = {}');
     return `${doc}    ${propertyName(op.methodName)}: (${args.join(', ')}): EventStream<${TYPES}.ServerEvent> =>\n      streamEvents<${TYPES}.ServerEvent>({ ...core.transport, url: core.url(${literal(op.path)}, { ${path} }), loadValidator: () => validators().then((v) => v.${validatorName('ServerEvent')}), isTerminal, ...options, headers: mergeHeaders({}, core.transport.headers, options.headers) })`;
