@@ -34,7 +34,7 @@ export async function lintOpenApi(file: string): Promise<Diagnostic[]> {
   try {
     problems = await lint({ ref: file, config });
   } catch (error) {
-    return [notLinted(file, error)];
+    return [notLinted(file, error, configured)];
   }
   return problems
     .filter((problem) => problem.ruleId !== EXAMPLES_RULE && !SPEC_RULES.has(problem.ruleId))
@@ -63,18 +63,23 @@ async function configOf(file: string, configured: boolean): Promise<Redocly.Conf
   return createConfig({ extends: ['recommended'], rules: off });
 }
 
-/** The error of a document Redocly refuses to lint at all (a document of another kind, say), at its first line. */
-function notLinted(file: string, error: unknown): Diagnostic {
+/**
+ * A document Redocly does not lint, at its first line: one of another kind is an error; one it fails on (a property
+ * named `hasOwnProperty` stops it) is a warning that its style rules did not run, unless a `redocly.yaml` sets them.
+ * The structure check reports what breaks the specification either way.
+ */
+function notLinted(file: string, error: unknown, configured: boolean): Diagnostic {
   const message = error instanceof Error ? error.message : String(error);
+  const otherKind = /unsupported specification/i.test(message);
   return {
-    severity: 'error',
+    severity: otherKind || configured ? 'error' : 'warning',
     file,
     line: 1,
     column: 1,
     pointer: '',
-    message: /unsupported specification/i.test(message)
+    message: otherKind
       ? 'This is not an OpenAPI 3.0 or 3.1 document: its "openapi" field is missing or names another version.'
-      : `The document cannot be linted: ${message}`,
+      : `Redocly's style rules could not run on the document: ${message}`,
     rule: 'casi/openapi',
   };
 }

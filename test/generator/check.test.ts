@@ -102,3 +102,39 @@ describe('check: validators', () => {
     }
   });
 });
+
+describe('check: Redocly failing on a valid document', () => {
+  /** A 3.1 document whose schema requires a property Redocly trips over (`hasOwnProperty`). */
+  const TEXT = [
+    'openapi: 3.1.0',
+    'info: {title: Names, version: 1.0.0}',
+    'paths:',
+    '  /flags:',
+    '    get:',
+    "      responses: {'200': {description: ok, content: {application/json: {schema: {$ref: '#/components/schemas/Flags'}}}}}",
+    'components:',
+    '  schemas:',
+    '    Flags: {type: object, required: [hasOwnProperty], properties: {hasOwnProperty: {type: boolean}}}',
+    '',
+  ].join('\n');
+
+  it('is a warning that its style rules did not run, where no redocly.yaml sets them', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'casi-redocly-'));
+    try {
+      const file = join(dir, 'names.openapi.yaml');
+      writeFileSync(file, TEXT);
+      const diagnostics = await checkSpecs(await loadSpecs(file, undefined));
+      expect(hasErrors(diagnostics)).toBe(false);
+      expect(diagnostics).toContainEqual(
+        expect.objectContaining({
+          severity: 'warning',
+          rule: 'casi/openapi',
+          line: 1,
+          message: expect.stringMatching(/^Redocly's style rules could not run on the document: .*hasOwnProperty/),
+        }),
+      );
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
