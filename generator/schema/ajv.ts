@@ -191,6 +191,22 @@ function unknownFormats(schemas: readonly { schema: JsonSchema }[]): string[] {
   return [...found].sort();
 }
 
+/** Whether a schema names a property that every object inherits (`constructor`, `toString`, `__proto__`, …). */
+function namesPrototypeMember(schemas: readonly { schema: JsonSchema }[]): boolean {
+  const inherited = (name: unknown) => typeof name === 'string' && name in Object.prototype;
+  const walk = (node: unknown): boolean => {
+    if (Array.isArray(node)) return node.some(walk);
+    if (!node || typeof node !== 'object') return false;
+    return Object.entries(node).some(([key, value]) => {
+      if (ANNOTATIONS.has(key)) return false;
+      if (key === 'properties' && value && typeof value === 'object' && Object.keys(value).some(inherited)) return true;
+      if (key === 'required' && Array.isArray(value) && value.some(inherited)) return true;
+      return walk(value);
+    });
+  };
+  return schemas.some((s) => walk(s.schema));
+}
+
 /** Keywords whose values are data: a `format` or `$ref` member inside them is not a keyword. */
 const ANNOTATIONS = new Set(['example', 'examples', 'default', 'enum', 'const']);
 
@@ -216,6 +232,9 @@ export function createAjv(
     // Numbers must be finite, as JSON's are (strict mode's default, kept).
     strictNumbers: true,
     allowUnionTypes: true,
+    // A property named like a member of every object (`constructor`, `toString`) must be read from the value itself,
+    // not from Object.prototype (where every value has one); checking that costs every property, so only then.
+    ownProperties: namesPrototypeMember(parts),
     discriminator: true,
     allErrors: options.allErrors ?? true,
     verbose: options.verbose ?? false,
