@@ -5,7 +5,7 @@
  * reference's place (it validates `{$ref}` as an Avro schema) is left out.
  */
 import type { Diagnostic } from '../diagnostics.js';
-import { inOtherFormat, isForeignRef, isInOtherFormat } from '../load/refs.js';
+import { inOtherFormat, isForeignRef, isInOtherFormat, valueAt } from '../load/refs.js';
 import { pointerTokens, type SourceDocument } from '../load/source-map.js';
 
 type Obj = Record<string, unknown>;
@@ -56,9 +56,7 @@ function followed(root: Obj, node: unknown): unknown {
   for (let hops = 0; hops < 8; hops++) {
     const ref = (current as { $ref?: unknown } | null)?.$ref;
     if (typeof ref !== 'string' || !ref.startsWith('#')) return current;
-    let target: unknown = root;
-    for (const token of pointerTokens(ref.slice(1))) target = (target as Obj | undefined)?.[token];
-    current = target;
+    current = valueAt(root, ref.slice(1));
   }
   return current;
 }
