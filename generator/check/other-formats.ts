@@ -5,7 +5,7 @@
  * reference's place (it validates `{$ref}` as an Avro schema) is left out.
  */
 import type { Diagnostic } from '../diagnostics.js';
-import { inOtherFormat, isForeignRef, isInOtherFormat, valueAt } from '../load/refs.js';
+import { inOtherFormat, isForeignRef, isInOtherFormat, resolveLocal } from '../load/refs.js';
 import { pointerTokens, type SourceDocument } from '../load/source-map.js';
 
 type Obj = Record<string, unknown>;
@@ -40,23 +40,11 @@ export function unreadPayloads(lints: readonly Diagnostic[], asyncapi: SourceDoc
 function throughUnreadPayload(root: Obj, pointer: string): boolean {
   let node: unknown = root;
   for (const token of [...pointerTokens(pointer), undefined]) {
-    node = followed(root, node);
-    if (node === null || typeof node !== 'object') return false;
-    const holder = node as Obj;
+    // A list (a 2.6 message's oneOf, an operation's messages) is stepped through by index.
+    const holder: Obj = Array.isArray(node) ? { ...node } : resolveLocal(root, node);
     if (['payload', 'schema'].some((key) => inOtherFormat(holder, key) && isForeignRef(holder[key]))) return true;
     if (token === undefined) return false;
     node = holder[token];
   }
   return false;
-}
-
-/** `node`, or what its local `$ref` names (a few hops). */
-function followed(root: Obj, node: unknown): unknown {
-  let current = node;
-  for (let hops = 0; hops < 8; hops++) {
-    const ref = (current as { $ref?: unknown } | null)?.$ref;
-    if (typeof ref !== 'string' || !ref.startsWith('#')) return current;
-    current = valueAt(root, ref.slice(1));
-  }
-  return current;
 }

@@ -2,7 +2,7 @@
  * The security schemes of an AsyncAPI channel, as its client places the credential: those of its operations, else
  * those of its servers. 2.6 names them (`[{token: []}]`), 3.x refers to them (`[{$ref: …}]`) or writes them inline.
  */
-import { resolve, valueAt } from './channels.js';
+import { resolveLocal, valueAt } from '../load/refs.js';
 import type { IrSecurityScheme } from './model.js';
 
 type Obj = Record<string, unknown>;
@@ -19,7 +19,7 @@ export function channelSecurity(
   const chosen =
     fromOperations.length > 0
       ? fromOperations
-      : servers.flatMap((name) => requirements(doc, resolve(doc, all[name]).security, v3));
+      : servers.flatMap((name) => requirements(doc, resolveLocal(doc, all[name]).security, v3));
   const out: Record<string, IrSecurityScheme> = {};
   for (const [name, scheme] of chosen) {
     const placed = placement(scheme);
@@ -33,12 +33,12 @@ function requirements(doc: Obj, security: unknown, v3: boolean): [string, Obj][]
   if (!Array.isArray(security)) return [];
   return security.flatMap((entry, index): [string, Obj][] => {
     if (!v3) {
-      const schemes = resolve(doc, valueAt(doc, '/components/securitySchemes'));
-      return Object.keys(resolve(doc, entry)).map((name) => [name, resolve(doc, schemes[name])]);
+      const schemes = resolveLocal(doc, valueAt(doc, '/components/securitySchemes'));
+      return Object.keys(resolveLocal(doc, entry)).map((name) => [name, resolveLocal(doc, schemes[name])]);
     }
     const ref = (entry as Obj | null)?.$ref;
     const name = typeof ref === 'string' ? decodeURIComponent(ref.split('/').pop() ?? '') : `scheme${index + 1}`;
-    return [[name, resolve(doc, entry)]];
+    return [[name, resolveLocal(doc, entry)]];
   });
 }
 

@@ -5,6 +5,7 @@
  * receives; 3.x `receive` and 2.6 `publish` are what it sends.
  */
 import type { SourceDocument } from '../load/index.js';
+import { resolveLocal, valueAt } from '../load/refs.js';
 import { toPointer } from '../load/source-map.js';
 import { pascalCase } from '../names.js';
 import { channelSecurity } from './channel-security.js';
@@ -64,7 +65,7 @@ export function readChannels(
   for (const [name, raw] of Object.entries(obj(doc.channels))) {
     const flow = flows.get(name);
     if (!flow || flow.receive.size + flow.send.size === 0) continue;
-    const item = resolve(doc, raw);
+    const item = resolveLocal(doc, raw);
     const pointer = toPointer(['channels', name]);
     const address = v3 ? (typeof item.address === 'string' ? item.address : name) : name;
     if (v3 && typeof item.address !== 'string')
@@ -135,7 +136,7 @@ function flowOf(flows: Flows, channel: string, operation: Obj = {}) {
 function flowsOf3(doc: Obj, messageAt: (pointer: string) => IrMessage | undefined): Flows {
   const flows: Flows = new Map();
   for (const [key, raw] of Object.entries(obj(doc.operations))) {
-    const operation = resolve(doc, raw);
+    const operation = resolveLocal(doc, raw);
     const ref = obj(operation.channel).$ref;
     if (typeof ref !== 'string' || !ref.startsWith('#/channels/')) continue;
     const channel = decodeToken(ref.slice('#/channels/'.length));
@@ -146,7 +147,7 @@ function flowsOf3(doc: Obj, messageAt: (pointer: string) => IrMessage | undefine
           const target = obj(m).$ref;
           return typeof target === 'string' ? target.slice(1) : toPointer(['operations', key, 'messages', String(i)]);
         })
-      : Object.keys(obj(resolve(doc, obj(doc.channels)[channel]).messages)).map((m) =>
+      : Object.keys(obj(resolveLocal(doc, obj(doc.channels)[channel]).messages)).map((m) =>
           toPointer(['channels', channel, 'messages', m]),
         );
     for (const pointer of refs) {
@@ -161,7 +162,7 @@ function flowsOf3(doc: Obj, messageAt: (pointer: string) => IrMessage | undefine
 function flowsOf2(doc: Obj, messageAt: (pointer: string) => IrMessage | undefined): Flows {
   const flows: Flows = new Map();
   for (const [channel, raw] of Object.entries(obj(doc.channels))) {
-    const item = resolve(doc, raw);
+    const item = resolveLocal(doc, raw);
     for (const [action, direction] of [
       ['subscribe', 'receive'],
       ['publish', 'send'],
@@ -221,7 +222,7 @@ function serverNamesOf(doc: Obj, item: Obj): string[] {
 /** The content type of the channel's messages (the first that names one), else the document's default. */
 function contentTypeOf(doc: Obj, flow: { receive: Set<IrMessage>; send: Set<IrMessage> }): string | undefined {
   for (const message of [...flow.receive, ...flow.send]) {
-    const type = resolve(doc, valueAt(doc, message.pointer)).contentType;
+    const type = resolveLocal(doc, valueAt(doc, message.pointer)).contentType;
     if (typeof type === 'string') return type;
   }
   return typeof doc.defaultContentType === 'string' ? doc.defaultContentType : undefined;
@@ -231,7 +232,7 @@ function contentTypeOf(doc: Obj, flow: { receive: Set<IrMessage>; send: Set<IrMe
 function serversOf(doc: Obj, item: Obj, v3: boolean): { protocol: string; url: string }[] {
   const all = obj(doc.servers);
   return serverNamesOf(doc, item).map((name) => {
-    const server = resolve(doc, all[name]);
+    const server = resolveLocal(doc, all[name]);
     const protocol = String(server.protocol ?? '').toLowerCase();
     const written = v3 ? `${server.host ?? ''}${server.pathname ?? ''}` : String(server.url ?? '');
     const url = withVariables(written.includes('://') ? written : `${protocol}://${written}`, obj(server.variables));
@@ -251,35 +252,14 @@ function withVariables(url: string, variables: Obj): string {
 function parametersOf(doc: Obj, item: Obj, address: string, v3: boolean): IrChannelParameter[] {
   const declared = obj(item.parameters);
   return [...address.matchAll(/\{([^}]+)\}/g)].map(([, name = '']) => {
-    const parameter = resolve(doc, declared[name]);
+    const parameter = resolveLocal(doc, declared[name]);
     const schema = v3
       ? { type: 'string', ...(Array.isArray(parameter.enum) ? { enum: parameter.enum } : {}) }
-      : { type: 'string', ...resolve(doc, parameter.schema) };
+      : { type: 'string', ...resolveLocal(doc, parameter.schema) };
     return { name, schema: schema as JsonSchema, description: String(parameter.description ?? '').trim() };
   });
 }
 
-/** The value at a JSON pointer of `doc`. */
-export function valueAt(doc: Obj, pointer: string): unknown {
-  let node: unknown = doc;
-  for (const token of pointer.split('/').slice(1)) {
-    // Arrays too: a 2.6 message `oneOf` is a list.
-    node = node !== null && typeof node === 'object' ? (node as Obj)[decodeToken(token)] : undefined;
-  }
-  return node;
-}
-
 function decodeToken(token: string): string {
   return decodeURIComponent(token).replace(/~1/g, '/').replace(/~0/g, '~');
-}
-
-/** The value a local `$ref` names (followed a few times), or the value itself. */
-export function resolve(doc: Obj, value: unknown): Obj {
-  let current = obj(value);
-  for (let hops = 0; hops < 8 && typeof current.$ref === 'string' && current.$ref.startsWith('#/'); hops++) {
-    const target = valueAt(doc, current.$ref.slice(1));
-    if (target === undefined) break;
-    current = obj(target);
-  }
-  return current;
 }

@@ -4,7 +4,7 @@
  * join the OpenAPI ones. https://www.asyncapi.com/docs/reference/specification/v3.0.0#messageObject
  */
 import type { SourceDocument } from '../load/index.js';
-import { JSON_SCHEMA_FORMATS } from '../load/refs.js';
+import { JSON_SCHEMA_FORMATS, resolveLocal } from '../load/refs.js';
 import { toPointer } from '../load/source-map.js';
 import type { IrMessage, IrWarning, JsonSchema } from './model.js';
 
@@ -40,8 +40,8 @@ export function readAsyncApi(
     }
     names.add(name);
     const pointer = toPointer(['components', 'schemas', name]);
-    const read = asJsonSchema(schema, undefined);
-    if (read.note) warn({ document: 'asyncapi', pointer, message: read.note.replace('the payload', 'the schema') });
+    const read = asJsonSchema(schema, undefined, 'schema');
+    if (read.note) warn({ document: 'asyncapi', pointer, message: read.note });
     schemas.push({ name, schema: read.schema });
   }
   const messages: IrMessage[] = [];
@@ -79,7 +79,7 @@ function findMessages(asyncapi: SourceDocument): FoundMessage[] {
   const inline: FoundMessage[] = [];
   for (const [key, message] of Object.entries(obj(obj(asyncapi.value.components).messages))) {
     const pointer = toPointer(['components', 'messages', key]);
-    byRef.set(`#${pointer}`, { name: key, pointer, message: resolve(asyncapi, message), channels: [] });
+    byRef.set(`#${pointer}`, { name: key, pointer, message: resolveLocal(asyncapi.value, message), channels: [] });
   }
   const visit = (channel: string, value: unknown, tokens: string[], fallback: string): void => {
     const node = obj(value);
@@ -94,14 +94,14 @@ function findMessages(asyncapi: SourceDocument): FoundMessage[] {
       if (!known.channels.includes(channel)) known.channels.push(channel);
       return;
     }
-    const message = resolve(asyncapi, node);
+    const message = resolveLocal(asyncapi.value, node);
     const name = String(message.messageId ?? message.name ?? fallback);
     const found: FoundMessage = { name, pointer: toPointer(tokens), message, channels: [channel] };
     if (ref !== undefined) byRef.set(ref, found);
     else inline.push(found);
   };
   for (const [channel, rawChannel] of Object.entries(obj(asyncapi.value.channels))) {
-    const item = resolve(asyncapi, rawChannel);
+    const item = resolveLocal(asyncapi.value, rawChannel);
     for (const [key, message] of Object.entries(obj(item.messages)))
       visit(channel, message, ['channels', channel, 'messages', key], key);
     for (const action of ['publish', 'subscribe'] as const) {
@@ -115,39 +115,30 @@ function findMessages(asyncapi: SourceDocument): FoundMessage[] {
   return all;
 }
 
-/** The value a local `$ref` names (followed a few times), or the value itself. */
-function resolve(asyncapi: SourceDocument, value: unknown): Obj {
-  let current = obj(value);
-  for (let hops = 0; hops < 8 && typeof current.$ref === 'string' && current.$ref.startsWith('#/'); hops++) {
-    let node: unknown = asyncapi.value;
-    for (const token of current.$ref.slice(2).split('/'))
-      node = obj(node)[decodeURIComponent(token).replace(/~1/g, '/').replace(/~0/g, '~')];
-    if (node === undefined) break;
-    current = obj(node);
-  }
-  return current;
-}
-
 /** The message's payload as a JSON Schema, or any value (with why) when it has none or is in another format. */
 function payloadOf(message: Obj): { schema: JsonSchema; note?: string } {
   const payload = message.payload;
   if (payload === undefined) return { schema: {} };
-  return asJsonSchema(payload, message.schemaFormat);
+  return asJsonSchema(payload, message.schemaFormat, 'payload');
 }
 
 /**
  * A schema as JSON Schema: an AsyncAPI 3 Multi Format Schema object (`{schemaFormat, schema}`) gives its `schema`, a
  * 2.6 message its `payload` beside the message's `schemaFormat`; a format other than JSON Schema gives any value,
- * with why.
+ * with why (`what` names the value in that note).
  */
-function asJsonSchema(value: unknown, outerFormat: unknown): { schema: JsonSchema; note?: string } {
+function asJsonSchema(
+  value: unknown,
+  outerFormat: unknown,
+  what: 'payload' | 'schema',
+): { schema: JsonSchema; note?: string } {
   const multiFormat = obj(value);
   const format = typeof outerFormat === 'string' ? outerFormat : multiFormat.schemaFormat;
   const schema = typeof multiFormat.schemaFormat === 'string' ? multiFormat.schema : value;
   if (typeof format === 'string' && !JSON_SCHEMA_FORMATS.test(format))
     return {
       schema: {},
-      note: `the payload is in ${format}, not JSON Schema: it is typed as unknown and not validated`,
+      note: `the ${what} is in ${format}, not JSON Schema: it is typed as unknown and not validated`,
     };
   return { schema: (typeof schema === 'boolean' ? (schema ? {} : { not: {} }) : obj(schema)) as JsonSchema };
 }

@@ -75,6 +75,22 @@ export function isForeignRef(value: unknown): boolean {
   return typeof ref === 'string' && !ref.startsWith('#');
 }
 
+/**
+ * The value a local `$ref` (`#/…`) names, followed a few times, or the value itself; as an object (empty for anything
+ * else), for reading members.
+ */
+export function resolveLocal(root: unknown, value: unknown): Record<string, unknown> {
+  const asObject = (v: unknown) =>
+    v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : {};
+  let current = asObject(value);
+  for (let hops = 0; hops < 8 && typeof current.$ref === 'string' && current.$ref.startsWith('#/'); hops++) {
+    const target = valueAt(root, current.$ref.slice(1));
+    if (target === undefined) break;
+    current = asObject(target);
+  }
+  return current;
+}
+
 /** True when `pointer` is in a schema written in another format than JSON Schema, in the document `root`. */
 export function isInOtherFormat(root: unknown, pointer: string): boolean {
   let node = root;
