@@ -11,6 +11,7 @@ const { createAjv, schemaId } = await import('../generator/schema/ajv.ts');
 const validatorsBundle = await bundleForNode('generated/src/validators.gen.ts');
 const { validators } = await import(validatorsBundle);
 const raw = await import(await bundleForNode('generated/src/validators.raw.gen.ts'));
+const checks = await import(await bundleForNode('generated/src/validators.checks.raw.gen.ts'));
 const { zodSchemas } = await import('./zod-schemas.ts');
 
 const { ir, cases } = await loadFixtures(ROOT);
@@ -44,7 +45,7 @@ function verdictThenReport(check, full, location) {
 function toolsFor(schema) {
   const generated = validators[schema];
   const rawFull = raw[`validate${schema}`];
-  const check = raw[`check${schema}`] === undefined ? undefined : ajv.check.getSchema(schemaId(schema));
+  const check = checks[`check${schema}`] === undefined ? undefined : ajv.check.getSchema(schemaId(schema));
   const full = ajv.full.getSchema(schemaId(schema));
   const zod = zodSchemas[schema];
   if (!generated || !rawFull || !full || !zod) throw new Error(`no validator for ${schema}`);

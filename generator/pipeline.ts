@@ -94,8 +94,7 @@ async function generateWith(
 /**
  * Runs every emitter on the IR; the result is sorted by path. `printers` print the REST types and the TypeScript
  * files (in the worker, when the command has one): each file is sent as soon as its emitter returns it, and the REST
- * types are asked for first. The validators compile here, then esbuild bundles them in its own process while the
- * other emitters run.
+ * types are asked for first. The validators compile here, while the worker prints the REST types.
  */
 export async function emitAll(
   ir: Ir,
@@ -107,7 +106,7 @@ export async function emitAll(
   rest.catch(() => undefined);
   const printed = (files: readonly (EmittedFile | TypeScriptFile)[]) =>
     Promise.all(files.map((file) => ('statements' in file ? printers.print(file) : file)));
-  const validators = timed('emit validators', onStage, async () => printed(await emitValidators(ir)));
+  const validators = timed('emit validators', onStage, () => printed(emitValidators(ir)));
   validators.catch(() => undefined);
   const templates = await loadTemplates(options.templates);
   const others = [

@@ -82,8 +82,8 @@ export type SchemaLookup = (name: string) => unknown;
 
 /**
  * Prepares a spec schema for ajv: `#/components/schemas/X` references become `urn:casi:schema:X` (the load stage
- * has made every schema a reference names a component schema: load/pointed-schemas.ts), `$schema` and `nullable` (no
- * JSON Schema keyword, but one ajv knows) are dropped,
+ * has made every schema a reference names a component schema: load/pointed-schemas.ts), `$schema`, `$async` and
+ * `nullable` (no JSON Schema keywords, but ajv knows them) are dropped,
  * and `discriminator.mapping` (an OpenAPI keyword ajv's discriminator does not take) is dropped — the `const`
  * tags of the members carry the same information. A discriminator ajv cannot use (see `ajvTakesDiscriminator`) is
  * dropped whole: it is a hint, and the schema's `oneOf`/`anyOf`/`allOf` validate as JSON Schema says.
@@ -101,9 +101,9 @@ export function toAjvSchema(schema: unknown, lookup: SchemaLookup = () => undefi
       }
     } else if (key === 'properties' || key === 'patternProperties' || key === '$defs') {
       out[key] = Object.fromEntries(Object.entries(value as object).map(([k, v]) => [k, toAjvSchema(v, lookup)]));
-    } else if (key === '$schema') {
+    } else if (key === '$schema' || key === '$async') {
       // A dialect named inside a schema (an AsyncAPI payload's draft-07, say): every schema is read as 2020-12, which
-      // ajv only knows the meta-schema of.
+      // ajv only knows the meta-schema of. `$async` is ajv's, not JSON Schema's: it would make a validator a promise.
     } else if (key === 'nullable') {
       // Left by 3.0 documents only where it is not a boolean, and an annotation in 3.1 and AsyncAPI.
     } else if (key.startsWith('x-') || ANNOTATIONS.has(key)) {
@@ -240,7 +240,7 @@ export function createAjv(
     verbose: options.verbose ?? false,
     validateSchema: !options.checked,
     code: options.standalone
-      ? { source: true, esm: true, lines: false, optimize: true, regExp, formats: _`${new Name(FORMATS_BINDING)}` }
+      ? { source: true, esm: true, lines: true, optimize: true, regExp, formats: _`${new Name(FORMATS_BINDING)}` }
       : { optimize: true, regExp },
   });
   for (const [name, validate] of Object.entries(formats)) ajv.addFormat(name, validate);

@@ -1,6 +1,7 @@
 /** Generated validators: every spec example passes, every invalid example fails at its pointer, issue shapes. */
 import { resolve } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
+import * as checks from '../../generated/src/validators.checks.raw.gen.js';
 import * as events from '../../generated/src/validators.events.gen.js';
 import * as generated from '../../generated/src/validators.gen.js';
 import { type SchemaName, type Validator, validators } from '../../generated/src/validators.gen.js';
@@ -406,7 +407,7 @@ describe('the issues of a refused value', () => {
   });
 
   it('come from a check that stops at the first problem only where a schema tries alternatives', () => {
-    const functions = raw as Record<string, unknown>;
+    const functions = checks as Record<string, unknown>;
     expect(typeof functions.checkConversationalAgentConfig).toBe('function');
     expect(typeof functions.checkToolIdentifier).toBe('function');
     // ServerEvent's payload union is resolved by its discriminator, so nothing there tries alternatives: a second
@@ -416,7 +417,7 @@ describe('the issues of a refused value', () => {
   });
 
   it('give the same verdict from the check as from the allErrors function, on every example', () => {
-    const functions = raw as Record<string, (value: unknown) => boolean>;
+    const functions = { ...raw, ...checks } as Record<string, (value: unknown) => boolean>;
     const values = [
       ...mediaTypes().flatMap(({ where, media }) => examplesOf(media, where).map((c) => c.value)),
       ...invalidExamples().map((c) => c.value),

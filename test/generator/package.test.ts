@@ -108,7 +108,9 @@ describe('emitPackage', () => {
           ts.isEnumDeclaration(statement) ||
           ts.isVariableStatement(statement) ||
           (ts.isClassDeclaration(statement) && !statement.members.some(ts.isClassStaticBlockDeclaration)) ||
-          setsOwnFunction(file, statement);
+          setsOwnFunction(file, statement) ||
+          // ajv's `"use strict";`, after the imports of a raw module: a string, which does nothing.
+          (ts.isExpressionStatement(statement) && ts.isStringLiteral(statement.expression));
         if (!declares) statements.push(`${path}: ${statement.getText(file).slice(0, 80)}`);
       }
     }

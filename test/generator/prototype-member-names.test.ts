@@ -45,7 +45,7 @@ describe('properties named like inherited members', () => {
     expect(validate({ name: 'Ferrari', constructor: 'Scuderia', toString: 3, hasOwnProperty: true })).toBe(true);
     expect(validate({ constructor: 7 })).toBe(false);
     expect(validate(JSON.parse('{"toString": "three"}'))).toBe(false);
-    expect(raw).toMatch(/^var func\d+ = Object\.prototype\.hasOwnProperty;$/m);
+    expect(raw).toMatch(/^const func\d+ = Object\.prototype\.hasOwnProperty;$/m);
   });
 
   it('a required one is missing when only Object.prototype has it', async () => {
