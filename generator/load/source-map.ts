@@ -7,7 +7,7 @@ import { type Diagnostic, InputError } from '../diagnostics.js';
 import { requirePackage } from '../require-package.js';
 
 const { CORE_SCHEMA, load } = requirePackage('js-yaml') as typeof JsYaml;
-/** `yaml`, which keeps positions: loaded on the first parse that needs them (a diagnostic, or a text js-yaml refuses). */
+/** `yaml`, for the errors of a text js-yaml refuses: loaded then only. */
 let yamlPackage: typeof Yaml | undefined;
 
 /** Where a node is written: its line and column, and its file and pointer when not those asked about. */
@@ -82,9 +82,9 @@ export async function readSourceDocument(file: string): Promise<SourceDocument> 
 }
 
 /**
- * Parses YAML text of `file`; see readSourceDocument. The value comes from js-yaml (YAML 1.2 core schema, several
- * times faster than a parse that keeps positions); the positions are parsed with `yaml` on the first `locate`,
- * which only a diagnostic needs. A text js-yaml refuses is parsed with `yaml` at once, for its file:line errors.
+ * Parses YAML text of `file`; see readSourceDocument. The value comes from js-yaml (YAML 1.2 core schema); the
+ * positions come from a second js-yaml read on the first `locate`, which only a diagnostic needs. A text js-yaml
+ * refuses is parsed with `yaml` at once, for its file:line errors (and its positions, should `yaml` read it).
  */
 export function parseSourceDocument(file: string, text: string): SourceDocument {
   let value: unknown;
@@ -92,7 +92,7 @@ export function parseSourceDocument(file: string, text: string): SourceDocument 
   try {
     value = load(text, { schema: CORE_SCHEMA, filename: file });
   } catch {
-    positions = parsePositions(file, text, true);
+    positions = parsePositions(file, text);
     value = positions.value;
   }
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
@@ -109,19 +109,103 @@ export function parseSourceDocument(file: string, text: string): SourceDocument 
     ]);
   }
   const locate = (pointer: string) => {
-    positions ??= positionsOrStart(file, text);
+    positions ??= nodePositions(text);
     return positions.locate(pointer);
   };
   return { file, text, value: value as Record<string, unknown>, locate };
 }
 
-/** Positions for a text js-yaml has read; should `yaml` refuse it, every pointer is placed at the start. */
-function positionsOrStart(file: string, text: string): Positions {
-  try {
-    return parsePositions(file, text, false);
-  } catch {
-    return { value: undefined, locate: () => ({ line: 1, column: 1 }) };
+/** A node as js-yaml's `listener` reports it: where it opens, what it closes as, and the nodes read inside it. */
+interface YamlNode {
+  readonly at: number;
+  readonly children: YamlNode[];
+  kind?: string | null;
+  value?: unknown;
+}
+
+/**
+ * Positions of a text js-yaml has read, from a second read with its `listener`: a mapping's nodes come as key,
+ * value, key, value; a node that js-yaml first tried as a block mapping's key (a scalar, a flow collection) comes
+ * wrapped in one with the same value.
+ */
+function nodePositions(text: string): Positions {
+  const root: YamlNode = { at: 0, children: [] };
+  const open = [root];
+  load(text, {
+    schema: CORE_SCHEMA,
+    listener(event, state) {
+      if (event === 'open') {
+        const node: YamlNode = { at: state.position, children: [] };
+        open.at(-1)?.children.push(node);
+        open.push(node);
+      } else {
+        const node = open.pop() as YamlNode;
+        node.kind = state.kind;
+        node.value = state.result;
+      }
+    },
+  });
+  // js-yaml reads the text without its byte-order mark.
+  const offset = text.charCodeAt(0) === 0xfeff ? 1 : 0;
+  const lineStarts = [0];
+  for (let i = text.indexOf('\n'); i !== -1; i = text.indexOf('\n', i + 1)) lineStarts.push(i + 1);
+  const locate = (pointer: string) => {
+    let found = unwrapped(root.children[0]);
+    for (let node = found, i = 0, tokens = pointerTokens(pointer); node && i < tokens.length; i++) {
+      node = unwrapped(childNode(node, tokens[i] as string));
+      if (node) found = node;
+    }
+    // A node with no content (`key:` and nothing: no kind, no value) is placed where js-yaml opened it, after its key.
+    const opened = (found?.at ?? 0) + offset;
+    const at = found?.kind || found?.value != null ? contentStart(text, opened) : opened;
+    const line = lastAtMost(lineStarts, at);
+    return { line: line + 1, column: at - (lineStarts[line] as number) + 1 };
+  };
+  return { value: undefined, locate };
+}
+
+/** The node a wrapper stands for (see nodePositions). */
+function unwrapped(node: YamlNode | undefined): YamlNode | undefined {
+  let inner = node;
+  while (inner?.children.length === 1 && typeof inner.value === 'object' && inner.children[0]?.value === inner.value) {
+    inner = inner.children[0];
   }
+  return inner;
+}
+
+/** The value node of a mapping's member `key`, or a sequence's item `key`. */
+function childNode(node: YamlNode, key: string): YamlNode | undefined {
+  if (node.kind === 'sequence') return node.children[Number(key)];
+  if (node.kind !== 'mapping') return undefined;
+  for (let i = 0; i + 1 < node.children.length; i += 2) {
+    if (String(node.children[i]?.value) === key) return node.children[i + 1];
+  }
+  return undefined;
+}
+
+/** Where a node's content starts: js-yaml opens it before the spaces, comments, anchor and tag that lead to it. */
+function contentStart(text: string, from: number): number {
+  let at = from;
+  while (at < text.length) {
+    const c = text[at] as string;
+    if (c === ' ' || c === '\t' || c === '\r' || c === '\n') at++;
+    else if (c === '#') at = text.indexOf('\n', at) === -1 ? text.length : text.indexOf('\n', at);
+    else if (c === '&' || c === '!') while (at < text.length && !' \t\r\n'.includes(text[at] as string)) at++;
+    else break;
+  }
+  return at;
+}
+
+/** The index of the last item of the sorted `values` at most `value` (0 when none is). */
+function lastAtMost(values: readonly number[], value: number): number {
+  let low = 0;
+  let high = values.length - 1;
+  while (low < high) {
+    const middle = (low + high + 1) >> 1;
+    if ((values[middle] as number) <= value) low = middle;
+    else high = middle - 1;
+  }
+  return low;
 }
 
 /** The document parsed with positions: its value and where each pointer is. */
@@ -131,22 +215,18 @@ interface Positions {
 }
 
 /**
- * Where each pointer is in `text`, from `yaml`'s concrete syntax tree (its parse before composing, which is most of
- * the work). `read`: js-yaml refused the text, so `yaml` also composes it, for its file:line errors and the value.
+ * A text js-yaml refuses, read by `yaml`: its file:line errors, or, should it read the text, the value and where each
+ * pointer is (from its concrete syntax tree).
  */
-function parsePositions(file: string, text: string, read: boolean): Positions {
+function parsePositions(file: string, text: string): Positions {
   yamlPackage ??= requirePackage('yaml') as typeof Yaml;
   const { LineCounter, Parser, parseDocument } = yamlPackage;
   const lineCounter = new LineCounter();
-  let value: unknown;
-  if (read) {
-    const doc = parseDocument(text, { lineCounter, prettyErrors: false, uniqueKeys: true });
-    if (doc.errors.length > 0) throw syntaxErrors(file, lineCounter, doc.errors);
-    value = doc.toJS({ maxAliasCount: 1000 });
-  }
+  const doc = parseDocument(text, { lineCounter, prettyErrors: false, uniqueKeys: true });
+  if (doc.errors.length > 0) throw syntaxErrors(file, lineCounter, doc.errors);
+  const value = doc.toJS({ maxAliasCount: 1000 });
   let root: CST.Token | undefined;
-  // Composing has counted the lines already.
-  for (const token of new Parser(read ? undefined : lineCounter.addNewLine).parse(text)) {
+  for (const token of new Parser().parse(text)) {
     if (token.type === 'document') {
       root = token.value;
       break;
