@@ -18,11 +18,15 @@ interface Specs {
   readonly asyncapi: SourceDocument;
 }
 
-/** A reference where a schema goes: `holder[key]` (a `$ref`, or a discriminator mapping's entry) at `path`. */
+/**
+ * A reference where a schema goes: `holder[key]` (a `$ref`, or a discriminator mapping's entry) at `path`; `named`
+ * when it is a mapping's entry that names a component schema (`Dog`) instead of referencing it.
+ */
 interface SchemaRef {
   readonly path: Path;
   readonly key: string;
   readonly ref: string;
+  readonly named?: true;
 }
 
 /** A pointer to a whole component schema, which every later stage names already. */
@@ -61,7 +65,7 @@ class Hoister {
   edits(kind: Kind): { ref: SchemaRef; to: string }[] {
     const found: { ref: SchemaRef; to: string }[] = [];
     for (const ref of schemaRefs(this.specs[kind].value, [], kind === 'asyncapi')) {
-      const to = this.hoisted(kind, ref.ref);
+      const to = this.replacement(kind, ref);
       if (to !== undefined) found.push({ ref, to });
     }
     return found;
@@ -87,6 +91,16 @@ class Hoister {
       return { pointer: at, ...doc.locate(at) };
     };
     return { ...doc, value, locate };
+  }
+
+  /**
+   * The `$ref` that replaces `ref` in the document of `kind`: for a mapping's schema name, the reference to that
+   * component schema (so that every later stage reads one form); else see `hoisted`.
+   */
+  private replacement(kind: Kind, ref: SchemaRef): string | undefined {
+    if (!ref.named) return this.hoisted(kind, ref.ref);
+    const schemas = obj(obj(this.specs[kind].value.components).schemas);
+    return Object.hasOwn(schemas, ref.ref) ? `#${toPointer(['components', 'schemas', ref.ref])}` : undefined;
   }
 
   /**
@@ -125,7 +139,7 @@ class Hoister {
     const at = ['components', 'schemas', name];
     // Named before its own references are followed, so that one back to it (a cycle) finds it.
     for (const ref of [...schemaRefs(copy.value, at, kind === 'asyncapi')]) {
-      const to = this.hoisted(kind, ref.ref);
+      const to = this.replacement(kind, ref);
       if (to === undefined) continue;
       if (ref.path.length === at.length && ref.key === '$ref') copy.value = { ...obj(copy.value), $ref: to };
       else obj(nodeAt(copy.value, ref.path.slice(at.length)))[ref.key] = to;
@@ -142,15 +156,18 @@ interface CopyOf {
 
 /**
  * Every reference of `value` (at `path`) where a schema goes: a `$ref` at a schema position, and each local entry of
- * a schema's discriminator mapping.
+ * a schema's discriminator mapping (a pointer, or a schema's name).
  */
 function* schemaRefs(value: unknown, path: Path, asyncapi: boolean): Generator<SchemaRef> {
   if (value === null || typeof value !== 'object') return;
   const node = value as Obj;
   if (typeof node.$ref === 'string' && isSchemaPosition(path, asyncapi)) yield { path, key: '$ref', ref: node.$ref };
   if (path.at(-1) === 'discriminator' && isSchemaPosition(path.slice(0, -1), asyncapi))
-    for (const [tag, ref] of Object.entries(obj(node.mapping)))
-      if (typeof ref === 'string' && ref.startsWith('#')) yield { path: [...path, 'mapping'], key: tag, ref };
+    for (const [tag, ref] of Object.entries(obj(node.mapping))) {
+      if (typeof ref !== 'string') continue;
+      if (ref.startsWith('#')) yield { path: [...path, 'mapping'], key: tag, ref };
+      else if (!/[#/]/.test(ref)) yield { path: [...path, 'mapping'], key: tag, ref, named: true };
+    }
   for (const [key, child] of Object.entries(node)) {
     if (child === null || typeof child !== 'object' || isLiteral(node, path, key, child)) continue;
     yield* schemaRefs(child, [...path, Array.isArray(value) ? Number(key) : key], asyncapi);
