@@ -1,26 +1,28 @@
 /**
  * Discriminator mappings against the unions they describe: a mapping must name every member whose tag is not its
  * schema name, name only members, and give each the tag the member fixes with `const`. A mismatch passes JSON Schema
- * validation and silently gives generated code the wrong tag type, so each is an error naming both places.
+ * validation and silently gives generated code the wrong tag type, so each is named with both places: an error where
+ * the project's rules are strict (a `redocly.yaml` beside the document), else a warning, the document being valid
+ * OpenAPI. A mapping entry that names no schema at all is an error always.
  */
 import type { Diagnostic } from '../diagnostics.js';
 import { fixedTag } from '../ir/events.js';
 import { type SourceDocument, schemaRefName, valueAt } from '../load/index.js';
-import { placeOf, toPointer } from '../load/source-map.js';
+import { placeOf, pointerTokens, toPointer } from '../load/source-map.js';
 
 type Obj = Record<string, unknown>;
 const obj = (v: unknown): Obj => (v && typeof v === 'object' && !Array.isArray(v) ? (v as Obj) : {});
 
 /** Every problem of the discriminator mappings of `#/components/schemas`. */
-export function checkDiscriminators(openapi: SourceDocument): Diagnostic[] {
+export function checkDiscriminators(openapi: SourceDocument, strict: boolean): Diagnostic[] {
   const out: Diagnostic[] = [];
   const schemas = obj(valueAt(openapi.value, '/components/schemas'));
   const where = (pointer: string) => {
     const { line, column } = openapi.locate(pointer);
     return `${pointer} (line ${line}:${column})`;
   };
-  const error = (pointer: string, message: string): Diagnostic => ({
-    severity: 'error',
+  const error = (pointer: string, message: string, always = false): Diagnostic => ({
+    severity: strict || always ? 'error' : 'warning',
     ...placeOf(openapi, pointer),
     message,
     rule: 'casi/discriminator',
@@ -57,6 +59,7 @@ export function checkDiscriminators(openapi: SourceDocument): Diagnostic[] {
             entry,
             `the mapping of ${name} names ${target ?? String(mapping[tag])}, which ${name}.${keyword} ` +
               `(${where(`${unionPointer}/${keyword}`)}) does not list`,
+            target === undefined || !Object.hasOwn(schemas, pointerTokens(`/${target}`)[0] as string),
           ),
         );
         continue;

@@ -52,7 +52,7 @@ export function completeCheck(specs: LoadedSpecs, lints: readonly Diagnostic[], 
     ? []
     : [
         ...checkOpenApiVersion(specs.openapi),
-        ...checkDiscriminators(specs.openapi),
+        ...checkDiscriminators(specs.openapi, severity === 'error'),
         ...checkMethodNames(specs.openapi),
       ];
   const found = [...placed, ...consistency, ...documented, ...compiled, ...examples];

@@ -34,7 +34,8 @@ function unionDocument(mapping: string[], extra = ''): string {
   ].join('\n');
 }
 
-const check = (text: string) => checkDiscriminators(parseSourceDocument('api.yaml', text));
+/** The findings on `text` where the project's rules are strict (`strict`, the default) or not. */
+const check = (text: string, strict = true) => checkDiscriminators(parseSourceDocument('api.yaml', text), strict);
 
 describe('check: discriminator mappings', () => {
   it('accepts a mapping that names every member with its tag, and the real spec', async () => {
@@ -43,7 +44,7 @@ describe('check: discriminator mappings', () => {
       "          pong.sent: '#/components/schemas/Pong'",
     ]);
     expect(check(text)).toEqual([]);
-    expect(checkDiscriminators((await loadSpecs(SPEC.openapi, SPEC.asyncapi)).openapi)).toEqual([]);
+    expect(checkDiscriminators((await loadSpecs(SPEC.openapi, SPEC.asyncapi)).openapi, true)).toEqual([]);
   });
 
   it('finds a member the mapping forgot, at the member, naming the mapping line and the entry to add', () => {
@@ -93,6 +94,30 @@ describe('check: discriminator mappings', () => {
         'the mapping of Event gives Pong the tag "PongSent", but Pong fixes `type` to "pong.sent" at ' +
           '/components/schemas/Pong/properties/type (line 13:15)',
       ],
+    ]);
+  });
+
+  it('warns, where the rules are not strict, of what is valid OpenAPI, and refuses an entry naming no schema', () => {
+    const forgot = check(unionDocument(["          ping.sent: '#/components/schemas/Ping'"]), false);
+    expect(forgot.map((p) => [p.severity, p.pointer])).toEqual([['warning', '/components/schemas/Event/oneOf/1']]);
+    const entries = [
+      "          ping.sent: '#/components/schemas/Ping'",
+      "          pong.sent: '#/components/schemas/Pong'",
+    ];
+    const problems = check(
+      unionDocument(
+        [
+          ...entries,
+          "          other.sent: '#/components/schemas/Other'",
+          "          ghost.sent: '#/components/schemas/Ghost'",
+        ],
+        '    Other: {type: object}',
+      ),
+      false,
+    );
+    expect(problems.map((p) => [p.severity, p.pointer])).toEqual([
+      ['warning', '/components/schemas/Event/discriminator/mapping/other.sent'],
+      ['error', '/components/schemas/Event/discriminator/mapping/ghost.sent'],
     ]);
   });
 
