@@ -236,6 +236,9 @@ export function createAjv(
     // not from Object.prototype (where every value has one); checking that costs every property, so only then.
     ownProperties: namesPrototypeMember(parts),
     discriminator: true,
+    // ajv's console warnings (an unknown format in a schema compiled later, such as an octet-stream body's `binary`
+    // for its example) are no diagnostics: casi reports what matters itself.
+    logger: false,
     allErrors: options.allErrors ?? true,
     verbose: options.verbose ?? false,
     validateSchema: !options.checked,

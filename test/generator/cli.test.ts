@@ -144,6 +144,30 @@ describe('casi schemas, check, generate', () => {
     expect(alone.code).toBe(0);
   }, 60_000);
 
+  it('generate prints no warning of ajv itself: a binary body with an example', async () => {
+    const file = join(work, 'upload.yaml');
+    writeFileSync(
+      file,
+      [
+        'openapi: 3.0.3',
+        'info: {title: Upload, version: "1"}',
+        'paths:',
+        '  /upload:',
+        '    post:',
+        '      requestBody:',
+        '        content:',
+        '          application/octet-stream:',
+        '            schema: {type: string, format: binary}',
+        "            examples: {default: {value: '@example.zip'}}",
+        '      responses: {"204": {description: ok}}',
+      ].join('\n'),
+    );
+    const result = await casi(['generate', '--openapi', file, '--out', join(work, 'upload')]);
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stderr).not.toContain('unknown format');
+    expect(result.stdout).toContain('casi: wrote');
+  }, 60_000);
+
   it('names the generated package from --name, and refuses a name npm would not take', async () => {
     const spec = { openapi: join(ROOT, '../shared/spec-corpus/museum.openapi.yaml') };
     const out = join(work, 'named');
