@@ -6,6 +6,7 @@ import { eventSchema } from '../ir/events.js';
 import type { Ir, JsonSchema } from '../ir/model.js';
 import { schemaCodeNames } from '../names.js';
 import { requirePackage } from '../require-package.js';
+import { taggedUnion } from './discriminator-tags.js';
 import { requestPartSchemas } from './operations.js';
 
 const { _, Ajv2020, Name } = requirePackage('ajv/dist/2020') as typeof Ajv2020Module;
@@ -85,20 +86,31 @@ export type SchemaLookup = (name: string) => unknown;
  * has made every schema a reference names a component schema: load/pointed-schemas.ts), `$schema`, `$async` and
  * `nullable` (no JSON Schema keywords, but ajv knows them) are dropped,
  * and `discriminator.mapping` (an OpenAPI keyword ajv's discriminator does not take) is dropped — the `const`
- * tags of the members carry the same information. A discriminator ajv cannot use (see `ajvTakesDiscriminator`) is
- * dropped whole: it is a hint, and the schema's `oneOf`/`anyOf`/`allOf` validate as JSON Schema says.
+ * tags of the members carry the same information. Where the members do not fix their tags but are references to
+ * component schemas, each becomes that reference with its tags as OpenAPI reads them (`taggedUnion`) required as an
+ * `enum`, in a `oneOf` (at most one member can match, `anyOf` included), so that a value is judged by the member its
+ * tag names, as the REST types say. Any other discriminator is dropped: it is a hint, and the schema's
+ * `oneOf`/`anyOf`/`allOf` validate as JSON Schema says.
  */
 export function toAjvSchema(schema: unknown, lookup: SchemaLookup = () => undefined): unknown {
   if (Array.isArray(schema)) return schema.map((item) => toAjvSchema(item, lookup));
   if (!schema || typeof schema !== 'object') return schema;
+  const node = schema as Record<string, unknown>;
+  const takes = node.discriminator !== undefined && ajvTakesDiscriminator(node, lookup);
+  const tagged = node.discriminator === undefined || takes ? undefined : taggedUnion(node);
   const out: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(schema)) {
     if (key === '$ref' && typeof value === 'string') {
       out[key] = ajvRef(value);
+    } else if (tagged !== undefined && key === tagged.keyword) {
+      out.oneOf = tagged.members.map(({ ref, tags }) => ({
+        $ref: ajvRef(ref),
+        properties: { [tagged.property]: { enum: tags } },
+        required: [tagged.property],
+      }));
     } else if (key === 'discriminator' && value && typeof value === 'object') {
-      if (ajvTakesDiscriminator(schema as Record<string, unknown>, lookup)) {
+      if (takes || tagged !== undefined)
         out[key] = { propertyName: (value as { propertyName?: unknown }).propertyName };
-      }
     } else if (key === 'properties' || key === 'patternProperties' || key === '$defs') {
       out[key] = Object.fromEntries(Object.entries(value as object).map(([k, v]) => [k, toAjvSchema(v, lookup)]));
     } else if (key === '$schema' || key === '$async') {

@@ -5,6 +5,7 @@
  */
 import type { JsonSchema } from '../ir/model.js';
 import { declaredType } from './declared-type.js';
+import { taggedUnion } from './discriminator-tags.js';
 
 /** Finds a component schema by name (`#/components/schemas/<name>`). */
 export type Resolve = (name: string) => JsonSchema | undefined;
@@ -47,6 +48,13 @@ export function sampleOf(schema: JsonSchema | boolean | undefined, resolve: Reso
     return target === undefined || depth >= MAX_DEPTH ? null : sampleOf(target, resolve, depth + 1);
   }
   if (Array.isArray(schema.allOf)) return merged(schema, resolve, depth);
+  const tagged = taggedUnion(schema);
+  const first = tagged?.members[0];
+  if (tagged !== undefined && first !== undefined) {
+    // The first member, with the tag the discriminator gives it (its own schema may allow any string there).
+    const value = sampleOf({ $ref: first.ref }, resolve, depth + 1);
+    return value && typeof value === 'object' ? { ...value, [tagged.property]: first.tags[0] } : value;
+  }
   const union = (schema.oneOf ?? schema.anyOf) as JsonSchema[] | undefined;
   if (Array.isArray(union) && union.length > 0) return sampleOf(union[0], resolve, depth + 1);
   return byType(schema, declaredType(schema), resolve, depth);

@@ -1,12 +1,14 @@
 /**
  * OpenAPI discriminators as real documents write them compile and validate: on an `allOf` base, over members tagged
- * by their schema names, beside `anyOf`. Where ajv's discriminator applies (a `oneOf` of `const` tags) it is kept.
+ * by their schema names, beside `anyOf`. Where ajv's discriminator applies (a `oneOf` of `const` tags) it is kept;
+ * where the members are references that do not fix their tags, a value is judged by the member its tag names.
  */
 import { describe, expect, it } from 'vitest';
 import { buildIr } from '../../generator/ir/build.js';
 import { loadSpecs } from '../../generator/load/index.js';
 import { parseSourceDocument } from '../../generator/load/source-map.js';
 import { createAjv, schemaId } from '../../generator/schema/ajv.js';
+import { sampleOf } from '../../generator/schema/sample.js';
 
 const pet = {
   type: 'object',
@@ -66,8 +68,45 @@ describe('OpenAPI discriminators ajv cannot take', () => {
     expect(validate('Cat', { purrs: true })).toBe(false);
     expect(validate('ByName', { kind: 'Lizard', legs: 4 })).toBe(true);
     expect(validate('ByName', { kind: 'Lizard', legs: 'four' })).toBe(false);
-    expect(validate('Either', { petType: 'dog', barks: true })).toBe(true);
+    // Either's members are tagged by their names (its discriminator has no mapping), as OpenAPI reads them.
+    expect(validate('Either', { petType: 'Dog', barks: true })).toBe(true);
+    expect(validate('Either', { petType: 'dog', barks: true })).toBe(false);
     expect(validate('Either', { petType: 3 })).toBe(false);
+  });
+
+  it('judge a value by the member its tag names, where the members do not fix their tags', async () => {
+    const overlapping = {
+      ...document,
+      components: {
+        schemas: {
+          Animal: {
+            oneOf: [{ $ref: '#/components/schemas/Horse' }, { $ref: '#/components/schemas/Zebra' }],
+            discriminator: { propertyName: 'species', mapping: { horse: '#/components/schemas/Horse' } },
+          },
+          Horse: {
+            type: 'object',
+            required: ['species'],
+            properties: { species: { type: 'string' }, age: { type: 'integer' } },
+          },
+          Zebra: {
+            type: 'object',
+            required: ['species'],
+            properties: { species: { type: 'string' }, stripes: { type: 'integer' } },
+          },
+        },
+      },
+    };
+    const ajv = await ajvOf(overlapping);
+    const animal = ajv.getSchema(schemaId('Animal'));
+    // Both members take either value as JSON Schema reads them: a plain oneOf refused both.
+    expect(animal?.({ species: 'horse', age: 3 })).toBe(true);
+    expect(animal?.({ species: 'Zebra', stripes: 40 })).toBe(true);
+    expect(animal?.({ species: 'horse', age: 'three' })).toBe(false);
+    expect(animal?.errors?.map((e) => [e.instancePath, e.keyword])).toEqual([['/age', 'type']]);
+    expect(animal?.({ species: 'donkey' })).toBe(false);
+    expect(animal?.errors?.[0]).toMatchObject({ keyword: 'discriminator', params: { tagValue: 'donkey' } });
+    const resolve = (name: string) => overlapping.components.schemas[name as 'Horse'];
+    expect(sampleOf(overlapping.components.schemas.Animal, resolve)).toMatchObject({ species: 'horse' });
   });
 
   it('keeps ajv`s discriminator where every oneOf member fixes the tag', async () => {
