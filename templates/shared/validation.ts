@@ -97,7 +97,8 @@ function messageOf(error: AjvErrorLike, data: unknown): string {
       return withValue(`must be ${JSON.stringify(error.params.allowedValue)}`, valueAt(data, error.instancePath));
     case 'discriminator': {
       const tag = String(error.params.tag);
-      if (error.params.tagValue === undefined) return base;
+      // ajv says `tag "type" must be string` of a value without the tag too.
+      if (error.params.tagValue === undefined) return `must have required property '${tag}'`;
       const known = Array.isArray(error.params.allowedTags) ? error.params.allowedTags : [];
       const listed = known.length > 0 ? `: one of ${known.map((v) => JSON.stringify(v)).join(', ')}` : '';
       return `${JSON.stringify(error.params.tagValue)} is not a known "${tag}"${listed}`;

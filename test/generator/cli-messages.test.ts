@@ -52,6 +52,12 @@ describe('casi messages', () => {
     );
   });
 
+  it('says an event without its type misses it, not that the type must be a string', async () => {
+    const result = await casi(['validate', '--schema', 'ServerEvent', '-'], event({ text_delta: 'Hi' }));
+    expect(result.code).toBe(1);
+    expect(result.stdout).toMatch(/^\/payload\/type: must have required property 'type' \(discriminator\)$/m);
+  });
+
   it('names the allowed values of an enum and the bad value, each problem once', async () => {
     const payload = { type: 'conversation.setup', channel: { type: 'pigeon' }, direction: 'sideways' };
     const result = await casi(['validate', '--schema', 'ConversationSetupEvent', '-'], event(payload));
