@@ -6,6 +6,7 @@ import { eventSchema } from '../ir/events.js';
 import type { Ir, JsonSchema } from '../ir/model.js';
 import { schemaCodeNames } from '../names.js';
 import { requirePackage } from '../require-package.js';
+import { componentName, pointerToken } from './component-ref.js';
 import { taggedUnion } from './discriminator-tags.js';
 import { requestPartSchemas } from './operations.js';
 
@@ -129,20 +130,14 @@ export function toAjvSchema(schema: unknown, lookup: SchemaLookup = () => undefi
 
 /** A reference as ajv finds it: `#/components/schemas/X` as `urn:casi:schema:X`, any other as it is. */
 function ajvRef(ref: string): string {
-  const name = refTarget(ref);
+  const name = componentName(ref);
   return name === undefined ? ref : schemaId(name);
-}
-
-/** The component name a `#/components/schemas/X` reference names, or undefined. */
-function refTarget(ref: string): string | undefined {
-  const name = /#\/components\/schemas\/([^/]+)$/.exec(ref)?.[1];
-  return name === undefined ? undefined : pointerToken(name);
 }
 
 /**
  * Whether ajv's `discriminator` keyword compiles on `schema`: a `oneOf` beside it whose every member (itself, or the
  * component it references) fixes the property with a string `const` or `enum`, the values unique, the property
- * required. OpenAPI allows more (a discriminator on an `allOf` base, members tagged by their names, `anyOf`).
+ * required. The other forms OpenAPI allows are read by `taggedUnion`, or left to JSON Schema (an `allOf` base).
  */
 function ajvTakesDiscriminator(schema: Record<string, unknown>, lookup: SchemaLookup): boolean {
   const tag = (schema.discriminator as { propertyName?: unknown }).propertyName;
@@ -172,20 +167,9 @@ function resolved(item: unknown, lookup: SchemaLookup): Record<string, unknown> 
   if (!item || typeof item !== 'object') return undefined;
   const node = item as Record<string, unknown>;
   if (typeof node.$ref !== 'string' || 'properties' in node) return node;
-  const name = refTarget(node.$ref);
+  const name = componentName(node.$ref);
   const target = name === undefined ? undefined : lookup(name);
   return target && typeof target === 'object' ? (target as Record<string, unknown>) : undefined;
-}
-
-/** A reference's last token as the name it stands for (RFC 6901 escapes and URI percent-encoding undone). */
-function pointerToken(token: string): string {
-  let decoded = token;
-  try {
-    decoded = decodeURIComponent(token);
-  } catch {
-    // Not percent-encoded after all.
-  }
-  return decoded.replace(/~1/g, '/').replace(/~0/g, '~');
 }
 
 /** The formats the schemas use that the runtime has no check for: annotations, as JSON Schema makes them. */

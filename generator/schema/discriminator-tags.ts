@@ -3,6 +3,7 @@
  * the member it points at, and a member no key points at is tagged with its component name.
  */
 import type { JsonSchema } from '../ir/model.js';
+import { componentName } from './component-ref.js';
 
 /** A union whose members the discriminating property tells apart: each member's reference and its tags. */
 export interface TaggedUnion {
@@ -41,16 +42,4 @@ export function taggedUnion(schema: JsonSchema): TaggedUnion | undefined {
   });
   const given = members.reduce((count, member) => count + member.tags.length, 0);
   return given === seen.size ? { property, keyword, members } : undefined;
-}
-
-/** The component a `#/components/schemas/X` reference names (its last token decoded), or undefined. */
-function componentName(ref: unknown): string | undefined {
-  if (typeof ref !== 'string') return undefined;
-  const token = /#\/components\/schemas\/([^/]+)$/.exec(ref)?.[1];
-  if (token === undefined) return undefined;
-  try {
-    return decodeURIComponent(token).replace(/~1/g, '/').replace(/~0/g, '~');
-  } catch {
-    return token.replace(/~1/g, '/').replace(/~0/g, '~');
-  }
 }
