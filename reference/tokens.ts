@@ -83,8 +83,9 @@ export class TokenService {
     if (old !== undefined) await this.store.tokens.put({ ...old, replaced: true });
     const fresh = await this.issue(conversation.org, conversation.id, old);
     if (old !== undefined) {
-      if (this.notices === null) this.end(old.id, replacedError());
-      else await this.notices.notify(REPLACED_CHANNEL, old.id);
+      // Here at once; other processes sharing the database when the notice reaches them (ending twice does nothing).
+      this.end(old.id, replacedError());
+      await this.notices?.notify(REPLACED_CHANNEL, old.id);
     }
     return { answer: { token: fresh.token, expires_at: fresh.record.expires_at }, id: fresh.record.id };
   }
