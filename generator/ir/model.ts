@@ -75,6 +75,11 @@ export interface IrOperation {
     readonly schema: JsonSchema;
     /** Where `schema` is in the OpenAPI document, references followed. */
     readonly schemaPointer?: string;
+    /**
+     * The other media types declared with the same schema that carry a value the server reads the same way (JSON,
+     * a form, multipart): the server accepts them too; the client sends `contentType`.
+     */
+    readonly otherContentTypes?: readonly string[];
   };
   readonly responses: readonly IrResponse[];
   /** Accepted security schemes; any one of them suffices. Empty: no authentication. */

@@ -92,6 +92,7 @@ export function buildOperations(doc: SourceDocument, warn: (warning: IrWarning) 
                 contentType: media.type,
                 schema: (media.value.schema ?? {}) as JsonSchema,
                 schemaPointer: mediaSchemaPointer(doc, `${opPointer}/requestBody`, media.type),
+                ...otherContentTypes((body?.content ?? {}) as Record<string, Obj>, media.type),
               },
             }
           : {}),
@@ -281,6 +282,20 @@ export function preferredMedia(content: Record<string, Obj>): { type: string; va
   };
   const type = [...types].sort((a, b) => rank(a) - rank(b))[0];
   return type === undefined ? undefined : { type, value: content[type] ?? {} };
+}
+
+/** Media types whose bodies the server reads into the same kind of value: JSON, a form, multipart. */
+const OBJECT_MEDIA = new Set(['json', 'form', 'multipart']);
+
+/** `otherContentTypes` of a body whose preferred media type is `preferred` (see IrOperation), when there are any. */
+function otherContentTypes(content: Record<string, Obj>, preferred: string): { otherContentTypes?: string[] } {
+  const schema = JSON.stringify(content[preferred]?.schema ?? {});
+  if (!OBJECT_MEDIA.has(mediaKind(preferred))) return {};
+  const others = Object.keys(content).filter(
+    (type) =>
+      type !== preferred && OBJECT_MEDIA.has(mediaKind(type)) && JSON.stringify(content[type]?.schema ?? {}) === schema,
+  );
+  return others.length > 0 ? { otherContentTypes: others } : {};
 }
 
 /** Resolves the responses at `pointer`; the first content type of each gives its body schema. */

@@ -268,15 +268,25 @@ export function parameterDecodings(
 /** The declared request media type of an operation whose body is not JSON, with its form fields' shapes. */
 export function requestMedia(op: IrOperation, components: Components): RequestMedia | undefined {
   const body = op.requestBody;
-  if (body === undefined) return undefined;
-  const kind = mediaKind(body.contentType);
-  if (kind === 'json') return undefined;
-  if (kind !== 'form' && kind !== 'multipart') return { type: body.contentType, kind };
-  const properties = (resolved(body.schema, components).properties ?? {}) as Record<string, JsonSchema>;
+  if (body === undefined || mediaKind(body.contentType) === 'json') return undefined;
+  return mediaOf(body.contentType, body.schema, components);
+}
+
+/** The other media types the server accepts the body as (`otherContentTypes`), each with its fields' shapes. */
+export function otherRequestMedia(op: IrOperation, components: Components): RequestMedia[] {
+  const body = op.requestBody;
+  return (body?.otherContentTypes ?? []).map((type) => mediaOf(type, body?.schema ?? {}, components));
+}
+
+/** A body's media type `type` with `schema`: its kind, and for a form or multipart the shapes of its fields. */
+function mediaOf(type: string, schema: JsonSchema, components: Components): RequestMedia {
+  const kind = mediaKind(type);
+  if (kind !== 'form' && kind !== 'multipart') return { type, kind };
+  const properties = (resolved(schema, components).properties ?? {}) as Record<string, JsonSchema>;
   const fields = Object.entries(properties)
-    .map(([name, schema]) => [name, shapeOf(schema, components, true)] as const)
+    .map(([name, field]) => [name, shapeOf(field, components, true)] as const)
     .filter(([, shape]) => !isString(shape));
-  return { type: body.contentType, kind, ...(fields.length > 0 ? { fields: Object.fromEntries(fields) } : {}) };
+  return { type, kind, ...(fields.length > 0 ? { fields: Object.fromEntries(fields) } : {}) };
 }
 
 /** Whether a body of `kind` with `schema` is validated: never bytes; text only when its schema has a type. */

@@ -5,7 +5,7 @@
 import type { HttpMethod, RouteDefinition, SampleAnswer } from '../../templates/server/route.js';
 import { mediaKind } from '../../templates/shared/media.js';
 import type { IrOperation, IrResponse } from '../ir/model.js';
-import { type Components, parameterDecodings, queryCoercion, requestMedia } from './operations.js';
+import { type Components, otherRequestMedia, parameterDecodings, queryCoercion, requestMedia } from './operations.js';
 import { sampleOf } from './sample.js';
 
 /** Everything in a `RouteDefinition` that is not a validator. */
@@ -16,6 +16,7 @@ export function routeParts(op: IrOperation, components: Components): RouteParts 
   const version = op.parameters.header.find((p) => p.name.toLowerCase() === 'service-version');
   const decodings = parameterDecodings(op, components);
   const media = requestMedia(op, components);
+  const others = otherRequestMedia(op, components);
   const sample = sampleAnswer(op, components);
   return {
     operationId: op.id,
@@ -28,6 +29,7 @@ export function routeParts(op: IrOperation, components: Components): RouteParts 
     queryCoercion: queryCoercion(op, components),
     ...(Object.keys(decodings).length > 0 ? { parameters: decodings } : {}),
     ...(media ? { requestMedia: media } : {}),
+    ...(others.length > 0 ? { otherMedia: others } : {}),
     ...(sample ? { sampleAnswer: sample } : {}),
   };
 }

@@ -19,7 +19,7 @@ import { type CasiRoutesOptions, type ResolvedOptions, resolveOptions } from './
 import { pathOf, toFastifyPath } from './path.js';
 import { queryOf, type RawQuery } from './query.js';
 import { validateRequest } from './request.js';
-import { decodeBody } from './request-body.js';
+import { routeBody } from './request-body.js';
 import { checkEvent, checkItem, checkResponse, findResponse } from './response.js';
 import type { RouteDefinition } from './route.js';
 import { createSseStream } from './sse.js';
@@ -33,7 +33,9 @@ import { attachWebSockets, upgradeRequired } from './websocket.js';
 export function casiRoutes<H, Auth = undefined>(app: FastifyInstance, options: CasiRoutesOptions<H, Auth>): void {
   const config = resolveOptions(options);
   acceptEmptyJson(app);
-  if (config.routes.some((route) => route.requestMedia !== undefined)) acceptAnyMedia(app);
+  if (config.routes.some((route) => route.requestMedia !== undefined || route.otherMedia !== undefined)) {
+    acceptAnyMedia(app);
+  }
   const { track, closeAll } = createCloseables();
   const allowedOn = watchRoutes(app);
   const answerNotFound = notFound(allowedOn);
@@ -154,10 +156,7 @@ function registerRoute(
         params: request.params as Record<string, string>,
         query: queryOf(request.url, request.query as Record<string, unknown>),
         headers: request.headers,
-        body:
-          route.requestMedia === undefined
-            ? request.body
-            : await decodeBody(route.requestMedia, request.headers['content-type'], request.body),
+        body: await routeBody(route, request.headers['content-type'], request.body),
       });
       const req: UntypedRequest = { params, query, headers, cookies, body, auth, log: request.log, raw: request };
       switch (route.transport) {

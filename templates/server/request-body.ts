@@ -8,7 +8,7 @@ import { HttpError } from './errors.js';
 import { parseFormBody } from './form-body.js';
 import { CHARSET } from './json-body.js';
 import { parseMultipartBody } from './multipart-body.js';
-import type { RequestMedia } from './route.js';
+import type { RequestMedia, RouteDefinition } from './route.js';
 
 /** A media type without parameters, lower-cased (`Text/Plain; charset=x` → `text/plain`). */
 export function essence(contentType: string): string {
@@ -39,6 +39,25 @@ function textOf(bytes: Buffer | string, contentType: string): string {
   } catch {
     return bytes.toString('utf8');
   }
+}
+
+/**
+ * The media type a request's body is read as: one of the route's other declared types that `contentType` names, else
+ * the route's own (undefined: JSON).
+ */
+export function sentMedia(route: RouteDefinition, contentType: string | undefined): RequestMedia | undefined {
+  const other = contentType === undefined ? undefined : route.otherMedia?.find((m) => isDeclared(m.type, contentType));
+  return other ?? route.requestMedia;
+}
+
+/** The body of a request to `route` as its handler gets it: JSON as Fastify parsed it, any other media decoded. */
+export async function routeBody(
+  route: RouteDefinition,
+  contentType: string | undefined,
+  body: unknown,
+): Promise<unknown> {
+  const media = sentMedia(route, contentType);
+  return media === undefined || media.kind === 'json' ? body : decodeBody(media, contentType, body);
 }
 
 /**

@@ -17,7 +17,8 @@ import {
 } from './parameter-styles.js';
 import { compilePath, type PathMatcher, pathOf } from './path.js';
 import { coerceQuery } from './query.js';
-import type { ParameterDecoding, RouteDefinition } from './route.js';
+import { sentMedia } from './request-body.js';
+import type { ParameterDecoding, RequestMedia, RouteDefinition } from './route.js';
 
 /** The parts of a request before validation; `body` is undefined when none was sent. */
 export interface UncheckedRequest {
@@ -117,8 +118,9 @@ function styledQuery(url: string, decodings: Readonly<Record<string, ParameterDe
 }
 
 function checkBody(problems: RequestProblem[], route: RouteDefinition, request: UncheckedRequest): void {
-  if (route.requestMedia !== undefined) {
-    checkDecodedBody(problems, route, request.body);
+  const media = sentMedia(route, request.headers['content-type']);
+  if (media !== undefined && media.kind !== 'json') {
+    checkDecodedBody(problems, route, media, request.body);
     return;
   }
   const validator = route.validators.body;
@@ -141,9 +143,12 @@ function checkBody(problems: RequestProblem[], route: RouteDefinition, request: 
 }
 
 /** A body `decodeBody` read from a non-JSON media type: present when required, valid (files counting as strings). */
-function checkDecodedBody(problems: RequestProblem[], route: RouteDefinition, body: unknown): void {
-  const media = route.requestMedia;
-  if (media === undefined) return;
+function checkDecodedBody(
+  problems: RequestProblem[],
+  route: RouteDefinition,
+  media: RequestMedia,
+  body: unknown,
+): void {
   if (body === undefined) {
     if (route.bodyRequired) problems.push({ in: 'body', pointer: '', message: `a ${media.type} body is required` });
     return;

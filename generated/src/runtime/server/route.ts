@@ -106,6 +106,8 @@ export interface RouteDefinition {
   readonly parameters?: { readonly [L in ParameterLocation]?: Readonly<Record<string, ParameterDecoding>> };
   /** The declared request media type when it is not JSON (absent: JSON). */
   readonly requestMedia?: RequestMedia;
+  /** Other media types declared with the same schema, accepted too (JSON among them where the body is a form). */
+  readonly otherMedia?: readonly RequestMedia[];
   /** Keyed by status (`'200'`), range (`'4XX'`) or `'default'`. */
   readonly responses: Readonly<Record<string, ResponseDefinition>>;
   /**
