@@ -8,7 +8,8 @@
 import type { Diagnostic } from '../diagnostics.js';
 import { fixedTag } from '../ir/events.js';
 import { type SourceDocument, schemaRefName, valueAt } from '../load/index.js';
-import { placeOf, pointerTokens, toPointer } from '../load/source-map.js';
+import { placeOf, toPointer } from '../load/source-map.js';
+import { pointerToken } from '../schema/component-ref.js';
 
 type Obj = Record<string, unknown>;
 const obj = (v: unknown): Obj => (v && typeof v === 'object' && !Array.isArray(v) ? (v as Obj) : {});
@@ -59,7 +60,7 @@ export function checkDiscriminators(openapi: SourceDocument, strict: boolean): D
             entry,
             `the mapping of ${name} names ${target ?? String(mapping[tag])}, which ${name}.${keyword} ` +
               `(${where(`${unionPointer}/${keyword}`)}) does not list`,
-            target === undefined || !Object.hasOwn(schemas, pointerTokens(`/${target}`)[0] as string),
+            target === undefined || !Object.hasOwn(schemas, pointerToken(target)),
           ),
         );
         continue;

@@ -112,22 +112,14 @@ function validatorModule(
   const checked = entries.filter((e) => e.check);
   if (checked.length > 0)
     files.push(raw(`src/${base}.checks.raw.gen.ts`, standaloneModule(ajv.fast, checked, checkName)));
-  return [
-    ...files,
-    emitTypeScript(`src/${base}.gen.ts`, validatorStatements(base, entries, registry, checked.length > 0)),
-  ];
+  return [...files, emitTypeScript(`src/${base}.gen.ts`, validatorStatements(base, entries, registry))];
 }
 
 /** The typed validators module: one `Validator` per entry, and the registry. */
-function validatorStatements(
-  base: string,
-  entries: Entries,
-  registry: boolean,
-  checks: boolean,
-): StatementStructures[] {
+function validatorStatements(base: string, entries: Entries, registry: boolean): StatementStructures[] {
   const file: StatementStructures[] = [];
   file.push({ kind: StructureKind.ImportDeclaration, moduleSpecifier: `./${base}.raw.gen.js`, namespaceImport: 'raw' });
-  if (checks) {
+  if (entries.some((e) => e.check)) {
     file.push({
       kind: StructureKind.ImportDeclaration,
       moduleSpecifier: `./${base}.checks.raw.gen.js`,
